@@ -1,0 +1,38 @@
+# cardgen — the whole set-up on a fresh machine is `make build` and `make test`.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+JOBS    ?= 2
+
+.PHONY: build test validate bench lint clean tools
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip >/dev/null
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+# Debian tools the tests read PDFs back with (qpdf --check, pdftoppm); installed when missing.
+tools:
+	@if ! command -v qpdf >/dev/null || ! command -v pdftoppm >/dev/null; then \
+	  if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && apt-get install -y -qq qpdf poppler-utils) >/dev/null; \
+	  else echo "warning: install qpdf and poppler-utils for the PDF checks" >&2; fi; \
+	fi
+
+build: $(STAMP)
+	$(BIN)/cardgen build
+
+validate: $(STAMP)
+	$(BIN)/cardgen validate
+
+test: $(STAMP) tools
+	$(BIN)/ruff check cardgen tests bench
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf build bench/work

@@ -1,0 +1,95 @@
+"""Lay out one card (front or back) from its template: card data → scene primitives.
+
+Coordinates are in the card's bleed box (origin at its top-left corner). The leading
+elements that are the same on every card of a template become one symbol, drawn once
+per document and placed by reference.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .elements import KINDS
+from .elements.base import DrawContext
+from .model import Card, Game
+from .problems import Problems
+from .scene import Symbol, Use
+from .templates import Template, TemplateSet, evaluate
+from .yamlsrc import plain
+
+
+class CardLayout:
+    def __init__(self, game: Game, problems: Problems):
+        self.game = game
+        self.problems = problems
+        self.templates = TemplateSet(game.templates_dir, problems)
+        self.symbols: dict[str, Symbol] = {}
+        self._params = plain(game.params)
+        self._cards = {c.id: c.fields for c in game.cards}
+        self._game = {"title": game.title, "slug": game.slug, **{k: v for k, v in game.meta.items()
+                                                                 if k in ("subtitle", "designer")}}
+
+    def context(self, card: Card) -> dict[str, Any]:
+        ct = self.game.card_types[card.type]
+        return {"card": card.fields, "cards": self._cards, "params": self._params, "game": self._game,
+                "type": {"key": ct.key, "name": ct.name}, "counts": self.counts()}
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for c in self.game.cards:
+            out[c.type] = out.get(c.type, 0) + c.copies
+        return out
+
+    def template_for(self, card: Card, side: str) -> Template | None:
+        ct = self.game.card_types[card.type]
+        name = ct.template if side == "front" else ct.back
+        if name is None:
+            return None
+        ref = self.game.game_file
+        from .problems import Loc
+        return self.templates.get(name, Loc(str(ref), ct.loc.line, ct.loc.col))
+
+    def draw(self, card: Card, side: str) -> list:
+        """Primitives for one side of one card, bleed-box coordinates."""
+        tpl = self.template_for(card, side)
+        if tpl is None:
+            return []
+        ct = self.game.card_types[card.type]
+        bleed = self.game.print.bleed
+        ctx_vars = self.context(card)
+        out: list = []
+        n_static = tpl.static_prefix()
+        start = 0
+        if n_static:
+            name = f"{self.game.slug}:{tpl.name}:{ct.key}:static"
+            if name not in self.symbols:
+                items = self._elements(tpl, tpl.elements[:n_static], card, ct, bleed, ctx_vars)
+                self.symbols[name] = Symbol(name, ct.width + 2 * bleed, ct.height + 2 * bleed, items)
+            out.append(Use(name, 0.0, 0.0))
+            start = n_static
+        out.extend(self._elements(tpl, tpl.elements[start:], card, ct, bleed, ctx_vars))
+        return out
+
+    def _elements(self, tpl: Template, elements, card: Card, ct, bleed: float, ctx_vars: dict) -> list:
+        out: list = []
+        label = f"card '{card.id}' ({card.name})"
+        for el in elements:
+            v = evaluate(el, self.templates, ctx_vars, self.game.colors, self.problems, card.loc, label)
+            if v is None:
+                continue
+            ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, self.problems, label,
+                              self._field_loc(card, el), card.field_locs, el.name, el.loc,
+                              self.game.templates_dir)
+            out.extend(KINDS[el.kind].draw(v, ctx))
+        return out
+
+    @staticmethod
+    def _field_loc(card: Card, el) -> Any:
+        """The card line a problem in this element belongs to: the first card field it reads."""
+        import re
+        for v in el.raw.values():
+            if isinstance(v, str):
+                for m in re.finditer(r"card\.(\w+)", v):
+                    if m.group(1) in card.field_locs:
+                        return card.field_locs[m.group(1)]
+        return card.loc

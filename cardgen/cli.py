@@ -1,0 +1,247 @@
+"""The ``cardgen`` command line: build, validate, check, cards.
+
+Exit codes: 0 success, 1 content problems (or playtest violations), 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from . import gamehooks, pipeline
+from .atomic import write_bytes
+from .loader import list_games, load_game
+from .problems import Problems, did_you_mean, to_json
+from .units import PAPER_MM, UnitError, length_mm
+
+FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                      help="Report as text lines or one JSON document.")
+
+
+def find_root(start: Path) -> Path:
+    """The project folder: the nearest folder upwards holding rules/ (else the start)."""
+    for p in [start, *start.parents]:
+        if (p / "rules").is_dir() and (p / "cards").is_dir():
+            return p
+    return start
+
+
+class Ctx:
+    def __init__(self, root: Path):
+        self.root = root
+        self.games = list_games(root)
+
+    def check_games(self, names: tuple[str, ...]) -> list[str]:
+        for n in names:
+            if n not in self.games:
+                hint = did_you_mean(n, self.games)
+                raise click.UsageError(f"unknown game '{n}'" + (f"; {hint}" if hint else "") +
+                                       f" (games: {', '.join(self.games) or 'none'})")
+        return list(names) or self.games
+
+
+def report(problems: Problems, fmt: str, extra: dict | None = None, out=None) -> None:
+    out = out or sys.stdout
+    if fmt == "json":
+        out.write(to_json(problems, **(extra or {})) + "\n")
+        return
+    for p in problems.sorted():
+        out.write(p.text() + "\n")
+    n_err = len(problems.errors)
+    n_warn = sum(1 for p in problems if p.severity == "warning")
+    if n_err or n_warn:
+        click.echo(f"{n_err} error(s), {n_warn} warning(s)", err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Project folder (default: the nearest folder upwards holding rules/ and cards/).")
+@click.version_option(package_name="cardgen")
+@click.pass_context
+def main(ctx: click.Context, root: Path | None) -> None:
+    """cardgen: validate game content and build printable PDFs."""
+    ctx.obj = Ctx((root or find_root(Path.cwd())).resolve())
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: build/ in the project).")
+@click.option("--paper", type=click.Choice(list(PAPER_MM)), default=None, help="Override the games' paper size.")
+@click.option("--duplex", type=click.Choice(["long", "short"]), default=None, help="Which edge the sheet flips on.")
+@click.option("--offset", default=None, metavar="X,Y",
+              help="Duplex offset of back pages, e.g. '0.5mm,-1mm' (read it off duplex-calibration.pdf).")
+@FORMAT
+@click.pass_obj
+def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None, duplex: str | None,
+          offset: str | None, fmt: str) -> None:
+    """Validate, then write every printable of GAMES (all games when none named) under build/."""
+    from .printables import for_game
+    names = obj.check_games(games)
+    off = parse_offset(offset) if offset else None
+    out = out or obj.root / "build"
+    problems = Problems()
+    written: list[str] = []
+    started = time.monotonic()
+    plans = []
+    for slug in names:
+        laid = pipeline.validate(obj.root, slug, problems)
+        if laid is None:
+            continue
+        ps = laid.game.print
+        if paper:
+            ps.paper, (ps.page_w, ps.page_h) = paper, PAPER_MM[paper]
+        if duplex:
+            ps.duplex = duplex
+        if off:
+            ps.offset = off
+        plans.append(laid)
+    if problems.has_errors:
+        report(problems, fmt, {"written": []})
+        click.echo("build stopped: content problems above; nothing was written.", err=True)
+        sys.exit(1)
+    steps = [(laid, name, fn) for laid in plans for name, fn in for_game(laid.game.slug).items()
+             if name in laid.game.printables]
+    unknown = [(laid.game, n) for laid in plans for n in laid.game.printables if n not in for_game(laid.game.slug)]
+    for game, n in unknown:
+        problems.error("GAME-PRINTABLE", f"{game.title} lists unknown printable '{n}'",
+                       game.game_file and _loc(game, "printables"),
+                       hint=did_you_mean(n, for_game(game.slug)))
+    if problems.has_errors:
+        report(problems, fmt, {"written": []})
+        sys.exit(1)
+    outputs: list[tuple[Path, bytes]] = []
+    with click.progressbar(steps, label="building", file=sys.stderr,
+                           item_show_func=lambda s: f"{s[0].game.slug}: {s[1]}" if s else "") as bar:
+        for laid, name, fn in bar:
+            files = fn(laid, problems=problems, out_dir=out / laid.game.slug)
+            for fname, data in files.items():
+                outputs.append((out / laid.game.slug / fname, data))
+    if problems.has_errors:
+        report(problems, fmt, {"written": []})
+        sys.exit(1)
+    for path, data in outputs:
+        write_bytes(path, data)
+        written.append(str(path))
+    report(problems, fmt, {"written": written})
+    if fmt == "text":
+        for w in written:
+            click.echo(f"wrote {w}", err=True)
+        click.echo(f"built {len(names)} game(s) in {time.monotonic() - started:.1f} s", err=True)
+
+
+def _loc(game, key):
+    from .problems import Loc
+    return Loc(str(game.game_file), 1, 1)
+
+
+def parse_offset(text: str) -> tuple[float, float]:
+    parts = [p for p in text.replace(" ", "").split(",") if p]
+    try:
+        if len(parts) != 2:
+            raise UnitError("two lengths")
+        return length_mm(parts[0]), length_mm(parts[1])
+    except UnitError as e:
+        raise click.BadParameter(f"expected X,Y such as '0.5mm,-1mm' ({e})", param_hint="--offset") from e
+
+
+@main.command()
+@click.argument("args", nargs=-1)
+@FORMAT
+@click.pass_obj
+def validate(obj: Ctx, args: tuple[str, ...], fmt: str) -> None:
+    """Check all content of GAMES, or `validate GAME FILE...` for deck, party or build files."""
+    problems = Problems()
+    files = [a for a in args[1:] if a not in obj.games]
+    if files:
+        slug = args[0]
+        obj.check_games((slug,))
+        game = load_game(obj.root, slug, problems)
+        summaries = []
+        if game is not None:
+            for f in files:
+                path = Path(f)
+                if not path.exists():
+                    raise click.UsageError(f"no such file: {f}")
+                s = pipeline.check_file(game, path, problems)
+                if s:
+                    summaries.append(s)
+        report(problems, fmt, {"files": summaries})
+        if fmt == "text":
+            for s in summaries:
+                click.echo(format_summary(s))
+    else:
+        for slug in obj.check_games(args):
+            pipeline.validate(obj.root, slug, problems)
+        report(problems, fmt)
+        if fmt == "text" and not problems.has_errors:
+            click.echo(f"ok: {', '.join(obj.check_games(args))}", err=True)
+    sys.exit(1 if problems.has_errors else 0)
+
+
+def format_summary(s: dict) -> str:
+    lines = [f"{s['file']}: {s['kind']}, {s['cards']} card(s)"]
+    for k, v in s.items():
+        if k in ("file", "kind", "cards"):
+            continue
+        if isinstance(v, dict):
+            lines.append(f"  {k}: " + ", ".join(f"{a} {b}" for a, b in v.items()))
+        elif isinstance(v, list):
+            lines.append(f"  {k}:")
+            lines += [f"    {x}" for x in v]
+        else:
+            lines.append(f"  {k}: {v}")
+    return "\n".join(lines)
+
+
+@main.command()
+@click.argument("game")
+@click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--strict", is_flag=True, help="Stop at the first violation.")
+@click.option("--trace", is_flag=True, help="Print a turn-by-turn account with the state after each turn.")
+@FORMAT
+@click.pass_obj
+def check(obj: Ctx, game: str, log: Path, strict: bool, trace: bool, fmt: str) -> None:
+    """Replay a playtest LOG of GAME against the rules; report every violation and the final state."""
+    obj.check_games((game,))
+    runner = gamehooks.hook(game, "Engine")
+    if runner is None:
+        click.echo(f"cardgen check: not yet supported for {game}", err=True)
+        sys.exit(2)
+    from .checker import run_check
+    sys.exit(run_check(obj.root, game, log, strict=strict, trace=trace, fmt=fmt))
+
+
+@main.command()
+@click.argument("game")
+@FORMAT
+@click.pass_obj
+def cards(obj: Ctx, game: str, fmt: str) -> None:
+    """List GAME's cards: id, name, type, set and copies."""
+    obj.check_games((game,))
+    problems = Problems()
+    g = load_game(obj.root, game, problems)
+    if g is None:
+        report(problems, fmt)
+        sys.exit(1)
+    rows = [{"id": c.id, "name": c.name, "type": c.type, "set": c.get("set"), "copies": c.copies,
+             **{k: v for k, v in c.fields.items() if k not in ("id", "name", "type", "set", "copies")}}
+            for c in g.cards]
+    if fmt == "json":
+        click.echo(json.dumps({"game": game, "cards": rows, "problems": [p.as_dict() for p in problems.sorted()]},
+                              indent=2, ensure_ascii=False))
+    else:
+        w = max((len(r["id"]) for r in rows), default=2)
+        for r in rows:
+            click.echo(f"{r['id']:<{w}}  {r['copies']:>3} × {r['name']}  [{r['type']}{'/' + r['set'] if r['set'] else ''}]")
+        click.echo(f"{len(rows)} card designs, {sum(r['copies'] for r in rows)} cards", err=True)
+        report(problems, fmt)
+    sys.exit(1 if problems.has_errors else 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

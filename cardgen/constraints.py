@@ -1,0 +1,221 @@
+"""Constraint kinds: generic checks over a collection of cards, interpreted from YAML.
+
+A game's ``rules/<game>/constraints.yaml`` lists constraints; each names its catalogue
+rule ID, a ``kind`` below and its arguments. Numbers may be written as
+``{param: dotted.path}`` to read them from the game's ``params.yaml`` (one source).
+
+Kinds: ``count`` (how many cards match, overall or per group), ``copies`` (copy limit
+per card, with exceptions and a per-card override field), ``sum`` (a field's total,
+e.g. points), ``declared_total`` (published totals per group against the cards),
+``required`` (every matching card has a field set).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .problems import Loc, Problems, did_you_mean
+from .yamlsrc import YDict
+
+
+@dataclass
+class Entry:
+    """One line of a collection: a card (or component) and how many of it."""
+
+    id: str
+    name: str
+    fields: dict[str, Any]
+    count: int
+    loc: Loc          # where the count is written
+
+
+@dataclass
+class Collection:
+    kind: str               # "cards", "components" or a deck kind such as "deck"
+    entries: list[Entry]
+    loc: Loc                # where the collection as a whole is declared
+    label: str
+
+
+def resolve_param(value: Any, params: Any, problems: Problems, loc: Loc) -> Any:
+    """``{param: a.b}`` → params['a']['b']; any other value unchanged."""
+    if isinstance(value, dict) and set(value) == {"param"}:
+        node = params
+        for part in str(value["param"]).split("."):
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            else:
+                keys = node.keys() if isinstance(node, dict) else []
+                problems.error("RULES-PARAM", f"parameter '{value['param']}' is not defined in params.yaml", loc,
+                               hint=did_you_mean(part, keys))
+                return None
+        return node
+    return value
+
+
+def matches(fields: dict[str, Any], where: dict[str, Any] | None) -> bool:
+    """Every key of ``where`` equals the field (or is one of a listed set of values)."""
+    if not where:
+        return True
+    for k, want in where.items():
+        have = fields.get(k)
+        if isinstance(want, list):
+            if have not in want:
+                return False
+        elif have != want:
+            return False
+    return True
+
+
+def _group_key(fields: dict[str, Any], per: Any) -> Any:
+    if isinstance(per, list):
+        return tuple(fields.get(p) for p in per)
+    return fields.get(per)
+
+
+def _fmt_group(key: Any) -> str:
+    if isinstance(key, tuple):
+        return "/".join(str(k) for k in key)
+    return str(key)
+
+
+def _bounds_msg(n: int, c: dict) -> str | None:
+    """A phrase for a count outside its bounds, or None when within."""
+    if c.get("exactly") is not None and n != c["exactly"]:
+        return f"exactly {c['exactly']} required"
+    if c.get("min") is not None and n < c["min"]:
+        return f"at least {c['min']} required"
+    if c.get("max") is not None and n > c["max"]:
+        return f"at most {c['max']} allowed"
+    return None
+
+
+def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    sel = [e for e in col.entries if matches(e.fields, c.get("where"))]
+    unique = c.get("count", "copies") == "unique"
+    label = c.get("label") or "cards"
+    per = c.get("per")
+    if per is None:
+        n = len(sel) if unique else sum(e.count for e in sel)
+        why = _bounds_msg(n, c)
+        if why:
+            loc = (max(sel, key=lambda e: e.count).loc if sel and c.get("max") is not None and n > c["max"]
+                   else col.loc if col.kind != "cards" else (sel[-1].loc if sel else cloc))
+            problems.error(rule, f"{col.label} has {n} {label}; {why}", loc)
+        return
+    groups: dict[Any, list[Entry]] = {}
+    for e in sel:
+        groups.setdefault(_group_key(e.fields, per), []).append(e)
+    for key in c.get("groups_of") or []:
+        groups.setdefault(tuple(key) if isinstance(key, list) else key, [])
+    for key, es in groups.items():
+        n = len(es) if unique else sum(e.count for e in es)
+        why = _bounds_msg(n, c)
+        if why:
+            loc = max(es, key=lambda e: e.count).loc if es else cloc
+            problems.error(rule, f"{col.label} has {n} {label} of {_fmt_group(key)}; {why}", loc)
+    ng = c.get("groups")
+    if ng is not None and len(groups) != ng:
+        problems.error(rule, f"{col.label} has {len(groups)} groups of {label} "
+                       f"({', '.join(_fmt_group(k) for k in groups)}); exactly {ng} required", cloc)
+
+
+def k_copies(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    limit = c.get("max")
+    override = c.get("max_from")
+    per: dict[str, list[Entry]] = {}
+    for e in col.entries:
+        per.setdefault(e.id, []).append(e)
+    for cid, es in per.items():
+        e0 = es[0]
+        if not matches(e0.fields, c.get("where")) or (c.get("except") and matches(e0.fields, c["except"])):
+            continue
+        lim = e0.fields.get(override) if override and e0.fields.get(override) is not None else limit
+        n = sum(e.count for e in es)
+        if lim is not None and n > lim:
+            problems.error(rule, f"{col.label} holds {n} copies of '{cid}' ({e0.name}); at most {lim} allowed",
+                           es[-1].loc)
+
+
+def k_sum(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    fname = c["field"]
+    sel = [e for e in col.entries if matches(e.fields, c.get("where"))]
+    total = sum((e.fields.get(fname) or 0) * e.count for e in sel)
+    label = c.get("label") or fname
+    if c.get("max") is not None and total > c["max"]:
+        problems.error(rule, f"{col.label} totals {total} {label}, {total - c['max']} over the limit of "
+                       f"{c['max']}", col.loc)
+    if c.get("min") is not None and total < c["min"]:
+        problems.error(rule, f"{col.label} totals {total} {label}, {c['min'] - total} under the minimum of "
+                       f"{c['min']}", col.loc)
+
+
+def k_declared_total(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    totals = c.get("totals")
+    if not isinstance(totals, dict):
+        problems.error("RULES-CONSTRAINT", "declared_total needs 'totals': a mapping group → total", cloc)
+        return
+    groups: dict[Any, int] = {}
+    for e in col.entries:
+        if matches(e.fields, c.get("where")) and not (c.get("exclude") and matches(e.fields, c["exclude"])):
+            key = e.fields.get(c["group_by"])
+            groups[key] = groups.get(key, 0) + e.count
+    tloc = totals.at if isinstance(totals, YDict) else (lambda k: cloc)
+    for key, declared in totals.items():
+        have = groups.get(key, 0)
+        if have != declared:
+            excl = f" (not counting {', '.join(f'{k}={v}' for k, v in c['exclude'].items())})" \
+                if c.get("exclude") else ""
+            problems.error(rule, f"published total for {key} is {declared} but the cards hold {have}{excl}",
+                           tloc(key))
+    for key in groups:
+        if key not in totals:
+            problems.error(rule, f"cards of {c['group_by']} '{key}' have no published total", cloc,
+                           hint=did_you_mean(str(key), [str(k) for k in totals]))
+
+
+def k_required(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    for e in col.entries:
+        if matches(e.fields, c.get("where")):
+            for f in c.get("fields") or []:
+                if e.fields.get(f) is None:
+                    problems.error(rule, f"{e.id} ({e.name}) lacks '{f}'", e.loc)
+
+
+KINDS: dict[str, Callable[..., None]] = {
+    "count": k_count,
+    "copies": k_copies,
+    "sum": k_sum,
+    "declared_total": k_declared_total,
+    "required": k_required,
+}
+ARGS = {"rule", "kind", "of", "where", "per", "exactly", "min", "max", "count", "label", "groups", "groups_of",
+        "except", "max_from", "field", "totals", "group_by", "exclude", "fields", "doc"}
+
+
+def evaluate(constraints: list[Any], collections: dict[str, Collection], params: Any,
+             problems: Problems) -> None:
+    """Run every constraint whose ``of`` names one of ``collections``."""
+    for i, raw in enumerate(constraints):
+        loc = getattr(raw, "loc", Loc(""))
+        if not isinstance(raw, dict) or "rule" not in raw or "kind" not in raw:
+            problems.error("RULES-CONSTRAINT", f"constraint {i + 1} needs 'rule' and 'kind'", loc)
+            continue
+        bad = [k for k in raw if k not in ARGS]
+        for k in bad:
+            problems.error("YAML-UNKNOWN-KEY", f"unknown key '{k}' in constraint {raw['rule']}", raw.key_at(k),
+                           hint=did_you_mean(k, ARGS))
+        fn = KINDS.get(raw["kind"])
+        if fn is None:
+            problems.error("RULES-CONSTRAINT", f"unknown constraint kind '{raw['kind']}'", raw.at("kind"),
+                           hint=did_you_mean(raw["kind"], KINDS))
+            continue
+        if bad:
+            continue
+        col = collections.get(raw.get("of", "cards"))
+        if col is None:
+            continue
+        c = {k: resolve_param(v, params, problems, raw.at(k)) for k, v in raw.items()}
+        fn(col, c, str(raw["rule"]), problems, loc)

@@ -1,0 +1,74 @@
+"""text: a box of wrapped text that shrinks to fit, never clipped (TEXT-OVERFLOW instead)."""
+
+from ..fonts import missing_glyphs
+from ..scene import Rect, Text
+from ..schema import Opt
+from ..textfit import fit
+
+SPEC = {
+    "w": Opt("length", required=True, doc="box width"), "h": Opt("length", required=True, doc="box height"),
+    "text": Opt("str", required=True, doc="the text; **bold**, *italic*, {icon}, newline"),
+    "font": Opt("enum", choices=("regular", "bold", "italic", "bolditalic"), default="regular"),
+    "size": Opt("number", default=8.0, min=2, doc="largest size, pt"),
+    "min_size": Opt("number", default=6.0, min=2, doc="smallest size it may shrink to, pt"),
+    "color": Opt("color", default="#000000"),
+    "align": Opt("enum", choices=("left", "center", "right"), default="left"),
+    "valign": Opt("enum", choices=("top", "middle", "bottom"), default="top"),
+    "leading": Opt("number", default=1.2, min=0.8, max=3),
+    "fill": Opt("color", default=None, doc="box background"), "stroke": Opt("color", default=None),
+    "radius": Opt("length", default=0.0), "padding": Opt("length", default=0.0),
+}
+
+
+def layout_text(v, ctx, x, y, w, h):
+    """Fit and place ``v['text']`` in the box (x, y, w, h), bleed-box coordinates."""
+    text = v["text"] or ""
+    fonts = ctx.fonts
+    base_bold = v["font"] in ("bold", "bolditalic")
+    f = fit(text, w, h, fonts, ctx.icons, v["size"], min(v["min_size"], v["size"]), v["leading"], base_bold)
+    for name in f.unknown_icons:
+        from ..problems import did_you_mean
+        ctx.problems.error("ICON-UNKNOWN", f"{ctx.label}: unknown icon '{{{name}}}' in element '{ctx.element}'",
+                           ctx.where, hint=did_you_mean(name, ctx.icons))
+    if not f.fits:
+        ctx.problems.error("TEXT-OVERFLOW", f"{ctx.label}: text of '{ctx.element}' does not fit its "
+                           f"{w:.1f} × {h:.1f} mm box even at {v['min_size']:g} pt "
+                           f"(template {ctx.element_loc})", ctx.where,
+                           hint="shorten the text, enlarge the box or lower min_size")
+        return []
+    out = []
+    lines = f.lines
+    top = y
+    if v["valign"] == "middle":
+        top = y + (h - f.height) / 2
+    elif v["valign"] == "bottom":
+        top = y + h - f.height
+    base = top + f.ascent
+    for line in lines:
+        if v["align"] == "center":
+            cx = x + (w - line.width) / 2
+        elif v["align"] == "right":
+            cx = x + w - line.width
+        else:
+            cx = x
+        for run, rw in line.runs:
+            if run.text != " ":
+                font = fonts[run.style]
+                miss = missing_glyphs(run.text, font)
+                if miss:
+                    ctx.problems.error("TEXT-GLYPH", f"{ctx.label}: the font {font} has no glyph for "
+                                       f"{', '.join(repr(c) + f' (U+{ord(c):04X})' for c in miss)} in "
+                                       f"'{ctx.element}'", ctx.where)
+                out.append(Text(cx, base, run.text, font, f.size, run.color or v["color"], "left"))
+            cx += rw
+        base += f.line_height
+    return out
+
+
+def draw(v, ctx):
+    x, y, w, h = ctx.ox(v["x"]), ctx.oy(v["y"]), v["w"], v["h"]
+    out = []
+    if v["fill"] or v["stroke"]:
+        out.append(Rect(x, y, w, h, v["fill"], v["stroke"], 0.3, v["radius"]))
+    p = v["padding"] or 0.0
+    return out + layout_text(v, ctx, x + p, y + p, w - 2 * p, h - 2 * p)

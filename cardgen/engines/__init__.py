@@ -1,0 +1,1 @@
+"""Rules engines and game-specific hooks, one module per game (see cardgen.gamehooks)."""

@@ -1,0 +1,71 @@
+"""Bundled fonts (Liberation, SIL OFL 1.1): registration, metrics and glyph coverage.
+
+Text is measured here once per (font, word) and scaled by size, so layout never asks
+for the width of the same word twice.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FONT_DIR = Path(__file__).parent / "fonts"
+PT_MM = 25.4 / 72.0
+
+
+def available() -> list[str]:
+    return sorted(p.stem for p in FONT_DIR.glob("*.ttf"))
+
+
+@lru_cache(maxsize=None)
+def font(name: str) -> TTFont:
+    """Register (once) and return a bundled TrueType font; KeyError when not bundled."""
+    path = FONT_DIR / f"{name}.ttf"
+    if not path.exists():
+        raise KeyError(name)
+    f = TTFont(name, str(path))
+    pdfmetrics.registerFont(f)
+    return f
+
+
+@lru_cache(maxsize=None)
+def charset(name: str) -> frozenset[int]:
+    return frozenset(font(name).face.charToGlyph)
+
+
+def missing_glyphs(text: str, name: str) -> str:
+    """The characters of ``text`` the font cannot draw (newlines and tabs aside)."""
+    cs = charset(name)
+    return "".join(sorted({ch for ch in text if ord(ch) not in cs and ch not in "\n\t\r"}))
+
+
+class Metrics:
+    """Width of text at size 1 pt, cached per (font, text); sizes scale linearly."""
+
+    def __init__(self) -> None:
+        self._w: dict[tuple[str, str], float] = {}
+
+    def width_pt(self, text: str, name: str, size: float) -> float:
+        key = (name, text)
+        w = self._w.get(key)
+        if w is None:
+            font(name)
+            w = self._w[key] = pdfmetrics.stringWidth(text, name, 1.0)
+        return w * size
+
+    def width_mm(self, text: str, name: str, size: float) -> float:
+        return self.width_pt(text, name, size) * PT_MM
+
+    @staticmethod
+    def ascent_mm(name: str, size: float) -> float:
+        return font(name).face.ascent / 1000.0 * size * PT_MM
+
+    @staticmethod
+    def descent_mm(name: str, size: float) -> float:
+        return -font(name).face.descent / 1000.0 * size * PT_MM
+
+
+METRICS = Metrics()

@@ -1,0 +1,159 @@
+"""Imposition: cards on printer sheets, fronts and mirrored backs, crop marks, manifest.
+
+Cards of one size share sheets. Each front page is followed by its back page, where a
+card's back stands behind its front: mirrored left-right for long-edge duplex,
+top-bottom for short-edge, then shifted by the printer's duplex offset.
+All positions are millimetres from the page's top-left corner.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .model import PrintSettings
+from .scene import Clip, Line, Page, Use, translate
+
+MARK_GAP = 1.0       # mm between a crop mark and the bleed box it points at
+MARK_WIDTH = 0.25    # mm
+
+
+@dataclass(frozen=True)
+class Grid:
+    cols: int
+    rows: int
+    w: float          # trim
+    h: float
+    bleed: float      # effective bleed (may be less than asked when a tight fit saves a row)
+    gap_x: float      # distance between neighbouring trims
+    gap_y: float
+    x0: float         # trim of the top-left cell
+    y0: float
+
+    def trim(self, r: int, c: int) -> tuple[float, float, float, float]:
+        return (self.x0 + c * (self.w + self.gap_x), self.y0 + r * (self.h + self.gap_y), self.w, self.h)
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+
+def _axis(page: float, trim: float, bleed: float) -> tuple[int, float, float]:
+    """(count, gap between trims, effective bleed) along one page axis."""
+    full = math.floor((page + 1e-9) / (trim + 2 * bleed))
+    tight = math.floor((page - 2 * bleed + 1e-9) / trim) if bleed else full
+    if tight > full and tight >= 2:
+        gap = (page - 2 * bleed - tight * trim) / (tight - 1)
+        gap = min(gap, 2 * bleed)
+        return tight, gap, gap / 2
+    return max(full, 0), 2 * bleed, bleed
+
+
+def make_grid(page_w: float, page_h: float, w: float, h: float, bleed: float) -> Grid:
+    cols, gx, bx = _axis(page_w, w, bleed)
+    rows, gy, by = _axis(page_h, h, bleed)
+    b = min(bx, by)
+    total_w = cols * w + (cols - 1) * gx
+    total_h = rows * h + (rows - 1) * gy
+    return Grid(cols, rows, w, h, b, gx, gy, (page_w - total_w) / 2, (page_h - total_h) / 2)
+
+
+def back_position(x: float, y: float, w: float, h: float, ps: PrintSettings) -> tuple[float, float]:
+    """Where the back of a card whose front trim is at (x, y) stands on the back page."""
+    dx, dy = ps.offset
+    if ps.duplex == "long":
+        return ps.page_w - x - w + dx, y + dy
+    return x + dx, ps.page_h - y - h + dy
+
+
+def crop_marks(grid: Grid, page_w: float, page_h: float) -> list:
+    """Crop marks on the trim lines, in the page margins and across the gutters — never inside a trim."""
+    out: list = []
+    b = grid.bleed
+    xs = sorted({round(grid.x0 + c * (grid.w + grid.gap_x) + d, 6) for c in range(grid.cols) for d in (0, grid.w)})
+    ys = sorted({round(grid.y0 + r * (grid.h + grid.gap_y) + d, 6) for r in range(grid.rows) for d in (0, grid.h)})
+    top = grid.y0 - b
+    bottom = grid.y0 + grid.rows * grid.h + (grid.rows - 1) * grid.gap_y + b
+    left = grid.x0 - b
+    right = grid.x0 + grid.cols * grid.w + (grid.cols - 1) * grid.gap_x + b
+
+    def seg(a0, a1, fixed, vertical):
+        if a1 - a0 >= 1.0:
+            out.append(Line(fixed, a0, fixed, a1, "#000000", MARK_WIDTH) if vertical
+                       else Line(a0, fixed, a1, fixed, "#000000", MARK_WIDTH))
+
+    for x in xs:
+        seg(0.5, top - MARK_GAP, x, True)
+        seg(bottom + MARK_GAP, page_h - 0.5, x, True)
+        for r in range(1, grid.rows):
+            y_end = grid.y0 + r * (grid.h + grid.gap_y) - grid.gap_y
+            seg(y_end + MARK_GAP, y_end + grid.gap_y - MARK_GAP, x, True)
+    for y in ys:
+        seg(0.5, left - MARK_GAP, y, False)
+        seg(right + MARK_GAP, page_w - 0.5, y, False)
+        for c in range(1, grid.cols):
+            x_end = grid.x0 + c * (grid.w + grid.gap_x) - grid.gap_x
+            seg(x_end + MARK_GAP, x_end + grid.gap_x - MARK_GAP, y, False)
+    return out
+
+
+@dataclass
+class Placement:
+    """One printed copy: its card id and the primitives of each side (bleed-box coordinates)."""
+
+    card_id: str
+    name: str
+    copy: int
+    front: list
+    back: list
+    bleed: float      # the bleed the primitives were laid out with
+
+
+def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
+           first_page: int = 1) -> tuple[list[Page], list[dict]]:
+    """Fronts and backs of cards of one size on sheets; returns pages and manifest entries."""
+    grid = make_grid(ps.page_w, ps.page_h, w, h, ps.bleed)
+    if grid.per_page == 0:
+        raise ValueError(f"a {w:g} × {h:g} mm card with {ps.bleed:g} mm bleed does not fit on {ps.paper}")
+    pages: list[Page] = []
+    manifest: list[dict] = []
+    for start in range(0, len(placements), grid.per_page):
+        chunk = placements[start:start + grid.per_page]
+        front = Page(ps.page_w, ps.page_h, label="front")
+        back = Page(ps.page_w, ps.page_h, label="back")
+        fm = {"page": first_page + len(pages), "side": "front", "cards": []}
+        bm = {"page": first_page + len(pages) + 1, "side": "back", "cards": []}
+        for k, pl in enumerate(chunk):
+            x, y, tw, th = grid.trim(k // grid.cols, k % grid.cols)
+            bx, by = back_position(x, y, tw, th, ps)
+            _place(front, pl.front, x, y, tw, th, pl.bleed, grid.bleed)
+            _place(back, pl.back, bx, by, tw, th, pl.bleed, grid.bleed)
+            base = {"id": pl.card_id, "name": pl.name, "copy": pl.copy}
+            fm["cards"].append({**base, "side": "front", "trim": _r(x, y, tw, th),
+                                "bleed_box": _r(x - grid.bleed, y - grid.bleed, tw + 2 * grid.bleed,
+                                                th + 2 * grid.bleed)})
+            bm["cards"].append({**base, "side": "back", "trim": _r(bx, by, tw, th),
+                                "bleed_box": _r(bx - grid.bleed, by - grid.bleed, tw + 2 * grid.bleed,
+                                                th + 2 * grid.bleed)})
+        if ps.crop_marks:
+            front.items.extend(crop_marks(grid, ps.page_w, ps.page_h))
+        fm["grid"] = {"cols": grid.cols, "rows": grid.rows, "bleed": round(grid.bleed, 4)}
+        bm["grid"] = fm["grid"]
+        pages += [front, back]
+        manifest += [fm, bm]
+    return pages, manifest
+
+
+def _r(*vals: float) -> list[float]:
+    return [round(v, 4) for v in vals]
+
+
+def _place(page: Page, items: list, x: float, y: float, w: float, h: float, laid_bleed: float,
+           bleed: float) -> None:
+    ox, oy = x - laid_bleed, y - laid_bleed
+    if bleed + 1e-9 < laid_bleed:
+        page.items.append(Clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, tuple(translate(items, ox, oy))))
+    elif len(items) == 1 and isinstance(items[0], Use):
+        page.items.append(Use(items[0].name, items[0].x + ox, items[0].y + oy))
+    else:
+        page.items.extend(translate(items, ox, oy))

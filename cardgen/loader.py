@@ -1,0 +1,223 @@
+"""Load a game from its folders: ``rules/<game>/game.yaml`` (settings and card types),
+``rules/<game>/params.yaml`` (rules parameters), ``rules/<game>/constraints.yaml``,
+and every ``cards/<game>/*.yaml`` (card and component definitions)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .model import Card, CardType, Component, Game, Icon, PrintSettings
+from .problems import Loc, Problems, did_you_mean
+from .schema import Opt, check_mapping, check_value, opt_from_yaml
+from .units import PAPER_MM
+from .yamlsrc import YDict, YList, load_yaml
+
+GAME_SPEC: dict[str, Opt] = {
+    "title": Opt("str", required=True, doc="the game's printed title"),
+    "subtitle": Opt("str", default=None, doc="a line under the title"),
+    "designer": Opt("str", default=None, doc="who designed it"),
+    "print": Opt("map", required=True, doc="paper and duplex settings", fields={
+        "paper": Opt("enum", choices=tuple(PAPER_MM), required=True, doc="A4 or Letter"),
+        "bleed": Opt("length", required=True, doc="bleed around each card"),
+        "duplex": Opt("enum", choices=("long", "short"), required=True, doc="which edge the paper flips on"),
+        "offset": Opt("list", item=Opt("length"), default=[0.0, 0.0],
+                      doc="x, y shift of back pages to correct a printer's duplex drift"),
+        "crop_marks": Opt("bool", default=True, doc="draw crop marks outside the trim"),
+    }),
+    "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
+    "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
+    "icons": Opt("map", default={}, doc="inline icons for text: name → {glyph, color}"),
+    "fonts": Opt("map", default={}, doc="font roles → bundled font names"),
+    "card_types": Opt("map", required=True, doc="card types: template, back, size, fields"),
+    "printables": Opt("list", item=Opt("str"), required=True, doc="what `cardgen build` writes"),
+    "players": Opt("map", default=None, doc="{min, max} player count"),
+    "collections": Opt("map", default={}, doc="deck-like file kinds: {kind: {folder, keys, doc}}"),
+    "tokens": Opt("list", default=[], doc="token sheets: counters to print"),
+}
+
+CARD_TYPE_SPEC: dict[str, Opt] = {
+    "name": Opt("str", required=True, doc="the type's name as printed"),
+    "template": Opt("str", required=True, doc="front template in templates/<game>/"),
+    "back": Opt("str", default=None, doc="back template in templates/<game>/"),
+    "size": Opt("str", required=True, doc="a name from card_sizes"),
+    "fields": Opt("map", default={}, doc="the type's card fields and their types"),
+}
+
+COMMON_FIELDS: dict[str, Opt] = {
+    "id": Opt("str", required=True, doc="stable card id, unique in the game"),
+    "name": Opt("str", required=True, doc="the card's printed name"),
+    "type": Opt("str", required=True, doc="a card type of game.yaml"),
+    "copies": Opt("int", default=1, min=0, doc="how many the game holds (default 1)"),
+    "set": Opt("str", default=None, doc="the card's set"),
+}
+
+COMPONENT_SPEC: dict[str, Opt] = {
+    "id": Opt("str", required=True), "name": Opt("str", required=True),
+    "kind": Opt("enum", choices=("token", "die", "board", "marker", "other"), required=True),
+    "count": Opt("int", required=True, min=0),
+}
+
+FONT_ROLES = {"regular": "LiberationSans-Regular", "bold": "LiberationSans-Bold",
+              "italic": "LiberationSans-Italic", "bolditalic": "LiberationSans-BoldItalic"}
+
+
+def list_games(root: Path) -> list[str]:
+    """Every game slug: a folder under rules/ holding a game.yaml."""
+    rules = root / "rules"
+    if not rules.is_dir():
+        return []
+    return sorted(p.parent.name for p in rules.glob("*/game.yaml"))
+
+
+def card_files(game_cards_dir: Path) -> list[Path]:
+    """The card-pool files of a game (decks, presets and builds live in sub-folders)."""
+    return sorted(game_cards_dir.glob("*.yaml"))
+
+
+def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
+    """Load everything of one game; problems are collected, None only if unusable."""
+    game_file = root / "rules" / slug / "game.yaml"
+    raw = load_yaml(game_file, problems)
+    if raw is None:
+        return None
+    res = check_mapping(raw, GAME_SPEC, problems, "game.yaml")
+    v = res.values
+    if not isinstance(raw, dict) or v.get("card_sizes") is None or v.get("card_types") is None:
+        return None
+    colors = {}
+    for k, c in (v["colors"] or {}).items():
+        ok, cv = check_value(c, Opt("color"), raw["colors"].at(k), problems, f"colour '{k}'")
+        if ok:
+            colors[k] = cv
+    pr = v["print"] or {}
+    paper = pr.get("paper") or "A4"
+    pw, ph = PAPER_MM.get(paper, PAPER_MM["A4"])
+    off = pr.get("offset") or [0.0, 0.0]
+    if len(off) != 2:
+        problems.error("YAML-TYPE", "print offset must be two lengths [x, y]", raw["print"].at("offset"))
+        off = [0.0, 0.0]
+    settings = PrintSettings(paper=paper, page_w=pw, page_h=ph, bleed=pr.get("bleed") or 0.0,
+                             duplex=pr.get("duplex") or "long", offset=(off[0], off[1]),
+                             crop_marks=bool(pr.get("crop_marks", True)))
+    sizes: dict[str, tuple[float, float]] = {}
+    for name, sd in raw["card_sizes"].items():
+        r = check_mapping(sd, {"width": Opt("length", required=True), "height": Opt("length", required=True)},
+                          problems, f"card size '{name}'")
+        if r.ok:
+            sizes[name] = (r.values["width"], r.values["height"])
+    icons: dict[str, Icon] = {}
+    for name, idef in (raw.get("icons") or {}).items():
+        r = check_mapping(idef, {"glyph": Opt("str", required=True), "color": Opt("color", default=None)},
+                          problems, f"icon '{name}'", colors)
+        if r.ok:
+            icons[name] = Icon(name, r.values["glyph"], r.values["color"])
+    fonts = dict(FONT_ROLES)
+    for role, fname in (raw.get("fonts") or {}).items():
+        fonts[role] = str(fname)
+    card_types: dict[str, CardType] = {}
+    for key, td in raw["card_types"].items():
+        where = f"card type '{key}'"
+        r = check_mapping(td, CARD_TYPE_SPEC, problems, where)
+        if not r.ok:
+            continue
+        tv = r.values
+        if tv["size"] not in sizes:
+            problems.error("YAML-UNKNOWN-KEY", f"{where} uses unknown card size '{tv['size']}'", td.at("size"),
+                           hint=did_you_mean(tv["size"], sizes))
+            continue
+        fields: dict[str, Opt] = {}
+        fdefs = tv["fields"] or {}
+        for fname, fspec in fdefs.items():
+            if fname in COMMON_FIELDS:
+                problems.error("YAML-TYPE", f"field '{fname}' of {where} is a common card field; "
+                               "declare only type-specific fields", fdefs.key_at(fname))
+                continue
+            o = opt_from_yaml(fspec, fdefs.at(fname), problems, f"field '{fname}' of {where}")
+            if o is not None:
+                fields[fname] = o
+        w, h = sizes[tv["size"]]
+        card_types[key] = CardType(key, tv["name"], tv["template"], tv["back"], tv["size"], w, h, fields, td.loc)
+
+    params_file = root / "rules" / slug / "params.yaml"
+    params = load_yaml(params_file, problems) if params_file.exists() else YDict()
+    cons_file = root / "rules" / slug / "constraints.yaml"
+    constraints: list[Any] = []
+    if cons_file.exists():
+        cdoc = load_yaml(cons_file, problems)
+        if isinstance(cdoc, dict):
+            r = check_mapping(cdoc, {"constraints": Opt("list", required=True)}, problems, "constraints.yaml")
+            constraints = list(cdoc.get("constraints") or []) if r.ok else []
+    cards: list[Card] = []
+    components: list[Component] = []
+    for f in card_files(root / "cards" / slug):
+        load_card_file(f, card_types, colors, cards, components, problems)
+    seen: dict[str, Card] = {}
+    for c in cards:
+        if c.id in seen:
+            problems.error("CARD-DUPLICATE-ID", f"card id '{c.id}' is used twice (first at "
+                           f"{seen[c.id].loc})", c.at("id"))
+        else:
+            seen[c.id] = c
+    return Game(slug=slug, title=v.get("title") or slug, root=root, meta=v, params=params,
+                card_types=card_types, cards=cards, components=components, constraints=constraints,
+                colors=colors, icons=icons, print=settings, printables=list(v.get("printables") or []),
+                fonts=fonts, game_file=game_file)
+
+
+def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
+                   components: list[Component], problems: Problems) -> None:
+    doc = load_yaml(path, problems)
+    if doc is None:
+        return
+    r = check_mapping(doc, {"defaults": Opt("map", default={}, doc="keys every card of the file gets"),
+                            "cards": Opt("list", default=[]), "components": Opt("list", default=[])},
+                      problems, path.name)
+    if not r.ok and not isinstance(doc, dict):
+        return
+    defaults = doc.get("defaults") or {}
+    for i, cd in enumerate(doc.get("cards") or []):
+        card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i))
+        if card is not None:
+            cards.append(card)
+    for i, cd in enumerate(doc.get("components") or []):
+        rr = check_mapping(cd, COMPONENT_SPEC, problems, f"component {i + 1}", extra_ok=True)
+        if rr.ok:
+            vv = rr.values
+            components.append(Component(vv["id"], vv["name"], vv["kind"], vv["count"], vv,
+                                        getattr(cd, "loc", doc["components"].at(i))))
+
+
+def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors: dict,
+               problems: Problems, loc: Loc) -> Card | None:
+    """Defaults → the card's own keys → type check against its card type's fields."""
+    if not isinstance(cd, dict):
+        problems.error("YAML-TYPE", "a card must be a mapping of fields", loc)
+        return None
+    merged = YDict()
+    merged.loc = getattr(cd, "loc", loc)
+    for src in (defaults, cd):
+        for k, v in src.items():
+            merged[k] = v
+            if isinstance(src, YDict):
+                merged.key_locs[k] = src.key_at(k)
+                merged.val_locs[k] = src.at(k)
+    label = f"card '{merged.get('id', '?')}'"
+    ctype_key = merged.get("type")
+    ctype = card_types.get(ctype_key) if isinstance(ctype_key, str) else None
+    if ctype is None:
+        if "type" not in merged:
+            problems.error("YAML-MISSING-KEY", f"{label} lacks required key 'type'", merged.loc)
+        else:
+            problems.error("CARD-UNKNOWN-TYPE", f"{label} has unknown type {ctype_key!r}", merged.at("type"),
+                           hint=did_you_mean(str(ctype_key), card_types))
+        return None
+    spec = dict(COMMON_FIELDS)
+    spec.update(ctype.fields)
+    r = check_mapping(merged, spec, problems, label, colors)
+    if not r.ok:
+        return None
+    v = r.values
+    flocs = {k: merged.at(k) for k in merged}
+    return Card(id=v["id"], name=v["name"], type=ctype_key, copies=v["copies"], fields=v, loc=merged.loc,
+                field_locs=flocs)

@@ -1,0 +1,128 @@
+"""Problem records: every content or usage problem a run finds, reported all at once.
+
+Text form (gcc/ruff style): ``FILE:LINE:COL: RULE-ID severity: message``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+SEVERITIES = ("error", "warning", "note")
+
+
+@dataclass(frozen=True, order=True)
+class Loc:
+    """A position in a source file; line and column are 1-based."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        return f"{display_path(self.file)}:{self.line}:{self.col}"
+
+
+def display_path(path: str) -> str:
+    """A path relative to the working directory when it lies below it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+@dataclass(frozen=True)
+class Problem:
+    rule: str
+    severity: str
+    message: str
+    loc: Loc | None = None
+    hint: str | None = None
+
+    def text(self) -> str:
+        where = str(self.loc) if self.loc else "-:0:0"
+        msg = self.message
+        if self.hint:
+            msg = f"{msg} ({self.hint})"
+        return f"{where}: {self.rule} {self.severity}: {msg}"
+
+    def as_dict(self) -> dict:
+        d = {
+            "rule": self.rule,
+            "severity": self.severity,
+            "file": display_path(self.loc.file) if self.loc else None,
+            "line": self.loc.line if self.loc else 0,
+            "column": self.loc.col if self.loc else 0,
+            "message": self.message,
+        }
+        if self.hint:
+            d["hint"] = self.hint
+        return d
+
+
+@dataclass
+class Problems:
+    """A collector: code reports into it and goes on; the caller decides when to abort."""
+
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, rule: str, severity: str, message: str, loc: Loc | None = None,
+            hint: str | None = None) -> None:
+        assert severity in SEVERITIES, severity
+        p = Problem(rule, severity, message, loc, hint)
+        if p not in self.items:
+            self.items.append(p)
+
+    def error(self, rule: str, message: str, loc: Loc | None = None, hint: str | None = None) -> None:
+        self.add(rule, "error", message, loc, hint)
+
+    def warning(self, rule: str, message: str, loc: Loc | None = None, hint: str | None = None) -> None:
+        self.add(rule, "warning", message, loc, hint)
+
+    def note(self, rule: str, message: str, loc: Loc | None = None, hint: str | None = None) -> None:
+        self.add(rule, "note", message, loc, hint)
+
+    def extend(self, other: Iterable[Problem]) -> None:
+        for p in other:
+            if p not in self.items:
+                self.items.append(p)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == "error"]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(p.severity == "error" for p in self.items)
+
+    def sorted(self) -> list[Problem]:
+        def key(p: Problem):
+            loc = p.loc or Loc("")
+            return (display_path(loc.file), loc.line, loc.col, p.rule, p.message)
+        return sorted(self.items, key=key)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self):
+        return iter(self.items)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """A "did you mean …?" hint naming the nearest known choice, or None."""
+    choices = [str(c) for c in choices]
+    near = difflib.get_close_matches(str(word), choices, n=1, cutoff=0.6)
+    if not near:
+        low = {c.lower(): c for c in choices}
+        near = [low[str(word).lower()]] if str(word).lower() in low else []
+    return f"did you mean '{near[0]}'?" if near else None
+
+
+def to_json(problems: Problems, **extra) -> str:
+    doc = {"problems": [p.as_dict() for p in problems.sorted()]}
+    doc.update(extra)
+    return json.dumps(doc, indent=2, ensure_ascii=False)

@@ -1,0 +1,174 @@
+"""Render a scene document to PDF with reportlab (deterministic: invariant mode).
+
+Symbols become form XObjects drawn once and placed by reference; images are embedded
+once; graphics state changes are emitted only when they change.
+"""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen import canvas
+
+from . import fonts
+from .scene import Circle, Clip, Document, Image, Line, Link, Polygon, Rect, Text, Use
+
+MM = 72.0 / 25.4
+
+
+class _Pen:
+    """Draws primitives on a reportlab canvas, remembering the current paint state."""
+
+    def __init__(self, c: canvas.Canvas, doc: Document):
+        self.c = c
+        self.doc = doc
+        self._colors: dict[str, HexColor] = {}
+        self.reset()
+
+    def reset(self) -> None:
+        self.fill = self.stroke = self.font = None
+        self.lw = None
+
+    def color(self, h: str) -> HexColor:
+        col = self._colors.get(h)
+        if col is None:
+            col = self._colors[h] = HexColor(h)
+        return col
+
+    def set_fill(self, h: str) -> None:
+        if h != self.fill:
+            self.c.setFillColor(self.color(h))
+            self.fill = h
+
+    def set_stroke(self, h: str, width: float) -> None:
+        if h != self.stroke:
+            self.c.setStrokeColor(self.color(h))
+            self.stroke = h
+        if width != self.lw:
+            self.c.setLineWidth(width * MM)
+            self.lw = width
+
+    def draw(self, items, H: float) -> None:
+        c = self.c
+        for it in items:
+            t = type(it)
+            if t is Text:
+                self.set_fill(it.color)
+                if (it.font, it.size) != self.font:
+                    fonts.font(it.font)
+                    c.setFont(it.font, it.size)
+                    self.font = (it.font, it.size)
+                x, y = it.x * MM, (H - it.y) * MM
+                if it.align == "center":
+                    c.drawCentredString(x, y, it.text)
+                elif it.align == "right":
+                    c.drawRightString(x, y, it.text)
+                else:
+                    c.drawString(x, y, it.text)
+            elif t is Rect:
+                if it.fill is None and it.stroke is None:
+                    continue
+                if it.fill:
+                    self.set_fill(it.fill)
+                if it.stroke:
+                    self.set_stroke(it.stroke, it.width)
+                args = (it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM)
+                if it.radius:
+                    c.roundRect(*args, it.radius * MM, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
+                else:
+                    c.rect(*args, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
+            elif t is Use:
+                sym = self.doc.symbols[it.name]
+                c.saveState()
+                c.translate(it.x * MM, (H - it.y - sym.h) * MM)
+                c.doForm(_form_name(it.name))
+                c.restoreState()
+            elif t is Line:
+                self.set_stroke(it.stroke, it.width)
+                if it.dash:
+                    c.setDash([d * MM for d in it.dash])
+                c.line(it.x1 * MM, (H - it.y1) * MM, it.x2 * MM, (H - it.y2) * MM)
+                if it.dash:
+                    c.setDash([])
+            elif t is Circle:
+                if it.fill:
+                    self.set_fill(it.fill)
+                if it.stroke:
+                    self.set_stroke(it.stroke, it.width)
+                c.circle(it.cx * MM, (H - it.cy) * MM, it.r * MM, stroke=int(bool(it.stroke)),
+                         fill=int(bool(it.fill)))
+            elif t is Polygon:
+                if it.fill:
+                    self.set_fill(it.fill)
+                if it.stroke:
+                    self.set_stroke(it.stroke, it.width)
+                p = c.beginPath()
+                (x0, y0), *rest = it.points
+                p.moveTo(x0 * MM, (H - y0) * MM)
+                for x, y in rest:
+                    p.lineTo(x * MM, (H - y) * MM)
+                p.close()
+                c.drawPath(p, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
+            elif t is Image:
+                c.drawImage(it.path, it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
+                            preserveAspectRatio=True, anchor="c")
+            elif t is Clip:
+                c.saveState()
+                p = c.beginPath()
+                p.rect(it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM)
+                c.clipPath(p, stroke=0, fill=0)
+                saved = (self.fill, self.stroke, self.font, self.lw)
+                self.draw(it.items, H)
+                c.restoreState()
+                self.fill, self.stroke, self.font, self.lw = saved
+                self.reset()
+            elif t is Link:
+                c.bookmarkHorizontal(it.name, it.x * MM, (H - it.y) * MM)
+
+
+def _form_name(name: str) -> str:
+    return "F" + "".join(ch if ch.isalnum() else "_" for ch in name)
+
+
+def _used_symbols(doc: Document) -> list[str]:
+    seen: dict[str, None] = {}
+
+    def walk(items):
+        for it in items:
+            if isinstance(it, Use) and it.name not in seen:
+                seen[it.name] = None
+                walk(doc.symbols[it.name].items)
+            elif isinstance(it, Clip):
+                walk(it.items)
+    for p in doc.pages:
+        walk(p.items)
+    return list(seen)
+
+
+def render(doc: Document) -> bytes:
+    """The document as PDF bytes; the same document always gives the same bytes."""
+    buf = io.BytesIO()
+    first = doc.pages[0] if doc.pages else None
+    size = (first.w * MM, first.h * MM) if first else (595.27, 841.89)
+    c = canvas.Canvas(buf, pagesize=size, invariant=1, pageCompression=1)
+    c.setTitle(doc.title)
+    c.setAuthor(doc.author)
+    c.setCreator("cardgen")
+    if doc.subject:
+        c.setSubject(doc.subject)
+    pen = _Pen(c, doc)
+    # symbols: innermost first so a form may place another
+    for name in reversed(_used_symbols(doc)):
+        sym = doc.symbols[name]
+        c.beginForm(_form_name(name), 0, 0, sym.w * MM, sym.h * MM)
+        pen.reset()
+        pen.draw(sym.items, sym.h)
+        c.endForm()
+    for page in doc.pages:
+        c.setPageSize((page.w * MM, page.h * MM))
+        pen.reset()
+        pen.draw(page.items, page.h)
+        c.showPage()
+    c.save()
+    return buf.getvalue()

@@ -1,0 +1,157 @@
+"""The scene: a backend-neutral list of drawing primitives.
+
+Units are millimetres; the origin is the top-left corner of the page (or of a symbol),
+y grows downwards. Text sizes are in points. Colours are '#rrggbb' or None (no paint).
+Renderers (PDF, SVG, PNG) draw the same scene.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.3          # stroke width, mm
+    radius: float = 0.0
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: str = "#000000"
+    width: float = 0.25
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.3
+
+
+@dataclass(frozen=True)
+class Polygon:
+    points: tuple[tuple[float, float], ...]
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.3
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float                    # anchor x (left, centre or right edge, per align)
+    y: float                    # baseline
+    text: str
+    font: str
+    size: float                 # pt
+    color: str = "#000000"
+    align: str = "left"         # left | center | right
+
+
+@dataclass(frozen=True)
+class Image:
+    path: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass(frozen=True)
+class Use:
+    """Draw the symbol ``name`` with its top-left corner at (x, y)."""
+
+    name: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Link:
+    """A named destination or an internal link area (renderers may ignore it)."""
+
+    name: str
+    x: float
+    y: float
+
+
+Primitive = Rect | Line | Circle | Polygon | Text | Image | Use | Link
+
+
+@dataclass
+class Symbol:
+    """A reusable drawing (a PDF form XObject, an SVG <symbol>): drawn once, placed often."""
+
+    name: str
+    w: float
+    h: float
+    items: list = field(default_factory=list)
+
+
+@dataclass
+class Page:
+    w: float
+    h: float
+    items: list = field(default_factory=list)
+    label: str = ""
+
+
+@dataclass
+class Document:
+    title: str
+    pages: list[Page] = field(default_factory=list)
+    symbols: dict[str, Symbol] = field(default_factory=dict)
+    author: str = "cardgen"
+    subject: str = ""
+
+
+def translate(items: list, dx: float, dy: float) -> list:
+    """The same primitives moved by (dx, dy)."""
+    out = []
+    for it in items:
+        if isinstance(it, Rect):
+            out.append(Rect(it.x + dx, it.y + dy, it.w, it.h, it.fill, it.stroke, it.width, it.radius))
+        elif isinstance(it, Line):
+            out.append(Line(it.x1 + dx, it.y1 + dy, it.x2 + dx, it.y2 + dy, it.stroke, it.width, it.dash))
+        elif isinstance(it, Circle):
+            out.append(Circle(it.cx + dx, it.cy + dy, it.r, it.fill, it.stroke, it.width))
+        elif isinstance(it, Polygon):
+            out.append(Polygon(tuple((x + dx, y + dy) for x, y in it.points), it.fill, it.stroke, it.width))
+        elif isinstance(it, Text):
+            out.append(Text(it.x + dx, it.y + dy, it.text, it.font, it.size, it.color, it.align))
+        elif isinstance(it, Image):
+            out.append(Image(it.path, it.x + dx, it.y + dy, it.w, it.h))
+        elif isinstance(it, Use):
+            out.append(Use(it.name, it.x + dx, it.y + dy))
+        elif isinstance(it, Link):
+            out.append(Link(it.name, it.x + dx, it.y + dy))
+        elif isinstance(it, Clip):
+            out.append(Clip(it.x + dx, it.y + dy, it.w, it.h, tuple(translate(list(it.items), dx, dy))))
+        else:  # pragma: no cover - a new primitive must be added here
+            raise TypeError(type(it))
+    return out
+
+
+@dataclass(frozen=True)
+class Clip:
+    """Draw ``items`` clipped to the rectangle (x, y, w, h)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    items: tuple = ()

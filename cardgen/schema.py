@@ -1,0 +1,208 @@
+"""Typed option schemas: every key a file may hold, its type, limits and documentation.
+
+Used for the framework's own files (game.yaml, templates, decks) and, built from YAML,
+for each game's card fields. Unknown keys get a "did you mean …?"; no key is filled in
+silently — a default exists only where the schema documents it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .problems import Loc, Problems, did_you_mean
+from .units import UnitError, length_mm
+from .yamlsrc import YDict, YList
+
+TYPES = ("int", "number", "str", "bool", "length", "color", "list", "map", "any", "enum")
+_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})$")
+MISSING = object()
+
+
+@dataclass
+class Opt:
+    """One option: its type, whether it is required, its documented default and limits."""
+
+    type: str = "any"
+    required: bool = False
+    default: Any = MISSING
+    doc: str = ""
+    choices: tuple = ()
+    min: float | None = None
+    max: float | None = None
+    item: Opt | None = None
+    fields: dict[str, Opt] | None = None
+
+    def describe(self) -> str:
+        if self.type == "enum":
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.type == "list" and self.item:
+            return f"a list of {self.item.describe()}"
+        return {"int": "a whole number", "number": "a number", "str": "text", "bool": "true or false",
+                "length": "a length such as '63mm'", "color": "a colour such as '#aa3300'",
+                "map": "a mapping", "list": "a list", "any": "a value"}.get(self.type, self.type)
+
+
+@dataclass
+class Checked:
+    """The result of checking a mapping: normalised values and whether all went well."""
+
+    values: dict = field(default_factory=dict)
+    ok: bool = True
+
+
+def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
+                colors: dict | None = None) -> tuple[bool, Any]:
+    """Check one value against ``opt``; returns (ok, normalised value)."""
+    t = opt.type
+    bad = f"{what} must be {opt.describe()}, not {value!r}"
+    if t == "any":
+        return True, value
+    if value is None and not opt.required:
+        return True, None
+    if t == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.error("YAML-TYPE", bad, loc)
+            return False, None
+    elif t == "number":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            problems.error("YAML-TYPE", bad, loc)
+            return False, None
+    elif t == "str":
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str):
+            problems.error("YAML-TYPE", bad, loc)
+            return False, None
+    elif t == "bool":
+        if not isinstance(value, bool):
+            problems.error("YAML-TYPE", bad, loc)
+            return False, None
+    elif t == "length":
+        try:
+            value = length_mm(value)
+        except UnitError as e:
+            problems.error("YAML-TYPE", f"{what}: {e}", loc)
+            return False, None
+    elif t == "color":
+        if isinstance(value, str) and _COLOR.match(value):
+            pass
+        elif isinstance(value, str) and colors is not None and value in colors:
+            value = colors[value]
+        else:
+            problems.error("YAML-TYPE", f"{what} must be a colour ('#rrggbb' or a palette name), not {value!r}",
+                           loc, hint=did_you_mean(value, colors or {}) if isinstance(value, str) else None)
+            return False, None
+    elif t == "enum":
+        if value not in opt.choices:
+            problems.error("YAML-TYPE", bad, loc, hint=did_you_mean(value, opt.choices))
+            return False, None
+    elif t == "list":
+        if not isinstance(value, list):
+            problems.error("YAML-TYPE", bad, loc)
+            return False, None
+        if opt.item is not None:
+            out, ok = [], True
+            for i, v in enumerate(value):
+                iloc = value.at(i) if isinstance(value, YList) else loc
+                good, nv = check_value(v, opt.item, iloc, problems, f"{what}[{i + 1}]", colors)
+                ok = ok and good
+                out.append(nv)
+            return ok, out
+    elif t == "map":
+        if not isinstance(value, dict):
+            problems.error("YAML-TYPE", bad, loc)
+            return False, None
+        if opt.fields is not None:
+            res = check_mapping(value, opt.fields, problems, what, colors)
+            return res.ok, res.values
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if opt.min is not None and value < opt.min:
+            problems.error("YAML-RANGE", f"{what} is {value}, below its minimum {opt.min:g}", loc)
+            return False, value
+        if opt.max is not None and value > opt.max:
+            problems.error("YAML-RANGE", f"{what} is {value}, above its maximum {opt.max:g}", loc)
+            return False, value
+    return True, value
+
+
+def check_mapping(d: Any, spec: dict[str, Opt], problems: Problems, what: str,
+                  colors: dict | None = None, extra_ok: bool = False) -> Checked:
+    """Check a mapping against ``spec``: unknown keys, missing keys, types; normalise values."""
+    res = Checked()
+    loc = getattr(d, "loc", None)
+    if not isinstance(d, dict):
+        problems.error("YAML-TYPE", f"{what} must be a mapping, not {d!r}", loc)
+        res.ok = False
+        return res
+    for key in d:
+        if key not in spec and not extra_ok:
+            problems.error("YAML-UNKNOWN-KEY", f"unknown key '{key}' in {what}",
+                           d.key_at(key) if isinstance(d, YDict) else loc,
+                           hint=did_you_mean(key, spec))
+            res.ok = False
+    for key, opt in spec.items():
+        if key in d:
+            vloc = d.at(key) if isinstance(d, YDict) else loc
+            ok, v = check_value(d[key], opt, vloc, problems, f"'{key}' of {what}", colors)
+            res.ok = res.ok and ok
+            res.values[key] = v
+        elif opt.required:
+            problems.error("YAML-MISSING-KEY", f"{what} lacks required key '{key}' ({opt.doc or opt.describe()})",
+                           loc)
+            res.ok = False
+        elif opt.default is not MISSING:
+            res.values[key] = opt.default
+        else:
+            res.values[key] = None
+    if extra_ok:
+        for key in d:
+            if key not in spec:
+                res.values[key] = d[key]
+    return res
+
+
+def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str) -> Opt | None:
+    """Build an :class:`Opt` from a game's YAML field declaration.
+
+    ``int`` | ``str`` | ``{type: int, min: 0, optional: true}`` | ``{enum: [a, b]}`` |
+    ``{type: list, item: str}``.
+    """
+    if isinstance(spec, str):
+        if spec not in TYPES or spec == "enum":
+            problems.error("YAML-TYPE", f"unknown field type '{spec}' for {what}", loc,
+                           hint=did_you_mean(spec, TYPES))
+            return None
+        return Opt(type=spec, required=True)
+    if isinstance(spec, dict):
+        allowed = {"type", "optional", "enum", "min", "max", "item", "doc", "default"}
+        for k in spec:
+            if k not in allowed:
+                problems.error("YAML-UNKNOWN-KEY", f"unknown key '{k}' in field declaration of {what}",
+                               spec.key_at(k) if isinstance(spec, YDict) else loc, hint=did_you_mean(k, allowed))
+                return None
+        if "enum" in spec:
+            choices = spec["enum"]
+            if not isinstance(choices, list) or not choices:
+                problems.error("YAML-TYPE", f"'enum' of {what} must be a non-empty list", loc)
+                return None
+            opt = Opt(type="enum", choices=tuple(choices))
+        else:
+            base = opt_from_yaml(spec.get("type", "any"), loc, problems, what)
+            if base is None:
+                return None
+            opt = base
+            if "item" in spec:
+                opt.item = opt_from_yaml(spec["item"], loc, problems, f"items of {what}")
+        opt.required = not spec.get("optional", False) and "default" not in spec
+        opt.min, opt.max = spec.get("min"), spec.get("max")
+        opt.doc = str(spec.get("doc", ""))
+        if "default" in spec:
+            opt.default = spec["default"]
+        return opt
+    problems.error("YAML-TYPE", f"field declaration of {what} must be a type name or a mapping", loc)
+    return None
+
+
+__all__ = ["Opt", "Checked", "check_mapping", "check_value", "opt_from_yaml", "YDict", "MISSING"]

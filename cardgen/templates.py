@@ -1,0 +1,240 @@
+"""Card templates: YAML files in ``templates/<game>/`` made of named elements.
+
+A template may ``extends`` another of the same folder: the parent's elements come first,
+an element of the same name is merged key by key (``remove: true`` drops it), new
+elements are appended. Values may be Jinja2 expressions (``"{{ card.health }}"``),
+evaluated per card in a sandbox with StrictUndefined, so a typo is an error.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jinja2 import StrictUndefined, TemplateError
+from jinja2.sandbox import SandboxedEnvironment
+
+from .elements import KINDS
+from .problems import Loc, Problems, did_you_mean
+from .schema import Opt, check_value
+from .yamlsrc import YDict, inside, load_yaml
+
+COMMON_KEYS = {"kind", "when", "remove", "x", "y"}
+_CARD_REF = re.compile(r"\bcards?\b")
+
+
+def is_expr(v: Any) -> bool:
+    return isinstance(v, str) and ("{{" in v or "{%" in v)
+
+
+@dataclass
+class Element:
+    name: str
+    kind: str
+    raw: dict[str, Any]
+    locs: dict[str, Loc]
+    loc: Loc
+
+    @property
+    def static(self) -> bool:
+        """True when the element looks the same on every card of a type (it never reads ``card``)."""
+        vals = [v for k, v in self.raw.items() if is_expr(v) or k == "when"]
+        return not any(_CARD_REF.search(str(v)) for v in vals)
+
+
+@dataclass
+class Template:
+    name: str
+    file: Path
+    elements: list[Element] = field(default_factory=list)
+
+    def static_prefix(self) -> int:
+        """How many leading elements never change from card to card."""
+        n = 0
+        for el in self.elements:
+            if not el.static:
+                break
+            n += 1
+        return n
+
+
+def make_env() -> SandboxedEnvironment:
+    env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+    env.filters["signed"] = lambda v: f"{v:+d}" if isinstance(v, int) else str(v)
+    env.filters["title"] = lambda v: str(v).replace("_", " ").title()
+    return env
+
+
+class TemplateSet:
+    """Loads and caches the templates of one game; compiles each expression once."""
+
+    def __init__(self, folder: Path, problems: Problems):
+        self.folder = folder
+        self.problems = problems
+        self.env = make_env()
+        self._cache: dict[str, Template | None] = {}
+        self._compiled: dict[str, Any] = {}
+
+    def get(self, name: str, ref: Loc | None = None, _chain: tuple[str, ...] = ()) -> Template | None:
+        if name in self._cache:
+            return self._cache[name]
+        if name in _chain:
+            self.problems.error("TEMPLATE-CYCLE", f"template '{name}' extends itself through "
+                                f"{' → '.join(_chain + (name,))}", ref)
+            return None
+        path = inside(self.folder, f"{name}.yaml")
+        if path is None:
+            self.problems.error("PATH-ESCAPE", f"template '{name}' lies outside {self.folder}", ref)
+            self._cache[name] = None
+            return None
+        if not path.exists():
+            known = [p.stem for p in self.folder.glob("*.yaml")]
+            self.problems.error("TEMPLATE-MISSING", f"template '{name}' not found in {self.folder}", ref,
+                                hint=did_you_mean(name, known))
+            self._cache[name] = None
+            return None
+        doc = load_yaml(path, self.problems)
+        tpl = self._build(name, path, doc, _chain + (name,))
+        self._cache[name] = tpl
+        return tpl
+
+    def _build(self, name: str, path: Path, doc: Any, chain: tuple[str, ...]) -> Template | None:
+        if not isinstance(doc, dict):
+            if doc is not None:
+                self.problems.error("YAML-TYPE", f"template '{name}' must be a mapping", getattr(doc, "loc", None))
+            return None
+        for k in doc:
+            if k not in ("extends", "elements", "doc"):
+                self.problems.error("YAML-UNKNOWN-KEY", f"unknown key '{k}' in template '{name}'", doc.key_at(k),
+                                    hint=did_you_mean(k, ("extends", "elements", "doc")))
+        tpl = Template(name, path)
+        if "extends" in doc:
+            parent = self.get(str(doc["extends"]), doc.at("extends"), chain)
+            if parent is not None:
+                tpl.elements = [Element(e.name, e.kind, dict(e.raw), dict(e.locs), e.loc) for e in parent.elements]
+        els = doc.get("elements") or {}
+        if not isinstance(els, dict):
+            self.problems.error("YAML-TYPE", "'elements' must be a mapping of named elements", doc.at("elements"))
+            return tpl
+        for ename, edef in els.items():
+            if not isinstance(edef, dict):
+                self.problems.error("YAML-TYPE", f"element '{ename}' must be a mapping", els.at(ename))
+                continue
+            existing = next((e for e in tpl.elements if e.name == ename), None)
+            if edef.get("remove") is True:
+                if existing:
+                    tpl.elements.remove(existing)
+                continue
+            locs = {k: edef.at(k) for k in edef} if isinstance(edef, YDict) else {}
+            if existing:
+                existing.raw.update(edef)
+                existing.locs.update(locs)
+                if "kind" in edef:
+                    existing.kind = str(edef["kind"])
+                self._check(existing, edef)
+            else:
+                if "kind" not in edef:
+                    self.problems.error("YAML-MISSING-KEY", f"element '{ename}' lacks 'kind' (one of "
+                                        f"{', '.join(KINDS)})", els.at(ename))
+                    continue
+                el = Element(str(ename), str(edef["kind"]), dict(edef), locs, els.key_at(ename))
+                if self._check(el, edef):
+                    tpl.elements.append(el)
+        return tpl
+
+    def _check(self, el: Element, edef: dict) -> bool:
+        kind = KINDS.get(el.kind)
+        if kind is None:
+            self.problems.error("TEMPLATE-KIND", f"element '{el.name}' has unknown kind '{el.kind}'",
+                                el.locs.get("kind", el.loc), hint=did_you_mean(el.kind, KINDS))
+            return False
+        ok = True
+        for k, v in edef.items():
+            if k not in kind.SPEC and k not in COMMON_KEYS:
+                self.problems.error("YAML-UNKNOWN-KEY", f"unknown key '{k}' for a {el.kind} element ('{el.name}')",
+                                    edef.key_at(k) if isinstance(edef, YDict) else el.loc,
+                                    hint=did_you_mean(k, list(kind.SPEC) + list(COMMON_KEYS)))
+                ok = False
+            elif is_expr(v) or k == "when":
+                src = v if k != "when" else "{{ " + str(v) + " }}"
+                if self.compile(src, el.locs.get(k, el.loc)) is None:
+                    ok = False
+        return ok
+
+    def compile(self, src: str, loc: Loc | None):
+        c = self._compiled.get(src)
+        if c is None:
+            try:
+                c = self._compiled[src] = self.env.from_string(src)
+            except TemplateError as e:
+                self.problems.error("TEMPLATE-EXPR", f"invalid expression {src!r}: {e}", loc)
+                return None
+        return c
+
+
+def spec_for(el: Element) -> dict[str, Opt]:
+    spec = dict(KINDS[el.kind].SPEC)
+    spec.setdefault("x", Opt("length", default=0.0))
+    spec.setdefault("y", Opt("length", default=0.0))
+    return spec
+
+
+def evaluate(el: Element, ts: TemplateSet, context: dict, colors: dict, problems: Problems,
+             where: Loc, what: str) -> dict[str, Any] | None:
+    """The element's values for one card: expressions rendered, types checked, units converted.
+
+    Returns None when the element is switched off by ``when`` or a value is bad.
+    """
+    spec = spec_for(el)
+    out: dict[str, Any] = {}
+    if "when" in el.raw:
+        tpl = ts.compile("{{ " + str(el.raw["when"]) + " }}", el.locs.get("when"))
+        try:
+            flag = tpl.render(context).strip() if tpl is not None else "False"
+        except Exception as e:  # noqa: BLE001 - Jinja raises many kinds; all are content errors
+            problems.error("TEMPLATE-EXPR", f"{what}: element '{el.name}' ({el.locs.get('when', el.loc)}): "
+                           f"'when' failed: {e}", where)
+            return None
+        if flag in ("False", "", "None", "0", "false"):
+            return None
+    ok = True
+    for key, opt in spec.items():
+        if key not in el.raw:
+            if opt.required:
+                problems.error("YAML-MISSING-KEY", f"element '{el.name}' lacks '{key}' ({opt.doc or opt.describe()})",
+                               el.loc)
+                ok = False
+            else:
+                out[key] = None if opt.default is _missing() else opt.default
+            continue
+        v = el.raw[key]
+        vloc = el.locs.get(key, el.loc)
+        if is_expr(v):
+            tpl = ts.compile(v, vloc)
+            if tpl is None:
+                ok = False
+                continue
+            try:
+                v = tpl.render(context)
+            except Exception as e:  # noqa: BLE001
+                problems.error("TEMPLATE-EXPR", f"{what}: element '{el.name}' at {vloc}: {e}", where)
+                ok = False
+                continue
+            if opt.type in ("int", "number"):
+                try:
+                    v = int(v) if opt.type == "int" else float(v)
+                except ValueError:
+                    pass
+            if opt.type == "bool":
+                v = v.strip() in ("True", "true", "1")
+        good, nv = check_value(v, opt, vloc, problems, f"'{key}' of element '{el.name}'", colors)
+        ok = ok and good
+        out[key] = nv
+    return out if ok else None
+
+
+def _missing():
+    from .schema import MISSING
+    return MISSING
