@@ -45,9 +45,7 @@ class CardLayout:
         name = ct.template if side == "front" else ct.back
         if name is None:
             return None
-        ref = self.game.game_file
-        from .problems import Loc
-        return self.templates.get(name, Loc(str(ref), ct.loc.line, ct.loc.col))
+        return self.templates.get(name, ct.template_loc if side == "front" else ct.back_loc)
 
     def draw(self, card: Card, side: str) -> list:
         """Primitives for one side of one card, bleed-box coordinates."""

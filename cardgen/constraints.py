@@ -55,12 +55,25 @@ def resolve_param(value: Any, params: Any, problems: Problems, loc: Loc) -> Any:
     return value
 
 
+def selects(fields: dict[str, Any], c: dict) -> bool:
+    """The entry matches the constraint's ``where`` and not its ``except``."""
+    return matches(fields, c.get("where")) and not (c.get("except") and matches(fields, c["except"]))
+
+
 def matches(fields: dict[str, Any], where: dict[str, Any] | None) -> bool:
-    """Every key of ``where`` equals the field (or is one of a listed set of values)."""
+    """Every key of ``where`` equals the field (or is one of a listed set of values).
+
+    A field holding a list (e.g. traits) matches when it contains the wanted value.
+    """
     if not where:
         return True
     for k, want in where.items():
         have = fields.get(k)
+        if isinstance(have, list):
+            wanted = want if isinstance(want, list) else [want]
+            if not any(w in have for w in wanted):
+                return False
+            continue
         if isinstance(want, list):
             if have not in want:
                 return False
@@ -93,7 +106,7 @@ def _bounds_msg(n: int, c: dict) -> str | None:
 
 
 def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
-    sel = [e for e in col.entries if matches(e.fields, c.get("where"))]
+    sel = [e for e in col.entries if selects(e.fields, c)]
     unique = c.get("count", "copies") == "unique"
     label = c.get("label") or "cards"
     per = c.get("per")
@@ -101,8 +114,10 @@ def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
         n = len(sel) if unique else sum(e.count for e in sel)
         why = _bounds_msg(n, c)
         if why:
-            loc = (max(sel, key=lambda e: e.count).loc if sel and c.get("max") is not None and n > c["max"]
-                   else col.loc if col.kind != "cards" else (sel[-1].loc if sel else cloc))
+            if not c.get("where"):
+                loc = col.loc          # the collection as a whole (a deck's size)
+            else:
+                loc = max(reversed(sel), key=lambda e: e.count).loc if sel else cloc
             problems.error(rule, f"{col.label} has {n} {label}; {why}", loc)
         return
     groups: dict[Any, list[Entry]] = {}
@@ -114,7 +129,7 @@ def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
         n = len(es) if unique else sum(e.count for e in es)
         why = _bounds_msg(n, c)
         if why:
-            loc = max(es, key=lambda e: e.count).loc if es else cloc
+            loc = max(reversed(es), key=lambda e: e.count).loc if es else cloc
             problems.error(rule, f"{col.label} has {n} {label} of {_fmt_group(key)}; {why}", loc)
     ng = c.get("groups")
     if ng is not None and len(groups) != ng:
@@ -130,7 +145,7 @@ def k_copies(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc)
         per.setdefault(e.id, []).append(e)
     for cid, es in per.items():
         e0 = es[0]
-        if not matches(e0.fields, c.get("where")) or (c.get("except") and matches(e0.fields, c["except"])):
+        if not selects(e0.fields, c):
             continue
         lim = e0.fields.get(override) if override and e0.fields.get(override) is not None else limit
         n = sum(e.count for e in es)
@@ -141,7 +156,7 @@ def k_copies(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc)
 
 def k_sum(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
     fname = c["field"]
-    sel = [e for e in col.entries if matches(e.fields, c.get("where"))]
+    sel = [e for e in col.entries if selects(e.fields, c)]
     total = sum((e.fields.get(fname) or 0) * e.count for e in sel)
     label = c.get("label") or fname
     if c.get("max") is not None and total > c["max"]:
@@ -178,7 +193,7 @@ def k_declared_total(col: Collection, c: dict, rule: str, problems: Problems, cl
 
 def k_required(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
     for e in col.entries:
-        if matches(e.fields, c.get("where")):
+        if selects(e.fields, c):
             for f in c.get("fields") or []:
                 if e.fields.get(f) is None:
                     problems.error(rule, f"{e.id} ({e.name}) lacks '{f}'", e.loc)

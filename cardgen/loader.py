@@ -137,7 +137,8 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
             if o is not None:
                 fields[fname] = o
         w, h = sizes[tv["size"]]
-        card_types[key] = CardType(key, tv["name"], tv["template"], tv["back"], tv["size"], w, h, fields, td.loc)
+        card_types[key] = CardType(key, tv["name"], tv["template"], tv["back"], tv["size"], w, h, fields, td.loc,
+                                   td.at("template"), td.at("back"))
 
     params_file = root / "rules" / slug / "params.yaml"
     params = load_yaml(params_file, problems) if params_file.exists() else YDict()

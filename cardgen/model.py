@@ -44,6 +44,8 @@ class CardType:
     height: float
     fields: dict[str, Opt]
     loc: Loc
+    template_loc: Loc | None = None
+    back_loc: Loc | None = None
 
 
 @dataclass

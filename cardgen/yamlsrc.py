@@ -114,9 +114,11 @@ def parse_yaml(text: str, path: str, problems: Problems) -> Any:
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
+        mark = e.context_mark or e.problem_mark
         loc = _loc(path, mark) if mark else Loc(path, 1, 1)
         msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
+        if e.context_mark and e.problem_mark and e.problem_mark.line != e.context_mark.line:
+            msg += f" (detected at line {e.problem_mark.line + 1})"
         problems.error("YAML-SYNTAX", f"YAML syntax error: {msg}", loc)
         return None
     except yaml.YAMLError as e:

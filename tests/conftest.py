@@ -1,0 +1,105 @@
+"""Shared test helpers: the project root, a CLI runner, and throw-away game copies."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen.cli import main
+from cardgen.problems import Problems
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-goldens", action="store_true", help="rewrite golden files from current output")
+
+
+@pytest.fixture
+def update_goldens(request) -> bool:
+    return bool(request.config.getoption("--update-goldens"))
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
+
+
+def run_cli(*args: str, root: Path = ROOT) -> tuple[int, str]:
+    """Run ``cardgen --root ROOT args…``; returns (exit code, stdout)."""
+    res = CliRunner().invoke(main, ["--root", str(root), *args], catch_exceptions=False)
+    return res.exit_code, res.stdout
+
+
+def problems_json(*args: str, root: Path = ROOT) -> tuple[int, list[dict]]:
+    code, out = run_cli(*args, "--format", "json", root=root)
+    return code, json.loads(out)["problems"]
+
+
+class GameCopy:
+    """A copy of the project's YAML for one game in a temp folder, to break on purpose."""
+
+    def __init__(self, tmp: Path, slug: str):
+        self.root = tmp
+        self.slug = slug
+        for part in ("rules", "cards", "templates", "maps"):
+            src = ROOT / part / slug
+            if src.exists():
+                shutil.copytree(src, tmp / part / slug)
+        (tmp / "rules").mkdir(exist_ok=True)
+        (tmp / "cards").mkdir(exist_ok=True)
+
+    def path(self, rel: str) -> Path:
+        return self.root / rel
+
+    def edit(self, rel: str, old: str, new: str, count: int = 1) -> int:
+        """Replace ``old`` by ``new`` in a file; returns the 1-based line of the change."""
+        p = self.root / rel
+        text = p.read_text(encoding="utf-8")
+        assert old in text, f"{old!r} not in {rel}"
+        line = text[: text.index(old)].count("\n") + 1
+        p.write_text(text.replace(old, new, count), encoding="utf-8")
+        return line
+
+    def write(self, rel: str, text: str) -> Path:
+        p = self.root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+        return p
+
+    def validate(self, *files: str) -> tuple[int, list[dict]]:
+        return problems_json("validate", self.slug, *[str(self.root / f) for f in files], root=self.root)
+
+
+@pytest.fixture
+def game_copy(tmp_path):
+    """``game_copy('loot_battles')`` → a GameCopy in a temp folder."""
+    return lambda slug: GameCopy(tmp_path, slug)
+
+
+def has_problem(problems: list[dict], rule: str, file_end: str | None = None, line: int | None = None) -> bool:
+    for p in problems:
+        if p["rule"] != rule:
+            continue
+        if file_end and not str(p["file"]).endswith(file_end):
+            continue
+        if line is not None and p["line"] != line:
+            continue
+        return True
+    return False
+
+
+def qpdf_check(path: Path) -> None:
+    """qpdf --check passes (skipped when qpdf is not installed)."""
+    if shutil.which("qpdf") is None:
+        pytest.skip("qpdf not installed")
+    r = subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+__all__ = ["run_cli", "problems_json", "GameCopy", "has_problem", "qpdf_check", "Problems"]

@@ -1,0 +1,151 @@
+"""Loot & Battles content rules (LB-CARD-1 … 6) and every kind of bad input, by rule ID and line."""
+
+import pytest
+
+from tests.conftest import has_problem, problems_json
+
+GAME = "loot_battles"
+ENEMIES = "cards/loot_battles/enemies.yaml"
+LOOT = "cards/loot_battles/loot.yaml"
+
+
+def test_published_content_is_clean():
+    code, probs = problems_json("validate", GAME)
+    assert code == 0, probs
+    assert probs == []
+
+
+def test_card_counts_match_the_seed():
+    from tests.conftest import run_cli
+    import json
+    code, out = run_cli("cards", GAME, "--format", "json")
+    cards = json.loads(out)["cards"]
+    by_type = {}
+    for c in cards:
+        by_type[c["type"]] = by_type.get(c["type"], 0) + c["copies"]
+    assert by_type == {"class": 6, "enemy": 60, "encounter": 30, "loot": 60}
+
+
+# (rule, file, old, new): each edit breaks exactly that rule at the edited line.
+BREAKS = [
+    ("LB-CARD-1", "cards/loot_battles/classes.yaml", "copies: 3\n    class: melee", "copies: 4\n    class: melee"),
+    ("LB-CARD-2", ENEMIES, "- {id: rats, name: Rat,", "- {id: rats, name: Rat, copies: 11,"),
+    ("LB-CARD-3", "cards/loot_battles/encounters.yaml", "enemy: lankies, count: 4, reinforcement: 1", "enemy: rats, count: 4, reinforcement: 1"),
+    ("LB-CARD-4", "rules/loot_battles/params.yaml", "  dagger: 9", "  dagger: 8"),
+    ("LB-CARD-5", LOOT, "school: ice, rank: low", "school: fire, rank: low"),
+    ("LB-CARD-6", "cards/loot_battles/components.yaml", "kind: token, count: 10", "kind: token, count: 9"),
+]
+
+
+@pytest.mark.parametrize("rule,rel,old,new", BREAKS, ids=[b[0] for b in BREAKS])
+def test_rule_broken_at_its_line(game_copy, rule, rel, old, new):
+    g = game_copy(GAME)
+    line = g.edit(rel, old, new)
+    code, probs = g.validate()
+    assert code == 1
+    assert has_problem(probs, rule, rel.split("/")[-1], line), probs
+
+
+@pytest.mark.parametrize("rule", sorted({b[0] for b in BREAKS}))
+def test_rule_legal_twin(game_copy, rule):
+    code, probs = game_copy(GAME).validate()
+    assert code == 0 and not [p for p in probs if p["rule"] == rule]
+
+
+def test_second_unique_sword(game_copy):
+    g = game_copy(GAME)
+    line = g.edit(LOOT, "    name: Twinfang Blade\n", "    name: Twinfang Blade\n    copies: 2\n") + 1
+    code, probs = g.validate()
+    assert code == 1 and has_problem(probs, "LB-CARD-4", "loot.yaml", line)
+    assert any("Unique" in p["message"] and "exactly 1" in p["message"] for p in probs)
+
+
+def test_declared_total_names_the_published_number(game_copy):
+    g = game_copy(GAME)
+    line = g.edit("rules/loot_battles/params.yaml", "  sword: 9", "  sword: 10")
+    code, probs = g.validate()
+    assert code == 1 and has_problem(probs, "LB-CARD-4", "params.yaml", line)
+    assert any("10" in p["message"] and "9" in p["message"] for p in probs)
+
+
+BAD_INPUT = [
+    # (rule, file, old, new, severity)
+    ("YAML-SYNTAX", ENEMIES, "- {id: rats, name: Rat,", "- {id: rats, name: [Rat,", "error"),
+    ("YAML-DUPLICATE-KEY", ENEMIES, "- {id: rats, name: Rat,", "- {id: rats, name: Rat, id: rat2,", "error"),
+    ("YAML-UNKNOWN-KEY", ENEMIES, "- {id: rats, name: Rat, enemy: rats, health: 1,",
+     "- {id: rats, name: Rat, enemy: rats, helth: 1,", "error"),
+    ("YAML-TYPE", ENEMIES, "enemy: rats, health: 1,", "enemy: rats, health: one,", "error"),
+    ("YAML-MOJIBAKE", ENEMIES, "Hard to hit, easy to kill.", "Hard to hit â‰¥ easy to kill.", "warning"),
+    ("CARD-UNKNOWN-TYPE", ENEMIES, "defaults: {type: enemy,", "defaults: {type: enemmy,", "error"),
+    ("TEMPLATE-MISSING", "rules/loot_battles/game.yaml", "template: enemy", "template: enemyy", "error"),
+    ("TEMPLATE-EXPR", "templates/loot_battles/enemy.yaml", 'value: "{{ card.name[0] }}"',
+     'value: "{{ card.nmae[0] }}"', "error"),
+    ("TEXT-OVERFLOW", ENEMIES, 'text: "Quick and many. Hard to hit, easy to kill."',
+     'text: "' + "Quick and many, hard to hit, easy to kill. " * 12 + '"', "error"),
+    ("TEXT-GLYPH", ENEMIES, "Quick and many.", "Quick and many ☃.", "error"),
+    ("ICON-UNKNOWN", ENEMIES, "Quick and many.", "Quick and {meele} many.", "error"),
+    ("CARD-DUPLICATE-ID", ENEMIES, "- {id: lankies,", "- {id: rats,", "error"),
+]
+
+
+@pytest.mark.parametrize("rule,rel,old,new,severity", BAD_INPUT, ids=[b[0] for b in BAD_INPUT])
+def test_bad_input_reported_with_rule_and_line(game_copy, rule, rel, old, new, severity):
+    g = game_copy(GAME)
+    line = g.edit(rel, old, new)
+    code, probs = g.validate()
+    hits = [p for p in probs if p["rule"] == rule]
+    assert hits, probs
+    assert hits[0]["severity"] == severity
+    assert code == (1 if severity == "error" else 0)
+    if rule not in ("TEMPLATE-EXPR",):
+        assert any(p["line"] == line for p in hits), (line, hits)
+
+
+def test_unknown_key_hint(game_copy):
+    g = game_copy(GAME)
+    g.edit(ENEMIES, "enemy: rats, health: 1,", "enemy: rats, helth: 1,")
+    _, probs = g.validate()
+    assert any(p.get("hint") == "did you mean 'health'?" for p in probs)
+
+
+def test_template_typo_names_card_and_template(game_copy):
+    g = game_copy(GAME)
+    g.edit("templates/loot_battles/enemy.yaml", 'value: "{{ card.name[0] }}"', 'value: "{{ card.nmae[0] }}"')
+    _, probs = g.validate()
+    msgs = [p["message"] for p in probs if p["rule"] == "TEMPLATE-EXPR"]
+    assert msgs and "nmae" in msgs[0] and "enemy.yaml" in msgs[0]
+
+
+def test_missing_image_and_path_escape(game_copy):
+    g = game_copy(GAME)
+    g.edit("templates/loot_battles/enemy.yaml", "  type_line:", "  art: {kind: image, x: 5mm, y: 20mm, w: 10mm, "
+           "h: 10mm, src: \"{{ card.image }}\"}\n  type_line:")
+    g.edit("rules/loot_battles/game.yaml", "      enemy: str\n", "      enemy: str\n      image: str\n")
+    line_missing = g.edit(ENEMIES, "- {id: rats, name: Rat,", "- {id: rats, name: Rat, image: art/rat.png,")
+    line_escape = g.edit(ENEMIES, "- {id: lankies, name: Lanky,",
+                         "- {id: lankies, name: Lanky, image: ../../../../etc/passwd,")
+    g.edit(ENEMIES, "  - {id: steppons,", "  - {id: steppons, image: art/x.png,")
+    code, probs = g.validate()
+    assert code == 1
+    assert has_problem(probs, "FILE-MISSING", "enemies.yaml", line_missing)
+    assert has_problem(probs, "PATH-ESCAPE", "enemies.yaml", line_escape)
+
+
+def test_all_problems_of_a_run_are_reported(game_copy):
+    g = game_copy(GAME)
+    g.edit(ENEMIES, "- {id: rats, name: Rat,", "- {id: rats, name: Rat, copies: 11,")
+    g.edit(LOOT, "school: ice, rank: low", "school: fire, rank: low")
+    g.edit("cards/loot_battles/components.yaml", "kind: token, count: 10", "kind: token, count: 9")
+    code, probs = g.validate()
+    assert {"LB-CARD-2", "LB-CARD-5", "LB-CARD-6"} <= {p["rule"] for p in probs}
+
+
+def test_text_output_format(game_copy):
+    from tests.conftest import run_cli
+    g = game_copy(GAME)
+    line = g.edit(ENEMIES, "- {id: rats, name: Rat,", "- {id: rats, name: Rat, copies: 11,")
+    code, out = run_cli("validate", GAME, root=g.root)
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first.startswith(f"cards/loot_battles/enemies.yaml:{line}:") or f"enemies.yaml:{line}:" in first
+    assert ": LB-CARD-2 error: " in first
