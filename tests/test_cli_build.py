@@ -1,0 +1,84 @@
+"""The command line: exit codes, JSON forms, atomic outputs, sources left untouched."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from tests.conftest import ROOT, run_cli
+
+
+def test_unknown_game_is_usage_error():
+    code, _ = run_cli("validate", "loot_battle")
+    assert code == 2
+
+
+def test_cards_json():
+    code, out = run_cli("cards", "loot_battles", "--format", "json")
+    assert code == 0
+    cards = json.loads(out)["cards"]
+    rat = next(c for c in cards if c["id"] == "rats")
+    assert {"id", "name", "type", "set", "copies"} <= set(rat)
+    assert rat["copies"] == 10 and rat["health"] == 1
+
+
+def test_validate_json_shape():
+    code, out = run_cli("validate", "loot_battles", "--format", "json")
+    assert code == 0 and json.loads(out) == {"problems": []}
+
+
+def test_check_without_engine_is_usage(tmp_path):
+    log = tmp_path / "log.yaml"
+    log.write_text("game: x\n")
+    code, _ = run_cli("check", "loot_battles", str(log))
+    assert code == 2   # unreadable log (or no engine yet): usage, never a traceback
+
+
+def _digest(folder):
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_failed_build_writes_nothing_and_keeps_previous_output(game_copy):
+    g = game_copy("loot_battles")
+    out = g.root / "build"
+    code, _ = run_cli("build", "loot_battles", "--out", str(out), root=g.root)
+    assert code == 0
+    before = _digest(out)
+    sources = _digest(g.root / "cards")
+    g.edit("cards/loot_battles/enemies.yaml", "- {id: rats, name: Rat,", "- {id: rats, name: Rat, copies: 11,")
+    sources = _digest(g.root / "cards")
+    code, _ = run_cli("build", "loot_battles", "--out", str(out), root=g.root)
+    assert code == 1
+    assert _digest(out) == before                       # previous output intact
+    assert _digest(g.root / "cards") == sources         # sources never touched
+    assert not [p for p in out.rglob("*.tmp")]          # no temp files left
+
+
+def test_build_leaves_sources_untouched(tmp_path):
+    before = _digest(ROOT / "cards" / "loot_battles")
+    code, _ = run_cli("build", "loot_battles", "--out", str(tmp_path))
+    assert code == 0
+    assert _digest(ROOT / "cards" / "loot_battles") == before
+
+
+def test_interrupted_write_keeps_old_file(tmp_path, monkeypatch):
+    from cardgen import atomic
+    target = tmp_path / "cards.pdf"
+    target.write_bytes(b"old")
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(atomic.os, "replace", boom)
+    try:
+        atomic.write_bytes(target, b"new" * 1000)
+    except KeyboardInterrupt:
+        pass
+    assert target.read_bytes() == b"old"
+    assert list(tmp_path.iterdir()) == [target]
+
+
+def test_bad_offset_is_usage_error(tmp_path):
+    code, _ = run_cli("build", "loot_battles", "--out", str(tmp_path), "--offset", "banana")
+    assert code == 2
