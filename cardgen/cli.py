@@ -117,7 +117,7 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     outputs: list[tuple[Path, bytes]] = []
     with click.progressbar(steps, label="building", file=sys.stderr,
                            item_show_func=lambda s: f"{s[0].game.slug}: {s[1]}" if s else "") as bar:
-        for laid, name, fn in bar:
+        for laid, _name, fn in bar:
             files = fn(laid, problems=problems, out_dir=out / laid.game.slug)
             for fname, data in files.items():
                 outputs.append((out / laid.game.slug / fname, data))

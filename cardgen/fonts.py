@@ -6,7 +6,7 @@ for the width of the same word twice.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -20,7 +20,7 @@ def available() -> list[str]:
     return sorted(p.stem for p in FONT_DIR.glob("*.ttf"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def font(name: str) -> TTFont:
     """Register (once) and return a bundled TrueType font; KeyError when not bundled."""
     path = FONT_DIR / f"{name}.ttf"
@@ -31,7 +31,7 @@ def font(name: str) -> TTFont:
     return f
 
 
-@lru_cache(maxsize=None)
+@cache
 def charset(name: str) -> frozenset[int]:
     return frozenset(font(name).face.charToGlyph)
 

@@ -11,7 +11,7 @@ from .model import Card, CardType, Component, Game, Icon, PrintSettings
 from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_mapping, check_value, opt_from_yaml
 from .units import PAPER_MM
-from .yamlsrc import YDict, YList, load_yaml
+from .yamlsrc import YDict, load_yaml
 
 GAME_SPEC: dict[str, Opt] = {
     "title": Opt("str", required=True, doc="the game's printed title"),

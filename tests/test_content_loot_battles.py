@@ -16,8 +16,9 @@ def test_published_content_is_clean():
 
 
 def test_card_counts_match_the_seed():
-    from tests.conftest import run_cli
     import json
+
+    from tests.conftest import run_cli
     code, out = run_cli("cards", GAME, "--format", "json")
     cards = json.loads(out)["cards"]
     by_type = {}

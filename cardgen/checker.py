@@ -1,0 +1,241 @@
+"""The playtest checker: replay a log through a game's rules engine.
+
+An engine (``cardgen.engines.<game>.Engine``) is a state machine over the game's rules
+YAML. The framework gives it the log header and the events one by one; the engine
+reports violations through a :class:`Referee` and applies each event as recorded, so one
+slip does not bury the rest. Events and header fields are declared by the engine as
+typed options, and checked here before the engine sees them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .loader import load_game
+from .model import Game
+from .playlog import Event, LogError, PlayLog, read
+from .problems import Loc, Problems, did_you_mean, display_path
+from .schema import MISSING, Opt, check_value
+
+
+class StopReplay(Exception):
+    """Raised in --strict mode at the first violation."""
+
+
+class Referee:
+    """Collects violations; turns allowed rules into notes; stops early in strict mode."""
+
+    def __init__(self, problems: Problems, allowed: dict[str, str], strict: bool):
+        self.problems = problems
+        self.allowed = allowed
+        self.strict = strict
+        self.trace_lines: list[str] = []
+
+    def violation(self, rule: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
+        if rule in self.allowed:
+            self.problems.note(rule, f"{message} (allowed: {self.allowed[rule]})", loc)
+            return
+        self.problems.error(rule, message, loc, hint)
+        if self.strict:
+            raise StopReplay
+
+    def die(self, value: Any, sides: int, rule: str, loc: Loc | None, what: str = "die") -> bool:
+        """A recorded die roll shows 1…sides; otherwise a violation of ``rule``."""
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+            self.violation(rule, f"{what} shows {value!r}, but a d{sides} shows 1–{sides}", loc)
+            return False
+        return True
+
+    def claim(self, rule: str, what: str, stated: Any, computed: Any, loc: Loc | None) -> None:
+        """A consequence the log states must equal the computed one."""
+        if stated is not None and stated != computed:
+            self.violation(rule, f"the log says {what} is {stated!r}, but the rules give {computed!r}", loc)
+
+    def trace(self, text: str) -> None:
+        self.trace_lines.append(text)
+
+
+class BaseEngine:
+    """What every engine shares. Subclasses declare HEADER and EVENTS (typed options)."""
+
+    HEADER: dict[str, Opt] = {}
+    EVENTS: dict[str, dict[str, Opt]] = {}
+    EXPECT_RULES: dict[str, str] = {}
+
+    def __init__(self, game: Game, header: dict[str, Any], header_locs: dict[str, Loc], ref: Referee):
+        self.game = game
+        self.params = game.params
+        self.header = header
+        self.header_locs = header_locs
+        self.ref = ref
+        self.over = False
+        self.end_rule = "LOG-END"
+
+    def start(self) -> None:
+        """Check the setup facts of the header."""
+
+    def before(self, ev: Event) -> None:
+        """Called before apply: no event may follow the end of the game."""
+        if self.over:
+            self.ref.violation(self.end_rule, f"event '{ev.kind}' after the game has ended", ev.loc)
+
+    def apply(self, ev: Event) -> None:
+        handler = getattr(self, "on_" + ev.kind.replace("-", "_"))
+        handler(ev)
+
+    def finish(self) -> None:
+        """Called after the last event."""
+
+    def final(self) -> dict[str, Any]:
+        return {"winner": None}
+
+    def legal_next(self) -> list[str]:
+        """Event kinds the current state accepts (for simulated playtests)."""
+        return list(self.EVENTS)
+
+
+def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
+    game_name = log.header.get("game")
+    if game_name != slug:
+        raise LogError("LOG-GAME", f"the log is for game {game_name!r}, not '{slug}'",
+                       log.header_locs.get("game", Loc(str(log.path), 1, 1)))
+    probs = Problems()
+    for key, opt in engine_cls.HEADER.items():
+        if key not in log.header:
+            if opt.required:
+                raise LogError("LOG-FIELD", f"the log header lacks '{key}' ({opt.doc or opt.describe()})",
+                               Loc(str(log.path), 1, 1))
+            continue
+        ok, v = check_value(log.header[key], opt, log.header_locs.get(key), probs, f"header '{key}'")
+        if not ok:
+            p = probs.errors[0]
+            raise LogError("LOG-FIELD", p.message, p.loc or Loc(str(log.path), 1, 1))
+        log.header[key] = v
+    known = set(engine_cls.HEADER) | {"game", "rules_version", "notes", "date", "title"}
+    for key in log.header:
+        if key not in known:
+            raise LogError("LOG-FIELD", f"unknown header key '{key}'", log.header_locs.get(key),
+                           did_you_mean(key, known))
+    for ev in log.events:
+        spec = engine_cls.EVENTS.get(ev.kind)
+        if spec is None:
+            raise LogError("LOG-EVENT", f"unknown event kind {ev.kind!r} for {slug}", ev.loc,
+                           did_you_mean(ev.kind, engine_cls.EVENTS) or f"known: {', '.join(engine_cls.EVENTS)}")
+        for key in ev.fields:
+            if key != "kind" and key not in spec and key not in ("note", "turn", "round"):
+                raise LogError("LOG-FIELD", f"unknown field '{key}' in a '{ev.kind}' event", ev.at(key),
+                               did_you_mean(key, spec))
+        for key, opt in spec.items():
+            if key not in ev.fields:
+                if opt.required:
+                    raise LogError("LOG-FIELD", f"'{ev.kind}' event lacks '{key}' ({opt.doc or opt.describe()})",
+                                   ev.loc)
+                ev.fields[key] = None if opt.default is MISSING else opt.default
+                continue
+            probs = Problems()
+            ok, v = check_value(ev.fields[key], opt, ev.at(key), probs, f"'{key}' of a '{ev.kind}' event")
+            if not ok:
+                p = probs.errors[0]
+                raise LogError("LOG-FIELD", p.message, p.loc or ev.loc)
+            ev.fields[key] = v
+
+
+def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Problems, dict, list[str]]:
+    """Replay a log; returns (problems, final state, trace lines). Raises LogError if unreadable."""
+    from . import gamehooks
+    engine_cls = gamehooks.hook(slug, "Engine")
+    if engine_cls is None:
+        raise LogError("LOG-GAME", f"cardgen check: not yet supported for {slug}", Loc(str(path), 1, 1))
+    log = read(path)
+    _check_shape(engine_cls, log, slug)
+    problems = Problems()
+    game = load_game(root, slug, problems)
+    if game is None or problems.has_errors:
+        raise LogError("LOG-GAME", f"the {slug} content has errors; run `cardgen validate {slug}`",
+                       Loc(str(path), 1, 1))
+    problems = Problems()
+    allowed = {}
+    for i, a in enumerate(log.allow):
+        if not isinstance(a, dict) or "rule" not in a or "reason" not in a:
+            raise LogError("LOG-FIELD", "each 'allow' entry needs 'rule' and 'reason'",
+                           log.allow_locs[i] if i < len(log.allow_locs) else Loc(str(path), 1, 1))
+        allowed[str(a["rule"])] = str(a["reason"])
+    ref = Referee(problems, allowed, strict)
+    engine = engine_cls(game, log.header, log.header_locs, ref)
+    try:
+        engine.start()
+        for ev in log.events:
+            engine.before(ev)
+            engine.apply(ev)
+        engine.finish()
+    except StopReplay:
+        pass
+    final = engine.final()
+    if log.expect is not None and not (strict and problems.has_errors):
+        check_expect(engine_cls, log, final, ref)
+    return problems, final, ref.trace_lines
+
+
+def check_expect(engine_cls, log: PlayLog, final: dict, ref: Referee) -> None:
+    exp = log.expect
+    loc = log.expect_loc
+    if not isinstance(exp, dict):
+        raise LogError("LOG-FIELD", "'expect' must be a mapping", loc or Loc(str(log.path), 1, 1))
+    for key, claimed in exp.items():
+        kloc = exp.at(key) if hasattr(exp, "at") else loc
+        rule = engine_cls.EXPECT_RULES.get(key, "LOG-EXPECT")
+        if key not in final:
+            raise LogError("LOG-FIELD", f"'expect' claims '{key}', which the checker does not compute", kloc,
+                           did_you_mean(key, final))
+        actual = final[key]
+        if isinstance(claimed, dict) and isinstance(actual, dict):
+            for side, vals in claimed.items():
+                if side not in actual:
+                    ref.violation(rule, f"expect: no side '{side}' in the final state", kloc,
+                                  did_you_mean(str(side), actual))
+                    continue
+                if isinstance(vals, dict):
+                    for k, v in vals.items():
+                        if actual[side].get(k) != v:
+                            ref.violation(engine_cls.EXPECT_RULES.get(k, rule),
+                                          f"expect: {side} {k} is {actual[side].get(k)!r}, not {v!r}", kloc)
+                elif actual[side] != vals:
+                    ref.violation(rule, f"expect: {key} of {side} is {actual[side]!r}, not {vals!r}", kloc)
+        elif claimed != actual:
+            ref.violation(rule, f"expect: {key} is {actual!r}, not {claimed!r}", kloc)
+
+
+def run_check(root: Path, slug: str, path: Path, strict: bool, trace: bool, fmt: str) -> int:
+    """The ``cardgen check`` command: 0 legal, 1 violations, 2 unreadable."""
+    try:
+        problems, final, lines = replay(root, slug, path, strict)
+    except LogError as e:
+        where = f"{e.loc}" if e.loc else display_path(str(path))
+        if fmt == "json":
+            print(json.dumps({"problems": [{"rule": e.rule, "severity": "error", "file": display_path(str(path)),
+                                            "line": e.loc.line if e.loc else 0,
+                                            "column": e.loc.col if e.loc else 0, "message": e.message,
+                                            **({"hint": e.hint} if e.hint else {})}],
+                              "final": None}, ensure_ascii=False))
+        else:
+            hint = f" ({e.hint})" if e.hint else ""
+            print(f"{where}: {e.rule} error: {e.message}{hint}", file=sys.stderr)
+        return 2
+    if fmt == "json":
+        doc = {"problems": [p.as_dict() for p in problems.sorted()], "final": final}
+        if trace:
+            doc["trace"] = lines
+        print(json.dumps(doc, indent=2, ensure_ascii=False, default=str))
+    else:
+        if trace:
+            for ln in lines:
+                print(ln)
+        for p in problems.sorted():
+            print(p.text())
+        print(f"final: {json.dumps(final, ensure_ascii=False, default=str)}")
+        n = len(problems.errors)
+        print(f"{n} violation(s)" if n else "legal: no violations", file=sys.stderr)
+    return 1 if problems.has_errors else 0
