@@ -7,6 +7,7 @@ per document and placed by reference.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .elements import KINDS
@@ -24,7 +25,10 @@ class CardLayout:
         self.problems = problems
         self.templates = TemplateSet(game.templates_dir, problems)
         self.symbols: dict[str, Symbol] = {}
+        self._art = game.templates_dir
         self._params = plain(game.params)
+        self._counts: dict[str, int] | None = None
+        self._refs: dict[int, list[str]] = {}
         self._cards = {c.id: c.fields for c in game.cards}
         self._game = {"title": game.title, "slug": game.slug, **{k: v for k, v in game.meta.items()
                                                                  if k in ("subtitle", "designer")}}
@@ -35,10 +39,11 @@ class CardLayout:
                 "type": {"key": ct.key, "name": ct.name}, "counts": self.counts()}
 
     def counts(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for c in self.game.cards:
-            out[c.type] = out.get(c.type, 0) + c.copies
-        return out
+        if self._counts is None:
+            self._counts = {}
+            for c in self.game.cards:
+                self._counts[c.type] = self._counts.get(c.type, 0) + c.copies
+        return self._counts
 
     def template_for(self, card: Card, side: str) -> Template | None:
         ct = self.game.card_types[card.type]
@@ -76,18 +81,17 @@ class CardLayout:
             if v is None:
                 continue
             ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, self.problems, label,
-                              self._field_loc(card, el), card.field_locs, el.name, el.loc,
-                              self.game.templates_dir)
+                              self._field_loc(card, el), card.field_locs, el.name, el.loc, self._art)
             out.extend(KINDS[el.kind].draw(v, ctx))
         return out
 
-    @staticmethod
-    def _field_loc(card: Card, el) -> Any:
+    def _field_loc(self, card: Card, el) -> Any:
         """The card line a problem in this element belongs to: the first card field it reads."""
-        import re
-        for v in el.raw.values():
-            if isinstance(v, str):
-                for m in re.finditer(r"card\.(\w+)", v):
-                    if m.group(1) in card.field_locs:
-                        return card.field_locs[m.group(1)]
+        refs = self._refs.get(id(el))
+        if refs is None:
+            refs = self._refs[id(el)] = [m.group(1) for v in el.raw.values() if isinstance(v, str)
+                                         for m in re.finditer(r"card\.(\w+)", v)]
+        for name in refs:
+            if name in card.field_locs:
+                return card.field_locs[name]
         return card.loc

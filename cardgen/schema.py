@@ -52,32 +52,45 @@ class Checked:
     ok: bool = True
 
 
+class _Bad:
+    """The "must be …" message, composed only when a value is wrong."""
+
+    def __init__(self, what: str, opt: Opt, value: Any):
+        self.what, self.opt, self.value = what, opt, value
+
+    def __str__(self) -> str:
+        return f"{self.what} must be {self.opt.describe()}, not {self.value!r}"
+
+
 def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
                 colors: dict | None = None) -> tuple[bool, Any]:
     """Check one value against ``opt``; returns (ok, normalised value)."""
+    if opt.type in ("int", "number") and type(value) in (int, float) and opt.min is None and opt.max is None:
+        if opt.type == "number" or type(value) is int:
+            return True, value
+    bad = _Bad(what, opt, value)
     t = opt.type
-    bad = f"{what} must be {opt.describe()}, not {value!r}"
     if t == "any":
         return True, value
     if value is None and not opt.required:
         return True, None
     if t == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            problems.error("YAML-TYPE", bad, loc)
+            problems.error("YAML-TYPE", str(bad), loc)
             return False, None
     elif t == "number":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            problems.error("YAML-TYPE", bad, loc)
+            problems.error("YAML-TYPE", str(bad), loc)
             return False, None
     elif t == "str":
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = str(value)
         if not isinstance(value, str):
-            problems.error("YAML-TYPE", bad, loc)
+            problems.error("YAML-TYPE", str(bad), loc)
             return False, None
     elif t == "bool":
         if not isinstance(value, bool):
-            problems.error("YAML-TYPE", bad, loc)
+            problems.error("YAML-TYPE", str(bad), loc)
             return False, None
     elif t == "length":
         try:
@@ -96,11 +109,11 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
             return False, None
     elif t == "enum":
         if value not in opt.choices:
-            problems.error("YAML-TYPE", bad, loc, hint=did_you_mean(value, opt.choices))
+            problems.error("YAML-TYPE", str(bad), loc, hint=did_you_mean(value, opt.choices))
             return False, None
     elif t == "list":
         if not isinstance(value, list):
-            problems.error("YAML-TYPE", bad, loc)
+            problems.error("YAML-TYPE", str(bad), loc)
             return False, None
         if opt.item is not None:
             out, ok = [], True
@@ -112,7 +125,7 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
             return ok, out
     elif t == "map":
         if not isinstance(value, dict):
-            problems.error("YAML-TYPE", bad, loc)
+            problems.error("YAML-TYPE", str(bad), loc)
             return False, None
         if opt.fields is not None:
             res = check_mapping(value, opt.fields, problems, what, colors)

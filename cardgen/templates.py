@@ -18,7 +18,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from .elements import KINDS
 from .problems import Loc, Problems, did_you_mean
-from .schema import Opt, check_value
+from .schema import MISSING, Opt, check_value
 from .yamlsrc import YDict, inside, load_yaml
 
 COMMON_KEYS = {"kind", "when", "remove", "x", "y"}
@@ -181,60 +181,88 @@ def spec_for(el: Element) -> dict[str, Opt]:
     return spec
 
 
-def evaluate(el: Element, ts: TemplateSet, context: dict, colors: dict, problems: Problems,
-             where: Loc, what: str) -> dict[str, Any] | None:
-    """The element's values for one card: expressions rendered, types checked, units converted.
+@dataclass
+class _Plan:
+    """An element prepared once: constant values checked and converted, expressions compiled."""
 
-    Returns None when the element is switched off by ``when`` or a value is bad.
-    """
-    spec = spec_for(el)
-    out: dict[str, Any] = {}
-    if "when" in el.raw:
-        tpl = ts.compile("{{ " + str(el.raw["when"]) + " }}", el.locs.get("when"))
-        try:
-            flag = tpl.render(context).strip() if tpl is not None else "False"
-        except Exception as e:  # noqa: BLE001 - Jinja raises many kinds; all are content errors
-            problems.error("TEMPLATE-EXPR", f"{what}: element '{el.name}' ({el.locs.get('when', el.loc)}): "
-                           f"'when' failed: {e}", where)
-            return None
-        if flag in ("False", "", "None", "0", "false"):
-            return None
+    consts: dict[str, Any]
+    exprs: list[tuple[str, Any, Opt, Loc]]
+    when: Any
+    ok: bool
+
+
+def _plan(el: Element, ts: TemplateSet, colors: dict, problems: Problems) -> _Plan:
+    plan = el.__dict__.get("_plan")
+    if plan is not None:
+        return plan
     ok = True
-    for key, opt in spec.items():
+    consts: dict[str, Any] = {}
+    exprs: list[tuple[str, Any, Opt, Loc]] = []
+    for key, opt in spec_for(el).items():
+        vloc = el.locs.get(key, el.loc)
         if key not in el.raw:
             if opt.required:
                 problems.error("YAML-MISSING-KEY", f"element '{el.name}' lacks '{key}' ({opt.doc or opt.describe()})",
                                el.loc)
                 ok = False
             else:
-                out[key] = None if opt.default is _missing() else opt.default
+                consts[key] = None if opt.default is MISSING else opt.default
             continue
         v = el.raw[key]
-        vloc = el.locs.get(key, el.loc)
         if is_expr(v):
             tpl = ts.compile(v, vloc)
             if tpl is None:
                 ok = False
-                continue
+            else:
+                exprs.append((key, tpl, opt, vloc))
+            continue
+        good, nv = check_value(v, opt, vloc, problems, f"'{key}' of element '{el.name}'", colors)
+        ok = ok and good
+        consts[key] = nv
+    when = None
+    if "when" in el.raw:
+        when = ts.compile("{{ " + str(el.raw["when"]) + " }}", el.locs.get("when"))
+        ok = ok and when is not None
+    plan = _Plan(consts, exprs, when, ok)
+    el.__dict__["_plan"] = plan
+    return plan
+
+
+def evaluate(el: Element, ts: TemplateSet, context: dict, colors: dict, problems: Problems,
+             where: Loc, what: str) -> dict[str, Any] | None:
+    """The element's values for one card: expressions rendered, types checked, units converted.
+
+    Returns None when the element is switched off by ``when`` or a value is bad.
+    """
+    plan = _plan(el, ts, colors, problems)
+    if not plan.ok:
+        return None
+    if plan.when is not None:
+        try:
+            flag = plan.when.render(context).strip()
+        except Exception as e:  # noqa: BLE001 - Jinja raises many kinds; all are content errors
+            problems.error("TEMPLATE-EXPR", f"{what}: element '{el.name}' ({el.locs.get('when', el.loc)}): "
+                           f"'when' failed: {e}", where)
+            return None
+        if flag in ("False", "", "None", "0", "false"):
+            return None
+    out = dict(plan.consts)
+    ok = True
+    for key, tpl, opt, vloc in plan.exprs:
+        try:
+            v = tpl.render(context)
+        except Exception as e:  # noqa: BLE001
+            problems.error("TEMPLATE-EXPR", f"{what}: element '{el.name}' at {vloc}: {e}", where)
+            ok = False
+            continue
+        if opt.type in ("int", "number"):
             try:
-                v = tpl.render(context)
-            except Exception as e:  # noqa: BLE001
-                problems.error("TEMPLATE-EXPR", f"{what}: element '{el.name}' at {vloc}: {e}", where)
-                ok = False
-                continue
-            if opt.type in ("int", "number"):
-                try:
-                    v = int(v) if opt.type == "int" else float(v)
-                except ValueError:
-                    pass
-            if opt.type == "bool":
-                v = v.strip() in ("True", "true", "1")
+                v = int(v) if opt.type == "int" else float(v)
+            except ValueError:
+                pass
+        elif opt.type == "bool":
+            v = v.strip() in ("True", "true", "1")
         good, nv = check_value(v, opt, vloc, problems, f"'{key}' of element '{el.name}'", colors)
         ok = ok and good
         out[key] = nv
     return out if ok else None
-
-
-def _missing():
-    from .schema import MISSING
-    return MISSING

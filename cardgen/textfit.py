@@ -84,7 +84,7 @@ def parse(text: str, icons: dict, base_bold: bool = False) -> tuple[list[list[li
 
 def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float) -> list[Line] | None:
     """Greedy wrap at ``size``; None when a single word is wider than the box."""
-    space = METRICS.width_mm(" ", fonts["regular"], size)
+    spaces = {st: METRICS.width_mm(" ", f, size) for st, f in fonts.items()}
     lines: list[Line] = []
     for words in paragraphs:
         cur: list[tuple[Run, float]] = []
@@ -94,11 +94,12 @@ def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float) -> list[
             ww = sum(w for _, w in measured)
             if ww > width + 1e-9:
                 return None
+            space = spaces[cur[-1][0].style] if cur else 0.0
             if cur and cur_w + space + ww > width + 1e-9:
                 lines.append(Line(cur, cur_w))
                 cur, cur_w = [], 0.0
             if cur:
-                cur.append((Run(" ", "regular", None), space))
+                cur.append((Run(" ", cur[-1][0].style, None), space))
                 cur_w += space
             cur.extend(measured)
             cur_w += ww

@@ -64,8 +64,11 @@ def _loc(path: str, mark) -> Loc:
     return Loc(path, mark.line + 1, mark.column + 1)
 
 
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when present: same marks, faster
+
+
 def _make_loader(path: str, problems: Problems):
-    class Loader(yaml.SafeLoader):
+    class Loader(_BASE_LOADER):  # type: ignore[valid-type,misc]
         pass
 
     def construct_mapping(loader, node, deep=False):

@@ -51,16 +51,30 @@ def layout_text(v, ctx, x, y, w, h):
             cx = x + w - line.width
         else:
             cx = x
+        # one Text per stretch of the same font and colour: spaces join their neighbours
+        pending: list = []          # [x, text, font, colour]
         for run, rw in line.runs:
-            if run.text != " ":
-                font = fonts[run.style]
-                miss = missing_glyphs(run.text, font)
-                if miss:
-                    ctx.problems.error("TEXT-GLYPH", f"{ctx.label}: the font {font} has no glyph for "
-                                       f"{', '.join(repr(c) + f' (U+{ord(c):04X})' for c in miss)} in "
-                                       f"'{ctx.element}'", ctx.where)
-                out.append(Text(cx, base, run.text, font, f.size, run.color or v["color"], "left"))
+            if run.text == " ":
+                if pending:
+                    pending[1] += " "
+                cx += rw
+                continue
+            font = fonts[run.style]
+            miss = missing_glyphs(run.text, font)
+            if miss:
+                ctx.problems.error("TEXT-GLYPH", f"{ctx.label}: the font {font} has no glyph for "
+                                   f"{', '.join(repr(c) + f' (U+{ord(c):04X})' for c in miss)} in "
+                                   f"'{ctx.element}'", ctx.where)
+            color = run.color or v["color"]
+            if pending and pending[2] == font and pending[3] == color:
+                pending[1] += run.text
+            else:
+                if pending:
+                    out.append(Text(pending[0], base, pending[1].rstrip(" "), pending[2], f.size, pending[3]))
+                pending = [cx, run.text, font, color]
             cx += rw
+        if pending:
+            out.append(Text(pending[0], base, pending[1].rstrip(" "), pending[2], f.size, pending[3]))
         base += f.line_height
     return out
 

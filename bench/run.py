@@ -1,0 +1,90 @@
+"""make bench: cardgen against the hand-written reportlab floor on the shared workload.
+
+Generates ../shared/bench's workload (540 and 5,400 cards), turns it into a cardgen game
+(bench/game + generated cards YAML), builds it through the whole pipeline, times the
+floor (`floor_reportlab.py --font vera`) on the same data, and prints cards/s, peak
+memory and PDF size of both and their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+KIT = HERE.parent.parent / "shared" / "bench"
+WORK = HERE / "work"
+PY = sys.executable
+
+
+def sh(*args: str) -> dict:
+    out = subprocess.run([PY, str(HERE / "measure.py"), *args], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def project(n: int) -> Path:
+    proj = WORK / f"proj_{n}"
+    if proj.exists():
+        shutil.rmtree(proj)
+    shutil.copytree(HERE / "game", proj)
+    shutil.copy(WORK / "assets" / "icon.png", proj / "templates" / "bench" / "icon.png")
+    cards = json.loads((WORK / "data" / f"cards_{n}.json").read_text())
+    lines = ["defaults: {type: card}", "cards:"]
+    for c in cards:
+        lines.append("  - " + json.dumps({"id": str(c["id"]), "name": c["title"], "atk": c["atk"], "def": c["def"],
+                                          "cost": c["cost"], "rules": c["rules"], "color": c["color"]}))
+    (proj / "cards" / "bench").mkdir(parents=True)
+    (proj / "cards" / "bench" / "cards.yaml").write_text("\n".join(lines) + "\n")
+    return proj
+
+
+def run(n: int, repeat: int) -> dict:
+    proj = project(n)
+    res = {}
+    out_c = WORK / f"out_{n}"
+    out_f = WORK / f"floor_{n}.pdf"
+    cmds = {
+        "cardgen": [str(Path(PY).parent / "cardgen"), "--root", str(proj), "build", "bench", "--out", str(out_c)],
+        "floor": [PY, str(KIT / "floor_reportlab.py"), "--cards", str(WORK / "data" / f"cards_{n}.json"),
+                  "--icon", str(WORK / "assets" / "icon.png"), "--out", str(out_f), "--font", "vera", "--n", str(n)],
+    }
+    for name, cmd in cmds.items():
+        runs = [sh(*cmd) for _ in range(repeat)]
+        if any(r["rc"] for r in runs):
+            raise SystemExit(f"{name} failed: {' '.join(cmd)}")
+        wall = statistics.median(r["wall"] for r in runs)
+        pdf = out_c / "bench" / "cards.pdf" if name == "cardgen" else out_f
+        res[name] = {"wall_s": round(wall, 3), "cards_per_s": round(n / wall, 1),
+                     "peak_mib": round(max(r["peak_mib"] for r in runs), 1), "pdf_kib": round(pdf.stat().st_size / 1024)}
+    res["ratio"] = round(res["cardgen"]["wall_s"] / res["floor"]["wall_s"], 2)
+    return res
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--sizes", default="540,5400")
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    sizes = [int(s) for s in a.sizes.split(",")]
+    WORK.mkdir(exist_ok=True)
+    subprocess.run([PY, str(KIT / "gen_data.py"), "--dir", str(WORK), *map(str, sizes)], check=True,
+                   stdout=subprocess.DEVNULL)
+    print(f"{'cards':>6} {'tool':<8} {'wall s':>8} {'cards/s':>9} {'peak MiB':>9} {'PDF KiB':>8}")
+    results = {}
+    for n in sizes:
+        r = run(n, a.repeat if n <= 1000 else 1)
+        results[n] = r
+        for tool in ("cardgen", "floor"):
+            t = r[tool]
+            print(f"{n:>6} {tool:<8} {t['wall_s']:>8.2f} {t['cards_per_s']:>9.1f} {t['peak_mib']:>9.1f} {t['pdf_kib']:>8}")
+        print(f"{n:>6} ratio cardgen/floor wall time: ×{r['ratio']}")
+    (WORK / "results.json").write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
