@@ -114,10 +114,13 @@ def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
         n = len(sel) if unique else sum(e.count for e in sel)
         why = _bounds_msg(n, c)
         if why:
-            if not c.get("where"):
-                loc = col.loc          # the collection as a whole (a deck's size)
+            if col.kind not in ("cards", "components"):
+                loc = col.loc          # a deck, party or build as a whole: where its cards are listed
+            elif len(sel) == 1 or sel and (c.get("max") is not None and n > c["max"] or
+                                           c.get("exactly") is not None and n > c["exactly"]):
+                loc = max(reversed(sel), key=lambda e: e.count).loc   # the one entry, or the largest
             else:
-                loc = max(reversed(sel), key=lambda e: e.count).loc if sel else cloc
+                loc = cloc             # too few: the rule that asks for more
             problems.error(rule, f"{col.label} has {n} {label}; {why}", loc)
         return
     groups: dict[Any, list[Entry]] = {}
@@ -131,10 +134,12 @@ def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
         if why:
             loc = max(reversed(es), key=lambda e: e.count).loc if es else cloc
             problems.error(rule, f"{col.label} has {n} {label} of {_fmt_group(key)}; {why}", loc)
-    ng = c.get("groups")
-    if ng is not None and len(groups) != ng:
-        problems.error(rule, f"{col.label} has {len(groups)} groups of {label} "
-                       f"({', '.join(_fmt_group(k) for k in groups)}); exactly {ng} required", cloc)
+    ng = len(groups)
+    names = ", ".join(_fmt_group(k) for k in groups)
+    for arg, bad, phrase in (("groups", lambda g, v: g != v, "exactly"), ("groups_min", lambda g, v: g < v, "at least"),
+                             ("groups_max", lambda g, v: g > v, "at most")):
+        if c.get(arg) is not None and bad(ng, c[arg]):
+            problems.error(rule, f"{col.label} has {ng} groups of {label} ({names}); {phrase} {c[arg]} required", cloc)
 
 
 def k_copies(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
@@ -207,6 +212,7 @@ KINDS: dict[str, Callable[..., None]] = {
     "required": k_required,
 }
 ARGS = {"rule", "kind", "of", "where", "per", "exactly", "min", "max", "count", "label", "groups", "groups_of",
+        "groups_min", "groups_max",
         "except", "max_from", "field", "totals", "group_by", "exclude", "fields", "doc"}
 
 

@@ -115,6 +115,8 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     fonts = dict(FONT_ROLES)
     for role, fname in (raw.get("fonts") or {}).items():
         fonts[role] = str(fname)
+    params_file = root / "rules" / slug / "params.yaml"
+    params = load_yaml(params_file, problems) if params_file.exists() else YDict()
     card_types: dict[str, CardType] = {}
     for key, td in raw["card_types"].items():
         where = f"card type '{key}'"
@@ -133,15 +135,13 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                 problems.error("YAML-TYPE", f"field '{fname}' of {where} is a common card field; "
                                "declare only type-specific fields", fdefs.key_at(fname))
                 continue
-            o = opt_from_yaml(fspec, fdefs.at(fname), problems, f"field '{fname}' of {where}")
+            o = opt_from_yaml(fspec, fdefs.at(fname), problems, f"field '{fname}' of {where}", params)
             if o is not None:
                 fields[fname] = o
         w, h = sizes[tv["size"]]
         card_types[key] = CardType(key, tv["name"], tv["template"], tv["back"], tv["size"], w, h, fields, td.loc,
                                    td.at("template"), td.at("back"))
 
-    params_file = root / "rules" / slug / "params.yaml"
-    params = load_yaml(params_file, problems) if params_file.exists() else YDict()
     cons_file = root / "rules" / slug / "constraints.yaml"
     constraints: list[Any] = []
     if cons_file.exists():

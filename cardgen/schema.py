@@ -33,6 +33,7 @@ class Opt:
     max: float | None = None
     item: Opt | None = None
     fields: dict[str, Opt] | None = None
+    rule: str | None = None        # catalogue rule reported for a bad value (else YAML-TYPE/RANGE)
 
     def describe(self) -> str:
         if self.type == "enum":
@@ -76,21 +77,21 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
         return True, None
     if t == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            problems.error("YAML-TYPE", str(bad), loc)
+            problems.error(opt.rule or "YAML-TYPE", str(bad), loc)
             return False, None
     elif t == "number":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            problems.error("YAML-TYPE", str(bad), loc)
+            problems.error(opt.rule or "YAML-TYPE", str(bad), loc)
             return False, None
     elif t == "str":
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = str(value)
         if not isinstance(value, str):
-            problems.error("YAML-TYPE", str(bad), loc)
+            problems.error(opt.rule or "YAML-TYPE", str(bad), loc)
             return False, None
     elif t == "bool":
         if not isinstance(value, bool):
-            problems.error("YAML-TYPE", str(bad), loc)
+            problems.error(opt.rule or "YAML-TYPE", str(bad), loc)
             return False, None
     elif t == "length":
         try:
@@ -109,14 +110,16 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
             return False, None
     elif t == "enum":
         if value not in opt.choices:
-            problems.error("YAML-TYPE", str(bad), loc, hint=did_you_mean(value, opt.choices))
+            problems.error(opt.rule or "YAML-TYPE", str(bad), loc, hint=did_you_mean(str(value), [str(c) for c in opt.choices]))
             return False, None
     elif t == "list":
         if not isinstance(value, list):
-            problems.error("YAML-TYPE", str(bad), loc)
+            problems.error(opt.rule or "YAML-TYPE", str(bad), loc)
             return False, None
         if opt.item is not None:
             out, ok = [], True
+            if opt.rule and opt.item.rule is None:
+                opt.item.rule = opt.rule
             for i, v in enumerate(value):
                 iloc = value.at(i) if isinstance(value, YList) else loc
                 good, nv = check_value(v, opt.item, iloc, problems, f"{what}[{i + 1}]", colors)
@@ -125,17 +128,17 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
             return ok, out
     elif t == "map":
         if not isinstance(value, dict):
-            problems.error("YAML-TYPE", str(bad), loc)
+            problems.error(opt.rule or "YAML-TYPE", str(bad), loc)
             return False, None
         if opt.fields is not None:
             res = check_mapping(value, opt.fields, problems, what, colors)
             return res.ok, res.values
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if opt.min is not None and value < opt.min:
-            problems.error("YAML-RANGE", f"{what} is {value}, below its minimum {opt.min:g}", loc)
+            problems.error(opt.rule or "YAML-RANGE", f"{what} is {value}, below its minimum {opt.min:g}", loc)
             return False, value
         if opt.max is not None and value > opt.max:
-            problems.error("YAML-RANGE", f"{what} is {value}, above its maximum {opt.max:g}", loc)
+            problems.error(opt.rule or "YAML-RANGE", f"{what} is {value}, above its maximum {opt.max:g}", loc)
             return False, value
     return True, value
 
@@ -162,8 +165,8 @@ def check_mapping(d: Any, spec: dict[str, Opt], problems: Problems, what: str,
             res.ok = res.ok and ok
             res.values[key] = v
         elif opt.required:
-            problems.error("YAML-MISSING-KEY", f"{what} lacks required key '{key}' ({opt.doc or opt.describe()})",
-                           loc)
+            problems.error(opt.rule or "YAML-MISSING-KEY",
+                           f"{what} lacks required key '{key}' ({opt.doc or opt.describe()})", loc)
             res.ok = False
         elif opt.default is not MISSING:
             res.values[key] = opt.default
@@ -176,11 +179,30 @@ def check_mapping(d: Any, spec: dict[str, Opt], problems: Problems, what: str,
     return res
 
 
-def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str) -> Opt | None:
+def _choices_from_params(ref: Any, params: Any, problems: Problems, loc: Loc | None, what: str) -> list | None:
+    """``{param: traits}`` → the parameter's keys (a mapping), or its items (a list; of ``id``s for mappings)."""
+    node = params
+    for part in str(ref).split("."):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            problems.error("RULES-PARAM", f"{what}: parameter '{ref}' is not defined in params.yaml", loc,
+                           hint=did_you_mean(part, node.keys() if isinstance(node, dict) else []))
+            return None
+    if isinstance(node, dict):
+        return list(node)
+    if isinstance(node, list):
+        return [x.get("id", x.get("name")) if isinstance(x, dict) else x for x in node]
+    problems.error("RULES-PARAM", f"{what}: parameter '{ref}' is not a list or mapping", loc)
+    return None
+
+
+def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str, params: Any = None) -> Opt | None:
     """Build an :class:`Opt` from a game's YAML field declaration.
 
     ``int`` | ``str`` | ``{type: int, min: 0, optional: true}`` | ``{enum: [a, b]}`` |
-    ``{type: list, item: str}``.
+    ``{enum: {param: traits}}`` (choices from params.yaml) | ``{type: list, item: str}``;
+    ``rule: BW-CARD-1`` reports a bad value under that catalogue rule.
     """
     if isinstance(spec, str):
         if spec not in TYPES or spec == "enum":
@@ -189,7 +211,7 @@ def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str) -> 
             return None
         return Opt(type=spec, required=True)
     if isinstance(spec, dict):
-        allowed = {"type", "optional", "enum", "min", "max", "item", "doc", "default"}
+        allowed = {"type", "optional", "enum", "min", "max", "item", "doc", "default", "rule"}
         for k in spec:
             if k not in allowed:
                 problems.error("YAML-UNKNOWN-KEY", f"unknown key '{k}' in field declaration of {what}",
@@ -197,20 +219,27 @@ def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str) -> 
                 return None
         if "enum" in spec:
             choices = spec["enum"]
+            if isinstance(choices, dict) and set(choices) == {"param"}:
+                choices = _choices_from_params(choices["param"], params, problems, loc, what)
+                if choices is None:
+                    return None
             if not isinstance(choices, list) or not choices:
                 problems.error("YAML-TYPE", f"'enum' of {what} must be a non-empty list", loc)
                 return None
             opt = Opt(type="enum", choices=tuple(choices))
         else:
-            base = opt_from_yaml(spec.get("type", "any"), loc, problems, what)
+            base = opt_from_yaml(spec.get("type", "any"), loc, problems, what, params)
             if base is None:
                 return None
             opt = base
             if "item" in spec:
-                opt.item = opt_from_yaml(spec["item"], loc, problems, f"items of {what}")
+                opt.item = opt_from_yaml(spec["item"], loc, problems, f"items of {what}", params)
         opt.required = not spec.get("optional", False) and "default" not in spec
         opt.min, opt.max = spec.get("min"), spec.get("max")
         opt.doc = str(spec.get("doc", ""))
+        opt.rule = str(spec["rule"]) if spec.get("rule") else None
+        if opt.item is not None and opt.rule and opt.item.rule is None:
+            opt.item.rule = opt.rule
         if "default" in spec:
             opt.default = spec["default"]
         return opt

@@ -244,7 +244,7 @@ def evaluate(el: Element, ts: TemplateSet, context: dict, colors: dict, problems
             problems.error("TEMPLATE-EXPR", f"{what}: element '{el.name}' ({el.locs.get('when', el.loc)}): "
                            f"'when' failed: {e}", where)
             return None
-        if flag in ("False", "", "None", "0", "false"):
+        if flag in ("False", "", "None", "none", "0", "false", "[]", "{}", "()"):
             return None
     out = dict(plan.consts)
     ok = True
