@@ -88,11 +88,11 @@ def test_deck_min_is_the_catalogue_formula():
 
 
 def test_game_yaml_enums_follow_params():
-    """Field enums cannot read params.yaml, so both lists are written; they must agree."""
+    """Field enums read params.yaml: the lists are written once."""
     p, g = _yaml(PARAMS), _yaml("rules/bone_wars/game.yaml")
     fields = g["card_types"]["part"]["fields"]
-    assert fields["part"]["enum"] == list(p["part_types"])
-    assert fields["traits"]["item"]["enum"] == list(p["traits"])
+    assert fields["part"]["enum"] == {"param": "part_types"}
+    assert fields["traits"]["item"]["enum"] == {"param": "traits"}
     assert g["players"] == p["players"]
     assert set(p["traits"]) <= set(g["icons"]) and set(p["part_types"]) <= set(g["icons"])
     assert [t["name"] for t in p["traits"].values()] == ["Haste", "Flying", "Marine", "Reach", "Trample",
@@ -105,12 +105,12 @@ def test_game_yaml_enums_follow_params():
 # (rule, file, old, new): each edit breaks the rule at the edited line.
 BREAKS = [
     # BW-CARD-1: Traits only from the seven; stats whole numbers >= 0
-    ("YAML-TYPE", SKULLS, "atk: 3, hp: 2, traits: [haste],", "atk: 3, hp: 2, traits: [haste, venomous],"),
-    ("YAML-TYPE", SKULLS, "traits: [haste],", "traits: haste,"),
-    ("YAML-RANGE", SKULLS, "name: Raptor Skull, copies: 3, str: 2,", "name: Raptor Skull, copies: 3, str: -1,"),
-    ("YAML-TYPE", SKULLS, "name: Raptor Skull, copies: 3, str: 2,", "name: Raptor Skull, copies: 3, str: 2.5,"),
-    ("YAML-TYPE", SKULLS, "def: 1, atk: 3, hp: 2, traits: [haste]", "def: 1, atk: three, hp: 2, traits: [haste]"),
-    ("YAML-TYPE", SKULLS, "{id: skull_raptor,", "{id: skull_raptor, part: wing,"),
+    ("BW-CARD-1", SKULLS, "atk: 3, hp: 2, traits: [haste],", "atk: 3, hp: 2, traits: [haste, venomous],"),
+    ("BW-CARD-1", SKULLS, "traits: [haste],", "traits: haste,"),
+    ("BW-CARD-1", SKULLS, "name: Raptor Skull, copies: 3, str: 2,", "name: Raptor Skull, copies: 3, str: -1,"),
+    ("BW-CARD-1", SKULLS, "name: Raptor Skull, copies: 3, str: 2,", "name: Raptor Skull, copies: 3, str: 2.5,"),
+    ("BW-CARD-1", SKULLS, "def: 1, atk: 3, hp: 2, traits: [haste]", "def: 1, atk: three, hp: 2, traits: [haste]"),
+    ("BW-CARD-2", SKULLS, "{id: skull_raptor,", "{id: skull_raptor, part: wing,"),
     # BW-CARD-3: the published center pile is exactly deck_size
     ("BW-CARD-3", SKULLS, "name: Tyrant King Skull, copies: 1,", "name: Tyrant King Skull, copies: 5,"),
     # one reference card per seat
@@ -132,7 +132,7 @@ def test_unknown_trait_names_the_choices(game_copy):
     line = g.edit(SKULLS, "traits: [haste],", "traits: [hast],")
     code, probs = g.validate()
     assert code == 1
-    hit = [p for p in probs if p["rule"] == "YAML-TYPE" and p["line"] == line]
+    hit = [p for p in probs if p["rule"] == "BW-CARD-1" and p["line"] == line]
     assert hit and "hast" in hit[0]["message"] and "'haste'" in hit[0]["message"], probs
 
 
@@ -141,8 +141,8 @@ def test_missing_stat_is_reported_at_the_card(game_copy):
     line = g.edit(SKULLS, "name: Raptor Skull, copies: 3, str: 2, def: 1,", "name: Raptor Skull, copies: 3, str: 2,")
     code, probs = g.validate()
     assert code == 1
-    assert has_problem(probs, "YAML-MISSING-KEY", "skulls.yaml", line), probs
-    assert any("'def'" in p["message"] for p in probs if p["rule"] == "YAML-MISSING-KEY")
+    assert has_problem(probs, "BW-CARD-1", "skulls.yaml", line), probs
+    assert any("'def'" in p["message"] for p in probs if p["rule"] == "BW-CARD-1")
 
 
 def test_card_1_legal_twin_every_trait_and_zero_stats(game_copy):
