@@ -97,7 +97,7 @@ def load_collection_file(path: Path, game: Game, problems: Problems) -> tuple[st
     name = body.get("name") or path.stem
     label = f"{kind} '{name}'"
     entries = entries_from(body.get("cards"), game, problems, label)
-    col = Collection(kind, entries, body.at("cards") if "cards" in body else body.loc, label)
+    col = Collection(kind, entries, body.key_at("cards") if "cards" in body else body.loc, label)
     return kind, body, [col]
 
 

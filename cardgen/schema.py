@@ -117,21 +117,30 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
             problems.error(opt.rule or "YAML-TYPE", str(bad), loc)
             return False, None
         if opt.item is not None:
-            out, ok = [], True
             if opt.rule and opt.item.rule is None:
                 opt.item.rule = opt.rule
+        n = len(value)
+        if opt.min is not None and n < opt.min:
+            problems.error(opt.rule or "YAML-RANGE", f"{what} has {n} item(s), fewer than its minimum {opt.min:g}", loc)
+            return False, value
+        if opt.max is not None and n > opt.max:
+            problems.error(opt.rule or "YAML-RANGE", f"{what} has {n} item(s), more than its maximum {opt.max:g}", loc)
+            return False, value
+        if opt.item is not None:
+            out, ok = [], True
             for i, v in enumerate(value):
                 iloc = value.at(i) if isinstance(value, YList) else loc
                 good, nv = check_value(v, opt.item, iloc, problems, f"{what}[{i + 1}]", colors)
                 ok = ok and good
                 out.append(nv)
             return ok, out
+        return True, value
     elif t == "map":
         if not isinstance(value, dict):
             problems.error(opt.rule or "YAML-TYPE", str(bad), loc)
             return False, None
         if opt.fields is not None:
-            res = check_mapping(value, opt.fields, problems, what, colors)
+            res = check_mapping(value, opt.fields, problems, what, colors, fill_absent=False)
             return res.ok, res.values
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if opt.min is not None and value < opt.min:
@@ -144,8 +153,12 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
 
 
 def check_mapping(d: Any, spec: dict[str, Opt], problems: Problems, what: str,
-                  colors: dict | None = None, extra_ok: bool = False) -> Checked:
-    """Check a mapping against ``spec``: unknown keys, missing keys, types; normalise values."""
+                  colors: dict | None = None, extra_ok: bool = False, fill_absent: bool = True) -> Checked:
+    """Check a mapping against ``spec``: unknown keys, missing keys, types; normalise values.
+
+    Absent optional keys get their documented default, or None when ``fill_absent``
+    (top-level records, so templates can test ``x is none``); nested maps keep them absent.
+    """
     res = Checked()
     loc = getattr(d, "loc", None)
     if not isinstance(d, dict):
@@ -170,13 +183,27 @@ def check_mapping(d: Any, spec: dict[str, Opt], problems: Problems, what: str,
             res.ok = False
         elif opt.default is not MISSING:
             res.values[key] = opt.default
-        else:
+        elif fill_absent:
             res.values[key] = None
     if extra_ok:
         for key in d:
             if key not in spec:
                 res.values[key] = d[key]
     return res
+
+
+def _param(ref: Any, params: Any, problems: Problems, loc: Loc | None, what: str) -> Any:
+    """A number given as ``{param: a.b}`` → its value in params.yaml (plain values pass through)."""
+    if isinstance(ref, dict) and set(ref) == {"param"}:
+        node = params
+        for part in str(ref["param"]).split("."):
+            if not (isinstance(node, dict) and part in node):
+                problems.error("RULES-PARAM", f"{what}: parameter '{ref['param']}' is not defined in params.yaml",
+                               loc)
+                return None
+            node = node[part]
+        return node
+    return ref
 
 
 def _choices_from_params(ref: Any, params: Any, problems: Problems, loc: Loc | None, what: str) -> list | None:
@@ -211,7 +238,7 @@ def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str, par
             return None
         return Opt(type=spec, required=True)
     if isinstance(spec, dict):
-        allowed = {"type", "optional", "enum", "min", "max", "item", "doc", "default", "rule"}
+        allowed = {"type", "optional", "enum", "min", "max", "item", "doc", "default", "rule", "fields"}
         for k in spec:
             if k not in allowed:
                 problems.error("YAML-UNKNOWN-KEY", f"unknown key '{k}' in field declaration of {what}",
@@ -234,8 +261,21 @@ def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str, par
             opt = base
             if "item" in spec:
                 opt.item = opt_from_yaml(spec["item"], loc, problems, f"items of {what}", params)
+            if "fields" in spec:
+                fdefs = spec["fields"]
+                if not isinstance(fdefs, dict):
+                    problems.error("YAML-TYPE", f"'fields' of {what} must be a mapping", loc)
+                    return None
+                opt.fields = {}
+                for k, fs in fdefs.items():
+                    sub = opt_from_yaml(fs, fdefs.at(k) if isinstance(fdefs, YDict) else loc, problems,
+                                        f"field '{k}' of {what}", params)
+                    if sub is None:
+                        return None
+                    opt.fields[str(k)] = sub
         opt.required = not spec.get("optional", False) and "default" not in spec
-        opt.min, opt.max = spec.get("min"), spec.get("max")
+        opt.min = _param(spec.get("min"), params, problems, loc, what)
+        opt.max = _param(spec.get("max"), params, problems, loc, what)
         opt.doc = str(spec.get("doc", ""))
         opt.rule = str(spec["rule"]) if spec.get("rule") else None
         if opt.item is not None and opt.rule and opt.item.rule is None:

@@ -43,12 +43,13 @@ def _style(bold: bool, italic: bool) -> str:
             (True, True): "bolditalic"}[(bold, italic)]
 
 
-def parse(text: str, icons: dict, base_bold: bool = False) -> tuple[list[list[list[Run]]], list[str]]:
+def parse(text: str, icons: dict, base_bold: bool = False,
+          base_italic: bool = False) -> tuple[list[list[list[Run]]], list[str]]:
     """Text → paragraphs → words → runs; unknown ``{icons}`` are returned by name."""
     paragraphs: list[list[list[Run]]] = []
     unknown: list[str] = []
     for para in text.split("\n"):
-        bold, italic = base_bold, False
+        bold, italic = base_bold, base_italic
         words: list[list[Run]] = []
         cur: list[Run] = []
         for m in _TOKEN.finditer(para):
@@ -108,9 +109,10 @@ def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float) -> list[
 
 
 def fit(text: str, width: float, height: float, fonts: dict[str, str], icons: dict, size: float,
-        min_size: float, leading: float = 1.2, bold: bool = False, step: float = 0.5) -> Fitted:
+        min_size: float, leading: float = 1.2, bold: bool = False, step: float = 0.5,
+        italic: bool = False) -> Fitted:
     """The largest size from ``size`` down to ``min_size`` at which the text fits the box."""
-    paragraphs, unknown = parse(text, icons, bold)
+    paragraphs, unknown = parse(text, icons, bold, italic)
     s = size
     last: Fitted | None = None
     while s >= min_size - 1e-9:

@@ -25,7 +25,9 @@ def layout_text(v, ctx, x, y, w, h):
     text = v["text"] or ""
     fonts = ctx.fonts
     base_bold = v["font"] in ("bold", "bolditalic")
-    f = fit(text, w, h, fonts, ctx.icons, v["size"], min(v["min_size"], v["size"]), v["leading"], base_bold)
+    base_italic = v["font"] in ("italic", "bolditalic")
+    f = fit(text, w, h, fonts, ctx.icons, v["size"], min(v["min_size"], v["size"]), v["leading"], base_bold,
+            italic=base_italic)
     for name in f.unknown_icons:
         from ..problems import did_you_mean
         ctx.problems.error("ICON-UNKNOWN", f"{ctx.label}: unknown icon '{{{name}}}' in element '{ctx.element}'",
