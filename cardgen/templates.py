@@ -62,7 +62,7 @@ class Template:
 
 def make_env() -> SandboxedEnvironment:
     env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
-    env.filters["signed"] = lambda v: f"{v:+d}" if isinstance(v, int) else str(v)
+    env.filters["signed"] = lambda v: f"{v:+d}".replace("-", "\u2212") if isinstance(v, int) else str(v)
     env.filters["title"] = lambda v: str(v).replace("_", " ").title()
     return env
 
