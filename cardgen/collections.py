@@ -14,7 +14,7 @@ from .yamlsrc import YDict, YList, load_yaml
 
 def pool(game: Game) -> Collection:
     loc = Loc(str(game.cards_dir), 0, 0)
-    return Collection("cards", [Entry(c.id, c.name, c.fields, c.copies, c.at("copies")) for c in game.cards],
+    return Collection("cards", [Entry(c.id, c.name, c.fields, c.copies, c.own_at("copies")) for c in game.cards],
                       loc, f"the {game.title} card pool")
 
 
@@ -29,7 +29,7 @@ def deck_kinds(game: Game) -> dict[str, Any]:
     return dict(game.meta.get("collections") or {})
 
 
-def entries_from(items: Any, game: Game, problems: Problems, what: str) -> list[Entry]:
+def entries_from(items: Any, game: Game, problems: Problems, what: str, where: Loc | None = None) -> list[Entry]:
     """``{id: count}`` or ``[{id, count}]`` or ``[id, id, …]`` → entries; unknown ids are problems."""
     by_id = game.cards_by_id
     out: list[Entry] = []
@@ -63,7 +63,7 @@ def entries_from(items: Any, game: Game, problems: Problems, what: str) -> list[
                 add(it, 1, items.at(i))
     elif items is not None:
         problems.error("YAML-TYPE", f"the cards of {what} must be a mapping id → count or a list",
-                       getattr(items, "loc", None))
+                       getattr(items, "loc", None) or where)
     return out
 
 
@@ -73,8 +73,13 @@ def load_collection_file(path: Path, game: Game, problems: Problems) -> tuple[st
     The file's single top-level key names its kind (e.g. ``deck:``), as declared in
     game.yaml ``collections``. A game's engine may read more from the document.
     """
+    n_before = len(problems)
     doc = load_yaml(path, problems)
     kinds = deck_kinds(game)
+    if doc is None and len(problems) == n_before:
+        problems.error("YAML-TYPE", f"the file is empty; a {game.title} file holds one of: {', '.join(kinds)}",
+                       Loc(str(path), 1, 1))
+        return "", None, []
     if not isinstance(doc, dict) or len(doc) != 1:
         if doc is not None:
             problems.error("YAML-TYPE", f"a {game.title} file must hold exactly one of: {', '.join(kinds)}",
@@ -96,7 +101,7 @@ def load_collection_file(path: Path, game: Game, problems: Problems) -> tuple[st
                            hint=did_you_mean(str(k), allowed))
     name = body.get("name") or path.stem
     label = f"{kind} '{name}'"
-    entries = entries_from(body.get("cards"), game, problems, label)
+    entries = entries_from(body.get("cards"), game, problems, label, body.at("cards"))
     col = Collection(kind, entries, body.key_at("cards") if "cards" in body else body.loc, label)
     return kind, body, [col]
 

@@ -116,6 +116,9 @@ def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
         if why:
             if col.kind not in ("cards", "components"):
                 loc = col.loc          # a deck, party or build as a whole: where its cards are listed
+            elif sel and unique and (len(sel) == 1 or n > (c.get("max") if c.get("max") is not None
+                                                           else c.get("exactly", n))):
+                loc = sel[-1].loc      # too many designs: the last one added
             elif len(sel) == 1 or sel and (c.get("max") is not None and n > c["max"] or
                                            c.get("exactly") is not None and n > c["exactly"]):
                 loc = max(reversed(sel), key=lambda e: e.count).loc   # the one entry, or the largest
@@ -155,7 +158,8 @@ def k_copies(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc)
         lim = e0.fields.get(override) if override and e0.fields.get(override) is not None else limit
         n = sum(e.count for e in es)
         if lim is not None and n > lim:
-            problems.error(rule, f"{col.label} holds {n} copies of '{cid}' ({e0.name}); at most {lim} allowed",
+            what = f" ({c['label']})" if c.get("label") else ""
+            problems.error(rule, f"{col.label} holds {n} copies of '{cid}' ({e0.name}){what}; at most {lim} allowed",
                            es[-1].loc)
 
 

@@ -221,4 +221,4 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
     v = r.values
     flocs = {k: merged.at(k) for k in merged}
     return Card(id=v["id"], name=v["name"], type=ctype_key, copies=v["copies"], fields=v, loc=merged.loc,
-                field_locs=flocs)
+                field_locs=flocs, own=frozenset(cd))

@@ -21,6 +21,11 @@ class Card:
     fields: dict[str, Any]
     loc: Loc
     field_locs: dict[str, Loc] = field(default_factory=dict)
+    own: frozenset = frozenset()      # keys the card writes itself (not from its file's defaults)
+
+    def own_at(self, name: str) -> Loc:
+        """Where the card itself writes ``name``, else the card's own line."""
+        return self.field_locs.get(name, self.loc) if name in self.own else self.loc
 
     def at(self, name: str) -> Loc:
         return self.field_locs.get(name, self.loc)
