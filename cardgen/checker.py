@@ -19,6 +19,7 @@ from .model import Game
 from .playlog import Event, LogError, PlayLog, read
 from .problems import Loc, Problems, did_you_mean, display_path
 from .schema import MISSING, Opt, check_value
+from .yamlsrc import YList
 
 
 class StopReplay(Exception):
@@ -113,6 +114,10 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
         if not ok:
             p = probs.errors[0]
             raise LogError("LOG-FIELD", p.message, p.loc or Loc(str(log.path), 1, 1))
+        raw = log.header[key]
+        if isinstance(raw, YList):      # keep each item's position: "players[1]" → its line
+            for i in range(len(raw)):
+                log.header_locs[f"{key}[{i}]"] = raw.at(i)
         log.header[key] = v
     known = set(engine_cls.HEADER) | {"game", "rules_version", "notes", "date", "title"}
     for key in log.header:
@@ -164,18 +169,29 @@ def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Pro
                            log.allow_locs[i] if i < len(log.allow_locs) else Loc(str(path), 1, 1))
         allowed[str(a["rule"])] = str(a["reason"])
     ref = Referee(problems, allowed, strict)
-    engine = engine_cls(game, log.header, log.header_locs, ref)
+    where = Loc(str(path), 1, 1)
     try:
+        engine = engine_cls(game, log.header, log.header_locs, ref)
         engine.start()
         for ev in log.events:
+            where = ev.loc
             engine.before(ev)
             engine.apply(ev)
+        where = Loc(str(path), 1, 1)
         engine.finish()
+        final = engine.final()
     except StopReplay:
-        pass
-    final = engine.final()
+        final = engine.final()
+    except (LogError, KeyboardInterrupt):
+        raise
+    except Exception as e:  # noqa: BLE001 - an engine bug must not become a traceback for the designer
+        raise LogError("CHECK-INTERNAL", f"the {slug} checker failed on this event ({type(e).__name__}: {e}); "
+                       "please report it with this log", where) from e
     if log.expect is not None and not (strict and problems.has_errors):
-        check_expect(engine_cls, log, final, ref)
+        try:
+            check_expect(engine_cls, log, final, ref)
+        except StopReplay:      # --strict: the first wrong claim ends the check
+            pass
     return problems, final, ref.trace_lines
 
 
@@ -197,7 +213,7 @@ def check_expect(engine_cls, log: PlayLog, final: dict, ref: Referee) -> None:
                     ref.violation(rule, f"expect: no side '{side}' in the final state", kloc,
                                   did_you_mean(str(side), actual))
                     continue
-                if isinstance(vals, dict):
+                if isinstance(vals, dict) and isinstance(actual[side], dict):
                     for k, v in vals.items():
                         if actual[side].get(k) != v:
                             ref.violation(engine_cls.EXPECT_RULES.get(k, rule),

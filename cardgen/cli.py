@@ -243,5 +243,12 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
     sys.exit(1 if problems.has_errors else 0)
 
 
+def _add_subgroups() -> None:
+    from .cli_rules import rules
+    main.add_command(rules)
+
+
+_add_subgroups()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

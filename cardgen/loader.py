@@ -56,6 +56,8 @@ COMPONENT_SPEC: dict[str, Opt] = {
     "id": Opt("str", required=True), "name": Opt("str", required=True),
     "kind": Opt("enum", choices=("token", "die", "board", "marker", "other"), required=True),
     "count": Opt("int", required=True, min=0),
+    "color": Opt("color", default=None, doc="its colour, where it matters"),
+    "text": Opt("str", default=None, doc="what it is for"),
 }
 
 FONT_ROLES = {"regular": "LiberationSans-Regular", "bold": "LiberationSans-Bold",
@@ -182,7 +184,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
         if card is not None:
             cards.append(card)
     for i, cd in enumerate(doc.get("components") or []):
-        rr = check_mapping(cd, COMPONENT_SPEC, problems, f"component {i + 1}", extra_ok=True)
+        rr = check_mapping(cd, COMPONENT_SPEC, problems, f"component {i + 1}", colors)
         if rr.ok:
             vv = rr.values
             components.append(Component(vv["id"], vv["name"], vv["kind"], vv["count"], vv,

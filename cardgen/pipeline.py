@@ -37,6 +37,12 @@ def check_game(game: Game, problems: Problems) -> None:
     extra = gamehooks.hook(game.slug, "check_game")
     if extra:
         extra(game, problems)
+    if set(game.printables) & {"maps", "board", "mats", "tokens"}:
+        from . import boards
+        boards.check_game(game, problems)
+    if "rulebook" in game.printables:
+        from . import rulebook
+        rulebook.check(game, problems)
 
 
 def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | None:

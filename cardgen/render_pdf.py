@@ -127,6 +127,12 @@ class _Pen:
                 c.bookmarkHorizontal(it.name, it.x * MM, (H - it.y) * MM)
 
 
+def draw_items(c: canvas.Canvas, items, height_mm: float, doc: Document | None = None) -> None:
+    """Draw scene primitives on any reportlab canvas (e.g. inside a platypus flowable);
+    ``height_mm`` is the height of the area the scene's top-left origin refers to."""
+    _Pen(c, doc or Document("scene")).draw(items, height_mm)
+
+
 def _form_name(name: str) -> str:
     return "F" + "".join(ch if ch.isalnum() else "_" for ch in name)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jinja2 import StrictUndefined, TemplateError
+from jinja2 import StrictUndefined, TemplateError, pass_context
 from jinja2.sandbox import SandboxedEnvironment
 
 from .elements import KINDS
@@ -64,6 +64,19 @@ def make_env() -> SandboxedEnvironment:
     env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
     env.filters["signed"] = lambda v: f"{v:+d}".replace("-", "\u2212") if isinstance(v, int) else str(v)
     env.filters["title"] = lambda v: str(v).replace("_", " ").title()
+
+    @pass_context
+    def expand(ctx, text: Any, **extra: Any) -> str:
+        """Render card text that itself holds expressions (``{{ effect.heal_per_round }}``), so
+        numbers in rules text are read from their one source."""
+        if text is None:
+            return ""
+        text = str(text)
+        if not is_expr(text):
+            return text
+        return env.from_string(text).render({**ctx.get_all(), **extra})
+
+    env.filters["expand"] = expand
     return env
 
 

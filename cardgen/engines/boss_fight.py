@@ -976,3 +976,14 @@ def _columns(game, st, rows: list[str]):
     t.setStyle(TableStyle([("TOPPADDING", (0, 0), (-1, -1), 0.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.6),
                            ("LEFTPADDING", (0, 0), (-1, -1), 1)]))
     return t
+
+
+def boss_footprints(game: Game, problems: Problems) -> list[tuple[str, list[tuple[int, int]]]]:
+    """Every preset boss's footprint (axial cells), for the maps' start checks (BF-PLACE-1)."""
+    out = []
+    for path in cols.collection_files(game):
+        kind, body, _ = cols.load_collection_file(path, game, problems)
+        if kind == "boss" and isinstance(body, YDict):
+            b = read_boss(game, body, problems)
+            out.append((f"preset boss '{b.name}'", [(h.q, h.r) for h in b.hexes]))
+    return out

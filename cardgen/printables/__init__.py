@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import gamehooks
+from .. import boards, gamehooks, rulebook
 from . import calibration, cards
 
 Builder = Callable[..., dict[str, bytes]]
@@ -16,6 +16,11 @@ Builder = Callable[..., dict[str, bytes]]
 REGISTRY: dict[str, Builder] = {
     "cards": cards.build,
     "duplex-calibration": calibration.build,
+    "maps": boards.build_maps,
+    "board": boards.build_board,
+    "mats": boards.build_mats,
+    "tokens": boards.build_tokens,
+    "rulebook": rulebook.build,
 }
 
 

@@ -1,0 +1,132 @@
+"""Boards: hex maps, zone boards, play mats and token sheets from ``maps/<game>/*.yaml``.
+
+Printables (register in :mod:`cardgen.printables`; a game lists the ones it wants):
+
+``maps``    ``maps/<map>.pdf`` (tiled, true scale) and ``maps/<map>.svg`` (whole map) per hex map
+``board``   ``board.pdf``: every ``board:`` file, tiled
+``mats``    ``mats.pdf``: every mat, one per ``copies`` entry, tiled
+``tokens``  ``tokens.pdf``: every token sheet, fronts and mirrored backs
+
+:func:`check_game` validates every board file of a game (``cardgen validate`` should call it);
+each builder checks its files again and reports into the build's problems.
+"""
+
+from __future__ import annotations
+
+from ..problems import Problems
+from ..render_pdf import render
+from ..render_svg import render_page
+from ..scene import Document, Page
+from . import common, maps, mats, rink, tokens
+from .tiling import Board, TilingError, plan, tile_document_pages
+
+__all__ = ["check_game", "build_maps", "build_board", "build_mats", "build_tokens", "PRINTABLES"]
+
+
+def _tile(board: Board, game, fonts, problems: Problems, loc) -> list[Page] | None:
+    try:
+        pages, _ = tile_document_pages(board, game.print.page_w, game.print.page_h, fonts)
+    except TilingError as e:
+        problems.error("BOARD-TOO-LARGE", str(e), loc)
+        return None
+    return pages
+
+
+def _boards(game, problems: Problems, files=None) -> dict:
+    """Everything of the game's maps folder, loaded: {kind: [(model, board scenes)]}."""
+    files = files if files is not None else common.board_files(game.maps_dir, problems)
+    fonts = common.fonts_of(game)
+    out: dict = {"maps": [], "board": [], "mats": [], "tokens": []}
+    for m in maps.load_all(game, problems, files):
+        out["maps"].append((m, [maps.scene(m, fonts)]))
+    for path, doc in files["board"]:
+        r = rink.load(path, doc, game, problems)
+        if r is not None:
+            out["board"].append((r, [rink.scene(r, fonts)]))
+    defs = tokens.all_defs(game, Problems(), files)        # token problems are reported once, below
+    for path, doc in files["mats"]:
+        for mat in mats.load(path, doc, game, problems, defs):
+            out["mats"].append((mat, [mats.scene(mat, c, game, fonts) for c in mat.copies]))
+    for path, doc in files["tokens"]:
+        sheet = tokens.load(path, doc, game, problems)
+        if sheet is not None:
+            out["tokens"].append((sheet, []))
+    return out
+
+
+def check_game(game, problems: Problems) -> None:
+    """Validate every file of ``maps/<game>/``: content rules, and that every board can be printed."""
+    if game is None or not game.maps_dir.is_dir():
+        return
+    loaded = _boards(game, problems)
+    for kind in ("maps", "board", "mats"):
+        for model, scenes in loaded[kind]:
+            for b in scenes:
+                try:
+                    plan(b, game.print.page_w, game.print.page_h)
+                except TilingError as e:
+                    problems.error("BOARD-TOO-LARGE", str(e), model.loc)
+
+
+def _problems(opts) -> Problems:
+    p = opts.get("problems")
+    return p if p is not None else Problems()
+
+
+def build_maps(laid, **opts) -> dict[str, bytes]:
+    """``maps/<map>.pdf`` and ``maps/<map>.svg`` for every hex map of the game."""
+    game = laid.game
+    problems = _problems(opts)
+    fonts = common.fonts_of(game)
+    out: dict[str, bytes] = {}
+    for m, (board,) in _boards(game, problems)["maps"]:
+        pages = _tile(board, game, fonts, problems, m.loc)
+        if pages is None:
+            continue
+        doc = Document(f"{game.title} — {m.name}", pages=pages, subject=f"hex map, {m.size:g} mm hexes, tiled")
+        out[f"maps/{m.key}.pdf"] = render(doc)
+        out[f"maps/{m.key}.svg"] = render_page(Page(board.w, board.h, board.items),
+                                               Document(f"{game.title} — {m.name}"))
+    return out
+
+
+def build_board(laid, **opts) -> dict[str, bytes]:
+    """``board.pdf``: the game's boards, each tiled over sheets."""
+    return _tiled(laid, opts, "board", "board.pdf", "board")
+
+
+def build_mats(laid, **opts) -> dict[str, bytes]:
+    """``mats.pdf``: every mat (one per player or copy), each tiled over sheets."""
+    return _tiled(laid, opts, "mats", "mats.pdf", "play mats")
+
+
+def _tiled(laid, opts, kind: str, fname: str, what: str) -> dict[str, bytes]:
+    game = laid.game
+    problems = _problems(opts)
+    fonts = common.fonts_of(game)
+    pages: list[Page] = []
+    for model, scenes in _boards(game, problems)[kind]:
+        for b in scenes:
+            p = _tile(b, game, fonts, problems, model.loc)
+            if p:
+                pages += p
+    if not pages:
+        return {}
+    return {fname: render(Document(f"{game.title} — {what}", pages=pages, subject=what))}
+
+
+def build_tokens(laid, **opts) -> dict[str, bytes]:
+    """``tokens.pdf``: token sheets, each front page followed by its mirrored back page."""
+    game = laid.game
+    problems = _problems(opts)
+    fonts = common.fonts_of(game)
+    pages: list[Page] = []
+    for sheet, _ in _boards(game, problems)["tokens"]:
+        p, _manifest = tokens.pages(sheet, game, fonts)
+        pages += p
+    if not pages:
+        return {}
+    return {"tokens.pdf": render(Document(f"{game.title} — tokens", pages=pages, subject="token sheets"))}
+
+
+PRINTABLES = {"maps": build_maps, "board": build_board, "mats": build_mats, "tokens": build_tokens}

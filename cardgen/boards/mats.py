@@ -1,0 +1,217 @@
+"""Play mats (``mats:`` files): rows of card slots and token rings, one mat per player.
+
+A mat is rows of groups; a group is ``count`` slots of one card size (slot = card plus
+``slot_margin`` on every side) under one label, or a row of rings where the game's tokens go
+(``tokens: [ids]`` from the game's tokens file, drawn at the token's size). Counts may be
+``{param: …}``. Mats larger than a sheet are tiled like every board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..fonts import METRICS
+from ..problems import Loc, Problems, did_you_mean
+from ..scene import Circle, Rect, Text
+from ..schema import Opt, check_mapping
+from ..yamlsrc import YDict, YList
+from . import common
+from .tiling import Board
+
+GROUP_SPEC = {
+    "label": Opt("str", required=True),
+    "count": Opt("any", default=1, doc="slots in the group (a number or {param: …})"),
+    "card": Opt("str", default=None, doc="card size of these slots (default: the mat's)"),
+    "note": Opt("str", default="", doc="a line under the label"),
+    "highlight": Opt("bool", default=False),
+    "numbered": Opt("bool", default=True, doc="number the slots 1, 2, … when there are several"),
+    "tokens": Opt("list", default=None, item=Opt("str"), doc="token ids: rings where those tokens go"),
+    "columns": Opt("int", default=None, min=1, doc="token rings per line"),
+}
+MAT_SPEC = {
+    "name": Opt("str", required=True),
+    "card": Opt("str", required=True, doc="card size name"),
+    "slot_margin": Opt("length", default=3.0),
+    "gap": Opt("length", default=5.0),
+    "copies": Opt("list", default=[""], item=Opt("str"), doc="one mat per entry, titled with it"),
+    "color": Opt("color", default="#333333", doc="slot outlines and labels"),
+    "highlight": Opt("color", default="#b3261e", doc="highlighted slots"),
+    "fill": Opt("color", default="#f7f5f0", doc="mat background"),
+    "rows": Opt("list", required=True, doc="rows of groups, top to bottom"),
+}
+LABEL_H = 14.0            # group label and its note above the slots
+RING_GAP = 6.0
+RING_LABEL = 6.0
+PAD = 4.0
+
+
+@dataclass
+class Group:
+    label: str
+    count: int
+    size: tuple[float, float]
+    note: str
+    highlight: bool
+    numbered: bool
+    tokens: list | None
+    columns: int | None = None
+
+
+@dataclass
+class Mat:
+    path: Path
+    loc: Loc
+    name: str
+    copies: list[str]
+    margin: float
+    gap: float
+    rows: list[list[Group]]
+    color: str
+    highlight: str
+    fill: str
+
+
+def load(path: Path, doc: YDict, game, problems: Problems, token_defs: dict) -> list[Mat]:
+    r = check_mapping(doc, {"mats": Opt("list", required=True)}, problems, path.name)
+    if not r.ok:
+        return []
+    out = []
+    for i, md in enumerate(doc["mats"]):
+        rr = common.mapping(md, doc["mats"].at(i), MAT_SPEC, problems, f"mat {i + 1}", game.colors)
+        if not rr.ok:
+            continue
+        v = rr.values
+        card = common.card_size(v["card"], game, problems, md.at("card"))
+        rows: list[list[Group]] = []
+        ok = card is not None
+        raw_rows = md["rows"]
+        for ri, row in enumerate(raw_rows):
+            if not isinstance(row, list):
+                problems.error("YAML-TYPE", f"row {ri + 1} of mat '{v['name']}' must be a list of groups",
+                               raw_rows.at(ri) if isinstance(raw_rows, YList) else md.loc)
+                ok = False
+                continue
+            groups = []
+            for gi, gd in enumerate(row):
+                g = _group(gd, row.at(gi) if isinstance(row, YList) else md.loc, card, game, problems, token_defs,
+                           f"group {gi + 1} of row {ri + 1}")
+                if g is None:
+                    ok = False
+                else:
+                    groups.append(g)
+            rows.append(groups)
+        if ok:
+            out.append(Mat(path, md.loc, v["name"], v["copies"] or [""], v["slot_margin"], v["gap"], rows,
+                           v["color"], v["highlight"], v["fill"]))
+    return out
+
+
+def _group(gd, loc, card, game, problems: Problems, token_defs: dict, what: str) -> Group | None:
+    r = common.mapping(gd, loc, GROUP_SPEC, problems, what)
+    if not r.ok:
+        return None
+    v = r.values
+    count = common.param(v["count"], game, problems, gd.at("count"))
+    if count is None:
+        return None
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        problems.error("YAML-TYPE", f"count of {what} must be a whole number ≥ 1, not {count!r}", gd.at("count"))
+        return None
+    size = common.card_size(v["card"], game, problems, gd.at("card")) if v["card"] else card
+    if size is None:
+        return None
+    toks = None
+    if v["tokens"] is not None:
+        toks = []
+        for i, tid in enumerate(v["tokens"]):
+            t = token_defs.get(tid)
+            if t is None:
+                raw = gd["tokens"]
+                problems.error("TOKEN-UNKNOWN", f"{what} names unknown token '{tid}' (the game's tokens file "
+                               "defines the tokens)", raw.at(i) if isinstance(raw, YList) else gd.at("tokens"),
+                               hint=did_you_mean(tid, token_defs))
+                return None
+            toks.append(t)
+    return Group(v["label"], count, size, v["note"], v["highlight"], v["numbered"], toks, v["columns"])
+
+
+def _ring_grid(g: Group) -> tuple[int, int, float]:
+    d = max((t.size for t in g.tokens), default=20.0) + 4
+    cols = min(g.columns or len(g.tokens), len(g.tokens)) or 1
+    rows = -(-len(g.tokens) // cols)
+    return cols, rows, d
+
+
+def _group_size(g: Group, m: Mat) -> tuple[float, float]:
+    if g.tokens is not None:
+        cols, rows, d = _ring_grid(g)
+        cell_w = d + RING_GAP + 8
+        return max(cols * cell_w - RING_GAP, 40.0), LABEL_H + rows * (d + RING_LABEL + 2)
+    sw, sh = g.size[0] + 2 * m.margin, g.size[1] + 2 * m.margin
+    return g.count * sw + (g.count - 1) * m.gap, LABEL_H + sh
+
+
+def scene(m: Mat, copy: str, game, fonts: dict[str, str]) -> Board:
+    """One mat as a drawing."""
+    gap = m.gap
+    row_sizes = []
+    for row in m.rows:
+        sizes = [_group_size(g, m) for g in row]
+        w = sum(s[0] for s in sizes) + 3 * gap * (len(sizes) - 1)
+        h = max((s[1] for s in sizes), default=0)
+        row_sizes.append((w, h, sizes))
+    inner_w = max((w for w, _, _ in row_sizes), default=100)
+    W = inner_w + 2 * PAD
+    title = f"{game.title} — {m.name}" + (f" · {copy}" if copy else "")
+    items: list = [Text(PAD, 11, title, fonts["bold"], 14, m.color)]
+    y = 17.0
+    for row, (rw, rh, sizes) in zip(m.rows, row_sizes):
+        x = PAD + (inner_w - rw) / 2
+        for g, (gw, _gh) in zip(row, sizes):
+            items += _draw_group(g, m, x, y, fonts)
+            x += gw + 3 * gap
+        y += rh + gap
+    H = y + PAD - gap
+    bg = [Rect(0, 0, W, H, m.fill, None, 0), Rect(1.5, 1.5, W - 3, H - 3, None, m.color, 0.6, 4.0)]
+    board = Board(title, W, H, bg + items)
+    board.avoid = [(r.x, r.y, r.x + r.w, r.y + r.h) for r in items if isinstance(r, Rect) and r.fill == "#ffffff"]
+    return board
+
+
+def _draw_group(g: Group, m: Mat, x: float, y: float, fonts) -> list:
+    col = m.highlight if g.highlight else m.color
+    gw, _ = _group_size(g, m)
+    out: list = [Text(x, y + 5, g.label, fonts["bold"], 11, col)]
+    if g.note:
+        out.append(Text(x, y + 10, g.note, fonts["italic"], _fit(g.note, fonts["italic"], 7.5, gw), "#555555"))
+    y0 = y + LABEL_H
+    if g.tokens is not None:
+        cols, _rows, d = _ring_grid(g)
+        cell_w = d + RING_GAP + 8
+        for i, t in enumerate(g.tokens):
+            r, c = divmod(i, cols)
+            cx = x + c * cell_w + cell_w / 2 - RING_GAP / 2
+            cy = y0 + r * (d + RING_LABEL + 2) + d / 2
+            out.append(Circle(cx, cy, d / 2, "#ffffff", t.front.ink, 0.8))
+            out.append(Circle(cx, cy, t.size / 2, None, "#cccccc", 0.2))
+            out.append(Text(cx, cy + d / 2 + 3.8, t.name, fonts["bold"], _fit(t.name, fonts["bold"], 7, cell_w - 2),
+                            col, "center"))
+        return out
+    sw, sh = g.size[0] + 2 * m.margin, g.size[1] + 2 * m.margin
+    for k in range(g.count):
+        sx = x + k * (sw + m.gap)
+        out.append(Rect(sx, y0, sw, sh, "#ffffff", col, 1.0 if g.highlight else 0.5, 3.0))
+        # the card's own outline inside the slot
+        out.append(Rect(sx + m.margin, y0 + m.margin, g.size[0], g.size[1], None, "#c8c8c8", 0.2, 2.0))
+        label = g.label + (f" {k + 1}" if g.count > 1 and g.numbered else "")
+        size = _fit(label, fonts["bold"], 10, sw - 8)
+        out.append(Text(sx + sw / 2, y0 + sh / 2 + 1.5, label, fonts["bold"], size, "#9a9a9a" if not g.highlight
+                        else col, "center"))
+    return out
+
+
+def _fit(text: str, font: str, size: float, width: float) -> float:
+    while size > 5 and METRICS.width_mm(text, font, size) > width:
+        size -= 0.25
+    return size

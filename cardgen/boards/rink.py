@@ -1,0 +1,425 @@
+"""A board of zones in a row with card slots, goals, tracks and a table panel (``board:`` files).
+
+The board file names everything: the card size its slots hold, the two sides, the zones
+from left to right (whose Defensive Zone each is, which has the face-off spot), the tracks
+(``from``/``to``, per side or shared, marked steps) and a table panel whose entries are read
+from cards of a given type or, when the game has none, from a parameter. Rules numbers are
+``{param: …}`` references to the game's params.yaml, so the board follows the rules.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..fonts import METRICS
+from ..problems import Loc, Problems
+from ..scene import Circle, Line, Polygon, Rect, Text
+from ..schema import Opt, check_mapping
+from ..yamlsrc import YDict, YList
+from . import common
+from .tiling import Board
+
+TRACK_SPEC = {
+    "label": Opt("str", required=True),
+    "from": Opt("any", required=True), "to": Opt("any", required=True),
+    "per_side": Opt("bool", default=False, doc="one track for each side"),
+    "start": Opt("any", default=None, doc="the step where the markers start"),
+    "marks": Opt("any", default=None, doc="steps marked specially"),
+    "mark_label": Opt("str", default="", doc="what a marked step means"),
+}
+ZONE_SPEC = {
+    "name": Opt("str", required=True),
+    "side": Opt("int", default=None, min=0, max=1, doc="whose Defensive Zone (0 left, 1 right)"),
+    "also": Opt("str", default="", doc="a second name, e.g. the other side's Attack Zone"),
+    "goal": Opt("bool", default=False, doc="the side's goal and goalie crease stand in this zone"),
+    "faceoff": Opt("bool", default=False, doc="the face-off spot"),
+}
+BOARD_SPEC = {
+    "name": Opt("str", required=True),
+    "card": Opt("str", required=True, doc="card size name the slots hold"),
+    "slot_margin": Opt("length", default=3.0, doc="free paper round a card in its slot"),
+    "gap": Opt("length", default=4.0, doc="between slots"),
+    "slots_per_side": Opt("any", required=True, doc="skater slots per side in each zone"),
+    "goalie_label": Opt("str", default="Goalie"),
+    "skater_label": Opt("str", default="Skater"),
+    "sides": Opt("list", required=True, doc="two sides: {name, color}"),
+    "zones": Opt("list", required=True),
+    "tracks": Opt("list", default=[]),
+    "track_box": Opt("length", default=16.0, min=5, doc="a track step's box: fits a track marker"),
+    "table": Opt("map", default=None),
+    "colors": Opt("map", default={}, doc="ice, boards, line, ink, panel"),
+}
+TABLE_SPEC = {
+    "title": Opt("str", required=True),
+    "subtitle": Opt("str", default=""),
+    "card_type": Opt("str", default=None, doc="cards of this type are the entries"),
+    "key": Opt("str", default="face", doc="card field: the die face"),
+    "text": Opt("str", default="text", doc="card field: the effect"),
+    "fallback": Opt("any", default=None, doc="{param: …}: entries [{face, name, text}] when no card exists"),
+    "die": Opt("any", default=None, doc="faces of the die rolled on the table"),
+}
+
+
+@dataclass
+class Track:
+    label: str
+    lo: int
+    hi: int
+    per_side: bool
+    start: int | None
+    marks: list[int]
+    mark_label: str
+
+
+@dataclass
+class RinkModel:
+    path: Path
+    loc: Loc
+    name: str
+    card: tuple[float, float]
+    margin: float
+    gap: float
+    slots: int
+    goalie_label: str
+    skater_label: str
+    sides: list[tuple[str, str]]
+    zones: list[dict]
+    tracks: list[Track]
+    box: float
+    table: dict | None
+    colors: dict[str, str] = field(default_factory=dict)
+
+
+def _int(v: Any, game, problems: Problems, loc: Loc | None, what: str) -> int | None:
+    v = common.param(v, game, problems, loc)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int):
+        problems.error("YAML-TYPE", f"{what} must be a whole number, not {v!r}", loc)
+        return None
+    return v
+
+
+def load(path: Path, doc: YDict, game, problems: Problems) -> RinkModel | None:
+    r = check_mapping(doc, {"board": Opt("map", required=True, fields=BOARD_SPEC)}, problems, path.name)
+    bd = doc.get("board")
+    if not r.ok or not isinstance(bd, YDict):
+        return None
+    v = r.values["board"]
+    ok = True
+    card = common.card_size(v["card"], game, problems, bd.at("card"))
+    slots = _int(v["slots_per_side"], game, problems, bd.at("slots_per_side"), "slots_per_side")
+    if slots is not None and slots < 1:
+        problems.error("YAML-RANGE", f"slots_per_side is {slots}, below its minimum 1", bd.at("slots_per_side"))
+        slots = None
+    sides = []
+    for i, raw in enumerate(bd["sides"]):
+        rr = common.mapping(raw, bd["sides"].at(i), {"name": Opt("str", required=True),
+                                                     "color": Opt("color", required=True)},
+                            problems, f"side {i + 1}", game.colors)
+        if rr.ok:
+            sides.append((rr.values["name"], rr.values["color"]))
+        else:
+            ok = False
+    if len(v["sides"]) != 2:
+        problems.error("YAML-TYPE", f"a board has 2 sides, not {len(v['sides'])}", bd.at("sides"))
+        ok = False
+    zones = []
+    for i, zd in enumerate(bd.get("zones") or []):
+        rr = common.mapping(zd, bd["zones"].at(i), ZONE_SPEC, problems, f"zone {i + 1}")
+        if rr.ok:
+            zones.append(rr.values)
+        else:
+            ok = False
+    tracks = []
+    for i, td in enumerate(bd.get("tracks") or []):
+        rr = common.mapping(td, bd["tracks"].at(i), TRACK_SPEC, problems, f"track {i + 1}")
+        if not rr.ok:
+            ok = False
+            continue
+        tv = rr.values
+        lo = _int(tv["from"], game, problems, td.at("from"), f"'from' of track '{tv['label']}'")
+        hi = _int(tv["to"], game, problems, td.at("to"), f"'to' of track '{tv['label']}'")
+        start = _int(tv["start"], game, problems, td.at("start"), "start") if tv["start"] is not None else None
+        marks = common.param(tv["marks"], game, problems, td.at("marks")) if tv["marks"] is not None else []
+        if lo is None or hi is None or (tv["start"] is not None and start is None) or marks is None:
+            ok = False
+            continue
+        if not isinstance(marks, list) or not all(isinstance(m, int) for m in marks):
+            problems.error("YAML-TYPE", f"marks of track '{tv['label']}' must be a list of steps", td.at("marks"))
+            ok = False
+            continue
+        if hi < lo:
+            problems.error("YAML-RANGE", f"track '{tv['label']}' runs from {lo} to {hi}", td.at("to"))
+            ok = False
+            continue
+        bad = [m for m in marks + ([start] if start is not None else []) if not lo <= m <= hi]
+        if bad:
+            problems.error("YAML-RANGE", f"track '{tv['label']}' ({lo}–{hi}) has no step {bad[0]}",
+                           td.at("marks") if bad[0] in marks else td.at("start"))
+            ok = False
+            continue
+        tracks.append(Track(tv["label"], lo, hi, tv["per_side"], start, list(marks), tv["mark_label"]))
+    table = None
+    if v["table"] is not None:
+        table = _table(bd["table"], game, problems)
+        ok = ok and table is not None
+    cols = {}
+    for k, c in (v["colors"] or {}).items():
+        col = common.color(c, game, problems, bd["colors"].at(k), f"colour '{k}'")
+        if col:
+            cols[k] = col
+    if not ok or card is None or slots is None:
+        return None
+    return RinkModel(path, bd.loc, v["name"], card, v["slot_margin"], v["gap"], slots, v["goalie_label"],
+                     v["skater_label"], sides, zones, tracks, v["track_box"], table, cols)
+
+
+def _table(td: YDict, game, problems: Problems) -> dict | None:
+    r = check_mapping(td, TABLE_SPEC, problems, "table")
+    if not r.ok:
+        return None
+    v = r.values
+    die = _int(v["die"], game, problems, td.at("die"), "die") if v["die"] is not None else None
+    entries: list[tuple[int, str, str]] = []
+    source = ""
+    if v["card_type"]:
+        for c in game.cards:
+            if c.type == v["card_type"]:
+                face = c.get(v["key"])
+                entries.append((face if isinstance(face, int) else 0, c.name, str(c.get(v["text"]) or "")))
+        source = f"cards of type '{v['card_type']}'"
+    if not entries and v["fallback"] is not None:
+        raw = common.param(v["fallback"], game, problems, td.at("fallback"))
+        if raw is None:
+            return None
+        if not isinstance(raw, list):
+            problems.error("YAML-TYPE", "the table's fallback must be a list of {face, name, text}", td.at("fallback"))
+            return None
+        for i, e in enumerate(raw):
+            if not isinstance(e, dict) or not {"face", "text"} <= set(e):
+                problems.error("YAML-TYPE", f"table entry {i + 1} must have face and text",
+                               raw.at(i) if isinstance(raw, YList) else td.at("fallback"))
+                return None
+            entries.append((int(e["face"]), str(e.get("name", "")), str(e["text"])))
+        source = "params"
+    if not entries:
+        problems.error("BOARD-TABLE", f"the table '{v['title']}' has no entries: no cards of type "
+                       f"'{v['card_type']}' and no fallback", td.loc)
+        return None
+    entries.sort()
+    if die is not None:
+        faces = [e[0] for e in entries]
+        if sorted(faces) != list(range(1, die + 1)):
+            problems.error("BOARD-TABLE", f"the table '{v['title']}' needs one entry for each face 1–{die}, "
+                           f"has {', '.join(map(str, faces))}", td.loc)
+            return None
+    return {"title": v["title"], "subtitle": v["subtitle"], "entries": entries, "source": source, "die": die}
+
+
+# --------------------------------------------------------------------------- drawing
+
+PAD = 6.0
+
+
+def wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    lines: list[str] = []
+    cur = ""
+    for word in text.split():
+        cand = f"{cur} {word}".strip()
+        if METRICS.width_mm(cand, font, size) <= width or not cur:
+            cur = cand
+        else:
+            lines.append(cur)
+            cur = word
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def _slot(x: float, y: float, w: float, h: float, label: str, color: str, fonts, fill="#ffffff") -> list:
+    return [Rect(x, y, w, h, fill, color, 0.5, 2.0),
+            Text(x + w / 2, y + h / 2 + 1.5, label, fonts["bold"], 9, color, "center")]
+
+
+def scene(m: RinkModel, fonts: dict[str, str]) -> Board:
+    ink = m.colors.get("ink", "#10243a")
+    ice = m.colors.get("ice", "#f3f9fd")
+    boards = m.colors.get("boards", "#1b3a5c")
+    red = m.colors.get("line", "#c8343c")
+    blue = m.colors.get("blue_line", "#2f6db5")
+    panel = m.colors.get("panel", "#d6eaf6")
+    cw, ch = m.card
+    sw, sh = cw + 2 * m.margin, ch + 2 * m.margin
+    g = m.gap
+    n = m.slots
+    label_h = 12.0
+    row_w = n * sw + (n - 1) * g
+    lane = 16.0                      # between the two rows: the face-off spot and the goal mouth
+    zone_h = label_h + 2 * sh + lane + 8
+    net_w = 10.0
+    crease_w = net_w + 3 + sw + g + 2
+    widths = [row_w + 2 * PAD + (crease_w if z["goal"] else 0) for z in m.zones]
+    rink_w = sum(widths)
+    x0, y0 = PAD, 18.0
+    items: list = []
+    # the rink: ice with rounded ends, boards around
+    items.append(Rect(x0, y0, rink_w, zone_h, ice, boards, 1.6, 30.0))
+    x = x0
+    side_name = [s[0] for s in m.sides]
+    side_col = [s[1] for s in m.sides]
+    mid_y = y0 + label_h + 2 + sh + lane / 2
+    for zi, (z, zw) in enumerate(zip(m.zones, widths)):
+        goal_left = z["goal"] and z["side"] == 0
+        inner_x = x + PAD + (crease_w if goal_left else 0)
+        title = (f"{side_name[z['side']]} · " if z["side"] is not None else "") + z["name"]
+        cx = inner_x + row_w / 2
+        items.append(Text(cx, y0 + 7.5, title, fonts["bold"], 12, side_col[z["side"]] if z["side"] is not None
+                          else ink, "center"))
+        if z["also"]:
+            items.append(Text(cx, y0 + 11.5, z["also"], fonts["italic"], 7.5, ink, "center"))
+        if z["goal"]:
+            side = z["side"]
+            if goal_left:
+                net_x = x + PAD
+                gl = net_x + net_w
+                gx = gl + 3
+            else:
+                gx = inner_x + row_w + g + 2
+                gl = gx + sw + 3
+                net_x = gl
+            gy = mid_y - sh / 2
+            items.append(Line(gl, y0 + 8, gl, y0 + zone_h - 8, red, 0.8))
+            items += _crease(gl, mid_y, sw + 7, sh / 2 + 6, goal_left, red)
+            items.append(Rect(net_x, mid_y - 22, net_w, 44, "#ffffff", red, 0.8))
+            for k in range(1, 6):
+                yy = mid_y - 22 + k * 44 / 6
+                items.append(Line(net_x, yy, net_x + net_w, yy, red, 0.2))
+            items.append(Line(net_x + net_w / 2, mid_y - 22, net_x + net_w / 2, mid_y + 22, red, 0.2))
+            items.append(Text(net_x + net_w / 2, mid_y + 27, "GOAL", fonts["bold"], 6, red, "center"))
+            items += _slot(gx, gy, sw, sh, f"{side_name[side]} {m.goalie_label}", side_col[side], fonts)
+        # skater slots: side 0 on the top row, side 1 below
+        for row in range(2):
+            sy = y0 + label_h + row * (sh + lane) + 2
+            for k in range(n):
+                sx = inner_x + k * (sw + g)
+                items += _slot(sx, sy, sw, sh, f"{side_name[row]} {m.skater_label}", side_col[row], fonts)
+        if z["faceoff"]:
+            fx = inner_x + row_w / 2
+            items.append(Line(fx, y0 + label_h + 1, fx, y0 + zone_h - 1, red, 1.2))
+            items += [Circle(fx, mid_y, 7.0, "#ffffff", red, 0.8), Circle(fx, mid_y, 2.5, red, None, 0),
+                      Text(fx - 9, mid_y + 1.2, "FACE-OFF", fonts["bold"], 6, red, "right"),
+                      Text(fx + 9, mid_y + 1.2, "SPOT", fonts["bold"], 6, red, "left")]
+        x += zw
+        if zi < len(m.zones) - 1:
+            items.append(Rect(x - 1.5, y0 + 1, 3.0, zone_h - 2, blue, None, 0))
+    # centre line of the neutral zone (the one with the face-off spot)
+    y = y0 + zone_h + 8
+    # tracks
+    box = m.box
+    track_rows: list[tuple[str, Track, str]] = []
+    for t in m.tracks:
+        if t.per_side:
+            for s in range(2):
+                track_rows.append((f"{side_name[s]} {t.label}", t, side_col[s]))
+        else:
+            track_rows.append((t.label, t, ink))
+    label_w = 0.0                    # track names stand above their boxes
+    tx0 = x0
+    cursor_x, cursor_y, row_h = tx0, y, box + 13
+    placed: list = []
+    for lbl, t, col in track_rows:
+        steps = t.hi - t.lo + 1
+        w = label_w + steps * box
+        if cursor_x > tx0 and cursor_x + w > x0 + rink_w:
+            cursor_x, cursor_y = tx0, cursor_y + row_h
+        placed.append((cursor_x, cursor_y, lbl, t, col))
+        cursor_x += w + 10
+    for px, py, lbl, t, col in placed:
+        items += _track(px, py + 4.5, label_w, box, lbl, t, col, fonts, ink)
+    y = cursor_y + row_h + 2 if placed else y
+    if m.table:
+        ph, panel_items = _table_panel(m.table, x0, y, rink_w, fonts, ink, panel)
+        items += panel_items
+        y += ph
+    W = rink_w + 2 * PAD
+    H = y + PAD
+    head = [Rect(0, 0, W, H, "#ffffff", None, 0), Text(PAD, 11, m.name, fonts["bold"], 16, ink),
+            Text(W - PAD, 11, f"slots hold {cw:g} × {ch:g} mm cards", fonts["regular"], 8, ink, "right")]
+    board = Board(m.name, W, H, head + items)
+    board.avoid = [(r.x, r.y, r.x + r.w, r.y + r.h) for r in items if isinstance(r, Rect) and r.radius == 2.0]
+    return board
+
+
+def _crease(gl: float, cy: float, rx: float, ry: float, left: bool, red: str) -> list:
+    """A half-ellipse crease in front of the goal line at x = ``gl``, holding the goalie's slot."""
+    pts = []
+    for k in range(33):
+        a = -math.pi / 2 + math.pi * k / 32
+        dx = math.cos(a) * rx
+        pts.append((gl + dx if left else gl - dx, cy + math.sin(a) * ry))
+    return [Polygon(tuple(pts), "#dbeefa", red, 0.6)]
+
+
+def _track(x: float, y: float, label_w: float, box: float, label: str, t: Track, col: str, fonts, ink) -> list:
+    out: list = [Text(x, y - 1.5, label, fonts["bold"], 9, col)]
+    for i, v in enumerate(range(t.lo, t.hi + 1)):
+        bx = x + label_w + i * box
+        marked = v in t.marks
+        start = v == t.start
+        out.append(Rect(bx, y, box, box, "#fde7e7" if marked else "#ffffff", col, 0.4))
+        out.append(Text(bx + box / 2, y + box / 2 + 1.8, str(v), fonts["bold" if marked or start else "regular"],
+                        10 if marked else 9, ink, "center"))
+        if marked and t.mark_label:
+            out.append(Text(bx + box / 2, y + box + 3.6, t.mark_label.upper(), fonts["bold"], 5.5, "#b3261e",
+                            "center"))
+        if start:
+            out.append(Text(bx + box / 2, y + box + 3.6, "START", fonts["bold"], 5.5, col, "center"))
+    return out
+
+
+def _table_panel(table: dict, x: float, y: float, w: float, fonts, ink: str, panel: str) -> tuple[float, list]:
+    entries = table["entries"]
+    ncol = 3 if w > 500 else 2
+    colw = (w - 12 - (ncol - 1) * 8) / ncol
+    size = 7.5
+    lh = size * 25.4 / 72 * 1.25
+    cells = []
+    for face, name, text in entries:
+        lines = wrap(text, fonts["regular"], size, colw - 14)
+        cells.append((face, name, lines))
+    per_col = math.ceil(len(cells) / ncol)
+    col_heights = []
+    for c in range(ncol):
+        hh = 0.0
+        for cell in cells[c * per_col:(c + 1) * per_col]:
+            hh += 5 + len(cell[2]) * lh + 3
+        col_heights.append(hh)
+    head_h = 12.0
+    ph = head_h + max(col_heights) + 4
+    out: list = [Rect(x, y, w, ph, panel, ink, 0.4, 3.0),
+                 Text(x + 6, y + 8, table["title"], fonts["bold"], 12, ink)]
+    if table["subtitle"]:
+        out.append(Text(x + 6 + METRICS.width_mm(table["title"], fonts["bold"], 12) + 4, y + 8, table["subtitle"],
+                        fonts["italic"], 8, ink))
+    for c in range(ncol):
+        cy = y + head_h
+        cx = x + 6 + c * (colw + 8)
+        for face, name, lines in cells[c * per_col:(c + 1) * per_col]:
+            out.append(Rect(cx, cy - 0.5, 9, 9, "#ffffff", ink, 0.4, 1.5))
+            out.append(Text(cx + 4.5, cy + 5.8, str(face), fonts["bold"], 11, ink, "center"))
+            out.append(Text(cx + 12, cy + 3.2, name, fonts["bold"], 8.5, ink))
+            ly = cy + 3.2 + lh + 0.6
+            for ln in lines:
+                out.append(Text(cx + 12, ly, ln, fonts["regular"], size, ink))
+                ly += lh
+            cy = max(ly, cy + 10) + 1.5
+    return ph + 4, out
+
+
+def slot_boxes(m: RinkModel) -> tuple[float, float]:
+    """The slot size (card plus margin on each side)."""
+    return m.card[0] + 2 * m.margin, m.card[1] + 2 * m.margin

@@ -1,0 +1,396 @@
+"""Token sheets (``tokens:`` files): round or square counters with cut marks, fronts and backs.
+
+Each sheet's front page is followed by its back page; a token's back stands behind its front
+(mirrored left-right for long-edge duplex, top-bottom for short-edge, shifted by the
+printer's duplex offset) — the same imposition as the cards. A token's count is written
+once: either ``count`` in the tokens file or ``component: <id>`` naming a component the
+game's card files already count.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..fonts import METRICS
+from ..imposition import back_position
+from ..problems import Loc, Problems, did_you_mean
+from ..scene import Circle, Line, Page, Polygon, Rect, Text
+from ..schema import Opt, check_mapping
+from ..yamlsrc import YDict
+from . import common
+from .tiling import COMMON_H, COMMON_W, MARGIN
+
+SYMBOLS = ("none", "star", "bolt", "drop", "cross", "dagger", "chain", "burst", "slashes", "shield", "crown",
+           "puck", "diamond", "heart", "flag")
+BLEED = 1.0          # colour printed beyond the cut line
+
+FACE_SPEC = {
+    "label": Opt("str", default=None, doc="printed name (default: the token's name)"),
+    "value": Opt("str", default=None, doc="a big number or letter in the middle"),
+    "symbol": Opt("enum", choices=SYMBOLS, default=None),
+    "color": Opt("color", default=None, doc="background"),
+    "ink": Opt("color", default=None, doc="text and symbol colour"),
+}
+TOKEN_SPEC = {
+    "id": Opt("str", required=True),
+    "name": Opt("str", default=None, doc="default: the component's name"),
+    "count": Opt("any", default=None, doc="how many to print: a number, {param: …}, or a list of them added up"),
+    "component": Opt("str", default=None, doc="a component id whose count is printed"),
+    "card": Opt("str", default=None, doc="a card id whose copies are printed as tokens"),
+    "shape": Opt("enum", choices=("round", "square"), default=None),
+    "size": Opt("length", default=None, min=5, doc="diameter or side"),
+    **FACE_SPEC,
+    "back": Opt("map", default=None, doc="the back: same keys as the front (default: the front again)"),
+}
+SHEET_SPEC = {
+    "name": Opt("str", required=True),
+    "shape": Opt("enum", choices=("round", "square"), default="round"),
+    "size": Opt("length", default=20.0, min=5),
+    "gap": Opt("length", default=4.0, min=2, doc="between neighbouring tokens"),
+    "color": Opt("color", default="#ffffff"),
+    "ink": Opt("color", default="#000000"),
+    "back": Opt("map", default=None, doc="default back of every token"),
+    "items": Opt("list", required=True),
+}
+
+
+@dataclass
+class Face:
+    label: str
+    value: str | None
+    symbol: str
+    color: str
+    ink: str
+
+
+@dataclass
+class TokenDef:
+    id: str
+    name: str
+    count: int
+    shape: str
+    size: float
+    front: Face
+    back: Face
+    loc: Loc
+
+
+@dataclass
+class Sheet:
+    path: Path
+    name: str
+    gap: float
+    tokens: list[TokenDef]
+    loc: Loc
+
+
+def _face(raw: dict | None, base: Face, game, problems: Problems) -> Face | None:
+    if not raw:
+        return base
+    r = check_mapping(raw, FACE_SPEC, problems, "token face", game.colors)
+    if not r.ok:
+        return None
+    v = r.values
+    value = v["value"] if v["value"] is not None else (None if v["symbol"] is not None else base.value)
+    symbol = v["symbol"] if v["symbol"] is not None else ("none" if v["value"] is not None else base.symbol)
+    return Face(v["label"] if v["label"] is not None else base.label, value, symbol,
+                v["color"] or base.color, v["ink"] or base.ink)
+
+
+def load(path: Path, doc: YDict, game, problems: Problems) -> Sheet | None:
+    r = check_mapping(doc, {"tokens": Opt("map", required=True, fields=SHEET_SPEC)}, problems, path.name,
+                      game.colors)
+    td = doc.get("tokens")
+    if not r.ok or not isinstance(td, YDict):
+        return None
+    v = r.values["tokens"]
+    comps = {c.id: c for c in game.components}
+    out: list[TokenDef] = []
+    ok = True
+    seen: set[str] = set()
+    for i, raw in enumerate(td["items"]):
+        loc = td["items"].at(i)
+        rr = common.mapping(raw, loc, TOKEN_SPEC, problems, f"token {i + 1}", game.colors)
+        if not rr.ok:
+            ok = False
+            continue
+        t = rr.values
+        if t["id"] in seen:
+            problems.error("TOKEN-DUPLICATE", f"token id '{t['id']}' is used twice", raw.at("id"))
+            ok = False
+            continue
+        seen.add(t["id"])
+        name = t["name"]
+        given = [k for k in ("count", "component", "card") if t[k] is not None]
+        if len(given) != 1:
+            problems.error("TOKEN-COUNT", f"token '{t['id']}' needs exactly one of count, component and card "
+                           f"(it has {', '.join(given) or 'none'}): write the number once",
+                           raw.at(given[1]) if len(given) > 1 else loc)
+            ok = False
+            continue
+        if t["component"] is not None:
+            comp = comps.get(t["component"])
+            if comp is None:
+                problems.error("TOKEN-COMPONENT", f"token '{t['id']}' names unknown component '{t['component']}'",
+                               raw.at("component"), hint=did_you_mean(t["component"], comps))
+                ok = False
+                continue
+            count = comp.count
+            name = name or comp.name
+        elif t["card"] is not None:
+            card = game.cards_by_id.get(t["card"])
+            if card is None:
+                problems.error("TOKEN-COMPONENT", f"token '{t['id']}' names unknown card '{t['card']}'",
+                               raw.at("card"), hint=did_you_mean(t["card"], game.cards_by_id))
+                ok = False
+                continue
+            count = card.copies
+            name = name or card.name
+        else:
+            count = _count(t["count"], game, problems, raw.at("count"), t["id"])
+            if count is None:
+                ok = False
+                continue
+        name = name or t["id"]
+        front = Face(t["label"] if t["label"] is not None else name, t["value"], t["symbol"] or "none",
+                     t["color"] or v["color"], t["ink"] or v["ink"])
+        back_raw = raw.get("back") if raw.get("back") is not None else td.get("back")
+        back = _face(back_raw, front, game, problems)
+        if back is None:
+            ok = False
+            continue
+        out.append(TokenDef(t["id"], name, count, t["shape"] or v["shape"], t["size"] or v["size"], front, back,
+                            loc))
+    if not ok:
+        return None
+    return Sheet(path, v["name"], v["gap"], out, td.loc)
+
+
+def _count(raw, game, problems: Problems, loc: Loc, tid: str) -> int | None:
+    parts = raw if isinstance(raw, list) else [raw]
+    total = 0
+    for p in parts:
+        v = common.param(p, game, problems, loc)
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            problems.error("YAML-TYPE", f"count of token '{tid}' must be whole numbers ≥ 0, not {v!r}", loc)
+            return None
+        total += v
+    return total
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def _star(cx, cy, r, n=5, inner=0.45) -> list:
+    pts = []
+    for k in range(2 * n):
+        a = -math.pi / 2 + k * math.pi / n
+        rr = r if k % 2 == 0 else r * inner
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    return pts
+
+
+def symbol_items(kind: str, cx: float, cy: float, s: float, ink: str) -> list:
+    """A small vector symbol of size ``s`` centred on (cx, cy)."""
+    h = s / 2
+    if kind == "star":
+        return [Polygon(tuple(_star(cx, cy, h)), ink, None, 0)]
+    if kind == "burst":
+        return [Polygon(tuple(_star(cx, cy, h, 8, 0.55)), ink, None, 0)]
+    if kind == "bolt":
+        pts = [(0.15, -1), (-0.55, 0.1), (-0.05, 0.1), (-0.2, 1), (0.55, -0.15), (0.05, -0.15), (0.3, -1)]
+        return [Polygon(tuple((cx + x * h, cy + y * h) for x, y in pts), ink, None, 0)]
+    if kind == "drop":
+        pts = [(0, -1)]
+        for k in range(0, 19):
+            a = math.pi * (-0.15 + 1.3 * k / 18)
+            pts.append((math.cos(a) * 0.62, 0.3 + math.sin(a) * 0.62))
+        return [Polygon(tuple((cx + x * h, cy + y * h) for x, y in pts), ink, None, 0)]
+    if kind == "cross":
+        w = 0.32
+        pts = [(-w, -1), (w, -1), (w, -w), (1, -w), (1, w), (w, w), (w, 1), (-w, 1), (-w, w), (-1, w), (-1, -w),
+               (-w, -w)]
+        return [Polygon(tuple((cx + x * h, cy + y * h) for x, y in pts), ink, None, 0)]
+    if kind == "dagger":
+        pts = [(-0.12, -1), (0.12, -1), (0.12, -0.45), (0.6, -0.45), (0.6, -0.22), (0.12, -0.22), (0.12, 1),
+               (-0.12, 1), (-0.12, -0.22), (-0.6, -0.22), (-0.6, -0.45), (-0.12, -0.45)]
+        return [Polygon(tuple((cx + x * h, cy + y * h) for x, y in pts), ink, None, 0)]
+    if kind == "chain":
+        r = h * 0.42
+        return [Circle(cx - r * 0.75, cy, r, None, ink, s * 0.1), Circle(cx + r * 0.75, cy, r, None, ink, s * 0.1)]
+    if kind == "slashes":
+        return [Line(cx + d * h * 0.55 - h * 0.45, cy + h * 0.8, cx + d * h * 0.55 + h * 0.45, cy - h * 0.8, ink,
+                     s * 0.1) for d in (-1, 0, 1)]
+    if kind == "shield":
+        pts = [(-0.8, -0.9), (0.8, -0.9), (0.8, 0.1), (0, 1), (-0.8, 0.1)]
+        return [Polygon(tuple((cx + x * h, cy + y * h) for x, y in pts), ink, None, 0),
+                Line(cx - 0.1 * h, cy - 0.9 * h, cx + 0.15 * h, cy - 0.2 * h, "#ffffff", s * 0.06),
+                Line(cx + 0.15 * h, cy - 0.2 * h, cx - 0.15 * h, cy + 0.3 * h, "#ffffff", s * 0.06)]
+    if kind == "crown":
+        pts = [(-0.9, 0.6), (-0.9, -0.6), (-0.45, -0.05), (0, -0.8), (0.45, -0.05), (0.9, -0.6), (0.9, 0.6)]
+        return [Polygon(tuple((cx + x * h, cy + y * h) for x, y in pts), ink, None, 0)]
+    if kind == "puck":
+        return [Rect(cx - h, cy - h * 0.35, s, h * 0.7, ink, None, 0, h * 0.3),
+                Line(cx - h * 0.8, cy - h * 0.05, cx + h * 0.8, cy - h * 0.05, "#888888", s * 0.04)]
+    if kind == "diamond":
+        return [Polygon(((cx, cy - h), (cx + h * 0.7, cy), (cx, cy + h), (cx - h * 0.7, cy)), ink, None, 0)]
+    if kind == "heart":
+        pts = []
+        for k in range(40):
+            t = 2 * math.pi * k / 40
+            x = 16 * math.sin(t) ** 3
+            y = -(13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t))
+            pts.append((cx + x / 17 * h, cy + y / 17 * h))
+        return [Polygon(tuple(pts), ink, None, 0)]
+    if kind == "flag":
+        return [Line(cx - 0.6 * h, cy - h, cx - 0.6 * h, cy + h, ink, s * 0.08),
+                Polygon(((cx - 0.6 * h, cy - h), (cx + 0.8 * h, cy - 0.55 * h), (cx - 0.6 * h, cy - 0.1 * h)), ink,
+                        None, 0)]
+    return []
+
+
+def _fit(text: str, font: str, size: float, width: float, min_size: float = 4.0) -> float:
+    while size > min_size and METRICS.width_mm(text, font, size) > width:
+        size -= 0.25
+    return size
+
+
+def face_items(t: TokenDef, face: Face, x: float, y: float, fonts: dict[str, str]) -> list:
+    """One side of a token whose cut box has its top-left corner at (x, y)."""
+    s = t.size
+    cx, cy = x + s / 2, y + s / 2
+    out: list = []
+    if t.shape == "round":
+        out.append(Circle(cx, cy, s / 2 + BLEED, face.color, None, 0))
+        out.append(Circle(cx, cy, s / 2 - s * 0.06, None, face.ink, max(0.2, s * 0.012)))
+        out.append(Circle(cx, cy, s / 2, None, "#000000", 0.15))        # the cut line
+    else:
+        out.append(Rect(x - BLEED, y - BLEED, s + 2 * BLEED, s + 2 * BLEED, face.color, None, 0))
+        out.append(Rect(x + s * 0.06, y + s * 0.06, s * 0.88, s * 0.88, None, face.ink, max(0.2, s * 0.012), s * 0.06))
+    has_label = bool(face.label)
+    if face.value:
+        vs = _fit(face.value, fonts["bold"], s * 1.05, s * 0.6)
+        vy = cy + vs * 25.4 / 72 * 0.35 - (s * 0.06 if has_label else 0)
+        out.append(Text(cx, vy, face.value, fonts["bold"], vs, face.ink, "center"))
+    elif face.symbol and face.symbol != "none":
+        out += symbol_items(face.symbol, cx, cy - (s * 0.1 if has_label else 0), s * (0.42 if has_label else 0.55),
+                            face.ink)
+    if has_label:
+        inner = s * (0.58 if t.shape == "round" else 0.8)
+        ls = _fit(face.label, fonts["bold"], s * 0.3, inner)
+        out.append(Text(cx, cy + s * 0.27, face.label, fonts["bold"], ls, face.ink, "center"))
+    return out
+
+
+TICK = 4.0          # crop mark length
+TICK_GAP = 1.0      # between a crop mark and the printed colour
+
+
+def _shelves(sheet: Sheet, width: float) -> list[tuple[float, list[tuple[TokenDef, int]]]]:
+    """Rows of tokens of one size each, in the file's order: [(size, [(token, copy), …]), …]."""
+    groups: dict[tuple[str, float], list[tuple[TokenDef, int]]] = {}
+    for t in sheet.tokens:
+        groups.setdefault((t.shape, t.size), []).extend((t, k) for k in range(t.count))
+    rows = []
+    for (_shape, size), copies in groups.items():
+        per = max(1, int((width + sheet.gap) // (size + sheet.gap)))
+        for i in range(0, len(copies), per):
+            rows.append((size, copies[i:i + per], i == 0, i + per >= len(copies)))
+    return rows
+
+
+def _marks(xs: list[float], top: float, bottom: float, ys: list[float], left: float, right: float) -> list:
+    """Crop marks: short lines on the cut lines, outside the block of tokens."""
+    out = []
+    b = BLEED + TICK_GAP
+    for x in xs:
+        out += [Line(x, top - b - TICK, x, top - b, "#000000", 0.2),
+                Line(x, bottom + b, x, bottom + b + TICK, "#000000", 0.2)]
+    for y in ys:
+        out += [Line(left - b - TICK, y, left - b, y, "#000000", 0.2),
+                Line(right + b, y, right + b + TICK, y, "#000000", 0.2)]
+    return out
+
+
+def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[dict]]:
+    """Front and back pages; returns the pages and a manifest of every token's cut box."""
+    ps = game.print
+    W, H = ps.page_w, ps.page_h
+    cw, ch = COMMON_W - 2 * MARGIN, COMMON_H - 2 * MARGIN
+    bx, by = (W - cw) / 2, (H - ch) / 2
+    inner_w = cw - 2 * (BLEED + TICK_GAP + TICK)
+    top0 = by + 8 + BLEED + TICK_GAP + TICK
+    bottom_limit = by + ch - (BLEED + TICK_GAP + TICK)
+    out: list[Page] = []
+    manifest: list[dict] = []
+    title = f"{game.title} — {sheet.name}"
+    front = back = None
+    y = top0
+    block: list = []          # the current block of same-size shelves: (x0, size, n, y)
+
+    def new_pages():
+        nonlocal front, back, y
+        front = Page(W, H, label="front")
+        back = Page(W, H, label="back")
+        front.items.append(Text(bx, by + 4, f"{title} · fronts · print double-sided ({ps.duplex}-edge flip) at "
+                                "100 %; cut on the black lines", fonts["bold"], 8, "#000000"))
+        back.items.append(Text(W - bx, by + 4, f"{title} · backs", fonts["bold"], 8, "#000000", "right"))
+        out.extend([front, back])
+        manifest.extend([{"page": len(out) - 1, "side": "front", "tokens": []},
+                         {"page": len(out), "side": "back", "tokens": []}])
+        y = top0
+
+    def close_block():
+        if not block:
+            return
+        size = block[0][1]
+        ncols = max(n for _, _, n, _ in block)
+        x0 = block[0][0]
+        xs = sorted({x0 + c * (size + sheet.gap) + d for c in range(ncols) for d in (0, size)})
+        ys = sorted({yy + d for _, _, _, yy in block for d in (0, size)})
+        front.items.extend(_marks(xs, block[0][3], block[-1][3] + size, ys, x0,
+                                  x0 + ncols * size + (ncols - 1) * sheet.gap))
+        block.clear()
+
+    new_pages()
+    for size, copies, first, _last in _shelves(sheet, inner_w):
+        if first:
+            close_block()
+            if y > top0:
+                y += 2 * (BLEED + TICK_GAP + TICK) - sheet.gap
+        if y + size > bottom_limit:
+            close_block()
+            new_pages()
+        per = max(1, int((inner_w + sheet.gap) // (size + sheet.gap)))
+        gw = per * size + (per - 1) * sheet.gap
+        x0 = bx + (cw - gw) / 2
+        if block and block[0][1] != size:
+            close_block()
+        block.append((x0, size, len(copies), y))
+        for c, (t, copy) in enumerate(copies):
+            x = x0 + c * (size + sheet.gap)
+            front.items += face_items(t, t.front, x, y, fonts)
+            bxx, byy = back_position(x, y, size, size, ps)
+            back.items += face_items(t, t.back, bxx, byy, fonts)
+            manifest[-2]["tokens"].append({"id": t.id, "copy": copy + 1, "box": [round(x, 4), round(y, 4), size, size]})
+            manifest[-1]["tokens"].append({"id": t.id, "copy": copy + 1,
+                                           "box": [round(bxx, 4), round(byy, 4), size, size]})
+        y += size + sheet.gap
+    close_block()
+    return out, manifest
+
+
+def all_defs(game, problems: Problems, files=None) -> dict[str, TokenDef]:
+    """Every token the game's token files define, by id (for mats that show where they go)."""
+    files = files if files is not None else common.board_files(game.maps_dir, problems)
+    out: dict[str, TokenDef] = {}
+    for path, doc in files["tokens"]:
+        sheet = load(path, doc, game, problems)
+        if sheet:
+            for t in sheet.tokens:
+                out[t.id] = t
+    return out

@@ -1,0 +1,120 @@
+"""``cardgen rules``: rulebook tools. Wire it in with ``main.add_command(rules)``.
+
+``cardgen rules diff GAME A B`` prints the sections added, removed and changed from version A to
+version B (``current`` names the current version; ``v0.9`` and ``0.9`` are the same).
+``cardgen rules versions GAME`` lists the versions.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .problems import Problems, did_you_mean, to_json
+
+
+def _root(ctx: click.Context) -> Path:
+    obj = ctx.find_root().obj
+    root = getattr(obj, "root", None)
+    if root is None:
+        from .cli import find_root
+        root = find_root(Path.cwd()).resolve()
+    return Path(root)
+
+
+def _game(root: Path, slug: str, problems: Problems):
+    from .loader import list_games, load_game
+    games = list_games(root)
+    if slug not in games:
+        hint = did_you_mean(slug, games)
+        raise click.UsageError(f"unknown game '{slug}'" + (f"; {hint}" if hint else "") +
+                               f" (games: {', '.join(games) or 'none'})")
+    return load_game(root, slug, problems)
+
+
+def _report(problems: Problems, fmt: str) -> None:
+    if fmt == "json":
+        return
+    for p in problems.sorted():
+        click.echo(p.text())
+    n = len(problems.errors)
+    if n:
+        click.echo(f"{n} error(s)", err=True)
+
+
+FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                      help="Report as text lines or one JSON document.")
+
+
+@click.group()
+def rules() -> None:
+    """Rulebook tools: versions and the changes between them."""
+
+
+@rules.command()
+@click.argument("game")
+@click.argument("a")
+@click.argument("b")
+@click.option("--detail", "-d", is_flag=True, help="Also print the changed lines of each changed section.")
+@FORMAT
+@click.pass_context
+def diff(ctx: click.Context, game: str, a: str, b: str, detail: bool, fmt: str) -> None:
+    """Sections added, removed and changed from rulebook version A to version B of GAME."""
+    from .rulebook import Rulebook, find_version, format_text
+    problems = Problems()
+    g = _game(_root(ctx), game, problems)
+    book = Rulebook(g, problems) if g is not None else None
+    versions = book.versions if book else []
+    found = []
+    for name in (a, b):
+        v = find_version(versions, name)
+        if v is None and book is not None and versions:
+            known = [x.version for x in versions]
+            raise click.UsageError(f"{game} has no rulebook version '{name}'" +
+                                   (f"; {h}" if (h := did_you_mean(name.lstrip('vV'), known)) else "") +
+                                   f" (versions: {', '.join(known)}, or 'current')")
+        found.append(v)
+    changes = None
+    if all(found) and book is not None:
+        changes = book.changes(found[0], found[1])
+    if changes is None or problems.has_errors:
+        if fmt == "json":
+            click.echo(to_json(problems, changes=[]))
+        else:
+            _report(problems, fmt)
+        sys.exit(1)
+    va, vb = found
+    if fmt == "json":
+        click.echo(json.dumps({"game": game, "from": va.version, "to": vb.version,
+                               "changes": [c.as_dict() for c in changes],
+                               "problems": [p.as_dict() for p in problems.sorted()]}, indent=2, ensure_ascii=False))
+    else:
+        _report(problems, fmt)
+        click.echo(format_text(changes, va.label, vb.label, detail=detail), nl=False)
+    sys.exit(0)
+
+
+@rules.command()
+@click.argument("game")
+@FORMAT
+@click.pass_context
+def versions(ctx: click.Context, game: str, fmt: str) -> None:
+    """List GAME's rulebook versions, oldest first, and the file each is built into."""
+    from .rulebook import load_versions
+    problems = Problems()
+    g = _game(_root(ctx), game, problems)
+    vs = load_versions(g, problems) if g is not None else []
+    rows = [{"version": v.version, "edition": v.edition, "date": v.date, "current": v.current,
+             "folder": str(v.folder), "pdf": v.pdf_name} for v in vs]
+    if fmt == "json":
+        click.echo(json.dumps({"game": game, "versions": rows, "problems": [p.as_dict() for p in problems.sorted()]},
+                              indent=2, ensure_ascii=False))
+    else:
+        _report(problems, fmt)
+        for r in rows:
+            click.echo(f"{r['version']:<8} {r['edition']}, {r['date']}  → {r['pdf']}"
+                       + ("  (current)" if r["current"] else ""))
+    sys.exit(1 if problems.has_errors else 0)

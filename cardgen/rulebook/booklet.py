@@ -1,0 +1,63 @@
+"""Booklet imposition for saddle-stitch: half-size pages, two per sheet side, in booklet order.
+
+The page count is padded with blank pages to a multiple of 4. Sheet ``i`` (of n/4) carries,
+front: page n−2i (left) and page 2i+1 (right); back: page 2i+2 (left) and page n−2i−1
+(right) (1-based). Print duplex, flipping on the short edge, fold the stack in the middle
+and staple on the fold.
+"""
+
+from __future__ import annotations
+
+import io
+
+MM = 72.0 / 25.4
+
+
+def padded(n: int) -> int:
+    return max(4, (n + 3) // 4 * 4)
+
+
+def booklet_order(n: int) -> list[tuple[int | None, int | None]]:
+    """Sheet sides in print order, each (left page, right page), 0-based; None is a blank page."""
+    total = padded(n)
+    sides: list[tuple[int | None, int | None]] = []
+    for i in range(total // 4):
+        front = (total - 1 - 2 * i, 2 * i)
+        back = (2 * i + 1, total - 2 - 2 * i)
+        for side in (front, back):
+            sides.append(tuple(p if p < n else None for p in side))  # type: ignore[arg-type]
+    return sides
+
+
+def impose(pdf: bytes, sheet_w: float, sheet_h: float) -> bytes:
+    """Impose a PDF of half-size pages 2-up on landscape sheets (``sheet_w`` × ``sheet_h`` mm, portrait).
+
+    Pages are scaled to fit their half of the sheet (1:1 for A5 on A4) and centred in it.
+    Links and the outline are dropped: a booklet is for the printer.
+    """
+    from pypdf import PdfReader, PdfWriter, Transformation
+
+    reader = PdfReader(io.BytesIO(pdf))
+    pages = reader.pages
+    n = len(pages)
+    W, H = sheet_h * MM, sheet_w * MM          # landscape sheet
+    half = W / 2
+    writer = PdfWriter()
+    for left, right in booklet_order(n):
+        sheet = writer.add_blank_page(width=W, height=H)
+        for slot, idx in enumerate((left, right)):
+            if idx is None:
+                continue
+            src = pages[idx]
+            pw, ph = float(src.mediabox.width), float(src.mediabox.height)
+            s = min(half / pw, H / ph, 1.0 if abs(half - pw) < 1 and abs(H - ph) < 1 else 10.0)
+            x = slot * half + (half - pw * s) / 2
+            y = (H - ph * s) / 2
+            if "/Annots" in src:
+                del src["/Annots"]
+            sheet.merge_transformed_page(src, Transformation().scale(s, s).translate(x, y))
+    writer.add_metadata({k: v for k, v in (reader.metadata or {}).items() if isinstance(v, str)})
+    writer.add_metadata({"/Creator": "cardgen", "/Subject": "booklet: print duplex, flip on the short edge"})
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

@@ -1,0 +1,357 @@
+"""Game numbers into the rulebook's Markdown: a sandboxed Jinja2 pass with StrictUndefined.
+
+Each chapter is a Jinja2 template rendered before the Markdown is parsed, so a table or a
+list may be generated from the cards or the rules parameters. The context:
+
+``game``        title, subtitle, designer, slug, players {min, max}
+``params``      the game's params.yaml (``{{ params.battles_to_win[4] }}``)
+``rulings``     ``params.rulings`` (each ``{id, text}``), or an empty list
+``cards``       every card by id, with all its fields (``{{ cards.rats.health }}``)
+``card_types``  each card type: ``{key, name, count, designs}``
+``counts``      copies per card type (``{{ counts.enemy }}``)
+``components``  non-card components ``{id, name, kind, count}``; ``component(id)`` finds one
+``rulebook``    this version's metadata: title, version, edition, date, subtitle, authors
+``versions``    every version's metadata, oldest first
+
+Functions: ``card(id)``, ``cards_of(type, **fields)`` (a list, in file order),
+``component(id)``, ``components_table()`` (a Markdown table of every card type and
+component with its count), ``icon(name)`` (``{name}``), ``plural(n, word, words=None)``.
+
+A missing value, an unknown card id or a syntax error is a problem at the chapter's
+FILE:LINE, never a blank in the text. Chapter lines map back to source lines even after a
+loop generated rows (see :func:`line_map`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError
+from jinja2.exceptions import SecurityError, UndefinedError
+from jinja2.sandbox import SandboxedEnvironment
+from jinja2.utils import missing
+
+from ..model import Game
+from ..problems import Loc, Problems, did_you_mean
+from ..templates import make_env
+from ..yamlsrc import plain
+from .source import Version
+
+
+class PathDict(dict):
+    """A dict that knows its place in the context (``params.battles_to_win``), for messages."""
+
+    _path: str = ""
+
+
+class PathList(list):
+    _path: str = ""
+
+
+class MissingCard(UndefinedError):
+    pass
+
+
+class CardIndex(PathDict):
+    """``cards``: a missing id is an unknown card, reported as RULEBOOK-CARD where it is named."""
+
+    def __missing__(self, key):
+        hint = did_you_mean(str(key), self)
+        raise MissingCard(f"unknown card id '{key}'" + (f" ({hint})" if hint else ""))
+
+
+def wrap(value: Any, path: str) -> Any:
+    """Plain data → PathDict/PathList, each knowing its path."""
+    if isinstance(value, dict):
+        d = PathDict()
+        d._path = path
+        for k, v in value.items():
+            d[k] = wrap(v, f"{path}.{k}" if isinstance(k, str) and k.isidentifier() else f"{path}[{k!r}]")
+        return d
+    if isinstance(value, list):
+        lst = PathList(wrap(v, f"{path}[{i}]") for i, v in enumerate(value))
+        lst._path = path
+        return lst
+    return value
+
+
+def _describe_keys(obj: dict) -> str:
+    keys = [str(k) for k in obj]
+    if not keys:
+        return "it is empty"
+    if len(keys) > 8:
+        return "it has " + ", ".join(keys[:8]) + f", … ({len(keys)} keys)"
+    return "it has " + ", ".join(keys)
+
+
+def make_undefined(names: list[str]):
+    class RulebookUndefined(StrictUndefined):
+        """StrictUndefined with messages that name the path and the nearest key."""
+
+        __slots__ = ()
+        known = names
+
+        def __init__(self, hint=None, obj=missing, name=None, exc=UndefinedError):
+            if isinstance(obj, CardIndex):
+                exc = MissingCard
+            super().__init__(hint, obj, name, exc)
+
+        @property
+        def _undefined_message(self) -> str:
+            if self._undefined_hint:
+                return self._undefined_hint
+            obj, name = self._undefined_obj, self._undefined_name
+            if obj is missing:
+                hint = did_you_mean(str(name), self.known)
+                return f"'{name}' is not defined" + (f" ({hint})" if hint else "")
+            if isinstance(obj, CardIndex):
+                hint = did_you_mean(str(name), obj)
+                return f"unknown card id '{name}'" + (f" ({hint})" if hint else "")
+            if isinstance(obj, dict):
+                path = getattr(obj, "_path", "") or "the mapping"
+                hint = did_you_mean(str(name), [str(k) for k in obj])
+                return f"{path} has no key {name!r} ({hint or _describe_keys(obj)})"
+            if isinstance(obj, list):
+                path = getattr(obj, "_path", "") or "the list"
+                return f"{path} has no item {name!r} (it has {len(obj)} items)"
+            return f"{type(obj).__name__} value {obj!r} has no attribute {name!r}"
+
+    return RulebookUndefined
+
+
+def make_environment(search: list[Path], names: list[str]) -> SandboxedEnvironment:
+    """The sandbox for Markdown: block tags leave no blank lines, so loops can emit table rows."""
+    base = make_env()
+    env = SandboxedEnvironment(undefined=make_undefined(names), autoescape=False, trim_blocks=True,
+                               lstrip_blocks=True, keep_trailing_newline=True,
+                               loader=FileSystemLoader([str(p) for p in search]))
+    for name in ("signed", "title", "expand"):   # the card templates' filters, same meaning here
+        env.filters[name] = base.filters[name]
+    return env
+
+
+def build_context(game: Game, version: Version, versions: list[Version]) -> dict[str, Any]:
+    """The names every chapter sees (see the module docstring)."""
+    params = plain(game.params) if isinstance(game.params, dict) else {}
+    cards = CardIndex()
+    cards._path = "cards"
+    order: dict[str, list[dict]] = {}
+    for c in game.cards:
+        d = wrap({**c.fields, "id": c.id, "name": c.name, "type": c.type, "copies": c.copies}, f"cards.{c.id}")
+        cards[c.id] = d
+        order.setdefault(c.type, []).append(d)
+    counts: dict[str, int] = {}
+    for c in game.cards:
+        counts[c.type] = counts.get(c.type, 0) + c.copies
+    types = {k: {"key": k, "name": ct.name, "count": counts.get(k, 0), "designs": len(order.get(k, []))}
+             for k, ct in game.card_types.items()}
+    comps = [wrap({**plain(c.fields), "id": c.id, "name": c.name, "kind": c.kind, "count": c.count},
+                  f"components[{i}]") for i, c in enumerate(game.components)]
+    meta = game.meta or {}
+    ctx: dict[str, Any] = {
+        "game": wrap({"title": game.title, "slug": game.slug, "subtitle": meta.get("subtitle"),
+                      "designer": meta.get("designer"), "players": plain(meta.get("players")) or {}}, "game"),
+        "params": wrap(params, "params"),
+        "rulings": wrap(params.get("rulings") or [], "rulings"),
+        "cards": cards,
+        "card_types": wrap(types, "card_types"),
+        "counts": wrap(counts, "counts"),
+        "components": wrap(comps, "components"),
+        "rulebook": wrap(version.context(), "rulebook"),
+        "versions": wrap([v.context() for v in versions], "versions"),
+    }
+
+    def card(card_id: str):
+        if card_id not in cards:
+            raise MissingCard(f"unknown card id '{card_id}'" +
+                              (f" ({h})" if (h := did_you_mean(card_id, cards)) else ""))
+        return cards[card_id]
+
+    def cards_of(type_key: str, **where):
+        if type_key not in game.card_types:
+            raise UndefinedError(f"cards_of: unknown card type '{type_key}'" +
+                                 (f" ({h})" if (h := did_you_mean(type_key, game.card_types)) else ""))
+        out = order.get(type_key, [])
+        for k, v in where.items():
+            out = [c for c in out if (v in c.get(k) if isinstance(c.get(k), list) and not isinstance(v, list)
+                                      else c.get(k) in v if isinstance(v, list) else c.get(k) == v)]
+        return out
+
+    def component(comp_id: str):
+        for c in comps:
+            if c["id"] == comp_id:
+                return c
+        raise UndefinedError(f"unknown component id '{comp_id}'" +
+                             (f" ({h})" if (h := did_you_mean(comp_id, [c['id'] for c in comps])) else ""))
+
+    def components_table(details: bool = True) -> str:
+        rows = ["| Component | Count |" + (" Details |" if details else ""),
+                "| --- | ---: |" + (" --- |" if details else "")]
+        for k, t in types.items():
+            if not t["count"]:
+                continue
+            row = f"| {_cell(t['name'])} cards | {t['count']} |"
+            if details:
+                designs = order.get(k, [])
+                if len(designs) <= 8:
+                    same = len({d["copies"] for d in designs}) == 1 and len(designs) > 1
+                    if same:
+                        row += f" {designs[0]['copies']} each of " + ", ".join(_cell(d["name"]) for d in designs) + " |"
+                    else:
+                        row += " " + ", ".join(f"{_cell(d['name'])} ×{d['copies']}" for d in designs) + " |"
+                else:
+                    row += f" {len(designs)} different cards |"
+            rows.append(row)
+        for c in comps:
+            row = f"| {_cell(c['name'])} | {c['count']} |"
+            if details:
+                row += f" {_cell(c['kind'])} |"
+            rows.append(row)
+        return "\n".join(rows)
+
+    def plural(n, word: str, words: str | None = None) -> str:
+        return word if n == 1 else (words or word + "s")
+
+    ctx.update(card=card, cards_of=cards_of, component=component, components_table=components_table,
+               icon=lambda name: "{" + str(name) + "}", plural=plural)
+    return ctx
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
+    return str(text).replace("|", "\\|")
+
+
+@dataclass
+class Rendered:
+    """One chapter after Jinja2: its text and, per output line, the source line it came from."""
+
+    path: Path
+    text: str
+    lines: list[int]          # lines[i] = 1-based source line of output line i (0-based)
+    source: str
+
+    def loc(self, out_line: int, col: int = 1) -> Loc:
+        """Source location of a 0-based output line."""
+        if not self.lines:
+            return Loc(str(self.path), 1, col)
+        i = min(max(out_line, 0), len(self.lines) - 1)
+        return Loc(str(self.path), self.lines[i], col)
+
+    def out_lines(self) -> list[str]:
+        return self.text.split("\n")
+
+
+_TAG_ONLY = re.compile(r"^\s*(\{%.*?%\}|\{#.*?#\})\s*$")
+
+
+def line_map(source: str, output: str) -> list[int]:
+    """For each output line, the 1-based source line that produced it.
+
+    Lines the template left as they were map one to one; lines a loop or an expression
+    produced map to the most similar source line of the block that produced them.
+    """
+    src = source.split("\n")
+    out = output.split("\n")
+    sm = difflib.SequenceMatcher(None, src, out, autojunk=False)
+    result = [1] * len(out)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            for k in range(j2 - j1):
+                result[j1 + k] = i1 + k + 1
+        elif tag in ("replace", "insert"):
+            block = [i for i in range(i1, i2) if not _TAG_ONLY.match(src[i])] or list(range(i1, i2))
+            if not block:
+                block = [max(i1 - 1, 0)]
+            if len(block) == j2 - j1:
+                for k in range(j2 - j1):
+                    result[j1 + k] = block[k] + 1
+                continue
+            for j in range(j1, j2):
+                if len(block) == 1:
+                    result[j] = block[0] + 1
+                elif len(block) * (j2 - j1) > 4000:
+                    result[j] = block[(j - j1) * len(block) // (j2 - j1)] + 1
+                else:
+                    result[j] = max(block, key=lambda i, j=j: difflib.SequenceMatcher(None, src[i], out[j]).ratio()) + 1
+    return result
+
+
+def _error_line(exc: BaseException, files: set[str]) -> tuple[str | None, int | None]:
+    """The deepest template frame of a Jinja2 runtime error: (file, line)."""
+    found: tuple[str | None, int | None] = (None, None)
+    tb = exc.__traceback__
+    while tb is not None:
+        fn = tb.tb_frame.f_code.co_filename
+        if fn in files:
+            found = (fn, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+class ChapterRenderer:
+    """Renders the chapters of one version with one context."""
+
+    def __init__(self, game: Game, version: Version, versions: list[Version], problems: Problems):
+        self.game = game
+        self.version = version
+        self.problems = problems
+        self.context = build_context(game, version, versions)
+        search = [version.folder]
+        cur = next((v for v in versions if v.current), None)
+        if cur is not None and cur.folder != version.folder:
+            search.append(cur.folder)
+        self.env = make_environment(search, sorted(self.context))
+        self._files = {str(p.resolve()) for folder in search for p in folder.glob("*.md")}
+        self._files |= {str(p) for folder in search for p in folder.glob("*.md")}
+
+    def render(self, path: Path) -> Rendered | None:
+        try:
+            source = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as e:
+            raw = path.read_bytes()
+            line = raw[: e.start].count(b"\n") + 1
+            self.problems.error("RULEBOOK-META", f"chapter is not UTF-8 (byte 0x{raw[e.start]:02x})",
+                                Loc(str(path), line, 1), hint="save the file as UTF-8")
+            return None
+        except OSError as e:
+            self.problems.error("FILE-MISSING", f"cannot read {path}: {e.strerror or e}", Loc(str(path), 1, 1))
+            return None
+        if source.startswith("\ufeff"):
+            source = source[1:]
+        try:
+            tpl = self.env.get_template(path.name)
+            if Path(tpl.filename or "").resolve() != path.resolve():
+                tpl = self.env.from_string(source)
+                tpl.filename = str(path)
+            text = tpl.render(self.context)
+        except TemplateSyntaxError as e:
+            fn = e.filename or str(path)
+            self.problems.error("RULEBOOK-JINJA", f"template syntax error: {e.message}",
+                                Loc(fn, e.lineno or 1, 1))
+            return None
+        except MissingCard as e:
+            fn, line = _error_line(e, self._files | {str(path)})
+            self.problems.error("RULEBOOK-CARD", str(e.message or e), Loc(fn or str(path), line or 1, 1))
+            return None
+        except TemplateNotFound as e:
+            fn, line = _error_line(e, self._files | {str(path)})
+            self.problems.error("RULEBOOK-JINJA", f"no file '{e.name}' to import or include",
+                                Loc(fn or str(path), line or 1, 1))
+            return None
+        except (UndefinedError, SecurityError, TemplateError) as e:
+            fn, line = _error_line(e, self._files | {str(path)})
+            self.problems.error("RULEBOOK-JINJA", f"missing value: {e.message or e}"
+                                if isinstance(e, UndefinedError) else f"template error: {e.message or e}",
+                                Loc(fn or str(path), line or 1, 1))
+            return None
+        except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as e:
+            fn, line = _error_line(e, self._files | {str(path)})
+            self.problems.error("RULEBOOK-JINJA", f"template error: {type(e).__name__}: {e}",
+                                Loc(fn or str(path), line or 1, 1))
+            return None
+        return Rendered(path, text, line_map(source, text), source)

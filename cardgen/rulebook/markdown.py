@@ -1,0 +1,648 @@
+"""Markdown → platypus flowables, through markdown-it-py's syntax tree (never regular expressions
+over the whole text).
+
+Supported: headings (``{id=… rule="LB-ATK-3"}`` on the line before a heading sets its anchor and
+catalogue rule IDs), paragraphs, emphasis, links (``#anchor`` links are internal), bullet and
+numbered lists, tables (GFM), footnotes, definition lists (a glossary), block quotes,
+callout boxes (``::: example Title`` … ``:::``; also ``note``, ``tip``, ``variant``,
+``designer``), images — a file next to the chapter, or ``card:<id>`` for a real card drawn by
+the card pipeline (images alone in a paragraph stand side by side) — rules (``---``), code, and
+YAML front matter (chapter options). ``{icon}`` draws one of the game's icons, as on cards.
+
+Every problem carries the chapter's source FILE:LINE (through the Jinja2 line map).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+from mdit_py_plugins.attrs import attrs_block_plugin
+from mdit_py_plugins.container import container_plugin
+from mdit_py_plugins.deflist import deflist_plugin
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+from reportlab.lib.colors import HexColor
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import (
+    CondPageBreak,
+    Flowable,
+    HRFlowable,
+    Indenter,
+    ListFlowable,
+    ListItem,
+    PageBreak,
+    Paragraph,
+    Preformatted,
+    Spacer,
+    Table,
+)
+from reportlab.platypus import Image as RLImage
+
+from ..fonts import charset
+from ..problems import Loc, Problems, did_you_mean
+from ..schema import Opt, check_mapping
+from ..yamlsrc import parse_yaml, unmojibake
+from .flowables import CardPicture, CardRow, FullWidth, Heading, callout
+from .jinja import Rendered
+
+CALLOUTS = {"example": "Example", "note": "Note", "tip": "Tip", "variant": "Variant",
+            "designer": "Designer's note"}
+FRONT_SPEC = {
+    "new_page": Opt("bool", default=True, doc="start the chapter on a new page"),
+    "toc": Opt("bool", default=True, doc="list the chapter's headings in the table of contents"),
+}
+_ICON = re.compile(r"\{([A-Za-z][A-Za-z0-9_]*)\}")
+
+
+def make_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "typographer": True})
+    md.enable(["table", "strikethrough", "replacements", "smartquotes"])
+    md.use(front_matter_plugin).use(footnote_plugin).use(deflist_plugin).use(attrs_block_plugin)
+    for name in CALLOUTS:
+        md.use(container_plugin, name)
+    return md
+
+
+_PARSER = make_parser()
+
+
+@dataclass
+class Chapter:
+    """One chapter: rendered text, syntax tree, and chapter options from its front matter."""
+
+    rendered: Rendered
+    tree: SyntaxTreeNode
+    options: dict[str, Any] = field(default_factory=dict)
+    index: int = 0
+
+    @property
+    def path(self) -> Path:
+        return self.rendered.path
+
+    def loc(self, node_or_line: Any, col: int = 1) -> Loc:
+        line = node_or_line if isinstance(node_or_line, int) else _first_line(node_or_line)
+        return self.rendered.loc(line, col)
+
+
+def _first_line(node: SyntaxTreeNode | None) -> int:
+    while node is not None:
+        if not node.is_root and node.map:
+            return node.map[0]
+        node = node.parent
+    return 0
+
+
+def parse(rendered: Rendered, problems: Problems, index: int = 0) -> Chapter:
+    tree = SyntaxTreeNode(_PARSER.parse(rendered.text))
+    ch = Chapter(rendered, tree, index=index)
+    opts = {k: o.default for k, o in FRONT_SPEC.items()}
+    for node in tree.children:
+        if node.type == "front_matter":
+            # the YAML starts on the line after the opening '---'
+            offset = ch.loc(node).line
+            local = Problems()
+            data = parse_yaml(node.content, str(rendered.path), local)
+            for p in local:
+                loc = Loc(p.loc.file, p.loc.line + offset, p.loc.col) if p.loc else ch.loc(node)
+                problems.add(p.rule, p.severity, p.message, loc, p.hint)
+            if isinstance(data, dict):
+                fm = Problems()
+                res = check_mapping(data, FRONT_SPEC, fm, "chapter front matter")
+                for p in fm:
+                    loc = Loc(p.loc.file, p.loc.line + offset, p.loc.col) if p.loc and p.loc.line else ch.loc(node)
+                    problems.add(p.rule, p.severity, p.message, loc, p.hint)
+                opts.update({k: v for k, v in res.values.items() if v is not None})
+            elif data is not None:
+                problems.error("RULEBOOK-META", "front matter must be a mapping of chapter options", ch.loc(node))
+    ch.options = opts
+    return ch
+
+
+def plain_text(node: SyntaxTreeNode) -> str:
+    """The text of an inline node (or of a block's inline children), without markup."""
+    if node.type in ("text", "code_inline"):
+        return node.content
+    if node.type in ("softbreak", "hardbreak"):
+        return " "
+    return "".join(plain_text(c) for c in node.children)
+
+
+def slugify(text: str) -> str:
+    s = re.sub(r"[^\w\s-]", "", text.lower(), flags=re.UNICODE)
+    s = re.sub(r"[\s_-]+", "-", s).strip("-")
+    return s or "section"
+
+
+@dataclass
+class HeadingInfo:
+    chapter: int
+    line: int          # 0-based output line
+    level: int
+    text: str
+    anchor: str
+    rules: list[str]
+    node: SyntaxTreeNode
+
+
+def headings(chapters: list[Chapter]) -> list[HeadingInfo]:
+    """Every heading of a version in order, each with a unique anchor."""
+    out: list[HeadingInfo] = []
+    used: set[str] = set()
+    for ch in chapters:
+        for node in ch.tree.walk():
+            if node.type != "heading" or _inside_box(node):
+                continue
+            text = plain_text(node).strip()
+            explicit = node.attrs.get("id")
+            base = str(explicit) if explicit else slugify(text)
+            anchor, n = base, 2
+            while anchor in used:
+                anchor, n = f"{base}-{n}", n + 1
+            used.add(anchor)
+            rules = str(node.attrs.get("rule", "")).split()
+            out.append(HeadingInfo(ch.index, node.map[0] if node.map else 0, int(node.tag[1]), text, anchor,
+                                   rules, node))
+    return out
+
+
+def _inside_box(node: SyntaxTreeNode) -> bool:
+    p = node.parent
+    while p is not None and not p.is_root:
+        if p.type.startswith("container_") or p.type in ("blockquote", "list_item", "dd", "table"):
+            return True
+        p = p.parent
+    return False
+
+
+class ImageResolver:
+    """Turns an image target into a CardPicture (``card:<id>``) or a flowable (a file).
+
+    ``schemes`` maps a URL scheme to ``fn(target, alt, loc, problems) -> CardPicture |
+    Flowable | None``; other games' pipelines (maps, mats) add theirs.
+    """
+
+    def __init__(self, root: Path, schemes: dict[str, Callable] | None = None):
+        self.root = root
+        self.schemes = dict(schemes or {})
+
+    def resolve(self, src: str, alt: str, base: Path, loc: Loc, problems: Problems, width: float):
+        scheme, sep, rest = src.partition(":")
+        if sep and scheme in self.schemes:
+            return self.schemes[scheme](rest, alt, loc, problems)
+        if sep and len(scheme) > 1 and "/" not in scheme:
+            problems.error("RULEBOOK-MARKDOWN", f"unknown image kind '{scheme}:'", loc,
+                           hint=did_you_mean(scheme, self.schemes) or
+                           f"known: {', '.join(sorted(self.schemes)) or 'none'}, or a file path")
+            return None
+        path = (base / src).resolve()
+        try:
+            path.relative_to(self.root.resolve())
+        except ValueError:
+            problems.error("PATH-ESCAPE", f"image '{src}' lies outside the project folder", loc)
+            return None
+        if not path.is_file():
+            problems.error("FILE-MISSING", f"image file '{src}' does not exist", loc)
+            return None
+        try:
+            img = RLImage(str(path))
+        except Exception as e:  # noqa: BLE001 - any unreadable image is a content problem
+            problems.error("FILE-MISSING", f"cannot read image '{src}': {e}", loc)
+            return None
+        w, h = img.imageWidth, img.imageHeight
+        s = min(1.0, width / w) if w else 1.0
+        img.drawWidth, img.drawHeight = w * s, h * s
+        return img
+
+
+class Converter:
+    """Syntax trees of one version's chapters → flowables."""
+
+    def __init__(self, styles, problems: Problems, icons: dict, images: ImageResolver,
+                 heads: list[HeadingInfo], text_width: float):
+        self.st = styles
+        self.problems = problems
+        self.icons = icons
+        self.images = images
+        self.text_width = text_width
+        self.heads = {(h.chapter, h.line): h for h in heads}
+        self.anchors = {h.anchor for h in heads} | {r for h in heads for r in h.rules}
+        self.body_chars = charset(styles.serif)
+        self.ch: Chapter | None = None
+
+    # --- blocks -------------------------------------------------------------------------------
+    def chapter(self, ch: Chapter) -> list[Flowable]:
+        self.ch = ch
+        out: list[Flowable] = []
+        notes: list[Flowable] = []
+        first = True
+        for node in ch.tree.children:
+            if node.type == "front_matter":
+                continue
+            if node.type == "footnote_block":
+                notes = self.footnotes(node)
+                continue
+            if node.type == "heading" and node.tag == "h1" and not first:
+                out.append(PageBreak())
+            out += self.block(node, box=False, tight=False)
+            first = False
+        if notes:
+            out += [Spacer(1, 8), HRFlowable(width="30%", thickness=0.5, color=HexColor("#9a948a"),
+                                             hAlign="LEFT", spaceAfter=4)] + notes
+        return out
+
+    def blocks(self, nodes, box: bool, tight: bool = False) -> list[Flowable]:
+        out: list[Flowable] = []
+        for n in nodes:
+            out += self.block(n, box, tight)
+        return out
+
+    def block(self, node: SyntaxTreeNode, box: bool, tight: bool) -> list[Flowable]:
+        t = node.type
+        st = self.st
+        if t == "heading":
+            return self.heading(node, box)
+        if t == "paragraph":
+            return self.paragraph(node, st.tight if tight else st.body)
+        if t in ("bullet_list", "ordered_list"):
+            return [self.list(node, box)]
+        if t == "table":
+            return self.table(node)
+        if t == "dl":
+            return self.deflist(node, box)
+        if t == "blockquote":
+            rows = [[f] for f in self.blocks(node.children, True)]
+            return [callout(rows, st.rule_color, st.quote_fill), Spacer(1, 6)]
+        if t.startswith("container_"):
+            return self.box(node)
+        if t == "hr":
+            return [HRFlowable(width="100%", thickness=0.6, color=HexColor(st.rule_color), spaceBefore=4,
+                               spaceAfter=8)]
+        if t in ("fence", "code_block"):
+            return [callout([[Preformatted(node.content.rstrip("\n"), st.code)]], st.rule_color, st.note_fill),
+                    Spacer(1, 6)]
+        if t == "html_block":
+            return [Paragraph(escape(node.content), st.body)]
+        if t == "footnote_block":
+            return self.footnotes(node)
+        self.problems.warning("RULEBOOK-MARKDOWN", f"'{t}' blocks are not typeset", self.ch.loc(node))
+        return []
+
+    def heading(self, node: SyntaxTreeNode, box: bool) -> list[Flowable]:
+        level = int(node.tag[1])
+        markup = self.inline(node.children[0]) if node.children else ""
+        if box or _inside_box(node):
+            return [Paragraph(markup, self.st.box_heading)]
+        info = self.heads.get((self.ch.index, node.map[0] if node.map else 0))
+        style = self.st.heading[min(level, len(self.st.heading)) - 1]
+        tag = ""
+        if info and info.rules:
+            tag = f' <font name="{self.st.sans}" size="{max(6, style.fontSize * 0.42):.1f}" color="#8a857c">' \
+                  f'{escape(" · ".join(info.rules))}</font>'
+        anchor = info.anchor if info else slugify(plain_text(node))
+        h = Heading(markup + tag, style, level - 1, anchor, info.text if info else plain_text(node),
+                    toc=level <= 2 and self.ch.options.get("toc", True), outline=level <= 3,
+                    chapter=level == 1, aliases=list(info.rules) if info else [])
+        out: list[Flowable] = []
+        if level == 2:
+            out.append(CondPageBreak(self.st.keep_h2))
+        out.append(h)
+        return out
+
+    def paragraph(self, node: SyntaxTreeNode, style: ParagraphStyle) -> list[Flowable]:
+        inline = node.children[0] if node.children else None
+        if inline is None:
+            return []
+        if self._looks_like_table(node):
+            return [Paragraph(self.inline(inline), style)]
+        images = [c for c in inline.children if c.type == "image"]
+        rest = [c for c in inline.children if c.type != "image"]
+        out: list[Flowable] = []
+        if any(plain_text(c).strip() for c in rest) or any(c.type == "footnote_ref" for c in rest):
+            out.append(Paragraph(self.inline_nodes(rest, node), style))
+        if images:
+            out += self.pictures(images, node)
+        return out
+
+    def pictures(self, images: list[SyntaxTreeNode], node: SyntaxTreeNode) -> list[Flowable]:
+        loc = self.ch.loc(node)
+        out: list[Flowable] = []
+        cards: list[CardPicture] = []
+        scale = None
+        for img in images:
+            src = str(img.attrs.get("src", ""))
+            alt = plain_text(img).strip()
+            title = str(img.attrs.get("title") or "")
+            m = re.match(r"^\s*scale\s*=\s*([0-9.]+)\s*$", title)
+            if m:
+                scale = float(m.group(1))
+            elif title:
+                alt = alt or title
+            line_loc = self._loc_of_text(node, src) or loc
+            got = self.images.resolve(src, alt, self.ch.path.parent, line_loc, self.problems, self.text_width)
+            if isinstance(got, CardPicture):
+                got.caption = self.text(alt, node) if alt else ""
+                cards.append(got)
+            elif got is not None:
+                if cards:
+                    out.append(CardRow(cards, self.st.caption, scale or self.st.card_scale))
+                    cards = []
+                out.append(got)
+                if alt:
+                    out.append(Paragraph(self.text(alt, node), self.st.caption))
+        if cards:
+            out.append(CardRow(cards, self.st.caption, scale or self.st.card_scale))
+        if out:
+            out.append(Spacer(1, 6))
+        return out
+
+    def list(self, node: SyntaxTreeNode, box: bool) -> Flowable:
+        st = self.st
+        ordered = node.type == "ordered_list"
+        tight = all(getattr(p, "hidden", False) for li in node.children for p in li.children
+                    if p.type == "paragraph")
+        depth = sum(1 for p in _ancestors(node) if p.type in ("bullet_list", "ordered_list"))
+        items = []
+        for li in node.children:
+            flows = self.blocks(li.children, box, tight=tight)
+            items.append(ListItem(flows or [Paragraph("", st.body)]))
+        kw: dict[str, Any] = dict(leftIndent=st.list_indent, bulletFontName=st.sans if not ordered else st.sans_bold,
+                                  bulletFontSize=st.body.fontSize * (0.85 if not ordered else 0.95),
+                                  bulletColor=HexColor(st.accent),
+                                  spaceAfter=0 if box or depth else st.body.spaceAfter,
+                                  bulletDedent="auto")
+        if ordered:
+            start = node.attrs.get("start", 1)
+            return ListFlowable(items, bulletType="1", start=str(start), bulletFormat="%s.", **kw)
+        return ListFlowable(items, bulletType="bullet", start="•" if depth == 0 else "–", **kw)
+
+    def deflist(self, node: SyntaxTreeNode, box: bool) -> list[Flowable]:
+        out: list[Flowable] = []
+        for child in node.children:
+            if child.type == "dt":
+                p = Paragraph(self.inline(child.children[0]) if child.children else "", self.st.term)
+                out.append(p)
+            elif child.type == "dd":
+                out += [Indenter(left=self.st.list_indent)]
+                out += self.blocks(child.children, box, tight=True)
+                out += [Indenter(left=-self.st.list_indent), Spacer(1, 3)]
+        return out
+
+    def box(self, node: SyntaxTreeNode) -> list[Flowable]:
+        kind = node.type[len("container_"):]
+        info = (node.info or "").strip()
+        title = info[len(kind):].strip() if info.startswith(kind) else ""
+        label = CALLOUTS.get(kind, kind.title())
+        head = f'<font name="{self.st.sans_bold}" color="{self.st.accent}">{escape(label.upper())}</font>'
+        if title:
+            head += f'<font name="{self.st.sans_bold}">  {self.text(title, node)}</font>'
+        rows: list[list] = [[Paragraph(head, self.st.box_title)]]
+        rows += [[f] for f in self.blocks(node.children, True)]
+        fill = self.st.example_fill if kind == "example" else self.st.note_fill
+        return [Spacer(1, 2), callout(rows, self.st.accent, fill), Spacer(1, 8)]
+
+    def footnotes(self, node: SyntaxTreeNode) -> list[Flowable]:
+        out: list[Flowable] = []
+        for fn in node.children:
+            n = int(fn.meta.get("id", 0)) + 1
+            key = f"fn-{self.ch.index}-{n}"
+            paras = [c for c in fn.children if c.type == "paragraph"]
+            text = " ".join(self.inline(p.children[0]) for p in paras if p.children)
+            out.append(Paragraph(f'<a name="{key}"/><super>{n}</super> {text}', self.st.footnote))
+        return out
+
+    # --- tables -------------------------------------------------------------------------------
+    def _looks_like_table(self, node: SyntaxTreeNode) -> bool:
+        """A paragraph made of '|' lines: a table the parser could not read. Reported."""
+        if not node.map:
+            return False
+        lines = self.ch.rendered.out_lines()[node.map[0]:node.map[1]]
+        if len(lines) < 2 or not all(ln.strip().startswith("|") for ln in lines):
+            return False
+        head, delim = split_row(lines[0]), split_row(lines[1])
+        is_delim = all(re.fullmatch(r"\s*:?-+:?\s*", c) for c in delim) and delim
+        if not is_delim:
+            why = "its second line must be the delimiter row, e.g. | --- | --- |"
+            loc = self.ch.loc(node.map[0] + 1)
+        else:
+            why = (f"the header row has {len(head)} cell(s) but the delimiter row has {len(delim)}; "
+                   "they must match")
+            loc = self.ch.loc(node.map[0] + 1)
+        self.problems.error("RULEBOOK-TABLE", f"broken table: {why}", loc)
+        return True
+
+    def table(self, node: SyntaxTreeNode) -> list[Flowable]:
+        st = self.st
+        thead = next((c for c in node.children if c.type == "thead"), None)
+        tbody = next((c for c in node.children if c.type == "tbody"), None)
+        head_rows = thead.children if thead else []
+        body_rows = tbody.children if tbody else []
+        ncols = len(head_rows[0].children) if head_rows else 0
+        out_lines = self.ch.rendered.out_lines()
+        for tr in body_rows:
+            if not tr.map:
+                continue
+            raw = out_lines[tr.map[0]]
+            n = len(split_row(raw))
+            if n != ncols:
+                what = "the extra cells would be lost" if n > ncols else "the missing cells would be blank"
+                self.problems.error("RULEBOOK-TABLE", f"broken table: this row has {n} cell(s), the header "
+                                    f"has {ncols}; {what}", self.ch.loc(tr.map[0]))
+        aligns = []
+        for th in head_rows[0].children if head_rows else []:
+            style = str(th.attrs.get("style", ""))
+            aligns.append(TA_RIGHT if "right" in style else TA_CENTER if "center" in style else TA_LEFT)
+        data: list[list] = []
+        plain: list[list[str]] = []
+        for r, tr in enumerate(list(head_rows) + list(body_rows)):
+            row, prow = [], []
+            for c, cell in enumerate(tr.children[:ncols]):
+                base = st.th if r < len(head_rows) else st.td
+                al = aligns[c] if c < len(aligns) else TA_LEFT
+                style = ParagraphStyle(f"{base.name}-{al}", parent=base, alignment=al)
+                markup = self.inline(cell.children[0]) if cell.children else ""
+                row.append(Paragraph(markup, style))
+                prow.append(plain_text(cell))
+            while len(row) < ncols:
+                row.append(Paragraph("", st.td))
+                prow.append("")
+            data.append(row)
+            plain.append(prow)
+        nhead = len(head_rows)
+
+        def make(width: float) -> Table:
+            widths = column_widths(plain, nhead, width, st)
+            t = Table(data, colWidths=widths, repeatRows=nhead, hAlign="LEFT")
+            cmds = [("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), st.cell_pad), ("RIGHTPADDING", (0, 0), (-1, -1), st.cell_pad),
+                    ("TOPPADDING", (0, 0), (-1, -1), 2.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+                    ("LINEBELOW", (0, 0), (-1, -1), 0.25, HexColor("#cfc8bb"))]
+            if nhead:
+                cmds += [("BACKGROUND", (0, 0), (-1, nhead - 1), HexColor(st.head_fill)),
+                         ("LINEBELOW", (0, nhead - 1), (-1, nhead - 1), 0.9, HexColor(st.accent))]
+            for r in range(nhead, len(data)):
+                if (r - nhead) % 2 == 1:
+                    cmds.append(("BACKGROUND", (0, r), (-1, r), HexColor(st.zebra_fill)))
+            t.setStyle(cmds)
+            return t
+
+        return [FullWidth(make), Spacer(1, st.body.spaceAfter + 2)]
+
+    # --- inline -------------------------------------------------------------------------------
+    def inline(self, node: SyntaxTreeNode) -> str:
+        return self.inline_nodes(node.children, node)
+
+    def inline_nodes(self, nodes, where: SyntaxTreeNode) -> str:
+        out: list[str] = []
+        accent = self.st.accent
+        for ch in nodes:
+            t = ch.type
+            if t == "text":
+                out.append(self.text(ch.content, where))
+            elif t == "softbreak":
+                out.append(" ")
+            elif t == "hardbreak":
+                out.append("<br/>")
+            elif t == "strong":
+                out.append("<b>" + self.inline_nodes(ch.children, where) + "</b>")
+            elif t == "em":
+                out.append("<i>" + self.inline_nodes(ch.children, where) + "</i>")
+            elif t == "s":
+                out.append("<strike>" + self.inline_nodes(ch.children, where) + "</strike>")
+            elif t == "code_inline":
+                out.append(f'<font name="{self.st.sans}">{self.text(ch.content, where, icons=False)}</font>')
+            elif t == "link":
+                href = str(ch.attrs.get("href", ""))
+                inner = self.inline_nodes(ch.children, where)
+                if href.startswith("#"):
+                    name = href[1:]
+                    if name not in self.anchors:
+                        self.problems.error("RULEBOOK-LINK", f"link to '#{name}': no heading has that anchor",
+                                            self._loc_of_text(where, href) or self.ch.loc(where),
+                                            hint=did_you_mean(name, self.anchors))
+                        out.append(inner)
+                    else:
+                        out.append(f'<a href="#{escape(name)}" color="{accent}">{inner}</a>')
+                else:
+                    out.append(f'<a href="{escape(href)}" color="{accent}"><u>{inner}</u></a>')
+            elif t == "footnote_ref":
+                n = int(ch.meta.get("id", 0)) + 1
+                out.append(f'<super><a href="#fn-{self.ch.index}-{n}" color="{accent}">{n}</a></super>')
+            elif t == "image":
+                out.append(self.text(plain_text(ch), where))
+            else:
+                out.append(self.text(plain_text(ch), where))
+        return "".join(out)
+
+    def text(self, s: str, where: SyntaxTreeNode, icons: bool = True) -> str:
+        """Plain text → Paragraph markup: escaped, {icon}s drawn, glyphs and mojibake checked."""
+        self._check_text(s, where)
+        esc = escape(s)
+        if not icons or "{" not in esc:
+            return esc
+
+        def icon(m: re.Match) -> str:
+            ic = self.icons.get(m.group(1))
+            if ic is None:
+                return m.group(0)
+            color = f' color="{ic.color}"' if ic.color else ""
+            return f'<font name="{self.st.sans}"{color}>{escape(ic.glyph)}</font>'
+
+        return _ICON.sub(icon, esc)
+
+    def _check_text(self, s: str, where: SyntaxTreeNode) -> None:
+        if s.isascii():
+            return
+        missing = "".join(sorted({c for c in s if ord(c) not in self.body_chars and c not in "\n\t"}))
+        if missing:
+            self.problems.error("TEXT-GLYPH", f"the rulebook font cannot draw {missing!r}",
+                                self._loc_of_text(where, s) or self.ch.loc(where))
+        for word in s.split():
+            fixed = unmojibake(word)
+            if fixed is not None:
+                self.problems.error("RULEBOOK-TEXT", f"text '{word}' looks mis-decoded (mojibake)",
+                                    self._loc_of_text(where, word) or self.ch.loc(where),
+                                    hint=f"did you mean '{fixed}'?")
+                break
+
+    def _loc_of_text(self, node: SyntaxTreeNode, needle: str) -> Loc | None:
+        """The line of ``needle`` inside the block that holds ``node``."""
+        block = node
+        while block is not None and not block.is_root and not block.map:
+            block = block.parent
+        if block is None or block.is_root or not block.map:
+            return None
+        lines = self.ch.rendered.out_lines()
+        probe = needle.strip().split("\n")[0][:40]
+        for i in range(block.map[0], min(block.map[1], len(lines))):
+            col = lines[i].find(probe)
+            if probe and col >= 0:
+                return self.ch.loc(i, col + 1)
+        return None
+
+
+def _ancestors(node: SyntaxTreeNode):
+    p = node.parent
+    while p is not None and not p.is_root:
+        yield p
+        p = p.parent
+
+
+def split_row(line: str) -> list[str]:
+    """The cells of one Markdown table line (escaped pipes stay inside a cell)."""
+    s = line.strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|") and not s.endswith("\\|"):
+        s = s[:-1]
+    cells, cur, i = [], [], 0
+    while i < len(s):
+        ch = s[i]
+        if ch == "\\" and i + 1 < len(s):
+            cur.append(s[i:i + 2])
+            i += 2
+            continue
+        if ch == "|":
+            cells.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+        i += 1
+    cells.append("".join(cur))
+    return cells
+
+
+def column_widths(plain: list[list[str]], nhead: int, width: float, st) -> list[float]:
+    """Natural widths when they fit; otherwise shrink the wide columns, never below their longest word."""
+    if not plain:
+        return []
+    ncols = len(plain[0])
+    pad = 2 * st.cell_pad + 2
+    nat = [0.0] * ncols
+    low = [0.0] * ncols
+    for r, row in enumerate(plain):
+        font = st.th.fontName if r < nhead else st.td.fontName
+        size = st.th.fontSize if r < nhead else st.td.fontSize
+        for c, text in enumerate(row):
+            nat[c] = max(nat[c], stringWidth(text, font, size) + pad)
+            words = text.split() or [""]
+            low[c] = max(low[c], max(stringWidth(w, font, size) for w in words) + pad)
+    if sum(nat) <= width:
+        if sum(nat) > 0.72 * width:
+            extra = width - sum(nat)
+            return [w + extra * w / sum(nat) for w in nat]
+        return nat
+    spare = width - sum(low)
+    if spare <= 0:
+        return [w * width / sum(low) for w in low]
+    flex = [n - lo for n, lo in zip(nat, low)]
+    total = sum(flex) or 1.0
+    return [lo + spare * f / total for lo, f in zip(low, flex)]

@@ -1,0 +1,666 @@
+"""Bone Wars playtest checker (``cardgen check bone_wars``): every rule of Setup, Turn,
+Attacking and defending and End (BW-SETUP-1…4, BW-TURN-1, BW-CREATE-1…6, BW-ATK-1…10,
+BW-END-1, BW-END-2) broken by a minimal log and reported at the event's line, with its
+legal twin; complete games to the end; JSON Lines; fuzzing; simulated games."""
+
+from __future__ import annotations
+
+import bisect
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardgen.checker import Referee, replay
+from cardgen.engines.bone_wars import EVENTS, Engine
+from cardgen.loader import load_game
+from cardgen.playlog import Event, LogError, read
+from cardgen.problems import Loc, Problems
+from tests.conftest import ROOT, has_problem, run_cli
+
+GAME = "bone_wars"
+EXAMPLES = ROOT / "examples" / "logs" / "bone_wars"
+GAMES = {"duel-2p.yaml": ("ana", {"ana": 7, "ben": 0}), "three-way-3p.yaml": ("ben", {"ana": -3, "ben": 1, "cy": -4}),
+         "three-way-3p.jsonl": ("ben", {"ana": -3, "ben": 1, "cy": -4})}
+
+# A 2-player opening with every card known: creates, adds, a replace, blocked and unblocked
+# attacks, a tie, Intimidating, Vigilant, Flying against Reach, a declined block.
+# Stats: skull_raptor 2/1/3/2 Haste · limbs_raptor 3/0/2/2 Haste · torso_stegosaur 1/3/1/4
+# Intimidating · tail_thagomizer 1/3/2/2 Vigilant · limbs_pterosaur 1/1/2/2 Flying ·
+# skull_dome 3/3/2/3 · limbs_therizino 2/1/3/2 Reach · torso_ankylosaur 0/5/0/5 Vigilant.
+BASE = """\
+game: bone_wars
+rules_version: "1.0"
+players: [ana, ben]
+turn_order_rolls:
+  - {ana: 15, ben: 4}
+deals:
+  ana: [skull_raptor, limbs_raptor, skull_dome, limbs_pterosaur, tail_club, torso_spino, skull_allosaur]
+  ben: [torso_stegosaur, tail_thagomizer, skull_pteranodon, limbs_therizino, torso_ankylosaur, limbs_sauropod, tail_whip]
+events:
+  - {kind: draw, player: ana, card: skull_frill}
+  - {kind: create, player: ana, card: skull_raptor, monster: Rex}
+  - {kind: attack, player: ana, monster: Rex, target: ben}
+  - {kind: block, player: ben, monster: none}
+  - {kind: take_damage, player: ben, damage: 3, hp_left: 17}
+  - {kind: draw, player: ben, card: tail_vane}
+  - {kind: create, player: ben, card: torso_stegosaur, monster: Plates}
+  - {kind: end_turn, player: ben, hp: {ana: 20, ben: 17}}
+  - {kind: draw, player: ana}
+  - {kind: add_part, player: ana, monster: Rex, card: limbs_raptor, stats: {str: 5, def: 1, atk: 5, hp: 4}, traits: [haste]}
+  - {kind: attack, player: ana, monster: Rex, target: ben}
+  - {kind: block, player: ben, monster: Plates}
+  - {kind: roll, attacker: 10, blocker: 10}
+  - {kind: damage, monster: Plates, amount: 2, hp_left: 2}
+  - {kind: draw, player: ben}
+  - {kind: add_part, player: ben, monster: Plates, card: tail_thagomizer}
+  - {kind: attack, player: ben, monster: Plates, target: ana}
+  - {kind: block, player: ana, monster: none}
+  - {kind: roll, defender: 2}
+  - {kind: damage, player: ana, amount: 3, hp_left: 17}
+  - {kind: draw, player: ana}
+  - {kind: create, player: ana, card: limbs_pterosaur, monster: Wings}
+  - {kind: attack, player: ana, monster: Rex, target: ben}
+  - {kind: block, player: ben, monster: Plates}
+  - {kind: roll, attacker: 3, blocker: 15}
+  - {kind: end_turn, player: ana}
+  - {kind: draw, player: ben}
+  - {kind: create, player: ben, card: limbs_therizino, monster: Scythe}
+  - {kind: attack, player: ben, monster: Plates, target: ana}
+  - {kind: block, player: ana, monster: none}
+  - {kind: take_damage, player: ana, damage: 3, hp_left: 14}
+  - {kind: draw, player: ana}
+  - {kind: add_part, player: ana, monster: Wings, card: skull_dome}
+  - {kind: attack, player: ana, monster: Wings, target: ben}
+  - {kind: block, player: ben, monster: Scythe}
+  - {kind: roll, attacker: 12, blocker: 2}
+  - {kind: destroyed, monster: Scythe}
+  - {kind: attack, player: ana, monster: Rex, target: ben}
+  - {kind: block, player: ben, monster: none}
+  - {kind: take_damage, player: ben, damage: 5, hp_left: 12}
+  - {kind: draw, player: ben}
+  - {kind: replace_part, player: ben, monster: Plates, card: torso_ankylosaur, replaces: torso_stegosaur}
+  - {kind: end_turn, player: ben, hp: {ana: 14, ben: 12}}
+expect:
+  winner: null
+  hp: {ana: 14, ben: 12}
+"""
+
+# A short game to the end: 4 HP each (a deliberate house rule, allowed), Trample, a
+# declined block, the last elimination. tail_club 2/2/3/2 Trample · limbs_sauropod
+# 3/2/1/4 Trample · torso_spino 2/2/2/5.
+SHORT = """\
+game: bone_wars
+rules_version: "1.0"
+players: [ana, ben]
+turn_order_rolls:
+  - {ana: 15, ben: 4}
+starting_hp: 4
+events:
+  - {kind: draw, player: ana}
+  - {kind: create, player: ana, card: tail_club, monster: Club}
+  - {kind: draw, player: ben}
+  - {kind: create, player: ben, card: skull_raptor, monster: Rex}
+  - {kind: draw, player: ana}
+  - {kind: add_part, player: ana, monster: Club, card: limbs_sauropod}
+  - {kind: attack, player: ana, monster: Club, target: ben}
+  - {kind: block, player: ben, monster: Rex}
+  - {kind: roll, attacker: 10, blocker: 5}
+  - {kind: damage, monster: Rex, amount: 4, hp_left: 0}
+  - {kind: destroyed, monster: Rex}
+  - {kind: damage, player: ben, amount: 2, hp_left: 2}
+  - {kind: draw, player: ben}
+  - {kind: create, player: ben, card: torso_spino, monster: Sail}
+  - {kind: end_turn, player: ben, hp: {ana: 4, ben: 2}}
+  - {kind: draw, player: ana}
+  - {kind: attack, player: ana, monster: Club, target: ben}
+  - {kind: block, player: ben, monster: none}
+  - {kind: take_damage, player: ben, damage: 4, hp_left: -2}
+  - {kind: eliminated, player: ben}
+expect:
+  winner: ana
+  hp: {ana: 4, ben: -2}
+allow:
+  - {rule: BW-SETUP-4, reason: "a short test game: 4 HP each"}
+"""
+
+# Three players, hidden hands: a tie for the first turn re-rolled, then clockwise.
+THREE = """\
+game: bone_wars
+rules_version: "1.0"
+players: [ana, ben, cy]
+turn_order_rolls:
+  - {ana: 9, ben: 12, cy: 12}
+  - {ben: 3, cy: 18}
+events:
+  - {kind: draw, player: cy}
+  - {kind: draw, player: ana}
+  - {kind: draw, player: ben}
+  - {kind: draw, player: cy}
+"""
+
+# Three players, 2 HP each (allowed): ben is eliminated at once and skipped after.
+SKIP = """\
+game: bone_wars
+rules_version: "1.0"
+players: [ana, ben, cy]
+turn_order_rolls:
+  - {ana: 20, ben: 1, cy: 2}
+starting_hp: 2
+events:
+  - {kind: draw, player: ana}
+  - {kind: create, player: ana, card: skull_raptor, monster: Rex}
+  - {kind: attack, player: ana, monster: Rex, target: ben}
+  - {kind: take_damage, player: ben}
+  - {kind: draw, player: cy}
+  - {kind: draw, player: ana}
+allow:
+  - {rule: BW-SETUP-4, reason: "a short test game"}
+"""
+
+BASES = {"BASE": BASE, "SHORT": SHORT, "THREE": THREE, "SKIP": SKIP}
+
+
+def _write(tmp_path: Path, text: str, name: str = "log.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def check(tmp_path: Path, text: str, name: str = "log.yaml", *extra: str) -> tuple[int, list[dict], dict]:
+    code, out = run_cli("check", GAME, str(_write(tmp_path, text, name)), "--format", "json", *extra)
+    doc = json.loads(out)
+    return code, doc["problems"], doc["final"]
+
+
+def edit(text: str, old: str, new: str, at: str | None = None) -> tuple[str, int]:
+    """Replace ``old`` (once) by ``new``; returns the new text and the line of ``at``
+    (default: the first line of ``new``) in it."""
+    assert text.count(old) == 1, old
+    start = text.index(old)                 # the text before the edit is unchanged
+    out = text[:start] + new + text[start + len(old):]
+    at = at if at is not None else new.splitlines()[0]
+    idx = out.find(at, start)
+    idx = idx if idx >= 0 else out.index(at)
+    return out, out[:idx].count("\n") + 1
+
+
+def _ev(s: str) -> str:
+    return "  - {" + s + "}\n"
+
+
+# (rule, base, old, new, line of): each breaks one rule of the base log at one event.
+CASES = [
+    ("BW-SETUP-1", "THREE", "players: [ana, ben, cy]\n", "players: [ana, ben, cy, dee, eve]\n", None),
+    ("BW-SETUP-2", "BASE", "ana: [skull_raptor, limbs_raptor, skull_dome, limbs_pterosaur, tail_club, torso_spino, "
+     "skull_allosaur]", "ana: [skull_raptor, limbs_raptor, skull_dome, limbs_pterosaur, tail_club, torso_spino]", None),
+    ("BW-SETUP-2", "BASE", "torso_spino, skull_allosaur]", "torso_spino, skull_tyrant, skull_tyrant]", None),
+    ("BW-SETUP-3", "THREE", "  - {ben: 3, cy: 18}\n", "", "{ana: 9, ben: 12, cy: 12}"),
+    ("BW-SETUP-3", "THREE", "  - {ben: 3, cy: 18}\n", "  - {ana: 1, ben: 3, cy: 18}\n", None),
+    ("BW-SETUP-3", "THREE", "  - {ana: 9, ben: 12, cy: 12}\n", "  - {ana: 9, ben: 12, cy: 21}\n", None),
+    ("BW-SETUP-3", "BASE", _ev("kind: draw, player: ana, card: skull_frill"),
+     _ev("kind: draw, player: ben, card: skull_frill"), None),
+    ("BW-SETUP-4", "BASE", "deals:\n", "starting_hp: 25\ndeals:\n", None),
+    ("BW-TURN-1", "BASE", _ev("kind: draw, player: ben, card: tail_vane"), "",
+     "kind: create, player: ben, card: torso_stegosaur"),
+    ("BW-TURN-1", "BASE", _ev("kind: draw, player: ana, card: skull_frill"),
+     _ev("kind: draw, player: ana, card: skull_frill") + _ev("kind: draw, player: ana"), "kind: draw, player: ana}"),
+    ("BW-TURN-1", "THREE", _ev("kind: draw, player: ana"), _ev("kind: draw, player: ben"), None),
+    ("BW-TURN-1", "SKIP", _ev("kind: draw, player: cy"), _ev("kind: draw, player: ben"), None),
+    ("BW-CREATE-1", "BASE", _ev("kind: create, player: ana, card: skull_raptor, monster: Rex"),
+     _ev("kind: create, player: ana, card: skull_raptor, monster: Rex")
+     + _ev("kind: create, player: ana, card: skull_dome, monster: Dome"), "monster: Dome"),
+    ("BW-CREATE-2", "BASE", _ev("kind: create, player: ana, card: skull_raptor, monster: Rex"),
+     _ev("kind: create, player: ana, card: skull_pteranodon, monster: Rex"), None),
+    ("BW-CREATE-2", "SHORT", "card: torso_spino, monster: Sail", "card: reference, monster: Sail", None),
+    ("BW-CREATE-3", "BASE", "monster: Wings, card: skull_dome", "monster: Rex, card: skull_dome", None),
+    ("BW-CREATE-3", "SHORT", "monster: Club, card: limbs_sauropod}",
+     "monster: Club, card: limbs_sauropod}\n  - {kind: add_part, player: ana, monster: Club, card: torso_spino}"
+     "\n  - {kind: add_part, player: ana, monster: Club, card: skull_dome}", "card: skull_dome"),
+    ("BW-CREATE-4", "BASE", "card: torso_ankylosaur, replaces: torso_stegosaur",
+     "card: limbs_sauropod, replaces: torso_stegosaur", None),
+    ("BW-CREATE-4", "BASE", "card: torso_ankylosaur, replaces: torso_stegosaur", "card: torso_ankylosaur, "
+     "replaces: torso_spino", None),
+    ("BW-CREATE-5", "BASE", "stats: {str: 5, def: 1, atk: 5, hp: 4}", "stats: {str: 6, def: 1, atk: 5, hp: 4}", None),
+    ("BW-CREATE-5", "BASE", "traits: [haste]", "traits: [haste, trample]", None),
+    ("BW-CREATE-6", "BASE", "{kind: attack, player: ana, monster: Rex, target: ben}\n  - {kind: block, player: ben, "
+     "monster: Plates}\n  - {kind: roll, attacker: 3, blocker: 15}",
+     "{kind: attack, player: ana, monster: Wings, target: ben}\n  - {kind: block, player: ben, "
+     "monster: none}\n  - {kind: roll, defender: 20}", None),
+    ("BW-CREATE-6", "BASE", "replaces: torso_stegosaur}\n", "replaces: torso_stegosaur}\n"
+     + _ev("kind: attack, player: ben, monster: Plates, target: ana") + _ev("kind: roll, defender: 20"),
+     "kind: attack, player: ben, monster: Plates, target: ana}\n  - {kind: roll, defender: 20"),
+    ("BW-ATK-1", "BASE", _ev("kind: damage, monster: Plates, amount: 2, hp_left: 2"),
+     _ev("kind: damage, monster: Plates, amount: 2, hp_left: 2")
+     + _ev("kind: create, player: ana, card: skull_allosaur, monster: Late"), "monster: Late"),
+    ("BW-ATK-2", "BASE", _ev("kind: destroyed, monster: Scythe") + _ev("kind: attack, player: ana, monster: Rex, "
+     "target: ben"), _ev("kind: destroyed, monster: Scythe") + _ev("kind: attack, player: ana, monster: Wings, "
+     "target: ben"), "monster: Wings, target: ben}\n  - {kind: block, player: ben, monster: none"),
+    ("BW-ATK-2", "BASE", "target: ben}\n  - {kind: block, player: ben, monster: Plates}\n  - {kind: roll, attacker: 10",
+     "target: ana}\n  - {kind: block, player: ben, monster: Plates}\n  - {kind: roll, attacker: 10", None),
+    ("BW-ATK-3", "BASE", "{kind: block, player: ben, monster: Plates}\n  - {kind: roll, attacker: 10",
+     "{kind: block, player: ben, monster: Rex}\n  - {kind: roll, attacker: 10", None),
+    ("BW-ATK-3", "BASE", _ev("kind: block, player: ben, monster: Scythe"), "", "kind: roll, attacker: 12"),
+    ("BW-ATK-4", "BASE", _ev("kind: block, player: ana, monster: none") + _ev("kind: take_damage, player: ana, "
+     "damage: 3, hp_left: 14"), _ev("kind: block, player: ana, monster: Wings") + _ev("kind: roll, attacker: 1, "
+     "blocker: 20"), None),
+    ("BW-ATK-5", "BASE", _ev("kind: block, player: ana, monster: none") + _ev("kind: roll, defender: 2")
+     + _ev("kind: damage, player: ana, amount: 3, hp_left: 17"), _ev("kind: block, player: ana, monster: Rex")
+     + _ev("kind: roll, attacker: 1, blocker: 20"), None),
+    ("BW-ATK-6", "BASE", "{kind: roll, attacker: 10, blocker: 10}", "{kind: roll, attacker: 21, blocker: 10}", None),
+    ("BW-ATK-6", "BASE", "{kind: roll, attacker: 10, blocker: 10}", "{kind: roll, attacker: 10}", None),
+    ("BW-ATK-7", "BASE", "{kind: damage, monster: Plates, amount: 2, hp_left: 2}",
+     "{kind: damage, monster: Plates, amount: 5, hp_left: 2}", None),
+    ("BW-ATK-7", "BASE", "{kind: roll, attacker: 3, blocker: 15}",
+     "{kind: roll, attacker: 3, blocker: 15}\n  - {kind: damage, monster: Plates, amount: 2}", "amount: 2}\n"
+     "  - {kind: end_turn, player: ana}"),
+    ("BW-ATK-8", "BASE", "{kind: destroyed, monster: Scythe}", "{kind: destroyed, monster: Plates}", None),
+    ("BW-ATK-8", "BASE", "{kind: take_damage, player: ben, damage: 5, hp_left: 12}\n  - {kind: draw, player: ben}\n",
+     "{kind: take_damage, player: ben, damage: 5, hp_left: 12}\n  - {kind: draw, player: ben}\n"
+     "  - {kind: attack, player: ben, monster: Scythe, target: ana}\n", "monster: Scythe, target: ana"),
+    ("BW-ATK-9", "SHORT", "{kind: damage, player: ben, amount: 2, hp_left: 2}",
+     "{kind: damage, player: ben, amount: 4, hp_left: 0}", None),
+    ("BW-ATK-10", "BASE", "{kind: take_damage, player: ben, damage: 5, hp_left: 12}",
+     "{kind: roll, defender: 19}\n  - {kind: damage, player: ben, amount: 5, hp_left: 12}", None),
+    ("BW-ATK-10", "BASE", "{kind: take_damage, player: ana, damage: 3, hp_left: 14}",
+     "{kind: take_damage, player: ana, damage: 3, hp_left: 15}", None),
+    ("BW-ATK-10", "BASE", "{kind: roll, defender: 2}\n  - {kind: damage, player: ana, amount: 3, hp_left: 17}",
+     "{kind: roll, defender: 2}\n  - {kind: damage, player: ana, amount: 0, hp_left: 17}",
+     "{kind: damage, player: ana, amount: 0"),
+    ("BW-END-1", "SHORT", _ev("kind: damage, player: ben, amount: 2, hp_left: 2"),
+     _ev("kind: damage, player: ben, amount: 2, hp_left: 2") + _ev("kind: eliminated, player: ben"),
+     "kind: eliminated, player: ben}\n  - {kind: draw"),
+    ("BW-END-1", "SHORT", "hp: {ana: 4, ben: -2}", "hp: {ana: 4, ben: 0}", None),
+    ("BW-END-2", "SHORT", "{kind: eliminated, player: ben}\n", "{kind: eliminated, player: ben}\n"
+     + _ev("kind: end_turn, player: ana"), "kind: end_turn, player: ana"),
+    ("BW-END-2", "SHORT", "winner: ana", "winner: ben", None),
+]
+
+
+@pytest.mark.parametrize("name", sorted(BASES))
+def test_legal_twins_pass(tmp_path, name):
+    code, probs, final = check(tmp_path, BASES[name])
+    assert code == 0, probs
+    assert [p for p in probs if p["severity"] == "error"] == []
+
+
+@pytest.mark.parametrize("rule,base,old,new,at", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_rule_broken_at_its_line(tmp_path, rule, base, old, new, at):
+    text, line = edit(BASES[base], old, new, at)
+    code, probs, _ = check(tmp_path, text)
+    assert code == 1, probs
+    assert has_problem(probs, rule, "log.yaml", line), (line, probs)
+
+
+def test_every_rule_in_scope_has_a_case():
+    scope = {f"BW-SETUP-{i}" for i in range(1, 5)} | {"BW-TURN-1"} | {f"BW-CREATE-{i}" for i in range(1, 7)} \
+        | {f"BW-ATK-{i}" for i in range(1, 11)} | {"BW-END-1", "BW-END-2"}
+    assert {c[0] for c in CASES} == scope
+
+
+# --- a closer look at a few computations ------------------------------------------------
+
+def test_combat_arithmetic_in_trace(tmp_path):
+    code, out = run_cli("check", GAME, str(_write(tmp_path, BASE)), "--trace")
+    assert code == 0
+    assert "Rex 10 + 5 − 2 (Intimidating) = 13 vs Plates 10 + 3 = 13: tie, half damage (5 ÷ 2, rounded down); " \
+           "Plates takes 2 (2 of 4 HP left)" in out
+    assert "Wings 12 + 4 = 16 vs Scythe 2 + 1 = 3: hit; Scythe takes 4 (0 of 2 HP left)" in out
+    assert "ben does not block (could with Plates): takes the damage" in out
+    assert "ana rolls 2 against Plates's Str 2: not higher" in out
+    # the state after each turn: HP, hand, monsters with stats
+    assert "after turn 4 (ben)" in out and "ana: 17 HP, hand 7" in out
+
+
+def test_final_state_and_trample(tmp_path):
+    code, probs, final = check(tmp_path, SHORT)
+    assert code == 0, probs
+    assert final["winner"] == "ana" and final["hp"] == {"ana": 4, "ben": -2}
+    assert final["eliminated"] == ["ben"]
+    assert final["players"]["ana"]["monsters"] == ["Club"]
+    assert final["monsters"]["Rex"]["destroyed"] is True
+    assert [p["rule"] for p in probs] == ["BW-SETUP-4"] and probs[0]["severity"] == "note"
+
+
+def test_replaced_part_keeps_damage_and_is_discarded(tmp_path):
+    _, _, final = check(tmp_path, BASE)
+    plates = final["monsters"]["Plates"]
+    assert plates["parts"] == ["torso_ankylosaur", "tail_thagomizer"]
+    assert plates["damage"] == 2 and plates["hp"] == 5 and plates["def"] == 8
+
+
+def test_recorded_values_are_kept_after_a_slip(tmp_path):
+    """A wrong HP stated once is reported once; the log goes on from the recorded value."""
+    text, line = edit(BASE, "{kind: take_damage, player: ben, damage: 3, hp_left: 17}",
+                      "{kind: take_damage, player: ben, damage: 3, hp_left: 16}")
+    text = text.replace("hp: {ana: 20, ben: 17}", "hp: {ana: 20, ben: 16}").replace("damage: 5, hp_left: 12}",
+                                                                                   "damage: 5, hp_left: 11}")
+    text = text.replace("hp: {ana: 14, ben: 12}", "hp: {ana: 14, ben: 11}").replace("ben: 12}\n", "ben: 11}\n")
+    code, probs, final = check(tmp_path, text)
+    assert [(p["rule"], p["line"]) for p in probs] == [("BW-ATK-10", line)]
+    assert final["hp"]["ben"] == 11
+
+
+def test_strict_stops_at_the_first(tmp_path):
+    text, line = edit(BASE, "{kind: roll, attacker: 10, blocker: 10}", "{kind: roll, attacker: 0, blocker: 0}")
+    code, out = run_cli("check", GAME, str(_write(tmp_path, text)), "--format", "json", "--strict")
+    probs = json.loads(out)["problems"]
+    assert code == 1 and len(probs) == 1 and probs[0]["line"] == line
+
+
+def test_allow_turns_a_violation_into_a_note(tmp_path):
+    text, line = edit(BASE, _ev("kind: draw, player: ben, card: tail_vane"), "", "kind: create, player: ben")
+    code, probs, _ = check(tmp_path, text + "allow:\n  - {rule: BW-TURN-1, reason: ben forgot to draw}\n")
+    assert code == 0 and [(p["rule"], p["severity"], p["line"]) for p in probs] == [("BW-TURN-1", "note", line)]
+
+
+def test_text_output_names_file_line_rule(tmp_path):
+    text, line = edit(BASE, "{kind: roll, attacker: 10, blocker: 10}", "{kind: roll, attacker: 21, blocker: 10}")
+    code, out = run_cli("check", GAME, str(_write(tmp_path, text)))
+    assert code == 1
+    assert f"log.yaml:{line}:" in out and "BW-ATK-6 error: the attacker's d20 shows 21" in out
+
+
+# --- complete games -------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_complete_games_end_with_the_right_winner(name):
+    code, out = run_cli("check", GAME, str(EXAMPLES / name), "--format", "json")
+    doc = json.loads(out)
+    assert code == 0, doc["problems"]
+    assert doc["problems"] == []
+    winner, hp = GAMES[name]
+    assert doc["final"]["winner"] == winner
+    assert doc["final"]["hp"] == hp
+
+
+@pytest.mark.parametrize("name", ["duel-2p.yaml", "three-way-3p.yaml"])
+def test_expect_of_the_complete_games_is_checked(tmp_path, name):
+    text = (EXAMPLES / name).read_text(encoding="utf-8")
+    winner, _ = GAMES[name]
+    other = next(p for p in GAMES[name][1] if p != winner)
+    text, line = edit(text, f"winner: {winner}", f"winner: {other}")
+    code, probs, _ = check(tmp_path, text)
+    assert code == 1 and has_problem(probs, "BW-END-2", "log.yaml", line)
+
+
+def test_table_slips_example_reports_each_slip():
+    code, out = run_cli("check", GAME, str(EXAMPLES / "table-slips.yaml"), "--format", "json")
+    doc = json.loads(out)
+    assert code == 1
+    text = (EXAMPLES / "table-slips.yaml").read_text(encoding="utf-8").splitlines()
+    for p in doc["problems"]:
+        if p["severity"] == "error":          # each slip is marked in the log by a comment naming its rule
+            assert p["rule"] in text[p["line"] - 1], (p, text[p["line"] - 1])
+    marked = [i + 1 for i, ln in enumerate(text) if "# BW-" in ln]
+    assert sorted({p["line"] for p in doc["problems"]}) == marked
+
+
+# --- unreadable logs: exit 2 with file:line, never a traceback ---------------------------------
+
+@pytest.mark.parametrize("old,new,at,rule", [
+    ("  - {kind: draw, player: ana, card: skull_frill}", "  - {kind: draw, player: ana, card: [skull_frill}", None,
+     "LOG-SYNTAX"),
+    ("{kind: draw, player: ben, card: tail_vane}", "{kind: drew, player: ben}", None, "LOG-EVENT"),
+    ("{kind: draw, player: ben, card: tail_vane}", "{kind: draw}", None, "LOG-FIELD"),
+    ("{kind: draw, player: ben, card: tail_vane}", "{kind: draw, player: bob}", None, "LOG-FIELD"),
+    ("{kind: draw, player: ben, card: tail_vane}", "{kind: draw, player: ben, cards: 2}", None, "LOG-FIELD"),
+    ("card: limbs_therizino, monster: Scythe", "card: limbs_terizino, monster: Scythe", None, "LOG-FIELD"),
+    ("monster: Wings, target: ben", "monster: Wingz, target: ben", None, "LOG-FIELD"),
+    ("{kind: roll, attacker: 10, blocker: 10}", "{kind: roll, attacker: ten, blocker: 10}", None, "LOG-FIELD"),
+    ("game: bone_wars", "game: loot_battles", None, "LOG-GAME"),
+])
+def test_unreadable_logs_exit_2_with_line(tmp_path, old, new, at, rule):
+    text, line = edit(BASE, old, new, at)
+    code, out = run_cli("check", GAME, str(_write(tmp_path, text)), "--format", "json")
+    doc = json.loads(out)
+    assert code == 2
+    assert doc["problems"][0]["rule"] == rule and doc["problems"][0]["line"] == line, doc
+
+
+def test_unreadable_jsonl_line(tmp_path):
+    lines = to_jsonl(BASE).splitlines()
+    lines[4] = lines[4][:-3]
+    p = _write(tmp_path, "\n".join(lines) + "\n", "log.jsonl")
+    code, out = run_cli("check", GAME, str(p), "--format", "json")
+    prob = json.loads(out)["problems"][0]
+    assert code == 2 and prob["rule"] == "LOG-SYNTAX" and prob["line"] == 5 and prob["file"].endswith("log.jsonl")
+
+
+# --- JSON Lines, property tests ----------------------------------------------------------
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def _load(text: str) -> dict:
+    return yaml.load(text, Loader=_Loader)
+
+
+def _dump(doc: dict) -> str:
+    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True)
+
+
+def to_jsonl(text: str) -> str:
+    d = _load(text)
+    lines = [json.dumps({k: v for k, v in d.items() if k not in ("events", "expect", "allow")})]
+    lines += [json.dumps(e) for e in d["events"]]
+    if "expect" in d:
+        lines.append(json.dumps({"expect": d["expect"]}))
+    if "allow" in d:
+        lines.append(json.dumps({"allow": d["allow"]}))
+    return "\n".join(lines) + "\n"
+
+
+def _replay(path: Path) -> tuple[int, list[tuple], dict | None]:
+    """(exit code, problems as (rule, severity, event index or 'head'/'end', message), final)."""
+    try:
+        probs, final, _ = replay(ROOT, GAME, path)
+    except LogError as e:
+        return 2, [(e.rule, e.message)], None
+    log = read(path)
+    starts = [ev.loc.line for ev in log.events]
+    end = log.expect_loc.line if log.expect_loc is not None else None
+
+    def where(line: int):
+        if not starts or line < starts[0]:
+            return "head"
+        if end is not None and line >= end - 1 and line > starts[-1]:
+            return "end"
+        return bisect.bisect_right(starts, line) - 1
+
+    out = [(p.rule, p.severity, where(p.loc.line if p.loc else 0), re.sub(r"line \d+", "line N", p.message))
+           for p in probs]
+    return (1 if probs.has_errors else 0), sorted(out, key=str), final
+
+
+LOGS = {"BASE": BASE, "SHORT": SHORT, "SKIP": SKIP,
+        **{n: (EXAMPLES / n).read_text(encoding="utf-8") for n in ("duel-2p.yaml", "three-way-3p.yaml")},
+        **{f"case{i}": edit(BASES[c[1]], c[2], c[3], c[4])[0] for i, c in enumerate(CASES) if c[1] != "THREE"}}
+
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@FAST
+@given(name=st.sampled_from(sorted(LOGS)), cut=st.integers(min_value=0, max_value=200))
+def test_yaml_and_jsonl_replay_identically(tmp_path, name, cut):
+    """A log re-serialised as JSON Lines (whole, or cut after any event) replays identically."""
+    d = _load(LOGS[name])
+    d["events"] = d["events"][:cut]
+    if cut < 200:
+        d.pop("expect", None)
+    text = _dump(d)
+    ya = _replay(_write(tmp_path, text, "log.yaml"))
+    js = _replay(_write(tmp_path, to_jsonl(text), "log.jsonl"))
+    assert ya == js
+
+
+_KINDS = sorted(EVENTS)
+_VALUES = st.one_of(st.none(), st.integers(-3, 25), st.sampled_from(
+    ["ana", "ben", "cy", "Rex", "Plates", "Wings", "none", "skull_raptor", "tail_club", "?", "", "x"]),
+    st.booleans(), st.lists(st.integers(0, 3), max_size=2))
+
+
+@st.composite
+def mutations(draw):
+    name = draw(st.sampled_from(["BASE", "SHORT", "duel-2p.yaml"]))
+    d = _load(LOGS[name])
+    evs = d["events"]
+    for _ in range(draw(st.integers(1, 4))):
+        if not evs:
+            break
+        i = draw(st.integers(0, len(evs) - 1))
+        op = draw(st.sampled_from(["drop", "dup", "swap", "field", "kind", "unset", "header"]))
+        if op == "drop":
+            evs.pop(i)
+        elif op == "dup":
+            evs.insert(i, dict(evs[i]))
+        elif op == "swap":
+            j = draw(st.integers(0, len(evs) - 1))
+            evs[i], evs[j] = evs[j], evs[i]
+        elif op == "field":
+            keys = [k for k in evs[i] if k != "kind"]
+            if keys:
+                evs[i][draw(st.sampled_from(keys))] = draw(_VALUES)
+        elif op == "kind":
+            evs[i]["kind"] = draw(st.sampled_from(_KINDS))
+        elif op == "unset":
+            keys = [k for k in evs[i] if k != "kind"]
+            if keys:
+                evs[i].pop(draw(st.sampled_from(keys)))
+        else:
+            key = draw(st.sampled_from(["players", "turn_order_rolls", "deals", "starting_hp"]))
+            d[key] = draw(st.one_of(_VALUES, st.just([{"ana": 3}]), st.just({"ana": 3}), st.just(["ana"])))
+    return d
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc=mutations(), jsonl=st.booleans())
+def test_checker_never_raises_on_fuzzed_logs(tmp_path, doc, jsonl):
+    text = _dump(doc)
+    path = _write(tmp_path, to_jsonl(text) if jsonl else text, "log.jsonl" if jsonl else "log.yaml")
+    code, _, _ = _replay(path)
+    assert code in (0, 1, 2)
+
+
+# --- the engine for programs: legal_next / legal_events --------------------------------------
+
+_GAME = load_game(ROOT, GAME, Problems())
+
+
+def simulate(seed: int, players: int, max_events: int = 400) -> dict:
+    """Play a game by picking uniformly among the engine's legal events and rolling dice."""
+    rnd = random.Random(seed)
+    names = ["ana", "ben", "cy", "dee"][:players]
+    deck = [c.id for c in _GAME.cards if c.type == "part" for _ in range(c.copies)]
+    rnd.shuffle(deck)
+    rolls = [{p: rnd.randint(1, 20) for p in names}]
+    while list(rolls[-1].values()).count(max(rolls[-1].values())) > 1:
+        top = max(rolls[-1].values())
+        rolls.append({p: rnd.randint(1, 20) for p, v in rolls[-1].items() if v == top})
+    header = {"game": GAME, "rules_version": "1.0", "players": names, "turn_order_rolls": rolls,
+              "deals": {p: [deck.pop() for _ in range(7)] for p in names}}
+    eng = Engine(_GAME, json.loads(json.dumps(header)), {}, Referee(Problems(), {}, False))
+    eng.start()
+    events: list[dict] = []
+    while len(events) < max_events:
+        options = eng.legal_events()
+        if not options:
+            break
+        ev = dict(rnd.choice(options))
+        if ev["kind"] == "draw":
+            ev["card"] = deck.pop()
+        for k in ("attacker", "blocker", "defender"):
+            if k in ev:
+                ev[k] = rnd.randint(1, 20)
+        if ev.get("monster", "") is None:
+            ev["monster"] = f"M{len(events)}"
+        events.append(ev)
+        full = {k: None for k in EVENTS[ev["kind"]]} | ev
+        eng.before(Event(len(events), ev["kind"], full, Loc("sim", len(events), 1)))
+        eng.apply(Event(len(events), ev["kind"], full, Loc("sim", len(events), 1)))
+        assert not eng.ref.problems.has_errors, (ev, eng.ref.problems.items)
+    return {**header, "events": events, "_final": eng.final()}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 4))
+def test_simulated_games_from_legal_events_are_legal(tmp_path, seed, players):
+    doc = simulate(seed, players)
+    final = doc.pop("_final")
+    path = _write(tmp_path, _dump(doc), "sim.yaml")
+    code, probs, replayed = _replay(path)
+    assert code == 0, probs
+    assert replayed == final
+
+
+def test_legal_next_follows_the_state():
+    header = _load(BASE)
+    events = header.pop("events")
+    header.pop("expect")
+    eng = Engine(_GAME, header, {}, Referee(Problems(), {}, False))
+    eng.start()
+    assert eng.legal_next() == ["draw"]
+    seen = []
+    for i, ev in enumerate(events[:4]):
+        full = {k: None for k in EVENTS[ev["kind"]]} | ev
+        eng.apply(Event(i, ev["kind"], full, Loc("t", i + 1, 1)))
+        seen.append(eng.legal_next())
+    assert "create" in seen[0] and "attack" not in seen[0]
+    assert seen[1][:1] == ["attack"] and "create" not in seen[1]   # Rex has Haste
+    assert seen[2] == ["block"]                                    # ben answers the attack
+    assert seen[3] == ["take_damage", "roll"]                      # no monster able to block
+
+
+# --- more checks ---------------------------------------------------------------------------
+
+HIDDEN_COPIES = """\
+game: bone_wars
+players: [ana, ben]
+turn_order_rolls:
+  - {ana: 15, ben: 4}
+events:
+  - {kind: draw, player: ana}
+  - {kind: create, player: ana, card: skull_tyrant, monster: King}
+  - {kind: draw, player: ben}
+  - {kind: create, player: ben, card: skull_spino, monster: Croc}
+"""
+
+
+def test_hidden_hands_cannot_play_more_copies_than_the_pile_holds(tmp_path):
+    """Hands are hidden, but the pile holds one Tyrant King Skull: a second one is a slip."""
+    code, probs, _ = check(tmp_path, HIDDEN_COPIES)
+    assert code == 0, probs
+    text, line = edit(HIDDEN_COPIES, "card: skull_spino, monster: Croc", "card: skull_tyrant, monster: Croc")
+    code, probs, _ = check(tmp_path, text)
+    assert code == 1 and has_problem(probs, "BW-CREATE-2", "log.yaml", line)
+    assert "the center pile holds 1" in probs[0]["message"]
+
+
+def test_trace_shows_each_slip_where_it_happened():
+    code, out = run_cli("check", GAME, str(EXAMPLES / "table-slips.yaml"), "--trace")
+    assert code == 1
+    lines = out.splitlines()
+    i = next(i for i, ln in enumerate(lines) if "cy blocks with Jaws" in ln)
+    assert "✗ BW-ATK-4 error" in lines[i + 1] and lines[i + 1].startswith(lines[i][:5])
+    assert "after turn 6 (ben)" in out and "cy: 18 HP, hand 7" in out
+
+
+@pytest.mark.parametrize("old,new,rule", [
+    ("rounding: down", "rounding: up", "BW-ATK-7"),              # the tie gives 3, not 2
+    ("intimidating_str_penalty: 2", "intimidating_str_penalty: 0", "BW-ATK-7"),   # then it is a hit for 5
+    ("starting_hp: 20", "starting_hp: 25", "BW-ATK-10"),        # ben is left with 22, not 17
+    ("hand_size: 7", "hand_size: 6", "BW-SETUP-2"),
+])
+def test_the_rules_numbers_come_from_params(game_copy, old, new, rule):
+    g = game_copy(GAME)
+    g.edit("rules/bone_wars/params.yaml", old, new)
+    p = g.write("log.yaml", BASE)
+    code, out = run_cli("check", GAME, str(p), "--format", "json", root=g.root)
+    probs = json.loads(out)["problems"]
+    assert code == 1 and any(x["rule"] == rule for x in probs), probs

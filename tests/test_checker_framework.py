@@ -1,0 +1,447 @@
+"""The playtest checker framework, game-independent: reading logs (YAML, JSON Lines), typed
+events, the referee (dice, claims, allow, strict), expect, output formats, and the JSON
+Schemas generated from each engine (docs/schemas/<game>.schema.json)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from cardgen import gamehooks, logschema
+from cardgen.checker import BaseEngine, Referee, StopReplay, _check_shape, replay, run_check
+from cardgen.cli import main
+from cardgen.playlog import LogError, read
+from cardgen.problems import Loc, Problems
+from cardgen.schema import Opt
+from tests.conftest import ROOT
+
+SLUG = "loot_battles"     # any game with content: the test engine below ignores its cards
+
+
+class Dice(BaseEngine):
+    """A toy game: players roll a d6 in turn; the first to reach the target wins."""
+
+    HEADER = {"players": Opt("list", required=True, item=Opt("str"), doc="who plays"),
+              "target": Opt("int", default=10, min=1, doc="the total that wins")}
+    EVENTS = {"roll": {"player": Opt("str", required=True), "die": Opt("int", required=True),
+                       "total": Opt("int", doc="stated total")},
+              "stop": {}}
+    EXPECT_RULES = {"winner": "T-WIN", "score": "T-SUM"}
+
+    def start(self):
+        self.end_rule = "T-END"
+        self.score = {p: 0 for p in self.header["players"]}
+        self.target = self.header.get("target") or 10
+        self.winner = None
+
+    def on_roll(self, ev):
+        p = ev["player"]
+        if p not in self.score:
+            raise LogError("LOG-FIELD", f"no player {p!r}", ev.at("player"))
+        if self.ref.die(ev["die"], 6, "T-DIE", ev.at("die")):
+            self.score[p] += ev["die"]
+        self.ref.claim("T-SUM", f"{p}'s total", ev["total"], self.score[p], ev.at("total"))
+        self.ref.trace(f"{p} rolls {ev['die']}: {self.score[p]}")
+        if self.score[p] >= self.target:
+            self.winner, self.over = p, True
+
+    def on_stop(self, ev):
+        self.over = True
+
+    def final(self):
+        return {"winner": self.winner, "score": {p: {"total": v} for p, v in self.score.items()}}
+
+
+@pytest.fixture
+def dice_engine(monkeypatch):
+    monkeypatch.setattr(gamehooks, "hook", lambda slug, name: Dice if name == "Engine" else None)
+    return Dice
+
+
+LOG = """\
+game: loot_battles
+rules_version: "1.0"
+players: [ana, bo]
+target: 8
+events:
+  - {kind: roll, player: ana, die: 5, total: 5}
+  - {kind: roll, player: bo, die: 2}
+  - kind: roll
+    player: ana
+    die: 4
+    total: 9
+expect:
+  winner: ana
+  score: {ana: {total: 9}, bo: {total: 2}}
+"""
+
+
+def write(tmp: Path, text: str, name: str = "log.yaml") -> Path:
+    p = tmp / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def check(path: Path, *extra: str) -> tuple[int, dict]:
+    res = CliRunner().invoke(main, ["--root", str(ROOT), "check", SLUG, str(path), "--format", "json", *extra],
+                             catch_exceptions=False)
+    return res.exit_code, json.loads(res.stdout)
+
+
+# -- reading logs ----------------------------------------------------------------------------
+
+def test_yaml_log_has_header_events_and_positions(tmp_path):
+    log = read(write(tmp_path, LOG))
+    assert log.header["players"] == ["ana", "bo"] and log.header["target"] == 8
+    assert [e.kind for e in log.events] == ["roll", "roll", "roll"]
+    assert [e.loc.line for e in log.events] == [6, 7, 8]
+    assert log.events[2].at("total").line == 11
+    assert log.expect["winner"] == "ana" and log.expect_loc.line == 13
+    assert log.allow == []
+
+
+def test_jsonl_log_has_one_line_per_event(tmp_path):
+    lines = ['{"game": "loot_battles", "players": ["ana", "bo"]}', "",
+             '{"kind": "roll", "player": "ana", "die": 5}', '{"kind": "stop"}',
+             '{"expect": {"winner": null}}', '{"allow": [{"rule": "T-DIE", "reason": "x"}]}']
+    log = read(write(tmp_path, "\n".join(lines) + "\n", "log.jsonl"))
+    assert [(e.kind, e.loc.line) for e in log.events] == [("roll", 3), ("stop", 4)]
+    assert log.expect == {"winner": None} and log.expect_loc.line == 5
+    assert log.allow == [{"rule": "T-DIE", "reason": "x"}] and log.allow_locs[0].line == 6
+
+
+@pytest.mark.parametrize("name,text,rule,line", [
+    ("bad.yaml", "game: x\nevents:\n  - {kind: roll, die: [1}\n", "LOG-SYNTAX", 3),
+    ("list.yaml", "- a\n- b\n", "LOG-SYNTAX", 1),
+    ("noevents.yaml", "game: x\nplayers: []\n", "LOG-FIELD", 1),
+    ("scalar.yaml", "game: x\nevents:\n  - roll\n", "LOG-EVENT", 3),
+    ("bad.jsonl", '{"game": "x"}\n{"kind": "roll",\n', "LOG-SYNTAX", 2),
+    ("array.jsonl", '{"game": "x"}\n[1, 2]\n', "LOG-SYNTAX", 2),
+    ("empty.jsonl", "\n", "LOG-FIELD", 1),
+])
+def test_unreadable_logs_raise_log_error_with_the_line(tmp_path, name, text, rule, line):
+    with pytest.raises(LogError) as e:
+        read(write(tmp_path, text, name))
+    assert (e.value.rule, e.value.loc.line) == (rule, line)
+
+
+def test_a_file_that_is_not_text(tmp_path):
+    p = tmp_path / "log.yaml"
+    p.write_bytes(b"\xff\xfe\x00game")
+    with pytest.raises(LogError) as e:
+        read(p)
+    assert e.value.rule == "LOG-READ"
+
+
+# -- the shape of events, checked before the engine sees them --------------------------------
+
+@pytest.mark.parametrize("old,new,rule,at,hint", [
+    ("game: loot_battles", "game: bone_wars", "LOG-GAME", "game:", None),
+    ("{kind: roll, player: bo, die: 2}", "{kind: rol, player: bo, die: 2}", "LOG-EVENT", "kind: rol,", "roll"),
+    ("{kind: roll, player: bo, die: 2}", "{kind: roll, player: bo, dye: 2}", "LOG-FIELD", "dye", "die"),
+    ("{kind: roll, player: bo, die: 2}", "{kind: roll, player: bo}", "LOG-FIELD", "player: bo}", None),
+    ("{kind: roll, player: bo, die: 2}", "{kind: roll, player: bo, die: two}", "LOG-FIELD", "die: two", None),
+    ("target: 8", "target: 0", "LOG-FIELD", "target: 0", None),
+    ("target: 8", "targt: 8", "LOG-FIELD", "targt", "target"),
+    ("players: [ana, bo]\n", "", "LOG-FIELD", "game:", None),
+])
+def test_shape_errors_are_unreadable_logs(tmp_path, old, new, rule, at, hint):
+    text = LOG.replace(old, new)
+    log = read(write(tmp_path, text))
+    with pytest.raises(LogError) as e:
+        _check_shape(Dice, log, SLUG)
+    assert (e.value.rule, e.value.loc.line) == (rule, line_of(text, at))
+    if hint:
+        assert hint in (e.value.hint or "")
+
+
+def test_shape_fills_documented_defaults_and_keeps_item_positions(tmp_path):
+    text = LOG.replace("players: [ana, bo]", "players:\n  - ana\n  - bo").replace("target: 8\n", "")
+    log = read(write(tmp_path, text))
+    _check_shape(Dice, log, SLUG)
+    assert log.events[1].fields["total"] is None
+    assert log.header_locs["players[1]"].line == line_of(text, "- bo")
+
+
+def test_note_turn_and_round_are_allowed_on_any_event(tmp_path):
+    text = LOG.replace("{kind: roll, player: bo, die: 2}", "{kind: roll, player: bo, die: 2, note: ok, turn: 2, round: 1}")
+    log = read(write(tmp_path, text))
+    _check_shape(Dice, log, SLUG)
+
+
+# -- the referee ---------------------------------------------------------------------------------
+
+def test_referee_dice_claims_allow_and_strict():
+    probs = Problems()
+    ref = Referee(probs, {"T-ALLOWED": "we agreed"}, strict=False)
+    loc = Loc("log.yaml", 3, 5)
+    assert ref.die(6, 6, "T-DIE", loc) and not ref.die(7, 6, "T-DIE", loc) and not ref.die(True, 6, "T-DIE", loc)
+    assert not ref.die(0, 20, "T-DIE", loc)
+    ref.claim("T-SUM", "the total", None, 5, loc)
+    ref.claim("T-SUM", "the total", 5, 5, loc)
+    ref.claim("T-SUM", "the total", 4, 5, loc)
+    ref.violation("T-ALLOWED", "a house rule", loc)
+    assert [(p.rule, p.severity) for p in probs] == [("T-DIE", "error"), ("T-DIE", "error"), ("T-DIE", "error"),
+                                                      ("T-SUM", "error"), ("T-ALLOWED", "note")]
+    assert "d6 shows 1–6" in probs.items[0].message and "d20" in probs.items[2].message
+    assert "the log says the total is 4, but the rules give 5" in probs.items[3].message
+    assert "(allowed: we agreed)" in probs.items[4].message
+    strict = Referee(Problems(), {}, strict=True)
+    with pytest.raises(StopReplay):
+        strict.violation("T-X", "stop here", loc)
+
+
+# -- replay ------------------------------------------------------------------------------------
+
+def test_replay_goes_on_after_a_violation(dice_engine, tmp_path):
+    text = LOG.replace("die: 5, total: 5", "die: 9, total: 5").replace("die: 2}", "die: 2, total: 3}")
+    probs, final, trace = replay(ROOT, SLUG, write(tmp_path, text))
+    assert [(p.rule, p.loc.line) for p in probs.errors] == [("T-DIE", 6), ("T-SUM", 6), ("T-SUM", 7),
+                                                            ("T-SUM", 11), ("T-WIN", 13), ("T-SUM", 14)]
+    assert trace[0] == "ana rolls 9: 0"
+
+
+def test_strict_stops_at_the_first_violation(dice_engine, tmp_path):
+    text = LOG.replace("die: 5, total: 5", "die: 9, total: 5")
+    probs, final, _ = replay(ROOT, SLUG, write(tmp_path, text), strict=True)
+    assert [p.rule for p in probs.errors] == ["T-DIE"]
+
+
+def test_strict_with_a_wrong_expect_claim(dice_engine, tmp_path):
+    text = LOG.replace("winner: ana", "winner: bo")
+    probs, final, _ = replay(ROOT, SLUG, write(tmp_path, text), strict=True)
+    assert [(p.rule, p.loc.line) for p in probs.errors] == [("T-WIN", 13)]
+
+
+def test_events_after_the_end(dice_engine, tmp_path):
+    text = LOG.replace("expect:", "  - {kind: roll, player: bo, die: 1}\nexpect:").replace("bo: {total: 2}",
+                                                                                          "bo: {total: 3}")
+    probs, final, _ = replay(ROOT, SLUG, write(tmp_path, text))
+    assert [(p.rule, p.loc.line) for p in probs.errors] == [("T-END", 12)]
+
+
+def test_expect_claims_deeper_than_the_final_state(dice_engine, tmp_path):
+    text = LOG.replace("score: {ana: {total: 9}, bo: {total: 2}}", "score: {ana: {total: {x: 1}}, bo: 2}")
+    text = text.replace("winner: ana", "winner: {name: ana}")
+    probs, final, _ = replay(ROOT, SLUG, write(tmp_path, text))
+    assert [(p.rule, p.loc.line) for p in probs.errors] == [("T-WIN", 13), ("T-SUM", 14), ("T-SUM", 14)]
+
+
+def test_expect_of_something_not_computed_is_unreadable(dice_engine, tmp_path):
+    text = LOG.replace("winner: ana", "winer: ana")
+    with pytest.raises(LogError) as e:
+        replay(ROOT, SLUG, write(tmp_path, text))
+    assert e.value.loc.line == 13 and "winner" in (e.value.hint or "")
+
+
+def test_allow_entries_need_a_rule_and_a_reason(dice_engine, tmp_path):
+    text = LOG + "allow:\n  - {rule: T-DIE}\n"
+    with pytest.raises(LogError) as e:
+        replay(ROOT, SLUG, write(tmp_path, text))
+    assert e.value.loc.line == line_of(text, "{rule: T-DIE}")
+    text = LOG.replace("die: 5, total: 5", "die: 9, total: 0") + "allow:\n  - {rule: T-DIE, reason: a d10 by mistake}\n"
+    probs, _, _ = replay(ROOT, SLUG, write(tmp_path, text))
+    assert [p.rule for p in probs if p.severity == "note"] == ["T-DIE"]
+    assert "T-DIE" not in [p.rule for p in probs.errors]
+
+
+# -- output ------------------------------------------------------------------------------------------
+
+def test_text_output(dice_engine, tmp_path, capsys):
+    text = LOG.replace("die: 2}", "die: 2, total: 3}")
+    path = write(tmp_path, text)
+    assert run_check(ROOT, SLUG, path, strict=False, trace=True, fmt="text") == 1
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[0] == "ana rolls 5: 5"
+    assert re.fullmatch(r".*log\.yaml:7:\d+: T-SUM error: the log says bo's total is 3, but the rules give 2", lines[3])
+    assert lines[-1].startswith("final: {") and json.loads(lines[-1][7:])["winner"] == "ana"
+    assert "1 violation(s)" in err
+    assert run_check(ROOT, SLUG, write(tmp_path, LOG), strict=False, trace=False, fmt="text") == 0
+    out, err = capsys.readouterr()
+    assert "legal: no violations" in err and not out.startswith("ana")
+
+
+def test_json_output_and_exit_codes(dice_engine, tmp_path):
+    code, doc = check(write(tmp_path, LOG), "--trace")
+    assert code == 0 and doc["problems"] == [] and doc["final"]["winner"] == "ana"
+    assert doc["trace"][-1] == "ana rolls 4: 9"
+    code, doc = check(write(tmp_path, LOG.replace("kind: roll, player: bo", "kind: rool, player: bo")))
+    assert code == 2 and doc["final"] is None
+    p = doc["problems"][0]
+    assert (p["rule"], p["line"], p["severity"]) == ("LOG-EVENT", 7, "error") and p["hint"]
+
+
+def test_unreadable_text_output_names_file_and_line(dice_engine, tmp_path):
+    res = CliRunner().invoke(main, ["--root", str(ROOT), "check", SLUG,
+                                    str(write(tmp_path, LOG.replace("die: 2}", "die: [2}")))])
+    assert res.exit_code == 2
+    assert re.search(r"log\.yaml:7:\d+: LOG-SYNTAX error:", res.stderr if hasattr(res, "stderr") else res.output)
+
+
+def test_a_game_without_an_engine(monkeypatch, tmp_path):
+    monkeypatch.setattr(gamehooks, "hook", lambda slug, name: None)
+    res = CliRunner().invoke(main, ["--root", str(ROOT), "check", SLUG, str(write(tmp_path, LOG))])
+    assert res.exit_code == 2 and "not yet supported" in res.output
+
+
+def test_an_unknown_game(tmp_path):
+    res = CliRunner().invoke(main, ["--root", str(ROOT), "check", "no_such_game", str(write(tmp_path, LOG))])
+    assert res.exit_code == 2
+
+
+# -- JSON Schemas, generated from the engines -------------------------------------------------------
+
+def test_opt_schema():
+    s = logschema.opt_schema
+    assert s(Opt("int", min=0, doc="n")) == {"description": "n", "type": "integer", "minimum": 0}
+    assert s(Opt("enum", choices=("won", "lost"))) == {"enum": ["won", "lost"]}
+    assert s(Opt("list", item=Opt("int"))) == {"type": "array", "items": {"type": "integer"}}
+    assert s(Opt("map", item=Opt("bool"))) == {"type": "object", "additionalProperties": {"type": "boolean"}}
+    assert s(Opt("map", fields={"a": Opt("str", required=True), "b": Opt("bool", default=False)})) == {
+        "type": "object", "properties": {"a": {"type": ["string", "number"]}, "b": {"type": "boolean",
+                                                                                 "default": False}},
+        "required": ["a"], "additionalProperties": False}
+    assert s(Opt("any")) == {}
+
+
+def test_log_schema_of_an_engine():
+    sch = logschema.log_schema("toy", Dice, "Toy")
+    assert sch["title"] == "Toy playtest log"
+    assert sch["required"] == ["game", "players", "events"]
+    assert sch["properties"]["game"]["const"] == "toy"
+    roll = sch["$defs"]["roll"]
+    assert roll["required"] == ["kind", "player", "die"] and roll["properties"]["kind"] == {"const": "roll"}
+    assert {"note", "turn", "round"} <= set(roll["properties"])
+    assert [r["$ref"] for r in sch["$defs"]["event"]["oneOf"]] == ["#/$defs/roll", "#/$defs/stop"]
+    validate(yaml.safe_load(LOG.replace("game: loot_battles", "game: toy")), sch)
+    with pytest.raises(AssertionError):
+        validate({"game": "toy", "players": ["a"], "events": [{"kind": "roll", "player": "a"}]}, sch)
+
+
+MODULES = logschema.module_names()      # imported in each test: one broken engine fails only its own tests
+
+
+def engine(slug):
+    eng = logschema.engine_of(slug)
+    if eng is None:
+        pytest.skip(f"cardgen.engines.{slug} has no rules engine")
+    return eng
+
+
+@pytest.mark.parametrize("slug", MODULES)
+def test_checked_in_schema_is_current(slug, update_goldens):
+    eng = engine(slug)
+    path = logschema.schema_path(ROOT, slug)
+    want = logschema.render(logschema.log_schema(slug, eng, logschema.game_title(ROOT, slug)))
+    if update_goldens:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(want, encoding="utf-8")
+    assert path.exists(), f"no {path.name}: run pytest --update-goldens (or python -m cardgen.logschema {slug})"
+    assert path.read_text(encoding="utf-8") == want, "run pytest --update-goldens if the change is intended"
+
+
+def example_logs():
+    out = []
+    for slug in MODULES:
+        folder = ROOT / "examples" / "logs" / slug
+        out += [(slug, p) for p in sorted(folder.glob("*.yaml"))] + [(slug, p) for p in sorted(folder.glob("*.jsonl"))]
+    return out
+
+
+@pytest.mark.parametrize("slug,path", example_logs(), ids=lambda x: getattr(x, "name", x))
+def test_example_logs_follow_their_schema(slug, path):
+    engine(slug)
+    if not logschema.schema_path(ROOT, slug).exists():
+        pytest.skip("no schema yet (test_checked_in_schema_is_current says how to write it)")
+    sch = json.loads(logschema.schema_path(ROOT, slug).read_text(encoding="utf-8"))
+    if path.suffix == ".jsonl":
+        lines = [json.loads(ln) for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+        validate(lines[0], sch["$defs"]["header"], sch)
+        for obj in lines[1:]:
+            if "kind" in obj:
+                validate(obj, sch["$defs"]["event"], sch)
+    else:
+        validate(yaml.safe_load(path.read_text(encoding="utf-8")), sch)
+
+
+def test_docs_event_reference_is_current(update_goldens):
+    path = logschema.docs_path(ROOT)
+    text = path.read_text(encoding="utf-8")
+    want = logschema.refresh_docs(text, logschema.docs_reference(ROOT))
+    if update_goldens:
+        path.write_text(want, encoding="utf-8")
+        text = want
+    assert text == want, "the event reference in docs/playtest-logs.md is stale: run pytest --update-goldens"
+    for slug, eng in logschema.engines().items():
+        assert all(f"#### `{k}`" in text for k in eng.EVENTS), slug
+
+
+def test_markdown_reference_of_an_engine():
+    md = logschema.markdown_reference("toy", Dice, "Toy")
+    assert md.startswith("### Toy (`toy`)")
+    assert "| `players` | list of text | required | who plays |" in md
+    assert "| `target` | whole number ≥ 1 | default 10 | the total that wins |" in md
+    assert "#### `roll`" in md and "#### `stop`\n\nNo fields." in md
+    region = logschema.refresh_docs("# Doc\n", "<gen>")
+    assert region == "# Doc\n\n<gen>\n"
+    again = logschema.refresh_docs(f"a\n{logschema.BEGIN}\nold\n{logschema.END}\nb\n", "new")
+    assert again == "a\nnew\nb\n"
+
+
+def validate(value, schema, root=None):
+    """A small JSON Schema check for what cardgen.logschema writes (type, enum, const, properties,
+    required, additionalProperties, items, oneOf, minimum/maximum, local $ref)."""
+    root = root or schema
+    if "$ref" in schema:
+        node = root
+        for part in schema["$ref"].lstrip("#/").split("/"):
+            node = node[part]
+        return validate(value, node, root)
+    if "oneOf" in schema:
+        ok = 0
+        for sub in schema["oneOf"]:
+            try:
+                validate(value, sub, root)
+                ok += 1
+            except AssertionError:
+                pass
+        assert ok == 1, f"{value!r} matches {ok} of the alternatives"
+        return
+    if "const" in schema:
+        assert value == schema["const"], f"{value!r} is not {schema['const']!r}"
+    if "enum" in schema:
+        assert value in schema["enum"], f"{value!r} not in {schema['enum']}"
+    if "type" in schema:
+        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        checks = {"integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+                  "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+                  "string": lambda v: isinstance(v, str), "boolean": lambda v: isinstance(v, bool),
+                  "object": lambda v: isinstance(v, dict), "array": lambda v: isinstance(v, list),
+                  "null": lambda v: v is None}
+        assert any(checks[t](value) for t in types), f"{value!r} is not {types}"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        assert value >= schema.get("minimum", value) and value <= schema.get("maximum", value)
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        for k in schema.get("required", []):
+            assert k in value, f"missing {k!r}"
+        for k, v in value.items():
+            if k in props:
+                validate(v, props[k], root)
+            elif schema.get("additionalProperties") is False:
+                raise AssertionError(f"unknown key {k!r}")
+            elif isinstance(schema.get("additionalProperties"), dict):
+                validate(v, schema["additionalProperties"], root)
+    if isinstance(value, list) and "items" in schema:
+        for v in value:
+            validate(v, schema["items"], root)
