@@ -74,6 +74,27 @@ class BaseEngine:
         self.ref = ref
         self.over = False
         self.end_rule = "LOG-END"
+        self.params_file = game.rules_dir / "params.yaml"
+
+    # --- rules parameters: every number comes from params.yaml -------------------------------
+    def _param(self, *path: Any) -> Any:
+        """``params.yaml`` value at ``path``; a missing one stops the check (exit 2) naming it."""
+        node: Any = self.params
+        for i, key in enumerate(path):
+            if not isinstance(node, dict) or key not in node:
+                name = ".".join(str(k) for k in path[: i + 1])
+                raise LogError("LOG-GAME", f"{self.params_file.name} lacks '{name}', which the playtest checker needs",
+                               Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
+            node = node[key]
+        return node
+
+    def _int(self, *path: Any) -> int:
+        """A whole-number parameter."""
+        v = self._param(*path)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise LogError("LOG-GAME", f"'{'.'.join(map(str, path))}' in {self.params_file.name} must be a whole "
+                           f"number, not {v!r}", Loc(str(self.params_file), 1, 1))
+        return v
 
     def start(self) -> None:
         """Check the setup facts of the header."""

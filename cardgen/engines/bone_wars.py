@@ -216,7 +216,6 @@ class Engine(BaseEngine):
     def __init__(self, game, header, header_locs, ref):
         super().__init__(game, header, header_locs, ref)
         self.end_rule = "BW-END-2"
-        self.params_file = game.rules_dir / "params.yaml"
         p, n = self._param, self._int
         self.n_min, self.n_max = n("players", "min"), n("players", "max")
         self.hand_size = n("hand_size")
@@ -273,23 +272,6 @@ class Engine(BaseEngine):
         self.seen = 0                   # problems already shown in the trace
 
     # -- reading the rules and the log ------------------------------------------------------
-
-    def _param(self, *path: Any) -> Any:
-        node: Any = self.params
-        for i, key in enumerate(path):
-            if not isinstance(node, dict) or key not in node:
-                name = ".".join(str(k) for k in path[: i + 1])
-                raise LogError("LOG-GAME", f"{self.params_file.name} lacks '{name}', which the playtest checker needs",
-                               Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
-            node = node[key]
-        return node
-
-    def _int(self, *path: Any) -> int:
-        v = self._param(*path)
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise LogError("LOG-GAME", f"'{'.'.join(map(str, path))}' in {self.params_file.name} must be a whole "
-                           f"number, not {v!r}", Loc(str(self.params_file), 1, 1))
-        return v
 
     def _choice(self, choices: tuple[str, ...], *path: Any) -> str:
         v = str(self._param(*path))

@@ -255,7 +255,6 @@ class Engine(BaseEngine):
     def __init__(self, game, header, header_locs, ref):
         super().__init__(game, header, header_locs, ref)
         self.end_rule = "LB-END-1"
-        self.params_file = game.rules_dir / "params.yaml"
         self.head_loc = header_locs.get("players") or Loc(str(self.params_file), 1, 1)
         p = self._param
         self.n_min, self.n_max = int(p("players", "min")), int(p("players", "max"))
@@ -296,17 +295,6 @@ class Engine(BaseEngine):
         self.last_battle: dict | None = None            # ended, awaiting an optional battle_end
 
     # -- reading the rules and the cards ---------------------------------------------------
-
-    def _param(self, *path: Any) -> Any:
-        node: Any = self.params
-        for i, key in enumerate(path):
-            if not isinstance(node, dict) or key not in node:
-                name = ".".join(str(k) for k in path[: i + 1])
-                raise LogError("LOG-GAME", f"{self.params_file.name} lacks '{name}', which the playtest "
-                               f"checker needs", Loc(str(self.params_file), 1, 1),
-                               "add it to the rules parameters")
-            node = node[key]
-        return node
 
     def _effect(self, card: Card, name: str) -> Any:
         """A unique card's effect parameter (params.yaml ``unique_effects.<card>.<name>``), or None."""
