@@ -130,6 +130,11 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
             out, ok = [], True
             for i, v in enumerate(value):
                 iloc = value.at(i) if isinstance(value, YList) else loc
+                if v is None:       # an empty item ("- ") is never a value
+                    problems.error(opt.rule or "YAML-TYPE", f"{what}[{i + 1}] is empty", iloc)
+                    ok = False
+                    out.append(None)
+                    continue
                 good, nv = check_value(v, opt.item, iloc, problems, f"{what}[{i + 1}]", colors)
                 ok = ok and good
                 out.append(nv)
