@@ -169,7 +169,8 @@ class Rulebook:
         players = (g.meta or {}).get("players") or {}
         lines = []
         if players.get("min") and players.get("max"):
-            lines.append(f"For {players['min']}–{players['max']} players")
+            lo, hi = players["min"], players["max"]
+            lines.append(f"For {lo} players" if lo == hi else f"For {lo}–{hi} players")
         if (g.meta or {}).get("designer"):
             lines.append(f"Game design: {g.meta['designer']}")
         if version.meta.get("authors"):
