@@ -41,7 +41,7 @@ def check_game(game: Game, problems: Problems) -> None:
         from . import boards
         boards.check_game(game, problems)
     if "rulebook" in game.printables:
-        from . import rulebook
+        from . import boards, rulebook  # noqa: F401 - boards registers the rulebook's board: images
         rulebook.check(game, problems)
 
 

@@ -18,6 +18,7 @@ from ..render_pdf import render
 from ..render_svg import render_page
 from ..scene import Document, Page
 from . import common, maps, mats, rink, tokens
+from . import pictures as pictures  # registers the rulebook's board: image scheme
 from .tiling import Board, TilingError, plan, tile_document_pages
 
 __all__ = ["check_game", "build_maps", "build_board", "build_mats", "build_tokens", "PRINTABLES"]

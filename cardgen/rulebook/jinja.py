@@ -134,6 +134,24 @@ def make_environment(search: list[Path], names: list[str]) -> SandboxedEnvironme
     return env
 
 
+def _collections(game: Game) -> dict[str, list[dict]]:
+    """Deck-like files kept with the game (starter decks, parties, boss presets), by kind:
+    ``{kind: [{file, name, notes, cards: [{id, name, type, count}], count}]}``."""
+    from ..collections import collection_files, load_collection_file
+    from ..problems import Problems
+    kinds: dict[str, list[dict]] = {}
+    for path in collection_files(game):
+        kind, body, cols = load_collection_file(path, game, Problems())
+        if body is None or not cols:
+            continue
+        cards = [{"id": e.id, "name": e.name, "type": game.cards_by_id[e.id].type, "count": e.count}
+                 for e in cols[0].entries]
+        kinds.setdefault(kind, []).append({
+            "file": path.stem, "name": str(body.get("name") or path.stem), "notes": str(body.get("notes") or ""),
+            "cards": cards, "count": sum(c["count"] for c in cards)})
+    return kinds
+
+
 def build_context(game: Game, version: Version, versions: list[Version]) -> dict[str, Any]:
     """The names every chapter sees (see the module docstring)."""
     params = plain(game.params) if isinstance(game.params, dict) else {}
@@ -163,6 +181,7 @@ def build_context(game: Game, version: Version, versions: list[Version]) -> dict
         "components": wrap(comps, "components"),
         "rulebook": wrap(version.context(), "rulebook"),
         "versions": wrap([v.context() for v in versions], "versions"),
+        "collections": wrap(_collections(game), "collections"),
     }
 
     def card(card_id: str):
