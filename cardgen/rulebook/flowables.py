@@ -10,7 +10,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable, Paragraph, Table
 
 from ..render_pdf import draw_items
-from ..scene import Clip, Document, Symbol, Use, translate
+from ..scene import Clip, Symbol, Use, translate
 
 MM = 72.0 / 25.4
 
