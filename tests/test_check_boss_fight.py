@@ -1,0 +1,782 @@
+"""Boss Fight playtest checker (``cardgen check boss_fight``): every rule of the map, round,
+combat and status sections (BF-PLACE-1, BF-INIT-1, BF-DRAW-1/2, BF-ACT-1…3, BF-ABIL-1,
+BF-MOVE-1/2, BF-LOS-1/2, BF-CMB-1…3, BF-STATUS-1/2, BF-END-1; BF-MAP-1 through the map's
+terrain) broken by a minimal log and reported at the event's line, with its legal twin;
+complete games to the end; the obstacle map with its slips; JSON Lines; fuzzing."""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardgen.checker import Referee, replay
+from cardgen.engines.boss_fight import BF_EVENTS, Engine, damage_formula
+from cardgen.loader import load_game
+from cardgen.playlog import Event, LogError, read
+from cardgen.problems import Loc, Problems
+from cardgen.schema import MISSING
+from tests.conftest import ROOT, has_problem, run_cli
+
+GAME = "boss_fight"
+EXAMPLES = ROOT / "examples" / "logs" / GAME
+
+# A one-hex boss (BF-BUILD-2: size 0 pieces plus one hex) with one Leg piece: half movement.
+# Health 9, Intelligence 2, Strength 7, Agility 5 (a tie with Wren's 5).
+STALKER = """\
+boss:
+  name: The Stalker
+  pieces:
+    - {id: serpent_head}
+    - {id: ogre_arm, as: arm}
+    - {id: vine_lash}
+    - {id: raptor_leg}
+  equipment:
+    - {id: eldritch_focus, piece: arm}
+  cards: {walk: 6, basic_attack: 6, heavy_attack: 3, stomp: 3, lumber: 3, unleash: 3, grab: 3, roar: 3}
+"""
+# Wren (9 HP, AGI 5, Longbow, Second Wind, Volley costs 4) and Tormund (14 HP, STR 5, Warhammer).
+PAIR = """\
+party:
+  name: The Pair
+  heroes:
+    - id: wren
+      equipment: [longbow]
+      abilities: [second_wind]
+      cards: {walk: 3, basic_attack: 5, heavy_attack: 3, run: 3, dash: 2, aimed_shot: 3, special_attack: 3, sidestep: 2,
+              smoke_bomb: 2, throwing_knife: 2, whetstone: 2}
+    - id: tormund
+      equipment: [warhammer]
+      cards: {walk: 5, basic_attack: 4, heavy_attack: 3, power_strike: 3, coordinated_strike: 3, special_attack: 3,
+              charge: 3, run: 2, healing_potion: 2, bandage: 1, whetstone: 1}
+"""
+
+# Two rounds on the Open Arena, every card named: moves, attacks with defence rolls and
+# statuses, a miss, an Item, a death, Sweep and Stomp, Shield Bash's Agility, an effect draw.
+# (The first two rounds of examples/logs/boss_fight/boss-wins-arena.yaml.)
+BASE = """\
+game: boss_fight
+rules_version: "1.0"
+map: arena
+boss: ember_wyrm
+party: lantern_company
+events:
+  - {kind: place, character: boss, at: [5, 5]}
+  - {kind: place, character: aldric, at: [4, 2]}
+  - {kind: place, character: wren, at: [6, 2]}
+  - {kind: place, character: maelis, at: [3, 8]}
+  - {kind: round, number: 1, order: [boss, wren, aldric, maelis]}
+  - {kind: draw, character: boss, cards: [walk, heavy_attack, grab, lunge]}
+  - {kind: draw, character: wren, cards: [run, basic_attack, aimed_shot, heavy_attack]}
+  - {kind: draw, character: aldric, cards: [walk, heavy_attack, power_strike, healing_potion]}
+  - {kind: draw, character: maelis, cards: [special_attack, bandage, run, walk]}
+  - {kind: move, character: boss, card: walk, path: [[5, 4], [5, 3]]}
+  - {kind: attack, character: boss, card: heavy_attack, with: bone_cleaver, target: aldric, defence: 3, defence_bonus: 1, damage: 6, hp_left: 6}
+  - {kind: attack, character: boss, card: grab, with: bone_cleaver, target: wren, defence: 2, status: [immobilised], damage: 6, hp_left: 3}
+  - {kind: attack, character: wren, card: aimed_shot, with: longbow, target: boss, range_bonus: 2, bonus: 1, defence: 1, damage: 2, hp_left: 31}
+  - {kind: attack, character: wren, card: heavy_attack, with: longbow, target: boss, defence: 6, hit: false}
+  - {kind: item, character: aldric, card: healing_potion, heal: 4, hp_left: 10}
+  - {kind: attack, character: aldric, card: power_strike, with: longsword, target: boss, bonus: 1, defence: 2, damage: 2, hp_left: 29}
+  - {kind: move, character: maelis, card: run, path: [[3, 7], [3, 6], [3, 5]]}
+  - {kind: attack, character: maelis, card: special_attack, with: holy_symbol, target: boss, defence: 4, damage: 1, hp_left: 28}
+  - {kind: end_turn, character: maelis, hp: {boss: 28, aldric: 10, wren: 3, maelis: 10}, statuses: {wren: []}}
+  - {kind: draw, character: boss, cards: [heavy_attack, sweep, stomp]}
+  - {kind: draw, character: wren, cards: [special_attack, dash]}
+  - {kind: draw, character: aldric, cards: [shield_bash, charge]}
+  - {kind: draw, character: maelis, cards: [healing_potion, focus_elixir]}
+  - {kind: attack, character: boss, card: heavy_attack, with: bone_cleaver, target: wren, defence: 5, damage: 6, hp_left: -3}
+  - {kind: death, character: wren}
+  - {kind: attack, character: boss, card: sweep, with: siege_claw, target: aldric, defence: 4, defence_bonus: 1, status: [immobilised], damage: 5, hp_left: 5}
+  - {kind: move, character: boss, card: stomp, to: [4, 4], rotate: 5}
+  - {kind: effect, source: stomp, target: aldric, damage: 1, hp_left: 4}
+  - {kind: effect, source: stomp, target: maelis, damage: 1, hp_left: 9}
+  - {kind: attack, character: aldric, card: shield_bash, with: longsword, target: boss, defence: 1, damage: 1, hp_left: 27}
+  - {kind: effect, character: aldric, source: shield_bash, target: boss, stats: {agility: -1}, until: round}
+  - {kind: attack, character: aldric, card: charge, with: longsword, target: boss, defence: 3, damage: 1, hp_left: 26}
+  - {kind: item, character: maelis, card: focus_elixir}
+  - {kind: draw, character: maelis, cards: [special_attack, sidestep], source: focus_elixir}
+  - {kind: attack, character: maelis, card: special_attack, with: holy_symbol, target: boss, defence: 2, damage: 2, hp_left: 24}
+"""
+
+# Three rounds on the Hall of Pillars (obstacles, start zones): a tie for the first turn,
+# half movement (one Leg piece), attacks out of sight by memory (BF-LOS-2), Poison and its
+# rolls, a sacrifice, an ability, Terrifying Roar, a Charge.
+SMALL = """\
+game: boss_fight
+rules_version: "1.0"
+map: pillars
+boss: stalker.yaml
+party: pair.yaml
+events:
+  - {kind: place, character: boss, at: [10, 3]}
+  - {kind: place, character: wren, at: [1, 5]}
+  - {kind: place, character: tormund, at: [0, 4]}
+  - {kind: draw, character: boss, cards: [walk, basic_attack, unleash, grab]}
+  - {kind: draw, character: wren, cards: [run, walk, aimed_shot, basic_attack]}
+  - {kind: draw, character: tormund, cards: [walk, run, healing_potion, heavy_attack]}
+  - {kind: move, character: wren, card: run, path: [[2, 5], [3, 5], [4, 5]]}
+  - {kind: move, character: wren, card: walk, path: [[5, 5], [6, 5]]}
+  - {kind: move, character: boss, card: walk, path: [[9, 3]]}
+  - {kind: attack, character: boss, card: basic_attack, with: eldritch_focus, target: wren, defence: 2, damage: 1, hp_left: 8}
+  - {kind: attack, character: boss, card: unleash, with: eldritch_focus, target: wren, defence: 6, hit: false}
+  - {kind: move, character: tormund, card: run, path: [[1, 4], [2, 4], [3, 4]]}
+  - {kind: move, character: tormund, card: walk, path: [[3, 5], [4, 5]]}
+  - {kind: draw, character: boss, cards: [walk, basic_attack, roar]}
+  - {kind: draw, character: wren, cards: [dash, sidestep]}
+  - {kind: draw, character: tormund, cards: [walk, power_strike]}
+  - {kind: attack, character: wren, card: aimed_shot, with: longbow, target: boss, range_bonus: 2, bonus: 1, defence: 1, damage: 2, hp_left: 7}
+  - {kind: move, character: wren, card: sidestep, path: [[7, 5]]}
+  - {kind: attack, character: boss, card: grab, with: eldritch_focus, target: wren, status: [immobilised], damage: 1, hp_left: 7}
+  - {kind: move, character: boss, card: walk, to: [10, 3]}
+  - {kind: attack, character: boss, card: basic_attack, with: eldritch_focus, target: wren, defence: 3, damage: 1, hp_left: 6}
+  - {kind: effect, character: boss, source: Venom Bite, target: tormund, status: [poisoned]}
+  - {kind: turn, character: tormund, poison_roll: 3}
+  - {kind: move, character: tormund, card: walk, path: [[5, 5], [6, 5]]}
+  - {kind: discard, character: tormund, card: power_strike}
+  - {kind: end_turn, character: tormund, hp: {boss: 7, wren: 6, tormund: 12}, statuses: {wren: [immobilised], tormund: [poisoned]}}
+  - {kind: draw, character: boss, cards: [stomp, heavy_attack, lumber]}
+  - {kind: draw, character: wren, cards: [special_attack, heavy_attack]}
+  - {kind: draw, character: tormund, cards: [run, charge]}
+  - {kind: ability, character: wren, ability: second_wind, sacrifice: dash}
+  - {kind: effect, character: wren, source: second_wind, heal: 3, hp_left: 9}
+  - {kind: attack, character: wren, card: heavy_attack, with: longbow, target: boss, damage: 3, hp_left: 4}
+  - {kind: move, character: boss, card: stomp, path: [[9, 3]]}
+  - {kind: attack, character: boss, card: roar}
+  - {kind: effect, character: boss, source: roar, target: wren, status: [dazzled]}
+  - {kind: discard, character: boss, card: heavy_attack}
+  - {kind: turn, character: tormund, poison_roll: 2}
+  - {kind: move, character: tormund, card: run, path: [[7, 4], [7, 3], [8, 3]]}
+  - {kind: attack, character: tormund, card: charge, with: warhammer, target: boss, defence: 1, damage: 1, hp_left: 3}
+  - {kind: end_turn, character: tormund, hp: {tormund: 10}}
+"""
+
+# SMALL and a fourth round: Wren is Dazzled (1 card, 1 action) and ends it with Volley.
+SMALL4 = SMALL + """\
+  - {kind: draw, character: boss, count: 3}
+  - {kind: draw, character: wren, count: 1}
+  - {kind: draw, character: tormund, count: 2}
+  - {kind: feat, character: wren, count: 4}
+  - {kind: attack, character: wren, source: Volley, attack: basic, with: longbow, target: boss, bonus: -1, damage: 1, hp_left: 2}
+  - {kind: attack, character: wren, source: Volley, attack: basic, with: longbow, target: boss, bonus: -1, damage: 1, hp_left: 1}
+  - {kind: attack, character: wren, source: Volley, attack: basic, with: longbow, target: boss, bonus: -1, damage: 1, hp_left: 0}
+expect:
+  winner: heroes
+  round: 4
+  hp: {boss: 0, wren: 9, tormund: 10}
+"""
+
+# Decks and piles: hidden hands, a big draw by card text, sacrifices, an empty deck reshuffled.
+DECK = """\
+game: boss_fight
+map: pillars
+boss: stalker.yaml
+party: pair.yaml
+events:
+  - {kind: place, character: boss, at: [10, 3]}
+  - {kind: place, character: wren, at: [1, 5]}
+  - {kind: place, character: tormund, at: [0, 4]}
+  - {kind: draw, character: boss, count: 4}
+  - {kind: draw, character: wren, count: 4}
+  - {kind: draw, character: tormund, cards: [whetstone, power_strike, walk, run]}
+  - {kind: draw, character: tormund, count: 20, source: Ballad of Heroes}
+  - {kind: discard, character: wren}
+  - {kind: discard, character: wren}
+  - {kind: discard, character: boss}
+  - {kind: discard, character: boss}
+  - {kind: discard, character: boss}
+  - {kind: discard, character: tormund, card: whetstone}
+  - {kind: discard, character: tormund, card: power_strike}
+  - {kind: draw, character: boss, count: 3}
+  - {kind: draw, character: wren, count: 2}
+  - {kind: draw, character: tormund, count: 2}
+  - {kind: draw, character: tormund, count: 4, source: Ballad of Heroes}
+  - {kind: reshuffle, character: tormund}
+  - {kind: draw, character: tormund, cards: [whetstone], source: Ballad of Heroes}
+expect:
+  characters: {tormund: {deck: 1, hand: 29, discard: 0}}
+"""
+
+# The Sunken Keep's moat: a Chasm cannot be entered, but sight crosses it (BF-MAP-1 ruling).
+KEEP = """\
+game: boss_fight
+map: keep
+boss: stalker.yaml
+party: pair.yaml
+events:
+  - {kind: place, character: boss, at: [15, 14]}
+  - {kind: place, character: wren, at: [16, 12]}
+  - {kind: place, character: tormund, at: [0, 0]}
+  - {kind: draw, character: boss, count: 4}
+  - {kind: draw, character: wren, cards: [basic_attack, aimed_shot, walk, run]}
+  - {kind: draw, character: tormund, count: 4}
+  - {kind: attack, character: wren, card: basic_attack, with: longbow, target: boss, in_sight: true, damage: 2, hp_left: 7}
+  - {kind: attack, character: wren, card: aimed_shot, with: longbow, target: boss, bonus: 1, damage: 3, hp_left: 4}
+allow:
+  - {rule: BF-PLACE-1, reason: "a test of the moat: the pieces start either side of it"}
+"""
+
+BASES = {"BASE": BASE, "SMALL": SMALL, "SMALL4": SMALL4, "DECK": DECK, "KEEP": KEEP}
+
+
+def _write(tmp_path: Path, text: str, name: str = "log.yaml") -> Path:
+    (tmp_path / "stalker.yaml").write_text(STALKER, encoding="utf-8")
+    (tmp_path / "pair.yaml").write_text(PAIR, encoding="utf-8")
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def check(tmp_path: Path, text: str, name: str = "log.yaml", *extra: str) -> tuple[int, list[dict], dict]:
+    code, out = run_cli("check", GAME, str(_write(tmp_path, text, name)), "--format", "json", *extra)
+    doc = json.loads(out)
+    return code, doc["problems"], doc["final"]
+
+
+def edit(text: str, old: str, new: str, at: str | None = None) -> tuple[str, int]:
+    """Replace ``old`` (once) by ``new``; returns the new text and the line of ``at``
+    (default: the first line of ``new``) in it."""
+    assert text.count(old) == 1, old
+    start = text.index(old)
+    out = text[:start] + new + text[start + len(old):]
+    at = at if at is not None else new.splitlines()[0]
+    idx = out.find(at, start)
+    idx = idx if idx >= 0 else out.index(at)
+    return out, out[:idx].count("\n") + 1
+
+
+def _ev(s: str) -> str:
+    return "  - {" + s + "}\n"
+
+
+END_ARENA = _ev("kind: attack, character: boss, card: sweep, with: bone_cleaver, target: maelis, defence: 3, "
+                "damage: 10, hp_left: 0")
+R3 = _ev("kind: draw, character: boss, cards: [basic_attack, heavy_attack, unleash]")
+W_DIES = _ev("kind: death, character: wren")
+ALDRIC_CHARGE = "card: charge, with: longsword, target: boss, defence: 3, damage: 1, hp_left: 26"
+SLING = "kind: attack, character: boss, card: basic_attack, with: eldritch_focus, target: wren, defence: 3"
+
+# (rule, base, old, new, the text of the line reported (default: the first line of new)).
+CASES = [
+    # BF-PLACE-1: distance 3 from every boss hex, the boss first, clear tiles, start zones, everyone
+    ("BF-PLACE-1", "BASE", "character: aldric, at: [4, 2]", "character: aldric, at: [5, 3]", None),
+    ("BF-PLACE-1", "BASE", _ev("kind: place, character: boss, at: [5, 5]") + _ev("kind: place, character: aldric, "
+     "at: [4, 2]"), _ev("kind: place, character: aldric, at: [4, 2]") + _ev("kind: place, character: boss, "
+     "at: [5, 5]"), None),
+    ("BF-PLACE-1", "BASE", "character: boss, at: [5, 5]", "character: boss, at: [1, 5]", None),
+    ("BF-PLACE-1", "BASE", _ev("kind: place, character: maelis, at: [3, 8]"), "",
+     "kind: round, number: 1"),
+    ("BF-PLACE-1", "SMALL", "character: wren, at: [1, 5]", "character: wren, at: [2, 5]", None),
+    ("BF-PLACE-1", "SMALL", "character: boss, at: [10, 3]", "character: boss, at: [4, 3]", None),
+    # BF-INIT-1: by Agility at the round's start, highest first; one turn each
+    ("BF-INIT-1", "BASE", "order: [boss, wren, aldric, maelis]", "order: [wren, boss, aldric, maelis]", None),
+    ("BF-INIT-1", "BASE", "number: 1,", "number: 2,", None),
+    ("BF-INIT-1", "SMALL", _ev("kind: move, character: wren, card: run, path: [[2, 5], [3, 5], [4, 5]]"),
+     _ev("kind: move, character: tormund, card: run, path: [[1, 4], [2, 4], [3, 4]]")
+     + _ev("kind: move, character: wren, card: run, path: [[2, 5], [3, 5], [4, 5]]"), None),
+    ("BF-INIT-1", "BASE", _ev("kind: item, character: maelis, card: focus_elixir"),
+     _ev("kind: move, character: boss, card: lunge, to: [4, 4]") + _ev("kind: item, character: maelis, "
+     "card: focus_elixir"), None),
+    # BF-DRAW-1: 4 in the first round, then 2 (heroes) and 3 (boss); Dazzled 1; the dead none
+    ("BF-DRAW-1", "BASE", "cards: [heavy_attack, sweep, stomp]}", "cards: [heavy_attack, sweep, stomp, walk]}",
+     None),
+    ("BF-DRAW-1", "BASE", _ev("kind: draw, character: maelis, cards: [special_attack, bandage, run, walk]"), "",
+     "kind: move, character: boss, card: walk"),
+    ("BF-DRAW-1", "SMALL4", _ev("kind: draw, character: wren, count: 1"), _ev("kind: draw, character: wren, count: 2"),
+     None),
+    ("BF-DRAW-1", "BASE", _ev("kind: draw, character: maelis, cards: [special_attack, sidestep], source: focus_elixir"),
+     _ev("kind: draw, character: maelis, cards: [special_attack, sidestep]"), None),
+    ("BF-DRAW-1", "BASE", "cards: [healing_potion, focus_elixir]}\n",
+     "cards: [healing_potion, focus_elixir]}\n" + _ev("kind: draw, character: maelis, cards: [healing_potion]"),
+     "cards: [healing_potion]"),
+    # BF-DRAW-2: reshuffle only an empty deck; the piles wait until then; nothing left to draw
+    ("BF-DRAW-2", "DECK", _ev("kind: discard, character: wren") + _ev("kind: discard, character: wren"),
+     _ev("kind: reshuffle, character: tormund") + _ev("kind: discard, character: wren")
+     + _ev("kind: discard, character: wren"), None),
+    ("BF-DRAW-2", "DECK", _ev("kind: draw, character: boss, count: 3"),
+     _ev("kind: draw, character: tormund, cards: [whetstone], source: Ballad of Heroes")
+     + _ev("kind: draw, character: boss, count: 3"), None),
+    ("BF-DRAW-2", "DECK", "cards: [whetstone], source: Ballad of Heroes}", "count: 4, source: Ballad of Heroes}",
+     None),
+    # BF-ACT-1: exactly 2 actions (hero) or 3 (boss), at most 2 attacks; Dazzled 1
+    ("BF-ACT-1", "BASE", _ev("kind: move, character: maelis, card: run, path: [[3, 7], [3, 6], [3, 5]]"),
+     _ev("kind: move, character: aldric, card: walk, path: [[3, 2]]")
+     + _ev("kind: move, character: maelis, card: run, path: [[3, 7], [3, 6], [3, 5]]"), None),
+    ("BF-ACT-1", "BASE", _ev("kind: attack, character: maelis, card: special_attack, with: holy_symbol, target: boss, "
+     "defence: 4, damage: 1, hp_left: 28"), "", "kind: end_turn, character: maelis"),
+    ("BF-ACT-1", "SMALL", "kind: move, character: boss, card: walk, path: [[9, 3]]}",
+     "kind: attack, character: boss, card: grab, with: eldritch_focus, target: wren}", "card: unleash"),
+    ("BF-ACT-1", "SMALL4", _ev("kind: feat, character: wren, count: 4"),
+     _ev("kind: discard, character: wren") + _ev("kind: discard, character: wren")
+     + _ev("kind: feat, character: wren, count: 4"), "kind: discard, character: wren}\n  - {kind: feat"),
+    ("BF-ACT-1", "BASE", _ev("kind: move, character: maelis, card: run, path: [[3, 7], [3, 6], [3, 5]]"),
+     _ev("kind: round") + _ev("kind: move, character: maelis, card: run, path: [[3, 7], [3, 6], [3, 5]]"), None),
+    # BF-ACT-2: from hand; the right kind; Items to the Used pile
+    ("BF-ACT-2", "BASE", "card: power_strike, with: longsword", "card: coordinated_strike, with: longsword", None),
+    ("BF-ACT-2", "BASE", "card: healing_potion, heal: 4, hp_left: 10", "card: walk, heal: 4, hp_left: 10", None),
+    ("BF-ACT-2", "BASE", "card: grab, with: bone_cleaver, target: wren", "card: grab, with: longbow, target: wren",
+     None),
+    ("BF-ACT-2", "BASE", "card: heavy_attack, with: longbow, target: boss, defence: 6",
+     "card: run, attack: heavy, with: longbow, target: boss, defence: 6", None),
+    # BF-ACT-3: a Heroic Feat expends exactly its cost from the Discard pile; heroes only
+    ("BF-ACT-3", "SMALL4", "kind: feat, character: wren, count: 4", "kind: feat, character: wren, count: 3", None),
+    ("BF-ACT-3", "BASE", _ev("kind: item, character: aldric, card: healing_potion, heal: 4, hp_left: 10"),
+     _ev("kind: feat, character: aldric") + _ev("kind: item, character: aldric, card: healing_potion, heal: 4, "
+     "hp_left: 10"), None),
+    ("BF-ACT-3", "SMALL4", _ev("kind: draw, character: boss, count: 3"),
+     _ev("kind: draw, character: boss, count: 3") + _ev("kind: feat, character: boss"), "kind: feat, character: boss"),
+    # BF-ABIL-1: a used ability rests this round and the next; only one's own abilities
+    ("BF-ABIL-1", "SMALL4", _ev("kind: feat, character: wren, count: 4"),
+     _ev("kind: ability, character: wren, ability: second_wind, sacrifice: \"?\"")
+     + _ev("kind: feat, character: wren, count: 4"), None),
+    ("BF-ABIL-1", "SMALL", "ability: second_wind, sacrifice: dash", "ability: healing_hands, sacrifice: dash", None),
+    # BF-MOVE-1: no obstacles or enemies on the way; steps to neighbours; up to the card's tiles;
+    # not ending on an ally; the boss fits where it ends
+    ("BF-MOVE-1", "SMALL", "card: walk, path: [[3, 5], [4, 5]]}", "card: walk, path: [[4, 4], [4, 5]]}", None),
+    ("BF-MOVE-1", "BASE", "card: run, path: [[3, 7], [3, 6], [3, 5]]", "card: run, path: [[3, 6], [3, 5]]", None),
+    ("BF-MOVE-1", "BASE", "card: run, path: [[3, 7], [3, 6], [3, 5]]",
+     "card: run, path: [[3, 7], [3, 6], [3, 5], [3, 4]]", None),
+    ("BF-MOVE-1", "SMALL", "card: walk, path: [[5, 5], [6, 5]]}\n  - {kind: discard",
+     "card: walk, path: [[5, 5], [6, 5], [7, 5]]}\n  - {kind: discard", None),
+    ("BF-MOVE-1", "BASE", "card: stomp, to: [4, 4], rotate: 5", "card: stomp, to: [4, 4], rotate: 2", None),
+    ("BF-MOVE-1", "SMALL", "card: run, path: [[7, 4], [7, 3], [8, 3]]", "card: run, to: [10, 2]", None),
+    ("BF-MOVE-1", "SMALL", "card: walk, path: [[9, 3]]}", "card: walk, to: [9, 4]}", None),
+    ("BF-MOVE-1", "KEEP", _ev("kind: attack, character: wren, card: aimed_shot, with: longbow, target: boss, "
+     "bonus: 1, damage: 3, hp_left: 4"), _ev("kind: move, character: wren, card: walk, path: [[15, 13], [14, 13]]"),
+     None),
+    # BF-MOVE-2: legs decide the boss's movement; Immobilised plays no Move actions
+    ("BF-MOVE-2", "SMALL", "card: walk, path: [[9, 3]]}", "card: walk, path: [[9, 3], [8, 3]]}", None),
+    ("BF-MOVE-2", "BASE", _ev("kind: attack, character: aldric, " + ALDRIC_CHARGE),
+     _ev("kind: move, character: aldric, card: walk, path: [[3, 2]]"), None),
+    # BF-LOS-1: sight from hex corner to hex corner; range
+    ("BF-LOS-1", "SMALL", _ev("kind: move, character: boss, card: walk, path: [[9, 3]]")
+     + _ev("kind: attack, character: boss, card: basic_attack, with: eldritch_focus, target: wren, defence: 2, "
+           "damage: 1, hp_left: 8"),
+     _ev("kind: attack, character: boss, card: basic_attack, with: eldritch_focus, target: wren, defence: 2, "
+         "damage: 1, hp_left: 8") + _ev("kind: move, character: boss, card: walk, path: [[9, 3]]"), None),
+    ("BF-LOS-1", "SMALL", SLING, SLING.replace("eldritch_focus", "vine_lash"), None),
+    ("BF-LOS-1", "SMALL", "target: wren, status: [immobilised], damage: 1, hp_left: 7}",
+     "target: wren, status: [immobilised], in_sight: true, damage: 1, hp_left: 7}", None),
+    ("BF-LOS-1", "KEEP", "in_sight: true", "in_sight: false", None),
+    # BF-LOS-2: out of sight only with sight on the attacker's previous turn
+    ("BF-LOS-2", "SMALL", _ev("kind: attack, character: wren, card: aimed_shot, with: longbow, target: boss, "
+     "range_bonus: 2, bonus: 1, defence: 1, damage: 2, hp_left: 7") + _ev("kind: move, character: wren, card: "
+     "sidestep, path: [[7, 5]]"), _ev("kind: move, character: wren, card: sidestep, path: [[7, 5]]")
+     + _ev("kind: attack, character: wren, card: aimed_shot, with: longbow, target: boss, range_bonus: 2, bonus: 1, "
+           "defence: 1, damage: 2, hp_left: 7"), "kind: attack, character: wren, card: aimed_shot"),
+    # BF-CMB-1: the defence d6; a 6 misses
+    ("BF-CMB-1", "BASE", "defence: 3, defence_bonus: 1, damage: 6", "defence: 7, defence_bonus: 1, damage: 6", None),
+    ("BF-CMB-1", "BASE", "defence: 6, hit: false}", "defence: 6, hit: true}", None),
+    # BF-CMB-2: the damage formula and the Health left
+    ("BF-CMB-2", "BASE", "defence: 3, defence_bonus: 1, damage: 6, hp_left: 6",
+     "defence: 3, defence_bonus: 1, damage: 5, hp_left: 7", None),
+    ("BF-CMB-2", "BASE", "damage: 2, hp_left: 29}", "damage: 2, hp_left: 28}", None),
+    ("BF-CMB-2", "SMALL", "hp: {boss: 7, wren: 6, tormund: 12}", "hp: {boss: 6, wren: 6, tormund: 12}", None),
+    # BF-CMB-3: death at 0 or below; the dead do not act and cannot be attacked
+    ("BF-CMB-3", "BASE", W_DIES, W_DIES + _ev("kind: death, character: aldric"), "kind: death, character: aldric"),
+    ("BF-CMB-3", "BASE", "card: sweep, with: siege_claw, target: aldric", "card: sweep, with: siege_claw, target: wren",
+     None),
+    ("BF-CMB-3", "BASE", _ev("kind: item, character: maelis, card: focus_elixir"),
+     _ev("kind: move, character: wren, card: dash, path: [[7, 2]]")
+     + _ev("kind: item, character: maelis, card: focus_elixir"), None),
+    # BF-STATUS-1: Immobilised, Dazzled and Stunned end with the character's next turn
+    ("BF-STATUS-1", "BASE", "statuses: {wren: []}", "statuses: {wren: [immobilised]}", None),
+    ("BF-STATUS-1", "SMALL", "statuses: {wren: [immobilised], tormund: [poisoned]}",
+     "statuses: {wren: [], tormund: [poisoned]}", None),
+    # BF-STATUS-2: Poison costs 1 per action; a d6 at the start of the turn, 5–6 cures it
+    ("BF-STATUS-2", "SMALL", _ev("kind: turn, character: tormund, poison_roll: 3"), "",
+     "kind: move, character: tormund, card: walk, path: [[5, 5]"),
+    ("BF-STATUS-2", "SMALL", "hp: {tormund: 10}", "hp: {tormund: 12}", None),
+    ("BF-STATUS-2", "SMALL", "poison_roll: 3", "poison_roll: 0", None),
+    ("BF-STATUS-2", "SMALL", "poison_roll: 2", "poison_roll: 6", "hp: {tormund: 10}"),
+    # BF-END-1: the boss dead, the heroes win; all heroes dead, the boss wins; nothing after the end
+    ("BF-END-1", "SMALL4", "hp_left: 0}\n", "hp_left: 0}\n" + _ev("kind: move, character: tormund, card: run, "
+     "to: [8, 2]"), "kind: move, character: tormund, card: run"),
+    ("BF-END-1", "SMALL4", "winner: heroes", "winner: boss", None),
+    ("BF-END-1", "BASE", ALDRIC_CHARGE + "}\n", ALDRIC_CHARGE + "}\n" + _ev("kind: game_end, winner: heroes"),
+     "kind: game_end"),
+    ("BF-END-1", "SMALL4", "hp_left: 0}\n", "hp_left: 0}\n" + _ev("kind: game_end, winner: boss"), "kind: game_end"),
+]
+
+SCOPE = {"BF-PLACE-1", "BF-INIT-1", "BF-DRAW-1", "BF-DRAW-2", "BF-ACT-1", "BF-ACT-2", "BF-ACT-3", "BF-ABIL-1",
+         "BF-MOVE-1", "BF-MOVE-2", "BF-LOS-1", "BF-LOS-2", "BF-CMB-1", "BF-CMB-2", "BF-CMB-3", "BF-STATUS-1",
+         "BF-STATUS-2", "BF-END-1"}
+
+
+@pytest.mark.parametrize("name", sorted(BASES))
+def test_legal_twins_pass(tmp_path, name):
+    code, probs, _ = check(tmp_path, BASES[name])
+    assert code == 0, probs
+    assert [p for p in probs if p["severity"] == "error"] == []
+
+
+@pytest.mark.parametrize("rule,base,old,new,at", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_rule_broken_at_its_line(tmp_path, rule, base, old, new, at):
+    text, line = edit(BASES[base], old, new, at)
+    code, probs, _ = check(tmp_path, text)
+    assert code == 1, probs
+    assert has_problem(probs, rule, "log.yaml", line), (line, probs)
+
+
+def test_every_rule_in_scope_has_a_case():
+    assert {c[0] for c in CASES} == SCOPE
+
+
+# --- complete games ---------------------------------------------------------------------------------
+
+GAMES = {"boss-wins-arena.yaml": ("boss", 4, {"boss": 24, "aldric": -2, "maelis": 0, "wren": -3}),
+         "heroes-win-pillars.yaml": ("heroes", 5, {"boss": 0, "vex": -6, "morwen": 4, "lyra": 9, "brunhild": 4}),
+         "heroes-win-pillars.jsonl": ("heroes", 5, {"boss": 0, "vex": -6, "morwen": 4, "lyra": 9, "brunhild": 4})}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_complete_games_end_with_the_right_winner(name):
+    code, out = run_cli("check", GAME, str(EXAMPLES / name), "--format", "json")
+    doc = json.loads(out)
+    assert code == 0, doc["problems"]
+    assert doc["problems"] == []
+    winner, rounds, hp = GAMES[name]
+    assert doc["final"]["winner"] == winner and doc["final"]["round"] == rounds
+    assert doc["final"]["hp"] == hp
+
+
+def test_the_expect_of_a_complete_game_is_checked(tmp_path):
+    text = (EXAMPLES / "boss-wins-arena.yaml").read_text(encoding="utf-8")
+    text, line = edit(text, "  winner: boss", "  winner: heroes")
+    code, probs, _ = check(tmp_path, text)
+    assert code == 1 and has_problem(probs, "BF-END-1", "log.yaml", line)
+
+
+def test_the_obstacle_map_catches_a_move_through_a_wall_and_an_attack_without_sight():
+    """table-slips.yaml, on the Catacombs: each slip is marked in the log by a comment naming its rule."""
+    path = EXAMPLES / "table-slips.yaml"
+    code, out = run_cli("check", GAME, str(path), "--format", "json")
+    doc = json.loads(out)
+    assert code == 1
+    text = path.read_text(encoding="utf-8").splitlines()
+    for p in doc["problems"]:
+        assert p["rule"] in text[p["line"] - 1], (p, text[p["line"] - 1])
+    assert sorted({p["line"] for p in doc["problems"]}) == [i + 1 for i, ln in enumerate(text) if "# BF-" in ln]
+    rules = {p["rule"] for p in doc["problems"] if p["severity"] == "error"}
+    assert {"BF-MOVE-1", "BF-LOS-1"} <= rules
+    move = next(p for p in doc["problems"] if p["rule"] == "BF-MOVE-1")
+    assert "12,3 (Obstacle" in move["message"]
+    los = next(p for p in doc["problems"] if p["rule"] == "BF-LOS-1")
+    assert "no line of sight" in los["message"]
+    assert [p["severity"] for p in doc["problems"] if p["rule"] == "BF-PLACE-1"] == ["note"]
+
+
+# --- computations ------------------------------------------------------------------------------------
+
+F = {"double_at": 2, "multiply": 2, "halve_at": 2, "divide": 2, "step": 1, "min_damage": 1}
+
+
+@pytest.mark.parametrize("base,s,t,want", [
+    (3, 12, 4, 6),      # S ≥ 2T: doubled
+    (3, 8, 4, 6),       # exactly 2T
+    (3, 2, 4, 2),       # S ≤ T/2: halved, rounded up
+    (5, 4, 8, 3),
+    (3, 5, 4, 4),       # S > T: +1
+    (3, 3, 4, 2),       # S < T: −1
+    (1, 3, 4, 1),       # not below 1
+    (2, 5, 5, 2),       # equal
+    (2, 0, 0, 4),       # ruling: the doubling test comes first (0 ≥ 2 × 0)
+    (0, 9, 1, 0),       # no damage stays no damage
+])
+def test_damage_formula(base, s, t, want):
+    assert damage_formula(base, s, t, F)[0] == want
+
+
+def test_trace_shows_the_hex_map_pieces_and_health_after_each_turn(tmp_path):
+    code, out = run_cli("check", GAME, str(_write(tmp_path, BASE)), "--trace")
+    assert code == 0
+    i = out.index("after boss's turn (round 1)")
+    block = out[i:].splitlines()
+    assert block[1].split() == [str(c % 10) for c in range(11)]            # column numbers
+    assert block[2].split() == ["0", "#", ".", ".", ".", ".", "#"]         # row 0 of the arena
+    assert "A" in block[4] and "W" in block[4] and block[5].count("B") == 3  # pieces by letter
+    assert "B boss: 33/33 HP at 5,3" in out and "A aldric: 6/12 HP at 4,2" in out
+    assert "W wren: 3/9 HP at 6,2 · Immobilised" in out
+    assert "STR 12 vs 4 + defence 3+1 = 8 → S > T: 5 + 1 = 6 damage; aldric 12 → 6 HP" in out
+    assert "wren dies (-3 HP): a death token takes its place" in out
+    j = out.index("after boss's turn (round 2)")
+    assert " w " in out[j:j + 400].replace("\n", " ")                     # wren's death token, lower case
+
+
+def test_final_state_in_json(tmp_path):
+    code, probs, final = check(tmp_path, SMALL4)
+    assert code == 0, probs
+    assert final["winner"] == "heroes" and final["dead"] == ["boss"]
+    assert final["characters"]["wren"]["statuses"] == ["dazzled"] and final["characters"]["wren"]["at"] == [7, 5]
+    assert final["characters"]["boss"]["cells"] == [[9, 3]]
+    assert final["characters"]["tormund"]["statuses"] == ["poisoned"]
+    assert final["characters"]["wren"]["expended"] == 4
+
+
+def test_half_movement_and_legs_in_the_message(tmp_path):
+    text, line = edit(SMALL, "card: walk, path: [[9, 3]]}", "card: walk, path: [[9, 3], [8, 3]]}")
+    _, probs, _ = check(tmp_path, text)
+    msg = next(p["message"] for p in probs if p["rule"] == "BF-MOVE-2")
+    assert "Walk Movement gives 2" in msg and "1 Leg piece" in msg and "half, rounded down: 1" in msg
+
+
+def test_a_chasm_is_crossed_by_sight_but_not_by_feet(tmp_path):
+    code, out = run_cli("check", GAME, str(_write(tmp_path, KEEP)), "--trace")
+    assert code == 0 and "in sight" in out
+    text, line = edit(KEEP, _ev("kind: attack, character: wren, card: aimed_shot, with: longbow, target: boss, "
+                                "bonus: 1, damage: 3, hp_left: 4"),
+                      _ev("kind: move, character: wren, card: walk, path: [[15, 13]]"))
+    _, probs, _ = check(tmp_path, text)
+    assert any(p["rule"] == "BF-MOVE-1" and "Chasm" in p["message"] and p["line"] == line for p in probs), probs
+
+
+def test_hidden_hands_cannot_play_more_copies_than_the_deck_holds(tmp_path):
+    text, line = edit(DECK, _ev("kind: discard, character: wren") + _ev("kind: discard, character: wren"),
+                      _ev("kind: discard, character: wren, card: flurry") + _ev("kind: discard, character: wren"))
+    code, probs, _ = check(tmp_path, text)
+    assert code == 1 and has_problem(probs, "BF-ACT-2", "log.yaml", line)
+    assert "not in its action deck" in probs[0]["message"]
+
+
+def test_a_draw_from_an_empty_deck_reshuffles_by_itself(tmp_path):
+    text, _ = edit(DECK, _ev("kind: reshuffle, character: tormund"), "", "kind: draw")
+    code, out = run_cli("check", GAME, str(_write(tmp_path, text)), "--trace")
+    assert code == 0
+    assert "tormund shuffles its Discard and Expended piles into a new deck (2 cards)" in out
+
+
+def test_strict_stops_at_the_first(tmp_path):
+    text, line = edit(BASE, "defence: 3, defence_bonus: 1, damage: 6", "defence: 9, defence_bonus: 1, damage: 1")
+    code, out = run_cli("check", GAME, str(_write(tmp_path, text)), "--format", "json", "--strict")
+    probs = json.loads(out)["problems"]
+    assert code == 1 and len(probs) == 1 and probs[0]["line"] == line
+
+
+def test_allow_turns_a_violation_into_a_note(tmp_path):
+    text, line = edit(BASE, "character: aldric, at: [4, 2]", "character: aldric, at: [5, 3]")
+    text = text.replace("path: [[5, 4], [5, 3]]", "path: [[5, 4]]").replace(
+        "target: aldric, defence: 3", "target: aldric, defence: 3, note: adjacent")
+    code, probs, _ = check(tmp_path, text + "allow:\n  - {rule: BF-PLACE-1, reason: a closer start}\n"
+                                           "  - {rule: BF-MOVE-1, reason: ''}\n  - {rule: BF-LOS-1, reason: ''}\n"
+                                           "  - {rule: BF-CMB-2, reason: ''}\n")
+    assert code == 0, probs
+    assert ("BF-PLACE-1", "note", line) in [(p["rule"], p["severity"], p["line"]) for p in probs]
+
+
+def test_text_output_names_file_line_rule(tmp_path):
+    text, line = edit(BASE, "defence: 3, defence_bonus: 1", "defence: 7, defence_bonus: 1")
+    code, out = run_cli("check", GAME, str(_write(tmp_path, text)))
+    assert code == 1
+    assert f"log.yaml:{line}:" in out and "BF-CMB-1 error: aldric's defence d6 shows 7" in out
+
+
+@pytest.mark.parametrize("old,new,rule", [
+    ("multiply: 2", "multiply: 3", "BF-CMB-2"),                 # a doubled hit would deal 9, not 6
+    ("draw: {hero: 2, boss: 3,", "draw: {hero: 2, boss: 4,", "BF-DRAW-1"),
+    ("placement_distance: 3", "placement_distance: 5", "BF-PLACE-1"),
+    ("movement_by_legs: [0, 0.5, 1]", "movement_by_legs: [0, 0, 1]", "BF-MOVE-2"),
+])
+def test_the_rules_numbers_come_from_params(game_copy, old, new, rule):
+    g = game_copy(GAME)
+    g.edit("rules/boss_fight/params.yaml", old, new)
+    (g.root / "stalker.yaml").write_text(STALKER, encoding="utf-8")
+    (g.root / "pair.yaml").write_text(PAIR, encoding="utf-8")
+    p = g.write("log.yaml", SMALL if "legs" in old else BASE)
+    code, out = run_cli("check", GAME, str(p), "--format", "json", root=g.root)
+    probs = json.loads(out)["problems"]
+    assert code == 1 and any(x["rule"] == rule for x in probs), probs
+
+
+def test_a_missing_rules_number_is_named(game_copy):
+    g = game_copy(GAME)
+    g.edit("rules/boss_fight/params.yaml", "poison_damage: 1", "poison_hurts: 1")
+    p = g.write("log.yaml", BASE)
+    code, out = run_cli("check", GAME, str(p), "--format", "json", root=g.root)
+    prob = json.loads(out)["problems"][0]
+    assert code == 2 and prob["rule"] == "LOG-GAME" and "poison_damage" in prob["message"]
+
+
+def test_construction_rules_are_checked_on_the_builds(tmp_path):
+    (tmp_path / "big.yaml").write_text(STALKER.replace("walk: 6,", "walk: 7,"), encoding="utf-8")
+    text = SMALL.replace("boss: stalker.yaml", "boss: big.yaml")
+    code, probs, _ = check(tmp_path, text)
+    assert code == 1 and any(p["rule"] == "BF-DECK-1" and p["file"].endswith("big.yaml") for p in probs)
+
+
+# --- unreadable logs: exit 2 with file:line, never a traceback -----------------------------------------------
+
+@pytest.mark.parametrize("base,old,new,rule", [
+    ("BASE", "map: arena", "map: arenna", "LOG-FIELD"),
+    ("BASE", "boss: ember_wyrm", "boss: ember_worm", "LOG-FIELD"),
+    ("BASE", "party: lantern_company", "party: ember_wyrm", "LOG-FIELD"),
+    ("BASE", "{kind: place, character: wren, at: [6, 2]}", "{kind: place, character: wrenn, at: [6, 2]}", "LOG-FIELD"),
+    ("BASE", "{kind: place, character: wren, at: [6, 2]}", "{kind: place, character: wren, at: [6]}", "LOG-FIELD"),
+    ("BASE", "{kind: place, character: wren, at: [6, 2]}", "{kind: plaice, character: wren, at: [6, 2]}", "LOG-EVENT"),
+    ("BASE", "card: walk, path: [[5, 4], [5, 3]]", "card: wlak, path: [[5, 4], [5, 3]]", "LOG-FIELD"),
+    ("BASE", "card: walk, path: [[5, 4], [5, 3]]", "path: [[5, 4], [5, 3]]", "LOG-FIELD"),
+    ("BASE", "card: walk, path: [[5, 4], [5, 3]]", "card: walk, anchor: [9, 9], path: [[5, 4]]", "LOG-FIELD"),
+    ("BASE", "defence: 2, status: [immobilised]", "defence: 2, status: [frozen]", "LOG-FIELD"),
+    ("SMALL", "ability: second_wind", "ability: third_wind", "LOG-FIELD"),
+    ("BASE", "game: boss_fight", "game: bone_wars", "LOG-GAME"),
+])
+def test_unreadable_logs_exit_2_with_line(tmp_path, base, old, new, rule):
+    text, line = edit(BASES[base], old, new)
+    code, out = run_cli("check", GAME, str(_write(tmp_path, text)), "--format", "json")
+    doc = json.loads(out)
+    assert code == 2, doc
+    assert doc["problems"][0]["rule"] == rule and doc["problems"][0]["line"] == line, doc
+
+
+# --- JSON Lines, property tests ------------------------------------------------------------------------------
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def _load(text: str) -> dict:
+    return yaml.load(text, Loader=_Loader)
+
+
+def _dump(doc: dict) -> str:
+    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True)
+
+
+def to_jsonl(text: str) -> str:
+    d = _load(text)
+    lines = [json.dumps({k: v for k, v in d.items() if k not in ("events", "expect", "allow")})]
+    lines += [json.dumps(e) for e in d["events"]]
+    if "expect" in d:
+        lines.append(json.dumps({"expect": d["expect"]}))
+    if "allow" in d:
+        lines.append(json.dumps({"allow": d["allow"]}))
+    return "\n".join(lines) + "\n"
+
+
+def _replay(path: Path) -> tuple[int, list[tuple], dict | None]:
+    """(exit code, problems as (rule, severity, event index or 'head'/'end', message), final)."""
+    try:
+        probs, final, _ = replay(ROOT, GAME, path)
+    except LogError as e:
+        return 2, [(e.rule, re.sub(r"line \d+", "line N", e.message))], None
+    log = read(path)
+    starts = [ev.loc.line for ev in log.events]
+    end = log.expect_loc.line if log.expect_loc is not None else None
+
+    def where(p):
+        line = p.loc.line if p.loc else 0
+        if p.loc is None or Path(p.loc.file).name != path.name:
+            return "build"
+        if not starts or line < starts[0]:
+            return "head"
+        if end is not None and line >= end - 1 and line > starts[-1]:
+            return "end"
+        return bisect.bisect_right(starts, line) - 1
+
+    out = [(p.rule, p.severity, where(p), re.sub(r"line \d+", "line N", p.message)) for p in probs]
+    return (1 if probs.has_errors else 0), sorted(out, key=str), final
+
+
+LOGS = {**BASES, **{n: (EXAMPLES / n).read_text(encoding="utf-8") for n in
+                    ("boss-wins-arena.yaml", "heroes-win-pillars.yaml", "table-slips.yaml")},
+        **{f"case{i}": edit(BASES[c[1]], c[2], c[3], c[4])[0] for i, c in enumerate(CASES) if i % 3 == 0}}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(sorted(LOGS)), cut=st.integers(min_value=0, max_value=200))
+def test_yaml_and_jsonl_replay_identically(tmp_path, name, cut):
+    """A log re-serialised as JSON Lines (whole, or cut after any event) replays identically."""
+    d = _load(LOGS[name])
+    d["events"] = d["events"][:cut]
+    if cut < 200:
+        d.pop("expect", None)
+    text = _dump(d)
+    ya = _replay(_write(tmp_path, text, "log.yaml"))
+    js = _replay(_write(tmp_path, to_jsonl(text), "log.jsonl"))
+    assert ya == js
+
+
+_KINDS = sorted(BF_EVENTS)
+_VALUES = st.one_of(st.none(), st.integers(-3, 40), st.sampled_from(
+    ["boss", "wren", "aldric", "maelis", "tormund", "walk", "basic_attack", "longbow", "?", "", "x", "poisoned",
+     "second_wind", "Volley", "heroes"]),
+    st.booleans(), st.lists(st.integers(-1, 14), min_size=0, max_size=3),
+    st.lists(st.lists(st.integers(-1, 14), min_size=2, max_size=2), max_size=4),
+    st.dictionaries(st.sampled_from(["boss", "wren", "agility"]), st.integers(-2, 12), max_size=2))
+
+
+@st.composite
+def mutations(draw):
+    name = draw(st.sampled_from(["BASE", "SMALL", "SMALL4", "DECK", "boss-wins-arena.yaml"]))
+    d = _load(LOGS[name])
+    evs = d["events"]
+    for _ in range(draw(st.integers(1, 4))):
+        if not evs:
+            break
+        i = draw(st.integers(0, len(evs) - 1))
+        op = draw(st.sampled_from(["drop", "dup", "swap", "field", "kind", "unset", "header", "add"]))
+        if op == "drop":
+            evs.pop(i)
+        elif op == "dup":
+            evs.insert(i, dict(evs[i]))
+        elif op == "swap":
+            j = draw(st.integers(0, len(evs) - 1))
+            evs[i], evs[j] = evs[j], evs[i]
+        elif op == "field":
+            keys = [k for k in evs[i] if k != "kind"]
+            if keys:
+                evs[i][draw(st.sampled_from(keys))] = draw(_VALUES)
+        elif op == "add":
+            spec = BF_EVENTS.get(evs[i]["kind"], {})
+            if spec:
+                evs[i][draw(st.sampled_from(sorted(spec)))] = draw(_VALUES)
+        elif op == "kind":
+            evs[i]["kind"] = draw(st.sampled_from(_KINDS))
+        elif op == "unset":
+            keys = [k for k in evs[i] if k != "kind"]
+            if keys:
+                evs[i].pop(draw(st.sampled_from(keys)))
+        else:
+            key = draw(st.sampled_from(["map", "boss", "party", "players"]))
+            d[key] = draw(st.one_of(_VALUES, st.just("keep"), st.just("stalker.yaml"), st.just("pair.yaml")))
+    return d
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc=mutations(), jsonl=st.booleans())
+def test_checker_never_raises_on_fuzzed_logs(tmp_path, doc, jsonl):
+    text = _dump(doc)
+    path = _write(tmp_path, to_jsonl(text) if jsonl else text, "log.jsonl" if jsonl else "log.yaml")
+    code, probs, _ = _replay(path)
+    assert code in (0, 1, 2)
+    assert not any(p[0] == "CHECK-INTERNAL" for p in probs), probs
+
+
+# --- the engine for programs ------------------------------------------------------------------------------------
+
+_GAME = load_game(ROOT, GAME, Problems())
+
+
+def test_legal_next_and_moves_follow_the_state():
+    d = _load(BASE)
+    events = d.pop("events")
+    eng = Engine(_GAME, d, {}, Referee(Problems(), {}, False))
+    eng.start()
+    seen = [eng.legal_next()]
+    for i, ev in enumerate(events[:11]):
+        spec = BF_EVENTS[ev["kind"]]
+        full = {k: None if o.default is MISSING else o.default for k, o in spec.items()} | ev
+        e = Event(i, ev["kind"], full, Loc("t", i + 1, 1))
+        eng.before(e)
+        eng.apply(e)
+        seen.append(eng.legal_next())
+    assert seen[0] == ["place"] and seen[4] == ["draw", "round"]
+    assert seen[6] == ["draw", "reshuffle"]                     # the round's draws are due
+    assert "move" in seen[10] and "end_turn" in seen[10]        # the boss's turn, 3 actions
+    assert eng.legal_moves("maelis", 3) >= {(3, 5), (4, 7), (3, 8)} and (3, 4) not in eng.legal_moves("maelis", 3)
+    ends = eng.legal_moves("boss", 2)
+    assert (5, 3, 0) in ends and all(len(x) == 3 for x in ends)
