@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
@@ -75,6 +76,20 @@ class GameCopy:
     def validate(self, *files: str) -> tuple[int, list[dict]]:
         return problems_json("validate", self.slug, *[str(self.root / f) for f in files], root=self.root)
 
+    def only(self, *printables: str) -> GameCopy:
+        """Make game.yaml print only these printables (fast builds); returns self."""
+        rel = f"rules/{self.slug}/game.yaml"
+        line = next(ln for ln in self.path(rel).read_text(encoding="utf-8").splitlines()
+                    if ln.startswith("printables:"))
+        self.edit(rel, line, f"printables: [{', '.join(printables)}]")
+        return self
+
+    def build(self, *flags: str) -> tuple[int, list[dict], Path]:
+        """``cardgen build`` of this game into ``<copy>/build``: exit code, problems, output folder."""
+        out = self.root / "build"
+        code, probs = problems_json("build", self.slug, "--out", str(out), *flags, root=self.root)
+        return code, probs, out / self.slug
+
 
 @pytest.fixture
 def game_copy(tmp_path):
@@ -92,6 +107,31 @@ def has_problem(problems: list[dict], rule: str, file_end: str | None = None, li
             continue
         return True
     return False
+
+
+def pdf_pages(data: bytes) -> list[str]:
+    """The extracted text of every page of a PDF."""
+    import pdfplumber
+
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        return [p.extract_text() or "" for p in pdf.pages]
+
+
+def rulebook_pages(root: Path, slug: str) -> list[str]:
+    """The text of every page of a game's current rulebook, typeset from the sources under root."""
+    from cardgen.loader import load_game
+    from cardgen.rulebook import Rulebook
+
+    problems = Problems()
+    book = Rulebook(load_game(root, slug, problems), problems)
+    data = book.pdf(book.current)
+    assert data is not None and not problems.has_errors, [p.text() for p in problems]
+    return pdf_pages(data)
+
+
+def flat(text: str) -> str:
+    """Whitespace folded; typographic apostrophes as typed (the typesetter's smart punctuation)."""
+    return " ".join(text.replace("’", "'").split())
 
 
 def qpdf_check(path: Path) -> None:

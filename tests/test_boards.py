@@ -19,7 +19,7 @@ from cardgen.boards import tiling
 from cardgen.boards.common import board_files
 from cardgen.loader import load_game
 from cardgen.problems import Problems
-from tests.conftest import ROOT, GameCopy, has_problem, problems_json, qpdf_check
+from tests.conftest import ROOT, GameCopy, has_problem, qpdf_check
 
 MM = 72 / 25.4
 TOL = 0.1
@@ -32,20 +32,12 @@ PRINTABLES = {
 }
 
 
-def with_printables(gc: GameCopy, printables: list[str]) -> GameCopy:
-    p = gc.path(f"rules/{gc.slug}/game.yaml")
-    p.write_text(re.sub(r"(?m)^printables:.*$", f"printables: [{', '.join(printables)}]", p.read_text()))
-    return gc
-
-
 def build(gc: GameCopy, *flags: str) -> tuple[int, list[dict], Path]:
-    out = gc.root / "out"
-    code, problems = problems_json("build", gc.slug, "--out", str(out), *flags, root=gc.root)
-    return code, problems, out / gc.slug
+    return gc.build(*flags)
 
 
 def copy(tmp_path: Path, slug: str, printables: list[str] | None = None) -> GameCopy:
-    return with_printables(GameCopy(tmp_path, slug), printables or PRINTABLES[slug])
+    return GameCopy(tmp_path, slug).only(*(printables or PRINTABLES[slug]))
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook, booklet_order, check, impose_booklet
 from cardgen.rulebook.booklet import padded
 from cardgen.rulebook.jinja import line_map
-from tests.conftest import ROOT, GameCopy, has_problem, problems_json, qpdf_check, run_cli
+from tests.conftest import ROOT, GameCopy, has_problem, qpdf_check, run_cli
 
 GAME = "loot_battles"
 CUR = "rules/loot_battles/rulebook"
@@ -33,24 +33,10 @@ if "rules" not in main.commands:          # the lead wires it into cli.py; until
     main.add_command(rules)
 
 
-def with_rulebook(g: GameCopy) -> GameCopy:
-    """A game copy whose game.yaml prints only the rulebook (fast builds)."""
-    text = g.path("rules/loot_battles/game.yaml").read_text(encoding="utf-8")
-    line = next(ln for ln in text.splitlines() if ln.startswith("printables:"))
-    g.edit("rules/loot_battles/game.yaml", line, "printables: [rulebook]")
-    return g
-
-
-def build(g: GameCopy) -> tuple[int, list[dict], Path]:
-    out = g.root / "build"
-    code, probs = problems_json("build", GAME, "--out", str(out), root=g.root)
-    return code, probs, out / GAME
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    g = with_rulebook(GameCopy(tmp_path_factory.mktemp("rulebook"), GAME))
-    code, probs, out = build(g)
+    g = GameCopy(tmp_path_factory.mktemp("rulebook"), GAME).only("rulebook")
+    code, probs, out = g.build()
     assert code == 0, probs
     return g, out, probs
 
@@ -290,18 +276,18 @@ BREAKS = [
 
 @pytest.mark.parametrize("rule,rel,old,new", BREAKS, ids=[f"{b[0]}-{i}" for i, b in enumerate(BREAKS)])
 def test_bad_input_reported_at_its_line(game_copy, rule, rel, old, new):
-    g = with_rulebook(game_copy(GAME))
+    g = game_copy(GAME).only("rulebook")
     line = g.edit(rel, old, new)
-    code, probs, out = build(g)
+    code, probs, out = g.build()
     assert code == 1
     assert has_problem(probs, rule, rel.split("/", 2)[-1], line), probs
     assert not out.exists() or not list(out.iterdir())               # nothing written
 
 
 def test_version_folder_without_metadata(game_copy):
-    g = with_rulebook(game_copy(GAME))
+    g = game_copy(GAME).only("rulebook")
     g.path(f"{OLD}/rulebook.yaml").unlink()
-    code, probs, _ = build(g)
+    code, probs, _ = g.build()
     assert code == 1
     assert has_problem(probs, "RULEBOOK-META", "versions/0.9/rulebook.yaml", 1), probs
     p = next(p for p in probs if p["rule"] == "RULEBOOK-META")
@@ -309,11 +295,11 @@ def test_version_folder_without_metadata(game_copy):
 
 
 def test_metadata_missing_a_key(game_copy):
-    g = with_rulebook(game_copy(GAME))
+    g = game_copy(GAME).only("rulebook")
     g.edit(f"{CUR}/rulebook.yaml", "edition: First Edition\n", "")
     start = next(i for i, ln in enumerate(g.path(f"{CUR}/rulebook.yaml").read_text().splitlines(), 1)
                  if ln.startswith("title:"))
-    code, probs, _ = build(g)
+    code, probs, _ = g.build()
     assert code == 1 and has_problem(probs, "RULEBOOK-META", "rulebook/rulebook.yaml", start), probs
 
 

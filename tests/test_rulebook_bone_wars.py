@@ -8,17 +8,15 @@ changed since v0.9.
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook, check
-from tests.conftest import ROOT, GameCopy, has_problem, problems_json, qpdf_check
+from tests.conftest import ROOT, GameCopy, flat, has_problem, pdf_pages, qpdf_check, rulebook_pages
 
 GAME = "bone_wars"
 CUR = "rules/bone_wars/rulebook"
@@ -28,38 +26,17 @@ REX = ["skull_tyrant", "torso_spino", "limbs_tyrant"]          # the examples' m
 PLATES = ["skull_frill", "torso_stegosaur"]
 
 
-def only_rulebook(g: GameCopy) -> GameCopy:
-    """A game copy whose game.yaml prints only the rulebook (fast builds)."""
-    text = g.path("rules/bone_wars/game.yaml").read_text(encoding="utf-8")
-    line = next(ln for ln in text.splitlines() if ln.startswith("printables:"))
-    g.edit("rules/bone_wars/game.yaml", line, "printables: [rulebook]")
-    return g
-
-
 def pdf_text(data: bytes) -> str:
-    with pdfplumber.open(io.BytesIO(data)) as pdf:
-        return "\n".join(p.extract_text() or "" for p in pdf.pages)
-
-
-def flat(text: str) -> str:
-    """Whitespace folded; typographic apostrophes as typed (the typesetter's smart punctuation)."""
-    return " ".join(text.replace("’", "'").split())
+    return "\n".join(pdf_pages(data))
 
 
 def current_text(root: Path) -> str:
-    problems = Problems()
-    book = Rulebook(load_game(root, GAME, problems), problems)
-    data = book.pdf(book.current)
-    assert data is not None, [p.text() for p in problems]
-    return pdf_text(data)
+    return "\n".join(rulebook_pages(root, GAME))
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    g = only_rulebook(GameCopy(tmp_path_factory.mktemp("bw_rulebook"), GAME))
-    out = g.root / "build"
-    code, probs = problems_json("build", GAME, "--out", str(out), root=g.root)
-    return code, probs, out / GAME
+    return GameCopy(tmp_path_factory.mktemp("bw_rulebook"), GAME).only("rulebook").build()
 
 
 @pytest.fixture(scope="module")

@@ -7,17 +7,15 @@ mis-decoded ``â‰¥``, and explains what changed since v7.8.
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook, check
-from tests.conftest import ROOT, GameCopy, has_problem, problems_json, qpdf_check
+from tests.conftest import ROOT, GameCopy, has_problem, pdf_pages, qpdf_check, rulebook_pages
 
 GAME = "bones_on_ice"
 CUR = "rules/bones_on_ice/rulebook"
@@ -25,33 +23,17 @@ OLD = "rules/bones_on_ice/versions/7.8"
 CATALOGUE = Path("/work/shared/specs/rules/bones_on_ice.md")
 
 
-def only_rulebook(g: GameCopy) -> GameCopy:
-    """A game copy whose game.yaml prints only the rulebook (fast builds)."""
-    text = g.path("rules/bones_on_ice/game.yaml").read_text(encoding="utf-8")
-    line = next(ln for ln in text.splitlines() if ln.startswith("printables:"))
-    g.edit("rules/bones_on_ice/game.yaml", line, "printables: [rulebook]")
-    return g
-
-
 def pdf_text(data: bytes) -> str:
-    with pdfplumber.open(io.BytesIO(data)) as pdf:
-        return "\n".join(p.extract_text() or "" for p in pdf.pages)
+    return "\n".join(pdf_pages(data))
 
 
 def current_text(root: Path) -> str:
-    problems = Problems()
-    book = Rulebook(load_game(root, GAME, problems), problems)
-    data = book.pdf(book.current)
-    assert data is not None, [p.text() for p in problems]
-    return pdf_text(data)
+    return "\n".join(rulebook_pages(root, GAME))
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    g = only_rulebook(GameCopy(tmp_path_factory.mktemp("boi_rulebook"), GAME))
-    out = g.root / "build"
-    code, probs = problems_json("build", GAME, "--out", str(out), root=g.root)
-    return code, probs, out / GAME
+    return GameCopy(tmp_path_factory.mktemp("boi_rulebook"), GAME).only("rulebook").build()
 
 
 @pytest.fixture(scope="module")

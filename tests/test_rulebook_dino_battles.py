@@ -4,11 +4,9 @@ from the YAML, keeps the provisional v0.1 with a Changes page, and states the ru
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 import cardgen.rulebook.jinja as rb_jinja
@@ -16,33 +14,12 @@ from cardgen.collections import collection_files, load_collection_file
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook
-from tests.conftest import ROOT, GameCopy, problems_json, qpdf_check, run_cli
+from tests.conftest import ROOT, GameCopy, pdf_pages, problems_json, qpdf_check, rulebook_pages, run_cli
 
 GAME = "dino_battles"
 CUR = "rules/dino_battles/rulebook"
 OLD = "rules/dino_battles/versions/0.1"
 CATALOGUE = Path("/work/shared/specs/rules/dino_battles.md")
-
-
-def with_rulebook(g: GameCopy) -> GameCopy:
-    """A game copy whose game.yaml prints only the rulebook (fast builds)."""
-    text = g.path("rules/dino_battles/game.yaml").read_text(encoding="utf-8")
-    line = next(ln for ln in text.splitlines() if ln.startswith("printables:"))
-    g.edit("rules/dino_battles/game.yaml", line, "printables: [rulebook]")
-    return g
-
-
-def pdf_text(data: bytes) -> list[str]:
-    with pdfplumber.open(io.BytesIO(data)) as pdf:
-        return [p.extract_text() or "" for p in pdf.pages]
-
-
-def current_pdf(root: Path) -> list[str]:
-    problems = Problems()
-    book = Rulebook(load_game(root, GAME, problems), problems)
-    data = book.pdf(book.current)
-    assert data is not None and not problems.has_errors, [p.text() for p in problems]
-    return pdf_text(data)
 
 
 def flat(pages: list[str]) -> str:
@@ -52,15 +29,12 @@ def flat(pages: list[str]) -> str:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    g = with_rulebook(GameCopy(tmp_path_factory.mktemp("db_rulebook"), GAME))
-    out = g.root / "build"
-    code, probs = problems_json("build", GAME, "--out", str(out), root=g.root)
-    return code, probs, out / GAME
+    return GameCopy(tmp_path_factory.mktemp("db_rulebook"), GAME).only("rulebook").build()
 
 
 @pytest.fixture(scope="module")
 def texts(built):
-    return pdf_text((built[2] / "rulebook.pdf").read_bytes())
+    return pdf_pages((built[2] / "rulebook.pdf").read_bytes())
 
 
 def test_builds_without_problems(built):
@@ -123,7 +97,7 @@ def test_a_number_changed_in_yaml_changes_the_rulebook(game_copy, texts):
     g.edit("rules/dino_battles/params.yaml", "kos_to_win: 3 ", "kos_to_win: 4 ")
     g.edit("cards/dino_battles/dinosaurs.yaml", "    atk: 8\n    eva: 2\n    def: 5\n    hp: 90",
            "    atk: 9\n    eva: 2\n    def: 5\n    hp: 90")                 # Chainsaw Rex
-    after = flat(current_pdf(g.root))
+    after = flat(rulebook_pages(g.root, GAME))
     assert "loses 15 HP, and one turn of its poison is used up" in after
     assert "Be the first player to knock out 4 of your opponent" in after
     assert "Tom rolls 5: 5 + 9 = 14" in after and "Tom rolls 5: 5 + 8 = 13" not in after
@@ -133,7 +107,7 @@ def test_old_version_keeps_the_provisional_sign():
     problems = Problems()
     book = Rulebook(load_game(ROOT, GAME, problems), problems)
     old = next(v for v in book.versions if v.version == "0.1")
-    text = flat(pdf_text(book.pdf(old)))
+    text = flat(pdf_pages(book.pdf(old)))
     assert "Provisional Game Rules" in text
     assert "Subtract the ATK total from the DEF total" in text
     assert "Clarifications" not in text
@@ -161,7 +135,7 @@ def test_starter_decks_from_the_deck_files(monkeypatch):
         return ctx
 
     monkeypatch.setattr(rb_jinja, "build_context", with_collections)
-    text = flat(current_pdf(ROOT))
+    text = flat(rulebook_pages(ROOT, GAME))
     assert "Steel Jaws" in text and "Iron Herd" in text
     assert "Chainsaw Rex ×2" in text and "Attack ×15" in text and "Attack ×12" in text
 

@@ -15,6 +15,7 @@ Options follow the name (``board:arena?width=0.6&bare``):
 ``thumb``                    a thumbnail: a hex map without title, legend or labels, standing side
                              by side with the other images of its paragraph like cards do (scaled
                              together to fit; ``"scale=…"`` in the image title sets the largest scale)
+``crop=c,r:c,r``              hex maps only: just the hexes from the first column,row to the second
 ``sight=c,r:c,r[;c,r:c,r…]`` hex maps only: draw line of sight between two hexes given as the printed
                              ``column,row`` labels, decided exactly as :func:`hexgrid.line_of_sight`
                              decides it: a green corner-to-corner line when there is sight (the line
@@ -52,7 +53,7 @@ PRESET = "preset"
 MAX_RATIO = 1.3            # a picture is never taller than this × the text width
 SEEN = "#1e7d32"           # sight lines
 BLOCKED = "#b3261e"
-OPTIONS = ("width", "bare", "thumb", "sight")
+OPTIONS = ("width", "bare", "thumb", "sight", "crop")
 
 
 @dataclass
@@ -163,6 +164,14 @@ def _options(query: str, loc: Loc, problems: Problems) -> dict | None:
                                "above 0 and at most 1 (e.g. width=0.5)", loc)
                 return None
             out["width"] = f
+        elif key == "crop":
+            m = re.fullmatch(r"\s*(\d+)\s*,\s*(\d+)\s*:\s*(\d+)\s*,\s*(\d+)\s*", value)
+            if not m:
+                problems.error("RULEBOOK-BOARD", f"crop={value!r}: write the first and last hex as "
+                               "column,row:column,row (the printed labels), e.g. crop=0,0:7,6", loc)
+                return None
+            a, b, c, d = (int(x) for x in m.groups())
+            out["crop"] = (min(a, c), min(b, d), max(a, c), max(b, d))
         else:
             pairs = []
             for seg in filter(None, value.split(";")):
@@ -186,12 +195,22 @@ def _map_picture(m: maps.HexMap, fonts: dict[str, str], opts: dict, loc: Loc, pr
         m = replace(m, legend=False, labels=False)
     elif bare:
         m = replace(m, legend=False, zones={k: set() for k in m.zones})
+    full = m
+    if opts.get("crop"):
+        c0, r0, c1, r1 = opts["crop"]
+        keep = {h for h, (c, r) in m.offsets.items() if c0 <= c <= c1 and r0 <= r <= r1}
+        if not keep:
+            problems.error("RULEBOOK-BOARD", f"crop: map '{m.name}' has no hex from {c0},{r0} to {c1},{r1}", loc)
+            return None
+        m = replace(m, tiles={h: t for h, t in m.tiles.items() if h in keep},
+                    offsets={h: o for h, o in m.offsets.items() if h in keep},
+                    zones={k: cells & keep for k, cells in m.zones.items()})
     board = maps.scene(m, fonts)
     lay, _, _ = maps.hex_layout(m)
     items = list(board.items)
     extra: list = []
     for a, b in opts.get("sight", []):
-        got = _sight(m, lay, a, b, loc, problems)
+        got = _sight(m, full, lay, a, b, loc, problems)
         if got is None:
             return None
         extra += got
@@ -206,19 +225,21 @@ def _map_picture(m: maps.HexMap, fonts: dict[str, str], opts: dict, loc: Loc, pr
     return Picture(frame + translate(keep, 0, -top), board.w, h)
 
 
-def _sight(m: maps.HexMap, lay: hg.Layout, a_off: tuple[int, int], b_off: tuple[int, int], loc: Loc,
-           problems: Problems) -> list | None:
-    """The sight line between two hexes of the map, as the exact rule decides it."""
+def _sight(m: maps.HexMap, full: maps.HexMap, lay: hg.Layout, a_off: tuple[int, int], b_off: tuple[int, int],
+           loc: Loc, problems: Problems) -> list | None:
+    """The sight line between two hexes of the map drawn (``m``, perhaps cropped), as the exact rule
+    decides it on the whole map (``full``)."""
     by_off = {off: h for h, off in m.offsets.items()}
     ends = []
     for off in (a_off, b_off):
         h = by_off.get(off)
         if h is None:
-            problems.error("RULEBOOK-BOARD", f"sight: map '{m.name}' has no hex {off[0]},{off[1]}", loc)
+            where = "the cropped part of " if len(m.tiles) < len(full.tiles) else ""
+            problems.error("RULEBOOK-BOARD", f"sight: {where}map '{m.name}' has no hex {off[0]},{off[1]}", loc)
             return None
         ends.append(h)
     a, b = ends
-    walls = [h for h in m.tiles if m.blocks(h) and h not in (a, b)]
+    walls = [h for h in full.tiles if full.blocks(h) and h not in (a, b)]
     seen = hg.line_of_sight(a, b, walls)
     col = SEEN if seen else BLOCKED
     out: list = []
@@ -236,7 +257,7 @@ def _sight(m: maps.HexMap, lay: hg.Layout, a_off: tuple[int, int], b_off: tuple[
         return out
     (x0, y0), (x1, y1) = hg.hex_to_pixel(a, lay), hg.hex_to_pixel(b, lay)
     out.append(Line(x0, y0, x1, y1, col, 0.9, dash=(2.5, 1.5)))
-    for h in walls:
+    for h in (w for w in walls if w in m.tiles):
         if any(hg.segment_enters_hex(p, q, h) for p in hg.lattice_corners(a) for q in hg.lattice_corners(b)):
             cx, cy = hg.hex_to_pixel(h, lay)
             out.append(Polygon(_inset(hg.hex_corners(h, lay), cx, cy, 0.06),
@@ -288,7 +309,7 @@ def _picture(boards: _Boards, name: str, opts: dict, index: int, loc: Loc, probl
     model = models[index - 1]
     fonts = common.fonts_of(game)
     if kind != "map":
-        for key in ("bare", "sight"):
+        for key in ("bare", "sight", "crop"):
             if opts.get(key):
                 problems.error("RULEBOOK-BOARD", f"option '{key}' is for hex maps; '{name}' is a {kind} file", loc)
                 return None
@@ -364,6 +385,47 @@ class Sketch(Flowable):
 
     def draw(self):
         draw_items(self.canv, self.items, self.h)
+
+
+class Seq(Flowable):
+    """Flowables one under the other, drawn together when they fit; otherwise split into them,
+    so the page may break between them."""
+
+    def __init__(self, parts: list):
+        super().__init__()
+        self.parts = parts
+        self._sizes: list[tuple[float, float]] = []
+
+    def _gap(self, i: int) -> float:
+        return 0.0 if i == 0 else max(self.parts[i - 1].getSpaceAfter(), self.parts[i].getSpaceBefore())
+
+    def wrap(self, availWidth, availHeight):
+        self._sizes = [p.wrapOn(self.canv, availWidth, availHeight) for p in self.parts]
+        self.width = availWidth
+        self.height = sum(h for _, h in self._sizes) + sum(self._gap(i) for i in range(len(self.parts)))
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        if not self.parts:
+            return []
+        first, rest = self.parts[0], list(self.parts[1:])
+        _, h = first.wrapOn(self.canv, availWidth, availHeight)
+        if h <= availHeight:
+            return [first, *rest]
+        head = first.splitOn(self.canv, availWidth, availHeight)
+        return [*head, *rest] if head else []
+
+    def getSpaceBefore(self):
+        return self.parts[0].getSpaceBefore() if self.parts else 0
+
+    def getSpaceAfter(self):
+        return self.parts[-1].getSpaceAfter() if self.parts else 0
+
+    def draw(self):
+        y = self.height
+        for i, (p, (_, h)) in enumerate(zip(self.parts, self._sizes)):
+            y -= self._gap(i) + h
+            p.drawOn(self.canv, 0, y)
 
 
 _CELL = re.compile(r"\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]")
@@ -464,9 +526,7 @@ class _Presets:
             out.append(self.table([(self.label(k), v) for k, v in rows.items()]))
         if "cards" in body and "cards" not in hide:
             out += self.deck(body.get("cards"), head_st)
-        out += blocks
-        out.append(Spacer(1, 6))
-        return KeepTogether(out)
+        return Seq([KeepTogether(out), *blocks, Spacer(1, 6)])
 
     def block(self, it, hide: set, head_st):
         from reportlab.platypus import KeepTogether, Paragraph
@@ -521,7 +581,7 @@ class _Presets:
             ink = self.game.colors.get("ink", "#000000")
             items = diagram(cells, 0, 0, 70, 26, max_hex=9, fill="#d9c7a3", stroke=ink, width=0.3,
                             anchor=ink, font="LiberationSans-Italic")
-            return [Sketch(items, 70, 26), Paragraph(_esc(v), st.td)]
+            return [Sketch(items, 70, 26)]
         return _esc(v)
 
     def table(self, rows: list[tuple]):
