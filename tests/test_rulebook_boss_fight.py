@@ -168,6 +168,10 @@ BREAKS = [
     ("RULEBOOK-CARD", f"{CUR}/05-combat.md", "card:heavy_attack", "card:heavy_atack"),
     ("RULEBOOK-BOARD", f"{CUR}/03-setup.md", "board:pillars?thumb", "board:pilars?thumb"),
     ("RULEBOOK-JINJA", f"{OLD}/04-round.md", "{{ params.", "{{ params.nope."),
+    ("RULEBOOK-BOARD", f"{CUR}/04-round.md", "crop=0,0:7,6", "crop=0,0:7"),
+    ("RULEBOOK-BOARD", f"{CUR}/04-round.md", "crop=0,0:7,6", "crop=40,40:47,46"),
+    ("RULEBOOK-PRESET", f"{CUR}/06-presets.md", "preset:boss_ember_wyrm?", "preset:boss_ember_wyrn?"),
+    ("RULEBOOK-PRESET", f"{CUR}/06-presets.md", "boss_ember_wyrm?hide=", "boss_ember_wyrm?hid="),
 ]
 
 
