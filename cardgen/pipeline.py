@@ -28,8 +28,14 @@ class Laid:
     groups: dict[str, list[Placement]] = field(default_factory=dict)   # card size → copies in order
 
 
-def check_game(game: Game, problems: Problems) -> None:
-    """Every content rule of the game: constraints over pool, components and kept decks."""
+def check_game(game: Game, problems: Problems, errors_before: int | None = None) -> None:
+    """Every content rule of the game: constraints over pool, components and kept decks.
+
+    ``errors_before``: how many errors ``problems`` held before this game was loaded (other
+    games' errors); by default, before this call.
+    """
+    if errors_before is None:
+        errors_before = len(problems.errors)
     collections = {"cards": cols.pool(game), "components": cols.components(game)}
     constraints.evaluate(game.constraints, collections, game.params, problems)
     for path in cols.collection_files(game):
@@ -40,7 +46,9 @@ def check_game(game: Game, problems: Problems) -> None:
     if set(game.printables) & {"maps", "board", "mats", "tokens"}:
         from . import boards
         boards.check_game(game, problems)
-    if "rulebook" in game.printables:
+    if "rulebook" in game.printables and len(problems.errors) == errors_before:
+        # The rulebook prints the content: while the content has errors, checking it would only
+        # repeat them (a card that failed to load is also an unknown card of the rulebook).
         from . import boards, rulebook  # noqa: F401 - boards registers the rulebook's board: images
         rulebook.check(game, problems)
 
@@ -83,8 +91,9 @@ def lay_out(game: Game, problems: Problems) -> Laid:
 
 
 def validate(root: Path, slug: str, problems: Problems) -> Laid | None:
+    before = len(problems.errors)
     game = load_game(root, slug, problems)
     if game is None:
         return None
-    check_game(game, problems)
+    check_game(game, problems, before)
     return lay_out(game, problems)

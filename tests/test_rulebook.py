@@ -22,7 +22,7 @@ from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook, booklet_order, check, impose_booklet
 from cardgen.rulebook.booklet import padded
 from cardgen.rulebook.jinja import line_map
-from tests.conftest import ROOT, GameCopy, has_problem, qpdf_check, run_cli
+from tests.conftest import ROOT, GameCopy, has_problem, problems_json, qpdf_check, run_cli
 
 GAME = "loot_battles"
 CUR = "rules/loot_battles/rulebook"
@@ -377,3 +377,17 @@ def test_markdown_features_typeset(game_copy):
                    "LB-X-1", "A file picture"):
         assert needle in text, needle
     assert any(h.anchor == "custom" and h.rules == ["LB-X-1"] for h in book.headings(book.current))
+
+
+def test_content_errors_stop_only_their_own_rulebook_check(tmp_path):
+    """A card error is reported alone (the rulebook would only repeat it), and does not hide
+    another game's rulebook problems in the same run."""
+    bw = GameCopy(tmp_path, "bone_wars")
+    bw.edit("cards/bone_wars/tails.yaml", "defaults: {type: part, part: tail,", "defaults: {type: part, part: torso,")
+    lb = GameCopy(tmp_path, GAME)
+    line = lb.edit(f"{CUR}/03-battle.md", "{{ params.dodge_loss_on_miss }}.", "{{ params.dodge_los_on_miss }}.")
+    code, probs = problems_json("validate", "bone_wars", GAME, root=tmp_path)
+    assert code == 1
+    assert has_problem(probs, "BW-CARD-2", "rules/bone_wars/constraints.yaml")
+    assert not [p for p in probs if p["rule"].startswith("RULEBOOK") and "bone_wars" in p["file"]], probs
+    assert has_problem(probs, "RULEBOOK-JINJA", "loot_battles/rulebook/03-battle.md", line), probs
