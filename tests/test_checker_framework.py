@@ -18,7 +18,7 @@ from cardgen.cli import main
 from cardgen.playlog import LogError, read
 from cardgen.problems import Loc, Problems
 from cardgen.schema import Opt
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 
 SLUG = "loot_battles"     # any game with content: the test engine below ignores its cards
 
@@ -445,3 +445,36 @@ def validate(value, schema, root=None):
     if isinstance(value, list) and "items" in schema:
         for v in value:
             validate(v, schema["items"], root)
+
+
+# -- golden playthroughs: every example log's --trace, replayed in CI --------------------------------
+
+GOLDEN_TRACES = ROOT / "tests" / "goldens" / "traces"
+
+
+def trace_of(slug: str, path: Path) -> str:
+    """``cardgen check --trace`` of an example log, paths shown relative to the project."""
+    _code, out = run_cli("check", slug, str(path), "--trace")
+    return out.replace(str(ROOT) + "/", "")
+
+
+@pytest.mark.parametrize("slug,path", [(s, p) for s, p in example_logs() if p.suffix == ".yaml"],
+                         ids=lambda x: getattr(x, "name", x))
+def test_example_playthrough_matches_its_golden_trace(slug, path, update_goldens):
+    golden = GOLDEN_TRACES / slug / (path.stem + ".txt")
+    got = trace_of(slug, path)
+    if update_goldens:
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(got, encoding="utf-8")
+    assert golden.exists(), f"no golden trace for {path.name}: run pytest --update-goldens"
+    assert got == golden.read_text(encoding="utf-8"), \
+        f"{path.name} replays differently from {golden.name}: run pytest --update-goldens if intended"
+
+
+@pytest.mark.parametrize("slug", MODULES)
+def test_every_engine_has_golden_playthroughs(slug):
+    engine(slug)
+    goldens = sorted(p.stem for p in (GOLDEN_TRACES / slug).glob("*.txt"))
+    assert len(goldens) >= 2, f"cardgen.engines.{slug} has {len(goldens)} golden playthrough(s); record two"
+    logs = {p.stem for p in (ROOT / "examples" / "logs" / slug).glob("*.yaml")}
+    assert set(goldens) <= logs, f"goldens without their log: {sorted(set(goldens) - logs)}"
