@@ -58,6 +58,20 @@ class Referee:
     def trace(self, text: str) -> None:
         self.trace_lines.append(text)
 
+    def show_slips(self, ev: Event | None, n_problems: int, n_trace: int) -> None:
+        """The problems found since ``n_problems``, each under the first trace line of the event
+        that caused them (written since ``n_trace``), or at the end of the trace."""
+        new = self.problems.items[n_problems:]
+        if not new:
+            return
+        lines = self.trace_lines
+        i = next((k for k in range(n_trace, len(lines)) if lines[k].startswith("L")), None)
+        if i is None and ev is not None and ev.loc:
+            lines.append(f"L{ev.loc.line:<4} {ev.kind}")
+            i = len(lines) - 1
+        at = len(lines) if i is None else i + 1
+        lines[at:at] = [f"L{p.loc.line if p.loc else 0:<4}   ✗ {p.rule} {p.severity}: {p.message}" for p in new]
+
 
 class BaseEngine:
     """What every engine shares. Subclasses declare HEADER and EVENTS (typed options)."""
@@ -113,6 +127,15 @@ class BaseEngine:
 
     def final(self) -> dict[str, Any]:
         return {"winner": None}
+
+    # --- the trace (--trace): the framework puts each violation under its event's line ---------
+    def _t(self, ev: Event | None, text: str) -> None:
+        """A trace line: the event's log line, the text, and (on its first line) the event's ``note``."""
+        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
+        note = ev.get("note") if ev is not None and ev is not getattr(self, "_noted", None) else None
+        if note:
+            self._noted = ev
+        self.ref.trace(f"{where} {text}" + (f"  [{note}]" if note else ""))
 
     def legal_next(self) -> list[str]:
         """Event kinds the current state accepts (for simulated playtests)."""
@@ -193,13 +216,25 @@ def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Pro
     where = Loc(str(path), 1, 1)
     try:
         engine = engine_cls(game, log.header, log.header_locs, ref)
-        engine.start()
+        marks = (0, 0)
+        try:
+            engine.start()
+        finally:
+            ref.show_slips(None, *marks)
         for ev in log.events:
             where = ev.loc
-            engine.before(ev)
-            engine.apply(ev)
+            marks = (len(problems.items), len(ref.trace_lines))
+            try:
+                engine.before(ev)
+                engine.apply(ev)
+            finally:
+                ref.show_slips(ev, *marks)
         where = Loc(str(path), 1, 1)
-        engine.finish()
+        marks = (len(problems.items), len(ref.trace_lines))
+        try:
+            engine.finish()
+        finally:
+            ref.show_slips(None, *marks)
         final = engine.final()
     except StopReplay:
         final = engine.final()

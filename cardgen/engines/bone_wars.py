@@ -269,7 +269,6 @@ class Engine(BaseEngine):
         self.last: Outcome | None = None
         self.winner: str | None = None
         self.end_loc: Loc | None = None
-        self.seen = 0                   # problems already shown in the trace
 
     # -- reading the rules and the log ------------------------------------------------------
 
@@ -482,21 +481,7 @@ class Engine(BaseEngine):
 
     # -- trace ----------------------------------------------------------------------------
 
-    def _t(self, ev: Event | None, text: str) -> None:
-        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
-        self.ref.trace(f"{where} {text}")
-        self._flush()
-
-    def _flush(self) -> None:
-        """Each violation (or allowed note) in the trace, where it happened."""
-        items = self.ref.problems.items
-        for prob in items[self.seen:]:
-            line = f"L{prob.loc.line:<4}" if prob.loc else "     "
-            self.ref.trace(f"{line}   ✗ {prob.rule} {prob.severity}: {prob.message}")
-        self.seen = len(items)
-
     def _state_lines(self, title: str) -> None:
-        self._flush()
         self.ref.trace(f"      {title} — center pile {self.pile}, discard {len(self.discard)}")
         for p in self.players:
             if self.out.get(p) is not None:
@@ -1152,10 +1137,8 @@ class Engine(BaseEngine):
         if self.combat is not None and ev.kind not in COMBAT_KINDS[self.combat.stage]:
             self._close_combat(ev)
         super().apply(ev)
-        self._flush()
 
     def finish(self) -> None:
-        self._flush()
         if self.over:
             self._state_lines(f"game over after turn {self.turn}: {self.winner} wins")
         elif self.begun:

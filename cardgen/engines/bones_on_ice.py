@@ -404,11 +404,6 @@ class Engine(BaseEngine):
 
     # -- trace ------------------------------------------------------------------------------
 
-    def _t(self, ev: Event | None, text: str) -> None:
-        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
-        note = ev.get("note") if ev is not None else None
-        self.ref.trace(f"{where} {text}" + (f"  [{note}]" if note else ""))
-
     def _score_text(self) -> str:
         a, b = self.teams
         return f"{a.label} {a.score} – {b.score} {b.label}"
@@ -503,8 +498,6 @@ class Engine(BaseEngine):
         a, b = self.teams
         self.ref.trace(f"      {a.name} ({a.key}) vs {b.name} ({b.key}): {self.rounds} rounds, Stamina "
                        f"{a.stamina}/{b.stamina}; {a.label} defend the left end")
-        for prob in self.ref.problems.items:
-            self.ref.trace(f"L{prob.loc.line if prob.loc else 0:<4}   ✗ {prob.rule} {prob.severity}: {prob.message}")
 
     def _place_for_faceoff(self) -> None:
         for sk in self.skaters:
@@ -512,7 +505,6 @@ class Engine(BaseEngine):
             sk.zone = self._abs(sk.team, self.zones.index(zone) if zone in self.zones else 0)
 
     def before(self, ev: Event) -> None:
-        self._marks = (len(self.ref.problems.items), len(self.ref.trace_lines))
         if self.over:
             why = f"the {self.winner.title()} won" if self.winner else "it ended in a draw"
             when = "in the shootout" if self.decided_by == "shootout" else f"after round {self.rounds}"
@@ -521,10 +513,7 @@ class Engine(BaseEngine):
     def apply(self, ev: Event) -> None:
         if not self.teams:
             return
-        try:
-            self._apply(ev)
-        finally:
-            self._slips_in_trace(ev)
+        self._apply(ev)
 
     def _apply(self, ev: Event) -> None:
         if self.over:
@@ -545,20 +534,6 @@ class Engine(BaseEngine):
         st = ev.get("stamina")
         if st and ev.kind != "recovery":
             self._stamina_claims(ev, st, "BOI-CHAOS-2" if ev.kind == "chaos" else "BOI-STAM-2")
-
-    def _slips_in_trace(self, ev: Event) -> None:
-        """Each slip of the event under its line in the trace (the account goes on as recorded)."""
-        n_problems, n_trace = getattr(self, "_marks", (0, 0))
-        new = self.ref.problems.items[n_problems:]
-        if not new:
-            return
-        lines = self.ref.trace_lines
-        i = next((k for k in range(n_trace, len(lines)) if lines[k].startswith("L")), None)
-        if i is None:
-            lines.append(f"L{ev.loc.line:<4} {ev.kind}")
-            i = len(lines) - 1
-        lines[i + 1:i + 1] = [f"L{(p.loc or ev.loc).line:<4}   ✗ {p.rule} {p.severity}: {p.message}" for p in new]
-        self._marks = (len(self.ref.problems.items), len(lines))
 
     def finish(self) -> None:
         if not self.teams:

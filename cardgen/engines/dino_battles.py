@@ -471,10 +471,6 @@ class Engine(BaseEngine):
 
     # -- trace ----------------------------------------------------------------------------
 
-    def _t(self, ev: Event | None, text: str) -> None:
-        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
-        self.ref.trace(f"{where} {text}")
-
     def _side_lines(self, s: Side) -> list[str]:
         act = s.active.brief() if s.active else "none"
         bench = ", ".join(d.brief() for d in s.bench) or "empty"

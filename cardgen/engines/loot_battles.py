@@ -401,10 +401,6 @@ class Engine(BaseEngine):
 
     # -- trace ----------------------------------------------------------------------------
 
-    def _t(self, ev: Event | None, text: str) -> None:
-        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
-        self.ref.trace(f"{where} {text}")
-
     def _state_lines(self, title: str, enc: Encounter | None) -> None:
         self.ref.trace(f"      {title}")
         self.ref.trace("        players: " + " · ".join(p.brief() for p in self.players))

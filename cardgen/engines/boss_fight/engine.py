@@ -133,7 +133,6 @@ class Engine(BaseEngine):
         self.winner: str | None = None
         self.end_loc: Loc | None = None
         self.deaths: list[str] = []
-        self.seen = 0
         self.state_at = -1
         self.died_here: list[str] = []
 
@@ -360,18 +359,6 @@ class Engine(BaseEngine):
 
     # -- trace ----------------------------------------------------------------------------------
 
-    def _t(self, ev: Event | None, text: str) -> None:
-        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
-        self.ref.trace(f"{where} {text}")
-        self._flush()
-
-    def _flush(self) -> None:
-        items = self.ref.problems.items
-        for prob in items[self.seen:]:
-            line = f"L{prob.loc.line:<4}" if prob.loc else "     "
-            self.ref.trace(f"{line}   ✗ {prob.rule} {prob.severity}: {prob.message}")
-        self.seen = len(items)
-
     def map_lines(self) -> list[str]:
         """The hex grid as text: odd rows shifted half a hex; pieces by letter, death tokens in
         lower case, obstacle tokens '%'."""
@@ -415,7 +402,6 @@ class Engine(BaseEngine):
                   f"used {f.used.size}")
 
     def _state(self, title: str) -> None:
-        self._flush()
         self.ref.trace(f"      {title}")
         if len(self.ref.trace_lines) - 1 == self.state_at:
             return                              # nothing happened since the last picture
@@ -1613,10 +1599,8 @@ class Engine(BaseEngine):
         super().apply(ev)
         if self.current is not None:
             self._look(self.current)
-        self._flush()
 
     def finish(self) -> None:
-        self._flush()
         if self.current is not None and not self.over:
             f = self.current
             self.current = None
