@@ -119,6 +119,7 @@ def pdf_pages(data: bytes) -> list[str]:
 
 def rulebook_pages(root: Path, slug: str) -> list[str]:
     """The text of every page of a game's current rulebook, typeset from the sources under root."""
+    import cardgen.boards  # noqa: F401 - registers the board: images
     from cardgen.loader import load_game
     from cardgen.rulebook import Rulebook
 

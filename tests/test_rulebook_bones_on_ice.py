@@ -120,3 +120,28 @@ def test_bad_input_reported_at_its_line(game_copy, rule, rel, old, new):
     probs = [{"rule": p.rule, "file": p.loc.file if p.loc else "", "line": p.loc.line if p.loc else 0}
              for p in problems]
     assert has_problem(probs, rule, rel.split("/", 2)[-1], line), probs
+
+
+def test_chaos_and_spirit_numbers_come_from_params(game_copy):
+    """The Chaos and Team Spirit effects the checker applies are the numbers their cards and the
+    rulebook print: one change in params.yaml moves all three."""
+    from cardgen.pipeline import validate
+    from cardgen.scene import Text
+
+    g = game_copy(GAME)
+    g.edit("rules/bones_on_ice/params.yaml", "level: both, amount: 6}", "level: both, amount: 4}")
+    g.edit("rules/bones_on_ice/params.yaml", "{effect: opponent_die, die: 4}", "{effect: opponent_die, die: 6}")
+    text = " ".join(rulebook_pages(g.root, GAME))
+    flat = " ".join(text.split())
+    assert "recovers 4 Stamina" in flat and "recovers 6 Stamina" not in flat
+    assert "rolls a d6 instead of its own die" in flat
+    problems = Problems()
+    laid = validate(g.root, GAME, problems)
+    assert laid is not None and not problems.has_errors, [p.text() for p in problems]
+
+    def words(card_id: str) -> str:
+        p = next(p for ps in laid.groups.values() for p in ps if p.card_id == card_id)
+        return " ".join(" ".join(str(i.text) for i in p.front if isinstance(i, Text)).split())
+
+    assert "recovers 4 Stamina" in words("chaos_second_wind")
+    assert "d6 instead" in words("femurs_spirit")
