@@ -31,7 +31,6 @@ GAME_SPEC: dict[str, Opt] = {
     "fonts": Opt("map", default={}, doc="font roles → bundled font names"),
     "card_types": Opt("map", required=True, doc="card types: template, back, size, fields"),
     "printables": Opt("list", item=Opt("str"), required=True, doc="what `cardgen build` writes"),
-    "players": Opt("map", default=None, doc="{min, max} player count"),
     "collections": Opt("map", default={}, doc="deck-like file kinds: {kind: {folder, keys, doc}}"),
     "tokens": Opt("list", default=[], doc="token sheets: counters to print"),
 }

@@ -172,7 +172,7 @@ def build_context(game: Game, version: Version, versions: list[Version]) -> dict
     meta = game.meta or {}
     ctx: dict[str, Any] = {
         "game": wrap({"title": game.title, "slug": game.slug, "subtitle": meta.get("subtitle"),
-                      "designer": meta.get("designer"), "players": plain(meta.get("players")) or {}}, "game"),
+                      "designer": meta.get("designer"), "players": plain(params.get("players")) or {}}, "game"),   # params.yaml holds the count
         "params": wrap(params, "params"),
         "rulings": wrap(params.get("rulings") or [], "rulings"),
         "cards": cards,

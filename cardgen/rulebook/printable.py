@@ -166,7 +166,7 @@ class Rulebook:
         if self.problems.has_errors:
             return None
         g = self.game
-        players = (g.meta or {}).get("players") or {}
+        players = (g.params or {}).get("players") or {}     # the rules' count (params.yaml), not typed twice
         lines = []
         if players.get("min") and players.get("max"):
             lo, hi = players["min"], players["max"]
