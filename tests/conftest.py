@@ -14,6 +14,8 @@ from click.testing import CliRunner
 from cardgen.cli import main
 from cardgen.problems import Problems
 
+pytest.register_assert_rewrite("tests.checklogs")   # shared checker assertions report like test files
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -5,23 +5,24 @@ legal twin; complete games to the end; JSON Lines; fuzzing; simulated games."""
 
 from __future__ import annotations
 
-import bisect
 import json
 import random
-import re
+from functools import partial
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgen.checker import Referee, replay
+from cardgen.checker import Referee
 from cardgen.engines.bone_wars import EVENTS, Engine
 from cardgen.loader import load_game
-from cardgen.playlog import Event, LogError, read
+from cardgen.playlog import Event
 from cardgen.problems import Loc, Problems
-from tests.conftest import ROOT, has_problem, run_cli
+from tests import checklogs
+from tests.checklogs import dump, edit, load, to_jsonl, write
+from tests.checklogs import ev as _ev
+from tests.conftest import ROOT, run_cli
 
 GAME = "bone_wars"
 EXAMPLES = ROOT / "examples" / "logs" / "bone_wars"
@@ -166,32 +167,9 @@ allow:
 BASES = {"BASE": BASE, "SHORT": SHORT, "THREE": THREE, "SKIP": SKIP}
 
 
-def _write(tmp_path: Path, text: str, name: str = "log.yaml") -> Path:
-    p = tmp_path / name
-    p.write_text(text, encoding="utf-8")
-    return p
-
-
 def check(tmp_path: Path, text: str, name: str = "log.yaml", *extra: str) -> tuple[int, list[dict], dict]:
-    code, out = run_cli("check", GAME, str(_write(tmp_path, text, name)), "--format", "json", *extra)
-    doc = json.loads(out)
-    return code, doc["problems"], doc["final"]
-
-
-def edit(text: str, old: str, new: str, at: str | None = None) -> tuple[str, int]:
-    """Replace ``old`` (once) by ``new``; returns the new text and the line of ``at``
-    (default: the first line of ``new``) in it."""
-    assert text.count(old) == 1, old
-    start = text.index(old)                 # the text before the edit is unchanged
-    out = text[:start] + new + text[start + len(old):]
-    at = at if at is not None else new.splitlines()[0]
-    idx = out.find(at, start)
-    idx = idx if idx >= 0 else out.index(at)
-    return out, out[:idx].count("\n") + 1
-
-
-def _ev(s: str) -> str:
-    return "  - {" + s + "}\n"
+    """Write the log and check it: exit code, problems, final state."""
+    return checklogs.check(GAME, write(tmp_path, text, name), *extra)
 
 
 # (rule, base, old, new, line of): each breaks one rule of the base log at one event.
@@ -285,16 +263,12 @@ CASES = [
 @pytest.mark.parametrize("name", sorted(BASES))
 def test_legal_twins_pass(tmp_path, name):
     code, probs, final = check(tmp_path, BASES[name])
-    assert code == 0, probs
-    assert [p for p in probs if p["severity"] == "error"] == []
+    checklogs.assert_legal(code, probs, notes=True)
 
 
 @pytest.mark.parametrize("rule,base,old,new,at", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_rule_broken_at_its_line(tmp_path, rule, base, old, new, at):
-    text, line = edit(BASES[base], old, new, at)
-    code, probs, _ = check(tmp_path, text)
-    assert code == 1, probs
-    assert has_problem(probs, rule, "log.yaml", line), (line, probs)
+    checklogs.assert_broken_at(GAME, tmp_path, BASES[base], rule, old, new, at)
 
 
 def test_every_rule_in_scope_has_a_case():
@@ -306,7 +280,7 @@ def test_every_rule_in_scope_has_a_case():
 # --- a closer look at a few computations ------------------------------------------------
 
 def test_combat_arithmetic_in_trace(tmp_path):
-    code, out = run_cli("check", GAME, str(_write(tmp_path, BASE)), "--trace")
+    code, out = run_cli("check", GAME, str(write(tmp_path, BASE)), "--trace")
     assert code == 0
     assert "Rex 10 + 5 − 2 (Intimidating) = 13 vs Plates 10 + 3 = 13: tie, half damage (5 ÷ 2, rounded down); " \
            "Plates takes 2 (2 of 4 HP left)" in out
@@ -348,9 +322,7 @@ def test_recorded_values_are_kept_after_a_slip(tmp_path):
 
 def test_strict_stops_at_the_first(tmp_path):
     text, line = edit(BASE, "{kind: roll, attacker: 10, blocker: 10}", "{kind: roll, attacker: 0, blocker: 0}")
-    code, out = run_cli("check", GAME, str(_write(tmp_path, text)), "--format", "json", "--strict")
-    probs = json.loads(out)["problems"]
-    assert code == 1 and len(probs) == 1 and probs[0]["line"] == line
+    checklogs.assert_strict_reports_one(GAME, write(tmp_path, text), line)
 
 
 def test_allow_turns_a_violation_into_a_note(tmp_path):
@@ -361,22 +333,19 @@ def test_allow_turns_a_violation_into_a_note(tmp_path):
 
 def test_text_output_names_file_line_rule(tmp_path):
     text, line = edit(BASE, "{kind: roll, attacker: 10, blocker: 10}", "{kind: roll, attacker: 21, blocker: 10}")
-    code, out = run_cli("check", GAME, str(_write(tmp_path, text)))
-    assert code == 1
-    assert f"log.yaml:{line}:" in out and "BW-ATK-6 error: the attacker's d20 shows 21" in out
+    checklogs.assert_text_output_names_the_line(GAME, write(tmp_path, text), line,
+                                                "BW-ATK-6 error: the attacker's d20 shows 21")
 
 
 # --- complete games -------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_complete_games_end_with_the_right_winner(name):
-    code, out = run_cli("check", GAME, str(EXAMPLES / name), "--format", "json")
-    doc = json.loads(out)
-    assert code == 0, doc["problems"]
-    assert doc["problems"] == []
+    code, probs, final = checklogs.check(GAME, EXAMPLES / name)
+    checklogs.assert_legal(code, probs)
     winner, hp = GAMES[name]
-    assert doc["final"]["winner"] == winner
-    assert doc["final"]["hp"] == hp
+    assert final["winner"] == winner
+    assert final["hp"] == hp
 
 
 @pytest.mark.parametrize("name", ["duel-2p.yaml", "three-way-3p.yaml"])
@@ -386,19 +355,12 @@ def test_expect_of_the_complete_games_is_checked(tmp_path, name):
     other = next(p for p in GAMES[name][1] if p != winner)
     text, line = edit(text, f"winner: {winner}", f"winner: {other}")
     code, probs, _ = check(tmp_path, text)
-    assert code == 1 and has_problem(probs, "BW-END-2", "log.yaml", line)
+    checklogs.assert_reported(code, probs, "BW-END-2", line)
 
 
 def test_table_slips_example_reports_each_slip():
-    code, out = run_cli("check", GAME, str(EXAMPLES / "table-slips.yaml"), "--format", "json")
-    doc = json.loads(out)
-    assert code == 1
-    text = (EXAMPLES / "table-slips.yaml").read_text(encoding="utf-8").splitlines()
-    for p in doc["problems"]:
-        if p["severity"] == "error":          # each slip is marked in the log by a comment naming its rule
-            assert p["rule"] in text[p["line"] - 1], (p, text[p["line"] - 1])
-    marked = [i + 1 for i, ln in enumerate(text) if "# BW-" in ln]
-    assert sorted({p["line"] for p in doc["problems"]}) == marked
+    # each slip is marked in the log by a comment naming its rule
+    checklogs.assert_slips_are_marked(GAME, EXAMPLES / "table-slips.yaml", "# BW-", errors_only=True)
 
 
 # --- unreadable logs: exit 2 with file:line, never a traceback ---------------------------------
@@ -417,67 +379,19 @@ def test_table_slips_example_reports_each_slip():
 ])
 def test_unreadable_logs_exit_2_with_line(tmp_path, old, new, at, rule):
     text, line = edit(BASE, old, new, at)
-    code, out = run_cli("check", GAME, str(_write(tmp_path, text)), "--format", "json")
-    doc = json.loads(out)
-    assert code == 2
-    assert doc["problems"][0]["rule"] == rule and doc["problems"][0]["line"] == line, doc
+    checklogs.assert_exit_2_at(GAME, write(tmp_path, text), rule, line)
 
 
 def test_unreadable_jsonl_line(tmp_path):
     lines = to_jsonl(BASE).splitlines()
     lines[4] = lines[4][:-3]
-    p = _write(tmp_path, "\n".join(lines) + "\n", "log.jsonl")
+    p = write(tmp_path, "\n".join(lines) + "\n", "log.jsonl")
     code, out = run_cli("check", GAME, str(p), "--format", "json")
     prob = json.loads(out)["problems"][0]
     assert code == 2 and prob["rule"] == "LOG-SYNTAX" and prob["line"] == 5 and prob["file"].endswith("log.jsonl")
 
 
 # --- JSON Lines, property tests ----------------------------------------------------------
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-
-def _load(text: str) -> dict:
-    return yaml.load(text, Loader=_Loader)
-
-
-def _dump(doc: dict) -> str:
-    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True)
-
-
-def to_jsonl(text: str) -> str:
-    d = _load(text)
-    lines = [json.dumps({k: v for k, v in d.items() if k not in ("events", "expect", "allow")})]
-    lines += [json.dumps(e) for e in d["events"]]
-    if "expect" in d:
-        lines.append(json.dumps({"expect": d["expect"]}))
-    if "allow" in d:
-        lines.append(json.dumps({"allow": d["allow"]}))
-    return "\n".join(lines) + "\n"
-
-
-def _replay(path: Path) -> tuple[int, list[tuple], dict | None]:
-    """(exit code, problems as (rule, severity, event index or 'head'/'end', message), final)."""
-    try:
-        probs, final, _ = replay(ROOT, GAME, path)
-    except LogError as e:
-        return 2, [(e.rule, e.message)], None
-    log = read(path)
-    starts = [ev.loc.line for ev in log.events]
-    end = log.expect_loc.line if log.expect_loc is not None else None
-
-    def where(line: int):
-        if not starts or line < starts[0]:
-            return "head"
-        if end is not None and line >= end - 1 and line > starts[-1]:
-            return "end"
-        return bisect.bisect_right(starts, line) - 1
-
-    out = [(p.rule, p.severity, where(p.loc.line if p.loc else 0), re.sub(r"line \d+", "line N", p.message))
-           for p in probs]
-    return (1 if probs.has_errors else 0), sorted(out, key=str), final
-
 
 LOGS = {"BASE": BASE, "SHORT": SHORT, "SKIP": SKIP,
         **{n: (EXAMPLES / n).read_text(encoding="utf-8") for n in ("duel-2p.yaml", "three-way-3p.yaml")},
@@ -487,17 +401,10 @@ FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthChe
 
 
 @FAST
-@given(name=st.sampled_from(sorted(LOGS)), cut=st.integers(min_value=0, max_value=200))
+@given(name=st.sampled_from(sorted(LOGS)), cut=st.integers(min_value=0, max_value=checklogs.CUT_MAX))
 def test_yaml_and_jsonl_replay_identically(tmp_path, name, cut):
     """A log re-serialised as JSON Lines (whole, or cut after any event) replays identically."""
-    d = _load(LOGS[name])
-    d["events"] = d["events"][:cut]
-    if cut < 200:
-        d.pop("expect", None)
-    text = _dump(d)
-    ya = _replay(_write(tmp_path, text, "log.yaml"))
-    js = _replay(_write(tmp_path, to_jsonl(text), "log.jsonl"))
-    assert ya == js
+    checklogs.assert_yaml_and_jsonl_replay_identically(GAME, tmp_path, LOGS[name], cut)
 
 
 _KINDS = sorted(EVENTS)
@@ -506,45 +413,17 @@ _VALUES = st.one_of(st.none(), st.integers(-3, 25), st.sampled_from(
     st.booleans(), st.lists(st.integers(0, 3), max_size=2))
 
 
-@st.composite
-def mutations(draw):
-    name = draw(st.sampled_from(["BASE", "SHORT", "duel-2p.yaml"]))
-    d = _load(LOGS[name])
-    evs = d["events"]
-    for _ in range(draw(st.integers(1, 4))):
-        if not evs:
-            break
-        i = draw(st.integers(0, len(evs) - 1))
-        op = draw(st.sampled_from(["drop", "dup", "swap", "field", "kind", "unset", "header"]))
-        if op == "drop":
-            evs.pop(i)
-        elif op == "dup":
-            evs.insert(i, dict(evs[i]))
-        elif op == "swap":
-            j = draw(st.integers(0, len(evs) - 1))
-            evs[i], evs[j] = evs[j], evs[i]
-        elif op == "field":
-            keys = [k for k in evs[i] if k != "kind"]
-            if keys:
-                evs[i][draw(st.sampled_from(keys))] = draw(_VALUES)
-        elif op == "kind":
-            evs[i]["kind"] = draw(st.sampled_from(_KINDS))
-        elif op == "unset":
-            keys = [k for k in evs[i] if k != "kind"]
-            if keys:
-                evs[i].pop(draw(st.sampled_from(keys)))
-        else:
-            key = draw(st.sampled_from(["players", "turn_order_rolls", "deals", "starting_hp"]))
-            d[key] = draw(st.one_of(_VALUES, st.just([{"ana": 3}]), st.just({"ana": 3}), st.just(["ana"])))
-    return d
+mutations = partial(
+    checklogs.mutated, [LOGS[n] for n in ("BASE", "SHORT", "duel-2p.yaml")],
+    ["drop", "dup", "swap_any", "field", "kind", "del", "header"], values=_VALUES, kinds=_KINDS,
+    header=checklogs.set_header(["players", "turn_order_rolls", "deals", "starting_hp"],
+                                st.one_of(_VALUES, st.just([{"ana": 3}]), st.just({"ana": 3}), st.just(["ana"]))))
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(doc=mutations(), jsonl=st.booleans())
 def test_checker_never_raises_on_fuzzed_logs(tmp_path, doc, jsonl):
-    text = _dump(doc)
-    path = _write(tmp_path, to_jsonl(text) if jsonl else text, "log.jsonl" if jsonl else "log.yaml")
-    code, _, _ = _replay(path)
+    code, _, _ = checklogs.replay_in_form(GAME, tmp_path, doc, jsonl)
     assert code in (0, 1, 2)
 
 
@@ -593,14 +472,14 @@ def simulate(seed: int, players: int, max_events: int = 400) -> dict:
 def test_simulated_games_from_legal_events_are_legal(tmp_path, seed, players):
     doc = simulate(seed, players)
     final = doc.pop("_final")
-    path = _write(tmp_path, _dump(doc), "sim.yaml")
-    code, probs, replayed = _replay(path)
+    path = write(tmp_path, dump(doc), "sim.yaml")
+    code, probs, after = checklogs.replayed(GAME, path)
     assert code == 0, probs
-    assert replayed == final
+    assert after == final
 
 
 def test_legal_next_follows_the_state():
-    header = _load(BASE)
+    header = load(BASE)
     events = header.pop("events")
     header.pop("expect")
     eng = Engine(_GAME, header, {}, Referee(Problems(), {}, False))
@@ -638,7 +517,7 @@ def test_hidden_hands_cannot_play_more_copies_than_the_pile_holds(tmp_path):
     assert code == 0, probs
     text, line = edit(HIDDEN_COPIES, "card: skull_spino, monster: Croc", "card: skull_tyrant, monster: Croc")
     code, probs, _ = check(tmp_path, text)
-    assert code == 1 and has_problem(probs, "BW-CREATE-2", "log.yaml", line)
+    checklogs.assert_reported(code, probs, "BW-CREATE-2", line)
     assert "the center pile holds 1" in probs[0]["message"]
 
 
@@ -660,7 +539,4 @@ def test_trace_shows_each_slip_where_it_happened():
 def test_the_rules_numbers_come_from_params(game_copy, old, new, rule):
     g = game_copy(GAME)
     g.edit("rules/bone_wars/params.yaml", old, new)
-    p = g.write("log.yaml", BASE)
-    code, out = run_cli("check", GAME, str(p), "--format", "json", root=g.root)
-    probs = json.loads(out)["problems"]
-    assert code == 1 and any(x["rule"] == rule for x in probs), probs
+    checklogs.assert_params_decide(GAME, g.root, BASE, rule)

@@ -4,10 +4,8 @@ unreadable logs; replay properties (YAML → JSON Lines, fuzzing, legal_next).""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import tempfile
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -16,11 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen import checker
-from cardgen.checker import Referee
 from cardgen.engines.bones_on_ice import Engine
 from cardgen.loader import load_game
-from cardgen.playlog import read
-from cardgen.problems import Problems
+from tests import checklogs
+from tests.checklogs import errors, line_of, to_jsonl, write
 from tests.conftest import ROOT
 
 GAME = "bones_on_ice"
@@ -265,51 +262,15 @@ SCOPE = {"BOI-SETUP-1", "BOI-SETUP-2", "BOI-STAM-1", "BOI-STAM-2", "BOI-ROLL-1",
 
 # -- helpers ----------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module", autouse=True)
-def cached_game():
-    """Load the game once (the engine never changes it)."""
-    g = load_game(ROOT, GAME, Problems())
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(checker, "load_game", lambda root, slug, problems: g)
-        yield g
-
-
-def run(path: Path, strict: bool = False, fmt: str = "json", trace: bool = True) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = checker.run_check(ROOT, GAME, path, strict=strict, trace=trace, fmt=fmt)
-    return code, out.getvalue(), err.getvalue()
+cached_game = checklogs.cached_game_fixture(GAME, autouse=True)    # the game loaded once
+run = partial(checklogs.run_quiet, GAME)
 
 
 def check(path: Path, strict: bool = False) -> tuple[int, list[dict], dict, list[str]]:
+    """The checker in process: exit code, problems, final state and the trace."""
     code, out, _ = run(path, strict)
     doc = json.loads(out)
     return code, doc["problems"], doc["final"], doc.get("trace", [])
-
-
-def write(tmp: Path, text: str, name: str = "log.yaml") -> Path:
-    p = tmp / name
-    p.write_text(text, encoding="utf-8")
-    return p
-
-
-def line_of(text: str, needle: str, start: int = 0) -> int:
-    return text[: text.index(needle, start)].count("\n") + 1
-
-
-def errors(problems: list[dict]) -> list[dict]:
-    return [p for p in problems if p["severity"] == "error"]
-
-
-def to_jsonl(text: str) -> str:
-    doc = yaml.safe_load(text)
-    head = {k: v for k, v in doc.items() if k not in ("events", "expect", "allow")}
-    lines = [json.dumps(head, default=str)] + [json.dumps(e, default=str) for e in doc.get("events") or []]
-    if doc.get("expect") is not None:
-        lines.append(json.dumps({"expect": doc["expect"]}, default=str))
-    if doc.get("allow"):
-        lines.append(json.dumps({"allow": doc["allow"]}, default=str))
-    return "\n".join(lines) + "\n"
 
 
 # -- every rule: the break at its line, and the legal twin ----------------------------------
@@ -317,7 +278,7 @@ def to_jsonl(text: str) -> str:
 @pytest.mark.parametrize("base", sorted(BASES))
 def test_base_logs_are_legal(tmp_path, base):
     code, probs, _, _ = check(write(tmp_path, BASES[base]))
-    assert (code, probs) == (0, []), probs
+    checklogs.assert_legal(code, probs)
 
 
 @pytest.mark.parametrize("rule,base,old,new,at", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
@@ -594,31 +555,17 @@ def test_missing_params_is_a_clear_error(game_copy, monkeypatch):
 
 # -- the engine as a state machine --------------------------------------------------------------
 
-def replay_engine(path: Path, game) -> tuple[Engine, list[tuple[str, list[str]]]]:
-    log = read(path)
-    checker._check_shape(Engine, log, GAME)
-    eng = Engine(game, log.header, log.header_locs, Referee(Problems(), {}, False))
-    eng.start()
-    seen = []
-    for ev in log.events:
-        seen.append((ev.kind, eng.legal_next()))
-        eng.before(ev)
-        eng.apply(ev)
-    return eng, seen
-
-
 @pytest.mark.parametrize("name", ["BASE", "RUSH", "SUDDEN", "CHAOS", "regulation.yaml", "shootout.yaml"])
 def test_legal_next_allows_every_event_of_a_legal_log(tmp_path, cached_game, name):
     path = EXAMPLES / name if name.endswith(".yaml") else write(tmp_path, BASES[name])
-    eng, seen = replay_engine(path, cached_game)
-    for i, (kind, legal) in enumerate(seen):
-        assert kind in legal, (i, kind, legal)
+    eng, seen = checklogs.replay_engine(Engine, cached_game, GAME, path)
+    checklogs.assert_every_event_was_legal(seen)
     assert eng.over == (name.startswith(("regulation", "shootout")) or name == "SUDDEN")
     assert (eng.legal_next() == []) == eng.over
 
 
 def test_legal_next_after_the_game_is_over(tmp_path, cached_game):
-    eng, _ = replay_engine(write(tmp_path, FULL), cached_game)
+    eng, _ = checklogs.replay_engine(Engine, cached_game, GAME, write(tmp_path, FULL))
     assert eng.over and eng.legal_next() == []
 
 
@@ -628,44 +575,12 @@ LEGAL_TEXTS = [BASE, RUSH, CHAOS, SHOOTOUT, (EXAMPLES / "shootout.yaml").read_te
                (EXAMPLES / "table-slips.yaml").read_text(encoding="utf-8")]
 
 
-def labelled(path: Path, problems: list[dict]) -> list[tuple]:
-    """Problems with their place as header / event index / expect, the same in both forms."""
-    log = read(path)
-    starts = [ev.loc.line for ev in log.events]
-    exp = log.expect_loc.line if log.expect_loc else None
-    out = []
-    for p in problems:
-        line = p["line"]
-        if exp is not None and line >= exp:
-            where: object = "expect"
-        elif starts and line >= starts[0]:
-            where = max(i for i, s in enumerate(starts) if s <= line)
-        else:
-            where = "header"
-        out.append((p["rule"], p["severity"], where, p["message"]))
-    return sorted(out, key=str)
-
-
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(which=st.integers(0, len(LEGAL_TEXTS) - 1), cut=st.floats(0, 1))
 def test_yaml_and_jsonl_replay_identically(which, cut):
     """A legal log (cut anywhere) re-serialised as JSON Lines replays the same; a cut legal log stays legal."""
-    doc = yaml.safe_load(LEGAL_TEXTS[which])
-    doc["events"] = doc["events"][: int(len(doc["events"]) * cut)]
-    doc.pop("expect", None)
-    with tempfile.TemporaryDirectory() as d:
-        y = Path(d) / "log.yaml"
-        y.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
-        j = Path(d) / "log.jsonl"
-        j.write_text(to_jsonl(y.read_text(encoding="utf-8")), encoding="utf-8")
-        cy, oy, _ = run(y)
-        cj, oj, _ = run(j)
-        dy, dj = json.loads(oy), json.loads(oj)
-        assert cy == cj and dy["final"] == dj["final"]
-        assert labelled(y, dy["problems"]) == labelled(j, dj["problems"])
-        assert [t[6:] for t in dy["trace"]] == [t[6:] for t in dj["trace"]]
-        if which != len(LEGAL_TEXTS) - 1:          # the slips example is not legal
-            assert cy == 0, dy["problems"]
+    legal = which != len(LEGAL_TEXTS) - 1          # the slips example (the last) is not legal
+    checklogs.assert_a_prefix_replays_the_same(GAME, LEGAL_TEXTS[which], cut, legal, messages=True, trace_text=True)
 
 
 KINDS = list(Engine.EVENTS) + ["bogus"]
@@ -678,61 +593,28 @@ VALUES = st.one_of(
 FIELDS = sorted({f for spec in Engine.EVENTS.values() for f in spec} | {"kind", "bogus", "round"})
 
 
-@st.composite
-def mutated(draw):
-    doc = yaml.safe_load(draw(st.sampled_from(LEGAL_TEXTS[:4] + [FULL, SUDDEN])))
-    evs = doc["events"]
-    for _ in range(draw(st.integers(1, 5))):
-        op = draw(st.sampled_from(["drop", "dup", "swap", "set", "set", "del", "kind", "header", "expect"]))
-        i = draw(st.integers(0, len(evs) - 1)) if evs else 0
-        if not evs:
-            break
-        if op == "drop":
-            evs.pop(i)
-        elif op == "dup":
-            evs.insert(i, dict(evs[i]))
-        elif op == "swap" and i + 1 < len(evs):
-            evs[i], evs[i + 1] = evs[i + 1], evs[i]
-        elif op == "set":
-            evs[i][draw(st.sampled_from(FIELDS))] = draw(VALUES)
-        elif op == "del":
-            keys = [k for k in evs[i] if k != "kind"]
-            if keys:
-                evs[i].pop(draw(st.sampled_from(keys)))
-        elif op == "kind":
-            evs[i]["kind"] = draw(st.sampled_from(KINDS))
-        elif op == "header":
-            choice = draw(st.sampled_from(["teams", "team0", "skaters", "game"]))
-            if choice == "teams":
-                doc["teams"] = draw(VALUES)
-            elif choice == "team0" and isinstance(doc.get("teams"), list) and doc["teams"]:
-                doc["teams"][0] = draw(st.one_of(VALUES, st.fixed_dictionaries(
-                    {"team": st.sampled_from(["femurs", "titans", "cracklers", "x"]), "stamina": st.integers(-1, 30)})))
-            elif choice == "skaters" and isinstance(doc.get("teams"), list) and doc["teams"]:
-                if isinstance(doc["teams"][-1], dict):
-                    doc["teams"][-1]["skaters"] = draw(st.lists(st.sampled_from(NAMES + ["bruno", "sam"]), max_size=5))
-            else:
-                doc["game"] = draw(VALUES)
-        elif op == "expect":
-            doc["expect"] = draw(st.dictionaries(st.sampled_from(["winner", "score", "stamina", "nope"]), VALUES,
-                                                 max_size=2))
-    return doc
+def header(draw, doc: dict) -> None:
+    """The teams, the first team, the last team's skaters or the game, broken."""
+    choice = draw(st.sampled_from(["teams", "team0", "skaters", "game"]))
+    if choice == "teams":
+        doc["teams"] = draw(VALUES)
+    elif choice == "team0" and isinstance(doc.get("teams"), list) and doc["teams"]:
+        doc["teams"][0] = draw(st.one_of(VALUES, st.fixed_dictionaries(
+            {"team": st.sampled_from(["femurs", "titans", "cracklers", "x"]), "stamina": st.integers(-1, 30)})))
+    elif choice == "skaters" and isinstance(doc.get("teams"), list) and doc["teams"]:
+        if isinstance(doc["teams"][-1], dict):
+            doc["teams"][-1]["skaters"] = draw(st.lists(st.sampled_from(NAMES + ["bruno", "sam"]), max_size=5))
+    else:
+        doc["game"] = draw(VALUES)
+
+
+mutated = partial(
+    checklogs.mutated, LEGAL_TEXTS[:4] + [FULL, SUDDEN],
+    ["drop", "dup", "swap", "set", "set", "del", "kind", "header", "expect"], steps=5, values=VALUES, fields=FIELDS,
+    kinds=KINDS, header=header, expect_keys=["winner", "score", "stamina", "nope"])
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(doc=mutated(), form=st.sampled_from(["yaml", "jsonl"]), strict=st.booleans())
 def test_the_checker_never_raises_on_fuzzed_logs(doc, form, strict):
-    with tempfile.TemporaryDirectory() as d:
-        y = Path(d) / "log.yaml"
-        y.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
-        path = y
-        if form == "jsonl":
-            path = Path(d) / "log.jsonl"
-            path.write_text(to_jsonl(y.read_text(encoding="utf-8")), encoding="utf-8")
-        code, out, _ = run(path, strict=strict)
-        assert code in (0, 1, 2)
-        doc_out = json.loads(out)
-        if code == 2:
-            assert doc_out["problems"][0]["line"] >= 1
-        code2, _, _ = run(path, strict=strict, fmt="text")
-        assert code2 == code
+    checklogs.assert_the_checker_never_raises(GAME, doc, form, strict)

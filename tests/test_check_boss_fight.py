@@ -6,23 +6,24 @@ complete games to the end; the obstacle map with its slips; JSON Lines; fuzzing.
 
 from __future__ import annotations
 
-import bisect
 import json
-import re
+from functools import partial
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgen.checker import Referee, replay
+from cardgen.checker import Referee
 from cardgen.engines.boss_fight import BF_EVENTS, Engine, damage_formula
 from cardgen.loader import load_game
-from cardgen.playlog import Event, LogError, read
+from cardgen.playlog import Event
 from cardgen.problems import Loc, Problems
 from cardgen.schema import MISSING
-from tests.conftest import ROOT, has_problem, run_cli
+from tests import checklogs
+from tests.checklogs import edit, load
+from tests.checklogs import ev as _ev
+from tests.conftest import ROOT, run_cli
 
 GAME = "boss_fight"
 EXAMPLES = ROOT / "examples" / "logs" / GAME
@@ -224,34 +225,13 @@ allow:
 BASES = {"BASE": BASE, "SMALL": SMALL, "SMALL4": SMALL4, "DECK": DECK, "KEEP": KEEP}
 
 
-def _write(tmp_path: Path, text: str, name: str = "log.yaml") -> Path:
-    (tmp_path / "stalker.yaml").write_text(STALKER, encoding="utf-8")
-    (tmp_path / "pair.yaml").write_text(PAIR, encoding="utf-8")
-    p = tmp_path / name
-    p.write_text(text, encoding="utf-8")
-    return p
+BUILDS = {"stalker.yaml": STALKER, "pair.yaml": PAIR}     # the builds the small logs name, beside each log
+_write = partial(checklogs.write, files=BUILDS)
 
 
 def check(tmp_path: Path, text: str, name: str = "log.yaml", *extra: str) -> tuple[int, list[dict], dict]:
-    code, out = run_cli("check", GAME, str(_write(tmp_path, text, name)), "--format", "json", *extra)
-    doc = json.loads(out)
-    return code, doc["problems"], doc["final"]
-
-
-def edit(text: str, old: str, new: str, at: str | None = None) -> tuple[str, int]:
-    """Replace ``old`` (once) by ``new``; returns the new text and the line of ``at``
-    (default: the first line of ``new``) in it."""
-    assert text.count(old) == 1, old
-    start = text.index(old)
-    out = text[:start] + new + text[start + len(old):]
-    at = at if at is not None else new.splitlines()[0]
-    idx = out.find(at, start)
-    idx = idx if idx >= 0 else out.index(at)
-    return out, out[:idx].count("\n") + 1
-
-
-def _ev(s: str) -> str:
-    return "  - {" + s + "}\n"
+    """Write the log (and the builds) and check it: exit code, problems, final state."""
+    return checklogs.check(GAME, _write(tmp_path, text, name), *extra)
 
 
 END_ARENA = _ev("kind: attack, character: boss, card: sweep, with: bone_cleaver, target: maelis, defence: 3, "
@@ -411,16 +391,12 @@ SCOPE = {"BF-PLACE-1", "BF-INIT-1", "BF-DRAW-1", "BF-DRAW-2", "BF-ACT-1", "BF-AC
 @pytest.mark.parametrize("name", sorted(BASES))
 def test_legal_twins_pass(tmp_path, name):
     code, probs, _ = check(tmp_path, BASES[name])
-    assert code == 0, probs
-    assert [p for p in probs if p["severity"] == "error"] == []
+    checklogs.assert_legal(code, probs, notes=True)
 
 
 @pytest.mark.parametrize("rule,base,old,new,at", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_rule_broken_at_its_line(tmp_path, rule, base, old, new, at):
-    text, line = edit(BASES[base], old, new, at)
-    code, probs, _ = check(tmp_path, text)
-    assert code == 1, probs
-    assert has_problem(probs, rule, "log.yaml", line), (line, probs)
+    checklogs.assert_broken_at(GAME, tmp_path, BASES[base], rule, old, new, at, BUILDS)
 
 
 def test_every_rule_in_scope_has_a_case():
@@ -436,39 +412,30 @@ GAMES = {"boss-wins-arena.yaml": ("boss", 4, {"boss": 24, "aldric": -2, "maelis"
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_complete_games_end_with_the_right_winner(name):
-    code, out = run_cli("check", GAME, str(EXAMPLES / name), "--format", "json")
-    doc = json.loads(out)
-    assert code == 0, doc["problems"]
-    assert doc["problems"] == []
+    code, probs, final = checklogs.check(GAME, EXAMPLES / name)
+    checklogs.assert_legal(code, probs)
     winner, rounds, hp = GAMES[name]
-    assert doc["final"]["winner"] == winner and doc["final"]["round"] == rounds
-    assert doc["final"]["hp"] == hp
+    assert final["winner"] == winner and final["round"] == rounds
+    assert final["hp"] == hp
 
 
 def test_the_expect_of_a_complete_game_is_checked(tmp_path):
     text = (EXAMPLES / "boss-wins-arena.yaml").read_text(encoding="utf-8")
     text, line = edit(text, "  winner: boss", "  winner: heroes")
     code, probs, _ = check(tmp_path, text)
-    assert code == 1 and has_problem(probs, "BF-END-1", "log.yaml", line)
+    checklogs.assert_reported(code, probs, "BF-END-1", line)
 
 
 def test_the_obstacle_map_catches_a_move_through_a_wall_and_an_attack_without_sight():
     """table-slips.yaml, on the Catacombs: each slip is marked in the log by a comment naming its rule."""
-    path = EXAMPLES / "table-slips.yaml"
-    code, out = run_cli("check", GAME, str(path), "--format", "json")
-    doc = json.loads(out)
-    assert code == 1
-    text = path.read_text(encoding="utf-8").splitlines()
-    for p in doc["problems"]:
-        assert p["rule"] in text[p["line"] - 1], (p, text[p["line"] - 1])
-    assert sorted({p["line"] for p in doc["problems"]}) == [i + 1 for i, ln in enumerate(text) if "# BF-" in ln]
-    rules = {p["rule"] for p in doc["problems"] if p["severity"] == "error"}
+    probs = checklogs.assert_slips_are_marked(GAME, EXAMPLES / "table-slips.yaml", "# BF-")
+    rules = {p["rule"] for p in probs if p["severity"] == "error"}
     assert {"BF-MOVE-1", "BF-LOS-1"} <= rules
-    move = next(p for p in doc["problems"] if p["rule"] == "BF-MOVE-1")
+    move = next(p for p in probs if p["rule"] == "BF-MOVE-1")
     assert "12,3 (Obstacle" in move["message"]
-    los = next(p for p in doc["problems"] if p["rule"] == "BF-LOS-1")
+    los = next(p for p in probs if p["rule"] == "BF-LOS-1")
     assert "no line of sight" in los["message"]
-    assert [p["severity"] for p in doc["problems"] if p["rule"] == "BF-PLACE-1"] == ["note"]
+    assert [p["severity"] for p in probs if p["rule"] == "BF-PLACE-1"] == ["note"]
 
 
 # --- computations ------------------------------------------------------------------------------------
@@ -539,7 +506,7 @@ def test_hidden_hands_cannot_play_more_copies_than_the_deck_holds(tmp_path):
     text, line = edit(DECK, _ev("kind: discard, character: wren") + _ev("kind: discard, character: wren"),
                       _ev("kind: discard, character: wren, card: flurry") + _ev("kind: discard, character: wren"))
     code, probs, _ = check(tmp_path, text)
-    assert code == 1 and has_problem(probs, "BF-ACT-2", "log.yaml", line)
+    checklogs.assert_reported(code, probs, "BF-ACT-2", line)
     assert "not in its action deck" in probs[0]["message"]
 
 
@@ -552,9 +519,7 @@ def test_a_draw_from_an_empty_deck_reshuffles_by_itself(tmp_path):
 
 def test_strict_stops_at_the_first(tmp_path):
     text, line = edit(BASE, "defence: 3, defence_bonus: 1, damage: 6", "defence: 9, defence_bonus: 1, damage: 1")
-    code, out = run_cli("check", GAME, str(_write(tmp_path, text)), "--format", "json", "--strict")
-    probs = json.loads(out)["problems"]
-    assert code == 1 and len(probs) == 1 and probs[0]["line"] == line
+    checklogs.assert_strict_reports_one(GAME, _write(tmp_path, text), line)
 
 
 def test_allow_turns_a_violation_into_a_note(tmp_path):
@@ -570,9 +535,8 @@ def test_allow_turns_a_violation_into_a_note(tmp_path):
 
 def test_text_output_names_file_line_rule(tmp_path):
     text, line = edit(BASE, "defence: 3, defence_bonus: 1", "defence: 7, defence_bonus: 1")
-    code, out = run_cli("check", GAME, str(_write(tmp_path, text)))
-    assert code == 1
-    assert f"log.yaml:{line}:" in out and "BF-CMB-1 error: aldric's defence d6 shows 7" in out
+    checklogs.assert_text_output_names_the_line(GAME, _write(tmp_path, text), line,
+                                                "BF-CMB-1 error: aldric's defence d6 shows 7")
 
 
 @pytest.mark.parametrize("old,new,rule", [
@@ -584,12 +548,7 @@ def test_text_output_names_file_line_rule(tmp_path):
 def test_the_rules_numbers_come_from_params(game_copy, old, new, rule):
     g = game_copy(GAME)
     g.edit("rules/boss_fight/params.yaml", old, new)
-    (g.root / "stalker.yaml").write_text(STALKER, encoding="utf-8")
-    (g.root / "pair.yaml").write_text(PAIR, encoding="utf-8")
-    p = g.write("log.yaml", SMALL if "legs" in old else BASE)
-    code, out = run_cli("check", GAME, str(p), "--format", "json", root=g.root)
-    probs = json.loads(out)["problems"]
-    assert code == 1 and any(x["rule"] == rule for x in probs), probs
+    checklogs.assert_params_decide(GAME, g.root, SMALL if "legs" in old else BASE, rule, BUILDS)
 
 
 def test_a_missing_rules_number_is_named(game_copy):
@@ -626,60 +585,10 @@ def test_construction_rules_are_checked_on_the_builds(tmp_path):
 ])
 def test_unreadable_logs_exit_2_with_line(tmp_path, base, old, new, rule):
     text, line = edit(BASES[base], old, new)
-    code, out = run_cli("check", GAME, str(_write(tmp_path, text)), "--format", "json")
-    doc = json.loads(out)
-    assert code == 2, doc
-    assert doc["problems"][0]["rule"] == rule and doc["problems"][0]["line"] == line, doc
+    checklogs.assert_exit_2_at(GAME, _write(tmp_path, text), rule, line)
 
 
 # --- JSON Lines, property tests ------------------------------------------------------------------------------
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-
-def _load(text: str) -> dict:
-    return yaml.load(text, Loader=_Loader)
-
-
-def _dump(doc: dict) -> str:
-    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True)
-
-
-def to_jsonl(text: str) -> str:
-    d = _load(text)
-    lines = [json.dumps({k: v for k, v in d.items() if k not in ("events", "expect", "allow")})]
-    lines += [json.dumps(e) for e in d["events"]]
-    if "expect" in d:
-        lines.append(json.dumps({"expect": d["expect"]}))
-    if "allow" in d:
-        lines.append(json.dumps({"allow": d["allow"]}))
-    return "\n".join(lines) + "\n"
-
-
-def _replay(path: Path) -> tuple[int, list[tuple], dict | None]:
-    """(exit code, problems as (rule, severity, event index or 'head'/'end', message), final)."""
-    try:
-        probs, final, _ = replay(ROOT, GAME, path)
-    except LogError as e:
-        return 2, [(e.rule, re.sub(r"line \d+", "line N", e.message))], None
-    log = read(path)
-    starts = [ev.loc.line for ev in log.events]
-    end = log.expect_loc.line if log.expect_loc is not None else None
-
-    def where(p):
-        line = p.loc.line if p.loc else 0
-        if p.loc is None or Path(p.loc.file).name != path.name:
-            return "build"
-        if not starts or line < starts[0]:
-            return "head"
-        if end is not None and line >= end - 1 and line > starts[-1]:
-            return "end"
-        return bisect.bisect_right(starts, line) - 1
-
-    out = [(p.rule, p.severity, where(p), re.sub(r"line \d+", "line N", p.message)) for p in probs]
-    return (1 if probs.has_errors else 0), sorted(out, key=str), final
-
 
 LOGS = {**BASES, **{n: (EXAMPLES / n).read_text(encoding="utf-8") for n in
                     ("boss-wins-arena.yaml", "heroes-win-pillars.yaml", "table-slips.yaml")},
@@ -687,17 +596,10 @@ LOGS = {**BASES, **{n: (EXAMPLES / n).read_text(encoding="utf-8") for n in
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(name=st.sampled_from(sorted(LOGS)), cut=st.integers(min_value=0, max_value=200))
+@given(name=st.sampled_from(sorted(LOGS)), cut=st.integers(min_value=0, max_value=checklogs.CUT_MAX))
 def test_yaml_and_jsonl_replay_identically(tmp_path, name, cut):
     """A log re-serialised as JSON Lines (whole, or cut after any event) replays identically."""
-    d = _load(LOGS[name])
-    d["events"] = d["events"][:cut]
-    if cut < 200:
-        d.pop("expect", None)
-    text = _dump(d)
-    ya = _replay(_write(tmp_path, text, "log.yaml"))
-    js = _replay(_write(tmp_path, to_jsonl(text), "log.jsonl"))
-    assert ya == js
+    checklogs.assert_yaml_and_jsonl_replay_identically(GAME, tmp_path, LOGS[name], cut, BUILDS, builds=True)
 
 
 _KINDS = sorted(BF_EVENTS)
@@ -709,49 +611,17 @@ _VALUES = st.one_of(st.none(), st.integers(-3, 40), st.sampled_from(
     st.dictionaries(st.sampled_from(["boss", "wren", "agility"]), st.integers(-2, 12), max_size=2))
 
 
-@st.composite
-def mutations(draw):
-    name = draw(st.sampled_from(["BASE", "SMALL", "SMALL4", "DECK", "boss-wins-arena.yaml"]))
-    d = _load(LOGS[name])
-    evs = d["events"]
-    for _ in range(draw(st.integers(1, 4))):
-        if not evs:
-            break
-        i = draw(st.integers(0, len(evs) - 1))
-        op = draw(st.sampled_from(["drop", "dup", "swap", "field", "kind", "unset", "header", "add"]))
-        if op == "drop":
-            evs.pop(i)
-        elif op == "dup":
-            evs.insert(i, dict(evs[i]))
-        elif op == "swap":
-            j = draw(st.integers(0, len(evs) - 1))
-            evs[i], evs[j] = evs[j], evs[i]
-        elif op == "field":
-            keys = [k for k in evs[i] if k != "kind"]
-            if keys:
-                evs[i][draw(st.sampled_from(keys))] = draw(_VALUES)
-        elif op == "add":
-            spec = BF_EVENTS.get(evs[i]["kind"], {})
-            if spec:
-                evs[i][draw(st.sampled_from(sorted(spec)))] = draw(_VALUES)
-        elif op == "kind":
-            evs[i]["kind"] = draw(st.sampled_from(_KINDS))
-        elif op == "unset":
-            keys = [k for k in evs[i] if k != "kind"]
-            if keys:
-                evs[i].pop(draw(st.sampled_from(keys)))
-        else:
-            key = draw(st.sampled_from(["map", "boss", "party", "players"]))
-            d[key] = draw(st.one_of(_VALUES, st.just("keep"), st.just("stalker.yaml"), st.just("pair.yaml")))
-    return d
+mutations = partial(
+    checklogs.mutated, [LOGS[n] for n in ("BASE", "SMALL", "SMALL4", "DECK", "boss-wins-arena.yaml")],
+    ["drop", "dup", "swap_any", "field", "kind", "del", "header", "add"], values=_VALUES, kinds=_KINDS,
+    events=BF_EVENTS, header=checklogs.set_header(["map", "boss", "party", "players"], st.one_of(
+        _VALUES, st.just("keep"), st.just("stalker.yaml"), st.just("pair.yaml"))))
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(doc=mutations(), jsonl=st.booleans())
 def test_checker_never_raises_on_fuzzed_logs(tmp_path, doc, jsonl):
-    text = _dump(doc)
-    path = _write(tmp_path, to_jsonl(text) if jsonl else text, "log.jsonl" if jsonl else "log.yaml")
-    code, probs, _ = _replay(path)
+    code, probs, _ = checklogs.replay_in_form(GAME, tmp_path, doc, jsonl, BUILDS, builds=True)
     assert code in (0, 1, 2)
     assert not any(p[0] == "CHECK-INTERNAL" for p in probs), probs
 
@@ -762,7 +632,7 @@ _GAME = load_game(ROOT, GAME, Problems())
 
 
 def test_legal_next_and_moves_follow_the_state():
-    d = _load(BASE)
+    d = load(BASE)
     events = d.pop("events")
     eng = Engine(_GAME, d, {}, Referee(Problems(), {}, False))
     eng.start()

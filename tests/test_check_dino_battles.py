@@ -4,10 +4,8 @@ logs; the engine as a state machine; replay properties."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import tempfile
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -16,13 +14,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgen import checker
-from cardgen.checker import Referee
 from cardgen.cli import main
 from cardgen.engines.dino_battles import Engine
-from cardgen.loader import load_game
-from cardgen.playlog import read
-from cardgen.problems import Problems
+from tests import checklogs
+from tests.checklogs import edited, errors, line_of, to_jsonl
 from tests.conftest import ROOT, GameCopy
 
 GAME = "dino_battles"
@@ -444,55 +439,11 @@ SCOPE = {"BDB-SETUP-1", "BDB-SETUP-2", "BDB-SETUP-3", "BDB-SETUP-4", "BDB-TURN-1
 
 # -- helpers ---------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module", autouse=True)
-def cached_game():
-    """Load the game once (the engine never changes it); tests that edit the rules load their own."""
-    game = load_game(ROOT, GAME, Problems())
-    real = checker.load_game
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(checker, "load_game", lambda root, slug, problems: game if Path(root) == ROOT
-                   else real(root, slug, problems))
-        yield game
-
-
-def check(path: Path, *extra: str, root: Path = ROOT) -> tuple[int, list[dict], dict | None]:
-    res = CliRunner().invoke(main, ["--root", str(root), "check", GAME, str(path), "--format", "json", *extra],
-                             catch_exceptions=False)
-    doc = json.loads(res.stdout)
-    return res.exit_code, doc["problems"], doc["final"]
-
-
-def write(tmp: Path, text: str, name: str = "log.yaml") -> Path:
-    (tmp / "mini.yaml").write_text(MINI_DECK, encoding="utf-8")
-    p = tmp / name
-    p.write_text(text, encoding="utf-8")
-    return p
-
-
-def line_of(text: str, needle: str, start: int = 0) -> int:
-    i = text.index(needle, start)
-    return text[:i].count("\n") + 1
-
-
-def edited(base: str, old: str, new: str) -> tuple[str, int]:
-    assert base.count(old) == 1, f"{old!r} must occur once"
-    return base.replace(old, new), base.index(old)
-
-
-def errors(problems: list[dict]) -> list[dict]:
-    return [p for p in problems if p["severity"] == "error"]
-
-
-def to_jsonl(text: str) -> str:
-    """A YAML log re-serialised as JSON Lines (header, events, expect, allow)."""
-    doc = yaml.safe_load(text)
-    head = {k: v for k, v in doc.items() if k not in ("events", "expect", "allow")}
-    lines = [json.dumps(head, default=str)] + [json.dumps(e, default=str) for e in doc.get("events") or []]
-    if doc.get("expect") is not None:
-        lines.append(json.dumps({"expect": doc["expect"]}, default=str))
-    if doc.get("allow"):
-        lines.append(json.dumps({"allow": doc["allow"]}, default=str))
-    return "\n".join(lines) + "\n"
+# the game loaded once (the engine never changes it); tests that edit the rules load their own
+cached_game = checklogs.cached_game_fixture(GAME, autouse=True)
+check = partial(checklogs.check, GAME)
+MINI = {"mini.yaml": MINI_DECK}                 # the 12-card test deck, beside each log
+write = partial(checklogs.write, files=MINI)
 
 
 # -- every rule: the break at its line, and the legal twin -------------------------------------
@@ -500,22 +451,12 @@ def to_jsonl(text: str) -> str:
 @pytest.mark.parametrize("base", sorted(BASES))
 def test_base_logs_are_legal(tmp_path, base):
     code, probs, final = check(write(tmp_path, BASES[base]))
-    assert code == 0 and errors(probs) == [], probs
+    checklogs.assert_legal(code, probs, notes=True)
 
 
 @pytest.mark.parametrize("rule,base,old,good,bad,at", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_rule_break_and_twin(tmp_path, rule, base, old, good, bad, at):
-    text_good, _ = edited(BASES[base], old, good)
-    code, probs, _ = check(write(tmp_path, text_good, "good.yaml"))
-    assert code == 0 and errors(probs) == [], probs
-    text_bad, start = edited(BASES[base], old, bad)
-    line = line_of(text_bad, at.lstrip("^"), 0 if at.startswith("^") or not bad else start)
-    code, probs, _ = check(write(tmp_path, text_bad, "bad.yaml"))
-    assert code == 1, probs
-    errs = errors(probs)
-    first = min(errs, key=lambda p: (p["line"], p["column"]))
-    assert (first["rule"], first["line"]) == (rule, line), errs
-    assert all(p["file"].endswith("bad.yaml") for p in errs)
+    checklogs.assert_break_and_twin(GAME, tmp_path, BASES[base], rule, old, good, bad, at, MINI, notes=True)
 
 
 def test_every_rule_in_scope_has_a_case():
@@ -523,22 +464,14 @@ def test_every_rule_in_scope_has_a_case():
 
 
 def test_allow_turns_a_violation_into_a_note(tmp_path):
-    text, _ = edited(BASE, "{kind: first_move, player: ana}", "{kind: first_move, player: bo}")
-    text = text.replace("expect:", "allow:\n  - {rule: BDB-CMB-1, reason: bo asked to start}\nexpect:")
-    code, probs, _ = check(write(tmp_path, text))
-    notes = [p for p in probs if p["rule"] == "BDB-CMB-1"]
-    assert notes and all(p["severity"] == "note" for p in notes)
-    assert "bo asked to start" in notes[0]["message"]
+    checklogs.assert_allow_makes_notes(GAME, tmp_path, BASE, "{kind: first_move, player: ana}",
+                                       "{kind: first_move, player: bo}", "BDB-CMB-1", "bo asked to start", MINI)
 
 
 def test_strict_stops_at_the_first_violation(tmp_path):
     text, _ = edited(BASE, "roll: 2, total: 10, hp", "roll: 2, total: 11, hp")
     text = text.replace("turn: 2, initiative: bo", "turn: 2, initiative: ana")
-    path = write(tmp_path, text)
-    code, probs, _ = check(path)
-    assert {p["rule"] for p in errors(probs)} >= {"BDB-CMB-3", "BDB-TURN-2"}
-    code, probs, _ = check(path, "--strict")
-    assert code == 1 and [p["rule"] for p in errors(probs)] == ["BDB-CMB-3"]
+    checklogs.assert_strict_stops_at_the_first(GAME, write(tmp_path, text), "BDB-CMB-3", "BDB-TURN-2")
 
 
 def test_a_slip_does_not_bury_the_rest(tmp_path):
@@ -632,16 +565,13 @@ def test_jsonl_example_matches_its_yaml_twin():
 def test_the_slips_example_reports_each_slip_at_its_line():
     path = EXAMPLES / "table-slips.yaml"
     text = path.read_text(encoding="utf-8")
-    code, probs, final = check(path)
-    assert code == 1
-    got = {(p["rule"], p["severity"], p["line"]) for p in probs}
     want = {("BDB-CMB-5", "error", line_of(text, "hp: {ana: 86, bo: 75}")),
             ("BDB-ABIL-3", "error", line_of(text, "hp: {ana: 75, bo: 65}")),
             ("BDB-ABIL-1", "note", line_of(text, "{kind: attack, player: ana, roll: 4}\n  - {kind: no_answer")),
             ("BDB-END-1", "error", line_of(text, "{kind: draw, player: ana, count: 5}")),
             ("BDB-TURN-2", "error", line_of(text, "turn: 2, initiative: ana")),
             ("BDB-MAIN-2", "error", line_of(text, "card: armor_spikes"))}
-    assert got == want
+    final = checklogs.assert_reports_exactly(GAME, path, want)
     for slip in want:                               # the header comment names each line
         assert f"#   line {slip[2]} " in text
     assert final["initiative"] == "ana"             # the game goes on as the table played it
@@ -903,15 +833,7 @@ UNREADABLE = [
 
 @pytest.mark.parametrize("what,old,new,rule,at", UNREADABLE, ids=[u[0] for u in UNREADABLE])
 def test_unreadable_logs_exit_2_with_the_line(tmp_path, what, old, new, rule, at):
-    assert old in BASE
-    text = BASE.replace(old, new, 1)
-    path = write(tmp_path, text)
-    res = CliRunner().invoke(main, ["--root", str(ROOT), "check", GAME, str(path)])
-    assert res.exit_code == 2
-    assert res.exception is None or isinstance(res.exception, SystemExit)
-    code, probs, final = check(path)
-    assert code == 2 and final is None
-    assert (probs[0]["rule"], probs[0]["line"]) == (rule, line_of(text, at)), probs
+    checklogs.assert_unreadable_at(GAME, tmp_path, BASE, old, new, rule, at, MINI)
 
 
 def test_dinosaurs_are_named_by_label(tmp_path):
@@ -938,56 +860,16 @@ def test_unreadable_jsonl_names_its_line(tmp_path):
 
 # -- the engine as a state machine -----------------------------------------------------------------
 
-def replay_engine(path: Path, game) -> tuple[Engine, list[tuple[str, list[str]]]]:
-    """Feed a log's events one by one; returns the engine and (kind, legal_next before it) for each."""
-    log = read(path)
-    checker._check_shape(Engine, log, GAME)
-    eng = Engine(game, log.header, log.header_locs, Referee(Problems(), {}, False))
-    eng.start()
-    seen = []
-    for ev in log.events:
-        seen.append((ev.kind, eng.legal_next()))
-        eng.before(ev)
-        eng.apply(ev)
-    return eng, seen
-
-
 @pytest.mark.parametrize("name", [*sorted(BASES), "ko-win.yaml", "deck-out.yaml", "no-dinosaurs.yaml"])
 def test_legal_next_allows_every_event_of_a_legal_log(tmp_path, cached_game, name):
     path = write(tmp_path, BASES[name]) if name in BASES else EXAMPLES / name
-    eng, seen = replay_engine(path, cached_game)
-    for i, (kind, legal) in enumerate(seen):
-        assert kind in legal, (i, kind, legal)
+    eng, seen = checklogs.replay_engine(Engine, cached_game, GAME, path)
+    checklogs.assert_every_event_was_legal(seen)
     if name in ("ko-win.yaml", "KO", "DECKOUT"):
         assert eng.over and eng.legal_next() == ["game_end"]
 
 
 # -- properties ----------------------------------------------------------------------------------
-
-def run_quiet(path: Path, strict: bool = False, fmt: str = "json") -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = checker.run_check(ROOT, GAME, path, strict=strict, trace=True, fmt=fmt)
-    return code, out.getvalue()
-
-
-def labelled(path: Path, problems: list[dict]) -> list[tuple]:
-    """Problems with their place as header / event index / expect, the same in both forms."""
-    log = read(path)
-    starts = [ev.loc.line for ev in log.events]
-    exp = log.expect_loc.line if log.expect_loc else None
-    out = []
-    for p in problems:
-        line = p["line"]
-        if exp is not None and line >= exp:
-            where = "expect"
-        elif starts and line >= starts[0]:
-            where = max(i for i, s in enumerate(starts) if s <= line)
-        else:
-            where = "header"
-        out.append((p["rule"], p["severity"], where))
-    return sorted(out, key=str)
-
 
 LEGAL_TEXTS = [BASE, SETUP, ABIL, KO, CAMO, DECKOUT, (EXAMPLES / "ko-win.yaml").read_text(encoding="utf-8"),
                (EXAMPLES / "table-slips.yaml").read_text(encoding="utf-8")]
@@ -997,23 +879,8 @@ LEGAL_TEXTS = [BASE, SETUP, ABIL, KO, CAMO, DECKOUT, (EXAMPLES / "ko-win.yaml").
 @given(which=st.integers(0, len(LEGAL_TEXTS) - 1), cut=st.floats(0, 1))
 def test_a_prefix_of_a_legal_log_re_serialised_replays_the_same(which, cut):
     """YAML → JSON Lines replays the same; and a legal log cut anywhere is still legal."""
-    doc = yaml.safe_load(LEGAL_TEXTS[which])
-    doc["events"] = doc["events"][: int(len(doc["events"]) * cut)]
-    doc.pop("expect", None)
-    with tempfile.TemporaryDirectory() as d:
-        (Path(d) / "mini.yaml").write_text(MINI_DECK, encoding="utf-8")
-        y = Path(d) / "log.yaml"
-        y.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
-        j = Path(d) / "log.jsonl"
-        j.write_text(to_jsonl(y.read_text(encoding="utf-8")), encoding="utf-8")
-        cy, oy = run_quiet(y)
-        cj, oj = run_quiet(j)
-        dy, dj = json.loads(oy), json.loads(oj)
-        assert cy == cj and dy["final"] == dj["final"]
-        assert labelled(y, dy["problems"]) == labelled(j, dj["problems"])
-        assert dy["trace"] == dj["trace"] or len(dy["trace"]) == len(dj["trace"])
-        if which != len(LEGAL_TEXTS) - 1:          # the slips example is not legal
-            assert cy == 0, dy["problems"]
+    legal = which != len(LEGAL_TEXTS) - 1          # the slips example (the last) is not legal
+    checklogs.assert_a_prefix_replays_the_same(GAME, LEGAL_TEXTS[which], cut, legal, files=MINI)
 
 
 KINDS = list(Engine.EVENTS) + ["bogus"]
@@ -1028,54 +895,14 @@ VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 12), st.sampled_fro
 FIELDS = sorted({f for spec in Engine.EVENTS.values() for f in spec} | {"kind", "bogus"})
 
 
-@st.composite
-def mutated(draw):
-    doc = yaml.safe_load(draw(st.sampled_from(LEGAL_TEXTS)))
-    evs = doc["events"]
-    for _ in range(draw(st.integers(1, 5))):
-        op = draw(st.sampled_from(["drop", "dup", "swap", "set", "del", "kind", "header", "expect", "move"]))
-        if not evs:
-            break
-        i = draw(st.integers(0, len(evs) - 1))
-        if op == "drop":
-            evs.pop(i)
-        elif op == "dup":
-            evs.insert(i, dict(evs[i]))
-        elif op == "swap" and i + 1 < len(evs):
-            evs[i], evs[i + 1] = evs[i + 1], evs[i]
-        elif op == "move":
-            evs.insert(draw(st.integers(0, len(evs) - 1)), evs.pop(i))
-        elif op == "set":
-            evs[i][draw(st.sampled_from(FIELDS))] = draw(VALUES)
-        elif op == "del":
-            keys = [k for k in evs[i] if k != "kind"]
-            if keys:
-                evs[i].pop(draw(st.sampled_from(keys)))
-        elif op == "kind":
-            evs[i]["kind"] = draw(st.sampled_from(KINDS))
-        elif op == "header":
-            doc[draw(st.sampled_from(["players", "game", "decks"]))] = draw(VALUES)
-        elif op == "expect":
-            doc["expect"] = draw(st.dictionaries(st.sampled_from(["winner", "kos", "players", "ended_by", "nope"]),
-                                                 VALUES, max_size=2))
-    return doc
+mutated = partial(
+    checklogs.mutated, LEGAL_TEXTS, ["drop", "dup", "swap", "set", "del", "kind", "header", "expect", "move"],
+    steps=5, values=VALUES, fields=FIELDS, kinds=KINDS,
+    header=checklogs.set_header(["players", "game", "decks"], VALUES),
+    expect_keys=["winner", "kos", "players", "ended_by", "nope"])
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(doc=mutated(), form=st.sampled_from(["yaml", "jsonl"]), strict=st.booleans())
 def test_the_checker_never_raises_on_fuzzed_logs(doc, form, strict):
-    with tempfile.TemporaryDirectory() as d:
-        (Path(d) / "mini.yaml").write_text(MINI_DECK, encoding="utf-8")
-        y = Path(d) / "log.yaml"
-        y.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
-        path = y
-        if form == "jsonl":
-            path = Path(d) / "log.jsonl"
-            path.write_text(to_jsonl(y.read_text(encoding="utf-8")), encoding="utf-8")
-        code, out = run_quiet(path, strict=strict)
-        assert code in (0, 1, 2)
-        doc_out = json.loads(out)
-        if code == 2:
-            assert doc_out["problems"][0]["line"] >= 1
-        code2, _ = run_quiet(path, strict=strict, fmt="text")
-        assert code2 == code
+    checklogs.assert_the_checker_never_raises(GAME, doc, form, strict, files=MINI)
