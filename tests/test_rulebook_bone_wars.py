@@ -15,8 +15,9 @@ import pytest
 
 from cardgen.loader import load_game
 from cardgen.problems import Problems
-from cardgen.rulebook import Rulebook, check
-from tests.conftest import ROOT, GameCopy, flat, has_problem, pdf_pages, qpdf_check, rulebook_pages
+from cardgen.rulebook import Rulebook
+from tests.conftest import ROOT, GameCopy, flat, pdf_pages, rulebook_pages
+from tests.rulebooks import assert_break_reported, assert_built_clean, assert_sources_check_clean
 
 GAME = "bone_wars"
 CUR = "rules/bone_wars/rulebook"
@@ -46,17 +47,11 @@ def texts(built):
 
 
 def test_builds_both_versions_without_problems(built):
-    code, probs, out = built
-    assert code == 0 and not probs, probs
-    assert sorted(p.name for p in out.iterdir()) == ["rulebook-v0.9.pdf", "rulebook.pdf"]
-    for name in ("rulebook.pdf", "rulebook-v0.9.pdf"):
-        qpdf_check(out / name)
+    assert_built_clean(built, ["rulebook-v0.9.pdf", "rulebook.pdf"])
 
 
 def test_clean_sources_check_clean():
-    problems = Problems()
-    check(load_game(ROOT, GAME, problems), problems)
-    assert not problems.has_errors, [p.text() for p in problems]
+    assert_sources_check_clean(GAME)
 
 
 def test_rulebook_is_a_printable():
@@ -175,10 +170,4 @@ BREAKS = [
 
 @pytest.mark.parametrize("rule,rel,old,new", BREAKS, ids=[f"{b[0]}-{b[1].split('/')[-1]}" for b in BREAKS])
 def test_bad_input_reported_at_its_line(game_copy, rule, rel, old, new):
-    g = game_copy(GAME)
-    line = g.edit(rel, old, new)
-    problems = Problems()
-    check(load_game(g.root, GAME, problems), problems)
-    probs = [{"rule": p.rule, "file": p.loc.file if p.loc else "", "line": p.loc.line if p.loc else 0}
-             for p in problems]
-    assert has_problem(probs, rule, rel.split("/", 2)[-1], line), probs
+    assert_break_reported(game_copy(GAME), rule, rel, old, new)

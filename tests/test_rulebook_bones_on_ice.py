@@ -14,8 +14,9 @@ import pytest
 
 from cardgen.loader import load_game
 from cardgen.problems import Problems
-from cardgen.rulebook import Rulebook, check
-from tests.conftest import ROOT, GameCopy, has_problem, pdf_pages, qpdf_check, rulebook_pages
+from cardgen.rulebook import Rulebook
+from tests.conftest import ROOT, GameCopy, pdf_pages, rulebook_pages
+from tests.rulebooks import assert_break_reported, assert_built_clean, assert_sources_check_clean
 
 GAME = "bones_on_ice"
 CUR = "rules/bones_on_ice/rulebook"
@@ -43,17 +44,11 @@ def texts(built):
 
 
 def test_builds_both_versions_without_problems(built):
-    code, probs, out = built
-    assert code == 0 and not probs, probs
-    assert sorted(p.name for p in out.iterdir()) == ["rulebook-v7.8.pdf", "rulebook.pdf"]
-    for name in ("rulebook.pdf", "rulebook-v7.8.pdf"):
-        qpdf_check(out / name)
+    assert_built_clean(built, ["rulebook-v7.8.pdf", "rulebook.pdf"])
 
 
 def test_clean_sources_check_clean():
-    problems = Problems()
-    check(load_game(ROOT, GAME, problems), problems)
-    assert not problems.has_errors, [p.text() for p in problems]
+    assert_sources_check_clean(GAME)
 
 
 def test_every_catalogue_rule_is_tagged_and_every_ruling_printed(texts):
@@ -113,13 +108,7 @@ BREAKS = [
 
 @pytest.mark.parametrize("rule,rel,old,new", BREAKS, ids=[b[0] for b in BREAKS])
 def test_bad_input_reported_at_its_line(game_copy, rule, rel, old, new):
-    g = game_copy(GAME)
-    line = g.edit(rel, old, new)
-    problems = Problems()
-    check(load_game(g.root, GAME, problems), problems)
-    probs = [{"rule": p.rule, "file": p.loc.file if p.loc else "", "line": p.loc.line if p.loc else 0}
-             for p in problems]
-    assert has_problem(probs, rule, rel.split("/", 2)[-1], line), probs
+    assert_break_reported(game_copy(GAME), rule, rel, old, new)
 
 
 def test_chaos_and_spirit_numbers_come_from_params(game_copy):
