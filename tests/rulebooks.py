@@ -36,3 +36,16 @@ def assert_break_reported(g: GameCopy, rule: str, rel: str, old: str, new: str) 
     probs = [{"rule": p.rule, "file": p.loc.file if p.loc else "", "line": p.loc.line if p.loc else 0}
              for p in problems]
     assert has_problem(probs, rule, rel.split("/", 2)[-1], line), probs
+
+
+def rulings(game) -> list[dict]:
+    """The game's rulings as the Clarifications print them: {{ }} expressions filled in from
+    params.yaml and the cards (the rulebook's own Jinja2 context)."""
+    from cardgen.rulebook import Rulebook
+    from cardgen.rulebook.jinja import build_context
+    from cardgen.templates import make_env
+
+    book = Rulebook(game, Problems())
+    ctx = build_context(game, book.current, book.versions)
+    env = make_env()
+    return [{"id": r["id"], "text": env.from_string(r["text"]).render(ctx)} for r in game.params["rulings"]]

@@ -305,6 +305,20 @@ def test_chaos_table_falls_back_to_params(tmp_path):
     assert code == 1 and has_problem(problems, "RULES-PARAM", "rink.yaml", line)
 
 
+def test_chaos_table_prints_the_numbers_of_params(tmp_path):
+    """The chaos cards' texts read their numbers from params.yaml (chaos_effects), on the board too."""
+    gc = GameCopy(tmp_path, "bones_on_ice")
+    gc.edit("rules/bones_on_ice/params.yaml", "level: both, amount: 6}", "level: both, amount: 4}")
+    m, _, _ = _rink(gc.root)
+    texts = " ".join(e[2] for e in m.table["entries"])
+    assert "recovers 4 Stamina" in texts and "{{" not in texts
+    # without the effects key the expressions cannot be rendered: a clear error, not raw braces
+    gc2 = copy(tmp_path / "b", "bones_on_ice", ["board"])
+    line = gc2.edit("maps/bones_on_ice/rink.yaml", "effects: chaos_effects", "effects: chaos_effectz")
+    code, problems, _ = build(gc2)
+    assert code == 1 and has_problem(problems, "BOARD-TABLE", "rink.yaml", line), problems
+
+
 def test_chaos_table_needs_one_entry_per_die_face(tmp_path):
     gc = copy(tmp_path, "bones_on_ice", ["board"])
     line = gc.edit("maps/bones_on_ice/rink.yaml", "  table:", "  table:")

@@ -23,6 +23,7 @@ from cardgen.rulebook import Rulebook, booklet_order, check, impose_booklet
 from cardgen.rulebook.booklet import padded
 from cardgen.rulebook.jinja import line_map
 from tests.conftest import ROOT, GameCopy, has_problem, problems_json, qpdf_check, run_cli
+from tests.rulebooks import rulings
 
 GAME = "loot_battles"
 CUR = "rules/loot_battles/rulebook"
@@ -138,7 +139,7 @@ def test_every_catalogue_rule_and_ruling_is_in_the_rulebook(texts):
         ids = set(re.findall(r"^\| (LB-[A-Z]+-\d+) \|", CATALOGUE.read_text(encoding="utf-8"), re.M))
         assert ids and ids <= tagged, sorted(ids - tagged)
     text = " ".join(texts).replace("\n", " ")
-    for r in game.params["rulings"]:
+    for r in rulings(game):
         assert r["id"] in text
         assert r["text"].split(":")[0][:25] in text
 

@@ -17,7 +17,7 @@ from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook
 from tests.conftest import ROOT, GameCopy, flat, pdf_pages, rulebook_pages
-from tests.rulebooks import assert_break_reported, assert_built_clean, assert_sources_check_clean
+from tests.rulebooks import assert_break_reported, assert_built_clean, assert_sources_check_clean, rulings
 
 GAME = "bone_wars"
 CUR = "rules/bone_wars/rulebook"
@@ -69,7 +69,7 @@ def test_every_catalogue_rule_is_tagged_and_every_ruling_printed(texts):
     ids |= {r for h in book.headings(book.versions[0]) for r in h.rules}      # at least what v0.9 tags
     assert len(ids) >= 25 and ids <= tagged, sorted(ids - tagged)
     text = flat(texts["rulebook.pdf"])
-    for r in game.params["rulings"]:
+    for r in rulings(game):
         assert r["id"] in text
         assert flat(r["text"])[:30] in text, r["id"]
     # the Trait glossary is printed once, from params.yaml (the penalty filled in)

@@ -16,7 +16,7 @@ from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook
 from tests.conftest import ROOT, GameCopy, pdf_pages, rulebook_pages
-from tests.rulebooks import assert_break_reported, assert_built_clean, assert_sources_check_clean
+from tests.rulebooks import assert_break_reported, assert_built_clean, assert_sources_check_clean, rulings
 
 GAME = "bones_on_ice"
 CUR = "rules/bones_on_ice/rulebook"
@@ -61,7 +61,7 @@ def test_every_catalogue_rule_is_tagged_and_every_ruling_printed(texts):
     ids |= {r for h in book.headings(book.versions[0]) for r in h.rules}      # at least what v7.8 tags
     assert len(ids) >= 20 and ids <= tagged, sorted(ids - tagged)
     text = " ".join(texts["rulebook.pdf"].split())
-    for r in game.params["rulings"]:
+    for r in rulings(game):
         assert r["id"] in text
         assert " ".join(r["text"].split())[:30] in text, r["id"]
 

@@ -19,7 +19,7 @@ from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook
 from tests.conftest import ROOT, GameCopy, flat, pdf_pages, rulebook_pages
-from tests.rulebooks import assert_break_reported, assert_built_clean, assert_sources_check_clean
+from tests.rulebooks import assert_break_reported, assert_built_clean, assert_sources_check_clean, rulings
 
 GAME = "boss_fight"
 CUR = "rules/boss_fight/rulebook"
@@ -77,7 +77,7 @@ def test_every_catalogue_rule_is_tagged_and_every_ruling_printed(game, text):
     assert len(ids) >= 30 and ids <= tagged, sorted(ids - tagged)
     clar = text.split("These rulings settle")[-1].split("Changes since v0.9 What")[0]
     assert len(clar) > 500
-    for r in game.params["rulings"]:
+    for r in rulings(game):
         assert r["id"] in clar, r["id"]
         assert flat(r["text"])[:40] in clar, r["id"]
 
@@ -140,6 +140,7 @@ def test_numbers_come_from_params(game_copy, game, text):
     g.edit("rules/boss_fight/params.yaml", "first_round: 4,", "first_round: 5,")
     after = current_text(g.root)
     assert "For a first game use a limit of 120 points" in after and "limit of 100 points" not in after
+    assert "Beginner games use a Points Limit of 120" in after          # the Clarifications too
     assert "S is higher than T: +2 damage" in after
     assert "every character draws 5 cards" in after.replace("Every character", "every character")
     f = dict(game.params["damage_formula"], step=2)

@@ -15,6 +15,7 @@ from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook
 from tests.conftest import ROOT, GameCopy, pdf_pages, problems_json, qpdf_check, rulebook_pages, run_cli
+from tests.rulebooks import rulings
 
 GAME = "dino_battles"
 CUR = "rules/dino_battles/rulebook"
@@ -60,7 +61,7 @@ def test_every_catalogue_rule_is_tagged_and_every_ruling_printed(texts):
         ids = set(re.findall(r"^\| (BDB-[A-Z]+-\d+) \|", CATALOGUE.read_text(encoding="utf-8"), re.M))
         assert len(ids) > 20 and ids <= tagged, sorted(ids - tagged)
     text = flat(texts)
-    for r in game.params["rulings"]:
+    for r in rulings(game):
         assert r["id"] in text
         assert flat([r["text"]])[:40] in text, r["id"]
 

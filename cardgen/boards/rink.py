@@ -60,6 +60,8 @@ TABLE_SPEC = {
     "text": Opt("str", default="text", doc="card field: the effect"),
     "fallback": Opt("any", default=None, doc="{param: …}: entries [{face, name, text}] when no card exists"),
     "die": Opt("any", default=None, doc="faces of the die rolled on the table"),
+    "effects": Opt("str", default=None, doc="params.yaml key: per card id, the `effect` that {{ }} "
+                   "expressions in the card text read (as the card templates' `expand` filter)"),
 }
 
 
@@ -178,6 +180,19 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> RinkModel | None:
                      v["skater_label"], sides, zones, tracks, v["track_box"], table, cols)
 
 
+def _expand(text: str, game, effect: dict, td: YDict, problems: Problems) -> str | None:
+    """Card text holding {{ }} expressions, rendered as the card templates render it."""
+    from ..templates import is_expr, make_env
+    if not is_expr(text):
+        return text
+    try:
+        return make_env().from_string(text).render(params=game.params, effect=effect)
+    except Exception as e:  # noqa: BLE001 - a template error in content is a problem, not a traceback
+        problems.error("BOARD-TABLE", f"the table's card text does not render: {e}", td.at("effects")
+                       if "effects" in td else td.loc, hint="name the params key of the effects with 'effects:'")
+        return None
+
+
 def _table(td: YDict, game, problems: Problems) -> dict | None:
     r = check_mapping(td, TABLE_SPEC, problems, "table")
     if not r.ok:
@@ -187,10 +202,14 @@ def _table(td: YDict, game, problems: Problems) -> dict | None:
     entries: list[tuple[int, str, str]] = []
     source = ""
     if v["card_type"]:
+        effects = (game.params or {}).get(v["effects"]) or {} if v["effects"] else {}
         for c in game.cards:
             if c.type == v["card_type"]:
                 face = c.get(v["key"])
-                entries.append((face if isinstance(face, int) else 0, c.name, str(c.get(v["text"]) or "")))
+                text = _expand(str(c.get(v["text"]) or ""), game, effects.get(c.id) or {}, td, problems)
+                if text is None:
+                    return None
+                entries.append((face if isinstance(face, int) else 0, c.name, text))
         source = f"cards of type '{v['card_type']}'"
     if not entries and v["fallback"] is not None:
         raw = common.param(v["fallback"], game, problems, td.at("fallback"))
