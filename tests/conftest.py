@@ -17,6 +17,7 @@ from cardgen.problems import Problems
 pytest.register_assert_rewrite("tests.checklogs")   # shared checker assertions report like test files
 
 ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"   # the product contract, seeds and bench kit, beside the clone
 
 
 def pytest_addoption(parser):
