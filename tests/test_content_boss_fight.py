@@ -4,6 +4,7 @@ each rule broken at its file and line (exit 1) and its legal twin (exit 0); pres
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pdfplumber
@@ -120,11 +121,24 @@ def test_bf_set_1_a_52nd_boss_piece(game_copy):
     p = g.path(PIECES)
     text = p.read_text(encoding="utf-8")
     p.write_text(text + EXTRA_PIECE, encoding="utf-8")
+    added = text.count("\n") + 1
     code, probs = g.validate()
-    # the generic count constraint names a card of the group (the one with the most copies)
-    hits = [x for x in probs if x["rule"] == "BF-SET-1" and x["file"].endswith("boss_pieces.yaml")]
-    assert code == 1 and hits and hits[0]["line"] > 0, probs
+    # too many designs: reported at the one added last
+    assert code == 1 and has_problem(probs, "BF-SET-1", "boss_pieces.yaml", added), probs
     assert any("52 Boss Pieces" in x["message"] and "exactly 51" in x["message"] for x in probs)
+
+
+def test_bf_set_1_a_missing_hero_action(game_copy):
+    """Too few designs: reported at the constraint that asks for more (its set count in params)."""
+    g = game_copy(GAME)
+    g.edit("cards/boss_fight/actions.yaml", "id: regroup, name: Regroup, set: hero,",
+           "id: regroup, name: Regroup, set: boss,")
+    code, probs = g.validate()
+    src = g.path("rules/boss_fight/constraints.yaml").read_text(encoding="utf-8")
+    line = src[: src.index("set_counts.hero.action")].count("\n") + 1
+    assert code == 1 and has_problem(probs, "BF-SET-1", "constraints.yaml", line), probs
+    assert any("18 Hero Actions" in x["message"] and "exactly 19" in x["message"] for x in probs)
+    assert any("10 Boss Actions" in x["message"] and "exactly 9" in x["message"] for x in probs)
 
 
 POOL_BREAKS = [
@@ -225,6 +239,33 @@ def presets_run():
 def test_build_rule_legal_twin(presets_run, rule):
     code, probs = presets_run
     assert code == 0 and rule not in rules_of(probs), probs
+
+
+# Issue 3's bad inputs, as a designer sees them in the terminal: FILE:LINE:COL: RULE error: …
+# (case: index into BUILD_BREAKS, the rule it must be)
+ISSUE_BAD_INPUTS = {
+    "deck-29": (0, "BF-DECK-1"), "deck-31": (1, "BF-DECK-1"), "fourth-copy": (3, "BF-DECK-2"),
+    "hero-card-in-boss": (13, "BF-BUILD-5"), "equipment-beyond-slots": (9, "BF-BUILD-3"),
+    "disconnected": (6, "BF-BUILD-2"), "points-over": (5, "BF-BUILD-1"), "unknown-id": (19, "CARD-UNKNOWN-ID"),
+}
+
+
+@pytest.mark.parametrize("case", list(ISSUE_BAD_INPUTS), ids=list(ISSUE_BAD_INPUTS))
+def test_issue_bad_input_in_text_form(game_copy, case):
+    index, want = ISSUE_BAD_INPUTS[case]
+    rule, rel, old, new, off, words = BUILD_BREAKS[index]
+    assert rule == want
+    g = game_copy(GAME)
+    line = g.edit(rel, old, new) + off
+    code, out = run_cli("validate", GAME, str(g.path(rel)), root=g.root)
+    assert code == 1
+    pat = re.compile(rf"^\S*{re.escape(Path(rel).name)}:{line}:(\d+): {re.escape(rule)} error: (.*)$")
+    hits = [m for m in map(pat.match, out.splitlines()) if m]
+    assert hits, out
+    assert all(int(m.group(1)) >= 1 for m in hits)
+    assert any(all(w in m.group(2) for w in words) for m in hits), out
+    if rule == "CARD-UNKNOWN-ID":
+        assert any("did you mean 'dragon_skull'?" in m.group(2) for m in hits), out
 
 
 def test_unknown_id_suggests_the_nearest(game_copy):
@@ -399,3 +440,47 @@ def test_presets_sheet_per_preset(built):
     wyrm = next(pg for pg in pages if pg.startswith("The Ember Wyrm"))
     assert "94 points of 100" in wyrm and "Action deck (30 cards)" in wyrm
     assert not any("breaks" in pg for pg in pages)
+
+
+# --------------------------------------------------------------------------- the documented format
+
+
+def _doc_blocks(lang: str) -> list[str]:
+    """The fenced blocks of docs/boss-builds.md written as ```LANG (LANG "" for plain ones)."""
+    blocks, current, fence_lang = [], None, ""
+    for line in (ROOT / "docs" / "boss-builds.md").read_text(encoding="utf-8").splitlines(keepends=True):
+        if line.startswith("```"):
+            if current is None:
+                current, fence_lang = [], line[3:].strip()
+            else:
+                if fence_lang == lang:
+                    blocks.append("".join(current))
+                current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+def test_docs_hold_complete_examples_that_validate(tmp_path):
+    """docs/boss-builds.md shows a complete boss, party and deck file: each is a preset, verbatim,
+    and validates clean."""
+    presets = {p.read_text(encoding="utf-8"): p.name for p in (ROOT / PRESETS).glob("*.yaml")}
+    kinds = set()
+    for block in _doc_blocks("yaml"):
+        lines = [x for x in block.splitlines() if x and not x.startswith("#")]
+        if not lines or lines[0].rstrip(":") not in ("boss", "party", "deck"):
+            continue
+        assert block in presets, f"a documented example is not a preset file verbatim:\n{block}"
+        f = tmp_path / presets[block]
+        f.write_text(block, encoding="utf-8")
+        code, probs = problems_json("validate", GAME, str(f))
+        assert code == 0 and probs == [], probs
+        kinds.add(lines[0].rstrip(":"))
+    assert kinds == {"boss", "party", "deck"}
+
+
+def test_docs_show_the_real_figures():
+    block = next(b for b in _doc_blocks("") if b.startswith("$ cardgen validate boss_fight"))
+    command, *shown = block.rstrip("\n").splitlines()
+    code, out = run_cli(*command.split()[2:])
+    assert code == 0 and out.rstrip("\n").splitlines() == shown

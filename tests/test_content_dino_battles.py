@@ -346,3 +346,37 @@ def test_build_prints_every_copy_with_backs(tmp_path):
     from pypdf import PdfReader
     assert len(PdfReader(str(pdf)).pages) == 2 * math.ceil(total / 9)
     qpdf_check(pdf)
+
+
+# ── the documented format (docs/decks.md) ───────────────────────────────────────────────────
+
+def _doc_blocks() -> list[tuple[str, str]]:
+    """(language, text) of every fenced block of docs/decks.md."""
+    blocks, current, lang = [], None, ""
+    for line in (ROOT / "docs" / "decks.md").read_text(encoding="utf-8").splitlines(keepends=True):
+        if line.startswith("```"):
+            if current is None:
+                current, lang = [], line[3:].strip()
+            else:
+                blocks.append((lang, "".join(current)))
+                current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+def test_docs_complete_example_is_the_starter_deck():
+    yaml_blocks = [text for lang, text in _doc_blocks() if lang == "yaml"]
+    assert STEEL.read_text(encoding="utf-8") in yaml_blocks
+
+
+def test_docs_bad_deck_output_is_real(tmp_path):
+    """The documented run (a fourth Razorclaw, a misspelt Med-Gel) prints exactly those problems."""
+    shown = next(text for lang, text in _doc_blocks() if text.startswith("$ cardgen validate dino_battles my-deck"))
+    p, _ = deck_file(tmp_path, "    razorclaw: 3\n", "    razorclaw: 4\n")
+    p.write_text(p.read_text(encoding="utf-8").replace("    med_gel: 2\n", "    med_gell: 2\n"), encoding="utf-8")
+    code, out = run_cli("validate", GAME, str(p))
+    assert code == 1
+    want = [x for x in shown.splitlines()[1:] if ": BDB-" in x or ": CARD-" in x]
+    got = [x.replace(str(p), "my-deck.yaml") for x in out.splitlines() if ": BDB-" in x or ": CARD-" in x]
+    assert want and got == want
