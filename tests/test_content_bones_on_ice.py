@@ -62,9 +62,10 @@ BREAKS = [
     ("BOI-CARD-2", FEMURS, "  - {id: femurs_sully,", EXTRA_SPIRIT + "  - {id: femurs_sully,"),
     ("BOI-CARD-3", CHAOS, "face: 6, event: bonus", "face: 5, event: bonus"),            # two entries on face 5
     ("BOI-CARD-3", CHAOS, "face: 6, event: bonus", "face: 7, event: bonus"),            # a face a d6 lacks
+    ("BOI-CARD-3", CHAOS, "face: 6, event: bonus", "face: 0, event: bonus"),            # no face 0 either
 ]
 IDS = ["role", "die-reflexes", "die-marksmanship", "two-attackers", "no-goalie", "spirit-off-team",
-       "second-spirit", "face-twice", "face-7"]
+       "second-spirit", "face-twice", "face-7", "face-0"]
 
 
 @pytest.mark.parametrize("rule,rel,old,new", BREAKS, ids=IDS)
@@ -107,6 +108,17 @@ def test_chaos_die_is_read_from_params(game_copy):
     g.edit(PARAMS, "  die: 6", "  die: 8")
     code, probs = g.validate()
     assert code == 1 and has_problem(probs, "BOI-CARD-3", "constraints.yaml"), probs
+
+
+def test_chaos_faces_follow_the_die_in_params(game_copy):
+    """With a d8 in params.yaml, faces 7 and 8 are legal and all eight are needed."""
+    g = game_copy(GAME)
+    g.edit(PARAMS, "  die: 6", "  die: 8")
+    g.edit(CHAOS, "face: 6, event: bonus", "face: 8, event: bonus")
+    code, probs = g.validate()
+    assert code == 1 and {p["rule"] for p in probs} <= {"BOI-CARD-3", "BOARD-TABLE"}, probs
+    assert not [p for p in probs if p["file"].endswith("chaos.yaml")], probs     # face 8 is a face of a d8
+    assert any("6 groups" in p["message"] and "exactly 8" in p["message"] for p in probs), probs
 
 
 def test_team_composition_is_read_from_params(game_copy):
