@@ -184,7 +184,8 @@ def test_card_3_below_the_formula_minimum(game_copy):
             "  - {id: tail_only, name: Lone Tail, copies: 1, str: 2, def: 1, atk: 3, hp: 2}\n")
     code, probs = g.validate()        # 15 + 15 + 4 + 1 = 35 < 4 × 7 + 20
     assert code == 1
-    assert has_problem(probs, "BW-CARD-3", "constraints.yaml"), probs   # too few: the rule asking for more
+    line = _line_of(g, CONSTRAINTS, "min: {param: deck_min}")          # too few: the rule asking for more
+    assert has_problem(probs, "BW-CARD-3", "constraints.yaml", line), probs
     msgs = [p["message"] for p in probs if p["rule"] == "BW-CARD-3"]
     assert any("35" in m and "at least 48" in m for m in msgs), msgs
     assert any("exactly 60" in m for m in msgs), msgs
