@@ -63,6 +63,25 @@ def test_seed_examples_are_cards():
     assert any(c.get("footprint") == [] for c in cards.values() if c["type"] == "boss_piece")
 
 
+def test_piece_types_lean_the_way_the_seed_says():
+    """Heads add Intelligence (almost always), Bodies bulk Health, Legs raise Agility, Arms bring
+    Strength and the Equipment Slots: each type leads the pool in its statistic."""
+    _, out = run_cli("cards", GAME, "--format", "json")
+    pieces = [c for c in json.loads(out)["cards"] if c["type"] == "boss_piece"]
+    heads = [c for c in pieces if c["piece_type"] == "head"]
+    assert sum(c["intelligence"] > 0 for c in heads) >= 0.8 * len(heads)
+
+    def mean(kind, stat):
+        of = [c[stat] for c in pieces if c["piece_type"] == kind]
+        return sum(of) / len(of)
+
+    kinds = ("head", "body", "leg", "arm", "special")
+    for kind, stat in (("head", "intelligence"), ("body", "health"), ("leg", "agility"), ("arm", "strength"),
+                       ("arm", "slots")):
+        assert mean(kind, stat) == max(mean(k, stat) for k in kinds), (kind, stat)
+    assert all(c["footprint"] for c in pieces if c["piece_type"] == "body")     # bodies give the boss its size
+
+
 PRESET_FILES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / PRESETS).glob("*.yaml"))
 
 
