@@ -318,6 +318,56 @@ def test_abilities_cost_points(game_copy):
     assert line
 
 
+HIVE = f"{PRESETS}/boss_hive_queen.yaml"
+# (file, old, new, line offset, words): an ability whose requirements the build does not meet
+NEEDS_UNMET = [
+    (HIVE, "    - {id: spider_leg, as: leg_1}\n    - {id: spider_leg, as: leg_2}\n    - {id: spider_leg, as: leg_3}\n"
+     "    - {id: spider_leg, as: leg_4}\n", "", -4, ["'burrow' (Burrow) requires Leg piece (it has none)",
+                                                 "The Hive Queen", "cannot use it"]),
+    (WYRM, "abilities: [thick_hide, regeneration]", "abilities: [thick_hide, ancient_cunning]", 0,
+     ["requires Intelligence 6 or more (it has 3)"]),
+    (LANTERN, "equipment: [longbow]\n", "equipment: [longbow]\n      abilities: [arcane_surge, taunt]\n", 1,
+     ["'arcane_surge' (Arcane Surge) requires Intelligence 4 or more (it has 3)", "Wren cannot use it"]),
+    (LANTERN, "equipment: [longbow]\n", "equipment: [longbow]\n      abilities: [arcane_surge, taunt]\n", 1,
+     ["'taunt' (Taunt) requires Stalwart hero (it is wild)"]),
+]
+
+
+@pytest.mark.parametrize("rel,old,new,off,words", NEEDS_UNMET, ids=["no-leg", "boss-int", "hero-int", "constitution"])
+def test_ability_requirements_unmet_as_built_warn(game_copy, rel, old, new, off, words):
+    """An ability the build cannot use (requirements in its `needs`) is a BF-BUILD-4 warning at the ability's
+    line: legal to take (exit 0), but the designer hears of it."""
+    g = game_copy(GAME)
+    line = g.edit(rel, old, new) + off
+    if rel == HIVE:
+        src = g.path(rel).read_text(encoding="utf-8")
+        line = src[: src.index("abilities: [burrow")].count("\n") + 1
+    g.edit(rel, "points_limit: 100", "points_limit: none")       # same line count: only the requirement is at stake
+    code, probs = g.validate(rel)
+    hits = [p for p in probs if p["rule"] == "BF-BUILD-4" and p["severity"] == "warning" and p["line"] == line]
+    assert hits and any(all(w in p["message"] for w in words) for p in hits), (line, probs)
+    assert code == 0 and not [p for p in probs if p["severity"] == "error"], probs
+
+
+def test_ability_requirements_met_are_silent(presets_run):
+    """The legal twin: every preset meets the requirements of its abilities (Hive Queen's Burrow: four legs)."""
+    code, probs = presets_run
+    assert code == 0 and probs == []
+
+
+def test_ability_requires_text_states_its_needs(game_copy):
+    """BF-CARD-4: `needs` and the printed `requires` say the same (the number lives in both; they must agree)."""
+    g = game_copy(GAME)
+    line = g.edit("cards/boss_fight/abilities.yaml", 'needs: {intelligence: 6}, requires: "Intelligence 6 or more"',
+                  'needs: {intelligence: 5}, requires: "Intelligence 6 or more"')
+    code, probs = g.validate()
+    assert code == 1 and has_problem(probs, "BF-CARD-4", "abilities.yaml", line), probs
+    assert any("Intelligence 5 or more" in p["message"] for p in probs if p["rule"] == "BF-CARD-4")
+    g.edit("cards/boss_fight/abilities.yaml", "needs: {intelligence: 5}", "needs: {intelligence: 6, piece: tail}")
+    code, probs = g.validate()
+    assert code == 1 and has_problem(probs, "BF-CARD-4", "abilities.yaml", line), probs     # no such piece type
+
+
 def test_party_without_heroes(game_copy):
     g = game_copy(GAME)
     rel = f"{PRESETS}/party_empty.yaml"

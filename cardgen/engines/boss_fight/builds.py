@@ -12,7 +12,8 @@ constraints.yaml``) run over collections built here: ``deck`` (each character's 
 deck), ``boss_build`` / ``party_build`` (every card a side uses) and ``heroes``. This module
 checks what needs geometry, per-piece structure or a position per card: footprints placed
 and joined (BF-BUILD-2), equipment in free slots (BF-BUILD-3), section types (BF-BUILD-2/3/4),
-each card's set against its side (BF-BUILD-5, params ``side_sets``).
+each card's set against its side (BF-BUILD-5, params ``side_sets``), abilities' requirements
+(the card's ``needs``; a warning under BF-BUILD-4 when unmet as built).
 """
 
 from __future__ import annotations
@@ -252,6 +253,8 @@ def read_boss(game: Game, body: YDict, problems: Problems) -> Build:
         b.entries.append(_entry(card, loc))
         if card.type == "ability":
             boss.abilities.append(card)
+            stats = {k: sum(p.card.get(k) or 0 for p in b.pieces) for k in STATS}
+            check_needs(game, card, loc, what, {p.card.get("piece_type") for p in b.pieces}, stats, None, problems)
     boss.deck, boss.deck_loc = rd.deck(body, f"the action deck of {what}", Problems())   # loader reported ids
     b.entries += boss.deck
     _geometry(game, b, problems)
@@ -341,6 +344,41 @@ def _cells_text(cells: list[Hex]) -> str:
     return ", ".join(f"[{h.q}, {h.r}]" for h in cells)
 
 
+def need_phrases(game: Game, needs: Any) -> list[tuple[str, str]]:
+    """(key, the words a card prints for it) for each build requirement of an ability's ``needs``."""
+    params = game.params if isinstance(game.params, dict) else {}
+    out = []
+    for key, want in (needs or {}).items():
+        if key == "piece":
+            out.append((key, f"{(params.get('piece_types') or {}).get(want, want)} piece"))
+        elif key == "constitution":
+            out.append((key, f"{((params.get('constitutions') or {}).get(want) or {}).get('name', want)} hero"))
+        else:
+            out.append((key, f"{(params.get('stats') or {}).get(key, key)} {want} or more"))
+    return out
+
+
+def check_needs(game: Game, ab: Card, loc: Loc, who: str, piece_types: set | None, stats: dict[str, int],
+                constitution: str | None, problems: Problems) -> None:
+    """An ability's requirements (``needs``) that the boss or hero taking it does not meet as built: a
+    warning under BF-BUILD-4 — the card is legal to take, but only usable once they are met."""
+    needs = ab.get("needs") or {}
+    unmet = []
+    for key, phrase in need_phrases(game, needs):
+        want = needs[key]
+        if key == "piece":
+            ok, has = piece_types is not None and want in piece_types, "it has none"
+        elif key == "constitution":
+            ok, has = constitution == want, f"it is {constitution}" if constitution else "it has no constitution"
+        else:
+            ok, has = stats.get(key, 0) >= want, f"it has {stats.get(key, 0)}"
+        if not ok:
+            unmet.append(f"{phrase} ({has})")
+    if unmet:
+        problems.warning("BF-BUILD-4", f"'{ab.id}' ({ab.name}) requires {' and '.join(unmet)}: as built, {who} "
+                         "cannot use it", loc)
+
+
 def read_party(game: Game, body: YDict, problems: Problems) -> Build:
     rd = _Reader(game, problems)
     name = _name(body)
@@ -386,6 +424,8 @@ def read_party(game: Game, body: YDict, problems: Problems) -> Build:
             b.entries.append(_entry(ab, aloc))
             if ab.type == "ability":
                 hero.abilities.append(ab)
+                check_needs(game, ab, aloc, card.name, None, {k: card.get(k) or 0 for k in STATS},
+                            card.get("constitution"), problems)
         hero.deck, hero.deck_loc = rd.deck(it, f"the action deck of {card.name}")
         b.entries += hero.deck
     return b

@@ -7,7 +7,7 @@ import re
 from ...hexgrid import Hex
 from ...model import Game
 from ...problems import Problems
-from .builds import _cells_text
+from .builds import _cells_text, need_phrases
 
 _MOVE_TEXT = re.compile(r"\bmove (?:up to )?(\d+) tiles?\b", re.IGNORECASE)
 
@@ -25,6 +25,8 @@ def check_game(game: Game, problems: Problems) -> None:
         elif c.type == "equipment":
             if not any(c.get(k) is not None for k in ("basic", "heavy", "special")) and not c.get("text"):
                 problems.error("BF-CARD-3", f"'{c.id}' ({c.name}) has neither an attack nor an effect", c.loc)
+        elif c.type == "ability" and c.get("needs"):
+            _needs_are_printed(game, c, problems)
         elif c.type == "action":
             if c.get("kind") == "move":
                 m = _MOVE_TEXT.search(c.get("text") or "")
@@ -36,3 +38,12 @@ def check_game(game: Game, problems: Problems) -> None:
             if c.get("attack") is not None and c.get("kind") != "attack":
                 problems.error("BF-CARD-4", f"'{c.id}' ({c.name}) is not an Attack card but sets 'attack'",
                                c.at("attack"))
+
+
+def _needs_are_printed(game: Game, c, problems: Problems) -> None:
+    """BF-CARD-4: every build requirement in ``needs`` is what the card's ``requires`` says."""
+    printed = (c.get("requires") or "").lower()
+    for key, phrase in need_phrases(game, c.get("needs")):
+        if phrase.lower() not in printed:
+            problems.error("BF-CARD-4", f"'{c.id}' ({c.name}) needs {key} but its requires does not say "
+                           f"\"{phrase}\"", c.at("requires") if c.get("requires") else c.at("needs"))
