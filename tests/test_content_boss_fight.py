@@ -506,6 +506,11 @@ def test_presets_sheet_per_preset(built):
     for name in ("The Ember Wyrm", "The Bone Colossus", "The Hive Queen", "The Lantern Company",
                  "The Shadows of Vael", "The Ironhold Vanguard"):
         assert any(pg.startswith(name) for pg in pages), name
+    names = ("The Ember Wyrm", "The Bone Colossus", "The Hive Queen", "The Lantern Company", "The Shadows of Vael",
+             "The Ironhold Vanguard", "Boss Starter Deck", "Hero Starter Deck")
+    for pg in pages:            # a sheet running over a page says whose it is at the top of the next
+        first = pg.splitlines()[0]
+        assert first in names or first.removesuffix(" (continued)") in names, first
     wyrm = next(pg for pg in pages if pg.startswith("The Ember Wyrm"))
     assert "94 points of 100" in wyrm and "Action deck (30 cards)" in wyrm
     assert not any("breaks" in pg for pg in pages)

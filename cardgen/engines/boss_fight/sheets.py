@@ -118,8 +118,26 @@ def _footer(game: Game, label: str):
         canv.setFont(game.fonts["regular"], 7)
         canv.drawString(14 * mm, 8 * mm, f"{game.title} — {label}")
         canv.drawRightString(doc.pagesize[0] - 14 * mm, 8 * mm, f"page {doc.page}")
+        running = getattr(canv, "_cardgen_running", None)
+        if running:                 # a sheet that began on an earlier page: say whose it is
+            canv.setFont(game.fonts["italic"], 8)
+            canv.drawString(14 * mm, doc.pagesize[1] - 9 * mm, f"{running} (continued)")
         canv.restoreState()
     return draw
+
+
+class _Running(Flowable):
+    """Invisible: marks which sheet is in progress, for the page header of the pages it runs over."""
+
+    def __init__(self, name: str | None):
+        super().__init__()
+        self.name = name
+
+    def wrap(self, *_a):
+        return 0, 0
+
+    def draw(self):
+        self.canv._cardgen_running = self.name
 
 
 def build_card_list(laid, **_opts) -> dict[str, bytes]:
@@ -261,8 +279,8 @@ def build_presets(laid, **_opts) -> dict[str, bytes]:
     builds.sort(key=lambda x: (order[x[1].kind], x[1].name))
     for i, (path, b, scratch) in enumerate(builds):
         if i:
-            story.append(PageBreak())
-        story += _sheet(game, st, params, path, b, scratch, KeepTogether, Paragraph)
+            story += [_Running(None), PageBreak()]
+        story += [_Running(b.name), *_sheet(game, st, params, path, b, scratch, KeepTogether, Paragraph)]
     if not story:
         story.append(Paragraph("No presets.", st["base"]))
     buf = io.BytesIO()
