@@ -292,8 +292,19 @@ def test_unknown_id_suggests_the_nearest(game_copy):
     g.edit(WYRM, "- {id: dragon_skull, at: [-1, 0]}", "- {id: dragon_skul, at: [-1, 0]}")
     g.edit(LANTERN, "basic_attack: 5,", "basic_atack: 5,")
     _, probs = g.validate(WYRM, LANTERN)
-    hints = {p.get("hint") for p in probs if p["rule"] == "CARD-UNKNOWN-ID"}
-    assert {"did you mean 'dragon_skull'?", "did you mean 'basic_attack'?"} <= hints
+    hints = [p.get("hint") for p in probs if p["rule"] == "CARD-UNKNOWN-ID"]
+    assert sorted(hints) == ["did you mean 'basic_attack'?", "did you mean 'dragon_skull'?"], probs   # each once
+
+
+def test_unknown_id_in_a_boss_deck_is_reported_once(game_copy):
+    g = game_copy(GAME)
+    line = g.edit(WYRM, "    lumber: 2\n", "    lumbr: 2\n")
+    g.edit(BOSS_DECK, "lumber: 2,", "lumbr: 2,")
+    code, probs = g.validate(WYRM, BOSS_DECK)
+    hits = [p for p in probs if p["rule"] == "CARD-UNKNOWN-ID"]
+    assert code == 1 and len(hits) == 2 and {p["file"].split("/")[-1] for p in hits} == \
+        {"boss_ember_wyrm.yaml", "deck_boss_starter.yaml"}, probs
+    assert has_problem(hits, "CARD-UNKNOWN-ID", "boss_ember_wyrm.yaml", line)
 
 
 def test_no_limit_build_may_exceed_the_beginner_limit(game_copy):
@@ -322,14 +333,14 @@ HIVE = f"{PRESETS}/boss_hive_queen.yaml"
 # (file, old, new, line offset, words): an ability whose requirements the build does not meet
 NEEDS_UNMET = [
     (HIVE, "    - {id: spider_leg, as: leg_1}\n    - {id: spider_leg, as: leg_2}\n    - {id: spider_leg, as: leg_3}\n"
-     "    - {id: spider_leg, as: leg_4}\n", "", -4, ["'burrow' (Burrow) requires Leg piece (it has none)",
+     "    - {id: spider_leg, as: leg_4}\n", "", -4, ["'burrow' (Burrow) requires a Leg piece (it has none)",
                                                  "The Hive Queen", "cannot use it"]),
     (WYRM, "abilities: [thick_hide, regeneration]", "abilities: [thick_hide, ancient_cunning]", 0,
      ["requires Intelligence 6 or more (it has 3)"]),
     (LANTERN, "equipment: [longbow]\n", "equipment: [longbow]\n      abilities: [arcane_surge, taunt]\n", 1,
      ["'arcane_surge' (Arcane Surge) requires Intelligence 4 or more (it has 3)", "Wren cannot use it"]),
     (LANTERN, "equipment: [longbow]\n", "equipment: [longbow]\n      abilities: [arcane_surge, taunt]\n", 1,
-     ["'taunt' (Taunt) requires Stalwart hero (it is wild)"]),
+     ["'taunt' (Taunt) requires a Stalwart hero (it is wild)"]),
 ]
 
 

@@ -158,11 +158,12 @@ class _Reader:
     def deck(self, holder: YDict, label: str, problems: Problems | None = None) -> tuple[list[Entry], Loc]:
         where = holder.at("cards") if "cards" in holder else holder.loc
         items = holder.get("cards")
+        problems = self.problems if problems is None else problems      # an empty Problems is falsy
         if items is not None and not isinstance(items, (YDict, YList)):
-            (problems or self.problems).error("YAML-TYPE", f"the cards of {label} must be a mapping id → count "
-                                              f"or a list, not {items!r}", where)
+            problems.error("YAML-TYPE", f"the cards of {label} must be a mapping id → count or a list, not {items!r}",
+                           where)
             return [], where
-        return cols.entries_from(items, self.game, problems or self.problems, label), where
+        return cols.entries_from(items, self.game, problems, label), where
 
 
 def _a(noun: str) -> str:
@@ -366,6 +367,7 @@ def check_needs(game: Game, ab: Card, loc: Loc, who: str, piece_types: set | Non
     unmet = []
     for key, phrase in need_phrases(game, needs):
         want = needs[key]
+        phrase = f"a {phrase}" if key in ("piece", "constitution") else phrase
         if key == "piece":
             ok, has = piece_types is not None and want in piece_types, "it has none"
         elif key == "constitution":
