@@ -569,3 +569,24 @@ def test_docs_show_the_real_figures():
     command, *shown = block.rstrip("\n").splitlines()
     code, out = run_cli(*command.split()[2:])
     assert code == 0 and out.rstrip("\n").splitlines() == shown
+
+
+def test_piece_without_footprint_shows_its_type_not_an_empty_box():
+    """A piece that adds no hexes prints its type large in the size panel; one with hexes, its diagram."""
+    from cardgen.pipeline import validate as lay_out_game
+    from cardgen.problems import Problems
+    from cardgen.scene import Text
+
+    probs = Problems()
+    laid = lay_out_game(ROOT, GAME, probs)
+    assert laid is not None and not probs.errors
+    fronts = {pl.card_id: pl.front for group in laid.groups.values() for pl in group}
+    leg, skull = fronts["raptor_leg"], fronts["dragon_skull"]
+
+    def hexes_in_panel(items):          # the size panel: 20.5 … 55.5 mm from the top (templates/boss_fight/piece.yaml)
+        return [p for p in items if isinstance(p, Polygon) and all(20.5 <= y <= 55.5 for _, y in p.points)]
+
+    assert "LEG" in [t.text for t in leg if isinstance(t, Text)]
+    assert not hexes_in_panel(leg)                                        # no ghost hex
+    assert "HEAD" not in [t.text for t in skull if isinstance(t, Text)]
+    assert len(hexes_in_panel(skull)) == 1                                # its one-hex diagram
