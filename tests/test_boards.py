@@ -225,6 +225,68 @@ def test_seams_fall_between_hex_rows_and_miss_labels():
         assert not any(tiling.text_box(lb)[0] < a < tiling.text_box(lb)[2] for lb in labels)
 
 
+TILED = [("boss_fight", "maps/arena.pdf"), ("boss_fight", "maps/catacombs.pdf"), ("boss_fight", "maps/keep.pdf"),
+         ("boss_fight", "maps/pillars.pdf"), ("boss_fight", "mats.pdf"), ("bones_on_ice", "board.pdf"),
+         ("dino_battles", "mats.pdf")]
+
+
+def _window(page) -> tuple[float, float, float, float]:
+    """The tile's window (x0, top, x1, bottom, mm): the grey frame round what the sheet shows."""
+    frames = [r for r in page.rects if r.get("stroke") and not r.get("fill")
+              and tuple(round(v, 2) for v in r.get("stroking_color") or ()) == (0.53, 0.53, 0.53)]
+    r = max(frames, key=lambda r: r["width"] * r["height"])
+    return r["x0"] / MM, r["top"] / MM, r["x1"] / MM, r["bottom"] / MM
+
+
+@pytest.mark.parametrize("slug, name", TILED)
+def test_no_word_is_cut_by_a_seam(built, slug, name):
+    """Read back: on every tile, no printed character straddles the cut edges (left, top) of its
+    window; the assembled board shows every word whole, on one sheet."""
+    with pdfplumber.open(built[slug] / name) as pdf:
+        tiles = [p for p in pdf.pages if "Assembly:" not in p.extract_text()]
+        assert len(tiles) >= 2
+        for page in tiles:
+            x0, y0, x1, y1 = _window(page)
+            for ch in page.chars:
+                cx0, cx1, top, bottom = ch["x0"] / MM, ch["x1"] / MM, ch["top"] / MM, ch["bottom"] / MM
+                if not ch["text"].strip():
+                    continue
+                across_left = cx0 < x0 - 0.05 < cx1 - 0.1 and y0 < bottom and top < y1
+                across_top = top < y0 - 0.05 < bottom - 0.1 and x0 < cx1 and cx0 < x1
+                assert not (across_left or across_top), (page.page_number, ch["text"], round(cx0, 1), round(top, 1))
+
+
+@pytest.mark.parametrize("slug", ["boss_fight", "bones_on_ice", "dino_battles"])
+def test_text_keeps_off_the_seams_of_every_board(slug):
+    """Every board of the game, as tiled on A4 and on Letter: no text box crosses a cut line."""
+    from cardgen.boards import _boards
+    g = game(slug)
+    loaded = _boards(g, Problems())
+    boards = [b for kind in ("maps", "board", "mats") for _, scenes in loaded[kind] for b in scenes]
+    assert boards
+    for page in ((210.0, 297.0), (215.9, 279.4)):
+        for b in boards:
+            fitted, t = tiling.fit(b, *page)
+            seams = tiling.seams_of(t)
+            assert seams.xs or seams.ys, b.title
+            for it in fitted.items:
+                if type(it).__name__ == "Text":
+                    x0, y0, x1, y1 = tiling.text_box(it)
+                    assert not [s for s in seams.xs if x0 < s < x1], (b.title, page, it.text)
+                    assert not [s for s in seams.ys if y0 < s < y1], (b.title, page, it.text)
+
+
+def test_seams_slide_text_within_its_room():
+    s = tiling.Seams(xs=(100.0,))
+    assert s.free_x(0, 98) and not s.free_x(95, 105) and not s.free_x(0, 99)
+    assert s.slide_x(95, 104, 80, 130) == pytest.approx(-5.5)            # the nearer side: right edge to 98.5
+    assert s.slide_x(98, 110, 80, 130) == pytest.approx(3.5)             # left edge to 101.5
+    assert s.slide_x(95, 104, 96, 130) == pytest.approx(6.5)             # no room on the left
+    assert s.slide_x(95, 105, 96, 104) == 0.0                            # no room at all: left as is
+    assert s.gaps_x(0, 250) == [(0, 98.5), (101.5, 250)]
+    assert tiling.Seams().gaps_x(0, 50) == [(0, 50)]
+
+
 def test_split_axis_covers_with_overlap():
     wins = tiling.split_axis(500, 185, 12, lambda _p: 0.0)
     assert wins[0][0] == 0 and wins[-1][1] == 500
