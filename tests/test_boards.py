@@ -330,6 +330,9 @@ def test_rink_slots_hold_skater_cards_and_tracks_follow_params():
     rnd = [t for t in m.tracks if t.label == "Round"][0]
     assert (rnd.lo, rnd.hi, rnd.marks) == (1, g.params["rounds"], g.params["chaos"]["rounds"])
     assert texts.count("CHAOS") == 3
+    goals = [t for t in m.tracks if t.label == "Goals"][0]
+    assert (goals.lo, goals.hi, goals.per_side) == (0, g.params["rounds"], True)
+    assert {"Team A Goals", "Team B Goals", "Team A Stamina", "Team B Stamina", "Round"} <= set(texts)
     # the Chaos Table is the chaos cards
     chaos = sorted((c.get("face"), c.name) for c in g.cards if c.type == "chaos")
     assert [(f, n) for f, n, _ in m.table["entries"]] == chaos and m.table["source"].startswith("cards")
@@ -339,9 +342,14 @@ def test_rink_reads_rules_numbers_from_params(tmp_path):
     gc = GameCopy(tmp_path, "bones_on_ice")
     gc.edit("rules/bones_on_ice/params.yaml", "rounds: 15", "rounds: 12")
     gc.edit("rules/bones_on_ice/params.yaml", "rounds: [5, 10, 15]", "rounds: [4, 8, 12]")
+    gc.edit("rules/bones_on_ice/params.yaml", "  max: 20", "  max: 24")
     m, board, _ = _rink(gc.root)
     rnd = [t for t in m.tracks if t.label == "Round"][0]
     assert (rnd.hi, rnd.marks) == (12, [4, 8, 12])
+    assert [t.hi for t in m.tracks if t.label == "Goals"] == [12]
+    st = [t for t in m.tracks if t.label == "Stamina"][0]
+    assert (st.lo, st.hi, st.start) == (0, 24, 20)
+    assert [t.text for t in _texts(board.items)].count("24") == 2          # both teams' Stamina tracks
     assert [t.text for t in _texts(board.items)].count("CHAOS") == 3
 
 
@@ -590,6 +598,30 @@ def test_placement_reads_its_numbers_from_params(tmp_path):
     line = gc.edit("maps/boss_fight/terrain.yaml", "{param: party_heroes.max}", "{param: party_heroes.most}")
     code, problems, _ = build(gc)
     assert code == 1 and has_problem(problems, "RULES-PARAM", "terrain.yaml", line)
+
+
+def test_the_largest_preset_boss_and_a_full_party_start_on_every_map():
+    """BF-PLACE-1 on the real content: the maps are checked against the game's own preset bosses
+    (not the fallback), and the largest of them has a start on every map, with a clear tile at
+    distance >= placement_distance from every boss hex for each hero of the largest party."""
+    g = game("boss_fight")
+    ms = bmaps.load_all(g, Problems())
+    pl = ms[0].terrain.placement
+    presets = gamehooks.hook("boss_fight", "boss_footprints")(g, Problems())
+    assert presets and len(pl.footprints) == len(presets)
+    assert all(label.startswith("preset boss") for label, _ in pl.footprints)
+    assert (pl.hero_distance, pl.heroes) == (g.params["placement_distance"], g.params["party_heroes"]["max"])
+    label, largest = max(pl.footprints, key=lambda f: len(f[1]))
+    assert len(largest) > 1, label
+    for m in ms:
+        bzone, hzone = m.zones.get(pl.boss_zone) or None, m.zones.get(pl.hero_zone) or None
+        starts = [cells for cells in bmaps.boss_starts(m, largest, bzone)
+                  if len(bmaps.hero_starts(m, cells, pl.hero_distance, hzone)) >= pl.heroes]
+        assert starts, (m.key, label)
+        cells = starts[0]
+        assert all(m.passable(c) for c in cells) and (bzone is None or cells <= bzone)
+        for h in bmaps.hero_starts(m, cells, pl.hero_distance, hzone):
+            assert m.passable(h) and min(hg.distance(h, c) for c in cells) >= pl.hero_distance
 
 
 def test_preset_boss_footprints_are_checked(tmp_path, monkeypatch):
