@@ -3,6 +3,7 @@ content rules with file:line, and every printable through qpdf."""
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -97,15 +98,37 @@ def _hexes(page, lo=20.0, hi=30.0):
     return out
 
 
-def test_hexes_measure_25mm_across_flats_on_every_tile(built):
-    with pdfplumber.open(built["boss_fight"] / "maps" / "arena.pdf") as pdf:
+@pytest.mark.parametrize("key", ["arena", "catacombs", "keep", "pillars"])
+def test_hexes_measure_25mm_across_flats_on_every_tile(built, key):
+    m = _map(key)
+    assert m.size == 25.0
+    with pdfplumber.open(built["boss_fight"] / "maps" / f"{key}.pdf") as pdf:
         found = 0
         for page in pdf.pages[1:]:
             for _x, _y, w, h, _pts in _hexes(page):
                 assert w == pytest.approx(25.0, abs=TOL)                 # pointy top: flats left and right
                 assert h == pytest.approx(2 * 25.0 / 3 ** 0.5, abs=TOL)  # corner to corner
                 found += 1
-        assert found >= 91
+        assert found >= len(m.tiles)                                     # every hex, some twice at the seams
+
+
+def test_flat_top_map_without_labels_and_other_hex_size(tmp_path):
+    """A flat-top map at 30 mm, without labels or legend: flats top and bottom, 30 mm apart."""
+    gc = pillars_only(tmp_path)
+    gc.edit(PILLARS, "orientation: pointy", "orientation: flat")
+    gc.edit(PILLARS, "hex_size: 25mm", "hex_size: 30mm\n  labels: false\n  legend: false")
+    code, problems, out = build(gc)
+    assert code == 0, problems
+    with pdfplumber.open(out / "maps" / "pillars.pdf") as pdf:
+        found = 0
+        for page in pdf.pages[1:]:
+            text = page.extract_text()
+            assert not re.search(r"\b\d+,\d+\b", text) and "Legend" not in text
+            for _x, _y, w, h, _pts in _hexes(page, 30.0, 40.0):
+                assert (w, h) == (pytest.approx(2 * 30.0 / 3 ** 0.5, abs=TOL), pytest.approx(30.0, abs=TOL))
+                found += 1
+        assert found >= 13 * 9
+    qpdf_check(out / "maps" / "pillars.pdf")
 
 
 def test_svg_is_true_scale(built):
@@ -502,6 +525,42 @@ def test_token_backs_stand_behind_their_fronts(tmp_path, flags, mirror):
             for (bx, by), (wx, wy) in zip(b, want):
                 assert (bx, by) == pytest.approx((wx, wy), abs=TOL)
         assert "Armor Break" in back.extract_text()
+
+
+@pytest.mark.parametrize("slug", list(PRINTABLES))
+def test_every_games_tokens_have_cut_marks_and_backs_behind_fronts(built, slug):
+    """Read back from each game's tokens.pdf: every token of the file is printed, as many times
+    as it counts; crop marks on the fronts; each back page holds the same tokens mirrored for
+    long-edge duplex."""
+    from cardgen.boards import tokens as btokens
+    g = game(slug)
+    p = Problems()
+    (path, doc), = board_files(g.maps_dir, p)["tokens"]
+    sheet = btokens.load(path, doc, g, p)
+    assert sheet is not None and not p.has_errors
+    want: dict[float, int] = {}
+    for t in sheet.tokens:
+        want[t.size] = want.get(t.size, 0) + t.count
+    with pdfplumber.open(built[slug] / "tokens.pdf") as pdf:
+        assert len(pdf.pages) % 2 == 0
+        got = dict.fromkeys(want, 0)
+        text = ""
+        for front, back in zip(pdf.pages[::2], pdf.pages[1::2], strict=True):
+            W = front.width / MM
+            text += front.extract_text()
+            ticks = [ln for ln in front.lines if abs(math.hypot(ln["width"], ln["height"]) / MM - btokens.TICK) < 0.05]
+            assert len(ticks) >= 8, "crop marks on every side of the block"
+            assert not [ln for ln in back.lines
+                        if abs(math.hypot(ln["width"], ln["height"]) / MM - btokens.TICK) < 0.05], "no marks on backs"
+            for size in want:
+                f, b = _cut_circles(front, size), _cut_circles(back, size)
+                got[size] += len(f)
+                mirrored = sorted((round(W - x, 3), y) for x, y in f)
+                assert len(b) == len(mirrored)
+                assert all(abs(p[0] - q[0]) < TOL and abs(p[1] - q[1]) < TOL for p, q in zip(b, mirrored)), (size, b)
+        assert got == want
+    for t in sheet.tokens:
+        assert (t.front.label or t.front.value or t.name) in text, t.id
 
 
 def test_unknown_component_and_double_count(tmp_path):
