@@ -158,6 +158,27 @@ def test_assembly_page_has_calibration_bar_and_print_at_100(built):
         assert (_tile_id(pdf.pages[1]), _tile_id(pdf.pages[-1])) == ("A1", "D2")
 
 
+def test_every_tile_has_its_id_and_a_mini_map_of_its_place(built):
+    """The Sunken Keep, 4 × 2 sheets: tile pages A1, B1 … D2 in order, each with a mini-map of the
+    whole board where its own window (and only it) is filled, at its place."""
+    g = game("boss_fight")
+    board, t = tiling.fit(bmaps.scene(_map("keep"), fonts(g)), 210, 297)
+    with pdfplumber.open(built["boss_fight"] / "maps" / "keep.pdf") as pdf:
+        pages = pdf.pages[1:]
+        assert [_tile_id(p) for p in pages] == [tile.id for tile in t.tiles]
+        for page, tile in zip(pages, t.tiles, strict=True):
+            def grey(r, level):
+                c = r.get("non_stroking_color") or ()
+                return r.get("fill") and len(c) >= 3 and all(abs(v - level) < 0.01 for v in c[:3])
+            frame = next(r for r in page.rects if grey(r, 1.0) and r.get("stroke") and r["top"] / MM < 40)
+            mine = [r for r in page.rects if grey(r, 0x55 / 255) and r["top"] / MM < 40]
+            assert len(mine) == 1, tile.id
+            k = frame["width"] / board.w
+            assert frame["height"] / board.h == pytest.approx(k, rel=0.01)
+            assert ((mine[0]["x0"] - frame["x0"]) / k, (mine[0]["top"] - frame["top"]) / k) == (
+                pytest.approx(tile.x0, abs=1.0), pytest.approx(tile.y0, abs=1.0))
+
+
 def _tile_id(page) -> str:
     """The tile ID printed big in the header."""
     words = page.extract_words(extra_attrs=["size"])
