@@ -244,6 +244,13 @@ def test_layout_y_up_mirrors_y():
 def test_layout_rejects_bad_values():
     with pytest.raises(ValueError):
         Layout("pointy", 0)
+    for bad in (math.nan, math.inf):
+        with pytest.raises(ValueError, match="finite"):
+            Layout("pointy", bad)
+        with pytest.raises(ValueError, match="finite"):
+            Layout("pointy", 10, (bad, 0.0))
+        with pytest.raises(ValueError, match="finite"):
+            pixel_to_hex(bad, 0.0, Layout("flat", 10))
     with pytest.raises(ValueError):
         Layout("square", 10)  # type: ignore[arg-type]
 
@@ -724,6 +731,28 @@ def test_nothing_raises_on_valid_input(a, b, k, radius, layout, style, obstacles
     path_is_legal([small, neighbor(small, k)], everywhere, obstacles)
     line_of_sight(a, b, obstacles)
     line_of_sight(small, Hex(b.q % 5, b.r % 5), obstacles.__contains__)
+
+
+huge = st.integers(-10**12, 10**12)
+huge_hexes = st.builds(Hex, huge, huge)
+
+
+@given(huge_hexes, huge_hexes, st.integers(), st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12,
+                                                         max_value=1e12), st.sampled_from(OFFSET_STYLES), layouts)
+@FAST
+def test_no_input_makes_the_pure_functions_raise(a, b, k, x, style, layout):
+    """Any coordinates (far beyond any map), any number of turns, any finite page point."""
+    assert distance(a, b) == distance(b, a) >= 0
+    assert rotate(rotate(a, k, b), -k, b) == a
+    assert reflect(reflect(a, b), b) == a
+    assert from_cube(*to_cube(a)) == a and from_offset(*to_offset(a, style), style) == a
+    assert len(neighbors(a)) == 6 and neighbor(a, k) in neighbors(a)
+    assert len(ring(a, 2)) == 12 and len(spiral(b, 1)) == 7
+    assert place(BAR, a, k) == {a, a + rotate(Hex(1, 0), k)}
+    assert isinstance(pixel_to_hex(x, -x, layout), Hex)
+    assert len(hex_corners(a, layout)) == 6 and len(lattice_corners(b)) == 6
+    assert line_of_sight(a, a + Hex(3, -1), {a + Hex(1, 0), a + Hex(2, 0)}) in (True, False)
+    assert reachable(a, 2, everywhere, {b}) <= hex_range(a, 2)
 
 
 def test_fast_enough_for_a_30_by_30_map():
