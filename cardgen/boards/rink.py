@@ -312,6 +312,9 @@ def scene(m: RinkModel, fonts: dict[str, str], seams: Seams | None = None) -> Bo
             items.append(seams.nudge(Text(net_x + net_w / 2, mid_y + 27, "GOAL", fonts["bold"], 6, red, "center"),
                                      net_x - 6, net_x + net_w + 6))
             items += _slot(gx, gy, sw, sh, f"{side_name[side]} {m.goalie_label}", side_col[side], fonts, seams)
+        fx = inner_x + row_w / 2
+        if z["faceoff"]:   # the centre line first: the slots (and the cards on them) cover it
+            items.append(Line(fx, y0 + label_h + 1, fx, y0 + zone_h - 1, red, 1.2))
         # skater slots: side 0 on the top row, side 1 below
         for row in range(2):
             sy = y0 + label_h + row * (sh + lane) + 2
@@ -319,8 +322,6 @@ def scene(m: RinkModel, fonts: dict[str, str], seams: Seams | None = None) -> Bo
                 sx = inner_x + k * (sw + g)
                 items += _slot(sx, sy, sw, sh, f"{side_name[row]} {m.skater_label}", side_col[row], fonts, seams)
         if z["faceoff"]:
-            fx = inner_x + row_w / 2
-            items.append(Line(fx, y0 + label_h + 1, fx, y0 + zone_h - 1, red, 1.2))
             items += [Circle(fx, mid_y, 7.0, "#ffffff", red, 0.8), Circle(fx, mid_y, 2.5, red, None, 0),
                       seams.nudge(Text(fx - 9, mid_y + 1.2, "FACE-OFF", fonts["bold"], 6, red, "right"),
                                   inner_x, fx - 8),
@@ -329,7 +330,6 @@ def scene(m: RinkModel, fonts: dict[str, str], seams: Seams | None = None) -> Bo
         x += zw
         if zi < len(m.zones) - 1:
             items.append(Rect(x - 1.5, y0 + 1, 3.0, zone_h - 2, blue, None, 0))
-    # centre line of the neutral zone (the one with the face-off spot)
     y = y0 + zone_h + 8
     # tracks
     box = m.box
