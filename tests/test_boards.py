@@ -584,6 +584,26 @@ def test_every_games_tokens_have_cut_marks_and_backs_behind_fronts(built, slug):
         assert (t.front.label or t.front.value or t.name) in text, t.id
 
 
+def test_square_tokens_have_cut_lines_and_mirrored_backs(tmp_path):
+    gc = copy(tmp_path, "loot_battles")
+    gc.edit("maps/loot_battles/tokens.yaml", "shape: round", "shape: square")
+    code, problems, out = build(gc)
+    assert code == 0, problems
+    with pdfplumber.open(out / "tokens.pdf") as pdf:
+        front, back = pdf.pages[0], pdf.pages[1]
+        W = front.width / MM
+
+        def squares(page, size):
+            return sorted((round(r["x0"] / MM, 2), round(r["top"] / MM, 2)) for r in page.rects
+                          if not r.get("fill") and abs(r["width"] / MM - size) < 0.05
+                          and abs(r["height"] / MM - size) < 0.05)
+        f20, b20 = squares(front, 20), squares(back, 20)
+        assert len(f20) == 10 and len(squares(front, 25)) == 1
+        want = sorted((round(W - x - 20, 2), y) for x, y in f20)
+        assert all(abs(p[0] - q[0]) < TOL and abs(p[1] - q[1]) < TOL for p, q in zip(b20, want, strict=True))
+    qpdf_check(out / "tokens.pdf")
+
+
 def test_unknown_component_and_double_count(tmp_path):
     gc = copy(tmp_path, "loot_battles")
     line = gc.edit("maps/loot_battles/tokens.yaml", "component: armor_break", "component: armor_brake")
