@@ -300,6 +300,56 @@ def test_no_word_is_cut_by_a_seam(built, slug, name):
                 assert not (across_left or across_top), (page.page_number, ch["text"], round(cx0, 1), round(top, 1))
 
 
+def _crosshairs(page) -> set[tuple[float, float]]:
+    """Centres (mm) of the registration crosshairs: black vertical strokes 10 mm long."""
+    return {(round(ln["x0"] / MM, 1), round((ln["top"] + ln["bottom"]) / 2 / MM, 1)) for ln in page.lines
+            if abs(ln["x0"] - ln["x1"]) < 1e-6 and abs(ln["height"] / MM - 2 * tiling.CROSS_REACH) < 0.05
+            and tuple(ln.get("stroking_color") or (1,))[:1] == (0,)}
+
+
+@pytest.mark.parametrize("slug, name", TILED)
+def test_crosshairs_register_across_every_seam_and_keep_off_words(built, slug, name):
+    """Read back: the crosshairs on a tile's right (bottom) seam stand exactly where its
+    neighbour's stand on its left (top) edge, so they join when the sheets are aligned; and no
+    crosshair's ring covers a printed character of the window."""
+    with pdfplumber.open(built[slug] / name) as pdf:
+        boards: list[dict] = []
+        for page in pdf.pages:
+            if "Assembly:" in page.extract_text():
+                boards.append({})
+                continue
+            tid = _tile_id(page)
+            x0, y0, x1, y1 = _window(page)
+            glue = _glue(page)
+            seam_r = [r["x0"] / MM for r in glue if r["height"] > r["width"]]
+            seam_b = [r["top"] / MM for r in glue if r["width"] > r["height"]]
+            marks = _crosshairs(page)
+            boards[-1][tid] = {
+                "left": sorted(y for x, y in marks if abs(x - x0) < TOL),
+                "top": sorted(x for x, y in marks if abs(y - y0) < TOL),
+                "right": sorted(y for x, y in marks if seam_r and abs(x - seam_r[0]) < TOL),
+                "bottom": sorted(x for x, y in marks if seam_b and abs(y - seam_b[0]) < TOL),
+                "has_right": bool(seam_r), "has_bottom": bool(seam_b)}
+            for cx, cy in marks:
+                r = tiling.CROSS_RING + 0.5
+                on = [c["text"] for c in page.chars if c["text"].strip()
+                      and x0 <= c["x0"] / MM and c["x1"] / MM <= x1 and y0 <= c["top"] / MM and c["bottom"] / MM <= y1
+                      and c["x0"] / MM < cx + r and cx - r < c["x1"] / MM and c["top"] / MM < cy + r
+                      and cy - r < c["bottom"] / MM]
+                assert not on, (tid, cx, cy, on)
+        pairs = 0
+        for tiles in boards:
+            for tid, t in tiles.items():
+                col, row = tid[0], int(tid[1:])
+                if t["has_right"]:
+                    assert len(t["right"]) == 2 and t["right"] == tiles[chr(ord(col) + 1) + str(row)]["left"], tid
+                    pairs += 1
+                if t["has_bottom"]:
+                    assert len(t["bottom"]) == 2 and t["bottom"] == tiles[col + str(row + 1)]["top"], tid
+                    pairs += 1
+        assert pairs >= 2
+
+
 @pytest.mark.parametrize("slug", ["boss_fight", "bones_on_ice", "dino_battles"])
 def test_text_keeps_off_the_seams_of_every_board(slug):
     """Every board of the game, as tiled on A4 and on Letter: no text box crosses a cut line."""

@@ -35,6 +35,8 @@ CUT_ROOM = 5.0                           # left of the window: cut marks and the
 MAX_TILES = (6, 6)                       # the largest tiling supported: columns × rows of sheets
 MIN_TILE = 40.0                          # no window narrower than this along an axis
 STEP = 0.25                              # seam search step, mm
+CROSS_RING = 3.0                         # a registration crosshair's ring radius
+CROSS_REACH = 5.0                        # and how far its arms reach from its centre
 
 GLUE_FILL = "#d4d4d4"
 INK = "#000000"
@@ -369,7 +371,7 @@ def fit(board: Board, page_w: float, page_h: float, overlap: float = OVERLAP) ->
 # --------------------------------------------------------------------------- drawing
 
 
-def crosshair(x: float, y: float, r: float = 3.0) -> list:
+def crosshair(x: float, y: float, r: float = CROSS_RING) -> list:
     """A registration crosshair centred on (x, y), with a white halo so it shows on any colour."""
     return [Circle(x, y, r, None, "#ffffff", 0.9), Line(x - r - 2, y, x + r + 2, y, "#ffffff", 0.9),
             Line(x, y - r - 2, x, y + r + 2, "#ffffff", 0.9),
@@ -421,6 +423,30 @@ def _minimap(t: Tiling, tile: Tile, x: float, y: float, w: float, h: float) -> l
     return out
 
 
+
+
+def crosshair_spots(texts: list[tuple[float, float, float, float]], axis: str, seam: float, lo: float,
+                    hi: float) -> list[float]:
+    """Where along a seam (``axis`` 'x': the vertical cut line x = ``seam``; 'y': the horizontal
+    one) its two crosshairs go, between ``lo`` and ``hi``: near a quarter and three quarters of
+    the way, moved (by up to a fifth of the way) to a place where they cover no text: first of
+    all the ring, then the arms."""
+
+    def covered(p: float, r: float) -> int:
+        x0, y0, x1, y1 = (seam - r, p - r, seam + r, p + r) if axis == "x" else (p - r, seam - r, p + r, seam + r)
+        return sum(1 for a, b, c, d in texts if a < x1 and x0 < c and b < y1 and y0 < d)
+
+    span = hi - lo
+    out = []
+    for f in (0.25, 0.75):
+        target = lo + span * f
+        reach = int(span * 0.2)
+        cands = [target + d for d in range(-reach, reach + 1) if lo + 8 <= target + d <= hi - 8] or [target]
+        out.append(min(cands, key=lambda p: (covered(p, CROSS_RING + 1.0), covered(p, CROSS_REACH + 0.5),
+                                             abs(p - target))))
+    return out
+
+
 def tile_pages(t: Tiling, fonts: dict[str, str]) -> list[Page]:
     """One page per tile, left to right, top to bottom."""
     reg, bold = fonts["regular"], fonts["bold"]
@@ -429,6 +455,7 @@ def tile_pages(t: Tiling, fonts: dict[str, str]) -> list[Page]:
     ncols, nrows = len(t.cols), len(t.rows)
     pages = []
     n = t.sheets
+    texts = [text_box(it) for it in t.board.items if type(it) is Text]
     for idx, tile in enumerate(t.tiles):
         page = Page(t.page_w, t.page_h, label=f"tile {tile.id}")
         dx, dy = wx - tile.x0, wy - tile.y0
@@ -445,20 +472,23 @@ def tile_pages(t: Tiling, fonts: dict[str, str]) -> list[Page]:
         if below:
             over += _glue_label(tile.x0, seam_b, tile.w, tile.y1 - seam_b, False,
                                 f"{col_name(tile.col)}{tile.row + 2}", bold)
-        # registration crosshairs on every seam this tile touches, centred on the cut line
-        ys = [tile.y0 + tile.h * f for f in (0.25, 0.75)]
-        xs = [tile.x0 + tile.w * f for f in (0.25, 0.75)]
+        # registration crosshairs on every seam this tile touches, centred on the cut line; the
+        # same places along a seam on both its tiles (they depend on the seam and the row or column only)
+        ys = crosshair_spots(texts, "x", tile.x0, tile.y0, tile.y1) if tile.col > 0 else []
+        ys_r = crosshair_spots(texts, "x", seam_r, tile.y0, tile.y1) if right else []
+        xs = crosshair_spots(texts, "y", tile.y0, tile.x0, tile.x1) if tile.row > 0 else []
+        xs_b = crosshair_spots(texts, "y", seam_b, tile.x0, tile.x1) if below else []
         if tile.col > 0:
             for y in ys:
                 over += crosshair(tile.x0, y)
         if right:
-            for y in ys:
+            for y in ys_r:
                 over += crosshair(seam_r, y)
         if tile.row > 0:
             for x in xs:
                 over += crosshair(x, tile.y0)
         if below:
-            for x in xs:
+            for x in xs_b:
                 over += crosshair(x, seam_b)
         win = Clip(wx, wy, tile.w, tile.h, tuple(translate(content + over, dx, dy)))
         page.items.append(win)
