@@ -216,7 +216,9 @@ def reflect(h: Hex, center: Hex = ORIGIN) -> Hex:
 
 
 def cube_round(fq: float, fr: float) -> Hex:
-    """The hex containing the fractional axial point ``(fq, fr)``."""
+    """The hex containing the fractional axial point ``(fq, fr)``; ``ValueError`` unless both are finite."""
+    if not (math.isfinite(fq) and math.isfinite(fr)):
+        raise ValueError(f"a point must have finite coordinates, got ({fq!r}, {fr!r})")
     fs = -fq - fr
     q, r, s = round(fq), round(fr), round(fs)
     dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
@@ -252,8 +254,10 @@ class Layout:
     def __post_init__(self) -> None:
         if self.orientation not in ("flat", "pointy"):
             raise ValueError(f"orientation must be 'flat' or 'pointy', got {self.orientation!r}")
-        if not self.size > 0:
-            raise ValueError(f"size (across flats) must be > 0, got {self.size!r}")
+        if not (self.size > 0 and math.isfinite(self.size)):
+            raise ValueError(f"size (across flats) must be a finite number > 0, got {self.size!r}")
+        if not all(math.isfinite(v) for v in self.origin):
+            raise ValueError(f"origin must be a finite point, got {self.origin!r}")
 
     @property
     def circumradius(self) -> float:
@@ -295,7 +299,8 @@ def hex_to_pixel(h: Hex, layout: Layout) -> tuple[float, float]:
 
 
 def pixel_to_hex(x: float, y: float, layout: Layout) -> Hex:
-    """The hex containing the page point ``(x, y)`` (points on an edge go to either side)."""
+    """The hex containing the page point ``(x, y)`` (points on an edge go to either side);
+    ``ValueError`` for a point that is not finite."""
     fq, fr = _xy_to_axial(x, y, layout)
     return cube_round(fq, fr)
 

@@ -3,6 +3,7 @@ content rules with file:line, and every printable through qpdf."""
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -97,15 +98,37 @@ def _hexes(page, lo=20.0, hi=30.0):
     return out
 
 
-def test_hexes_measure_25mm_across_flats_on_every_tile(built):
-    with pdfplumber.open(built["boss_fight"] / "maps" / "arena.pdf") as pdf:
+@pytest.mark.parametrize("key", ["arena", "catacombs", "keep", "pillars"])
+def test_hexes_measure_25mm_across_flats_on_every_tile(built, key):
+    m = _map(key)
+    assert m.size == 25.0
+    with pdfplumber.open(built["boss_fight"] / "maps" / f"{key}.pdf") as pdf:
         found = 0
         for page in pdf.pages[1:]:
             for _x, _y, w, h, _pts in _hexes(page):
                 assert w == pytest.approx(25.0, abs=TOL)                 # pointy top: flats left and right
                 assert h == pytest.approx(2 * 25.0 / 3 ** 0.5, abs=TOL)  # corner to corner
                 found += 1
-        assert found >= 91
+        assert found >= len(m.tiles)                                     # every hex, some twice at the seams
+
+
+def test_flat_top_map_without_labels_and_other_hex_size(tmp_path):
+    """A flat-top map at 30 mm, without labels or legend: flats top and bottom, 30 mm apart."""
+    gc = pillars_only(tmp_path)
+    gc.edit(PILLARS, "orientation: pointy", "orientation: flat")
+    gc.edit(PILLARS, "hex_size: 25mm", "hex_size: 30mm\n  labels: false\n  legend: false")
+    code, problems, out = build(gc)
+    assert code == 0, problems
+    with pdfplumber.open(out / "maps" / "pillars.pdf") as pdf:
+        found = 0
+        for page in pdf.pages[1:]:
+            text = page.extract_text()
+            assert not re.search(r"\b\d+,\d+\b", text) and "Legend" not in text
+            for _x, _y, w, h, _pts in _hexes(page, 30.0, 40.0):
+                assert (w, h) == (pytest.approx(2 * 30.0 / 3 ** 0.5, abs=TOL), pytest.approx(30.0, abs=TOL))
+                found += 1
+        assert found >= 13 * 9
+    qpdf_check(out / "maps" / "pillars.pdf")
 
 
 def test_svg_is_true_scale(built):
@@ -133,6 +156,27 @@ def test_assembly_page_has_calibration_bar_and_print_at_100(built):
         # a tile ID and the mini-map on every tile page
         assert len(pdf.pages) == 1 + 4 * 2
         assert (_tile_id(pdf.pages[1]), _tile_id(pdf.pages[-1])) == ("A1", "D2")
+
+
+def test_every_tile_has_its_id_and_a_mini_map_of_its_place(built):
+    """The Sunken Keep, 4 × 2 sheets: tile pages A1, B1 … D2 in order, each with a mini-map of the
+    whole board where its own window (and only it) is filled, at its place."""
+    g = game("boss_fight")
+    board, t = tiling.fit(bmaps.scene(_map("keep"), fonts(g)), 210, 297)
+    with pdfplumber.open(built["boss_fight"] / "maps" / "keep.pdf") as pdf:
+        pages = pdf.pages[1:]
+        assert [_tile_id(p) for p in pages] == [tile.id for tile in t.tiles]
+        for page, tile in zip(pages, t.tiles, strict=True):
+            def grey(r, level):
+                c = r.get("non_stroking_color") or ()
+                return r.get("fill") and len(c) >= 3 and all(abs(v - level) < 0.01 for v in c[:3])
+            frame = next(r for r in page.rects if grey(r, 1.0) and r.get("stroke") and r["top"] / MM < 40)
+            mine = [r for r in page.rects if grey(r, 0x55 / 255) and r["top"] / MM < 40]
+            assert len(mine) == 1, tile.id
+            k = frame["width"] / board.w
+            assert frame["height"] / board.h == pytest.approx(k, rel=0.01)
+            assert ((mine[0]["x0"] - frame["x0"]) / k, (mine[0]["top"] - frame["top"]) / k) == (
+                pytest.approx(tile.x0, abs=1.0), pytest.approx(tile.y0, abs=1.0))
 
 
 def _tile_id(page) -> str:
@@ -225,6 +269,118 @@ def test_seams_fall_between_hex_rows_and_miss_labels():
         assert not any(tiling.text_box(lb)[0] < a < tiling.text_box(lb)[2] for lb in labels)
 
 
+TILED = [("boss_fight", "maps/arena.pdf"), ("boss_fight", "maps/catacombs.pdf"), ("boss_fight", "maps/keep.pdf"),
+         ("boss_fight", "maps/pillars.pdf"), ("boss_fight", "mats.pdf"), ("bones_on_ice", "board.pdf"),
+         ("dino_battles", "mats.pdf")]
+
+
+def _window(page) -> tuple[float, float, float, float]:
+    """The tile's window (x0, top, x1, bottom, mm): the grey frame round what the sheet shows."""
+    frames = [r for r in page.rects if r.get("stroke") and not r.get("fill")
+              and tuple(round(v, 2) for v in r.get("stroking_color") or ()) == (0.53, 0.53, 0.53)]
+    r = max(frames, key=lambda r: r["width"] * r["height"])
+    return r["x0"] / MM, r["top"] / MM, r["x1"] / MM, r["bottom"] / MM
+
+
+@pytest.mark.parametrize("slug, name", TILED)
+def test_no_word_is_cut_by_a_seam(built, slug, name):
+    """Read back: on every tile, no printed character straddles the cut edges (left, top) of its
+    window; the assembled board shows every word whole, on one sheet."""
+    with pdfplumber.open(built[slug] / name) as pdf:
+        tiles = [p for p in pdf.pages if "Assembly:" not in p.extract_text()]
+        assert len(tiles) >= 2
+        for page in tiles:
+            x0, y0, x1, y1 = _window(page)
+            for ch in page.chars:
+                cx0, cx1, top, bottom = ch["x0"] / MM, ch["x1"] / MM, ch["top"] / MM, ch["bottom"] / MM
+                if not ch["text"].strip():
+                    continue
+                across_left = cx0 < x0 - 0.05 < cx1 - 0.1 and y0 < bottom and top < y1
+                across_top = top < y0 - 0.05 < bottom - 0.1 and x0 < cx1 and cx0 < x1
+                assert not (across_left or across_top), (page.page_number, ch["text"], round(cx0, 1), round(top, 1))
+
+
+def _crosshairs(page) -> set[tuple[float, float]]:
+    """Centres (mm) of the registration crosshairs: black vertical strokes 10 mm long."""
+    return {(round(ln["x0"] / MM, 1), round((ln["top"] + ln["bottom"]) / 2 / MM, 1)) for ln in page.lines
+            if abs(ln["x0"] - ln["x1"]) < 1e-6 and abs(ln["height"] / MM - 2 * tiling.CROSS_REACH) < 0.05
+            and tuple(ln.get("stroking_color") or (1,))[:1] == (0,)}
+
+
+@pytest.mark.parametrize("slug, name", TILED)
+def test_crosshairs_register_across_every_seam_and_keep_off_words(built, slug, name):
+    """Read back: the crosshairs on a tile's right (bottom) seam stand exactly where its
+    neighbour's stand on its left (top) edge, so they join when the sheets are aligned; and no
+    crosshair's ring covers a printed character of the window."""
+    with pdfplumber.open(built[slug] / name) as pdf:
+        boards: list[dict] = []
+        for page in pdf.pages:
+            if "Assembly:" in page.extract_text():
+                boards.append({})
+                continue
+            tid = _tile_id(page)
+            x0, y0, x1, y1 = _window(page)
+            glue = _glue(page)
+            seam_r = [r["x0"] / MM for r in glue if r["height"] > r["width"]]
+            seam_b = [r["top"] / MM for r in glue if r["width"] > r["height"]]
+            marks = _crosshairs(page)
+            boards[-1][tid] = {
+                "left": sorted(y for x, y in marks if abs(x - x0) < TOL),
+                "top": sorted(x for x, y in marks if abs(y - y0) < TOL),
+                "right": sorted(y for x, y in marks if seam_r and abs(x - seam_r[0]) < TOL),
+                "bottom": sorted(x for x, y in marks if seam_b and abs(y - seam_b[0]) < TOL),
+                "has_right": bool(seam_r), "has_bottom": bool(seam_b)}
+            for cx, cy in marks:
+                r = tiling.CROSS_RING + 0.5
+                on = [c["text"] for c in page.chars if c["text"].strip()
+                      and x0 <= c["x0"] / MM and c["x1"] / MM <= x1 and y0 <= c["top"] / MM and c["bottom"] / MM <= y1
+                      and c["x0"] / MM < cx + r and cx - r < c["x1"] / MM and c["top"] / MM < cy + r
+                      and cy - r < c["bottom"] / MM]
+                assert not on, (tid, cx, cy, on)
+        pairs = 0
+        for tiles in boards:
+            for tid, t in tiles.items():
+                col, row = tid[0], int(tid[1:])
+                if t["has_right"]:
+                    assert len(t["right"]) == 2 and t["right"] == tiles[chr(ord(col) + 1) + str(row)]["left"], tid
+                    pairs += 1
+                if t["has_bottom"]:
+                    assert len(t["bottom"]) == 2 and t["bottom"] == tiles[col + str(row + 1)]["top"], tid
+                    pairs += 1
+        assert pairs >= 2
+
+
+@pytest.mark.parametrize("slug", ["boss_fight", "bones_on_ice", "dino_battles"])
+def test_text_keeps_off_the_seams_of_every_board(slug):
+    """Every board of the game, as tiled on A4 and on Letter: no text box crosses a cut line."""
+    from cardgen.boards import _boards
+    g = game(slug)
+    loaded = _boards(g, Problems())
+    boards = [b for kind in ("maps", "board", "mats") for _, scenes in loaded[kind] for b in scenes]
+    assert boards
+    for page in ((210.0, 297.0), (215.9, 279.4)):
+        for b in boards:
+            fitted, t = tiling.fit(b, *page)
+            seams = tiling.seams_of(t)
+            assert seams.xs or seams.ys, b.title
+            for it in fitted.items:
+                if type(it).__name__ == "Text":
+                    x0, y0, x1, y1 = tiling.text_box(it)
+                    assert not [s for s in seams.xs if x0 < s < x1], (b.title, page, it.text)
+                    assert not [s for s in seams.ys if y0 < s < y1], (b.title, page, it.text)
+
+
+def test_seams_slide_text_within_its_room():
+    s = tiling.Seams(xs=(100.0,))
+    assert s.free_x(0, 98) and not s.free_x(95, 105) and not s.free_x(0, 99)
+    assert s.slide_x(95, 104, 80, 130) == pytest.approx(-5.5)            # the nearer side: right edge to 98.5
+    assert s.slide_x(98, 110, 80, 130) == pytest.approx(3.5)             # left edge to 101.5
+    assert s.slide_x(95, 104, 96, 130) == pytest.approx(6.5)             # no room on the left
+    assert s.slide_x(95, 105, 96, 104) == 0.0                            # no room at all: left as is
+    assert s.gaps_x(0, 250) == [(0, 98.5), (101.5, 250)]
+    assert tiling.Seams().gaps_x(0, 50) == [(0, 50)]
+
+
 def test_split_axis_covers_with_overlap():
     wins = tiling.split_axis(500, 185, 12, lambda _p: 0.0)
     assert wins[0][0] == 0 and wins[-1][1] == 500
@@ -268,6 +424,9 @@ def test_rink_slots_hold_skater_cards_and_tracks_follow_params():
     rnd = [t for t in m.tracks if t.label == "Round"][0]
     assert (rnd.lo, rnd.hi, rnd.marks) == (1, g.params["rounds"], g.params["chaos"]["rounds"])
     assert texts.count("CHAOS") == 3
+    goals = [t for t in m.tracks if t.label == "Goals"][0]
+    assert (goals.lo, goals.hi, goals.per_side) == (0, g.params["rounds"], True)
+    assert {"Team A Goals", "Team B Goals", "Team A Stamina", "Team B Stamina", "Round"} <= set(texts)
     # the Chaos Table is the chaos cards
     chaos = sorted((c.get("face"), c.name) for c in g.cards if c.type == "chaos")
     assert [(f, n) for f, n, _ in m.table["entries"]] == chaos and m.table["source"].startswith("cards")
@@ -277,9 +436,14 @@ def test_rink_reads_rules_numbers_from_params(tmp_path):
     gc = GameCopy(tmp_path, "bones_on_ice")
     gc.edit("rules/bones_on_ice/params.yaml", "rounds: 15", "rounds: 12")
     gc.edit("rules/bones_on_ice/params.yaml", "rounds: [5, 10, 15]", "rounds: [4, 8, 12]")
+    gc.edit("rules/bones_on_ice/params.yaml", "  max: 20", "  max: 24")
     m, board, _ = _rink(gc.root)
     rnd = [t for t in m.tracks if t.label == "Round"][0]
     assert (rnd.hi, rnd.marks) == (12, [4, 8, 12])
+    assert [t.hi for t in m.tracks if t.label == "Goals"] == [12]
+    st = [t for t in m.tracks if t.label == "Stamina"][0]
+    assert (st.lo, st.hi, st.start) == (0, 24, 20)
+    assert [t.text for t in _texts(board.items)].count("24") == 2          # both teams' Stamina tracks
     assert [t.text for t in _texts(board.items)].count("CHAOS") == 3
 
 
@@ -434,6 +598,62 @@ def test_token_backs_stand_behind_their_fronts(tmp_path, flags, mirror):
         assert "Armor Break" in back.extract_text()
 
 
+@pytest.mark.parametrize("slug", list(PRINTABLES))
+def test_every_games_tokens_have_cut_marks_and_backs_behind_fronts(built, slug):
+    """Read back from each game's tokens.pdf: every token of the file is printed, as many times
+    as it counts; crop marks on the fronts; each back page holds the same tokens mirrored for
+    long-edge duplex."""
+    from cardgen.boards import tokens as btokens
+    g = game(slug)
+    p = Problems()
+    (path, doc), = board_files(g.maps_dir, p)["tokens"]
+    sheet = btokens.load(path, doc, g, p)
+    assert sheet is not None and not p.has_errors
+    want: dict[float, int] = {}
+    for t in sheet.tokens:
+        want[t.size] = want.get(t.size, 0) + t.count
+    with pdfplumber.open(built[slug] / "tokens.pdf") as pdf:
+        assert len(pdf.pages) % 2 == 0
+        got = dict.fromkeys(want, 0)
+        text = ""
+        for front, back in zip(pdf.pages[::2], pdf.pages[1::2], strict=True):
+            W = front.width / MM
+            text += front.extract_text()
+            ticks = [ln for ln in front.lines if abs(math.hypot(ln["width"], ln["height"]) / MM - btokens.TICK) < 0.05]
+            assert len(ticks) >= 8, "crop marks on every side of the block"
+            assert not [ln for ln in back.lines
+                        if abs(math.hypot(ln["width"], ln["height"]) / MM - btokens.TICK) < 0.05], "no marks on backs"
+            for size in want:
+                f, b = _cut_circles(front, size), _cut_circles(back, size)
+                got[size] += len(f)
+                mirrored = sorted((round(W - x, 3), y) for x, y in f)
+                assert len(b) == len(mirrored)
+                assert all(abs(p[0] - q[0]) < TOL and abs(p[1] - q[1]) < TOL for p, q in zip(b, mirrored)), (size, b)
+        assert got == want
+    for t in sheet.tokens:
+        assert (t.front.label or t.front.value or t.name) in text, t.id
+
+
+def test_square_tokens_have_cut_lines_and_mirrored_backs(tmp_path):
+    gc = copy(tmp_path, "loot_battles")
+    gc.edit("maps/loot_battles/tokens.yaml", "shape: round", "shape: square")
+    code, problems, out = build(gc)
+    assert code == 0, problems
+    with pdfplumber.open(out / "tokens.pdf") as pdf:
+        front, back = pdf.pages[0], pdf.pages[1]
+        W = front.width / MM
+
+        def squares(page, size):
+            return sorted((round(r["x0"] / MM, 2), round(r["top"] / MM, 2)) for r in page.rects
+                          if not r.get("fill") and abs(r["width"] / MM - size) < 0.05
+                          and abs(r["height"] / MM - size) < 0.05)
+        f20, b20 = squares(front, 20), squares(back, 20)
+        assert len(f20) == 10 and len(squares(front, 25)) == 1
+        want = sorted((round(W - x - 20, 2), y) for x, y in f20)
+        assert all(abs(p[0] - q[0]) < TOL and abs(p[1] - q[1]) < TOL for p, q in zip(b20, want, strict=True))
+    qpdf_check(out / "tokens.pdf")
+
+
 def test_unknown_component_and_double_count(tmp_path):
     gc = copy(tmp_path, "loot_battles")
     line = gc.edit("maps/loot_battles/tokens.yaml", "component: armor_break", "component: armor_brake")
@@ -528,6 +748,30 @@ def test_placement_reads_its_numbers_from_params(tmp_path):
     line = gc.edit("maps/boss_fight/terrain.yaml", "{param: party_heroes.max}", "{param: party_heroes.most}")
     code, problems, _ = build(gc)
     assert code == 1 and has_problem(problems, "RULES-PARAM", "terrain.yaml", line)
+
+
+def test_the_largest_preset_boss_and_a_full_party_start_on_every_map():
+    """BF-PLACE-1 on the real content: the maps are checked against the game's own preset bosses
+    (not the fallback), and the largest of them has a start on every map, with a clear tile at
+    distance >= placement_distance from every boss hex for each hero of the largest party."""
+    g = game("boss_fight")
+    ms = bmaps.load_all(g, Problems())
+    pl = ms[0].terrain.placement
+    presets = gamehooks.hook("boss_fight", "boss_footprints")(g, Problems())
+    assert presets and len(pl.footprints) == len(presets)
+    assert all(label.startswith("preset boss") for label, _ in pl.footprints)
+    assert (pl.hero_distance, pl.heroes) == (g.params["placement_distance"], g.params["party_heroes"]["max"])
+    label, largest = max(pl.footprints, key=lambda f: len(f[1]))
+    assert len(largest) > 1, label
+    for m in ms:
+        bzone, hzone = m.zones.get(pl.boss_zone) or None, m.zones.get(pl.hero_zone) or None
+        starts = [cells for cells in bmaps.boss_starts(m, largest, bzone)
+                  if len(bmaps.hero_starts(m, cells, pl.hero_distance, hzone)) >= pl.heroes]
+        assert starts, (m.key, label)
+        cells = starts[0]
+        assert all(m.passable(c) for c in cells) and (bzone is None or cells <= bzone)
+        for h in bmaps.hero_starts(m, cells, pl.hero_distance, hzone):
+            assert m.passable(h) and min(hg.distance(h, c) for c in cells) >= pl.hero_distance
 
 
 def test_preset_boss_footprints_are_checked(tmp_path, monkeypatch):

@@ -244,6 +244,13 @@ def test_layout_y_up_mirrors_y():
 def test_layout_rejects_bad_values():
     with pytest.raises(ValueError):
         Layout("pointy", 0)
+    for bad in (math.nan, math.inf):
+        with pytest.raises(ValueError, match="finite"):
+            Layout("pointy", bad)
+        with pytest.raises(ValueError, match="finite"):
+            Layout("pointy", 10, (bad, 0.0))
+        with pytest.raises(ValueError, match="finite"):
+            pixel_to_hex(bad, 0.0, Layout("flat", 10))
     with pytest.raises(ValueError):
         Layout("square", 10)  # type: ignore[arg-type]
 
@@ -726,6 +733,28 @@ def test_nothing_raises_on_valid_input(a, b, k, radius, layout, style, obstacles
     line_of_sight(small, Hex(b.q % 5, b.r % 5), obstacles.__contains__)
 
 
+huge = st.integers(-10**12, 10**12)
+huge_hexes = st.builds(Hex, huge, huge)
+
+
+@given(huge_hexes, huge_hexes, st.integers(), st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12,
+                                                         max_value=1e12), st.sampled_from(OFFSET_STYLES), layouts)
+@FAST
+def test_no_input_makes_the_pure_functions_raise(a, b, k, x, style, layout):
+    """Any coordinates (far beyond any map), any number of turns, any finite page point."""
+    assert distance(a, b) == distance(b, a) >= 0
+    assert rotate(rotate(a, k, b), -k, b) == a
+    assert reflect(reflect(a, b), b) == a
+    assert from_cube(*to_cube(a)) == a and from_offset(*to_offset(a, style), style) == a
+    assert len(neighbors(a)) == 6 and neighbor(a, k) in neighbors(a)
+    assert len(ring(a, 2)) == 12 and len(spiral(b, 1)) == 7
+    assert place(BAR, a, k) == {a, a + rotate(Hex(1, 0), k)}
+    assert isinstance(pixel_to_hex(x, -x, layout), Hex)
+    assert len(hex_corners(a, layout)) == 6 and len(lattice_corners(b)) == 6
+    assert line_of_sight(a, a + Hex(3, -1), {a + Hex(1, 0), a + Hex(2, 0)}) in (True, False)
+    assert reachable(a, 2, everywhere, {b}) <= hex_range(a, 2)
+
+
 def test_fast_enough_for_a_30_by_30_map():
     """Line of sight from one hex to every hex of a 30 x 30 map with some obstacles, plus a
     long multi-hex move, stay well inside a second."""
@@ -742,3 +771,98 @@ def test_fast_enough_for_a_30_by_30_map():
     assert time.perf_counter() - start < 5.0
     assert 0 < seen < len(cells)
     assert placements
+
+
+# --------------------------------------------------------------------------- hand-checked tables from the rules
+#
+# Each row was worked out by hand on the pointy-top picture of the module docstring (row r
+# horizontal, Hex(q + 1, r) east, Hex(q, r - 1) north-west), in lattice coordinates where needed.
+# The reason column is the argument; the test then checks the library agrees, both ways round.
+
+LOS_TABLE = [
+    # (case, attacker, target, obstacles, sight)
+    ("BF-LOS-1 open ground: nothing between",
+     ORIGIN, Hex(5, -2), set(), True),
+    ("BF-LOS-1 obstacles off the line do nothing",
+     ORIGIN, Hex(5, -2), {Hex(-3, 0), Hex(0, 4), Hex(5, 3)}, True),
+    ("neighbours share two corners: always in sight",
+     ORIGIN, Hex(1, 0), {Hex(0, -1), Hex(1, -1), Hex(0, 1), Hex(-1, 1)}, True),
+    ("a wall of three across the row: every line stays within |y| <= R and crosses the middle hex",
+     ORIGIN, Hex(4, 0), {Hex(2, -1), Hex(2, 0), Hex(2, 1)}, False),
+    ("the same wall, its south hex missing: the line y = +R joining the two bottom corners is clear",
+     ORIGIN, Hex(4, 0), {Hex(2, -1), Hex(2, 0)}, True),
+    ("ruling: a single obstacle never blocks; y = -R only touches its top corner",
+     ORIGIN, Hex(4, 0), {Hex(2, 0)}, True),
+    ("ruling: along an edge is not blocked; x = F/2 runs along the east edge of Hex(1, -2)",
+     ORIGIN, Hex(2, -4), {Hex(1, -2), Hex(1, -3)}, True),
+    ("ruling: through a vertex is not blocked; y = +R touches the bottom corner of Hex(1, 0)",
+     ORIGIN, Hex(2, 0), {Hex(1, 0), Hex(1, -1)}, True),
+    ("…and with the row below closed too, no line is left",
+     ORIGIN, Hex(2, 0), {Hex(1, 0), Hex(1, -1), Hex(0, 1)}, False),
+    ("ruling: between two touching obstacles, exactly along their common edge (x = 0)",
+     ORIGIN, Hex(-1, 2), {Hex(-1, 1), Hex(0, 1)}, True),
+    ("two touching pairs on one line x = 0, the clear Hex(0, 0) between them",
+     Hex(1, -2), Hex(-2, 4), {Hex(0, -1), Hex(1, -1), Hex(-1, 1), Hex(0, 1)}, True),
+    ("…and Hex(0, 0) filled: x = 0 now runs through it, every other line through a pair",
+     Hex(1, -2), Hex(-2, 4), {Hex(0, -1), Hex(1, -1), Hex(-1, 1), Hex(0, 1), ORIGIN}, False),
+    ("the attacker's and target's own hexes never block",
+     ORIGIN, Hex(3, 0), {ORIGIN, Hex(3, 0)}, True),
+]
+
+
+@pytest.mark.parametrize(("case", "a", "b", "obstacles", "sight"), LOS_TABLE, ids=[row[0][:60] for row in LOS_TABLE])
+def test_los_hand_checked_table(case, a, b, obstacles, sight):
+    assert line_of_sight(a, b, obstacles) is sight, case
+    assert line_of_sight(b, a, obstacles) is sight, case                       # symmetric
+    assert line_of_sight(a, b, frozenset(obstacles).__contains__) is sight, case  # set or predicate alike
+    # the brute force over all 36 corner pairs agrees
+    assert (distance(a, b) <= 1 or bool(clear_corner_pairs(a, b, set(obstacles)))) is sight, case
+
+
+# BF-MOVE-1 for one-hex figures: (case, start, steps, obstacles, enemies, target, fewest moves or None)
+MOVE_TABLE = [
+    ("open ground: distance", ORIGIN, 4, set(), set(), Hex(2, 1), 3),
+    ("round a wall of three obstacles (q = 1, r = -1..1)", ORIGIN, 9, WALL, set(), Hex(2, 0), 5),
+    ("enemy pieces block like obstacles", ORIGIN, 9, set(), WALL, Hex(2, 0), 5),
+    ("never crossing: both short ways round closed by enemies", ORIGIN, 9, WALL,
+     {Hex(1, -2), Hex(1, 2)}, Hex(2, 0), 7),
+    ("never onto an obstacle", ORIGIN, 9, WALL, set(), Hex(1, 0), None),
+    ("never onto an enemy", ORIGIN, 9, set(), {Hex(3, 0)}, Hex(3, 0), None),
+    ("out of reach with too few moves", ORIGIN, 4, WALL, set(), Hex(2, 0), None),
+    ("a ring of enemies shuts a hero in", ORIGIN, 9, set(), set(ring(ORIGIN, 1)), Hex(2, 0), None),
+]
+
+
+@pytest.mark.parametrize(("case", "start", "steps", "obstacles", "enemies", "target", "cost"), MOVE_TABLE,
+                         ids=[row[0][:50] for row in MOVE_TABLE])
+def test_move_hand_checked_table(case, start, steps, obstacles, enemies, target, cost):
+    costs = move_costs(start, steps, lambda h: h not in obstacles, enemies)
+    assert costs.get(target) == cost, case
+    assert (target in reachable(start, steps, lambda h: h not in obstacles, enemies)) is (cost is not None), case
+
+
+# BF-MOVE-1 for a multi-hex boss in the two rooms and corridor above:
+# (case, footprint, start anchor, steps, enemies, end anchor, rotation, legal)
+BOSS_TABLE = [
+    ("stays put", TRIANGLE, ORIGIN, 0, set(), ORIGIN, 0, True),
+    ("turns in place by 60° steps (all its hexes still on room A)", TRIANGLE, ORIGIN, 0, set(), ORIGIN, 3, True),
+    ("a triangle cannot end in the 1-wide corridor", TRIANGLE, ORIGIN, 10, set(), Hex(4, 0), 0, False),
+    ("…but its anchor walks through it to room B: 7 moves to Hex(7, 0)", TRIANGLE, ORIGIN, 7, set(),
+     Hex(7, 0), 0, True),
+    ("…one move short", TRIANGLE, ORIGIN, 6, set(), Hex(7, 0), 0, False),
+    ("an enemy in the corridor blocks the way", TRIANGLE, ORIGIN, 10, {Hex(4, 0)}, Hex(7, 0), 0, False),
+    ("an enemy beside the end placement (7,0) (8,0) (7,1) does not matter", TRIANGLE, ORIGIN, 10, {Hex(8, 1)},
+     Hex(7, 0), 0, True),
+    ("an enemy under one of its end hexes makes it illegal", TRIANGLE, ORIGIN, 10, {Hex(7, 1)},
+     Hex(7, 0), 0, False),
+    ("a bar ends in the corridor lying along it", BAR, ORIGIN, 10, set(), Hex(4, 0), 0, True),
+    ("…but not across it", BAR, ORIGIN, 10, set(), Hex(4, 0), 1, False),
+]
+
+
+@pytest.mark.parametrize(("case", "fp", "start", "steps", "enemies", "end", "rot", "legal"), BOSS_TABLE,
+                         ids=[row[0][:50] for row in BOSS_TABLE])
+def test_boss_move_hand_checked_table(case, fp, start, steps, enemies, end, rot, legal):
+    assert ((end, rot) in reachable_placements(fp, start, steps, on_floor, enemies)) is legal, case
+    if legal:
+        assert fits(place(fp, end, rot), lambda h: on_floor(h) and h not in enemies), case

@@ -19,7 +19,7 @@ from ..render_svg import render_page
 from ..scene import Document, Page
 from . import common, maps, mats, rink, tokens
 from . import pictures as pictures  # registers the rulebook's board: image scheme
-from .tiling import Board, TilingError, plan, tile_document_pages
+from .tiling import Board, TilingError, fit, tile_document_pages
 
 __all__ = ["check_game", "build_maps", "build_board", "build_mats", "build_tokens", "PRINTABLES"]
 
@@ -64,7 +64,7 @@ def check_game(game, problems: Problems) -> None:
         for model, scenes in loaded[kind]:
             for b in scenes:
                 try:
-                    plan(b, game.print.page_w, game.print.page_h)
+                    fit(b, game.print.page_w, game.print.page_h)
                 except TilingError as e:
                     problems.error("BOARD-TOO-LARGE", str(e), model.loc)
 

@@ -112,3 +112,20 @@ def pick(colors: dict, *names: str, default: str = "#000000") -> str:
         if n in colors:
             return colors[n]
     return default
+
+
+def wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` mm (a single word longer stays whole)."""
+    from ..fonts import METRICS
+    lines: list[str] = []
+    cur = ""
+    for word in text.split():
+        cand = f"{cur} {word}".strip()
+        if METRICS.width_mm(cand, font, size) <= width or not cur:
+            cur = cand
+        else:
+            lines.append(cur)
+            cur = word
+    if cur:
+        lines.append(cur)
+    return lines

@@ -29,7 +29,7 @@ from ..scene import Circle, Line, Polygon, Rect, Text
 from ..schema import Opt, check_mapping
 from ..yamlsrc import YDict, YList
 from . import common
-from .tiling import Board
+from .tiling import NO_SEAMS, PT_MM, Board, Seams, text_box
 
 DEFAULT_HEX = 25.0           # mm across flats: fits 25 mm miniature bases
 PATTERNS = ("none", "hatch", "crosshatch", "dots", "waves")
@@ -672,7 +672,13 @@ def hex_layout(m: HexMap) -> tuple[hg.Layout, float, float]:
     return hg.Layout(m.orientation, m.size, (ox, oy)), max(xs) - min(xs), max(ys) - min(ys)
 
 
-def draw_tile(m: HexMap, h: hg.Hex, lay: hg.Layout, fonts: dict[str, str]) -> list:
+def _label_ink(fill: str) -> str:
+    """Coordinate label colour that reads on a tile of this fill."""
+    lum = _luma(fill)
+    return "#ffffff" if lum < 110 else "#222222" if lum < 185 else "#555555"
+
+
+def draw_tile(m: HexMap, h: hg.Hex, lay: hg.Layout, fonts: dict[str, str], seams: Seams = NO_SEAMS) -> list:
     t = m.terrain.terrain[m.tiles[h]]
     poly = hg.hex_corners(h, lay)
     cx, cy = hg.hex_to_pixel(h, lay)
@@ -687,27 +693,45 @@ def draw_tile(m: HexMap, h: hg.Hex, lay: hg.Layout, fonts: dict[str, str]) -> li
                 out.append(Text(cx, cy + m.size * 0.36, z.letter, fonts["bold"], m.size * 0.28, z.color, "center"))
     if m.labels:
         col, row = m.offsets[h]
-        ink = "#ffffff" if _luma(t.fill) < 110 else "#555555"
         dy = -m.size * (0.3 if m.orientation == "pointy" else 0.33)
-        out.append(Text(cx, cy + dy, f"{col},{row}", fonts["regular"], max(5.0, m.size * 0.24), ink, "center"))
+        label = Text(cx, cy + dy, f"{col},{row}", fonts["regular"], max(5.0, m.size * 0.24), _label_ink(t.fill),
+                     "center")
+        label = seams.nudge(label, cx - m.size * 0.3, cx + m.size * 0.3)   # off a seam, inside the hex
+        if t.pattern != "none":   # a patch of plain fill under the label: the pattern would drown it
+            x0, y0, x1, y1 = text_box(label)
+            out.append(Rect(x0 - 0.7, y0 - 0.4, x1 - x0 + 1.4, y1 - y0 + 0.8, t.fill, None, 0, 0.8))
+        out.append(label)
     return out
 
 
-def legend_items(m: HexMap, x: float, y: float, width: float, fonts: dict[str, str]) -> tuple[list, float]:
-    """Legend swatches of the terrain and zones the map uses; returns items and height."""
+LEGEND_SWATCH = 9.0
+LEGEND_CELL = 84.0         # one legend entry: swatch, name and its note wrapped beside it
+LEGEND_NOTE = 6.2          # pt
+
+
+def legend_items(m: HexMap, x: float, y: float, width: float, fonts: dict[str, str],
+                 seams: Seams = NO_SEAMS) -> tuple[list, float]:
+    """Legend swatches of the terrain and zones the map uses, each with its name and its note
+    wrapped beside it, flowing left to right and never across a seam; returns items and height."""
     used_t = [t for t in m.terrain.terrain.values() if t.key in set(m.tiles.values())]
     used_z = [z for k, z in m.terrain.zones.items() if m.zones.get(k)]
     entries: list[tuple[Any, str, str]] = [(t, t.name, t.note) for t in used_t]
     entries += [(z, z.name, f"start zone{' — marked ' + z.letter if z.letter else ''}") for z in used_z]
-    sw = 9.0
-    colw = 92.0
-    ncol = max(1, int(width // colw))
-    out: list = [Text(x, y + 4, "Legend", fonts["bold"], 9, INK)]
-    y0 = y + 7
-    rowh = 11.0
-    for i, (obj, name, note) in enumerate(entries):
-        cx = x + (i % ncol) * colw + sw / 2
-        cy = y0 + (i // ncol) * rowh + sw / 2
+    sw, cell = LEGEND_SWATCH, min(LEGEND_CELL, width)
+    lh = LEGEND_NOTE * PT_MM * 1.2
+    out: list = [seams.nudge(Text(x, y + 4, "Legend", fonts["bold"], 9, INK), x, x + width)]
+    row_y, row_h, cx0 = y + 7, 0.0, x
+    for obj, name, note in entries:
+        lines = common.wrap(note, fonts["regular"], LEGEND_NOTE, cell - sw - 4) if note else []
+        h = max(sw, 3.0 + len(lines) * lh) + 2.5
+        for _ in range(2):   # past a seam, or to a new row
+            if cx0 + cell > x + width + 1e-6 and cx0 > x:
+                cx0, row_y, row_h = x, row_y + row_h, 0.0
+            crossing = [s for s in seams.xs if cx0 - seams.pad < s < cx0 + cell + seams.pad]
+            if crossing:
+                cx0 = max(crossing) + seams.pad
+        row_h = max(row_h, h)
+        cx, cy = cx0 + sw / 2, row_y + sw / 2
         lay = hg.Layout("pointy", sw, (cx, cy))
         poly = hg.hex_corners(hg.ORIGIN, lay)
         if isinstance(obj, Terrain):
@@ -720,21 +744,25 @@ def legend_items(m: HexMap, x: float, y: float, width: float, fonts: dict[str, s
             out.append(Polygon(tuple(_inset(poly, cx, cy, 1.0, sw)), None, obj.color, 0.7))
             if obj.letter:
                 out.append(Text(cx, cy + 1.3, obj.letter, fonts["bold"], 7, obj.color, "center"))
-        out.append(Text(cx + sw / 2 + 2.5, cy - 0.3, name, fonts["bold"], 8, INK))
-        if note:
-            out.append(Text(cx + sw / 2 + 2.5, cy + 3.4, note, fonts["regular"], 6.2, "#444444"))
-    rows = math.ceil(len(entries) / ncol)
-    return out, 7 + rows * rowh
+        tx = cx0 + sw + 2.5
+        out.append(Text(tx, cy - 0.8, name, fonts["bold"], 8, INK))
+        for i, ln in enumerate(lines):
+            out.append(Text(tx, cy + 2.6 + i * lh, ln, fonts["regular"], LEGEND_NOTE, "#444444"))
+        cx0 += cell + 4
+    return out, row_y + row_h - y
 
 
-def scene(m: HexMap, fonts: dict[str, str]) -> Board:
-    """The whole map as one drawing: title, hexes true to scale, legend."""
+def scene(m: HexMap, fonts: dict[str, str], seams: Seams | None = None) -> Board:
+    """The whole map as one drawing: title, hexes true to scale, legend. With ``seams`` (where a
+    tiling cuts it) the labels and the legend keep off the cut lines; the board's ``relayout``
+    draws it again for other seams."""
+    seams = seams or NO_SEAMS
     lay, mw, mh = hex_layout(m)
     width = max(mw + 2 * PAD, 190.0 if m.legend else 0)
     items: list = []
     hexes = sorted(m.tiles, key=lambda h: (h.r, h.q))
     for h in hexes:
-        items += draw_tile(m, h, lay, fonts)
+        items += draw_tile(m, h, lay, fonts, seams)
     # outlines last, on top of fills and patterns
     for h in hexes:
         items.append(Polygon(tuple(hg.hex_corners(h, lay)), None, INK, 0.35))
@@ -745,13 +773,14 @@ def scene(m: HexMap, fonts: dict[str, str]) -> Board:
     y = TITLE_H + mh + 4
     legend: list = []
     if m.legend:
-        legend, lh = legend_items(m, PAD, y, width - 2 * PAD, fonts)
+        legend, lh = legend_items(m, PAD, y, width - 2 * PAD, fonts, seams)
         y += lh
     h_total = y + PAD
     frame = [Rect(0, 0, width, h_total, "#ffffff", None, 0)]
     board = Board(m.name, width, h_total, frame + head + items + legend)
     board.seam_cost = _seam_cost(m, lay)
     board.notes = [f"Check: a hex measures {m.size:g} mm across its flat sides."]
+    board.relayout = lambda s: scene(m, fonts, s)
     return board
 
 

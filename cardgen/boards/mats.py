@@ -17,7 +17,7 @@ from ..scene import Circle, Rect, Text
 from ..schema import Opt, check_mapping
 from ..yamlsrc import YDict, YList
 from . import common
-from .tiling import Board
+from .tiling import NO_SEAMS, Board, Seams
 
 GROUP_SPEC = {
     "label": Opt("str", required=True),
@@ -152,8 +152,10 @@ def _group_size(g: Group, m: Mat) -> tuple[float, float]:
     return g.count * sw + (g.count - 1) * m.gap, LABEL_H + sh
 
 
-def scene(m: Mat, copy: str, game, fonts: dict[str, str]) -> Board:
-    """One mat as a drawing."""
+def scene(m: Mat, copy: str, game, fonts: dict[str, str], seams: Seams | None = None) -> Board:
+    """One mat as a drawing. With ``seams`` (where a tiling cuts it) every label slides within its
+    slot or group off the cut lines; the board's ``relayout`` draws it again for other seams."""
+    seams = seams or NO_SEAMS
     gap = m.gap
     row_sizes = []
     for row in m.rows:
@@ -164,27 +166,29 @@ def scene(m: Mat, copy: str, game, fonts: dict[str, str]) -> Board:
     inner_w = max((w for w, _, _ in row_sizes), default=100)
     W = inner_w + 2 * PAD
     title = f"{game.title} — {m.name}" + (f" · {copy}" if copy else "")
-    items: list = [Text(PAD, 11, title, fonts["bold"], 14, m.color)]
+    items: list = [seams.nudge(Text(PAD, 11, title, fonts["bold"], 14, m.color), PAD, W - PAD)]
     y = 17.0
     for row, (rw, rh, sizes) in zip(m.rows, row_sizes):
         x = PAD + (inner_w - rw) / 2
         for g, (gw, _gh) in zip(row, sizes):
-            items += _draw_group(g, m, x, y, fonts)
+            items += _draw_group(g, m, x, y, fonts, seams)
             x += gw + 3 * gap
         y += rh + gap
     H = y + PAD - gap
     bg = [Rect(0, 0, W, H, m.fill, None, 0), Rect(1.5, 1.5, W - 3, H - 3, None, m.color, 0.6, 4.0)]
     board = Board(title, W, H, bg + items)
     board.avoid = [(r.x, r.y, r.x + r.w, r.y + r.h) for r in items if isinstance(r, Rect) and r.fill == "#ffffff"]
+    board.relayout = lambda s: scene(m, copy, game, fonts, s)
     return board
 
 
-def _draw_group(g: Group, m: Mat, x: float, y: float, fonts) -> list:
+def _draw_group(g: Group, m: Mat, x: float, y: float, fonts, seams: Seams) -> list:
     col = m.highlight if g.highlight else m.color
     gw, _ = _group_size(g, m)
-    out: list = [Text(x, y + 5, g.label, fonts["bold"], 11, col)]
+    out: list = [seams.nudge(Text(x, y + 5, g.label, fonts["bold"], 11, col), x, x + gw)]
     if g.note:
-        out.append(Text(x, y + 10, g.note, fonts["italic"], _fit(g.note, fonts["italic"], 7.5, gw), "#555555"))
+        out.append(seams.nudge(Text(x, y + 10, g.note, fonts["italic"], _fit(g.note, fonts["italic"], 7.5, gw),
+                                    "#555555"), x, x + gw))
     y0 = y + LABEL_H
     if g.tokens is not None:
         cols, _rows, d = _ring_grid(g)
@@ -195,8 +199,9 @@ def _draw_group(g: Group, m: Mat, x: float, y: float, fonts) -> list:
             cy = y0 + r * (d + RING_LABEL + 2) + d / 2
             out.append(Circle(cx, cy, d / 2, "#ffffff", t.front.ink, 0.8))
             out.append(Circle(cx, cy, t.size / 2, None, "#cccccc", 0.2))
-            out.append(Text(cx, cy + d / 2 + 3.8, t.name, fonts["bold"], _fit(t.name, fonts["bold"], 7, cell_w - 2),
-                            col, "center"))
+            out.append(seams.nudge(Text(cx, cy + d / 2 + 3.8, t.name, fonts["bold"],
+                                        _fit(t.name, fonts["bold"], 7, cell_w - 2), col, "center"),
+                                   cx - cell_w / 2, cx + cell_w / 2))
         return out
     sw, sh = g.size[0] + 2 * m.margin, g.size[1] + 2 * m.margin
     for k in range(g.count):
@@ -206,8 +211,8 @@ def _draw_group(g: Group, m: Mat, x: float, y: float, fonts) -> list:
         out.append(Rect(sx + m.margin, y0 + m.margin, g.size[0], g.size[1], None, "#c8c8c8", 0.2, 2.0))
         label = g.label + (f" {k + 1}" if g.count > 1 and g.numbered else "")
         size = _fit(label, fonts["bold"], 10, sw - 8)
-        out.append(Text(sx + sw / 2, y0 + sh / 2 + 1.5, label, fonts["bold"], size, "#9a9a9a" if not g.highlight
-                        else col, "center"))
+        out.append(seams.nudge(Text(sx + sw / 2, y0 + sh / 2 + 1.5, label, fonts["bold"], size,
+                                    "#9a9a9a" if not g.highlight else col, "center"), sx + 2, sx + sw - 2))
     return out
 
 

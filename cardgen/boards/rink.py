@@ -20,7 +20,7 @@ from ..scene import Circle, Line, Polygon, Rect, Text
 from ..schema import Opt, check_mapping
 from ..yamlsrc import YDict, YList
 from . import common
-from .tiling import Board
+from .tiling import NO_SEAMS, Board, Seams
 
 TRACK_SPEC = {
     "label": Opt("str", required=True),
@@ -244,27 +244,17 @@ def _table(td: YDict, game, problems: Problems) -> dict | None:
 PAD = 6.0
 
 
-def wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    lines: list[str] = []
-    cur = ""
-    for word in text.split():
-        cand = f"{cur} {word}".strip()
-        if METRICS.width_mm(cand, font, size) <= width or not cur:
-            cur = cand
-        else:
-            lines.append(cur)
-            cur = word
-    if cur:
-        lines.append(cur)
-    return lines
-
-
-def _slot(x: float, y: float, w: float, h: float, label: str, color: str, fonts, fill="#ffffff") -> list:
+def _slot(x: float, y: float, w: float, h: float, label: str, color: str, fonts, seams: Seams,
+          fill="#ffffff") -> list:
     return [Rect(x, y, w, h, fill, color, 0.5, 2.0),
-            Text(x + w / 2, y + h / 2 + 1.5, label, fonts["bold"], 9, color, "center")]
+            seams.nudge(Text(x + w / 2, y + h / 2 + 1.5, label, fonts["bold"], 9, color, "center"), x + 2, x + w - 2)]
 
 
-def scene(m: RinkModel, fonts: dict[str, str]) -> Board:
+def scene(m: RinkModel, fonts: dict[str, str], seams: Seams | None = None) -> Board:
+    """The board as one drawing. With ``seams`` (where a tiling cuts it) every word keeps off the
+    cut lines: labels slide within their slot or zone, the table's columns fill the stretches
+    between seams; the board's ``relayout`` draws it again for other seams."""
+    seams = seams or NO_SEAMS
     ink = m.colors.get("ink", "#10243a")
     ice = m.colors.get("ice", "#f3f9fd")
     boards = m.colors.get("boards", "#1b3a5c")
@@ -296,10 +286,11 @@ def scene(m: RinkModel, fonts: dict[str, str]) -> Board:
         inner_x = x + PAD + (crease_w if goal_left else 0)
         title = (f"{side_name[z['side']]} · " if z["side"] is not None else "") + z["name"]
         cx = inner_x + row_w / 2
-        items.append(Text(cx, y0 + 7.5, title, fonts["bold"], 12, side_col[z["side"]] if z["side"] is not None
-                          else ink, "center"))
+        items.append(seams.nudge(Text(cx, y0 + 7.5, title, fonts["bold"], 12, side_col[z["side"]]
+                                      if z["side"] is not None else ink, "center"), x + 2, x + zw - 2))
         if z["also"]:
-            items.append(Text(cx, y0 + 11.5, z["also"], fonts["italic"], 7.5, ink, "center"))
+            items.append(seams.nudge(Text(cx, y0 + 11.5, z["also"], fonts["italic"], 7.5, ink, "center"),
+                                     x + 2, x + zw - 2))
         if z["goal"]:
             side = z["side"]
             if goal_left:
@@ -318,24 +309,27 @@ def scene(m: RinkModel, fonts: dict[str, str]) -> Board:
                 yy = mid_y - 22 + k * 44 / 6
                 items.append(Line(net_x, yy, net_x + net_w, yy, red, 0.2))
             items.append(Line(net_x + net_w / 2, mid_y - 22, net_x + net_w / 2, mid_y + 22, red, 0.2))
-            items.append(Text(net_x + net_w / 2, mid_y + 27, "GOAL", fonts["bold"], 6, red, "center"))
-            items += _slot(gx, gy, sw, sh, f"{side_name[side]} {m.goalie_label}", side_col[side], fonts)
+            items.append(seams.nudge(Text(net_x + net_w / 2, mid_y + 27, "GOAL", fonts["bold"], 6, red, "center"),
+                                     net_x - 6, net_x + net_w + 6))
+            items += _slot(gx, gy, sw, sh, f"{side_name[side]} {m.goalie_label}", side_col[side], fonts, seams)
+        fx = inner_x + row_w / 2
+        if z["faceoff"]:   # the centre line first: the slots (and the cards on them) cover it
+            items.append(Line(fx, y0 + label_h + 1, fx, y0 + zone_h - 1, red, 1.2))
         # skater slots: side 0 on the top row, side 1 below
         for row in range(2):
             sy = y0 + label_h + row * (sh + lane) + 2
             for k in range(n):
                 sx = inner_x + k * (sw + g)
-                items += _slot(sx, sy, sw, sh, f"{side_name[row]} {m.skater_label}", side_col[row], fonts)
+                items += _slot(sx, sy, sw, sh, f"{side_name[row]} {m.skater_label}", side_col[row], fonts, seams)
         if z["faceoff"]:
-            fx = inner_x + row_w / 2
-            items.append(Line(fx, y0 + label_h + 1, fx, y0 + zone_h - 1, red, 1.2))
             items += [Circle(fx, mid_y, 7.0, "#ffffff", red, 0.8), Circle(fx, mid_y, 2.5, red, None, 0),
-                      Text(fx - 9, mid_y + 1.2, "FACE-OFF", fonts["bold"], 6, red, "right"),
-                      Text(fx + 9, mid_y + 1.2, "SPOT", fonts["bold"], 6, red, "left")]
+                      seams.nudge(Text(fx - 9, mid_y + 1.2, "FACE-OFF", fonts["bold"], 6, red, "right"),
+                                  inner_x, fx - 8),
+                      seams.nudge(Text(fx + 9, mid_y + 1.2, "SPOT", fonts["bold"], 6, red, "left"),
+                                  fx + 8, inner_x + row_w)]
         x += zw
         if zi < len(m.zones) - 1:
             items.append(Rect(x - 1.5, y0 + 1, 3.0, zone_h - 2, blue, None, 0))
-    # centre line of the neutral zone (the one with the face-off spot)
     y = y0 + zone_h + 8
     # tracks
     box = m.box
@@ -358,18 +352,20 @@ def scene(m: RinkModel, fonts: dict[str, str]) -> Board:
         placed.append((cursor_x, cursor_y, lbl, t, col))
         cursor_x += w + 10
     for px, py, lbl, t, col in placed:
-        items += _track(px, py + 4.5, label_w, box, lbl, t, col, fonts, ink)
+        items += _track(px, py + 4.5, label_w, box, lbl, t, col, fonts, ink, seams)
     y = cursor_y + row_h + 2 if placed else y
     if m.table:
-        ph, panel_items = _table_panel(m.table, x0, y, rink_w, fonts, ink, panel)
+        ph, panel_items = _table_panel(m.table, x0, y, rink_w, fonts, ink, panel, seams)
         items += panel_items
         y += ph
     W = rink_w + 2 * PAD
     H = y + PAD
-    head = [Rect(0, 0, W, H, "#ffffff", None, 0), Text(PAD, 11, m.name, fonts["bold"], 16, ink),
-            Text(W - PAD, 11, f"slots hold {cw:g} × {ch:g} mm cards", fonts["regular"], 8, ink, "right")]
+    head = [Rect(0, 0, W, H, "#ffffff", None, 0), seams.nudge(Text(PAD, 11, m.name, fonts["bold"], 16, ink), 0, W),
+            seams.nudge(Text(W - PAD, 11, f"slots hold {cw:g} × {ch:g} mm cards", fonts["regular"], 8, ink, "right"),
+                        W / 2, W - PAD)]
     board = Board(m.name, W, H, head + items)
     board.avoid = [(r.x, r.y, r.x + r.w, r.y + r.h) for r in items if isinstance(r, Rect) and r.radius == 2.0]
+    board.relayout = lambda s: scene(m, fonts, s)
     return board
 
 
@@ -383,59 +379,74 @@ def _crease(gl: float, cy: float, rx: float, ry: float, left: bool, red: str) ->
     return [Polygon(tuple(pts), "#dbeefa", red, 0.6)]
 
 
-def _track(x: float, y: float, label_w: float, box: float, label: str, t: Track, col: str, fonts, ink) -> list:
-    out: list = [Text(x, y - 1.5, label, fonts["bold"], 9, col)]
+def _track(x: float, y: float, label_w: float, box: float, label: str, t: Track, col: str, fonts, ink,
+           seams: Seams) -> list:
+    steps = t.hi - t.lo + 1
+    out: list = [seams.nudge(Text(x, y - 1.5, label, fonts["bold"], 9, col), x, x + label_w + steps * box)]
     for i, v in enumerate(range(t.lo, t.hi + 1)):
         bx = x + label_w + i * box
         marked = v in t.marks
         start = v == t.start
         out.append(Rect(bx, y, box, box, "#fde7e7" if marked else "#ffffff", col, 0.4))
-        out.append(Text(bx + box / 2, y + box / 2 + 1.8, str(v), fonts["bold" if marked or start else "regular"],
-                        10 if marked else 9, ink, "center"))
+        out.append(seams.nudge(Text(bx + box / 2, y + box / 2 + 1.8, str(v), fonts["bold" if marked or start
+                                    else "regular"], 10 if marked else 9, ink, "center"), bx + 0.5, bx + box - 0.5))
         if marked and t.mark_label:
-            out.append(Text(bx + box / 2, y + box + 3.6, t.mark_label.upper(), fonts["bold"], 5.5, "#b3261e",
-                            "center"))
+            out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, t.mark_label.upper(), fonts["bold"], 5.5,
+                                        "#b3261e", "center"), bx - 2, bx + box + 2))
         if start:
-            out.append(Text(bx + box / 2, y + box + 3.6, "START", fonts["bold"], 5.5, col, "center"))
+            out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, "START", fonts["bold"], 5.5, col, "center"),
+                                   bx - 2, bx + box + 2))
     return out
 
 
-def _table_panel(table: dict, x: float, y: float, w: float, fonts, ink: str, panel: str) -> tuple[float, list]:
-    entries = table["entries"]
+def _columns(x: float, w: float, seams: Seams, n_entries: int) -> list[tuple[float, float]]:
+    """The table's text columns (left, width): the stretches between seams when it is tiled,
+    else two or three even columns."""
+    inner = (x + 6, x + w - 6)
+    gaps = [(a, b) for a, b in seams.gaps_x(*inner) if b - a >= 60.0]
+    if seams.xs and gaps:
+        cols = [(a + (3 if a > inner[0] else 0), b - a - (3 if a > inner[0] else 0) - (3 if b < inner[1] else 0))
+                for a, b in gaps]
+        return cols[:max(1, n_entries)]
     ncol = 3 if w > 500 else 2
     colw = (w - 12 - (ncol - 1) * 8) / ncol
+    return [(x + 6 + c * (colw + 8), colw) for c in range(ncol)]
+
+
+def _table_panel(table: dict, x: float, y: float, w: float, fonts, ink: str, panel: str,
+                 seams: Seams) -> tuple[float, list]:
+    entries = table["entries"]
+    cols = _columns(x, w, seams, len(entries))
     size = 7.5
     lh = size * 25.4 / 72 * 1.25
-    cells = []
-    for face, name, text in entries:
-        lines = wrap(text, fonts["regular"], size, colw - 14)
-        cells.append((face, name, lines))
-    per_col = math.ceil(len(cells) / ncol)
-    col_heights = []
-    for c in range(ncol):
-        hh = 0.0
-        for cell in cells[c * per_col:(c + 1) * per_col]:
-            hh += 5 + len(cell[2]) * lh + 3
-        col_heights.append(hh)
+    # entries in face order down the columns, the first columns taking one more when they do not divide
+    per, extra = divmod(len(entries), len(cols))
+    counts = [per + (1 if c < extra else 0) for c in range(len(cols))]
     head_h = 12.0
-    ph = head_h + max(col_heights) + 4
-    out: list = [Rect(x, y, w, ph, panel, ink, 0.4, 3.0),
-                 Text(x + 6, y + 8, table["title"], fonts["bold"], 12, ink)]
+    placed, col_heights, k = [], [], 0
+    for (cx, colw), n in zip(cols, counts):
+        hh = 0.0
+        for face, name, text in entries[k:k + n]:
+            lines = common.wrap(text, fonts["regular"], size, colw - 12)
+            placed.append((cx, hh, face, name, lines))
+            hh += max(3.2 + lh + 0.6 + len(lines) * lh, 10) + 1.5
+        col_heights.append(hh)
+        k += n
+    ph = head_h + max(col_heights, default=0) + 2
+    title = seams.nudge(Text(x + 6, y + 8, table["title"], fonts["bold"], 12, ink), x + 2, x + w - 2)
+    out: list = [Rect(x, y, w, ph, panel, ink, 0.4, 3.0), title]
     if table["subtitle"]:
-        out.append(Text(x + 6 + METRICS.width_mm(table["title"], fonts["bold"], 12) + 4, y + 8, table["subtitle"],
-                        fonts["italic"], 8, ink))
-    for c in range(ncol):
-        cy = y + head_h
-        cx = x + 6 + c * (colw + 8)
-        for face, name, lines in cells[c * per_col:(c + 1) * per_col]:
-            out.append(Rect(cx, cy - 0.5, 9, 9, "#ffffff", ink, 0.4, 1.5))
-            out.append(Text(cx + 4.5, cy + 5.8, str(face), fonts["bold"], 11, ink, "center"))
-            out.append(Text(cx + 12, cy + 3.2, name, fonts["bold"], 8.5, ink))
-            ly = cy + 3.2 + lh + 0.6
-            for ln in lines:
-                out.append(Text(cx + 12, ly, ln, fonts["regular"], size, ink))
-                ly += lh
-            cy = max(ly, cy + 10) + 1.5
+        sx = title.x + METRICS.width_mm(table["title"], fonts["bold"], 12) + 4
+        out.append(seams.nudge(Text(sx, y + 8, table["subtitle"], fonts["italic"], 8, ink), sx, x + w - 2))
+    for cx, dy, face, name, lines in placed:
+        cy = y + head_h + dy
+        out.append(Rect(cx, cy - 0.5, 9, 9, "#ffffff", ink, 0.4, 1.5))
+        out.append(Text(cx + 4.5, cy + 5.8, str(face), fonts["bold"], 11, ink, "center"))
+        out.append(Text(cx + 12, cy + 3.2, name, fonts["bold"], 8.5, ink))
+        ly = cy + 3.2 + lh + 0.6
+        for ln in lines:
+            out.append(Text(cx + 12, ly, ln, fonts["regular"], size, ink))
+            ly += lh
     return ph + 4, out
 
 

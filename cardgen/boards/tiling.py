@@ -10,6 +10,9 @@ Tiles are named like spreadsheet cells: column letter, row number (A1 top left).
 
 Seams are chosen where they hurt least: a board passes a cost for cutting at each position
 (hex maps prefer the gap between hex rows) and text is never cut when it can be avoided.
+A board whose text can move (a legend, a table, a label inside its slot) also passes a
+``relayout`` function: :func:`fit` tells it where the seams fall (:class:`Seams`), it lays its
+text out clear of them, and the seams are planned again until they stay put.
 An assembly page comes first: a thumbnail with the tiles, the steps, and a 100 mm
 calibration bar to check the printer printed at 100 %.
 """
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..fonts import METRICS
 from ..scene import Circle, Clip, Image, Line, Page, Polygon, Rect, Text, translate
@@ -32,6 +35,8 @@ CUT_ROOM = 5.0                           # left of the window: cut marks and the
 MAX_TILES = (6, 6)                       # the largest tiling supported: columns × rows of sheets
 MIN_TILE = 40.0                          # no window narrower than this along an axis
 STEP = 0.25                              # seam search step, mm
+CROSS_RING = 3.0                         # a registration crosshair's ring radius
+CROSS_REACH = 5.0                        # and how far its arms reach from its centre
 
 GLUE_FILL = "#d4d4d4"
 INK = "#000000"
@@ -56,6 +61,54 @@ class Board:
     notes: list[str] = field(default_factory=list)   # extra lines for the assembly page
     thumbnail_items: list | None = None    # what the assembly page shows (default: items)
     avoid: list[tuple[float, float, float, float]] = field(default_factory=list)  # boxes seams should miss
+    relayout: Callable[[Seams], Board] | None = None   # the same board, its text laid out clear of the seams
+
+
+@dataclass(frozen=True)
+class Seams:
+    """Where the cut lines of a tiling fall on a board (board mm): ``xs`` vertical, ``ys`` horizontal.
+
+    A cut line through a word leaves half of it on each sheet; a board lays its text out with
+    these in mind (:meth:`nudge` slides a label within its room, :meth:`gaps_x` gives the
+    stretches a column of text may fill)."""
+
+    xs: tuple[float, ...] = ()
+    ys: tuple[float, ...] = ()
+    pad: float = 1.5                       # clear paper between a seam and text
+
+    def free_x(self, x0: float, x1: float) -> bool:
+        """True when no vertical seam runs within ``pad`` of the span ``[x0, x1]``."""
+        return not any(x0 - self.pad < s < x1 + self.pad for s in self.xs)
+
+    def slide_x(self, x0: float, x1: float, lo: float, hi: float) -> float:
+        """The smallest shift that moves ``[x0, x1]`` clear of the seams while staying inside
+        ``[lo, hi]`` (0 when it is clear already or cannot be)."""
+        if self.free_x(x0, x1):
+            return 0.0
+        shifts = sorted([s + self.pad - x0 for s in self.xs] + [s - self.pad - x1 for s in self.xs], key=abs)
+        for dx in shifts:
+            if lo - 1e-9 <= x0 + dx and x1 + dx <= hi + 1e-9 and self.free_x(x0 + dx + 1e-9, x1 + dx - 1e-9):
+                return dx
+        return 0.0
+
+    def nudge(self, t: Text, lo: float, hi: float) -> Text:
+        """Text ``t`` slid sideways, inside ``[lo, hi]``, off any vertical seam."""
+        x0, _, x1, _ = text_box(t)
+        dx = self.slide_x(x0, x1, lo, hi)
+        return replace(t, x=t.x + dx) if dx else t
+
+    def gaps_x(self, lo: float, hi: float) -> list[tuple[float, float]]:
+        """The stretches of ``[lo, hi]`` between vertical seams (each kept ``pad`` away from them)."""
+        out, a = [], lo
+        for s in sorted(self.xs):
+            if lo < s < hi:
+                out.append((a, s - self.pad))
+                a = s + self.pad
+        out.append((a, hi))
+        return [(a, b) for a, b in out if b > a]
+
+
+NO_SEAMS = Seams()
 
 
 @dataclass(frozen=True)
@@ -202,9 +255,11 @@ def _interval_cost(intervals: list, pos: float) -> float:
     return float(sum(1 for lo, hi in intervals if lo < pos < hi))
 
 
-def split_axis(total: float, window: float, overlap: float, cost: Callable[[float], float]) -> list[tuple[float, float]]:
+def split_axis(total: float, window: float, overlap: float, cost: Callable[[float], float],
+               prefer: tuple[float, ...] = ()) -> list[tuple[float, float]]:
     """Windows ``[(a, b), …]`` covering ``[0, total]``, each at most ``window`` long, neighbours
-    overlapping by ``overlap``; as few as possible, as even as possible, seams at low cost.
+    overlapping by ``overlap``; as few as possible, as even as possible, seams at low cost
+    (among equal costs, a position in ``prefer`` first: the seams a board was laid out for).
 
     Window ``k`` ends ``overlap`` after seam ``k`` (where window ``k + 1`` starts)."""
     if total <= window + 1e-9:
@@ -212,7 +267,7 @@ def split_axis(total: float, window: float, overlap: float, cost: Callable[[floa
     adv = window - overlap
     n = max(2, math.ceil((total - overlap) / adv - 1e-9))
     while True:
-        seams = _place_seams(total, window, overlap, n, cost)
+        seams = _place_seams(total, window, overlap, n, cost, prefer)
         if seams is not None:
             bounds = [0.0, *seams]
             return [(bounds[k], (seams[k] + overlap) if k < len(seams) else total) for k in range(n)]
@@ -220,7 +275,7 @@ def split_axis(total: float, window: float, overlap: float, cost: Callable[[floa
 
 
 def _place_seams(total: float, window: float, overlap: float, n: int,
-                 cost: Callable[[float], float]) -> list[float] | None:
+                 cost: Callable[[float], float], prefer: tuple[float, ...] = ()) -> list[float] | None:
     adv = window - overlap
     even = (total - overlap) / n
     seams: list[float] = []
@@ -235,7 +290,8 @@ def _place_seams(total: float, window: float, overlap: float, n: int,
         steps = int((hi - lo) / STEP + 1e-9)
         for i in range(steps + 1):
             pos = lo + i * STEP
-            key = (round(cost(pos), 6), abs(pos - target))
+            kept = any(abs(pos - p) < STEP / 2 for p in prefer)
+            key = (round(cost(pos), 6), not kept, abs(pos - target))
             if best_key is None or key < best_key:
                 best, best_key = pos, key
         pos = round(best, 3)
@@ -247,7 +303,7 @@ def _place_seams(total: float, window: float, overlap: float, n: int,
 
 
 def plan(board: Board, page_w: float, page_h: float, overlap: float = OVERLAP,
-         orientation: str | None = None) -> Tiling:
+         orientation: str | None = None, prefer: Seams = NO_SEAMS) -> Tiling:
     """Choose the orientation and the seams; raises :class:`TilingError` when the board is too big."""
     if not OVERLAP_RANGE[0] <= overlap <= OVERLAP_RANGE[1]:
         raise TilingError(f"glue overlap must be {OVERLAP_RANGE[0]:g}–{OVERLAP_RANGE[1]:g} mm, not {overlap:g}")
@@ -273,8 +329,8 @@ def plan(board: Board, page_w: float, page_h: float, overlap: float = OVERLAP,
             continue
         cw, ch = (COMMON_H, COMMON_W) if landscape else (COMMON_W, COMMON_H)
         win_w, win_h = cw - 2 * MARGIN - CUT_ROOM, ch - 2 * MARGIN - HEADER
-        cols = split_axis(board.w, win_w, overlap, cost("x"))
-        rows = split_axis(board.h, win_h, overlap, cost("y"))
+        cols = split_axis(board.w, win_w, overlap, cost("x"), prefer.xs)
+        rows = split_axis(board.h, win_h, overlap, cost("y"), prefer.ys)
         pw, ph = (page_h, page_w) if landscape else (page_w, page_h)
         options.append(Tiling(board, landscape, pw, ph, cols, rows, overlap))
     best = min(options, key=lambda t: (t.sheets, t.landscape))
@@ -290,10 +346,32 @@ def plan(board: Board, page_w: float, page_h: float, overlap: float = OVERLAP,
     return best
 
 
+def seams_of(t: Tiling) -> Seams:
+    """The cut lines of a tiling: where each tile after the first in its row / column starts."""
+    return Seams(tuple(a for a, _ in t.cols[1:]), tuple(a for a, _ in t.rows[1:]))
+
+
+def fit(board: Board, page_w: float, page_h: float, overlap: float = OVERLAP) -> tuple[Board, Tiling]:
+    """Plan the tiling and let the board lay its text out clear of the seams (``board.relayout``),
+    again until the seams stay where the text was laid out for; the board and its tiling."""
+    t = plan(board, page_w, page_h, overlap)
+    tried: set[Seams] = set()
+    while board.relayout is not None:
+        s = seams_of(t)
+        if s in tried:
+            break
+        tried.add(s)
+        board = board.relayout(s)
+        t = plan(board, page_w, page_h, overlap, prefer=s)
+        if seams_of(t) == s:
+            break
+    return board, t
+
+
 # --------------------------------------------------------------------------- drawing
 
 
-def crosshair(x: float, y: float, r: float = 3.0) -> list:
+def crosshair(x: float, y: float, r: float = CROSS_RING) -> list:
     """A registration crosshair centred on (x, y), with a white halo so it shows on any colour."""
     return [Circle(x, y, r, None, "#ffffff", 0.9), Line(x - r - 2, y, x + r + 2, y, "#ffffff", 0.9),
             Line(x, y - r - 2, x, y + r + 2, "#ffffff", 0.9),
@@ -345,6 +423,30 @@ def _minimap(t: Tiling, tile: Tile, x: float, y: float, w: float, h: float) -> l
     return out
 
 
+
+
+def crosshair_spots(texts: list[tuple[float, float, float, float]], axis: str, seam: float, lo: float,
+                    hi: float) -> list[float]:
+    """Where along a seam (``axis`` 'x': the vertical cut line x = ``seam``; 'y': the horizontal
+    one) its two crosshairs go, between ``lo`` and ``hi``: near a quarter and three quarters of
+    the way, moved (by up to a fifth of the way) to a place where they cover no text: first of
+    all the ring, then the arms."""
+
+    def covered(p: float, r: float) -> int:
+        x0, y0, x1, y1 = (seam - r, p - r, seam + r, p + r) if axis == "x" else (p - r, seam - r, p + r, seam + r)
+        return sum(1 for a, b, c, d in texts if a < x1 and x0 < c and b < y1 and y0 < d)
+
+    span = hi - lo
+    out = []
+    for f in (0.25, 0.75):
+        target = lo + span * f
+        reach = int(span * 0.2)
+        cands = [target + d for d in range(-reach, reach + 1) if lo + 8 <= target + d <= hi - 8] or [target]
+        out.append(min(cands, key=lambda p: (covered(p, CROSS_RING + 1.0), covered(p, CROSS_REACH + 0.5),
+                                             abs(p - target))))
+    return out
+
+
 def tile_pages(t: Tiling, fonts: dict[str, str]) -> list[Page]:
     """One page per tile, left to right, top to bottom."""
     reg, bold = fonts["regular"], fonts["bold"]
@@ -353,6 +455,7 @@ def tile_pages(t: Tiling, fonts: dict[str, str]) -> list[Page]:
     ncols, nrows = len(t.cols), len(t.rows)
     pages = []
     n = t.sheets
+    texts = [text_box(it) for it in t.board.items if type(it) is Text]
     for idx, tile in enumerate(t.tiles):
         page = Page(t.page_w, t.page_h, label=f"tile {tile.id}")
         dx, dy = wx - tile.x0, wy - tile.y0
@@ -369,20 +472,23 @@ def tile_pages(t: Tiling, fonts: dict[str, str]) -> list[Page]:
         if below:
             over += _glue_label(tile.x0, seam_b, tile.w, tile.y1 - seam_b, False,
                                 f"{col_name(tile.col)}{tile.row + 2}", bold)
-        # registration crosshairs on every seam this tile touches, centred on the cut line
-        ys = [tile.y0 + tile.h * f for f in (0.25, 0.75)]
-        xs = [tile.x0 + tile.w * f for f in (0.25, 0.75)]
+        # registration crosshairs on every seam this tile touches, centred on the cut line; the
+        # same places along a seam on both its tiles (they depend on the seam and the row or column only)
+        ys = crosshair_spots(texts, "x", tile.x0, tile.y0, tile.y1) if tile.col > 0 else []
+        ys_r = crosshair_spots(texts, "x", seam_r, tile.y0, tile.y1) if right else []
+        xs = crosshair_spots(texts, "y", tile.y0, tile.x0, tile.x1) if tile.row > 0 else []
+        xs_b = crosshair_spots(texts, "y", seam_b, tile.x0, tile.x1) if below else []
         if tile.col > 0:
             for y in ys:
                 over += crosshair(tile.x0, y)
         if right:
-            for y in ys:
+            for y in ys_r:
                 over += crosshair(seam_r, y)
         if tile.row > 0:
             for x in xs:
                 over += crosshair(x, tile.y0)
         if below:
-            for x in xs:
+            for x in xs_b:
                 over += crosshair(x, seam_b)
         win = Clip(wx, wy, tile.w, tile.h, tuple(translate(content + over, dx, dy)))
         page.items.append(win)
@@ -479,6 +585,6 @@ def assembly_page(t: Tiling, fonts: dict[str, str]) -> Page:
 
 def tile_document_pages(board: Board, page_w: float, page_h: float, fonts: dict[str, str],
                         overlap: float = OVERLAP) -> tuple[list[Page], Tiling]:
-    """Assembly page and tile pages for one board."""
-    t = plan(board, page_w, page_h, overlap)
+    """Assembly page and tile pages for one board (its text laid out clear of the seams)."""
+    _, t = fit(board, page_w, page_h, overlap)
     return [assembly_page(t, fonts), *tile_pages(t, fonts)], t

@@ -271,6 +271,7 @@ def face_items(t: TokenDef, face: Face, x: float, y: float, fonts: dict[str, str
     else:
         out.append(Rect(x - BLEED, y - BLEED, s + 2 * BLEED, s + 2 * BLEED, face.color, None, 0))
         out.append(Rect(x + s * 0.06, y + s * 0.06, s * 0.88, s * 0.88, None, face.ink, max(0.2, s * 0.012), s * 0.06))
+        out.append(Rect(x, y, s, s, None, "#000000", 0.15))                  # the cut line
     has_label = bool(face.label)
     if face.value:
         vs = _fit(face.value, fonts["bold"], s * 1.05, s * 0.6)
