@@ -271,12 +271,6 @@ def test_rule_broken_at_its_line(tmp_path, rule, base, old, new, at):
     checklogs.assert_broken_at(GAME, tmp_path, BASES[base], rule, old, new, at)
 
 
-def test_every_rule_in_scope_has_a_case():
-    scope = {f"BW-SETUP-{i}" for i in range(1, 5)} | {"BW-TURN-1"} | {f"BW-CREATE-{i}" for i in range(1, 7)} \
-        | {f"BW-ATK-{i}" for i in range(1, 11)} | {"BW-END-1", "BW-END-2"}
-    assert {c[0] for c in CASES} == scope
-
-
 # --- a closer look at a few computations ------------------------------------------------
 
 def test_combat_arithmetic_in_trace(tmp_path):
@@ -405,6 +399,16 @@ FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthChe
 def test_yaml_and_jsonl_replay_identically(tmp_path, name, cut):
     """A log re-serialised as JSON Lines (whole, or cut after any event) replays identically."""
     checklogs.assert_yaml_and_jsonl_replay_identically(GAME, tmp_path, LOGS[name], cut)
+
+
+LEGAL = ["BASE", "SHORT", "SKIP", "duel-2p.yaml", "three-way-3p.yaml"]
+
+
+@FAST
+@given(name=st.sampled_from(LEGAL), cut=st.floats(0, 1))
+def test_a_legal_log_cut_anywhere_and_replayed_stays_legal(name, cut):
+    """A legal log's events replayed (cut anywhere, as YAML and as JSON Lines) give a legal log."""
+    checklogs.assert_a_prefix_replays_the_same(GAME, LOGS[name], cut, legal=True, messages=True)
 
 
 _KINDS = sorted(EVENTS)

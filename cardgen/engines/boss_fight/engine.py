@@ -29,8 +29,9 @@ from .state import Fighter, Pile
 # cards, the boss build and hero party the log names (read with :func:`analyse`) and the map
 # (``maps/boss_fight/``, read with ``cardgen.boards.maps``). Rules enforced (catalogue
 # ``specs/rules/boss_fight.md``): BF-PLACE-1, BF-INIT-1, BF-DRAW-1/2, BF-ACT-1…3, BF-ABIL-1,
-# BF-MOVE-1/2, BF-LOS-1/2, BF-CMB-1…3, BF-STATUS-1/2, BF-END-1, and BF-MAP-1 through the map's
-# terrain. Construction rules (BF-BUILD-…, BF-DECK-…) are checked on the builds first.
+# BF-MOVE-1/2, BF-LOS-1/2, BF-CMB-1…3, BF-STATUS-1/2, BF-END-1, and BF-MAP-1 (the map's terrain,
+# obstacle tokens put only on free clear tiles). Construction rules (BF-BUILD-…, BF-DECK-…) are
+# checked on the builds first.
 #
 # The log: a header (``map``, ``boss``, ``party``), then ``place`` events, then rounds. A round
 # is its ``draw`` s, then each character's turn: its actions (``move``, ``attack``, ``item``,
@@ -1494,9 +1495,11 @@ class Engine(BaseEngine):
         parts = []
         for h in ev["rubble"] or []:
             x = self._hex(h, ev.at("rubble"))
-            if not self._clear(x) or self.occupant(x) is not None:
-                self.ref.violation("BF-MOVE-1", f"an obstacle token goes on a free clear tile; {self._off(x)} is not",
-                                   ev.at("rubble"))
+            who = self.occupant(x)
+            if not self._clear(x) or who is not None:
+                there = self._where(x) if who is None else f"{self._off(x)} holds {who.key}"
+                self.ref.violation("BF-MAP-1", f"an obstacle token goes on a free clear tile (no piece stands on an "
+                                   f"obstacle); {there} is not", ev.at("rubble"))
             self.rubble.add(x)
             parts.append(f"obstacle token on {self._off(x)}")
         for h in ev["clear"] or []:
