@@ -465,7 +465,8 @@ def test_trace_shows_the_hex_map_pieces_and_health_after_each_turn(tmp_path):
     assert "A" in block[4] and "W" in block[4] and block[5].count("B") == 3  # pieces by letter
     assert "B boss: 33/33 HP at 5,3" in out and "A aldric: 6/12 HP at 4,2" in out
     assert "W wren: 3/9 HP at 6,2 · Immobilised" in out
-    assert "STR 12 vs 4 + defence 3+1 = 8 → S > T: 5 + 1 = 6 damage; aldric 12 → 6 HP" in out
+    assert "STR 12 vs 4 + defence 3 + 1 by card text = 8 → S > T: 5 + 1 = 6 damage; aldric 12 → 6 HP" in out
+    assert out.count("key: . Floor · # Obstacle · % obstacle token") == 1           # the map's key, once
     assert "wren dies (-3 HP): a death token takes its place" in out
     j = out.index("after boss's turn (round 2)")
     assert " w " in out[j:j + 400].replace("\n", " ")                     # wren's death token, lower case

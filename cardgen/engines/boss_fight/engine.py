@@ -390,6 +390,13 @@ class Engine(BaseEngine):
             out.append(f"  {r:>2} " + (" " if shift and r % 2 else "") + " ".join(cells).rstrip())
         return out
 
+    def map_key(self) -> str:
+        """What the symbols of :meth:`map_lines` mean: the map's terrain, tokens and pieces."""
+        used = {self.map.tiles[h] for h in self.map.tiles}
+        terr = [f"{t.symbol} {t.name or t.key}" for k, t in self.map.terrain.terrain.items() if k in used]
+        return " · ".join(terr + ["% obstacle token", "capitals: pieces (as listed below)",
+                                  "lower case: a hero's death token"])
+
     def _brief(self, f: Fighter) -> str:
         st = " · ".join(self.status_names.get(s, s) for s in f.statuses)
         mods = ", ".join(f"{self.stat_short.get(k, k)} {d:+d}" for k, d, *_ in f.mods)
@@ -408,6 +415,8 @@ class Engine(BaseEngine):
             return                              # nothing happened since the last picture
         for ln in self.map_lines():
             self.ref.trace(f"      {ln}")
+        if self.state_at < 0:                   # the first picture: its key
+            self.ref.trace(f"        key: {self.map_key()}")
         for f in self.fighters.values():
             self.ref.trace(f"        {self._brief(f)}")
         self.state_at = len(self.ref.trace_lines)
@@ -610,8 +619,6 @@ class Engine(BaseEngine):
         self._reshuffle(f, ev)
 
     def on_draw(self, ev: Event) -> None:
-        if self.phase == "place":
-            pass
         f = self._fighter(ev["character"], ev.at("character"), "character")
         named = []
         for x in ev["cards"] or []:
@@ -621,7 +628,7 @@ class Engine(BaseEngine):
             named.append(self._card(x, ev.at("cards"), "cards", ("action",)))
         source = ev["source"]
         if source is not None:
-            self._card_or_text(source, ev.at("source"), "source")
+            source = self._card_or_text(source, ev.at("source"), "source")
         mid_turn = self.current is f and self.used_actions < self.need and f.hand.size > 0
         if source is None and self.turns_begun and self._round_complete() and not mid_turn:
             self._new_round(ev)         # the next round's draws (a draw in the middle of a turn is card text's)
@@ -1271,7 +1278,8 @@ class Engine(BaseEngine):
         dtext = ""
         if roll is not None and hit:
             add = int(roll) + int(ev["defence_bonus"] or 0)
-            dtext = f" + defence {roll}" + (f"{int(ev['defence_bonus']):+d}" if ev["defence_bonus"] else "")
+            b = int(ev["defence_bonus"] or 0)
+            dtext = f" + defence {roll}" + (f" {'+' if b > 0 else '−'} {abs(b)} by card text" if b else "")
             tt += add
         base = int(line["damage"]) + int(ev["bonus"] or 0)
         if hit:
