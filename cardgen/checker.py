@@ -144,6 +144,9 @@ class BaseEngine:
 
 def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
     game_name = log.header.get("game")
+    if game_name is None:
+        raise LogError("LOG-GAME", f"the log header names no 'game' (this log was checked as '{slug}')",
+                       Loc(str(log.path), 1, 1))
     if game_name != slug:
         raise LogError("LOG-GAME", f"the log is for game {game_name!r}, not '{slug}'",
                        log.header_locs.get("game", Loc(str(log.path), 1, 1)))

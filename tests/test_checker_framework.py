@@ -146,6 +146,7 @@ def test_a_file_that_is_not_text(tmp_path):
 
 @pytest.mark.parametrize("old,new,rule,at,hint", [
     ("game: loot_battles", "game: bone_wars", "LOG-GAME", "game:", None),
+    ("game: loot_battles\n", "", "LOG-GAME", "rules_version", None),            # no game: line 1
     ("{kind: roll, player: bo, die: 2}", "{kind: rol, player: bo, die: 2}", "LOG-EVENT", "kind: rol,", "roll"),
     ("{kind: roll, player: bo, die: 2}", "{kind: roll, player: bo, dye: 2}", "LOG-FIELD", "dye", "die"),
     ("{kind: roll, player: bo, die: 2}", "{kind: roll, player: bo}", "LOG-FIELD", "player: bo}", None),
@@ -474,10 +475,18 @@ def test_example_playthrough_matches_its_golden_trace(slug, path, update_goldens
         f"{path.name} replays differently from {golden.name}: run pytest --update-goldens if intended"
 
 
+def _complete_and_legal(trace: str) -> bool:
+    """A golden trace of a game played to the end: a winner in its ``final`` line, no error."""
+    final = json.loads(trace.rsplit("final: ", 1)[1]) if "\nfinal: " in trace else {}
+    return final.get("winner") is not None and not re.search(r":\d+:\d+: [A-Z][A-Z0-9-]* error:", trace)
+
+
 @pytest.mark.parametrize("slug", MODULES)
 def test_every_engine_has_golden_playthroughs(slug):
     engine(slug)
     goldens = sorted(p.stem for p in (GOLDEN_TRACES / slug).glob("*.txt"))
-    assert len(goldens) >= 2, f"cardgen.engines.{slug} has {len(goldens)} golden playthrough(s); record two"
+    complete = [g for g in goldens if _complete_and_legal((GOLDEN_TRACES / slug / f"{g}.txt").read_text("utf-8"))]
+    assert len(complete) >= 2, f"cardgen.engines.{slug} has {len(complete)} golden playthrough(s) of a complete " \
+                               f"legal game ({goldens}); record two"
     logs = {p.stem for p in (ROOT / "examples" / "logs" / slug).glob("*.yaml")}
     assert set(goldens) <= logs, f"goldens without their log: {sorted(set(goldens) - logs)}"
