@@ -388,6 +388,8 @@ def test_docs_event_reference_is_current(update_goldens):
     assert text == want, "the event reference in docs/playtest-logs.md is stale: run pytest --update-goldens"
     for slug, eng in logschema.engines().items():
         assert all(f"#### `{k}`" in text for k in eng.EVENTS), slug
+        guide = f"\n## {logschema.game_title(ROOT, slug)}\n"      # the game's own guide, before the reference
+        assert guide in text and text.index(guide) < text.index("\n## Event reference"), (slug, guide)
 
 
 def test_markdown_reference_of_an_engine():

@@ -139,7 +139,8 @@ BF_EVENTS: dict[str, dict[str, Opt]] = {
                                         "Spellbook's Special Attack; BF-ACT-3)"),
         "returns": Opt("list", item=Opt("str"), doc="cards put from the target's hand on top of its action deck "
                                                     "(Ancient Cunning); '?' for one not named"),
-        "rubble": Opt("list", item=_cell_opt("a hex [col, row]"), doc="obstacle tokens put on these hexes"),
+        "rubble": Opt("list", item=_cell_opt("a hex [col, row]"),
+                      doc="obstacle tokens put on these hexes, each a free clear tile (BF-MAP-1)"),
         "clear": Opt("list", item=_cell_opt("a hex [col, row]"), doc="obstacle tokens removed from these hexes"),
     },
     "end_turn": {
