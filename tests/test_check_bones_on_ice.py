@@ -607,3 +607,15 @@ mutated = partial(
 @given(doc=mutated(), form=st.sampled_from(["yaml", "jsonl"]), strict=st.booleans())
 def test_the_checker_never_raises_on_fuzzed_logs(doc, form, strict):
     checklogs.assert_the_checker_never_raises(GAME, doc, form, strict)
+
+
+@pytest.mark.parametrize("old,new,rule", [
+    ("  pass: 1\n", "  pass: 2\n", "BOI-STAM-2"),                                   # Sully's pass leaves 17
+    ("  defense: 2 ", "  defense: 3 ", "BOI-ZONE-2"),                                # 6 + 3 = 9: a Save
+    ("rounds: 15", "rounds: 14", "BOI-END-1"),                                     # FULL plays a round 15
+])
+def test_the_rules_numbers_come_from_params(game_copy, old, new, rule):
+    g = game_copy(GAME)
+    g.edit("rules/bones_on_ice/params.yaml", old, new)
+    text = FULL if rule == "BOI-END-1" else BASE
+    checklogs.assert_params_decide(GAME, g.root, text, rule)
