@@ -209,12 +209,13 @@ def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Pro
         raise LogError("LOG-GAME", f"the {slug} content has errors; run `cardgen validate {slug}`",
                        Loc(str(path), 1, 1))
     problems = Problems()
-    allowed = {}
+    allowed, allow_at = {}, {}
     for i, a in enumerate(log.allow):
+        at = log.allow_locs[i] if i < len(log.allow_locs) else Loc(str(path), 1, 1)
         if not isinstance(a, dict) or "rule" not in a or "reason" not in a:
-            raise LogError("LOG-FIELD", "each 'allow' entry needs 'rule' and 'reason'",
-                           log.allow_locs[i] if i < len(log.allow_locs) else Loc(str(path), 1, 1))
+            raise LogError("LOG-FIELD", "each 'allow' entry needs 'rule' and 'reason'", at)
         allowed[str(a["rule"])] = str(a["reason"])
+        allow_at[str(a["rule"])] = at
     ref = Referee(problems, allowed, strict)
     where = Loc(str(path), 1, 1)
     try:
@@ -251,7 +252,18 @@ def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Pro
             check_expect(engine_cls, log, final, ref)
         except StopReplay:      # --strict: the first wrong claim ends the check
             pass
+    if not (strict and problems.has_errors):
+        _unused_allows(allowed, allow_at, problems)
     return problems, final, ref.trace_lines
+
+
+def _unused_allows(allowed: dict[str, str], allow_at: dict[str, Loc], problems: Problems) -> None:
+    """An ``allow`` entry that no event of the log needed: a mistyped rule ID, or a stale entry."""
+    used = {p.rule for p in problems.items if p.severity == "note"}
+    for rule, reason in allowed.items():
+        if rule not in used:
+            problems.warning(rule, f"allowed ({reason}), but the log never breaks {rule}: is the rule ID right?",
+                             allow_at[rule])
 
 
 def check_expect(engine_cls, log: PlayLog, final: dict, ref: Referee) -> None:

@@ -255,6 +255,17 @@ def test_allow_entries_need_a_rule_and_a_reason(dice_engine, tmp_path):
     assert "T-DIE" not in [p.rule for p in probs.errors]
 
 
+def test_an_allow_entry_the_log_never_needs_is_a_warning(dice_engine, tmp_path):
+    """A mistyped rule ID in 'allow' does not pass unnoticed: a warning at its line, exit code unchanged."""
+    text = LOG.replace("die: 5, total: 5", "die: 9, total: 0") + "allow:\n  - {rule: T-DYE, reason: a d10 by mistake}\n"
+    probs, _, _ = replay(ROOT, SLUG, write(tmp_path, text))
+    assert [(p.rule, p.severity, p.loc.line) for p in probs if p.rule == "T-DYE"] == \
+        [("T-DYE", "warning", line_of(text, "{rule: T-DYE"))]
+    assert "T-DIE" in [p.rule for p in probs.errors]
+    code, out = check(write(tmp_path, LOG + "allow:\n  - {rule: T-DIE, reason: just in case}\n"))
+    assert code == 0 and [(p["rule"], p["severity"]) for p in out["problems"]] == [("T-DIE", "warning")]
+
+
 # -- output ------------------------------------------------------------------------------------------
 
 def test_text_output(dice_engine, tmp_path, capsys):
