@@ -497,7 +497,7 @@ def test_legal_next_follows_the_state():
         seen.append(eng.legal_next())
     assert "create" in seen[0] and "attack" not in seen[0]
     assert seen[1][:1] == ["attack"] and "create" not in seen[1]   # Rex has Haste
-    assert seen[2] == ["block"]                                    # ben answers the attack
+    assert seen[2] == ["block", "take_damage", "roll"]             # ben answers; nothing can block: may skip it
     assert seen[3] == ["take_damage", "roll"]                      # no monster able to block
 
 
@@ -545,3 +545,12 @@ def test_the_rules_numbers_come_from_params(game_copy, old, new, rule):
     g = game_copy(GAME)
     g.edit("rules/bone_wars/params.yaml", old, new)
     checklogs.assert_params_decide(GAME, g.root, BASE, rule)
+
+
+@pytest.mark.parametrize("name", ["BASE", "SHORT", "THREE", "SKIP", "duel-2p.yaml", "three-way-3p.yaml"])
+def test_legal_next_allows_every_event_of_a_legal_log(tmp_path, name):
+    path = write(tmp_path, BASES[name]) if name in BASES else EXAMPLES / name
+    eng, seen = checklogs.replay_engine(Engine, _GAME, GAME, path)
+    checklogs.assert_every_event_was_legal(seen)
+    if name.endswith(".yaml") or name == "SHORT":
+        assert eng.over and eng.legal_next() == ["damage", "destroyed", "eliminated"]   # claims only

@@ -644,16 +644,27 @@ def test_legal_next_and_moves_follow_the_state():
     eng = Engine(_GAME, d, {}, Referee(Problems(), {}, False))
     eng.start()
     seen = [eng.legal_next()]
-    for i, ev in enumerate(events[:11]):
+    for i, ev in enumerate(events[:12]):
         spec = BF_EVENTS[ev["kind"]]
         full = {k: None if o.default is MISSING else o.default for k, o in spec.items()} | ev
         e = Event(i, ev["kind"], full, Loc("t", i + 1, 1))
         eng.before(e)
         eng.apply(e)
         seen.append(eng.legal_next())
-    assert seen[0] == ["place"] and seen[4] == ["draw", "round"]
-    assert seen[6] == ["draw", "reshuffle"]                     # the round's draws are due
-    assert "move" in seen[10] and "end_turn" in seen[10]        # the boss's turn, 3 actions
+    assert seen[0] == ["place"] and seen[4] == ["draw", "round", "effect"]
+    assert seen[6] == ["effect", "draw", "reshuffle"]           # the round's draws are due (or card text)
+    assert "move" in seen[10] and "end_turn" not in seen[10]    # the boss's turn: 1 of its 3 actions used
+    assert "end_turn" in seen[12] and "turn" in seen[12]        # all 3 used: its turn may end
     assert eng.legal_moves("maelis", 3) >= {(3, 5), (4, 7), (3, 8)} and (3, 4) not in eng.legal_moves("maelis", 3)
     ends = eng.legal_moves("boss", 2)
     assert (5, 3, 0) in ends and all(len(x) == 3 for x in ends)
+
+
+@pytest.mark.parametrize("name", ["BASE", "SMALL", "SMALL4", "DECK", "KEEP", "boss-wins-arena.yaml",
+                                  "heroes-win-pillars.yaml"])
+def test_legal_next_allows_every_event_of_a_legal_log(tmp_path, name):
+    path = _write(tmp_path, LOGS[name]) if name in BASES else EXAMPLES / name
+    eng, seen = checklogs.replay_engine(Engine, _GAME, GAME, path)
+    checklogs.assert_every_event_was_legal(seen)
+    if name.endswith(".yaml"):
+        assert eng.winner is not None and set(eng.legal_next()) == {"game_end", "death", "end_turn"}

@@ -1168,8 +1168,22 @@ class Engine(BaseEngine):
     # -- for programs: what may come next -----------------------------------------------------
 
     def legal_next(self) -> list[str]:
-        """The event kinds the current state accepts (for simulated playtests)."""
-        return list(dict.fromkeys(e["kind"] for e in self.legal_events()))
+        """The event kinds the current state accepts: those of :meth:`legal_events` (the explicit
+        way, for simulated playtests) and the shortcuts a hand-written log may take — the next
+        player's draw ending a turn, no 'block' when nothing can block, the claims after a combat."""
+        if self.over:
+            return list(CLAIM_KINDS)
+        kinds = list(dict.fromkeys(e["kind"] for e in self.legal_events()))
+        c = self.combat
+        if c is not None:
+            if c.stage == "block" and not c.able:
+                kinds += ["take_damage", "roll"]
+        elif self.current is not None:
+            if "end_turn" in kinds:
+                kinds.append("draw")
+            if self.last is not None:
+                kinds += [k for k in CLAIM_KINDS if k not in kinds]
+        return list(dict.fromkeys(kinds))
 
     def legal_events(self) -> list[dict[str, Any]]:
         """Skeletons of every legal next event; dice fields are None (roll them), a hidden card is '?'."""

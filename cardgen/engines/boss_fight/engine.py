@@ -1642,23 +1642,27 @@ class Engine(BaseEngine):
     # -- for programs: what may come next ---------------------------------------------------------------
 
     def legal_next(self) -> list[str]:
-        """The event kinds the current state accepts (for simulated playtests)."""
+        """The event kinds the current state accepts (for simulated playtests): what may come next
+        without breaking a rule. Card text (``effect``, a ``draw`` or ``reshuffle``) may come at any
+        time once the pieces stand; claims (``death``, ``game_end``, ``end_turn``) once true."""
         if self.over:
-            return []
+            return list(CLAIMS_AFTER_END)
         if self.phase == "place":
             unplaced = [f for f in self.fighters.values() if f.placed is None]
-            return ["place"] if unplaced else ["draw", "round"]
+            return ["place"] if unplaced else ["draw", "round", "effect"]
+        anytime = ["effect", "draw", "reshuffle"] + (["death"] if any(not f.alive for f in self.fighters.values())
+                                                     else [])
         if not self.turns_begun and any(self.drawn[f.key] < self.due.get(f.key, 0) for f in self._living()):
-            return ["draw", "reshuffle"]
+            return anytime
+        actions = ["move", "attack", "item", "discard", "ability", "feat"]
         f = self.current
         if f is not None and self.used_actions < self.need and f.hand.size:
-            kinds = ["move", "attack", "item", "discard", "ability", "feat", "effect"]
             if any(s in self.no_move for s in f.statuses):
-                kinds.remove("move")
-            return kinds + ["end_turn"]
-        if self._round_complete():
-            return ["round", "draw"]
-        return ["turn", "move", "attack", "item", "discard", "ability", "feat"]
+                actions.remove("move")
+            return actions + anytime                    # this turn's actions are not all used yet
+        out = ["end_turn"] if f is not None else []
+        out += ["round"] if self._round_complete() else ["turn"] + actions
+        return out + anytime
 
     def legal_moves(self, key: str, tiles: int) -> set[tuple[int, ...]]:
         """Where ``key`` may end a Move action of ``tiles``: a hero's (col, row); the boss's anchor
