@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardgen import gamehooks, logschema
 from cardgen.checker import BaseEngine, Referee, StopReplay, _check_shape, replay, run_check
@@ -18,6 +20,7 @@ from cardgen.cli import main
 from cardgen.playlog import LogError, read
 from cardgen.problems import Loc, Problems
 from cardgen.schema import Opt
+from tests import checklogs
 from tests.conftest import ROOT, run_cli
 
 SLUG = "loot_battles"     # any game with content: the test engine below ignores its cards
@@ -503,3 +506,22 @@ def test_every_engine_has_golden_playthroughs(slug):
                                f"legal game ({goldens}); record two"
     logs = {p.stem for p in (ROOT / "examples" / "logs" / slug).glob("*.yaml")}
     assert set(goldens) <= logs, f"goldens without their log: {sorted(set(goldens) - logs)}"
+
+
+# -- any input at all: an answer, never a traceback ------------------------------------------------
+
+_ANY = st.recursive(st.none() | st.booleans() | st.integers(-5, 40) | st.text(max_size=6),
+                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+                    max_leaves=12)
+_KEYS = ["kind", "player", "players", "teams", "card", "cards", "count", "target", "at", "to", "path", "dice"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(slug=st.sampled_from(sorted(logschema.engines())), form=st.sampled_from(["yaml", "jsonl"]),
+       header=st.dictionaries(st.sampled_from(_KEYS), _ANY, max_size=3),
+       events=st.lists(st.one_of(_ANY, st.dictionaries(st.sampled_from(_KEYS), _ANY, max_size=4)), max_size=5))
+def test_the_checker_answers_any_log_of_any_game(slug, form, header, events):
+    """Whatever the file holds — a header of random values, events of any shape — every engine's
+    checker exits 0, 1 or 2 with a line, and never fails inside (CHECK-INTERNAL)."""
+    evs = [dict(e, kind=e.get("kind", "draw")) if isinstance(e, dict) else e for e in events]
+    checklogs.assert_the_checker_never_raises(slug, {"game": slug, **header, "events": evs}, form, strict=False)
