@@ -619,3 +619,12 @@ def test_the_rules_numbers_come_from_params(game_copy, old, new, rule):
     g.edit("rules/bones_on_ice/params.yaml", old, new)
     text = FULL if rule == "BOI-END-1" else BASE
     checklogs.assert_params_decide(GAME, g.root, text, rule)
+
+
+def test_a_line_up_that_cannot_play_is_reported_once(tmp_path):
+    """No Goalie among the Titans: the line-up is reported at its header line; the events and the
+    expect are not replayed against a game that cannot start, so nothing else is reported."""
+    text = BASE.replace("{team: titans}", "{team: titans, skaters: [bruno, sam, pat, sully]}")
+    code, probs, final, trace = check(write(tmp_path, text))
+    assert code == 1 and {(p["rule"], p["line"]) for p in probs} == {("BOI-CARD-2", 5), ("BOI-SETUP-1", 5)}, probs
+    assert final["winner"] is None and any("cannot be played out" in t for t in trace)

@@ -507,6 +507,7 @@ class Engine(BaseEngine):
                                f"{want} players{extra}", self.head_loc)
             if len(self.sides) < 2:
                 self.broken = True
+                self.replayable = False
                 return
             for side in self.sides[2:]:
                 del self.by_name[side.name]
