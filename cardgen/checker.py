@@ -88,6 +88,7 @@ class BaseEngine:
         self.ref = ref
         self.over = False
         self.end_rule = "LOG-END"
+        self.replayable = True      # False: the setup is too broken to replay (a violation says why)
         self.params_file = game.rules_dir / "params.yaml"
 
     # --- rules parameters: every number comes from params.yaml -------------------------------
@@ -144,6 +145,9 @@ class BaseEngine:
 
 def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
     game_name = log.header.get("game")
+    if game_name is None:
+        raise LogError("LOG-GAME", f"the log header names no 'game' (this log was checked as '{slug}')",
+                       Loc(str(log.path), 1, 1))
     if game_name != slug:
         raise LogError("LOG-GAME", f"the log is for game {game_name!r}, not '{slug}'",
                        log.header_locs.get("game", Loc(str(log.path), 1, 1)))
@@ -206,12 +210,13 @@ def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Pro
         raise LogError("LOG-GAME", f"the {slug} content has errors; run `cardgen validate {slug}`",
                        Loc(str(path), 1, 1))
     problems = Problems()
-    allowed = {}
+    allowed, allow_at = {}, {}
     for i, a in enumerate(log.allow):
+        at = log.allow_locs[i] if i < len(log.allow_locs) else Loc(str(path), 1, 1)
         if not isinstance(a, dict) or "rule" not in a or "reason" not in a:
-            raise LogError("LOG-FIELD", "each 'allow' entry needs 'rule' and 'reason'",
-                           log.allow_locs[i] if i < len(log.allow_locs) else Loc(str(path), 1, 1))
+            raise LogError("LOG-FIELD", "each 'allow' entry needs 'rule' and 'reason'", at)
         allowed[str(a["rule"])] = str(a["reason"])
+        allow_at[str(a["rule"])] = at
     ref = Referee(problems, allowed, strict)
     where = Loc(str(path), 1, 1)
     try:
@@ -243,12 +248,25 @@ def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Pro
     except Exception as e:  # noqa: BLE001 - an engine bug must not become a traceback for the designer
         raise LogError("CHECK-INTERNAL", f"the {slug} checker failed on this event ({type(e).__name__}: {e}); "
                        "please report it with this log", where) from e
-    if log.expect is not None and not (strict and problems.has_errors):
+    if not engine.replayable:
+        ref.trace("      the setup cannot be played out (see above): the events and 'expect' are not checked")
+    elif log.expect is not None and not (strict and problems.has_errors):
         try:
             check_expect(engine_cls, log, final, ref)
         except StopReplay:      # --strict: the first wrong claim ends the check
             pass
+    if engine.replayable and not (strict and problems.has_errors):
+        _unused_allows(allowed, allow_at, problems)
     return problems, final, ref.trace_lines
+
+
+def _unused_allows(allowed: dict[str, str], allow_at: dict[str, Loc], problems: Problems) -> None:
+    """An ``allow`` entry that no event of the log needed: a mistyped rule ID, or a stale entry."""
+    used = {p.rule for p in problems.items if p.severity == "note"}
+    for rule, reason in allowed.items():
+        if rule not in used:
+            problems.warning(rule, f"allowed ({reason}), but the log never breaks {rule}: is the rule ID right?",
+                             allow_at[rule])
 
 
 def check_expect(engine_cls, log: PlayLog, final: dict, ref: Referee) -> None:

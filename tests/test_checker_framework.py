@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardgen import gamehooks, logschema
 from cardgen.checker import BaseEngine, Referee, StopReplay, _check_shape, replay, run_check
@@ -18,6 +20,7 @@ from cardgen.cli import main
 from cardgen.playlog import LogError, read
 from cardgen.problems import Loc, Problems
 from cardgen.schema import Opt
+from tests import checklogs
 from tests.conftest import ROOT, run_cli
 
 SLUG = "loot_battles"     # any game with content: the test engine below ignores its cards
@@ -146,6 +149,7 @@ def test_a_file_that_is_not_text(tmp_path):
 
 @pytest.mark.parametrize("old,new,rule,at,hint", [
     ("game: loot_battles", "game: bone_wars", "LOG-GAME", "game:", None),
+    ("game: loot_battles\n", "", "LOG-GAME", "rules_version", None),            # no game: line 1
     ("{kind: roll, player: bo, die: 2}", "{kind: rol, player: bo, die: 2}", "LOG-EVENT", "kind: rol,", "roll"),
     ("{kind: roll, player: bo, die: 2}", "{kind: roll, player: bo, dye: 2}", "LOG-FIELD", "dye", "die"),
     ("{kind: roll, player: bo, die: 2}", "{kind: roll, player: bo}", "LOG-FIELD", "player: bo}", None),
@@ -252,6 +256,17 @@ def test_allow_entries_need_a_rule_and_a_reason(dice_engine, tmp_path):
     probs, _, _ = replay(ROOT, SLUG, write(tmp_path, text))
     assert [p.rule for p in probs if p.severity == "note"] == ["T-DIE"]
     assert "T-DIE" not in [p.rule for p in probs.errors]
+
+
+def test_an_allow_entry_the_log_never_needs_is_a_warning(dice_engine, tmp_path):
+    """A mistyped rule ID in 'allow' does not pass unnoticed: a warning at its line, exit code unchanged."""
+    text = LOG.replace("die: 5, total: 5", "die: 9, total: 0") + "allow:\n  - {rule: T-DYE, reason: a d10 by mistake}\n"
+    probs, _, _ = replay(ROOT, SLUG, write(tmp_path, text))
+    assert [(p.rule, p.severity, p.loc.line) for p in probs if p.rule == "T-DYE"] == \
+        [("T-DYE", "warning", line_of(text, "{rule: T-DYE"))]
+    assert "T-DIE" in [p.rule for p in probs.errors]
+    code, out = check(write(tmp_path, LOG + "allow:\n  - {rule: T-DIE, reason: just in case}\n"))
+    assert code == 0 and [(p["rule"], p["severity"]) for p in out["problems"]] == [("T-DIE", "warning")]
 
 
 # -- output ------------------------------------------------------------------------------------------
@@ -387,6 +402,8 @@ def test_docs_event_reference_is_current(update_goldens):
     assert text == want, "the event reference in docs/playtest-logs.md is stale: run pytest --update-goldens"
     for slug, eng in logschema.engines().items():
         assert all(f"#### `{k}`" in text for k in eng.EVENTS), slug
+        guide = f"\n## {logschema.game_title(ROOT, slug)}\n"      # the game's own guide, before the reference
+        assert guide in text and text.index(guide) < text.index("\n## Event reference"), (slug, guide)
 
 
 def test_markdown_reference_of_an_engine():
@@ -474,10 +491,37 @@ def test_example_playthrough_matches_its_golden_trace(slug, path, update_goldens
         f"{path.name} replays differently from {golden.name}: run pytest --update-goldens if intended"
 
 
+def _complete_and_legal(trace: str) -> bool:
+    """A golden trace of a game played to the end: a winner in its ``final`` line, no error."""
+    final = json.loads(trace.rsplit("final: ", 1)[1]) if "\nfinal: " in trace else {}
+    return final.get("winner") is not None and not re.search(r":\d+:\d+: [A-Z][A-Z0-9-]* error:", trace)
+
+
 @pytest.mark.parametrize("slug", MODULES)
 def test_every_engine_has_golden_playthroughs(slug):
     engine(slug)
     goldens = sorted(p.stem for p in (GOLDEN_TRACES / slug).glob("*.txt"))
-    assert len(goldens) >= 2, f"cardgen.engines.{slug} has {len(goldens)} golden playthrough(s); record two"
+    complete = [g for g in goldens if _complete_and_legal((GOLDEN_TRACES / slug / f"{g}.txt").read_text("utf-8"))]
+    assert len(complete) >= 2, f"cardgen.engines.{slug} has {len(complete)} golden playthrough(s) of a complete " \
+                               f"legal game ({goldens}); record two"
     logs = {p.stem for p in (ROOT / "examples" / "logs" / slug).glob("*.yaml")}
     assert set(goldens) <= logs, f"goldens without their log: {sorted(set(goldens) - logs)}"
+
+
+# -- any input at all: an answer, never a traceback ------------------------------------------------
+
+_ANY = st.recursive(st.none() | st.booleans() | st.integers(-5, 40) | st.text(max_size=6),
+                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+                    max_leaves=12)
+_KEYS = ["kind", "player", "players", "teams", "card", "cards", "count", "target", "at", "to", "path", "dice"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(slug=st.sampled_from(sorted(logschema.engines())), form=st.sampled_from(["yaml", "jsonl"]),
+       header=st.dictionaries(st.sampled_from(_KEYS), _ANY, max_size=3),
+       events=st.lists(st.one_of(_ANY, st.dictionaries(st.sampled_from(_KEYS), _ANY, max_size=4)), max_size=5))
+def test_the_checker_answers_any_log_of_any_game(slug, form, header, events):
+    """Whatever the file holds — a header of random values, events of any shape — every engine's
+    checker exits 0, 1 or 2 with a line, and never fails inside (CHECK-INTERNAL)."""
+    evs = [dict(e, kind=e.get("kind", "draw")) if isinstance(e, dict) else e for e in events]
+    checklogs.assert_the_checker_never_raises(slug, {"game": slug, **header, "events": evs}, form, strict=False)

@@ -87,9 +87,9 @@ EVENTS: dict[str, dict[str, Opt]] = {
         "monster": Opt("str", doc="the blocking monster; 'none' (or left out) for no block (BW-ATK-3)"),
     },
     "roll": {
-        "attacker": Opt("int", doc="blocked combat: the attacker's d20 (BW-ATK-6)"),
-        "blocker": Opt("int", doc="blocked combat: the blocker's d20 (BW-ATK-6)"),
-        "defender": Opt("int", doc="unblocked: the defender's d20 against the attacker's Str (BW-ATK-10)"),
+        "attacker": Opt("int", doc="blocked combat: the attacker's die roll (BW-ATK-6)"),
+        "blocker": Opt("int", doc="blocked combat: the blocker's die roll (BW-ATK-6)"),
+        "defender": Opt("int", doc="unblocked: the defender's die roll against the attacker's Str (BW-ATK-10)"),
     },
     "take_damage": {
         "player": _player("the defender who takes the unblocked attack's damage (BW-ATK-10)"),
@@ -119,7 +119,7 @@ HEADER: dict[str, Opt] = {
     "players": Opt("list", required=True, item=Opt("str"),
                    doc="the players' names in clockwise order (BW-SETUP-1)"),
     "turn_order_rolls": Opt("list", required=True, item=Opt("map", item=Opt("int")),
-                            doc="the turn-order d20s: a first round {player: roll} for every player, then one "
+                            doc="the turn-order rolls: a first round {player: roll} for every player, then one "
                                 "round of re-rolls per tie among the tied highest (BW-SETUP-3)"),
     "deals": Opt("map", doc="the cards dealt: {player: [card, …]} ('?' for a hidden card) or {player: count}; "
                             "players left out were dealt a hidden full hand (BW-SETUP-2)"),
@@ -578,7 +578,7 @@ class Engine(BaseEngine):
         for i, rnd in enumerate(rounds):
             rloc = self.header_locs.get(f"turn_order_rolls[{i}]", tloc)
             if not isinstance(rnd, dict):
-                raise LogError("LOG-FIELD", "each round of 'turn_order_rolls' is a mapping {player: d20}", rloc)
+                raise LogError("LOG-FIELD", f"each round of 'turn_order_rolls' is a mapping {{player: d{self.die_sides}}}", rloc)
             rolls: dict[str, int] = {}
             for key, v in rnd.items():
                 vloc = rnd.at(key) if hasattr(rnd, "at") else rloc
@@ -599,7 +599,7 @@ class Engine(BaseEngine):
                     why.append(f"{', '.join(missing)} did not roll")
                 if extra:
                     why.append(f"{', '.join(extra)} {'is' if len(extra) == 1 else 'are'} not in the re-roll")
-                who = "every player rolls a d20" if i == 0 else f"only the tied players ({', '.join(contenders)}) " \
+                who = f"every player rolls a d{self.die_sides}" if i == 0 else f"only the tied players ({', '.join(contenders)}) " \
                                                                 "re-roll"
                 self.ref.violation("BW-SETUP-3", f"{who}: {'; '.join(why)}", rloc)
             if not rolls:
@@ -618,7 +618,8 @@ class Engine(BaseEngine):
                                "players re-roll until one is highest", last)
             first = None                        # as recorded: whoever takes the first turn
         if not rounds:
-            self.ref.violation("BW-SETUP-3", "every player rolls a d20 for the turn order; no roll is recorded", tloc)
+            self.ref.violation("BW-SETUP-3", f"every player rolls a d{self.die_sides} for the turn order; no roll is "
+                               "recorded", tloc)
         self.rolled_first = first
         self.current = first
 
@@ -958,8 +959,8 @@ class Engine(BaseEngine):
                                    ev.loc)
                 self.combat = None
                 return
-            self.ref.die(ev["attacker"], self.die_sides, "BW-ATK-6", ev.at("attacker"), "the attacker's d20")
-            self.ref.die(ev["blocker"], self.die_sides, "BW-ATK-6", ev.at("blocker"), "the blocker's d20")
+            self.ref.die(ev["attacker"], self.die_sides, "BW-ATK-6", ev.at("attacker"), f"the attacker's d{self.die_sides}")
+            self.ref.die(ev["blocker"], self.die_sides, "BW-ATK-6", ev.at("blocker"), f"the blocker's d{self.die_sides}")
             self._resolve_blocked(ev, c, ev["attacker"], ev["blocker"])
             return
         if ev["defender"] is None:
@@ -974,7 +975,7 @@ class Engine(BaseEngine):
         if c.stage == "declined":
             self.ref.violation("BW-ATK-10", f"{c.defender} could block with {', '.join(b.name for b in c.able)}: "
                                "a defender who declines to block takes the damage (no roll)", ev.at("defender"))
-        self.ref.die(ev["defender"], self.die_sides, "BW-ATK-10", ev.at("defender"), "the defender's d20")
+        self.ref.die(ev["defender"], self.die_sides, "BW-ATK-10", ev.at("defender"), f"the defender's d{self.die_sides}")
         self._resolve_unblocked(ev, c, ev["defender"])
 
     def on_take_damage(self, ev: Event) -> None:
@@ -1167,8 +1168,22 @@ class Engine(BaseEngine):
     # -- for programs: what may come next -----------------------------------------------------
 
     def legal_next(self) -> list[str]:
-        """The event kinds the current state accepts (for simulated playtests)."""
-        return list(dict.fromkeys(e["kind"] for e in self.legal_events()))
+        """The event kinds the current state accepts: those of :meth:`legal_events` (the explicit
+        way, for simulated playtests) and the shortcuts a hand-written log may take — the next
+        player's draw ending a turn, no 'block' when nothing can block, the claims after a combat."""
+        if self.over:
+            return list(CLAIM_KINDS)
+        kinds = list(dict.fromkeys(e["kind"] for e in self.legal_events()))
+        c = self.combat
+        if c is not None:
+            if c.stage == "block" and not c.able:
+                kinds += ["take_damage", "roll"]
+        elif self.current is not None:
+            if "end_turn" in kinds:
+                kinds.append("draw")
+            if self.last is not None:
+                kinds += [k for k in CLAIM_KINDS if k not in kinds]
+        return list(dict.fromkeys(kinds))
 
     def legal_events(self) -> list[dict[str, Any]]:
         """Skeletons of every legal next event; dice fields are None (roll them), a hidden card is '?'."""

@@ -492,6 +492,7 @@ class Engine(BaseEngine):
         if len(self.teams) < 2 or any(not any(sk.role in self.acting_roles for sk in t.skaters)
                                       or t.goalie(self.goalie_role) is None for t in self.teams):
             self.teams = []             # no game can be replayed: the violation above says why
+            self.replayable = False
             return
         self.skaters = [sk for t in self.teams for sk in t.skaters]
         self._place_for_faceoff()

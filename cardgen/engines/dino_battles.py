@@ -63,11 +63,11 @@ _MOVE = {
     "player": _player("the player who moves"),
     "cards": Opt("list", item=Opt("str"), doc="the Combat cards played from the Combat Deck (default: what the "
                  "move needs; checked, BDB-CMB-2)"),
-    "roll": Opt("int", doc="the d6 rolled for the move (not needed when a paralyzed Dinosaur's move fails)"),
+    "roll": Opt("int", doc="the die rolled for the move (not needed when a paralyzed Dinosaur's move fails)"),
     "bonus": Opt("int", doc="a modifier from card text the checker does not read — a Special Attack's '+4 ATK', "
                  "an Item, an Action — added to the total"),
     "total": Opt("int", doc="stated: die + stat + bonus (checked)"),
-    "paralyze_roll": Opt("int", doc="the d6 a paralyzed Dinosaur rolls before it moves (BDB-ABIL-1)"),
+    "paralyze_roll": Opt("int", doc="the die a paralyzed Dinosaur rolls before it moves (BDB-ABIL-1)"),
 }
 _RESULT = {"damage": _DAMAGE, "hp": _HP, "negated_by": _NEGATED}
 _SPECIAL = Opt("str", doc="a Special Attack of the active Dinosaur, by name: it costs the cards it names (BDB-CMB-2)")
@@ -91,7 +91,7 @@ EVENTS: dict[str, dict[str, Opt]] = {
     },
     "new_hand": {
         "player": _player("the player who takes a new hand"),
-        "count": Opt("int", min=0, doc="stated: the size of the new hand (checked: 6, 6, 5, 4, …, BDB-SETUP-2)"),
+        "count": Opt("int", min=0, doc="stated: the size of the new hand (checked: from the second new hand on, one card fewer each time, BDB-SETUP-2)"),
         "cards": Opt("list", item=Opt("str"), doc="the cards of the new hand; may name only some or none"),
         "no_dinosaur": Opt("bool", default=False, doc="the old hand held no Dinosaur: no penalty (BDB-SETUP-2)"),
         "hand": Opt("int", doc="stated: cards in hand afterwards (checked)"),
@@ -507,6 +507,7 @@ class Engine(BaseEngine):
                                f"{want} players{extra}", self.head_loc)
             if len(self.sides) < 2:
                 self.broken = True
+                self.replayable = False
                 return
             for side in self.sides[2:]:
                 del self.by_name[side.name]
@@ -1554,7 +1555,7 @@ class Engine(BaseEngine):
                 self._next_exchange(1 - c.first)
             return
         if ev["roll"] is None:
-            raise LogError("LOG-FIELD", "'attack' event lacks 'roll' (the d6 rolled)", ev.loc)
+            raise LogError("LOG-FIELD", f"'attack' event lacks 'roll' (the d{self.die_sides} rolled)", ev.loc)
         bonus = int(ev["bonus"] or 0) + (d.evade_bonus if d else 0)
         eb = d.evade_bonus if d else 0
         if d is not None:
@@ -1600,7 +1601,7 @@ class Engine(BaseEngine):
             self._resolve(ev, "no_answer", None, failed=kind)
             return
         if ev["roll"] is None:
-            raise LogError("LOG-FIELD", f"'{kind}' event lacks 'roll' (the d6 rolled)", ev.loc)
+            raise LogError("LOG-FIELD", f"'{kind}' event lacks 'roll' (the d{self.die_sides} rolled)", ev.loc)
         self._resolve(ev, kind, {"side": s, "dino": d, "ev": ev, "roll": ev["roll"], "bonus": bonus,
                                  "special": special})
 

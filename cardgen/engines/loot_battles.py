@@ -65,7 +65,7 @@ EVENTS: dict[str, dict[str, Opt]] = {
     },
     "encounter_drawn": {
         "pick": Opt("str", required=True, doc="the Encounter card the Leader picks"),
-        "cards": Opt("list", item=Opt("str"), doc="the cards drawn (3), the pick among them; may be left out"),
+        "cards": Opt("list", item=Opt("str"), doc="the cards drawn, the pick among them; may be left out"),
         "by": Opt("str", doc="who picked (checked: the Encounter Leader, LB-SETUP-3)"),
     },
     "reinforcements_drawn": {
@@ -74,7 +74,7 @@ EVENTS: dict[str, dict[str, Opt]] = {
     },
     "enemies_placed": {
         "rolls": Opt("list", required=True, item=Opt("int"),
-                     doc="one d6 per enemy: the first places enemy #1, and so on (LB-TGT-1)"),
+                     doc="one die per enemy: the first places enemy #1, and so on (LB-TGT-1)"),
         "numbers": Opt("map", item=Opt("list", item=Opt("int")),
                        doc="who holds which numbers for this placement, e.g. {ana: [1, 3, 5], bo: [2, 4, 6]}"),
         "placed": Opt("map", item=Opt("list", item=Opt("str")),
@@ -86,7 +86,7 @@ EVENTS: dict[str, dict[str, Opt]] = {
         "targets": Opt("list", item=Opt("str"), doc="several targets, for a weapon that hits more than once"),
         "with": Opt("list", item=Opt("str"), doc="the weapons or spells of this roll (ids or names); "
                     "default: the player's attack items not yet rolled this turn"),
-        "dice": Opt("list", item=Opt("int"), doc="the d6 values rolled (LB-ATK-2)"),
+        "dice": Opt("list", item=Opt("int"), doc="the dice values rolled (LB-ATK-2)"),
         **_ROLL_CLAIMS,
     },
     "heal": {
@@ -101,7 +101,7 @@ EVENTS: dict[str, dict[str, Opt]] = {
     "enemy_attack": {
         "enemy": Opt("str", required=True, doc="the attacking enemy: 'rats#2' (or just 2)"),
         "target": Opt("str", doc="the player attacked (checked: the one it stands in front of, LB-RND-1)"),
-        "dice": Opt("list", item=Opt("int"), doc="the d6 values rolled (LB-ATK-2)"),
+        "dice": Opt("list", item=Opt("int"), doc="the dice values rolled (LB-ATK-2)"),
         **_ROLL_CLAIMS,
     },
     "round_end": {
@@ -694,7 +694,7 @@ class Engine(BaseEngine):
                 self.ref.violation("LB-SETUP-4", f"{card.name} as a reinforcement has {count} enemies "
                                    f"({card.get('count')} + {extra}); the log places {len(rolls)}", ev.at("rolls"))
             else:
-                self.ref.violation("LB-TGT-1", f"{card.name} has {count} enemies, one d6 each; the log rolls "
+                self.ref.violation("LB-TGT-1", f"{card.name} has {count} enemies, one d{self.target_die} each; the log rolls "
                                    f"{len(rolls)}", ev.at("rolls"))
         if ev["numbers"] is not None:
             held = {}
@@ -708,7 +708,7 @@ class Engine(BaseEngine):
         enc.enemies = []
         for i, v in enumerate(rolls):
             ref = f"{ecard.id}#{i + 1}"
-            self.ref.die(v, self.target_die, "LB-TGT-1", ev.at("rolls"), f"the d6 placing {ref}")
+            self.ref.die(v, self.target_die, "LB-TGT-1", ev.at("rolls"), f"the d{self.target_die} placing {ref}")
             who = self.by_name.get(owner.get(v, "")) if isinstance(v, int) else None
             if who is None:
                 who = self.players[self.leader]
@@ -746,7 +746,7 @@ class Engine(BaseEngine):
         enc = b.current if b is not None else None
         if enc is None or not enc.placed:
             self.ref.violation("LB-TGT-1", f"'{ev.kind}' with no enemies placed (each Encounter's enemies are "
-                               "placed with a d6 each before the fight)", ev.loc)
+                               f"placed with a d{self.target_die} each before the fight)", ev.loc)
             return None
         return enc
 
@@ -856,7 +856,7 @@ class Engine(BaseEngine):
             return next(iter(groups.values()))
         if len(ev["dice"]) in groups:
             return groups[len(ev["dice"])]
-        ways = "; ".join(f"{a}d6 with {', '.join(c.name for c in g)}" for a, g in groups.items())
+        ways = "; ".join(f"{a}d{self.attack_die} with {', '.join(c.name for c in g)}" for a, g in groups.items())
         self.ref.violation("LB-ATK-2", f"{p.name} rolls {len(ev['dice'])} dice, but rolls {ways} (name the "
                            "weapons with 'with')", ev.at("dice"))
         return next(iter(groups.values()))
@@ -895,7 +895,7 @@ class Engine(BaseEngine):
                                    ev.at("dice"))
             return sum(d for d in dice if isinstance(d, int))
         if len(dice) != n:
-            self.ref.violation("LB-ATK-2", f"{who} rolls {n}d6; the log shows {len(dice)} dice", ev.at("dice"))
+            self.ref.violation("LB-ATK-2", f"{who} rolls {n}d{self.attack_die}; the log shows {len(dice)} dice", ev.at("dice"))
         for d in dice:
             self.ref.die(d, self.attack_die, "LB-ATK-2", ev.at("dice"), f"a die of {who}")
         return sum(dice)
@@ -911,10 +911,10 @@ class Engine(BaseEngine):
         else:
             hit = bool(ev["hit"])
             if hit and n * self.attack_die <= t.dodge:
-                self.ref.violation("LB-ATK-3", f"{n}d6 cannot beat {t.name}'s Dodge {t.dodge}, yet the log says "
+                self.ref.violation("LB-ATK-3", f"{n}d{self.attack_die} cannot beat {t.name}'s Dodge {t.dodge}, yet the log says "
                                    "it hit", ev.at("hit"))
             if not hit and n > t.dodge:
-                self.ref.violation("LB-ATK-3", f"{n}d6 always beats {t.name}'s Dodge {t.dodge}, yet the log "
+                self.ref.violation("LB-ATK-3", f"{n}d{self.attack_die} always beats {t.name}'s Dodge {t.dodge}, yet the log "
                                    "says it missed", ev.at("hit"))
         return hit if ev["hit"] is None else bool(ev["hit"])
 
@@ -945,7 +945,7 @@ class Engine(BaseEngine):
         if again:
             self.ref.violation("LB-ATK-2", f"{p.name} already rolled {what} this turn (one roll per weapon)", ev.loc)
         elif n in used_dice and n:
-            self.ref.violation("LB-ATK-2", f"{p.name} already rolled {n}d6 this turn: weapons of the same Attack "
+            self.ref.violation("LB-ATK-2", f"{p.name} already rolled {n}d{self.attack_die} this turn: weapons of the same Attack "
                                "share one roll", ev.loc)
         used.update(keys)
         used_dice.add(n)

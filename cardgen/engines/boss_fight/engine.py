@@ -29,8 +29,9 @@ from .state import Fighter, Pile
 # cards, the boss build and hero party the log names (read with :func:`analyse`) and the map
 # (``maps/boss_fight/``, read with ``cardgen.boards.maps``). Rules enforced (catalogue
 # ``specs/rules/boss_fight.md``): BF-PLACE-1, BF-INIT-1, BF-DRAW-1/2, BF-ACT-1…3, BF-ABIL-1,
-# BF-MOVE-1/2, BF-LOS-1/2, BF-CMB-1…3, BF-STATUS-1/2, BF-END-1, and BF-MAP-1 through the map's
-# terrain. Construction rules (BF-BUILD-…, BF-DECK-…) are checked on the builds first.
+# BF-MOVE-1/2, BF-LOS-1/2, BF-CMB-1…3, BF-STATUS-1/2, BF-END-1, and BF-MAP-1 (the map's terrain,
+# obstacle tokens put only on free clear tiles). Construction rules (BF-BUILD-…, BF-DECK-…) are
+# checked on the builds first.
 #
 # The log: a header (``map``, ``boss``, ``party``), then ``place`` events, then rounds. A round
 # is its ``draw`` s, then each character's turn: its actions (``move``, ``attack``, ``item``,
@@ -389,6 +390,13 @@ class Engine(BaseEngine):
             out.append(f"  {r:>2} " + (" " if shift and r % 2 else "") + " ".join(cells).rstrip())
         return out
 
+    def map_key(self) -> str:
+        """What the symbols of :meth:`map_lines` mean: the map's terrain, tokens and pieces."""
+        used = {self.map.tiles[h] for h in self.map.tiles}
+        terr = [f"{t.symbol} {t.name or t.key}" for k, t in self.map.terrain.terrain.items() if k in used]
+        return " · ".join(terr + ["% obstacle token", "capitals: pieces (as listed below)",
+                                  "lower case: a hero's death token"])
+
     def _brief(self, f: Fighter) -> str:
         st = " · ".join(self.status_names.get(s, s) for s in f.statuses)
         mods = ", ".join(f"{self.stat_short.get(k, k)} {d:+d}" for k, d, *_ in f.mods)
@@ -407,6 +415,8 @@ class Engine(BaseEngine):
             return                              # nothing happened since the last picture
         for ln in self.map_lines():
             self.ref.trace(f"      {ln}")
+        if self.state_at < 0:                   # the first picture: its key
+            self.ref.trace(f"        key: {self.map_key()}")
         for f in self.fighters.values():
             self.ref.trace(f"        {self._brief(f)}")
         self.state_at = len(self.ref.trace_lines)
@@ -609,8 +619,6 @@ class Engine(BaseEngine):
         self._reshuffle(f, ev)
 
     def on_draw(self, ev: Event) -> None:
-        if self.phase == "place":
-            pass
         f = self._fighter(ev["character"], ev.at("character"), "character")
         named = []
         for x in ev["cards"] or []:
@@ -620,7 +628,7 @@ class Engine(BaseEngine):
             named.append(self._card(x, ev.at("cards"), "cards", ("action",)))
         source = ev["source"]
         if source is not None:
-            self._card_or_text(source, ev.at("source"), "source")
+            source = self._card_or_text(source, ev.at("source"), "source")
         mid_turn = self.current is f and self.used_actions < self.need and f.hand.size > 0
         if source is None and self.turns_begun and self._round_complete() and not mid_turn:
             self._new_round(ev)         # the next round's draws (a draw in the middle of a turn is card text's)
@@ -1270,7 +1278,8 @@ class Engine(BaseEngine):
         dtext = ""
         if roll is not None and hit:
             add = int(roll) + int(ev["defence_bonus"] or 0)
-            dtext = f" + defence {roll}" + (f"{int(ev['defence_bonus']):+d}" if ev["defence_bonus"] else "")
+            b = int(ev["defence_bonus"] or 0)
+            dtext = f" + defence {roll}" + (f" {'+' if b > 0 else '−'} {abs(b)} by card text" if b else "")
             tt += add
         base = int(line["damage"]) + int(ev["bonus"] or 0)
         if hit:
@@ -1494,9 +1503,11 @@ class Engine(BaseEngine):
         parts = []
         for h in ev["rubble"] or []:
             x = self._hex(h, ev.at("rubble"))
-            if not self._clear(x) or self.occupant(x) is not None:
-                self.ref.violation("BF-MOVE-1", f"an obstacle token goes on a free clear tile; {self._off(x)} is not",
-                                   ev.at("rubble"))
+            who = self.occupant(x)
+            if not self._clear(x) or who is not None:
+                there = self._where(x) if who is None else f"{self._off(x)} holds {who.key}"
+                self.ref.violation("BF-MAP-1", f"an obstacle token goes on a free clear tile (no piece stands on an "
+                                   f"obstacle); {there} is not", ev.at("rubble"))
             self.rubble.add(x)
             parts.append(f"obstacle token on {self._off(x)}")
         for h in ev["clear"] or []:
@@ -1631,23 +1642,27 @@ class Engine(BaseEngine):
     # -- for programs: what may come next ---------------------------------------------------------------
 
     def legal_next(self) -> list[str]:
-        """The event kinds the current state accepts (for simulated playtests)."""
+        """The event kinds the current state accepts (for simulated playtests): what may come next
+        without breaking a rule. Card text (``effect``, a ``draw`` or ``reshuffle``) may come at any
+        time once the pieces stand; claims (``death``, ``game_end``, ``end_turn``) once true."""
         if self.over:
-            return []
+            return list(CLAIMS_AFTER_END)
         if self.phase == "place":
             unplaced = [f for f in self.fighters.values() if f.placed is None]
-            return ["place"] if unplaced else ["draw", "round"]
+            return ["place"] if unplaced else ["draw", "round", "effect"]
+        anytime = ["effect", "draw", "reshuffle"] + (["death"] if any(not f.alive for f in self.fighters.values())
+                                                     else [])
         if not self.turns_begun and any(self.drawn[f.key] < self.due.get(f.key, 0) for f in self._living()):
-            return ["draw", "reshuffle"]
+            return anytime
+        actions = ["move", "attack", "item", "discard", "ability", "feat"]
         f = self.current
         if f is not None and self.used_actions < self.need and f.hand.size:
-            kinds = ["move", "attack", "item", "discard", "ability", "feat", "effect"]
             if any(s in self.no_move for s in f.statuses):
-                kinds.remove("move")
-            return kinds + ["end_turn"]
-        if self._round_complete():
-            return ["round", "draw"]
-        return ["turn", "move", "attack", "item", "discard", "ability", "feat"]
+                actions.remove("move")
+            return actions + anytime                    # this turn's actions are not all used yet
+        out = ["end_turn"] if f is not None else []
+        out += ["round"] if self._round_complete() else ["turn"] + actions
+        return out + anytime
 
     def legal_moves(self, key: str, tiles: int) -> set[tuple[int, ...]]:
         """Where ``key`` may end a Move action of ``tiles``: a hero's (col, row); the boss's anchor

@@ -51,7 +51,7 @@ BF_EVENTS: dict[str, dict[str, Opt]] = {
     },
     "turn": {
         "character": _who("whose turn starts (optional: the first action starts it)"),
-        "poison_roll": Opt("int", doc="a Poisoned character's d6 at the start of its turn (BF-STATUS-2)"),
+        "poison_roll": Opt("int", doc="a Poisoned character's die roll at the start of its turn (BF-STATUS-2)"),
     },
     "move": {
         "character": _who("who moves"),
@@ -77,7 +77,7 @@ BF_EVENTS: dict[str, dict[str, Opt]] = {
         "with": Opt("str", doc="the equipment (or Boss Piece with an attack in its text) used; default: the one "
                                "thing the attacker carries that makes this attack"),
         "attack": Opt("str", doc="basic, heavy or special (default: the card's)"),
-        "defence": Opt("int", doc="the defender's d6, when it rolls for defence (BF-CMB-1)"),
+        "defence": Opt("int", doc="the defender's defence die roll, when it rolls (BF-CMB-1)"),
         "defence_bonus": Opt("int", doc="added to the defence roll by card text (Kite Shield, Shieldwall, "
                                         "Terrifying Presence −1)"),
         "base": Opt("int", min=0, doc="the attack's damage before the comparison, when no equipment line gives it"),
@@ -139,7 +139,8 @@ BF_EVENTS: dict[str, dict[str, Opt]] = {
                                         "Spellbook's Special Attack; BF-ACT-3)"),
         "returns": Opt("list", item=Opt("str"), doc="cards put from the target's hand on top of its action deck "
                                                     "(Ancient Cunning); '?' for one not named"),
-        "rubble": Opt("list", item=_cell_opt("a hex [col, row]"), doc="obstacle tokens put on these hexes"),
+        "rubble": Opt("list", item=_cell_opt("a hex [col, row]"),
+                      doc="obstacle tokens put on these hexes, each a free clear tile (BF-MAP-1)"),
         "clear": Opt("list", item=_cell_opt("a hex [col, row]"), doc="obstacle tokens removed from these hexes"),
     },
     "end_turn": {
