@@ -16,6 +16,7 @@ from .scene import Clip, Line, Page, Use, translate
 
 MARK_GAP = 1.0       # mm between a crop mark and the bleed box it points at
 MARK_WIDTH = 0.25    # mm
+MARK_LENGTH = 6.0    # mm, at most, for the marks in the page margins
 
 
 @dataclass(frozen=True)
@@ -89,14 +90,14 @@ def crop_marks(grid: Grid, page_w: float, page_h: float, used: int | None = None
                        else Line(a0, fixed, a1, fixed, "#000000", MARK_WIDTH))
 
     for x in xs:
-        seg(0.5, top - MARK_GAP, x, True)
-        seg(bottom + MARK_GAP, page_h - 0.5, x, True)
+        seg(max(0.5, top - MARK_GAP - MARK_LENGTH), top - MARK_GAP, x, True)
+        seg(bottom + MARK_GAP, min(page_h - 0.5, bottom + MARK_GAP + MARK_LENGTH), x, True)
         for r in range(1, rows):
             y_end = grid.y0 + r * (grid.h + grid.gap_y) - grid.gap_y
             seg(y_end + MARK_GAP, y_end + grid.gap_y - MARK_GAP, x, True)
     for y in ys:
-        seg(0.5, left - MARK_GAP, y, False)
-        seg(right + MARK_GAP, page_w - 0.5, y, False)
+        seg(max(0.5, left - MARK_GAP - MARK_LENGTH), left - MARK_GAP, y, False)
+        seg(right + MARK_GAP, min(page_w - 0.5, right + MARK_GAP + MARK_LENGTH), y, False)
         for c in range(1, cols):
             x_end = grid.x0 + c * (grid.w + grid.gap_x) - grid.gap_x
             seg(x_end + MARK_GAP, x_end + grid.gap_x - MARK_GAP, y, False)

@@ -75,6 +75,7 @@ def assert_crop_marks(page, trims) -> None:
     seen_x, seen_y = set(), set()
     for x0, y0, x1, y1 in marks:
         vertical = abs(x0 - x1) < 1e-6
+        assert 1.0 <= max(x1 - x0, y1 - y0) <= 6.0 + TOL     # short marks, not lines across the sheet
         on = [v for v in (xs if vertical else ys) if abs(v - (x0 if vertical else y0)) < TOL]
         assert on, (x0, y0, x1, y1)
         (seen_x if vertical else seen_y).add(on[0])
