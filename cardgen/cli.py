@@ -14,6 +14,7 @@ import click
 
 from . import gamehooks, pipeline
 from .atomic import write_bytes
+from .collections import deck_kinds
 from .loader import list_games, load_game
 from .problems import Problems, did_you_mean, to_json
 from .units import PAPER_MM, UnitError, length_mm
@@ -166,6 +167,9 @@ def validate(obj: Ctx, args: tuple[str, ...], fmt: str) -> None:
         obj.check_games((slug,))
         game = load_game(obj.root, slug, problems)
         summaries = []
+        if game is not None and not deck_kinds(game):
+            raise click.UsageError(f"{game.title} has no deck, party or build files to check: its game.yaml "
+                                   f"declares no collections. `cardgen validate {slug}` checks its content.")
         if game is not None:
             for f in files:
                 path = Path(f)
