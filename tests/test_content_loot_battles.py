@@ -88,7 +88,21 @@ BAD_INPUT = [
     ("TEXT-GLYPH", ENEMIES, "Quick and many.", "Quick and many ☃.", "error"),
     ("ICON-UNKNOWN", ENEMIES, "Quick and many.", "Quick and {meele} many.", "error"),
     ("CARD-DUPLICATE-ID", ENEMIES, "- {id: lankies,", "- {id: rats,", "error"),
+    ("CARD-REF", "cards/loot_battles/encounters.yaml", "enemy: rats, count: 4,", "enemy: ratz, count: 4,", "error"),
 ]
+
+
+def test_a_broken_card_is_reported_once_not_by_every_card_naming_it(game_copy):
+    g = game_copy(GAME)
+    line = g.edit(ENEMIES, "enemy: lankies, health: 4,", "enemy: lankies, helth: 4,")
+    code, probs = g.validate()
+    assert code == 1 and has_problem(probs, "YAML-UNKNOWN-KEY", "enemies.yaml", line)
+    assert not [p for p in probs if p["file"].endswith("encounters.yaml")], probs   # the 5 Lankies encounters
+    line = g.edit("cards/loot_battles/encounters.yaml", "enemy: rats, count: 4,", "enemy: ratz, count: 4,")
+    _, probs = g.validate()
+    (ref,) = [p for p in probs if p["rule"] == "CARD-REF"]
+    assert ref["line"] == line and ref.get("hint") == "did you mean 'rats'?"
+    assert not [p for p in probs if p["rule"] == "TEMPLATE-EXPR"]
 
 
 @pytest.mark.parametrize("rule,rel,old,new,severity", BAD_INPUT, ids=[b[0] for b in BAD_INPUT])
