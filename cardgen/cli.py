@@ -88,7 +88,11 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     from .printables import for_game
     names = obj.check_games(games)
     off = parse_offset(offset) if offset else None
-    out = out or obj.root / "build"
+    out = (out or obj.root / "build").resolve()
+    for src in ("cards", "rules", "templates", "maps"):
+        if out.is_relative_to(obj.root / src):
+            raise click.BadParameter(f"{out} lies inside the sources ({src}/); builds never write there",
+                                     param_hint="--out")
     problems = Problems()
     written: list[str] = []
     started = time.monotonic()

@@ -130,6 +130,8 @@ def test_usage_errors_exit_2(tmp_path):
                  ["check", "loot_battles", str(tmp_path / "missing.yaml")], ["frobnicate"]):
         code, _ = run_cli(*args)
         assert code == 2, args
+    code, _ = run_cli("build", "loot_battles", "--out", str(ROOT / "cards" / "out"))   # never into the sources
+    assert code == 2 and not (ROOT / "cards" / "out").exists()
     deck = tmp_path / "party.yaml"                      # a game without deck-like files has nothing to check
     deck.write_text("party: [class_melee]\n")
     code, _ = run_cli("validate", "loot_battles", str(deck))
