@@ -43,7 +43,7 @@ from .source import Version
 
 
 class PathDict(dict):
-    """A dict that knows its place in the context (``params.battles_to_win``), for messages."""
+    """A dict that knows its place in the context (``params.some.key``), for messages."""
 
     _path: str = ""
 
