@@ -80,18 +80,20 @@ class CardLayout:
             v = evaluate(el, self.templates, ctx_vars, self.game.colors, self.problems, card.loc, label)
             if v is None:
                 continue
+            field = self._field(card, el)
             ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, self.problems, label,
-                              self._field_loc(card, el), card.field_locs, el.name, el.loc, self._art)
+                              card.field_locs[field] if field else card.loc, card.field_locs, el.name, el.loc,
+                              self._art, field)
             out.extend(KINDS[el.kind].draw(v, ctx))
         return out
 
-    def _field_loc(self, card: Card, el) -> Any:
-        """The card line a problem in this element belongs to: the first card field it reads."""
+    def _field(self, card: Card, el) -> str | None:
+        """The card field a problem in this element belongs to: the first one it reads."""
         refs = self._refs.get(id(el))
         if refs is None:
             refs = self._refs[id(el)] = [m.group(1) for v in el.raw.values() if isinstance(v, str)
                                          for m in re.finditer(r"card\.(\w+)", v)]
         for name in refs:
             if name in card.field_locs:
-                return card.field_locs[name]
-        return card.loc
+                return name
+        return None

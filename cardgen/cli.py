@@ -14,6 +14,7 @@ import click
 
 from . import gamehooks, pipeline
 from .atomic import write_bytes
+from .collections import deck_kinds
 from .loader import list_games, load_game
 from .problems import Problems, did_you_mean, to_json
 from .units import PAPER_MM, UnitError, length_mm
@@ -57,7 +58,9 @@ def report(problems: Problems, fmt: str, extra: dict | None = None, out=None) ->
         click.echo(f"{n_err} error(s), {n_warn} warning(s)", err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="Exit codes: 0 success, 1 content problems (or playtest violations), 2 usage errors "
+                    "(unknown game, bad option, unreadable file).")
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Project folder (default: the nearest folder upwards holding rules/ and cards/).")
 @click.version_option(package_name="cardgen")
@@ -71,10 +74,12 @@ def main(ctx: click.Context, root: Path | None) -> None:
 @click.argument("games", nargs=-1)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: build/ in the project).")
-@click.option("--paper", type=click.Choice(list(PAPER_MM)), default=None, help="Override the games' paper size.")
-@click.option("--duplex", type=click.Choice(["long", "short"]), default=None, help="Which edge the sheet flips on.")
+@click.option("--paper", type=click.Choice(list(PAPER_MM)), default=None, help="Paper size (default: each game's print.paper in rules/<game>/game.yaml).")
+@click.option("--duplex", type=click.Choice(["long", "short"]), default=None, help="Edge the printer flips the sheet on; backs are mirrored to match "
+                   "(default: the game's print.duplex).")
 @click.option("--offset", default=None, metavar="X,Y",
-              help="Duplex offset of back pages, e.g. '0.5mm,-1mm' (read it off duplex-calibration.pdf).")
+              help="Shift of back pages, e.g. '0.5mm,-1mm', x right and y down, read off duplex-calibration.pdf "
+                   "(default: the game's print.offset).")
 @FORMAT
 @click.pass_obj
 def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None, duplex: str | None,
@@ -83,7 +88,11 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     from .printables import for_game
     names = obj.check_games(games)
     off = parse_offset(offset) if offset else None
-    out = out or obj.root / "build"
+    out = (out or obj.root / "build").resolve()
+    for src in ("cards", "rules", "templates", "maps"):
+        if out.is_relative_to(obj.root / src):
+            raise click.BadParameter(f"{out} lies inside the sources ({src}/); builds never write there",
+                                     param_hint="--out")
     problems = Problems()
     written: list[str] = []
     started = time.monotonic()
@@ -150,7 +159,7 @@ def parse_offset(text: str) -> tuple[float, float]:
 
 
 @main.command()
-@click.argument("args", nargs=-1)
+@click.argument("args", nargs=-1, metavar="[GAME]... | GAME FILE...")
 @FORMAT
 @click.pass_obj
 def validate(obj: Ctx, args: tuple[str, ...], fmt: str) -> None:
@@ -162,6 +171,9 @@ def validate(obj: Ctx, args: tuple[str, ...], fmt: str) -> None:
         obj.check_games((slug,))
         game = load_game(obj.root, slug, problems)
         summaries = []
+        if game is not None and not deck_kinds(game):
+            raise click.UsageError(f"{game.title} has no deck, party or build files to check: its game.yaml "
+                                   f"declares no collections. `cardgen validate {slug}` checks its content.")
         if game is not None:
             for f in files:
                 path = Path(f)

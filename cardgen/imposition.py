@@ -16,6 +16,7 @@ from .scene import Clip, Line, Page, Use, translate
 
 MARK_GAP = 1.0       # mm between a crop mark and the bleed box it points at
 MARK_WIDTH = 0.25    # mm
+MARK_LENGTH = 6.0    # mm, at most, for the marks in the page margins
 
 
 @dataclass(frozen=True)
@@ -66,16 +67,22 @@ def back_position(x: float, y: float, w: float, h: float, ps: PrintSettings) -> 
     return x + dx, ps.page_h - y - h + dy
 
 
-def crop_marks(grid: Grid, page_w: float, page_h: float) -> list:
-    """Crop marks on the trim lines, in the page margins and across the gutters — never inside a trim."""
+def crop_marks(grid: Grid, page_w: float, page_h: float, used: int | None = None) -> list:
+    """Crop marks on the trim lines, in the page margins and across the gutters — never inside a trim.
+
+    ``used``: how many cells the sheet fills (row by row); a part-filled last sheet gets marks
+    for the rows and columns it uses only.
+    """
     out: list = []
     b = grid.bleed
-    xs = sorted({round(grid.x0 + c * (grid.w + grid.gap_x) + d, 6) for c in range(grid.cols) for d in (0, grid.w)})
-    ys = sorted({round(grid.y0 + r * (grid.h + grid.gap_y) + d, 6) for r in range(grid.rows) for d in (0, grid.h)})
+    used = grid.per_page if used is None else used
+    cols, rows = min(used, grid.cols), -(-used // grid.cols)
+    xs = sorted({round(grid.x0 + c * (grid.w + grid.gap_x) + d, 6) for c in range(cols) for d in (0, grid.w)})
+    ys = sorted({round(grid.y0 + r * (grid.h + grid.gap_y) + d, 6) for r in range(rows) for d in (0, grid.h)})
     top = grid.y0 - b
-    bottom = grid.y0 + grid.rows * grid.h + (grid.rows - 1) * grid.gap_y + b
+    bottom = grid.y0 + rows * grid.h + (rows - 1) * grid.gap_y + b
     left = grid.x0 - b
-    right = grid.x0 + grid.cols * grid.w + (grid.cols - 1) * grid.gap_x + b
+    right = grid.x0 + cols * grid.w + (cols - 1) * grid.gap_x + b
 
     def seg(a0, a1, fixed, vertical):
         if a1 - a0 >= 1.0:
@@ -83,15 +90,15 @@ def crop_marks(grid: Grid, page_w: float, page_h: float) -> list:
                        else Line(a0, fixed, a1, fixed, "#000000", MARK_WIDTH))
 
     for x in xs:
-        seg(0.5, top - MARK_GAP, x, True)
-        seg(bottom + MARK_GAP, page_h - 0.5, x, True)
-        for r in range(1, grid.rows):
+        seg(max(0.5, top - MARK_GAP - MARK_LENGTH), top - MARK_GAP, x, True)
+        seg(bottom + MARK_GAP, min(page_h - 0.5, bottom + MARK_GAP + MARK_LENGTH), x, True)
+        for r in range(1, rows):
             y_end = grid.y0 + r * (grid.h + grid.gap_y) - grid.gap_y
             seg(y_end + MARK_GAP, y_end + grid.gap_y - MARK_GAP, x, True)
     for y in ys:
-        seg(0.5, left - MARK_GAP, y, False)
-        seg(right + MARK_GAP, page_w - 0.5, y, False)
-        for c in range(1, grid.cols):
+        seg(max(0.5, left - MARK_GAP - MARK_LENGTH), left - MARK_GAP, y, False)
+        seg(right + MARK_GAP, min(page_w - 0.5, right + MARK_GAP + MARK_LENGTH), y, False)
+        for c in range(1, cols):
             x_end = grid.x0 + c * (grid.w + grid.gap_x) - grid.gap_x
             seg(x_end + MARK_GAP, x_end + grid.gap_x - MARK_GAP, y, False)
     return out
@@ -136,7 +143,7 @@ def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
                                 "bleed_box": _r(bx - grid.bleed, by - grid.bleed, tw + 2 * grid.bleed,
                                                 th + 2 * grid.bleed)})
         if ps.crop_marks:
-            front.items.extend(crop_marks(grid, ps.page_w, ps.page_h))
+            front.items.extend(crop_marks(grid, ps.page_w, ps.page_h, len(chunk)))
         fm["grid"] = {"cols": grid.cols, "rows": grid.rows, "bleed": round(grid.bleed, 4)}
         bm["grid"] = fm["grid"]
         pages += [front, back]

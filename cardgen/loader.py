@@ -152,8 +152,9 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
             constraints = list(cdoc.get("constraints") or []) if r.ok else []
     cards: list[Card] = []
     components: list[Component] = []
+    failed: set[str] = set()
     for f in card_files(root / "cards" / slug):
-        load_card_file(f, card_types, colors, cards, components, problems)
+        load_card_file(f, card_types, colors, cards, components, problems, failed)
     seen: dict[str, Card] = {}
     for c in cards:
         if c.id in seen:
@@ -161,14 +162,40 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                            f"{seen[c.id].loc})", c.at("id"))
         else:
             seen[c.id] = c
+    check_refs(cards, card_types, failed, problems)
     return Game(slug=slug, title=v.get("title") or slug, root=root, meta=v, params=params,
                 card_types=card_types, cards=cards, components=components, constraints=constraints,
                 colors=colors, icons=icons, print=settings, printables=list(v.get("printables") or []),
                 fonts=fonts, game_file=game_file)
 
 
+def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[str], problems: Problems) -> None:
+    """Fields declared ``ref: <card type>`` must name a card of that type.
+
+    A card naming one that failed to load (already reported) is only kept from layout,
+    so one broken card does not echo through every card that names it.
+    """
+    ids: dict[str, list[str]] = {}
+    for c in cards:
+        ids.setdefault(c.type, []).append(c.id)
+    for c in cards:
+        for fname, opt in card_types[c.type].fields.items():
+            ref = opt.ref or (opt.item.ref if opt.item else None)
+            value = c.fields.get(fname)
+            if ref is None or value is None:
+                continue
+            for v in value if isinstance(value, list) else [value]:
+                if v in ids.get(ref, ()):
+                    continue
+                c.dangling = True
+                if v not in failed:
+                    kind = card_types[ref].name if ref in card_types else ref
+                    problems.error("CARD-REF", f"card '{c.id}': {fname} '{v}' names no {kind} card",
+                                   c.at(fname), hint=did_you_mean(str(v), ids.get(ref, ())))
+
+
 def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
-                   components: list[Component], problems: Problems) -> None:
+                   components: list[Component], problems: Problems, failed: set[str] | None = None) -> None:
     doc = load_yaml(path, problems)
     if doc is None:
         return
@@ -182,6 +209,8 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
         card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i))
         if card is not None:
             cards.append(card)
+        elif failed is not None and isinstance(cd, dict) and isinstance(cd.get("id"), str):
+            failed.add(cd["id"])
     for i, cd in enumerate(doc.get("components") or []):
         rr = check_mapping(cd, COMPONENT_SPEC, problems, f"component {i + 1}", colors)
         if rr.ok:

@@ -22,6 +22,7 @@ class Card:
     loc: Loc
     field_locs: dict[str, Loc] = field(default_factory=dict)
     own: frozenset = frozenset()      # keys the card writes itself (not from its file's defaults)
+    dangling: bool = False            # a ``ref`` field names no loaded card: not laid out
 
     def own_at(self, name: str) -> Loc:
         """Where the card itself writes ``name``, else the card's own line."""

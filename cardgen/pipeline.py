@@ -75,6 +75,8 @@ def lay_out(game: Game, problems: Problems) -> Laid:
     cards = sorted(game.cards, key=lambda c: order.index(c.type))
     backs: dict[str, list] = {}
     for card in cards:
+        if card.dangling:              # names a card that is not there: reported as CARD-REF
+            continue
         front = layout.draw(card, "front")
         ct = game.card_types[card.type]
         tpl = layout.template_for(card, "back")

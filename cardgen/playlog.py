@@ -2,14 +2,14 @@
 
 YAML form::
 
-    game: loot_battles
+    game: <slug>              # a game folder under rules/
     rules_version: "1.0"
     players: [...]            # engine-specific header keys
     events:
-      - {kind: attack, player: ana, target: rats#1, roll: [5]}
-    expect: {winner: players}
+      - {kind: <event kind>, player: ana, ...}
+    expect: {winner: ...}
     allow:
-      - {rule: LB-ATK-1, reason: "we let the melee player shoot this once"}
+      - {rule: <RULE-ID>, reason: "a house rule we tried this once"}
 
 JSON Lines form: the first line is the header object (with ``game``), each further line
 one event object (with ``kind``); a last line may be ``{"expect": …}`` or ``{"allow": …}``.

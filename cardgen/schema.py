@@ -34,6 +34,7 @@ class Opt:
     item: Opt | None = None
     fields: dict[str, Opt] | None = None
     rule: str | None = None        # catalogue rule reported for a bad value (else YAML-TYPE/RANGE)
+    ref: str | None = None         # the value is the id of a card of this card type (CARD-REF)
 
     def describe(self) -> str:
         if self.type == "enum":
@@ -234,7 +235,8 @@ def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str, par
 
     ``int`` | ``str`` | ``{type: int, min: 0, optional: true}`` | ``{enum: [a, b]}`` |
     ``{enum: {param: traits}}`` (choices from params.yaml) | ``{type: list, item: str}``;
-    ``rule: BW-CARD-1`` reports a bad value under that catalogue rule.
+    ``rule: BW-CARD-1`` reports a bad value under that catalogue rule; ``ref: enemy``: the value
+    (or each item of a list) is the id of a card of that card type.
     """
     if isinstance(spec, str):
         if spec not in TYPES or spec == "enum":
@@ -243,7 +245,7 @@ def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str, par
             return None
         return Opt(type=spec, required=True)
     if isinstance(spec, dict):
-        allowed = {"type", "optional", "enum", "min", "max", "item", "doc", "default", "rule", "fields"}
+        allowed = {"type", "optional", "enum", "min", "max", "item", "doc", "default", "rule", "fields", "ref"}
         for k in spec:
             if k not in allowed:
                 problems.error("YAML-UNKNOWN-KEY", f"unknown key '{k}' in field declaration of {what}",
@@ -283,6 +285,7 @@ def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str, par
         opt.max = _param(spec.get("max"), params, problems, loc, what)
         opt.doc = str(spec.get("doc", ""))
         opt.rule = str(spec["rule"]) if spec.get("rule") else None
+        opt.ref = str(spec["ref"]) if spec.get("ref") else None
         if opt.item is not None and opt.rule and opt.item.rule is None:
             opt.item.rule = opt.rule
         if "default" in spec:

@@ -82,3 +82,57 @@ def test_interrupted_write_keeps_old_file(tmp_path, monkeypatch):
 def test_bad_offset_is_usage_error(tmp_path):
     code, _ = run_cli("build", "loot_battles", "--out", str(tmp_path), "--offset", "banana")
     assert code == 2
+
+
+def _commands(group, path=()):
+    import click
+    for name, cmd in sorted(group.commands.items()):
+        yield (*path, name), cmd
+        if isinstance(cmd, click.Group):
+            yield from _commands(cmd, (*path, name))
+
+
+def test_help_documents_every_flag_and_argument():
+    import click
+
+    from cardgen.cli import main
+    for path, cmd in [((), main), *_commands(main)]:
+        code, out = run_cli(*path, "--help")
+        assert code == 0, path
+        for p in cmd.params:
+            if isinstance(p, click.Option):
+                assert p.help and all(o in out for o in p.opts), (path, p.name)
+            else:
+                assert (p.metavar or p.name.upper()) in out, (path, p.name)
+        if not isinstance(cmd, click.Group):           # every command reports, so every one takes --format
+            assert "--format [text|json]" in out, path
+    code, out = run_cli("--help")
+    assert "Exit codes: 0" in " ".join(out.split())
+
+
+def test_build_shows_progress_and_reports_json(game_copy):
+    from click.testing import CliRunner
+
+    from cardgen.cli import main
+    g = game_copy("loot_battles").only("cards", "duplex-calibration")
+    out = g.root / "build"
+    res = CliRunner().invoke(main, ["--root", str(g.root), "build", "loot_battles", "--out", str(out)])
+    assert res.exit_code == 0 and "building" in res.stderr          # the progress bar, on stderr
+    assert "wrote " in res.stderr and res.stdout == ""
+    code, out_json = run_cli("build", "loot_battles", "--out", str(out), "--format", "json", root=g.root)
+    doc = json.loads(out_json)
+    assert code == 0 and doc["problems"] == [] and len(doc["written"]) == 3
+
+
+def test_usage_errors_exit_2(tmp_path):
+    for args in (["build", "nope"], ["cards", "nope"], ["build", "loot_battles", "--paper", "B5"],
+                 ["build", "loot_battles", "--duplex", "diagonal"], ["validate", "loot_battles", str(tmp_path / "x.yaml")],
+                 ["check", "loot_battles", str(tmp_path / "missing.yaml")], ["frobnicate"]):
+        code, _ = run_cli(*args)
+        assert code == 2, args
+    code, _ = run_cli("build", "loot_battles", "--out", str(ROOT / "cards" / "out"))   # never into the sources
+    assert code == 2 and not (ROOT / "cards" / "out").exists()
+    deck = tmp_path / "party.yaml"                      # a game without deck-like files has nothing to check
+    deck.write_text("party: [class_melee]\n")
+    code, _ = run_cli("validate", "loot_battles", str(deck))
+    assert code == 2

@@ -1,4 +1,8 @@
-"""Print geometry read back from the PDF: trim, bleed, crop marks, duplex backs — to 0.1 mm."""
+"""Print geometry read back from the PDF: trim, bleed, crop marks, duplex backs — to 0.1 mm.
+
+Every configuration (A4 long-edge, Letter from the flag and from the game's YAML, short-edge
+with an offset) goes through the same page-by-page check against the manifest.
+"""
 
 from __future__ import annotations
 
@@ -10,19 +14,20 @@ import pytest
 
 from cardgen.imposition import back_position, make_grid
 from cardgen.model import PrintSettings
-from tests.conftest import qpdf_check, run_cli
+from tests.conftest import GameCopy, qpdf_check, run_cli
 
 MM = 72 / 25.4
 TOL = 0.1
+GAME = "loot_battles"
 
 
 def build(root_tmp: Path, *flags: str, root: Path | None = None) -> tuple[Path, dict]:
     out = root_tmp / "out"
-    args = ["build", "loot_battles", "--out", str(out), *flags]
+    args = ["build", GAME, "--out", str(out), *flags]
     code, _ = run_cli(*args) if root is None else run_cli(*args, root=root)
     assert code == 0
-    pdf = out / "loot_battles" / "cards.pdf"
-    return pdf, json.loads((out / "loot_battles" / "cards.json").read_text())
+    pdf = out / GAME / "cards.pdf"
+    return pdf, json.loads((out / GAME / "cards.json").read_text())
 
 
 @pytest.fixture(scope="module")
@@ -30,102 +35,154 @@ def a4(tmp_path_factory):
     return build(tmp_path_factory.mktemp("a4"))
 
 
+@pytest.fixture(scope="module")
+def card_types() -> dict[str, str]:
+    """card id → its type's printed name (what its back says)."""
+    _, out = run_cli("cards", GAME, "--format", "json")
+    return {c["id"]: c["type"] for c in json.loads(out)["cards"]}
+
+
 def boxes(page) -> list[tuple[float, float, float, float]]:
     return [(r["x0"] / MM, r["top"] / MM, r["width"] / MM, r["height"] / MM) for r in page.rects]
 
 
-def test_every_card_is_63_by_88_with_3mm_bleed(a4):
-    pdf, manifest = a4
+def has_box(rects, box) -> bool:
+    return any(all(abs(a - b) < TOL for a, b in zip(r, box)) for r in rects)
+
+
+def clip_boxes(pdf: Path, index: int, page_h: float) -> list[tuple[float, float, float, float]]:
+    """The rectangles a page's content stream clips to (x, y, w, h in mm from the top left)."""
+    import re
+
+    from pypdf import PdfReader
+    data = PdfReader(pdf).pages[index].get_contents().get_data().decode("latin-1")
+    num = r"(-?[\d.]+)"
+    return [(float(a) / MM, page_h - (float(b) + float(d)) / MM, float(c) / MM, float(d) / MM)
+            for a, b, c, d in re.findall(rf"{num} {num} {num} {num} re\s+W\*?\s+n", data)]
+
+
+def words_in(page, box) -> set[str]:
+    x, y, w, h = box
+    return {wd["text"] for wd in page.extract_words()
+            if x < wd["x0"] / MM and wd["x1"] / MM < x + w and y < wd["top"] / MM and wd["bottom"] / MM < y + h}
+
+
+def assert_crop_marks(page, trims) -> None:
+    """Marks lie on the trim lines, cover every trim line, and never reach into a card."""
+    xs = {round(v, 3) for x, y, w, h in trims for v in (x, x + w)}
+    ys = {round(v, 3) for x, y, w, h in trims for v in (y, y + h)}
+    marks = [(ln["x0"] / MM, ln["top"] / MM, ln["x1"] / MM, ln["bottom"] / MM) for ln in page.lines]
+    seen_x, seen_y = set(), set()
+    for x0, y0, x1, y1 in marks:
+        vertical = abs(x0 - x1) < 1e-6
+        assert 1.0 <= max(x1 - x0, y1 - y0) <= 6.0 + TOL     # short marks, not lines across the sheet
+        on = [v for v in (xs if vertical else ys) if abs(v - (x0 if vertical else y0)) < TOL]
+        assert on, (x0, y0, x1, y1)
+        (seen_x if vertical else seen_y).add(on[0])
+        for x, y, w, h in trims:              # not inside a card, not along its cut edge
+            if vertical:
+                assert not (x - TOL <= x0 <= x + w + TOL and y0 < y + h - TOL and y1 > y + TOL), (x0, y0, y1)
+            else:
+                assert not (y - TOL <= y0 <= y + h + TOL and x0 < x + w - TOL and x1 > x + TOL), (y0, x0, x1)
+    assert seen_x == xs and seen_y == ys
+
+
+def assert_sheets(pdf: Path, manifest: dict, types: dict[str, str], paper: tuple[float, float],
+                  duplex: str = "long", offset: tuple[float, float] = (0.0, 0.0)) -> None:
+    """Every page of cards.pdf against its manifest entry, to 0.1 mm."""
+    W, H = paper
+    assert manifest["page_size"] == pytest.approx([W, H])
+    assert (manifest["duplex"], manifest["offset"]) == (duplex, list(offset))
+    pages = manifest["pages"]
+    assert [p["side"] for p in pages] == ["front", "back"] * (len(pages) // 2)
+    laid = manifest["bleed"]                  # the bleed the cards are laid out with (game.yaml)
     with pdfplumber.open(pdf) as doc:
-        assert len(doc.pages) == len(manifest["pages"])
-        for page, entry in zip(doc.pages, manifest["pages"]):
-            assert page.width / MM == pytest.approx(210, abs=TOL)
-            assert page.height / MM == pytest.approx(297, abs=TOL)
+        assert len(doc.pages) == len(pages)
+        for index, (page, entry) in enumerate(zip(doc.pages, pages)):
+            assert (page.width / MM, page.height / MM) == pytest.approx((W, H), abs=TOL)
+            b = entry["grid"]["bleed"]
             rects = boxes(page)
+            clips = clip_boxes(pdf, index, H) if b < laid else []
             for card in entry["cards"]:
                 x, y, w, h = card["trim"]
                 assert (w, h) == (63.0, 88.0)
-                # the card's background is printed to the bleed box, 3 mm beyond the trim all round
-                bx, by, bw, bh = card["bleed_box"]
-                assert (bx, by, bw, bh) == pytest.approx((x - 3, y - 3, 69, 94), abs=1e-6)
-                assert any(abs(r[0] - bx) < TOL and abs(r[1] - by) < TOL and abs(r[2] - bw) < TOL
-                           and abs(r[3] - bh) < TOL for r in rects), (card["id"], entry["page"])
+                assert card["bleed_box"] == pytest.approx([x - b, y - b, w + 2 * b, h + 2 * b], abs=1e-3)
+                if b == laid:                 # the card's background is printed exactly to its bleed box
+                    assert has_box(rects, card["bleed_box"]), (card["id"], entry["page"])
+                else:                         # or laid out wider and clipped to the narrower bleed box
+                    assert has_box(rects, (x - laid, y - laid, w + 2 * laid, h + 2 * laid)), card["id"]
+                    assert has_box(clips, card["bleed_box"]), (card["id"], entry["page"])
+            if entry["side"] == "front":
+                assert_crop_marks(page, [c["trim"] for c in entry["cards"]])
+            else:                             # no marks on backs: they are cut from the front
+                assert not page.lines
+        for k in range(0, len(pages), 2):
+            front, back = pages[k], pages[k + 1]
+            assert [c["id"] for c in front["cards"]] == [c["id"] for c in back["cards"]]
+            fpage, bpage = doc.pages[k], doc.pages[k + 1]
+            for f, bk in zip(front["cards"], back["cards"]):
+                x, y, w, h = f["trim"]
+                dx, dy = offset               # behind the front: mirrored across the flip edge, then shifted
+                expect = (W - x - w + dx, y + dy) if duplex == "long" else (x + dx, H - y - h + dy)
+                assert bk["trim"][:2] == pytest.approx(expect, abs=1e-3)
+                # each front shows its card's name, each back its type, where the manifest says
+                assert f["name"].split()[0] in words_in(fpage, f["trim"]), f
+                assert types[f["id"]].upper() in words_in(bpage, bk["trim"]), bk
+
+
+def test_a4_long_edge(a4, card_types):
+    pdf, manifest = a4
+    assert manifest["paper"] == "A4" and manifest["bleed"] == 3.0
+    assert all(p["grid"] == {"cols": 3, "rows": 3, "bleed": 3.0} for p in manifest["pages"])
+    assert_sheets(pdf, manifest, card_types, (210, 297))
+
+
+def test_back_is_the_mirror_of_the_front_for_long_edge(a4):
+    _, manifest = a4
+    front, back = manifest["pages"][0], manifest["pages"][1]
+    for f, b in zip(front["cards"], back["cards"]):
+        x, y, w, h = f["trim"]
+        assert b["trim"] == pytest.approx([210 - x - w, y, w, h], abs=1e-6)
 
 
 def test_nine_cards_per_a4_sheet_and_all_copies(a4):
     _, manifest = a4
     fronts = [p for p in manifest["pages"] if p["side"] == "front"]
-    assert all(len(p["cards"]) <= 9 for p in fronts)
+    assert all(len(p["cards"]) <= 9 for p in fronts) and all(len(p["cards"]) == 9 for p in fronts[:-1])
     assert sum(len(p["cards"]) for p in fronts) == 156
-    assert [p["side"] for p in manifest["pages"][:4]] == ["front", "back", "front", "back"]
 
 
-def test_crop_marks_sit_on_trim_lines_outside_every_trim(a4):
-    pdf, manifest = a4
-    with pdfplumber.open(pdf) as doc:
-        page, entry = doc.pages[0], manifest["pages"][0]
-        trims = [c["trim"] for c in entry["cards"]]
-        xs = {round(v, 3) for x, y, w, h in trims for v in (x, x + w)}
-        ys = {round(v, 3) for x, y, w, h in trims for v in (y, y + h)}
-        marks = [(ln["x0"] / MM, ln["top"] / MM, ln["x1"] / MM, ln["bottom"] / MM) for ln in page.lines]
-        assert len(marks) >= 2 * len(xs) + 2 * len(ys)
-        seen_x, seen_y = set(), set()
-        for x0, y0, x1, y1 in marks:
-            if abs(x0 - x1) < 1e-6:          # vertical mark: on a trim x
-                hit = [v for v in xs if abs(v - x0) < TOL]
-                assert hit, x0
-                seen_x.add(hit[0])
-            else:                             # horizontal mark: on a trim y
-                hit = [v for v in ys if abs(v - y0) < TOL]
-                assert hit, y0
-                seen_y.add(hit[0])
-            for x, y, w, h in trims:          # never inside a trim box
-                mid = ((x0 + x1) / 2, (y0 + y1) / 2)
-                assert not (x + TOL < mid[0] < x + w - TOL and y + TOL < mid[1] < y + h - TOL)
-        assert seen_x == xs and seen_y == ys
-
-
-def test_backs_are_mirrored_for_long_edge(a4):
-    pdf, manifest = a4
-    pages = manifest["pages"]
-    for front, back in zip(pages[::2], pages[1::2]):
-        assert [c["id"] for c in front["cards"]] == [c["id"] for c in back["cards"]]
-        for f, b in zip(front["cards"], back["cards"]):
-            x, y, w, h = f["trim"]
-            assert b["trim"] == pytest.approx([210 - x - w, y, w, h], abs=1e-6)
-    with pdfplumber.open(pdf) as doc:         # and the PDF draws them there
-        rects = boxes(doc.pages[1])
-        for c in pages[1]["cards"]:
-            bx, by, bw, bh = c["bleed_box"]
-            assert any(abs(r[0] - bx) < TOL and abs(r[1] - by) < TOL and abs(r[2] - bw) < TOL for r in rects)
-
-
-def test_short_edge_and_offset(tmp_path):
+def test_short_edge_with_offset(tmp_path, card_types):
     pdf, manifest = build(tmp_path, "--duplex", "short", "--offset", "0.5mm,-1mm")
-    front, back = manifest["pages"][0], manifest["pages"][1]
-    for f, b in zip(front["cards"], back["cards"]):
-        x, y, w, h = f["trim"]
-        assert b["trim"] == pytest.approx([x + 0.5, 297 - y - h - 1.0, w, h], abs=1e-6)
-    with pdfplumber.open(pdf) as doc:
-        rects = boxes(doc.pages[1])
-        c = back["cards"][0]
-        bx, by, bw, bh = c["bleed_box"]
-        assert any(abs(r[0] - bx) < TOL and abs(r[1] - by) < TOL for r in rects)
+    assert_sheets(pdf, manifest, card_types, (210, 297), "short", (0.5, -1.0))
+    f, b = manifest["pages"][0]["cards"][0], manifest["pages"][1]["cards"][0]
+    x, y, w, h = f["trim"]
+    assert b["trim"] == pytest.approx([x + 0.5, 297 - y - h - 1.0, w, h], abs=1e-6)
+    qpdf_check(pdf)
 
 
-def test_letter_keeps_nine_cards_with_reduced_bleed(tmp_path):
-    pdf, manifest = build(tmp_path, "--paper", "Letter")
-    assert manifest["page_size"] == [215.9, 279.4]
+def test_letter_by_flag_keeps_nine_cards_with_reduced_bleed(tmp_path, card_types):
+    pdf, manifest = build(tmp_path, "--paper", "Letter", "--offset", "1mm,0.5mm")
+    assert manifest["paper"] == "Letter"
+    assert_sheets(pdf, manifest, card_types, (215.9, 279.4), "long", (1.0, 0.5))
     first = manifest["pages"][0]
     assert len(first["cards"]) == 9
     b = first["grid"]["bleed"]
-    assert 2.0 < b < 3.0
+    assert 2.0 < b < 3.0                      # 3 rows of 88 mm with 3 mm bleed are 282 mm: bleed gives way
     for c in first["cards"]:
         x, y, w, h = c["trim"]
-        assert (w, h) == (63, 88) and x - b >= -1e-6 and y - b >= -1e-6 and x + w <= 215.9 and y + h <= 279.4
-    with pdfplumber.open(pdf) as doc:
-        p = doc.pages[0]
-        assert (p.width / MM, p.height / MM) == pytest.approx((215.9, 279.4), abs=TOL)
+        assert x - b >= -1e-6 and y - b >= -1e-6 and x + w + b <= 215.9 + 1e-6 and y + h + b <= 279.4 + 1e-6
+    qpdf_check(pdf)
+
+
+def test_letter_from_the_games_yaml(tmp_path, card_types):
+    g = GameCopy(tmp_path, GAME).only("cards")
+    g.edit(f"rules/{GAME}/game.yaml", "  paper: A4", "  paper: Letter")
+    code, probs, out = g.build()
+    assert code == 0, probs
+    manifest = json.loads((out / "cards.json").read_text())
+    assert manifest["paper"] == "Letter"
+    assert_sheets(out / "cards.pdf", manifest, card_types, (215.9, 279.4))
 
 
 def test_grid_maths():
@@ -134,6 +191,8 @@ def test_grid_maths():
     assert g.trim(0, 0) == pytest.approx((4.5, 10.5, 63, 88))
     ps = PrintSettings(duplex="long", offset=(1.0, 2.0))
     assert back_position(4.5, 10.5, 63, 88, ps) == pytest.approx((210 - 67.5 + 1, 12.5))
+    ps = PrintSettings(duplex="short", offset=(1.0, 2.0))
+    assert back_position(4.5, 10.5, 63, 88, ps) == pytest.approx((5.5, 297 - 98.5 + 2))
 
 
 def test_outputs_pass_qpdf_and_are_deterministic(a4, tmp_path):
@@ -142,13 +201,36 @@ def test_outputs_pass_qpdf_and_are_deterministic(a4, tmp_path):
     qpdf_check(pdf.parent / "duplex-calibration.pdf")
     pdf2, _ = build(tmp_path)
     assert pdf.read_bytes() == pdf2.read_bytes()
+    assert (pdf.parent / "duplex-calibration.pdf").read_bytes() == (pdf2.parent / "duplex-calibration.pdf").read_bytes()
 
 
-def test_calibration_sheet_has_a_centred_ruler(a4):
-    pdf, _ = a4
-    with pdfplumber.open(pdf.parent / "duplex-calibration.pdf") as doc:
+def calibration_lines(pdf: Path):
+    with pdfplumber.open(pdf) as doc:
         assert len(doc.pages) == 2
-        front_lines = doc.pages[0].lines
-        assert any(abs(ln["x0"] / MM - 105) < TOL and abs(ln["x1"] / MM - 105) < TOL for ln in front_lines)
-        back_x = sorted(round(ln["x0"] / MM, 2) for ln in doc.pages[1].lines if abs(ln["x0"] - ln["x1"]) < 1e-6)
-        assert 105.0 in back_x and 100.0 in back_x and 110.0 in back_x
+        out = []
+        for page in doc.pages:
+            v = sorted(round(ln["x0"] / MM, 2) for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 1e-6)
+            h = sorted(round(ln["top"] / MM, 2) for ln in page.lines if abs(ln["top"] - ln["bottom"]) < 1e-6)
+            out.append((v, h, page.extract_text()))
+        return out
+
+
+@pytest.mark.parametrize("flags,paper", [((), (210, 297)), (("--paper", "Letter", "--duplex", "short"), (215.9, 279.4))])
+def test_calibration_sheet_is_a_centred_grid_of_offsets(a4, tmp_path, flags, paper):
+    if flags:
+        g = GameCopy(tmp_path, GAME).only("duplex-calibration")
+        code, probs, out = g.build(*flags)
+        assert code == 0, probs
+        sheet = out / "duplex-calibration.pdf"
+    else:
+        sheet = a4[0].parent / "duplex-calibration.pdf"
+    W, H = paper
+    (fv, fh, _), (bv, bh, text) = calibration_lines(sheet)
+    assert fv == [round(W / 2, 2)] and fh == [round(H / 2, 2)]          # the front: a cross through the centre
+    # the back: a grid of 1 mm steps, -10 … +10 mm around the same centre, labelled every 5 mm
+    assert bv == [round(W / 2 + k, 2) for k in range(-10, 11)]
+    assert bh == [round(H / 2 + k, 2) for k in range(-10, 11)]
+    for label in ("−10", "−5", "0", "+5", "+10"):
+        assert text.count(label) >= 2, label
+    assert "--offset" in text and "print: offset" in text
+    qpdf_check(sheet)

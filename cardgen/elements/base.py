@@ -22,6 +22,12 @@ class DrawContext:
     element: str
     element_loc: Loc
     art_root: Path            # images resolve inside this folder
+    field: str | None = None  # the card field the element shows (its first ``card.x``), if any
+
+    @property
+    def what(self) -> str:
+        """The card field and the element, as messages name them."""
+        return (f"field '{self.field}' " if self.field else "") + f"(element '{self.element}' at {self.element_loc})"
 
     def ox(self, x: float) -> float:
         """Trim-relative x → bleed-box x."""

@@ -12,10 +12,10 @@ def draw(v, ctx):
     path = inside(ctx.art_root, v["src"])
     if path is None:
         ctx.problems.error("PATH-ESCAPE", f"{ctx.label}: image path '{v['src']}' leaves the project folder "
-                           f"{ctx.art_root}", ctx.field_locs.get("image", ctx.where))
+                           f"{ctx.art_root}", ctx.where)
         return []
     if not path.is_file():
         ctx.problems.error("FILE-MISSING", f"{ctx.label}: image '{v['src']}' not found in {ctx.art_root}",
-                           ctx.field_locs.get("image", ctx.where))
+                           ctx.where)
         return []
     return [Image(str(path), ctx.ox(v["x"]), ctx.oy(v["y"]), v["w"], v["h"])]

@@ -30,12 +30,11 @@ def layout_text(v, ctx, x, y, w, h):
             italic=base_italic)
     for name in f.unknown_icons:
         from ..problems import did_you_mean
-        ctx.problems.error("ICON-UNKNOWN", f"{ctx.label}: unknown icon '{{{name}}}' in element '{ctx.element}'",
+        ctx.problems.error("ICON-UNKNOWN", f"{ctx.label}: unknown icon '{{{name}}}' in {ctx.what}",
                            ctx.where, hint=did_you_mean(name, ctx.icons))
     if not f.fits:
-        ctx.problems.error("TEXT-OVERFLOW", f"{ctx.label}: text of '{ctx.element}' does not fit its "
-                           f"{w:.1f} × {h:.1f} mm box even at {v['min_size']:g} pt "
-                           f"(template {ctx.element_loc})", ctx.where,
+        ctx.problems.error("TEXT-OVERFLOW", f"{ctx.label}: text of {ctx.what} does not fit its "
+                           f"{w:.1f} × {h:.1f} mm box even at {v['min_size']:g} pt", ctx.where,
                            hint="shorten the text, enlarge the box or lower min_size")
         return []
     out = []
@@ -66,7 +65,7 @@ def layout_text(v, ctx, x, y, w, h):
             if miss:
                 ctx.problems.error("TEXT-GLYPH", f"{ctx.label}: the font {font} has no glyph for "
                                    f"{', '.join(repr(c) + f' (U+{ord(c):04X})' for c in miss)} in "
-                                   f"'{ctx.element}'", ctx.where)
+                                   f"{ctx.what}", ctx.where)
             color = run.color or v["color"]
             if pending and pending[2] == font and pending[3] == color:
                 pending[1] += run.text

@@ -6,21 +6,33 @@ may add its own through ``printables()``.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
-from .. import boards, gamehooks, rulebook
+from .. import gamehooks
 from . import calibration, cards
 
 Builder = Callable[..., dict[str, bytes]]
 
+
+def _lazy(module: str, name: str, *needs: str) -> Builder:
+    """A builder whose module (boards, rulebook: heavy imports) loads on first use, after ``needs``."""
+    def builder(*args, **kwargs) -> dict[str, bytes]:
+        for m in needs:
+            importlib.import_module(m, __package__)
+        return getattr(importlib.import_module(module, __package__), name)(*args, **kwargs)
+    builder.__name__ = name
+    return builder
+
+
 REGISTRY: dict[str, Builder] = {
     "cards": cards.build,
     "duplex-calibration": calibration.build,
-    "maps": boards.build_maps,
-    "board": boards.build_board,
-    "mats": boards.build_mats,
-    "tokens": boards.build_tokens,
-    "rulebook": rulebook.build,
+    "maps": _lazy("..boards", "build_maps"),
+    "board": _lazy("..boards", "build_board"),
+    "mats": _lazy("..boards", "build_mats"),
+    "tokens": _lazy("..boards", "build_tokens"),
+    "rulebook": _lazy("..rulebook", "build", "..boards"),    # boards registers the board: images
 }
 
 

@@ -1,52 +1,82 @@
 """duplex-calibration.pdf: find a printer's duplex offset.
 
-Print both pages duplex (same settings as the cards), hold the sheet to the light and,
-looking at the back page, read the two rulers where the front's centre lines show
-through. Those readings (x, y in mm) are the ``print.offset`` to set.
+The front page prints a cross through the page centre; the back page a millimetre grid
+centred on the same point, printed without any offset. Held to the light, the front's
+cross shows through the grid where the printer really put it: the grid reading under the
+cross's centre (x right, y down, in mm) is the ``print.offset`` to set, or ``--offset X,Y``.
 """
 
 from __future__ import annotations
 
 from ..fonts import font
-from ..imposition import back_position
 from ..render_pdf import render
-from ..scene import Document, Line, Page, Text
+from ..scene import Circle, Document, Line, Page, Text
 
-RANGE = 5      # mm either side
-STEP = 0.5
+RANGE = 10         # mm either side of the centre
+MAJOR = 5          # a labelled, darker line every MAJOR mm
+INK = "#000000"
+GREY = "#9a9a9a"
+
+
+def front_page(W: float, H: float, bold: str, reg: str, duplex: str) -> Page:
+    cx, cy = W / 2, H / 2
+    p = Page(W, H, label="front")
+    p.items += [Line(cx, 24, cx, H - 24, INK, 0.35), Line(16, cy, W - 16, cy, INK, 0.35),
+                Circle(cx, cy, 3.0, None, INK, 0.35),
+                Text(cx, 16, "Duplex calibration — front", bold, 16, INK, "center"),
+                Text(cx, H - 14, f"Print both pages duplex, {duplex}-edge flip, at 100 % (actual size),",
+                     reg, 10, INK, "center"),
+                Text(cx, H - 9, "with the printer settings you print cards with. Then read the back page.",
+                     reg, 10, INK, "center")]
+    return p
+
+
+def grid(cx: float, cy: float, reg: str, bold: str) -> list:
+    """A centred millimetre grid from -RANGE to +RANGE on both axes, labelled every MAJOR mm."""
+    items: list = []
+    lo, hi = -RANGE, RANGE
+    for k in range(lo, hi + 1):
+        major = k % MAJOR == 0
+        colour, width = (INK, 0.25 if k else 0.4) if major else (GREY, 0.12)
+        items.append(Line(cx + k, cy + lo, cx + k, cy + hi, colour, width))
+        items.append(Line(cx + lo, cy + k, cx + hi, cy + k, colour, width))
+        if major:
+            label = (f"+{k}" if k > 0 else f"−{-k}") if k else "0"
+            items.append(Text(cx + k, cy + lo - 2.0, label, bold, 8, INK, "center"))
+            items.append(Text(cx + lo - 2.0, cy + k + 1.1, label, bold, 8, INK, "right"))
+    items += [Text(cx, cy + lo - 7.5, "x (mm) →", reg, 9, INK, "center"),
+              Text(cx + lo - 2.0, cy + hi + 6.0, "y (mm) ↓", reg, 9, INK, "right")]
+    return items
+
+
+def back_page(W: float, H: float, bold: str, reg: str, slug: str) -> Page:
+    cx, cy = W / 2, H / 2
+    p = Page(W, H, label="back")
+    p.items += grid(cx, cy, reg, bold)
+    lines = [
+        "1. Hold the printed sheet against a window or a lamp, this page towards you.",
+        "2. The front's cross shows through. Read where its centre falls on the grid:",
+        "    x on the top scale (+ is right), y on the left scale (+ is down), to 0.5 mm.",
+        "3. That reading is your printer's duplex offset. Set it in the game's YAML",
+        f"    (rules/{slug}/game.yaml, print: offset: [x mm, y mm]) or pass",
+        "    cardgen build --offset Xmm,Ymm. It replaces, not adds to, an offset set before.",
+        "A cross on the grid's centre (0, 0) needs no offset.",
+    ]
+    p.items.append(Text(cx, 18, "Duplex calibration — back", bold, 16, INK, "center"))
+    for i, t in enumerate(lines):
+        p.items.append(Text(22, cy + RANGE + 22 + 6 * i, t, reg, 10, INK, "left"))
+    return p
 
 
 def build(laid, **_opts) -> dict[str, bytes]:
-    ps = laid.game.print
-    W, H = ps.page_w, ps.page_h
-    reg, bold = laid.game.fonts["regular"], laid.game.fonts["bold"]
+    game = laid.game
+    ps = game.print
+    reg, bold = game.fonts["regular"], game.fonts["bold"]
     font(reg)
     font(bold)
-    cx, cy = W / 2, H / 2
-    front = Page(W, H, label="front")
-    front.items += [Line(cx, 20, cx, H - 20, "#000000", 0.2), Line(20, cy, W - 20, cy, "#000000", 0.2),
-                    Text(cx, 14, "Duplex calibration — front", bold, 14, "#000000", "center"),
-                    Text(cx, H - 12, f"Print both pages duplex ({ps.duplex}-edge flip) at 100 %, "
-                         "with the settings you print cards with.", reg, 9, "#000000", "center")]
-    back = Page(W, H, label="back")
-    # The back page is printed unshifted: it measures the printer as it is.
-    bx, by = back_position(cx, cy, 0, 0, type(ps)(**{**ps.__dict__, "offset": (0.0, 0.0)}))
-    n = int(RANGE / STEP)
-    for k in range(-n, n + 1):
-        v = k * STEP
-        major = k % 2 == 0
-        ln = 6 if major else 3.5
-        back.items.append(Line(bx + v, by - 40 - ln, bx + v, by - 40 + ln, "#000000", 0.15))
-        back.items.append(Line(bx - 40 - ln, by + v, bx - 40 + ln, by + v, "#000000", 0.15))
-        if major:
-            back.items.append(Text(bx + v, by - 40 - ln - 1.5, f"{v:+g}", reg, 5.5, "#000000", "center"))
-            back.items.append(Text(bx - 40 - ln - 1.2, by + v + 0.8, f"{v:+g}", reg, 5.5, "#000000", "right"))
-    back.items += [
-        Text(bx, 20, "Duplex calibration — back", bold, 14, "#000000", "center"),
-        Text(bx, 28, "Hold the sheet to the light. Where the front's lines show through the rulers,",
-             reg, 9, "#000000", "center"),
-        Text(bx, 33, "read x (top ruler) and y (left ruler), and set print.offset: [x mm, y mm].",
-             reg, 9, "#000000", "center"),
-    ]
-    doc = Document(f"{laid.game.title} — duplex calibration", pages=[front, back])
+    # Both pages are symmetric about the page centre, which stands behind itself for either
+    # flip; the back is printed without offset, so it measures the printer as it is.
+    doc = Document(f"{game.title} — duplex calibration",
+                   pages=[front_page(ps.page_w, ps.page_h, bold, reg, ps.duplex),
+                          back_page(ps.page_w, ps.page_h, bold, reg, game.slug)])
     return {"duplex-calibration.pdf": render(doc)}

@@ -4,11 +4,11 @@ Each chapter is a Jinja2 template rendered before the Markdown is parsed, so a t
 list may be generated from the cards or the rules parameters. The context:
 
 ``game``        title, subtitle, designer, slug, players {min, max}
-``params``      the game's params.yaml (``{{ params.battles_to_win[4] }}``)
+``params``      the game's params.yaml (``{{ params.<key> }}``)
 ``rulings``     ``params.rulings`` (each ``{id, text}``), or an empty list
-``cards``       every card by id, with all its fields (``{{ cards.rats.health }}``)
+``cards``       every card by id, with all its fields (``{{ cards.<id>.<field> }}``)
 ``card_types``  each card type: ``{key, name, count, designs}``
-``counts``      copies per card type (``{{ counts.enemy }}``)
+``counts``      copies per card type (``{{ counts.<type> }}``)
 ``components``  non-card components ``{id, name, kind, count}``; ``component(id)`` finds one
 ``rulebook``    this version's metadata: title, version, edition, date, subtitle, authors
 ``versions``    every version's metadata, oldest first
@@ -43,7 +43,7 @@ from .source import Version
 
 
 class PathDict(dict):
-    """A dict that knows its place in the context (``params.battles_to_win``), for messages."""
+    """A dict that knows its place in the context (``params.some.key``), for messages."""
 
     _path: str = ""
 
