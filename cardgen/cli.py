@@ -45,13 +45,18 @@ class Ctx:
         return list(names) or self.games
 
 
-def report(problems: Problems, fmt: str, extra: dict | None = None, out=None) -> None:
+def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
+           details: list[str] = ()) -> None:
+    """Problems one a line, then ``details`` (what the files hold), then the count on stderr."""
     out = out or sys.stdout
     if fmt == "json":
         out.write(to_json(problems, **(extra or {})) + "\n")
         return
     for p in problems.sorted():
         out.write(p.text() + "\n")
+    for d in details:
+        out.write(d + "\n")
+    out.flush()             # the count comes last on a terminal, where stdout and stderr meet
     n_err = len(problems.errors)
     n_warn = sum(1 for p in problems if p.severity == "warning")
     if n_err or n_warn:
@@ -182,10 +187,7 @@ def validate(obj: Ctx, args: tuple[str, ...], fmt: str) -> None:
                 s = pipeline.check_file(game, path, problems)
                 if s:
                     summaries.append(s)
-        report(problems, fmt, {"files": summaries})
-        if fmt == "text":
-            for s in summaries:
-                click.echo(format_summary(s))
+        report(problems, fmt, {"files": summaries}, details=[format_summary(s) for s in summaries])
     else:
         for slug in obj.check_games(args):
             pipeline.validate(obj.root, slug, problems)
