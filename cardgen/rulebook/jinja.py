@@ -235,8 +235,26 @@ def build_context(game: Game, version: Version, versions: list[Version]) -> dict
     def plural(n, word: str, words: str | None = None) -> str:
         return word if n == 1 else (words or word + "s")
 
+    def rulings_by_rule(order: list[str] | None = None) -> list[dict]:
+        """The rulings grouped by rule ID, ``{id, texts}``: in the order of the rule families
+        in ``order`` (``["BW-SETUP", "BW-ATK"]``; by rule number within a family), the other
+        families after them; without ``order``, in the order of params.yaml."""
+        groups: dict[str, list[str]] = {}
+        for r in params.get("rulings") or []:
+            groups.setdefault(str(r.get("id", "")), []).append(str(r.get("text", "")))
+        fams = list(order or [])
+
+        def key(item: tuple[int, str]) -> tuple:
+            first, rid = item
+            fam, _, num = rid.rpartition("-")
+            if fam in fams:
+                return (fams.index(fam), int(num) if num.isdigit() else 0, first)
+            return (len(fams), 0, first)
+        ids = [rid for _, rid in sorted(enumerate(groups), key=key)] if fams else list(groups)
+        return [wrap({"id": rid, "texts": groups[rid]}, f"rulings_by_rule[{i}]") for i, rid in enumerate(ids)]
+
     ctx.update(card=card, cards_of=cards_of, component=component, components_table=components_table,
-               icon=lambda name: "{" + str(name) + "}", plural=plural)
+               icon=lambda name: "{" + str(name) + "}", plural=plural, rulings_by_rule=rulings_by_rule)
     return ctx
 
 

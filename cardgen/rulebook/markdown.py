@@ -37,6 +37,7 @@ from reportlab.platypus import (
     Flowable,
     HRFlowable,
     Indenter,
+    KeepTogether,
     ListFlowable,
     ListItem,
     PageBreak,
@@ -391,8 +392,15 @@ class Converter:
                 p = Paragraph(self.inline(child.children[0]) if child.children else "", self.st.term)
                 out.append(p)
             elif child.type == "dd":
-                out += [Indenter(left=self.st.list_indent)]
-                out += self.blocks(child.children, box, tight=True)
+                # the term stays with its definition's first block (keepWithNext would only
+                # keep it with the zero-height Indenter)
+                blocks = self.blocks(child.children, box, tight=True)
+                if box:         # inside a callout's table cell: no page breaks to steer
+                    out += [Indenter(left=self.st.list_indent), *blocks]
+                else:
+                    term = [out.pop()] if out and isinstance(out[-1], Paragraph) else []
+                    out.append(KeepTogether([*term, Indenter(left=self.st.list_indent), *blocks[:1]]))
+                    out += blocks[1:]
                 out += [Indenter(left=-self.st.list_indent), Spacer(1, 3)]
         return out
 
