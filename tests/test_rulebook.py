@@ -240,6 +240,8 @@ BREAKS = [
     ("RULEBOOK-META", f"{CUR}/rulebook.yaml", 'version: "1.0"', "version: 1.0"),
     ("RULEBOOK-LINK", f"{CUR}/02-setup.md", "(#first-encounter)", "(#first-encountr)"),
     ("RULEBOOK-TEXT", f"{CUR}/04-enemies.md", "Learn them:", "Learn them (â‰¥ 2):"),
+    ("RULEBOOK-JINJA", f"{OLD}/05-loot.md", "{{ c.text | expand(card=c, effect=params.unique_effects.get(c.id, {})) }}",
+     "{{ c.text }}"),                               # a card text's own {{ }} printed unexpanded
     ("TEXT-GLYPH", f"{CUR}/06-glossary.md", "A player who is not knocked out.", "A player who is not knocked out ✓."),
 ]
 

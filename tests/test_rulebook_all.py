@@ -84,11 +84,12 @@ def test_outline_links_header_and_footer(slug):
 
 
 @pytest.mark.parametrize("slug", GAMES)
-def test_no_mis_decoded_text_in_any_pdf(slug):
+def test_no_mis_decoded_or_template_text_in_any_pdf(slug):
     _, _, texts = book(slug)
     for name, pages in texts.items():
         for n, text in enumerate(pages, start=1):
             assert not MOJIBAKE.search(text), (name, n, MOJIBAKE.findall(text))
+            assert not re.search(r"\{\{|\}\}|\{%|%\}", text), (name, n)       # every card and ruling text expanded
 
 
 @pytest.mark.parametrize("slug", GAMES)

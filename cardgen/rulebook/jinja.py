@@ -294,6 +294,7 @@ def line_map(source: str, output: str) -> list[int]:
     """
     src = source.split("\n")
     out = output.split("\n")
+    loops = _loop_bodies(src)
     sm = difflib.SequenceMatcher(None, src, out, autojunk=False)
     result = [1] * len(out)
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
@@ -302,6 +303,12 @@ def line_map(source: str, output: str) -> list[int]:
                 result[j1 + k] = i1 + k + 1
         elif tag in ("replace", "insert"):
             block = [i for i in range(i1, i2) if not _TAG_ONLY.match(src[i])] or list(range(i1, i2))
+            # a loop's later rounds may land well after the loop's last source line (their blank
+            # lines matched as equal): the bodies of the loops just before are candidates too
+            extra = sorted({i for lo, hi in loops if lo < i2 and hi >= i1 - 12 for i in range(lo + 1, hi)
+                            if not _TAG_ONLY.match(src[i])} - set(block))
+            if extra and len(block) != j2 - j1:
+                block = sorted(set(block) | set(extra))
             if not block:
                 block = [max(i1 - 1, 0)]
             if len(block) == j2 - j1:
@@ -316,6 +323,25 @@ def line_map(source: str, output: str) -> list[int]:
                 else:
                     result[j] = max(block, key=lambda i, j=j: difflib.SequenceMatcher(None, src[i], out[j]).ratio()) + 1
     return result
+
+
+_FOR = re.compile(r"\{%-?\s*for\b")
+_ENDFOR = re.compile(r"\{%-?\s*endfor\b")
+
+
+def _loop_bodies(src: list[str]) -> list[tuple[int, int]]:
+    """(line of ``{% for``, line of its ``{% endfor``) of every loop spanning several lines, 0-based."""
+    stack: list[int] = []
+    out: list[tuple[int, int]] = []
+    for i, line in enumerate(src):
+        for m in sorted([(m.start(), 1) for m in _FOR.finditer(line)] + [(m.start(), -1) for m in _ENDFOR.finditer(line)]):
+            if m[1] == 1:
+                stack.append(i)
+            elif stack:
+                lo = stack.pop()
+                if lo < i:
+                    out.append((lo, i))
+    return out
 
 
 def _error_line(exc: BaseException, files: set[str]) -> tuple[str | None, int | None]:

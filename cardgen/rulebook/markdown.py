@@ -567,6 +567,14 @@ class Converter:
         return _ICON.sub(icon, esc)
 
     def _check_text(self, s: str, where: SyntaxTreeNode) -> None:
+        for tag in ("{{", "{%"):
+            if tag in s:        # a card's or a ruling's own template text, printed without `| expand`
+                self.problems.error("RULEBOOK-JINJA", f"unexpanded Jinja2 in the text: "
+                                    f"'{s[s.index(tag):][:40]}'",
+                                    self._loc_of_text(where, tag) or self.ch.loc(where),
+                                    hint="pass card and ruling texts through the expand filter: "
+                                         "{{ c.text | expand }}")
+                break
         if s.isascii():
             return
         missing = "".join(sorted({c for c in s if ord(c) not in self.body_chars and c not in "\n\t"}))
