@@ -328,6 +328,9 @@ class Converter:
         rest = [c for c in inline.children if c.type != "image"]
         out: list[Flowable] = []
         if any(plain_text(c).strip() for c in rest) or any(c.type == "footnote_ref" for c in rest):
+            if "".join(plain_text(c) for c in rest).rstrip().endswith(":") and not images:
+                # a lead-in ("…, for a few attacks:") stays on the page of what it introduces
+                style = ParagraphStyle(f"{style.name}-lead", parent=style, keepWithNext=1)
             out.append(Paragraph(self.inline_nodes(rest, node), style))
         if images:
             out += self.pictures(images, node)
