@@ -363,3 +363,24 @@ def test_content_errors_stop_only_their_own_rulebook_check(tmp_path):
     assert has_problem(probs, "BW-CARD-2", "rules/bone_wars/constraints.yaml")
     assert not [p for p in probs if p["rule"].startswith("RULEBOOK") and "bone_wars" in p["file"]], probs
     assert has_problem(probs, "RULEBOOK-JINJA", "loot_battles/rulebook/03-battle.md", line), probs
+
+
+def test_a_grouped_table_continued_on_a_new_page_names_its_group_again():
+    """Bones on Ice's teams table: a team's skaters split over two pages keep their team name."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    from cardgen.rulebook.flowables import GroupedTable, _para
+
+    st = ParagraphStyle("cell")
+    rows = [[Paragraph("Team", st), Paragraph("Skater", st)]]
+    rows += [[Paragraph(f"Team {i // 4}" if i % 4 == 0 else "", st), Paragraph(f"skater {i}", st)] for i in range(16)]
+    table = GroupedTable(rows, repeatRows=1)
+    table.wrap(300, 1000)
+    first, rest = table.split(300, 130)
+    firsts = [_para(row[0]).text for row in rest._cellvalues]
+    assert firsts[0] == "Team" and firsts[1].startswith("Team 1 <i>(continued)")      # header, then the group
+    assert [_para(row[0]).text for row in first._cellvalues][-1] == ""                 # Team 1 began above
+    ungrouped = GroupedTable([r[1:] for r in rows], repeatRows=1)                       # nothing blank: unchanged
+    ungrouped.wrap(300, 1000)
+    assert [_para(row[0]).text for row in ungrouped.split(300, 130)[1]._cellvalues][1].startswith("skater")

@@ -130,6 +130,36 @@ class CardRow(Flowable):
             x += w + self.GAP
 
 
+class GroupedTable(Table):
+    """A table whose first column names groups of rows (a blank cell belongs to the group above,
+    as in a team and its skaters): a part continued on the next page names its group again."""
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        if len(parts) != 2:
+            return parts
+        first, rest = parts
+        n = self.repeatRows if isinstance(self.repeatRows, int) else len(self.repeatRows)
+        if len(rest._cellvalues) <= n or not _blank(rest._cellvalues[n][0]):
+            return parts
+        label = next((_para(row[0]) for row in reversed(first._cellvalues[n:]) if not _blank(row[0])), None)
+        if label is not None:
+            rest._cellvalues[n][0] = [Paragraph(f"{label.text} <i>(continued)</i>", label.style)]
+        return parts
+
+
+def _para(cell) -> Paragraph | None:
+    """The paragraph of a table cell (reportlab keeps a cell's flowables in a list)."""
+    if isinstance(cell, (list, tuple)):
+        cell = cell[0] if len(cell) == 1 else None
+    return cell if isinstance(cell, Paragraph) else None
+
+
+def _blank(cell) -> bool:
+    p = _para(cell)
+    return not (p.text.strip() if p is not None else str(cell or "").strip())
+
+
 class FullWidth(Flowable):
     """A reportlab Table built at wrap time, when the column's width is known.
 

@@ -52,7 +52,7 @@ from ..fonts import charset
 from ..problems import Loc, Problems, did_you_mean
 from ..schema import Opt, check_mapping
 from ..yamlsrc import parse_yaml, unmojibake
-from .flowables import CardPicture, CardRow, FullWidth, Heading, callout
+from .flowables import CardPicture, CardRow, FullWidth, GroupedTable, Heading, callout
 from .jinja import Rendered
 
 CALLOUTS = {"example": "Example", "note": "Note", "tip": "Tip", "variant": "Variant",
@@ -491,7 +491,8 @@ class Converter:
 
         def make(width: float) -> Table:
             widths = column_widths(plain, nhead, width, st)
-            t = Table(data, colWidths=widths, repeatRows=nhead, hAlign="LEFT")
+            grouped = any(not plain[r][0].strip() for r in range(nhead, len(plain))) and bool(plain[nhead:])
+            t = (GroupedTable if grouped else Table)(data, colWidths=widths, repeatRows=nhead, hAlign="LEFT")
             cmds = [("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                     ("LEFTPADDING", (0, 0), (-1, -1), st.cell_pad), ("RIGHTPADDING", (0, 0), (-1, -1), st.cell_pad),
                     ("TOPPADDING", (0, 0), (-1, -1), 2.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
