@@ -4,7 +4,11 @@ line."""
 
 from __future__ import annotations
 
+import io
+import re
 from pathlib import Path
+
+from pypdf import PdfReader
 
 from cardgen.loader import load_game
 from cardgen.problems import Problems
@@ -49,3 +53,41 @@ def rulings(game) -> list[dict]:
     ctx = build_context(game, book.current, book.versions)
     env = make_env()
     return [{"id": r["id"], "text": env.from_string(r["text"]).render(ctx)} for r in game.params["rulings"]]
+
+
+def outline(reader: PdfReader) -> list[tuple[int, str, int]]:
+    """(level, title, 1-based page) of every outline entry of a PDF, in order."""
+    out: list[tuple[int, str, int]] = []
+
+    def walk(items, level):
+        for it in items:
+            if isinstance(it, list):
+                walk(it, level + 1)
+            else:
+                out.append((level, it.title, reader.get_destination_page_number(it) + 1))
+    walk(reader.outline, 0)
+    return out
+
+
+def assert_toc_matches(data: bytes, texts: list[str], headings: list[str], previous: str | None) -> None:
+    """The contents pages of a rulebook PDF (``data``, its page ``texts``) list exactly the
+    outline's chapter and section entries with the pages they stand on: the level-1 and level-2
+    ``headings`` of the sources, then the "Changes since v``previous``" chapter; and each entry's
+    title is printed on its page."""
+    entries = outline(PdfReader(io.BytesIO(data)))
+    contents_page = next(p for lvl, t, p in entries if t == "Contents")
+    first_chapter = next(p for lvl, t, p in entries if lvl == 0 and t != "Contents")
+    toc = []
+    for page in range(contents_page, first_chapter):
+        for line in texts[page - 1].splitlines():
+            m = re.match(r"^(.+?)[ .]*?\s\.[ .]*(\d+)$", line)
+            if m:
+                toc.append((m.group(1).strip(), int(m.group(2))))
+    expected = [(t, p) for lvl, t, p in entries if lvl <= 1 and t != "Contents"]
+    assert toc == expected
+    titles = [t for t, _ in toc]
+    assert titles[: len(headings)] == headings
+    if previous is not None:
+        assert titles[len(headings)] == f"Changes since v{previous}"
+    for title, page in toc:
+        assert " ".join(title.split()) in " ".join(texts[page - 1].split()), (title, page)

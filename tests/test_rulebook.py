@@ -23,7 +23,7 @@ from cardgen.rulebook import Rulebook, booklet_order, check, impose_booklet
 from cardgen.rulebook.booklet import padded
 from cardgen.rulebook.jinja import line_map
 from tests.conftest import ROOT, SHARED, GameCopy, has_problem, problems_json, qpdf_check, run_cli
-from tests.rulebooks import rulings
+from tests.rulebooks import assert_toc_matches, outline, rulings
 
 GAME = "loot_battles"
 CUR = "rules/loot_battles/rulebook"
@@ -48,20 +48,6 @@ def texts(built):
     return page_texts(built[1] / "rulebook.pdf")
 
 
-def outline(reader: PdfReader) -> list[tuple[int, str, int]]:
-    """(level, title, 1-based page) of every outline entry, in order."""
-    out: list[tuple[int, str, int]] = []
-
-    def walk(items, level):
-        for it in items:
-            if isinstance(it, list):
-                walk(it, level + 1)
-            else:
-                out.append((level, it.title, reader.get_destination_page_number(it) + 1))
-    walk(reader.outline, 0)
-    return out
-
-
 def page_texts(path: Path) -> list[str]:
     with pdfplumber.open(str(path)) as pdf:
         return [p.extract_text() or "" for p in pdf.pages]
@@ -84,26 +70,10 @@ def test_build_writes_every_version_and_the_booklet(built):
 
 def test_toc_matches_headings_and_their_pages(built, texts):
     _, out, _ = built
-    path = out / "rulebook.pdf"
-    entries = outline(PdfReader(str(path)))
-    contents_page = next(p for lvl, t, p in entries if t == "Contents")
-    first_chapter = next(p for lvl, t, p in entries if lvl == 0 and t != "Contents")
-    toc = []
-    for page in range(contents_page, first_chapter):
-        for line in texts[page - 1].splitlines():
-            m = re.match(r"^(.+?)[ .]*?\s\.[ .]*(\d+)$", line)
-            if m:
-                toc.append((m.group(1).strip(), int(m.group(2))))
-    expected = [(t, p) for lvl, t, p in entries if lvl <= 1 and t != "Contents"]
-    assert toc == expected
-    # the TOC lists exactly the level-1 and level-2 headings of the sources (+ the changes chapter)
     problems = Problems()
     book = Rulebook(load_game(ROOT, GAME, problems), problems)
-    src = [h.text for h in book.headings(book.current) if h.level <= 2]
-    assert [t for t, _ in toc][: len(src)] == src
-    assert [t for t, _ in toc][len(src)] == "Changes since v0.9"
-    for title, page in toc:
-        assert title in texts[page - 1].replace("\n", " "), (title, page)
+    heads = [h.text for h in book.headings(book.current) if h.level <= 2]
+    assert_toc_matches((out / "rulebook.pdf").read_bytes(), texts, heads, "0.9")
 
 
 def test_outline_and_internal_links(built):
@@ -270,6 +240,8 @@ BREAKS = [
     ("RULEBOOK-META", f"{CUR}/rulebook.yaml", 'version: "1.0"', "version: 1.0"),
     ("RULEBOOK-LINK", f"{CUR}/02-setup.md", "(#first-encounter)", "(#first-encountr)"),
     ("RULEBOOK-TEXT", f"{CUR}/04-enemies.md", "Learn them:", "Learn them (â‰¥ 2):"),
+    ("RULEBOOK-JINJA", f"{OLD}/05-loot.md", "{{ c.text | expand(card=c, effect=params.unique_effects.get(c.id, {})) }}",
+     "{{ c.text }}"),                               # a card text's own {{ }} printed unexpanded
     ("TEXT-GLYPH", f"{CUR}/06-glossary.md", "A player who is not knocked out.", "A player who is not knocked out ✓."),
 ]
 
@@ -391,3 +363,24 @@ def test_content_errors_stop_only_their_own_rulebook_check(tmp_path):
     assert has_problem(probs, "BW-CARD-2", "rules/bone_wars/constraints.yaml")
     assert not [p for p in probs if p["rule"].startswith("RULEBOOK") and "bone_wars" in p["file"]], probs
     assert has_problem(probs, "RULEBOOK-JINJA", "loot_battles/rulebook/03-battle.md", line), probs
+
+
+def test_a_grouped_table_continued_on_a_new_page_names_its_group_again():
+    """Bones on Ice's teams table: a team's skaters split over two pages keep their team name."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    from cardgen.rulebook.flowables import GroupedTable, _para
+
+    st = ParagraphStyle("cell")
+    rows = [[Paragraph("Team", st), Paragraph("Skater", st)]]
+    rows += [[Paragraph(f"Team {i // 4}" if i % 4 == 0 else "", st), Paragraph(f"skater {i}", st)] for i in range(16)]
+    table = GroupedTable(rows, repeatRows=1)
+    table.wrap(300, 1000)
+    first, rest = table.split(300, 130)
+    firsts = [_para(row[0]).text for row in rest._cellvalues]
+    assert firsts[0] == "Team" and firsts[1].startswith("Team 1 <i>(continued)")      # header, then the group
+    assert [_para(row[0]).text for row in first._cellvalues][-1] == ""                 # Team 1 began above
+    ungrouped = GroupedTable([r[1:] for r in rows], repeatRows=1)                       # nothing blank: unchanged
+    ungrouped.wrap(300, 1000)
+    assert [_para(row[0]).text for row in ungrouped.split(300, 130)[1]._cellvalues][1].startswith("skater")

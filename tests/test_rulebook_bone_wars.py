@@ -47,7 +47,7 @@ def texts(built):
 
 
 def test_builds_both_versions_without_problems(built):
-    assert_built_clean(built, ["rulebook-v0.9.pdf", "rulebook.pdf"])
+    assert_built_clean(built, ["rulebook-booklet.pdf", "rulebook-v0.9.pdf", "rulebook.pdf"])
 
 
 def test_clean_sources_check_clean():

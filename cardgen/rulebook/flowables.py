@@ -130,15 +130,47 @@ class CardRow(Flowable):
             x += w + self.GAP
 
 
+class GroupedTable(Table):
+    """A table whose first column names groups of rows (a blank cell belongs to the group above,
+    as in a team and its skaters): a part continued on the next page names its group again."""
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        if len(parts) != 2:
+            return parts
+        first, rest = parts
+        n = self.repeatRows if isinstance(self.repeatRows, int) else len(self.repeatRows)
+        if len(rest._cellvalues) <= n or not _blank(rest._cellvalues[n][0]):
+            return parts
+        label = next((_para(row[0]) for row in reversed(first._cellvalues[n:]) if not _blank(row[0])), None)
+        if label is not None:
+            rest._cellvalues[n][0] = [Paragraph(f"{label.text} <i>(continued)</i>", label.style)]
+        return parts
+
+
+def _para(cell) -> Paragraph | None:
+    """The paragraph of a table cell (reportlab keeps a cell's flowables in a list)."""
+    if isinstance(cell, (list, tuple)):
+        cell = cell[0] if len(cell) == 1 else None
+    return cell if isinstance(cell, Paragraph) else None
+
+
+def _blank(cell) -> bool:
+    p = _para(cell)
+    return not (p.text.strip() if p is not None else str(cell or "").strip())
+
+
 class FullWidth(Flowable):
     """A reportlab Table built at wrap time, when the column's width is known.
 
-    ``make(width)`` returns the Table; splitting across pages is the Table's.
+    ``make(width)`` returns the Table; splitting across pages is the Table's, except that a
+    table no taller than ``keep`` points moves to the next page whole.
     """
 
-    def __init__(self, make):
+    def __init__(self, make, keep: float = 0.0):
         super().__init__()
         self.make = make
+        self.keep = keep
         self._t: Table | None = None
 
     def wrap(self, availWidth, availHeight):
@@ -147,15 +179,22 @@ class FullWidth(Flowable):
         return self.width, self.height
 
     def split(self, availWidth, availHeight):
-        return self.make(availWidth).split(availWidth, availHeight)
+        t = self.make(availWidth)
+        if self.keep and t.wrap(availWidth, availHeight)[1] <= self.keep:
+            return []
+        return t.split(availWidth, availHeight)
 
     def draw(self):
         assert self._t is not None
         self._t.drawOn(self.canv, 0, 0)
 
 
-def callout(rows: list[list], accent: str, fill: str, pad: float = 7) -> FullWidth:
-    """A boxed block (examples, notes): one flowable per row, so it may break between rows."""
+def callout(rows: list[list], accent: str, fill: str, pad: float = 7, keep: float = 150) -> FullWidth:
+    """A boxed block (examples, notes): one flowable per row, so a long one may break between
+    rows — never right after its title (the title shares a cell with the first block) — and one
+    no taller than ``keep`` points never breaks."""
+    if len(rows) > 1 and len(rows[0]) == 1 and len(rows[1]) == 1:
+        rows = [[[rows[0][0], rows[1][0]]], *rows[2:]]
 
     def make(width: float) -> Table:
         t = Table(rows or [[""]], colWidths=[width], splitByRow=1)
@@ -172,4 +211,4 @@ def callout(rows: list[list], accent: str, fill: str, pad: float = 7) -> FullWid
         ])
         return t
 
-    return FullWidth(make)
+    return FullWidth(make, keep)

@@ -235,8 +235,26 @@ def build_context(game: Game, version: Version, versions: list[Version]) -> dict
     def plural(n, word: str, words: str | None = None) -> str:
         return word if n == 1 else (words or word + "s")
 
+    def rulings_by_rule(order: list[str] | None = None) -> list[dict]:
+        """The rulings grouped by rule ID, ``{id, texts}``: in the order of the rule families
+        in ``order`` (``["BW-SETUP", "BW-ATK"]``; by rule number within a family), the other
+        families after them; without ``order``, in the order of params.yaml."""
+        groups: dict[str, list[str]] = {}
+        for r in params.get("rulings") or []:
+            groups.setdefault(str(r.get("id", "")), []).append(str(r.get("text", "")))
+        fams = list(order or [])
+
+        def key(item: tuple[int, str]) -> tuple:
+            first, rid = item
+            fam, _, num = rid.rpartition("-")
+            if fam in fams:
+                return (fams.index(fam), int(num) if num.isdigit() else 0, first)
+            return (len(fams), 0, first)
+        ids = [rid for _, rid in sorted(enumerate(groups), key=key)] if fams else list(groups)
+        return [wrap({"id": rid, "texts": groups[rid]}, f"rulings_by_rule[{i}]") for i, rid in enumerate(ids)]
+
     ctx.update(card=card, cards_of=cards_of, component=component, components_table=components_table,
-               icon=lambda name: "{" + str(name) + "}", plural=plural)
+               icon=lambda name: "{" + str(name) + "}", plural=plural, rulings_by_rule=rulings_by_rule)
     return ctx
 
 
@@ -276,6 +294,7 @@ def line_map(source: str, output: str) -> list[int]:
     """
     src = source.split("\n")
     out = output.split("\n")
+    loops = _loop_bodies(src)
     sm = difflib.SequenceMatcher(None, src, out, autojunk=False)
     result = [1] * len(out)
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
@@ -284,6 +303,12 @@ def line_map(source: str, output: str) -> list[int]:
                 result[j1 + k] = i1 + k + 1
         elif tag in ("replace", "insert"):
             block = [i for i in range(i1, i2) if not _TAG_ONLY.match(src[i])] or list(range(i1, i2))
+            # a loop's later rounds may land well after the loop's last source line (their blank
+            # lines matched as equal): the bodies of the loops just before are candidates too
+            extra = sorted({i for lo, hi in loops if lo < i2 and hi >= i1 - 12 for i in range(lo + 1, hi)
+                            if not _TAG_ONLY.match(src[i])} - set(block))
+            if extra and len(block) != j2 - j1:
+                block = sorted(set(block) | set(extra))
             if not block:
                 block = [max(i1 - 1, 0)]
             if len(block) == j2 - j1:
@@ -298,6 +323,25 @@ def line_map(source: str, output: str) -> list[int]:
                 else:
                     result[j] = max(block, key=lambda i, j=j: difflib.SequenceMatcher(None, src[i], out[j]).ratio()) + 1
     return result
+
+
+_FOR = re.compile(r"\{%-?\s*for\b")
+_ENDFOR = re.compile(r"\{%-?\s*endfor\b")
+
+
+def _loop_bodies(src: list[str]) -> list[tuple[int, int]]:
+    """(line of ``{% for``, line of its ``{% endfor``) of every loop spanning several lines, 0-based."""
+    stack: list[int] = []
+    out: list[tuple[int, int]] = []
+    for i, line in enumerate(src):
+        for m in sorted([(m.start(), 1) for m in _FOR.finditer(line)] + [(m.start(), -1) for m in _ENDFOR.finditer(line)]):
+            if m[1] == 1:
+                stack.append(i)
+            elif stack:
+                lo = stack.pop()
+                if lo < i:
+                    out.append((lo, i))
+    return out
 
 
 def _error_line(exc: BaseException, files: set[str]) -> tuple[str | None, int | None]:

@@ -37,6 +37,7 @@ from reportlab.platypus import (
     Flowable,
     HRFlowable,
     Indenter,
+    KeepTogether,
     ListFlowable,
     ListItem,
     PageBreak,
@@ -51,7 +52,7 @@ from ..fonts import charset
 from ..problems import Loc, Problems, did_you_mean
 from ..schema import Opt, check_mapping
 from ..yamlsrc import parse_yaml, unmojibake
-from .flowables import CardPicture, CardRow, FullWidth, Heading, callout
+from .flowables import CardPicture, CardRow, FullWidth, GroupedTable, Heading, callout
 from .jinja import Rendered
 
 CALLOUTS = {"example": "Example", "note": "Note", "tip": "Tip", "variant": "Variant",
@@ -327,6 +328,9 @@ class Converter:
         rest = [c for c in inline.children if c.type != "image"]
         out: list[Flowable] = []
         if any(plain_text(c).strip() for c in rest) or any(c.type == "footnote_ref" for c in rest):
+            if "".join(plain_text(c) for c in rest).rstrip().endswith(":") and not images:
+                # a lead-in ("…, for a few attacks:") stays on the page of what it introduces
+                style = ParagraphStyle(f"{style.name}-lead", parent=style, keepWithNext=1)
             out.append(Paragraph(self.inline_nodes(rest, node), style))
         if images:
             out += self.pictures(images, node)
@@ -391,8 +395,15 @@ class Converter:
                 p = Paragraph(self.inline(child.children[0]) if child.children else "", self.st.term)
                 out.append(p)
             elif child.type == "dd":
-                out += [Indenter(left=self.st.list_indent)]
-                out += self.blocks(child.children, box, tight=True)
+                # the term stays with its definition's first block (keepWithNext would only
+                # keep it with the zero-height Indenter)
+                blocks = self.blocks(child.children, box, tight=True)
+                if box:         # inside a callout's table cell: no page breaks to steer
+                    out += [Indenter(left=self.st.list_indent), *blocks]
+                else:
+                    term = [out.pop()] if out and isinstance(out[-1], Paragraph) else []
+                    out.append(KeepTogether([*term, Indenter(left=self.st.list_indent), *blocks[:1]]))
+                    out += blocks[1:]
                 out += [Indenter(left=-self.st.list_indent), Spacer(1, 3)]
         return out
 
@@ -480,7 +491,8 @@ class Converter:
 
         def make(width: float) -> Table:
             widths = column_widths(plain, nhead, width, st)
-            t = Table(data, colWidths=widths, repeatRows=nhead, hAlign="LEFT")
+            grouped = any(not plain[r][0].strip() for r in range(nhead, len(plain))) and bool(plain[nhead:])
+            t = (GroupedTable if grouped else Table)(data, colWidths=widths, repeatRows=nhead, hAlign="LEFT")
             cmds = [("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                     ("LEFTPADDING", (0, 0), (-1, -1), st.cell_pad), ("RIGHTPADDING", (0, 0), (-1, -1), st.cell_pad),
                     ("TOPPADDING", (0, 0), (-1, -1), 2.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
@@ -559,6 +571,14 @@ class Converter:
         return _ICON.sub(icon, esc)
 
     def _check_text(self, s: str, where: SyntaxTreeNode) -> None:
+        for tag in ("{{", "{%"):
+            if tag in s:        # a card's or a ruling's own template text, printed without `| expand`
+                self.problems.error("RULEBOOK-JINJA", f"unexpanded Jinja2 in the text: "
+                                    f"'{s[s.index(tag):][:40]}'",
+                                    self._loc_of_text(where, tag) or self.ch.loc(where),
+                                    hint="pass card and ruling texts through the expand filter: "
+                                         "{{ c.text | expand }}")
+                break
         if s.isascii():
             return
         missing = "".join(sorted({c for c in s if ord(c) not in self.body_chars and c not in "\n\t"}))

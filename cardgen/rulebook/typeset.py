@@ -104,7 +104,7 @@ class Styles:
         self.keep_h2 = 34 * MM * f
         ink = HexColor(self.ink)
         self.body = ParagraphStyle("body", fontName=SERIF["normal"], fontSize=10.5 * f, leading=14.2 * f,
-                                   spaceAfter=5.5 * f, textColor=ink)
+                                   spaceAfter=5.5 * f, textColor=ink, allowWidows=0)
         self.tight = ParagraphStyle("tight", parent=self.body, spaceAfter=1.8 * f)
         self.heading = [
             ParagraphStyle("h1", fontName=SANS["bold"], fontSize=22 * f, leading=26 * f, spaceAfter=10 * f,
