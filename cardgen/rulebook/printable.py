@@ -185,6 +185,7 @@ class Rulebook:
                 "colophon": f"Typeset by cardgen from {rel.as_posix()}/. Every number in this book is read from "
                             "the game's rules and card files, the same ones the validator checks."}
         data, _placed = typeset(body, spec, st, meta, cover)
+        self._stories.pop((version.version, spec.name), None)   # flowables are spent once laid out
         return data
 
     def check(self) -> None:
