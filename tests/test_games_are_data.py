@@ -1,0 +1,142 @@
+"""Games are data: a sixth game is files only, and the framework names no game.
+
+A new game in a fresh project — YAML for its settings, parameters, constraints, cards and
+templates, no Python — validates, lists its cards, builds true-to-size sheets and has its
+broken constraints reported at their lines, without a line of ``cardgen/`` changed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from pypdf import PdfReader
+
+from tests.conftest import ROOT, problems_json, qpdf_check, run_cli
+
+MM = 72 / 25.4
+SLUG = "pebble_race"
+
+FILES = {
+    f"rules/{SLUG}/game.yaml": """\
+title: Pebble Race
+designer: A. Tester
+print: {paper: A4, bleed: 3mm, duplex: long, crop_marks: true}
+card_sizes:
+  mini: {width: 44mm, height: 68mm}
+colors:
+  ink: "#202020"
+  sand: "#e8d9b0"
+icons:
+  step: {glyph: "→", color: ink}
+card_types:
+  runner:
+    name: Runner
+    template: front
+    back: back
+    size: mini
+    fields:
+      speed: {type: int, min: 1, max: {param: max_speed}}
+      text: str
+printables: [cards, duplex-calibration]
+""",
+    f"rules/{SLUG}/params.yaml": "players: {min: 2, max: 4}\nmax_speed: 6\nrunners: 4\n",
+    f"rules/{SLUG}/constraints.yaml": """\
+constraints:
+  - {rule: PR-CARD-1, kind: count, where: {type: runner}, count: unique, exactly: {param: runners}}
+""",
+    f"cards/{SLUG}/runners.yaml": """\
+defaults: {type: runner, copies: 2}
+cards:
+  - {id: hare, name: Hare, speed: 6, text: "Moves {step} six."}
+  - {id: tortoise, name: Tortoise, speed: 1, text: "Never stops."}
+  - {id: fox, name: Fox, speed: 4, text: "Sly."}
+  - {id: crow, name: Crow, speed: 5, text: "Flies over pebbles."}
+""",
+    f"templates/{SLUG}/front.yaml": """\
+elements:
+  ground: {kind: rect, bleed: true, fill: sand}
+  name: {kind: text, x: 3mm, y: 4mm, w: 38mm, h: 8mm, text: "{{ card.name }}", font: bold, size: 12, min_size: 8}
+  speed: {kind: badge, x: 22mm, y: 30mm, r: 8mm, fill: ink, value: "{{ card.speed }}", size: 14, color: "#ffffff"}
+  text: {kind: text, x: 3mm, y: 44mm, w: 38mm, h: 20mm, text: "{{ card.text }}", size: 9, min_size: 6}
+""",
+    f"templates/{SLUG}/back.yaml": """\
+elements:
+  ground: {kind: rect, bleed: true, fill: ink}
+  title: {kind: text, x: 3mm, y: 30mm, w: 38mm, h: 8mm, text: "{{ game.title }}", font: bold, size: 12,
+          min_size: 8, color: "#ffffff", align: center}
+""",
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    for rel, text in FILES.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_a_yaml_only_game_validates_lists_and_builds_true_to_size(project):
+    code, out = run_cli("validate", SLUG, "--format", "json", root=project)
+    assert code == 0, out
+    code, out = run_cli("cards", SLUG, "--format", "json", root=project)
+    assert code == 0
+    cards = json.loads(out)["cards"]
+    assert sorted(c["id"] for c in cards) == ["crow", "fox", "hare", "tortoise"]
+    assert all(c["copies"] == 2 and c["type"] == "runner" for c in cards)
+
+    code, out = run_cli("build", SLUG, root=project)
+    assert code == 0, out
+    built = project / "build" / SLUG
+    assert sorted(p.name for p in built.iterdir()) == ["cards.json", "cards.pdf", "duplex-calibration.pdf"]
+    manifest = json.loads((built / "cards.json").read_text())
+    fronts = [c for page in manifest["pages"] if page["side"] == "front" for c in page["cards"]]
+    assert len(fronts) == 8                                        # 4 runners × 2 copies
+    for c in fronts:
+        _x, _y, w, h = c["trim"]
+        assert abs(w - 44) < 0.1 and abs(h - 68) < 0.1             # the game's own card size
+    reader = PdfReader(built / "cards.pdf")
+    assert len(reader.pages) == 2                                  # one front sheet, its back
+    text = reader.pages[0].extract_text()
+    assert "Hare" in text and "Tortoise" in text
+    for pdf in built.glob("*.pdf"):
+        qpdf_check(pdf)
+
+
+def test_a_yaml_only_game_has_its_rules_enforced_at_their_lines(project):
+    cards = project / "cards" / SLUG / "runners.yaml"
+    text = cards.read_text().replace("speed: 6,", "speed: 7,").replace(
+        '  - {id: crow, name: Crow, speed: 5, text: "Flies over pebbles."}\n', "")
+    cards.write_text(text)
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 1
+    speed = [p for p in probs if "speed" in p["message"]]
+    assert speed and speed[0]["line"] == 3 and speed[0]["file"].endswith("runners.yaml")   # above the param's max
+    count = [p for p in probs if p["rule"] == "PR-CARD-1"]
+    assert count and count[0]["line"] == 2 and count[0]["file"].endswith("constraints.yaml")
+    assert not (project / "build").exists()
+
+
+def test_a_game_without_an_engine_says_check_is_not_supported(project, tmp_path):
+    log = tmp_path / "log.yaml"
+    log.write_text(f"game: {SLUG}\nevents: []\n")
+    code, out = run_cli("check", SLUG, str(log), root=project)
+    assert code == 2
+
+
+def test_the_framework_names_no_game():
+    """Outside ``cardgen/engines/`` no module names a game by slug or title."""
+    names = set()
+    for game_file in (ROOT / "rules").glob("*/game.yaml"):
+        names.add(game_file.parent.name)
+        names.add(yaml.safe_load(game_file.read_text(encoding="utf-8"))["title"])
+    pattern = re.compile("|".join(re.escape(n) for n in sorted(names)), re.I)
+    hits = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
+            for p in sorted((ROOT / "cardgen").rglob("*.py")) if "engines" not in p.relative_to(ROOT).parts
+            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+    assert len(names) >= 10 and not hits, hits
