@@ -472,6 +472,98 @@ def test_trace_shows_the_hex_map_pieces_and_health_after_each_turn(tmp_path):
     assert " w " in out[j:j + 400].replace("\n", " ")                     # wren's death token, lower case
 
 
+# A flat-top map (odd-q: the odd columns half a hex lower), with a wall two hexes thick and a
+# chasm at its foot. Each step of the log below that is marked "flat only" joins hexes that are
+# neighbours on this map but would not be on a pointy-top (odd-r) map with the same numbers.
+FLAT_HALL = """\
+map:
+  name: The Flat Hall
+  orientation: flat
+  layout: |
+    . . . . . # # . . . . . .
+    . . . . . # # . . . . . .
+    . . . . . # # . . . . . .
+    . . . . . # # . . . . . .
+    . . . . . # # . . . . . .
+    . . . . . # # . . . . . .
+    . . . . ~ . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+"""
+# The Ember Wyrm turned 2×60° stands on 10,0 10,1 10,2 9,3 10,3 9,4 9,5, east of the wall; the heroes
+# 3 or more hexes away (BF-PLACE-1). Its walk ends 9,4 → 9,5 → 8,6 (flat only). Wren starts behind
+# the wall, out of sight, runs 2,2 → 1,2 → 2,3 (flat only) → 2,4, where she sees the boss, 6 away.
+FLAT = """\
+game: boss_fight
+rules_version: "1.0"
+map: flat_hall
+boss: ember_wyrm
+party: lantern_company
+events:
+  - {kind: place, character: boss, at: [9, 4], rotate: 2}
+  - {kind: place, character: aldric, at: [1, 0]}
+  - {kind: place, character: wren, at: [2, 2]}
+  - {kind: place, character: maelis, at: [1, 7]}
+  - {kind: round, number: 1, order: [boss, wren, aldric, maelis]}
+  - {kind: draw, character: boss, cards: [walk, heavy_attack, grab, lunge]}
+  - {kind: draw, character: wren, cards: [run, basic_attack, aimed_shot, heavy_attack]}
+  - {kind: draw, character: aldric, cards: [walk, heavy_attack, power_strike, healing_potion]}
+  - {kind: draw, character: maelis, cards: [special_attack, bandage, run, walk]}
+  - {kind: move, character: boss, card: walk, path: [[9, 5], [8, 6]]}
+  - {kind: discard, character: boss, card: grab}
+  - {kind: discard, character: boss, card: lunge}
+  - {kind: move, character: wren, card: run, path: [[1, 2], [2, 3], [2, 4]]}
+  - {kind: attack, character: wren, card: basic_attack, with: longbow, target: boss, defence: 1, damage: 1, hp_left: 32}
+  - {kind: end_turn, character: wren, hp: {boss: 32}}
+"""
+
+
+def test_a_flat_top_map_is_checked_and_drawn_with_its_columns(game_copy):
+    g = game_copy(GAME)
+    g.write("maps/boss_fight/flat_hall.yaml", FLAT_HALL)
+    code, out = run_cli("check", GAME, str(g.write("log.yaml", FLAT)), "--trace", root=g.root)
+    assert code == 0, out
+    assert "turned 2×60°): 10,0 10,1 10,2 9,3 10,3 9,4 9,5" in out
+    assert "the boss moves its anchor [0, 0] 9,4 → 8,6 in 2 steps: 9,1 9,2 9,3 9,4 8,5 8,6 8,7" in out
+    assert "wren moves 2,2 → 2,4 (3 steps)" in out and "(range 6, distance 6; in sight)" in out
+    # Two text lines a row, both numbered with it: the even columns on the first, the odd ones,
+    # half a hex lower, on the second; two characters a column under the column numbers.
+    i = out.index("after wren's turn (round 1)")
+    block = [ln[6:] for ln in out[i:].splitlines()[1:20]]
+    assert block[0] == "     0 1 2 3 4 5 6 7 8 9 0 1 2"
+    assert block[1:3] == ["   0 .   .   .   #   .   .   .",        # 0,0 2,0 4,0 6,0 (wall) 8,0 …
+                          "   0   A   .   #   .   .   ."]          # 1,0 Aldric, 3,0, 5,0 (wall) …
+    assert block[3:5] == ["   1 .   .   .   #   .   .   .",
+                          "   1   .   .   #   .   B   ."]          # 9,1: the boss's top hex
+    assert block[9:13] == ["   4 .   W   .   #   .   .   .",       # 2,4 Wren
+                           "   4   .   .   #   .   B   .",         # 9,4
+                           "   5 .   .   .   #   B   .   .",       # 8,5 beside the wall's 6,5
+                           "   5   .   .   #   .   .   ."]
+    assert block[13] == "   6 .   .   ~   .   B   .   ."           # 4,6 the chasm; 8,6 the boss's anchor
+    assert block[16] == "   7   M   .   .   .   .   ."              # 1,7 Maelis
+    assert block[17:19] == ["   8 .   .   .   .   .   .   .", "   8   .   .   .   .   .   ."]
+    _, _, final = checklogs.check(GAME, g.path("log.yaml"), root=g.root)
+    assert final["characters"]["boss"]["cells"] == [[9, 1], [9, 2], [9, 3], [9, 4], [8, 5], [8, 6], [8, 7]]
+    assert final["characters"]["wren"]["at"] == [2, 4]
+
+
+@pytest.mark.parametrize("rule,old,new,at,says", [
+    ("BF-PLACE-1", "maelis, at: [1, 7]", "maelis, at: [7, 5]", "maelis", "2 tiles"),         # 2 from the boss's 9,5
+    ("BF-MOVE-1", "[[9, 5], [8, 6]]", "[[9, 5], [10, 4]]", "[[9, 5]", "not to a neighbouring hex"),  # pointy only
+    ("BF-MOVE-1", "[[1, 2], [2, 3], [2, 4]]", "[[1, 3], [1, 4], [2, 4]]", "[[1, 3]", "2,2 → 1,3 is not one step"),
+    ("BF-LOS-1", "[[1, 2], [2, 3], [2, 4]]", "[[3, 2], [3, 3], [4, 3]]", "kind: attack", "no line of sight"),
+])
+def test_a_flat_top_map_breaks_placement_movement_and_sight(game_copy, rule, old, new, at, says):
+    """The twins of the flat-top log: a hero too near the boss, a step to a hex that is a neighbour only on
+    a pointy-top map (for the boss and for a hero), an attack from 4,3, where the wall hides the boss."""
+    g = game_copy(GAME)
+    g.write("maps/boss_fight/flat_hall.yaml", FLAT_HALL)
+    text, line = edit(FLAT, old, new, at)
+    code, probs, _ = checklogs.check(GAME, g.write("log.yaml", text), root=g.root)
+    checklogs.assert_reported(code, probs, rule, line)
+    assert any(p["rule"] == rule and says in p["message"] for p in probs), probs
+
+
 def test_final_state_in_json(tmp_path):
     code, probs, final = check(tmp_path, SMALL4)
     assert code == 0, probs

@@ -713,6 +713,30 @@ def test_a_dinosaur_in_hand_must_be_played(tmp_path):
     assert final["players"]["bo"]["active"] == "pachy_ram" and final["kos"]["ana"] == 1
 
 
+def test_a_knocked_out_dinosaur_is_not_shown_paralyzed(tmp_path):
+    """The counterattack that knocks bo's Pachy-Ram out comes from the Paralyze Arc Spinosaur: the trace
+    does not say it is paralyzed, and the state shows it knocked out until the K.O. is recorded and it
+    leaves play; Last Stand, played before the K.O. is recorded, brings it back with its paralysis."""
+    full = (EXAMPLES / "no-dinosaurs.yaml").read_text(encoding="utf-8")
+    cut = full[: full.index("  # Pachy-Ram is knocked out")]
+    hit = line_of(cut, "{kind: counterattack, player: ana, roll: 4")
+
+    def trace(text: str) -> str:
+        code, out, _ = checklogs.run_quiet(GAME, write(tmp_path, text), fmt="text")
+        assert code == 0, out
+        return out[out.index(f"L{hit} "):]
+
+    after = trace(full)
+    assert "bo's Pachy-Ram −11 → 0\n" in after and "paralyzed" not in after
+    assert "is knocked out and junked" in after and "active none · bench empty" in after
+    after = trace(cut)                                  # the log ends before the K.O. is recorded
+    assert "paralyzed" not in after and "active Pachy-Ram 0/55 [knocked out] · bench empty" in after
+    after = trace(cut + "  - {kind: action, player: bo, card: last_stand}\n"
+                        "  - {kind: effect, player: bo, source: last_stand, set_hp: 1, hp: {bo: 1}}\n")
+    assert "Pachy-Ram HP set to 1; no longer knocked out (paralyzed) → 1/55" in after
+    assert "active Pachy-Ram 1/55 [paralyzed] · bench empty" in after
+
+
 DRAW_GAME = """\
 game: dino_battles
 rules_version: "1.0"

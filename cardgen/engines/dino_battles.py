@@ -258,14 +258,15 @@ class Dino:
     def who(self) -> str:
         return f"{self.owner}'s {self.name}"
 
+    def statuses(self) -> list[str]:
+        """Its Wound tokens, poison and paralysis, as the trace shows them."""
+        return ([f"wound {self.wound_tokens}"] if self.wound_tokens else []) + \
+            ([f"poisoned {self.poison_turns}"] if self.poison_turns else []) + (["paralyzed"] if self.paralyzed else [])
+
     def brief(self) -> str:
-        marks = []
-        if self.wound_tokens:
-            marks.append(f"wound {self.wound_tokens}")
-        if self.poison_turns:
-            marks.append(f"poisoned {self.poison_turns}")
-        if self.paralyzed:
-            marks.append("paralyzed")
+        if self.ko_at is not None:      # knocked out, not yet recorded: its statuses ended with the K.O.
+            return f"{self.name} {self.hp}/{self.max_hp} [knocked out]"
+        marks = self.statuses()
         if self.upgrades:
             marks.append("+" + ", ".join(u.name for u in self.upgrades))
         return f"{self.name} {self.hp}/{self.max_hp}" + (f" [{'; '.join(marks)}]" if marks else "")
@@ -1329,7 +1330,8 @@ class Engine(BaseEngine):
                 parts.append("paralyzed" if d.paralyzed else "no longer paralyzed")
             if d.ko_at is not None and d.hp > 0:
                 d.ko_at = None
-                parts.append("no longer knocked out")
+                kept = d.statuses()
+                parts.append("no longer knocked out" + (f" ({', '.join(kept)})" if kept else ""))
             else:
                 self._mark_ko(d, ev)
         for x in ev["from_junk"] or []:
@@ -1741,17 +1743,20 @@ class Engine(BaseEngine):
 
     def _afflict(self, src: Dino, dst: Dino, notes: list[str]) -> None:
         """The abilities of a Dinosaur that damaged another (BDB-ABIL-1, 2)."""
+        # A Dinosaur this damage knocked out is not said to be paralyzed, poisoned or wounded: its statuses
+        # end with the K.O. They are kept, unseen, for a log that heals it back before it records the K.O.
+        says = notes.append if dst.hp > 0 else (lambda _: None)
         if src.flag("paralyze") and self.phase == "combat" and not dst.paralyzed:
             dst.paralyzed = True
-            notes.append(f"{dst.who} is paralyzed by {src.name} for the rest of the Combat phase")
+            says(f"{dst.who} is paralyzed by {src.name} for the rest of the Combat phase")
         p = src.level("poisonous")
         if p > 0:
             dst.poison_turns = dst.poison_turns + p if self.poison_stacks else max(dst.poison_turns, p)
-            notes.append(f"{dst.who} is poisoned by {src.name} ({dst.poison_turns} turn(s))")
+            says(f"{dst.who} is poisoned by {src.name} ({dst.poison_turns} turn(s))")
         w = src.level("wound")
         if w > 0:
             dst.wound_tokens += w
-            notes.append(f"{dst.who} gets {w} Wound token(s) from {src.name} ({dst.wound_tokens} in all)")
+            says(f"{dst.who} gets {w} Wound token(s) from {src.name} ({dst.wound_tokens} in all)")
 
     # -- knock-outs and the end ------------------------------------------------------------------
 
@@ -1785,6 +1790,7 @@ class Engine(BaseEngine):
         elif d in s.bench:
             s.bench.remove(d)
         d.ko_at = None
+        d.paralyzed, d.poison_turns, d.wound_tokens, d.evade_bonus = False, 0, 0, 0   # statuses end with the K.O.
         s.knocked_out.append(d.label)
         s.junk[d.card.id] += 1
         for u in d.upgrades:

@@ -361,8 +361,10 @@ class Engine(BaseEngine):
     # -- trace ----------------------------------------------------------------------------------
 
     def map_lines(self) -> list[str]:
-        """The hex grid as text: odd rows shifted half a hex; pieces by letter, death tokens in
-        lower case, obstacle tokens '%'."""
+        """The hex grid as text, two characters a column: on a pointy-top map each row one line, the
+        rows its offset layout pushes right shifted by half a hex; on a flat-top map the columns it
+        pushes down sit half a row lower, so a row takes two lines, both numbered with it. Pieces by
+        letter, death tokens in lower case, obstacle tokens '%'."""
         m = self.map
         marks: dict[Hex, str] = {h: "%" for h in self.rubble}
         for f in self.fighters.values():
@@ -371,23 +373,23 @@ class Engine(BaseEngine):
                     marks[h] = f.letter
                 elif f.side == "hero":
                     marks.setdefault(h, f.letter.lower())
-        cols_ = [c for c, _ in m.offsets.values()]
-        rows_ = [r for _, r in m.offsets.values()]
-        by_off = {off: h for h, off in m.offsets.items()}
-        width = max(cols_) + 1
-        shift = m.style == "odd-r"
+        flat = m.orientation == "flat"
+
+        def half(h: Hex, col: int, row: int) -> int:
+            """Half-hex steps of h from where (col, row) would sit unshifted: sideways for pointy
+            tops (x ∝ 2q + r), downwards for flat tops (y ∝ q + 2r)."""
+            return h.q + 2 * h.r - 2 * row if flat else 2 * h.q + h.r - 2 * col
+
+        base = min(half(h, c, r) for h, (c, r) in m.offsets.items())
+        width = max(c for c, _ in m.offsets.values()) + 1
+        text: dict[int, list[str]] = {}                 # text line → its characters
+        for h, (c, r) in m.offsets.items():
+            s = half(h, c, r) - base
+            y, x = (2 * r + s, 2 * c) if flat else (r, 2 * c + s)
+            text.setdefault(y, [" "] * (2 * width + 1))[x] = marks.get(h) or m.terrain.terrain[m.tiles[h]].symbol
         out = ["     " + " ".join(str(c % 10) for c in range(width))]
-        for r in range(min(rows_), max(rows_) + 1):
-            cells = []
-            for c in range(width):
-                h = by_off.get((c, r))
-                if h is None:
-                    cells.append(" ")
-                elif h in marks:
-                    cells.append(marks[h])
-                else:
-                    cells.append(m.terrain.terrain[m.tiles[h]].symbol)
-            out.append(f"  {r:>2} " + (" " if shift and r % 2 else "") + " ".join(cells).rstrip())
+        for y in range(min(text), max(text) + 1):
+            out.append(f"  {y // 2 if flat else y:>2} " + "".join(text.get(y, [])).rstrip())
         return out
 
     def map_key(self) -> str:
