@@ -13,10 +13,10 @@ e.g. points), ``declared_total`` (published totals per group against the cards),
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .problems import Loc, Problems, did_you_mean
+from .problems import Loc, Problems, did_you_mean, display_path
 from .yamlsrc import YDict
 
 
@@ -37,6 +37,8 @@ class Collection:
     entries: list[Entry]
     loc: Loc                # where the collection as a whole is declared
     label: str
+    unread: list[dict[str, Any]] = field(default_factory=list)   # raw keys of entries that failed to load
+    unreadable: list[str] = field(default_factory=list)          # files of it that could not be read at all
 
 
 def resolve_param(value: Any, params: Any, problems: Problems, loc: Loc) -> Any:
@@ -243,4 +245,12 @@ def evaluate(constraints: list[Any], collections: dict[str, Collection], params:
         if col is None:
             continue
         c = {k: resolve_param(v, params, problems, raw.at(k)) for k, v in raw.items()}
+        if any(selects(u, c) for u in col.unread):
+            continue        # a card it counts failed to load (reported at its line): its total is unknown
+        before = len(problems.items)
         fn(col, c, str(raw["rule"]), problems, loc)
+        if col.unreadable and len(problems.items) > before:      # say what the count could not see
+            seen = ", ".join(display_path(f) for f in col.unreadable)
+            problems.items[before:] = [replace(p, hint="; ".join(filter(None, [p.hint, f"not counted: the cards of "
+                                                                                  f"unreadable {seen}"])))
+                                       for p in problems.items[before:]]

@@ -153,8 +153,11 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     cards: list[Card] = []
     components: list[Component] = []
     failed: set[str] = set()
+    unread: list[dict] = []
+    unread_files: list[Path] = []
     for f in card_files(root / "cards" / slug):
-        load_card_file(f, card_types, colors, cards, components, problems, failed)
+        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread):
+            unread_files.append(f)
     seen: dict[str, Card] = {}
     for c in cards:
         if c.id in seen:
@@ -166,7 +169,8 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     return Game(slug=slug, title=v.get("title") or slug, root=root, meta=v, params=params,
                 card_types=card_types, cards=cards, components=components, constraints=constraints,
                 colors=colors, icons=icons, print=settings, printables=list(v.get("printables") or []),
-                fonts=fonts, game_file=game_file)
+                fonts=fonts, game_file=game_file, unread_cards=unread,
+                unread_files=unread_files)
 
 
 def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[str], problems: Problems) -> None:
@@ -195,28 +199,35 @@ def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[s
 
 
 def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
-                   components: list[Component], problems: Problems, failed: set[str] | None = None) -> None:
+                   components: list[Component], problems: Problems, failed: set[str] | None = None,
+                   unread: list[dict] | None = None) -> bool:
+    """The file's cards and components; a card that fails its checks (reported) adds its id to
+    ``failed`` and its raw keys, defaults merged, to ``unread``. False when the file is unreadable."""
     doc = load_yaml(path, problems)
     if doc is None:
-        return
+        return False
     r = check_mapping(doc, {"defaults": Opt("map", default={}, doc="keys every card of the file gets"),
                             "cards": Opt("list", default=[]), "components": Opt("list", default=[])},
                       problems, path.name)
     if not r.ok and not isinstance(doc, dict):
-        return
+        return False
     defaults = doc.get("defaults") or {}
     for i, cd in enumerate(doc.get("cards") or []):
         card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i))
         if card is not None:
             cards.append(card)
-        elif failed is not None and isinstance(cd, dict) and isinstance(cd.get("id"), str):
-            failed.add(cd["id"])
+        elif isinstance(cd, dict):
+            if failed is not None and isinstance(cd.get("id"), str):
+                failed.add(cd["id"])
+            if unread is not None and isinstance(defaults, dict):
+                unread.append({**defaults, **cd})
     for i, cd in enumerate(doc.get("components") or []):
         rr = check_mapping(cd, COMPONENT_SPEC, problems, f"component {i + 1}", colors)
         if rr.ok:
             vv = rr.values
             components.append(Component(vv["id"], vv["name"], vv["kind"], vv["count"], vv,
                                         getattr(cd, "loc", doc["components"].at(i))))
+    return True
 
 
 def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors: dict,

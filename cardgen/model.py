@@ -103,6 +103,8 @@ class Game:
     printables: list[str]
     fonts: dict[str, str]
     game_file: Path
+    unread_cards: list[dict[str, Any]] = field(default_factory=list)   # raw keys of cards that failed to load
+    unread_files: list[Path] = field(default_factory=list)             # card files that could not be read
 
     @property
     def cards_by_id(self) -> dict[str, Card]:

@@ -110,16 +110,32 @@ def test_a_yaml_only_game_validates_lists_and_builds_true_to_size(project):
 
 def test_a_yaml_only_game_has_its_rules_enforced_at_their_lines(project):
     cards = project / "cards" / SLUG / "runners.yaml"
-    text = cards.read_text().replace("speed: 6,", "speed: 7,").replace(
-        '  - {id: crow, name: Crow, speed: 5, text: "Flies over pebbles."}\n', "")
-    cards.write_text(text)
+    cards.write_text(cards.read_text().replace('  - {id: crow, name: Crow, speed: 5, text: "Flies over pebbles."}\n', ""))
     code, probs = problems_json("validate", SLUG, root=project)
     assert code == 1
-    speed = [p for p in probs if "speed" in p["message"]]
-    assert speed and speed[0]["line"] == 3 and speed[0]["file"].endswith("runners.yaml")   # above the param's max
-    count = [p for p in probs if p["rule"] == "PR-CARD-1"]
-    assert count and count[0]["line"] == 2 and count[0]["file"].endswith("constraints.yaml")
+    assert [(p["rule"], Path(p["file"]).name, p["line"]) for p in probs] == [("PR-CARD-1", "constraints.yaml", 2)]
     assert not (project / "build").exists()
+
+
+def test_a_card_that_fails_its_checks_is_not_counted_as_missing(project):
+    """One broken card is one problem: the constraints that would count it wait for it."""
+    cards = project / "cards" / SLUG / "runners.yaml"
+    cards.write_text(cards.read_text().replace("speed: 6,", "speed: 7,"))      # above params' max_speed
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 1
+    assert [(Path(p["file"]).name, p["line"]) for p in probs] == [("runners.yaml", 3)], probs
+    assert "speed" in probs[0]["message"]
+
+
+def test_an_unreadable_card_file_is_named_by_the_counts_it_spoils(project):
+    (project / "cards" / SLUG / "more.yaml").write_text("cards:\n  - {id: x, name: [X\n")
+    cards = project / "cards" / SLUG / "runners.yaml"
+    cards.write_text(cards.read_text().replace('  - {id: crow, name: Crow, speed: 5, text: "Flies over pebbles."}\n', ""))
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 1
+    count = next(p for p in probs if p["rule"] == "PR-CARD-1")
+    assert "more.yaml" in count["hint"]
+    assert any(p["rule"] == "YAML-SYNTAX" and p["file"].endswith("more.yaml") for p in probs)
 
 
 def test_a_game_without_an_engine_says_check_is_not_supported(project, tmp_path):
