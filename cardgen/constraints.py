@@ -217,9 +217,54 @@ KINDS: dict[str, Callable[..., None]] = {
     "declared_total": k_declared_total,
     "required": k_required,
 }
-ARGS = {"rule", "kind", "of", "where", "per", "exactly", "min", "max", "count", "label", "groups", "groups_of",
-        "groups_min", "groups_max",
-        "except", "max_from", "field", "totals", "group_by", "exclude", "fields", "doc"}
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_names(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _is_groups(v: Any) -> bool:
+    """A list of groups (a value, or a list of values for a ``per`` list), or a mapping keyed by them."""
+    scalar = (str, int, float, bool)
+    return isinstance(v, dict) or isinstance(v, list) and all(isinstance(x, scalar) or isinstance(x, list) and
+                                       all(isinstance(y, scalar) for y in x) for x in v)
+
+
+# every argument a constraint may take: (test of its value once params are read, what it must be)
+ARG_TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    **{k: (lambda v: isinstance(v, str), "a name") for k in ("rule", "kind", "of", "label", "doc", "field",
+                                                             "group_by", "max_from")},
+    **{k: (lambda v: isinstance(v, dict), "a mapping of field: value") for k in ("where", "except", "exclude")},
+    **{k: (_is_int, "a whole number") for k in ("exactly", "min", "max", "groups", "groups_min", "groups_max")},
+    "per": (lambda v: isinstance(v, str) or _is_names(v) and bool(v), "a field name or a list of them"),
+    "count": (lambda v: v in ("copies", "unique"), "'copies' or 'unique'"),
+    "groups_of": (_is_groups, "a list of groups or a mapping keyed by them"),
+    "totals": (lambda v: isinstance(v, dict) and all(_is_int(x) for x in v.values()),
+               "a mapping group: whole number"),
+    "fields": (_is_names, "a list of field names"),
+}
+ARGS = set(ARG_TYPES)
+NEEDS = {"sum": ("field",), "declared_total": ("group_by", "totals")}
+
+
+def _args_ok(raw: YDict, c: dict, problems: Problems) -> bool:
+    """Each argument of the right type and each the kind needs present (RULES-CONSTRAINT)."""
+    ok = True
+    for k, v in c.items():
+        test, what = ARG_TYPES[k]
+        if v is not None and not test(v):
+            problems.error("RULES-CONSTRAINT", f"'{k}' of constraint {raw['rule']} must be {what}, not {v!r}",
+                           raw.at(k))
+            ok = False
+    for k in NEEDS.get(c["kind"], ()) if ok else ():
+        if c.get(k) is None:
+            problems.error("RULES-CONSTRAINT", f"constraint {raw['rule']} of kind '{c['kind']}' needs '{k}'",
+                           raw.loc)
+            ok = False
+    return ok
 
 
 def evaluate(constraints: list[Any], collections: dict[str, Collection], params: Any,
@@ -234,17 +279,19 @@ def evaluate(constraints: list[Any], collections: dict[str, Collection], params:
         for k in bad:
             problems.error("YAML-UNKNOWN-KEY", f"unknown key '{k}' in constraint {raw['rule']}", raw.key_at(k),
                            hint=did_you_mean(k, ARGS))
-        fn = KINDS.get(raw["kind"])
-        if fn is None:
-            problems.error("RULES-CONSTRAINT", f"unknown constraint kind '{raw['kind']}'", raw.at("kind"),
-                           hint=did_you_mean(raw["kind"], KINDS))
-            continue
         if bad:
             continue
-        col = collections.get(raw.get("of", "cards"))
+        c = {k: resolve_param(v, params, problems, raw.at(k)) for k, v in raw.items()}
+        if not _args_ok(raw, c, problems):
+            continue
+        fn = KINDS.get(c["kind"])
+        if fn is None:
+            problems.error("RULES-CONSTRAINT", f"unknown constraint kind '{c['kind']}'", raw.at("kind"),
+                           hint=did_you_mean(c["kind"], KINDS))
+            continue
+        col = collections.get(c.get("of") or "cards")
         if col is None:
             continue
-        c = {k: resolve_param(v, params, problems, raw.at(k)) for k, v in raw.items()}
         if any(selects(u, c) for u in col.unread):
             continue        # a card it counts failed to load (reported at its line): its total is unknown
         before = len(problems.items)

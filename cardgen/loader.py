@@ -206,22 +206,25 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
     doc = load_yaml(path, problems)
     if doc is None:
         return False
-    r = check_mapping(doc, {"defaults": Opt("map", default={}, doc="keys every card of the file gets"),
-                            "cards": Opt("list", default=[]), "components": Opt("list", default=[])},
-                      problems, path.name)
-    if not r.ok and not isinstance(doc, dict):
+    check_mapping(doc, {"defaults": Opt("map", default={}, doc="keys every card of the file gets"),
+                        "cards": Opt("list", default=[]), "components": Opt("list", default=[])},
+                  problems, path.name)
+    if not isinstance(doc, dict):
         return False
-    defaults = doc.get("defaults") or {}
-    for i, cd in enumerate(doc.get("cards") or []):
+    defaults, card_list = doc.get("defaults") or {}, doc.get("cards") or []
+    if not isinstance(defaults, dict) or not isinstance(card_list, list):
+        return False        # reported above: the file's cards cannot be read
+    for i, cd in enumerate(card_list):
         card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i))
         if card is not None:
             cards.append(card)
         elif isinstance(cd, dict):
             if failed is not None and isinstance(cd.get("id"), str):
                 failed.add(cd["id"])
-            if unread is not None and isinstance(defaults, dict):
+            if unread is not None:
                 unread.append({**defaults, **cd})
-    for i, cd in enumerate(doc.get("components") or []):
+    comps = doc.get("components") or []
+    for i, cd in enumerate(comps if isinstance(comps, list) else []):
         rr = check_mapping(cd, COMPONENT_SPEC, problems, f"component {i + 1}", colors)
         if rr.ok:
             vv = rr.values

@@ -75,6 +75,14 @@ def test_declared_total_counts_without_the_excluded_tier():
     ("  - {rule: T-9, kind: count, exacly: 1}", "YAML-UNKNOWN-KEY"),
     ("  - {rule: T-9, kind: copies, max: {param: limits.copys}}", "RULES-PARAM"),
     ("  - {rule: T-9, kind: declared_total, group_by: cat, totals: 9}", "RULES-CONSTRAINT"),
+    ("  - {rule: T-9, kind: count, where: {cat: sword}, exactly: three}", "RULES-CONSTRAINT"),
+    ("  - {rule: T-9, kind: count, where: [sword], exactly: 1}", "RULES-CONSTRAINT"),
+    ("  - {rule: T-9, kind: count, per: {cat: 1}, max: 1}", "RULES-CONSTRAINT"),
+    ("  - {rule: T-9, kind: count, count: designs, max: 1}", "RULES-CONSTRAINT"),
+    ("  - {rule: T-9, kind: [count], max: 1}", "RULES-CONSTRAINT"),
+    ("  - {rule: T-9, kind: count, of: [deck], max: 1}", "RULES-CONSTRAINT"),
+    ("  - {rule: T-9, kind: sum, max: 1}", "RULES-CONSTRAINT"),
+    ("  - {rule: T-9, kind: required, fields: cost}", "RULES-CONSTRAINT"),
 ])
 def test_malformed_constraints_are_reported_not_raised(text, rule):
     got = run(text, pool(*SWORDS))

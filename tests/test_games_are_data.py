@@ -13,8 +13,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 
+from cardgen.pipeline import validate
+from cardgen.problems import Problems
 from tests.conftest import ROOT, problems_json, qpdf_check, run_cli
 
 MM = 72 / 25.4
@@ -72,13 +76,17 @@ elements:
 }
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
+def make_project(root: Path) -> Path:
     for rel, text in FILES.items():
-        p = tmp_path / rel
+        p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")
-    return tmp_path
+    return root
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return make_project(tmp_path)
 
 
 def test_a_yaml_only_game_validates_lists_and_builds_true_to_size(project):
@@ -156,3 +164,58 @@ def test_the_framework_names_no_game():
             for p in sorted((ROOT / "cardgen").rglob("*.py")) if "engines" not in p.relative_to(ROOT).parts
             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
     assert len(names) >= 10 and not hits, hits
+
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_nan=True),
+                    st.text(max_size=60), st.sampled_from(["runner", "hare", "{step}", "{nope}", "â‰¥", "63mm"]))
+KEYS = st.sampled_from(["id", "name", "type", "copies", "speed", "text", "set", "spped", "image"])
+VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                      st.dictionaries(KEYS, inner, max_size=3)), max_leaves=6)
+CARD_FILES = st.one_of(st.dictionaries(st.sampled_from(["cards", "defaults", "components", "extra"]),
+                                       st.one_of(st.lists(st.dictionaries(KEYS, VALUES, max_size=7), max_size=4),
+                                                 VALUES), max_size=3),
+                       VALUES)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(CARD_FILES)
+def test_no_card_file_makes_validation_raise(tmp_path, doc):
+    """Whatever a card file holds, validation reports problems; it never raises."""
+    root = tmp_path / "p"
+    if not root.exists():
+        make_project(root)
+    (root / "cards" / SLUG / "fuzz.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+    validate(root, SLUG, Problems())
+
+
+ELEMENT_KEYS = st.sampled_from(["kind", "x", "y", "w", "h", "r", "text", "size", "min_size", "fill", "stroke",
+                                "value", "when", "font", "align", "bleed", "src", "color", "remove", "shape"])
+ELEMENT_VALUES = st.one_of(SCALARS, st.sampled_from(["text", "rect", "badge", "frame", "icon", "image", "line",
+                                                     "5mm", "2.5in", "-3mm", "{{ card.name }}", "{{ card.nope }}",
+                                                     "{{ 1/0 }}", "{% if %}", "card.speed > 3", "ink", "#12345",
+                                                     "../../etc/passwd", "icon.png"]))
+TEMPLATES = st.one_of(st.fixed_dictionaries({"elements": st.dictionaries(
+                          st.text("abcxyz", min_size=1, max_size=4),
+                          st.one_of(st.dictionaries(ELEMENT_KEYS, ELEMENT_VALUES, max_size=8), SCALARS), max_size=4)},
+                          optional={"extends": st.sampled_from(["back", "front", "nope", 3])}),
+                      VALUES)
+CONSTRAINTS = st.fixed_dictionaries({"constraints": st.lists(st.dictionaries(
+    st.sampled_from(["rule", "kind", "where", "except", "per", "exactly", "min", "max", "groups", "of", "field",
+                     "count", "label", "totals", "group_by", "fields", "max_from"]),
+    st.one_of(VALUES, st.sampled_from(["count", "copies", "sum", "declared_total", "required", "PR-X-1",
+                                       {"type": "runner"}, {"param": "runners"}, {"param": "nope"}, "speed"]))),
+    max_size=3)})
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(TEMPLATES, CONSTRAINTS)
+def test_no_template_or_constraint_makes_validation_raise(tmp_path, template, constraints):
+    """Whatever a template or the constraints hold, validation reports problems; it never raises."""
+    root = tmp_path / "q"
+    if not root.exists():
+        make_project(root)
+    (root / "templates" / SLUG / "front.yaml").write_text(yaml.safe_dump(template, allow_unicode=True),
+                                                          encoding="utf-8")
+    (root / "rules" / SLUG / "constraints.yaml").write_text(yaml.safe_dump(constraints, allow_unicode=True),
+                                                            encoding="utf-8")
+    validate(root, SLUG, Problems())
