@@ -63,6 +63,28 @@ FONT_ROLES = {"regular": "LiberationSans-Regular", "bold": "LiberationSans-Bold"
               "italic": "LiberationSans-Italic", "bolditalic": "LiberationSans-BoldItalic"}
 
 
+COLLECTION_SPEC: dict[str, Opt] = {
+    "folder": Opt("str", default=None, doc="the folder under cards/<game>/ holding such files"),
+    "keys": Opt("list", item=Opt("str"), default=[], doc="keys such a file may hold besides name, cards, notes"),
+    "doc": Opt("str", default=None, doc="what such a file is"),
+}
+
+
+def checked_collections(raw: YDict, problems: Problems) -> dict[str, dict]:
+    """game.yaml ``collections``: each kind checked; a folder stays inside the game's card folder."""
+    out: dict[str, dict] = {}
+    for kind, spec in raw.items():
+        r = check_mapping(spec, COLLECTION_SPEC, problems, f"collection '{kind}'", fill_absent=False)
+        folder = r.values.get("folder")
+        if folder is not None and (Path(folder).is_absolute() or ".." in Path(folder).parts):
+            problems.error("YAML-TYPE", f"folder of collection '{kind}' must lie inside cards/<game>/, "
+                           f"not {folder!r}", spec.at("folder"))
+            continue
+        if r.ok:
+            out[str(kind)] = r.values
+    return out
+
+
 def list_games(root: Path) -> list[str]:
     """Every game slug: a folder under rules/ holding a game.yaml."""
     rules = root / "rules"
@@ -84,14 +106,16 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         return None
     res = check_mapping(raw, GAME_SPEC, problems, "game.yaml")
     v = res.values
+    if v.get("collections"):
+        v["collections"] = checked_collections(raw["collections"], problems)
     if not isinstance(raw, dict) or v.get("card_sizes") is None or v.get("card_types") is None:
         return None
     colors = {}
-    for k, c in (v["colors"] or {}).items():
+    for k, c in (v.get("colors") or {}).items():
         ok, cv = check_value(c, Opt("color"), raw["colors"].at(k), problems, f"colour '{k}'")
         if ok:
             colors[k] = cv
-    pr = v["print"] or {}
+    pr = v.get("print") or {}
     paper = pr.get("paper") or "A4"
     pw, ph = PAPER_MM.get(paper, PAPER_MM["A4"])
     off = pr.get("offset") or [0.0, 0.0]
@@ -108,13 +132,13 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         if r.ok:
             sizes[name] = (r.values["width"], r.values["height"])
     icons: dict[str, Icon] = {}
-    for name, idef in (raw.get("icons") or {}).items():
+    for name, idef in (v.get("icons") or {}).items():
         r = check_mapping(idef, {"glyph": Opt("str", required=True), "color": Opt("color", default=None)},
                           problems, f"icon '{name}'", colors)
         if r.ok:
             icons[name] = Icon(name, r.values["glyph"], r.values["color"])
     fonts = dict(FONT_ROLES)
-    for role, fname in (raw.get("fonts") or {}).items():
+    for role, fname in (v.get("fonts") or {}).items():
         fonts[role] = str(fname)
     params_file = root / "rules" / slug / "params.yaml"
     params = load_yaml(params_file, problems) if params_file.exists() else YDict()

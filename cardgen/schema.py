@@ -281,8 +281,14 @@ def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str, par
                         return None
                     opt.fields[str(k)] = sub
         opt.required = not spec.get("optional", False) and "default" not in spec
-        opt.min = _param(spec.get("min"), params, problems, loc, what)
-        opt.max = _param(spec.get("max"), params, problems, loc, what)
+        for bound in ("min", "max"):
+            bloc = spec.at(bound) if isinstance(spec, YDict) and bound in spec else loc
+            value = _param(spec.get(bound), params, problems, bloc, what)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                problems.error("YAML-TYPE", f"'{bound}' of {what} must be a number or {{param: name}} of one, "
+                               f"not {value!r}", bloc)
+                return None
+            setattr(opt, bound, value)
         opt.doc = str(spec.get("doc", ""))
         opt.rule = str(spec["rule"]) if spec.get("rule") else None
         opt.ref = str(spec["ref"]) if spec.get("ref") else None

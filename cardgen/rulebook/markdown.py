@@ -28,6 +28,7 @@ from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
+from PIL import Image as PILImage
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
@@ -214,11 +215,14 @@ class ImageResolver:
             problems.error("FILE-MISSING", f"image file '{src}' does not exist", loc)
             return None
         try:
-            img = RLImage(str(path))
-        except Exception as e:  # noqa: BLE001 - any unreadable image is a content problem
-            problems.error("FILE-MISSING", f"cannot read image '{src}': {e}", loc)
+            with PILImage.open(path) as im:     # the whole file, not only its header: typesetting reads it all
+                im.load()
+                w, h = im.size
+        except (OSError, ValueError, PILImage.DecompressionBombError) as e:
+            problems.error("FILE-MISSING", f"cannot read image '{src}': {e}", loc,
+                           hint="link a PNG or JPEG picture")
             return None
-        w, h = img.imageWidth, img.imageHeight
+        img = RLImage(str(path))
         s = min(1.0, width / w) if w else 1.0
         img.drawWidth, img.drawHeight = w * s, h * s
         return img
