@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .fonts import available as available_fonts
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
 from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_mapping, check_value, opt_from_yaml
@@ -76,13 +77,29 @@ def checked_collections(raw: YDict, problems: Problems) -> dict[str, dict]:
     for kind, spec in raw.items():
         r = check_mapping(spec, COLLECTION_SPEC, problems, f"collection '{kind}'", fill_absent=False)
         folder = r.values.get("folder")
-        if folder is not None and (Path(folder).is_absolute() or ".." in Path(folder).parts):
+        if folder is not None and ("\0" in folder or Path(folder).is_absolute() or ".." in Path(folder).parts):
             problems.error("YAML-TYPE", f"folder of collection '{kind}' must lie inside cards/<game>/, "
                            f"not {folder!r}", spec.at("folder"))
             continue
         if r.ok:
             out[str(kind)] = r.values
     return out
+
+
+def checked_fonts(raw: YDict, problems: Problems) -> dict[str, str]:
+    """game.yaml ``fonts``: a bundled font for some of the four roles; the others keep their default."""
+    fonts = dict(FONT_ROLES)
+    bundled = available_fonts()
+    for role, fname in raw.items():
+        if role not in FONT_ROLES:
+            problems.error("YAML-UNKNOWN-KEY", f"unknown font role '{role}' in game.yaml fonts", raw.key_at(role),
+                           hint=did_you_mean(str(role), FONT_ROLES) or f"roles: {', '.join(FONT_ROLES)}")
+        elif not isinstance(fname, str) or fname not in bundled:
+            problems.error("YAML-TYPE", f"font {fname!r} for '{role}' is not a bundled font", raw.at(role),
+                           hint=did_you_mean(str(fname), bundled) or f"bundled: {', '.join(bundled)}")
+        else:
+            fonts[role] = fname
+    return fonts
 
 
 def list_games(root: Path) -> list[str]:
@@ -137,9 +154,7 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                           problems, f"icon '{name}'", colors)
         if r.ok:
             icons[name] = Icon(name, r.values["glyph"], r.values["color"])
-    fonts = dict(FONT_ROLES)
-    for role, fname in (v.get("fonts") or {}).items():
-        fonts[role] = str(fname)
+    fonts = checked_fonts(v.get("fonts") or YDict(), problems)
     params_file = root / "rules" / slug / "params.yaml"
     params = load_yaml(params_file, problems) if params_file.exists() else YDict()
     card_types: dict[str, CardType] = {}

@@ -195,6 +195,8 @@ def check_mojibake(data: Any, problems: Problems, loc: Loc | None = None) -> Non
 
 def inside(root: str | os.PathLike, rel: str) -> Path | None:
     """``root/rel`` resolved, or None when it leaves ``root`` (``../../etc/passwd``)."""
+    if "\0" in str(rel):          # no file system holds such a name
+        return None
     base = Path(root).resolve()
     target = (base / rel).resolve()
     try:

@@ -28,13 +28,13 @@ FUZZ = settings(max_examples=50, deadline=None, suppress_health_check=[HealthChe
 
 WORDS = ["title", "subtitle", "designer", "print", "paper", "bleed", "duplex", "offset", "crop_marks",
          "card_sizes", "mini", "width", "height", "colors", "ink", "sand", "icons", "step", "glyph", "color",
-         "fonts", "regular", "card_types", "runner", "name", "template", "back", "size", "fields", "speed",
+         "fonts", "regular", "bold", "italic", "card_types", "runner", "name", "template", "back", "size", "fields", "speed",
          "type", "min", "max", "enum", "ref", "item", "optional", "doc", "rule", "param", "printables",
          "collections", "folder", "keys", "tokens", "players", "max_speed", "runners", "tittle", "prnt", "sizes"]
 ODD = ["63mm", "2.5in", "-3mm", "0mm", "1e9mm", "5 cm", "A4", "Letter", "long", "short", "#202020", "#12345",
        "ink", "nope", "cards", "duplex-calibration", "rulebook", "../../etc/passwd", "/dev/null", "front",
        "back", "mini", "int", "str", "color", "bool", "list", "float", "length", "runner", "max_speed",
-       "{step}", "≥", "Ω\u202e\u0000", ""]
+       "{step}", "≥", "Ω\u202e\u0000", "", "LiberationSerif-Bold", "Comic Sans", "fr\0nt"]
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**9, 10**9), st.floats(allow_nan=True),
                     st.text(max_size=20), st.sampled_from(ODD), st.dates())
 KEYS = st.sampled_from(WORDS)
@@ -94,6 +94,14 @@ FIELD_DECLS = st.one_of(st.sampled_from(["int", "str", "color", "bool", "float",
                                                   st.just({"param": "max_speed"}),
                                                   st.just({"type": "str"})), max_size=4))
 
+SANE_FIELDS = st.fixed_dictionaries({
+    "speed": st.fixed_dictionaries({"type": st.sampled_from(["int", "number", "any"])},
+                                   optional={"min": st.one_of(st.integers(-1, 7), st.just({"param": "players.min"})),
+                                             "max": st.sampled_from([6, 3, 1.5, {"param": "max_speed"},
+                                                                     {"param": "players.max"}]),
+                                             "optional": st.booleans(), "rule": st.just("PR-CARD-2")}),
+    "text": st.sampled_from(["str", "any", {"type": "str", "optional": True}])})
+
 
 def _write(root: Path, rel: str, doc) -> None:
     (root / rel).write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
@@ -113,14 +121,18 @@ def test_no_game_or_params_file_makes_validation_or_the_build_raise(tmp_path, da
     root = tmp_path / "p"
     if not root.exists():
         make_project(root)
-    game = data.draw(st.one_of(mutated(_game_yaml()), VALUES, st.dictionaries(KEYS, VALUES, max_size=6)))
+    game = data.draw(st.one_of(mutated(_game_yaml()), VALUES, st.dictionaries(KEYS, VALUES, max_size=6),
+                               st.just(_game_yaml())))
     if isinstance(game, dict) and data.draw(st.booleans()):
-        fields = data.draw(st.dictionaries(st.sampled_from(["speed", "text", "id", "team", "x"]), FIELD_DECLS,
-                                           max_size=3))
+        fields = data.draw(st.one_of(SANE_FIELDS, st.dictionaries(st.sampled_from(["speed", "text", "id", "team"]),
+                                                                 FIELD_DECLS, max_size=3)))
         game.setdefault("card_types", {})
         if isinstance(game["card_types"], dict) and isinstance(game["card_types"].get("runner"), dict):
             game["card_types"]["runner"]["fields"] = fields
-    params = data.draw(st.one_of(mutated(yaml.safe_load(FILES[f"rules/{SLUG}/params.yaml"])), VALUES))
+    params = yaml.safe_load(FILES[f"rules/{SLUG}/params.yaml"])
+    params = data.draw(st.one_of(st.just(params), mutated(params), VALUES,
+                                 st.fixed_dictionaries({**{k: st.just(v) for k, v in params.items()},
+                                                        "max_speed": st.one_of(st.integers(-2, 9), VALUES)})))
     _write(root, f"rules/{SLUG}/game.yaml", game)
     _write(root, f"rules/{SLUG}/params.yaml", params)
     _validate_and_build(root)
@@ -149,7 +161,7 @@ META_KEYS = st.sampled_from(["title", "version", "edition", "date", "subtitle", 
 META_VALUES = st.one_of(VALUES, st.sampled_from(["1.0", "7.9", "v2", "1.10", "1..2", "-x", "A5", "half-letter",
                                                  "blue_line", "#abc", "01-a.md", "02-b.md", "../game.yaml",
                                                  "_macros.md", "nope.md", "femurs_sully", "no_such_card"]),
-                        st.lists(st.sampled_from(["01-a.md", "02-b.md", "x.txt", "../x.md", "femurs_sully",
+                        st.lists(st.sampled_from(["01-a.md", "02-b.md", "x.txt", "../x.md", "a\0.md", "/etc/x.md", "femurs_sully",
                                                   "nope"]), max_size=3))
 SANE_META = {"chapters": st.sampled_from([["01-a.md"], ["02-b.md", "01-a.md"], ["01-a.md", "nope.md"]]),
              "page": st.sampled_from(["A5", "Letter", "half-letter", "B5"]), "booklet": st.booleans(),
@@ -233,7 +245,7 @@ def test_no_rulebook_source_makes_the_rulebook_raise(tmp_path, meta, chapters):
     _check_and_typeset(game)
 
 
-@FUZZ
+@settings(FUZZ, max_examples=25)
 @given(st.sampled_from(["7.8", "7.9", "1.0", "bad name", "8.0"]), METAS, st.lists(MARKDOWN, min_size=1, max_size=2))
 def test_no_older_version_makes_the_rulebook_raise(tmp_path, folder, meta, chapters):
     """An older version's folder with random metadata and chapters beside the real current rulebook."""
@@ -300,3 +312,27 @@ def test_an_image_that_is_no_picture_is_reported_by_the_check(tmp_path):
     problems = Problems()
     assert Rulebook(game, problems).files() == {}
     assert [(p.rule, Path(p.loc.file).name, p.loc.line) for p in problems] == [("FILE-MISSING", "01-a.md", 5)]
+
+
+def test_fonts_must_be_bundled_fonts_for_known_roles(project):
+    """Found by the property test: any font name reached the text measurer and raised there."""
+    game = project / "rules" / SLUG / "game.yaml"
+    game.write_text(game.read_text() + "fonts: {bold: ../../etc/passwd, bolt: LiberationSerif-Bold,\n"
+                    "        italic: LiberationSerif-Italic}\n")
+    assert [(r, line) for r, line, _m in _problems_of(project)] == [("YAML-TYPE", 21), ("YAML-UNKNOWN-KEY", 21)]
+    game.write_text(game.read_text().replace("bold: ../../etc/passwd, bolt:", "bold:"))
+    assert _problems_of(project) == []
+
+
+def test_a_name_holding_a_nul_byte_is_reported_not_raised(project, tmp_path):
+    """Found by the property tests: a NUL byte in a template or chapter name raised in the path lookup."""
+    game = project / "rules" / SLUG / "game.yaml"
+    game.write_text(game.read_text().replace("template: front", 'template: "fr\\0nt"'))
+    assert [(r, line) for r, line, _m in _problems_of(project)][:1] == [("PATH-ESCAPE", 14)]
+    book = _book_game(tmp_path)
+    shutil.rmtree(book.rules_dir / "versions")
+    meta = {"title": "Bones", "version": "8.0", "edition": "Fuzz", "date": "2026-11", "chapters": ["01-a.md", "a\0.md"]}
+    _write_book(book.rules_dir / "rulebook", meta, ["# A heading\n"])
+    problems = Problems()
+    Rulebook(book, problems).check()
+    assert [(p.rule, p.loc.line) for p in problems] == [("RULEBOOK-META", 3)], list(problems)   # chapters: sorted first

@@ -180,7 +180,8 @@ def load_version(folder: Path, current: bool, problems: Problems, colors: dict |
         for i, name in enumerate(v["chapters"]):
             p = (folder / name)
             loc = raw["chapters"].at(i)
-            if p.resolve().parent != folder.resolve() or not name.endswith(".md"):
+            if ("\0" in name or Path(name).name != name or not name.endswith(".md")
+                    or p.resolve().parent != folder.resolve()):
                 problems.error("RULEBOOK-META", f"chapter '{name}' must be a .md file in {folder.name}/", loc)
             elif not p.is_file():
                 problems.error("FILE-MISSING", f"chapter file '{name}' does not exist", loc)
