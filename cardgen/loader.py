@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .fonts import available as available_fonts
+from .imposition import make_grid
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
 from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_mapping, check_value, opt_from_yaml
@@ -20,7 +21,7 @@ GAME_SPEC: dict[str, Opt] = {
     "designer": Opt("str", default=None, doc="who designed it"),
     "print": Opt("map", required=True, doc="paper and duplex settings", fields={
         "paper": Opt("enum", choices=tuple(PAPER_MM), required=True, doc="A4 or Letter"),
-        "bleed": Opt("length", required=True, doc="bleed around each card"),
+        "bleed": Opt("length", required=True, min=0, doc="bleed around each card"),
         "duplex": Opt("enum", choices=("long", "short"), required=True, doc="which edge the paper flips on"),
         "offset": Opt("list", item=Opt("length"), default=[0.0, 0.0],
                       doc="x, y shift of back pages to correct a printer's duplex drift"),
@@ -63,6 +64,11 @@ COMPONENT_SPEC: dict[str, Opt] = {
 FONT_ROLES = {"regular": "LiberationSans-Regular", "bold": "LiberationSans-Bold",
               "italic": "LiberationSans-Italic", "bolditalic": "LiberationSans-BoldItalic"}
 
+
+CARD_SIZE_SPEC: dict[str, Opt] = {
+    "width": Opt("length", required=True, min=1, doc="the trimmed card's width"),
+    "height": Opt("length", required=True, min=1, doc="the trimmed card's height"),
+}
 
 COLLECTION_SPEC: dict[str, Opt] = {
     "folder": Opt("str", default=None, doc="the folder under cards/<game>/ holding such files"),
@@ -144,10 +150,12 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                              crop_marks=bool(pr.get("crop_marks", True)))
     sizes: dict[str, tuple[float, float]] = {}
     for name, sd in raw["card_sizes"].items():
-        r = check_mapping(sd, {"width": Opt("length", required=True), "height": Opt("length", required=True)},
-                          problems, f"card size '{name}'")
+        r = check_mapping(sd, CARD_SIZE_SPEC, problems, f"card size '{name}'")
         if r.ok:
-            sizes[name] = (r.values["width"], r.values["height"])
+            w, h = sizes[name] = (r.values["width"], r.values["height"])
+            if make_grid(pw, ph, w, h, settings.bleed).per_page == 0:
+                problems.error("YAML-RANGE", f"card size '{name}' ({w:g} × {h:g} mm with {settings.bleed:g} mm "
+                               f"bleed) does not fit on {paper} paper", getattr(sd, "loc", raw.at("card_sizes")))
     icons: dict[str, Icon] = {}
     for name, idef in (v.get("icons") or {}).items():
         r = check_mapping(idef, {"glyph": Opt("str", required=True), "color": Opt("color", default=None)},

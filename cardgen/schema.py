@@ -284,7 +284,8 @@ def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str, par
         for bound in ("min", "max"):
             bloc = spec.at(bound) if isinstance(spec, YDict) and bound in spec else loc
             value = _param(spec.get(bound), params, problems, bloc, what)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or value != value):       # NaN: every comparison with it is false
                 problems.error("YAML-TYPE", f"'{bound}' of {what} must be a number or {{param: name}} of one, "
                                f"not {value!r}", bloc)
                 return None

@@ -31,7 +31,7 @@ WORDS = ["title", "subtitle", "designer", "print", "paper", "bleed", "duplex", "
          "fonts", "regular", "bold", "italic", "card_types", "runner", "name", "template", "back", "size", "fields", "speed",
          "type", "min", "max", "enum", "ref", "item", "optional", "doc", "rule", "param", "printables",
          "collections", "folder", "keys", "tokens", "players", "max_speed", "runners", "tittle", "prnt", "sizes"]
-ODD = ["63mm", "2.5in", "-3mm", "0mm", "1e9mm", "5 cm", "A4", "Letter", "long", "short", "#202020", "#12345",
+ODD = ["63mm", "2.5in", "-3mm", "0mm", "300mm", "90mm", "1e9mm", "5 cm", "A4", "Letter", "long", "short", "#202020", "#12345",
        "ink", "nope", "cards", "duplex-calibration", "rulebook", "../../etc/passwd", "/dev/null", "front",
        "back", "mini", "int", "str", "color", "bool", "list", "float", "length", "runner", "max_speed",
        "{step}", "≥", "Ω\u202e\u0000", "", "LiberationSerif-Bold", "Comic Sans", "fr\0nt"]
@@ -96,7 +96,7 @@ FIELD_DECLS = st.one_of(st.sampled_from(["int", "str", "color", "bool", "float",
 
 SANE_FIELDS = st.fixed_dictionaries({
     "speed": st.fixed_dictionaries({"type": st.sampled_from(["int", "number", "any"])},
-                                   optional={"min": st.one_of(st.integers(-1, 7), st.just({"param": "players.min"})),
+                                   optional={"min": st.one_of(st.integers(-1, 7), st.floats(), st.just({"param": "players.min"})),
                                              "max": st.sampled_from([6, 3, 1.5, {"param": "max_speed"},
                                                                      {"param": "players.max"}]),
                                              "optional": st.booleans(), "rule": st.just("PR-CARD-2")}),
@@ -336,3 +336,18 @@ def test_a_name_holding_a_nul_byte_is_reported_not_raised(project, tmp_path):
     problems = Problems()
     Rulebook(book, problems).check()
     assert [(p.rule, p.loc.line) for p in problems] == [("RULEBOOK-META", 3)], list(problems)   # chapters: sorted first
+
+
+def test_a_card_size_or_bleed_that_cannot_be_printed_is_reported_at_its_line(project):
+    """Found by the property test: a zero, negative or oversized card, or a bleed too wide, passed
+    validation and raised in the imposition of the build."""
+    game = project / "rules" / SLUG / "game.yaml"
+    text = game.read_text()
+    for old, new, rule, line in [("width: 44mm", "width: 0mm", "YAML-RANGE", 5),
+                                 ("height: 68mm", "height: -68mm", "YAML-RANGE", 5),
+                                 ("width: 44mm", "width: 300mm", "YAML-RANGE", 5),
+                                 ("bleed: 3mm", "bleed: -3mm", "YAML-RANGE", 3),
+                                 ("bleed: 3mm", "bleed: 90mm", "YAML-RANGE", 5),
+                                 ("min: 1,", "min: .nan,", "YAML-TYPE", 18)]:
+        game.write_text(text.replace(old, new))
+        assert [(r, n) for r, n, _m in _problems_of(project)][:1] == [(rule, line)], new
