@@ -146,6 +146,16 @@ def test_an_unreadable_card_file_is_named_by_the_counts_it_spoils(project):
     assert any(p["rule"] == "YAML-SYNTAX" and p["file"].endswith("more.yaml") for p in probs)
 
 
+def test_a_card_too_tall_for_the_paper_asked_for_is_a_problem_not_a_traceback(project):
+    game = project / "rules" / SLUG / "game.yaml"
+    game.write_text(game.read_text().replace("mini: {width: 44mm, height: 68mm}", "mini: {width: 100mm, height: 285mm}"))
+    code, probs = problems_json("build", SLUG, root=project)                  # fits A4 (297 mm)
+    assert code == 0, probs
+    code, probs = problems_json("build", SLUG, "--paper", "Letter", root=project)   # not Letter (279.4 mm)
+    assert code == 1 and [(p["rule"], Path(p["file"]).name, p["line"]) for p in probs] == \
+        [("YAML-RANGE", "game.yaml", 5)], probs
+
+
 def test_a_game_without_an_engine_says_check_is_not_supported(project, tmp_path):
     log = tmp_path / "log.yaml"
     log.write_text(f"game: {SLUG}\nevents: []\n")
