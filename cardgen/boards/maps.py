@@ -26,7 +26,7 @@ from typing import Any
 from .. import hexgrid as hg
 from ..problems import Loc, Problems, did_you_mean
 from ..scene import Circle, Line, Polygon, Rect, Text
-from ..schema import Opt, check_mapping
+from ..schema import Opt
 from ..yamlsrc import YDict, YList
 from . import common
 from .tiling import NO_SEAMS, PT_MM, Board, Seams, text_box
@@ -160,7 +160,7 @@ class HexMap:
 def load_terrain(files: list[tuple[Path, YDict]], game, problems: Problems) -> TerrainSet:
     ts = TerrainSet()
     for path, doc in files:
-        r = check_mapping(doc, {"terrain": Opt("map", required=True), "zones": Opt("map", default={}),
+        r = common.check(doc, {"terrain": Opt("map", required=True), "zones": Opt("map", default={}),
                                 "default": Opt("str", default=None, doc="terrain of unset hexes"),
                                 "placement": Opt("map", default=None)}, problems, path.name)
         ts.loc = doc.loc
@@ -209,7 +209,7 @@ def load_terrain(files: list[tuple[Path, YDict]], game, problems: Problems) -> T
 
 
 def _placement(pd: Any, ts: TerrainSet, game, problems: Problems) -> Placement | None:
-    r = check_mapping(pd, PLACEMENT_SPEC, problems, "placement")
+    r = common.check(pd, PLACEMENT_SPEC, problems, "placement")
     if not r.ok:
         return None
     v = r.values
@@ -298,7 +298,7 @@ def _layout_rows(doc: YDict, md: YDict) -> tuple[list[str], int, list[str]]:
 
 
 def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -> HexMap | None:
-    r = check_mapping(doc, {"map": Opt("map", required=True, fields=MAP_SPEC),
+    r = common.check(doc, {"map": Opt("map", required=True, fields=MAP_SPEC),
                             "tiles": Opt("list", default=[]), "starts": Opt("map", default={})},
                       problems, path.name)
     md = doc.get("map")
@@ -434,7 +434,7 @@ def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -
 
 def _rect(raw: dict, loc: Loc, style: str, offsets: dict, problems: Problems, what: str) -> set | None:
     """The hexes of ``{cols: [a, b], rows: [c, d]}`` (inclusive; holes skipped); every corner on the grid."""
-    r = check_mapping(raw, {"cols": Opt("list", required=True, item=Opt("int")),
+    r = common.check(raw, {"cols": Opt("list", required=True, item=Opt("int")),
                             "rows": Opt("list", required=True, item=Opt("int"))}, problems, what)
     if not r.ok:
         return None

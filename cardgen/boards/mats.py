@@ -14,7 +14,7 @@ from pathlib import Path
 from ..fonts import METRICS
 from ..problems import Loc, Problems, did_you_mean
 from ..scene import Circle, Rect, Text
-from ..schema import Opt, check_mapping
+from ..schema import Opt
 from ..yamlsrc import YDict, YList
 from . import common
 from .tiling import NO_SEAMS, Board, Seams
@@ -73,7 +73,7 @@ class Mat:
 
 
 def load(path: Path, doc: YDict, game, problems: Problems, token_defs: dict) -> list[Mat]:
-    r = check_mapping(doc, {"mats": Opt("list", required=True)}, problems, path.name)
+    r = common.check(doc, {"mats": Opt("list", required=True)}, problems, path.name)
     if not r.ok:
         return []
     out = []

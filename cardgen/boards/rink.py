@@ -17,7 +17,7 @@ from typing import Any
 from ..fonts import METRICS
 from ..problems import Loc, Problems
 from ..scene import Circle, Line, Polygon, Rect, Text
-from ..schema import Opt, check_mapping
+from ..schema import Opt
 from ..yamlsrc import YDict, YList
 from . import common
 from .tiling import NO_SEAMS, Board, Seams
@@ -106,7 +106,7 @@ def _int(v: Any, game, problems: Problems, loc: Loc | None, what: str) -> int | 
 
 
 def load(path: Path, doc: YDict, game, problems: Problems) -> RinkModel | None:
-    r = check_mapping(doc, {"board": Opt("map", required=True, fields=BOARD_SPEC)}, problems, path.name)
+    r = common.check(doc, {"board": Opt("map", required=True, fields=BOARD_SPEC)}, problems, path.name)
     bd = doc.get("board")
     if not r.ok or not isinstance(bd, YDict):
         return None
@@ -194,7 +194,7 @@ def _expand(text: str, game, effect: dict, td: YDict, problems: Problems) -> str
 
 
 def _table(td: YDict, game, problems: Problems) -> dict | None:
-    r = check_mapping(td, TABLE_SPEC, problems, "table")
+    r = common.check(td, TABLE_SPEC, problems, "table")
     if not r.ok:
         return None
     v = r.values

@@ -17,7 +17,7 @@ from ..fonts import METRICS
 from ..imposition import back_position
 from ..problems import Loc, Problems, did_you_mean
 from ..scene import Circle, Line, Page, Polygon, Rect, Text
-from ..schema import Opt, check_mapping
+from ..schema import Opt
 from ..yamlsrc import YDict
 from . import common
 from .tiling import COMMON_H, COMMON_W, MARGIN
@@ -89,7 +89,7 @@ class Sheet:
 def _face(raw: dict | None, base: Face, game, problems: Problems) -> Face | None:
     if not raw:
         return base
-    r = check_mapping(raw, FACE_SPEC, problems, "token face", game.colors)
+    r = common.check(raw, FACE_SPEC, problems, "token face", game.colors)
     if not r.ok:
         return None
     v = r.values
@@ -100,7 +100,7 @@ def _face(raw: dict | None, base: Face, game, problems: Problems) -> Face | None
 
 
 def load(path: Path, doc: YDict, game, problems: Problems) -> Sheet | None:
-    r = check_mapping(doc, {"tokens": Opt("map", required=True, fields=SHEET_SPEC)}, problems, path.name,
+    r = common.check(doc, {"tokens": Opt("map", required=True, fields=SHEET_SPEC)}, problems, path.name,
                       game.colors)
     td = doc.get("tokens")
     if not r.ok or not isinstance(td, YDict):

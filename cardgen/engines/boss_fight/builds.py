@@ -437,7 +437,7 @@ def read_deck(game: Game, body: YDict, problems: Problems) -> Build:
     name = _name(body)
     side = body.get("side")
     sides = side_sets(game)
-    if side is not None and side not in sides:
+    if side is not None and (not isinstance(side, str) or side not in sides):
         problems.error("YAML-TYPE", f"'side' of deck '{name}' must be one of {', '.join(sides)}, not {side!r}",
                        body.at("side"), hint=did_you_mean(str(side), sides))
         side = None
