@@ -178,7 +178,12 @@ def check_mapping(d: Any, spec: dict[str, Opt], problems: Problems, what: str,
                            hint=did_you_mean(key, spec))
             res.ok = False
     for key, opt in spec.items():
-        if key in d:
+        if key in d and d[key] is None and opt.default is not MISSING and opt.default is not None:
+            # ``gap:`` with no value: neither the value nor, silently, the default
+            problems.error("YAML-TYPE", f"'{key}' of {what} is empty: give {opt.describe()}, or leave the key "
+                           f"out for its default {opt.default!r}", d.at(key) if isinstance(d, YDict) else loc)
+            res.ok = False
+        elif key in d:
             vloc = d.at(key) if isinstance(d, YDict) else loc
             ok, v = check_value(d[key], opt, vloc, problems, f"'{key}' of {what}", colors)
             res.ok = res.ok and ok

@@ -88,3 +88,16 @@ def test_length_parser_only_raises_unit_error(v):
         length_mm(v)
     except UnitError:
         pass
+
+
+def test_a_key_written_with_no_value_is_neither_none_nor_silently_its_default():
+    p = Problems()
+    doc = parse_yaml("gap:\nlabel:\n", "mat.yaml", p)
+    r = check_mapping(doc, {"gap": Opt("length", default=5.0), "label": Opt("str", default=None)}, p, "mat 1")
+    assert not r.ok
+    (prob,) = p.items                       # the optional key without a default may stay empty
+    assert (prob.rule, prob.loc.line) == ("YAML-TYPE", 1) and "'gap' of mat 1 is empty" in prob.message
+    p2 = Problems()
+    r2 = check_mapping(parse_yaml("label: x\n", "mat.yaml", p2), {"gap": Opt("length", default=5.0),
+                                                                  "label": Opt("str", default=None)}, p2, "mat 1")
+    assert r2.ok and r2.values["gap"] == 5.0 and not p2.items

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..constraints import resolve_param
 from ..problems import Loc, Problems, did_you_mean
-from ..schema import MISSING, Checked, Opt, check_mapping, check_value
+from ..schema import Checked, Opt, check_mapping, check_value
 from ..yamlsrc import YDict, load_yaml
 
 KINDS = ("map", "terrain", "board", "mats", "tokens")
@@ -53,30 +53,8 @@ def mapping(d: Any, loc: Loc | None, spec: dict, problems: Problems, what: str, 
 
 
 def check(d: Any, spec: dict, problems: Problems, what: str, colors: dict | None = None) -> Checked:
-    """:func:`check_mapping`, and a key written with no value (``gap:``) where the option has a
-    default is an error at its line, not a silent ``None`` the drawing would trip over."""
-    empty = _empty_keys(d, spec, problems, what)
-    r = check_mapping(d, spec, problems, what, colors)
-    if empty:
-        r.ok = False
-    return r
-
-
-def _empty_keys(d: Any, spec: dict, problems: Problems, what: str) -> bool:
-    found = False
-    if not isinstance(d, dict):
-        return False
-    for key, opt in spec.items():
-        if key not in d:
-            continue
-        name = f"'{key}' of {what}"
-        if d[key] is None and opt.default is not MISSING and opt.default is not None:
-            problems.error("YAML-TYPE", f"{name} is empty: give {opt.describe()}, or leave the key out "
-                           f"for its default {opt.default!r}", d.at(key) if isinstance(d, YDict) else None)
-            found = True
-        elif opt.fields is not None:
-            found = _empty_keys(d[key], opt.fields, problems, name) or found
-    return found
+    """:func:`check_mapping` for board files (a key written with no value is reported there)."""
+    return check_mapping(d, spec, problems, what, colors)
 
 
 def param(value: Any, game, problems: Problems, loc: Loc | None) -> Any:
