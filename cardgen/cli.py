@@ -15,11 +15,9 @@ import click
 from . import gamehooks, pipeline
 from .atomic import write_bytes
 from .collections import deck_kinds
-from .imposition import make_grid
-from .loader import list_games, load_game
+from .loader import check_sizes_fit, list_games, load_game
 from .problems import Problems, did_you_mean, to_json
 from .units import PAPER_MM, UnitError, length_mm
-from .yamlsrc import YDict
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Report as text lines or one JSON document.")
@@ -111,12 +109,8 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
         ps = laid.game.print
         if paper:
             ps.paper, (ps.page_w, ps.page_h) = paper, PAPER_MM[paper]
-            sizes = laid.game.meta.get("card_sizes")
-            for ct in laid.game.card_types.values():      # the game's own paper was checked on loading
-                if make_grid(ps.page_w, ps.page_h, ct.width, ct.height, ps.bleed).per_page == 0:
-                    problems.error("YAML-RANGE", f"card size '{ct.size}' ({ct.width:g} × {ct.height:g} mm with "
-                                   f"{ps.bleed:g} mm bleed) does not fit on {paper} paper (--paper)",
-                                   sizes.at(ct.size) if isinstance(sizes, YDict) else ct.loc)
+            check_sizes_fit({ct.size: (ct.width, ct.height) for ct in laid.game.card_types.values()}, ps,
+                            problems, laid.game.meta.get("card_sizes"), " (--paper)")
         if duplex:
             ps.duplex = duplex
         if off:

@@ -108,6 +108,16 @@ def checked_fonts(raw: YDict, problems: Problems) -> dict[str, str]:
     return fonts
 
 
+def check_sizes_fit(sizes: dict[str, tuple[float, float]], ps: PrintSettings, problems: Problems,
+                    where: Any, why: str = "") -> None:
+    """Each card size, with its bleed, holds at least one card on the paper (YAML-RANGE at the size)."""
+    for name, (w, h) in sizes.items():
+        if make_grid(ps.page_w, ps.page_h, w, h, ps.bleed).per_page == 0:
+            problems.error("YAML-RANGE", f"card size '{name}' ({w:g} × {h:g} mm with {ps.bleed:g} mm bleed) "
+                           f"does not fit on {ps.paper} paper{why}", where.at(name) if isinstance(where, YDict)
+                           else None)
+
+
 def list_games(root: Path) -> list[str]:
     """Every game slug: a folder under rules/ holding a game.yaml."""
     rules = root / "rules"
@@ -152,10 +162,8 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     for name, sd in raw["card_sizes"].items():
         r = check_mapping(sd, CARD_SIZE_SPEC, problems, f"card size '{name}'")
         if r.ok:
-            w, h = sizes[name] = (r.values["width"], r.values["height"])
-            if make_grid(pw, ph, w, h, settings.bleed).per_page == 0:
-                problems.error("YAML-RANGE", f"card size '{name}' ({w:g} × {h:g} mm with {settings.bleed:g} mm "
-                               f"bleed) does not fit on {paper} paper", getattr(sd, "loc", raw.at("card_sizes")))
+            sizes[name] = (r.values["width"], r.values["height"])
+    check_sizes_fit(sizes, settings, problems, raw["card_sizes"])
     icons: dict[str, Icon] = {}
     for name, idef in (v.get("icons") or {}).items():
         r = check_mapping(idef, {"glyph": Opt("str", required=True), "color": Opt("color", default=None)},
