@@ -12,135 +12,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from .loader import load_game
 from .model import Game
-from .playlog import Event, LogError, PlayLog, read
+from .play.referee import BaseEngine, Referee, StopReplay
+from .playlog import LogError, PlayLog, read
 from .problems import Loc, Problems, did_you_mean, display_path
-from .schema import MISSING, Opt, check_value
+from .schema import MISSING, check_value
 from .yamlsrc import YList
-
-
-class StopReplay(Exception):
-    """Raised in --strict mode at the first violation."""
-
-
-class Referee:
-    """Collects violations; turns allowed rules into notes; stops early in strict mode."""
-
-    def __init__(self, problems: Problems, allowed: dict[str, str], strict: bool):
-        self.problems = problems
-        self.allowed = allowed
-        self.strict = strict
-        self.trace_lines: list[str] = []
-
-    def violation(self, rule: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
-        if rule in self.allowed:
-            self.problems.note(rule, f"{message} (allowed: {self.allowed[rule]})", loc)
-            return
-        self.problems.error(rule, message, loc, hint)
-        if self.strict:
-            raise StopReplay
-
-    def die(self, value: Any, sides: int, rule: str, loc: Loc | None, what: str = "die") -> bool:
-        """A recorded die roll shows 1…sides; otherwise a violation of ``rule``."""
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
-            self.violation(rule, f"{what} shows {value!r}, but a d{sides} shows 1–{sides}", loc)
-            return False
-        return True
-
-    def claim(self, rule: str, what: str, stated: Any, computed: Any, loc: Loc | None) -> None:
-        """A consequence the log states must equal the computed one."""
-        if stated is not None and stated != computed:
-            self.violation(rule, f"the log says {what} is {stated!r}, but the rules give {computed!r}", loc)
-
-    def trace(self, text: str) -> None:
-        self.trace_lines.append(text)
-
-    def show_slips(self, ev: Event | None, n_problems: int, n_trace: int) -> None:
-        """The problems found since ``n_problems``, each under the first trace line of the event
-        that caused them (written since ``n_trace``), or at the end of the trace."""
-        new = self.problems.items[n_problems:]
-        if not new:
-            return
-        lines = self.trace_lines
-        i = next((k for k in range(n_trace, len(lines)) if lines[k].startswith("L")), None)
-        if i is None and ev is not None and ev.loc:
-            lines.append(f"L{ev.loc.line:<4} {ev.kind}")
-            i = len(lines) - 1
-        at = len(lines) if i is None else i + 1
-        lines[at:at] = [f"L{p.loc.line if p.loc else 0:<4}   ✗ {p.rule} {p.severity}: {p.message}" for p in new]
-
-
-class BaseEngine:
-    """What every engine shares. Subclasses declare HEADER and EVENTS (typed options)."""
-
-    HEADER: dict[str, Opt] = {}
-    EVENTS: dict[str, dict[str, Opt]] = {}
-    EXPECT_RULES: dict[str, str] = {}
-
-    def __init__(self, game: Game, header: dict[str, Any], header_locs: dict[str, Loc], ref: Referee):
-        self.game = game
-        self.params = game.params
-        self.header = header
-        self.header_locs = header_locs
-        self.ref = ref
-        self.over = False
-        self.end_rule = "LOG-END"
-        self.replayable = True      # False: the setup is too broken to replay (a violation says why)
-        self.params_file = game.rules_dir / "params.yaml"
-
-    # --- rules parameters: every number comes from params.yaml -------------------------------
-    def _param(self, *path: Any) -> Any:
-        """``params.yaml`` value at ``path``; a missing one stops the check (exit 2) naming it."""
-        node: Any = self.params
-        for i, key in enumerate(path):
-            if not isinstance(node, dict) or key not in node:
-                name = ".".join(str(k) for k in path[: i + 1])
-                raise LogError("LOG-GAME", f"{self.params_file.name} lacks '{name}', which the playtest checker needs",
-                               Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
-            node = node[key]
-        return node
-
-    def _int(self, *path: Any) -> int:
-        """A whole-number parameter."""
-        v = self._param(*path)
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise LogError("LOG-GAME", f"'{'.'.join(map(str, path))}' in {self.params_file.name} must be a whole "
-                           f"number, not {v!r}", Loc(str(self.params_file), 1, 1))
-        return v
-
-    def start(self) -> None:
-        """Check the setup facts of the header."""
-
-    def before(self, ev: Event) -> None:
-        """Called before apply: no event may follow the end of the game."""
-        if self.over:
-            self.ref.violation(self.end_rule, f"event '{ev.kind}' after the game has ended", ev.loc)
-
-    def apply(self, ev: Event) -> None:
-        handler = getattr(self, "on_" + ev.kind.replace("-", "_"))
-        handler(ev)
-
-    def finish(self) -> None:
-        """Called after the last event."""
-
-    def final(self) -> dict[str, Any]:
-        return {"winner": None}
-
-    # --- the trace (--trace): the framework puts each violation under its event's line ---------
-    def _t(self, ev: Event | None, text: str) -> None:
-        """A trace line: the event's log line, the text, and (on its first line) the event's ``note``."""
-        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
-        note = ev.get("note") if ev is not None and ev is not getattr(self, "_noted", None) else None
-        if note:
-            self._noted = ev
-        self.ref.trace(f"{where} {text}" + (f"  [{note}]" if note else ""))
-
-    def legal_next(self) -> list[str]:
-        """Event kinds the current state accepts (for simulated playtests)."""
-        return list(self.EVENTS)
 
 
 def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
@@ -209,6 +88,13 @@ def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Pro
     if game is None or problems.has_errors:
         raise LogError("LOG-GAME", f"the {slug} content has errors; run `cardgen validate {slug}`",
                        Loc(str(path), 1, 1))
+    return replay_log(game, engine_cls, log, strict)
+
+
+def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: bool = False
+               ) -> tuple[Problems, dict, list[str]]:
+    """Replay a read and shape-checked log over a loaded game: (problems, final, trace)."""
+    path, slug = log.path, game.slug
     problems = Problems()
     allowed, allow_at = {}, {}
     for i, a in enumerate(log.allow):

@@ -1,0 +1,2 @@
+"""One package per game: its rules engine (state, rules by topic, log vocabulary) and its own
+printables. Each defines ``PACKAGE`` (see :mod:`cardgen.play.package`)."""

@@ -1,0 +1,155 @@
+"""The game-state API every game's engine implements (see ``docs/engines.md``).
+
+A :class:`GameState` is one position of one game: it knows the true hands and decks, says
+who acts (a player index, :data:`CHANCE` or :data:`TERMINAL`), lists the legal actions of
+the one to act — or, at a chance node, the outcomes with their probabilities — and moves on
+when an action is applied. Actions are :class:`Action` values: an event kind and its fields,
+the same vocabulary as the game's playtest log, so a played game *is* a log.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+CHANCE = -1          #: current_player() at a chance node (a die, a draw, a shuffle)
+TERMINAL = -4        #: current_player() once the game is over
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return tuple(sorted((str(k), _freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class Action:
+    """One choice (or chance outcome): an event kind and its fields, hashable.
+
+    Fields are kept in their given order for the log; equality ignores that order.
+    """
+
+    kind: str
+    items: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def make(cls, kind: str, **fields: Any) -> Action:
+        """An action with the given fields; fields that are None are left out."""
+        return cls(kind, tuple((k, _freeze(v)) for k, v in fields.items() if v is not None))
+
+    def get(self, name: str, default: Any = None) -> Any:
+        for k, v in self.items:
+            if k == name:
+                return v
+        return default
+
+    def __getitem__(self, name: str) -> Any:
+        for k, v in self.items:
+            if k == name:
+                return v
+        raise KeyError(name)
+
+    def keys(self) -> Iterator[str]:
+        return (k for k, _ in self.items)
+
+    def with_fields(self, **fields: Any) -> Action:
+        """A copy with fields added or replaced (None removes one)."""
+        d = dict(self.items)
+        for k, v in fields.items():
+            if v is None:
+                d.pop(k, None)
+            else:
+                d[k] = _freeze(v)
+        return Action(self.kind, tuple(d.items()))
+
+    def as_event(self) -> dict[str, Any]:
+        """The action as a playtest-log event (JSON-ready: tuples become lists)."""
+        def thaw(v: Any) -> Any:
+            if isinstance(v, tuple):
+                if v and all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) for x in v):
+                    return {k: thaw(x) for k, x in v}
+                return [thaw(x) for x in v]
+            return v
+        return {"kind": self.kind, **{k: thaw(v) for k, v in self.items}}
+
+    def key(self) -> tuple:
+        """Order-independent identity (for membership tests against legal actions)."""
+        return (self.kind, tuple(sorted(self.items)))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __str__(self) -> str:
+        return self.kind + "(" + ", ".join(f"{k}={v!r}" for k, v in self.items) + ")"
+
+
+class GameState(ABC):
+    """One position of a game. Subclasses implement the abstract methods.
+
+    ``players`` are the seats' names in seat order; player indices refer to it.
+    ``history`` is the list of applied actions (chance outcomes included), in order.
+    """
+
+    players: list[str]
+    history: list[Action]
+
+    # --- who acts, and what they may do ---------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """The index of the player to act, :data:`CHANCE`, or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every choice the rules allow the player to act now, and nothing else (empty at a
+        chance node or when terminal). Deterministic order."""
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance node: each outcome with its probability (they sum to 1)."""
+        return []
+
+    @abstractmethod
+    def apply_action(self, action: Action) -> None:
+        """Play ``action`` (a legal action, or a chance outcome) and move on."""
+
+    # --- the end ------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per player: 1 for a win, 0 for a loss, a share for a draw/shared win (all 0 before
+        the end)."""
+
+    @abstractmethod
+    def result(self) -> dict[str, Any]:
+        """The game's result as ``cardgen check`` reports it (``final``): winner, scores, HP…"""
+
+    # --- what a player may see ----------------------------------------------------------
+    @abstractmethod
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see: public state plus their own hidden cards, never another's."""
+
+    # --- the game as a log ----------------------------------------------------------------
+    @abstractmethod
+    def log_header(self) -> dict[str, Any]:
+        """The playtest-log header of this game's setup (``game``, ``players``…)."""
+
+    def log_events(self) -> list[dict[str, Any]]:
+        """The game so far as playtest-log events. By default the history, one event per
+        action; a game whose log folds several actions into one event overrides it."""
+        return [a.as_event() for a in self.history]
+
+    def clone(self) -> GameState:
+        """An independent copy. Override with a cheaper copy where speed matters."""
+        return copy.deepcopy(self)
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE

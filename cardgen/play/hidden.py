@@ -1,0 +1,59 @@
+"""Hands that a log may partly hide: known cards counted, hidden ones only numbered."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+HIDDEN = "?"       #: a card the log leaves out (hidden information)
+
+
+@dataclass
+class Hand:
+    """A player's hand as the log reveals it: ``known`` cards by id and ``hidden`` unknowns."""
+
+    known: Counter = field(default_factory=Counter)
+    hidden: int = 0
+
+    @property
+    def size(self) -> int:
+        return sum(self.known.values()) + self.hidden
+
+    def add(self, card: str | None) -> None:
+        if card is None or card == HIDDEN:
+            self.hidden += 1
+        else:
+            self.known[card] += 1
+
+    def could_hold(self, card: str) -> bool:
+        return self.known[card] > 0 or self.hidden > 0
+
+    def take(self, card: str | None) -> bool:
+        """Play ``card`` from the hand; a card not known to be there comes out of the hidden
+        ones. False if the hand cannot have held it."""
+        if card is None or card == HIDDEN:
+            if self.hidden:
+                self.hidden -= 1
+                return True
+            if self.known:
+                c = next(iter(sorted(self.known)))
+                self.known[c] -= 1
+                if not self.known[c]:
+                    del self.known[c]
+                return True
+            return False
+        if self.known[card] > 0:
+            self.known[card] -= 1
+            if not self.known[card]:
+                del self.known[card]
+            return True
+        if self.hidden > 0:
+            self.hidden -= 1
+            return True
+        return False
+
+    def cards(self) -> list[str]:
+        return sorted(self.known.elements())
+
+    def copy(self) -> Hand:
+        return Hand(Counter(self.known), self.hidden)

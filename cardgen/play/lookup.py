@@ -1,0 +1,92 @@
+"""Names in a log (cards, players, pieces, teams) resolved to things, with "did you mean".
+
+One lookup for every engine: exact key, then a case-insensitive match on any of the thing's
+names (id, display name, aliases). An ambiguous name is an error naming the candidates,
+each once; an unknown one gets the nearest known names.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class NotFound(Exception):
+    """A name that resolves to nothing (or to several things)."""
+
+    def __init__(self, message: str, hint: str | None):
+        super().__init__(message)
+        self.message, self.hint = message, hint
+
+
+def nearest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
+    """The known names nearest to ``word``, each once, best first."""
+    uniq = list(dict.fromkeys(str(c) for c in choices))
+    near = difflib.get_close_matches(str(word), uniq, n=n, cutoff=0.6)
+    if not near:
+        low = str(word).lower()
+        near = [c for c in uniq if c.lower() == low or (len(low) >= 3 and low in c.lower())][:n]
+    return near
+
+
+def hint_for(word: str, choices: Iterable[str]) -> str | None:
+    near = nearest(word, choices)
+    if not near:
+        return None
+    return "did you mean " + " or ".join(f"'{c}'" for c in near) + "?"
+
+
+class Names(Generic[T]):
+    """Things found by name. ``names(thing)`` gives every name a thing answers to."""
+
+    def __init__(self, what: str, things: Iterable[tuple[str, T]], names: Callable[[T], Iterable[str]] = lambda t: ()):
+        self.what = what
+        self.by_key: dict[str, T] = {}
+        self.by_low: dict[str, list[tuple[str, T]]] = {}
+        for key, thing in things:
+            self.add(key, thing, names(thing))
+
+    def add(self, key: str, thing: T, aliases: Iterable[str] = ()) -> None:
+        self.by_key[key] = thing
+        for n in {key, *aliases}:
+            bucket = self.by_low.setdefault(str(n).strip().lower(), [])
+            if all(k != key for k, _ in bucket):
+                bucket.append((key, thing))
+
+    def remove(self, key: str) -> None:
+        self.by_key.pop(key, None)
+        for bucket in self.by_low.values():
+            bucket[:] = [(k, t) for k, t in bucket if k != key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.by_key
+
+    def __len__(self) -> int:
+        return len(self.by_key)
+
+    def keys(self) -> list[str]:
+        return list(self.by_key)
+
+    def find(self, name: object) -> T:
+        """The thing named; raises :class:`NotFound` with a hint."""
+        s = str(name).strip()
+        if s in self.by_key:
+            return self.by_key[s]
+        hits = self.by_low.get(s.lower(), [])
+        if len(hits) == 1:
+            return hits[0][1]
+        if len(hits) > 1:
+            keys = sorted({k for k, _ in hits})
+            raise NotFound(f"{name!r} could be any of {', '.join(keys)}", "name it by its id")
+        raise NotFound(f"names no {self.what}: {name!r}",
+                       hint_for(s, self.by_key) or (f"known: {', '.join(list(self.by_key)[:12])}"
+                                                    if self.by_key else f"there is no {self.what} yet"))
+
+    def get(self, name: object) -> T | None:
+        try:
+            return self.find(name)
+        except NotFound:
+            return None

@@ -1,0 +1,43 @@
+"""What a game package exposes: one explicit table, ``PACKAGE``, in ``cardgen.games.<slug>``.
+
+The framework finds a game's code by its slug (``cardgen.gamehooks``) and reads this table;
+nothing registers itself by being imported. Every entry is optional: a game may be YAML only,
+or have printables and no engine yet.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .api import Action, GameState
+
+#: An agent chooses among the legal actions from what its player may see.
+Agent = Callable[[dict[str, Any], list[Action], random.Random], Action]
+
+
+@dataclass(frozen=True)
+class GamePackage:
+    """A game's own code, as the framework sees it."""
+
+    #: the playtest rules engine (a :class:`cardgen.play.referee.BaseEngine`): ``cardgen check``
+    engine: type | None = None
+    #: a setup (a log header: players, classes/teams/decks/builds/map) → the initial state
+    new_state: Callable[[Any, Mapping[str, Any]], GameState] | None = None
+    #: the game's own setups (presets, decks, teams, classes), for simulated playtests;
+    #: called with the loaded game and a seeded random generator
+    setups: Callable[[Any, random.Random], list[dict[str, Any]]] | None = None
+    #: agents beyond ``random`` (e.g. ``greedy``), by name; each gets the game and its weights
+    agents: Mapping[str, Callable[[Any], Agent]] = field(default_factory=dict)
+    #: the game's own measures of a finished game (for the simulation report)
+    measures: Callable[[GameState], dict[str, Any]] | None = None
+    #: extra checks and figures for a deck-like file: (game, kind, body, problems) → dict | None
+    check_file: Callable[..., Any] | None = None
+    #: extra content checks: (game, problems) → None
+    check_game: Callable[..., Any] | None = None
+    #: printables only this game has: () → {name: builder}
+    printables: Callable[[], dict[str, Any]] | None = None
+    #: named hooks that board files refer to (``hook: name`` in a map/board YAML)
+    hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict)

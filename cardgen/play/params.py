@@ -1,0 +1,118 @@
+"""Typed access to a game's ``params.yaml``: every rules number is read here, once.
+
+``Params(data, file).int("players.max")`` — a dotted path; a missing key or a value of the
+wrong type raises :class:`ParamError`, which the checker reports as ``LOG-GAME`` at the file.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+_MISSING = object()
+
+
+class ParamError(Exception):
+    """A rules parameter the engine needs is missing or of the wrong type."""
+
+    def __init__(self, path: str, message: str, file: Path):
+        super().__init__(message)
+        self.path, self.message, self.file = path, message, file
+
+
+def lookup(data: Any, path: str | Sequence[Any], default: Any = _MISSING) -> Any:
+    """The value at a dotted ``path`` (or a sequence of keys) in nested mappings.
+
+    Raises KeyError (with the dotted prefix that is missing) unless ``default`` is given.
+    The one dotted lookup of the project: constraints, templates and engines use it.
+    """
+    keys = path.split(".") if isinstance(path, str) else list(path)
+    node = data
+    for i, key in enumerate(keys):
+        if isinstance(node, Mapping) and key in node:
+            node = node[key]
+        elif isinstance(node, Mapping) and isinstance(key, str) and key.isdigit() and int(key) in node:
+            node = node[int(key)]
+        else:
+            if default is not _MISSING:
+                return default
+            raise KeyError(".".join(str(k) for k in keys[: i + 1]))
+    return node
+
+
+class Params:
+    """A typed, read-only view of ``params.yaml``."""
+
+    def __init__(self, data: Mapping[str, Any], file: Path):
+        self.data = data
+        self.file = Path(file)
+
+    def _get(self, path: str, default: Any) -> Any:
+        try:
+            return lookup(self.data, path)
+        except KeyError as e:
+            if default is not _MISSING:
+                return default
+            raise ParamError(path, f"{self.file.name} lacks '{e.args[0]}', which the rules engine needs",
+                             self.file) from None
+
+    def _bad(self, path: str, v: Any, what: str) -> ParamError:
+        return ParamError(path, f"'{path}' in {self.file.name} must be {what}, not {v!r}", self.file)
+
+    def has(self, path: str) -> bool:
+        return lookup(self.data, path, _MISSING) is not _MISSING
+
+    def raw(self, path: str, default: Any = _MISSING) -> Any:
+        return self._get(path, default)
+
+    def int(self, path: str, default: Any = _MISSING) -> int:
+        v = self._get(path, default)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise self._bad(path, v, "a whole number")
+        return v
+
+    def number(self, path: str, default: Any = _MISSING) -> float:
+        v = self._get(path, default)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise self._bad(path, v, "a number")
+        return v
+
+    def bool(self, path: str, default: Any = _MISSING) -> bool:
+        v = self._get(path, default)
+        if not isinstance(v, bool):
+            raise self._bad(path, v, "true or false")
+        return v
+
+    def str(self, path: str, default: Any = _MISSING) -> str:
+        v = self._get(path, default)
+        if not isinstance(v, str):
+            raise self._bad(path, v, "a text")
+        return v
+
+    def choice(self, path: str, choices: Sequence[str], default: Any = _MISSING) -> str:
+        v = self._get(path, default)
+        if v not in choices:
+            raise ParamError(path, f"'{path}' in {self.file.name} is {v!r}; the rules engine knows "
+                             f"{', '.join(map(repr, choices))}", self.file)
+        return str(v)
+
+    def mapping(self, path: str, default: Any = _MISSING) -> Mapping[str, Any]:
+        v = self._get(path, default)
+        if not isinstance(v, Mapping):
+            raise self._bad(path, v, "a mapping")
+        return v
+
+    def list(self, path: str, default: Any = _MISSING) -> list[Any]:
+        v = self._get(path, default)
+        if not isinstance(v, (list, tuple)):
+            raise self._bad(path, v, "a list")
+        return list(v)
+
+    def names(self, path: str) -> dict[str, str]:
+        """A mapping of ids to display names (``{id: {name: …}}`` or ``{id: name}``)."""
+        out = {}
+        for k, v in self.mapping(path).items():
+            out[str(k)] = str(v.get("name", k)) if isinstance(v, Mapping) else str(v if v is not None else k)
+        return out

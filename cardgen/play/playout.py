@@ -1,0 +1,68 @@
+"""Seeded play of a game state to its end, and the played game written as a playtest log."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .api import CHANCE, TERMINAL, Action, GameState
+from .dice import pick
+from .package import Agent
+
+
+def random_agent(observation: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    """Uniform over the legal actions."""
+    return legal[rng.randrange(len(legal))]
+
+
+@dataclass
+class Played:
+    state: GameState
+    steps: int
+    finished: bool          #: reached a terminal state within the cap
+
+
+class NoLegalAction(Exception):
+    """A player is to act but the state lists no legal action (an engine bug)."""
+
+
+def play(state: GameState, agents: list[Agent] | Agent, rng: random.Random, max_steps: int = 20_000) -> Played:
+    """Play ``state`` on (in place) until it ends or ``max_steps`` actions were applied."""
+    steps = 0
+    while steps < max_steps:
+        who = state.current_player()
+        if who == TERMINAL:
+            return Played(state, steps, True)
+        if who == CHANCE:
+            outcomes = state.chance_outcomes()
+            if not outcomes:
+                raise NoLegalAction(f"a chance node with no outcomes after {steps} steps")
+            state.apply_action(pick(outcomes, rng))
+        else:
+            legal = state.legal_actions()
+            if not legal:
+                raise NoLegalAction(f"{state.players[who]} has no legal action after {steps} steps")
+            agent = agents[who] if isinstance(agents, list) else agents
+            state.apply_action(agent(state.observation(who), legal, rng))
+        steps += 1
+    return Played(state, steps, state.is_terminal())
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, set)):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+def as_jsonl(state: GameState, expect: bool = True) -> str:
+    """The game so far as a JSON Lines playtest log: header, events, and (when ``expect``)
+    the result the state computed, so replaying it also checks the final result."""
+    lines = [json.dumps(_jsonable(state.log_header()), ensure_ascii=False)]
+    lines += [json.dumps(_jsonable(e), ensure_ascii=False) for e in state.log_events()]
+    if expect and state.is_terminal():
+        lines.append(json.dumps({"expect": _jsonable(state.result())}, ensure_ascii=False))
+    return "\n".join(lines) + "\n"

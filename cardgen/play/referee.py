@@ -1,0 +1,137 @@
+"""Replaying a playtest log over a game's engine: the referee, the engine base, the replay.
+
+An engine (the ``engine`` of a game package, :class:`BaseEngine`) maps each log event onto
+the game's state: it reports violations through the :class:`Referee` with the catalogue rule
+whose condition failed, compares the consequences the log states with the computed ones, and
+applies each event as recorded, then keeps in step with the log's own markers, so one slip
+is one problem. Events and header fields are declared by the engine as typed options and
+checked by the framework before the engine sees them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Game
+from ..playlog import Event, LogError
+from ..problems import Loc, Problems
+from ..schema import Opt
+from .params import ParamError, Params
+
+
+class StopReplay(Exception):
+    """Raised in --strict mode at the first violation."""
+
+
+class Referee:
+    """Collects violations; turns allowed rules into notes; stops early in strict mode."""
+
+    def __init__(self, problems: Problems, allowed: dict[str, str], strict: bool):
+        self.problems = problems
+        self.allowed = allowed
+        self.strict = strict
+        self.trace_lines: list[str] = []
+
+    def violation(self, rule: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
+        if rule in self.allowed:
+            self.problems.note(rule, f"{message} (allowed: {self.allowed[rule]})", loc)
+            return
+        self.problems.error(rule, message, loc, hint)
+        if self.strict:
+            raise StopReplay
+
+    def die(self, value: Any, sides: int, rule: str, loc: Loc | None, what: str = "die") -> bool:
+        """A recorded die roll shows 1…sides; otherwise a violation of ``rule``."""
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+            self.violation(rule, f"{what} shows {value!r}, but a d{sides} shows 1–{sides}", loc)
+            return False
+        return True
+
+    def claim(self, rule: str, what: str, stated: Any, computed: Any, loc: Loc | None) -> None:
+        """A consequence the log states must equal the computed one."""
+        if stated is not None and stated != computed:
+            self.violation(rule, f"the log says {what} is {stated!r}, but the rules give {computed!r}", loc)
+
+    def trace(self, text: str) -> None:
+        self.trace_lines.append(text)
+
+    def show_slips(self, ev: Event | None, n_problems: int, n_trace: int) -> None:
+        """The problems found since ``n_problems``, each under the first trace line of the event
+        that caused them (written since ``n_trace``), or at the end of the trace."""
+        new = self.problems.items[n_problems:]
+        if not new:
+            return
+        lines = self.trace_lines
+        i = next((k for k in range(n_trace, len(lines)) if lines[k].startswith("L")), None)
+        if i is None and ev is not None and ev.loc:
+            lines.append(f"L{ev.loc.line:<4} {ev.kind}")
+            i = len(lines) - 1
+        at = len(lines) if i is None else i + 1
+        lines[at:at] = [f"L{p.loc.line if p.loc else 0:<4}   ✗ {p.rule} {p.severity}: {p.message}" for p in new]
+
+
+class BaseEngine:
+    """What every engine shares. Subclasses declare HEADER and EVENTS (typed options)."""
+
+    HEADER: dict[str, Opt] = {}
+    EVENTS: dict[str, dict[str, Opt]] = {}
+    EXPECT_RULES: dict[str, str] = {}
+
+    def __init__(self, game: Game, header: dict[str, Any], header_locs: dict[str, Loc], ref: Referee):
+        self.game = game
+        self.params = game.params
+        self.header = header
+        self.header_locs = header_locs
+        self.ref = ref
+        self.over = False
+        self.end_rule = "LOG-END"
+        self.replayable = True      # False: the setup is too broken to replay (a violation says why)
+        self.params_file = game.rules_dir / "params.yaml"
+        self.p = Params(game.params if isinstance(game.params, dict) else {}, self.params_file)
+
+    # --- rules parameters: every number comes from params.yaml (see cardgen.play.params) ----
+    def _param(self, *path: Any) -> Any:
+        """``params.yaml`` value at ``path``; a missing one stops the check (exit 2) naming it."""
+        try:
+            return self.p.raw(".".join(str(k) for k in path))
+        except ParamError as e:
+            raise LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1),
+                           "add it to the rules parameters") from None
+
+    def _int(self, *path: Any) -> int:
+        """A whole-number parameter."""
+        try:
+            return self.p.int(".".join(str(k) for k in path))
+        except ParamError as e:
+            raise LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1)) from None
+
+    def start(self) -> None:
+        """Check the setup facts of the header."""
+
+    def before(self, ev: Event) -> None:
+        """Called before apply: no event may follow the end of the game."""
+        if self.over:
+            self.ref.violation(self.end_rule, f"event '{ev.kind}' after the game has ended", ev.loc)
+
+    def apply(self, ev: Event) -> None:
+        handler = getattr(self, "on_" + ev.kind.replace("-", "_"))
+        handler(ev)
+
+    def finish(self) -> None:
+        """Called after the last event."""
+
+    def final(self) -> dict[str, Any]:
+        return {"winner": None}
+
+    # --- the trace (--trace): the framework puts each violation under its event's line ---------
+    def _t(self, ev: Event | None, text: str) -> None:
+        """A trace line: the event's log line, the text, and (on its first line) the event's ``note``."""
+        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
+        note = ev.get("note") if ev is not None and ev is not getattr(self, "_noted", None) else None
+        if note:
+            self._noted = ev
+        self.ref.trace(f"{where} {text}" + (f"  [{note}]" if note else ""))
+
+    def legal_next(self) -> list[str]:
+        """Event kinds the current state accepts (for simulated playtests)."""
+        return list(self.EVENTS)
