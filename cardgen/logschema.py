@@ -15,13 +15,15 @@ suite checks that both are current (``pytest --update-goldens`` rewrites them).
 
 from __future__ import annotations
 
-import importlib
 import json
 import pkgutil
 import sys
 from pathlib import Path
 from typing import Any
 
+from . import engines as engines_pkg
+from . import gamehooks
+from . import games as games_pkg
 from .schema import MISSING, Opt
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -137,14 +139,16 @@ def render(schema: dict[str, Any]) -> str:
 
 
 def module_names() -> list[str]:
-    """The game modules under ``cardgen.engines`` (not imported)."""
-    from . import engines as pkg
-    return sorted(m.name for m in pkgutil.iter_modules(pkg.__path__))
+    """The game packages under ``cardgen.games`` (and ``cardgen.engines``), not imported."""
+    names: set[str] = set()
+    for pkg in (games_pkg, engines_pkg):
+        names |= {m.name for m in pkgutil.iter_modules(pkg.__path__)}
+    return sorted(names)
 
 
 def engine_of(slug: str) -> Any:
-    """``cardgen.engines.<slug>.Engine``, or None when the module defines none."""
-    return getattr(importlib.import_module(f"cardgen.engines.{slug}"), "Engine", None)
+    """The game package's rules engine, or None when it has none."""
+    return gamehooks.hook(slug, "engine")
 
 
 def engines() -> dict[str, Any]:

@@ -44,8 +44,10 @@ def engine_source(slug: str) -> str:
     single = ROOT / "cardgen" / "engines" / f"{slug}.py"
     if single.exists():
         return single.read_text(encoding="utf-8")
-    pkg = ROOT / "cardgen" / "engines" / slug
-    return "".join(p.read_text(encoding="utf-8") for p in sorted(pkg.glob("*.py"))
+    pkg = ROOT / "cardgen" / "games" / slug
+    if not pkg.exists():
+        pkg = ROOT / "cardgen" / "engines" / slug
+    return "".join(p.read_text(encoding="utf-8") for p in sorted(pkg.rglob("*.py"))
                    if p.stem not in ("builds", "content", "sheets", "figures"))
 
 
