@@ -29,6 +29,10 @@ class GamePackage:
     #: the game's own setups (presets, decks, teams, classes), for simulated playtests;
     #: called with the loaded game and a seeded random generator
     setups: Callable[[Any, random.Random], list[dict[str, Any]]] | None = None
+    #: setups from deck/party/build files a designer names (``cardgen simulate --setup FILE``):
+    #: called with the loaded game, ``[(kind, document, path)]`` (validated) and a seeded random
+    #: generator; without it, the game's own setups that name those files are used
+    setups_from_files: Callable[[Any, list[tuple[str, Any, Any]], random.Random], list[dict[str, Any]]] | None = None
     #: agents beyond ``random`` (e.g. ``greedy``), by name; each gets the game and its weights
     agents: Mapping[str, Callable[[Any], Agent]] = field(default_factory=dict)
     #: the game's own measures of a finished game (for the simulation report)

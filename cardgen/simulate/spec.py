@@ -1,0 +1,256 @@
+"""What a simulation runs: agents, setups, rules variants — checked before any game is played.
+
+A :class:`Plan` is built from the command's arguments and the loaded game: every name is
+resolved here (agents, setup files, the ``--vary`` parameter) so that a mistake is a usage
+error (:class:`SimError`, exit 2, with "did you mean") before the first game, and a setup
+file that breaks the construction rules is the validator's problems (exit 1).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .. import collections as cols
+from .. import pipeline
+from ..model import Game
+from ..play.lookup import hint_for
+from ..play.package import GamePackage
+from ..play.params import lookup
+from ..problems import Problems
+
+RANDOM = "random"
+#: header keys that describe a log, not a setup
+NOT_SETUP = frozenset({"game", "rules_version", "title", "date", "notes"})
+
+
+class SimError(Exception):
+    """A usage error (exit 2) or a setup file with content problems (exit 1)."""
+
+    def __init__(self, message: str, hint: str | None = None, code: int = 2,
+                 problems: Problems | None = None):
+        super().__init__(message)
+        self.message, self.hint, self.code, self.problems = message, hint, code, problems
+
+    def text(self) -> str:
+        return self.message + (f" ({self.hint})" if self.hint else "")
+
+
+@dataclass
+class Variant:
+    """The game under one value of the swept parameter (or as it is, without ``--vary``)."""
+
+    label: str                    # "" without --vary, else "PARAM=VALUE"
+    value: Any
+    game: Game
+
+
+@dataclass
+class Plan:
+    """Everything a run needs, resolved and checked."""
+
+    slug: str
+    title: str
+    package: GamePackage
+    variants: list[Variant]
+    setups: list[dict[str, Any]]
+    agents: list[str]
+    rotations: int
+    games: int = 1000
+    seed: int = 0
+    max_steps: int = 20_000
+    log_every: int = 0            # 0: no logs; k: every k-th game (game index % k == 0)
+    vary_param: str | None = None
+    setup_files: list[str] = field(default_factory=list)
+
+
+def agent_names(package: GamePackage) -> list[str]:
+    return [RANDOM, *[n for n in package.agents if n != RANDOM]]
+
+
+def check_agents(package: GamePackage, names: Sequence[str]) -> list[str]:
+    known = agent_names(package)
+    for n in names:
+        if n not in known:
+            raise SimError(f"unknown agent '{n}'", hint_for(n, known) or f"agents: {', '.join(known)}")
+    return list(names) or [RANDOM]
+
+
+def rotations(agents: Sequence[str]) -> int:
+    """How many seatings the agents take: one agent plays every seat; several take turns in
+    every seat (each rotation of the list over the seats)."""
+    return 1 if len(set(agents)) == 1 else len(agents)
+
+
+def agent_at(agents: Sequence[str], rotation: int, seat: int) -> str:
+    """The agent in ``seat`` under ``rotation``."""
+    return agents[(seat + rotation) % len(agents)]
+
+
+# --- setups ---------------------------------------------------------------------------
+def _mentions(value: Any, names: set[str]) -> set[str]:
+    if isinstance(value, str):
+        return {value} & names
+    if isinstance(value, Mapping):
+        return set().union(*(_mentions(v, names) for v in value.values()), set())
+    if isinstance(value, (list, tuple)):
+        return set().union(*(_mentions(v, names) for v in value), set())
+    return set()
+
+
+def game_setups(game: Game, package: GamePackage, seed: int) -> list[dict[str, Any]]:
+    if package.setups is None:
+        raise SimError(f"{game.title} offers no setups to simulate (its package has no 'setups')")
+    setups = package.setups(game, random.Random(seed))
+    if not setups:
+        raise SimError(f"{game.title} offers no setups to simulate")
+    return setups
+
+
+def file_setups(game: Game, package: GamePackage, files: Sequence[str], seed: int) -> list[dict[str, Any]]:
+    """Setups from deck/party/build files: validated first (exit 1 with the validator's
+    problems), then handed to the package's ``setups_from_files``, else the game's own setups
+    that name every one of the files (by file name or ``name:``)."""
+    known = cols.collection_files(game)
+    paths = []
+    for f in files:
+        p = Path(f)
+        if not p.is_file():
+            kept = [str(k) for k in known] + [k.stem for k in known]
+            raise SimError(f"no such setup file: {f}",
+                           hint_for(p.stem if p.stem in kept else f, kept) or
+                           (f"{game.title} keeps: {', '.join(k.stem for k in known)}" if known else None))
+        paths.append(p)
+    problems = Problems()
+    for p in paths:
+        pipeline.check_file(game, p, problems)
+    if problems.has_errors:
+        raise SimError(f"{len(problems.errors)} problem(s) in the setup file(s)", code=1, problems=problems)
+    loaded = []
+    for p in paths:
+        kind, body, _ = cols.load_collection_file(p, game, Problems())
+        loaded.append((kind, body, p))
+    if package.setups_from_files is not None:
+        setups = package.setups_from_files(game, loaded, random.Random(seed))
+    else:
+        names = [{p.stem, str(body.get("name") or p.stem)} for _k, body, p in loaded]
+        every = game_setups(game, package, seed)
+        setups = [s for s in every if all(_mentions(s, n) for n in names)]
+        if not setups:
+            offered = sorted(set().union(*(_mentions(s, _strings(s)) for s in every)))
+            raise SimError(f"none of {game.title}'s setups uses {', '.join(str(p) for p in paths)}",
+                           hint_for(paths[0].stem, offered) or "name files the game keeps (see `cardgen validate`)")
+    if not setups:
+        raise SimError(f"the file(s) {', '.join(files)} make no setup to simulate")
+    return setups
+
+
+def _strings(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, Mapping):
+        return set().union(set(), *(_strings(v) for v in value.values()))
+    if isinstance(value, (list, tuple)):
+        return set().union(set(), *(_strings(v) for v in value))
+    return set()
+
+
+# --- --vary ---------------------------------------------------------------------------
+def leaf_paths(data: Any, prefix: str = "") -> list[str]:
+    out = []
+    if isinstance(data, Mapping):
+        for k, v in data.items():
+            p = f"{prefix}{k}"
+            out.append(p)
+            out += leaf_paths(v, p + ".")
+    return out
+
+
+def _same_kind(old: Any, new: Any) -> bool:
+    if isinstance(old, bool) or isinstance(new, bool):
+        return isinstance(old, bool) and isinstance(new, bool)
+    if isinstance(old, int):
+        return isinstance(new, int)
+    if isinstance(old, float):
+        return isinstance(new, (int, float))
+    if isinstance(old, str):
+        return isinstance(new, str)
+    if old is None:
+        return True
+    return type(old) is type(new)
+
+
+def parse_vary(game: Game, text: str) -> tuple[str, list[Any]]:
+    """``PARAM=V1,V2,…`` → (dotted path, values read as YAML scalars), checked against params.yaml."""
+    if "=" not in text:
+        raise SimError(f"--vary expects PARAM=V1,V2,… (got {text!r})")
+    path, _, raw = text.partition("=")
+    path = path.strip()
+    try:
+        old = lookup(game.params, path)
+    except KeyError:
+        raise SimError(f"unknown parameter '{path}' in {game.slug}'s params.yaml",
+                       hint_for(path, leaf_paths(game.params)) or "see rules/<game>/params.yaml") from None
+    if isinstance(old, (Mapping, list)):
+        raise SimError(f"'{path}' is a {'mapping' if isinstance(old, Mapping) else 'list'}; --vary sweeps one value",
+                       hint_for(path + ".", leaf_paths(old, path + ".")))
+    values = []
+    for item in raw.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        try:
+            v = yaml.safe_load(item)
+        except yaml.YAMLError:
+            v = item
+        if not _same_kind(old, v):
+            raise SimError(f"--vary {path}: {item!r} is not of the parameter's kind ({type(old).__name__}, "
+                           f"now {old!r})")
+        values.append(v)
+    if not values:
+        raise SimError(f"--vary {path}: no values given")
+    if len(set(map(repr, values))) != len(values):
+        raise SimError(f"--vary {path}: a value is given twice")
+    return path, values
+
+
+def with_param(game: Game, path: str, value: Any) -> Game:
+    """A copy of ``game`` whose params hold ``value`` at ``path`` (the files are not touched)."""
+    g = copy.deepcopy(game)
+    keys = path.split(".")
+    node = g.params
+    for k in keys[:-1]:
+        node = node[k] if k in node else node[int(k)]
+    node[keys[-1] if keys[-1] in node or not keys[-1].isdigit() else int(keys[-1])] = value
+    return g
+
+
+def variants(game: Game, vary: str | None) -> tuple[str | None, list[Variant]]:
+    if not vary:
+        return None, [Variant("", None, game)]
+    path, values = parse_vary(game, vary)
+    return path, [Variant(f"{path}={yaml.safe_dump(v, default_flow_style=True).strip().removesuffix('...').strip()}",
+                          v, with_param(game, path, v)) for v in values]
+
+
+def make_plan(game: Game, package: GamePackage, *, games: int = 1000, seed: int = 0,
+              agents: Sequence[str] = (), setup_files: Sequence[str] = (), vary: str | None = None,
+              max_steps: int = 20_000, log_every: int = 0) -> Plan:
+    """Resolve every name of a run; raises :class:`SimError` on the first that does not resolve."""
+    if package.new_state is None:
+        raise SimError(f"cardgen simulate: not yet supported for {game.slug} (its package has no game state)")
+    if games < 1:
+        raise SimError("--games must be at least 1")
+    if max_steps < 1:
+        raise SimError("--max-steps must be at least 1")
+    names = check_agents(package, agents)
+    path, vs = variants(game, vary)
+    setups = file_setups(game, package, setup_files, seed) if setup_files else game_setups(game, package, seed)
+    return Plan(game.slug, game.title, package, vs, setups, names, rotations(names), games, seed, max_steps, log_every,
+                path, [str(f) for f in setup_files])

@@ -1,0 +1,188 @@
+"""Playing games where the work is done (this process, a worker process, a Dask worker).
+
+A task is a chunk of game indices of one rules variant. Game ``i`` of a run seeded ``S`` plays
+setup ``i mod #setups`` with the agents' seating ``(i div #setups) mod #rotations``, its chance
+and agents drawing from ``random.Random(game_seed(S, i))``: a game's record depends on
+nothing but ``(S, i)``, never on the chunk or the worker that plays it.
+
+Each game comes back as a small JSON-ready record: its status (finished, unfinished at the
+step cap, error), steps, returns, lengths, the cards each seat drew and played, the game's own
+measures, and, for every k-th game, its playtest log.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import Game
+from ..play.api import Action, GameState
+from ..play.package import Agent, GamePackage
+from ..play.playout import NoLegalAction, as_jsonl, play, random_agent
+from .spec import RANDOM, agent_at
+
+#: measures keys with a meaning to the simulation (see docs/simulate.md)
+RESERVED = ("cards_played", "cards_drawn", "sides", "length")
+#: action fields that name cards (their values, when card ids, are played or drawn cards)
+CARD_FIELDS = ("card", "cards")
+#: state attributes read as game lengths, when the measures give no ``length``
+LENGTH_ATTRS = (("rounds", "round"), ("turns", "turn"))
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``seed``: ``seed × 2³² + index``."""
+    return (seed << 32) + index
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every task of a run shares (shipped once to each worker)."""
+
+    package: GamePackage
+    games: tuple[Game, ...]               # one per rules variant
+    setups: tuple[dict[str, Any], ...]
+    agents: tuple[str, ...]
+    rotations: int
+    seed: int
+    max_steps: int
+    log_every: int
+
+
+@dataclass(frozen=True)
+class Task:
+    variant: int
+    start: int
+    stop: int
+
+
+def _agents(ctx: Context, game: Game) -> dict[str, Agent]:
+    out: dict[str, Agent] = {RANDOM: random_agent}
+    for name in set(ctx.agents) - {RANDOM}:
+        out[name] = ctx.package.agents[name](game)
+    return out
+
+
+def _card_ids(value: Any, cards: Mapping[str, Any]) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value in cards else []
+    if isinstance(value, (list, tuple)):
+        return [v for v in value if isinstance(v, str) and v in cards]
+    return []
+
+
+def _cards_from_history(state: GameState, seats: dict[int, int], cards: Mapping[str, Any]
+                        ) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
+    """Played: card fields of the actions each seat's agent chose; drawn: card fields of chance
+    outcomes whose ``player`` field names a seat."""
+    n = len(state.players)
+    played = [Counter() for _ in range(n)]
+    drawn = [Counter() for _ in range(n)]
+    index = {name: i for i, name in enumerate(state.players)}
+    for k, action in enumerate(state.history):
+        ids = [c for f in CARD_FIELDS for c in _card_ids(action.get(f), cards)]
+        if not ids:
+            continue
+        if k in seats:
+            played[seats[k]].update(ids)
+        elif isinstance(action.get("player"), str) and action.get("player") in index:
+            drawn[index[action["player"]]].update(ids)
+    return [dict(c) for c in played], [dict(c) for c in drawn]
+
+
+def _per_seat(value: Any, players: list[str]) -> list[dict[str, Any]] | None:
+    """A per-seat list given as a list (seat order) or a mapping by player name."""
+    if isinstance(value, Mapping):
+        return [dict(value.get(p) or {}) for p in players]
+    if isinstance(value, (list, tuple)) and len(value) == len(players):
+        return [dict(v or {}) for v in value]
+    return None
+
+
+def _lengths(state: GameState, given: Any, steps: int) -> dict[str, float]:
+    out: dict[str, float] = {"steps": steps}
+    if isinstance(given, Mapping):
+        out.update({str(k): v for k, v in given.items() if isinstance(v, (int, float)) and not isinstance(v, bool)})
+        return out
+    for name, attr in LENGTH_ATTRS:
+        for a in (name, attr):
+            v = getattr(state, a, None)
+            if isinstance(v, int) and not isinstance(v, bool):
+                out[name] = v
+                break
+    return out
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, Mapping):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, set, frozenset)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return v
+    return str(v)
+
+
+def play_one(ctx: Context, variant: int, index: int, agents: dict[str, Agent], cards: Mapping[str, Any]
+             ) -> dict[str, Any]:
+    """Play game ``index`` of ``variant``; never raises for an engine's error (it is recorded)."""
+    game = ctx.games[variant]
+    seed = game_seed(ctx.seed, index)
+    n_setups = len(ctx.setups)
+    rec: dict[str, Any] = {"index": index, "seed": seed, "setup": index % n_setups,
+                           "rotation": (index // n_setups) % ctx.rotations}
+    rng = random.Random(seed)
+    state: GameState | None = None
+    seats: dict[int, int] = {}
+    try:
+        state = ctx.package.new_state(game, ctx.setups[rec["setup"]])
+        st = state
+
+        def seat_agent(p: int, agent: Agent) -> Agent:
+            def chosen(obs: dict[str, Any], legal: list[Action], r: random.Random) -> Action:
+                seats[len(st.history)] = p
+                return agent(obs, legal, r)
+            return chosen
+        names = [agent_at(ctx.agents, rec["rotation"], p) for p in range(len(state.players))]
+        rec["agents"] = names
+        played = play(state, [seat_agent(p, agents[a]) for p, a in enumerate(names)], rng, ctx.max_steps)
+        rec["steps"] = played.steps
+        if not played.finished:
+            rec["status"] = "unfinished"
+        else:
+            rec["status"] = "finished"
+            rec["returns"] = [float(r) for r in state.returns()]
+            m = dict(ctx.package.measures(state) or {}) if ctx.package.measures else {}
+            rec["length"] = _lengths(state, m.get("length"), played.steps)
+            p_cards = _per_seat(m.get("cards_played"), state.players)
+            d_cards = _per_seat(m.get("cards_drawn"), state.players)
+            if p_cards is None or d_cards is None:
+                hp, hd = _cards_from_history(state, seats, cards)
+                p_cards, d_cards = p_cards if p_cards is not None else hp, d_cards if d_cards is not None else hd
+            rec["played"], rec["drawn"] = p_cards, d_cards
+            sides = _per_seat(m.get("sides"), state.players)
+            if sides is not None:
+                rec["sides"] = [{str(k): str(v) for k, v in s.items()} for s in sides]
+            rec["measures"] = _jsonable({k: v for k, v in m.items() if k not in RESERVED})
+        rec["players"] = list(state.players)
+    except (Exception, NoLegalAction) as e:  # noqa: BLE001 - one game's engine error must not stop the run
+        rec["status"] = "error"
+        rec["error"] = f"{type(e).__name__}: {e}"
+        if state is not None:
+            rec.setdefault("players", list(state.players))
+    if ctx.log_every and index % ctx.log_every == 0 and state is not None:
+        try:
+            rec["log"] = as_jsonl(state, expect=rec["status"] == "finished")
+        except Exception as e:  # noqa: BLE001
+            rec["log_error"] = f"{type(e).__name__}: {e}"
+    return rec
+
+
+def play_chunk(ctx: Context, task: Task) -> tuple[Task, list[dict[str, Any]]]:
+    """Play games ``task.start … task.stop-1`` of one variant, in order."""
+    game = ctx.games[task.variant]
+    agents = _agents(ctx, game)
+    cards = game.cards_by_id
+    return task, [play_one(ctx, task.variant, i, agents, cards) for i in range(task.start, task.stop)]
