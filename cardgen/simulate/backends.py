@@ -106,7 +106,7 @@ def run_cluster(ctx: Context, n_variants: int, games: int, address: str, progres
         shared = client.scatter(ctx, broadcast=True, hash=False)
         futures = client.map(play_chunk, [shared] * len(order), order, pure=False)
         done = {}
-        for _fut, (t, recs) in distributed.as_completed(futures, with_results=True):
+        for _fut, (t, recs) in distributed.as_completed(futures, with_results=True, loop=client.loop):
             done[t] = recs
             progress(len(recs))
         return _in_order(done, order, n_variants)

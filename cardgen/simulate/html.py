@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import io
+import re
 from typing import Any
 
 from matplotlib import rc_context
@@ -18,6 +19,7 @@ from matplotlib.figure import Figure
 
 from .text import num, pct
 
+_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
 COLORS = ["#3b6ea8", "#d0792c", "#4f9a55", "#b0413e", "#7d5ba6", "#8c6d4f", "#c4579b", "#6f6f6f"]
 STYLE = {"svg.hashsalt": "cardgen", "svg.fonttype": "path", "font.size": 9, "axes.spines.top": False,
          "axes.spines.right": False}
@@ -33,7 +35,7 @@ def _svg(fig: Figure) -> str:
     with rc_context(STYLE):
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
     text = buf.getvalue()
-    return text[text.index("<svg"):]
+    return _METADATA.sub("", text[text.index("<svg"):])
 
 
 def _figure(w: float, h: float) -> Figure:
