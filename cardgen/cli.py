@@ -13,10 +13,15 @@ from pathlib import Path
 import click
 
 from . import gamehooks, pipeline
+from . import proof as proofs
 from .atomic import write_bytes
 from .collections import deck_kinds
 from .loader import check_sizes_fit, list_games, load_game
+from .play.lookup import nearest
 from .problems import Problems, did_you_mean, to_json
+from .selection import SelectionError, select_cards
+from .selection import apply as apply_selection
+from .selection import printables as select_printables
 from .units import PAPER_MM, UnitError, length_mm
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -85,13 +90,29 @@ def main(ctx: click.Context, root: Path | None) -> None:
 @click.option("--offset", default=None, metavar="X,Y",
               help="Shift of back pages, e.g. '0.5mm,-1mm', x right and y down, read off duplex-calibration.pdf "
                    "(default: the game's print.offset).")
+@click.option("--draft/--final", "draft", default=None,
+              help="Draft: construction problems become warnings, broken cards print as error cards and "
+                   "sheets carry a DRAFT mark (default: the game's print.draft).")
+@click.option("--only", "only", multiple=True, metavar="WHAT",
+              help="Build only these printables: cards, boards, rulebooks, tokens or a printable's name "
+                   "(repeat or separate with commas).")
+@click.option("--cards", "cards_sel", default=None, metavar="SELECTION",
+              help="Print only these cards: ids, type:<type>, set:<set>, or a deck/party/build file at its "
+                   "counts (comma-separated); writes cards-<selection>.pdf.")
 @FORMAT
 @click.pass_obj
 def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None, duplex: str | None,
-          offset: str | None, fmt: str) -> None:
+          offset: str | None, draft: bool | None, only: tuple[str, ...], cards_sel: str | None, fmt: str) -> None:
     """Validate, then write every printable of GAMES (all games when none named) under build/."""
     from .printables import for_game
     names = obj.check_games(games)
+    try:
+        for slug in names if only else ():
+            select_printables(list(only), list(for_game(slug)))
+    except SelectionError as e:
+        raise click.UsageError(str(e)) from None
+    if cards_sel is not None and len(names) != 1:
+        raise click.UsageError("--cards selects the cards of one game: name it (cardgen build GAME --cards …)")
     off = parse_offset(offset) if offset else None
     out = (out or obj.root / "build").resolve()
     for src in ("cards", "rules", "templates", "maps"):
@@ -103,7 +124,7 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     started = time.monotonic()
     plans = []
     for slug in names:
-        laid = pipeline.validate(obj.root, slug, problems)
+        laid = pipeline.validate(obj.root, slug, problems, draft=draft)
         if laid is None:
             continue
         ps = laid.game.print
@@ -116,28 +137,31 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
         if off:
             ps.offset = off
         plans.append(laid)
-    if problems.has_errors:
+    absorbed = {id(p) for laid in plans for p in laid.absorbed}
+    if any(id(p) not in absorbed for p in problems.errors):
         report(problems, fmt, {"written": []})
         click.echo("build stopped: content problems above; nothing was written.", err=True)
         sys.exit(1)
-    steps = [(laid, name, fn) for laid in plans for name, fn in for_game(laid.game.slug).items()
-             if name in laid.game.printables]
+    try:
+        steps = _steps(plans, for_game, list(only), cards_sel, obj.root, problems)
+    except SelectionError as e:
+        raise click.UsageError(str(e)) from None
     unknown = [(laid.game, n) for laid in plans for n in laid.game.printables if n not in for_game(laid.game.slug)]
     for game, n in unknown:
         problems.error("GAME-PRINTABLE", f"{game.title} lists unknown printable '{n}'",
                        game.game_file and _loc(game, "printables"),
                        hint=did_you_mean(n, for_game(game.slug)))
-    if problems.has_errors:
+    if any(id(p) not in absorbed for p in problems.errors):
         report(problems, fmt, {"written": []})
         sys.exit(1)
     outputs: list[tuple[Path, bytes]] = []
     with click.progressbar(steps, label="building", file=sys.stderr,
                            item_show_func=lambda s: f"{s[0].game.slug}: {s[1]}" if s else "") as bar:
-        for laid, _name, fn in bar:
-            files = fn(laid, problems=problems, out_dir=out / laid.game.slug)
+        for laid, _name, fn, extra in bar:
+            files = fn(laid, problems=problems, out_dir=out / laid.game.slug, **extra)
             for fname, data in files.items():
                 outputs.append((out / laid.game.slug / fname, data))
-    if problems.has_errors:
+    if any(id(p) not in absorbed for p in problems.errors):
         report(problems, fmt, {"written": []})
         sys.exit(1)
     for path, data in outputs:
@@ -148,6 +172,27 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
         for w in written:
             click.echo(f"wrote {w}", err=True)
         click.echo(f"built {len(names)} game(s) in {time.monotonic() - started:.1f} s", err=True)
+    n_err = sum(laid.error_cards for laid in plans)
+    if n_err:
+        click.echo(f"draft: {n_err} error card(s) printed in place of cards with problems", err=True)
+        sys.exit(1)
+
+
+def _steps(plans: list, for_game, only: list[str], cards_sel: str | None, root: Path, problems: Problems) -> list:
+    """(laid, printable, builder, extra arguments) for each output to make."""
+    steps = []
+    for laid in plans:
+        avail = for_game(laid.game.slug)
+        wanted = [n for n in laid.game.printables if n in avail]
+        if cards_sel is not None:
+            sel = select_cards(cards_sel, laid.game, root, problems)
+            groups = apply_selection(laid.groups, sel)
+            steps.append((laid, "cards", avail["cards"], {"groups": groups, "stem": f"cards-{sel.label}"}))
+            continue
+        if only:
+            wanted = select_printables(only, wanted)
+        steps += [(laid, n, avail[n], {}) for n in wanted]
+    return steps
 
 
 def _loc(game, key):
@@ -305,6 +350,45 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
             click.echo(f"{r['id']:<{w}}  {r['copies']:>3} × {r['name']}  [{r['type']}{'/' + r['set'] if r['set'] else ''}]")
         click.echo(f"{len(rows)} card designs, {sum(r['copies'] for r in rows)} cards", err=True)
         report(problems, fmt)
+    sys.exit(1 if problems.has_errors else 0)
+
+
+@main.command()
+@click.argument("game")
+@click.argument("card_names", nargs=-1, required=True, metavar="CARD...")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: build/<game>/).")
+@click.option("--png/--no-png", default=True, show_default=True, help="Also write proof.png.")
+@FORMAT
+@click.pass_obj
+def proof(obj: Ctx, game: str, card_names: tuple[str, ...], out: Path | None, png: bool, fmt: str) -> None:
+    """A one-page proof of CARDs (ids or names): front and back at true size, trim and safe area shown."""
+    obj.check_games((game,))
+    problems = Problems()
+    g = load_game(obj.root, game, problems)
+    if g is None:
+        report(problems, fmt)
+        sys.exit(1)
+    by_id = {c.id: c for c in g.cards}
+    by_name = {c.name.lower(): c for c in g.cards}
+    chosen = []
+    for n in card_names:
+        c = by_id.get(n) or by_name.get(n.lower())
+        if c is None:
+            near = nearest(n, [*by_id, *(c.name for c in g.cards)])
+            raise click.UsageError(f"{g.title} has no card {n!r}" +
+                                   (f"; nearest: {', '.join(near)}" if near else ""))
+        chosen.append(c)
+    doc = proofs.document(g, chosen, problems)
+    data = proofs.pdf(doc)
+    folder = (out or obj.root / "build" / game).resolve()
+    files = {"proof.pdf": data, **({"proof.png": proofs.png(data)} if png else {})}
+    for name, blob in files.items():
+        write_bytes(folder / name, blob)
+    report(problems, fmt, {"written": [str(folder / n) for n in files]})
+    if fmt == "text":
+        for n in files:
+            click.echo(f"wrote {folder / n}", err=True)
     sys.exit(1 if problems.has_errors else 0)
 
 

@@ -26,6 +26,9 @@ GAME_SPEC: dict[str, Opt] = {
         "offset": Opt("list", item=Opt("length"), default=[0.0, 0.0],
                       doc="x, y shift of back pages to correct a printer's duplex drift"),
         "crop_marks": Opt("bool", default=True, doc="draw crop marks outside the trim"),
+        "draft": Opt("bool", default=False, doc="build as a draft by default: construction problems are "
+                     "warnings, broken cards print as error cards, sheets carry a DRAFT mark"),
+        "safe": Opt("length", default=3.0, min=0, doc="safe margin inside the trim (shown on proofs)"),
     }),
     "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
     "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
@@ -157,7 +160,9 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         off = [0.0, 0.0]
     settings = PrintSettings(paper=paper, page_w=pw, page_h=ph, bleed=pr.get("bleed") or 0.0,
                              duplex=pr.get("duplex") or "long", offset=(off[0], off[1]),
-                             crop_marks=bool(pr.get("crop_marks", True)))
+                             crop_marks=bool(pr.get("crop_marks", True)), draft=pr.get("draft") is True,
+                             safe=float(pr.get("safe", 3.0)) if isinstance(pr.get("safe", 3.0), (int, float))
+                             else 3.0)
     sizes: dict[str, tuple[float, float]] = {}
     for name, sd in raw["card_sizes"].items():
         r = check_mapping(sd, CARD_SIZE_SPEC, problems, f"card size '{name}'")
@@ -277,7 +282,9 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
             if failed is not None and isinstance(cd.get("id"), str):
                 failed.add(cd["id"])
             if unread is not None:
-                unread.append({**defaults, **cd})
+                raw = YDict({**defaults, **cd})
+                raw.loc = getattr(cd, "loc", doc["cards"].at(i))
+                unread.append(raw)
     comps = doc.get("components") or []
     for i, cd in enumerate(comps if isinstance(comps, list) else []):
         rr = check_mapping(cd, COMPONENT_SPEC, problems, f"component {i + 1}", colors)

@@ -75,6 +75,8 @@ class PrintSettings:
     duplex: str = "long"
     offset: tuple[float, float] = (0.0, 0.0)
     crop_marks: bool = True
+    draft: bool = False          # build as a draft unless told otherwise
+    safe: float = 3.0            # safe margin inside the trim, mm
 
 
 @dataclass

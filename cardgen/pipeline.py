@@ -13,10 +13,11 @@ from typing import Any
 from . import collections as cols
 from . import constraints, gamehooks
 from .cardlayout import CardLayout
+from .errorcard import error_card
 from .imposition import Placement
 from .loader import load_game
-from .model import Game
-from .problems import Problems
+from .model import Card, Game
+from .problems import Problem, Problems
 
 
 @dataclass
@@ -26,23 +27,42 @@ class Laid:
     game: Game
     layout: CardLayout
     groups: dict[str, list[Placement]] = field(default_factory=dict)   # card size → copies in order
+    draft: bool = False                 # a draft build: DRAFT marks, error cards, constraints as warnings
+    relaxed: int = 0                    # construction problems a draft build turned into warnings
+    absorbed: list[Problem] = field(default_factory=list)   # card errors printed as error cards
+    error_cards: int = 0
 
 
-def check_game(game: Game, problems: Problems, errors_before: int | None = None) -> None:
+def _relax(into: Problems, found: Problems) -> int:
+    """A draft build: construction problems become warnings (the deck prints anyway)."""
+    n = 0
+    for p in found:
+        if p.severity == "error":
+            into.warning(p.rule, f"{p.message} [draft build: printed anyway]", p.loc, p.hint)
+            n += 1
+        else:
+            into.extend([p])
+    return n
+
+
+def check_game(game: Game, problems: Problems, errors_before: int | None = None, draft: bool = False) -> int:
     """Every content rule of the game: constraints over pool, components and kept decks.
 
     ``errors_before``: how many errors ``problems`` held before this game was loaded (other
-    games' errors); by default, before this call.
+    games' errors); by default, before this call. ``draft``: construction problems are
+    reported as warnings; returns how many were.
     """
     if errors_before is None:
         errors_before = len(problems.errors)
+    construction = Problems() if draft else problems
     collections = {"cards": cols.pool(game), "components": cols.components(game)}
-    constraints.evaluate(game.constraints, collections, game.params, problems)
+    constraints.evaluate(game.constraints, collections, game.params, construction)
     for path in cols.collection_files(game):
-        check_file(game, path, problems)
+        check_file(game, path, construction)
     extra = gamehooks.hook(game.slug, "check_game")
     if extra:
-        extra(game, problems)
+        extra(game, construction)
+    relaxed = _relax(problems, construction) if draft else 0
     if set(game.printables) & {"maps", "board", "mats", "tokens"}:
         from . import boards
         boards.check_game(game, problems)
@@ -51,6 +71,7 @@ def check_game(game: Game, problems: Problems, errors_before: int | None = None)
         # repeat them (a card that failed to load is also an unknown card of the rulebook).
         from . import boards, rulebook  # noqa: F401 - boards registers the rulebook's board: images
         rulebook.check(game, problems)
+    return relaxed
 
 
 def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | None:
@@ -67,17 +88,21 @@ def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | N
     return summary
 
 
-def lay_out(game: Game, problems: Problems) -> Laid:
-    """Both sides of every copy of every card, grouped by card size."""
+def lay_out(game: Game, problems: Problems, draft: bool = False) -> Laid:
+    """Both sides of every copy of every card, grouped by card size. In a draft build a card
+    that cannot be drawn right (or read at all) prints as an error card naming its problems."""
     layout = CardLayout(game, problems)
-    laid = Laid(game, layout)
+    laid = Laid(game, layout, draft=draft)
     order = list(game.card_types)
     cards = sorted(game.cards, key=lambda c: order.index(c.type))
     backs: dict[str, list] = {}
+    if draft:
+        _unread_error_cards(laid, problems)
     for card in cards:
-        if card.dangling:              # names a card that is not there: reported as CARD-REF
+        if card.dangling and not draft:     # names a card that is not there: reported as CARD-REF
             continue
-        front = layout.draw(card, "front")
+        mark = len(problems.items)
+        front = layout.draw(card, "front") if not card.dangling else []
         ct = game.card_types[card.type]
         tpl = layout.template_for(card, "back")
         if tpl is not None and tpl.static_prefix() == len(tpl.elements):
@@ -86,16 +111,81 @@ def lay_out(game: Game, problems: Problems) -> Laid:
                 back = backs[card.type] = layout.draw(card, "back")
         else:
             back = layout.draw(card, "back")
+        if draft:
+            front = _error_front(laid, card, front, problems.items[mark:], problems)
         for k in range(card.copies):
             laid.groups.setdefault(ct.size, []).append(
                 Placement(card.id, card.name, k + 1, front, back, game.print.bleed))
     return laid
 
 
-def validate(root: Path, slug: str, problems: Problems) -> Laid | None:
+def _error_front(laid: Laid, card: Card, front: list, new: list[Problem], problems: Problems) -> list:
+    """The card's front, or an error card when drawing it (or its refs) found errors."""
+    errs = [p for p in new if p.severity == "error"]
+    if card.dangling:
+        errs += [p for p in problems.errors if p.rule == "CARD-REF" and f"card '{card.id}'" in p.message]
+        errs = errs or [Problem("CARD-REF", "error", "names a card that is not there", card.loc)]
+    if not errs:
+        return front
+    ct = laid.game.card_types[card.type]
+    laid.absorbed += errs
+    laid.error_cards += card.copies
+    return error_card(ct.width, ct.height, laid.game.print.bleed, f"{card.name} ({card.id})", errs)
+
+
+def _unread_error_cards(laid: Laid, problems: Problems) -> None:
+    """Cards that failed to load, and card files that could not be read, as error cards."""
+    game = laid.game
+    types = game.card_types
+    if not types:
+        return
+    first = next(iter(types.values()))
+    starts: dict[str, list[tuple[int, dict | None]]] = {}
+    for c in game.cards:
+        starts.setdefault(c.loc.file, []).append((c.loc.line, None))
+    for u in game.unread_cards:
+        loc = getattr(u, "loc", None)
+        if loc is not None:
+            starts.setdefault(loc.file, []).append((loc.line, u))
+    mine: dict[int, list[Problem]] = {}
+    for p in problems.errors:
+        if p.loc is None or p.loc.file not in starts:
+            continue
+        owner = None
+        for line, u in sorted(starts[p.loc.file], key=lambda t: t[0]):
+            if line <= p.loc.line:
+                owner = u
+        if owner is not None:
+            mine.setdefault(id(owner), []).append(p)
+    for u in game.unread_cards:
+        ct = types.get(str(u.get("type")), first)
+        n = u.get("copies", 1)
+        n = n if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 100 else 1
+        errs = mine.get(id(u)) or [Problem("CARD-INVALID", "error", "the card failed its checks",
+                                           getattr(u, "loc", None))]
+        _add_error_cards(laid, ct, f"{u.get('name', '?')} ({u.get('id', '?')})", errs, n)
+    for f in game.unread_files:
+        errs = [p for p in problems.errors if p.loc is not None and p.loc.file == str(f)]
+        _add_error_cards(laid, first, f"{f.name} could not be read", errs, 1)
+
+
+def _add_error_cards(laid: Laid, ct, title: str, errs: list[Problem], n: int) -> None:
+    items = error_card(ct.width, ct.height, laid.game.print.bleed, title, errs)
+    laid.absorbed += errs
+    laid.error_cards += n
+    for k in range(n):
+        laid.groups.setdefault(ct.size, []).append(
+            Placement(f"error:{title}", title, k + 1, items, items, laid.game.print.bleed))
+
+
+def validate(root: Path, slug: str, problems: Problems, draft: bool | None = None) -> Laid | None:
+    """Load, check and lay out a game. ``draft``: None follows the game's ``print.draft``."""
     before = len(problems.errors)
     game = load_game(root, slug, problems)
     if game is None:
         return None
-    check_game(game, problems, before)
-    return lay_out(game, problems)
+    draft = game.print.draft if draft is None else draft
+    relaxed = check_game(game, problems, before, draft)
+    laid = lay_out(game, problems, draft)
+    laid.relaxed = relaxed
+    return laid
