@@ -98,6 +98,18 @@ def test_cards_flag_dead_cards_and_must_picks():
     assert cards["ace"]["win_played"]["rate"] == 1.0 and cards["ace"]["win_not_played"]["rate"] == 0.0
     assert cards["dud"]["dead"] and not cards["dud"]["must_pick"]
     assert cards["dud"]["drawn"] == 200 and cards["dud"]["played"] == 0
+    # a card type of which no card is ever seen played: its plays are not visible, none is "dead"
+    typed = {c["card"]: c for c in stats.block(recs, [{}], "", None, {"ace": "boost", "dud": "relic"})["cards"]}
+    assert not typed["dud"]["dead"]
+    typed = {c["card"]: c for c in stats.block(recs, [{}], "", None, {"ace": "boost", "dud": "boost"})["cards"]}
+    assert typed["dud"]["dead"]
+
+
+def test_draws_and_games_nobody_won_are_told_apart():
+    recs = [_rec([0.5, 0.5], [{}, {}], [{}, {}]), _rec([0.0, 0.0], [{}, {}], [{}, {}]),
+            _rec([1.0, 0.0], [{}, {}], [{}, {}])]
+    b = stats.block(recs, [{}], "", None)
+    assert b["draws"]["count"] == 1 and b["no_winner"] == 1 and b["finished"] == 3
 
 
 def test_measures_are_aggregated_by_kind():

@@ -130,7 +130,7 @@ def _block(b: dict[str, Any]) -> str:
     e = html.escape
     parts = [f"<h2>{e(b['label'] or 'Results')}</h2>",
              f"<p>{b['finished']:,} of {b['games']:,} games finished · draws {b['draws']['count']:,} "
-             f"({pct(b['draws']['rate'])}) · unfinished {b['unfinished']['count']:,} · engine errors "
+             f"({pct(b['draws']['rate'])}) · no winner {b['no_winner']:,} · unfinished {b['unfinished']['count']:,} · engine errors "
              f"{b['errors']['count']:,}</p>"]
     fs = b["first_seat"]
     if fs["games"]:

@@ -53,7 +53,8 @@ def simulate(plan: Plan, workers: int | None = None, cluster: str | None = None,
     ``cluster``) and compute the report."""
     ctx = context(plan)
     records = backends.run(ctx, len(plan.variants), plan.games, workers, cluster, progress)
-    blocks = [stats.block(recs, plan.setups, v.label, v.value) for v, recs in zip(plan.variants, records)]
+    blocks = [stats.block(recs, plan.setups, v.label, v.value, {c.id: c.type for c in v.game.cards})
+              for v, recs in zip(plan.variants, records)]
     report = {
         "schema": SCHEMA_ID,
         "game": plan.slug, "title": plan.title, "games": plan.games, "seed": plan.seed,

@@ -1,8 +1,9 @@
 """The balance statistics of a run's game records (one result block per rules variant).
 
 Win rates count a game's ``returns`` (1 a win, 0 a loss, a share for a draw) over the finished
-games, each with a 95 % Wilson score interval. Draws are finished games that nobody won
-outright (no return of 1). Unfinished games (the step cap) and errors are counted apart,
+games, each with a 95 % Wilson score interval. Draws are finished games shared without a
+winner (returns above 0, none of 1); games that everybody lost (all returns 0: a cooperative
+defeat, a game that ends with no winner) are counted as ``no_winner``. Unfinished games (the step cap) and errors are counted apart,
 with their seeds. See docs/simulate.md for every figure.
 """
 
@@ -148,7 +149,7 @@ def _first_seat(games: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _cards(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _cards(games: list[dict[str, Any]], card_types: Mapping[str, str]) -> list[dict[str, Any]]:
     drawn_n: Counter = Counter()
     played_n: Counter = Counter()
     known: set[str] = set()
@@ -158,6 +159,7 @@ def _cards(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for p in g["played"]:
             known.update(p)
     seat_games = [(g["returns"][p], g["drawn"][p], g["played"][p]) for g in games for p in range(len(g["returns"]))]
+    played_types = {card_types.get(c) for g in games for p in g["played"] for c in p}
     rows = []
     for card in sorted(known):
         any_draws = False
@@ -180,7 +182,9 @@ def _cards(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 nn += 1
         win_p, win_n = rate(pw, int(pn)), rate(nw, int(nn))
         pool = gd if any_draws else len(seat_games)
-        dead = pool >= DEAD_MIN and gp / pool < DEAD_SHARE
+        # a card type none of whose cards is ever seen played: the game's plays of it are not
+        # visible to the simulation (see docs/simulate.md), so no card of it is called dead
+        dead = pool >= DEAD_MIN and gp / pool < DEAD_SHARE and card_types.get(card) in played_types
         pick = (pn >= PICK_MIN and nn >= PICK_MIN and win_p["low"] > win_n["high"]
                 and (win_p["rate"] or 0) - (win_n["rate"] or 0) >= PICK_GAP)
         rows.append({"card": card, "drawn": drawn_n[card], "played": played_n[card], "games_drawn": gd,
@@ -238,14 +242,15 @@ def measures(games: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def block(records: list[dict[str, Any]], setups: Sequence[Mapping[str, Any]], label: str, value: Any
-          ) -> dict[str, Any]:
-    """The result block of one variant's records."""
+def block(records: list[dict[str, Any]], setups: Sequence[Mapping[str, Any]], label: str, value: Any,
+          card_types: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The result block of one variant's records (``card_types``: card id → its type)."""
     finished = [r for r in records if r["status"] == "finished"]
     unfinished = [{"index": r["index"], "seed": r["seed"], "steps": r["steps"]} for r in records
                   if r["status"] == "unfinished"]
     errors = [{"index": r["index"], "seed": r["seed"], "error": r["error"]} for r in records if r["status"] == "error"]
-    draws = sum(1 for r in finished if max(r["returns"], default=0) < 1 - 1e-9)
+    draws = sum(1 for r in finished if sum(r["returns"]) > 0 and max(r["returns"]) < 1 - 1e-9)
+    nobody = sum(1 for r in finished if sum(r["returns"]) <= 0)
     length_names = sorted({k for r in finished for k in r["length"]}, key=lambda k: (k != "steps", k))
     lengths = {}
     for name in length_names:
@@ -254,7 +259,8 @@ def block(records: list[dict[str, Any]], setups: Sequence[Mapping[str, Any]], la
     dr = rate(draws, len(finished))
     return {"label": label, "value": value, "games": len(records), "finished": len(finished),
             "draws": {"count": draws, "rate": dr["rate"], "low": dr["low"], "high": dr["high"]},
+            "no_winner": nobody,
             "unfinished": {"count": len(unfinished), "games": unfinished},
             "errors": {"count": len(errors), "games": errors},
             "win_rates": _win_rates(finished, setups), "first_seat": _first_seat(finished),
-            "length": lengths, "cards": _cards(finished), "measures": measures(finished)}
+            "length": lengths, "cards": _cards(finished, card_types or {}), "measures": measures(finished)}

@@ -94,7 +94,7 @@ def render(report: dict[str, Any]) -> str:
         if b["label"]:
             lines.append(f"== {b['label']} ==")
         lines.append(f"finished {b['finished']:,} · draws {b['draws']['count']:,} ({pct(b['draws']['rate'])}) · "
-                     f"unfinished {b['unfinished']['count']:,} · errors {b['errors']['count']:,}")
+                     f"no winner {b['no_winner']:,} · unfinished {b['unfinished']['count']:,} · errors {b['errors']['count']:,}")
         for part in (_win_rates(b), _lengths(b), _cards(b), _measures(b),
                      _listed("unfinished (hit the step cap)", b["unfinished"]["games"], b["unfinished"]["count"]),
                      _listed("engine errors", b["errors"]["games"], b["errors"]["count"], "error")):
