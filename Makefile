@@ -34,6 +34,7 @@ test: $(STAMP) tools
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/simulate.py
 
 clean:
 	rm -rf build bench/work

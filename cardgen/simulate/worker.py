@@ -81,14 +81,21 @@ def _cards_from_history(state: GameState, seats: dict[int, int], cards: Mapping[
     played = [Counter() for _ in range(n)]
     drawn = [Counter() for _ in range(n)]
     index = {name: i for i, name in enumerate(state.players)}
+    fields = set(CARD_FIELDS)
     for k, action in enumerate(state.history):
-        ids = [c for f in CARD_FIELDS for c in _card_ids(action.get(f), cards)]
+        ids: list[str] = []
+        player = None
+        for f, v in action.items:
+            if f in fields:
+                ids += _card_ids(v, cards)
+            elif f == "player":
+                player = v
         if not ids:
             continue
         if k in seats:
             played[seats[k]].update(ids)
-        elif isinstance(action.get("player"), str) and action.get("player") in index:
-            drawn[index[action["player"]]].update(ids)
+        elif isinstance(player, str) and player in index:
+            drawn[index[player]].update(ids)
     return [dict(c) for c in played], [dict(c) for c in drawn]
 
 
