@@ -25,7 +25,7 @@ from PIL import Image
 
 from cardgen import checker, gamehooks
 from cardgen.cli import main
-from cardgen.loader import load_game
+from cardgen.loader import list_games, load_game
 from cardgen.playlog import read
 from cardgen.problems import Problems
 from cardgen.simulate import run, spec, stats, worker
@@ -311,3 +311,40 @@ def test_the_toy_setups_cover_every_deck_and_seat(toy):
     with pytest.raises(SimError) as e:
         spec.make_plan(toy, simtoy.PACKAGE, games=0)
     assert e.value.code == 2
+
+
+# --- the real games ------------------------------------------------------------------------
+def _playable() -> list[str]:
+    out = []
+    for slug in list_games(ROOT):
+        pkg = gamehooks.package(slug)
+        if pkg is not None and pkg.new_state is not None:
+            out.append(slug)
+    return out
+
+
+REAL = _playable()
+#: games per real game in the suite: enough for every agent to play, few for the slow games
+REAL_GAMES = 4
+
+
+@pytest.mark.skipif(not REAL, reason="no game has a game state yet")
+@pytest.mark.parametrize("slug", REAL)
+def test_every_real_game_simulates_and_its_logs_replay_with_cardgen_check(slug, tmp_path):
+    agents = spec.agent_names(gamehooks.package(slug))
+    logs, out = tmp_path / "logs", tmp_path / "out"
+    args = ["simulate", slug, "--games", str(REAL_GAMES), "--workers", "1", "--logs", str(logs), "--out", str(out),
+            "--format", "json"]
+    for a in agents:
+        args += ["--agent", a]
+    res = CliRunner().invoke(main, ["--root", str(ROOT), *args], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.stdout)
+    jsonschema.validate(report, SCHEMA)
+    b = report["results"][0]
+    assert b["errors"]["count"] == 0 and b["finished"] + b["unfinished"]["count"] == REAL_GAMES
+    files = sorted(logs.glob("*.jsonl"))
+    assert len(files) == REAL_GAMES
+    for f in files:
+        run_check = CliRunner().invoke(main, ["--root", str(ROOT), "check", slug, str(f)], catch_exceptions=False)
+        assert run_check.exit_code == 0, f"{f.name}: {run_check.output[-2000:]}"
