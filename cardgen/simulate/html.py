@@ -83,14 +83,14 @@ def sweep_plot(report: dict[str, Any], attr: str) -> str:
         for k, name in enumerate(groups):
             rows = [next((g for g in b["win_rates"].get(attr, []) if g["group"] == name), None) for b in blocks]
             ys = [r["rate"] if r and r["rate"] is not None else float("nan") for r in rows]
-            ax.plot(xs, ys, marker="o", color=COLORS[k % len(COLORS)], label=name)
+            ax.plot(xs, ys, marker="o", color=COLORS[k % len(COLORS)], label=f"seat {name}" if attr == "seat" else name)
             ax.fill_between(xs, [r["low"] if r else float("nan") for r in rows],
                             [r["high"] if r else float("nan") for r in rows], color=COLORS[k % len(COLORS)], alpha=0.15)
         ax.set_xticks(xs, [str(b["value"]) for b in blocks])
         ax.set_ylim(0, 1)
         ax.set_xlabel(report["vary"]["param"])
         ax.set_ylabel(f"win rate by {attr}")
-        ax.legend(fontsize=8, loc="best")
+        ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
         return _svg(fig)
 
 
@@ -108,7 +108,7 @@ def sweep_lengths_plot(report: dict[str, Any]) -> str:
         ax.set_xlabel(report["vary"]["param"])
         ax.set_ylabel("game length")
         ax.set_yscale("log")
-        ax.legend(fontsize=8, loc="best")
+        ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
         return _svg(fig)
 
 

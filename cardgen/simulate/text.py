@@ -23,10 +23,11 @@ def num(x: float | None) -> str:
 
 def _win_rates(b: dict[str, Any]) -> list[str]:
     lines = ["win rate (95% Wilson interval)"]
+    w = max((len(g["group"]) for groups in b["win_rates"].values() for g in groups), default=1)
+    a = max((len(attr) for attr in b["win_rates"]), default=4)
     for attr, groups in b["win_rates"].items():
-        w = max(len(g["group"]) for g in groups)
         for g in groups:
-            lines.append(f"  {attr:<8} {g['group']:<{w}}  {interval(g)}  n={g['games']}")
+            lines.append(f"  {attr:<{a}}  {g['group']:<{w}}  {interval(g)}  n={g['games']:,}")
     fs = b["first_seat"]
     if fs["games"]:
         adv = 100 * (fs["advantage"] or 0)
