@@ -243,12 +243,20 @@ def test_an_engine_error_names_the_game_and_its_seed_and_the_run_goes_on(cli):
     assert "stopped on an engine error" in res.stderr
 
 
-def test_games_at_the_step_cap_are_unfinished_with_their_seeds(cli):
-    res = cli("simulate", "dice_race", "--games", "60", "--workers", "1", "--max-steps", "12", "--format", "json")
+def test_games_at_the_step_cap_are_unfinished_with_their_seeds_and_logged(cli, toy, tmp_path):
+    res = cli("simulate", "dice_race", "--games", "60", "--workers", "1", "--max-steps", "12", "--format", "json",
+              "--logs", str(tmp_path), "--log-every", "1000")
     assert res.exit_code == 0
     b = json.loads(res.stdout)["results"][0]
     assert b["unfinished"]["count"] > 0 and b["finished"] + b["unfinished"]["count"] == 60
     assert all(g["steps"] == 12 and g["seed"] == worker.game_seed(0, g["index"]) for g in b["unfinished"]["games"])
+    logged = {int(p.stem.split("-")[1]) for p in tmp_path.glob("*.jsonl")}
+    assert logged == {0} | {g["index"] for g in b["unfinished"]["games"]}       # game 0, and every unfinished one
+    g = b["unfinished"]["games"][0]
+    log = read(tmp_path / f"game-{g['index']:06d}.jsonl")
+    assert len(log.events) == 12 and log.expect is None
+    problems, _, _ = checker.replay_log(toy, simtoy.Engine, log)
+    assert not problems.has_errors
 
 
 def test_the_json_report_follows_its_schema(cli):

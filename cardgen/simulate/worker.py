@@ -7,7 +7,7 @@ nothing but ``(S, i)``, never on the chunk or the worker that plays it.
 
 Each game comes back as a small JSON-ready record: its status (finished, unfinished at the
 step cap, error), steps, returns, lengths, the cards each seat drew and played, the game's own
-measures, and, for every k-th game, its playtest log.
+measures, and, for every k-th game and every game that did not finish, its playtest log.
 """
 
 from __future__ import annotations
@@ -179,7 +179,7 @@ def play_one(ctx: Context, variant: int, index: int, agents: dict[str, Agent], c
         rec["error"] = f"{type(e).__name__}: {e}"
         if state is not None:
             rec.setdefault("players", list(state.players))
-    if ctx.log_every and index % ctx.log_every == 0 and state is not None:
+    if ctx.log_every and (index % ctx.log_every == 0 or rec["status"] != "finished") and state is not None:
         try:
             rec["log"] = as_jsonl(state, expect=rec["status"] == "finished")
         except Exception as e:  # noqa: BLE001
