@@ -20,10 +20,10 @@ import yaml
 from .. import collections as cols
 from .. import pipeline
 from ..model import Game
-from ..play.lookup import hint_for
+from ..play.lookup import hint_for, nearest
 from ..play.package import GamePackage
 from ..play.params import lookup
-from ..problems import Problems
+from ..problems import Problems, display_path
 
 RANDOM = "random"
 #: header keys that describe a log, not a setup
@@ -122,10 +122,11 @@ def file_setups(game: Game, package: GamePackage, files: Sequence[str], seed: in
     for f in files:
         p = Path(f)
         if not p.is_file():
-            kept = [str(k) for k in known] + [k.stem for k in known]
-            raise SimError(f"no such setup file: {f}",
-                           hint_for(p.stem if p.stem in kept else f, kept) or
-                           (f"{game.title} keeps: {', '.join(k.stem for k in known)}" if known else None))
+            by_stem = {k.stem: display_path(str(k)) for k in known}
+            near = nearest(p.stem, by_stem)
+            hint = ("did you mean " + " or ".join(f"'{by_stem[n]}'" for n in near) + "?") if near else \
+                (f"{game.title} keeps: {', '.join(by_stem.values())}" if known else None)
+            raise SimError(f"no such setup file: {f}", hint)
         paths.append(p)
     problems = Problems()
     for p in paths:
