@@ -128,7 +128,12 @@ def test_sides_come_from_what_the_setup_gives_each_seat():
                           ["a", "b"]) == [{"class": "melee"}, {"class": "ranged"}]
     assert stats.profiles({"teams": [{"team": "x"}, {"team": "y"}]}, ["x", "y"]) == [{"team": "x"}, {"team": "y"}]
     assert stats.profiles({"map": "arena", "players": {"ana": ["boss"], "bo": ["h1", "h2"]}}, ["ana", "bo"]) == \
-        [{"role": "boss"}, {"role": "h1+h2"}]
+        [{"role": ["boss"]}, {"role": ["h1", "h2"]}]
+    recs = [_rec([0.0, 1.0], [{}, {}], [{}, {}]), _rec([1.0, 0.0], [{}, {}], [{}, {}])]
+    for r in recs:
+        r["sides"] = [{"role": ["boss"]}, {"role": ["h1", "h2"]}]
+    roles = {g["group"]: g for g in stats.block(recs, [{}], "", None)["win_rates"]["role"]}
+    assert {k: (g["games"], g["wins"]) for k, g in roles.items()} == {"boss": (2, 1.0), "h1": (2, 1.0), "h2": (2, 1.0)}
 
 
 # --- a run --------------------------------------------------------------------------------

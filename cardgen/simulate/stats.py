@@ -90,12 +90,12 @@ def _label(v: Any) -> str | None:
     return None
 
 
-def profiles(header: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, str]]:
+def profiles(header: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, str | list[str]]]:
     """Per seat, what the setup header gives it: fields of per-seat entries (``players: [{name,
     class}]``, ``teams: [{team}]`` → class, team) and per-player mappings (``players: {ana:
-    [boss]}`` → role)."""
+    [boss], bo: [aldric, wren]}`` → role; a seat with several counts for each of them)."""
     n = len(players)
-    out: list[dict[str, str]] = [{} for _ in range(n)]
+    out: list[dict[str, str | list[str]]] = [{} for _ in range(n)]
     for key, v in header.items():
         if key in NOT_SETUP:
             continue
@@ -107,9 +107,12 @@ def profiles(header: Mapping[str, Any], players: Sequence[str]) -> list[dict[str
                         out[p][str(f)] = lab
         elif isinstance(v, Mapping) and n and set(map(str, v)) == set(players):
             for p, name in enumerate(players):
-                lab = _label(v.get(name))
-                if lab is not None:
-                    out[p]["role" if key == "players" else str(key)] = lab
+                y = v.get(name)
+                attr = "role" if key == "players" else str(key)
+                if isinstance(y, (list, tuple)) and y and all(isinstance(x, (str, int)) for x in y):
+                    out[p][attr] = [str(x) for x in y]
+                elif _label(y) is not None:
+                    out[p][attr] = str(_label(y))
     return out
 
 
@@ -120,10 +123,11 @@ def _win_rates(games: list[dict[str, Any]], setups: Sequence[Mapping[str, Any]])
         sides = g.get("sides") or profiles(setups[g["setup"]], g["players"])
         for p, ret in enumerate(g["returns"]):
             keys = {"seat": str(p + 1), "agent": g["agents"][p], **(sides[p] if p < len(sides) else {})}
-            for attr, val in keys.items():
-                t = tally[attr][val]
-                t[0] += ret
-                t[1] += 1
+            for attr, vals in keys.items():
+                for val in (vals if isinstance(vals, list) else [vals]):
+                    t = tally[attr][str(val)]
+                    t[0] += ret
+                    t[1] += 1
     out = {}
     for attr, groups in tally.items():
         if attr != "seat" and len(groups) < 2:

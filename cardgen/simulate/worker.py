@@ -171,7 +171,8 @@ def play_one(ctx: Context, variant: int, index: int, agents: dict[str, Agent], c
             rec["played"], rec["drawn"] = p_cards, d_cards
             sides = _per_seat(m.get("sides"), state.players)
             if sides is not None:
-                rec["sides"] = [{str(k): str(v) for k, v in s.items()} for s in sides]
+                rec["sides"] = [{str(k): [str(x) for x in v] if isinstance(v, (list, tuple)) else str(v)
+                                 for k, v in s.items()} for s in sides]
             rec["measures"] = _jsonable({k: v for k, v in m.items() if k not in RESERVED})
         rec["players"] = list(state.players)
     except (Exception, NoLegalAction) as e:  # noqa: BLE001 - one game's engine error must not stop the run
