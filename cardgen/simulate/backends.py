@@ -8,20 +8,18 @@ overhead small (a few hundred games each at most, a few chunks per worker).
 
 from __future__ import annotations
 
+import importlib
 import math
 import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from types import ModuleType
 from typing import Any
 
 from .spec import SimError
 from .worker import Context, Task, play_chunk
 
-try:                                   # the optional extra: pip install 'cardgen[cluster]'
-    import distributed
-except ImportError:                    # pragma: no cover - depends on the installation
-    distributed = None
 
 Progress = Callable[[int], None]
 Records = list[dict[str, Any]]
@@ -85,11 +83,19 @@ def run_local(ctx: Context, order: list[Task], workers: int, progress: Progress)
     return done
 
 
+def dask() -> ModuleType:
+    """``distributed``, the optional extra (``pip install 'cardgen[cluster]'``): imported only
+    when a cluster is asked for, as it takes a second to import."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise SimError("--cluster needs Dask: pip install 'cardgen[cluster]'") from None
+
+
 def connect(address: str) -> Any:
     """A Dask client of the scheduler at ``address``; exit 2 (SimError) within a few seconds
     when it does not answer."""
-    if distributed is None:
-        raise SimError("--cluster needs Dask: pip install 'cardgen[cluster]'")
+    distributed = dask()
     try:
         return distributed.Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as e:
@@ -106,7 +112,7 @@ def run_cluster(ctx: Context, n_variants: int, games: int, address: str, progres
         shared = client.scatter(ctx, broadcast=True, hash=False)
         futures = client.map(play_chunk, [shared] * len(order), order, pure=False)
         done = {}
-        for _fut, (t, recs) in distributed.as_completed(futures, with_results=True, loop=client.loop):
+        for _fut, (t, recs) in dask().as_completed(futures, with_results=True, loop=client.loop):
             done[t] = recs
             progress(len(recs))
         return _in_order(done, order, n_variants)
