@@ -20,7 +20,6 @@ from typing import Any
 from .spec import SimError
 from .worker import Context, Task, play_chunk
 
-
 Progress = Callable[[int], None]
 Records = list[dict[str, Any]]
 
