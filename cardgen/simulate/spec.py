@@ -144,7 +144,7 @@ def file_setups(game: Game, package: GamePackage, files: Sequence[str], seed: in
         every = game_setups(game, package, seed)
         setups = [s for s in every if all(_mentions(s, n) for n in names)]
         if not setups:
-            offered = sorted(set().union(*(_mentions(s, _strings(s)) for s in every)))
+            offered = sorted(set().union(set(), *(_strings(s) for s in every)))
             raise SimError(f"none of {game.title}'s setups uses {', '.join(str(p) for p in paths)}",
                            hint_for(paths[0].stem, offered) or "name files the game keeps (see `cardgen validate`)")
     if not setups:
