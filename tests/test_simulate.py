@@ -10,6 +10,7 @@ headless Chromium.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -234,6 +235,17 @@ def test_setup_files_pick_what_is_played(cli, tmp_path):
     report = json.loads(res.stdout)
     assert report["setup_files"] == [str(own)] and all("sprinters" in s["label"] for s in report["setups"])
     assert {c["card"] for c in report["results"][0]["cards"]} <= {"sprint", "jog"}
+
+
+def test_without_setups_from_files_the_games_own_setups_naming_the_files_are_played(toy, tmp_path):
+    pkg = dataclasses.replace(simtoy.PACKAGE, setups_from_files=None)
+    plan = spec.make_plan(toy, pkg, games=4, setup_files=[str(DECKS / "rocket.yaml")])
+    assert len(plan.setups) == 2 and all(s["deck"]["name"] == "rocket" for s in plan.setups)
+    own = tmp_path / "mine.yaml"
+    own.write_text("deck:\n  name: mine\n  cards: {sprint: 4, jog: 4}\n")
+    with pytest.raises(SimError) as e:
+        spec.make_plan(toy, pkg, games=4, setup_files=[str(own)])
+    assert e.value.code == 2 and "none of Dice Race's setups uses" in e.value.message
 
 
 def test_an_engine_error_names_the_game_and_its_seed_and_the_run_goes_on(cli):
