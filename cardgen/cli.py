@@ -279,19 +279,19 @@ def check(obj: Ctx, game: str, log: Path, strict: bool, trace: bool, fmt: str) -
 
 @main.command()
 @click.argument("game")
-@click.option("--games", "n_games", type=int, default=1000, show_default=True, help="Games per block (per --vary value).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run; game i plays with seed S×2³²+i.")
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=1000, show_default=True, help="Games per block (per --vary value).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the run; game i plays with seed S×2³²+i.")
 @click.option("--agent", "agents", multiple=True, metavar="NAME",
               help="Agent: 'random' or one of the game's (e.g. 'greedy'); several take turns in every seat.")
 @click.option("--setup", "setups", multiple=True, metavar="FILE",
               help="Deck, party or build file to play (validated first); default: the game's own setups.")
 @click.option("--vary", default=None, metavar="PARAM=V1,V2,…", help="Sweep a params.yaml value (dotted path).")
-@click.option("--workers", type=int, default=None, help="Local worker processes (default: all cores).")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Local worker processes (default: all cores).")
 @click.option("--cluster", default=None, metavar="ADDRESS", help="Dask scheduler, e.g. tcp://HOST:8786.")
 @click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write games as JSON Lines playtest logs under this folder.")
 @click.option("--log-every", type=int, default=1, show_default=True, metavar="K", help="With --logs: every K-th game.")
-@click.option("--max-steps", type=int, default=20_000, show_default=True,
+@click.option("--max-steps", type=click.IntRange(min=1), default=20_000, show_default=True,
               help="Step cap per game: a game not over by then is counted unfinished.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write report.json and report.html (with plots) in this folder.")
