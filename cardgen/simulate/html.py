@@ -27,7 +27,7 @@ CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:70em;color:#
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0}td,th{padding:.2em .6em;text-align:right;border-bottom:1px solid #eee}
 td:first-child,th:first-child{text-align:left}.plot{display:inline-block;margin:.5em}.flag{color:#b0413e;font-weight:bold}
-.meta{color:#555}"""
+.meta{color:#555}.pair{display:flex;flex-wrap:wrap;align-items:center;gap:1em}"""
 
 
 def _svg(fig: Figure) -> str:
@@ -137,12 +137,12 @@ def _block(b: dict[str, Any]) -> str:
         parts.append(f"<p>First seat: {_iv(fs)}, fair share {pct(fs['fair'])}: advantage "
                      f"{100 * (fs['advantage'] or 0):+.1f} points.</p>")
     for attr, groups in b["win_rates"].items():
-        parts.append(_plot("win-rate", win_rate_plot(attr, groups, fs.get("fair"))))
-        parts.append(_table([attr, "games", "win rate [95%]"],
-                            [[e(g["group"]), f"{g['games']:,}", _iv(g)] for g in groups]))
-    for name, d in b["length"].items():
-        parts.append(_plot("length", histogram_plot(name, d["histogram"])))
+        parts.append('<div class="pair">' + _plot("win-rate", win_rate_plot(attr, groups, fs.get("fair"))) +
+                     _table([attr, "games", "win rate [95%]"],
+                            [[e(g["group"]), f"{g['games']:,}", _iv(g)] for g in groups]) + "</div>")
     if b["length"]:
+        parts.append('<div class="pair">' + "".join(_plot("length", histogram_plot(name, d["histogram"]))
+                                                    for name, d in b["length"].items()) + "</div>")
         parts.append(_table(["length", "mean", "median", "p95", "min", "max"],
                             [[e(n), num(d["mean"]), num(d["median"]), num(d["p95"]), num(d["min"]), num(d["max"])]
                              for n, d in b["length"].items()]))
@@ -186,8 +186,8 @@ def render(report: dict[str, Any]) -> str:
     if report["vary"]:
         body.append(f"<h2>Sweep of {e(report['vary']['param'])}</h2>")
         attrs = list(dict.fromkeys(a for b in report["results"] for a in b["win_rates"]))
-        body += [_plot("sweep", sweep_plot(report, a)) for a in attrs]
-        body.append(_plot("sweep", sweep_lengths_plot(report)))
+        body.append('<div class="pair">' + "".join(_plot("sweep", sweep_plot(report, a)) for a in attrs) +
+                    _plot("sweep", sweep_lengths_plot(report)) + "</div>")
     body += [_block(b) for b in report["results"]]
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{e(title)}</title>"
             f"<style>{CSS}</style></head>"
