@@ -134,8 +134,9 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
         memo = digest(code_fingerprint(), str(obj.root), str(out), paper, duplex, off, draft, sorted(only),
                       [[slug, files_digest([obj.root / d / slug for d in ("rules", "cards", "templates", "maps")])]
                        for slug in names])
-        if _up_to_date(store, memo, problems):
-            report(problems, fmt, {"written": []})
+        current = _up_to_date(store, memo, problems)
+        if current is not None:
+            report(problems, fmt, {"written": current, "up_to_date": True})
             if fmt == "text":
                 click.echo(f"up to date: {', '.join(names)} (nothing changed since the last build)", err=True)
             return
@@ -202,22 +203,23 @@ def _locl(loc) -> list | None:
     return [loc.file, loc.line, loc.col] if loc is not None else None
 
 
-def _up_to_date(store: Store, memo: str, problems: Problems) -> bool:
+def _up_to_date(store: Store, memo: str, problems: Problems) -> list[str] | None:
     """The same sources, code and options as a finished build whose outputs are all still there,
-    byte for byte: its problems (warnings) are reported again and nothing is redone."""
+    byte for byte: its problems (warnings) are reported again, nothing is redone, and its
+    outputs are returned (None: build)."""
     entry = store.get("build", memo)
     if not isinstance(entry, dict) or not isinstance(entry.get("files"), dict):
-        return False
+        return None
     for path, sha in entry["files"].items():
         p = Path(path)
         try:
             if not p.is_file() or hashlib.sha256(p.read_bytes()).hexdigest() != sha:
-                return False
+                return None
         except OSError:
-            return False
+            return None
     for r, sev, msg, loc, hint in entry.get("problems") or []:
         problems.add(r, sev, msg, Loc(*loc) if loc else None, hint)
-    return True
+    return list(entry["files"])
 
 
 def _make(store: Store | None, laid, name: str, fn, problems: Problems, out_dir: Path, extra: dict) -> dict[str, bytes]:
