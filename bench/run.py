@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -23,7 +24,9 @@ PY = sys.executable
 
 
 def sh(*args: str) -> dict:
-    out = subprocess.run([PY, str(HERE / "measure.py"), *args], capture_output=True, text=True, check=True).stdout
+    env = {**os.environ, "CARDGEN_CACHE": "off"}
+    out = subprocess.run([PY, str(HERE / "measure.py"), *args], capture_output=True, text=True, check=True,
+                         env=env).stdout
     return json.loads(out)
 
 
@@ -50,6 +53,7 @@ def run(n: int, repeat: int) -> dict:
     out_f = WORK / f"floor_{n}.pdf"
     cmds = {
         "cardgen": [str(Path(PY).parent / "cardgen"), "--root", str(proj), "build", "bench", "--out", str(out_c)],
+        # (run with CARDGEN_CACHE=off, below: every run builds from nothing, like the floor)
         "floor": [PY, str(KIT / "floor_reportlab.py"), "--cards", str(WORK / "data" / f"cards_{n}.json"),
                   "--icon", str(WORK / "assets" / "icon.png"), "--out", str(out_f), "--font", "vera", "--n", str(n)],
     }
@@ -84,6 +88,7 @@ def main() -> None:
             print(f"{n:>6} {tool:<8} {t['wall_s']:>8.2f} {t['cards_per_s']:>9.1f} {t['peak_mib']:>9.1f} {t['pdf_kib']:>8}")
         print(f"{n:>6} ratio cardgen/floor wall time: ×{r['ratio']}")
     (WORK / "results.json").write_text(json.dumps(results, indent=2))
+    subprocess.run([PY, str(HERE / "incremental.py")], check=True)
 
 
 if __name__ == "__main__":

@@ -8,20 +8,64 @@ per document and placed by reference.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from typing import Any
 
+from . import cache as cachemod
+from .cache import Recorder, Store, deps_hold, digest
 from .elements import KINDS
 from .elements.base import DrawContext
 from .model import Card, Game
-from .problems import Problems
+from .problems import Loc, Problem, Problems
 from .scene import Symbol, Use
+from .scenecodec import decode, encode
 from .templates import Template, TemplateSet, evaluate
 from .yamlsrc import plain
 
 
+class _Watched(Mapping):
+    """``cards`` / ``counts`` as a template sees them: reads reach the layout's recorder."""
+
+    def __init__(self, data: dict, layout: CardLayout, shape_only: bool):
+        self._data, self._layout, self._shape_only = data, layout, shape_only
+
+    def _note(self, key: Any = None) -> None:
+        rec = self._layout._recording
+        if rec is None:
+            return
+        if self._shape_only or key is None:
+            rec.shape = True
+        else:
+            rec.card(str(key))
+
+    def __getitem__(self, key: Any) -> Any:
+        self._note(key)
+        return self._data[key]
+
+    def __iter__(self) -> Iterator:
+        self._note()
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        self._note()
+        return len(self._data)
+
+    def __contains__(self, key: object) -> bool:
+        self._note(key)
+        return key in self._data
+
+
 class CardLayout:
-    def __init__(self, game: Game, problems: Problems):
+    """Lays cards out; with a :class:`~cardgen.cache.Store`, each side is cached under the hash
+    of what it depends on (its card, the templates, the game's settings, the other cards its
+    template read), problems included."""
+
+    def __init__(self, game: Game, problems: Problems, store: Store | None = None):
         self.game = game
+        self.store = store
+        self._recording: Recorder | None = None
+        self._static_key: str | None = None
+        self.content_ids: dict[int, tuple[list, str]] = {}   # id(items) → (items, a digest of them)
         self.problems = problems
         self.templates = TemplateSet(game.templates_dir, problems)
         self.symbols: dict[str, Symbol] = {}
@@ -35,8 +79,9 @@ class CardLayout:
 
     def context(self, card: Card) -> dict[str, Any]:
         ct = self.game.card_types[card.type]
-        return {"card": card.fields, "cards": self._cards, "params": self._params, "game": self._game,
-                "type": {"key": ct.key, "name": ct.name}, "counts": self.counts()}
+        return {"card": card.fields, "cards": _Watched(self._cards, self, False), "params": self._params,
+                "game": self._game, "type": {"key": ct.key, "name": ct.name},
+                "counts": _Watched(self.counts(), self, True)}
 
     def counts(self) -> dict[str, int]:
         if self._counts is None:
@@ -53,7 +98,70 @@ class CardLayout:
         return self.templates.get(name, ct.template_loc if side == "front" else ct.back_loc)
 
     def draw(self, card: Card, side: str) -> list:
-        """Primitives for one side of one card, bleed-box coordinates."""
+        """Primitives for one side of one card, bleed-box coordinates (from the cache when it
+        holds this side for the same inputs)."""
+        if self.store is None:
+            return self._draw(card, side)
+        key = digest(self.static_key(), side, card.id, card.name, card.type, card.copies, card.fields)
+        entry = self.store.get("layout", key)
+        parent = cachemod.active()
+        if isinstance(entry, dict) and deps_hold(entry.get("deps") or {}, self.game):
+            items = self._restore(entry, card)
+            if items is not None:
+                self.store.hits += 1
+                self.content_ids[id(items)] = (items, digest(key, entry["deps"]))
+                if parent is not None:
+                    parent.merge(entry["deps"])
+                return items
+        self.store.misses += 1
+        rec = self._recording = Recorder()
+        mark = len(self.problems.items)
+        try:
+            items = self._draw(card, side)
+        finally:
+            self._recording = None
+        deps = rec.deps(self.game)
+        if parent is not None:
+            parent.merge(deps)
+        self.content_ids[id(items)] = (items, digest(key, deps))
+        used = {it.name for it in items if isinstance(it, Use)}
+        self.store.put("layout", key, {
+            "deps": deps, "items": encode(items),
+            "symbols": {n: [self.symbols[n].w, self.symbols[n].h, encode(self.symbols[n].items)]
+                        for n in sorted(used) if n in self.symbols},
+            "problems": [[p.rule, p.severity, p.message, _loc(p.loc), p.hint] for p in self.problems.items[mark:]],
+            "locs": {"": _loc(card.loc), **{k: _loc(v) for k, v in card.field_locs.items()}}})
+        return items
+
+    def static_key(self) -> str:
+        """What every card of the game shares: code, templates (and art), settings, params."""
+        if self._static_key is None:
+            g = self.game
+            self._static_key = digest(
+                cachemod.code_fingerprint(), cachemod.files_digest([g.templates_dir]), g.slug, g.title,
+                {k: v for k, v in g.meta.items() if k in ("subtitle", "designer")}, self._params, g.colors,
+                {k: [i.glyph, i.color] for k, i in g.icons.items()}, g.fonts, g.print.bleed,
+                {k: [t.template, t.back, t.size, t.width, t.height, t.name] for k, t in g.card_types.items()})
+        return self._static_key
+
+    def _restore(self, entry: dict, card: Card) -> list | None:
+        """A cached side: its symbols installed, its problems reported at the card's current
+        lines. None when the entry is malformed (then it is drawn anew)."""
+        try:
+            items = decode(entry["items"])
+            symbols = {n: Symbol(n, w, h, decode(its)) for n, (w, h, its) in entry["symbols"].items()}
+            now = {"": card.loc, **card.field_locs}
+            moved = {tuple(v): now[k] for k, v in entry["locs"].items() if k in now and v}
+            probs = [Problem(r, sev, msg, moved.get(tuple(loc), Loc(*loc)) if loc else None, hint)
+                     for r, sev, msg, loc, hint in entry["problems"]]
+        except (KeyError, TypeError, ValueError):
+            return None
+        for n, sym in symbols.items():
+            self.symbols.setdefault(n, sym)
+        self.problems.extend(probs)
+        return items
+
+    def _draw(self, card: Card, side: str) -> list:
         tpl = self.template_for(card, side)
         if tpl is None:
             return []
@@ -97,3 +205,7 @@ class CardLayout:
             if name in card.field_locs:
                 return name
         return None
+
+
+def _loc(loc: Loc | None) -> list | None:
+    return [loc.file, loc.line, loc.col] if loc is not None else None

@@ -5,9 +5,11 @@ Exit codes: 0 success, 1 content problems (or playtest violations), 2 usage erro
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import time
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import click
@@ -15,10 +17,13 @@ import click
 from . import gamehooks, pipeline
 from . import proof as proofs
 from .atomic import write_bytes
+from .cache import Store, cached_files, code_fingerprint, digest, files_digest
+from .cache import default_folder as cache_folder
+from .cache import enabled as cache_enabled
 from .collections import deck_kinds
 from .loader import check_sizes_fit, list_games, load_game
 from .play.lookup import nearest
-from .problems import Problems, did_you_mean, to_json
+from .problems import Loc, Problems, did_you_mean, to_json
 from .selection import SelectionError, select_cards
 from .selection import apply as apply_selection
 from .selection import printables as select_printables
@@ -123,8 +128,20 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     written: list[str] = []
     started = time.monotonic()
     plans = []
+    store = Store(cache_folder(out)) if cache_enabled() else None
+    memo = None
+    if store is not None and cards_sel is None:
+        memo = digest(code_fingerprint(), str(obj.root), str(out), paper, duplex, off, draft, sorted(only),
+                      [[slug, files_digest([obj.root / d / slug for d in ("rules", "cards", "templates", "maps")])]
+                       for slug in names])
+        current = _up_to_date(store, memo, problems)
+        if current is not None:
+            report(problems, fmt, {"written": current, "up_to_date": True})
+            if fmt == "text":
+                click.echo(f"up to date: {', '.join(names)} (nothing changed since the last build)", err=True)
+            return
     for slug in names:
-        laid = pipeline.validate(obj.root, slug, problems, draft=draft)
+        laid = pipeline.validate(obj.root, slug, problems, draft=draft, store=store)
         if laid is None:
             continue
         ps = laid.game.print
@@ -157,15 +174,16 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     outputs: list[tuple[Path, bytes]] = []
     with click.progressbar(steps, label="building", file=sys.stderr,
                            item_show_func=lambda s: f"{s[0].game.slug}: {s[1]}" if s else "") as bar:
-        for laid, _name, fn, extra in bar:
-            files = fn(laid, problems=problems, out_dir=out / laid.game.slug, **extra)
+        for laid, name, fn, extra in bar:
+            files = _make(store if not extra else None, laid, name, fn, problems, out / laid.game.slug, extra)
             for fname, data in files.items():
                 outputs.append((out / laid.game.slug / fname, data))
     if any(id(p) not in absorbed for p in problems.errors):
         report(problems, fmt, {"written": []})
         sys.exit(1)
     for path, data in outputs:
-        write_bytes(path, data)
+        if not (path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data):
+            write_bytes(path, data)     # an unchanged output keeps its file (and its time stamp)
         written.append(str(path))
     report(problems, fmt, {"written": written})
     if fmt == "text":
@@ -173,9 +191,49 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
             click.echo(f"wrote {w}", err=True)
         click.echo(f"built {len(names)} game(s) in {time.monotonic() - started:.1f} s", err=True)
     n_err = sum(laid.error_cards for laid in plans)
+    if memo is not None and not n_err:
+        store.put("build", memo, {"files": {str(p): hashlib.sha256(d).hexdigest() for p, d in outputs},
+                                  "problems": [[p.rule, p.severity, p.message, _locl(p.loc), p.hint] for p in problems]})
     if n_err:
         click.echo(f"draft: {n_err} error card(s) printed in place of cards with problems", err=True)
         sys.exit(1)
+
+
+def _locl(loc) -> list | None:
+    return [loc.file, loc.line, loc.col] if loc is not None else None
+
+
+def _up_to_date(store: Store, memo: str, problems: Problems) -> list[str] | None:
+    """The same sources, code and options as a finished build whose outputs are all still there,
+    byte for byte: its problems (warnings) are reported again, nothing is redone, and its
+    outputs are returned (None: build)."""
+    entry = store.get("build", memo)
+    if not isinstance(entry, dict) or not isinstance(entry.get("files"), dict):
+        return None
+    for path, sha in entry["files"].items():
+        p = Path(path)
+        try:
+            if not p.is_file() or hashlib.sha256(p.read_bytes()).hexdigest() != sha:
+                return None
+        except OSError:
+            return None
+    for r, sev, msg, loc, hint in entry.get("problems") or []:
+        problems.add(r, sev, msg, Loc(*loc) if loc else None, hint)
+    return list(entry["files"])
+
+
+def _make(store: Store | None, laid, name: str, fn, problems: Problems, out_dir: Path, extra: dict) -> dict[str, bytes]:
+    """One printable's files, from the build cache when nothing it read has changed."""
+    if store is None:
+        return fn(laid, problems=problems, out_dir=out_dir, **extra)
+    if name == "cards":        # its input is the laid-out sheets themselves
+        static = pipeline.placements_key(laid.groups, laid.layout.symbols, laid.layout.content_ids)
+        static = pipeline.digest(static, asdict(laid.game.print), laid.draft, laid.game.title, laid.game.slug)
+        return cached_files(store, name, static, laid.game, problems,
+                            lambda g, p: fn(laid, problems=p, out_dir=out_dir))
+    static = pipeline.digest(name, laid.game.slug, pipeline.sources_key(laid.game))
+    return cached_files(store, name, static, laid.game, problems,
+                        lambda g, p: fn(replace(laid, game=g), problems=p, out_dir=out_dir))
 
 
 def _steps(plans: list, for_game, only: list[str], cards_sel: str | None, root: Path, problems: Problems) -> list:
@@ -196,7 +254,6 @@ def _steps(plans: list, for_game, only: list[str], cards_sel: str | None, root: 
 
 
 def _loc(game, key):
-    from .problems import Loc
     return Loc(str(game.game_file), 1, 1)
 
 

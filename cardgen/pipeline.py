@@ -6,18 +6,20 @@ Validation lays every card out too (text that does not fit is a content error), 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import collections as cols
 from . import constraints, gamehooks
+from .cache import Store, cached_files, digest, files_digest
 from .cardlayout import CardLayout
 from .errorcard import error_card
 from .imposition import Placement
 from .loader import load_game
 from .model import Card, Game
 from .problems import Problem, Problems
+from .scenecodec import encode
 
 
 @dataclass
@@ -45,7 +47,31 @@ def _relax(into: Problems, found: Problems) -> int:
     return n
 
 
-def check_game(game: Game, problems: Problems, errors_before: int | None = None, draft: bool = False) -> int:
+def sources_key(game: Game) -> str:
+    """Everything of a game a printable may read but the card pool: its rules folder (params,
+    rulebook sources), maps, templates and art, deck-like files, components, settings."""
+    files = [game.rules_dir, game.root / "maps" / game.slug, game.templates_dir, *cols.collection_files(game)]
+    return digest(files_digest(files), asdict(game.print), game.meta, game.printables,
+                  [[c.id, c.kind, c.count, c.fields] for c in game.components])
+
+
+def placements_key(groups: dict[str, list[Placement]], symbols: dict, known: dict[int, tuple[list, str]]) -> str:
+    """The exact content of card sheets: every placement's scenes and the symbols they use.
+    ``known``: scenes the layout cache already identified, by id: (the list, its digest)."""
+    seen: dict[int, tuple[list, str]] = dict(known)
+
+    def d(items: list) -> str:
+        hit = seen.get(id(items))
+        if hit is None or hit[0] is not items:
+            hit = seen[id(items)] = (items, digest(encode(items)))
+        return hit[1]
+    return digest([[size, [[p.card_id, p.name, p.copy, p.bleed, d(p.front), d(p.back)] for p in pls]]
+                   for size, pls in groups.items()],
+                  {n: [s.w, s.h, encode(s.items)] for n, s in sorted(symbols.items())})
+
+
+def check_game(game: Game, problems: Problems, errors_before: int | None = None, draft: bool = False,
+               store: Store | None = None) -> int:
     """Every content rule of the game: constraints over pool, components and kept decks.
 
     ``errors_before``: how many errors ``problems`` held before this game was loaded (other
@@ -65,12 +91,20 @@ def check_game(game: Game, problems: Problems, errors_before: int | None = None,
     relaxed = _relax(problems, construction) if draft else 0
     if set(game.printables) & {"maps", "board", "mats", "tokens"}:
         from . import boards
-        boards.check_game(game, problems)
+
+        def check_boards(g: Game, p: Problems) -> dict[str, bytes]:
+            boards.check_game(g, p)
+            return {}
+        cached_files(store, "boards-check", sources_key(game), game, problems, check_boards)
     if "rulebook" in game.printables and len(problems.errors) == errors_before:
         # The rulebook prints the content: while the content has errors, checking it would only
         # repeat them (a card that failed to load is also an unknown card of the rulebook).
         from . import boards, rulebook  # noqa: F401 - boards registers the rulebook's board: images
-        rulebook.check(game, problems)
+
+        def check(g: Game, p: Problems) -> dict[str, bytes]:
+            rulebook.check(g, p)
+            return {}
+        cached_files(store, "rulebook-check", sources_key(game), game, problems, check)
     return relaxed
 
 
@@ -88,10 +122,10 @@ def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | N
     return summary
 
 
-def lay_out(game: Game, problems: Problems, draft: bool = False) -> Laid:
+def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | None = None) -> Laid:
     """Both sides of every copy of every card, grouped by card size. In a draft build a card
     that cannot be drawn right (or read at all) prints as an error card naming its problems."""
-    layout = CardLayout(game, problems)
+    layout = CardLayout(game, problems, store)
     laid = Laid(game, layout, draft=draft)
     order = list(game.card_types)
     cards = sorted(game.cards, key=lambda c: order.index(c.type))
@@ -178,14 +212,16 @@ def _add_error_cards(laid: Laid, ct, title: str, errs: list[Problem], n: int) ->
             Placement(f"error:{title}", title, k + 1, items, items, laid.game.print.bleed))
 
 
-def validate(root: Path, slug: str, problems: Problems, draft: bool | None = None) -> Laid | None:
-    """Load, check and lay out a game. ``draft``: None follows the game's ``print.draft``."""
+def validate(root: Path, slug: str, problems: Problems, draft: bool | None = None,
+             store: Store | None = None) -> Laid | None:
+    """Load, check and lay out a game. ``draft``: None follows the game's ``print.draft``;
+    ``store``: the build cache (card layouts, slow checks)."""
     before = len(problems.errors)
     game = load_game(root, slug, problems)
     if game is None:
         return None
     draft = game.print.draft if draft is None else draft
-    relaxed = check_game(game, problems, before, draft)
-    laid = lay_out(game, problems, draft)
+    relaxed = check_game(game, problems, before, draft, store)
+    laid = lay_out(game, problems, draft, store)
     laid.relaxed = relaxed
     return laid

@@ -54,7 +54,7 @@ def test_the_same_61st_card_stops_a_final_build(game_copy):
     copy = game_copy("bone_wars")
     _add(copy, EXTRA)
     code, probs = problems_json("build", "bone_wars", "--out", str(copy.root / "out"), root=copy.root)
-    assert code == 1 and has_problem(probs, "BW-CARD-3") and not (copy.root / "out").exists()
+    assert code == 1 and has_problem(probs, "BW-CARD-3") and not (copy.root / "out" / "bone_wars").exists()
 
 
 def test_draft_is_a_game_default_and_final_overrides_it(game_copy):

@@ -35,7 +35,8 @@ from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import missing
 
-from ..model import Game
+from .. import cache
+from ..model import Card, Game
 from ..problems import Loc, Problems, did_you_mean
 from ..templates import make_env
 from ..yamlsrc import plain
@@ -57,11 +58,73 @@ class MissingCard(UndefinedError):
 
 
 class CardIndex(PathDict):
-    """``cards``: a missing id is an unknown card, reported as RULEBOOK-CARD where it is named."""
+    """``cards``: a missing id is an unknown card, reported as RULEBOOK-CARD where it is named.
+
+    Each card's data is made on first use (so the build cache learns which cards a rulebook
+    actually reads)."""
 
     def __missing__(self, key):
         hint = did_you_mean(str(key), self)
         raise MissingCard(f"unknown card id '{key}'" + (f" ({hint})" if hint else ""))
+
+    def __getitem__(self, key):
+        v = dict.__getitem__(self, key)
+        if isinstance(v, Card):
+            raw = v.__dict__        # not through the card: the fields read are recorded one by one
+            data = wrap({**raw["fields"], "id": raw["id"], "name": raw["name"], "type": raw["type"],
+                         "copies": raw["copies"]}, f"cards.{raw['id']}")
+            v = CardData(data)
+            v._path, v._id = data._path, raw["id"]
+            dict.__setitem__(self, key, v)
+        return v
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def values(self):  # type: ignore[override]
+        return [self[k] for k in self]
+
+    def items(self):  # type: ignore[override]
+        return [(k, self[k]) for k in self]
+
+
+class CardData(PathDict):
+    """One card's data in a chapter; tells the build cache which fields a chapter reads."""
+
+    _id: str = ""
+
+    def _note(self, key: Any = None) -> None:
+        rec = cache.active()
+        if rec is not None:
+            rec.card(self._id) if key is None else rec.field(self._id, str(key))
+
+    def __getitem__(self, key):
+        self._note(key)
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        self._note(key)
+        return dict.get(self, key, default)
+
+    def __contains__(self, key) -> bool:
+        self._note(key)
+        return dict.__contains__(self, key)
+
+    def __iter__(self):
+        self._note()
+        return dict.__iter__(self)
+
+    def keys(self):  # type: ignore[override]
+        self._note()
+        return dict.keys(self)
+
+    def values(self):  # type: ignore[override]
+        self._note()
+        return dict.values(self)
+
+    def items(self):  # type: ignore[override]
+        self._note()
+        return dict.items(self)
 
 
 def wrap(value: Any, path: str) -> Any:
@@ -157,15 +220,22 @@ def build_context(game: Game, version: Version, versions: list[Version]) -> dict
     params = plain(game.params) if isinstance(game.params, dict) else {}
     cards = CardIndex()
     cards._path = "cards"
-    order: dict[str, list[dict]] = {}
+    order_ids: dict[str, list[str]] = {}
     for c in game.cards:
-        d = wrap({**c.fields, "id": c.id, "name": c.name, "type": c.type, "copies": c.copies}, f"cards.{c.id}")
-        cards[c.id] = d
-        order.setdefault(c.type, []).append(d)
+        dict.__setitem__(cards, c.id, c)
+        order_ids.setdefault(c.type, []).append(c.id)
+
+    class _Order(dict):
+        """Card type → its cards' data, made on use."""
+
+        def get(self, key, default=None):
+            return [cards[i] for i in order_ids[key]] if key in order_ids else default
+
+    order = _Order.fromkeys(order_ids)
     counts: dict[str, int] = {}
     for c in game.cards:
         counts[c.type] = counts.get(c.type, 0) + c.copies
-    types = {k: {"key": k, "name": ct.name, "count": counts.get(k, 0), "designs": len(order.get(k, []))}
+    types = {k: {"key": k, "name": ct.name, "count": counts.get(k, 0), "designs": len(order_ids.get(k, []))}
              for k, ct in game.card_types.items()}
     comps = [wrap({**plain(c.fields), "id": c.id, "name": c.name, "kind": c.kind, "count": c.count},
                   f"components[{i}]") for i, c in enumerate(game.components)]
