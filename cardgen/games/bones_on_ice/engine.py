@@ -32,6 +32,7 @@ from ...playlog import Event, LogError
 from ...problems import did_you_mean
 from .model import Skater, Team
 from .ref_play import EnginePlay
+from .rules import die_sides
 from .vocab import EVENTS, HEADER, ROLL_KINDS, STAT_NAMES
 
 
@@ -49,11 +50,11 @@ class Engine(EnginePlay):
 
     def start(self) -> None:
         raw = self.header.get("teams") or []
-        if len(raw) != self.n_teams:
+        if len(raw) != self.r.n_teams:
             self.ref.violation("BOI-SETUP-1", f"{len(raw)} team(s); Bones on Ice is played by exactly "
-                               f"{self.n_teams} teams", self.header_locs.get(f"teams[{self.n_teams}]", self.head_loc))
-        spirits = {str(c.get("team")): c for c in self.by_type.get("spirit", [])}
-        all_skaters = self.by_type.get("skater", [])
+                               f"{self.r.n_teams} teams", self.header_locs.get(f"teams[{self.r.n_teams}]", self.head_loc))
+        spirits = {str(c.get("team")): c for c in self.r.by_type.get("spirit", [])}
+        all_skaters = self.r.by_type.get("skater", [])
         keys = sorted({str(c.get("team")) for c in all_skaters} | set(spirits))
         taken: dict[str, str] = {}
         for i, entry in enumerate(raw[:2]):
@@ -70,10 +71,10 @@ class Engine(EnginePlay):
             if any(t.key == key for t in self.teams):
                 raise LogError("LOG-FIELD", f"both teams are the {key}: two different teams play", loc)
             spirit = spirits.get(key)
-            team = Team(i, key, str(spirit.get("team_name")) if spirit else key, spirit, self.st_start)
+            team = Team(i, key, str(spirit.get("team_name")) if spirit else key, spirit, self.r.st_start)
             stated = entry.get("stamina")
             if stated is not None:
-                self.ref.claim("BOI-STAM-1", f"the {team.label}' starting Stamina", stated, self.st_start, loc)
+                self.ref.claim("BOI-STAM-1", f"the {team.label}' starting Stamina", stated, self.r.st_start, loc)
                 team.stamina = stated
             names = entry.get("skaters")
             if names is None:
@@ -95,36 +96,37 @@ class Engine(EnginePlay):
                     self.ref.violation("BOI-SETUP-1", f"{c.name} plays for both the {taken[c.id]} and the "
                                        f"{team.label}", loc)
                 taken[c.id] = team.label
-                sk = Skater(c, team, str(c.get("role")), {s: self._die(c.get(s)) for s in STAT_NAMES})
+                sk = Skater(c, team, str(c.get("role")), {s: die_sides(c.get(s)) for s in STAT_NAMES})
                 team.skaters.append(sk)
             have = Counter(sk.role for sk in team.skaters)
-            if any(have.get(r, 0) != n for r, n in self.team_roles.items()) or len(team.skaters) != sum(
-                    self.team_roles.values()):
-                want_txt = ", ".join(f"{n} {r}" for r, n in self.team_roles.items())
+            if any(have.get(r, 0) != n for r, n in self.r.team_roles.items()) or len(team.skaters) != sum(
+                    self.r.team_roles.values()):
+                want_txt = ", ".join(f"{n} {r}" for r, n in self.r.team_roles.items())
                 self.ref.violation("BOI-CARD-2", f"the {team.label}' line-up is "
                                    f"{', '.join(f'{n} {r}' for r, n in have.items()) or 'empty'}; a team has "
                                    f"{want_txt}", loc)
             self.teams.append(team)
-        if len(self.teams) < 2 or any(not any(sk.role in self.acting_roles for sk in t.skaters)
-                                      or t.goalie(self.goalie_role) is None for t in self.teams):
+        if len(self.teams) < 2 or any(not any(sk.role in self.r.acting_roles for sk in t.skaters)
+                                      or t.goalie(self.r.goalie_role) is None for t in self.teams):
             self.teams = []             # no game can be replayed: the violation above says why
             self.replayable = False
             return
         self.skaters = [sk for t in self.teams for sk in t.skaters]
+        self._index_names()
         self._place_for_faceoff()
         a, b = self.teams
-        self.ref.trace(f"      {a.name} ({a.key}) vs {b.name} ({b.key}): {self.rounds} rounds, Stamina "
+        self.ref.trace(f"      {a.name} ({a.key}) vs {b.name} ({b.key}): {self.r.rounds} rounds, Stamina "
                        f"{a.stamina}/{b.stamina}; {a.label} defend the left end")
 
     def _place_for_faceoff(self) -> None:
         for sk in self.skaters:
-            zone = self.goalie_zone if sk.role == self.goalie_role else self.faceoff_zone
-            sk.zone = self._abs(sk.team, self.zones.index(zone) if zone in self.zones else 0)
+            zone = self.r.goalie_zone if sk.role == self.r.goalie_role else self.r.faceoff_zone
+            sk.zone = self._abs(sk.team, self.r.zones.index(zone) if zone in self.r.zones else 0)
 
     def before(self, ev: Event) -> None:
         if self.over:
             why = f"the {self.winner.title()} won" if self.winner else "it ended in a draw"
-            when = "in the shootout" if self.decided_by == "shootout" else f"after round {self.rounds}"
+            when = "in the shootout" if self.decided_by == "shootout" else f"after round {self.r.rounds}"
             self.ref.violation(self.end_rule, f"event '{ev.kind}' after the game has ended ({why} {when})", ev.loc)
 
     def apply(self, ev: Event) -> None:
@@ -136,7 +138,7 @@ class Engine(EnginePlay):
         if self.over:
             return
         if self.phase == "shootout" and ev.kind not in ("shootout", "team_spirit"):
-            self.ref.violation("BOI-END-2", f"the score is tied after round {self.rounds}: the game goes to a "
+            self.ref.violation("BOI-END-2", f"the score is tied after round {self.r.rounds}: the game goes to a "
                                f"shootout ('shootout' events), not '{ev.kind}'", ev.loc)
             return
         if self.pending and ev.kind not in ROLL_KINDS and ev.kind != "team_spirit":
@@ -182,9 +184,9 @@ class Engine(EnginePlay):
         ph = self.phase
         if ph in ("setup", "recovered"):
             nxt = self.round + 1
-            return ["round_start", "chaos"] if nxt in self.chaos_rounds else ["round_start", "faceoff", "team_spirit"]
+            return ["round_start", "chaos"] if nxt in self.r.chaos_rounds else ["round_start", "faceoff", "team_spirit"]
         if ph == "start":
-            if self.round in self.chaos_rounds and not self.chaos_done:
+            if self.round in self.r.chaos_rounds and not self.chaos_done:
                 return ["chaos"]
             if self.penalty_queue:
                 return ["penalty_shot", "team_spirit"]
@@ -203,13 +205,13 @@ class Engine(EnginePlay):
             return ["scramble"]
         kinds = ["intercept"] if ph == "pass" else []
         act = self.active
-        can = [sk for sk in (act.skaters if act else []) if sk.role in self.acting_roles
+        can = [sk for sk in (act.skaters if act else []) if sk.role in self.r.acting_roles
                and self.acted[id(sk)] < 1 + self.extra[id(sk)]]
         if self.puck in can:
             kinds += ["move", "shoot"]
-            if act.stamina >= self.costs["pass"]:
+            if act.stamina >= self.r.costs["pass"]:
                 kinds.append("pass")
-        if any(sk is not self.puck for sk in can) and act.stamina >= self.costs["tactical_move"]:
+        if any(sk is not self.puck for sk in can) and act.stamina >= self.r.costs["tactical_move"]:
             kinds.append("tactical_move")
         return kinds + ["team_spirit", "recovery"]
 

@@ -3,15 +3,16 @@ lookup (skaters, teams, zones), the trace, and Stamina/score claims."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
 from ...model import Card
+from ...play.lookup import Names, NotFound
 from ...play.referee import BaseEngine
 from ...playlog import Event, LogError
 from ...problems import Loc, did_you_mean
 from .model import Skater, Team
+from .rules import Rules, RulesError
 
 
 class EngineCore(BaseEngine):
@@ -21,38 +22,10 @@ class EngineCore(BaseEngine):
         super().__init__(game, header, header_locs, ref)
         self.end_rule = "BOI-END-1"
         self.head_loc = header_locs.get("teams") or Loc(str(self.params_file), 1, 1)
-        p = self._param
-        self.n_teams = self._int("teams")
-        self.team_roles = {str(r): self._int("team_roles", r) for r in self._list("team_roles", kind=dict)}
-        self.zones = [str(z) for z in self._list("zones")]
-        self.zone_names = dict(self._list("zone_names", kind=dict))
-        self.faceoff_zone = str(p("faceoff_zone"))
-        self.goalie_zone = str(p("goalie_zone"))
-        self.acting_roles = [str(r) for r in self._list("acting_roles")]
-        self.defending_roles = [str(r) for r in self._list("defending_roles")]
-        self.goalie_role = next((r for r in self.team_roles if r not in self.acting_roles), "goalie")
-        self.st_start, self.st_max, self.st_min = (self._int("stamina", k) for k in ("start", "max", "min"))
-        self.recovery = self._int("stamina", "recovery")
-        self.exhausted_recovery = self._int("stamina", "exhausted_recovery")
-        self.costs = {k: self._int("costs", k)
-                      for k in ("move", "shoot", "pass", "interception", "tactical_move", "boost")}
-        self.boost_bonus, self.boost_per_roll = self._int("boost", "bonus"), self._int("boost", "per_roll")
-        self.spirit_per_round = self._int("spirit_uses_per_round")
-        # who wins a tie: 'defender' / 'goalie' (the reacting side), 'attacker' / 'shooter', or 'reroll'
-        self.ties = {k: str(p("ties", k)) for k in ("contested", "face_off", "one_on_one", "rebound")}
-        self.attack_bonus, self.defense_bonus = self._int("zone_bonus", "attack"), self._int("zone_bonus", "defense")
-        self.zone_rolls = {str(r) for r in self._list("zone_bonus", "rolls")}
-        self.blocked_shot = str(p("blocked_shot"))
-        self.rounds = self._int("rounds")
-        self.chaos_die, self.chaos_rounds = self._int("chaos", "die"), [r for r in self._list("chaos", "rounds")]
-        self.shootout_rounds = self._int("shootout", "rounds")
-        self.sudden_death = bool(p("shootout", "sudden_death"))
-        self.shooter_roles = [str(r) for r in self._list("shootout", "shooter_roles")]
-        self.chaos_effects = p("chaos_effects")
-        self.spirit_effects = p("spirit_effects")
-        self.by_type: dict[str, list[Card]] = {}
-        for c in game.cards:
-            self.by_type.setdefault(c.type, []).append(c)
+        try:
+            self.r = Rules.read(game)
+        except RulesError as e:
+            raise LogError("LOG-GAME", e.message, e.loc, "add it to the rules parameters") from None
         # state
         self.teams: list[Team] = []
         self.skaters: list[Skater] = []
@@ -89,85 +62,57 @@ class EngineCore(BaseEngine):
 
     # -- reading the rules and the cards ---------------------------------------------------
 
-    def _list(self, *path: Any, kind: type = list) -> Any:
-        v = self._param(*path)
-        if not isinstance(v, kind):
-            name = ".".join(str(k) for k in path)
-            raise LogError("LOG-GAME", f"'{name}' in {self.params_file.name} must be a "
-                           f"{'list' if kind is list else 'mapping'}, not {v!r}", Loc(str(self.params_file), 1, 1))
-        return v
-
-    def _effect(self, table: str, card: Card, known: dict[str, tuple[str, ...]]) -> dict:
+    def _effect(self, table: str, card: Card) -> dict:
         """What a Chaos entry or Team Spirit does: its ``params.yaml`` entry, checked."""
-        effects = self._param(table)
-        eff = effects.get(card.id) if isinstance(effects, dict) else None
-        loc = getattr(eff, "loc", None) or getattr(effects, "loc", None) or Loc(str(self.params_file), 1, 1)
-        if not isinstance(eff, dict) or eff.get("effect") not in known:
-            raise LogError("LOG-GAME", f"'{table}.{card.id}' in {self.params_file.name} must be a mapping with "
-                           f"'effect', one of: {', '.join(known)}", loc)
-        missing = [k for k in known[eff["effect"]] if k not in eff]
-        bad = [k for k in ("die", "amount", "actions", "dice") if k in eff and (isinstance(eff[k], bool)
-                                                                              or not isinstance(eff[k], int))]
-        if bad:
-            raise LogError("LOG-GAME", f"'{table}.{card.id}.{bad[0]}' in {self.params_file.name} must be a whole "
-                           f"number, not {eff[bad[0]]!r}", loc)
-        if missing:
-            raise LogError("LOG-GAME", f"'{table}.{card.id}' ({eff['effect']}) in {self.params_file.name} lacks "
-                           f"{', '.join(repr(k) for k in missing)}", loc)
-        return eff
+        try:
+            return self.r.effect(table, card)
+        except RulesError as e:
+            raise LogError("LOG-GAME", e.message, e.loc) from None
 
-    @staticmethod
-    def _die(value: Any) -> int:
-        m = re.fullmatch(r"d(\d+)", str(value).strip().lower())
-        return int(m.group(1)) if m else 0
+    def _index_names(self) -> None:
+        """The skaters and teams by every name they answer to (id, name, short name)."""
+        self.skater_names = Names("skater of the two teams", ((sk.card.id, sk) for sk in self.skaters),
+                                  lambda sk: (sk.name, sk.short))
+        self.team_names = Names("team (or skater) of this game", ((t.key, t) for t in self.teams),
+                                lambda t: (t.name, t.label))
+        for sk in self.skaters:        # a skater's name stands for its team (e.g. in 'boosts')
+            if sk.card.id not in self.team_names:
+                self.team_names.add(sk.card.id, sk.team, (sk.name, sk.short))
 
     def _find_skater(self, value: Any, ev: Event | None, fname: str, loc: Loc | None = None) -> Skater:
-        s = str(value).strip().lower()
-        found = [sk for sk in self.skaters if s in (sk.card.id.lower(), sk.name.lower(), sk.short.lower())]
-        exact = [sk for sk in found if s == sk.card.id.lower()]
-        if len(exact) == 1 or len(found) == 1:
-            return (exact or found)[0]
-        if found:
-            raise LogError("LOG-FIELD", f"'{fname}' is ambiguous: {value!r} could be "
-                           f"{' or '.join(sk.card.id for sk in found)}", loc or (ev.at(fname) if ev else self.head_loc),
-                           "use the card id")
-        names = [sk.card.id for sk in self.skaters] + [sk.short.lower() for sk in self.skaters]
-        raise LogError("LOG-FIELD", f"'{fname}' names no skater of the two teams: {value!r}",
-                       loc or (ev.at(fname) if ev else self.head_loc),
-                       did_you_mean(s, names) or "skaters: " + ", ".join(sk.short.lower() for sk in self.skaters))
+        try:
+            return self.skater_names.find(value)
+        except NotFound as e:
+            raise LogError("LOG-FIELD", f"'{fname}' {e.message}", loc or (ev.at(fname) if ev else self.head_loc),
+                           e.hint) from None
 
     def _find_team(self, value: Any, ev: Event, fname: str) -> Team:
-        s = str(value).strip().lower()
-        for t in self.teams:
-            if s in (t.key.lower(), t.name.lower(), t.label.lower()):
-                return t
-        for sk in self.skaters:
-            if s in (sk.card.id.lower(), sk.name.lower(), sk.short.lower()):
-                return sk.team
-        raise LogError("LOG-FIELD", f"'{fname}' names no team (or skater) of this game: {value!r}", ev.at(fname),
-                       did_you_mean(s, [t.key for t in self.teams]) or "teams: " + ", ".join(t.key for t in self.teams))
+        try:
+            return self.team_names.find(value)
+        except NotFound as e:
+            raise LogError("LOG-FIELD", f"'{fname}' {e.message}", ev.at(fname), e.hint) from None
 
     def _zone(self, value: Any, team: Team, ev: Event, fname: str) -> int:
         s = str(value).strip().lower()
-        for i, z in enumerate(self.zones):
-            names = {z.lower(), str(self.zone_names.get(z, z)).lower()}
+        for i, z in enumerate(self.r.zones):
+            names = {z.lower(), str(self.r.zone_names.get(z, z)).lower()}
             names |= {n.removesuffix(" zone") for n in names}
             if s in names or s.removesuffix(" zone") in names:
                 return self._abs(team, i)
         raise LogError("LOG-FIELD", f"'{fname}' names no zone: {value!r} (zones, from the acting team's goal: "
-                       f"{', '.join(self.zones)})", ev.at(fname), did_you_mean(s, self.zones))
+                       f"{', '.join(self.r.zones)})", ev.at(fname), did_you_mean(s, self.r.zones))
 
     def _abs(self, team: Team, i: int) -> int:
         """A zone index from ``team``'s own goal → a rink position."""
-        return i if team.idx == 0 else len(self.zones) - 1 - i
+        return i if team.idx == 0 else len(self.r.zones) - 1 - i
 
     def _rel(self, team: Team, pos: int) -> str:
         """A rink position → its zone key from ``team``'s point of view."""
-        return self.zones[pos if team.idx == 0 else len(self.zones) - 1 - pos]
+        return self.r.zones[pos if team.idx == 0 else len(self.r.zones) - 1 - pos]
 
     def _zname(self, team: Team, pos: int) -> str:
         z = self._rel(team, pos)
-        return str(self.zone_names.get(z, z))
+        return str(self.r.zone_names.get(z, z))
 
     def _other(self, team: Team) -> Team:
         return self.teams[1 - team.idx]
@@ -183,13 +128,13 @@ class EngineCore(BaseEngine):
 
     def _rink_text(self) -> str:
         parts = []
-        n = len(self.zones)
+        n = len(self.r.zones)
         for pos in range(n):
             if pos == 0 or pos == n - 1:
                 owner = self.teams[0] if pos == 0 else self.teams[1]
-                label = f"{owner.label}' {self.zone_names.get(self.zones[0], self.zones[0])}"
+                label = f"{owner.label}' {self.r.zone_names.get(self.r.zones[0], self.r.zones[0])}"
             else:
-                label = str(self.zone_names.get(self.zones[pos], self.zones[pos]))
+                label = str(self.r.zone_names.get(self.r.zones[pos], self.r.zones[pos]))
             here = [("●" if sk is self.puck else "") + sk.short for sk in self.skaters if sk.zone == pos]
             parts.append(f"{label}: {', '.join(here) or '—'}")
         return " | ".join(parts)
@@ -208,8 +153,8 @@ class EngineCore(BaseEngine):
         if amount > team.stamina:
             self.ref.violation("BOI-STAM-1", f"the {team.label} pay {amount} Stamina for {what} but have only "
                                f"{team.stamina}", loc or ev.loc)
-        team.stamina = max(self.st_min, team.stamina - amount)
-        if team.stamina <= self.st_min:
+        team.stamina = max(self.r.st_min, team.stamina - amount)
+        if team.stamina <= self.r.st_min:
             team.touched_zero = True
 
     def _int_map(self, ev: Event, fname: str) -> dict[Team, int]:
@@ -227,12 +172,12 @@ class EngineCore(BaseEngine):
 
     def _stamina_claims(self, ev: Event, raw: Any, rule: str) -> None:
         for t, v in self._int_map(ev, "stamina").items():
-            if not self.st_min <= v <= self.st_max:
+            if not self.r.st_min <= v <= self.r.st_max:
                 self.ref.violation("BOI-STAM-1", f"the log gives the {t.label} {v} Stamina; Stamina stays within "
-                                   f"{self.st_min}–{self.st_max}", ev.at("stamina"))
+                                   f"{self.r.st_min}–{self.r.st_max}", ev.at("stamina"))
             self.ref.claim(rule, f"the {t.label}' Stamina", v, t.stamina, ev.at("stamina"))
             t.stamina = v
-            if v <= self.st_min:
+            if v <= self.r.st_min:
                 t.touched_zero = True
 
     def _score_claims(self, ev: Event, rule: str, shootout: bool = False) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from ...playlog import Event, LogError
 from .model import Skater
 from .ref_rounds import EngineRounds
-from .vocab import SPIRIT_EFFECTS
 
 
 class EnginePlay(EngineRounds):
@@ -44,7 +43,7 @@ class EnginePlay(EngineRounds):
             self._scramble_missed(ev)
         if self.active is None:
             self.active = sk.team
-        if sk.role not in self.acting_roles:
+        if sk.role not in self.r.acting_roles:
             if not goalie_reported:
                 self.ref.violation("BOI-MID-1", f"{sk.short} is a Goalie: the Goalie takes no action in the Mid-Game",
                                    ev.at("skater"))
@@ -73,7 +72,7 @@ class EnginePlay(EngineRounds):
         if d.team is against.team:
             self.ref.violation("BOI-MID-6", f"{d.short} is {against.short}'s teammate; the opponent picks one of "
                                f"its own skaters to {what}", ev.at(fname))
-        elif d.role not in self.defending_roles:
+        elif d.role not in self.r.defending_roles:
             self.ref.violation("BOI-MID-6", f"{d.short} is the Goalie; the opponent picks a skater other than the "
                                f"Goalie to {what}", ev.at(fname))
         return d
@@ -87,10 +86,10 @@ class EnginePlay(EngineRounds):
             self.ref.violation("BOI-MID-2", f"{sk.short} is in the {self._zname(sk.team, sk.zone)}: a Move goes "
                                f"to an adjacent zone, not the {self._zname(sk.team, dest)}", ev.at("zone"))
         d = self._defender(ev, "defender", sk, "defend")
-        self._spend(sk.team, self.costs["move"], "a Move", ev)
+        self._spend(sk.team, self.r.costs["move"], "a Move", ev)
         frm = self._zname(sk.team, sk.zone)
         w, text = self._contest(ev, "move", self._side(sk, "reflexes"), self._side(d, "reflexes"),
-                                self.ties["contested"], "BOI-ROLL-2", "Move", self._stated_winner(ev))
+                                self.r.ties["contested"], "BOI-ROLL-2", "Move", self._stated_winner(ev))
         if w is not None and w.skater is sk:
             sk.zone = dest
             self._t(ev, f"{sk.short} moves {frm} → {self._zname(sk.team, dest)} past {d.short}: {text} → through")
@@ -105,9 +104,9 @@ class EnginePlay(EngineRounds):
         self._mid_check(ev, sk)
         self._carrier(ev, sk, "BOI-MID-3", "shoots")
         d = self._defender(ev, "defender", sk, "block the shot")
-        self._spend(sk.team, self.costs["shoot"], "a Shoot", ev)
+        self._spend(sk.team, self.r.costs["shoot"], "a Shoot", ev)
         w, text = self._contest(ev, "shoot", self._side(sk, "marksmanship"), self._side(d, "reflexes"),
-                                self.ties["contested"], "BOI-ROLL-2", "Shoot roll",
+                                self.r.ties["contested"], "BOI-ROLL-2", "Shoot roll",
                                 self._stated_winner(ev))
         where = self._zname(sk.team, sk.zone)
         if w is not None and w.skater is sk:
@@ -115,7 +114,7 @@ class EnginePlay(EngineRounds):
             self.shot, self.shot_zone = sk, sk.zone
             self._t(ev, f"{sk.short} shoots from the {where}, {d.short} blocks: {text} → through to the 1v1")
         else:
-            if self.blocked_shot == "blocker":
+            if self.r.blocked_shot == "blocker":
                 self.puck = d
                 self._end_mid("BOI-MID-7", f"{d.short} blocked the shot and took the puck")
                 tail = f"{d.short} takes the puck; the {sk.team.label}' Mid-Game ends"
@@ -135,7 +134,7 @@ class EnginePlay(EngineRounds):
             self.ref.violation("BOI-MID-4", f"{to.short} is in the {self._zname(sk.team, to.zone)}, {sk.short} in "
                                f"the {self._zname(sk.team, sk.zone)}: a Pass goes to a teammate in the same or an "
                                "adjacent zone", ev.at("to"))
-        self._spend(sk.team, self.costs["pass"], "a Pass", ev)
+        self._spend(sk.team, self.r.costs["pass"], "a Pass", ev)
         self.puck = to
         self.phase = "pass" if self.phase == "mid" else self.phase
         self.pass_info = (sk, to)
@@ -155,12 +154,12 @@ class EnginePlay(EngineRounds):
         if sk.team is passer.team:
             self.ref.violation("BOI-MID-6", f"{sk.short} is {passer.short}'s teammate; the opponent intercepts",
                                ev.at("skater"))
-        elif sk.role not in self.defending_roles:
+        elif sk.role not in self.r.defending_roles:
             self.ref.violation("BOI-MID-6", f"{sk.short} is the Goalie; the opponent intercepts with a skater "
                                "other than the Goalie", ev.at("skater"))
-        self._spend(sk.team, self.costs["interception"], "an Interception attempt", ev)
+        self._spend(sk.team, self.r.costs["interception"], "an Interception attempt", ev)
         w, text = self._contest(ev, "interception", self._side(passer, "reflexes"), self._side(sk, "reflexes"),
-                                self.ties["contested"], "BOI-ROLL-2", "Interception",
+                                self.r.ties["contested"], "BOI-ROLL-2", "Interception",
                                 self._stated_winner(ev))
         if w is not None and w.skater is sk:
             self.puck = sk
@@ -174,7 +173,7 @@ class EnginePlay(EngineRounds):
     def on_tactical_move(self, ev: Event) -> None:
         sk = self._find_skater(ev["skater"], ev, "skater")
         dest = self._zone(ev["zone"], sk.team, ev, "zone")
-        if sk.role == self.goalie_role:
+        if sk.role == self.r.goalie_role:
             self.ref.violation("BOI-SETUP-2", f"{sk.short} is a Goalie: Goalies stay in their own Defensive Zone",
                                ev.at("skater"))
             self._mid_check(ev, sk, goalie_reported=True)
@@ -186,9 +185,9 @@ class EnginePlay(EngineRounds):
         if abs(dest - sk.zone) != 1:
             self.ref.violation("BOI-MID-5", f"{sk.short} is in the {self._zname(sk.team, sk.zone)}: a Tactical Move "
                                f"goes to an adjacent zone, not the {self._zname(sk.team, dest)}", ev.at("zone"))
-        self._spend(sk.team, self.costs["tactical_move"], "a Tactical Move", ev)
+        self._spend(sk.team, self.r.costs["tactical_move"], "a Tactical Move", ev)
         frm = self._zname(sk.team, sk.zone)
-        if sk.role != self.goalie_role:
+        if sk.role != self.r.goalie_role:
             sk.zone = dest
         self._t(ev, f"{sk.short} skates {frm} → {self._zname(sk.team, dest)} (Tactical Move); "
                 f"{sk.team.label} Stamina {sk.team.stamina}")
@@ -198,9 +197,9 @@ class EnginePlay(EngineRounds):
     def _shot_on_goal(self, ev: Event, sk: Skater, kind: str, what: str, base: str) -> bool:
         """A shot against the opposing Goalie; returns whether it scores."""
         opp = self._other(sk.team)
-        goalie = opp.goalie(self.goalie_role) or opp.skaters[0]
+        goalie = opp.goalie(self.r.goalie_role) or opp.skaters[0]
         a, d = self._side(sk, "marksmanship"), self._side(goalie, "reflexes")
-        w, text = self._contest(ev, kind, a, d, self.ties["one_on_one"], base, what, self._stated_goal(ev, sk.team))
+        w, text = self._contest(ev, kind, a, d, self.r.ties["one_on_one"], base, what, self._stated_goal(ev, sk.team))
         goal = w is not None and w.skater is sk
         if goal and kind != "shootout":
             sk.team.score += 1
@@ -238,9 +237,9 @@ class EnginePlay(EngineRounds):
             self.ref.violation("BOI-1V1-1", "a rebound is rolled after a Save in the 1v1", ev.loc)
             if shooter is None:
                 return
-        goalie = self._other(shooter.team).goalie(self.goalie_role) or self._other(shooter.team).skaters[0]
+        goalie = self._other(shooter.team).goalie(self.r.goalie_role) or self._other(shooter.team).skaters[0]
         w, text = self._contest(ev, "rebound", self._side(shooter, "reflexes"), self._side(goalie, "reflexes"),
-                                self.ties["rebound"],
+                                self.r.ties["rebound"],
                                 "BOI-1V1-1", "rebound", self._stated_winner(ev))
         if w is not None and w.skater is shooter:
             self.puck = shooter
@@ -255,7 +254,7 @@ class EnginePlay(EngineRounds):
         sk = self._find_skater(ev["skater"], ev, "skater")
         if self.phase != "shootout":
             self.ref.violation("BOI-END-2", f"a shootout is played only when the score is tied after round "
-                               f"{self.rounds}", ev.loc)
+                               f"{self.r.rounds}", ev.loc)
             return
         team = sk.team
         first = self.last_faceoff_team or self.teams[0]
@@ -265,7 +264,7 @@ class EnginePlay(EngineRounds):
         if team is not due:
             self.ref.violation("BOI-END-3", f"shootout round {rnd}: the {due.label} shoot now (each round the "
                                f"{first.label}, who won the last Face-Off, shoot first)", ev.at("skater"))
-        if sk.role not in self.shooter_roles:
+        if sk.role not in self.r.shooter_roles:
             self.ref.violation("BOI-END-3", f"{sk.short} is the Goalie; a shootout shot is taken by another "
                                "skater", ev.at("skater"))
         goal = self._shot_on_goal(ev, sk, "shootout", f"shootout round {rnd}", "BOI-1V1-1")
@@ -278,11 +277,11 @@ class EnginePlay(EngineRounds):
         if n[0] == n[1]:
             for t in self.teams:       # the shootout round is over: Team Spirits may be used again
                 t.spirit_uses = 0
-        if n[0] == n[1] and n[0] >= self.shootout_rounds:
+        if n[0] == n[1] and n[0] >= self.r.shootout_rounds:
             self.ref.trace(f"      shootout after {n[0]} round(s): {a.label} {a.shootout} – {b.shootout} {b.label}")
             if a.shootout != b.shootout:
                 self._decide(a if a.shootout > b.shootout else b, "shootout", ev)
-            elif not self.sudden_death:
+            elif not self.r.sudden_death:
                 self._decide(None, "draw", ev)
 
     # -- Team Spirit (BOI-SPIRIT-1) -------------------------------------------------------------
@@ -294,10 +293,10 @@ class EnginePlay(EngineRounds):
         card = team.spirit
         if card is None:
             raise LogError("LOG-GAME", f"the {team.key} have no Team Spirit card", ev.at("team"))
-        eff = self._effect("spirit_effects", card, SPIRIT_EFFECTS)
-        if team.spirit_uses >= self.spirit_per_round:
+        eff = self._effect("spirit_effects", card)
+        if team.spirit_uses >= self.r.spirit_per_round:
             self.ref.violation("BOI-SPIRIT-1", f"the {team.label} already used {card.name} this round (at most "
-                               f"{self.spirit_per_round} per round)", ev.loc)
+                               f"{self.r.spirit_per_round} per round)", ev.loc)
         team.spirit_uses += 1
         self._spend(team, int(card.get("cost") or 0), card.name, ev)
         kind = eff["effect"]

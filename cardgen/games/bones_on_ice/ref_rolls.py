@@ -52,23 +52,23 @@ class EngineRolls(EngineCore):
         for b in boosts:
             t = self._find_team(b, ev, "boosts")
             per[t.idx] += 1
-            if per[t.idx] > self.boost_per_roll:
+            if per[t.idx] > self.r.boost_per_roll:
                 self.ref.violation("BOI-STAM-2", f"the {t.label} Boost this roll {per[t.idx]} times; a team Boosts "
-                                   f"a roll at most {self.boost_per_roll} time(s)", ev.at("boosts"))
+                                   f"a roll at most {self.r.boost_per_roll} time(s)", ev.at("boosts"))
             if self.no_boost:
                 self.ref.violation("BOI-CHAOS-2", f"{self.chaos_entry.name}: no team may Boost a roll this round",
                                    ev.at("boosts"))
-            self._spend(t, self.costs["boost"], "a Boost", ev, ev.at("boosts"))
-            (a if t is a.team else d).mods.append(("Boost", self.boost_bonus, "BOI-STAM-2"))
-        if kind in self.zone_rolls:
+            self._spend(t, self.r.costs["boost"], "a Boost", ev, ev.at("boosts"))
+            (a if t is a.team else d).mods.append(("Boost", self.r.boost_bonus, "BOI-STAM-2"))
+        if kind in self.r.zone_rolls:
             if a.stat == "marksmanship" and self._rel(a.team, self.shot_zone if kind == "one_on_one"
-                                                      else a.skater.zone) == self.zones[-1]:
-                a.mods.append(("Attack Bonus", self.attack_bonus, "BOI-ZONE-1"))
+                                                      else a.skater.zone) == self.r.zones[-1]:
+                a.mods.append(("Attack Bonus", self.r.attack_bonus, "BOI-ZONE-1"))
             if d.stat == "reflexes":
-                if self._rel(d.team, d.skater.zone) == self.zones[0]:
-                    d.mods.append(("Defense Bonus", self.defense_bonus, "BOI-ZONE-2"))
+                if self._rel(d.team, d.skater.zone) == self.r.zones[0]:
+                    d.mods.append(("Defense Bonus", self.r.defense_bonus, "BOI-ZONE-2"))
                 elif d.team.idx in self.defense_everywhere:
-                    d.mods.append((d.team.spirit.name, self.defense_bonus, "BOI-SPIRIT-1"))
+                    d.mods.append((d.team.spirit.name, self.r.defense_bonus, "BOI-SPIRIT-1"))
         if self.roll_bonus is not None:
             t, amount = self.roll_bonus
             for side in (a, d):

@@ -10,7 +10,7 @@ from ...playlog import Event, LogError
 from ...problems import did_you_mean
 from .model import Skater, Team
 from .ref_rolls import EngineRolls
-from .vocab import CHAOS_EFFECTS, MID_PHASES
+from .vocab import MID_PHASES
 
 
 class EngineRounds(EngineRolls):
@@ -40,7 +40,7 @@ class EngineRounds(EngineRolls):
             t.spirit_uses = 0
         if stated is not None:      # the count stays the rules' own: one slip does not shift every round
             self.ref.claim("BOI-ROUND-1", "the round", stated, self.round, ev.at("round"))
-        self.ref.trace(f"      — round {self.round}{' (Chaos)' if self.round in self.chaos_rounds else ''} —")
+        self.ref.trace(f"      — round {self.round}{' (Chaos)' if self.round in self.r.chaos_rounds else ''} —")
         return True
 
     def on_round_start(self, ev: Event) -> None:
@@ -48,18 +48,18 @@ class EngineRounds(EngineRolls):
 
     def _recover(self, ev: Event, silent: bool = False) -> None:
         for t in self.teams:
-            amount = self.exhausted_recovery if t.touched_zero else self.recovery
-            t.stamina = min(self.st_max, t.stamina + amount)
+            amount = self.r.exhausted_recovery if t.touched_zero else self.r.recovery
+            t.stamina = min(self.r.st_max, t.stamina + amount)
         if not silent and ev.get("stamina"):
             self._stamina_claims(ev, ev["stamina"], "BOI-REC-1")
         if not silent:
             self._t(ev, "Recovery: " + ", ".join(
-                f"{t.label} +{self.exhausted_recovery if t.touched_zero else self.recovery}"
+                f"{t.label} +{self.r.exhausted_recovery if t.touched_zero else self.r.recovery}"
                 f"{' (Exhausted)' if t.touched_zero else ''}" for t in self.teams))
         self._state_lines(f"end of round {self.round}")
         self.phase = "recovered"
         self.pending = []
-        if self.round >= self.rounds:
+        if self.round >= self.r.rounds:
             self._end_regulation(ev)
 
     def _end_regulation(self, ev: Event) -> None:
@@ -73,7 +73,7 @@ class EngineRounds(EngineRolls):
             for t in self.teams:
                 t.spirit_uses = 0
             first = self.last_faceoff_team or a
-            self._t(ev, f"tied {a.score}–{b.score} after round {self.rounds}: shootout of {self.shootout_rounds} "
+            self._t(ev, f"tied {a.score}–{b.score} after round {self.r.rounds}: shootout of {self.r.shootout_rounds} "
                     f"rounds, the {first.label} shoot first")
 
     def _decide(self, team: Team | None, how: str, ev: Event) -> None:
@@ -110,7 +110,7 @@ class EngineRounds(EngineRolls):
 
     def _chaos_card(self, value: Any, ev: Event) -> Card:
         s = str(value).strip().lower()
-        cards = self.by_type.get("chaos", [])
+        cards = self.r.by_type.get("chaos", [])
         c = next((c for c in cards if s in (c.id.lower(), c.name.lower())), None)
         if c is None:
             raise LogError("LOG-FIELD", f"'entry' names no Chaos Table card: {value!r}", ev.at("entry"),
@@ -118,13 +118,13 @@ class EngineRounds(EngineRolls):
         return c
 
     def on_chaos(self, ev: Event) -> None:
-        late = self.phase in MID_PHASES and self.round in self.chaos_rounds and not self.chaos_done
+        late = self.phase in MID_PHASES and self.round in self.r.chaos_rounds and not self.chaos_done
         if self.phase in ("setup", "recovered") or (self.phase in MID_PHASES and not late):
             if not self._begin_round(ev):
                 return
-        if self.round not in self.chaos_rounds:
+        if self.round not in self.r.chaos_rounds:
             self.ref.violation("BOI-CHAOS-1", f"a Chaos event is triggered at the start of rounds "
-                               f"{', '.join(map(str, self.chaos_rounds))} only, not in round {self.round}", ev.loc)
+                               f"{', '.join(map(str, self.r.chaos_rounds))} only, not in round {self.round}", ev.loc)
         elif self.chaos_done:
             self.ref.violation("BOI-CHAOS-1", f"round {self.round} already had its Chaos event", ev.loc)
         if self.phase != "start":
@@ -133,8 +133,8 @@ class EngineRounds(EngineRolls):
         self.chaos_done = True
         value = ev["die"]
         entry = None
-        if self.ref.die(value, self.chaos_die, "BOI-ROLL-1", ev.at("die"), "the Chaos die"):
-            entry = next((c for c in self.by_type.get("chaos", []) if c.get("face") == value), None)
+        if self.ref.die(value, self.r.chaos_die, "BOI-ROLL-1", ev.at("die"), "the Chaos die"):
+            entry = next((c for c in self.r.by_type.get("chaos", []) if c.get("face") == value), None)
         if ev.get("entry") is not None:
             stated = self._chaos_card(ev["entry"], ev)
             if entry is not None and stated is not entry:
@@ -145,7 +145,7 @@ class EngineRounds(EngineRolls):
             self._t(ev, f"Chaos die {value}: no entry")
             return
         self.chaos_entry = entry
-        eff = self._effect("chaos_effects", entry, CHAOS_EFFECTS)
+        eff = self._effect("chaos_effects", entry)
         a, b = self.teams
         trailing = [] if a.score == b.score else [a if a.score < b.score else b]
         level = not trailing
@@ -168,7 +168,7 @@ class EngineRounds(EngineRolls):
         elif kind == "recover":
             amount = int(eff["amount"])
             for t in who:
-                t.stamina = min(self.st_max, t.stamina + amount)
+                t.stamina = min(self.r.st_max, t.stamina + amount)
             text += (f" — {' and '.join(t.label for t in who)} recover {amount} Stamina ({self._stamina_text()})"
                      if who else " — nobody")
         elif kind == "win_faceoff":
@@ -188,7 +188,7 @@ class EngineRounds(EngineRolls):
     def on_penalty_shot(self, ev: Event) -> None:
         sk = self._find_skater(ev["skater"], ev, "skater")
         team = sk.team
-        eff = self._effect("chaos_effects", self.chaos_entry, CHAOS_EFFECTS) if self.chaos_entry else {}
+        eff = self._effect("chaos_effects", self.chaos_entry) if self.chaos_entry else {}
         if eff.get("effect") != "penalty_shot" or self.phase != "start":
             self.ref.violation("BOI-CHAOS-2", "a penalty shot is taken only when the Chaos Table gives one, before "
                                "the Face-Off", ev.loc)
@@ -208,16 +208,16 @@ class EngineRounds(EngineRolls):
         self._score_claims(ev, "BOI-1V1-1")
 
     def on_scramble(self, ev: Event) -> None:
-        eff = self._effect("chaos_effects", self.chaos_entry, CHAOS_EFFECTS) if self.chaos_entry else {}
+        eff = self._effect("chaos_effects", self.chaos_entry) if self.chaos_entry else {}
         if eff.get("effect") != "scramble":
             self.ref.violation("BOI-CHAOS-2", "skaters are scrambled only when the Chaos Table says so", ev.loc)
-            eff = next((e for e in (self._param("chaos_effects") or {}).values()
+            eff = next((e for e in self.r.chaos_effects.values()
                         if isinstance(e, dict) and e.get("effect") == "scramble"), {})
         elif self.phase not in ("mid",) or self.mid_started:
             self.ref.violation("BOI-CHAOS-2", f"{self.chaos_entry.name}'s rolls follow the Face-Off, before the "
                                "first Mid-Game action", ev.loc)
         self.scramble_due = False
-        die = int(eff.get("die") or self.chaos_die)
+        die = int(eff.get("die") or self.r.chaos_die)
         zones = eff.get("zones") if isinstance(eff.get("zones"), dict) else {}
         rolls = ev["rolls"]
         seen = set()
@@ -225,17 +225,17 @@ class EngineRounds(EngineRolls):
         for key, value in rolls.items():
             sk = self._find_skater(key, ev, "rolls")
             seen.add(id(sk))
-            if sk.role == self.goalie_role:
+            if sk.role == self.r.goalie_role:
                 self.ref.violation("BOI-SETUP-2", f"{sk.short} is a Goalie: Goalies stay in their own Defensive "
                                    "Zone and are not scrambled", ev.at("rolls"))
                 continue
             if not self.ref.die(value, die, "BOI-ROLL-1", ev.at("rolls"), f"{sk.short}'s d{die}"):
                 continue
             z = next((z for z, faces in zones.items() if value in (faces or [])), None)
-            if z in self.zones:
-                sk.zone = self._abs(sk.team, self.zones.index(z))
-                moved.append(f"{sk.short} {value}→{self.zone_names.get(z, z)}")
-        missing = [sk.short for sk in self.skaters if sk.role != self.goalie_role and id(sk) not in seen]
+            if z in self.r.zones:
+                sk.zone = self._abs(sk.team, self.r.zones.index(z))
+                moved.append(f"{sk.short} {value}→{self.r.zone_names.get(z, z)}")
+        missing = [sk.short for sk in self.skaters if sk.role != self.r.goalie_role and id(sk) not in seen]
         if missing:
             self.ref.violation("BOI-CHAOS-2", f"each team rolls for each of its skaters except the Goalie: no roll "
                                f"for {', '.join(missing)}", ev.at("rolls"))
@@ -253,7 +253,7 @@ class EngineRounds(EngineRolls):
         if self.phase in ("setup", "recovered") or self.phase in MID_PHASES:
             if not self._begin_round(ev):
                 return
-        if self.round in self.chaos_rounds and not self.chaos_done and not self.chaos_reported:
+        if self.round in self.r.chaos_rounds and not self.chaos_done and not self.chaos_reported:
             self.chaos_reported = True
             self.ref.violation("BOI-CHAOS-1", f"round {self.round} starts with a Chaos event (rolled before the "
                                "Face-Off)", ev.loc)
@@ -265,7 +265,7 @@ class EngineRounds(EngineRolls):
         skaters = [self._find_skater(s, ev, "skaters") for s in ev["skaters"]]
         by_team: dict[int, Skater] = {}
         for sk in skaters:
-            if sk.role not in self.acting_roles:
+            if sk.role not in self.r.acting_roles:
                 self.ref.violation("BOI-FO-1", f"{sk.short} is a Goalie: each team picks a skater other than the "
                                    "Goalie for the Face-Off", ev.at("skaters"))
             if sk.team.idx in by_team:
@@ -288,7 +288,7 @@ class EngineRounds(EngineRolls):
             if sk is None:
                 self.ref.violation("BOI-FO-1", f"the {pp.label} pick their Face-Off skater: name it in 'skaters'",
                                    ev.at("skaters"))
-                sk = next(s for s in pp.skaters if s.role in self.acting_roles)
+                sk = next(s for s in pp.skaters if s.role in self.r.acting_roles)
             self.pending = []
             self._won_faceoff(ev, sk, f"Face-Off: {self.chaos_entry.name} gives it to {sk.short}")
             return
@@ -297,7 +297,7 @@ class EngineRounds(EngineRolls):
             self.ref.violation("BOI-FO-1", "each team picks one skater for the Face-Off; the log names none for "
                                f"the {' and the '.join(t.label for t in missing)}", ev.at("skaters"))
             for t in missing:
-                by_team[t.idx] = next((s for s in t.skaters if s.role in self.acting_roles), t.skaters[0])
+                by_team[t.idx] = next((s for s in t.skaters if s.role in self.r.acting_roles), t.skaters[0])
         pair = (by_team[0], by_team[1])
         if self.phase == "faceoff_tie" and self.faceoff_pair and pair != self.faceoff_pair:
             self.ref.violation("BOI-ROLL-2", f"the tied Face-Off is re-rolled by the same skaters "
@@ -305,7 +305,7 @@ class EngineRounds(EngineRolls):
         first = skaters[0] if skaters and skaters[0] in pair else pair[0]
         second = pair[1] if first is pair[0] else pair[0]
         a, d = self._side(first, "reflexes"), self._side(second, "reflexes")
-        w, text = self._contest(ev, "faceoff", a, d, self.ties["face_off"], "BOI-FO-1", "Face-Off",
+        w, text = self._contest(ev, "faceoff", a, d, self.r.ties["face_off"], "BOI-FO-1", "Face-Off",
                                 stated)
         if w is None:
             self.phase = "faceoff_tie"
