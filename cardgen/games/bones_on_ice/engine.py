@@ -124,6 +124,7 @@ class Engine(EnginePlay):
             sk.zone = self._abs(sk.team, self.r.zones.index(zone) if zone in self.r.zones else 0)
 
     def before(self, ev: Event) -> None:
+        self.reopen_if_premature(ev)
         if self.over:
             why = f"the {self.winner.title()} won" if self.winner else "it ended in a draw"
             when = "in the shootout" if self.decided_by == "shootout" else f"after round {self.r.rounds}"
@@ -146,13 +147,20 @@ class Engine(EnginePlay):
                 self.ref.violation("BOI-SPIRIT-1", f"the {team.label}' {team.spirit.name} is used before a roll, "
                                    f"but no roll follows ('{ev.kind}' comes next)", ev.loc)
             self.pending = []
+        self.pre_event = (self.phase, self.pass_info)
         if self.phase == "pass" and ev.kind not in ("intercept", "team_spirit"):
             self.phase = "mid"
             self.pass_info = None
-        super().apply(ev)
-        st = ev.get("stamina")
-        if st and ev.kind != "recovery":
-            self._stamina_claims(ev, st, "BOI-CHAOS-2" if ev.kind == "chaos" else "BOI-STAM-2")
+        ref = self.ref
+        try:
+            super().apply(ev)
+            st = ev.get("stamina")
+            if st and ev.kind != "recovery":
+                self._stamina_claims(ev, st, "BOI-CHAOS-2" if ev.kind == "chaos" else "BOI-STAM-2")
+        finally:
+            self.ref = ref
+        if self.stray is not None:      # applied as recorded; the round stays where it was
+            self.phase, self.stray = self.stray, None
 
     def finish(self) -> None:
         if not self.teams:

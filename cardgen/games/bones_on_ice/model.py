@@ -81,3 +81,23 @@ class Side:
 
 
 # ---------------------------------------------------------------------------------------
+
+
+class Muted:
+    """A referee that traces but judges nothing: the rest of an event applied out of order
+    (its order slip is the one problem reported; what follows from it is not another)."""
+
+    def __init__(self, ref: Any):
+        self.inner = ref
+
+    def violation(self, *args: Any, **kw: Any) -> None:
+        return None
+
+    def claim(self, *args: Any, **kw: Any) -> None:
+        return None
+
+    def die(self, value: Any, sides: int, *args: Any, **kw: Any) -> bool:
+        return not isinstance(value, bool) and isinstance(value, int) and 1 <= value <= sides
+
+    def trace(self, text: str) -> None:
+        self.inner.trace(text)

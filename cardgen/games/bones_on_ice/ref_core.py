@@ -30,6 +30,13 @@ class EngineCore(BaseEngine):
         self.teams: list[Team] = []
         self.skaters: list[Skater] = []
         self.round = 0
+        self.markers = False            # the log has round_start markers: rounds begin with them
+        self.slipped = False            # this round's order slip is reported (one slip, one problem)
+        self.stray: str | None = None   # the phase to go back to after an event applied out of order
+        self.faceoff_done = False
+        self.unlabelled: int | None = None  # the round the rules count, after a marker named another
+        self.pre_event: tuple[str, Any] = ("setup", None)
+        self.before_recovery: dict[str, Any] | None = None
         self.phase = "setup"
         self.active: Team | None = None
         self.puck: Skater | None = None

@@ -4,7 +4,7 @@ shootout shots, Team Spirit."""
 from __future__ import annotations
 
 from ...playlog import Event, LogError
-from .model import Skater
+from .model import Muted, Skater
 from .ref_rounds import EngineRounds
 
 
@@ -16,7 +16,18 @@ class EnginePlay(EngineRounds):
     def _mid_check(self, ev: Event, sk: Skater, goalie_reported: bool = False) -> None:
         ph = self.phase
         ended = False
-        if ph in ("setup", "recovered", "start"):
+        if self.markers and ph in ("recovered", "start"):
+            # in step with the markers: no round begins here; the event is applied within the
+            # round as recorded, and the round's phase stays where it was (one slip, one problem)
+            if not self.slipped:
+                self.ref.violation("BOI-ROUND-1", f"round {self.round} is over (its Recovery was played): the "
+                                   "next round starts with 'round_start' and its Face-Off" if ph == "recovered"
+                                   else f"the Mid-Game follows the Face-Off; round {self.round} had none yet", ev.loc)
+            self.slipped = True
+            self.stray = ph
+            self.ref = Muted(self.ref)  # the rest of this out-of-order event is applied, not judged
+            ended = True
+        elif ph in ("setup", "recovered", "start"):
             self.ref.violation("BOI-ROUND-1", "the Mid-Game follows the Face-Off; "
                                + ("no round is under way" if ph != "start" else f"round {self.round} had none"),
                                ev.loc)

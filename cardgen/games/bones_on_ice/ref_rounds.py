@@ -10,7 +10,7 @@ from ...playlog import Event, LogError
 from ...problems import did_you_mean
 from .model import Skater, Team
 from .ref_rolls import EngineRolls
-from .vocab import MID_PHASES
+from .vocab import CONTINUES, MID_PHASES
 
 
 class EngineRounds(EngineRolls):
@@ -19,10 +19,14 @@ class EngineRounds(EngineRolls):
     # -- rounds -------------------------------------------------------------------------------
 
     def _begin_round(self, ev: Event, stated: Any = None) -> bool:
-        """Start the next round (closing the current one if the log skipped its Recovery)."""
+        """Start the next round (closing the current one if the log skipped its Recovery).
+
+        In step with the log's markers: a ``round_start`` names the round, and the replay takes
+        its number (a wrong number is one BOI-ROUND-1, never a shift of every later round)."""
         if self.phase == "start":
-            self.ref.violation("BOI-ROUND-1", f"round {self.round + 1} starts, but round {self.round} had no "
-                               "Face-Off", ev.loc)
+            if not self.slipped:
+                self.ref.violation("BOI-ROUND-1", f"round {self.round + 1} starts, but round {self.round} had no "
+                                   "Face-Off", ev.loc)
             self._recover(ev, silent=True)
         elif self.phase not in ("setup", "recovered"):
             self.ref.violation("BOI-ROUND-1", f"round {self.round} ends without its Recovery (each round is "
@@ -30,20 +34,40 @@ class EngineRounds(EngineRolls):
             self._recover(ev, silent=True)
         if self.over or self.phase == "shootout":
             return False
+        expected = self.round + 1
+        numbered = isinstance(stated, int) and not isinstance(stated, bool) and 1 <= stated
+        if numbered and stated != expected and self.unlabelled is not None and stated == self.unlabelled + 1:
+            self.round = stated - 1     # the log's numbering resumes: the last marker was a typo
+        elif numbered and stated != expected:
+            self.ref.violation("BOI-ROUND-1", f"the log says round {stated} starts, but round {expected} comes "
+                               f"next (round {self.round} was the last one played); the replay goes on from "
+                               f"round {stated}", ev.at("round"))
+            self.unlabelled = expected
+            self.round = min(stated, self.r.rounds) - 1
+        else:
+            self.unlabelled = None
         self.round += 1
         self.phase = "start"
+        self.slipped = False
+        self.faceoff_done = False
+        self.before_recovery = None
         self._reset_round_chaos()
         self.active, self.puck = None, None
         self.faceoff_pair = None
         for t in self.teams:
             t.touched_zero = False
             t.spirit_uses = 0
-        if stated is not None:      # the count stays the rules' own: one slip does not shift every round
-            self.ref.claim("BOI-ROUND-1", "the round", stated, self.round, ev.at("round"))
         self.ref.trace(f"      — round {self.round}{' (Chaos)' if self.round in self.r.chaos_rounds else ''} —")
         return True
 
+    def _may_begin(self) -> bool:
+        """Whether an event that opens a round (Face-Off, Chaos, Team Spirit) begins the next one
+        here. A log with ``round_start`` markers begins rounds with them: until the next marker,
+        the events belong to the current round (out of order, they are a slip of that round)."""
+        return self.phase in ("setup", "recovered") or (not self.markers and self.phase in MID_PHASES)
+
     def on_round_start(self, ev: Event) -> None:
+        self.markers = True
         self._begin_round(ev, ev["round"])
 
     def _recover(self, ev: Event, silent: bool = False) -> None:
@@ -91,7 +115,9 @@ class EngineRounds(EngineRolls):
             self.ref.violation("BOI-ROUND-1", f"round {self.round} already had its Recovery" if self.round
                                else "a Recovery before the first round", ev.loc)
             return
-        if ph in ("start", "faceoff_tie"):
+        if ph in ("start", "faceoff_tie") and self.slipped:
+            pass                        # the round's slip is reported already
+        elif ph in ("start", "faceoff_tie"):
             self.ref.violation("BOI-ROUND-1", f"Recovery in round {self.round} before its Face-Off (each round is "
                                "Face-Off, Mid-Game, 1v1, Recovery)", ev.loc)
         elif ph == "one_v_one":
@@ -104,7 +130,41 @@ class EngineRounds(EngineRolls):
         self.pending = []
         # the score claim is checked before the recovery closes the round (and maybe the game)
         self._score_claims(ev, "BOI-1V1-1")
+        self.before_recovery = self._snapshot(ph, ev)
         self._recover(ev)
+
+    # -- keeping in step with the log: a Recovery the round goes on after ----------------------
+
+    def _snapshot(self, phase: str, ev: Event) -> dict[str, Any]:
+        """What a Recovery changes, to take it back if the log shows the round was not over."""
+        phase, pass_info = self.pre_event
+        return {"phase": phase, "pass_info": pass_info, "loc": ev.loc, "teams": [(t.stamina, t.touched_zero, t.spirit_uses) for t in self.teams],
+                "over": self.over, "end_rule": self.end_rule}
+
+    def reopen_if_premature(self, ev: Event) -> None:
+        """In a log with ``round_start`` markers, an event that belongs to the round (a Mid-Game
+        action, the 1v1, a rebound) right after its Recovery shows the Recovery came too early:
+        one BOI-ROUND-1 at the Recovery's line; the round is reopened (the Recovery taken back)
+        and goes on, so the real Recovery and every later round replay in step."""
+        snap = self.before_recovery
+        if not self.markers or snap is None or self.shots or self.phase not in ("recovered", "over", "shootout"):
+            return
+        pre = snap["phase"]
+        goes_on = ev.kind in CONTINUES if pre in ("mid", "pass", "one_v_one", "rebound") else (
+            ev.kind == "faceoff" and pre in ("start", "faceoff_tie"))
+        if not goes_on or self.decided_by not in (None, "regulation"):
+            return
+        if pre in ("mid", "pass"):      # otherwise the Recovery was reported when it came
+            line = f" (line {ev.loc.line})" if ev.loc else ""
+            self.ref.violation("BOI-ROUND-1", f"a Recovery in the middle of round {self.round}: '{ev.kind}'{line} "
+                               "still belongs to the round, and the Recovery is its last step", snap["loc"])
+        for t, (stamina, touched, uses) in zip(self.teams, snap["teams"]):
+            t.stamina, t.touched_zero, t.spirit_uses = stamina, touched, uses
+        self.over, self.end_rule = snap["over"], snap["end_rule"]
+        self.winner = self.decided_by = None
+        self.phase, self.pass_info = pre, snap["pass_info"]
+        self.slipped = True
+        self.before_recovery = None
 
     # -- Chaos Table (BOI-CHAOS-1/2/3) ---------------------------------------------------------
 
@@ -119,7 +179,7 @@ class EngineRounds(EngineRolls):
 
     def on_chaos(self, ev: Event) -> None:
         late = self.phase in MID_PHASES and self.round in self.r.chaos_rounds and not self.chaos_done
-        if self.phase in ("setup", "recovered") or (self.phase in MID_PHASES and not late):
+        if self.phase in ("setup", "recovered") or (self.phase in MID_PHASES and not late and not self.markers):
             if not self._begin_round(ev):
                 return
         if self.round not in self.r.chaos_rounds:
@@ -250,9 +310,13 @@ class EngineRounds(EngineRolls):
     # -- Face-Off (BOI-FO-1, BOI-SETUP-2) ----------------------------------------------------
 
     def on_faceoff(self, ev: Event) -> None:
-        if self.phase in ("setup", "recovered") or self.phase in MID_PHASES:
+        if self._may_begin():
             if not self._begin_round(ev):
                 return
+        elif self.phase in MID_PHASES and self.faceoff_done:
+            self.ref.violation("BOI-ROUND-1", f"round {self.round} already had its Face-Off; the next round "
+                               "starts after the Recovery ('round_start')", ev.loc)
+        self.faceoff_done = True
         if self.round in self.r.chaos_rounds and not self.chaos_done and not self.chaos_reported:
             self.chaos_reported = True
             self.ref.violation("BOI-CHAOS-1", f"round {self.round} starts with a Chaos event (rolled before the "

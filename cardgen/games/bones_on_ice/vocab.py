@@ -122,6 +122,8 @@ HEADER: dict[str, Opt] = {
 
 ROLL_KINDS = ("faceoff", "move", "shoot", "intercept", "one_v_one", "rebound", "penalty_shot", "shootout")
 MID_PHASES = ("mid", "pass", "one_v_one", "rebound", "mid_over")
+# events that belong to a round's Mid-Game or 1v1: after the round's Recovery they show it came early
+CONTINUES = ("move", "shoot", "pass", "intercept", "tactical_move", "one_v_one", "rebound", "scramble")
 # The effects the engine knows, with the keys each needs in params.yaml (chaos_effects, spirit_effects).
 CHAOS_EFFECTS = {"penalty_shot": ("who", "level", "shooter"), "scramble": ("die", "zones"),
                  "recover": ("who", "level", "amount"), "win_faceoff": ("who", "level"), "no_boost": (),

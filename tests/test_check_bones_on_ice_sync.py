@@ -1,0 +1,87 @@
+"""Bones on Ice: one slip is one problem (issue 20, item 1). The replay applies each event as
+recorded, then keeps in step with the log's own markers — ``round_start`` with its number,
+the Face-Off, the Recovery — so a slip never shifts the round count for the rest of the game.
+Each slip: exactly one problem at its line, exit 0 when its rule is allowed, and a legal twin."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.checklogs import assert_legal, assert_reports_exactly, check, line_of, write
+from tests.conftest import ROOT
+
+GAME = "bones_on_ice"
+REGULATION = (ROOT / "examples" / "logs" / GAME / "regulation.yaml").read_text(encoding="utf-8")
+ROUND4_WON = ("  - {kind: faceoff, skaters: [sully, pat], rolls: [8, 5], boosts: [femurs], winner: femurs}\n"
+              "  - {kind: team_spirit, team: titans, stamina: {titans: 17}}\n")
+TACTICAL = "  - {kind: tactical_move, skater: tess, zone: attack}\n"
+
+
+def _insert_before(text: str, needle: str, line: str, after: str = "") -> str:
+    at = text.index(needle, text.index(after) if after else 0)
+    at = text.rindex("\n", 0, at) + 1
+    return text[:at] + line + text[at:]
+
+
+def _slip(name: str) -> tuple[str, int]:
+    """A log with one slip, and the slip's line."""
+    if name == "tactical move before the Face-Off":
+        text = _insert_before(REGULATION, "{kind: faceoff", TACTICAL, "{kind: round_start, round: 4}")
+        return text, line_of(text, TACTICAL)
+    if name == "tactical move before the Face-Off of a Chaos round":
+        text = _insert_before(REGULATION, "{kind: faceoff", TACTICAL, "{kind: round_start, round: 10}")
+        return text, line_of(text, TACTICAL)
+    if name == "a Recovery in the middle of a round":
+        text = _insert_before(REGULATION, "{kind: shoot", "  - {kind: recovery}\n", "{kind: round_start, round: 7}")
+        return text, line_of(text, "  - {kind: recovery}\n", text.index("{kind: round_start, round: 7}"))
+    if name == "a Recovery in the middle of the last round":
+        text = _insert_before(REGULATION, "{kind: shoot", "  - {kind: recovery}\n", "{kind: round_start, round: 15}")
+        return text, line_of(text, "  - {kind: recovery}\n", text.index("{kind: round_start, round: 15}"))
+    if name == "a second Recovery":
+        text = _insert_before(REGULATION, "{kind: round_start, round: 3}", "  - {kind: recovery}\n")
+        return text, line_of(text, "{kind: round_start, round: 3}") - 1
+    if name == "a marker with the wrong number":
+        text = REGULATION.replace("{kind: round_start, round: 7}", "{kind: round_start, round: 8}")
+        return text, line_of(text, "{kind: round_start, round: 8}")
+    if name == "a round left out":
+        text = REGULATION[:REGULATION.index("  # round 7")] + REGULATION[REGULATION.index("  # round 8"):]
+        return text, line_of(text, "{kind: round_start, round: 8}")
+    raise KeyError(name)
+
+
+SLIPS = ["tactical move before the Face-Off", "tactical move before the Face-Off of a Chaos round",
+         "a Recovery in the middle of a round", "a Recovery in the middle of the last round", "a second Recovery",
+         "a marker with the wrong number", "a round left out"]
+
+
+@pytest.mark.parametrize("name", SLIPS)
+def test_one_slip_is_one_problem_at_its_line(tmp_path, name):
+    text, line = _slip(name)
+    final = assert_reports_exactly(GAME, write(tmp_path, text), {("BOI-ROUND-1", "error", line)})
+    if name != "a round left out":     # the rest of the game replays in step: the same result
+        assert final["winner"] == "titans" and final["score"] == {"femurs": 1, "titans": 2}, final
+        assert final["round"] == 15
+
+
+@pytest.mark.parametrize("name", SLIPS)
+def test_the_slip_allowed_is_exit_0(tmp_path, name):
+    text, _ = _slip(name)
+    text = text.replace("events:\n", "allow:\n  - {rule: BOI-ROUND-1, reason: the table's slip}\nevents:\n", 1)
+    code, probs, _ = check(GAME, write(tmp_path, text))
+    assert code == 0 and all(p["severity"] == "note" for p in probs), probs
+
+
+def test_the_legal_twin_a_tactical_move_after_the_face_off(tmp_path):
+    text = REGULATION.replace(ROUND4_WON, ROUND4_WON + TACTICAL, 1)
+    assert TACTICAL in text
+    assert_legal(*check(GAME, write(tmp_path, text))[:2])
+
+
+def test_the_legal_twin_markers_may_be_left_out(tmp_path):
+    text = REGULATION.replace("  - {kind: round_start, round: 7}\n", "")
+    assert_legal(*check(GAME, write(tmp_path, text))[:2])
+
+
+def test_a_log_without_markers_still_begins_rounds_at_the_face_off(tmp_path):
+    text = "\n".join(ln for ln in REGULATION.splitlines() if "round_start" not in ln) + "\n"
+    assert_legal(*check(GAME, write(tmp_path, text))[:2])
