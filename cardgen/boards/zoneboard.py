@@ -1,10 +1,13 @@
-"""A board of zones in a row with card slots, goals, tracks and a table panel (``board:`` files).
+"""A board of zones in a row with card slots, end targets, tracks and a table panel (``board:``
+files): a playing field for two sides facing each other.
 
-The board file names everything: the card size its slots hold, the two sides, the zones
-from left to right (whose Defensive Zone each is, which has the face-off spot), the tracks
-(``from``/``to``, per side or shared, marked steps) and a table panel whose entries are read
-from cards of a given type or, when the game has none, from a parameter. Rules numbers are
-``{param: …}`` references to the game's params.yaml, so the board follows the rules.
+The board file names everything, words included: the card size its slots hold, the two sides,
+the zones from left to right (which side's home zone each is, which holds a side's end — its
+target and its keeper's slot — and which the centre spot), the labels printed on slots, ends
+and the centre spot, the tracks (``from``/``to``, per side or shared, marked steps) and a table
+panel whose entries are read from cards of a given type or, when the game has none, from a
+parameter. Rules numbers are ``{param: …}`` references to the game's params.yaml, so the board
+follows the rules. Nothing here names a game: the game's words live in its board file.
 """
 
 from __future__ import annotations
@@ -32,25 +35,27 @@ TRACK_SPEC = {
 }
 ZONE_SPEC = {
     "name": Opt("str", required=True),
-    "side": Opt("int", default=None, min=0, max=1, doc="whose Defensive Zone (0 left, 1 right)"),
-    "also": Opt("str", default="", doc="a second name, e.g. the other side's Attack Zone"),
-    "goal": Opt("bool", default=False, doc="the side's goal and goalie crease stand in this zone"),
-    "faceoff": Opt("bool", default=False, doc="the face-off spot"),
+    "side": Opt("int", default=None, min=0, max=1, doc="whose home zone (0 left, 1 right)"),
+    "also": Opt("str", default="", doc="a second name, e.g. what the zone is to the other side"),
+    "end": Opt("bool", default=False, doc="the side's end stands in this zone: its target and its keeper's slot"),
+    "centre": Opt("bool", default=False, doc="the centre spot (and the centre line) stand in this zone"),
 }
 BOARD_SPEC = {
     "name": Opt("str", required=True),
     "card": Opt("str", required=True, doc="card size name the slots hold"),
     "slot_margin": Opt("length", default=3.0, doc="free paper round a card in its slot"),
     "gap": Opt("length", default=4.0, doc="between slots"),
-    "slots_per_side": Opt("any", required=True, doc="skater slots per side in each zone"),
-    "goalie_label": Opt("str", default="Goalie"),
-    "skater_label": Opt("str", default="Skater"),
+    "slots_per_side": Opt("any", required=True, doc="card slots per side in each zone"),
+    "keeper_label": Opt("str", default="", doc="after the side's name on the keeper's slot at its end"),
+    "slot_label": Opt("str", default="", doc="after the side's name on every other slot"),
+    "end_label": Opt("str", default="", doc="printed under each end's target"),
+    "centre_labels": Opt("list", default=[], item=Opt("str"), doc="printed left and right of the centre spot"),
     "sides": Opt("list", required=True, doc="two sides: {name, color}"),
     "zones": Opt("list", required=True),
     "tracks": Opt("list", default=[]),
     "track_box": Opt("length", default=16.0, min=5, doc="a track step's box: fits a track marker"),
     "table": Opt("map", default=None),
-    "colors": Opt("map", default={}, doc="ice, boards, line, ink, panel"),
+    "colors": Opt("map", default={}, doc="surface, border, line, blue_line, ink, panel"),
 }
 TABLE_SPEC = {
     "title": Opt("str", required=True),
@@ -77,7 +82,7 @@ class Track:
 
 
 @dataclass
-class RinkModel:
+class ZoneBoard:
     path: Path
     loc: Loc
     name: str
@@ -85,8 +90,10 @@ class RinkModel:
     margin: float
     gap: float
     slots: int
-    goalie_label: str
-    skater_label: str
+    keeper_label: str
+    slot_label: str
+    end_label: str
+    centre_labels: list[str]
     sides: list[tuple[str, str]]
     zones: list[dict]
     tracks: list[Track]
@@ -105,7 +112,7 @@ def _int(v: Any, game, problems: Problems, loc: Loc | None, what: str) -> int | 
     return v
 
 
-def load(path: Path, doc: YDict, game, problems: Problems) -> RinkModel | None:
+def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
     r = common.check(doc, {"board": Opt("map", required=True, fields=BOARD_SPEC)}, problems, path.name)
     bd = doc.get("board")
     if not r.ok or not isinstance(bd, YDict):
@@ -176,8 +183,9 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> RinkModel | None:
             cols[k] = col
     if not ok or card is None or slots is None:
         return None
-    return RinkModel(path, bd.loc, v["name"], card, v["slot_margin"], v["gap"], slots, v["goalie_label"],
-                     v["skater_label"], sides, zones, tracks, v["track_box"], table, cols)
+    return ZoneBoard(path, bd.loc, v["name"], card, v["slot_margin"], v["gap"], slots, v["keeper_label"],
+                     v["slot_label"], v["end_label"], list(v["centre_labels"]), sides, zones, tracks,
+                     v["track_box"], table, cols)
 
 
 def _expand(text: str, game, effect: dict, td: YDict, problems: Problems) -> str | None:
@@ -250,14 +258,14 @@ def _slot(x: float, y: float, w: float, h: float, label: str, color: str, fonts,
             seams.nudge(Text(x + w / 2, y + h / 2 + 1.5, label, fonts["bold"], 9, color, "center"), x + 2, x + w - 2)]
 
 
-def scene(m: RinkModel, fonts: dict[str, str], seams: Seams | None = None) -> Board:
+def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Board:
     """The board as one drawing. With ``seams`` (where a tiling cuts it) every word keeps off the
     cut lines: labels slide within their slot or zone, the table's columns fill the stretches
     between seams; the board's ``relayout`` draws it again for other seams."""
     seams = seams or NO_SEAMS
     ink = m.colors.get("ink", "#10243a")
-    ice = m.colors.get("ice", "#f3f9fd")
-    boards = m.colors.get("boards", "#1b3a5c")
+    surface = m.colors.get("surface", "#f3f9fd")
+    border = m.colors.get("border", "#1b3a5c")
     red = m.colors.get("line", "#c8343c")
     blue = m.colors.get("blue_line", "#2f6db5")
     panel = m.colors.get("panel", "#d6eaf6")
@@ -267,23 +275,23 @@ def scene(m: RinkModel, fonts: dict[str, str], seams: Seams | None = None) -> Bo
     n = m.slots
     label_h = 12.0
     row_w = n * sw + (n - 1) * g
-    lane = 16.0                      # between the two rows: the face-off spot and the goal mouth
+    lane = 16.0                      # between the two rows: the centre spot and the target's mouth
     zone_h = label_h + 2 * sh + lane + 8
     net_w = 10.0
-    crease_w = net_w + 3 + sw + g + 2
-    widths = [row_w + 2 * PAD + (crease_w if z["goal"] else 0) for z in m.zones]
-    rink_w = sum(widths)
+    pocket_w = net_w + 3 + sw + g + 2
+    widths = [row_w + 2 * PAD + (pocket_w if z["end"] else 0) for z in m.zones]
+    field_w = sum(widths)
     x0, y0 = PAD, 18.0
     items: list = []
-    # the rink: ice with rounded ends, boards around
-    items.append(Rect(x0, y0, rink_w, zone_h, ice, boards, 1.6, 30.0))
+    # the field: a surface with rounded ends, a border around
+    items.append(Rect(x0, y0, field_w, zone_h, surface, border, 1.6, 30.0))
     x = x0
     side_name = [s[0] for s in m.sides]
     side_col = [s[1] for s in m.sides]
     mid_y = y0 + label_h + 2 + sh + lane / 2
     for zi, (z, zw) in enumerate(zip(m.zones, widths)):
-        goal_left = z["goal"] and z["side"] == 0
-        inner_x = x + PAD + (crease_w if goal_left else 0)
+        end_left = z["end"] and z["side"] == 0
+        inner_x = x + PAD + (pocket_w if end_left else 0)
         title = (f"{side_name[z['side']]} · " if z["side"] is not None else "") + z["name"]
         cx = inner_x + row_w / 2
         items.append(seams.nudge(Text(cx, y0 + 7.5, title, fonts["bold"], 12, side_col[z["side"]]
@@ -291,9 +299,9 @@ def scene(m: RinkModel, fonts: dict[str, str], seams: Seams | None = None) -> Bo
         if z["also"]:
             items.append(seams.nudge(Text(cx, y0 + 11.5, z["also"], fonts["italic"], 7.5, ink, "center"),
                                      x + 2, x + zw - 2))
-        if z["goal"]:
+        if z["end"]:
             side = z["side"]
-            if goal_left:
+            if end_left:
                 net_x = x + PAD
                 gl = net_x + net_w
                 gx = gl + 3
@@ -303,30 +311,34 @@ def scene(m: RinkModel, fonts: dict[str, str], seams: Seams | None = None) -> Bo
                 net_x = gl
             gy = mid_y - sh / 2
             items.append(Line(gl, y0 + 8, gl, y0 + zone_h - 8, red, 0.8))
-            items += _crease(gl, mid_y, sw + 7, sh / 2 + 6, goal_left, red)
+            items += _pocket(gl, mid_y, sw + 7, sh / 2 + 6, end_left, red)
             items.append(Rect(net_x, mid_y - 22, net_w, 44, "#ffffff", red, 0.8))
             for k in range(1, 6):
                 yy = mid_y - 22 + k * 44 / 6
                 items.append(Line(net_x, yy, net_x + net_w, yy, red, 0.2))
             items.append(Line(net_x + net_w / 2, mid_y - 22, net_x + net_w / 2, mid_y + 22, red, 0.2))
-            items.append(seams.nudge(Text(net_x + net_w / 2, mid_y + 27, "GOAL", fonts["bold"], 6, red, "center"),
-                                     net_x - 6, net_x + net_w + 6))
-            items += _slot(gx, gy, sw, sh, f"{side_name[side]} {m.goalie_label}", side_col[side], fonts, seams)
+            if m.end_label:
+                items.append(seams.nudge(Text(net_x + net_w / 2, mid_y + 27, m.end_label, fonts["bold"], 6, red,
+                                              "center"), net_x - 6, net_x + net_w + 6))
+            items += _slot(gx, gy, sw, sh, _label(side_name[side], m.keeper_label), side_col[side], fonts, seams)
         fx = inner_x + row_w / 2
-        if z["faceoff"]:   # the centre line first: the slots (and the cards on them) cover it
+        if z["centre"]:    # the centre line first: the slots (and the cards on them) cover it
             items.append(Line(fx, y0 + label_h + 1, fx, y0 + zone_h - 1, red, 1.2))
-        # skater slots: side 0 on the top row, side 1 below
+        # card slots: side 0 on the top row, side 1 below
         for row in range(2):
             sy = y0 + label_h + row * (sh + lane) + 2
             for k in range(n):
                 sx = inner_x + k * (sw + g)
-                items += _slot(sx, sy, sw, sh, f"{side_name[row]} {m.skater_label}", side_col[row], fonts, seams)
-        if z["faceoff"]:
-            items += [Circle(fx, mid_y, 7.0, "#ffffff", red, 0.8), Circle(fx, mid_y, 2.5, red, None, 0),
-                      seams.nudge(Text(fx - 9, mid_y + 1.2, "FACE-OFF", fonts["bold"], 6, red, "right"),
-                                  inner_x, fx - 8),
-                      seams.nudge(Text(fx + 9, mid_y + 1.2, "SPOT", fonts["bold"], 6, red, "left"),
-                                  fx + 8, inner_x + row_w)]
+                items += _slot(sx, sy, sw, sh, _label(side_name[row], m.slot_label), side_col[row], fonts, seams)
+        if z["centre"]:
+            left, right = (m.centre_labels + ["", ""])[:2]
+            items += [Circle(fx, mid_y, 7.0, "#ffffff", red, 0.8), Circle(fx, mid_y, 2.5, red, None, 0)]
+            if left:
+                items.append(seams.nudge(Text(fx - 9, mid_y + 1.2, left, fonts["bold"], 6, red, "right"),
+                                         inner_x, fx - 8))
+            if right:
+                items.append(seams.nudge(Text(fx + 9, mid_y + 1.2, right, fonts["bold"], 6, red, "left"),
+                                         fx + 8, inner_x + row_w))
         x += zw
         if zi < len(m.zones) - 1:
             items.append(Rect(x - 1.5, y0 + 1, 3.0, zone_h - 2, blue, None, 0))
@@ -347,7 +359,7 @@ def scene(m: RinkModel, fonts: dict[str, str], seams: Seams | None = None) -> Bo
     for lbl, t, col in track_rows:
         steps = t.hi - t.lo + 1
         w = label_w + steps * box
-        if cursor_x > tx0 and cursor_x + w > x0 + rink_w:
+        if cursor_x > tx0 and cursor_x + w > x0 + field_w:
             cursor_x, cursor_y = tx0, cursor_y + row_h
         placed.append((cursor_x, cursor_y, lbl, t, col))
         cursor_x += w + 10
@@ -355,10 +367,10 @@ def scene(m: RinkModel, fonts: dict[str, str], seams: Seams | None = None) -> Bo
         items += _track(px, py + 4.5, label_w, box, lbl, t, col, fonts, ink, seams)
     y = cursor_y + row_h + 2 if placed else y
     if m.table:
-        ph, panel_items = _table_panel(m.table, x0, y, rink_w, fonts, ink, panel, seams)
+        ph, panel_items = _table_panel(m.table, x0, y, field_w, fonts, ink, panel, seams)
         items += panel_items
         y += ph
-    W = rink_w + 2 * PAD
+    W = field_w + 2 * PAD
     H = y + PAD
     head = [Rect(0, 0, W, H, "#ffffff", None, 0), seams.nudge(Text(PAD, 11, m.name, fonts["bold"], 16, ink), 0, W),
             seams.nudge(Text(W - PAD, 11, f"slots hold {cw:g} × {ch:g} mm cards", fonts["regular"], 8, ink, "right"),
@@ -369,8 +381,12 @@ def scene(m: RinkModel, fonts: dict[str, str], seams: Seams | None = None) -> Bo
     return board
 
 
-def _crease(gl: float, cy: float, rx: float, ry: float, left: bool, red: str) -> list:
-    """A half-ellipse crease in front of the goal line at x = ``gl``, holding the goalie's slot."""
+def _label(side: str, label: str) -> str:
+    return f"{side} {label}" if label else side
+
+
+def _pocket(gl: float, cy: float, rx: float, ry: float, left: bool, red: str) -> list:
+    """A half-ellipse in front of the end line at x = ``gl``, holding the keeper's slot."""
     pts = []
     for k in range(33):
         a = -math.pi / 2 + math.pi * k / 32
@@ -450,6 +466,6 @@ def _table_panel(table: dict, x: float, y: float, w: float, fonts, ink: str, pan
     return ph + 4, out
 
 
-def slot_boxes(m: RinkModel) -> tuple[float, float]:
+def slot_boxes(m: ZoneBoard) -> tuple[float, float]:
     """The slot size (card plus margin on each side)."""
     return m.card[0] + 2 * m.margin, m.card[1] + 2 * m.margin
