@@ -1,0 +1,238 @@
+"""Bones on Ice — the game state (the play core's game-state API): who acts, the legal actions,
+the chance outcomes, applying them; the played game as a playtest log.
+
+A decision is one choice of one player; a log event is assembled from several: a Move is the
+carrier's choice (``move``), the opponent's defender (``defend``), each team's Boost
+(``boost``) and the dice (chance: ``rolls``), written as one ``move`` event with its stated
+winner and Stamina. See ``docs/engines-bones_on_ice.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...model import Card, Game
+from ...play.api import CHANCE, TERMINAL, Action, GameState
+from .rules import Rules, die_sides
+from .turns import Turns
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A skater as the state knows it (fixed for the game)."""
+
+    id: str
+    team: int
+    role: str
+    dice: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What does not change during a game: the rules, the two teams and their skaters."""
+
+    rules: Rules
+    teams: tuple[str, ...]
+    names: tuple[str, ...]
+    pieces: tuple[Piece, ...]
+    spirits: tuple[Card | None, ...]
+
+    @classmethod
+    def of(cls, game: Game, header: dict[str, Any]) -> Setup:
+        r = Rules.read(game)
+        skaters = r.by_type.get("skater", [])
+        spirits = {str(c.get("team")): c for c in r.by_type.get("spirit", [])}
+        keys, names, pieces = [], [], []
+        for i, entry in enumerate(header.get("teams") or []):
+            key = str(entry["team"] if isinstance(entry, dict) else entry)
+            keys.append(key)
+            names.append(str(spirits[key].get("team_name")) if key in spirits else key)
+            for c in skaters:
+                if str(c.get("team")) == key:
+                    pieces.append(Piece(c.id, i, str(c.get("role")),
+                                        {s: die_sides(c.get(s)) for s in ("reflexes", "marksmanship")}))
+        return cls(r, tuple(keys), tuple(names), tuple(pieces), tuple(spirits.get(k) for k in keys))
+
+
+class BoiState(Turns, GameState):
+    """One position of a game of Bones on Ice."""
+
+    def __init__(self, setup: Setup, fresh: bool = True):
+        self.s = setup
+        self.r = setup.rules
+        self.players = list(setup.teams)
+        if not fresh:
+            return
+        r = self.r
+        self.history: list[Action] = []
+        self.events: list[dict[str, Any]] = []
+        self.round = 0
+        self.phase = "round"             # round chaos penalty faceoff scramble mid pass mid_over shootout over
+        self.stamina = [r.st_start, r.st_start]
+        self.score = [0, 0]
+        self.so = [0, 0]
+        self.touched = [False, False]
+        self.pos = [r.start_pos(p.team, p.role) for p in setup.pieces]
+        self.active: int | None = None
+        self.puck: int | None = None
+        self.acted: set[int] = set()
+        self.picks: list[int] = []       # the Face-Off skaters picked so far
+        self.effect: dict[str, Any] = {}  # this round's Chaos entry's effect
+        self.entry_id: str | None = None
+        self.penalty_queue: list[int] = []
+        self.power_play: int | None = None
+        self.no_boost = False
+        self.roll_bonus: tuple[int, int] | None = None
+        self.scramble_due = False
+        self.scramble: dict[str, Any] | None = None
+        self.last_fo: int | None = None
+        self.shot: int | None = None
+        self.shot_pos = 0
+        self.pass_info: tuple[int, int] | None = None
+        self.shots: list[tuple[int, bool]] = []
+        self.winner: int | None = None
+        self.decided_by: str | None = None
+        self.roll: dict[str, Any] | None = None
+
+    # -- the API ----------------------------------------------------------------------------
+    def clone(self) -> BoiState:
+        c = BoiState(self.s, fresh=False)
+        c.__dict__.update(self.__dict__)
+        c.history, c.events = list(self.history), list(self.events)
+        c.stamina, c.score, c.so, c.touched = list(self.stamina), list(self.score), list(self.so), list(self.touched)
+        c.pos, c.acted, c.picks = list(self.pos), set(self.acted), list(self.picks)
+        c.penalty_queue, c.shots = list(self.penalty_queue), list(self.shots)
+        if self.scramble is not None:
+            c.scramble = {"left": list(self.scramble["left"]), "rolls": dict(self.scramble["rolls"])}
+        if self.roll is not None:
+            c.roll = dict(self.roll, ev=dict(self.roll["ev"]), boosts=list(self.roll["boosts"]),
+                          order=list(self.roll["order"]))
+        return c
+
+    def current_player(self) -> int:
+        ph = self.phase
+        if ph == "over":
+            return TERMINAL
+        if self.roll is not None:
+            st = self.roll["stage"]
+            return CHANCE if st == "dice" else self.roll["chooser"]
+        if ph in ("round", "chaos", "scramble"):
+            return CHANCE
+        if ph == "penalty":
+            return self.penalty_queue[0]
+        if ph == "faceoff":
+            return self.power_play if self.power_play is not None else len(self.picks)
+        if ph == "pass":
+            return 1 - self.s.pieces[self.pass_info[0]].team if self.pass_info else 0
+        if ph == "shootout":
+            return self.due_shooter()
+        return self.active if self.active is not None else 0
+
+    def legal_actions(self) -> list[Action]:
+        who = self.current_player()
+        if who in (CHANCE, TERMINAL):
+            return []
+        r, P = self.r, self.s.pieces
+        if self.roll is not None:
+            if self.roll["stage"] == "defend":
+                return [Action.make("defend", skater=p.id) for p in P if p.team == who and p.role in r.defending_roles]
+            key = self.players[who]
+            return [Action.make("boost", team=key, boost=False), Action.make("boost", team=key, boost=True)]
+        ph = self.phase
+        if ph == "penalty":
+            role = self.effect.get("shooter")
+            return [Action.make("penalty_shot", skater=p.id) for p in P
+                    if p.team == who and (p.role == role if role else p.role in r.acting_roles)]
+        if ph == "faceoff":
+            return [Action.make("faceoff", skater=p.id) for p in P if p.team == who and p.role in r.acting_roles]
+        if ph == "shootout":
+            return [Action.make("shootout", skater=p.id) for p in P if p.team == who and p.role in r.shooter_roles]
+        if ph == "pass":
+            out = [Action.make("no_intercept")]
+            if self.stamina[who] >= r.costs["interception"]:
+                out += [Action.make("intercept", skater=p.id) for p in P
+                        if p.team == who and p.role in r.defending_roles]
+            return out
+        if ph == "mid_over":
+            return [Action.make("recovery")]
+        return self.mid_actions(who) + [Action.make("recovery")]
+
+    def mid_actions(self, team: int) -> list[Action]:
+        """The active team's Mid-Game actions (BOI-MID-1…5)."""
+        r, P, out = self.r, self.s.pieces, []
+        last = len(r.zones) - 1
+        can = [i for i, p in enumerate(P) if p.team == team and p.role in r.acting_roles and i not in self.acted]
+        c = self.puck
+        if c is not None and c in can:
+            here = self.pos[c]
+            out += [Action.make("move", skater=P[c].id, zone=r.rel(team, z)) for z in (here - 1, here + 1)
+                    if 0 <= z <= last]
+            out.append(Action.make("shoot", skater=P[c].id))
+            if self.stamina[team] >= r.costs["pass"]:
+                out += [Action.make("pass", skater=P[c].id, to=P[i].id) for i, p in enumerate(P)
+                        if p.team == team and i != c and abs(self.pos[i] - here) <= 1]
+        if self.stamina[team] >= r.costs["tactical_move"]:
+            for i in can:
+                if i != c:
+                    out += [Action.make("tactical_move", skater=P[i].id, zone=r.rel(team, z))
+                            for z in (self.pos[i] - 1, self.pos[i] + 1) if 0 <= z <= last]
+        return out
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.current_player() != CHANCE:
+            return []
+        r = self.r
+        if self.roll is not None:
+            sa, sd = self.roll["sides"]
+            p = 1.0 / (sa * sd)
+            return [(Action.make("rolls", rolls=(x, y)), p) for x in range(1, sa + 1) for y in range(1, sd + 1)]
+        if self.phase == "round":
+            return [(Action.make("round_start", round=self.round + 1), 1.0)]
+        if self.phase == "chaos":
+            out = []
+            for v in range(1, r.chaos_die + 1):
+                card = r.chaos_card(v)
+                out.append((Action.make("chaos", die=v, entry=card.id if card else None), 1.0 / r.chaos_die))
+            return out
+        sk = self.scramble["left"][0]
+        die = int(self.effect.get("die") or r.chaos_die)
+        return [(Action.make("scramble_roll", skater=self.s.pieces[sk].id, value=v), 1.0 / die)
+                for v in range(1, die + 1)]
+
+    def returns(self) -> list[float]:
+        if self.phase != "over":
+            return [0.0, 0.0]
+        if self.winner is None:
+            return [0.5, 0.5]
+        return [1.0 if i == self.winner else 0.0 for i in range(2)]
+
+    def result(self) -> dict[str, Any]:
+        keys = self.players
+        return {
+            "winner": keys[self.winner] if self.winner is not None else None,
+            "decided_by": self.decided_by,
+            "round": self.round,
+            "score": {k: self.score[i] for i, k in enumerate(keys)},
+            "shootout": {k: self.so[i] for i, k in enumerate(keys)} if self.shots else None,
+            "stamina": {k: self.stamina[i] for i, k in enumerate(keys)},
+            "teams": {k: {"name": self.s.names[i], "score": self.score[i], "stamina": self.stamina[i],
+                          "shootout": self.so[i], "skaters": [p.id for p in self.s.pieces if p.team == i]}
+                      for i, k in enumerate(keys)},
+        }
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Everything on the table is public in Bones on Ice: the rink, the puck, Stamina, score."""
+        P = self.s.pieces
+        return {"player": player, "team": self.players[player], "round": self.round, "phase": self.phase,
+                "score": list(self.score), "stamina": list(self.stamina), "shootout": list(self.so),
+                "active": self.active, "puck": P[self.puck].id if self.puck is not None else None,
+                "zones": {p.id: self.r.rel(player, self.pos[i]) for i, p in enumerate(P)},
+                "acted": sorted(P[i].id for i in self.acted), "chaos": self.entry_id,
+                "roll": None if self.roll is None else {k: self.roll[k] for k in ("kind", "stage", "boosts")}}
+
+    def log_header(self) -> dict[str, Any]:
+        return {"game": "bones_on_ice", "teams": [{"team": k} for k in self.players]}
+
+    def log_events(self) -> list[dict[str, Any]]:
+        return [dict(e) for e in self.events]
