@@ -9,6 +9,7 @@ winner and Stamina. See ``docs/engines-bones_on_ice.md``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,18 @@ from ...model import Card, Game
 from ...play.api import CHANCE, TERMINAL, Action, GameState
 from .rules import Rules, die_sides
 from .turns import Turns
+
+
+def act(kind: str, **fields: Any) -> Action:
+    """An action of scalar fields (no freezing needed: the fast path of legal actions)."""
+    return Action(kind, tuple(fields.items()))
+
+
+@functools.cache
+def two_dice(sa: int, sd: int) -> list[tuple[Action, float]]:
+    """The outcomes of a contested roll: a d``sa`` and a d``sd``, each pair equally likely."""
+    p = 1.0 / (sa * sd)
+    return [(Action("rolls", (("rolls", (x, y)),)), p) for x in range(1, sa + 1) for y in range(1, sd + 1)]
 
 
 @dataclass(frozen=True)
@@ -37,6 +50,10 @@ class Setup:
     names: tuple[str, ...]
     pieces: tuple[Piece, ...]
     spirits: tuple[Card | None, ...]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.pieces)
 
     @classmethod
     def of(cls, game: Game, header: dict[str, Any]) -> Setup:
@@ -136,27 +153,27 @@ class BoiState(Turns, GameState):
         r, P = self.r, self.s.pieces
         if self.roll is not None:
             if self.roll["stage"] == "defend":
-                return [Action.make("defend", skater=p.id) for p in P if p.team == who and p.role in r.defending_roles]
+                return [act("defend", skater=p.id) for p in P if p.team == who and p.role in r.defending_roles]
             key = self.players[who]
-            return [Action.make("boost", team=key, boost=False), Action.make("boost", team=key, boost=True)]
+            return [act("boost", team=key, boost=False), act("boost", team=key, boost=True)]
         ph = self.phase
         if ph == "penalty":
             role = self.effect.get("shooter")
-            return [Action.make("penalty_shot", skater=p.id) for p in P
+            return [act("penalty_shot", skater=p.id) for p in P
                     if p.team == who and (p.role == role if role else p.role in r.acting_roles)]
         if ph == "faceoff":
-            return [Action.make("faceoff", skater=p.id) for p in P if p.team == who and p.role in r.acting_roles]
+            return [act("faceoff", skater=p.id) for p in P if p.team == who and p.role in r.acting_roles]
         if ph == "shootout":
-            return [Action.make("shootout", skater=p.id) for p in P if p.team == who and p.role in r.shooter_roles]
+            return [act("shootout", skater=p.id) for p in P if p.team == who and p.role in r.shooter_roles]
         if ph == "pass":
-            out = [Action.make("no_intercept")]
+            out = [act("no_intercept")]
             if self.stamina[who] >= r.costs["interception"]:
-                out += [Action.make("intercept", skater=p.id) for p in P
+                out += [act("intercept", skater=p.id) for p in P
                         if p.team == who and p.role in r.defending_roles]
             return out
         if ph == "mid_over":
-            return [Action.make("recovery")]
-        return self.mid_actions(who) + [Action.make("recovery")]
+            return [act("recovery")]
+        return self.mid_actions(who) + [act("recovery")]
 
     def mid_actions(self, team: int) -> list[Action]:
         """The active team's Mid-Game actions (BOI-MID-1…5)."""
@@ -166,16 +183,16 @@ class BoiState(Turns, GameState):
         c = self.puck
         if c is not None and c in can:
             here = self.pos[c]
-            out += [Action.make("move", skater=P[c].id, zone=r.rel(team, z)) for z in (here - 1, here + 1)
+            out += [act("move", skater=P[c].id, zone=r.rel(team, z)) for z in (here - 1, here + 1)
                     if 0 <= z <= last]
-            out.append(Action.make("shoot", skater=P[c].id))
+            out.append(act("shoot", skater=P[c].id))
             if self.stamina[team] >= r.costs["pass"]:
-                out += [Action.make("pass", skater=P[c].id, to=P[i].id) for i, p in enumerate(P)
+                out += [act("pass", skater=P[c].id, to=P[i].id) for i, p in enumerate(P)
                         if p.team == team and i != c and abs(self.pos[i] - here) <= 1]
         if self.stamina[team] >= r.costs["tactical_move"]:
             for i in can:
                 if i != c:
-                    out += [Action.make("tactical_move", skater=P[i].id, zone=r.rel(team, z))
+                    out += [act("tactical_move", skater=P[i].id, zone=r.rel(team, z))
                             for z in (self.pos[i] - 1, self.pos[i] + 1) if 0 <= z <= last]
         return out
 
@@ -184,9 +201,7 @@ class BoiState(Turns, GameState):
             return []
         r = self.r
         if self.roll is not None:
-            sa, sd = self.roll["sides"]
-            p = 1.0 / (sa * sd)
-            return [(Action.make("rolls", rolls=(x, y)), p) for x in range(1, sa + 1) for y in range(1, sd + 1)]
+            return two_dice(*self.roll["sides"])
         if self.phase == "round":
             return [(Action.make("round_start", round=self.round + 1), 1.0)]
         if self.phase == "chaos":
@@ -227,7 +242,8 @@ class BoiState(Turns, GameState):
         return {"player": player, "team": self.players[player], "round": self.round, "phase": self.phase,
                 "score": list(self.score), "stamina": list(self.stamina), "shootout": list(self.so),
                 "active": self.active, "puck": P[self.puck].id if self.puck is not None else None,
-                "zones": {p.id: self.r.rel(player, self.pos[i]) for i, p in enumerate(P)},
+                "zones": dict(zip(self.s.ids, (self.r.zones[x if player == 0 else len(self.r.zones) - 1 - x]
+                                               for x in self.pos))),
                 "acted": sorted(P[i].id for i in self.acted), "chaos": self.entry_id,
                 "roll": None if self.roll is None else {k: self.roll[k] for k in ("kind", "stage", "boosts")}}
 
