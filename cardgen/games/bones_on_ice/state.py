@@ -10,13 +10,14 @@ winner and Stamina. See ``docs/engines-bones_on_ice.md``.
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
 from ...model import Card, Game
 from ...play.api import CHANCE, TERMINAL, Action, GameState
 from .rules import Rules, die_sides
-from .turns import Turns
+from .spirits import Spirits
 
 
 def act(kind: str, **fields: Any) -> Action:
@@ -25,10 +26,14 @@ def act(kind: str, **fields: Any) -> Action:
 
 
 @functools.cache
-def two_dice(sa: int, sd: int) -> list[tuple[Action, float]]:
-    """The outcomes of a contested roll: a d``sa`` and a d``sd``, each pair equally likely."""
-    p = 1.0 / (sa * sd)
-    return [(Action("rolls", (("rolls", (x, y)),)), p) for x in range(1, sa + 1) for y in range(1, sd + 1)]
+def two_dice(sa: int, sd: int, na: int = 1, nd: int = 1) -> list[tuple[Action, float]]:
+    """The outcomes of a contested roll: a d``sa`` and a d``sd``, each pair equally likely; a side
+    that rolls ``n`` > 1 dice (Dead Eye) shows the tuple of its values."""
+    def faces(sides: int, n: int) -> list:
+        return list(range(1, sides + 1)) if n == 1 else list(itertools.product(range(1, sides + 1), repeat=n))
+    fa, fd = faces(sa, na), faces(sd, nd)
+    p = 1.0 / (len(fa) * len(fd))
+    return [(Action("rolls", (("rolls", (x, y)),)), p) for x in fa for y in fd]
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,7 @@ class Setup:
         return cls(r, tuple(keys), tuple(names), tuple(pieces), tuple(spirits.get(k) for k in keys))
 
 
-class BoiState(Turns, GameState):
+class BoiState(Spirits, GameState):
     """One position of a game of Bones on Ice."""
 
     def __init__(self, setup: Setup, fresh: bool = True):
@@ -93,7 +98,10 @@ class BoiState(Turns, GameState):
         self.pos = [r.start_pos(p.team, p.role) for p in setup.pieces]
         self.active: int | None = None
         self.puck: int | None = None
-        self.acted: set[int] = set()
+        self.acted = [0] * len(setup.pieces)    # actions taken this Mid-Game, by skater
+        self.extra = [0] * len(setup.pieces)    # more actions allowed (Bone Rush)
+        self.spirit_uses = [0, 0]
+        self.grave = [False, False]             # Defense Bonus everywhere this Mid-Game (Grave Wall)
         self.picks: list[int] = []       # the Face-Off skaters picked so far
         self.effect: dict[str, Any] = {}  # this round's Chaos entry's effect
         self.entry_id: str | None = None
@@ -118,13 +126,14 @@ class BoiState(Turns, GameState):
         c.__dict__.update(self.__dict__)
         c.history, c.events = list(self.history), list(self.events)
         c.stamina, c.score, c.so, c.touched = list(self.stamina), list(self.score), list(self.so), list(self.touched)
-        c.pos, c.acted, c.picks = list(self.pos), set(self.acted), list(self.picks)
+        c.pos, c.acted, c.extra, c.picks = list(self.pos), list(self.acted), list(self.extra), list(self.picks)
+        c.spirit_uses, c.grave = list(self.spirit_uses), list(self.grave)
         c.penalty_queue, c.shots = list(self.penalty_queue), list(self.shots)
         if self.scramble is not None:
             c.scramble = {"left": list(self.scramble["left"]), "rolls": dict(self.scramble["rolls"])}
         if self.roll is not None:
             c.roll = dict(self.roll, ev=dict(self.roll["ev"]), boosts=list(self.roll["boosts"]),
-                          order=list(self.roll["order"]))
+                          order=list(self.roll["order"]), spirited=list(self.roll["spirited"]))
         return c
 
     def current_player(self) -> int:
@@ -134,6 +143,8 @@ class BoiState(Turns, GameState):
         if self.roll is not None:
             st = self.roll["stage"]
             return CHANCE if st == "dice" else self.roll["chooser"]
+        if ph == "window":
+            return 1 - self.active if self.active is not None else 0
         if ph in ("round", "chaos", "scramble"):
             return CHANCE
         if ph == "penalty":
@@ -154,8 +165,7 @@ class BoiState(Turns, GameState):
         if self.roll is not None:
             if self.roll["stage"] == "defend":
                 return [act("defend", skater=p.id) for p in P if p.team == who and p.role in r.defending_roles]
-            key = self.players[who]
-            return [act("boost", team=key, boost=False), act("boost", team=key, boost=True)]
+            return self.stage_options(who)
         ph = self.phase
         if ph == "penalty":
             role = self.effect.get("shooter")
@@ -171,6 +181,8 @@ class BoiState(Turns, GameState):
                 out += [act("intercept", skater=p.id) for p in P
                         if p.team == who and p.role in r.defending_roles]
             return out
+        if ph == "window":
+            return [act("no_spirit", team=self.players[who]), act("team_spirit", team=self.players[who])]
         if ph == "mid_over":
             return [act("recovery")]
         return self.mid_actions(who) + [act("recovery")]
@@ -179,7 +191,8 @@ class BoiState(Turns, GameState):
         """The active team's Mid-Game actions (BOI-MID-1…5)."""
         r, P, out = self.r, self.s.pieces, []
         last = len(r.zones) - 1
-        can = [i for i, p in enumerate(P) if p.team == team and p.role in r.acting_roles and i not in self.acted]
+        can = [i for i, p in enumerate(P) if p.team == team and p.role in r.acting_roles
+               and self.acted[i] < 1 + self.extra[i]]
         c = self.puck
         if c is not None and c in can:
             here = self.pos[c]
@@ -194,6 +207,9 @@ class BoiState(Turns, GameState):
                 if i != c:
                     out += [act("tactical_move", skater=P[i].id, zone=r.rel(team, z))
                             for z in (self.pos[i] - 1, self.pos[i] + 1) if 0 <= z <= last]
+        if self.spirit_kind(team) == "extra_action" and self.spirit_ok(team):
+            out += [act("team_spirit", team=self.players[team], skater=p.id) for i, p in enumerate(P)
+                    if p.team == team and p.role in r.acting_roles and self.acted[i] >= 1]
         return out
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -201,7 +217,7 @@ class BoiState(Turns, GameState):
             return []
         r = self.r
         if self.roll is not None:
-            return two_dice(*self.roll["sides"])
+            return two_dice(*self.roll["sides"], *self.roll["best"])
         if self.phase == "round":
             return [(Action.make("round_start", round=self.round + 1), 1.0)]
         if self.phase == "chaos":
@@ -244,7 +260,7 @@ class BoiState(Turns, GameState):
                 "active": self.active, "puck": P[self.puck].id if self.puck is not None else None,
                 "zones": dict(zip(self.s.ids, (self.r.zones[x if player == 0 else len(self.r.zones) - 1 - x]
                                                for x in self.pos))),
-                "acted": sorted(P[i].id for i in self.acted), "chaos": self.entry_id,
+                "acted": sorted(P[i].id for i, n in enumerate(self.acted) if n), "chaos": self.entry_id,
                 "roll": None if self.roll is None else {k: self.roll[k] for k in ("kind", "stage", "boosts")}}
 
     def log_header(self) -> dict[str, Any]:

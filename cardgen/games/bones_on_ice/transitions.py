@@ -40,7 +40,10 @@ class Transitions:
     pos: list[int]
     active: int | None
     puck: int | None
-    acted: set[int]
+    acted: list[int]
+    extra: list[int]
+    spirit_uses: list[int]
+    grave: list[bool]
     picks: list[int]
     effect: dict[str, Any]
     entry_id: str | None
@@ -108,7 +111,8 @@ class Transitions:
     def start_roll(self, kind: str, ev: dict[str, Any], a: int, d: int | None, a_stat: str, d_stat: str) -> None:
         """A contested roll: ``a`` (the initiator) against ``d`` (None: the opponent picks)."""
         self.roll = {"kind": kind, "ev": ev, "a": a, "d": d, "a_stat": a_stat, "d_stat": d_stat, "boosts": [],
-                     "stage": "defend", "chooser": 1 - self.s.pieces[a].team, "order": [], "sides": (0, 0)}
+                     "stage": "defend", "chooser": 1 - self.s.pieces[a].team, "order": [], "sides": (0, 0),
+                     "die": (0, 0), "best": (1, 1), "spirited": []}
         if d is None:
             return
         self.next_stage()
@@ -122,11 +126,21 @@ class Transitions:
             roll["order"] = [ta, 1 - ta]
         while roll["order"]:
             team = roll["order"].pop(0)
-            if not self.no_boost and self.stamina[team] >= self.r.costs["boost"]:
-                roll["stage"], roll["chooser"] = "boost", team
+            roll["stage"], roll["chooser"] = "boost", team
+            if len(self.stage_options(team)) > 1:
                 return
         roll["stage"] = "dice"
-        roll["sides"] = (P[roll["a"]].dice.get(roll["a_stat"], 0), P[roll["d"]].dice.get(roll["d_stat"], 0))
+        da, dd = roll["die"]
+        roll["sides"] = (da or P[roll["a"]].dice.get(roll["a_stat"], 0), dd or P[roll["d"]].dice.get(roll["d_stat"], 0))
+
+    def stage_options(self, team: int) -> list[Action]:
+        """A team's choices before the dice of a roll: a Boost (BOI-STAM-2) and a Team Spirit
+        that changes this roll (Cold Snap, Dead Eye: BOI-SPIRIT-1). Overridden in Spirits."""
+        key = self.players[team]
+        out = [Action("boost", (("team", key), ("boost", False)))]
+        if not self.no_boost and self.stamina[team] >= self.r.costs["boost"]:
+            out.append(Action("boost", (("team", key), ("boost", True))))
+        return out
 
     def resolve(self, values: tuple[int, int]) -> None:
         roll = self.roll
@@ -135,7 +149,7 @@ class Transitions:
         r, P = self.r, self.s.pieces
         a, d, kind = roll["a"], roll["d"], roll["kind"]
         ta, td = P[a].team, P[d].team
-        va, vd = values
+        va, vd = (max(v) if isinstance(v, tuple) else v for v in values)
         for team in roll["boosts"]:
             if team == ta:
                 va += r.boost_bonus
@@ -143,7 +157,7 @@ class Transitions:
                 vd += r.boost_bonus
         za, zd, _ = zone_mods(r, ZONE_ROLL.get(kind, kind), roll["a_stat"], ta,
                               self.shot_pos if kind == "one_v_one" else self.pos[a], roll["d_stat"], td, self.pos[d],
-                              False)
+                              self.grave[td])
         va, vd = va + za, vd + zd
         if self.roll_bonus is not None:
             team, amount = self.roll_bonus
@@ -151,7 +165,7 @@ class Transitions:
             vd += amount if td == team else 0
         w = tie_winner(va, vd, r.ties[TIES[kind]])
         ev = roll["ev"]
-        ev["rolls"] = list(values)
+        ev["rolls"] = [list(v) if isinstance(v, tuple) else v for v in values]
         if roll["boosts"]:
             ev["boosts"] = [self.players[t] for t in roll["boosts"]]
         won = w == "a"

@@ -25,6 +25,7 @@ class Turns(Transitions):
         self.active, self.puck = None, None
         self.phase = "chaos" if n in self.r.chaos_rounds else "faceoff"
         self.picks = []
+        self.spirit_uses = [0, 0]
 
     def on_chaos(self, die: int, entry: str | None) -> None:
         r = self.r
@@ -103,7 +104,9 @@ class Turns(Transitions):
     def won_faceoff(self, sk: int) -> None:
         team = self.s.pieces[sk].team
         self.active, self.puck, self.last_fo = team, sk, team
-        self.acted = set()
+        self.acted = [0] * len(self.s.pieces)
+        self.extra = [0] * len(self.s.pieces)
+        self.grave = [False, False]
         self.shot, self.pass_info = None, None
         self.picks = []
         if self.scramble_due:
@@ -111,7 +114,11 @@ class Turns(Transitions):
             self.scramble = {"left": [i for i, p in enumerate(self.s.pieces) if p.role != self.r.goalie_role],
                              "rolls": {}}
         else:
-            self.phase = "mid"
+            self.open_mid()
+
+    def open_mid(self) -> None:
+        """The Mid-Game begins (a mixin point: the opponent may answer with a Team Spirit)."""
+        self.phase = "mid"
 
     def on_scramble_roll(self, sid: str, value: int) -> None:
         assert self.scramble is not None
@@ -124,12 +131,12 @@ class Turns(Transitions):
         if not self.scramble["left"]:
             self.events.append({"kind": "scramble", "rolls": dict(self.scramble["rolls"])})
             self.scramble, self.scramble_due = None, False
-            self.phase = "mid"
+            self.open_mid()
 
     # -- the Mid-Game -----------------------------------------------------------------------
     def do_move(self, action: Action) -> None:
         sk = self.piece(action["skater"])
-        self.acted.add(sk)
+        self.acted[sk] += 1
         self.spend(self.active, self.r.costs["move"])
         self.start_roll("move", {"kind": "move", "skater": action["skater"], "zone": action["zone"]}, sk, None,
                         "reflexes", "reflexes")
@@ -143,7 +150,7 @@ class Turns(Transitions):
 
     def do_shoot(self, action: Action) -> None:
         sk = self.piece(action["skater"])
-        self.acted.add(sk)
+        self.acted[sk] += 1
         self.spend(self.active, self.r.costs["shoot"])
         self.start_roll("shoot", {"kind": "shoot", "skater": action["skater"]}, sk, None, "marksmanship", "reflexes")
 
@@ -172,7 +179,7 @@ class Turns(Transitions):
 
     def do_pass(self, action: Action) -> None:
         sk, to = self.piece(action["skater"]), self.piece(action["to"])
-        self.acted.add(sk)
+        self.acted[sk] += 1
         team = self.s.pieces[sk].team
         self.spend(team, self.r.costs["pass"])
         self.events.append({"kind": "pass", "skater": action["skater"], "to": action["to"],
@@ -190,6 +197,8 @@ class Turns(Transitions):
         self.phase = "mid"
         self.start_roll("intercept", {"kind": "intercept", "skater": action["skater"]}, passer, sk,
                         "reflexes", "reflexes")
+        if self.roll is not None:       # paid with the event, after a Team Spirit declared for this roll
+            self.roll["paid"] = {self.s.pieces[sk].team: self.r.costs["interception"]}
 
     def after_intercept(self, ev: dict[str, Any], a: int, d: int, w: str | None) -> None:
         self.pass_info = None
@@ -199,7 +208,7 @@ class Turns(Transitions):
     def do_tactical_move(self, action: Action) -> None:
         sk = self.piece(action["skater"])
         team = self.s.pieces[sk].team
-        self.acted.add(sk)
+        self.acted[sk] += 1
         self.spend(team, self.r.costs["tactical_move"])
         self.pos[sk] = self.r.pos(team, self.r.zones.index(action["zone"]))
         self.events.append({"kind": "tactical_move", "skater": action["skater"], "zone": action["zone"],
@@ -220,6 +229,7 @@ class Turns(Transitions):
             self.end(0 if self.score[0] > self.score[1] else 1, "regulation")
         else:
             self.phase, self.shots, self.so = "shootout", [], [0, 0]
+            self.spirit_uses = [0, 0]
 
     def do_shootout(self, action: Action) -> None:
         sk = self.piece(action["skater"])
@@ -234,6 +244,8 @@ class Turns(Transitions):
             self.so[team] += 1
         ev["score"] = {self.players[t]: self.so[t] for t in (0, 1)}
         n = [sum(1 for t, _ in self.shots if t == k) for k in (0, 1)]
+        if n[0] == n[1]:                 # a shootout round is over: Team Spirits may be used again
+            self.spirit_uses = [0, 0]
         if n[0] == n[1] and n[0] >= self.r.shootout_rounds:
             if self.so[0] != self.so[1]:
                 self.end(0 if self.so[0] > self.so[1] else 1, "shootout")
