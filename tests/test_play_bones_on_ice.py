@@ -9,7 +9,10 @@ import random
 
 import pytest
 
+from cardgen import checker
+from cardgen.games.bones_on_ice.follow import Follower, Unmatched
 from cardgen.play.api import CHANCE, TERMINAL
+from cardgen.playlog import read
 from tests import playkit
 
 SLUG = "bones_on_ice"
@@ -121,3 +124,46 @@ def mut_stamina(events, rng):
                          ids=lambda f: f.__name__)
 def test_mutation_caught(tmp_path, mutate):
     assert playkit.assert_mutation_caught(SLUG, tmp_path, mutate) > 0
+
+
+# --- completeness: every event of a legal example log is made of legal actions at its point ------
+
+EXAMPLES = playkit.ROOT / "examples" / "logs" / SLUG
+
+
+@pytest.mark.parametrize("name", ["regulation.yaml", "regulation.jsonl", "shootout.yaml"])
+def test_every_event_of_the_example_logs_is_legal_in_the_state(name):
+    log = read(EXAMPLES / name)
+    state = playkit.package(SLUG).new_state(playkit.game(SLUG), log.header)
+    events = [{"kind": ev.kind, **ev.fields} for ev in log.events]
+    steps = Follower(state).follow(events)
+    assert steps > len(events) and state.is_terminal()
+    assert {k: v for k, v in state.result().items() if k != "teams"} == \
+        {k: v for k, v in _final(name).items() if k != "teams"}
+
+
+def _final(name):
+    """What ``cardgen check`` gives as the example's final state."""
+    from_log = read(EXAMPLES / name)
+    engine = playkit.package(SLUG).engine
+    _problems, final, _ = checker.replay_log(playkit.game(SLUG), engine, from_log)
+    return final
+
+
+def test_a_random_game_is_followed_back_from_its_own_log():
+    for seed in range(5):
+        played = playkit.random_game(SLUG, seed)
+        state = playkit.new_state(SLUG, seed)
+        Follower(state).follow(played.log_events())
+        assert state.result() == played.result() and state.log_events() == played.log_events()
+
+
+def test_an_illegal_event_is_not_made_of_legal_actions():
+    log = read(EXAMPLES / "regulation.yaml")
+    events = [{"kind": ev.kind, **ev.fields} for ev in log.events]
+    i = next(k for k, e in enumerate(events) if e["kind"] == "tactical_move")
+    events[i] = dict(events[i], skater="rattlebones")           # the Goalie takes no action
+    state = playkit.package(SLUG).new_state(playkit.game(SLUG), log.header)
+    with pytest.raises(Unmatched) as e:
+        Follower(state).follow(events)
+    assert e.value.index == i

@@ -44,6 +44,7 @@ class Piece:
     team: int
     role: str
     dice: dict[str, int]
+    aliases: tuple[str, ...] = ()   # the card's name, its id without the team prefix
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,8 @@ class Setup:
             for c in skaters:
                 if str(c.get("team")) == key:
                     pieces.append(Piece(c.id, i, str(c.get("role")),
-                                        {s: die_sides(c.get(s)) for s in ("reflexes", "marksmanship")}))
+                                        {s: die_sides(c.get(s)) for s in ("reflexes", "marksmanship")},
+                                        (c.name, c.id.removeprefix(f"{key}_"))))
         return cls(r, tuple(keys), tuple(names), tuple(pieces), tuple(spirits.get(k) for k in keys))
 
 
