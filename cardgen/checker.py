@@ -138,7 +138,7 @@ def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: b
         ref.trace("      the setup cannot be played out (see above): the events and 'expect' are not checked")
     elif log.expect is not None and not (strict and problems.has_errors):
         try:
-            check_expect(engine_cls, log, final, ref)
+            check_expect(engine, log, final, ref)
         except StopReplay:      # --strict: the first wrong claim ends the check
             pass
     if engine.replayable and not (strict and problems.has_errors):
@@ -156,6 +156,9 @@ def _unused_allows(allowed: dict[str, str], allow_at: dict[str, Loc], problems: 
 
 
 def check_expect(engine_cls, log: PlayLog, final: dict, ref: Referee) -> None:
+    """The final claims of the log (`expect`) against the final state. ``engine_cls`` is the engine
+    (or its class): its ``EXPECT_RULES`` name the rule of each claim, and an engine may set them
+    for the game it replayed (e.g. a winner claimed where the rules call for a tie-break)."""
     exp = log.expect
     loc = log.expect_loc
     if not isinstance(exp, dict):

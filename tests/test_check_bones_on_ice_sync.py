@@ -85,3 +85,26 @@ def test_the_legal_twin_markers_may_be_left_out(tmp_path):
 def test_a_log_without_markers_still_begins_rounds_at_the_face_off(tmp_path):
     text = "\n".join(ln for ln in REGULATION.splitlines() if "round_start" not in ln) + "\n"
     assert_legal(*check(GAME, write(tmp_path, text))[:2])
+
+
+# -- the rule that was broken (issue 20, item 2): a winner claimed after a tied last round -------
+
+SHOOTOUT = (ROOT / "examples" / "logs" / GAME / "shootout.yaml").read_text(encoding="utf-8")
+TIED = SHOOTOUT[:SHOOTOUT.index("  # shootout round 1")] + "expect:\n  score: {cracklers: 2, marauders: 2}\n"
+
+
+def test_a_winner_claimed_after_a_tied_last_round_breaks_the_shootout_rule(tmp_path):
+    text = TIED + "  winner: marauders\n"
+    assert_reports_exactly(GAME, write(tmp_path, text), {("BOI-END-2", "error",
+                                                          line_of(text, "winner:", text.index("expect:")))})
+
+
+def test_the_legal_twin_no_winner_before_the_shootout(tmp_path):
+    assert_legal(*check(GAME, write(tmp_path, TIED + "  winner: null\n"))[:2])
+
+
+def test_a_winner_claimed_after_regulation_is_still_the_end_rule(tmp_path):
+    text = REGULATION.replace("  winner: titans", "  winner: femurs")
+    assert "winner: femurs" in text
+    assert_reports_exactly(GAME, write(tmp_path, text), {("BOI-END-1", "error",
+                                                          line_of(text, "winner:", text.index("expect:")))})

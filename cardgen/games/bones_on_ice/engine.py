@@ -165,6 +165,10 @@ class Engine(EnginePlay):
     def finish(self) -> None:
         if not self.teams:
             return
+        if self.phase == "shootout":
+            # tied after the last round, the shootout undecided: a winner claimed breaks the
+            # shootout's rule (BOI-END-2), not BOI-END-1
+            self.EXPECT_RULES = {**type(self).EXPECT_RULES, "winner": "BOI-END-2"}
         if not self.over and self.phase != "recovered":
             where = "during the shootout" if self.phase == "shootout" else f"in round {self.round}"
             self._state_lines(f"the log ends {where} (no winner yet)")
