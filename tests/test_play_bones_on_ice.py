@@ -167,3 +167,36 @@ def test_an_illegal_event_is_not_made_of_legal_actions():
     with pytest.raises(Unmatched) as e:
         Follower(state).follow(events)
     assert e.value.index == i
+
+
+# --- simulate: the greedy agent and the game's measures ----------------------------------------
+
+def _duel(seed, seats):
+    state = playkit.new_state(SLUG, seed)
+    pkg = playkit.package(SLUG)
+    agents = [pkg.agents["greedy"](playkit.game(SLUG)) if s == "greedy" else playkit.random_agent for s in seats]
+    played = playkit.play(state, agents, random.Random(seed), playkit.MAX_STEPS)
+    assert played.finished
+    return played.state
+
+
+def test_the_greedy_agent_beats_random_play_and_its_games_replay(tmp_path):
+    wins = 0.0
+    n = 20
+    for seed in range(n):
+        seats = ["greedy", "random"] if seed % 2 == 0 else ["random", "greedy"]
+        state = _duel(seed, seats)
+        wins += state.returns()[seats.index("greedy")]
+        if seed < 4:
+            problems, final = playkit.replay_text(SLUG, playkit.as_jsonl(state), tmp_path)
+            assert not [p for p in problems.items if p.severity == "error"]
+    assert wins / n > 0.6, wins
+
+
+def test_measures_of_a_played_game():
+    state = playkit.random_game(SLUG, 2)
+    m = playkit.package(SLUG).measures(state)
+    assert m["rounds"] == 15 and m["goals"] == sum(state.result()["score"].values())
+    assert m["goals_per_round"] == round(m["goals"] / 15, 4)
+    assert m["shootout"] == (state.result()["decided_by"] != "regulation")
+    assert sum(m["chaos"].values()) == 3                       # rounds 5, 10 and 15

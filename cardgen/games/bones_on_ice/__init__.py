@@ -9,6 +9,7 @@ from typing import Any
 
 from ...model import Game
 from ...play.package import GamePackage
+from .agents import greedy, measures
 from .engine import Engine
 from .state import BoiState, Setup
 
@@ -24,6 +25,7 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     return [{"game": game.slug, "teams": [{"team": a}, {"team": b}]} for a in keys for b in keys if a != b]
 
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups)
+PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      measures=measures)
 
 __all__ = ["PACKAGE", "BoiState", "Engine", "new_state", "setups"]

@@ -263,7 +263,11 @@ class BoiState(Spirits, GameState):
                 "zones": dict(zip(self.s.ids, (self.r.zones[x if player == 0 else len(self.r.zones) - 1 - x]
                                                for x in self.pos))),
                 "acted": sorted(P[i].id for i, n in enumerate(self.acted) if n), "chaos": self.entry_id,
-                "roll": None if self.roll is None else {k: self.roll[k] for k in ("kind", "stage", "boosts")}}
+                "skaters": {p.id: {"team": self.players[p.team], "role": p.role, **p.dice} for p in P},
+                "roll": None if self.roll is None else {
+                    "kind": self.roll["kind"], "stage": self.roll["stage"],
+                    "boosts": [self.players[t] for t in self.roll["boosts"]],
+                    "a": P[self.roll["a"]].id, "d": P[self.roll["d"]].id if self.roll["d"] is not None else None}}
 
     def log_header(self) -> dict[str, Any]:
         return {"game": "bones_on_ice", "teams": [{"team": k} for k in self.players]}
