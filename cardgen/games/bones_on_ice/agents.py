@@ -34,7 +34,6 @@ class Greedy:
 
     def __call__(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         sk = obs["skaters"]
-        me = obs["team"]
         stamina = obs["stamina"][obs["player"]]
         kinds = {a.kind for a in legal}
 
