@@ -9,6 +9,7 @@ from typing import Any
 from ...playlog import Event, LogError
 from .model import Side, Skater, Team
 from .ref_core import EngineCore
+from .rules import tie_winner, zone_mods
 from .vocab import STAT_NAMES
 
 
@@ -60,15 +61,13 @@ class EngineRolls(EngineCore):
                                    ev.at("boosts"))
             self._spend(t, self.r.costs["boost"], "a Boost", ev, ev.at("boosts"))
             (a if t is a.team else d).mods.append(("Boost", self.r.boost_bonus, "BOI-STAM-2"))
-        if kind in self.r.zone_rolls:
-            if a.stat == "marksmanship" and self._rel(a.team, self.shot_zone if kind == "one_on_one"
-                                                      else a.skater.zone) == self.r.zones[-1]:
-                a.mods.append(("Attack Bonus", self.r.attack_bonus, "BOI-ZONE-1"))
-            if d.stat == "reflexes":
-                if self._rel(d.team, d.skater.zone) == self.r.zones[0]:
-                    d.mods.append(("Defense Bonus", self.r.defense_bonus, "BOI-ZONE-2"))
-                elif d.team.idx in self.defense_everywhere:
-                    d.mods.append((d.team.spirit.name, self.r.defense_bonus, "BOI-SPIRIT-1"))
+        za, zd, zrule = zone_mods(self.r, kind, a.stat, a.team.idx,
+                                  self.shot_zone if kind == "one_on_one" else a.skater.zone, d.stat, d.team.idx,
+                                  d.skater.zone, d.team.idx in self.defense_everywhere)
+        if za:
+            a.mods.append(("Attack Bonus", za, "BOI-ZONE-1"))
+        if zd:
+            d.mods.append(("Defense Bonus" if zrule == "BOI-ZONE-2" else d.team.spirit.name, zd, zrule))
         if self.roll_bonus is not None:
             t, amount = self.roll_bonus
             for side in (a, d):
@@ -107,9 +106,8 @@ class EngineRolls(EngineCore):
         ta, td = a.total(skip_a), d.total(skip_d)
         if ta is None or td is None:
             return d if tie != "reroll" else None
-        if ta != td:
-            return a if ta > td else d
-        return {"attacker": a, "shooter": a, "reroll": None}.get(tie, d)
+        w = tie_winner(ta, td, tie)
+        return a if w == "a" else d if w == "d" else None
 
     def _diagnose(self, ev: Event, a: Side, d: Side, tie: str, base: str, what: str, stated: Team,
                   winner: Side | None) -> None:
