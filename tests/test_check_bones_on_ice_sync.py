@@ -108,3 +108,21 @@ def test_a_winner_claimed_after_regulation_is_still_the_end_rule(tmp_path):
     assert "winner: femurs" in text
     assert_reports_exactly(GAME, write(tmp_path, text), {("BOI-END-1", "error",
                                                           line_of(text, "winner:", text.index("expect:")))})
+
+
+# -- unreadable versus illegal (issue 20, items 4 and 5): a misspelt name is exit 2 with the nearest --
+
+@pytest.mark.parametrize("old, new, hint", [
+    ("  - {team: femurs}", "  - {team: femurz}", "'femurs'"),
+    ("  - {team: femurs}", "  - {team: femurs, skaters: [sully, frank, tes, rattlebones]}", "'tess'"),
+    ("  - {kind: tactical_move, skater: frank, zone: attack}", "  - {kind: tactical_move, skater: frnak, zone: attack}",
+     "'Frank'"),
+    ("teams:\n  - {team: femurs}\n  - {team: titans}\n", "team: [{team: femurs}, {team: titans}]\n",
+     "'teams'"),                               # the unknown key's "did you mean", not only "lacks 'teams'"
+])
+def test_a_misspelt_name_is_unreadable_with_the_nearest_match(tmp_path, old, new, hint):
+    text = REGULATION.replace(old, new, 1)
+    code, probs, _ = check(GAME, write(tmp_path, text))
+    assert code == 2 and len(probs) == 1 and probs[0]["rule"] == "LOG-FIELD", probs
+    assert hint in (probs[0]["message"] + " " + str(probs[0].get("hint"))), probs
+    assert probs[0]["line"] == line_of(text, new.strip().split("\n")[0])

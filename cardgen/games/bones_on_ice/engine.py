@@ -89,7 +89,8 @@ class Engine(EnginePlay):
                         (c for c in all_skaters if s == c.id.lower().removeprefix(f"{c.get('team')}_")), None)
                     if c is None:
                         raise LogError("LOG-FIELD", f"'skaters' names no skater card: {n!r}", loc,
-                                       did_you_mean(s, [c.id for c in all_skaters]))
+                                       did_you_mean(s, [c.id for c in all_skaters] + [c.id.removeprefix(f"{c.get('team')}_")
+                                                                   for c in all_skaters]))
                     cards.append(c)
             for c in cards:
                 if c.id in taken:
