@@ -15,14 +15,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from ..fonts import METRICS
 from ..problems import Loc, Problems
 from ..scene import Circle, Line, Polygon, Rect, Text
 from ..schema import Opt
-from ..yamlsrc import YDict, YList
+from ..yamlsrc import YDict
 from . import common
+from .dietable import load_table, table_panel, whole_number
 from .tiling import NO_SEAMS, Board, Seams
 
 TRACK_SPEC = {
@@ -57,19 +56,6 @@ BOARD_SPEC = {
     "table": Opt("map", default=None),
     "colors": Opt("map", default={}, doc="surface, border, line, blue_line, ink, panel"),
 }
-TABLE_SPEC = {
-    "title": Opt("str", required=True),
-    "subtitle": Opt("str", default=""),
-    "card_type": Opt("str", default=None, doc="cards of this type are the entries"),
-    "key": Opt("str", default="face", doc="card field: the die face"),
-    "text": Opt("str", default="text", doc="card field: the effect"),
-    "fallback": Opt("any", default=None, doc="{param: …}: entries [{face, name, text}] when no card exists"),
-    "die": Opt("any", default=None, doc="faces of the die rolled on the table"),
-    "effects": Opt("str", default=None, doc="params.yaml key: per card id, the `effect` that {{ }} "
-                   "expressions in the card text read (as the card templates' `expand` filter)"),
-}
-
-
 @dataclass
 class Track:
     label: str
@@ -102,16 +88,6 @@ class ZoneBoard:
     colors: dict[str, str] = field(default_factory=dict)
 
 
-def _int(v: Any, game, problems: Problems, loc: Loc | None, what: str) -> int | None:
-    v = common.param(v, game, problems, loc)
-    if v is None:
-        return None
-    if isinstance(v, bool) or not isinstance(v, int):
-        problems.error("YAML-TYPE", f"{what} must be a whole number, not {v!r}", loc)
-        return None
-    return v
-
-
 def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
     r = common.check(doc, {"board": Opt("map", required=True, fields=BOARD_SPEC)}, problems, path.name)
     bd = doc.get("board")
@@ -120,7 +96,7 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
     v = r.values["board"]
     ok = True
     card = common.card_size(v["card"], game, problems, bd.at("card"))
-    slots = _int(v["slots_per_side"], game, problems, bd.at("slots_per_side"), "slots_per_side")
+    slots = whole_number(v["slots_per_side"], game, problems, bd.at("slots_per_side"), "slots_per_side")
     if slots is not None and slots < 1:
         problems.error("YAML-RANGE", f"slots_per_side is {slots}, below its minimum 1", bd.at("slots_per_side"))
         slots = None
@@ -150,9 +126,9 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
             ok = False
             continue
         tv = rr.values
-        lo = _int(tv["from"], game, problems, td.at("from"), f"'from' of track '{tv['label']}'")
-        hi = _int(tv["to"], game, problems, td.at("to"), f"'to' of track '{tv['label']}'")
-        start = _int(tv["start"], game, problems, td.at("start"), "start") if tv["start"] is not None else None
+        lo = whole_number(tv["from"], game, problems, td.at("from"), f"'from' of track '{tv['label']}'")
+        hi = whole_number(tv["to"], game, problems, td.at("to"), f"'to' of track '{tv['label']}'")
+        start = whole_number(tv["start"], game, problems, td.at("start"), "start") if tv["start"] is not None else None
         marks = common.param(tv["marks"], game, problems, td.at("marks")) if tv["marks"] is not None else []
         if lo is None or hi is None or (tv["start"] is not None and start is None) or marks is None:
             ok = False
@@ -174,7 +150,7 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
         tracks.append(Track(tv["label"], lo, hi, tv["per_side"], start, list(marks), tv["mark_label"]))
     table = None
     if v["table"] is not None:
-        table = _table(bd["table"], game, problems)
+        table = load_table(bd["table"], game, problems)
         ok = ok and table is not None
     cols = {}
     for k, c in (v["colors"] or {}).items():
@@ -188,63 +164,6 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
                      v["track_box"], table, cols)
 
 
-def _expand(text: str, game, effect: dict, td: YDict, problems: Problems) -> str | None:
-    """Card text holding {{ }} expressions, rendered as the card templates render it."""
-    from ..templates import is_expr, make_env
-    if not is_expr(text):
-        return text
-    try:
-        return make_env().from_string(text).render(params=game.params, effect=effect)
-    except Exception as e:  # noqa: BLE001 - a template error in content is a problem, not a traceback
-        problems.error("BOARD-TABLE", f"the table's card text does not render: {e}", td.at("effects")
-                       if "effects" in td else td.loc, hint="name the params key of the effects with 'effects:'")
-        return None
-
-
-def _table(td: YDict, game, problems: Problems) -> dict | None:
-    r = common.check(td, TABLE_SPEC, problems, "table")
-    if not r.ok:
-        return None
-    v = r.values
-    die = _int(v["die"], game, problems, td.at("die"), "die") if v["die"] is not None else None
-    entries: list[tuple[int, str, str]] = []
-    source = ""
-    if v["card_type"]:
-        effects = (game.params or {}).get(v["effects"]) or {} if v["effects"] else {}
-        for c in game.cards:
-            if c.type == v["card_type"]:
-                face = c.get(v["key"])
-                text = _expand(str(c.get(v["text"]) or ""), game, effects.get(c.id) or {}, td, problems)
-                if text is None:
-                    return None
-                entries.append((face if isinstance(face, int) else 0, c.name, text))
-        source = f"cards of type '{v['card_type']}'"
-    if not entries and v["fallback"] is not None:
-        raw = common.param(v["fallback"], game, problems, td.at("fallback"))
-        if raw is None:
-            return None
-        if not isinstance(raw, list):
-            problems.error("YAML-TYPE", "the table's fallback must be a list of {face, name, text}", td.at("fallback"))
-            return None
-        for i, e in enumerate(raw):
-            if not isinstance(e, dict) or not {"face", "text"} <= set(e):
-                problems.error("YAML-TYPE", f"table entry {i + 1} must have face and text",
-                               raw.at(i) if isinstance(raw, YList) else td.at("fallback"))
-                return None
-            entries.append((int(e["face"]), str(e.get("name", "")), str(e["text"])))
-        source = "params"
-    if not entries:
-        problems.error("BOARD-TABLE", f"the table '{v['title']}' has no entries: no cards of type "
-                       f"'{v['card_type']}' and no fallback", td.loc)
-        return None
-    entries.sort()
-    if die is not None:
-        faces = [e[0] for e in entries]
-        if sorted(faces) != list(range(1, die + 1)):
-            problems.error("BOARD-TABLE", f"the table '{v['title']}' needs one entry for each face 1–{die}, "
-                           f"has {', '.join(map(str, faces))}", td.loc)
-            return None
-    return {"title": v["title"], "subtitle": v["subtitle"], "entries": entries, "source": source, "die": die}
 
 
 # --------------------------------------------------------------------------- drawing
@@ -367,7 +286,7 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
         items += _track(px, py + 4.5, label_w, box, lbl, t, col, fonts, ink, seams)
     y = cursor_y + row_h + 2 if placed else y
     if m.table:
-        ph, panel_items = _table_panel(m.table, x0, y, field_w, fonts, ink, panel, seams)
+        ph, panel_items = table_panel(m.table, x0, y, field_w, fonts, ink, panel, seams)
         items += panel_items
         y += ph
     W = field_w + 2 * PAD
@@ -413,57 +332,6 @@ def _track(x: float, y: float, label_w: float, box: float, label: str, t: Track,
             out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, "START", fonts["bold"], 5.5, col, "center"),
                                    bx - 2, bx + box + 2))
     return out
-
-
-def _columns(x: float, w: float, seams: Seams, n_entries: int) -> list[tuple[float, float]]:
-    """The table's text columns (left, width): the stretches between seams when it is tiled,
-    else two or three even columns."""
-    inner = (x + 6, x + w - 6)
-    gaps = [(a, b) for a, b in seams.gaps_x(*inner) if b - a >= 60.0]
-    if seams.xs and gaps:
-        cols = [(a + (3 if a > inner[0] else 0), b - a - (3 if a > inner[0] else 0) - (3 if b < inner[1] else 0))
-                for a, b in gaps]
-        return cols[:max(1, n_entries)]
-    ncol = 3 if w > 500 else 2
-    colw = (w - 12 - (ncol - 1) * 8) / ncol
-    return [(x + 6 + c * (colw + 8), colw) for c in range(ncol)]
-
-
-def _table_panel(table: dict, x: float, y: float, w: float, fonts, ink: str, panel: str,
-                 seams: Seams) -> tuple[float, list]:
-    entries = table["entries"]
-    cols = _columns(x, w, seams, len(entries))
-    size = 7.5
-    lh = size * 25.4 / 72 * 1.25
-    # entries in face order down the columns, the first columns taking one more when they do not divide
-    per, extra = divmod(len(entries), len(cols))
-    counts = [per + (1 if c < extra else 0) for c in range(len(cols))]
-    head_h = 12.0
-    placed, col_heights, k = [], [], 0
-    for (cx, colw), n in zip(cols, counts):
-        hh = 0.0
-        for face, name, text in entries[k:k + n]:
-            lines = common.wrap(text, fonts["regular"], size, colw - 12)
-            placed.append((cx, hh, face, name, lines))
-            hh += max(3.2 + lh + 0.6 + len(lines) * lh, 10) + 1.5
-        col_heights.append(hh)
-        k += n
-    ph = head_h + max(col_heights, default=0) + 2
-    title = seams.nudge(Text(x + 6, y + 8, table["title"], fonts["bold"], 12, ink), x + 2, x + w - 2)
-    out: list = [Rect(x, y, w, ph, panel, ink, 0.4, 3.0), title]
-    if table["subtitle"]:
-        sx = title.x + METRICS.width_mm(table["title"], fonts["bold"], 12) + 4
-        out.append(seams.nudge(Text(sx, y + 8, table["subtitle"], fonts["italic"], 8, ink), sx, x + w - 2))
-    for cx, dy, face, name, lines in placed:
-        cy = y + head_h + dy
-        out.append(Rect(cx, cy - 0.5, 9, 9, "#ffffff", ink, 0.4, 1.5))
-        out.append(Text(cx + 4.5, cy + 5.8, str(face), fonts["bold"], 11, ink, "center"))
-        out.append(Text(cx + 12, cy + 3.2, name, fonts["bold"], 8.5, ink))
-        ly = cy + 3.2 + lh + 0.6
-        for ln in lines:
-            out.append(Text(cx + 12, ly, ln, fonts["regular"], size, ink))
-            ly += lh
-    return ph + 4, out
 
 
 def slot_boxes(m: ZoneBoard) -> tuple[float, float]:
