@@ -126,3 +126,15 @@ def test_a_misspelt_name_is_unreadable_with_the_nearest_match(tmp_path, old, new
     assert code == 2 and len(probs) == 1 and probs[0]["rule"] == "LOG-FIELD", probs
     assert hint in (probs[0]["message"] + " " + str(probs[0].get("hint"))), probs
     assert probs[0]["line"] == line_of(text, new.strip().split("\n")[0])
+
+
+@pytest.mark.parametrize("name", ["tactical move before the Face-Off", "tactical move before the Face-Off of a Chaos round",
+                                  "a Recovery in the middle of a round", "a Recovery in the middle of the last round",
+                                  "a second Recovery"])
+def test_without_markers_one_slip_is_still_one_problem(tmp_path, name):
+    text, line = _slip(name)
+    slip_line = text.splitlines()[line - 1]
+    text = "\n".join(ln for ln in text.splitlines() if "round_start" not in ln) + "\n"
+    line = text.splitlines().index(slip_line, line - 16) + 1
+    final = assert_reports_exactly(GAME, write(tmp_path, text), {("BOI-ROUND-1", "error", line)})
+    assert final["winner"] == "titans" and final["round"] == 15, final

@@ -3,6 +3,8 @@ shootout shots, Team Spirit."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ...playlog import Event, LogError
 from .model import Muted, Skater
 from .ref_rounds import EngineRounds
@@ -33,8 +35,12 @@ class EnginePlay(EngineRounds):
                                ev.loc)
             if ph != "start":
                 self._begin_round(ev)
-            self.active = sk.team
+            self.active = sk.team       # a Mid-Game of this team, as recorded: a new one
             self.phase = "mid"
+            self.acted, self.extra = Counter(), Counter()
+            self.slipped = True
+            self.ref = Muted(self.ref)  # the rest of this event is applied, not judged again
+            ended = True
         elif ph == "faceoff_tie":
             self.ref.violation("BOI-ROLL-2", "the Face-Off was tied: it is re-rolled before the Mid-Game", ev.loc)
             self.active = sk.team

@@ -63,8 +63,11 @@ class EngineRounds(EngineRolls):
     def _may_begin(self) -> bool:
         """Whether an event that opens a round (Face-Off, Chaos, Team Spirit) begins the next one
         here. A log with ``round_start`` markers begins rounds with them: until the next marker,
-        the events belong to the current round (out of order, they are a slip of that round)."""
-        return self.phase in ("setup", "recovered") or (not self.markers and self.phase in MID_PHASES)
+        the events belong to the current round (out of order, they are a slip of that round).
+        Without markers, a Face-Off after the round's own Face-Off begins the next round; the
+        first Face-Off of a round that began with a Mid-Game action (the slip) is its own."""
+        return self.phase in ("setup", "recovered") or (not self.markers and self.phase in MID_PHASES
+                                                         and self.faceoff_done)
 
     def on_round_start(self, ev: Event) -> None:
         self.markers = True
@@ -141,19 +144,33 @@ class EngineRounds(EngineRolls):
         return {"phase": phase, "pass_info": pass_info, "loc": ev.loc, "teams": [(t.stamina, t.touched_zero, t.spirit_uses) for t in self.teams],
                 "over": self.over, "end_rule": self.end_rule}
 
+    def _same_mid_game(self, ev: Event, snap: dict[str, Any]) -> bool:
+        """Whether ``ev`` goes on with the Mid-Game the Recovery closed: the 1v1 or rebound it
+        left open, or an action by a skater of the team that was acting."""
+        if snap["phase"] in ("one_v_one", "rebound") or ev.kind in ("one_v_one", "rebound", "intercept"):
+            return True
+        try:
+            sk = self._find_skater(ev.get("skater"), ev, "skater")
+        except LogError:
+            return False
+        return self.active is not None and sk.team is self.active
+
     def reopen_if_premature(self, ev: Event) -> None:
-        """In a log with ``round_start`` markers, an event that belongs to the round (a Mid-Game
-        action, the 1v1, a rebound) right after its Recovery shows the Recovery came too early:
-        one BOI-ROUND-1 at the Recovery's line; the round is reopened (the Recovery taken back)
-        and goes on, so the real Recovery and every later round replay in step."""
+        """An event that belongs to the round (a Mid-Game action, the 1v1, a rebound) right after
+        its Recovery shows the Recovery came too early (in a log without ``round_start``
+        markers: an action of the team that was acting): one BOI-ROUND-1 at the Recovery's
+        line; the round is reopened (the Recovery taken back) and goes on, so the real Recovery
+        and every later round replay in step."""
         snap = self.before_recovery
-        if not self.markers or snap is None or self.shots or self.phase not in ("recovered", "over", "shootout"):
+        if snap is None or self.shots or self.phase not in ("recovered", "over", "shootout"):
             return
         pre = snap["phase"]
         goes_on = ev.kind in CONTINUES if pre in ("mid", "pass", "one_v_one", "rebound") else (
-            ev.kind == "faceoff" and pre in ("start", "faceoff_tie"))
+            ev.kind == "faceoff" and pre in ("start", "faceoff_tie") and self.markers)
         if not goes_on or self.decided_by not in (None, "regulation"):
             return
+        if not self.markers and not self._same_mid_game(ev, snap):
+            return                      # without markers: the next round's action, its Face-Off forgotten
         if pre in ("mid", "pass"):      # otherwise the Recovery was reported when it came
             line = f" (line {ev.loc.line})" if ev.loc else ""
             self.ref.violation("BOI-ROUND-1", f"a Recovery in the middle of round {self.round}: '{ev.kind}'{line} "
