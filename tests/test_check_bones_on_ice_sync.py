@@ -138,3 +138,20 @@ def test_without_markers_one_slip_is_still_one_problem(tmp_path, name):
     line = text.splitlines().index(slip_line, line - 16) + 1
     final = assert_reports_exactly(GAME, write(tmp_path, text), {("BOI-ROUND-1", "error", line)})
     assert final["winner"] == "titans" and final["round"] == 15, final
+
+
+def test_a_repeated_round_marker_is_one_problem(tmp_path):
+    marker = "  - {kind: round_start, round: 3}\n"
+    text = REGULATION.replace(marker, marker + marker)
+    final = assert_reports_exactly(GAME, write(tmp_path, text),
+                                   {("BOI-ROUND-1", "error", line_of(text, marker) + 1)})
+    assert final["winner"] == "titans" and final["round"] == 15
+
+
+def test_a_chaos_round_without_its_roll_is_one_problem_even_with_bone_shuffle(tmp_path):
+    at = REGULATION.index("  - {kind: chaos", REGULATION.index("{kind: round_start, round: 10}"))
+    text = REGULATION[:at] + REGULATION[REGULATION.index("\n", at) + 1:]
+    assert "{kind: scramble" in text
+    final = assert_reports_exactly(GAME, write(tmp_path, text), {
+        ("BOI-CHAOS-1", "error", line_of(text, "{kind: faceoff", text.index("{kind: round_start, round: 10}")))})
+    assert final["winner"] == "titans" and final["round"] == 15

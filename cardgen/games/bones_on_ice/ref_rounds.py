@@ -71,6 +71,10 @@ class EngineRounds(EngineRolls):
 
     def on_round_start(self, ev: Event) -> None:
         self.markers = True
+        if self.phase == "start" and ev["round"] == self.round and not self.chaos_done and not self.penalty_queue:
+            self.ref.violation("BOI-ROUND-1", f"round {self.round} has started already (its marker is repeated)",
+                               ev.loc)
+            return
         self._begin_round(ev, ev["round"])
 
     def _recover(self, ev: Event, silent: bool = False) -> None:
@@ -287,7 +291,8 @@ class EngineRounds(EngineRolls):
     def on_scramble(self, ev: Event) -> None:
         eff = self._effect("chaos_effects", self.chaos_entry) if self.chaos_entry else {}
         if eff.get("effect") != "scramble":
-            self.ref.violation("BOI-CHAOS-2", "skaters are scrambled only when the Chaos Table says so", ev.loc)
+            if not (self.chaos_reported and not self.chaos_done):    # else: the missing Chaos roll is the slip
+                self.ref.violation("BOI-CHAOS-2", "skaters are scrambled only when the Chaos Table says so", ev.loc)
             eff = next((e for e in self.r.chaos_effects.values()
                         if isinstance(e, dict) and e.get("effect") == "scramble"), {})
         elif self.phase not in ("mid",) or self.mid_started:
