@@ -18,7 +18,7 @@ goal (0) to the second team's (2). A zone named in an event is named from the ac
 skater's team: ``attack`` is that team's Attack Zone. The log format is documented in
 ``docs/playtest-logs.md``; the event kinds and fields are :data:`EVENTS`.
 
-The referee is split by topic: :mod:`.ref_core` (rules, lookup, trace, claims),
+The referee is split by topic: :mod:`.ref_core` (rules, lookup, trace, claims), :mod:`.ref_chaos`,
 :mod:`.ref_rolls`, :mod:`.ref_rounds`, :mod:`.ref_play`; this module holds the lifecycle
 (setup, each event, the end).
 """

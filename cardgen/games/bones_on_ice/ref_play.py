@@ -1,4 +1,4 @@
-"""Bones on Ice referee, part 4: the Mid-Game actions, the 1v1 and rebound, penalty and
+"""Bones on Ice referee, part 5: the Mid-Game actions, the 1v1 and rebound, penalty and
 shootout shots, Team Spirit."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from collections import Counter
 
 from ...playlog import Event, LogError
 from .model import Muted, Skater
-from .ref_rounds import EngineRounds
+from .ref_chaos import EngineChaos
 
 
-class EnginePlay(EngineRounds):
+class EnginePlay(EngineChaos):
     """The actions of a round."""
 
     # -- Mid-Game (BOI-MID-1 … 7) -------------------------------------------------------------
