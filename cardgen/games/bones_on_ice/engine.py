@@ -57,7 +57,7 @@ class Engine(EnginePlay):
         all_skaters = self.r.by_type.get("skater", [])
         keys = sorted({str(c.get("team")) for c in all_skaters} | set(spirits))
         taken: dict[str, str] = {}
-        for i, entry in enumerate(raw[:2]):
+        for i, entry in enumerate(raw[:self.r.n_teams]):
             loc = self.header_locs.get(f"teams[{i}]", self.head_loc)
             if not isinstance(entry, dict) or entry.get("team") is None:
                 raise LogError("LOG-FIELD", "each team is a mapping with its 'team' (id or name) and optionally "
@@ -107,7 +107,7 @@ class Engine(EnginePlay):
                                    f"{', '.join(f'{n} {r}' for r, n in have.items()) or 'empty'}; a team has "
                                    f"{want_txt}", loc)
             self.teams.append(team)
-        if len(self.teams) < 2 or any(not any(sk.role in self.r.acting_roles for sk in t.skaters)
+        if len(self.teams) < self.r.n_teams or any(not any(sk.role in self.r.acting_roles for sk in t.skaters)
                                       or t.goalie(self.r.goalie_role) is None for t in self.teams):
             self.teams = []             # no game can be replayed: the violation above says why
             self.replayable = False

@@ -235,7 +235,7 @@ class EngineRounds(EngineRolls):
             self.pending = []
             self._won_faceoff(ev, sk, f"Face-Off: {self.chaos_entry.name} gives it to {sk.short}")
             return
-        if len(by_team) < 2:
+        if len(by_team) < self.r.n_teams:
             missing = [t for t in self.teams if t.idx not in by_team]
             self.ref.violation("BOI-FO-1", "each team picks one skater for the Face-Off; the log names none for "
                                f"the {' and the '.join(t.label for t in missing)}", ev.at("skaters"))

@@ -82,7 +82,7 @@ class Rules:
             by_type: dict[str, list[Card]] = {}
             for c in game.cards:
                 by_type.setdefault(c.type, []).append(c)
-            return cls(
+            rules = cls(
                 file=str(file), n_teams=p.int("teams"), team_roles=roles,
                 zones=[str(z) for z in p.list("zones")],
                 zone_names={str(k): str(v) for k, v in p.mapping("zone_names").items()},
@@ -106,6 +106,10 @@ class Rules:
                 by_type=by_type)
         except ParamError as e:
             raise RulesError(e.message, Loc(str(file), 1, 1)) from None
+        if rules.n_teams != 2:
+            raise RulesError(f"'teams' in {file.name} is {rules.n_teams}: the rink has two ends, one team at each "
+                             "(BOI-SETUP-1); the rules engine plays two teams", Loc(str(file), 1, 1))
+        return rules
 
     # -- what a Chaos entry or Team Spirit does ----------------------------------------------
     def effect(self, table: str, card: Card) -> dict:
