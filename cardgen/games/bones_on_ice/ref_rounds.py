@@ -183,6 +183,7 @@ class EngineRounds(EngineRolls):
         self.over, self.end_rule = snap["over"], snap["end_rule"]
         self.winner = self.decided_by = None
         self.phase, self.pass_info = pre, snap["pass_info"]
+        self.ref.trace(f"      the Recovery is taken back: round {self.round} goes on")
         self.slipped = True
         self.before_recovery = None
 
