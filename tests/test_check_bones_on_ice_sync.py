@@ -155,3 +155,19 @@ def test_a_chaos_round_without_its_roll_is_one_problem_even_with_bone_shuffle(tm
     final = assert_reports_exactly(GAME, write(tmp_path, text), {
         ("BOI-CHAOS-1", "error", line_of(text, "{kind: faceoff", text.index("{kind: round_start, round: 10}")))})
     assert final["winner"] == "titans" and final["round"] == 15
+
+
+def test_a_round_played_after_the_end_is_one_problem(tmp_path):
+    extra = ("  - {kind: round_start, round: 16}\n"
+             "  - {kind: faceoff, skaters: [sully, pat], rolls: [8, 1], winner: femurs}\n"
+             "  - {kind: recovery}\n")
+    text = REGULATION.replace("expect:\n", extra + "expect:\n")
+    assert_reports_exactly(GAME, write(tmp_path, text), {("BOI-END-1", "error", line_of(text, "round: 16"))})
+
+
+def test_an_overtime_round_instead_of_the_shootout_is_one_problem(tmp_path):
+    extra = ("  - {kind: round_start, round: 16}\n"
+             "  - {kind: faceoff, skaters: [knuckles, dora], rolls: [8, 1], winner: cracklers}\n"
+             "  - {kind: recovery}\n")
+    text = SHOOTOUT.replace("  # shootout round 1\n", extra + "  # shootout round 1\n")
+    assert_reports_exactly(GAME, write(tmp_path, text), {("BOI-END-2", "error", line_of(text, "round: 16"))})

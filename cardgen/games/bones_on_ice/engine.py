@@ -126,10 +126,12 @@ class Engine(EnginePlay):
 
     def before(self, ev: Event) -> None:
         self.reopen_if_premature(ev)
-        if self.over:
+        if self.over and not self.past_end:   # one problem: the play after the end is not judged again
+            self.past_end = True
             why = f"the {self.winner.title()} won" if self.winner else "it ended in a draw"
             when = "in the shootout" if self.decided_by == "shootout" else f"after round {self.r.rounds}"
-            self.ref.violation(self.end_rule, f"event '{ev.kind}' after the game has ended ({why} {when})", ev.loc)
+            self.ref.violation(self.end_rule, f"event '{ev.kind}' after the game has ended ({why} {when}); "
+                               "the events after it are not replayed", ev.loc)
 
     def apply(self, ev: Event) -> None:
         if not self.teams:
@@ -140,8 +142,10 @@ class Engine(EnginePlay):
         if self.over:
             return
         if self.phase == "shootout" and ev.kind not in ("shootout", "team_spirit"):
-            self.ref.violation("BOI-END-2", f"the score is tied after round {self.r.rounds}: the game goes to a "
-                               f"shootout ('shootout' events), not '{ev.kind}'", ev.loc)
+            if not self.past_end:       # one problem for the play that should have been a shootout
+                self.ref.violation("BOI-END-2", f"the score is tied after round {self.r.rounds}: the game goes to "
+                                   f"a shootout ('shootout' events), not '{ev.kind}'", ev.loc)
+            self.past_end = True
             return
         if self.pending and ev.kind not in ROLL_KINDS and ev.kind != "team_spirit":
             for team, _eff, _sk, _e in self.pending:

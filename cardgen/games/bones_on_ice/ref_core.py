@@ -34,6 +34,7 @@ class EngineCore(BaseEngine):
         self.slipped = False            # this round's order slip is reported (one slip, one problem)
         self.stray: str | None = None   # the phase to go back to after an event applied out of order
         self.faceoff_done = False
+        self.past_end = False           # play after the end (or instead of the shootout) is reported
         self.unlabelled: int | None = None  # the round the rules count, after a marker named another
         self.pre_event: tuple[str, Any] = ("setup", None)
         self.before_recovery: dict[str, Any] | None = None
