@@ -200,3 +200,15 @@ def test_measures_of_a_played_game():
     assert m["goals_per_round"] == round(m["goals"] / 15, 4)
     assert m["shootout"] == (state.result()["decided_by"] != "regulation")
     assert sum(m["chaos"].values()) == 3                       # rounds 5, 10 and 15
+
+
+def test_a_header_line_up_is_the_state_s_and_its_log_replays(tmp_path):
+    header = {"game": SLUG, "teams": [
+        {"team": "Frostbite Femurs", "skaters": ["sully", "frank", "titans_sam", "rattlebones"]},
+        {"team": "titans", "skaters": ["bruno", "femurs_tess", "pat", "keeper"]}]}
+    state = playkit.package(SLUG).new_state(playkit.game(SLUG), header)
+    assert state.log_header()["teams"][0] == {"team": "femurs", "skaters": [
+        "femurs_sully", "femurs_frank", "titans_sam", "femurs_rattlebones"]}
+    playkit.play(state, playkit.random_agent, random.Random(3), playkit.MAX_STEPS)
+    problems, final = playkit.replay_text(SLUG, playkit.as_jsonl(state), tmp_path)
+    assert not [p for p in problems.items if p.severity == "error"] and final["winner"] == state.result()["winner"]

@@ -16,6 +16,7 @@ from typing import Any
 
 from ...model import Card, Game
 from ...play.api import CHANCE, TERMINAL, Action, GameState
+from ...play.lookup import Names
 from .rules import Rules, die_sides
 from .spirits import Spirits
 
@@ -63,19 +64,28 @@ class Setup:
 
     @classmethod
     def of(cls, game: Game, header: dict[str, Any]) -> Setup:
+        """The setup a log header gives: its two ``teams`` (a key or a team name), each with
+        its four skater cards or the ``skaters`` it names (an id, a name, an id without the
+        team prefix). A name that matches nothing raises :class:`~cardgen.play.lookup.NotFound`."""
         r = Rules.read(game)
         skaters = r.by_type.get("skater", [])
         spirits = {str(c.get("team")): c for c in r.by_type.get("spirit", [])}
+        team_keys = sorted({str(c.get("team")) for c in skaters} | set(spirits))
+        teams = Names("team", ((k, k) for k in team_keys),
+                      lambda k: (str(spirits[k].get("team_name")),) if k in spirits else ())
+        cards = Names("skater card", ((c.id, c) for c in skaters),
+                      lambda c: (c.name, c.id.removeprefix(f"{c.get('team')}_")))
         keys, names, pieces = [], [], []
         for i, entry in enumerate(header.get("teams") or []):
-            key = str(entry["team"] if isinstance(entry, dict) else entry)
+            key = teams.find(entry["team"] if isinstance(entry, dict) else entry)
             keys.append(key)
             names.append(str(spirits[key].get("team_name")) if key in spirits else key)
-            for c in skaters:
-                if str(c.get("team")) == key:
-                    pieces.append(Piece(c.id, i, str(c.get("role")),
-                                        {s: die_sides(c.get(s)) for s in ("reflexes", "marksmanship")},
-                                        (c.name, c.id.removeprefix(f"{key}_"))))
+            chosen = entry.get("skaters") if isinstance(entry, dict) else None
+            line_up = [cards.find(n) for n in chosen] if chosen else [c for c in skaters if str(c.get("team")) == key]
+            for c in line_up:
+                pieces.append(Piece(c.id, i, str(c.get("role")),
+                                    {s: die_sides(c.get(s)) for s in ("reflexes", "marksmanship")},
+                                    (c.name, c.id.removeprefix(f"{c.get('team')}_"))))
         return cls(r, tuple(keys), tuple(names), tuple(pieces), tuple(spirits.get(k) for k in keys))
 
 
@@ -270,7 +280,12 @@ class BoiState(Spirits, GameState):
                     "a": P[self.roll["a"]].id, "d": P[self.roll["d"]].id if self.roll["d"] is not None else None}}
 
     def log_header(self) -> dict[str, Any]:
-        return {"game": "bones_on_ice", "teams": [{"team": k} for k in self.players]}
+        teams: list[dict[str, Any]] = []
+        for i, k in enumerate(self.players):
+            line_up = [p.id for p in self.s.pieces if p.team == i]
+            default = [c.id for c in self.r.by_type.get("skater", []) if str(c.get("team")) == k]
+            teams.append({"team": k} if line_up == default else {"team": k, "skaters": line_up})
+        return {"game": "bones_on_ice", "teams": teams}
 
     def log_events(self) -> list[dict[str, Any]]:
         return [dict(e) for e in self.events]
