@@ -171,3 +171,12 @@ def test_an_overtime_round_instead_of_the_shootout_is_one_problem(tmp_path):
              "  - {kind: recovery}\n")
     text = SHOOTOUT.replace("  # shootout round 1\n", extra + "  # shootout round 1\n")
     assert_reports_exactly(GAME, write(tmp_path, text), {("BOI-END-2", "error", line_of(text, "round: 16"))})
+
+
+def test_playing_on_after_the_mid_game_ended_is_one_problem(tmp_path):
+    shot = "  - {kind: shoot, skater: bruno, defender: sully, rolls: [5, 8], boosts: [femurs], winner: femurs}\n"
+    more = "  - {kind: tactical_move, skater: sam, zone: attack}\n"
+    text = REGULATION.replace(shot, shot + more, 1)
+    final = assert_reports_exactly(GAME, write(tmp_path, text),
+                                   {("BOI-MID-7", "error", line_of(text, more, text.index(shot)))})
+    assert final["winner"] == "titans" and final["round"] == 15

@@ -56,6 +56,11 @@ class EnginePlay(EngineChaos):
             who = f"the {self.active.label}'" if self.active else "the active team's"
             self.ref.violation(rule, f"{who} Mid-Game is over ({why}): no more actions this round", ev.loc)
             ended = True
+            # applied as recorded: the table played on, so the Mid-Game goes on as it did (the
+            # rest of this event is not judged again, and later actions are judged as usual)
+            self.phase = "mid"
+            self.active = sk.team
+            self.ref = Muted(self.ref)
         if self.scramble_due:
             self._scramble_missed(ev)
         if self.active is None:
