@@ -30,6 +30,12 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
     if game_name != slug:
         raise LogError("LOG-GAME", f"the log is for game {game_name!r}, not '{slug}'",
                        log.header_locs.get("game", Loc(str(log.path), 1, 1)))
+    # an unknown key first: a misspelt required key is its "did you mean", not a missing one
+    known = set(engine_cls.HEADER) | {"game", "rules_version", "notes", "date", "title"}
+    for key in log.header:
+        if key not in known:
+            raise LogError("LOG-FIELD", f"unknown header key '{key}'", log.header_locs.get(key),
+                           did_you_mean(key, known))
     probs = Problems()
     for key, opt in engine_cls.HEADER.items():
         if key not in log.header:
@@ -46,11 +52,6 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
             for i in range(len(raw)):
                 log.header_locs[f"{key}[{i}]"] = raw.at(i)
         log.header[key] = v
-    known = set(engine_cls.HEADER) | {"game", "rules_version", "notes", "date", "title"}
-    for key in log.header:
-        if key not in known:
-            raise LogError("LOG-FIELD", f"unknown header key '{key}'", log.header_locs.get(key),
-                           did_you_mean(key, known))
     for ev in log.events:
         spec = engine_cls.EVENTS.get(ev.kind)
         if spec is None:
@@ -138,7 +139,7 @@ def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: b
         ref.trace("      the setup cannot be played out (see above): the events and 'expect' are not checked")
     elif log.expect is not None and not (strict and problems.has_errors):
         try:
-            check_expect(engine_cls, log, final, ref)
+            check_expect(engine, log, final, ref)
         except StopReplay:      # --strict: the first wrong claim ends the check
             pass
     if engine.replayable and not (strict and problems.has_errors):
@@ -156,6 +157,9 @@ def _unused_allows(allowed: dict[str, str], allow_at: dict[str, Loc], problems: 
 
 
 def check_expect(engine_cls, log: PlayLog, final: dict, ref: Referee) -> None:
+    """The final claims of the log (`expect`) against the final state. ``engine_cls`` is the engine
+    (or its class): its ``EXPECT_RULES`` name the rule of each claim, and an engine may set them
+    for the game it replayed (e.g. a winner claimed where the rules call for a tie-break)."""
     exp = log.expect
     loc = log.expect_loc
     if not isinstance(exp, dict):
