@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.checker import Referee
-from cardgen.engines.bone_wars import EVENTS, Engine
+from cardgen.games.bone_wars.engine import Engine
+from cardgen.games.bone_wars.vocab import EVENTS
 from cardgen.loader import load_game
 from cardgen.playlog import Event
 from cardgen.problems import Loc, Problems
