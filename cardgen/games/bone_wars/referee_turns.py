@@ -203,7 +203,7 @@ class TurnReferee:
             self.ref.violation("BW-CREATE-3", f"{m.name} already has a {self.rules.part_names.get(kind, kind)} "
                                "part; an added part is of a type the monster lacks", ev.at("card"))
         self._from_hand(p, c, "BW-CREATE-3", ev.at("card"))
-        m.parts.append(c)
+        m.add(c)
         self._stat_claims(ev, m)
         self._t(ev, f"{p} adds {c.name}: {self.brief(m)}")
 

@@ -95,53 +95,47 @@ def parts_of(game: Game) -> dict[str, Part]:
     return out
 
 
-@dataclass
 class Monster:
-    """A Fossil Monster on the table. ``where``/``gone`` are the referee's log positions."""
+    """A Fossil Monster on the table. ``where``/``gone`` are the referee's log positions.
 
-    name: str
-    owner: str
-    parts: list[Part]
-    born: int                       # the turn it was created (BW-CREATE-6)
-    where: Any = None
-    damage: int = 0                 # damage counters (BW-ATK-7)
-    replaced: int | None = None     # the turn of its last part replacement (BW-CREATE-6)
-    attacked: int | None = None     # the turn it last attacked (BW-ATK-2)
-    tapped: bool = False            # attacked since its controller's turn began (BW-ATK-5)
-    gone: Any = None                # where it was destroyed
+    BW-CREATE-5: its stats are the sums of its parts', its Traits their union — kept up to
+    date by :meth:`set_parts` (every change of parts goes through it)."""
+
+    __slots__ = ("name", "owner", "parts", "born", "where", "damage", "replaced", "attacked", "tapped", "gone",
+                 "str", "def_", "atk", "hp", "traits")
+
+    def __init__(self, name: str, owner: str, parts: list[Part], born: int, where: Any = None):
+        self.name, self.owner, self.born, self.where = name, owner, born, where
+        self.damage = 0                         # damage counters (BW-ATK-7)
+        self.replaced: int | None = None        # the turn of its last part replacement (BW-CREATE-6)
+        self.attacked: int | None = None        # the turn it last attacked (BW-ATK-2)
+        self.tapped = False                     # attacked since its controller's turn began (BW-ATK-5)
+        self.gone: Any = None                   # where it was destroyed
+        self.set_parts(parts)
+
+    def set_parts(self, parts: list[Part]) -> None:
+        self.parts = parts
+        self.str = sum(p.str for p in parts)
+        self.def_ = sum(p.def_ for p in parts)
+        self.atk = sum(p.atk for p in parts)
+        self.hp = sum(p.hp for p in parts)
+        self.traits: frozenset[str] = frozenset().union(*(p.traits for p in parts))
+
+    def add(self, part: Part) -> None:
+        self.set_parts([*self.parts, part])
 
     def copy(self) -> Monster:
-        return Monster(self.name, self.owner, list(self.parts), self.born, self.where, self.damage,
-                       self.replaced, self.attacked, self.tapped, self.gone)
-
-    # BW-CREATE-5: the stats are the sums of the parts', the Traits their union
-    @property
-    def str(self) -> int:
-        return sum(p.str for p in self.parts)
-
-    @property
-    def def_(self) -> int:
-        return sum(p.def_ for p in self.parts)
-
-    @property
-    def atk(self) -> int:
-        return sum(p.atk for p in self.parts)
-
-    @property
-    def hp(self) -> int:
-        return sum(p.hp for p in self.parts)
+        m = Monster.__new__(Monster)
+        for k in Monster.__slots__:
+            setattr(m, k, getattr(self, k))
+        m.parts = list(self.parts)
+        return m
 
     def stat(self, key: str) -> int:
-        return sum(p.stat(key) for p in self.parts)
-
-    @property
-    def traits(self) -> frozenset[str]:
-        if len(self.parts) == 1:
-            return self.parts[0].traits
-        return frozenset().union(*(p.traits for p in self.parts))
+        return {"str": self.str, "def": self.def_, "atk": self.atk, "hp": self.hp}.get(key, 0)
 
     def has(self, trait: str) -> bool:
-        return any(trait in p.traits for p in self.parts)
+        return trait in self.traits
 
     @property
     def hp_left(self) -> int:

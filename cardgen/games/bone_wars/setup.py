@@ -11,21 +11,29 @@ from typing import Any
 from ...model import Game
 from ...play.api import Action
 from ...play.params import Params
-from .rules import Rules, parts_of
+from .rules import Part, Rules, parts_of
 from .state import BoneWarsState
 
 NAMES = ("ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal")
 
 
-def rules_of(game: Game) -> Rules:
-    return Rules.read(Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml"))
+_READ: list[tuple[Game, Rules, dict[str, Part]]] = []     # the last game read (simulations reuse it)
+
+
+def rules_of(game: Game) -> tuple[Rules, dict[str, Part]]:
+    """The game's typed rules and Part cards, read once per loaded game."""
+    if _READ and _READ[0][0] is game:
+        return _READ[0][1], _READ[0][2]
+    params = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    _READ[:] = [(game, Rules.read(params), parts_of(game))]
+    return _READ[0][1], _READ[0][2]
 
 
 def new_state(game: Game, setup: Mapping[str, Any]) -> BoneWarsState:
     """The state at the start of the game the header describes."""
-    rules = rules_of(game)
+    rules, parts = rules_of(game)
     players = [str(p) for p in setup["players"]]
-    s = BoneWarsState(rules, parts_of(game), players, setup.get("starting_hp"))
+    s = BoneWarsState(rules, parts, players, setup.get("starting_hp"))
     for rnd in setup.get("turn_order_rolls") or []:
         for p, v in rnd.items():
             s.apply_action(Action.make("turn_order_roll", player=p, value=v))
@@ -39,5 +47,5 @@ def new_state(game: Game, setup: Mapping[str, Any]) -> BoneWarsState:
 def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     """The game's own setups: every player count the rules allow (Bone Wars has no decks,
     classes or teams; seats differ only by the turn-order roll)."""
-    rules = rules_of(game)
+    rules, _ = rules_of(game)
     return [{"game": "bone_wars", "players": list(NAMES[:n])} for n in range(rules.n_min, rules.n_max + 1)]

@@ -38,6 +38,21 @@ def _two_dice(sides: int) -> tuple[tuple[Action, float], ...]:
 
 
 @cache
+def _draw_actions(kind: str, p: str | None) -> dict[str, Action]:
+    return _DrawActions(kind, p)
+
+
+class _DrawActions(dict):
+    def __init__(self, kind: str, p: str | None):
+        super().__init__()
+        self.kind, self.p = kind, p
+
+    def __missing__(self, cid: str) -> Action:
+        a = self[cid] = Action(self.kind, (("player", self.p), ("card", cid)))
+        return a
+
+
+@cache
 def _act(kind: str, *items: tuple[str, Any]) -> Action:
     return Action(kind, items)
 
@@ -101,9 +116,11 @@ class BoneWarsState(Table, GameState):
         return self._draws("draw", self.current)
 
     def _draws(self, kind: str, p: str | None) -> list[tuple[Action, float]]:
-        deck = self.unseen
-        total = sum(n for n in deck.values() if n > 0)
-        return [(_act(kind, ("player", p), ("card", cid)), n / total) for cid, n in sorted(deck.items()) if n > 0]
+        """A card of the known composition not yet seen (``unseen`` keeps its cards in id order)."""
+        have = [(cid, n) for cid, n in self.unseen.items() if n > 0]
+        total = sum(n for _, n in have)
+        acts = _draw_actions(kind, p)
+        return [(acts[cid], n / total) for cid, n in have]
 
     def next_name(self) -> str:
         n = self.created + 1
@@ -229,7 +246,7 @@ class BoneWarsState(Table, GameState):
             return
         m = self.monsters[f["monster"]]
         if k == "add_part":
-            m.parts.append(part)
+            m.add(part)
             self._stated(k, p, m, monster=m.name, card=part.id)
             return
         old = next((x for x in m.parts if x.id == f.get("replaces")), None) or \
@@ -306,20 +323,9 @@ class BoneWarsState(Table, GameState):
             "pile": self.pile,
         }
 
-    def observation(self, player: int) -> dict[str, Any]:
-        me = self.players[player]
-        c = self.combat
-        return {
-            "me": me, "players": list(self.players), "turn": self.turn, "current": self.current,
-            "phase": self.phase, "hp": dict(self.hp), "out": [p for p in self.players if self.out.get(p) is not None],
-            "hand": self.hands[me].cards(), "hand_sizes": {p: h.size for p, h in self.hands.items()},
-            "pile": self.pile, "discard": list(self.discard),
-            "monsters": {m.name: {"owner": m.owner, "parts": [x.id for x in m.parts], "str": m.str, "def": m.def_,
-                                  "atk": m.atk, "hp": m.hp, "damage": m.damage, "traits": sorted(m.traits),
-                                  "tapped": m.tapped} for m in self.monsters.values()},
-            "combat": None if c is None else {"attacker": c.attacker.name, "defender": c.defender,
-                                              "stage": c.stage, "able": [b.name for b in c.able]},
-        }
+    def observation(self, player: int) -> Observation:
+        """What ``player`` may see (see :class:`Observation`)."""
+        return Observation(self, player)
 
     def log_header(self) -> dict[str, Any]:
         head: dict[str, Any] = {"game": "bone_wars", "players": list(self.players),
@@ -340,3 +346,62 @@ class BoneWarsState(Table, GameState):
         twin.dealt = {p: list(cs) for p, cs in self.dealt.items()}
         twin.round = dict(self.round)
         return twin
+
+
+class Observation(Mapping[str, Any]):
+    """What one player may see, each key computed when first read (random play reads none).
+    Public: ``players``, ``turn``, ``current``, ``phase``, ``edits_left``, ``hp``, ``out``,
+    ``hand_sizes``, ``pile``, ``discard`` (how many), ``monsters`` (name → owner, Str, Def,
+    Atk, HP left, Traits, attacked), ``combat`` (attacker, defender, stage, blocker).
+    Private: ``me`` and ``hand``, that player's own cards. Read it at once: it shows the state
+    as it is when read, and refuses once the state has moved on."""
+
+    KEYS = ("me", "players", "turn", "current", "phase", "edits_left", "hp", "out", "hand", "hand_sizes", "pile",
+            "discard", "monsters", "combat")
+
+    def __init__(self, state: BoneWarsState, player: int):
+        self._s, self._p, self._at, self._seen = state, player, len(state.history), {}
+
+    def __iter__(self):
+        return iter(self.KEYS)
+
+    def __len__(self) -> int:
+        return len(self.KEYS)
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._seen:
+            return self._seen[key]
+        if key not in self.KEYS:
+            raise KeyError(key)
+        s = self._s
+        if len(s.history) != self._at:
+            raise RuntimeError("an observation is read when it is made: the state has moved on")
+        me = s.players[self._p]
+        c = s.combat
+        v: Any
+        if key == "me":
+            v = me
+        elif key == "players":
+            v = list(s.players)
+        elif key in ("turn", "current", "phase", "pile"):
+            v = getattr(s, key)
+        elif key == "edits_left":
+            v = s.rules.edits_per_turn - s.edits
+        elif key == "hp":
+            v = dict(s.hp)
+        elif key == "out":
+            v = [p for p in s.players if s.out.get(p) is not None]
+        elif key == "hand":
+            v = s.hands[me].cards()
+        elif key == "hand_sizes":
+            v = {p: h.size for p, h in s.hands.items()}
+        elif key == "discard":
+            v = len(s.discard)
+        elif key == "monsters":
+            v = {m.name: (m.owner, m.str, m.def_, m.atk, m.hp_left, m.traits, m.tapped) for m in s.monsters.values()}
+        else:
+            v = None if c is None else (c.attacker.name, c.defender, c.stage,
+                                        c.blocker.name if c.blocker is not None else None)
+        self._seen[key] = v
+        return v
+

@@ -56,7 +56,7 @@ class Table:
         self.out_order: list[str] = []
         self.lost_with: dict[str, list[Monster]] = {}
         self.hands: dict[str, Hand] = {p: Hand() for p in self.players}
-        self.unseen: Counter = Counter({k: c.copies for k, c in parts.items()})   # not yet known anywhere
+        self.unseen: Counter = Counter({k: parts[k].copies for k in sorted(parts)})   # not yet known anywhere
         self.pile = sum(self.unseen.values())
         self.discard: list[str] = []
         self.monsters: dict[str, Monster] = {}
@@ -199,13 +199,14 @@ class Table:
     def replace(self, p: str, m: Monster, old: Part | None, new: Part) -> None:
         """BW-CREATE-4 (rulings: where the old part goes, whether damage stays)."""
         if old is not None and old in m.parts:
-            m.parts[m.parts.index(old)] = new
+            i = m.parts.index(old)
+            m.set_parts([*m.parts[:i], new, *m.parts[i + 1:]])
             if self.rules.replaced_to == "hand":
                 self.hands[p].add(old.id)
             else:
                 self.discard.append(old.id)
         else:
-            m.parts.append(new)
+            m.add(new)
         if not self.rules.damage_stays:
             m.damage = 0
         m.replaced = self.turn
