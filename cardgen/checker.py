@@ -31,9 +31,15 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
         raise LogError("LOG-GAME", f"the log is for game {game_name!r}, not '{slug}'",
                        log.header_locs.get("game", Loc(str(log.path), 1, 1)))
     probs = Problems()
+    known = set(engine_cls.HEADER) | {"game", "rules_version", "notes", "date", "title"}
     for key, opt in engine_cls.HEADER.items():
         if key not in log.header:
             if opt.required:
+                # a misspelt key is the slip, not the key it stands for: name it, with the match
+                typo = next((k for k in log.header if k not in known and did_you_mean(str(k), [key])), None)
+                if typo is not None:
+                    raise LogError("LOG-FIELD", f"unknown header key '{typo}'", log.header_locs.get(typo),
+                                   did_you_mean(str(typo), [key]))
                 raise LogError("LOG-FIELD", f"the log header lacks '{key}' ({opt.doc or opt.describe()})",
                                Loc(str(log.path), 1, 1))
             continue
@@ -46,7 +52,6 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
             for i in range(len(raw)):
                 log.header_locs[f"{key}[{i}]"] = raw.at(i)
         log.header[key] = v
-    known = set(engine_cls.HEADER) | {"game", "rules_version", "notes", "date", "title"}
     for key in log.header:
         if key not in known:
             raise LogError("LOG-FIELD", f"unknown header key '{key}'", log.header_locs.get(key),
@@ -107,6 +112,7 @@ def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: b
     where = Loc(str(path), 1, 1)
     try:
         engine = engine_cls(game, log.header, log.header_locs, ref)
+        engine.events = log.events
         marks = (0, 0)
         try:
             engine.start()

@@ -555,3 +555,62 @@ def test_legal_next_allows_every_event_of_a_legal_log(tmp_path, name):
     checklogs.assert_every_event_was_legal(seen)
     if name.endswith(".yaml") or name == "SHORT":
         assert eng.over and eng.legal_next() == ["damage", "destroyed", "eliminated"]   # claims only
+
+
+# --- issue 20: one slip, one problem; the rule that was broken -----------------------------------
+
+def test_an_edit_out_of_turn_is_one_create_1(tmp_path):
+    """ben creates during ana's turn, then draws and plays his own turn: one BW-CREATE-1 (not a
+    missing draw, a late draw and a second edit); the legal twin is BASE itself."""
+    text, line = edit(BASE, _ev("kind: draw, player: ben, card: tail_vane"),
+                      _ev("kind: create, player: ben, card: torso_ankylosaur, monster: Early")
+                      + _ev("kind: draw, player: ben, card: tail_vane"))
+    text = text.replace("expect:\n  winner: null\n  hp: {ana: 14, ben: 12}\n", "")
+    checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-CREATE-1", "error", line)})
+    # ana's turn goes on after ben's slip: her next attack is hers, not an act out of turn
+    first_attack = (_ev("kind: attack, player: ana, monster: Rex, target: ben") + _ev("kind: block, player: ben, "
+                    "monster: none") + _ev("kind: take_damage, player: ben, damage: 3, hp_left: 17"))
+    text, line = edit(BASE, first_attack,
+                      _ev("kind: create, player: ben, card: torso_ankylosaur, monster: Early") + first_attack)
+    text = text.replace("expect:\n  winner: null\n  hp: {ana: 14, ben: 12}\n", "")
+    checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-CREATE-1", "error", line)})
+
+
+def test_a_forgotten_draw_is_still_turn_1(tmp_path):
+    """ben's create with no draw, and ben goes on: his turn began without its draw (BW-TURN-1)."""
+    text, line = edit(BASE, _ev("kind: draw, player: ben, card: tail_vane"), "",
+                      "kind: create, player: ben, card: torso_stegosaur")
+    checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-TURN-1", "error", line)})
+
+
+def test_a_forgotten_intimidating_penalty_is_atk_6(tmp_path):
+    """Rex 10 + 5 against Plates 10 + 3 is a hit for 5 only without Plates's Intimidating −2:
+    the rule broken is BW-ATK-6, with the arithmetic; the twin (the tie's 2) is BASE."""
+    text, line = edit(BASE, "{kind: damage, monster: Plates, amount: 2, hp_left: 2}",
+                      "{kind: damage, monster: Plates, amount: 5}")
+    code, probs, _ = check(tmp_path, text)
+    checklogs.assert_reported(code, probs, "BW-ATK-6", line)
+    first = next(p for p in probs if p["line"] == line)
+    assert "without Plates's Intimidating penalty (Rex 10 + 5 = 15 vs Plates 10 + 3 = 13: hit)" in first["message"]
+    assert [p["rule"] for p in probs if p["line"] == line] == ["BW-ATK-6"]
+
+
+def test_a_wrong_damage_and_hp_left_are_one_problem(tmp_path):
+    text, line = edit(BASE, "{kind: damage, monster: Plates, amount: 2, hp_left: 2}",
+                      "{kind: damage, monster: Plates, amount: 3, hp_left: 1}")
+    code, probs, _ = check(tmp_path, text)
+    assert [(p["rule"], p["line"]) for p in probs if p["severity"] == "error"][:1] == [("BW-ATK-7", line)]
+    assert len([p for p in probs if p["line"] == line]) == 1
+    assert "Rex 10 + 5 − 2 (Intimidating) = 13 vs Plates 10 + 3 = 13: tie" in probs[0]["message"]
+    text, line = edit(BASE, "{kind: take_damage, player: ben, damage: 3, hp_left: 17}",
+                      "{kind: take_damage, player: ben, damage: 4, hp_left: 16}")
+    code, probs, _ = check(tmp_path, text.replace("ben: 17}", "ben: 16}").replace("ben: 12}", "ben: 11}")
+                           .replace("hp_left: 12}", "hp_left: 11}"))
+    assert [(p["rule"], p["line"]) for p in probs] == [("BW-ATK-10", line)], probs
+
+
+def test_a_misspelt_header_key_is_named_not_the_key_it_hides(tmp_path):
+    text, line = edit(BASE, "turn_order_rolls:", "turn_order_roll:")
+    code, probs, _ = check(tmp_path, text)
+    assert code == 2 and probs[0]["line"] in (line, line + 1) and "turn_order_roll'" in probs[0]["message"], probs
+    assert "did you mean 'turn_order_rolls'?" in probs[0]["hint"]

@@ -5,21 +5,36 @@ compared with it, then kept as recorded."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...play.referee import Referee
 from ...playlog import Event, LogError
-from .rules import Part, Rules, can_meet, meet_reason
-from .table import Combat
+from .rules import Blocked, Monster, Part, Rules, blocked_combat, can_meet, meet_reason
+from .table import Combat, Outcome
 from .vocab import NO_BLOCK
 
 if TYPE_CHECKING:
     from .state import BoneWarsState
 
 
+@dataclass
+class Fight:
+    """The last blocked attack, for the claims that follow it."""
+
+    out: Outcome
+    a: Monster
+    b: Monster
+    ra: int
+    rb: int
+    res: Blocked
+    before: int             # the blocker's HP left before the hit
+
+
 class CombatReferee:
     """The Destruction Phase and claim handlers of :class:`.engine.Engine`."""
 
+    fight: Fight | None = None
     s: BoneWarsState
     rules: Rules
     ref: Referee
@@ -164,19 +179,27 @@ class CombatReferee:
         self._resolve_unblocked(ev, c, None)
         self._player_claims(ev, c.defender, ev["damage"], ev["hp_left"], "damage", "hp_left")
 
-    def _resolve_blocked(self, ev: Event, c: Combat, ra: int, rb: int) -> None:
-        """BW-ATK-6, 7, 8, 9: d20 + Str (− Intimidating) against d20 + Def, on the table."""
-        a, b = c.attacker, c.blocker
-        assert b is not None
-        out, res, _, over = self.s.resolve_blocked(c, ra, rb, ev.loc)
+    def _fight_text(self, a: Monster, b: Monster, ra: int, rb: int, res: Blocked) -> tuple[str, str]:
+        """The dice arithmetic of a blocked attack and its result, as the trace and messages say it."""
         r = self.rules
         pen_text = f" − {res.penalty} ({r.trait('intimidating')})" if res.penalty else ""
         at, bt = res.attack_total, res.block_total
         dice = f"{a.name} {ra} + {a.str}{pen_text} = {at} vs {b.name} {rb} + {b.def_} = {bt}"
+        how = ("blocked, no damage" if bt > at else "hit" if at > bt
+               else f"tie, half damage ({a.atk} ÷ {r.tie_div}, rounded {r.tie_round})")
+        return dice, how
+
+    def _resolve_blocked(self, ev: Event, c: Combat, ra: int, rb: int) -> None:
+        """BW-ATK-6, 7, 8, 9: d20 + Str (− Intimidating) against d20 + Def, on the table."""
+        a, b = c.attacker, c.blocker
+        assert b is not None
+        out, res, before, over = self.s.resolve_blocked(c, ra, rb, ev.loc)
+        dice, how = self._fight_text(a, b, ra, rb, res)
+        self.fight = Fight(out, a, b, ra, rb, res, before)
+        at, bt = res.attack_total, res.block_total
         if bt > at:
             self._t(ev, f"{dice}: blocked, no damage")
             return
-        how = "hit" if at > bt else f"tie, half damage ({a.atk} ÷ {r.tie_div}, rounded {r.tie_round})"
         self._t(ev, f"{dice}: {how}; {b.name} takes {res.damage} ({b.hp_left} of {b.hp} HP left)")
         if b.name in out.destroyed:
             self._t(ev, f"{b.name} is destroyed; its parts go to the discard pile")
@@ -205,8 +228,13 @@ class CombatReferee:
         rule = (out.player_rule.get(p) if out else None) or \
                ("BW-ATK-9" if out is not None and out.blocked else "BW-ATK-10")
         computed = out.player_dmg.get(p, 0) if out else 0
-        self.ref.claim(rule, f"the damage to {p}", amount, computed, ev.at(f_amount))
-        self.ref.claim(rule, f"{p}'s HP", hp, self.s.hp[p], ev.at(f_hp))
+        bad_amount = amount is not None and amount != computed
+        if bad_amount and hp is not None and hp != self.s.hp[p]:        # one slip, one problem
+            self.ref.violation(rule, f"the log says {p} takes {amount} and has {hp} HP, but the rules give "
+                               f"{computed} and {self.s.hp[p]} HP", ev.at(f_amount))
+        else:
+            self.ref.claim(rule, f"the damage to {p}", amount, computed, ev.at(f_amount))
+            self.ref.claim(rule, f"{p}'s HP", hp, self.s.hp[p], ev.at(f_hp))
         before = self.s.hp[p]
         if hp is not None:                      # as recorded
             self.s.hp[p] = hp
@@ -241,8 +269,7 @@ class CombatReferee:
         out = self.s.last
         computed = out.monster_dmg.get(m.name, 0) if out else 0
         amount, hp = ev["amount"], ev["hp_left"]
-        self.ref.claim("BW-ATK-7", f"the damage to {m.name}", amount, computed, ev.at("amount"))
-        self.ref.claim("BW-ATK-7", f"{m.name}'s HP left", hp, m.hp_left, ev.at("hp_left"))
+        self._monster_claims(ev, m, amount, hp, computed)
         before = m.damage
         if hp is not None:                      # as recorded (HP left wins over the amount)
             if hp != m.hp_left:
@@ -262,6 +289,34 @@ class CombatReferee:
             out.destroyed.remove(m.name)
             self.s.restore(m)
             self._t(ev, f"{m.name} stays on the table (as recorded): {self.brief(m)}")
+
+    def _monster_claims(self, ev: Event, m: Monster, amount: int | None, hp: int | None, computed: int) -> None:
+        """BW-ATK-7 (or BW-ATK-6 when the stated damage is the one without an Intimidating
+        blocker's penalty): one problem for one slip, with the dice arithmetic."""
+        bad_amount = amount is not None and amount != computed
+        bad_hp = hp is not None and hp != m.hp_left
+        if not (bad_amount or bad_hp):
+            return
+        f = self.fight if self.fight is not None and self.fight.out is self.s.last and self.fight.b is m else None
+        said = " and ".join(x for x in (f"takes {amount}" if amount is not None else "",
+                                        f"has {hp} HP left" if hp is not None else "") if x)
+        rules_say = " and ".join(x for x in (f"{computed}" if amount is not None else "",
+                                             f"{m.hp_left} HP left" if hp is not None else "") if x)
+        where = ev.at("amount") if bad_amount else ev.at("hp_left")
+        if f is None:
+            self.ref.violation("BW-ATK-7", f"the log says {m.name} {said}, but the rules give {rules_say}", where)
+            return
+        dice, how = self._fight_text(f.a, f.b, f.ra, f.rb, f.res)
+        if f.res.penalty:
+            alt = blocked_combat(replace(self.rules, penalty=0), f.a, f.b, f.ra, f.rb)
+            if (amount is None or amount == alt.damage) and (hp is None or hp == max(0, f.before - alt.damage)):
+                dice0, how0 = self._fight_text(f.a, f.b, f.ra, f.rb, alt)
+                self.ref.violation("BW-ATK-6", f"the log says {m.name} {said}: that is {f.a.name}'s attack without "
+                                   f"{m.name}'s {self.rules.trait('intimidating')} penalty ({dice0}: {how0}); with "
+                                   f"it, {dice}: {how}", where)
+                return
+        self.ref.violation("BW-ATK-7", f"the log says {m.name} {said}, but the rules give {rules_say} "
+                           f"({dice}: {how})", where)
 
     def on_destroyed(self, ev: Event) -> None:
         m = self._find_monster(ev["monster"], ev.at("monster"), "monster")

@@ -12,7 +12,7 @@ from ...playlog import Event, LogError
 from ...problems import Loc
 from .rules import Monster, Part, Rules
 from .table import Outcome
-from .vocab import HIDDEN, NO_BLOCK
+from .vocab import HIDDEN, NO_BLOCK, TURN_KINDS
 
 if TYPE_CHECKING:
     from .state import BoneWarsState
@@ -127,7 +127,29 @@ class TurnReferee:
 
     # -- the Creation Phase ---------------------------------------------------------------
 
-    def _edit_allowed(self, ev: Event, p: str) -> None:
+    def _out_of_turn(self, ev: Event, p: str) -> bool:
+        """An edit by a player whose turn the log has not started — a draw is due from them and
+        the log goes on with the current player, or with that player's own draw later — is made
+        outside their Creation Phase (BW-CREATE-1); the turn stays the current player's. (With
+        the pile empty no draw marks a turn: the edit starts the next player's turn.)"""
+        s = self.s
+        if s.current is None or p == s.current or s.out.get(p) is not None or s.pile <= 0:
+            return False
+        nxt = next((e for e in self.ahead(ev) if e.kind in TURN_KINDS), None)
+        if nxt is None:
+            return False
+        who = str(nxt.get("player") or "").strip()
+        if who.lower() == s.current.lower():          # the current player goes on (a draw: a new turn)
+            return nxt.kind != "draw" or not s.begun
+        return nxt.kind == "draw" and who.lower() == p.lower()
+
+    def _edit_allowed(self, ev: Event, p: str) -> bool:
+        """Whether the edit is made in ``p``'s own turn (it is applied to ``p``'s table either way)."""
+        if self._out_of_turn(ev, p):
+            what = {"create": "creates a monster", "add_part": "adds a part", "replace_part": "replaces a part"}
+            self.ref.violation("BW-CREATE-1", f"{p} {what[ev.kind]} during {self.s.current}'s turn {self.s.turn}: "
+                               "a player creates or edits only in their own Creation Phase", ev.loc)
+            return False
         self._turn_actor(ev, p)
         self._creation(ev)
         what = {"create": "create", "add_part": "add a part", "replace_part": "replace a part"}[ev.kind]
@@ -138,6 +160,7 @@ class TurnReferee:
             self.ref.violation("BW-CREATE-1", f"{self.rules.edits_per_turn} create-or-edit per turn; {p} already used "
                                "it this turn", ev.loc)
         self.s.edits += 1
+        return True
 
     def _stat_claims(self, ev: Event, m: Monster) -> None:
         st = ev["stats"]
