@@ -614,3 +614,14 @@ def test_a_misspelt_header_key_is_named_not_the_key_it_hides(tmp_path):
     code, probs, _ = check(tmp_path, text)
     assert code == 2 and probs[0]["line"] in (line, line + 1) and "turn_order_roll'" in probs[0]["message"], probs
     assert "did you mean 'turn_order_rolls'?" in probs[0]["hint"]
+
+
+def test_an_attack_out_of_turn_is_one_problem(tmp_path):
+    """ben attacks in the middle of ana's turn and ana goes on: one BW-TURN-1 at ben's attack (the
+    turn stays ana's: no missing draw, no 'ana acts during ben's turn' after it)."""
+    anchor = _ev("kind: create, player: ana, card: limbs_pterosaur, monster: Wings")
+    text, line = edit(BASE, anchor, anchor + _ev("kind: attack, player: ben, monster: Plates, target: ana")
+                      + _ev("kind: block, player: ana, monster: Rex") + _ev("kind: roll, attacker: 1, blocker: 20"),
+                      "kind: attack, player: ben")
+    text = text.replace("expect:\n  winner: null\n  hp: {ana: 14, ben: 12}\n", "")
+    checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-TURN-1", "error", line)})

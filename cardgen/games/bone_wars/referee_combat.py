@@ -44,9 +44,14 @@ class CombatReferee:
         p = self._find_player(ev["player"], ev.at("player"), "player")
         m = self._find_monster(ev["monster"], ev.at("monster"), "monster")
         target = self._find_player(ev["target"], ev.at("target"), "target")
-        self._turn_actor(ev, p)
-        self._creation(ev)
-        self.s.phase = "destroy"
+        own = not self._out_of_turn(ev, p)
+        if own:
+            self._turn_actor(ev, p)
+            self._creation(ev)
+        else:       # the log goes on with the current player's turn: one slip, and in step after it
+            self.ref.violation("BW-TURN-1", f"{p} attacks during {self.s.current}'s turn {self.s.turn}: turns go "
+                               f"clockwise ({', '.join(self.s.players)}), and {p}'s own turn starts with a draw",
+                               ev.at("player"))
         if not self.s.alive(m):
             self.ref.violation("BW-ATK-8", f"{m.name} was destroyed (line {m.gone.line if m.gone else '?'}) and "
                                "cannot attack", ev.at("monster"))
@@ -68,7 +73,7 @@ class CombatReferee:
         elif self.s.out.get(target) is not None:
             self.ref.violation("BW-ATK-2", f"{target} is out of the game (line {self.s.out[target].line}); attacks "
                                "go to an opponent still in the game", ev.at("target"))
-        able = self.s.attack(p, m, target, ev.loc).able
+        able = self.s.attack(p, m, target, ev.loc, own).able
         self._t(ev, f"{m.name} (Str {m.str}, Atk {m.atk}) attacks {target}"
                     + ("" if able else f"; {target} has no monster able to block it"))
 

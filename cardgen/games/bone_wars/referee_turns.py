@@ -128,10 +128,10 @@ class TurnReferee:
     # -- the Creation Phase ---------------------------------------------------------------
 
     def _out_of_turn(self, ev: Event, p: str) -> bool:
-        """An edit by a player whose turn the log has not started — a draw is due from them and
-        the log goes on with the current player, or with that player's own draw later — is made
-        outside their Creation Phase (BW-CREATE-1); the turn stays the current player's. (With
-        the pile empty no draw marks a turn: the edit starts the next player's turn.)"""
+        """An edit or attack by a player whose turn the log has not started — a draw is due from
+        them and the log goes on with the current player, or with that player's own draw later —
+        is made outside their turn (BW-CREATE-1, BW-TURN-1); the turn stays the current player's.
+        (With the pile empty no draw marks a turn: the event starts the next player's turn.)"""
         s = self.s
         if s.current is None or p == s.current or s.out.get(p) is not None or s.pile <= 0:
             return False

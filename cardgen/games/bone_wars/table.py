@@ -276,8 +276,9 @@ class Table:
 
     # -- combat --------------------------------------------------------------------------
 
-    def attack(self, p: str, m: Monster, target: str, where: Any = None) -> Combat:
-        self.phase = "destroy"
+    def attack(self, p: str, m: Monster, target: str, where: Any = None, own_turn: bool = True) -> Combat:
+        if own_turn:
+            self.phase = "destroy"
         m.attacked = self.turn
         m.tapped = True
         self.combat = Combat(attacker=m, defender=target, where=where, able=self.able_blockers(target, m))
