@@ -10,7 +10,9 @@ import random
 import pytest
 
 from cardgen import checker
+from cardgen.loader import load_game
 from cardgen.play.api import CHANCE, TERMINAL
+from cardgen.play.playout import as_jsonl, play, random_agent
 from cardgen.play.referee import Referee
 from cardgen.playlog import read
 from cardgen.problems import Problems
@@ -134,3 +136,29 @@ def test_every_event_of_a_legal_log_is_a_legal_action(name):
         eng.before(ev)
         eng.apply(ev)
     assert not eng.ref.problems.items and eng.s.over and checked > len(log.events) / 2
+
+
+# --- simulate: the greedy agent and the game's measures ----------------------------------------
+
+def test_greedy_beats_random_and_its_games_replay(tmp_path):
+    pkg, g = playkit.package(SLUG), playkit.game(SLUG)
+    greedy = pkg.agents["greedy"](g)
+    wins = 0
+    for seed in range(20):
+        state = pkg.new_state(g, {"players": ["ana", "ben"]})
+        seats = [greedy, random_agent] if seed % 2 == 0 else [random_agent, greedy]
+        assert play(state, seats, random.Random(seed), playkit.MAX_STEPS).finished
+        wins += state.winner == state.players[seed % 2]
+        if seed < 3:
+            problems, final = playkit.replay_text(SLUG, as_jsonl(state), tmp_path)
+            assert not problems.has_errors and final == state.result()
+        m = pkg.measures(state)
+        assert m["winner_hp"] == state.hp[state.winner] > 0 and m["turns"] == state.turn
+    assert wins >= 14, wins
+
+
+def test_greedy_reads_its_weights_from_params(game_copy):
+    g = game_copy(SLUG)
+    g.edit("rules/bone_wars/params.yaml", "attack_odds: 0.45", "attack_odds: 0.99")
+    loaded = load_game(g.root, SLUG, Problems())
+    assert playkit.package(SLUG).agents["greedy"](loaded).w.attack_odds == 0.99
