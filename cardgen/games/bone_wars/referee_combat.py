@@ -142,8 +142,8 @@ class CombatReferee:
             return
         if c.stage == "roll":
             if ev["attacker"] is None or ev["blocker"] is None:
-                self.ref.violation("BW-ATK-6", "a blocked attack rolls two d20s: record 'attacker' and 'blocker'",
-                                   ev.loc)
+                self.ref.violation("BW-ATK-6", f"a blocked attack rolls two d{self.rules.die}s: record 'attacker' "
+                                   "and 'blocker'", ev.loc)
                 self.s.combat = None
                 return
             die = self.rules.die

@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 from ...play.api import CHANCE, TERMINAL, Action, GameState
+from ...play.dice import die_outcomes
 from .rules import Monster, Part, Rules, turn_order
 from .table import PLAY, SETUP_DEAL, SETUP_ORDER, Table
 from .vocab import NO_BLOCK
@@ -26,8 +27,7 @@ DEFEND_ROLL = "defend_roll"     # the unblocked defender chooses to roll (not a 
 
 @cache
 def _die(kind: str, sides: int, field: str, player: str | None = None) -> tuple[tuple[Action, float], ...]:
-    p = 1.0 / sides
-    return tuple((Action.make(kind, player=player, **{field: v}), p) for v in range(1, sides + 1))
+    return tuple(die_outcomes(kind, sides, field, player=player))
 
 
 @cache
