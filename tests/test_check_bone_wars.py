@@ -625,3 +625,15 @@ def test_an_attack_out_of_turn_is_one_problem(tmp_path):
                       "kind: attack, player: ben")
     text = text.replace("expect:\n  winner: null\n  hp: {ana: 14, ben: 12}\n", "")
     checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-TURN-1", "error", line)})
+
+
+def test_claims_after_events_past_the_end_are_end_2_not_unreadable(tmp_path):
+    """After the end only the claims about the last blow may follow; a claim after a later event
+    (about a monster made after the end) is BW-END-2 too, never exit 2."""
+    text, line = edit(SHORT, "{kind: eliminated, player: ben}\n", "{kind: eliminated, player: ben}\n"
+                      + _ev("kind: create, player: ana, card: skull_dome, monster: Late")
+                      + _ev("kind: damage, monster: Late, amount: 1"), "monster: Late}")
+    code, probs, final = check(tmp_path, text)
+    assert code == 1 and final["winner"] == "ana", probs
+    assert [(p["rule"], p["line"]) for p in probs if p["severity"] == "error"] == [("BW-END-2", line),
+                                                                                  ("BW-END-2", line + 1)]

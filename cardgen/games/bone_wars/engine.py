@@ -60,6 +60,7 @@ class Engine(TurnReferee, CombatReferee, BaseEngine):
         self.s = BoneWarsState(self.rules, self.parts_pool, [], record=False)
         self.order_notes: list[str] = []
         self.dealt: set[str] = set()
+        self.closed = False         # an event other than a claim came after the end
 
     # the game is over when the state says so (BaseEngine sets ``over`` before the state exists)
     @property
@@ -269,14 +270,20 @@ class Engine(TurnReferee, CombatReferee, BaseEngine):
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    def before(self, ev: Event) -> None:
+    def _past_end(self, ev: Event) -> bool:
+        """After the end only the claims about the last blow may follow it, at once."""
         if self.over and ev.kind not in CLAIM_KINDS:
+            self.closed = True
+        return self.over and (ev.kind not in CLAIM_KINDS or self.closed)
+
+    def before(self, ev: Event) -> None:
+        if self._past_end(ev):
             end = self.s.end_where
             self.ref.violation(self.end_rule, f"'{ev.kind}' after the game ended ({self.s.winner} won at line "
                                f"{end.line if isinstance(end, Loc) else '?'}): no event may follow the end", ev.loc)
 
     def apply(self, ev: Event) -> None:
-        if not self.s.players or (self.over and ev.kind not in CLAIM_KINDS):
+        if not self.s.players or self._past_end(ev):
             return
         if self.s.combat is not None and ev.kind not in COMBAT_KINDS[self.s.combat.stage]:
             self._close_combat(ev)
