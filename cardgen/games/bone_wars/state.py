@@ -118,10 +118,13 @@ class BoneWarsState(Table, GameState):
 
     def _draws(self, kind: str, p: str | None) -> list[tuple[Action, float]]:
         """A card of the known composition not yet seen (``unseen`` keeps its cards in id order)."""
-        have = [(cid, n) for cid, n in self.unseen.items() if n > 0]
-        total = sum(n for _, n in have)
+        deck = self.unseen
+        total = sum(deck.values())
         acts = _draw_actions(kind, p)
-        return [(acts[cid], n / total) for cid, n in have]
+        if min(deck.values(), default=1) > 0:
+            return [(acts[cid], n / total) for cid, n in deck.items()]
+        total = sum(n for n in deck.values() if n > 0)       # a replayed log revealed too many
+        return [(acts[cid], n / total) for cid, n in deck.items() if n > 0]
 
     def next_name(self) -> str:
         n = self.created + 1

@@ -146,8 +146,12 @@ class Table:
 
     def reveal(self, cid: str) -> bool:
         """A card becomes known; False if more copies are now known than the pile holds."""
-        self.unseen[cid] -= 1
-        return self.unseen[cid] >= 0
+        n = self.unseen[cid] - 1
+        if n:
+            self.unseen[cid] = n
+        else:
+            del self.unseen[cid]            # only cards still unseen are listed (draws iterate them)
+        return n >= 0
 
     def take(self, p: str, cid: str) -> str:
         """Play ``cid`` from ``p``'s hand: 'known', 'hidden' (revealed from a hidden card) or
