@@ -312,7 +312,7 @@ class Engine(TurnReferee, CombatReferee, BaseEngine):
         c = s.combat
         if ev.kind in CLAIM_KINDS:
             return []
-        p = f.get("player")
+        p = self._find_player(f["player"], None, "player") if f.get("player") is not None else None
         if c is None and ev.kind in ("draw", "create", "add_part", "replace_part", "attack", "end_turn") \
                 and s.current is not None and p != s.current and s.begun:
             out.append(Action.make("end_turn", player=s.current))
@@ -334,7 +334,8 @@ class Engine(TurnReferee, CombatReferee, BaseEngine):
             return out + [Action.make("replace_part", player=p, monster=m.name, card=card, replaces=old)]
         if ev.kind == "attack":
             m = self._find_monster(f["monster"], None, "monster")
-            return out + [Action.make("attack", player=p, monster=m.name, target=f["target"])]
+            return out + [Action.make("attack", player=p, monster=m.name,
+                                      target=self._find_player(f["target"], None, "target"))]
         if ev.kind == "block":
             name = f.get("monster")
             name = NO_BLOCK if name is None or str(name).lower() == NO_BLOCK else \
