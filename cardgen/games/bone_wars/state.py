@@ -19,7 +19,7 @@ from typing import Any
 from ...play.api import CHANCE, TERMINAL, Action, GameState
 from ...play.dice import die_outcomes
 from .observe import Observation
-from .rules import Monster, Part, Rules, turn_order
+from .rules import Monster, Part, Rules, can_attack, turn_order
 from .table import PLAY, SETUP_DEAL, SETUP_ORDER, Table
 from .vocab import NO_BLOCK
 
@@ -36,6 +36,9 @@ def _two_dice(sides: int) -> tuple[tuple[Action, float], ...]:
     p = 1.0 / (sides * sides)
     return tuple((Action(kind="roll", items=(("attacker", a), ("blocker", b))), p)
                  for a in range(1, sides + 1) for b in range(1, sides + 1))
+
+
+_EDITS: dict[tuple[str, ...], Action] = {}      # the edit actions made so far, by a flat key
 
 
 @cache
@@ -70,6 +73,7 @@ class BoneWarsState(Table, GameState):
         self.dealt: dict[str, list[str]] = {p: [] for p in self.players}
         self.round: dict[str, int] = {}
         self.stuck = False          # ruling: nobody can ever attack or play again (unfinished)
+        self.seat = {p: i for i, p in enumerate(self.players)}
 
     # --- setup ---------------------------------------------------------------------------
     def set_first(self, first: str) -> None:
@@ -97,10 +101,10 @@ class BoneWarsState(Table, GameState):
             return CHANCE
         c = self.combat
         if c is not None:
-            return CHANCE if c.stage in ("roll", "defroll") else self.players.index(c.defender)
+            return CHANCE if c.stage in ("roll", "defroll") else self.seat[c.defender]
         if self.phase == "draw" and self.drawn < self.need:
             return CHANCE
-        return self.players.index(self.current) if self.current is not None else TERMINAL
+        return self.seat[self.current] if self.current is not None else TERMINAL
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.current_player() != CHANCE:
@@ -158,21 +162,50 @@ class BoneWarsState(Table, GameState):
         r = self.rules
         if self.phase != "destroy" and self.edits < r.edits_per_turn:
             cards = self.hand_cards(p)
-            name = self.next_name()
-            out += [_act("create", ("player", p), ("card", cid), ("monster", name)) for cid in cards]
-            for m in self.owned(p):
-                types = {x.part: x.id for x in m.parts}
-                for cid in cards:
-                    part = self.parts[cid].part
-                    if part in types:
-                        out.append(_act("replace_part", ("player", p), ("monster", m.name), ("card", cid),
-                                        ("replaces", types[part])))
-                    elif len(m.parts) < r.max_parts:
-                        out.append(_act("add_part", ("player", p), ("monster", m.name), ("card", cid)))
-        opponents = [t for t in self.players if t != p and self.out.get(t) is None]
-        for m in self.attackers(p):
-            out += [_act("attack", ("player", p), ("monster", m.name), ("target", t)) for t in opponents]
+            if cards:
+                out += self._edits(p, cards)
+        opponents = [t for t in self.players if t != p and self.out[t] is None]
+        turn = self.turn
+        for m in self.monsters.values():
+            if m.owner == p and can_attack(m, turn):
+                out += [_act("attack", ("player", p), ("monster", m.name), ("target", t)) for t in opponents]
         out.append(_act("end_turn", ("player", p)))
+        return out
+
+    def _edits(self, p: str, cards: list[str]) -> list[Action]:
+        """Every create and edit ``p`` may make with ``cards`` (BW-CREATE-2…4)."""
+        name = self.next_name()
+        acts = _EDITS
+        if len(acts) > 200_000:         # bounded: names and cards repeat from game to game
+            acts.clear()
+        out = []
+        for cid in cards:
+            key = ("create", p, cid, name)
+            a = acts.get(key)
+            if a is None:
+                a = acts[key] = Action("create", (("player", p), ("card", cid), ("monster", name)))
+            out.append(a)
+        parts, room = self.parts, self.rules.max_parts
+        for m in self.monsters.values():
+            if m.owner != p:
+                continue
+            types = {x.part: x.id for x in m.parts}
+            can_add = len(m.parts) < room
+            for cid in cards:
+                old = types.get(parts[cid].part)
+                if old is not None:
+                    key = ("replace_part", p, m.name, cid, old)
+                    a = acts.get(key)
+                    if a is None:
+                        a = acts[key] = Action("replace_part", (("player", p), ("monster", m.name), ("card", cid),
+                                                                ("replaces", old)))
+                    out.append(a)
+                elif can_add:
+                    key = ("add_part", p, m.name, cid)
+                    a = acts.get(key)
+                    if a is None:
+                        a = acts[key] = Action("add_part", (("player", p), ("monster", m.name), ("card", cid)))
+                    out.append(a)
         return out
 
     # --- apply --------------------------------------------------------------------------
