@@ -68,16 +68,20 @@ class Greedy:
         self.rules: Rules
         self.rules, self.parts = rules_of(game)
         self.w = Weights.read(game)
+        self._worth: dict[tuple[str, ...], float] = {}
 
     def worth(self, parts: list[Part]) -> float:
+        key = tuple(p.id for p in parts)
+        w = self._worth.get(key)
+        if w is None:
+            w = self._worth[key] = self._value(parts)
+        return w
+
+    def _value(self, parts: list[Part]) -> float:
         v, t = self.w.value, self.w.traits
         traits = frozenset().union(*(p.traits for p in parts)) if parts else frozenset()
         return (sum(v.get("str", 0) * p.str + v.get("def", 0) * p.def_ + v.get("atk", 0) * p.atk
                     + v.get("hp", 0) * p.hp for p in parts) + sum(t.get(x, 0.0) for x in traits))
-
-    def able(self, obs: Mapping[str, Any], owner: str, attacker: tuple) -> list[tuple]:
-        return [m for m in obs["monsters"].values() if m[OWNER] == owner and meets(attacker[TRAITS], m[TRAITS])
-                and (not m[TAPPED] or "vigilant" in m[TRAITS])]
 
     def hit_odds(self, a: tuple, b: tuple) -> float:
         pen = self.rules.penalty if "intimidating" in b[TRAITS] else 0
@@ -119,9 +123,11 @@ class Greedy:
         me, mons, hp = obs["me"], obs["monsters"], obs["hp"]
         mine_able = [m for m in mons.values() if m[OWNER] == me and not m[TAPPED]]
         scored = []
+        guards = {t: [x for x in mons.values() if x[OWNER] == t and (not x[TAPPED] or "vigilant" in x[TRAITS])]
+                  for t in {a["target"] for a in attacks}}
         for a in attacks:
             m, target = mons[a["monster"]], a["target"]
-            blockers = self.able(obs, target, m)
+            blockers = [b for b in guards[target] if meets(m[TRAITS], b[TRAITS])]
             lethal = m[ATK] >= hp[target]
             if blockers:
                 odds = min(self.hit_odds(m, b) for b in blockers)
