@@ -638,3 +638,12 @@ def test_claims_after_events_past_the_end_are_end_2_not_unreadable(tmp_path):
     assert code == 1 and final["winner"] == "ana", probs
     assert [(p["rule"], p["line"]) for p in probs if p["severity"] == "error"] == [("BW-END-2", line),
                                                                                   ("BW-END-2", line + 1)]
+
+
+def test_a_wrong_player_hp_shows_the_arithmetic(tmp_path):
+    text, line = edit(SHORT, "{kind: damage, player: ben, amount: 2, hp_left: 2}",
+                      "{kind: damage, player: ben, amount: 2, hp_left: 1}")
+    code, probs, _ = check(tmp_path, text)
+    first = next(p for p in probs if p["severity"] == "error")
+    assert (first["rule"], first["line"]) == ("BW-ATK-9", line), probs
+    assert "(Club tramples: 4 damage − Rex's 2 HP left = 2; 4 − 2 = 2)" in first["message"]

@@ -35,6 +35,7 @@ class CombatReferee:
     """The Destruction Phase and claim handlers of :class:`.engine.Engine`."""
 
     fight: Fight | None = None
+    blow: tuple[Outcome, str] | None = None     # the last damage to a player, and its arithmetic
     s: BoneWarsState
     rules: Rules
     ref: Referee
@@ -209,7 +210,10 @@ class CombatReferee:
         if b.name in out.destroyed:
             self._t(ev, f"{b.name} is destroyed; its parts go to the discard pile")
             if over:
-                self._t(ev, f"{a.name} tramples: {b.owner} takes the {over} left over: {self.s.hp[b.owner]} HP")
+                hp = self.s.hp[b.owner]
+                self.blow = (out, f"{a.name} tramples: {res.damage} damage − {b.name}'s {before} HP left = {over}; "
+                                  f"{hp + over} − {over} = {hp}")
+                self._t(ev, f"{a.name} tramples: {b.owner} takes the {over} left over: {hp} HP")
         for p in out.eliminated:
             self._trace_out(p, ev)
 
@@ -217,12 +221,17 @@ class CombatReferee:
         """BW-ATK-10: take the Atk, or roll a d20 higher than the attacker's Str for no damage."""
         a = c.attacker
         out, saved = self.s.resolve_unblocked(c, roll, ev.loc)
+        d, hp = c.defender, self.s.hp[c.defender]
+        rolled = f"{d} rolls {roll} against {a.name}'s Str {a.str}: " if roll is not None else ""
+        if saved:
+            self.blow = (out, f"{rolled}no damage")
+            self._t(ev, f"{rolled}no damage")
+            return
+        self.blow = (out, f"{rolled + 'not higher; ' if rolled else ''}{a.name}'s Atk {a.atk}: "
+                          f"{hp + a.atk} − {a.atk} = {hp}")
         if roll is not None:
-            if saved:
-                self._t(ev, f"{c.defender} rolls {roll} against {a.name}'s Str {a.str}: no damage")
-                return
-            self._t(ev, f"{c.defender} rolls {roll} against {a.name}'s Str {a.str}: not higher")
-        self._t(ev, f"{c.defender} takes {a.atk} from {a.name}: {self.s.hp[c.defender]} HP")
+            self._t(ev, f"{rolled}not higher")
+        self._t(ev, f"{d} takes {a.atk} from {a.name}: {hp} HP")
         for p in out.eliminated:
             self._trace_out(p, ev)
 
@@ -234,12 +243,17 @@ class CombatReferee:
                ("BW-ATK-9" if out is not None and out.blocked else "BW-ATK-10")
         computed = out.player_dmg.get(p, 0) if out else 0
         bad_amount = amount is not None and amount != computed
-        if bad_amount and hp is not None and hp != self.s.hp[p]:        # one slip, one problem
+        bad_hp = hp is not None and hp != self.s.hp[p]
+        how = f" ({self.blow[1]})" if self.blow is not None and self.blow[0] is out and out is not None else ""
+        if bad_amount and bad_hp:        # one slip, one problem
             self.ref.violation(rule, f"the log says {p} takes {amount} and has {hp} HP, but the rules give "
-                               f"{computed} and {self.s.hp[p]} HP", ev.at(f_amount))
-        else:
-            self.ref.claim(rule, f"the damage to {p}", amount, computed, ev.at(f_amount))
-            self.ref.claim(rule, f"{p}'s HP", hp, self.s.hp[p], ev.at(f_hp))
+                               f"{computed} and {self.s.hp[p]} HP{how}", ev.at(f_amount))
+        elif bad_amount:
+            self.ref.violation(rule, f"the log says the damage to {p} is {amount!r}, but the rules give "
+                               f"{computed!r}{how}", ev.at(f_amount))
+        elif bad_hp:
+            self.ref.violation(rule, f"the log says {p}'s HP is {hp!r}, but the rules give {self.s.hp[p]!r}{how}",
+                               ev.at(f_hp))
         before = self.s.hp[p]
         if hp is not None:                      # as recorded
             self.s.hp[p] = hp
