@@ -40,6 +40,11 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
     for key, opt in engine_cls.HEADER.items():
         if key not in log.header:
             if opt.required:
+                # a misspelt key is the slip, not the key it stands for: name it, with the match
+                typo = next((k for k in log.header if k not in known and did_you_mean(str(k), [key])), None)
+                if typo is not None:
+                    raise LogError("LOG-FIELD", f"unknown header key '{typo}'", log.header_locs.get(typo),
+                                   did_you_mean(str(typo), [key]))
                 raise LogError("LOG-FIELD", f"the log header lacks '{key}' ({opt.doc or opt.describe()})",
                                Loc(str(log.path), 1, 1))
             continue
@@ -108,6 +113,7 @@ def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: b
     where = Loc(str(path), 1, 1)
     try:
         engine = engine_cls(game, log.header, log.header_locs, ref)
+        engine.events = log.events
         marks = (0, 0)
         try:
             engine.start()
