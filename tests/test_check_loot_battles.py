@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from cardgen.checker import BaseEngine
 from cardgen.cli import main
-from cardgen.engines.loot_battles import Engine
+from cardgen.games.loot_battles.engine import Engine
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from tests import checklogs
