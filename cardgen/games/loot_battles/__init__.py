@@ -7,7 +7,35 @@ itself on import.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
+from itertools import product
+from typing import Any
+
+from ...model import Game
 from ...play.package import GamePackage
 from .engine import Engine
+from .play import LootState
 
-PACKAGE = GamePackage(engine=Engine)
+
+def new_state(game: Game, setup: Mapping[str, Any]) -> LootState:
+    """The game at its start for a setup (a log header: players with their classes, starting_loot)."""
+    return LootState(game, setup)
+
+
+def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
+    """Every player count the rules allow, every class for every seat, with and without the
+    easier start — smallest tables first."""
+    state = LootState(game, {"players": []})
+    classes = [c.id for c in state.rules.by_type.get("class", [])]
+    out = []
+    for n in range(state.rules.n_min, state.rules.n_max + 1):
+        for combo in product(classes, repeat=n):
+            for easy in (False, True):
+                out.append({"game": game.slug, "players": [{"name": f"p{i + 1}", "class": c}
+                                                          for i, c in enumerate(combo)],
+                            "starting_loot": easy})
+    return out
+
+
+PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups)
