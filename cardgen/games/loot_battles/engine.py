@@ -190,8 +190,15 @@ class Engine(SetupEvents, RoundEvents, AttackEvents, EndEvents, BaseEngine):
                                f"({'the players won' if self.winner == 'players' else 'the players lost'})", ev.loc)
 
     def _is_ack(self, ev: Event) -> bool:
+        """An event the game's end still admits: the markers of the last Encounter and Battle,
+        and (LB-LOOT-1 ruling ``final_battle_loot``) the final Battle's loot claimed and shared —
+        the seed's step 6 comes before step 7, "the game is over"."""
         return (ev.kind == "battle_end" and self.last_battle is not None) or \
-               (ev.kind in ("encounter_end", "round_end", "leader_passed") and self.last_encounter is not None)
+               (ev.kind in ("encounter_end", "round_end", "leader_passed") and self.last_encounter is not None) or \
+               (ev.kind in ("loot_drawn", "equip", "unequip") and self._final_loot_open())
+
+    def _final_loot_open(self) -> bool:
+        return self.winner == "players" and self.rules.final_loot
 
     def apply(self, ev: Event) -> None:
         if not self.players or (self.over and not self._is_ack(ev)):
@@ -232,6 +239,8 @@ class Engine(SetupEvents, RoundEvents, AttackEvents, EndEvents, BaseEngine):
         if self.last_battle is not None:
             acks.append("battle_end")
         if self.over:
+            if self._final_loot_open():
+                acks += ["equip", "unequip"] + (["loot_drawn"] if self.loot_due and self._loot_left() > 0 else [])
             return acks
         b = self.battle
         if b is None:

@@ -147,7 +147,10 @@ class AttackEvents:
         else:
             targets = targets[:1]
         total = self._roll(ev, n, what)
+        down_here: set[str] = set()     # a never-missing weapon's repeated hit on a target it just felled
         for t in targets:
+            if t.ko and t.name in down_here:
+                continue
             if t.ko:
                 self.ref.violation("LB-DMG-1", f"{t.name} was defeated and removed: it cannot be attacked", ev.loc)
                 continue
@@ -179,6 +182,7 @@ class AttackEvents:
                 self._claims(ev, t)
             if t.health <= 0 or (ev["ko"] and len(targets) == 1):
                 t.health = 0
+                down_here.add(t.name)
                 self._enemy_down(t, ev)
         self._after_blow(enc, ev)
 

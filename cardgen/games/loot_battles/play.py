@@ -51,6 +51,7 @@ class LootState(Fight, GameState):
         self.battles_won = 0
         self.battle: Battle | None = None
         self.winner: str | None = None
+        self.stalemate = False
         self.enc_deck = Counter({c.id: c.copies for c in r.by_type.get("encounter", [])})
         self.loot_deck = Counter({c.id: c.copies for c in r.by_type.get("loot", [])})
         self.pool: Counter = Counter()
@@ -123,6 +124,12 @@ class LootState(Fight, GameState):
                 return
         self.phase = "loot"
         self._enter()
+
+    def _stalemate(self) -> None:
+        """Neither side can hurt the other (e.g. Armor above every blow, restored each round):
+        the game stops unfinished, with no winner (``simulate.max_rounds``)."""
+        self.phase = "over"
+        self.stalemate = True
 
     def _lose(self) -> None:
         self.winner = "enemies"

@@ -205,6 +205,8 @@ class Fight:
         self._end_of_round_effects(enc)
         self.events.append({"kind": "round_end", "round": enc.round})
         enc.round += 1
+        if self.rules.max_rounds and enc.round > self.rules.max_rounds:
+            self._stalemate()
         enc.acted, enc.attacked, enc.closed, enc.excused = set(), set(), set(), set()
         enc.turn, enc.used, enc.used_dice = {}, {}, {}
 
@@ -219,6 +221,8 @@ class Fight:
         b.index += 1
         if b.current is None:
             self._win_battle()
+
+    def _stalemate(self) -> None: ...
 
     def _lose(self) -> None: ...
 

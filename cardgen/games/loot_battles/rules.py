@@ -37,6 +37,7 @@ class Rules:
             self.hands = p.int("hands")
             self.hands_used = dict(p.mapping("hands_used"))
             self.final_loot = p.bool("final_battle_loot", False)
+            self.max_rounds = p.int("simulate.max_rounds", 0)      # 0: no cap (simulated play only)
         except ParamError as e:
             raise self._missing(e) from None
         self.cards = game.cards_by_id
