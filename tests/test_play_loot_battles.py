@@ -18,3 +18,80 @@ def test_api_sound():
 
 def test_random_games_replay(tmp_path):
     playkit.assert_random_games_replay(GAME, tmp_path)
+
+
+# -- one mutated event, reported at its line ---------------------------------------------
+
+def _pick(events: list[dict[str, Any]], rng: random.Random, ok) -> int | None:
+    idx = [i for i, e in enumerate(events) if ok(e)]
+    return rng.choice(idx) if idx else None
+
+
+def _impossible_die(events, rng):
+    i = _pick(events, rng, lambda e: e["kind"] in ("attack", "enemy_attack") and e.get("dice"))
+    if i is not None:
+        events[i]["dice"][0] = 7
+    return i
+
+
+def _wrong_damage(events, rng):
+    i = _pick(events, rng, lambda e: e["kind"] in ("attack", "enemy_attack") and e.get("hit") and "damage" in e)
+    if i is not None:
+        events[i]["damage"] += 1
+    return i
+
+
+def _wrong_hp(events, rng):
+    i = _pick(events, rng, lambda e: e["kind"] in ("attack", "enemy_attack") and "hp_left" in e)
+    if i is not None:
+        events[i]["hp_left"] += 1
+    return i
+
+
+def _defeated_target(events, rng):
+    """An attack on an enemy felled earlier in the same Encounter (LB-DMG-1)."""
+    down: list[str] = []
+    cands = []
+    for i, e in enumerate(events):
+        if e["kind"] == "enemies_placed":
+            down = []
+        elif e["kind"] == "attack" and "target" in e:
+            if down and e["target"] not in down:
+                cands.append((i, rng.choice(down)))
+            if e.get("ko"):
+                down.append(e["target"])
+    if not cands:
+        return None
+    i, dead = rng.choice(cands)
+    events[i]["target"] = dead
+    return i
+
+
+def _out_of_turn(events, rng):
+    """An attack made by another (active) player than the one whose turn it is."""
+    players = sorted({e["player"] for e in events if e["kind"] == "attack"})
+    i = _pick(events, rng, lambda e: e["kind"] == "attack" and len(players) > 1)
+    if i is None:
+        return None
+    events[i]["player"] = next(p for p in players if p != events[i]["player"])
+    return i
+
+
+def test_impossible_die_caught(tmp_path):
+    assert playkit.assert_mutation_caught(GAME, tmp_path, _impossible_die) > 0
+
+
+def test_wrong_damage_caught(tmp_path):
+    assert playkit.assert_mutation_caught(GAME, tmp_path, _wrong_damage) > 0
+
+
+def test_wrong_health_caught(tmp_path):
+    assert playkit.assert_mutation_caught(GAME, tmp_path, _wrong_hp) > 0
+
+
+def test_defeated_target_caught(tmp_path):
+    assert playkit.assert_mutation_caught(GAME, tmp_path, _defeated_target) > 0
+
+
+def test_out_of_turn_caught(tmp_path):
+    assert playkit.assert_mutation_caught(GAME, tmp_path, _out_of_turn) > 0

@@ -89,6 +89,10 @@ class RoundEvents:
         if ("heal" in kinds and kind == "attack") or ("attack" in kinds and kind == "heal"):
             self.ref.violation("LB-HEAL-1", f"{p.name} both heals and attacks this turn; a Healing spell is cast "
                                "instead of attacking", ev.loc)
+        elif kinds and ("pass" in kinds or kind == "pass" or "heal" in kinds):
+            done = "passed" if "pass" in kinds else "healed" if "heal" in kinds else "attacked"
+            self.ref.violation("LB-RND-1", f"{p.name} already {done} this turn: a player's turn is one attack "
+                               "(one roll per weapon group), one heal or one pass", ev.loc)
         kinds.add(kind)
 
     def on_pass(self, ev: Event) -> None:

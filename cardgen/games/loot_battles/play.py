@@ -22,7 +22,7 @@ from ...play.dice import die_outcomes, draw_outcomes
 from ...play.params import Params
 from .play_fight import Fight
 from .rules import Rules
-from .state import Battle, Encounter, Enemy, Player
+from .state import Battle, Encounter, Player
 
 
 class LootState(Fight, GameState):
@@ -165,7 +165,8 @@ class LootState(Fight, GameState):
         if ph == "place":
             return die_outcomes("place", self.rules.target_die)
         if ph == "fight" and self.turn_open is None and not isinstance(self._next_in_round(self._enc()), Player):
-            return [(Action.make("enemy_turn"), 1.0)]
+            due = self._enemies_due(self._enc())
+            return [(Action.make("enemy_turn", enemy=e.name), 1.0 / len(due)) for e in due]
         return []
 
     def legal_actions(self) -> list[Action]:
@@ -251,9 +252,8 @@ class LootState(Fight, GameState):
             self.phase = "draw" if self.battles_won else "choose"
             self._enter()
         elif k == "enemy_turn":
-            nxt = self._next_in_round(self._enc())
-            assert isinstance(nxt, Enemy)
-            self._start_enemy_attack(nxt, self._enc())
+            enc = self._enc()
+            self._start_enemy_attack(next(e for e in enc.enemies if e.name == action["enemy"]), enc)
         else:
             self._turn(action)
 

@@ -40,6 +40,15 @@ class Fight:
                     return e
         return None
 
+    def _enemies_due(self, enc: Encounter) -> list[Enemy]:
+        """The enemies that attack now: all not yet attacked in front of the first player whose
+        turn is over (in any order — the seed fixes none)."""
+        nxt = self._next_in_round(enc)
+        if not isinstance(nxt, Enemy):
+            return []
+        return [e for e in enc.enemies if not e.ko and e.front == nxt.front and e.name not in enc.attacked
+                and e.name not in enc.excused]
+
     # -- a player's options -----------------------------------------------------------------
 
     def _unused(self, p: Player, enc: Encounter) -> dict[int, list[Card]]:
@@ -54,7 +63,7 @@ class Fight:
         front = [e for e in alive if e.front == p.name]
         allowed = front if front and self.rules.melee_only(p) else alive
         out = []
-        for n, items in sorted(self._unused(p, enc).items()):
+        for _, items in sorted(self._unused(p, enc).items()):
             with_ = [c.id for c in items] or None
             hits = max((int(c.get("hits") or 1) for c in items), default=1)
             never = any(self.rules.effect(c, "never_misses") for c in items)
