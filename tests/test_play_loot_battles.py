@@ -7,6 +7,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cardgen import checker
+from cardgen.games.loot_battles.play_log import actions_for
+from cardgen.playlog import read
 from tests import playkit
 
 GAME = "loot_battles"
@@ -95,3 +98,26 @@ def test_defeated_target_caught(tmp_path):
 
 def test_out_of_turn_caught(tmp_path):
     assert playkit.assert_mutation_caught(GAME, tmp_path, _out_of_turn) > 0
+
+
+# -- completeness: the legal example logs are played by the state's own legal actions -----
+
+def test_example_logs_are_legal_actions():
+    logs = sorted(p for p in playkit.ROOT.joinpath("examples", "logs", GAME).iterdir()
+                  if p.suffix in (".yaml", ".jsonl") and p.stem != "table-slips")
+    assert logs
+    for path in logs:
+        log = read(path)
+        state = playkit.package(GAME).new_state(playkit.game(GAME), log.header)
+        for ev in log.events:
+            for action in actions_for(state, {"kind": ev.kind, **ev.fields}):
+                assert action in playkit.legal_action_keys(state), \
+                    f"{path.name}:{ev.loc.line}: {action} is not among the legal actions " \
+                    f"{sorted(map(str, playkit.legal_action_keys(state)))[:8]}"
+                state.apply_action(action)
+        checker._check_shape(playkit.package(GAME).engine, log, GAME)
+        _, final, _ = checker.replay_log(playkit.game(GAME), playkit.package(GAME).engine, log)
+        mine = state.result()
+        assert {k: mine[k] for k in ("winner", "battles_won", "leader", "loot_pool")} == \
+            {k: final[k] for k in ("winner", "battles_won", "leader", "loot_pool")}, path.name
+        assert len(state.events) > 50, path.name
