@@ -3,6 +3,8 @@ the consequences a log states about them (LB-ATK-1…4, LB-DMG-1, LB-HEAL-1)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...model import Card
 from ...playlog import Event, LogError
 from .state import Encounter, Fighter, Player
@@ -56,6 +58,8 @@ class AttackEvents:
         for key, attr, rule in (("hp_left", "health", "LB-DMG-1"), ("armor_left", "armor", "LB-DMG-1"),
                                 ("dodge_left", "dodge", "LB-ATK-3")):
             stated = ev[key]
+            if self._restored_slip(t, attr, stated, ev, key):
+                continue
             if stated is not None:
                 self.ref.claim(rule, f"{t.name}'s {attr.capitalize()}", stated, getattr(t, attr), ev.at(key))
                 setattr(t, attr, stated)
@@ -63,6 +67,28 @@ class AttackEvents:
         if ev["ko"] is not None and ev["ko"] != ko_now:
             self.ref.violation("LB-DMG-1", f"the log says {t.name} is down, but {t.health} Health is left" if ev["ko"]
                                else f"the log says {t.name} still stands, but its Health is 0", ev.at("ko"))
+
+    def _restored_slip(self, t: Fighter, stat: str, stated: Any, ev: Event, fname: str) -> bool:
+        """LB-ENC-1: a stated Health or Dodge that is what it would be had the table restored it
+        when this reinforcement began. Reported with the arithmetic; then followed."""
+        r = t.restored if isinstance(t, Player) else None
+        if r is None or stat not in r or stated is None or stated == getattr(t, stat) or stated != r[stat]:
+            return False
+        name = stat.capitalize()
+        self.ref.violation("LB-ENC-1", f"the log says {t.name}'s {name} is {stated}, as if restored to "
+                           f"{getattr(t, 'max_' + stat)} when {r['card']} began; between the Encounters of a Battle "
+                           f"only Armor is restored, so {t.name}'s {name} went on from {r[stat + '0']} and is "
+                           f"{getattr(t, stat)}", ev.at(fname))
+        self._follow_restored(t)
+        setattr(t, stat, stated)
+        return True
+
+    @staticmethod
+    def _follow_restored(t: Player) -> None:
+        """The table restored Health and Dodge: the replay goes on from the table's values."""
+        r = t.restored
+        if r is not None:
+            t.health, t.dodge, t.restored = r["health"], r["dodge"], None
 
     def _roll(self, ev: Event, n: int, who: str) -> int | None:
         """Check the dice of a roll of ``n`` d6 (LB-ATK-2); their sum, or None when not recorded."""
@@ -88,7 +114,15 @@ class AttackEvents:
         """LB-ATK-3: a roll higher than the target's Dodge hits; the log's 'hit' is checked, then followed."""
         if total is not None:
             hit = total > t.dodge
-            if ev["hit"] is not None and ev["hit"] != hit:
+            r = t.restored if isinstance(t, Player) else None
+            if ev["hit"] is not None and ev["hit"] != hit and r is not None and (total > r["dodge"]) == ev["hit"]:
+                self.ref.violation("LB-ENC-1", f"the log says the roll {'hits' if ev['hit'] else 'misses'}, as "
+                                   f"against {t.name}'s Dodge restored to {r['dodge']} when {r['card']} began; "
+                                   f"between the Encounters of a Battle only Armor is restored, so {t.name}'s Dodge "
+                                   f"went on from {r['dodge0']} and is {t.dodge}, which {total} "
+                                   f"{'beats' if hit else 'does not beat'}", ev.at("hit"))
+                self._follow_restored(t)
+            elif ev["hit"] is not None and ev["hit"] != hit:
                 self.ref.violation("LB-ATK-3", f"the log says the roll {'hits' if ev['hit'] else 'misses'}, but "
                                    f"{total} {'beats' if hit else 'does not beat'} {t.name}'s Dodge {t.dodge}",
                                    ev.at("hit"))

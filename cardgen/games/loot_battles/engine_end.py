@@ -28,6 +28,7 @@ class EndEvents:
         self.battles_won += 1
         for p in self.players:
             p.recover()
+            p.restored = None
         self.loot_due = int(b.first.get("loot") or 0)
         self.loot_for = f"Battle {b.number} ({b.first.name})"
         self.last_battle = {"number": b.number, "result": "won"}

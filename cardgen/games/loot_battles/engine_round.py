@@ -167,6 +167,8 @@ class RoundEvents:
             else:
                 who = self._find_enemy(name, enc, ev, "state")
             for k, v in (vals or {}).items():
+                if v is not None and self._restored_slip(who, k, v, ev, "state"):
+                    continue
                 if v is not None:
                     self.ref.claim(rules[k], f"{who.name}'s {k.capitalize()} after the round", v, getattr(who, k),
                                    ev.at("state"))

@@ -204,6 +204,11 @@ class SetupEvents:
         for p in self.players:          # LB-ENC-1: an Encounter starts with Armor restored
             if not p.ko:
                 p.armor = p.max_armor
+            # ... Health and Dodge not: remember what they would be had the table restored them
+            p.restored = None
+            if enc.reinforcement and not p.ko and (p.health, p.dodge) != (p.max_health, p.max_dodge):
+                p.restored = {"health": p.max_health, "dodge": p.max_dodge, "health0": p.health, "dodge0": p.dodge,
+                              "card": card.name}
         fronts = " · ".join(f"{p.name} ← {' '.join(e.name for e in enc.enemies if e.front == p.name) or '—'}"
                             for p in self.players)
         self._t(ev, f"{card.name}{' (reinforcement)' if enc.reinforcement else ''}: {fronts}")

@@ -164,6 +164,8 @@ class Rules:
         a = min(t.armor, dmg)
         t.armor -= a
         t.health = max(0, t.health - (dmg - a))
+        if isinstance(t, Player) and t.restored is not None:
+            t.restored["health"] = max(0, t.restored["health"] - (dmg - a))
 
     def miss(self, t: Fighter) -> None:
         """LB-ATK-3: a miss lowers the target's Dodge (not below 0)."""
