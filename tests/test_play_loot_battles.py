@@ -121,3 +121,26 @@ def test_example_logs_are_legal_actions():
         assert {k: mine[k] for k in ("winner", "battles_won", "leader", "loot_pool")} == \
             {k: final[k] for k in ("winner", "battles_won", "leader", "loot_pool")}, path.name
         assert len(state.events) > 50, path.name
+
+
+# -- the greedy agent and the game's measures ------------------------------------------------
+
+def test_greedy_games_replay_and_win_more_than_random(tmp_path):
+    from cardgen.play.playout import as_jsonl, play, random_agent
+    pkg = playkit.package(GAME)
+    agent = pkg.agents["greedy"](playkit.game(GAME))
+    wins = {"greedy": 0, "random": 0}
+    for seed in range(playkit.GAMES):
+        for name, who in (("greedy", agent), ("random", random_agent)):
+            state = playkit.new_state(GAME, seed)
+            assert play(state, who, random.Random(seed), playkit.MAX_STEPS).finished
+            wins[name] += state.winner == "players"
+            if name == "greedy":
+                problems, final = playkit.replay_text(GAME, as_jsonl(state), tmp_path)
+                assert not problems.has_errors, [p.text() for p in problems.errors][:3]
+                assert final["winner"] == state.winner
+                m = pkg.measures(state)
+                assert m["battles_won"] == state.battles_won and m["result"] in ("players", "enemies", "stalemate")
+                assert sum(m["knockouts_by_encounter"].values()) >= (len(state.players) if state.winner ==
+                                                                     "enemies" else 0)
+    assert wins["greedy"] > wins["random"]

@@ -14,6 +14,7 @@ from typing import Any
 
 from ...model import Game
 from ...play.package import GamePackage
+from .agents import greedy, measures
 from .engine import Engine
 from .play import LootState
 
@@ -38,4 +39,5 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     return out
 
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups)
+PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      measures=measures)

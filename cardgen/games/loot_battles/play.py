@@ -52,6 +52,9 @@ class LootState(Fight, GameState):
         self.battle: Battle | None = None
         self.winner: str | None = None
         self.stalemate = False
+        self.rounds_played = 0
+        self.knockouts: Counter = Counter()     # by Encounter card (measures)
+        self.fought: Counter = Counter()
         self.enc_deck = Counter({c.id: c.copies for c in r.by_type.get("encounter", [])})
         self.loot_deck = Counter({c.id: c.copies for c in r.by_type.get("loot", [])})
         self.pool: Counter = Counter()
@@ -307,6 +310,7 @@ class LootState(Fight, GameState):
         ecard = r.enemy_cards[str(enc.card.get("enemy"))]
         enc.enemies = [r.new_enemy(ecard, i, owner[v]) for i, v in enumerate(rolls)]
         enc.placed = True
+        self.fought[enc.card.id] += 1
         for p in self.seats:
             if not p.ko:
                 p.armor = p.max_armor
@@ -341,6 +345,7 @@ class LootState(Fight, GameState):
         """Everything is face up: the table as ``result`` gives it, the phase and the choices."""
         obs = self.result()
         obs.update(me=self.players[player], phase=self.phase, drawn=list(self.drawn),
+                   max_health={p.name: p.max_health for p in self.seats},
                    round=self.battle.current.round if self.battle and self.battle.current else None)
         return obs
 
@@ -359,6 +364,7 @@ class LootState(Fight, GameState):
         new.battle = self.battle.copy() if self.battle is not None else None
         new.history, new.events, new.drawn = list(self.history), list(self.events), list(self.drawn)
         new.enc_deck, new.loot_deck, new.pool = Counter(self.enc_deck), Counter(self.loot_deck), Counter(self.pool)
+        new.knockouts, new.fought = Counter(self.knockouts), Counter(self.fought)
         if self.pending is not None:
             new.pending = self._remap(self.pending, new)
         return new

@@ -5,6 +5,7 @@ same ones). Each resolved blow is written as a log event with its stated consequ
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 from typing import Any
 
@@ -23,6 +24,8 @@ class Fight:
     battle: Battle | None
     events: list[dict[str, Any]]
     turn_open: str | None
+    knockouts: Counter
+    rounds_played: int
     pending: dict[str, Any] | None
 
     def _by(self, name: str) -> Player:
@@ -186,6 +189,7 @@ class Fight:
 
     def _knock_out(self, p: Player, enc: Encounter) -> None:
         p.ko = True
+        self.knockouts[enc.card.id] += 1
         nxt = self.rules.left_of(self.seats, p)
         if nxt is None:
             self._lose()
@@ -213,6 +217,7 @@ class Fight:
     def _end_round(self, enc: Encounter) -> None:
         self._end_of_round_effects(enc)
         self.events.append({"kind": "round_end", "round": enc.round})
+        self.rounds_played += 1
         enc.round += 1
         if self.rules.max_rounds and enc.round > self.rules.max_rounds:
             self._stalemate()
@@ -223,6 +228,7 @@ class Fight:
         b = self.battle
         assert b is not None
         enc.done = True
+        self.rounds_played += 1
         self.turn_open = None
         self._end_of_round_effects(enc)
         self.leader = (self.leader + 1) % len(self.seats)
