@@ -16,12 +16,20 @@ from ...model import Game
 from ...play.package import GamePackage
 from .agents import greedy, measures
 from .engine import Engine
-from .play import LootState
+from .play import LootState, rules_of
+from .rules import Rules
+
+_RULES: dict[int, tuple[Game, Rules]] = {}
 
 
 def new_state(game: Game, setup: Mapping[str, Any]) -> LootState:
-    """The game at its start for a setup (a log header: players with their classes, starting_loot)."""
-    return LootState(game, setup)
+    """The game at its start for a setup (a log header: players with their classes, starting_loot).
+    The rules read from the game are shared by the states of one loaded game (the last one)."""
+    held = _RULES.get(id(game))
+    if held is None or held[0] is not game:
+        _RULES.clear()
+        held = _RULES[id(game)] = (game, rules_of(game))
+    return LootState(game, setup, held[1])
 
 
 def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:

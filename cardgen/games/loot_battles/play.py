@@ -18,11 +18,15 @@ from typing import Any
 
 from ...model import Card, Game
 from ...play.api import CHANCE, TERMINAL, Action, GameState
-from ...play.dice import die_outcomes, draw_outcomes
 from ...play.params import Params
 from .play_fight import Fight
 from .rules import Rules
 from .state import Battle, Encounter, Player
+
+
+def rules_of(game: Game) -> Rules:
+    """The rules of a loaded game (its params and cards)."""
+    return Rules(game, Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml"))
 
 
 class LootState(Fight, GameState):
@@ -30,8 +34,7 @@ class LootState(Fight, GameState):
 
     def __init__(self, game: Game, setup: Mapping[str, Any], rules: Rules | None = None):
         self.game = game
-        self.rules = r = rules or Rules(game, Params(game.params if isinstance(game.params, dict) else {},
-                                                     game.rules_dir / "params.yaml"))
+        self.rules = r = rules or rules_of(game)
         self.setup = dict(setup)
         classes = r.by_type.get("class", [])
         self.seats: list[Player] = []
@@ -62,6 +65,7 @@ class LootState(Fight, GameState):
         self.need = 0                       # how many more that chance node draws
         self.turn_open: str | None = None
         self.pending: dict[str, Any] | None = None
+        self._cp: int | None = None         # current_player(), until the next action
         self.loot_due = len(self.seats) if setup.get("starting_loot") else 0
         self.phase = "loot" if self.loot_due else "choose"
         self._enter()
@@ -143,6 +147,11 @@ class LootState(Fight, GameState):
     # -- the API ------------------------------------------------------------------------------
 
     def current_player(self) -> int:
+        if self._cp is None:
+            self._cp = self._current()
+        return self._cp
+
+    def _current(self) -> int:
         ph = self.phase
         if ph == "over":
             return TERMINAL
@@ -160,16 +169,16 @@ class LootState(Fight, GameState):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         ph = self.phase
         if self.pending is not None:
-            return die_outcomes("die", self.rules.attack_die)
+            return self.rules.die("die", self.rules.attack_die)
         if ph == "loot":
-            return draw_outcomes("draw", self.loot_deck)
+            return self.rules.draws(self.loot_deck)
         if ph in ("draw", "reinforce"):
-            return draw_outcomes("draw", self.enc_deck)
+            return self.rules.draws(self.enc_deck)
         if ph == "place":
-            return die_outcomes("place", self.rules.target_die)
-        if ph == "fight" and self.turn_open is None and not isinstance(self._next_in_round(self._enc()), Player):
+            return self.rules.die("place", self.rules.target_die)
+        if ph == "fight" and self.current_player() == CHANCE:
             due = self._enemies_due(self._enc())
-            return [(Action.make("enemy_turn", enemy=e.name), 1.0 / len(due)) for e in due]
+            return [(self.rules.act("enemy_turn", enemy=e.name), 1.0 / len(due)) for e in due]
         return []
 
     def legal_actions(self) -> list[Action]:
@@ -179,22 +188,22 @@ class LootState(Fight, GameState):
         ph, r = self.phase, self.rules
         leader = self.players[self.leader]
         if ph == "choose":
-            return [Action.make("encounter_chosen", encounter=c.id, by=leader)
+            return [self.rules.act("encounter_chosen", encounter=c.id, by=leader)
                     for c in r.by_type.get("encounter", []) if c.get("loot") in r.first_loot and self.enc_deck[c.id]]
         if ph == "pick":
-            return [Action.make("encounter_drawn", pick=c, by=leader) for c in dict.fromkeys(self.drawn)]
+            return [self.rules.act("encounter_drawn", pick=c, by=leader) for c in dict.fromkeys(self.drawn)]
         if ph == "equip":
             out = []
             for p in self.seats:
-                out += [Action.make("equip", player=p.name, card=c) for c in sorted(self.pool) if self.pool[c]
+                out += [self.rules.act("equip", player=p.name, card=c) for c in sorted(self.pool) if self.pool[c]
                         and self._may_equip(p, r.cards[c])]
-                out += [Action.make("unequip", player=p.name, card=c) for c in dict.fromkeys(p.equipment)]
-            return [*out, Action.make("ready", by=leader)]
+                out += [self.rules.act("unequip", player=p.name, card=c) for c in dict.fromkeys(p.equipment)]
+            return [*out, self.rules.act("ready", by=leader)]
         p = self.seats[who]
         enc = self._enc()
         if self.turn_open is not None:
-            return [*self._attacks(p, enc), Action.make("end_turn", player=p.name)]
-        return [*self._attacks(p, enc), *self._heals(p), Action.make("pass", player=p.name)]
+            return [*self._attacks(p, enc), self.rules.act("end_turn", player=p.name)]
+        return [*self._attacks(p, enc), *self._heals(p), self.rules.act("pass", player=p.name)]
 
     def _may_equip(self, p: Player, c: Card) -> bool:
         """LB-EQUIP-1: at most the limit of a category, and no more hands than a player has."""
@@ -207,6 +216,7 @@ class LootState(Fight, GameState):
         return sum(int(r.hands_used.get(x.get("category"), 0)) for x in items) <= r.hands
 
     def apply_action(self, action: Action) -> None:
+        self._cp = None
         self.history.append(action)
         k, r = action.kind, self.rules
         if k == "die":

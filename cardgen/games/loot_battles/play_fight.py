@@ -74,14 +74,14 @@ class Fight:
             for k in sizes:
                 for ts in combinations(allowed, k):
                     if k == 1:
-                        out.append(Action.make("attack", player=p.name, target=ts[0].name, **{"with": with_}))
+                        out.append(self.rules.act("attack", player=p.name, target=ts[0].name, **{"with": with_}))
                     else:
-                        out.append(Action.make("attack", player=p.name, targets=[t.name for t in ts], **{"with": with_}))
+                        out.append(self.rules.act("attack", player=p.name, targets=[t.name for t in ts], **{"with": with_}))
         return out
 
     def _heals(self, p: Player) -> list[Action]:
         others = [q for q in self.seats if q is not p and not q.ko]
-        return [Action.make("heal", player=p.name, target=q.name, **{"with": c.id})
+        return [self.rules.act("heal", player=p.name, target=q.name, **{"with": c.id})
                 for c in self.rules.healers(p) for q in others]
 
     # -- blows ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...model import Card, Game
+from ...play.api import Action
 from ...play.params import ParamError, Params
 from ...playlog import LogError
 from ...problems import Loc, did_you_mean
@@ -46,6 +47,30 @@ class Rules:
             self.by_type.setdefault(c.type, []).append(c)
         self.enemy_cards = {c.id: c for c in self.by_type.get("enemy", [])}
         self._effects: dict[str, Mapping[str, Any]] = {}
+        self._actions: dict[tuple, Action] = {}
+        self._dice: dict[tuple[str, int], list[tuple[Action, float]]] = {}
+
+    # -- actions, made once (they are immutable; the playable state asks for them often) -----
+
+    def act(self, kind: str, **fields: Any) -> Action:
+        """``Action.make(kind, **fields)``, cached (list fields as tuples)."""
+        key = (kind, *((k, tuple(v) if isinstance(v, list) else v) for k, v in fields.items()))
+        a = self._actions.get(key)
+        if a is None:
+            a = self._actions[key] = Action.make(kind, **fields)
+        return a
+
+    def die(self, kind: str, sides: int) -> list[tuple[Action, float]]:
+        """A fair die's outcomes ``kind(value=face)``, cached."""
+        out = self._dice.get((kind, sides))
+        if out is None:
+            out = self._dice[(kind, sides)] = [(self.act(kind, value=f), 1.0 / sides) for f in range(1, sides + 1)]
+        return out
+
+    def draws(self, deck: Mapping[str, int]) -> list[tuple[Action, float]]:
+        """A draw from a deck of known composition: each card with its share."""
+        total = sum(deck.values())
+        return [(self.act("draw", card=c), n / total) for c, n in sorted(deck.items()) if n > 0] if total else []
 
     def _missing(self, e: ParamError) -> LogError:
         return LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
