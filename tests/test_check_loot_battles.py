@@ -675,3 +675,23 @@ def test_final_battle_loot_follows_its_param(game_copy):
     text = WIN.replace(FINAL, FINAL + "  - {kind: loot_drawn, count: 3}\n")
     code, probs, _ = check(write(g.root, text, "log.yaml"), root=g.root)
     assert [(p["rule"], p["line"]) for p in errors(probs)] == [("LB-END-1", line_of(text, "loot_drawn, count: 3}"))]
+
+
+def test_a_misspelt_class_is_unreadable_with_the_nearest(tmp_path):
+    """Issue 20 item 4: 'rnaged' is a misspelling of ranged (exit 2, did you mean); 'wizard'
+    is a class the game does not have (LB-SETUP-2, a rules slip)."""
+    code, probs, _ = check(write(tmp_path, TINY.replace("{name: bo, class: ranged}", "{name: bo, class: rnaged}")))
+    assert code == 2 and probs[0]["rule"] == "LOG-FIELD" and "ranged" in (probs[0].get("hint") or ""), probs
+    assert probs[0]["line"] == line_of(TINY, "name: bo")
+
+
+@pytest.mark.parametrize("numbers,bad", [
+    ((2, 3), [2]),       # the log's numbering shifted by one slip: reported once, then followed
+    ((2, 2), [2]),       # one mistyped number: reported once
+])
+def test_a_round_number_slip_is_one_problem(tmp_path, numbers, bad):
+    text = BASE.replace("round_end, round: 1,", f"round_end, round: {numbers[0]},")
+    text = text.replace("round_end, round: 2}", f"round_end, round: {numbers[1]}}}")
+    code, probs, _ = check(write(tmp_path, text))
+    assert [(p["rule"], p["line"]) for p in errors(probs)] == \
+        [("LB-RND-1", line_of(text, f"round_end, round: {n},")) for n in bad]

@@ -21,7 +21,7 @@ from collections import Counter
 from typing import Any
 
 from ...model import Card
-from ...play.lookup import Names, NotFound
+from ...play.lookup import Names, NotFound, nearest
 from ...play.referee import BaseEngine
 from ...playlog import Event, LogError
 from ...problems import Loc
@@ -146,6 +146,10 @@ class Engine(SetupEvents, RoundEvents, AttackEvents, EndEvents, BaseEngine):
             want = str(entry.get("class")).strip().lower()
             cls = next((c for c in classes if want in (c.id.lower(), str(c.get("class")).lower(), c.name.lower())),
                        None)
+            near = nearest(want, [n for c in classes for n in (str(c.get("class")), c.id)]) if cls is None else []
+            if near:        # a misspelling: the log cannot be read as meant (exit 2, issue 20 item 4)
+                raise LogError("LOG-FIELD", f"{name}'s class {entry.get('class')!r} names no class card",
+                               loc, f"did you mean '{near[0]}'?")
             if cls is None:
                 cls = classes[0]
                 self.ref.violation("LB-SETUP-2", f"{name} picks class {entry.get('class')!r}; a player picks "

@@ -144,7 +144,7 @@ class RoundEvents:
         if self.last_encounter is not None and not self.round_ack:     # the round ended with the Encounter
             self.round_ack = True
             last = self.last_encounter
-            self.ref.claim("LB-RND-1", "the round number", ev["round"], last.round, ev.at("round"))
+            self._round_marker(ev, last)
             self._state_claims(ev, last)
             return
         b = self.battle
@@ -152,8 +152,18 @@ class RoundEvents:
         if enc is None or not enc.placed:
             self.ref.violation("LB-RND-1", "a round ends, but no Encounter is being fought", ev.loc)
             return
-        self.ref.claim("LB-RND-1", "the round number", ev["round"], enc.round, ev.at("round"))
+        self._round_marker(ev, enc)
         self._end_round(enc, ev, "the round ends", claims=True)
+
+    def _round_marker(self, ev: Event, enc: Encounter) -> None:
+        """A stated round number is checked; the log's own numbering is then followed: a number
+        one slip shifted is reported once, not at every later round (issue 20 item 1)."""
+        stated = ev["round"]
+        if stated is None:
+            return
+        if stated not in (enc.round, enc.round + enc.round_shift):
+            self.ref.claim("LB-RND-1", "the round number", stated, enc.round, ev.at("round"))
+        enc.round_shift = stated - enc.round
 
     def _state_claims(self, ev: Event, enc: Encounter) -> None:
         state = ev["state"]
