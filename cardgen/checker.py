@@ -30,6 +30,13 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
     if game_name != slug:
         raise LogError("LOG-GAME", f"the log is for game {game_name!r}, not '{slug}'",
                        log.header_locs.get("game", Loc(str(log.path), 1, 1)))
+    # unknown keys first: a misspelt key is reported with its "did you mean", not as the
+    # required key it was meant to be (issue 20 item 5)
+    known = set(engine_cls.HEADER) | {"game", "rules_version", "notes", "date", "title"}
+    for key in log.header:
+        if key not in known:
+            raise LogError("LOG-FIELD", f"unknown header key '{key}'", log.header_locs.get(key),
+                           did_you_mean(key, known))
     probs = Problems()
     for key, opt in engine_cls.HEADER.items():
         if key not in log.header:
@@ -46,11 +53,6 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
             for i in range(len(raw)):
                 log.header_locs[f"{key}[{i}]"] = raw.at(i)
         log.header[key] = v
-    known = set(engine_cls.HEADER) | {"game", "rules_version", "notes", "date", "title"}
-    for key in log.header:
-        if key not in known:
-            raise LogError("LOG-FIELD", f"unknown header key '{key}'", log.header_locs.get(key),
-                           did_you_mean(key, known))
     for ev in log.events:
         spec = engine_cls.EVENTS.get(ev.kind)
         if spec is None:

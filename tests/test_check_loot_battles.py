@@ -695,3 +695,10 @@ def test_a_round_number_slip_is_one_problem(tmp_path, numbers, bad):
     code, probs, _ = check(write(tmp_path, text))
     assert [(p["rule"], p["line"]) for p in errors(probs)] == \
         [("LB-RND-1", line_of(text, f"round_end, round: {n},")) for n in bad]
+
+
+def test_a_misspelt_required_header_key_gets_its_did_you_mean(tmp_path):
+    """Issue 20 item 5: 'player:' is reported as unknown with 'players', not as 'players' missing."""
+    code, probs, _ = check(write(tmp_path, TINY.replace("players:\n", "player:\n", 1)))
+    assert code == 2 and "unknown header key 'player'" in probs[0]["message"], probs
+    assert "players" in (probs[0].get("hint") or ""), probs
