@@ -17,9 +17,12 @@ from typing import Any
 from ...model import Card, Game
 from ...play.api import Action, GameState
 from ...play.package import Agent
-from ...play.params import Params
+from ...play.params import ParamError, Params
 from .rules import Rules
 from .state import Enemy, Player
+
+#: the weights ``simulate.greedy`` in params.yaml gives
+WEIGHTS = ("kill", "heal_below", "loot", "threat", "damage", "heal", "armor", "dodge", "reference_dodge")
 
 
 @cache
@@ -52,9 +55,10 @@ class Greedy:
     def __init__(self, game: Game):
         self.rules = Rules(game, Params(game.params if isinstance(game.params, dict) else {},
                                         game.rules_dir / "params.yaml"))
-        w = self.rules.p.mapping("simulate.greedy", {})
-        self.w = {"kill": 3.0, "heal_below": 0.5, "loot": 1.0, "threat": 0.05, "armor": 1.0, "dodge": 0.5,
-                  "damage": 1.0, **{str(k): float(v) for k, v in w.items()}}
+        try:
+            self.w = {k: float(self.rules.p.number(f"simulate.greedy.{k}")) for k in WEIGHTS}
+        except ParamError as e:
+            raise self.rules._missing(e) from None
 
     def __call__(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         best = max(legal, key=lambda a: (self.score(obs, a), -legal.index(a)))
@@ -110,10 +114,12 @@ class Greedy:
         groups = r.groups(p) or {r.dice_of(None, p): []}
         dmg = 0.0
         for n, items in groups.items():
-            d = r.damage(items, None, Enemy(name="x", dodge=4), p)[0]
-            dmg += d * (1.0 if n == 0 else p_beats(n, r.attack_die, 4))
+            dodge = int(self.w["reference_dodge"])
+            d = r.damage(items, None, Enemy(name="x", dodge=dodge), p)[0]
+            dmg += d * (1.0 if n == 0 else p_beats(n, r.attack_die, dodge))
         heal = sum(int(c.get("health") or 0) for c in r.healers(p))
-        return self.w["damage"] * (dmg + heal / 2) + self.w["armor"] * p.max_armor + self.w["dodge"] * p.max_dodge
+        return (self.w["damage"] * dmg + self.w["heal"] * heal + self.w["armor"] * p.max_armor
+                + self.w["dodge"] * p.max_dodge)
 
     def _gain(self, obs: dict[str, Any], name: str, add: str | None = None, drop: str | None = None) -> float:
         p = _player(self.rules, name, obs["players"][name])
