@@ -702,3 +702,12 @@ def test_a_misspelt_required_header_key_gets_its_did_you_mean(tmp_path):
     code, probs, _ = check(write(tmp_path, TINY.replace("players:\n", "player:\n", 1)))
     assert code == 2 and "unknown header key 'player'" in probs[0]["message"], probs
     assert "players" in (probs[0].get("hint") or ""), probs
+
+
+def test_events_after_the_end_are_one_problem(tmp_path):
+    """The first event after the game's end is LB-END-1; the rest follow from it."""
+    extra = ("  - {kind: pass, player: bo}\n  - {kind: encounter_drawn, pick: enc_lankies_3}\n"
+             "  - {kind: enemies_placed, rolls: [1, 2, 3]}\n")
+    text = WIN.replace(FINAL, FINAL + extra)
+    code, probs, _ = check(write(tmp_path, text))
+    assert [(p["rule"], p["line"]) for p in errors(probs)] == [("LB-END-1", line_of(text, "pass, player: bo}\n  - {kind: enc"))]

@@ -79,6 +79,8 @@ class Engine(SetupEvents, RoundEvents, AttackEvents, EndEvents, BaseEngine):
         self.last_encounter: Encounter | None = None    # ended, awaiting an optional encounter_end
         self.round_ack = False
         self.last_battle: dict | None = None            # ended, awaiting an optional battle_end
+        self.after_end = 0                              # the line of the first event after the end
+        self.battles_shift = 0                          # the log's Battles won minus the replay's
 
     # -- names in the log -------------------------------------------------------------------
 
@@ -189,7 +191,13 @@ class Engine(SetupEvents, RoundEvents, AttackEvents, EndEvents, BaseEngine):
             self._state_lines("start", None)
 
     def before(self, ev: Event) -> None:
+        """Events after the end: the first is LB-END-1; the rest follow from it (one slip, one
+        problem) and are only traced."""
         if self.over and not self._is_ack(ev):
+            if self.after_end:
+                self._t(ev, f"{ev.kind}: after the game's end (see line {self.after_end})")
+                return
+            self.after_end = ev.loc.line if ev.loc else 0
             self.ref.violation(self.end_rule, f"event '{ev.kind}' after the game has ended "
                                f"({'the players won' if self.winner == 'players' else 'the players lost'})", ev.loc)
 

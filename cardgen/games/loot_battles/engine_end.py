@@ -58,13 +58,21 @@ class EndEvents:
         self._end_encounter(enc, ev)
         self.last_encounter = None
 
+    def _battles_marker(self, ev: Event) -> None:
+        """The stated Battles won is checked; a count one slip shifted is reported once."""
+        stated = ev["battles_won"]
+        if stated is None:
+            return
+        if stated not in (self.battles_won, self.battles_won + self.battles_shift):
+            self.ref.claim("LB-END-1", "the number of Battles won", stated, self.battles_won, ev.at("battles_won"))
+        self.battles_shift = stated - self.battles_won
+
     def on_battle_end(self, ev: Event) -> None:
         if self.last_battle is not None:         # it ended by itself: check what the log says about it
             last = self.last_battle
             self.ref.claim("LB-ENC-1" if last["result"] == "won" else "LB-END-1",
                            f"the result of Battle {last['number']}", ev["result"], last["result"], ev.at("result"))
-            self.ref.claim("LB-END-1", "the number of Battles won", ev["battles_won"], self.battles_won,
-                           ev.at("battles_won"))
+            self._battles_marker(ev)
             self.last_battle = None
             return
         if self.battle is None:
@@ -84,8 +92,7 @@ class EndEvents:
         self.ref.violation("LB-ENC-1", f"a Battle ends after its last Encounter; "
                            f"{len(left)} enemy(ies) and {pending} Encounter(s) remain", ev.loc)
         self._win_battle(ev)
-        self.ref.claim("LB-END-1", "the number of Battles won", ev["battles_won"], self.battles_won,
-                       ev.at("battles_won"))
+        self._battles_marker(ev)
         self.last_battle = None
 
     def _loot_left(self) -> int:
