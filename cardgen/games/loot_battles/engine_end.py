@@ -173,20 +173,25 @@ class EndEvents:
         self._t(ev, f"{p.name} puts {c.name} back in the shared loot: {p.brief()}")
 
     def _force_end(self, enc: Encounter, ev: Event, why: str) -> None:
-        """A marker of the log says the Encounter is over while the replay still sees enemies
-        standing (an earlier slip): one violation, then the replay follows the log."""
+        """The log goes on to the next Encounter while the replay still sees enemies standing (an
+        earlier slip): one violation, then the replay follows the log. A Leader token the log
+        already passed during the Encounter is not passed again."""
         alive = enc.alive()
         self.ref.violation("LB-ENC-1", f"{why}, but an Encounter ends when its enemies are all defeated; "
                            f"{', '.join(e.name for e in alive)} still stand(s)", ev.loc)
         for e in alive:
             e.ko = True
+        leader = self.leader
         self._end_encounter(enc, ev)
+        if enc.leader_moved:
+            self.leader = leader
+        self.last_encounter = None
 
     def on_leader_passed(self, ev: Event) -> None:
         b = self.battle
         enc = b.current if b is not None else None
         if enc is not None and enc.placed and not enc.done and enc.alive() and self.last_encounter is None:
-            self._force_end(enc, ev, "the log passes the Encounter Leader token, so the Encounter is over")
+            enc.leader_moved = True     # mid-Encounter: a slip, or the log ended it where the replay did not
         to = self._find_player(ev["to"], ev, "to")
         leader = self.players[self.leader]
         if to is not leader:

@@ -143,6 +143,11 @@ class SetupEvents:
     def on_enemies_placed(self, ev: Event) -> None:
         b = self.battle
         enc = b.current if b is not None else None
+        if enc is not None and enc.placed and not enc.done and enc.alive() and b is not None and \
+                b.index + 1 < len(b.queue):
+            self._force_end(enc, ev, "the log places the enemies of the next Encounter")
+            b = self.battle
+            enc = b.current if b is not None else None
         if enc is None or enc.placed:
             what = "its enemies are already placed" if enc is not None else "no Encounter is chosen"
             self.ref.violation("LB-SETUP-3", f"enemies are placed for a chosen Encounter; {what}", ev.loc)

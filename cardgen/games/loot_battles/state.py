@@ -78,6 +78,7 @@ class Encounter:
     used_dice: dict = field(default_factory=dict)  # player → Attack values rolled this turn
     reported: set = field(default_factory=set)
     round_shift: int = 0                           # the log's round numbers minus the replay's
+    leader_moved: bool = False                     # the log passed the Leader token during it
 
     def alive(self) -> list[Enemy]:
         return [e for e in self.enemies if not e.ko]
@@ -86,7 +87,8 @@ class Encounter:
         return Encounter(self.card, self.reinforcement, [e.copy() for e in self.enemies], self.placed, self.done,
                          self.round, set(self.acted), set(self.attacked), set(self.closed), set(self.excused),
                          {k: set(v) for k, v in self.turn.items()}, {k: set(v) for k, v in self.used.items()},
-                         {k: set(v) for k, v in self.used_dice.items()}, set(self.reported), self.round_shift)
+                         {k: set(v) for k, v in self.used_dice.items()}, set(self.reported), self.round_shift,
+                         self.leader_moved)
 
 
 @dataclass
