@@ -109,6 +109,7 @@ def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: b
     where = Loc(str(path), 1, 1)
     try:
         engine = engine_cls(game, log.header, log.header_locs, ref)
+        engine.log_kinds = frozenset(ev.kind for ev in log.events)
         marks = (0, 0)
         try:
             engine.start()

@@ -79,6 +79,7 @@ class Engine(SetupEvents, RoundEvents, AttackEvents, EndEvents, BaseEngine):
         self.last_encounter: Encounter | None = None    # ended, awaiting an optional encounter_end
         self.round_ack = False
         self.last_battle: dict | None = None            # ended, awaiting an optional battle_end
+        self.rounds_marked = False                      # the log writes round_end markers
         self.after_end = 0                              # the line of the first event after the end
         self.battles_shift = 0                          # the log's Battles won minus the replay's
 

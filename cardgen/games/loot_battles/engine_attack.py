@@ -53,18 +53,29 @@ class AttackEvents:
                            "weapons with 'with')", ev.at("dice"))
         return next(iter(groups.values()))
 
-    def _claims(self, ev: Event, t: Fighter) -> None:
-        """Check the stated consequences against the state; then go on as recorded."""
+    @staticmethod
+    def _alt(t: Fighter, dmg: int) -> dict[str, int]:
+        """The target's Health and Armor had the rules' damage been dealt (not the log's)."""
+        a = min(t.armor, dmg)
+        return {"health": max(0, t.health - (dmg - a)), "armor": t.armor - a}
+
+    def _claims(self, ev: Event, t: Fighter, alt: dict[str, int] | None = None) -> None:
+        """Check the stated consequences against the state; then go on as recorded. After a
+        wrong stated damage (already reported), Health and Armor stated as the rules' damage
+        leaves them are that slip's, not new ones; a 'ko' contradicting a wrong Health too."""
+        wrong_hp = False
         for key, attr, rule in (("hp_left", "health", "LB-DMG-1"), ("armor_left", "armor", "LB-DMG-1"),
                                 ("dodge_left", "dodge", "LB-ATK-3")):
             stated = ev[key]
             if self._restored_slip(t, attr, stated, ev, key):
                 continue
             if stated is not None:
-                self.ref.claim(rule, f"{t.name}'s {attr.capitalize()}", stated, getattr(t, attr), ev.at(key))
+                if not (alt is not None and stated == alt.get(attr)):
+                    self.ref.claim(rule, f"{t.name}'s {attr.capitalize()}", stated, getattr(t, attr), ev.at(key))
+                    wrong_hp |= attr == "health" and stated != getattr(t, attr)
                 setattr(t, attr, stated)
         ko_now = t.health <= 0
-        if ev["ko"] is not None and ev["ko"] != ko_now:
+        if ev["ko"] is not None and ev["ko"] != ko_now and not wrong_hp:
             self.ref.violation("LB-DMG-1", f"the log says {t.name} is down, but {t.health} Health is left" if ev["ko"]
                                else f"the log says {t.name} still stands, but its Health is 0", ev.at("ko"))
 
@@ -106,9 +117,8 @@ class AttackEvents:
             return sum(d for d in dice if isinstance(d, int))
         if len(dice) != n:
             self.ref.violation("LB-ATK-2", f"{who} rolls {n}d{self.attack_die}; the log shows {len(dice)} dice", ev.at("dice"))
-        for d in dice:
-            self.ref.die(d, self.attack_die, "LB-ATK-2", ev.at("dice"), f"a die of {who}")
-        return sum(dice)
+        ok = [self.ref.die(d, self.attack_die, "LB-ATK-2", ev.at("dice"), f"a die of {who}") for d in dice]
+        return sum(dice) if all(ok) else None      # an impossible face: the log's 'hit' is followed
 
     def _resolve_hit(self, ev: Event, total: int | None, n: int, t: Fighter) -> bool:
         """LB-ATK-3: a roll higher than the target's Dodge hits; the log's 'hit' is checked, then followed."""
@@ -182,6 +192,7 @@ class AttackEvents:
             targets = targets[:1]
         total = self._roll(ev, n, what)
         down_here: set[str] = set()     # a never-missing weapon's repeated hit on a target it just felled
+        alt: dict[str, int] | None = None
         for t in targets:
             if t.ko and t.name in down_here:
                 continue
@@ -203,6 +214,7 @@ class AttackEvents:
                 if ev["damage"] is not None and ev["damage"] != dmg:
                     self.ref.violation("LB-ATK-4", f"the log says the damage is {ev['damage']}, but the rules give "
                                        f"{dmg} ({why})", ev.at("damage"))
+                alt = self._alt(t, dmg) if ev["damage"] not in (None, dmg) else None
                 if ev["damage"] is not None:
                     dmg = ev["damage"]
                 self.rules.hurt(t, dmg)
@@ -213,7 +225,7 @@ class AttackEvents:
                         p.health = min(p.max_health, p.health + int(heal))
                         self._t(ev, f"{p.name} recovers {heal} Health ({c.name})")
             if len(targets) == 1:
-                self._claims(ev, t)
+                self._claims(ev, t, alt if hit else None)
             if t.health <= 0 or (ev["ko"] and len(targets) == 1):
                 t.health = 0
                 down_here.add(t.name)
@@ -260,7 +272,11 @@ class AttackEvents:
             return
         owner = self.by_name[e.front]
         if e.name in enc.attacked:
-            self._end_round(enc, ev, f"{e.name} attacks again, so round {enc.round} is over")
+            if self._marked_rounds(enc):
+                self.ref.violation("LB-RND-1", f"{e.name} already attacked in round {enc.round}, and the log marks "
+                                   "the ends of rounds (round_end): an enemy attacks once a round", ev.loc)
+            else:
+                self._end_round(enc, ev, f"{e.name} attacks again, so round {enc.round} is over")
         self._report_missing(enc, owner, ev, f"{e.name} attacks")
         if owner.name not in enc.acted and (enc.round, f"{owner.name}'s turn") not in enc.reported:
             enc.reported.add((enc.round, f"{owner.name}'s turn"))
@@ -280,6 +296,7 @@ class AttackEvents:
         n = int(e.card.get("attack") or 1)
         total = self._roll(ev, n, e.name)
         hit = self._resolve_hit(ev, total, n, t)
+        alt: dict[str, int] | None = None
         roll = f"[{', '.join(map(str, ev['dice']))}]" if ev["dice"] is not None else "(dice not recorded)"
         if not hit:
             self.rules.miss(t)
@@ -289,6 +306,7 @@ class AttackEvents:
             if ev["damage"] is not None and ev["damage"] != dmg:
                 self.ref.violation("LB-ATK-4", f"the log says the damage is {ev['damage']}, but a {e.card.name} "
                                    f"deals {dmg}", ev.at("damage"))
+            alt = self._alt(t, dmg) if ev["damage"] not in (None, dmg) else None
             if ev["damage"] is not None:
                 dmg = ev["damage"]
             self.rules.hurt(t, dmg)
@@ -303,7 +321,7 @@ class AttackEvents:
                             self._t(ev, f"{c.name} reflects {back} to {e.name}: {e.brief()}")
                             if e.health <= 0:
                                 self._enemy_down(e, ev)
-        self._claims(ev, t)
+        self._claims(ev, t, alt)
         if t.health <= 0 or ev["ko"]:
             t.health = 0
             self._knock_out(t, enc, ev)

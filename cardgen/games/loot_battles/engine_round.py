@@ -77,7 +77,12 @@ class RoundEvents:
             self.ref.violation("LB-DMG-1", f"{p.name} is knocked out until the Battle ends", ev.loc)
             return
         if p.name in enc.acted and p.name in enc.closed:
-            self._end_round(enc, ev, f"{p.name} acts again, so round {enc.round} is over")
+            if self._marked_rounds(enc):
+                self.ref.violation("LB-RND-1", f"{p.name} already acted in round {enc.round}, and the log marks "
+                                   "the ends of rounds (round_end): a player acts once a round", ev.loc)
+                enc.turn[p.name], enc.used[p.name], enc.used_dice[p.name] = set(), set(), set()
+            else:
+                self._end_round(enc, ev, f"{p.name} acts again, so round {enc.round} is over")
         if p.name not in enc.acted:
             self._report_missing(enc, p, ev, f"{p.name} acts")
             enc.acted.add(p.name)
@@ -141,6 +146,7 @@ class RoundEvents:
             self.last_encounter, self.round_ack = enc, False
 
     def on_round_end(self, ev: Event) -> None:
+        self.rounds_marked = True
         if self.last_encounter is not None and not self.round_ack:     # the round ended with the Encounter
             self.round_ack = True
             last = self.last_encounter
@@ -154,6 +160,11 @@ class RoundEvents:
             return
         self._round_marker(ev, enc)
         self._end_round(enc, ev, "the round ends", claims=True)
+
+    def _marked_rounds(self, enc: Encounter) -> bool:
+        """The log marks the ends of rounds and this one is not complete: an action it cannot
+        hold is a slip in the round, not the start of the next one (one slip, one problem)."""
+        return (self.rounds_marked or "round_end" in self.log_kinds) and not self._round_complete(enc)
 
     def _round_marker(self, ev: Event, enc: Encounter) -> None:
         """A stated round number is checked; the log's own numbering is then followed: a number
