@@ -80,10 +80,11 @@ class AttackEvents:
                                else f"the log says {t.name} still stands, but its Health is 0", ev.at("ko"))
 
     def _restored_slip(self, t: Fighter, stat: str, stated: Any, ev: Event, fname: str) -> bool:
-        """LB-ENC-1: a stated Health or Dodge that is what it would be had the table restored it
-        when this reinforcement began. Reported with the arithmetic; then followed."""
+        """LB-ENC-1: a stated Dodge that is what it would be had the table restored it when this
+        reinforcement began. Reported with the arithmetic; then followed. (Health is not read
+        this way: a Health one off is far more often a plain slip, LB-DMG-1.)"""
         r = t.restored if isinstance(t, Player) else None
-        if r is None or stat not in r or stated is None or stated == getattr(t, stat) or stated != r[stat]:
+        if r is None or stat != "dodge" or stated is None or stated == getattr(t, stat) or stated != r[stat]:
             return False
         name = stat.capitalize()
         self.ref.violation("LB-ENC-1", f"the log says {t.name}'s {name} is {stated}, as if restored to "
@@ -96,10 +97,10 @@ class AttackEvents:
 
     @staticmethod
     def _follow_restored(t: Player) -> None:
-        """The table restored Health and Dodge: the replay goes on from the table's values."""
+        """The table restored Dodge: the replay goes on from the table's value."""
         r = t.restored
         if r is not None:
-            t.health, t.dodge, t.restored = r["health"], r["dodge"], None
+            t.dodge, t.restored = r["dodge"], None
 
     def _roll(self, ev: Event, n: int, who: str) -> int | None:
         """Check the dice of a roll of ``n`` d6 (LB-ATK-2); their sum, or None when not recorded."""
