@@ -711,3 +711,13 @@ def test_events_after_the_end_are_one_problem(tmp_path):
     text = WIN.replace(FINAL, FINAL + extra)
     code, probs, _ = check(write(tmp_path, text))
     assert [(p["rule"], p["line"]) for p in errors(probs)] == [("LB-END-1", line_of(text, "pass, player: bo}\n  - {kind: enc"))]
+
+
+def test_a_second_turn_in_a_marked_round_is_one_problem(tmp_path):
+    """The log marks round ends: ana acting twice in round 2 is one LB-RND-1, not an inferred
+    round end that shifts every later round."""
+    old = "  - {kind: attack, player: bo, target: rats#2, dice: [5], damage: 1, ko: true}\n"
+    text = BASE.replace(old, old + "  - {kind: attack, player: ana, target: rats#4, dice: [1], hit: false}\n")
+    code, probs, _ = check(write(tmp_path, text))
+    assert [(p["rule"], p["line"]) for p in errors(probs)] == \
+        [("LB-RND-1", line_of(text, "player: ana, target: rats#4, dice: [1]"))]
