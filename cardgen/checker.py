@@ -30,7 +30,8 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
     if game_name != slug:
         raise LogError("LOG-GAME", f"the log is for game {game_name!r}, not '{slug}'",
                        log.header_locs.get("game", Loc(str(log.path), 1, 1)))
-    # an unknown key first: a misspelt required key is its "did you mean", not a missing one
+    # unknown keys first: a misspelt key is reported with its "did you mean", not as the
+    # required key it was meant to be
     known = set(engine_cls.HEADER) | {"game", "rules_version", "notes", "date", "title"}
     for key in log.header:
         if key not in known:
@@ -114,6 +115,7 @@ def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: b
     try:
         engine = engine_cls(game, log.header, log.header_locs, ref)
         engine.events = log.events
+        engine.log_kinds = frozenset(ev.kind for ev in log.events)
         marks = (0, 0)
         try:
             engine.start()

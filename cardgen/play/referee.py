@@ -76,6 +76,9 @@ class BaseEngine:
     HEADER: dict[str, Opt] = {}
     EVENTS: dict[str, dict[str, Opt]] = {}
     EXPECT_RULES: dict[str, str] = {}
+    #: the event kinds the log being replayed holds (set by the replay before ``start``), so an
+    #: engine knows which of its markers (round ends, turns) the log writes
+    log_kinds: frozenset[str] = frozenset()
 
     def __init__(self, game: Game, header: dict[str, Any], header_locs: dict[str, Loc], ref: Referee):
         self.game = game
