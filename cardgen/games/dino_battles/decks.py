@@ -1,0 +1,77 @@
+"""Biomechanic Dino Battles: the decks a log header names, read for the engine.
+
+The engine does no I/O: the header's ``deck`` (a file beside the log or in the project, or a
+deck's name in ``cards/dino_battles/decks/``) is resolved and read here, checked with the
+deck rules (BDB-DECK-*), and handed over as a :class:`Deck`. A deck file that cannot be read
+as a deck at all stops the check (exit 2, ``LOG-FIELD``): the game cannot be replayed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ... import collections as cols
+from ... import pipeline
+from ...model import Game
+from ...play.lookup import hint_for
+from ...playlog import LogError
+from ...problems import Loc, Problem, Problems
+
+
+@dataclass
+class Deck:
+    """A Main Deck as the header names it: its name, its cards and its construction problems."""
+
+    name: str
+    cards: Counter = field(default_factory=Counter)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def find(game: Game, value: str, loc: Loc | None) -> Path:
+    """The deck file the header names (a path, a file name or a deck's name)."""
+    v = value.strip()
+    log_dir = Path(loc.file).parent if loc and loc.file else Path.cwd()
+    if "/" in v or "\\" in v or v.endswith((".yaml", ".yml")):
+        for base in (log_dir, game.root, Path.cwd()):
+            cand = (base / v) if not Path(v).is_absolute() else Path(v)
+            if cand.is_file():
+                return cand
+        raise LogError("LOG-FIELD", f"deck file {value!r} not found (looked beside the log and in the project)", loc)
+    files = cols.collection_files(game)
+    low = v.lower().replace(" ", "_")
+    for f in files:
+        if f.stem.lower() == low:
+            return f
+    for f in files:
+        _kind, body, _ = cols.load_collection_file(f, game, Problems())
+        if isinstance(body, dict) and str(body.get("name", "")).strip().lower() == v.lower():
+            return f
+    raise LogError("LOG-FIELD", f"no deck called {value!r} in {game.cards_dir.name}/decks", loc,
+                   hint_for(low, [f.stem for f in files]) or
+                   f"decks: {', '.join(f.stem for f in files)}; or give a file path")
+
+
+def read(game: Game, value: str, loc: Loc | None) -> Deck:
+    """The deck the header names, with its construction problems (errors only).
+
+    A file that is not a readable deck (bad YAML, not a ``deck:``, no cards) is a LOG-FIELD
+    error at the header's line: nothing could be replayed with it."""
+    path = find(game, value, loc)
+    read_probs = Problems()
+    kind, body, collections = cols.load_collection_file(path, game, read_probs)
+    if not kind or not isinstance(body, dict) or not collections:
+        first = read_probs.errors[0] if read_probs.errors else None
+        why = f"{first.message} ({first.loc})" if first is not None and first.loc else \
+            first.message if first is not None else "it holds no deck"
+        raise LogError("LOG-FIELD", f"the deck file {value!r} cannot be read as a deck: {why}", loc,
+                       f"run `cardgen validate {game.slug} {path}`")
+    probs = Problems()
+    pipeline.check_file(game, path, probs)
+    deck = Deck(str(body.get("name") or path.stem))
+    for col in collections:
+        for e in col.entries:
+            deck.cards[e.id] += e.count
+    deck.problems = [p for p in probs if p.severity == "error"]
+    return deck
