@@ -188,6 +188,17 @@ class CardRules:
         self._t(ev, f"{s.name} draws {got}{shown}; hand {s.hand}, deck {s.deck_left}")
         self._deck_out(s, ev)
 
+    def new_hand_size(self, s: Side, nodino: bool) -> tuple[int, int, bool]:
+        """BDB-SETUP-2: the size of ``s``'s next new hand, the new hands counted with it, and
+        whether it is free of the penalty (the old hand held no Dinosaur)."""
+        free = nodino and self.nodino_free
+        counted = s.new_hands + (0 if free and not self.nodino_counts else 1)
+        if free:
+            size = s.hand_sizes[-1] if s.hand_sizes else self.hand_size
+        else:
+            size = max(self.min_hand, self.hand_size - self.penalty * max(0, counted - self.free_new))
+        return size, counted, free
+
     def on_new_hand(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         rule = "BDB-SETUP-2"
@@ -205,12 +216,7 @@ class CardRules:
                 self.ref.violation(rule, f"{s.name}'s hand holds {', '.join(dinos)}: the new hand is not free of "
                                    "the penalty", ev.at("no_dinosaur"))
                 nodino = False
-        free = nodino and self.nodino_free
-        counted = s.new_hands + (0 if free and not self.nodino_counts else 1)
-        if free:
-            size = s.hand_sizes[-1] if s.hand_sizes else self.hand_size
-        else:
-            size = max(self.min_hand, self.hand_size - self.penalty * max(0, counted - self.free_new))
+        size, counted, free = self.new_hand_size(s, nodino)
         s.new_hands = counted
         n = size if ev["count"] is None else ev["count"]
         if n != size:
