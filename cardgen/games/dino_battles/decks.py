@@ -38,19 +38,38 @@ def find(game: Game, value: str, loc: Loc | None) -> Path:
             cand = (base / v) if not Path(v).is_absolute() else Path(v)
             if cand.is_file():
                 return cand
-        raise LogError("LOG-FIELD", f"deck file {value!r} not found (looked beside the log and in the project)", loc)
+        raise LogError("LOG-FIELD", f"deck file {value!r} not found (looked beside the log and in the project)", loc,
+                       _near_file(v, [log_dir, game.root, Path.cwd()]))
     files = cols.collection_files(game)
     low = v.lower().replace(" ", "_")
     for f in files:
         if f.stem.lower() == low:
             return f
+    named: dict[str, Path] = {}
     for f in files:
         _kind, body, _ = cols.load_collection_file(f, game, Problems())
-        if isinstance(body, dict) and str(body.get("name", "")).strip().lower() == v.lower():
+        if isinstance(body, dict) and body.get("name"):
+            named[str(body["name"]).strip()] = f
+    for name, f in named.items():
+        if name.lower() == v.lower():
             return f
     raise LogError("LOG-FIELD", f"no deck called {value!r} in {game.cards_dir.name}/decks", loc,
-                   hint_for(low, [f.stem for f in files]) or
+                   hint_for(low, [f.stem for f in files]) or hint_for(v, named) or
                    f"decks: {', '.join(f.stem for f in files)}; or give a file path")
+
+
+def _near_file(value: str, bases: list[Path]) -> str | None:
+    """The nearest deck file to a misspelt path: same folder, nearest name."""
+    rel = Path(value)
+    for base in bases:
+        folder = rel.parent if rel.is_absolute() else base / rel.parent
+        if folder.is_dir():
+            names = [f.name for f in sorted(folder.iterdir()) if f.suffix in (".yaml", ".yml")]
+            hint = hint_for(rel.name, names)
+            if hint:
+                near = [n for n in names if f"'{n}'" in hint]
+                return "did you mean " + " or ".join(f"'{(rel.parent / n).as_posix()}'" for n in near) + "?"
+    return None
 
 
 def read(game: Game, value: str, loc: Loc | None) -> Deck:

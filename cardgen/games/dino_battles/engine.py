@@ -33,6 +33,7 @@ from collections import Counter
 from typing import Any
 
 from ...model import Card
+from ...play.lookup import Names, NotFound
 from ...play.params import ParamError
 from ...play.referee import BaseEngine
 from ...playlog import Event, LogError
@@ -69,6 +70,7 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, BaseEn
             raise LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1),
                            "add it to the rules parameters") from None
         self.cards = game.cards_by_id
+        self.card_names: Names[Card] = Names("card", ((c.id, c) for c in game.cards), lambda c: [c.name])
         self.specials: dict[str, tuple[Card, dict]] = {}
         for c in game.cards:
             for s in c.get("specials") or []:
@@ -79,6 +81,7 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, BaseEn
         # state
         self.sides: list[Side] = []
         self.by_name: dict[str, Side] = {}
+        self.player_names: Names[Side] = Names("player", ())
         self.broken = False
         self.initiative: int | None = None
         self.rolled = False
@@ -144,11 +147,14 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, BaseEn
 
     def _card(self, value: Any, ev: Event, fname: str, types: tuple[str, ...] | None = None,
               loc: Loc | None = None) -> Card:
+        """A card by id or name (cardgen.play.lookup: exact id first, then any name, case-insensitive)."""
         s = str(value).strip()
-        c = self.cards.get(s)
-        if c is None:
-            low = s.lower()
-            c = next((x for x in self.game.cards if x.name.lower() == low or x.id.lower() == low), None)
+        try:
+            c: Card | None = self.card_names.find(s)
+        except NotFound as e:
+            if len(self.card_names.by_low.get(s.lower(), [])) > 1:
+                raise LogError("LOG-FIELD", f"'{fname}' {e.message}", loc or ev.at(fname), e.hint) from None
+            c = None
         if c is None or (types and c.type not in types):
             pool = [x.id for x in self.game.cards if not types or x.type in types]
             what = " or ".join(types) if types else "Dino Battles"
@@ -158,7 +164,7 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, BaseEn
 
     def _side(self, value: Any, ev: Event | None, fname: str, loc: Loc | None = None) -> Side:
         s = str(value).strip()
-        side = self.by_name.get(s) or next((q for q in self.sides if q.name.lower() == s.lower()), None)
+        side = self.player_names.get(s)
         if side is None:
             raise LogError("LOG-FIELD", f"'{fname}' names no player: {value!r}", loc or (ev.at(fname) if ev else None),
                            did_you_mean(s, self.by_name) or f"players: {', '.join(self.by_name)}")
@@ -231,6 +237,7 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, BaseEn
             side = Side(name, i, loc)
             self.sides.append(side)
             self.by_name[name] = side
+            self.player_names.add(name, side)
         lo, hi = self.n_players
         if not lo <= len(self.sides) <= hi:
             want = f"exactly {lo}" if lo == hi else f"{lo}–{hi}"
@@ -244,6 +251,7 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, BaseEn
                 return
             for side in self.sides[hi:]:
                 del self.by_name[side.name]
+                self.player_names.remove(side.name)
             self.sides = kept
         for side, entry in zip(self.sides, raw):
             self._take_deck(side, self.deck_for(str(entry.get("deck")), side.loc))

@@ -25,6 +25,7 @@ class Dino:
     poison_turns: int = 0
     paralyzed: bool = False
     evade_bonus: int = 0
+    hp_rule: str = "BDB-KO-1"        # the rule of the last change to its HP (for an HP stated later)
     ko_at: Loc | None = None            # set when its HP fell to 0 or less (a K.O. not yet recorded)
 
     @property

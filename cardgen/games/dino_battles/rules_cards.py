@@ -177,7 +177,7 @@ class CardRules:
                 self.ref.violation(rule, f"{s.name} draws in the {self._pn(self.phase)} phase: cards are "
                                    "drawn in the End phase, or by a card's effect (name it in 'source')", ev.loc)
             else:
-                self._source(ev, s, rule)
+                self._source(ev, s, None)      # a card never played breaks its type's rule
             if count is None and not named:
                 raise LogError("LOG-FIELD", "a draw by a card's effect needs 'count' or 'cards'", ev.loc)
             n = len(named) if count is None else count

@@ -114,19 +114,26 @@ class CombatRules:
             s.combat_deck[k] = max(0, s.combat_deck[k] - v)
 
     def _paralysis(self, s: Side, d: Dino | None, ev: Event) -> bool:
-        """BDB-ABIL-1: a paralyzed Dinosaur's move needs a roll; returns False when the move fails."""
+        """BDB-ABIL-1: a paralyzed Dinosaur's move needs a roll; returns False when the move fails.
+
+        A move recorded with no die of its own (a paralysis slip: no paralysis roll, or one the
+        Dinosaur did not need) is applied as recorded: it fails, and the slip is the violation."""
         roll = ev["paralyze_roll"]
+        made = ev["roll"] is not None
         if d is None or not d.paralyzed:
             if roll is not None:
                 self.ref.violation("BDB-ABIL-1", f"{d.name if d else s.name} is not paralyzed: it rolls no paralysis "
-                                   "die", ev.at("paralyze_roll"))
+                                   "die" + ("" if made else "; the log records the move as failed"),
+                                   ev.at("paralyze_roll"))
+                return made
             return True
         if roll is None:
-            self.ref.violation("BDB-ABIL-1", f"{d.name} is paralyzed: each move needs a die roll first (odd fails)",
+            self.ref.violation("BDB-ABIL-1", f"{d.name} is paralyzed: each move needs a die roll first (odd fails)"
+                               + ("" if made else "; the log records none, and no roll for the move: it fails"),
                                ev.loc)
-            return True
+            return made
         if not self.ref.die(roll, self.die_sides, "BDB-ABIL-1", ev.at("paralyze_roll"), "the paralysis roll"):
-            return True
+            return made
         fails = (roll % 2 == 1) == (self.para_fail == "odd")
         if fails:
             self._t(ev, f"{d.who} is paralyzed: rolls {roll}, the move fails")
@@ -300,6 +307,8 @@ class CombatRules:
         hint = ("ruling: ATK total minus DEF total; a positive result is taken by the defender, a negative one by "
                 "the attacker (the seed has the sign the other way round)") if kind == "defend" else None
         lost = self._hits(hits, notes, spikes)
+        for dd in lost:
+            dd.hp_rule = "BDB-ABIL-3" if dd in spikes and lost[dd] == spikes[dd] else rule
         after = " · ".join(f"{dd.who} −{v} → {dd.hp}" for dd, v in lost.items()) or "no damage"
         self._t(ev or att["ev"], f"{text} ⇒ {after}")
         for note in notes:

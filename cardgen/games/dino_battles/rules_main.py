@@ -47,6 +47,7 @@ class MainRules:
         d.upgrades.append(c)
         if c.get("hp"):
             d.hp += int(c.get("hp"))
+            d.hp_rule = "BDB-MAIN-2"
         self._t(ev, f"{s.name} attaches {c.name} to {d.brief()}")
 
     def on_item(self, ev: Event) -> None:
@@ -112,7 +113,7 @@ class MainRules:
         s = self._side(ev["player"], ev, "player")
         rule = "BDB-MAIN-1"
         to = self._dino(s, ev["to"], ev, "to")
-        src = self._source(ev, s, rule) if ev["source"] is not None else None
+        src = self._source(ev, s, None) if ev["source"] is not None else None
         if src is None:
             if self.phase == "combat":
                 self.ref.violation(rule, f"{s.name} switches the active Dinosaur during combat: that is done in a "
@@ -280,6 +281,8 @@ class MainRules:
                 s.combat_deck[sub] -= 1
                 s.junk[c.id] += 1
             parts.append(f"{c.name} from the Combat Deck to the Junk")
+        if d is not None and (ev["heal"] or ev["damage"] or ev["set_hp"] is not None or ev["destroy_upgrade"]):
+            d.hp_rule = rule
         self._claim_hp(ev, rule)
         what = d.name if d is not None else s.name
         self._t(ev, f"{src}: {s.name}'s {what} " + ("; ".join(parts) or "(no change)")
@@ -295,13 +298,17 @@ class MainRules:
         else:
             self._mark_ko(d, ev)
 
-    def _claim_hp(self, ev: Event, rule: str, spikes: dict | None = None, hint: str | None = None) -> None:
-        """HP stated by the log; one off by exactly the Spiked damage is a BDB-ABIL-3 slip."""
+    def _claim_hp(self, ev: Event, rule: str | None, spikes: dict | None = None, hint: str | None = None) -> None:
+        """HP stated by the log; one off by exactly the Spiked damage is a BDB-ABIL-3 slip. With no
+        ``rule`` (HP stated on a phase event), a wrong HP breaks the rule of the Dinosaur's last HP change."""
         spikes = spikes or {}
 
         def claim(d: Dino, hp: int) -> None:
-            r = "BDB-ABIL-3" if spikes.get(d) and hp == d.hp + spikes[d] else rule
-            extra = f" (the Spiked damage, {spikes[d]}, is left out)" if r != rule else ""
+            rule_d = rule or d.hp_rule
+            r = "BDB-ABIL-3" if spikes.get(d) and hp == d.hp + spikes[d] else rule_d
+            extra = f" (the Spiked damage, {spikes[d]}, is left out)" if r != rule_d else ""
+            if rule is None and r == rule_d:
+                extra = f" (its HP last changed by {rule_d})"
             if hp != d.hp:
                 self.ref.violation(r, f"the log says {d.who} has {hp} HP, but the rules give {d.hp}{extra}",
                                    ev.at("hp"), hint if r == rule else None)
@@ -321,6 +328,6 @@ class MainRules:
             else:
                 hp = _typed(val, Opt("int"), ev.at("hp"), f"the HP of {s.name}'s active Dinosaur")
                 if s.active is None:
-                    self.ref.violation(rule, f"{s.name} has no active Dinosaur", ev.at("hp"))
+                    self.ref.violation(rule or "BDB-KO-1", f"{s.name} has no active Dinosaur", ev.at("hp"))
                 else:
                     claim(s.active, hp)

@@ -15,6 +15,13 @@ class TurnRules:
     # -- phases -------------------------------------------------------------------------------
 
     def on_phase(self, ev: Event) -> None:
+        """A phase begins. HP stated on it are checked: at Startup after the poison and wound damage
+        (BDB-ABIL-2), on any other phase against the rule of each Dinosaur's last HP change."""
+        if not self._phase_to(ev):
+            self._claim_hp(ev, None)
+
+    def _phase_to(self, ev: Event) -> bool:
+        """Move to the event's phase; True if a turn began (its Startup checks the HP stated)."""
         new = ev["phase"]
         if self.phase is None:
             if new != "startup":
@@ -24,7 +31,7 @@ class TurnRules:
             self._enter_turn(ev)
             for p in self.phases[1: self.phases.index(new) + 1]:
                 self._enter(p, ev)
-            return
+            return True
         cur = self.phases.index(self.phase)
         ni = self.phases.index(new)
         if new == "startup":
@@ -33,20 +40,21 @@ class TurnRules:
                     self._enter(p, ev, skipped=True)
                 self._leave(p, ev)
             self._enter_turn(ev)
-            return
+            return True
         if ni <= cur:
             self.ref.violation("BDB-TURN-1", f"{self._pn(new)} cannot follow {self._pn(self.phase)}: the phases go "
                                + " → ".join(self._pn(p) for p in self.phases), ev.at("phase"))
             if ni == cur:
-                return
+                return False
             self._leave(self.phase, ev)
             self._enter(new, ev)
-            return
+            return False
         for p in self.phases[cur: ni]:
             if p != self.phase:
                 self._enter(p, ev, skipped=True)
             self._leave(p, ev)
         self._enter(new, ev)
+        return False
 
     @staticmethod
     def _pn(p: str) -> str:
@@ -101,6 +109,7 @@ class TurnRules:
                     parts.append(f"{d.wound_tokens} Wound token(s) {w}")
                 if loss:
                     d.hp -= loss
+                    d.hp_rule = "BDB-ABIL-2"
                     self._t(ev, f"Startup: {s.name}'s {d.name} loses {loss} HP ({', '.join(parts)}): {d.hp}")
                     self._mark_ko(d, ev)
 
