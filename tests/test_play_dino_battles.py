@@ -19,7 +19,7 @@ from cardgen.games.dino_battles import PACKAGE
 from cardgen.games.dino_battles import choices as ch
 from cardgen.games.dino_battles.engine import Engine
 from cardgen.play.api import Action
-from cardgen.play.playout import play, random_agent
+from cardgen.play.playout import as_jsonl, play, random_agent
 from cardgen.play.referee import Referee
 from cardgen.playlog import read
 from cardgen.problems import Problems
@@ -226,3 +226,30 @@ def test_games_per_second_is_reported(capsys):
     rate = n / (time.perf_counter() - t)
     print(f"dino_battles random play: {rate:.0f} games/s")
     assert rate > 1
+
+
+# -- the greedy agent and the game's measures (for cardgen simulate) --------------------------------
+
+def test_greedy_games_replay_and_beat_random(tmp_path):
+    greedy = PACKAGE.agents["greedy"](playkit.game(SLUG))
+    wins = 0
+    n = 20
+    for seed in range(n):
+        agents = [greedy, random_agent] if seed % 2 == 0 else [random_agent, greedy]
+        played = play(playkit.new_state(SLUG, seed), agents, random.Random(seed), playkit.MAX_STEPS)
+        assert played.finished, f"seed {seed}"
+        state = played.state
+        wins += state.returns()[seed % 2] == 1.0
+        if seed < 5:
+            problems, final = playkit.replay_text(SLUG, as_jsonl(state), tmp_path)
+            assert not problems.has_errors, [p.text() for p in problems.errors]
+            assert final == state.result()
+    assert wins >= n * 0.65, f"greedy won {wins} of {n} against random"
+
+
+def test_measures_count_kos_by_species():
+    state = playkit.random_game(SLUG, 1)
+    m = PACKAGE.measures(state)
+    assert set(m) == {"kos_by_species", "kos", "turns", "ended_by"}
+    assert sum(m["kos_by_species"].values()) == sum(len(p["knocked_out"]) for p in state.result()["players"].values())
+    assert m["ended_by"] in ("kos", "deck_out", "no_dinosaurs")

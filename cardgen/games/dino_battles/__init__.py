@@ -21,6 +21,7 @@ from ... import collections as cols
 from ...model import Game
 from ...play.package import GamePackage
 from ...play.params import Params
+from .agents import greedy, measures
 from .engine import Engine
 from .state import new_state
 
@@ -36,4 +37,5 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     return out
 
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups)
+PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      measures=measures)

@@ -169,10 +169,11 @@ class DinoState(GameState):
                 "active": _dino_view(s.active), "bench": [_dino_view(d) for d in s.bench],
             })
         att = e.cmb.attack if e.cmb is not None else None
-        return {"player": player, "turn": e.turn, "phase": e.phase, "initiative": e.initiative,
+        return {"player": player, "turn": e.turn, "phase": e.phase, "initiative": e.initiative, "hand_limit": e.draw_up,
                 "decision": self.decision[0] if self.decision else None, "sides": sides,
-                "attack": ({"player": att["side"].index, "special": (att["special"] or {}).get("name")}
-                           if att else None),
+                "attack": ({"player": att["side"].index, "special": (att["special"] or {}).get("name"),
+                            "total": (att["roll"] + att["bonus"] + (att["dino"].stat("atk") if att["dino"] else 0))
+                            if isinstance(att["roll"], int) else None} if att else None),
                 "hand": dict(self.hands[player]), "items": dict(+e.sides[player].items_known)}
 
     def log_header(self) -> dict[str, Any]:
