@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from typing import Any
 
 from ...play.api import Action
 from .engine import Engine
@@ -61,6 +62,11 @@ def placements(eng: Engine, s: Side, hand: Counter) -> list[Action]:
     return out
 
 
+def _act(kind: str, *items: tuple[str, object]) -> Action:
+    """An action from fields already hashable (the hot path of :func:`main_plays`)."""
+    return Action(kind, items)
+
+
 # -- the Main phases -----------------------------------------------------------------------------
 
 def main_plays(eng: Engine, s: Side, hand: Counter, used: set[str]) -> list[Action]:
@@ -71,22 +77,22 @@ def main_plays(eng: Engine, s: Side, hand: Counter, used: set[str]) -> list[Acti
     out: list[Action] = []
     name = s.name
     if len(s.bench) < eng.bench_max:
-        out += [Action.make("bench", player=name, dino=c) for c in distinct(hand, eng, "dinosaur")]
+        out += [_act("bench", ("player", name), ("dino", c)) for c in distinct(hand, eng, "dinosaur")]
     for u in distinct(hand, eng, "upgrade"):
         uname = eng.cards[u].name
         for d in s.bench:
             if sum(1 for x in d.upgrades if x.name == uname) < eng.upgrade_max:
-                out.append(Action.make("upgrade", player=name, card=u, dino=d.label))
+                out.append(_act("upgrade", ("player", name), ("card", u), ("dino", d.label)))
     if s.items < eng.item_max:
-        out += [Action.make("item", player=name, card=c) for c in distinct(hand, eng, "item")]
-    out += [Action.make("combat_to_deck", player=name, cards=[c]) for c in distinct(hand, eng, "combat")]
+        out += [_act("item", ("player", name), ("card", c)) for c in distinct(hand, eng, "item")]
+    out += [_act("combat_to_deck", ("player", name), ("cards", (c,))) for c in distinct(hand, eng, "combat")]
     if s.active is not None and s.bench:
         cost = int(s.active.card.get("retreat_cost") or 0)
         for pay in _multisets(hand, cost):
             for d in s.bench:
-                out.append(Action.make("retreat", player=name, to=d.label, discard=list(pay)))
-    out += [Action.make("action", player=name, card=c) for c in distinct(hand, eng, "action")]
-    out += [Action.make("use_item", player=name, card=c) for c in sorted(+s.items_known)
+                out.append(_act("retreat", ("player", name), ("to", d.label), ("discard", tuple(pay))))
+    out += [_act("action", ("player", name), ("card", c)) for c in distinct(hand, eng, "action")]
+    out += [_act("use_item", ("player", name), ("card", c)) for c in sorted(+s.items_known)
             if not (eng.cards[c].get("permanent") and c in used)]
     return out
 
@@ -168,3 +174,26 @@ def replacements(eng: Engine, s: Side, hand: Counter) -> list[Action]:
 
 def stat_of(kind: str) -> str:
     return {"attack": "atk", "counterattack": "atk", "evade": "eva", "defend": "def"}[kind]
+
+
+def cards_spent(a: Action) -> list[str]:
+    """The cards a Main-phase play takes from the hand."""
+    if a.kind in ("bench",):
+        return [str(a["dino"])]
+    if a.kind in ("upgrade", "item", "action"):
+        return [str(a["card"])]
+    if a.kind == "combat_to_deck":
+        return [str(c) for c in a["cards"]]
+    if a.kind == "retreat":
+        return [str(c) for c in a.get("discard", ())]
+    if a.kind == "place":
+        return [str(a["active"]), *(str(c) for c in a.get("bench", ()))]
+    return []
+
+
+def dino_view(d: Dino | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {"label": d.label, "card": d.card.id, "hp": d.hp, "max_hp": d.max_hp, "upgrades": [u.id for u in d.upgrades],
+            "wound_tokens": d.wound_tokens, "poisoned": d.poison_turns, "paralyzed": d.paralyzed,
+            "evade_bonus": d.evade_bonus}

@@ -24,7 +24,7 @@ from typing import Any
 
 from ...model import Game
 from ...play.api import CHANCE, TERMINAL, Action, GameState
-from ...play.dice import die_outcomes, draw_outcomes
+from ...play.dice import die_outcomes
 from ...play.referee import Referee
 from ...playlog import Event
 from ...problems import Loc, Problems
@@ -138,7 +138,9 @@ class DinoState(GameState):
         if c["kind"] == "roll":
             return die_outcomes("roll", self.eng.die_sides)
         pile = self.comps[c["seat"]] if c["purpose"] == "ko_comp" else self.decks[c["seat"]]
-        return draw_outcomes("deal", pile, player=self.players[c["seat"]])
+        total = sum(pile.values())
+        who = ("player", self.players[c["seat"]])
+        return [(Action("deal", (who, ("card", card))), n / total) for card, n in sorted(pile.items()) if n > 0]
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
@@ -166,7 +168,7 @@ class DinoState(GameState):
             sides.append({
                 "name": s.name, "kos": s.kos, "hand": s.hand, "deck": s.deck_left, "comp_cards": s.comp,
                 "combat_deck": dict(s.combat_deck), "items": s.items,
-                "active": _dino_view(s.active), "bench": [_dino_view(d) for d in s.bench],
+                "active": ch.dino_view(s.active), "bench": [ch.dino_view(d) for d in s.bench],
             })
         att = e.cmb.attack if e.cmb is not None else None
         return {"player": player, "turn": e.turn, "phase": e.phase, "initiative": e.initiative, "hand_limit": e.draw_up,
@@ -324,7 +326,7 @@ class DinoState(GameState):
             self._knock_out(pick)
         else:
             fields = dict(a.items)
-            for c in _cards_spent(a):
+            for c in ch.cards_spent(a):
                 hand[c] -= 1
             self.hands[i] = +hand
             if k == "use_item" and e.cards[str(a["card"])].get("permanent"):
@@ -396,26 +398,3 @@ class DinoState(GameState):
             self.decision = ("answer", e._other(c.attack["side"]).index)
         else:
             self.decision = ("move", c.first if not c.passed else e._next(c.first))
-
-
-def _cards_spent(a: Action) -> list[str]:
-    """The cards a Main-phase play takes from the hand."""
-    if a.kind in ("bench",):
-        return [str(a["dino"])]
-    if a.kind in ("upgrade", "item", "action"):
-        return [str(a["card"])]
-    if a.kind == "combat_to_deck":
-        return [str(c) for c in a["cards"]]
-    if a.kind == "retreat":
-        return [str(c) for c in a.get("discard", ())]
-    if a.kind == "place":
-        return [str(a["active"]), *(str(c) for c in a.get("bench", ()))]
-    return []
-
-
-def _dino_view(d: Any) -> dict[str, Any] | None:
-    if d is None:
-        return None
-    return {"label": d.label, "card": d.card.id, "hp": d.hp, "max_hp": d.max_hp, "upgrades": [u.id for u in d.upgrades],
-            "wound_tokens": d.wound_tokens, "poisoned": d.poison_turns, "paralyzed": d.paralyzed,
-            "evade_bonus": d.evade_bonus}
