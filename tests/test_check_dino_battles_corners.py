@@ -114,6 +114,8 @@ def test_a_failed_paralysis_roll_for_a_dinosaur_that_is_not_paralysed(tmp_path):
     "deck:\n  name: Broken\n  cards: {razorclaw: 2, attack: [\n",          # bad YAML
     "party:\n  name: Not a deck\n",                                      # not a deck file
     "",                                                                  # empty
+    "deck:\n  name: Typo\n  cards: {razorclaw: 2, atack: 10}\n",          # a misspelt card
+    "deck:\n  name: Nothing\n  cards: 5\n",                                # cards of the wrong shape
 ])
 def test_a_broken_deck_file_is_unreadable(tmp_path, deck):
     (tmp_path / "mine.yaml").write_text(deck, encoding="utf-8")
@@ -122,6 +124,8 @@ def test_a_broken_deck_file_is_unreadable(tmp_path, deck):
     assert code == 2 and final is None
     assert [(p["rule"], p["line"]) for p in probs] == [("LOG-FIELD", line_of(text, "{name: ana"))], probs
     assert "mine.yaml" in probs[0]["message"] and "cannot be read as a deck" in probs[0]["message"]
+    if "atack" in deck:
+        assert "'attack'" in probs[0]["hint"]
 
 
 def test_a_deck_file_that_breaks_a_deck_rule_is_still_a_violation(tmp_path):

@@ -20,6 +20,10 @@ from ...playlog import LogError
 from ...problems import Loc, Problem, Problems
 
 
+#: problems of a deck file that leave cards unread (the replay would start from a wrong deck)
+_LOSES_CARDS = ("CARD-UNKNOWN-ID", "YAML-TYPE", "YAML-SYNTAX")
+
+
 @dataclass
 class Deck:
     """A Main Deck as the header names it: its name, its cards and its construction problems."""
@@ -75,17 +79,22 @@ def _near_file(value: str, bases: list[Path]) -> str | None:
 def read(game: Game, value: str, loc: Loc | None) -> Deck:
     """The deck the header names, with its construction problems (errors only).
 
-    A file that is not a readable deck (bad YAML, not a ``deck:``, no cards) is a LOG-FIELD
-    error at the header's line: nothing could be replayed with it."""
+    A file that cannot be read as a deck — bad YAML, not a ``deck:``, no cards, a card that
+    does not exist (a misspelt id) — is a LOG-FIELD error at the header's line (exit 2), with
+    the file's own first problem and its nearest match: nothing could be replayed with it.
+    A readable deck that breaks a construction rule (BDB-DECK-*) is a violation (exit 1)."""
     path = find(game, value, loc)
     read_probs = Problems()
     kind, body, collections = cols.load_collection_file(path, game, read_probs)
-    if not kind or not isinstance(body, dict) or not collections:
-        first = read_probs.errors[0] if read_probs.errors else None
+    empty = not any(e.count for col in collections for e in col.entries)
+    lost = [p for p in read_probs.errors if p.rule in _LOSES_CARDS]
+    if not kind or not isinstance(body, dict) or lost or empty:
+        first = lost[0] if lost else read_probs.errors[0] if read_probs.errors else None
         why = f"{first.message} ({first.loc})" if first is not None and first.loc else \
-            first.message if first is not None else "it holds no deck"
+            first.message if first is not None else "it holds no cards"
         raise LogError("LOG-FIELD", f"the deck file {value!r} cannot be read as a deck: {why}", loc,
-                       f"run `cardgen validate {game.slug} {path}`")
+                       (first.hint if first is not None and first.hint else None)
+                       or f"run `cardgen validate {game.slug} {path}`")
     probs = Problems()
     pipeline.check_file(game, path, probs)
     deck = Deck(str(body.get("name") or path.stem))
