@@ -19,7 +19,6 @@ from ...play.lookup import hint_for
 from ...playlog import LogError
 from ...problems import Loc, Problem, Problems
 
-
 #: problems of a deck file that leave cards unread (the replay would start from a wrong deck)
 _LOSES_CARDS = ("CARD-UNKNOWN-ID", "YAML-TYPE", "YAML-SYNTAX")
 
