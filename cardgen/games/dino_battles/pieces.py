@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ...model import Card
+from ...play.hidden import Hand
 from ...problems import Loc
 
 # ---------------------------------------------------------------------------------------
@@ -72,8 +73,7 @@ class Side:
     deck_cards: Counter = field(default_factory=Counter)     # card id → copies in the Main Deck
     deck_left: int = 0
     seen: Counter = field(default_factory=Counter)           # copies known to have left the Main Deck
-    hand: int = 0
-    hand_known: Counter = field(default_factory=Counter)
+    cards: Hand = field(default_factory=Hand)                # the hand: cards the log named, and hidden ones
     comp: int = 0
     drew: bool = False
     comp_done: bool = False
@@ -93,8 +93,23 @@ class Side:
     out_at: int | None = None                                # the order in which the deck ran out
 
     @property
+    def hand(self) -> int:
+        return self.cards.size
+
+    @property
+    def hand_known(self) -> Counter:
+        return self.cards.known
+
+    @property
     def hand_unknown(self) -> int:
-        return max(0, self.hand - sum(self.hand_known.values()))
+        return self.cards.hidden
+
+    def drop_known(self) -> None:
+        """A known card leaves the hand unseen (the first one the log named)."""
+        top = next(iter(self.cards.known))
+        self.cards.known[top] -= 1
+        if not self.cards.known[top]:
+            del self.cards.known[top]
 
     @property
     def in_play(self) -> list[Dino]:

@@ -4,9 +4,8 @@ running out, and the setup events (BDB-SETUP-1…4).
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ...model import Card
+from ...play.hidden import Hand
 from ...playlog import Event, LogError
 from ...problems import Loc
 from .pieces import Dino, Side
@@ -32,25 +31,22 @@ class CardRules:
         if s.hand <= 0:
             self.ref.violation(rule, f"{s.name} has no card in hand" + (f" to play {c.name}" if c else ""), loc)
             return
+        h = s.cards
         if c is None:
-            if s.hand_unknown <= 0:
-                top = next(iter(s.hand_known))
-                s.hand_known[top] -= 1
-                s.hand_known = +s.hand_known
-            s.hand -= 1
+            if h.hidden <= 0:
+                s.drop_known()
+            else:
+                h.hidden -= 1
             return
-        if s.hand_known[c.id] > 0:
-            s.hand_known[c.id] -= 1
-            s.hand_known = +s.hand_known
-        elif s.hand_unknown > 0:
+        if h.known[c.id] > 0:
+            h.take(c.id)
+        elif h.hidden > 0:
             self._reveal(s, c, ev, loc, rule)
+            h.hidden -= 1
         else:
-            held = ", ".join(self.cards[k].name for k in s.hand_known.elements()) or "nothing"
+            held = ", ".join(self.cards[k].name for k in h.known.elements()) or "nothing"
             self.ref.violation(rule, f"{c.name} is not in {s.name}'s hand (it holds {held})", loc)
-            top = next(iter(s.hand_known))
-            s.hand_known[top] -= 1
-            s.hand_known = +s.hand_known
-        s.hand -= 1
+            s.drop_known()
 
     def _to_junk(self, s: Side, c: Card | None) -> None:
         if c is None:
@@ -65,9 +61,9 @@ class CardRules:
             n = s.deck_left
         for c in named[:n]:
             self._reveal(s, c, ev, ev.at("cards"), rule)
-            s.hand_known[c.id] += 1
+            s.cards.add(c.id)
         s.deck_left -= n
-        s.hand += n
+        s.cards.hidden += n - len(named[:n])
         return n
 
     def _named(self, ev: Event, fname: str = "cards") -> list[Card]:
@@ -135,10 +131,9 @@ class CardRules:
         self.ref.claim(rule, f"{s.name}'s hand", ev["hand"], s.hand, ev.at("hand"))
         self.ref.claim(rule, f"{s.name}'s Main Deck", ev["deck_left"], s.deck_left, ev.at("deck_left"))
         if ev["hand"] is not None and ev["hand"] >= 0:
-            s.hand = ev["hand"]
-            while sum(s.hand_known.values()) > s.hand:
-                s.hand_known[next(iter(s.hand_known))] -= 1
-                s.hand_known = +s.hand_known
+            while sum(s.cards.known.values()) > ev["hand"]:
+                s.drop_known()
+            s.cards.hidden = ev["hand"] - sum(s.cards.known.values())
         if ev["deck_left"] is not None and ev["deck_left"] >= 0:
             s.deck_left = ev["deck_left"]
 
@@ -225,7 +220,7 @@ class CardRules:
         # the old hand goes back into the deck
         s.deck_left += s.hand
         s.seen -= s.hand_known
-        s.hand, s.hand_known = 0, Counter()
+        s.cards = Hand()
         s.hand_sizes.append(n)
         if len(named) > n:
             raise LogError("LOG-FIELD", f"'cards' names {len(named)}, more than the {n} of the new hand", ev.at("cards"))

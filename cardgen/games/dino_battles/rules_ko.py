@@ -34,7 +34,7 @@ class KnockOutRules:
                                ev.at("comp_cards"))
             n = most
         s.comp -= n
-        s.hand += n
+        s.cards.hidden += n
         self._knock_out(s, d, ev, ev["new_active"], ev.at("new_active"), took=n)
         self._settle_kos(ev, recorded=True)
 

@@ -269,8 +269,7 @@ class MainRules:
                 s.junk_unknown -= 1
             else:
                 self.ref.violation(rule, f"{s.name}'s Junk holds no {c.name}", ev.at("from_junk"))
-            s.hand += 1
-            s.hand_known[c.id] += 1
+            s.cards.add(c.id)
             parts.append(f"{c.name} from the Junk into hand")
         for x in ev["combat_deck_junk"] or []:
             c = self._card(x, ev, "combat_deck_junk", ("combat",))
