@@ -11,6 +11,7 @@ import pytest
 
 from tests import checklogs
 from tests.checklogs import edited, errors, line_of
+from tests.conftest import ROOT
 from tests.test_check_dino_battles import ABIL, BASE, INS_END, SETUP
 
 GAME = "dino_battles"
@@ -156,3 +157,14 @@ def test_a_card_by_its_name_or_id_in_any_case(tmp_path):
     text, _ = edited(BASE, "{kind: item, player: ana, card: med_gel}", "{kind: item, player: ana, card: med_gell}")
     code, probs, _ = check(write(tmp_path, text))
     assert code == 2 and "'med_gel'" in probs[0].get("hint", "") and probs[0]["hint"].count("med_gel") == 1
+
+
+# -- one slip, one problem: the turn numbers the log states keep the replay in step -----------------
+
+def test_a_turn_numbering_slip_is_one_problem(tmp_path):
+    text = (ROOT / "examples" / "logs" / GAME / "ko-win.yaml").read_text(encoding="utf-8")
+    for n in range(11, 2, -1):               # the table skipped a number: 1, 2, 4, 5, …
+        text = text.replace(f"turn: {n}, initiative", f"turn: {n + 1}, initiative")
+    code, probs, final = check(write(tmp_path, text))
+    assert [(p["rule"], p["line"]) for p in errors(probs)] == [("BDB-TURN-1", line_of(text, "turn: 4, initiative"))]
+    assert final["winner"] == "ana" and final["turn"] == 12

@@ -83,6 +83,8 @@ class TurnRules:
         holder = self.sides[self.initiative or 0]
         if ev["turn"] is not None:
             self.ref.claim("BDB-TURN-1", "the turn number", ev["turn"], self.turn, ev.at("turn"))
+            if ev["turn"] >= 1:
+                self.turn = ev["turn"]          # the log's marker brings the replay back in step
         if ev["initiative"] is not None:
             stated = self._side(ev["initiative"], ev, "initiative")
             if stated is not holder:
