@@ -168,3 +168,17 @@ def test_a_turn_numbering_slip_is_one_problem(tmp_path):
     code, probs, final = check(write(tmp_path, text))
     assert [(p["rule"], p["line"]) for p in errors(probs)] == [("BDB-TURN-1", line_of(text, "turn: 4, initiative"))]
     assert final["winner"] == "ana" and final["turn"] == 12
+
+
+def test_naming_a_knocked_out_dinosaur_is_a_violation_not_an_unreadable_log(tmp_path):
+    text = (ROOT / "examples" / "logs" / GAME / "ko-win.yaml").read_text(encoding="utf-8")
+    bad, _ = edited(text, "card: armor_spikes, dino: bastion_trike}", "card: armor_spikes, dino: ankylo_tank}")
+    code, probs, final = check(write(tmp_path, bad))
+    assert code == 1 and final is not None
+    first = errors(probs)[0]
+    assert (first["rule"], first["line"]) == ("BDB-MAIN-2", line_of(bad, "dino: ankylo_tank}")), probs
+    assert "knocked out" in first["message"]
+    # a Dinosaur never in play stays unreadable (exit 2)
+    never, _ = edited(text, "card: armor_spikes, dino: bastion_trike}", "card: armor_spikes, dino: para_siren}")
+    code, probs, _ = check(write(tmp_path, never))
+    assert code == 2 and probs[0]["rule"] == "LOG-FIELD"

@@ -48,6 +48,18 @@ from .rules_turn import TurnRules
 from .vocab import ANSWERS, EVENTS, HEADER, KO_WINDOW, MAIN_PHASES, PHASES, REACTIONS
 
 
+class NotInPlay(Exception):
+    """An event names a Dinosaur that the replay has knocked out."""
+
+    def __init__(self, message: str, loc: Loc | None):
+        super().__init__(message)
+        self.message, self.loc = message, loc
+
+
+#: the rule an event breaks when it names a knocked-out Dinosaur
+_GONE_RULE = {"retreat": "BDB-MAIN-1", "upgrade": "BDB-MAIN-2"}
+
+
 class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, BaseEngine):
     """Replays a Biomechanic Dino Battles playtest, event by event (see the module docstring)."""
 
@@ -191,6 +203,12 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, BaseEn
             raise LogError("LOG-FIELD", f"'{fname}' {value!r} could be several of {side.name}'s Dinosaurs: say "
                            f"which ({', '.join(d.label for d in hit)})", where)
         labels = [d.label for d in pool]
+        gone = [x for x in side.knocked_out if s in (x.lower(), x.split("#")[0].lower(),
+                                                      self.cards[x.split("#")[0]].name.lower())]
+        if gone:        # a Dinosaur the replay has knocked out: a rules slip, not an unreadable log
+            raise NotInPlay(f"{side.name}'s {self.cards[gone[-1].split('#')[0]].name} ({gone[-1]}) was knocked "
+                            f"out and junked: it is not in play" + (f" (in play: {', '.join(labels)})" if labels
+                                                                    else ""), where)
         raise LogError("LOG-FIELD", f"'{fname}' names no Dinosaur of {side.name} in play: {value!r}", where,
                        did_you_mean(s, labels) or f"in play: {', '.join(labels) or 'none'}")
 
@@ -297,7 +315,10 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, BaseEn
             self._settle_kos(ev, recorded=False)
         if self.over and ev.kind != "game_end":
             return
-        super().apply(ev)
+        try:
+            super().apply(ev)
+        except NotInPlay as e:      # the event cannot be applied: reported, and the replay goes on
+            self.ref.violation(_GONE_RULE.get(ev.kind, "BDB-KO-1"), e.message, e.loc)
 
     def finish(self) -> None:
         if self.broken or not self.sides:
