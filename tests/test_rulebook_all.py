@@ -17,10 +17,11 @@ import pytest
 from pypdf import PdfReader
 
 import cardgen.boards  # noqa: F401 - registers the board: images
+from cardgen.catalogue import load_catalogue
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook
-from tests.conftest import ROOT, SHARED, flat, pdf_pages, run_cli
+from tests.conftest import ROOT, flat, pdf_pages, run_cli
 from tests.rulebooks import assert_toc_matches, outline
 
 GAMES = sorted(p.parent.name for p in (ROOT / "rules").glob("*/rulebook"))   # every game with a rulebook
@@ -40,10 +41,9 @@ def book(slug: str) -> tuple[Rulebook, dict[str, bytes], dict[str, list[str]]]:
 
 
 def catalogue_rulings(slug: str) -> list[str]:
-    """The rule IDs the catalogue marks as rulings."""
-    text = (SHARED / "specs" / "rules" / f"{slug}.md").read_text(encoding="utf-8")
-    return [m.group(1) for m in re.finditer(r"^\| ([A-Z0-9]+-[A-Z0-9]+-\d+) \|(.*)$", text, re.M)
-            if re.search(r"[Rr]uling", m.group(2))]
+    """The rule IDs the catalogue gives rulings."""
+    cat = load_catalogue(ROOT, slug, Problems())
+    return [r.id for r in cat.rules.values() if r.rulings] if cat else []
 
 
 @pytest.mark.parametrize("slug", GAMES)

@@ -1,0 +1,76 @@
+"""The repository stands alone: the suite never reads beside the clone (the audit hook of
+conftest fails any test that does), the rule catalogues are the project's own data, and the
+documents generated from them are current (``pytest --update-goldens`` rewrites them)."""
+
+from __future__ import annotations
+
+import difflib
+
+import pytest
+
+from cardgen.catalogue import load_catalogue, load_framework_rules
+from cardgen.loader import list_games
+from cardgen.problems import Problems
+from cardgen.ruledocs import generated_docs
+from tests import conftest
+from tests.conftest import ROOT
+
+GAMES = list_games(ROOT)
+
+
+def test_a_read_beside_the_clone_fails_the_test():
+    beside = ROOT.parent / "shared" / "specs" / "README.md"
+    n = len(conftest.OUTSIDE)
+    with pytest.raises(conftest.OutsideTheClone):
+        beside.read_text(encoding="utf-8")
+    with pytest.raises(conftest.OutsideTheClone):
+        list((ROOT.parent / "shared").glob("*"))
+    assert len(conftest.OUTSIDE) >= n + 2
+    del conftest.OUTSIDE[n:]            # provoked on purpose: not a failure of the session
+    (ROOT / "pyproject.toml").read_text(encoding="utf-8")          # inside: fine
+
+
+def test_nothing_in_the_code_or_the_makefile_names_a_folder_beside_the_clone():
+    texts = {p: p.read_text(encoding="utf-8") for p in [*ROOT.glob("cardgen/**/*.py"), *ROOT.glob("tests/*.py"),
+                                                        ROOT / "Makefile"]}
+    bad = [str(p.relative_to(ROOT)) for p, t in texts.items()
+           if p.name != "test_standalone.py" and ('"shared"' in t or "parent.parent.parent" in t)]
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_every_catalogue_loads_without_problems(slug):
+    problems = Problems()
+    cat = load_catalogue(ROOT, slug, problems)
+    assert not problems.items, [p.text() for p in problems]
+    if cat is None:
+        pytest.skip(f"{slug} has no catalogue yet")
+    assert cat.rules and cat.prefix, slug
+    for r in cat.rules.values():
+        assert r.statement and r.title and r.section and r.checked_by in ("validate", "check"), r
+
+
+def test_the_framework_rules_load_and_are_distinct_from_every_game():
+    problems = Problems()
+    top, rules = load_framework_rules(problems)
+    assert not problems.items and len(rules) > 40 and {"YAML-TYPE", "LOG-FIELD", "RULEBOOK-LINK"} <= set(rules)
+    for slug in GAMES:
+        cat = load_catalogue(ROOT, slug, Problems())
+        assert not (cat and set(cat.rules) & set(rules)), slug
+
+
+def test_generated_documents_are_current(update_goldens):
+    docs = generated_docs(ROOT)
+    assert ROOT / "docs" / "problems.md" in docs
+    stale = []
+    for path, text in docs.items():
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        if old == text:
+            continue
+        if update_goldens:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        else:
+            stale.append(f"{path.relative_to(ROOT)}:\n" + "".join(list(difflib.unified_diff(
+                old.splitlines(True), text.splitlines(True), "checked in", "generated"))[:20]))
+    assert not stale, "stale generated documents (run `pytest --update-goldens`):\n" + "\n".join(stale)
