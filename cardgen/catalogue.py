@@ -3,7 +3,8 @@
 A game's catalogue is ``rules/<game>/catalogue.yaml``: the game's title, a paragraph about the
 catalogue, and sections of rules, each rule an ID (stable), a statement and the project's
 rulings (decisions where the designer's text is silent). A section says which command checks
-its rules: ``validate`` (content and construction) or ``check`` (play, replayed from logs).
+its rules: ``validate`` (content and construction) or ``check`` (play, replayed from logs); a rule may say otherwise,
+or ``rulebook`` — stated for the players, checked by no command under its own ID.
 
 The framework's own rule IDs (``YAML-TYPE``, ``LOG-FIELD`` …) are ``cardgen/framework_rules.yaml``,
 in groups; ``docs/problems.md`` is generated from it and each game's ``docs/rules/<game>.md``
@@ -23,7 +24,7 @@ from .yamlsrc import YDict, load_yaml
 
 FRAMEWORK_FILE = Path(__file__).with_name("framework_rules.yaml")
 RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+$")
-CHECKED_BY = ("validate", "check")
+CHECKED_BY = ("validate", "check", "rulebook")     # rulebook: stated for players, no command checks it by ID
 
 CATALOGUE_SPEC: dict[str, Opt] = {
     "game": Opt("str", required=True, doc="the game's title"),
@@ -41,6 +42,7 @@ RULE_SPEC: dict[str, Opt] = {
     "title": Opt("str", default=None, doc="a short title (default: the statement's opening words)"),
     "statement": Opt("str", required=True, doc="the rule as the game states it"),
     "rulings": Opt("list", item=Opt("str"), default=[], doc="the project's decisions where the text is silent"),
+    "checked_by": Opt("enum", choices=CHECKED_BY, default=None, doc="overrides the section's `checked_by`"),
 }
 FRAMEWORK_SPEC: dict[str, Opt] = {
     "intro": Opt("str", default="", doc="the opening paragraph of docs/problems.md"),
@@ -139,7 +141,7 @@ def load_catalogue(root: Path, slug: str, problems: Problems) -> Catalogue | Non
                                f"{cat.rules[rid].loc.line if cat.rules[rid].loc else 0})",
                                r.at("id") if isinstance(r, YDict) else loc)
                 continue
-            cat.rules[rid] = Rule(rid, name, v["statement"], tuple(v.get("rulings") or ()), by,
+            cat.rules[rid] = Rule(rid, name, v["statement"], tuple(v.get("rulings") or ()), v.get("checked_by") or by,
                                   v.get("title") or title_of(v["statement"]), loc)
     return cat
 

@@ -24,6 +24,13 @@ def rule_text(rule: Rule) -> str:
     return " ".join(parts)
 
 
+def _by(rule: Rule, section_by: str) -> str:
+    if rule.checked_by == section_by:
+        return ""
+    return {"validate": " *(checked by `cardgen validate`)*", "check": " *(checked by `cardgen check`)*",
+            "rulebook": " *(stated in the rulebook; no command checks it)*"}[rule.checked_by]
+
+
 def catalogue_markdown(cat: Catalogue, root: Path) -> str:
     """A game's catalogue as Markdown: one table of rules per section."""
     src = cat.path.relative_to(root).as_posix()
@@ -34,7 +41,7 @@ def catalogue_markdown(cat: Catalogue, root: Path) -> str:
         rules = [r for r in cat.rules.values() if r.section == name]
         what = "`cardgen validate`" if by == "validate" else "`cardgen check`"
         out += [f"## {name}", "", f"Checked by {what}.", "", "| ID | rule |", "| --- | --- |"]
-        out += [f"| {r.id} | {_cell(rule_text(r))} |" for r in rules]
+        out += [f"| {r.id} | {_cell(rule_text(r))}{_by(r, by)} |" for r in rules]
         out.append("")
     return "\n".join(out)
 
