@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from .catalogue import rule_titles
 from .loader import load_game
 from .model import Game
 from .play.referee import BaseEngine, Referee, StopReplay
@@ -201,7 +202,8 @@ def run_check(root: Path, slug: str, path: Path, strict: bool, trace: bool, fmt:
             print(f"{where}: {e.rule} error: {e.message}{hint}", file=sys.stderr)
         return 2
     if fmt == "json":
-        doc = {"problems": [p.as_dict() for p in problems.sorted()], "final": final}
+        titles = rule_titles(root)
+        doc = {"problems": [p.as_dict(titles) for p in problems.sorted()], "final": final}
         if trace:
             doc["trace"] = lines
         print(json.dumps(doc, indent=2, ensure_ascii=False, default=str))

@@ -14,6 +14,7 @@ import click
 
 from . import gamehooks, pipeline
 from .atomic import write_bytes
+from .catalogue import rule_titles
 from .collections import deck_kinds
 from .loader import check_sizes_fit, list_games, load_game
 from .problems import Problems, did_you_mean, to_json
@@ -45,12 +46,19 @@ class Ctx:
         return list(names) or self.games
 
 
+def titles() -> dict[str, str]:
+    """Rule ID → title, for the JSON output (the project of the running command)."""
+    ctx = click.get_current_context(silent=True)
+    root = getattr(ctx.find_root().obj, "root", None) if ctx is not None else None
+    return rule_titles(root) if root is not None else {}
+
+
 def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
            details: list[str] = ()) -> None:
     """Problems one a line, then ``details`` (what the files hold), then the count on stderr."""
     out = out or sys.stdout
     if fmt == "json":
-        out.write(to_json(problems, **(extra or {})) + "\n")
+        out.write(to_json(problems, titles(), **(extra or {})) + "\n")
         return
     for p in problems.sorted():
         out.write(p.text() + "\n")
@@ -248,7 +256,7 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
              **{k: v for k, v in c.fields.items() if k not in ("id", "name", "type", "set", "copies")}}
             for c in g.cards]
     if fmt == "json":
-        click.echo(json.dumps({"game": game, "cards": rows, "problems": [p.as_dict() for p in problems.sorted()]},
+        click.echo(json.dumps({"game": game, "cards": rows, "problems": [p.as_dict(titles()) for p in problems.sorted()]},
                               indent=2, ensure_ascii=False))
     else:
         w = max((len(r["id"]) for r in rows), default=2)

@@ -13,6 +13,7 @@ from typing import Any
 from . import collections as cols
 from . import constraints, gamehooks
 from .cardlayout import CardLayout
+from .catalogue import load_catalogue
 from .imposition import Placement
 from .loader import load_game
 from .model import Game
@@ -95,6 +96,7 @@ def lay_out(game: Game, problems: Problems) -> Laid:
 def validate(root: Path, slug: str, problems: Problems) -> Laid | None:
     before = len(problems.errors)
     game = load_game(root, slug, problems)
+    load_catalogue(root, slug, problems)         # the game's rule catalogue, when it has one
     if game is None:
         return None
     check_game(game, problems, before)

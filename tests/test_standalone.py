@@ -74,3 +74,13 @@ def test_generated_documents_are_current(update_goldens):
             stale.append(f"{path.relative_to(ROOT)}:\n" + "".join(list(difflib.unified_diff(
                 old.splitlines(True), text.splitlines(True), "checked in", "generated"))[:20]))
     assert not stale, "stale generated documents (run `pytest --update-goldens`):\n" + "\n".join(stale)
+
+
+def test_validate_reports_a_broken_catalogue_at_its_line(game_copy):
+    g = game_copy("bone_wars")
+    line = g.edit("rules/bone_wars/catalogue.yaml", "  - id: BW-SETUP-2\n", "  - id: BW-SETUP-1\n")
+    g.edit("rules/bone_wars/catalogue.yaml", "checked_by: check", "checked_by: sometimes")
+    code, probs = g.validate()
+    assert code == 1
+    assert any(p["rule"] == "RULES-CATALOGUE" and p["line"] == line and "twice" in p["message"] for p in probs), probs
+    assert any(p["rule"] == "YAML-TYPE" and "checked_by" in p["message"] for p in probs), probs
