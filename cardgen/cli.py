@@ -268,8 +268,10 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
 
 
 def _add_subgroups() -> None:
+    from .cli_new import new
     from .cli_rules import rules
     main.add_command(rules)
+    main.add_command(new)
 
 
 _add_subgroups()

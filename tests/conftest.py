@@ -43,8 +43,17 @@ class OutsideTheClone(RuntimeError):
     """A test (or the code it runs) opened a path outside the clone: a user's clone lacks it."""
 
 
+_BESIDE = os.path.abspath(ROOT.parent / "shared")      # the folder a developer's clone has beside it
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
 def _inside(path: str) -> bool:
-    return any(path == a or path.startswith(a.rstrip("/") + "/") for a in _ALLOWED)
+    if _under(path, _BESIDE) and not _under(path, str(ROOT)):
+        return False            # even when the clone lies in an allowed folder (a copy in /tmp)
+    return any(_under(path, a) for a in _ALLOWED)
 
 
 def _audit(event: str, args: tuple) -> None:
