@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import shutil
 
 import pytest
 
@@ -85,3 +86,14 @@ def test_validate_reports_a_broken_catalogue_at_its_line(game_copy):
     assert code == 1
     assert any(p["rule"] == "RULES-CATALOGUE" and p["line"] == line and "twice" in p["message"] for p in probs), probs
     assert any(p["rule"] == "YAML-TYPE" and "checked_by" in p["message"] for p in probs), probs
+
+
+def test_a_game_without_a_rulebook_yet_builds_what_it_has(game_copy):
+    g = game_copy("bone_wars")
+    shutil.rmtree(g.path("rules/bone_wars/rulebook"))
+    shutil.rmtree(g.path("rules/bone_wars/versions"))
+    g.only("cards", "rulebook")
+    code, probs, out = g.build()
+    assert code == 0, probs
+    assert [p["rule"] for p in probs] == ["RULEBOOK-META"] and probs[0]["severity"] == "warning"
+    assert (out / "cards.pdf").is_file() and not (out / "rulebook.pdf").exists()
