@@ -117,6 +117,9 @@ def _bounds_msg(n: int, c: dict) -> str | None:
 
 
 def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    """How many cards match (copies, or designs with `count: unique`), overall or `per` group:
+    `exactly`/`min`/`max`; `groups`/`groups_min`/`groups_max` bound the number of groups,
+    `groups_of` names groups that must exist."""
     sel = [e for e in col.entries if selects(e.fields, c)]
     unique = c.get("count", "copies") == "unique"
     label = c.get("label") or "cards"
@@ -157,8 +160,8 @@ def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
 
 
 def k_copies(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
-    """Copies of each selected card: ``exactly``, ``min``, ``max`` (``max_from``: a card field
-    that overrides ``max`` for that card)."""
+    """Copies of each matching card: `exactly`/`min`/`max` (`max_from`: a card field that
+    overrides `max` for that card)."""
     override = c.get("max_from")
     per: dict[str, list[Entry]] = {}
     for e in col.entries:
@@ -176,6 +179,7 @@ def k_copies(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc)
 
 
 def k_sum(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    """The total of a card `field` over the matching cards (times their copies): `min`/`max`."""
     fname = c["field"]
     sel = [e for e in col.entries if selects(e.fields, c)]
     total = sum((e.fields.get(fname) or 0) * e.count for e in sel)
@@ -189,6 +193,7 @@ def k_sum(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) ->
 
 
 def k_declared_total(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    """Published `totals` per `group_by` value against the cards (less `exclude`)."""
     totals = c.get("totals")
     if not isinstance(totals, dict):
         problems.error("RULES-CONSTRAINT", "declared_total needs 'totals': a mapping group → total", cloc)
@@ -213,6 +218,7 @@ def k_declared_total(col: Collection, c: dict, rule: str, problems: Problems, cl
 
 
 def k_required(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    """Every matching card sets each of `fields`."""
     for e in col.entries:
         if selects(e.fields, c):
             for f in c.get("fields") or []:

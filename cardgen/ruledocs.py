@@ -1,11 +1,13 @@
-"""Documents generated from the rule data: ``docs/rules/<game>.md`` from a game's catalogue and
-``docs/problems.md`` from the framework's rule list. Tests keep the checked-in files current
+"""Documents generated from the rule data and the code: ``docs/rules/<game>.md`` from a game's
+catalogue, ``docs/problems.md`` from the framework's rule list, and the reference part of
+``docs/authoring.md`` (cardgen.authoring_ref). Tests keep the checked-in files current
 (``pytest --update-goldens`` rewrites them)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from .authoring_ref import refresh as refresh_reference
 from .catalogue import Catalogue, Rule, load_catalogue, load_framework_rules
 from .loader import list_games
 from .problems import Problems
@@ -70,6 +72,9 @@ def problems_markdown() -> str:
 def generated_docs(root: Path) -> dict[Path, str]:
     """Every generated document of the project: path → its current text."""
     docs: dict[Path, str] = {root / "docs" / "problems.md": problems_markdown()}
+    authoring = root / "docs" / "authoring.md"
+    if authoring.is_file():
+        docs[authoring] = refresh_reference(authoring.read_text(encoding="utf-8"))
     for slug in list_games(root):
         cat = load_catalogue(root, slug, Problems())
         if cat is not None:
