@@ -4,6 +4,7 @@ usage error (exit 2) and nothing is written."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -26,8 +27,10 @@ def games_dir(root: Path) -> Path:
 @click.option("--players", default="2-4", show_default=True, metavar="MIN-MAX",
               help="How many players the game is for.")
 @click.option("--designer", default="the designer", show_default=True, help="Who designs it (game.yaml, rulebook).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Report as text lines or one JSON document.")
 @click.pass_context
-def new(ctx: click.Context, slug: str, players: str, designer: str) -> None:
+def new(ctx: click.Context, slug: str, players: str, designer: str, fmt: str) -> None:
     """Write a minimal complete game SLUG (a push-your-luck dice game) that validates, builds and
     checks at once: YAML, a card with its back, a rule catalogue, a rulebook, a game package on
     the game-state API, example logs and their tests."""
@@ -58,6 +61,11 @@ def new(ctx: click.Context, slug: str, players: str, designer: str) -> None:
             p.unlink(missing_ok=True)
         raise click.UsageError(f"cannot write {e.filename}: {e.strerror}") from None
     generated, todo = generate(root, spec)
+    if fmt == "json":
+        click.echo(json.dumps({"game": slug, "title": spec.title, "prefix": spec.prefix, "players": [lo, hi],
+                               "written": [display_path(str(p)) for p in [*done, *generated]], "todo": todo,
+                               "problems": []}, indent=2, ensure_ascii=False))
+        return
     for p in [*done, *generated]:
         click.echo(f"wrote {display_path(str(p))}")
     click.echo(f"\n{spec.title} ({slug}, rule IDs {spec.prefix}-…, {lo}–{hi} players) is ready:\n"
