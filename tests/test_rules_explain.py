@@ -9,7 +9,10 @@ from click.testing import CliRunner
 
 from cardgen.catalogue import load_catalogue
 from cardgen.cli import main
+from cardgen.loader import load_game
 from cardgen.problems import Problems
+from cardgen.rulebook import Rulebook
+from cardgen.rulebook.jinja import build_context
 from tests.conftest import ROOT, problems_json, run_cli
 
 
@@ -58,3 +61,13 @@ def test_json_problems_carry_the_rule_title(game_copy):
     g.edit("rules/bone_wars/game.yaml", "duplex: long", "duplex: sideways")
     code, probs = g.validate()
     assert code == 1 and any(p["rule"] == "YAML-TYPE" and p["title"] == "a value of the wrong type" for p in probs), probs
+
+
+def test_the_rulebook_reads_the_catalogue():
+    game = load_game(ROOT, "bone_wars", Problems())
+    book = Rulebook(game, Problems())
+    ctx = build_context(game, book.current, book.versions)
+    assert ctx["rules"]["BW-ATK-6"]["title"] == "Blocked combat"
+    assert ctx["rules"]["BW-ATK-7"]["rulings"] == ["rounded down."]
+    by_rule = {r["id"]: r for r in ctx["rulings_by_rule"]()}
+    assert by_rule["BW-ATK-6"]["title"] == "Blocked combat" and by_rule["BW-ATK-6"]["texts"]
