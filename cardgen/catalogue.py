@@ -122,16 +122,19 @@ def load_catalogue(root: Path, slug: str, problems: Problems) -> Catalogue | Non
     top = check_mapping(raw, CATALOGUE_SPEC, problems, "catalogue.yaml")
     if not top.ok and not isinstance(top.values.get("sections"), list):
         return None
-    cat = Catalogue(slug, top.values.get("game") or slug, top.values.get("about") or "", path)
-    for sec in top.values.get("sections") or []:
+    game, about = top.values.get("game"), top.values.get("about")
+    cat = Catalogue(slug, game if isinstance(game, str) else slug, about if isinstance(about, str) else "", path)
+    for sec in top.values.get("sections") if isinstance(top.values.get("sections"), list) else []:
         s = check_mapping(sec, SECTION_SPEC, problems, "a catalogue section")
-        name, by = s.values.get("name") or "", s.values.get("checked_by") or "check"
+        name = s.values.get("name") if isinstance(s.values.get("name"), str) else ""
+        by = s.values.get("checked_by") if s.values.get("checked_by") in CHECKED_BY else "check"
         cat.sections.append((name, by))
-        for r in s.values.get("rules") or []:
+        for r in s.values.get("rules") if isinstance(s.values.get("rules"), list) else []:
             v = check_mapping(r, RULE_SPEC, problems, f"a rule of section '{name}'").values
             rid, loc = v.get("id"), getattr(r, "loc", None)
-            if not isinstance(rid, str) or not v.get("statement"):
-                continue
+            stmt = v.get("statement")
+            if not isinstance(rid, str) or not isinstance(stmt, str) or not stmt.strip():
+                continue            # reported by check_mapping (a missing or mistyped key)
             if not RULE_ID.match(rid):
                 problems.error("RULES-CATALOGUE", f"rule ID '{rid}' is not of the form PREFIX-WORD-N (BW-ATK-6)",
                                r.at("id") if isinstance(r, YDict) else loc)
@@ -141,8 +144,11 @@ def load_catalogue(root: Path, slug: str, problems: Problems) -> Catalogue | Non
                                f"{cat.rules[rid].loc.line if cat.rules[rid].loc else 0})",
                                r.at("id") if isinstance(r, YDict) else loc)
                 continue
-            cat.rules[rid] = Rule(rid, name, v["statement"], tuple(v.get("rulings") or ()), v.get("checked_by") or by,
-                                  v.get("title") or title_of(v["statement"]), loc)
+            rulings = tuple(x for x in v.get("rulings") or () if isinstance(x, str)) \
+                if isinstance(v.get("rulings"), list) else ()
+            title = v.get("title") if isinstance(v.get("title"), str) and v["title"].strip() else title_of(stmt)
+            by_rule = v.get("checked_by") if v.get("checked_by") in CHECKED_BY else by
+            cat.rules[rid] = Rule(rid, str(name), stmt, rulings, by_rule, title, loc)
     return cat
 
 

@@ -15,7 +15,7 @@ from cardgen.loader import list_games
 from cardgen.problems import Problems
 from cardgen.ruledocs import generated_docs
 from tests import conftest
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 
 GAMES = list_games(ROOT)
 
@@ -97,3 +97,21 @@ def test_a_game_without_a_rulebook_yet_builds_what_it_has(game_copy):
     assert code == 0, probs
     assert [p["rule"] for p in probs] == ["RULEBOOK-META"] and probs[0]["severity"] == "warning"
     assert (out / "cards.pdf").is_file() and not (out / "rulebook.pdf").exists()
+
+
+@pytest.mark.parametrize("text", [
+    "", "[]", "game: X\nsections: 3\n", "game: X\nsections: [3, [a], {name: 1, checked_by: no, rules: 7}]\n",
+    "game: [X]\nabout: {a: 1}\nsections:\n- name: S\n  checked_by: check\n  rules:\n  - {id: 5, statement: [x]}\n"
+    "  - {id: X-A-1, statement: '', rulings: 3, title: [t]}\n  - {id: X-A-2, statement: ok, rulings: [1, two], "
+    "title: 7, checked_by: maybe}\n  - 9\n",
+    "game: X\nsections:\n- name: S\n  checked_by: check\n  rules:\n  - {id: bad id, statement: s}\n",
+    "\xff\xfe", "game: X\nsections:\n- {name: S, checked_by: check, rules: [{id: X-A-1, statement: s, x: 1}]}\n",
+])
+def test_a_hostile_catalogue_is_reported_never_raised(game_copy, text):
+    g = game_copy("bone_wars")
+    g.path("rules/bone_wars/catalogue.yaml").write_bytes(text.encode("utf-8", "surrogateescape")
+                                                         if "\xff" not in text else b"\xff\xfe")
+    code, probs = g.validate()
+    assert code in (0, 1) and all(p["rule"] for p in probs)
+    ex = run_cli("rules", "explain", "X-A-2", root=g.root)
+    assert ex[0] in (0, 2)
