@@ -92,6 +92,13 @@ def test_new_game_validates_builds_checks_and_passes_its_tests(project):
     res = cardgen(project, "rules", "explain", "DD-TURN-1")
     assert res.returncode == 0 and "Dig Deep · Play" in res.stdout and "01-how-to-play.md" in res.stdout
 
+    # the written code is lint-clean, as `make test` asks
+    if shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff"):
+        lint = subprocess.run([sys.executable, "-m", "ruff", "check", "cardgen/games/dig_deep",
+                               "tests/test_check_dig_deep.py", "tests/test_play_dig_deep.py"],
+                              cwd=project, capture_output=True, text=True)
+        assert lint.returncode == 0, lint.stdout + lint.stderr
+
     # the new game's own tests, and every test that means "every game", pass in the copy
     env = {**os.environ, "PYTHONPATH": str(project), "CARDGEN_PLAY_GAMES": "8"}      # the proof, not the load
     tests = ["tests/test_check_dig_deep.py", "tests/test_play_dig_deep.py", "tests/test_rule_coverage.py",
