@@ -195,7 +195,8 @@ def run_check(root: Path, slug: str, path: Path, strict: bool, trace: bool, fmt:
             print(json.dumps({"problems": [{"rule": e.rule, "severity": "error", "file": display_path(str(path)),
                                             "line": e.loc.line if e.loc else 0,
                                             "column": e.loc.col if e.loc else 0, "message": e.message,
-                                            **({"hint": e.hint} if e.hint else {})}],
+                                            **({"hint": e.hint} if e.hint else {}),
+                                            **({"title": t} if (t := rule_titles(root).get(e.rule)) else {})}],
                               "final": None}, ensure_ascii=False))
         else:
             hint = f" ({e.hint})" if e.hint else ""
