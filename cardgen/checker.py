@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from .catalogue import rule_titles
 from .loader import load_game
 from .model import Game
 from .play.referee import BaseEngine, Referee, StopReplay
@@ -206,14 +207,16 @@ def run_check(root: Path, slug: str, path: Path, strict: bool, trace: bool, fmt:
             print(json.dumps({"problems": [{"rule": e.rule, "severity": "error", "file": display_path(str(path)),
                                             "line": e.loc.line if e.loc else 0,
                                             "column": e.loc.col if e.loc else 0, "message": e.message,
-                                            **({"hint": e.hint} if e.hint else {})}],
+                                            **({"hint": e.hint} if e.hint else {}),
+                                            **({"title": t} if (t := rule_titles(root).get(e.rule)) else {})}],
                               "final": None}, ensure_ascii=False))
         else:
             hint = f" ({e.hint})" if e.hint else ""
             print(f"{where}: {e.rule} error: {e.message}{hint}", file=sys.stderr)
         return 2
     if fmt == "json":
-        doc = {"problems": [p.as_dict() for p in problems.sorted()], "final": final}
+        titles = rule_titles(root)
+        doc = {"problems": [p.as_dict(titles) for p in problems.sorted()], "final": final}
         if trace:
             doc["trace"] = lines
         print(json.dumps(doc, indent=2, ensure_ascii=False, default=str))

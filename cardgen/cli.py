@@ -20,6 +20,7 @@ from .atomic import write_bytes
 from .cache import Store, cached_files, code_fingerprint, digest, files_digest
 from .cache import default_folder as cache_folder
 from .cache import enabled as cache_enabled
+from .catalogue import rule_titles
 from .collections import deck_kinds
 from .export.run import chosen as chosen_cards
 from .export.run import export as run_export
@@ -58,12 +59,19 @@ class Ctx:
         return list(names) or self.games
 
 
+def titles() -> dict[str, str]:
+    """Rule ID → title, for the JSON output (the project of the running command)."""
+    ctx = click.get_current_context(silent=True)
+    root = getattr(ctx.find_root().obj, "root", None) if ctx is not None else None
+    return rule_titles(root) if root is not None else {}
+
+
 def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
            details: list[str] = ()) -> None:
     """Problems one a line, then ``details`` (what the files hold), then the count on stderr."""
     out = out or sys.stdout
     if fmt == "json":
-        out.write(to_json(problems, **(extra or {})) + "\n")
+        out.write(to_json(problems, titles(), **(extra or {})) + "\n")
         return
     for p in problems.sorted():
         out.write(p.text() + "\n")
@@ -353,7 +361,7 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
              **{k: v for k, v in c.fields.items() if k not in ("id", "name", "type", "set", "copies")}}
             for c in g.cards]
     if fmt == "json":
-        click.echo(json.dumps({"game": game, "cards": rows, "problems": [p.as_dict() for p in problems.sorted()]},
+        click.echo(json.dumps({"game": game, "cards": rows, "problems": [p.as_dict(titles()) for p in problems.sorted()]},
                               indent=2, ensure_ascii=False))
     else:
         w = max((len(r["id"]) for r in rows), default=2)
@@ -453,8 +461,10 @@ def export(obj: Ctx, game: str, to: str, cards_sel: str | None, out: Path | None
 
 
 def _add_subgroups() -> None:
+    from .cli_new import new
     from .cli_rules import rules
     main.add_command(rules)
+    main.add_command(new)
 
 
 _add_subgroups()

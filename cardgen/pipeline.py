@@ -14,6 +14,7 @@ from . import collections as cols
 from . import constraints, gamehooks
 from .cache import Store, cached_files, digest, files_digest
 from .cardlayout import CardLayout
+from .catalogue import load_catalogue
 from .errorcard import error_card
 from .imposition import Placement
 from .loader import load_game
@@ -239,6 +240,7 @@ def validate(root: Path, slug: str, problems: Problems, draft: bool | None = Non
     ``store``: the build cache (card layouts, slow checks)."""
     before = len(problems.errors)
     game = load_game(root, slug, problems)
+    load_catalogue(root, slug, problems)         # the game's rule catalogue, when it has one
     if game is None:
         return None
     draft = game.print.draft if draft is None else draft
