@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from .catalogue import rule_titles
 from .loader import load_game
 from .model import Game
 from .play.referee import BaseEngine, Referee, StopReplay
@@ -30,10 +31,22 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
     if game_name != slug:
         raise LogError("LOG-GAME", f"the log is for game {game_name!r}, not '{slug}'",
                        log.header_locs.get("game", Loc(str(log.path), 1, 1)))
+    # unknown keys first: a misspelt key is reported with its "did you mean", not as the
+    # required key it was meant to be
+    known = set(engine_cls.HEADER) | {"game", "rules_version", "notes", "date", "title"}
+    for key in log.header:
+        if key not in known:
+            raise LogError("LOG-FIELD", f"unknown header key '{key}'", log.header_locs.get(key),
+                           did_you_mean(key, known))
     probs = Problems()
     for key, opt in engine_cls.HEADER.items():
         if key not in log.header:
             if opt.required:
+                # a misspelt key is the slip, not the key it stands for: name it, with the match
+                typo = next((k for k in log.header if k not in known and did_you_mean(str(k), [key])), None)
+                if typo is not None:
+                    raise LogError("LOG-FIELD", f"unknown header key '{typo}'", log.header_locs.get(typo),
+                                   did_you_mean(str(typo), [key]))
                 raise LogError("LOG-FIELD", f"the log header lacks '{key}' ({opt.doc or opt.describe()})",
                                Loc(str(log.path), 1, 1))
             continue
@@ -46,11 +59,6 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
             for i in range(len(raw)):
                 log.header_locs[f"{key}[{i}]"] = raw.at(i)
         log.header[key] = v
-    known = set(engine_cls.HEADER) | {"game", "rules_version", "notes", "date", "title"}
-    for key in log.header:
-        if key not in known:
-            raise LogError("LOG-FIELD", f"unknown header key '{key}'", log.header_locs.get(key),
-                           did_you_mean(key, known))
     for ev in log.events:
         spec = engine_cls.EVENTS.get(ev.kind)
         if spec is None:
@@ -107,6 +115,8 @@ def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: b
     where = Loc(str(path), 1, 1)
     try:
         engine = engine_cls(game, log.header, log.header_locs, ref)
+        engine.events = log.events
+        engine.log_kinds = frozenset(ev.kind for ev in log.events)
         marks = (0, 0)
         try:
             engine.start()
@@ -138,7 +148,7 @@ def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: b
         ref.trace("      the setup cannot be played out (see above): the events and 'expect' are not checked")
     elif log.expect is not None and not (strict and problems.has_errors):
         try:
-            check_expect(engine_cls, log, final, ref)
+            check_expect(engine, log, final, ref)
         except StopReplay:      # --strict: the first wrong claim ends the check
             pass
     if engine.replayable and not (strict and problems.has_errors):
@@ -156,6 +166,9 @@ def _unused_allows(allowed: dict[str, str], allow_at: dict[str, Loc], problems: 
 
 
 def check_expect(engine_cls, log: PlayLog, final: dict, ref: Referee) -> None:
+    """The final claims of the log (`expect`) against the final state. ``engine_cls`` is the engine
+    (or its class): its ``EXPECT_RULES`` name the rule of each claim, and an engine may set them
+    for the game it replayed (e.g. a winner claimed where the rules call for a tie-break)."""
     exp = log.expect
     loc = log.expect_loc
     if not isinstance(exp, dict):
@@ -194,14 +207,16 @@ def run_check(root: Path, slug: str, path: Path, strict: bool, trace: bool, fmt:
             print(json.dumps({"problems": [{"rule": e.rule, "severity": "error", "file": display_path(str(path)),
                                             "line": e.loc.line if e.loc else 0,
                                             "column": e.loc.col if e.loc else 0, "message": e.message,
-                                            **({"hint": e.hint} if e.hint else {})}],
+                                            **({"hint": e.hint} if e.hint else {}),
+                                            **({"title": t} if (t := rule_titles(root).get(e.rule)) else {})}],
                               "final": None}, ensure_ascii=False))
         else:
             hint = f" ({e.hint})" if e.hint else ""
             print(f"{where}: {e.rule} error: {e.message}{hint}", file=sys.stderr)
         return 2
     if fmt == "json":
-        doc = {"problems": [p.as_dict() for p in problems.sorted()], "final": final}
+        titles = rule_titles(root)
+        doc = {"problems": [p.as_dict(titles) for p in problems.sorted()], "final": final}
         if trace:
             doc["trace"] = lines
         print(json.dumps(doc, indent=2, ensure_ascii=False, default=str))

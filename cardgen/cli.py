@@ -20,7 +20,11 @@ from .atomic import write_bytes
 from .cache import Store, cached_files, code_fingerprint, digest, files_digest
 from .cache import default_folder as cache_folder
 from .cache import enabled as cache_enabled
+from .catalogue import rule_titles
 from .collections import deck_kinds
+from .export.run import chosen as chosen_cards
+from .export.run import export as run_export
+from .export.run import targets as export_targets
 from .loader import check_sizes_fit, list_games, load_game
 from .play.lookup import nearest
 from .problems import Loc, Problems, did_you_mean, to_json
@@ -55,12 +59,19 @@ class Ctx:
         return list(names) or self.games
 
 
+def titles() -> dict[str, str]:
+    """Rule ID → title, for the JSON output (the project of the running command)."""
+    ctx = click.get_current_context(silent=True)
+    root = getattr(ctx.find_root().obj, "root", None) if ctx is not None else None
+    return rule_titles(root) if root is not None else {}
+
+
 def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
            details: list[str] = ()) -> None:
     """Problems one a line, then ``details`` (what the files hold), then the count on stderr."""
     out = out or sys.stdout
     if fmt == "json":
-        out.write(to_json(problems, **(extra or {})) + "\n")
+        out.write(to_json(problems, titles(), **(extra or {})) + "\n")
         return
     for p in problems.sorted():
         out.write(p.text() + "\n")
@@ -399,7 +410,7 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
              **{k: v for k, v in c.fields.items() if k not in ("id", "name", "type", "set", "copies")}}
             for c in g.cards]
     if fmt == "json":
-        click.echo(json.dumps({"game": game, "cards": rows, "problems": [p.as_dict() for p in problems.sorted()]},
+        click.echo(json.dumps({"game": game, "cards": rows, "problems": [p.as_dict(titles()) for p in problems.sorted()]},
                               indent=2, ensure_ascii=False))
     else:
         w = max((len(r["id"]) for r in rows), default=2)
@@ -449,9 +460,60 @@ def proof(obj: Ctx, game: str, card_names: tuple[str, ...], out: Path | None, pn
     sys.exit(1 if problems.has_errors else 0)
 
 
+@main.command()
+@click.argument("game")
+@click.option("--to", "to", required=True, metavar="png|tts|SERVICE",
+              help="png (a file per face), tts (Tabletop Simulator decks) or a print service of services/*.yaml.")
+@click.option("--cards", "cards_sel", default=None, metavar="SELECTION",
+              help="Only these cards: ids, type:<type>, set:<set>, or a deck/party/build file at its counts.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: build/<game>/export/<target>/).")
+@click.option("--dpi", type=click.IntRange(72, 1200), default=None,
+              help="Pixels per inch (default: 300 for png, 200 for tts, the service's own).")
+@click.option("--trim", is_flag=True, help="png: cut at the trim (default: keep the bleed).")
+@click.option("--url", default=None, help="tts: the base URL the sheet images will be served from "
+                                          "(default: file:/// paths of the written files).")
+@click.option("--workers", type=click.IntRange(1, 64), default=None, help="Processes (default: all cores).")
+@FORMAT
+@click.pass_obj
+def export(obj: Ctx, game: str, to: str, cards_sel: str | None, out: Path | None, dpi: int | None, trim: bool,
+           url: str | None, workers: int | None, fmt: str) -> None:
+    """Card images for print services and virtual tabletops, from the same drawing as the PDF."""
+    obj.check_games((game,))
+    names = export_targets(obj.root)
+    if to not in names:
+        hint = did_you_mean(to, names)
+        raise click.UsageError(f"--to {to!r} is no export target" + (f"; {hint}" if hint else "") +
+                               f" (targets: {', '.join(names)})")
+    problems = Problems()
+    g = load_game(obj.root, game, problems)
+    if g is None or problems.has_errors:
+        report(problems, fmt)
+        sys.exit(1)
+    try:
+        sel = select_cards(cards_sel, g, obj.root, problems) if cards_sel else None
+    except SelectionError as e:
+        raise click.UsageError(str(e)) from None
+    folder = (out or obj.root / "build" / game / "export" / to).resolve()
+    base = url if url is not None else folder.as_uri() + "/"
+    total = 2 * len(chosen_cards(g, sel))
+    with click.progressbar(length=total, label=f"exporting {total} faces", file=sys.stderr) as bar:
+        files, _ = run_export(g, to, sel, dpi, trim, base, problems, bar.update, workers)
+    if problems.has_errors:
+        report(problems, fmt, {"written": []})
+        sys.exit(1)
+    for name, data in files.items():
+        write_bytes(folder / name, data)
+    report(problems, fmt, {"written": [str(folder / n) for n in files]})
+    if fmt == "text":
+        click.echo(f"wrote {len(files)} file(s) to {folder}", err=True)
+
+
 def _add_subgroups() -> None:
+    from .cli_new import new
     from .cli_rules import rules
     main.add_command(rules)
+    main.add_command(new)
 
 
 _add_subgroups()

@@ -29,6 +29,8 @@ GAME_SPEC: dict[str, Opt] = {
         "draft": Opt("bool", default=False, doc="build as a draft by default: construction problems are "
                      "warnings, broken cards print as error cards, sheets carry a DRAFT mark"),
         "safe": Opt("length", default=3.0, min=0, doc="safe margin inside the trim (shown on proofs)"),
+        "gutter": Opt("length", default=0.0, min=0, max=30, doc="space between neighbouring cards' bleeds; "
+                      "with one, crop marks run between the cards too"),
     }),
     "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
     "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
@@ -162,7 +164,8 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                              duplex=pr.get("duplex") or "long", offset=(off[0], off[1]),
                              crop_marks=bool(pr.get("crop_marks", True)), draft=pr.get("draft") is True,
                              safe=float(pr.get("safe", 3.0)) if isinstance(pr.get("safe", 3.0), (int, float))
-                             else 3.0)
+                             else 3.0, gutter=float(pr.get("gutter") or 0.0)
+                             if isinstance(pr.get("gutter") or 0.0, (int, float)) else 0.0)
     sizes: dict[str, tuple[float, float]] = {}
     for name, sd in raw["card_sizes"].items():
         r = check_mapping(sd, CARD_SIZE_SPEC, problems, f"card size '{name}'")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 SEVERITIES = ("error", "warning", "note")
@@ -50,7 +50,8 @@ class Problem:
             msg = f"{msg} ({self.hint})"
         return f"{where}: {self.rule} {self.severity}: {msg}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self, titles: Mapping[str, str] | None = None) -> dict:
+        """The JSON form; ``titles`` (rule ID → title, from the catalogues) adds the rule's title."""
         d = {
             "rule": self.rule,
             "severity": self.severity,
@@ -61,6 +62,8 @@ class Problem:
         }
         if self.hint:
             d["hint"] = self.hint
+        if titles and self.rule in titles:
+            d["title"] = titles[self.rule]
         return d
 
 
@@ -122,7 +125,7 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     return f"did you mean '{near[0]}'?" if near else None
 
 
-def to_json(problems: Problems, **extra) -> str:
-    doc = {"problems": [p.as_dict() for p in problems.sorted()]}
+def to_json(problems: Problems, titles: Mapping[str, str] | None = None, **extra) -> str:
+    doc = {"problems": [p.as_dict(titles) for p in problems.sorted()]}
     doc.update(extra)
     return json.dumps(doc, indent=2, ensure_ascii=False)

@@ -152,6 +152,14 @@ def _used_symbols(doc: Document) -> list[str]:
     return list(seen)
 
 
+def _box(box: tuple[float, float, float, float] | None, page_h: float) -> tuple | None:
+    """A top-left mm rectangle as a PDF box [x0 y0 x1 y1] in points (y up)."""
+    if box is None:
+        return None
+    x, y, w, h = box
+    return tuple(round(v * MM, 3) for v in (x, page_h - y - h, x + w, page_h - y))
+
+
 def render(doc: Document) -> bytes:
     """The document as PDF bytes; the same document always gives the same bytes."""
     buf = io.BytesIO()
@@ -173,6 +181,8 @@ def render(doc: Document) -> bytes:
         c.endForm()
     for page in doc.pages:
         c.setPageSize((page.w * MM, page.h * MM))
+        c.setTrimBox(_box(page.trim_box, page.h))
+        c.setBleedBox(_box(page.bleed_box, page.h))
         pen.reset()
         pen.draw(page.items, page.h)
         c.showPage()

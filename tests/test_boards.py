@@ -15,8 +15,8 @@ from cardgen import gamehooks
 from cardgen import hexgrid as hg
 from cardgen.boards import maps as bmaps
 from cardgen.boards import mats as bmats
-from cardgen.boards import rink as brink
 from cardgen.boards import tiling
+from cardgen.boards import zoneboard as brink
 from cardgen.boards.common import board_files
 from cardgen.loader import load_game
 from cardgen.problems import Problems
@@ -827,3 +827,20 @@ def test_a_long_boss_cannot_squeeze_out_of_the_crypt():
     assert ends and not any(set(hg.place(worm, a, r)) <= rooms for a, r in ends)
     # …while a hero walks there
     assert _h(m, 2, 2) in hg.reachable(_h(m, 8, 5), 20, m.passable)
+
+
+def test_the_zone_board_kind_names_no_game_or_sport():
+    """The framework's board of zones in a row (``board:`` files) prints only the words its file
+    gives: the rink's hockey words live in maps/bones_on_ice/rink.yaml."""
+    src = (ROOT / "cardgen" / "boards" / "zoneboard.py").read_text(encoding="utf-8")
+    words = re.compile(r"\b(goal\w*|goalie\w*|skater\w*|puck|rink\w*|ice|hockey|face-?off|crease|defensive|"
+                       r"attack)\b", re.I)
+    assert not words.findall(src), sorted(set(words.findall(src)))
+
+
+def test_the_rink_prints_the_game_words_from_its_board_file():
+    m, board, _ = _rink()
+    texts = {t.text for t in _texts(board.items)}
+    assert {"GOAL", "FACE-OFF", "SPOT", "Team A Goalie", "Team B skater"} <= texts, texts
+    assert (m.end_label, m.centre_labels, m.keeper_label, m.slot_label) == ("GOAL", ["FACE-OFF", "SPOT"],
+                                                                             "Goalie", "skater")

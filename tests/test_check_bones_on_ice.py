@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen import checker
-from cardgen.engines.bones_on_ice import Engine
+from cardgen.games.bones_on_ice import Engine
 from cardgen.loader import load_game
 from tests import checklogs
 from tests.checklogs import errors, line_of, to_jsonl, write

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.cli import main
-from cardgen.engines.dino_battles import Engine
+from cardgen.games.dino_battles.engine import Engine
 from tests import checklogs
 from tests.checklogs import edited, errors, line_of, to_jsonl
 from tests.conftest import ROOT, GameCopy

@@ -34,9 +34,10 @@ BOARD_KEYS = st.sampled_from([
     # map / terrain
     "name", "description", "orientation", "hex_size", "layout", "legend", "zones", "start", "symbol", "fill",
     "pattern", "pattern_color", "passable", "blocks_sight", "note", "label", "coords", "color",
-    # board (rink)
-    "card", "slot_margin", "gap", "slots_per_side", "skater_label", "goalie_label", "sides", "side", "also",
-    "goal", "faceoff", "track_box", "tracks", "per_side", "from", "to", "start", "marks", "mark_label", "table",
+    # board (zones in a row)
+    "card", "slot_margin", "gap", "slots_per_side", "slot_label", "keeper_label", "end_label", "centre_labels",
+    "sides", "side", "also",
+    "end", "centre", "track_box", "tracks", "per_side", "from", "to", "start", "marks", "mark_label", "table",
     "title", "subtitle", "card_type", "key",
     # mats / tokens
     "highlight", "rows", "count", "numbered", "tokens", "columns", "copies", "shape", "size", "ink", "items",

@@ -17,7 +17,7 @@ from ..problems import Problems
 from ..render_pdf import render
 from ..render_svg import render_page
 from ..scene import Document, Page
-from . import common, maps, mats, rink, tokens
+from . import common, maps, mats, tokens, zoneboard
 from . import pictures as pictures  # registers the rulebook's board: image scheme
 from .tiling import Board, TilingError, fit, tile_document_pages
 
@@ -41,9 +41,9 @@ def _boards(game, problems: Problems, files=None) -> dict:
     for m in maps.load_all(game, problems, files):
         out["maps"].append((m, [maps.scene(m, fonts)]))
     for path, doc in files["board"]:
-        r = rink.load(path, doc, game, problems)
+        r = zoneboard.load(path, doc, game, problems)
         if r is not None:
-            out["board"].append((r, [rink.scene(r, fonts)]))
+            out["board"].append((r, [zoneboard.scene(r, fonts)]))
     defs = tokens.all_defs(game, Problems(), files)        # token problems are reported once, below
     for path, doc in files["mats"]:
         for mat in mats.load(path, doc, game, problems, defs):

@@ -3,7 +3,7 @@
 A file in ``maps/<game>/`` says what it is by its top-level key:
 
 ``map``      a hex map (``maps.py``)            ``terrain``  hex terrain legend and placement checks
-``board``    a board of zones and tracks (``rink.py``)
+``board``    a board of zones and tracks (``zoneboard.py``)
 ``mats``     play mats (``mats.py``)             ``tokens``   a token sheet (``tokens.py``)
 """
 

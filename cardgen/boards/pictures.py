@@ -1,8 +1,8 @@
 """Board pictures in rulebooks: ``![caption](board:<name>)``.
 
-``<name>`` is the stem of a file in ``maps/<game>/``: a hex map, a board (the rink), a mats
+``<name>`` is the stem of a file in ``maps/<game>/``: a hex map, a board of zones, a mats
 file or a token sheet. The picture is the board pipeline's own scene (:func:`maps.scene`,
-:func:`rink.scene`, :func:`mats.scene`, the token sheet's front page) drawn as vectors,
+:func:`zoneboard.scene`, :func:`mats.scene`, the token sheet's front page) drawn as vectors,
 scaled to the text width and centred, never tiled; a picture taller than
 :data:`MAX_RATIO` × the text width is scaled down to that height, so it fits a page.
 
@@ -45,7 +45,7 @@ from ..render_pdf import MM, draw_items
 from ..rulebook.flowables import CardPicture
 from ..rulebook.printable import register_image_scheme
 from ..scene import Circle, Line, Polygon, Rect, Text, translate
-from . import common, maps, mats, rink, tokens
+from . import common, maps, mats, tokens, zoneboard
 from .tiling import bbox
 
 SCHEME = "board"
@@ -119,7 +119,7 @@ class _Boards:
         for m in maps.load_all(game, self.scratch, files):
             self.loaded[m.path.stem] = [m]
         for path, doc in files["board"]:
-            r = rink.load(path, doc, game, self.scratch)
+            r = zoneboard.load(path, doc, game, self.scratch)
             if r is not None:
                 self.loaded[path.stem] = [r]
         defs = tokens.all_defs(game, Problems(), files)
@@ -315,7 +315,7 @@ def _picture(boards: _Boards, name: str, opts: dict, index: int, loc: Loc, probl
     if kind == "map":
         return _map_picture(model, fonts, opts, loc, problems)
     if kind == "board":
-        b = rink.scene(model, fonts)
+        b = zoneboard.scene(model, fonts)
         return Picture(b.items, b.w, b.h)
     if kind == "mats":
         b = mats.scene(model, model.copies[0], game, fonts)

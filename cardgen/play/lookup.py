@@ -46,12 +46,14 @@ class Names(Generic[T]):
         self.what = what
         self.by_key: dict[str, T] = {}
         self.by_low: dict[str, list[tuple[str, T]]] = {}
+        self.spelled: dict[str, str] = {}       # every name as written (for "did you mean")
         for key, thing in things:
             self.add(key, thing, names(thing))
 
     def add(self, key: str, thing: T, aliases: Iterable[str] = ()) -> None:
         self.by_key[key] = thing
         for n in {key, *aliases}:
+            self.spelled.setdefault(str(n), key)
             bucket = self.by_low.setdefault(str(n).strip().lower(), [])
             if all(k != key for k, _ in bucket):
                 bucket.append((key, thing))
@@ -82,7 +84,7 @@ class Names(Generic[T]):
             keys = sorted({k for k, _ in hits})
             raise NotFound(f"{name!r} could be any of {', '.join(keys)}", "name it by its id")
         raise NotFound(f"names no {self.what}: {name!r}",
-                       hint_for(s, self.by_key) or (f"known: {', '.join(list(self.by_key)[:12])}"
+                       hint_for(s, [n for n, k in self.spelled.items() if k in self.by_key]) or (f"known: {', '.join(list(self.by_key)[:12])}"
                                                     if self.by_key else f"there is no {self.what} yet"))
 
     def get(self, name: object) -> T | None:

@@ -6,6 +6,7 @@ list may be generated from the cards or the rules parameters. The context:
 ``game``        title, subtitle, designer, slug, players {min, max}
 ``params``      the game's params.yaml (``{{ params.<key> }}``)
 ``rulings``     ``params.rulings`` (each ``{id, text}``), or an empty list
+``rules``       the game's rule catalogue by ID: ``{id, title, section, statement, rulings}``
 ``cards``       every card by id, with all its fields (``{{ cards.<id>.<field> }}``)
 ``card_types``  each card type: ``{key, name, count, designs}``
 ``counts``      copies per card type (``{{ counts.<type> }}``)
@@ -36,6 +37,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import missing
 
 from .. import cache
+from ..catalogue import load_catalogue
 from ..model import Card, Game
 from ..problems import Loc, Problems, did_you_mean
 from ..templates import make_env
@@ -240,11 +242,15 @@ def build_context(game: Game, version: Version, versions: list[Version]) -> dict
     comps = [wrap({**plain(c.fields), "id": c.id, "name": c.name, "kind": c.kind, "count": c.count},
                   f"components[{i}]") for i, c in enumerate(game.components)]
     meta = game.meta or {}
+    cat = load_catalogue(game.rules_dir.parent.parent, game.slug, Problems())    # validate reports its problems
+    rules = {rid: {"id": rid, "title": r.title, "section": r.section, "statement": " ".join(r.statement.split()),
+                   "rulings": list(r.rulings)} for rid, r in (cat.rules.items() if cat else [])}
     ctx: dict[str, Any] = {
         "game": wrap({"title": game.title, "slug": game.slug, "subtitle": meta.get("subtitle"),
                       "designer": meta.get("designer"), "players": plain(params.get("players")) or {}}, "game"),   # params.yaml holds the count
         "params": wrap(params, "params"),
         "rulings": wrap(params.get("rulings") or [], "rulings"),
+        "rules": wrap(rules, "rules"),
         "cards": cards,
         "card_types": wrap(types, "card_types"),
         "counts": wrap(counts, "counts"),
@@ -306,7 +312,8 @@ def build_context(game: Game, version: Version, versions: list[Version]) -> dict
         return word if n == 1 else (words or word + "s")
 
     def rulings_by_rule(order: list[str] | None = None) -> list[dict]:
-        """The rulings grouped by rule ID, ``{id, texts}``: in the order of the rule families
+        """The rulings grouped by rule ID, ``{id, title, texts}`` (the title from the catalogue, or
+        ''): in the order of the rule families
         in ``order`` (``["BW-SETUP", "BW-ATK"]``; by rule number within a family), the other
         families after them; without ``order``, in the order of params.yaml."""
         groups: dict[str, list[str]] = {}
@@ -321,7 +328,8 @@ def build_context(game: Game, version: Version, versions: list[Version]) -> dict
                 return (fams.index(fam), int(num) if num.isdigit() else 0, first)
             return (len(fams), 0, first)
         ids = [rid for _, rid in sorted(enumerate(groups), key=key)] if fams else list(groups)
-        return [wrap({"id": rid, "texts": groups[rid]}, f"rulings_by_rule[{i}]") for i, rid in enumerate(ids)]
+        return [wrap({"id": rid, "title": rules[rid]["title"] if rid in rules else "", "texts": groups[rid]},
+                     f"rulings_by_rule[{i}]") for i, rid in enumerate(ids)]
 
     ctx.update(card=card, cards_of=cards_of, component=component, components_table=components_table,
                icon=lambda name: "{" + str(name) + "}", plural=plural, rulings_by_rule=rulings_by_rule)

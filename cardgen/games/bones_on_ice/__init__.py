@@ -1,0 +1,31 @@
+"""Bones on Ice: the game's own code — its playtest rules engine (log vocabulary, referee by
+topic) and its game state (see ``docs/engines-bones_on_ice.md``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ...model import Game
+from ...play.package import GamePackage
+from .agents import greedy, measures
+from .engine import Engine
+from .state import BoiState, Setup
+
+
+def new_state(game: Game, setup: Mapping[str, Any]) -> BoiState:
+    """The state at the start of a game of ``setup`` (a log header: its two ``teams``)."""
+    return BoiState(Setup.of(game, dict(setup)))
+
+
+def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
+    """Every pairing of two different teams of the cards, in both seat orders."""
+    keys = sorted({str(c.get("team")) for c in game.cards if c.type in ("skater", "spirit")})
+    return [{"game": game.slug, "teams": [{"team": a}, {"team": b}]} for a in keys for b in keys if a != b]
+
+
+PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      measures=measures)
+
+__all__ = ["PACKAGE", "BoiState", "Engine", "new_state", "setups"]

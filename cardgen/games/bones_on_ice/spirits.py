@@ -1,0 +1,103 @@
+"""Bones on Ice — Team Spirits in the game state (BOI-SPIRIT-1): what each card's effect
+(``spirit_effects`` in params.yaml) lets its team choose, and when.
+
+- ``extra_action`` (Bone Rush): in the team's own Mid-Game, a skater that has acted acts again;
+- ``opponent_die`` (Cold Snap): before the dice of a roll, an opposing skater in it rolls a
+  smaller die;
+- ``best_of`` (Dead Eye): before the dice of a roll, one's own skater rolls its stat die
+  several times and keeps the highest;
+- ``defense_everywhere`` (Grave Wall): at the start of the opponent's Mid-Game, the Defense
+  Bonus in every zone until it ends.
+
+Each use costs the Stamina its card names, at most ``spirit_uses_per_round`` a round; the
+``team_spirit`` event is written when it is used (before the roll it changes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...play.api import Action
+from .turns import Turns
+
+
+class Spirits(Turns):
+    """Team Spirit choices and effects."""
+
+    def spirit(self, team: int) -> tuple[Any, dict[str, Any]] | tuple[None, None]:
+        card = self.s.spirits[team]
+        if card is None or card.id not in self.r.spirit_effects:
+            return None, None
+        return card, self.r.effect("spirit_effects", card)
+
+    def spirit_kind(self, team: int) -> str | None:
+        _card, eff = self.spirit(team)
+        return eff["effect"] if eff else None
+
+    def spirit_ok(self, team: int) -> bool:
+        card, _eff = self.spirit(team)
+        return card is not None and self.spirit_uses[team] < self.r.spirit_per_round and \
+            self.stamina[team] >= int(card.get("cost") or 0)
+
+    def stage_options(self, team: int) -> list[Action]:
+        out = super().stage_options(team)
+        roll = self.roll
+        if roll is None or team in roll["spirited"] or not self.spirit_ok(team):
+            return out
+        kind = self.spirit_kind(team)
+        P, key = self.s.pieces, self.players[team]
+        if kind == "opponent_die":
+            out += [Action("team_spirit", (("team", key), ("skater", P[i].id))) for i in (roll["a"], roll["d"])
+                    if P[i].team != team]
+        elif kind == "best_of":
+            _card, eff = self.spirit(team)
+            out += [Action("team_spirit", (("team", key), ("skater", P[i].id)))
+                    for i, stat in ((roll["a"], roll["a_stat"]), (roll["d"], roll["d_stat"]))
+                    if P[i].team == team and stat == eff["stat"]]
+        return out
+
+    def open_mid(self) -> None:
+        opp = 1 - self.active if self.active is not None else 0
+        if self.spirit_kind(opp) == "defense_everywhere" and self.spirit_ok(opp):
+            self.phase = "window"
+        else:
+            self.phase = "mid"
+
+    def do_no_spirit(self, action: Action) -> None:
+        self.phase = "mid"
+
+    def do_team_spirit(self, action: Action) -> None:
+        team = self.players.index(action["team"])
+        card, eff = self.spirit(team)
+        assert card is not None and eff is not None
+        self.spirit_uses[team] += 1
+        self.spend(team, int(card.get("cost") or 0))
+        ev: dict[str, Any] = {"kind": "team_spirit", "team": action["team"]}
+        sid = action.get("skater")
+        if sid is not None:
+            ev["skater"] = sid
+        paid = self.roll.get("paid", {}).get(team, 0) if self.roll is not None else 0
+        ev["stamina"] = {action["team"]: self.stamina[team] + paid}
+        self.events.append(ev)
+        kind = eff["effect"]
+        if kind == "extra_action":
+            self.extra[self.piece(sid)] += int(eff["actions"])
+        elif kind == "defense_everywhere":
+            self.grave[team] = True
+            self.phase = "mid"
+        elif self.roll is not None:
+            roll = self.roll
+            roll["spirited"].append(team)
+            side = 0 if self.piece(sid) == roll["a"] else 1
+            if kind == "opponent_die":
+                die = list(roll["die"])
+                die[side] = int(eff["die"])
+                roll["die"] = tuple(die)
+            else:
+                best = list(roll["best"])
+                best[side] = int(eff["dice"])
+                roll["best"] = tuple(best)
+            # the same team's Boost is still to choose: stay at its stage
+            roll["order"].insert(0, team)
+            roll["stage"] = "defend_done"
+            self.next_stage()

@@ -1,0 +1,291 @@
+"""Bones on Ice — the game state (the play core's game-state API): who acts, the legal actions,
+the chance outcomes, applying them; the played game as a playtest log.
+
+A decision is one choice of one player; a log event is assembled from several: a Move is the
+carrier's choice (``move``), the opponent's defender (``defend``), each team's Boost
+(``boost``) and the dice (chance: ``rolls``), written as one ``move`` event with its stated
+winner and Stamina. See ``docs/engines-bones_on_ice.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+from ...model import Card, Game
+from ...play.api import CHANCE, TERMINAL, Action, GameState
+from ...play.lookup import Names
+from .rules import Rules, die_sides
+from .spirits import Spirits
+
+
+def act(kind: str, **fields: Any) -> Action:
+    """An action of scalar fields (no freezing needed: the fast path of legal actions)."""
+    return Action(kind, tuple(fields.items()))
+
+
+@functools.cache
+def two_dice(sa: int, sd: int, na: int = 1, nd: int = 1) -> list[tuple[Action, float]]:
+    """The outcomes of a contested roll: a d``sa`` and a d``sd``, each pair equally likely; a side
+    that rolls ``n`` > 1 dice (Dead Eye) shows the tuple of its values."""
+    def faces(sides: int, n: int) -> list:
+        return list(range(1, sides + 1)) if n == 1 else list(itertools.product(range(1, sides + 1), repeat=n))
+    fa, fd = faces(sa, na), faces(sd, nd)
+    p = 1.0 / (len(fa) * len(fd))
+    return [(Action("rolls", (("rolls", (x, y)),)), p) for x in fa for y in fd]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A skater as the state knows it (fixed for the game)."""
+
+    id: str
+    team: int
+    role: str
+    dice: dict[str, int]
+    aliases: tuple[str, ...] = ()   # the card's name, its id without the team prefix
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What does not change during a game: the rules, the two teams and their skaters."""
+
+    rules: Rules
+    teams: tuple[str, ...]
+    names: tuple[str, ...]
+    pieces: tuple[Piece, ...]
+    spirits: tuple[Card | None, ...]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.pieces)
+
+    @classmethod
+    def of(cls, game: Game, header: dict[str, Any]) -> Setup:
+        """The setup a log header gives: its two ``teams`` (a key or a team name), each with
+        its four skater cards or the ``skaters`` it names (an id, a name, an id without the
+        team prefix). A name that matches nothing raises :class:`~cardgen.play.lookup.NotFound`."""
+        r = Rules.read(game)
+        skaters = r.by_type.get("skater", [])
+        spirits = {str(c.get("team")): c for c in r.by_type.get("spirit", [])}
+        team_keys = sorted({str(c.get("team")) for c in skaters} | set(spirits))
+        teams = Names("team", ((k, k) for k in team_keys),
+                      lambda k: (str(spirits[k].get("team_name")),) if k in spirits else ())
+        cards = Names("skater card", ((c.id, c) for c in skaters),
+                      lambda c: (c.name, c.id.removeprefix(f"{c.get('team')}_")))
+        keys, names, pieces = [], [], []
+        for i, entry in enumerate(header.get("teams") or []):
+            key = teams.find(entry["team"] if isinstance(entry, dict) else entry)
+            keys.append(key)
+            names.append(str(spirits[key].get("team_name")) if key in spirits else key)
+            chosen = entry.get("skaters") if isinstance(entry, dict) else None
+            line_up = [cards.find(n) for n in chosen] if chosen else [c for c in skaters if str(c.get("team")) == key]
+            for c in line_up:
+                pieces.append(Piece(c.id, i, str(c.get("role")),
+                                    {s: die_sides(c.get(s)) for s in ("reflexes", "marksmanship")},
+                                    (c.name, c.id.removeprefix(f"{c.get('team')}_"))))
+        return cls(r, tuple(keys), tuple(names), tuple(pieces), tuple(spirits.get(k) for k in keys))
+
+
+class BoiState(Spirits, GameState):
+    """One position of a game of Bones on Ice."""
+
+    def __init__(self, setup: Setup, fresh: bool = True):
+        self.s = setup
+        self.r = setup.rules
+        self.players = list(setup.teams)
+        if not fresh:
+            return
+        r = self.r
+        self.history: list[Action] = []
+        self.events: list[dict[str, Any]] = []
+        self.round = 0
+        self.phase = "round"             # round chaos penalty faceoff scramble mid pass mid_over shootout over
+        self.stamina = [r.st_start, r.st_start]
+        self.score = [0, 0]
+        self.so = [0, 0]
+        self.touched = [False, False]
+        self.pos = [r.start_pos(p.team, p.role) for p in setup.pieces]
+        self.active: int | None = None
+        self.puck: int | None = None
+        self.acted = [0] * len(setup.pieces)    # actions taken this Mid-Game, by skater
+        self.extra = [0] * len(setup.pieces)    # more actions allowed (Bone Rush)
+        self.spirit_uses = [0, 0]
+        self.grave = [False, False]             # Defense Bonus everywhere this Mid-Game (Grave Wall)
+        self.picks: list[int] = []       # the Face-Off skaters picked so far
+        self.effect: dict[str, Any] = {}  # this round's Chaos entry's effect
+        self.entry_id: str | None = None
+        self.penalty_queue: list[int] = []
+        self.power_play: int | None = None
+        self.no_boost = False
+        self.roll_bonus: tuple[int, int] | None = None
+        self.scramble_due = False
+        self.scramble: dict[str, Any] | None = None
+        self.last_fo: int | None = None
+        self.shot: int | None = None
+        self.shot_pos = 0
+        self.pass_info: tuple[int, int] | None = None
+        self.shots: list[tuple[int, bool]] = []
+        self.winner: int | None = None
+        self.decided_by: str | None = None
+        self.roll: dict[str, Any] | None = None
+
+    # -- the API ----------------------------------------------------------------------------
+    def clone(self) -> BoiState:
+        c = BoiState(self.s, fresh=False)
+        c.__dict__.update(self.__dict__)
+        c.history, c.events = list(self.history), list(self.events)
+        c.stamina, c.score, c.so, c.touched = list(self.stamina), list(self.score), list(self.so), list(self.touched)
+        c.pos, c.acted, c.extra, c.picks = list(self.pos), list(self.acted), list(self.extra), list(self.picks)
+        c.spirit_uses, c.grave = list(self.spirit_uses), list(self.grave)
+        c.penalty_queue, c.shots = list(self.penalty_queue), list(self.shots)
+        if self.scramble is not None:
+            c.scramble = {"left": list(self.scramble["left"]), "rolls": dict(self.scramble["rolls"])}
+        if self.roll is not None:
+            c.roll = dict(self.roll, ev=dict(self.roll["ev"]), boosts=list(self.roll["boosts"]),
+                          order=list(self.roll["order"]), spirited=list(self.roll["spirited"]))
+        return c
+
+    def current_player(self) -> int:
+        ph = self.phase
+        if ph == "over":
+            return TERMINAL
+        if self.roll is not None:
+            st = self.roll["stage"]
+            return CHANCE if st == "dice" else self.roll["chooser"]
+        if ph == "window":
+            return 1 - self.active if self.active is not None else 0
+        if ph in ("round", "chaos", "scramble"):
+            return CHANCE
+        if ph == "penalty":
+            return self.penalty_queue[0]
+        if ph == "faceoff":
+            return self.power_play if self.power_play is not None else len(self.picks)
+        if ph == "pass":
+            return 1 - self.s.pieces[self.pass_info[0]].team if self.pass_info else 0
+        if ph == "shootout":
+            return self.due_shooter()
+        return self.active if self.active is not None else 0
+
+    def legal_actions(self) -> list[Action]:
+        who = self.current_player()
+        if who in (CHANCE, TERMINAL):
+            return []
+        r, P = self.r, self.s.pieces
+        if self.roll is not None:
+            if self.roll["stage"] == "defend":
+                return [act("defend", skater=p.id) for p in P if p.team == who and p.role in r.defending_roles]
+            return self.stage_options(who)
+        ph = self.phase
+        if ph == "penalty":
+            role = self.effect.get("shooter")
+            return [act("penalty_shot", skater=p.id) for p in P
+                    if p.team == who and (p.role == role if role else p.role in r.acting_roles)]
+        if ph == "faceoff":
+            return [act("faceoff", skater=p.id) for p in P if p.team == who and p.role in r.acting_roles]
+        if ph == "shootout":
+            return [act("shootout", skater=p.id) for p in P if p.team == who and p.role in r.shooter_roles]
+        if ph == "pass":
+            out = [act("no_intercept")]
+            if self.stamina[who] >= r.costs["interception"]:
+                out += [act("intercept", skater=p.id) for p in P
+                        if p.team == who and p.role in r.defending_roles]
+            return out
+        if ph == "window":
+            return [act("no_spirit", team=self.players[who]), act("team_spirit", team=self.players[who])]
+        if ph == "mid_over":
+            return [act("recovery")]
+        return self.mid_actions(who) + [act("recovery")]
+
+    def mid_actions(self, team: int) -> list[Action]:
+        """The active team's Mid-Game actions (BOI-MID-1…5)."""
+        r, P, out = self.r, self.s.pieces, []
+        last = len(r.zones) - 1
+        can = [i for i, p in enumerate(P) if p.team == team and p.role in r.acting_roles
+               and self.acted[i] < 1 + self.extra[i]]
+        c = self.puck
+        if c is not None and c in can:
+            here = self.pos[c]
+            out += [act("move", skater=P[c].id, zone=r.rel(team, z)) for z in (here - 1, here + 1)
+                    if 0 <= z <= last]
+            out.append(act("shoot", skater=P[c].id))
+            if self.stamina[team] >= r.costs["pass"]:
+                out += [act("pass", skater=P[c].id, to=P[i].id) for i, p in enumerate(P)
+                        if p.team == team and i != c and abs(self.pos[i] - here) <= 1]
+        if self.stamina[team] >= r.costs["tactical_move"]:
+            for i in can:
+                if i != c:
+                    out += [act("tactical_move", skater=P[i].id, zone=r.rel(team, z))
+                            for z in (self.pos[i] - 1, self.pos[i] + 1) if 0 <= z <= last]
+        if self.spirit_kind(team) == "extra_action" and self.spirit_ok(team):
+            out += [act("team_spirit", team=self.players[team], skater=p.id) for i, p in enumerate(P)
+                    if p.team == team and p.role in r.acting_roles and self.acted[i] >= 1]
+        return out
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.current_player() != CHANCE:
+            return []
+        r = self.r
+        if self.roll is not None:
+            return two_dice(*self.roll["sides"], *self.roll["best"])
+        if self.phase == "round":
+            return [(Action.make("round_start", round=self.round + 1), 1.0)]
+        if self.phase == "chaos":
+            out = []
+            for v in range(1, r.chaos_die + 1):
+                card = r.chaos_card(v)
+                out.append((Action.make("chaos", die=v, entry=card.id if card else None), 1.0 / r.chaos_die))
+            return out
+        sk = self.scramble["left"][0]
+        die = int(self.effect.get("die") or r.chaos_die)
+        return [(Action.make("scramble_roll", skater=self.s.pieces[sk].id, value=v), 1.0 / die)
+                for v in range(1, die + 1)]
+
+    def returns(self) -> list[float]:
+        if self.phase != "over":
+            return [0.0, 0.0]
+        if self.winner is None:
+            return [0.5, 0.5]
+        return [1.0 if i == self.winner else 0.0 for i in range(2)]
+
+    def result(self) -> dict[str, Any]:
+        keys = self.players
+        return {
+            "winner": keys[self.winner] if self.winner is not None else None,
+            "decided_by": self.decided_by,
+            "round": self.round,
+            "score": {k: self.score[i] for i, k in enumerate(keys)},
+            "shootout": {k: self.so[i] for i, k in enumerate(keys)} if self.shots else None,
+            "stamina": {k: self.stamina[i] for i, k in enumerate(keys)},
+            "teams": {k: {"name": self.s.names[i], "score": self.score[i], "stamina": self.stamina[i],
+                          "shootout": self.so[i], "skaters": [p.id for p in self.s.pieces if p.team == i]}
+                      for i, k in enumerate(keys)},
+        }
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Everything on the table is public in Bones on Ice: the rink, the puck, Stamina, score."""
+        P = self.s.pieces
+        return {"player": player, "team": self.players[player], "round": self.round, "phase": self.phase,
+                "score": list(self.score), "stamina": list(self.stamina), "shootout": list(self.so),
+                "active": self.active, "puck": P[self.puck].id if self.puck is not None else None,
+                "zones": dict(zip(self.s.ids, (self.r.zones[x if player == 0 else len(self.r.zones) - 1 - x]
+                                               for x in self.pos))),
+                "acted": sorted(P[i].id for i, n in enumerate(self.acted) if n), "chaos": self.entry_id,
+                "skaters": {p.id: {"team": self.players[p.team], "role": p.role, **p.dice} for p in P},
+                "roll": None if self.roll is None else {
+                    "kind": self.roll["kind"], "stage": self.roll["stage"],
+                    "boosts": [self.players[t] for t in self.roll["boosts"]],
+                    "a": P[self.roll["a"]].id, "d": P[self.roll["d"]].id if self.roll["d"] is not None else None}}
+
+    def log_header(self) -> dict[str, Any]:
+        teams: list[dict[str, Any]] = []
+        for i, k in enumerate(self.players):
+            line_up = [p.id for p in self.s.pieces if p.team == i]
+            default = [c.id for c in self.r.by_type.get("skater", []) if str(c.get("team")) == k]
+            teams.append({"team": k} if line_up == default else {"team": k, "skaters": line_up})
+        return {"game": "bones_on_ice", "teams": teams}
+
+    def log_events(self) -> list[dict[str, Any]]:
+        return [dict(e) for e in self.events]

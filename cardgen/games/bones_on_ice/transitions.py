@@ -1,0 +1,181 @@
+"""Bones on Ice — how the game state moves on: each decision and chance outcome applied, rolls
+assembled (declaration, defender, Boosts, dice) and resolved, and the log event written.
+
+The rolls follow the rules the referee applies (``rules.py``: ties, zone bonuses); each event
+states its consequences (winner, goal, score, Stamina) so a replay of the log checks them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...play.api import Action
+from .rules import tie_winner, zone_mods
+
+if TYPE_CHECKING:
+    from .rules import Rules
+    from .state import Setup
+
+# who wins a tie, by roll (params.yaml ties)
+TIES = {"faceoff": "face_off", "move": "contested", "shoot": "contested", "intercept": "contested",
+        "one_v_one": "one_on_one", "penalty_shot": "one_on_one", "shootout": "one_on_one", "rebound": "rebound"}
+# the roll's name in params.yaml zone_bonus.rolls
+ZONE_ROLL = {"move": "move", "shoot": "shoot", "intercept": "interception", "one_v_one": "one_on_one"}
+
+
+class Transitions:
+    """The moves of :class:`~.state.BoiState` (a mixin: the state's fields are set there)."""
+
+    s: Setup
+    r: Rules
+    players: list[str]
+    history: list[Action]
+    events: list[dict[str, Any]]
+    round: int
+    phase: str
+    stamina: list[int]
+    score: list[int]
+    so: list[int]
+    touched: list[bool]
+    pos: list[int]
+    active: int | None
+    puck: int | None
+    acted: list[int]
+    extra: list[int]
+    spirit_uses: list[int]
+    grave: list[bool]
+    picks: list[int]
+    effect: dict[str, Any]
+    entry_id: str | None
+    penalty_queue: list[int]
+    power_play: int | None
+    no_boost: bool
+    roll_bonus: tuple[int, int] | None
+    scramble_due: bool
+    scramble: dict[str, Any] | None
+    last_fo: int | None
+    shot: int | None
+    shot_pos: int
+    pass_info: tuple[int, int] | None
+    shots: list[tuple[int, bool]]
+    winner: int | None
+    decided_by: str | None
+    roll: dict[str, Any] | None
+
+    # -- helpers ----------------------------------------------------------------------------
+    def piece(self, sid: str) -> int:
+        return next(i for i, p in enumerate(self.s.pieces) if p.id == sid)
+
+    def goalie(self, team: int) -> int:
+        return next(i for i, p in enumerate(self.s.pieces) if p.team == team and p.role == self.r.goalie_role)
+
+    def spend(self, team: int, amount: int) -> None:
+        if amount > 0:
+            self.stamina[team] = max(self.r.st_min, self.stamina[team] - amount)
+            if self.stamina[team] <= self.r.st_min:
+                self.touched[team] = True
+
+    def due_shooter(self) -> int:
+        first = self.last_fo if self.last_fo is not None else 0
+        n = [sum(1 for t, _ in self.shots if t == k) for k in (0, 1)]
+        return first if n[first] <= n[1 - first] else 1 - first
+
+    # -- apply ------------------------------------------------------------------------------
+    def apply_action(self, action: Action) -> None:
+        self.history.append(action)
+        k = action.kind
+        if k == "rolls":
+            self.resolve(action["rolls"])
+        elif k == "defend":
+            assert self.roll is not None
+            self.roll["d"] = self.piece(action["skater"])
+            self.roll["ev"]["defender"] = action["skater"]
+            self.next_stage()
+        elif k == "boost":
+            assert self.roll is not None
+            team = self.players.index(action["team"])
+            if action["boost"]:
+                self.roll["boosts"].append(team)
+                self.spend(team, self.r.costs["boost"])
+            self.next_stage()
+        elif k == "round_start":
+            self.begin_round(action["round"])
+        elif k == "chaos":
+            self.on_chaos(action["die"], action.get("entry"))
+        elif k == "scramble_roll":
+            self.on_scramble_roll(action["skater"], action["value"])
+        else:
+            getattr(self, "do_" + k)(action)
+
+    # -- rolls ------------------------------------------------------------------------------
+    def start_roll(self, kind: str, ev: dict[str, Any], a: int, d: int | None, a_stat: str, d_stat: str) -> None:
+        """A contested roll: ``a`` (the initiator) against ``d`` (None: the opponent picks)."""
+        self.roll = {"kind": kind, "ev": ev, "a": a, "d": d, "a_stat": a_stat, "d_stat": d_stat, "boosts": [],
+                     "stage": "defend", "chooser": 1 - self.s.pieces[a].team, "order": [], "sides": (0, 0),
+                     "die": (0, 0), "best": (1, 1), "spirited": []}
+        if d is None:
+            return
+        self.next_stage()
+
+    def next_stage(self) -> None:
+        roll = self.roll
+        assert roll is not None
+        P = self.s.pieces
+        if roll["stage"] == "defend":
+            ta = P[roll["a"]].team
+            roll["order"] = [ta, 1 - ta]
+        while roll["order"]:
+            team = roll["order"].pop(0)
+            roll["stage"], roll["chooser"] = "boost", team
+            if len(self.stage_options(team)) > 1:
+                return
+        roll["stage"] = "dice"
+        da, dd = roll["die"]
+        roll["sides"] = (da or P[roll["a"]].dice.get(roll["a_stat"], 0), dd or P[roll["d"]].dice.get(roll["d_stat"], 0))
+
+    def stage_options(self, team: int) -> list[Action]:
+        """A team's choices before the dice of a roll: a Boost (BOI-STAM-2) and a Team Spirit
+        that changes this roll (Cold Snap, Dead Eye: BOI-SPIRIT-1). Overridden in Spirits."""
+        key = self.players[team]
+        out = [Action("boost", (("team", key), ("boost", False)))]
+        if not self.no_boost and self.stamina[team] >= self.r.costs["boost"]:
+            out.append(Action("boost", (("team", key), ("boost", True))))
+        return out
+
+    def resolve(self, values: tuple[int, int]) -> None:
+        roll = self.roll
+        assert roll is not None
+        self.roll = None
+        r, P = self.r, self.s.pieces
+        a, d, kind = roll["a"], roll["d"], roll["kind"]
+        ta, td = P[a].team, P[d].team
+        va, vd = (max(v) if isinstance(v, tuple) else v for v in values)
+        for team in roll["boosts"]:
+            if team == ta:
+                va += r.boost_bonus
+            else:
+                vd += r.boost_bonus
+        za, zd, _ = zone_mods(r, ZONE_ROLL.get(kind, kind), roll["a_stat"], ta,
+                              self.shot_pos if kind == "one_v_one" else self.pos[a], roll["d_stat"], td, self.pos[d],
+                              self.grave[td])
+        va, vd = va + za, vd + zd
+        if self.roll_bonus is not None:
+            team, amount = self.roll_bonus
+            va += amount if ta == team else 0
+            vd += amount if td == team else 0
+        w = tie_winner(va, vd, r.ties[TIES[kind]])
+        ev = roll["ev"]
+        ev["rolls"] = [list(v) if isinstance(v, tuple) else v for v in values]
+        if roll["boosts"]:
+            ev["boosts"] = [self.players[t] for t in roll["boosts"]]
+        won = w == "a"
+        if kind in ("one_v_one", "penalty_shot", "shootout"):
+            ev["goal"] = won
+        elif w is not None:
+            ev["winner"] = self.players[ta if won else td]
+        getattr(self, "after_" + kind)(ev, a, d, w)
+        if roll["boosts"] and kind not in ("intercept",):
+            ev["stamina"] = {self.players[t]: self.stamina[t] for t in sorted(set(roll["boosts"]))}
+        elif kind == "intercept":
+            ev["stamina"] = {self.players[t]: self.stamina[t] for t in sorted({td, *roll["boosts"]})}
+        self.events.append(ev)
