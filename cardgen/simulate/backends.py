@@ -12,6 +12,8 @@ import importlib
 import math
 import multiprocessing
 import os
+import re
+import socket
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from types import ModuleType
@@ -91,15 +93,33 @@ def dask() -> ModuleType:
         raise SimError("--cluster needs Dask: pip install 'cardgen[cluster]'") from None
 
 
+_ADDRESS = re.compile(r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[^\]]+\]|[^:/\[\]]+):(?P<port>\d+)/?")
+_HINT = "start one with `dask scheduler`, or check the address (tcp://HOST:PORT)"
+
+
+def reachable(address: str) -> None:
+    """A TCP scheduler address that takes a connection within CONNECT_TIMEOUT_S, else a
+    SimError naming it (before any Dask client exists, which would linger on closing)."""
+    m = _ADDRESS.fullmatch(address.strip())
+    if m is None:
+        raise SimError(f"--cluster {address!r} is no scheduler address", "write it as tcp://HOST:PORT")
+    if m["scheme"] not in (None, "tcp", "tls"):
+        return                      # another transport: Dask itself connects (and times out)
+    try:
+        socket.create_connection((m["host"].strip("[]"), int(m["port"])), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as e:
+        raise SimError(f"no Dask scheduler answers at {address} ({e.strerror or type(e).__name__})", _HINT) from None
+
+
 def connect(address: str) -> Any:
     """A Dask client of the scheduler at ``address``; exit 2 (SimError) within a few seconds
     when it does not answer."""
     distributed = dask()
+    reachable(address)
     try:
         return distributed.Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as e:
-        raise SimError(f"no Dask scheduler answers at {address} ({type(e).__name__}: {e})".rstrip(": ()"),
-                       "start one with `dask scheduler`, or check the address (tcp://HOST:PORT)") from None
+        raise SimError(f"no Dask scheduler answers at {address} ({type(e).__name__}: {e})", _HINT) from None
 
 
 def run_cluster(ctx: Context, n_variants: int, games: int, address: str, progress: Progress) -> list[Records]:
