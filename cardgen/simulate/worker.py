@@ -21,7 +21,7 @@ from typing import Any
 from ..model import Game
 from ..play.api import Action, GameState
 from ..play.package import Agent, GamePackage
-from ..play.playout import NoLegalAction, as_jsonl, play, random_agent
+from ..play.playout import as_jsonl, play, random_agent
 from .spec import RANDOM, agent_at
 
 #: measures keys with a meaning to the simulation (see docs/simulate.md)
@@ -175,7 +175,7 @@ def play_one(ctx: Context, variant: int, index: int, agents: dict[str, Agent], c
                                  for k, v in s.items()} for s in sides]
             rec["measures"] = _jsonable({k: v for k, v in m.items() if k not in RESERVED})
         rec["players"] = list(state.players)
-    except (Exception, NoLegalAction) as e:  # noqa: BLE001 - one game's engine error must not stop the run
+    except Exception as e:  # noqa: BLE001 - (NoLegalAction too) one game's engine error must not stop the run
         rec["status"] = "error"
         rec["error"] = f"{type(e).__name__}: {e}"
         if state is not None:
