@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.checker import Referee
-from cardgen.engines.boss_fight import BF_EVENTS, Engine, damage_formula
+from cardgen.games.boss_fight import BF_EVENTS, Engine, damage_formula
 from cardgen.loader import load_game
 from cardgen.playlog import Event
 from cardgen.problems import Loc, Problems
