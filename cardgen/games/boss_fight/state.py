@@ -9,7 +9,7 @@ from ...hexgrid import Hex, rotate
 from ...model import Card
 from ...problems import Loc
 from .builds import Piece
-from .events import HIDDEN
+from .vocab import HIDDEN
 
 
 @dataclass
