@@ -571,7 +571,7 @@ def test_token_counts_come_from_components_and_params(built):
         n20 = sum(len(_cut_circles(p, 20)) for p in pdf.pages[::2])
         assert n20 == comps["paralyzed_counter"] + comps["poisoned_token"] + comps["wound_token"]
     bf = game("boss_fight")
-    per_status = bf.params["boss_players"] + bf.params["party_heroes"]["max"]
+    per_status = bf.params["boss_players"] + bf.params["box_heroes"]
     with pdfplumber.open(built["boss_fight"] / "tokens.pdf") as pdf:
         assert sum(len(_cut_circles(p, 20)) for p in pdf.pages[::2]) == 4 * per_status
         assert sum(len(_cut_circles(p, 22)) for p in pdf.pages[::2]) == bf.cards_by_id["death_token"].copies
@@ -745,7 +745,7 @@ def test_map_too_large_to_tile(tmp_path):
 
 def test_placement_reads_its_numbers_from_params(tmp_path):
     gc = pillars_only(tmp_path)
-    line = gc.edit("maps/boss_fight/terrain.yaml", "{param: party_heroes.max}", "{param: party_heroes.most}")
+    line = gc.edit("maps/boss_fight/terrain.yaml", "{param: box_heroes}", "{param: box_heroez}")
     code, problems, _ = build(gc)
     assert code == 1 and has_problem(problems, "RULES-PARAM", "terrain.yaml", line)
 
@@ -760,7 +760,7 @@ def test_the_largest_preset_boss_and_a_full_party_start_on_every_map():
     presets = gamehooks.hook("boss_fight", "boss_footprints")(g, Problems())
     assert presets and len(pl.footprints) == len(presets)
     assert all(label.startswith("preset boss") for label, _ in pl.footprints)
-    assert (pl.hero_distance, pl.heroes) == (g.params["placement_distance"], g.params["party_heroes"]["max"])
+    assert (pl.hero_distance, pl.heroes) == (g.params["placement_distance"], g.params["box_heroes"])
     label, largest = max(pl.footprints, key=lambda f: len(f[1]))
     assert len(largest) > 1, label
     for m in ms:

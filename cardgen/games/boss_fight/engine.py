@@ -196,5 +196,6 @@ class Engine(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules,
         heroes = frozenset(h for g in self.heroes() if g.alive for h in g.hexes())
         fp = hg.footprint(c - f.anchor for c in f.cells) if hg.is_connected(f.cells) else \
             frozenset(c - f.anchor for c in f.cells)
-        ends = hg.reachable_placements(fp, f.origin + rotate(f.anchor, f.rot), limit, self._clear, heroes, f.rot)
+        ends = hg.reachable_placements(fp, f.origin + rotate(f.anchor, f.rot), limit, self._clear, heroes, f.rot,
+                                       sweep=True)
         return {(*hg.to_offset(d, self.map.style), k) for d, k in ends}

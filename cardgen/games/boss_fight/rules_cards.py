@@ -105,7 +105,7 @@ class CardRules:
             text += f": {t.key} heals {got}, {t.hp} HP"
         self._t(ev, text)
         if ev["hp_left"] is not None:
-            self.ref.claim("BF-CMB-3", f"{t.key}'s Health", ev["hp_left"], t.hp, ev.at("hp_left"))
+            self._hp_claim(t, ev["hp_left"], ev.at("hp_left"), "BF-CMB-3")
             t.hp = int(ev["hp_left"])
         self._after_action(ev, f)
 
@@ -237,6 +237,11 @@ class CardRules:
                     self.ref.violation("BF-MOVE-1", f"{t.key} returns at {self._off(t.origin)}, where {other.key} stands",
                                        ev.at("revive"))
                 parts.append(f"{t.key} returns at its death token")
+        if ev["damage"] and str(src).lower() in (self.poison, self.status_names[self.poison].lower()) and \
+                t.alive and self.poison not in t.statuses:
+            cured = f" (its roll of {t.cure_roll} at line {t.cure_loc.line} removed it)" if t.cure_loc else ""
+            self.ref.violation("BF-STATUS-2", f"{t.key} is not {self.status_names[self.poison]}{cured}: poison deals "
+                               "it no damage", ev.at("damage"))
         if not t.alive and (ev["damage"] or ev["heal"] or ev["status"] or ev["to"]):
             self.ref.violation("BF-CMB-3", f"{t.key} died at line {t.dead.line}: only a death token is left", ev.loc)
         else:
@@ -285,6 +290,6 @@ class CardRules:
             if t.statuses.pop(k, None) is not None:
                 self._t(ev, f"{t.key} is no longer {self.status_names[k]}")
         if ev["hp_left"] is not None:
-            self.ref.claim(t.hp_rule, f"{t.key}'s Health", ev["hp_left"], t.hp, ev.at("hp_left"))
+            self._hp_claim(t, ev["hp_left"], ev.at("hp_left"))
             t.hp = int(ev["hp_left"])
         self._settle(t, ev)

@@ -192,6 +192,21 @@ class CombatRules:
                                ev.at("hit"))
         if ev["hit"] is not None:
             hit = bool(ev["hit"])
+        elif not hit and ev["damage"]:
+            # BF-CMB-1, not the damage formula: the roll made the attack miss, whatever damage is written
+            self.ref.violation("BF-CMB-1", f"{t.key}'s defence roll of {roll} makes the attack miss: it deals 0 "
+                               f"damage, but the log says {ev['damage']}", ev.at("damage"))
+            dmg = int(ev["damage"])
+            before = t.hp
+            t.hp -= dmg
+            t.hp_rule = "BF-CMB-2"
+            self._t(ev, f"{f.key} at {t.key}: defence {roll} misses; as recorded {dmg} damage, {t.key} {before} → "
+                        f"{t.hp} HP")
+            self._hp_claim(t, ev["hp_left"], ev.at("hp_left"), "BF-CMB-2")
+            if ev["hp_left"] is not None:
+                t.hp = int(ev["hp_left"])
+            self._settle(t, ev)
+            return
         s = self.stat(f, key)
         tt = self.stat(t, key)
         dtext = ""
@@ -221,7 +236,7 @@ class CombatRules:
                         + f" → {why} = {dmg} damage; {t.key} {before} → {t.hp} HP")
         else:
             self._t(ev, f"{head}: {why}" + (f"; as recorded {dmg} damage, {t.key} {t.hp} HP" if dmg else ""))
-        self.ref.claim("BF-CMB-2", f"{t.key}'s Health", ev["hp_left"], t.hp, ev.at("hp_left"))
+        self._hp_claim(t, ev["hp_left"], ev.at("hp_left"), "BF-CMB-2")
         if ev["hp_left"] is not None and ev["hp_left"] != t.hp:
             t.hp = int(ev["hp_left"])
         if hit and dmg >= 0:

@@ -143,15 +143,24 @@ class MoveRules:
                     + (f" ({len(steps)} step{'s' if len(steps) != 1 else ''})" if steps is not None else ""))
         f.origin = end
 
-    def _reach_check(self, ev, f, start, end, tiles, limit, enemies) -> bool:
+    def _reach_check(self, ev, f, start, end, tiles, limit, enemies, shape: list[Hex] | None = None) -> bool:
+        """A move given by where it ends: some way there within its tiles (BF-MOVE-1, -2). With the
+        boss's ``shape`` (its cells around the walking anchor), the whole shape passes every hex on
+        the way, turned as it likes (BF-MOVE-1: no gap narrower than the boss)."""
         ok = self._passable_for(ev, enemies)
-        far = hg.move_costs(start, max(limit or 0, 0) if limit is not None else 99, ok)
+        step = ok if shape is None else (lambda h: ok(h) and (h == end or hg.fits_turned(shape, h, ok)))
+        far = hg.move_costs(start, max(limit or 0, 0) if limit is not None else 99, step)
         if end in far:
             return True
-        anyhow = hg.move_costs(start, 99, ok)
+        anyhow = hg.move_costs(start, 99, step)
         if end in anyhow and limit is not None:
             self._too_far(f, anyhow[end], tiles, limit, ev.at("to"), ev)
             return True
+        if shape is not None and end in hg.move_costs(start, 99, ok):
+            self.ref.violation("BF-MOVE-1", f"the boss cannot reach {self._off(end)} from {self._off(start)}: "
+                               f"every way there leads through a gap its whole shape ({len(shape)} hexes) cannot "
+                               "pass, even when turned", ev.at("to"))
+            return False
         self.ref.violation("BF-MOVE-1", f"{f.key} cannot reach {self._off(end)} from {self._off(start)}: "
                            + (f"{self._where(end)} cannot be entered" if not self._clear(end) else
                               "obstacles and enemy pieces close every way"), ev.at("to"))
@@ -175,13 +184,23 @@ class MoveRules:
         ok = True
         if steps is not None:
             ok = self._walk(ev, f, start, [h for h in steps[:-1]], heroes) if len(steps) > 1 else True
+            if ok and len(f.cells) > 1:
+                passes = self._passable_for(ev, heroes - set(f.hexes()))
+                shape = [c - a for c in f.cells]
+                tight = next((h for h in steps[:-1] if not hg.fits_turned(shape, h, passes)), None)
+                if tight is not None:
+                    self.ref.violation("BF-MOVE-1", f"the boss's whole shape ({len(shape)} hexes) cannot pass "
+                                       f"{self._off(tight)}, even when turned: a boss moves through no gap narrower "
+                                       "than itself", ev.at("path"))
+                    ok = False
             if ok and steps and not hg.are_adjacent(steps[-2] if len(steps) > 1 else start, steps[-1]):
                 self.ref.violation("BF-MOVE-1", "the path's last step is not to a neighbouring hex", ev.at("path"))
                 ok = False
             if ok:
                 self._too_far(f, len(steps), tiles, limit, ev.at("path"), ev)
         else:
-            ok = self._reach_check(ev, f, start, end, tiles, limit, heroes - set(f.hexes()))
+            ok = self._reach_check(ev, f, start, end, tiles, limit, heroes - set(f.hexes()),
+                                   [c - a for c in f.cells] if len(f.cells) > 1 else None)
         cells = [end + rotate(c - a, rot) for c in f.cells]
         if ok:
             bad = [h for h in cells if not self._clear(h)]

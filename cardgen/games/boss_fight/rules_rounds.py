@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from ...playlog import Event, LogError
+from ...problems import Loc
 from .state import Fighter, Pile
 from .vocab import HIDDEN
 
@@ -238,6 +240,7 @@ class RoundRules:
                                        "is by current Agility, highest first", ev.loc)
         self.turns_begun = True
         self.current = f
+        f.cure_loc, f.after_cure = None, 0
         self.turn_loc = ev.loc
         f.turns += 1
         f.seen_now = set()
@@ -259,6 +262,7 @@ class RoundRules:
             elif self.ref.die(roll, self.die, "BF-STATUS-2", ev.at("poison_roll"), f"{f.key}'s poison d{self.die}"):
                 if roll in self.poison_cure:
                     del f.statuses[self.poison]
+                    f.cure_loc, f.cure_roll = ev.loc, int(roll)
                     self._t(ev, f"{f.key} rolls {roll}: no longer {self.status_names[self.poison]}")
                 else:
                     self._t(ev, f"{f.key} rolls {roll}: still {self.status_names[self.poison]}")
@@ -304,7 +308,7 @@ class RoundRules:
     def _claim_state(self, ev: Event) -> None:
         for key, hp in (ev["hp"] or {}).items():
             g = self._fighter(key, ev.at("hp"), "hp")
-            self.ref.claim(g.hp_rule, f"{g.key}'s Health", hp, g.hp, ev.at("hp"))
+            self._hp_claim(g, hp, ev.at("hp"))
             if hp != g.hp:
                 g.hp = hp
                 self._settle(g, ev)
@@ -318,6 +322,20 @@ class RoundRules:
                 self.ref.violation("BF-STATUS-1", f"the log says {g.key} is {names(stated)}, but it is "
                                    f"{names(g.statuses)} ({ends} end at the end of the character's next turn)",
                                    ev.at("statuses"))
+
+    def _hp_claim(self, g: Fighter, stated: Any, loc: Loc | None, rule: str | None = None) -> None:
+        """A Health the log states must be the computed one. Lower by exactly the poison damage of
+        the actions since a successful cure roll: BF-STATUS-2 (the poison was charged after it was
+        rolled off), not the rule of the last change."""
+        if stated is None or stated == g.hp:
+            return
+        if g.after_cure and g.cure_loc is not None and g.hp - stated == g.after_cure:
+            name = self.status_names[self.poison]
+            self.ref.violation("BF-STATUS-2", f"the log says {g.key}'s Health is {stated}, but it is {g.hp}: its "
+                               f"roll of {g.cure_roll} at line {g.cure_loc.line} removed {name}, so its actions since "
+                               f"cost no poison damage ({g.hp} − {g.after_cure} = {stated} charges it anyway)", loc)
+            return
+        self.ref.claim(rule or g.hp_rule, f"{g.key}'s Health", stated, g.hp, loc)
 
     def _action(self, ev: Event, f: Fighter, attack: bool = False) -> None:
         """One of ``f``'s actions (BF-ACT-1)."""
@@ -339,6 +357,8 @@ class RoundRules:
 
     def _after_action(self, ev: Event, f: Fighter) -> None:
         """BF-STATUS-2: a poisoned character takes damage for the action it used."""
+        if f.alive and self.poison not in f.statuses and f.cure_loc is not None:
+            f.after_cure += self.poison_damage
         if f.alive and self.poison in f.statuses:
             f.hp -= self.poison_damage
             f.hp_rule = "BF-STATUS-2"

@@ -13,6 +13,7 @@ from ...boards import common as board_common
 from ...boards import maps as board_maps
 from ...hexgrid import Hex, rotate
 from ...model import Card
+from ...play.lookup import Names, NotFound
 from ...playlog import Event, LogError
 from ...problems import Loc, Problems, did_you_mean
 from .builds import Build, _cells_text, analyse
@@ -33,6 +34,7 @@ class SetupRules:
         self.boss_build = self._load_build("boss")
         self.party_build = self._load_build("party")
         self._fighters()
+        self._check_players()
         m = self.map
         heroes = [f for f in self.fighters.values() if f.side == "hero"]
         self.ref.trace(f"      {self.game.title} on {m.name}: {self.boss_build.name} (boss, {len(self.boss().cells)} "
@@ -149,13 +151,46 @@ class SetupRules:
         return [f for f in self.fighters.values() if f.side == "hero"]
 
     def _fighter(self, value: Any, loc: Loc | None, fname: str) -> Fighter:
-        s = str(value).strip()
-        low = s.lower()
-        for f in self.fighters.values():
-            if low in (f.key.lower(), f.name.lower()) or (f.side == "boss" and low in ("the boss",)):
-                return f
-        raise LogError("LOG-FIELD", f"'{fname}' names no character: {value!r}", loc,
-                       did_you_mean(s, list(self.fighters)) or f"characters: {', '.join(self.fighters)}")
+        names = Names("character", self.fighters.items(),
+                      lambda f: [f.name] + (["the boss"] if f.side == "boss" else []))
+        try:
+            return names.find(value)
+        except NotFound as e:
+            raise LogError("LOG-FIELD", f"'{fname}' {e.message}", loc, e.hint) from None
+
+    def _check_players(self) -> None:
+        """BF-PLAYERS-1: the ``players`` header seats 2–5 players, one of them (alone) the boss's,
+        the rest sharing the party; each character is played by one player."""
+        seats = self.header.get("players")
+        if seats is None:
+            return
+        loc = self.header_locs.get("players")
+        rule = "BF-PLAYERS-1"
+        lo, hi = self._int("players", "min"), self._int("players", "max")
+        bosses = self._int("boss_players")
+        owner: dict[str, str] = {}
+        for who, chars in seats.items():
+            for ch in chars if isinstance(chars, list) else [chars]:
+                f = self._fighter(ch, loc, f"players: {who}")
+                if f.key in owner:
+                    self.ref.violation(rule, f"{f.key} is played by {owner[f.key]} and by {who}: each character has "
+                                       "one player", loc)
+                owner[f.key] = str(who)
+        if not lo <= len(seats) <= hi:
+            self.ref.violation(rule, f"{len(seats)} player{'s' if len(seats) != 1 else ''}: the game has {lo} to "
+                               f"{hi} (one Boss player, the rest share the Hero Party)", loc)
+        boss_seats = [w for w in seats if owner.get(BOSS) == w]
+        heroes = [f.key for f in self.heroes()]
+        if len(boss_seats) != bosses:
+            self.ref.violation(rule, f"nobody plays the boss: the game has {bosses} Boss player", loc)
+        else:
+            mixed = [h for h in heroes if owner.get(h) == boss_seats[0]]
+            if mixed:
+                self.ref.violation(rule, f"{boss_seats[0]} plays the boss and {', '.join(mixed)}: the Boss player "
+                                   "plays only the boss; the rest share the Hero Party", loc)
+        free = [h for h in heroes if h not in owner]
+        if free:
+            self.ref.violation(rule, f"nobody plays {', '.join(free)}: the hero players share the whole party", loc)
 
     def _card(self, value: Any, loc: Loc | None, fname: str, types: tuple[str, ...] | None = None) -> Card:
         s = str(value).strip()

@@ -77,6 +77,9 @@ class Fighter:
     seen_when: dict[str, int] = field(default_factory=dict)    # enemy → last round it was seen
     used_abilities: dict[str, int] = field(default_factory=dict)   # ability → round last used
     letter: str = "?"
+    cure_loc: Loc | None = None        # BF-STATUS-2: where this turn's roll removed the poison
+    cure_roll: int = 0
+    after_cure: int = 0                # the poison damage its actions since would have cost
 
     @property
     def alive(self) -> bool:
