@@ -6,9 +6,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cardgen import checker
+from cardgen.games.boss_fight import Engine
+from cardgen.games.boss_fight.legal import player_actions, turn_actions
+from cardgen.play.api import Action
+from cardgen.play.playout import as_jsonl, play
+from cardgen.play.referee import Referee
+from cardgen.playlog import read
+from cardgen.problems import Problems
 from tests import playkit
+from tests.conftest import ROOT
 
 SLUG = "boss_fight"
+EXAMPLES = ROOT / "examples" / "logs" / SLUG
 N = max(1, playkit.GAMES // 3)          # a Boss Fight game is long: a third of the default
 
 
@@ -71,3 +81,68 @@ def test_a_wrong_stated_damage_is_caught(tmp_path):
         events[i]["damage"] += 1
         return i
     assert playkit.assert_mutation_caught(SLUG, tmp_path, mutate, n=N) > 0
+
+
+def test_greedy_games_end_and_replay(tmp_path):
+    pkg = playkit.package(SLUG)
+    greedy = pkg.agents["greedy"](playkit.game(SLUG))
+    finished = 0
+    for seed in range(max(2, N // 2)):
+        state = playkit.new_state(SLUG, seed)
+        played = play(state, greedy, random.Random(seed), playkit.MAX_STEPS)
+        assert played.finished
+        finished += state.result()["winner"] is not None
+        problems, final = playkit.replay_text(SLUG, as_jsonl(state), tmp_path)
+        assert not [p.text() for p in problems.items if p.severity == "error"]
+        m = pkg.measures(state)
+        assert m["rounds"] == final["round"] and sum(m["damage_by_side"].values()) == sum(m["damage_by_source"].values())
+    assert finished > 0, "greedy play never decides a game"
+
+
+# --- completeness: every decision of a legal example log is among the legal actions -------------------
+
+_CARD_TEXT = ("source", "range_bonus", "crosses", "swap", "anchor")   # card text the log records, not a decision
+
+
+def _decision(e, ev) -> Action | None:
+    """The state's action for a recorded event (None: not a decision the state makes — card text,
+    claims, draws by count)."""
+    f = ev.fields
+    if any(f.get(k) is not None for k in _CARD_TEXT) or (ev.kind == "move" and f.get("bonus")):
+        return None
+    who = f.get("character")
+    if ev.kind == "place":
+        return Action.make("place", character=who, at=list(f["at"]),
+                           rotate=(f.get("rotate") or 0) if who == "boss" else None)
+    if ev.kind == "move" and f.get("card"):
+        end = f["to"] if f.get("to") is not None else f["path"][-1]
+        rot = (f["rotate"] if f.get("rotate") is not None else e.boss().rot) % 6 if who == "boss" else None
+        return Action.make("move", character=who, card=f["card"], to=list(end), rotate=rot)
+    if ev.kind == "attack" and f.get("card") and f.get("target") and f.get("with"):
+        return Action.make("attack", character=who, card=f["card"], target=f["target"], **{"with": f["with"]})
+    if ev.kind in ("item", "discard") and f.get("card") not in (None, "?"):
+        return Action.make(ev.kind, character=who, card=f["card"])
+    return None
+
+
+def test_every_decision_of_the_example_logs_is_a_legal_action():
+    g = playkit.game(SLUG)
+    checked = 0
+    for path in sorted(EXAMPLES.glob("*")):
+        if path.stem == "table-slips":
+            continue
+        log = read(path)
+        checker._check_shape(Engine, log, SLUG)
+        e = Engine(g, log.header, log.header_locs, Referee(Problems(), {}, False))
+        e.start()
+        for ev in log.events:
+            want = _decision(e, ev)
+            if want is not None:
+                f = e._fighter(ev["character"], None, "character")
+                legal = player_actions(e, f) if ev.kind == "place" else turn_actions(e, f)
+                assert want in legal, f"{path.name}:{ev.loc.line}: {want} is not among {len(legal)} legal actions"
+                checked += 1
+            e.before(ev)
+            e.apply(ev)
+        assert not e.ref.problems.has_errors, path
+    assert checked > 50, checked

@@ -19,11 +19,13 @@ the playtest rules engine, as the hooks of ``cardgen.gamehooks``.
 from __future__ import annotations
 
 from ...play.package import GamePackage
+from .agents import greedy
 from .builds import analyse, boss_footprints, read_boss, read_deck, read_party
 from .content import check_game
 from .engine import Engine
 from .figures import boss_stats, check_file, summary
 from .game_state import BossFightState, new_state, setups
+from .measures import measures
 from .rules_combat import damage_formula
 from .sheets import printables
 from .vocab import BF_EVENTS, BF_HEADER
@@ -31,6 +33,7 @@ from .vocab import BF_EVENTS, BF_HEADER
 __all__ = ["BF_EVENTS", "PACKAGE", "BossFightState", "new_state", "setups", "BF_HEADER", "Engine", "analyse", "boss_footprints", "boss_stats", "check_file",
            "check_game", "damage_formula", "printables", "read_boss", "read_deck", "read_party", "summary"]
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, check_file=check_file,
+PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      measures=measures, check_file=check_file,
                       check_game=check_game, printables=printables,
                       hooks={"boss_footprints": boss_footprints})

@@ -108,6 +108,8 @@ class Engine(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules,
         self.deaths: list[str] = []
         self.state_at = -1
         self.died_here: list[str] = []
+        self.pictures = True                # the map pictures of --trace (simulated play leaves them out)
+        self.sight_memo: dict[Any, Any] = {}
 
     # -- lifecycle ---------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from ... import hexgrid as hg
 from ...boards import common as board_common
 from ...model import Game
 from ...play.api import CHANCE, TERMINAL, Action, GameState
@@ -55,6 +56,7 @@ def _engine(game: Game, setup: Mapping[str, Any]) -> Engine:
     if hit is None or hit[0] is not game:
         header = {k: v for k, v in setup.items() if k != "game"}
         eng = Engine(game, header, {}, Referee(Problems(), {}, False))
+        eng.pictures = False
         eng.start()
         _TEMPLATES[key] = hit = (game, eng)
     return _copy_engine(hit[1])
@@ -64,7 +66,8 @@ def _shared(eng: Engine) -> dict[int, Any]:
     """What engines of one setup share and never change: the game, cards, map and builds."""
     memo: dict[int, Any] = {}
     keep: list[Any] = [eng.game, eng.params, eng.p, eng.map, eng.boss_build, eng.party_build, eng.cards,
-                       eng.header, eng.header_locs, eng.params_file, eng.game.cards]
+                       eng.header, eng.header_locs, eng.params_file, eng.game.cards, eng.sight_memo,
+                       eng.formula, eng.status_names, eng.legs_table]
     keep += list(eng.game.cards)
     for f in eng.fighters.values():
         keep += [f.card, f.equipment, f.abilities, f.pieces, f.total, f.cells, f.stats]
@@ -211,12 +214,12 @@ class BossFightState(GameState):
         chars = {}
         for f in e.fighters.values():
             chars[f.key] = {"side": f.side, "hp": f.hp, "alive": f.alive, "statuses": sorted(f.statuses),
-                            "cells": sorted(f.hexes()), "deck": f.deck, "hand_size": f.hand.size,
+                            "at": [list(hg.to_offset(h, e.map.style)) for h in f.hexes()], "deck": f.deck, "hand_size": f.hand.size,
                             "discard": dict(f.discard.known), "used": dict(f.used.known),
                             "hand": dict(f.hand.known) if f.key in mine else None}
         step, who = self._next_step()
         return {"player": player, "round": e.round, "acting": getattr(who, "key", None), "characters": chars,
-                "rubble": sorted(e.rubble)}
+                "rubble": sorted(e.rubble), "style": e.map.style}
 
     # --- as a log -----------------------------------------------------------------------------
     def log_header(self) -> dict[str, Any]:

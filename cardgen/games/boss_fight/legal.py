@@ -65,6 +65,15 @@ def can_attack(e: Engine, f: Fighter, t: Fighter, line: dict[str, Any]) -> bool:
     return not line.get("sight") or e.sees(f, t) or t.key in f.seen_last
 
 
+def hand_cards(e: Engine, f: Fighter) -> list[str]:
+    """The cards ``f`` may hold: those known by name and, while some in hand are unnamed (a log
+    that records draws by count), any its deck still has a copy of."""
+    cards = set(f.hand.known)
+    if f.hand.unknown:
+        cards |= {cid for cid in f.total if e._pool(f, cid) > 0}
+    return sorted(cards)
+
+
 def turn_actions(e: Engine, f: Fighter) -> list[Action]:
     """BF-ACT-1…3, BF-MOVE-1/2, BF-LOS-1/2: what ``f`` may do now in its turn."""
     end = [Action.make("end_turn", character=f.key)]
@@ -78,7 +87,7 @@ def turn_actions(e: Engine, f: Fighter) -> list[Action]:
     attacks = e.attacks if mine else 0
     limit = e.attack_limit if mine else e.attack_cap
     out: list[Action] = []
-    for cid in sorted(f.hand.known):
+    for cid in hand_cards(e, f):
         c = e.cards[cid]
         kind = c.get("kind")
         if kind == "move" and not any(s in e.no_move for s in f.statuses):

@@ -17,7 +17,10 @@ class MapView:
         return self.map.passable(h) and h not in self.rubble
 
     def _obstacles(self) -> set[Hex]:
-        return {h for h in self.map.tiles if self.map.blocks(h)} | self.rubble
+        walls = self.sight_memo.get("walls")
+        if walls is None:
+            walls = self.sight_memo["walls"] = frozenset(h for h in self.map.tiles if self.map.blocks(h))
+        return set(walls) | self.rubble
 
     def _where(self, h: Hex) -> str:
         """A hex and what stands in the way there, for messages: '4,3 (Obstacle)'."""
@@ -48,16 +51,28 @@ class MapView:
         ha, hb = a.hexes(), b.hexes()
         if not ha or not hb:
             return False
-        obs = self._obstacles() if obstacles is None else obstacles
-        return any(hg.line_of_sight(x, y, obs) for x in ha for y in hb)
+        if obstacles is not None:
+            return any(hg.line_of_sight(x, y, obstacles) for x in ha for y in hb)
+        rubble = frozenset(self.rubble)
+        memo = self.sight_memo                  # (rubble, x, y) → sight: the map never changes
+        obs = None
+        for x in ha:
+            for y in hb:
+                key = (rubble, x, y)
+                seen = memo.get(key)
+                if seen is None:
+                    obs = self._obstacles() if obs is None else obs
+                    seen = memo[key] = hg.line_of_sight(x, y, obs)
+                if seen:
+                    return True
+        return False
 
     def _look(self, f: Fighter) -> None:
         """Record what ``f`` sees now, during its turn (for BF-LOS-2)."""
         if not f.alive or f.origin is None:
             return
-        obs = self._obstacles()
         for g in self.enemies_of(f):
-            if g.alive and g.origin is not None and self.sees(f, g, obs):
+            if g.alive and g.origin is not None and self.sees(f, g):
                 f.seen_now.add(g.key)
                 f.seen_when[g.key] = self.round
 
@@ -126,6 +141,8 @@ class MapView:
                   f"used {f.used.size}")
 
     def _state(self, title: str) -> None:
+        if not self.pictures:
+            return
         self.ref.trace(f"      {title}")
         if len(self.ref.trace_lines) - 1 == self.state_at:
             return                              # nothing happened since the last picture
