@@ -18,6 +18,7 @@ from cardgen.boards import mats as bmats
 from cardgen.boards import rink as brink
 from cardgen.boards import tiling
 from cardgen.boards.common import board_files
+from cardgen.games.boss_fight.placement import boss_starts, hero_starts
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from tests.conftest import ROOT, GameCopy, has_problem, qpdf_check
@@ -765,12 +766,12 @@ def test_the_largest_preset_boss_and_a_full_party_start_on_every_map():
     assert len(largest) > 1, label
     for m in ms:
         bzone, hzone = m.zones.get(pl.boss_zone) or None, m.zones.get(pl.hero_zone) or None
-        starts = [cells for cells in bmaps.boss_starts(m, largest, bzone)
-                  if len(bmaps.hero_starts(m, cells, pl.hero_distance, hzone)) >= pl.heroes]
+        starts = [cells for cells in boss_starts(m, largest, bzone)
+                  if len(hero_starts(m, cells, pl.hero_distance, hzone)) >= pl.heroes]
         assert starts, (m.key, label)
         cells = starts[0]
         assert all(m.passable(c) for c in cells) and (bzone is None or cells <= bzone)
-        for h in bmaps.hero_starts(m, cells, pl.hero_distance, hzone):
+        for h in hero_starts(m, cells, pl.hero_distance, hzone):
             assert m.passable(h) and min(hg.distance(h, c) for c in cells) >= pl.hero_distance
 
 

@@ -229,8 +229,6 @@ BUILD_BREAKS = [
      ["is a Boss Set card", "takes only Hero Set and Neutral Set cards"]),
     ("BF-BUILD-5", BOSS_DECK, "lumber: 2,", "lumber: 1, run: 1,", 0, ["is a Hero Set card"]),
     ("BF-BUILD-6", LANTERN, "- id: wren", "- id: aldric", 0, ["2 copies of 'aldric'", "at most 1"]),
-    ("BF-PLAYERS-1", VAEL, "  heroes:\n", "  heroes:\n    - {id: wren, cards: {walk: 6, basic_attack: 6, run: 3, "
-     "dash: 3, sidestep: 3, aimed_shot: 3, healing_potion: 3, bandage: 3}}\n", 1, ["5 heroes", "at most 4"]),
     ("CARD-UNKNOWN-ID", WYRM, "- {id: dragon_skull, at: [-1, 0]}", "- {id: dragon_skul, at: [-1, 0]}", 0,
      ["dragon_skul"]),
     ("CARD-UNKNOWN-ID", LANTERN, "basic_attack: 5,", "basic_atack: 5,", 0, ["basic_atack"]),

@@ -10,6 +10,7 @@ the playtest rules engine, as the hooks of ``cardgen.gamehooks``.
 - :mod:`.state`: piles and fighters as the game goes;
 - :mod:`.engine` with :mod:`.rules_setup`, :mod:`.rules_rounds`, :mod:`.rules_cards`,
   :mod:`.rules_move`, :mod:`.rules_combat`, :mod:`.view`: the playtest rules engine (``Engine``);
+- :mod:`.placement`: the maps' start check (the ``placement`` hook of the terrain file);
 - :mod:`.legal` and :mod:`.game_state`: the game-state API over the engine (``new_state``,
   ``setups``); :mod:`.agents`: the greedy agent; :mod:`.measures`: a finished game's measures.
 
@@ -26,6 +27,7 @@ from .engine import Engine
 from .figures import boss_stats, check_file, summary
 from .game_state import BossFightState, new_state, setups
 from .measures import measures
+from .placement import read_placement
 from .rules_combat import damage_formula
 from .sheets import printables
 from .vocab import BF_EVENTS, BF_HEADER
@@ -36,4 +38,4 @@ __all__ = ["BF_EVENTS", "PACKAGE", "BossFightState", "new_state", "setups", "BF_
 PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
                       measures=measures, check_file=check_file,
                       check_game=check_game, printables=printables,
-                      hooks={"boss_footprints": boss_footprints})
+                      hooks={"boss_footprints": boss_footprints, "placement": read_placement})

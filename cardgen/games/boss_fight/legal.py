@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from ... import hexgrid as hg
-from ...boards import maps as board_maps
 from ...hexgrid import Hex, rotate
 from ...play.api import Action
 from .engine import Engine
+from .placement import hero_starts
 from .rules_combat import damage_formula
 from .state import Fighter
 
@@ -42,7 +42,7 @@ def place_actions(e: Engine, f: Fighter) -> list[Action]:
     pool = [h for h in (zone if zone else e.map.tiles) if e._clear(h) and h not in taken]
     boss = e.boss()
     if boss.origin is not None:
-        far = set(board_maps.hero_starts(e.map, frozenset(boss.hexes()), e.distance, zone))
+        far = set(hero_starts(e.map, frozenset(boss.hexes()), e.distance, zone))
         if any(h in far for h in pool):
             pool = [h for h in pool if h in far]
     for h in sorted(pool, key=lambda h: hg.to_offset(h, e.map.style)[::-1]):

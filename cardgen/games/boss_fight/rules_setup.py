@@ -18,6 +18,7 @@ from ...playlog import Event, LogError
 from ...problems import Loc, Problems, did_you_mean
 from .builds import Build, _cells_text, analyse
 from .figures import boss_stats, leg_count
+from .placement import hero_starts
 from .state import Fighter
 from .vocab import BOSS
 
@@ -288,7 +289,7 @@ class SetupRules:
                 near = min(hg.distance(at, b) for b in bc)
                 if near < self.distance:
                     taken = {h for g in self.heroes() if g is not f and g.alive for h in g.hexes()}
-                    free = [h for h in board_maps.hero_starts(self.map, frozenset(bc), self.distance, zone)
+                    free = [h for h in hero_starts(self.map, frozenset(bc), self.distance, zone)
                             if h not in taken and h not in self.rubble]
                     if free:
                         self.ref.violation(rule, f"{f.key} at {self._off(at)} is {near} tile{'s' if near != 1 else ''} "
