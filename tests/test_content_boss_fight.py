@@ -263,7 +263,7 @@ def test_build_rule_legal_twin(presets_run, rule):
 ISSUE_BAD_INPUTS = {
     "deck-29": (0, "BF-DECK-1"), "deck-31": (1, "BF-DECK-1"), "fourth-copy": (3, "BF-DECK-2"),
     "hero-card-in-boss": (13, "BF-BUILD-5"), "equipment-beyond-slots": (9, "BF-BUILD-3"),
-    "disconnected": (6, "BF-BUILD-2"), "points-over": (5, "BF-BUILD-1"), "unknown-id": (19, "CARD-UNKNOWN-ID"),
+    "disconnected": (6, "BF-BUILD-2"), "points-over": (5, "BF-BUILD-1"), "unknown-id": (18, "CARD-UNKNOWN-ID"),
 }
 
 
