@@ -152,8 +152,10 @@ class SetupRules:
         return [f for f in self.fighters.values() if f.side == "hero"]
 
     def _fighter(self, value: Any, loc: Loc | None, fname: str) -> Fighter:
-        names = Names("character", self.fighters.items(),
-                      lambda f: [f.name] + (["the boss"] if f.side == "boss" else []))
+        names = self.__dict__.get("_names")
+        if names is None:
+            names = self._names = Names("character", self.fighters.items(),
+                                        lambda f: [f.name] + (["the boss"] if f.side == "boss" else []))
         try:
             return names.find(value)
         except NotFound as e:
