@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -21,8 +20,6 @@ from .figures import boss_stats, leg_count
 from .placement import hero_starts
 from .state import Fighter
 from .vocab import BOSS
-
-_MAP_CACHE: dict[tuple, Any] = {}
 
 
 class SetupRules:
@@ -61,9 +58,6 @@ class SetupRules:
             raise LogError("LOG-FIELD", f"'map' names no map of {self.game.title}: {want!r}", loc,
                            did_you_mean(want, names) or f"maps: {', '.join(names)}")
         path, doc = found
-        key = (str(path), *(os.path.getmtime(p) for p, _ in [found, *files.get("terrain", [])]))
-        if key in _MAP_CACHE:
-            return _MAP_CACHE[key]
         ts = board_maps.load_terrain(files.get("terrain", []), self.game, probs)
         m = board_maps.load_map(path, doc, ts, self.game, probs)
         if m is None or probs.has_errors:
@@ -71,8 +65,6 @@ class SetupRules:
             raise LogError("LOG-GAME", f"the map {path.name} has errors"
                            + (f" ({first.message})" if first else "") + f"; run `cardgen validate {self.game.slug}`",
                            loc)
-        _MAP_CACHE.clear()
-        _MAP_CACHE[key] = m
         return m
 
     def _load_build(self, kind: str) -> Build:
