@@ -466,6 +466,13 @@ def reachable(
     return set(move_costs(start_cells, steps, passable, blocked))
 
 
+def fits_turned(fp: Iterable[Hex], anchor: Hex, allowed: Callable[[Hex], bool]) -> bool:
+    """True when the footprint ``fp`` with its [0, 0] on ``anchor`` lies on allowed hexes in at
+    least one of its six rotations (a multi-hex piece passing a hex, turning as it goes)."""
+    cells = list(fp)
+    return any(all(allowed(anchor + rotate(c, k)) for c in cells) for k in range(6))
+
+
 def reachable_placements(
     fp: Footprint,
     anchor: Hex,
@@ -473,6 +480,7 @@ def reachable_placements(
     passable: Callable[[Hex], bool],
     blocked: Collection[Hex] = frozenset(),
     rotation: int = 0,
+    sweep: bool = False,
 ) -> set[tuple[Hex, int]]:
     """End placements ``(anchor_hex, rotation 0..5)`` of a multi-hex piece after one move.
 
@@ -480,7 +488,9 @@ def reachable_placements(
     other cells are not checked on the way); at the end the footprint, in any of the six
     rotations, must lie entirely on passable, unblocked hexes.  Staying put (0 moves) is
     included.  The piece's own current cells (``place(fp, anchor, rotation)``) are never
-    treated as blocked.
+    treated as blocked. With ``sweep``, the whole piece must pass every hex the anchor steps
+    onto, in some rotation (:func:`fits_turned`): it cannot squeeze through a gap narrower
+    than itself.
     """
     _check_footprint(fp)
     own = place(fp, anchor, rotation)
@@ -489,9 +499,10 @@ def reachable_placements(
     def clear(h: Hex) -> bool:
         return h not in free_blocked and passable(h)
 
+    step_ok = (lambda h: passable(h) and fits_turned(fp, h, clear)) if sweep else passable
     shapes = [[rotate(h, k) for h in fp] for k in range(6)]
     out: set[tuple[Hex, int]] = set()
-    for dest in move_costs(anchor, steps, passable, free_blocked):
+    for dest in move_costs(anchor, steps, step_ok, free_blocked):
         for k, shape in enumerate(shapes):
             if all(clear(dest + h) for h in shape):
                 out.add((dest, k))
