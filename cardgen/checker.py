@@ -17,7 +17,7 @@ from .loader import load_game
 from .model import Game
 from .play.referee import BaseEngine, Referee, StopReplay
 from .playlog import LogError, PlayLog, read
-from .problems import Loc, Problems, did_you_mean, display_path
+from .problems import Loc, Problem, Problems, did_you_mean, display_path, safe
 from .schema import MISSING, check_value
 from .yamlsrc import YList
 
@@ -197,8 +197,8 @@ def run_check(root: Path, slug: str, path: Path, strict: bool, trace: bool, fmt:
                                             **({"hint": e.hint} if e.hint else {})}],
                               "final": None}, ensure_ascii=False))
         else:
-            hint = f" ({e.hint})" if e.hint else ""
-            print(f"{where}: {e.rule} error: {e.message}{hint}", file=sys.stderr)
+            line = Problem(e.rule, "error", e.message, e.loc, e.hint).text()
+            print(line if e.loc else f"{safe(where)}{line[len('-:0:0'):]}", file=sys.stderr)
         return 2
     if fmt == "json":
         doc = {"problems": [p.as_dict() for p in problems.sorted()], "final": final}
@@ -208,7 +208,7 @@ def run_check(root: Path, slug: str, path: Path, strict: bool, trace: bool, fmt:
     else:
         if trace:
             for ln in lines:
-                print(ln)
+                print(safe(ln))
         for p in problems.sorted():
             print(p.text())
         print(f"final: {json.dumps(final, ensure_ascii=False, default=str)}")
