@@ -1,6 +1,7 @@
 """The ``cardgen`` command line: build, validate, check, cards.
 
-Exit codes: 0 success, 1 content problems (or playtest violations), 2 usage errors.
+Exit codes: 0 success, 1 content problems (or playtest violations), 2 usage errors,
+130 interrupted (Ctrl-C: "interrupted", no traceback, previous outputs intact).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from pathlib import Path
 
 import click
 
-from . import gamehooks, pipeline
-from .atomic import write_bytes
+from . import gamehooks, pipeline, sources
+from .atomic import OutputError, check_folder, replace_set
 from .collections import deck_kinds
 from .loader import check_sizes_fit, list_games, load_game
 from .problems import Problems, did_you_mean, to_json
@@ -23,12 +24,38 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), de
                       help="Report as text lines or one JSON document.")
 
 
-def find_root(start: Path) -> Path:
-    """The project folder: the nearest folder upwards holding rules/ (else the start)."""
+def find_root(start: Path) -> Path | None:
+    """The project folder: the nearest folder upwards holding rules/ and cards/ (else None)."""
     for p in [start, *start.parents]:
-        if (p / "rules").is_dir() and (p / "cards").is_dir():
+        if is_project(p):
             return p
-    return start
+    return None
+
+
+def is_project(p: Path) -> bool:
+    try:
+        return (p / "rules").is_dir() and (p / "cards").is_dir()
+    except OSError:
+        return False
+
+
+class CardgenGroup(click.Group):
+    """The command group: Ctrl-C anywhere in a command is "interrupted", exit 130."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            interrupted()
+
+
+def interrupted() -> None:
+    try:
+        sys.stdout.flush()
+    except Exception:  # noqa: BLE001 - the stream may be gone; the exit code still says it
+        pass
+    click.echo("interrupted", err=True)
+    sys.exit(130)
 
 
 class Ctx:
@@ -63,16 +90,23 @@ def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
         click.echo(f"{n_err} error(s), {n_warn} warning(s)", err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+@click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog="Exit codes: 0 success, 1 content problems (or playtest violations), 2 usage errors "
-                    "(unknown game, bad option, unreadable file).")
+                    "(unknown game, bad option, unreadable file, no project here), 130 interrupted.")
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Project folder (default: the nearest folder upwards holding rules/ and cards/).")
 @click.version_option(package_name="cardgen")
 @click.pass_context
 def main(ctx: click.Context, root: Path | None) -> None:
     """cardgen: validate game content and build printable PDFs."""
-    ctx.obj = Ctx((root or find_root(Path.cwd())).resolve())
+    found = root if root is not None else find_root(Path.cwd())
+    if found is None or not is_project(found):
+        where = found if found is not None else Path.cwd()
+        click.echo(f"cardgen: no cardgen project here ({where}): a project folder holds rules/ and cards/ "
+                   "(give it with --root)", err=True)
+        sys.exit(2)
+    ctx.obj = Ctx(found.resolve())
+    ctx.with_resource(sources.project(ctx.obj.root))     # every file read stays inside the project
 
 
 @main.command()
@@ -92,12 +126,17 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     """Validate, then write every printable of GAMES (all games when none named) under build/."""
     from .printables import for_game
     names = obj.check_games(games)
-    off = parse_offset(offset) if offset else None
+    off = parse_offset(offset) if offset is not None else None
     out = (out or obj.root / "build").resolve()
     for src in ("cards", "rules", "templates", "maps"):
         if out.is_relative_to(obj.root / src):
             raise click.BadParameter(f"{out} lies inside the sources ({src}/); builds never write there",
                                      param_hint="--out")
+    try:
+        check_folder(out)
+    except OutputError as e:
+        click.echo(f"build stopped: {e}; nothing was written.", err=True)
+        sys.exit(1)
     problems = Problems()
     written: list[str] = []
     started = time.monotonic()
@@ -130,19 +169,22 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     if problems.has_errors:
         report(problems, fmt, {"written": []})
         sys.exit(1)
-    outputs: list[tuple[Path, bytes]] = []
+    outputs: dict[str, dict[str, bytes]] = {}
     with click.progressbar(steps, label="building", file=sys.stderr,
                            item_show_func=lambda s: f"{s[0].game.slug}: {s[1]}" if s else "") as bar:
         for laid, _name, fn in bar:
             files = fn(laid, problems=problems, out_dir=out / laid.game.slug)
-            for fname, data in files.items():
-                outputs.append((out / laid.game.slug / fname, data))
+            outputs.setdefault(laid.game.slug, {}).update(files)
     if problems.has_errors:
         report(problems, fmt, {"written": []})
         sys.exit(1)
-    for path, data in outputs:
-        write_bytes(path, data)
-        written.append(str(path))
+    for slug, files in outputs.items():         # each game's outputs replaced as one set
+        try:
+            written += [str(p) for p in replace_set(out / slug, files)]
+        except OutputError as e:
+            report(problems, fmt, {"written": written})
+            click.echo(f"build stopped: {e}; the previous outputs of {slug} are intact.", err=True)
+            sys.exit(1)
     report(problems, fmt, {"written": written})
     if fmt == "text":
         for w in written:
@@ -155,14 +197,23 @@ def _loc(game, key):
     return Loc(str(game.game_file), 1, 1)
 
 
+MAX_OFFSET_MM = 50.0       # a printer's duplex drift is a few millimetres; more is a typo
+
+
 def parse_offset(text: str) -> tuple[float, float]:
-    parts = [p for p in text.replace(" ", "").split(",") if p]
+    """``X,Y`` → two finite lengths in mm, each within ±MAX_OFFSET_MM (else a usage error)."""
+    parts = [p.strip() for p in text.split(",")]
     try:
-        if len(parts) != 2:
-            raise UnitError("two lengths")
-        return length_mm(parts[0]), length_mm(parts[1])
+        if len(parts) != 2 or not all(parts):
+            raise UnitError(f"two lengths, got {text!r}")
+        xy = length_mm(parts[0]), length_mm(parts[1])
     except UnitError as e:
         raise click.BadParameter(f"expected X,Y such as '0.5mm,-1mm' ({e})", param_hint="--offset") from e
+    for v in xy:
+        if not -MAX_OFFSET_MM <= v <= MAX_OFFSET_MM:
+            raise click.BadParameter(f"{v:g} mm is more than the {MAX_OFFSET_MM:g} mm a back page may be shifted",
+                                     param_hint="--offset")
+    return xy
 
 
 @main.command()
@@ -186,7 +237,8 @@ def validate(obj: Ctx, args: tuple[str, ...], fmt: str) -> None:
                 path = Path(f)
                 if not path.exists():
                     raise click.UsageError(f"no such file: {f}")
-                s = pipeline.check_file(game, path, problems)
+                with sources.named(path):       # named here: read where it lies
+                    s = pipeline.check_file(game, path, problems)
                 if s:
                     summaries.append(s)
         report(problems, fmt, {"files": summaries}, details=[format_summary(s) for s in summaries])

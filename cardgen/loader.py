@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from . import sources
 from .fonts import available as available_fonts
 from .imposition import make_grid
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
@@ -132,7 +133,14 @@ def card_files(game_cards_dir: Path) -> list[Path]:
 
 
 def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
-    """Load everything of one game; problems are collected, None only if unusable."""
+    """Load everything of one game; problems are collected, None only if unusable.
+
+    Every file it reads must lie inside ``root`` (:mod:`cardgen.sources`)."""
+    with sources.project(root):
+        return _load_game(root, slug, problems)
+
+
+def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     game_file = root / "rules" / slug / "game.yaml"
     raw = load_yaml(game_file, problems)
     if raw is None:

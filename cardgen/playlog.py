@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import sources
 from .problems import Loc, Problems
 from .yamlsrc import YDict, YList, parse_yaml
 
@@ -71,9 +72,15 @@ def _from_ydict(d: YDict) -> tuple[dict, dict]:
 
 def read(path: Path) -> PlayLog:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise LogError("LOG-READ", f"cannot read the log: {e}", Loc(str(path), 1, 1)) from e
+        with sources.named(path):          # the log itself is named by the user, wherever it lies
+            text = sources.read_bytes(path).decode("utf-8")
+    except sources.SourceError as e:
+        raise LogError("LOG-READ", f"cannot read the log: {e.message}", Loc(str(path), 1, 1)) from e
+    except UnicodeDecodeError as e:
+        raise LogError("LOG-READ", f"the log is not UTF-8 text ({e.reason} at byte {e.start})",
+                       Loc(str(path), 1, 1)) from e
+    if text.startswith("\ufeff"):
+        text = text[1:]
     if path.suffix in (".jsonl", ".ndjson"):
         return _read_jsonl(path, text)
     problems = Problems()

@@ -7,6 +7,7 @@ silently — a default exists only where the schema documents it.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,7 +69,7 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
                 colors: dict | None = None) -> tuple[bool, Any]:
     """Check one value against ``opt``; returns (ok, normalised value)."""
     if opt.type in ("int", "number") and type(value) in (int, float) and opt.min is None and opt.max is None:
-        if opt.type == "number" or type(value) is int:
+        if type(value) is int or (opt.type == "number" and math.isfinite(value)):
             return True, value
     bad = _Bad(what, opt, value)
     t = opt.type
@@ -83,6 +84,9 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
     elif t == "number":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             problems.error(opt.rule or "YAML-TYPE", str(bad), loc)
+            return False, None
+        if not math.isfinite(value):        # NaN compares false with every bound; infinity fits none
+            problems.error(opt.rule or "YAML-TYPE", f"{what} must be a finite number, not {value!r}", loc)
             return False, None
     elif t == "str":
         if isinstance(value, (int, float)) and not isinstance(value, bool):

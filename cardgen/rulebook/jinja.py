@@ -32,11 +32,13 @@ from typing import Any
 
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError
 from jinja2.exceptions import SecurityError, UndefinedError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.loaders import split_template_path
 from jinja2.utils import missing
 
+from .. import sources
 from ..model import Game
 from ..problems import Loc, Problems, did_you_mean
+from ..sandbox import BoundedSandbox
 from ..templates import make_env
 from ..yamlsrc import plain
 from .source import Version
@@ -123,12 +125,31 @@ def make_undefined(names: list[str]):
     return RulebookUndefined
 
 
-def make_environment(search: list[Path], names: list[str]) -> SandboxedEnvironment:
+class ProjectLoader(FileSystemLoader):
+    """FileSystemLoader reading through :mod:`cardgen.sources`: an ``{% include %}`` that is a
+    symlink out of the project, a FIFO or an oversized file is an error, never read."""
+
+    def get_source(self, environment, template):
+        for folder in self.searchpath:
+            path = Path(folder).joinpath(*split_template_path(template))
+            if not (path.exists() or path.is_symlink()):
+                continue
+            try:
+                text = sources.read_bytes(path).decode("utf-8")
+            except sources.SourceError as e:
+                raise TemplateError(e.message) from e
+            except UnicodeDecodeError as e:
+                raise TemplateError(f"{template} is not UTF-8 text") from e
+            return text, str(path), lambda: True
+        raise TemplateNotFound(template)
+
+
+def make_environment(search: list[Path], names: list[str]) -> BoundedSandbox:
     """The sandbox for Markdown: block tags leave no blank lines, so loops can emit table rows."""
     base = make_env()
-    env = SandboxedEnvironment(undefined=make_undefined(names), autoescape=False, trim_blocks=True,
+    env = BoundedSandbox(undefined=make_undefined(names), autoescape=False, trim_blocks=True,
                                lstrip_blocks=True, keep_trailing_newline=True,
-                               loader=FileSystemLoader([str(p) for p in search]))
+                               loader=ProjectLoader([str(p) for p in search]))
     for name in ("signed", "title", "expand"):   # the card templates' filters, same meaning here
         env.filters[name] = base.filters[name]
     return env
@@ -374,15 +395,15 @@ class ChapterRenderer:
 
     def render(self, path: Path) -> Rendered | None:
         try:
-            source = path.read_text(encoding="utf-8")
+            raw = sources.read_bytes(path)
+            source = raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            raw = path.read_bytes()
             line = raw[: e.start].count(b"\n") + 1
             self.problems.error("RULEBOOK-META", f"chapter is not UTF-8 (byte 0x{raw[e.start]:02x})",
                                 Loc(str(path), line, 1), hint="save the file as UTF-8")
             return None
-        except OSError as e:
-            self.problems.error("FILE-MISSING", f"cannot read {path}: {e.strerror or e}", Loc(str(path), 1, 1))
+        except sources.SourceError as e:
+            self.problems.error(e.rule, e.message, Loc(str(path), 1, 1))
             return None
         if source.startswith("\ufeff"):
             source = source[1:]
