@@ -22,6 +22,30 @@ from .schema import MISSING, check_value
 from .yamlsrc import YList
 
 
+def _refused(probs: Problems, fallback: Loc) -> LogError:
+    """The first problem of a field check as a LogError: a value of the wrong type is LOG-TYPE."""
+    p = probs.errors[0]
+    rule = "LOG-TYPE" if p.rule == "YAML-TYPE" else "LOG-FIELD"
+    return LogError(rule, p.message, p.loc or fallback, p.hint)
+
+
+def _empty_inside(value, loc: Loc, what: str) -> None:
+    """A null inside a field's lists and mappings (``hp: {ana: null}``) is no value: LOG-TYPE."""
+    stack = [(value, loc, what)]
+    while stack:
+        v, at, name = stack.pop()
+        if isinstance(v, dict):
+            items = [(k, x, v.at(k) if hasattr(v, "at") else at, f"{name}[{k}]") for k, x in v.items()]
+        elif isinstance(v, list):
+            items = [(i, x, v.at(i) if hasattr(v, "at") else at, f"{name}[{i + 1}]") for i, x in enumerate(v)]
+        else:
+            continue
+        for _k, x, xat, xname in items:
+            if x is None:
+                raise LogError("LOG-TYPE", f"{xname} is empty: give a value", xat)
+            stack.append((x, xat, xname))
+
+
 def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
     game_name = log.header.get("game")
     if game_name is None:
@@ -39,8 +63,9 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
             continue
         ok, v = check_value(log.header[key], opt, log.header_locs.get(key), probs, f"header '{key}'")
         if not ok:
-            p = probs.errors[0]
-            raise LogError("LOG-FIELD", p.message, p.loc or Loc(str(log.path), 1, 1))
+            raise _refused(probs, Loc(str(log.path), 1, 1))
+        if opt.type != "any":
+            _empty_inside(v, log.header_locs.get(key) or Loc(str(log.path), 1, 1), f"header '{key}'")
         raw = log.header[key]
         if isinstance(raw, YList):      # keep each item's position: "players[1]" → its line
             for i in range(len(raw)):
@@ -70,8 +95,9 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
             probs = Problems()
             ok, v = check_value(ev.fields[key], opt, ev.at(key), probs, f"'{key}' of a '{ev.kind}' event")
             if not ok:
-                p = probs.errors[0]
-                raise LogError("LOG-FIELD", p.message, p.loc or ev.loc)
+                raise _refused(probs, ev.loc)
+            if opt.type != "any" and isinstance(v, (dict, list)):
+                _empty_inside(v, ev.at(key), f"'{key}' of a '{ev.kind}' event")
             ev.fields[key] = v
 
 
@@ -101,6 +127,8 @@ def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: b
         at = log.allow_locs[i] if i < len(log.allow_locs) else Loc(str(path), 1, 1)
         if not isinstance(a, dict) or "rule" not in a or "reason" not in a:
             raise LogError("LOG-FIELD", "each 'allow' entry needs 'rule' and 'reason'", at)
+        if not isinstance(a["rule"], str) or not isinstance(a["reason"], (str, int, float)):
+            raise LogError("LOG-TYPE", "an 'allow' entry's 'rule' must be a rule ID and its 'reason' text", at)
         allowed[str(a["rule"])] = str(a["reason"])
         allow_at[str(a["rule"])] = at
     ref = Referee(problems, allowed, strict)

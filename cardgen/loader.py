@@ -4,6 +4,7 @@ and every ``cards/<game>/*.yaml`` (card and component definitions)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,8 @@ from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_mapping, check_value, opt_from_yaml
 from .units import PAPER_MM
 from .yamlsrc import YDict, load_yaml
+
+DEFAULT_LIMITS = {"copies": 1000, "count": 10000}     # game.yaml ``limits`` may change them
 
 GAME_SPEC: dict[str, Opt] = {
     "title": Opt("str", required=True, doc="the game's printed title"),
@@ -36,7 +39,13 @@ GAME_SPEC: dict[str, Opt] = {
     "printables": Opt("list", item=Opt("str"), required=True, doc="what `cardgen build` writes"),
     "collections": Opt("map", default={}, doc="deck-like file kinds: {kind: {folder, keys, doc}}"),
     "tokens": Opt("list", default=[], doc="token sheets: counters to print"),
+    "limits": Opt("map", default={}, doc="upper bounds that keep a typo from exhausting memory in build", fields={
+        "copies": Opt("int", min=1, max=10**6, default=DEFAULT_LIMITS["copies"], doc="most copies of one card design"),
+        "count": Opt("int", min=1, max=10**6, default=DEFAULT_LIMITS["count"],
+                     doc="most pieces of one component or token"),
+    }),
 }
+
 
 CARD_TYPE_SPEC: dict[str, Opt] = {
     "name": Opt("str", required=True, doc="the type's name as printed"),
@@ -50,14 +59,15 @@ COMMON_FIELDS: dict[str, Opt] = {
     "id": Opt("str", required=True, doc="stable card id, unique in the game"),
     "name": Opt("str", required=True, doc="the card's printed name"),
     "type": Opt("str", required=True, doc="a card type of game.yaml"),
-    "copies": Opt("int", default=1, min=0, doc="how many the game holds (default 1)"),
+    "copies": Opt("int", default=1, min=0, max=DEFAULT_LIMITS["copies"],
+                  doc="how many the game holds (default 1; at most game.yaml limits.copies)"),
     "set": Opt("str", default=None, doc="the card's set"),
 }
 
 COMPONENT_SPEC: dict[str, Opt] = {
     "id": Opt("str", required=True), "name": Opt("str", required=True),
     "kind": Opt("enum", choices=("token", "die", "board", "marker", "other"), required=True),
-    "count": Opt("int", required=True, min=0),
+    "count": Opt("int", required=True, min=0, max=DEFAULT_LIMITS["count"]),
     "color": Opt("color", default=None, doc="its colour, where it matters"),
     "text": Opt("str", default=None, doc="what it is for"),
 }
@@ -179,6 +189,7 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         if r.ok:
             icons[name] = Icon(name, r.values["glyph"], r.values["color"])
     fonts = checked_fonts(v.get("fonts") or YDict(), problems)
+    limits = {**DEFAULT_LIMITS, **(v.get("limits") or {})}
     params_file = root / "rules" / slug / "params.yaml"
     params = load_yaml(params_file, problems) if params_file.exists() else YDict()
     card_types: dict[str, CardType] = {}
@@ -219,7 +230,7 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     unread: list[dict] = []
     unread_files: list[Path] = []
     for f in card_files(root / "cards" / slug):
-        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread):
+        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread, limits):
             unread_files.append(f)
     seen: dict[str, Card] = {}
     for c in cards:
@@ -261,9 +272,17 @@ def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[s
                                    c.at(fname), hint=did_you_mean(str(v), ids.get(ref, ())))
 
 
+def _bounded(spec: dict[str, Opt], key: str, limits: dict | None) -> dict[str, Opt]:
+    """``spec`` with ``key``'s maximum from the game's ``limits`` (game.yaml)."""
+    out = dict(spec)
+    if limits and limits.get(key) is not None:
+        out[key] = dataclasses.replace(spec[key], max=limits[key])
+    return out
+
+
 def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
                    components: list[Component], problems: Problems, failed: set[str] | None = None,
-                   unread: list[dict] | None = None) -> bool:
+                   unread: list[dict] | None = None, limits: dict | None = None) -> bool:
     """The file's cards and components; a card that fails its checks (reported) adds its id to
     ``failed`` and its raw keys, defaults merged, to ``unread``. False when the file is unreadable."""
     doc = load_yaml(path, problems)
@@ -278,7 +297,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
     if not isinstance(defaults, dict) or not isinstance(card_list, list):
         return False        # reported above: the file's cards cannot be read
     for i, cd in enumerate(card_list):
-        card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i))
+        card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i), limits)
         if card is not None:
             cards.append(card)
         elif isinstance(cd, dict):
@@ -288,7 +307,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
                 unread.append({**defaults, **cd})
     comps = doc.get("components") or []
     for i, cd in enumerate(comps if isinstance(comps, list) else []):
-        rr = check_mapping(cd, COMPONENT_SPEC, problems, f"component {i + 1}", colors)
+        rr = check_mapping(cd, _bounded(COMPONENT_SPEC, "count", limits), problems, f"component {i + 1}", colors)
         if rr.ok:
             vv = rr.values
             components.append(Component(vv["id"], vv["name"], vv["kind"], vv["count"], vv,
@@ -297,7 +316,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
 
 
 def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors: dict,
-               problems: Problems, loc: Loc) -> Card | None:
+               problems: Problems, loc: Loc, limits: dict | None = None) -> Card | None:
     """Defaults → the card's own keys → type check against its card type's fields."""
     if not isinstance(cd, dict):
         problems.error("YAML-TYPE", "a card must be a mapping of fields", loc)
@@ -320,7 +339,7 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
             problems.error("CARD-UNKNOWN-TYPE", f"{label} has unknown type {ctype_key!r}", merged.at("type"),
                            hint=did_you_mean(str(ctype_key), card_types))
         return None
-    spec = dict(COMMON_FIELDS)
+    spec = _bounded(COMMON_FIELDS, "copies", limits)
     spec.update(ctype.fields)
     r = check_mapping(merged, spec, problems, label, colors)
     if not r.ok:

@@ -48,6 +48,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus import Image as RLImage
 
+from .. import sources
 from ..fonts import charset
 from ..images import ImageError, image_size
 from ..problems import Loc, Problems, did_you_mean
@@ -220,7 +221,7 @@ class ImageResolver:
             problems.error(e.rule, f"cannot use image '{src}': {e.message}", loc,
                            hint="link a PNG or JPEG picture")
             return None
-        img = RLImage(str(path))
+        img = RLImage(str(sources.resolve(path, cap=sources.MAX_IMAGE_BYTES)))     # checked: read as decoded
         s = min(1.0, width / w) if w else 1.0
         img.drawWidth, img.drawHeight = w * s, h * s
         return img
