@@ -17,7 +17,6 @@ from PIL import Image as PILImage
 from . import sources
 
 MAX_PIXELS = PILImage.MAX_IMAGE_PIXELS or 89_478_485     # Pillow's own decompression-bomb limit
-_SEEN: dict[tuple[str, int, int], tuple[int, int]] = {}
 
 
 class ImageError(Exception):
@@ -26,6 +25,9 @@ class ImageError(Exception):
     def __init__(self, rule: str, message: str):
         super().__init__(message)
         self.rule, self.message = rule, message
+
+
+_SEEN: dict[tuple[str, int, int], tuple[int, int] | ImageError] = {}     # by file and version
 
 
 def image_size(path: str | os.PathLike) -> tuple[int, int]:
@@ -38,8 +40,18 @@ def image_size(path: str | os.PathLike) -> tuple[int, int]:
     except OSError as e:
         raise ImageError("FILE-MISSING", f"cannot read {path}: {e.strerror or e}") from e
     key = (str(real), st.st_mtime_ns, st.st_size)
-    if key in _SEEN:
-        return _SEEN[key]
+    if key not in _SEEN:
+        try:
+            _SEEN[key] = _decode(path, real)
+        except ImageError as e:
+            _SEEN[key] = e
+    found = _SEEN[key]
+    if isinstance(found, ImageError):
+        raise found
+    return found
+
+
+def _decode(path: str | os.PathLike, real: Path) -> tuple[int, int]:
     try:
         data = sources.read_bytes(real, cap=sources.MAX_IMAGE_BYTES)
     except sources.SourceError as e:
@@ -55,9 +67,10 @@ def image_size(path: str | os.PathLike) -> tuple[int, int]:
     except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning) as e:
         raise ImageError("IMAGE-BOMB", f"image {Path(path).name} is too large to decode ({e}); "
                          f"at most {MAX_PIXELS:,} pixels") from e
+    except PILImage.UnidentifiedImageError as e:
+        raise ImageError("IMAGE-READ", f"{Path(path).name} is not a PNG or JPEG picture") from e
     except (OSError, ValueError, SyntaxError, EOFError, MemoryError) as e:
         raise ImageError("IMAGE-READ", f"{Path(path).name} is not a readable PNG or JPEG picture ({e})") from e
-    _SEEN[key] = size
     return size
 
 

@@ -328,3 +328,101 @@ def test_bad_offset_is_a_usage_error(project, tmp_path, offset):
 def test_offset_within_bounds_is_accepted():
     from cardgen.cli import parse_offset
     assert parse_offset("0.5mm, -1mm") == (0.5, -1.0)
+
+
+# --- Jinja: bounded ranges, powers, repetition, recursion ----------------------------------
+
+BOMBS = [
+    "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+    "{% for i in range(9999) %}{% for j in range(9999) %}{% for k in range(9999) %}{% endfor %}{% endfor %}{% endfor %}",
+    "{{ 7**99999999 }}",
+    "{{ 'x' * 10**10 }}",
+    "{{ [1] * 10**9 }}",
+    "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(1) }}",
+    "{{ '%0999999999d' % 1 }}",
+    "{{ '{:>999999999}'.format(1) }}",
+    "{{ 'x' | center(10**9) }}",
+]
+
+
+@pytest.mark.parametrize("bomb", BOMBS)
+def test_jinja_bombs_are_template_problems(bomb):
+    from jinja2.exceptions import SecurityError
+
+    from cardgen.templates import make_env
+    t = time.monotonic()
+    with pytest.raises(SecurityError):
+        make_env().from_string(bomb).render()
+    assert time.monotonic() - t < 5
+
+
+def test_jinja_bomb_in_card_text_under_a_memory_cap(project):
+    f = project / "cards" / SLUG / "runners.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace('text: "Sly."', 'text: "{{ \'x\' * 10**10 }}"'),
+                 encoding="utf-8")
+    tpl = project / "templates" / SLUG / "front.yaml"
+    tpl.write_text(tpl.read_text(encoding="utf-8").replace('"{{ card.text }}"', '"{{ card.text | expand }}"'),
+                   encoding="utf-8")
+    res = cli_capped(project, "validate", SLUG, timeout=30)
+    assert res.returncode == 1 and "TEMPLATE-EXPR" in res.stdout and "Traceback" not in res.stderr, res
+
+
+@pytest.mark.parametrize("chapter", ["{% include 'self.md' %}", "{% extends 'self.md' %}",
+                                     "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}"])
+def test_chapter_including_itself_is_a_problem(tmp_path, chapter):
+    from jinja2.exceptions import SecurityError
+
+    from cardgen.rulebook.jinja import make_environment
+    (tmp_path / "self.md").write_text("# Self\n\n" + chapter + "\n", encoding="utf-8")
+    env = make_environment([tmp_path], [])
+    t = time.monotonic()
+    with sources.project(tmp_path), pytest.raises((SecurityError, Exception)) as e:
+        env.get_template("self.md").render()
+    assert isinstance(e.value, SecurityError) or "recursion" in str(e.value).lower(), e.value
+    assert time.monotonic() - t < 5
+
+
+# --- copies and counts ------------------------------------------------------------------------
+
+def test_copies_over_the_limit(project):
+    f = project / "cards" / SLUG / "runners.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace("name: Fox,", "name: Fox, copies: 100000000,"),
+                 encoding="utf-8")
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 1 and [(p["rule"], p["line"]) for p in probs if "copies" in p["message"]] == [("YAML-RANGE", 5)]
+    g = project / "rules" / SLUG / "game.yaml"
+    g.write_text(g.read_text(encoding="utf-8") + "limits: {copies: 5}\n", encoding="utf-8")
+    f.write_text(f.read_text(encoding="utf-8").replace("copies: 100000000", "copies: 6"), encoding="utf-8")
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert "above its maximum 5" in str(probs)
+
+
+def test_component_count_over_the_limit(project):
+    (project / "cards" / SLUG / "bits.yaml").write_text(
+        "components:\n  - {id: pebble, name: Pebble, kind: token, count: 100000000}\n", encoding="utf-8")
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 1 and [(p["rule"], p["line"]) for p in probs] == [("YAML-RANGE", 2)]
+
+
+# --- images opened at validate ----------------------------------------------------------------
+
+def _png_header(w: int, h: int) -> bytes:
+    import struct
+    import zlib
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    def part(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return b"\x89PNG\r\n\x1a\n" + part(b"IHDR", ihdr) + part(b"IDAT", zlib.compress(b"\0" * 16)) + part(b"IEND", b"")
+
+
+@pytest.mark.parametrize("content, rule", [(b"not a picture at all", "IMAGE-READ"),
+                                           (_png_header(100_000, 100_000), "IMAGE-BOMB"),
+                                           (_png_header(10, 10), "IMAGE-READ")])     # truncated: no data
+def test_bad_images_fail_validate(project, content, rule):
+    (project / "templates" / SLUG / "art.png").write_bytes(content)
+    tpl = project / "templates" / SLUG / "front.yaml"
+    tpl.write_text(tpl.read_text(encoding="utf-8") +
+                   "  art: {kind: image, x: 2mm, y: 14mm, w: 40mm, h: 14mm, src: art.png}\n", encoding="utf-8")
+    res = cli_capped(project, "validate", SLUG, timeout=30)
+    assert res.returncode == 1 and rule in res.stdout and "Traceback" not in res.stderr, (res.stdout, res.stderr)
+    assert res.stdout.count(rule) == 1 and "front.yaml" in res.stdout          # one problem, at the element

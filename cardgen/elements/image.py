@@ -22,6 +22,9 @@ def draw(v, ctx):
     try:
         image_size(path)
     except ImageError as e:
-        ctx.problems.error(e.rule, f"{ctx.label}: {e.message}", ctx.where)
+        if ctx.field:       # the card names the picture: the card's problem
+            ctx.problems.error(e.rule, f"{ctx.label}: {e.message}", ctx.where)
+        else:               # the template does, for every card: one problem, at the element
+            ctx.problems.error(e.rule, f"element '{ctx.element}': {e.message}", ctx.element_loc)
         return []
     return [Image(str(path), ctx.ox(v["x"]), ctx.oy(v["y"]), v["w"], v["h"])]
