@@ -21,7 +21,7 @@ import pytest
 import cardgen
 from cardgen import sources
 from cardgen.problems import Loc, Problem, Problems, safe
-from tests.conftest import problems_json, run_cli
+from tests.conftest import ROOT, problems_json, run_cli
 from tests.test_games_are_data import SLUG, make_project
 
 MEM_CAP = 1 << 30      # 1 GiB of address space for a bomb subprocess
@@ -569,3 +569,62 @@ def test_ctrl_c_inside_a_command(built, monkeypatch, where):
     res = CliRunner().invoke(main, ["--root", str(project), "build", SLUG])
     assert res.exit_code == 130 and "interrupted" in res.stderr
     assert _snapshot(out / SLUG) == before
+
+
+# --- engine crashes: every event field typed before an engine sees it -----------------------
+
+LOGS = ROOT / "examples" / "logs"
+
+
+@pytest.mark.parametrize("game, log, old, new", [
+    ("boss_fight", "boss-wins-arena.yaml", "hp: {boss: 28,", 'hp: {boss: "x",'),
+    ("boss_fight", "boss-wins-arena.yaml", "stats: {agility: -1}", "stats: {agility: null}"),
+    ("boss_fight", "boss-wins-arena.yaml", "stats: {agility: -1}", "stats: {agility: [1]}"),
+    ("dino_battles", "ko-win.yaml", "hp: {ana: 52, bo: 81}", "hp: {ana: null, bo: 81}"),
+    ("bone_wars", "duel-2p.yaml", "stats: {str: 5, def: 3, atk: 4, hp: 6}", "stats: {str: null, def: 3, atk: 4, hp: 6}"),
+    ("bone_wars", "duel-2p.yaml", "stats: {str: 5, def: 3, atk: 4, hp: 6}", "stats: {str: {a: 1}, def: 3, atk: 4, hp: 6}"),
+])
+def test_type_swapped_event_fields_are_log_type(tmp_path, game, log, old, new):
+    text = (LOGS / game / log).read_text(encoding="utf-8")
+    assert old in text
+    line = text[: text.index(old)].count("\n") + 1
+    bad = tmp_path / log
+    bad.write_text(text.replace(old, new, 1), encoding="utf-8")
+    code, probs = problems_json("check", game, str(bad))
+    assert code == 2 and [(p["rule"], p["line"]) for p in probs] == [("LOG-TYPE", line)], probs
+
+
+def test_shape_check_types_map_items_and_nulls(tmp_path):
+    from cardgen.checker import _check_shape
+    from cardgen.playlog import LogError, read
+    from cardgen.schema import Opt
+
+    class Engine:
+        HEADER: dict = {}
+        EVENTS = {"hit": {"hp": Opt("map", item=Opt("int")), "stats": Opt("map", fields={"agility": Opt("int")}),
+                          "free": Opt("map"), "any": Opt("any")}}
+    for field, value in [("hp", '{a: "x"}'), ("hp", "{a: null}"), ("stats", "{agility: null}"),
+                         ("free", "{a: null}"), ("free", "{a: [1, null]}")]:
+        log = tmp_path / "log.yaml"
+        log.write_text(f"game: g\nevents:\n  - kind: hit\n    {field}: {value}\n", encoding="utf-8")
+        with pytest.raises(LogError) as e:
+            _check_shape(Engine, read(log), "g")
+        assert e.value.rule == "LOG-TYPE" and e.value.loc.line == 4, (field, value, e.value.message)
+    log.write_text("game: g\nevents:\n  - {kind: hit, hp: {a: 1}, any: {x: null}}\n", encoding="utf-8")
+    pl = read(log)
+    _check_shape(Engine, pl, "g")
+    assert pl.events[0]["hp"] == {"a": 1}
+
+
+# --- deck, party and build files: name and notes are text ------------------------------------
+
+@pytest.mark.parametrize("key, value", [("name", "[a, b]"), ("name", "{a: 1}"), ("notes", "[x]"), ("notes", "{a: b}")])
+def test_deck_name_and_notes_are_text(tmp_path, key, value):
+    deck = ROOT / "cards" / "dino_battles" / "decks" / "iron_herd.yaml"
+    text = deck.read_text(encoding="utf-8")
+    old = next(ln for ln in text.splitlines() if ln.strip().startswith(f"{key}:"))
+    line = text.splitlines().index(old) + 1
+    bad = tmp_path / "deck.yaml"
+    bad.write_text(text.replace(old, f"  {key}: {value}", 1), encoding="utf-8")
+    code, probs = problems_json("validate", "dino_battles", str(bad))
+    assert code == 1 and [(p["rule"], p["line"]) for p in probs] == [("YAML-TYPE", line)], probs
