@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from . import sources
 from .loader import load_game
 from .model import Game
 from .play.referee import BaseEngine, Referee, StopReplay
@@ -114,7 +115,8 @@ def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Pro
     if game is None or problems.has_errors:
         raise LogError("LOG-GAME", f"the {slug} content has errors; run `cardgen validate {slug}`",
                        Loc(str(path), 1, 1))
-    return replay_log(game, engine_cls, log, strict)
+    with sources.project(root), sources.beside(path):     # builds the log names beside itself
+        return replay_log(game, engine_cls, log, strict)
 
 
 def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: bool = False

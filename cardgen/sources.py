@@ -12,7 +12,8 @@ rulebook chapters and their includes, images, playtest logs) goes through
 
 The project root is the one being loaded (:func:`project`, set by the loader and the command
 line). Files a user names on the command line (a log, a deck to check) are read where they
-are (:func:`named`), with the same kind and size checks.
+are (:func:`named`), with the same kind and size checks, and so are the files a named log
+names beside itself (:func:`beside`: its boss and party builds), never above its folder.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ MAX_IMAGE_BYTES = 64 * 1024 * 1024     # PNG and JPEG files (their pixels are bo
 
 _ROOT: ContextVar[Path | None] = ContextVar("cardgen_project_root", default=None)
 _NAMED: ContextVar[frozenset[str]] = ContextVar("cardgen_named_files", default=frozenset())
+_BESIDE: ContextVar[tuple[Path, ...]] = ContextVar("cardgen_named_folders", default=())
 
 
 class SourceError(Exception):
@@ -69,6 +71,17 @@ def named(*paths: str | os.PathLike) -> Iterator[None]:
         _NAMED.reset(token)
 
 
+@contextlib.contextmanager
+def beside(path: str | os.PathLike) -> Iterator[None]:
+    """Within the block, files in the folder of ``path`` (a log named on the command line) may be
+    read too: the boss and party builds a playtest log names relative to itself."""
+    token = _BESIDE.set((*_BESIDE.get(), Path(path).absolute().parent.resolve()))
+    try:
+        yield
+    finally:
+        _BESIDE.reset(token)
+
+
 def resolve(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TEXT_BYTES) -> Path:
     """``path`` resolved, checked (inside the project, a regular file, at most ``cap`` bytes)."""
     text = str(path)
@@ -82,7 +95,7 @@ def resolve(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TE
     base = root if root is not None else _ROOT.get()
     if base is not None and str(p.absolute()) not in _NAMED.get():
         base = Path(base).resolve()
-        if not real.is_relative_to(base):
+        if not real.is_relative_to(base) and not any(real.is_relative_to(b) for b in _BESIDE.get()):
             raise SourceError("PATH-ESCAPE", f"{text} leads outside the project folder (to {real}); "
                               "cardgen reads only files inside the project")
     try:
@@ -118,5 +131,5 @@ def read_bytes(path: str | os.PathLike, root: Path | None = None, cap: int = MAX
     return data
 
 
-__all__ = ["MAX_IMAGE_BYTES", "MAX_TEXT_BYTES", "SourceError", "current_project", "named", "project",
+__all__ = ["MAX_IMAGE_BYTES", "MAX_TEXT_BYTES", "SourceError", "beside", "current_project", "named", "project",
            "read_bytes", "resolve", "set_project"]
