@@ -17,7 +17,7 @@ from . import gamehooks, pipeline, sources
 from .atomic import OutputError, check_folder, replace_set
 from .collections import deck_kinds
 from .loader import check_sizes_fit, list_games, load_game
-from .problems import Problems, did_you_mean, to_json
+from .problems import Problems, did_you_mean, safe, to_json
 from .units import PAPER_MM, UnitError, length_mm
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -67,8 +67,8 @@ class Ctx:
         for n in names:
             if n not in self.games:
                 hint = did_you_mean(n, self.games)
-                raise click.UsageError(f"unknown game '{n}'" + (f"; {hint}" if hint else "") +
-                                       f" (games: {', '.join(self.games) or 'none'})")
+                raise click.UsageError(safe(f"unknown game '{n}'" + (f"; {hint}" if hint else "") +
+                                            f" (games: {', '.join(self.games) or 'none'})"))
         return list(names) or self.games
 
 
@@ -82,7 +82,7 @@ def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
     for p in problems.sorted():
         out.write(p.text() + "\n")
     for d in details:
-        out.write(d + "\n")
+        out.write("\n".join(safe(x) for x in d.split("\n")) + "\n")
     out.flush()             # the count comes last on a terminal, where stdout and stderr meet
     n_err = len(problems.errors)
     n_warn = sum(1 for p in problems if p.severity == "warning")
@@ -188,7 +188,7 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     report(problems, fmt, {"written": written})
     if fmt == "text":
         for w in written:
-            click.echo(f"wrote {w}", err=True)
+            click.echo(safe(f"wrote {w}"), err=True)
         click.echo(f"built {len(names)} game(s) in {time.monotonic() - started:.1f} s", err=True)
 
 
@@ -236,7 +236,7 @@ def validate(obj: Ctx, args: tuple[str, ...], fmt: str) -> None:
             for f in files:
                 path = Path(f)
                 if not path.exists():
-                    raise click.UsageError(f"no such file: {f}")
+                    raise click.UsageError(safe(f"no such file: {f}"))
                 with sources.named(path):       # named here: read where it lies
                     s = pipeline.check_file(game, path, problems)
                 if s:
@@ -305,7 +305,8 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
     else:
         w = max((len(r["id"]) for r in rows), default=2)
         for r in rows:
-            click.echo(f"{r['id']:<{w}}  {r['copies']:>3} × {r['name']}  [{r['type']}{'/' + r['set'] if r['set'] else ''}]")
+            click.echo(safe(f"{r['id']:<{w}}  {r['copies']:>3} × {r['name']}  "
+                            f"[{r['type']}{'/' + r['set'] if r['set'] else ''}]"))
         click.echo(f"{len(rows)} card designs, {sum(r['copies'] for r in rows)} cards", err=True)
         report(problems, fmt)
     sys.exit(1 if problems.has_errors else 0)

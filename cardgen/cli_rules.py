@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from .problems import Problems, did_you_mean, to_json
+from .problems import Problems, did_you_mean, safe, to_json
 
 
 def _root(ctx: click.Context) -> Path:
@@ -93,7 +93,8 @@ def diff(ctx: click.Context, game: str, a: str, b: str, detail: bool, fmt: str) 
                                "problems": [p.as_dict() for p in problems.sorted()]}, indent=2, ensure_ascii=False))
     else:
         _report(problems, fmt)
-        click.echo(format_text(changes, va.label, vb.label, detail=detail), nl=False)
+        text = format_text(changes, va.label, vb.label, detail=detail)
+        click.echo("\n".join(safe(line) for line in text.split("\n")), nl=False)
     sys.exit(0)
 
 
@@ -115,6 +116,6 @@ def versions(ctx: click.Context, game: str, fmt: str) -> None:
     else:
         _report(problems, fmt)
         for r in rows:
-            click.echo(f"{r['version']:<8} {r['edition']}, {r['date']}  → {r['pdf']}"
+            click.echo(safe(f"{r['version']:<8} {r['edition']}, {r['date']}  → {r['pdf']}")
                        + ("  (current)" if r["current"] else ""))
     sys.exit(1 if problems.has_errors else 0)

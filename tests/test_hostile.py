@@ -628,3 +628,12 @@ def test_deck_name_and_notes_are_text(tmp_path, key, value):
     bad.write_text(text.replace(old, f"  {key}: {value}", 1), encoding="utf-8")
     code, probs = problems_json("validate", "dino_battles", str(bad))
     assert code == 1 and [(p["rule"], p["line"]) for p in probs] == [("YAML-TYPE", line)], probs
+
+
+def test_terminal_safe_summaries_and_usage_errors(project):
+    f = project / "cards" / SLUG / "runners.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace("name: Fox", 'name: "F\\e[2J\\nox"'), encoding="utf-8")
+    code, out = run_cli("cards", SLUG, root=project)
+    assert code == 0 and "\x1b" not in out and "F\\x1b[2J\\nox" in out
+    code, out = run_cli("validate", "\x1b[2Jnope")
+    assert code == 2 and "\x1b" not in out
