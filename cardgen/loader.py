@@ -177,10 +177,14 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                              duplex=pr.get("duplex") or "long", offset=(off[0], off[1]),
                              crop_marks=bool(pr.get("crop_marks", True)))
     sizes: dict[str, tuple[float, float]] = {}
+    bad_sizes: set = set()          # reported: the card types using them, and their cards, are not again
+    broken_types: set = set()
     for name, sd in raw["card_sizes"].items():
         r = check_mapping(sd, CARD_SIZE_SPEC, problems, f"card size '{name}'")
         if r.ok:
             sizes[name] = (r.values["width"], r.values["height"])
+        else:
+            bad_sizes.add(name)
     check_sizes_fit(sizes, settings, problems, raw["card_sizes"])
     icons: dict[str, Icon] = {}
     for name, idef in (v.get("icons") or {}).items():
@@ -199,6 +203,9 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         if not r.ok:
             continue
         tv = r.values
+        if tv["size"] in bad_sizes:
+            broken_types.add(key)
+            continue
         if tv["size"] not in sizes:
             problems.error("YAML-UNKNOWN-KEY", f"{where} uses unknown card size '{tv['size']}'", td.at("size"),
                            hint=did_you_mean(tv["size"], sizes))
@@ -230,7 +237,8 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     unread: list[dict] = []
     unread_files: list[Path] = []
     for f in card_files(root / "cards" / slug):
-        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread, limits):
+        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread, limits,
+                              broken_types):
             unread_files.append(f)
     seen: dict[str, Card] = {}
     for c in cards:
@@ -282,7 +290,8 @@ def _bounded(spec: dict[str, Opt], key: str, limits: dict | None) -> dict[str, O
 
 def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
                    components: list[Component], problems: Problems, failed: set[str] | None = None,
-                   unread: list[dict] | None = None, limits: dict | None = None) -> bool:
+                   unread: list[dict] | None = None, limits: dict | None = None,
+                   broken_types: set | None = None) -> bool:
     """The file's cards and components; a card that fails its checks (reported) adds its id to
     ``failed`` and its raw keys, defaults merged, to ``unread``. False when the file is unreadable."""
     doc = load_yaml(path, problems)
@@ -297,7 +306,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
     if not isinstance(defaults, dict) or not isinstance(card_list, list):
         return False        # reported above: the file's cards cannot be read
     for i, cd in enumerate(card_list):
-        card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i), limits)
+        card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i), limits, broken_types)
         if card is not None:
             cards.append(card)
         elif isinstance(cd, dict):
@@ -316,7 +325,8 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
 
 
 def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors: dict,
-               problems: Problems, loc: Loc, limits: dict | None = None) -> Card | None:
+               problems: Problems, loc: Loc, limits: dict | None = None,
+               broken_types: set | None = None) -> Card | None:
     """Defaults → the card's own keys → type check against its card type's fields."""
     if not isinstance(cd, dict):
         problems.error("YAML-TYPE", "a card must be a mapping of fields", loc)
@@ -332,6 +342,8 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
     label = f"card '{merged.get('id', '?')}'"
     ctype_key = merged.get("type")
     ctype = card_types.get(ctype_key) if isinstance(ctype_key, str) else None
+    if ctype is None and broken_types and ctype_key in broken_types:
+        return None         # its card type failed to load (reported at the type)
     if ctype is None:
         if "type" not in merged:
             problems.error("YAML-MISSING-KEY", f"{label} lacks required key 'type'", merged.loc)

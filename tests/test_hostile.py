@@ -314,7 +314,7 @@ def test_non_finite_lengths_are_errors(project, old, new):
     g.write_text(g.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
     line = 1 + g.read_text(encoding="utf-8")[: g.read_text(encoding="utf-8").index(new)].count("\n")
     code, probs = problems_json("validate", SLUG, root=project)
-    assert code == 1 and ("YAML-TYPE", line) in [(p["rule"], p["line"]) for p in probs], probs
+    assert code == 1 and [(p["rule"], p["line"]) for p in probs] == [("YAML-TYPE", line)], probs   # one mistake
 
 
 @pytest.mark.parametrize("offset", ["9" * 400 + ",0", "0,-99999", "", "nan,0", "inf,0", "1,2,3", "1mm,", ",",
