@@ -637,3 +637,13 @@ def test_terminal_safe_summaries_and_usage_errors(project):
     assert code == 0 and "\x1b" not in out and "F\\x1b[2J\\nox" in out
     code, out = run_cli("validate", "\x1b[2Jnope")
     assert code == 2 and "\x1b" not in out
+
+
+def test_an_output_that_is_a_folder_is_replaced_with_the_set(built):
+    project, out, before = built
+    (out / SLUG / "cards.pdf").unlink()
+    (out / SLUG / "cards.pdf").mkdir()                  # a folder where an output file goes
+    (out / SLUG / "cards.pdf" / "junk").write_text("x")
+    code, text = _build(project, out)
+    assert code == 0, text
+    assert (out / SLUG / "cards.pdf").is_file() and set(_snapshot(out / SLUG)) == set(before)
