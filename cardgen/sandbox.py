@@ -1,4 +1,4 @@
-"""The Jinja2 sandbox every template runs in (card templates, card text, rulebook chapters).
+r"""The Jinja2 sandbox every template runs in (card templates, card text, rulebook chapters).
 
 Jinja's own sandbox stops escapes (``__class__`` …); :class:`BoundedSandbox` also stops the
 expressions that would hang or exhaust memory, each raising :class:`SecurityError` (a
@@ -11,16 +11,22 @@ template problem at its line):
 - macros calling macros more than :data:`MAX_CALL_DEPTH` deep, more than :data:`MAX_INCLUDES`
   includes or extends in one render (a chapter including itself), Python recursion;
 - the rendered text: at most :data:`MAX_TEXT` characters.
+
+:class:`ProjectLoader` reads ``{% include %}``\ d files through :mod:`cardgen.sources`.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
-from jinja2 import Template
+from jinja2 import FileSystemLoader, Template, TemplateError, TemplateNotFound
 from jinja2.exceptions import SecurityError
+from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
+
+from . import sources
 
 MAX_RANGE = 10_000
 MAX_STEPS = 1_000_000
@@ -144,5 +150,24 @@ class BoundedSandbox(SandboxedEnvironment):
         return super().get_template(*args, **kwargs)
 
 
-__all__ = ["BoundedSandbox", "BoundedTemplate", "MAX_CALL_DEPTH", "MAX_INCLUDES", "MAX_INT_BITS",
+class ProjectLoader(FileSystemLoader):
+    """FileSystemLoader reading through :mod:`cardgen.sources`: an ``{% include %}`` that is a
+    symlink out of the project, a FIFO or an oversized file is an error, never read."""
+
+    def get_source(self, environment, template):
+        for folder in self.searchpath:
+            path = Path(folder).joinpath(*split_template_path(template))
+            if not (path.exists() or path.is_symlink()):
+                continue
+            try:
+                text = sources.read_bytes(path).decode("utf-8")
+            except sources.SourceError as e:
+                raise TemplateError(e.message) from e
+            except UnicodeDecodeError as e:
+                raise TemplateError(f"{template} is not UTF-8 text") from e
+            return text, str(path), lambda: True
+        raise TemplateNotFound(template)
+
+
+__all__ = ["BoundedSandbox", "ProjectLoader", "BoundedTemplate", "MAX_CALL_DEPTH", "MAX_INCLUDES", "MAX_INT_BITS",
            "MAX_RANGE", "MAX_STEPS", "MAX_TEXT"]

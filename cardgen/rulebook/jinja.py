@@ -30,15 +30,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError
+from jinja2 import StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError
 from jinja2.exceptions import SecurityError, UndefinedError
-from jinja2.loaders import split_template_path
 from jinja2.utils import missing
 
 from .. import sources
 from ..model import Game
 from ..problems import Loc, Problems, did_you_mean
-from ..sandbox import BoundedSandbox
+from ..sandbox import BoundedSandbox, ProjectLoader
 from ..templates import make_env
 from ..yamlsrc import plain
 from .source import Version
@@ -123,25 +122,6 @@ def make_undefined(names: list[str]):
             return f"{type(obj).__name__} value {obj!r} has no attribute {name!r}"
 
     return RulebookUndefined
-
-
-class ProjectLoader(FileSystemLoader):
-    """FileSystemLoader reading through :mod:`cardgen.sources`: an ``{% include %}`` that is a
-    symlink out of the project, a FIFO or an oversized file is an error, never read."""
-
-    def get_source(self, environment, template):
-        for folder in self.searchpath:
-            path = Path(folder).joinpath(*split_template_path(template))
-            if not (path.exists() or path.is_symlink()):
-                continue
-            try:
-                text = sources.read_bytes(path).decode("utf-8")
-            except sources.SourceError as e:
-                raise TemplateError(e.message) from e
-            except UnicodeDecodeError as e:
-                raise TemplateError(f"{template} is not UTF-8 text") from e
-            return text, str(path), lambda: True
-        raise TemplateNotFound(template)
 
 
 def make_environment(search: list[Path], names: list[str]) -> BoundedSandbox:
