@@ -59,9 +59,30 @@ def interrupted() -> None:
 
 
 class Ctx:
-    def __init__(self, root: Path):
-        self.root = root
-        self.games = list_games(root)
+    """The project a command works on, found when the command first needs it (so ``--help``
+    works anywhere); no project there is exit 2 "no cardgen project here"."""
+
+    def __init__(self, ctx: click.Context, root: Path | None):
+        self._ctx, self._given, self._root, self._games = ctx, root, None, None
+
+    @property
+    def root(self) -> Path:
+        if self._root is None:
+            found = self._given if self._given is not None else find_root(Path.cwd())
+            if found is None or not is_project(found):
+                where = found if found is not None else Path.cwd()
+                click.echo(safe(f"cardgen: no cardgen project here ({where}): a project folder holds rules/ "
+                                "and cards/ (give it with --root)"), err=True)
+                sys.exit(2)
+            self._root = found.resolve()
+            self._ctx.with_resource(sources.project(self._root))    # every file read stays inside it
+        return self._root
+
+    @property
+    def games(self) -> list[str]:
+        if self._games is None:
+            self._games = list_games(self.root)
+        return self._games
 
     def check_games(self, names: tuple[str, ...]) -> list[str]:
         for n in names:
@@ -99,14 +120,7 @@ def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
 @click.pass_context
 def main(ctx: click.Context, root: Path | None) -> None:
     """cardgen: validate game content and build printable PDFs."""
-    found = root if root is not None else find_root(Path.cwd())
-    if found is None or not is_project(found):
-        where = found if found is not None else Path.cwd()
-        click.echo(f"cardgen: no cardgen project here ({where}): a project folder holds rules/ and cards/ "
-                   "(give it with --root)", err=True)
-        sys.exit(2)
-    ctx.obj = Ctx(found.resolve())
-    ctx.with_resource(sources.project(ctx.obj.root))     # every file read stays inside the project
+    ctx.obj = Ctx(ctx, root)
 
 
 @main.command()

@@ -21,7 +21,11 @@ def _root(ctx: click.Context) -> Path:
     root = getattr(obj, "root", None)
     if root is None:
         from .cli import find_root
-        root = find_root(Path.cwd()).resolve()
+        found = find_root(Path.cwd())
+        if found is None:
+            click.echo("cardgen: no cardgen project here", err=True)
+            sys.exit(2)
+        root = found.resolve()
     return Path(root)
 
 

@@ -168,3 +168,9 @@ def test_an_output_that_is_a_folder_is_replaced_with_the_set(built):
     code, text = _build(project, out)
     assert code == 0, text
     assert (out / SLUG / "cards.pdf").is_file() and set(_snapshot(out / SLUG)) == set(before)
+
+
+def test_help_works_anywhere(tmp_path):
+    res = subprocess.run([sys.executable, "-m", "cardgen.entry", "build", "--help"], capture_output=True, text=True,
+                         cwd=str(tmp_path), timeout=60)
+    assert res.returncode == 0 and "Usage" in res.stdout
