@@ -268,3 +268,19 @@ def test_terminal_safe_summaries_and_usage_errors(project):
     assert code == 0 and "\x1b" not in out and "F\\x1b[2J\\nox" in out
     code, out = run_cli("validate", "\x1b[2Jnope")
     assert code == 2 and "\x1b" not in out
+
+
+def test_symlinked_rulebook_chapter_is_refused(tmp_path, outside):
+    from cardgen import rulebook
+    from cardgen.loader import load_game
+    from tests.conftest import GameCopy
+    g = GameCopy(tmp_path / "copy", "bones_on_ice")
+    chapter = g.root / "rules" / "bones_on_ice" / "rulebook" / "06-winning.md"
+    chapter.unlink()
+    chapter.symlink_to(outside / "secret.md")
+    probs = Problems()
+    game = load_game(g.root, "bones_on_ice", probs)
+    with sources.project(g.root):
+        rulebook.check(game, probs)
+    assert [(p.rule, Path(p.loc.file).name) for p in probs.errors] == [("PATH-ESCAPE", "06-winning.md")]
+    assert "TOP SECRET" not in str(probs.items)
