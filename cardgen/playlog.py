@@ -73,7 +73,7 @@ def _from_ydict(d: YDict) -> tuple[dict, dict]:
 def read(path: Path) -> PlayLog:
     try:
         with sources.named(path):          # the log itself is named by the user, wherever it lies
-            text = sources.read_bytes(path).decode("utf-8")
+            text = sources.read_bytes(path, cap=sources.MAX_LOG_BYTES).decode("utf-8")
     except sources.SourceError as e:
         raise LogError("LOG-READ", f"cannot read the log: {e.message}", Loc(str(path), 1, 1)) from e
     except UnicodeDecodeError as e:

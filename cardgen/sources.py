@@ -25,7 +25,8 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
 
-MAX_TEXT_BYTES = 64 * 1024 * 1024      # YAML, Markdown, playtest logs
+MAX_TEXT_BYTES = 64 * 1024 * 1024      # YAML and Markdown sources
+MAX_LOG_BYTES = 512 * 1024 * 1024      # a playtest log (a million events are about 100 MB)
 MAX_IMAGE_BYTES = 64 * 1024 * 1024     # PNG and JPEG files (their pixels are bounded by Pillow)
 
 _ROOT: ContextVar[Path | None] = ContextVar("cardgen_project_root", default=None)
@@ -131,5 +132,5 @@ def read_bytes(path: str | os.PathLike, root: Path | None = None, cap: int = MAX
     return data
 
 
-__all__ = ["MAX_IMAGE_BYTES", "MAX_TEXT_BYTES", "SourceError", "beside", "current_project", "named", "project",
+__all__ = ["MAX_IMAGE_BYTES", "MAX_LOG_BYTES", "MAX_TEXT_BYTES", "SourceError", "beside", "current_project", "named", "project",
            "read_bytes", "resolve", "set_project"]
