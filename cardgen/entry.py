@@ -8,6 +8,7 @@ interrupted build leaves the previous ones intact.
 
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -16,12 +17,25 @@ def run() -> None:
         from .cli import main
         main()
     except KeyboardInterrupt:
-        try:
+        _leave(say=True)
+    except SystemExit as e:
+        if e.code == 130:           # the command said "interrupted" itself
+            _leave(say=False)
+        raise
+
+
+def _leave(say: bool) -> None:
+    """Exit 130 at once: the outputs are already whole (staging is cleaned as the interrupt
+    unwinds), and leaving without the interpreter's finalization means a late signal cannot
+    turn the exit into a death by SIGINT."""
+    try:
+        if say:
             sys.stderr.write("interrupted\n")
-            sys.stderr.flush()
-        except Exception:  # noqa: BLE001 - nothing more to say
-            pass
-        sys.exit(130)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:  # noqa: BLE001 - nothing more to say
+        pass
+    os._exit(130)
 
 
 if __name__ == "__main__":  # pragma: no cover
