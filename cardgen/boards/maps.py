@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import gamehooks
+from .. import gamehooks, sources
 from .. import hexgrid as hg
 from ..problems import Loc, Problems, did_you_mean
 from ..scene import Circle, Line, Polygon, Rect, Text
@@ -208,8 +208,8 @@ def _layout_rows(doc: YDict, md: YDict) -> tuple[list[str], int, list[str]]:
     text = md.get("layout") or ""
     loc = md.at("layout")
     try:
-        raw = Path(loc.file).read_text(encoding="utf-8").splitlines()
-    except OSError:
+        raw = sources.read_bytes(loc.file).decode("utf-8").splitlines()
+    except (sources.SourceError, UnicodeDecodeError):
         raw = []
     line = loc.line
     if raw and 0 < line <= len(raw):

@@ -31,15 +31,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError
+from jinja2 import StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError
 from jinja2.exceptions import SecurityError, UndefinedError
-from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import missing
 
-from .. import cache
+from .. import cache, sources
 from ..catalogue import load_catalogue
 from ..model import Card, Game
 from ..problems import Loc, Problems, did_you_mean
+from ..sandbox import BoundedSandbox, ProjectLoader
 from ..templates import make_env
 from ..yamlsrc import plain
 from .source import Version
@@ -188,12 +188,12 @@ def make_undefined(names: list[str]):
     return RulebookUndefined
 
 
-def make_environment(search: list[Path], names: list[str]) -> SandboxedEnvironment:
+def make_environment(search: list[Path], names: list[str]) -> BoundedSandbox:
     """The sandbox for Markdown: block tags leave no blank lines, so loops can emit table rows."""
     base = make_env()
-    env = SandboxedEnvironment(undefined=make_undefined(names), autoescape=False, trim_blocks=True,
+    env = BoundedSandbox(undefined=make_undefined(names), autoescape=False, trim_blocks=True,
                                lstrip_blocks=True, keep_trailing_newline=True,
-                               loader=FileSystemLoader([str(p) for p in search]))
+                               loader=ProjectLoader([str(p) for p in search]))
     for name in ("signed", "title", "expand"):   # the card templates' filters, same meaning here
         env.filters[name] = base.filters[name]
     return env
@@ -452,15 +452,15 @@ class ChapterRenderer:
 
     def render(self, path: Path) -> Rendered | None:
         try:
-            source = path.read_text(encoding="utf-8")
+            raw = sources.read_bytes(path)
+            source = raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            raw = path.read_bytes()
             line = raw[: e.start].count(b"\n") + 1
             self.problems.error("RULEBOOK-META", f"chapter is not UTF-8 (byte 0x{raw[e.start]:02x})",
                                 Loc(str(path), line, 1), hint="save the file as UTF-8")
             return None
-        except OSError as e:
-            self.problems.error("FILE-MISSING", f"cannot read {path}: {e.strerror or e}", Loc(str(path), 1, 1))
+        except sources.SourceError as e:
+            self.problems.error(e.rule, e.message, Loc(str(path), 1, 1))
             return None
         if source.startswith("\ufeff"):
             source = source[1:]

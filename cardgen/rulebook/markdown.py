@@ -28,7 +28,6 @@ from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
-from PIL import Image as PILImage
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
@@ -49,7 +48,9 @@ from reportlab.platypus import (
 )
 from reportlab.platypus import Image as RLImage
 
+from .. import sources
 from ..fonts import charset
+from ..images import ImageError, image_size
 from ..problems import Loc, Problems, did_you_mean
 from ..schema import Opt, check_mapping
 from ..yamlsrc import parse_yaml, unmojibake
@@ -215,14 +216,12 @@ class ImageResolver:
             problems.error("FILE-MISSING", f"image file '{src}' does not exist", loc)
             return None
         try:
-            with PILImage.open(path) as im:     # the whole file, not only its header: typesetting reads it all
-                im.load()
-                w, h = im.size
-        except (OSError, ValueError, PILImage.DecompressionBombError) as e:
-            problems.error("FILE-MISSING", f"cannot read image '{src}': {e}", loc,
+            w, h = image_size(path)     # the whole file, not only its header: typesetting reads it all
+        except ImageError as e:
+            problems.error(e.rule, f"cannot use image '{src}': {e.message}", loc,
                            hint="link a PNG or JPEG picture")
             return None
-        img = RLImage(str(path))
+        img = RLImage(str(sources.resolve(path, cap=sources.MAX_IMAGE_BYTES)))     # checked: read as decoded
         s = min(1.0, width / w) if w else 1.0
         img.drawWidth, img.drawHeight = w * s, h * s
         return img
