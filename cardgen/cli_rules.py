@@ -18,7 +18,7 @@ import click
 from .catalogue import rule_titles
 from .explain import explain as explain_rule
 from .explain import known_ids
-from .problems import Problems, did_you_mean, to_json
+from .problems import Problems, did_you_mean, safe, to_json
 
 
 def _root(ctx: click.Context) -> Path:
@@ -26,7 +26,11 @@ def _root(ctx: click.Context) -> Path:
     root = getattr(obj, "root", None)
     if root is None:
         from .cli import find_root
-        root = find_root(Path.cwd()).resolve()
+        found = find_root(Path.cwd())
+        if found is None:
+            click.echo("cardgen: no cardgen project here", err=True)
+            sys.exit(2)
+        root = found.resolve()
     return Path(root)
 
 
@@ -98,7 +102,8 @@ def diff(ctx: click.Context, game: str, a: str, b: str, detail: bool, fmt: str) 
                                "problems": [p.as_dict(rule_titles(_root(ctx))) for p in problems.sorted()]}, indent=2, ensure_ascii=False))
     else:
         _report(problems, fmt)
-        click.echo(format_text(changes, va.label, vb.label, detail=detail), nl=False)
+        text = format_text(changes, va.label, vb.label, detail=detail)
+        click.echo("\n".join(safe(line) for line in text.split("\n")), nl=False)
     sys.exit(0)
 
 
@@ -120,7 +125,7 @@ def versions(ctx: click.Context, game: str, fmt: str) -> None:
     else:
         _report(problems, fmt)
         for r in rows:
-            click.echo(f"{r['version']:<8} {r['edition']}, {r['date']}  → {r['pdf']}"
+            click.echo(safe(f"{r['version']:<8} {r['edition']}, {r['date']}  → {r['pdf']}")
                        + ("  (current)" if r["current"] else ""))
     sys.exit(1 if problems.has_errors else 0)
 

@@ -317,3 +317,4 @@ def evaluate(constraints: list[Any], collections: dict[str, Collection], params:
             problems.items[before:] = [replace(p, hint="; ".join(filter(None, [p.hint, f"not counted: the cards of "
                                                                                   f"unreadable {seen}"])))
                                        for p in problems.items[before:]]
+            problems.resync()

@@ -4,9 +4,11 @@ and every ``cards/<game>/*.yaml`` (card and component definitions)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
+from . import sources
 from .fonts import available as available_fonts
 from .imposition import make_grid
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
@@ -14,6 +16,8 @@ from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_mapping, check_value, opt_from_yaml
 from .units import PAPER_MM
 from .yamlsrc import YDict, load_yaml
+
+DEFAULT_LIMITS = {"copies": 1000, "count": 10000}     # game.yaml ``limits`` may change them
 
 GAME_SPEC: dict[str, Opt] = {
     "title": Opt("str", required=True, doc="the game's printed title"),
@@ -40,7 +44,13 @@ GAME_SPEC: dict[str, Opt] = {
     "printables": Opt("list", item=Opt("str"), required=True, doc="what `cardgen build` writes"),
     "collections": Opt("map", default={}, doc="deck-like file kinds: {kind: {folder, keys, doc}}"),
     "tokens": Opt("list", default=[], doc="token sheets: counters to print"),
+    "limits": Opt("map", default={}, doc="upper bounds that keep a typo from exhausting memory in build", fields={
+        "copies": Opt("int", min=1, max=10**6, default=DEFAULT_LIMITS["copies"], doc="most copies of one card design"),
+        "count": Opt("int", min=1, max=10**6, default=DEFAULT_LIMITS["count"],
+                     doc="most pieces of one component or token"),
+    }),
 }
+
 
 CARD_TYPE_SPEC: dict[str, Opt] = {
     "name": Opt("str", required=True, doc="the type's name as printed"),
@@ -54,14 +64,15 @@ COMMON_FIELDS: dict[str, Opt] = {
     "id": Opt("str", required=True, doc="stable card id, unique in the game"),
     "name": Opt("str", required=True, doc="the card's printed name"),
     "type": Opt("str", required=True, doc="a card type of game.yaml"),
-    "copies": Opt("int", default=1, min=0, doc="how many the game holds (default 1)"),
+    "copies": Opt("int", default=1, min=0, max=DEFAULT_LIMITS["copies"],
+                  doc="how many the game holds (default 1; at most game.yaml limits.copies)"),
     "set": Opt("str", default=None, doc="the card's set"),
 }
 
 COMPONENT_SPEC: dict[str, Opt] = {
     "id": Opt("str", required=True), "name": Opt("str", required=True),
     "kind": Opt("enum", choices=("token", "die", "board", "marker", "other"), required=True),
-    "count": Opt("int", required=True, min=0),
+    "count": Opt("int", required=True, min=0, max=DEFAULT_LIMITS["count"]),
     "color": Opt("color", default=None, doc="its colour, where it matters"),
     "text": Opt("str", default=None, doc="what it is for"),
 }
@@ -137,7 +148,14 @@ def card_files(game_cards_dir: Path) -> list[Path]:
 
 
 def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
-    """Load everything of one game; problems are collected, None only if unusable."""
+    """Load everything of one game; problems are collected, None only if unusable.
+
+    Every file it reads must lie inside ``root`` (:mod:`cardgen.sources`)."""
+    with sources.project(root):
+        return _load_game(root, slug, problems)
+
+
+def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     game_file = root / "rules" / slug / "game.yaml"
     raw = load_yaml(game_file, problems)
     if raw is None:
@@ -167,10 +185,14 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                              else 3.0, gutter=float(pr.get("gutter") or 0.0)
                              if isinstance(pr.get("gutter") or 0.0, (int, float)) else 0.0)
     sizes: dict[str, tuple[float, float]] = {}
+    bad_sizes: set = set()          # reported: the card types using them, and their cards, are not again
+    broken_types: set = set()
     for name, sd in raw["card_sizes"].items():
         r = check_mapping(sd, CARD_SIZE_SPEC, problems, f"card size '{name}'")
         if r.ok:
             sizes[name] = (r.values["width"], r.values["height"])
+        else:
+            bad_sizes.add(name)
     check_sizes_fit(sizes, settings, problems, raw["card_sizes"])
     icons: dict[str, Icon] = {}
     for name, idef in (v.get("icons") or {}).items():
@@ -179,6 +201,7 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         if r.ok:
             icons[name] = Icon(name, r.values["glyph"], r.values["color"])
     fonts = checked_fonts(v.get("fonts") or YDict(), problems)
+    limits = {**DEFAULT_LIMITS, **(v.get("limits") or {})}
     params_file = root / "rules" / slug / "params.yaml"
     params = load_yaml(params_file, problems) if params_file.exists() else YDict()
     card_types: dict[str, CardType] = {}
@@ -188,6 +211,9 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         if not r.ok:
             continue
         tv = r.values
+        if tv["size"] in bad_sizes:
+            broken_types.add(key)
+            continue
         if tv["size"] not in sizes:
             problems.error("YAML-UNKNOWN-KEY", f"{where} uses unknown card size '{tv['size']}'", td.at("size"),
                            hint=did_you_mean(tv["size"], sizes))
@@ -219,7 +245,8 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     unread: list[dict] = []
     unread_files: list[Path] = []
     for f in card_files(root / "cards" / slug):
-        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread):
+        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread, limits,
+                              broken_types):
             unread_files.append(f)
     seen: dict[str, Card] = {}
     for c in cards:
@@ -261,9 +288,18 @@ def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[s
                                    c.at(fname), hint=did_you_mean(str(v), ids.get(ref, ())))
 
 
+def _bounded(spec: dict[str, Opt], key: str, limits: dict | None) -> dict[str, Opt]:
+    """``spec`` with ``key``'s maximum from the game's ``limits`` (game.yaml)."""
+    out = dict(spec)
+    if limits and limits.get(key) is not None:
+        out[key] = dataclasses.replace(spec[key], max=limits[key])
+    return out
+
+
 def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
                    components: list[Component], problems: Problems, failed: set[str] | None = None,
-                   unread: list[dict] | None = None) -> bool:
+                   unread: list[dict] | None = None, limits: dict | None = None,
+                   broken_types: set | None = None) -> bool:
     """The file's cards and components; a card that fails its checks (reported) adds its id to
     ``failed`` and its raw keys, defaults merged, to ``unread``. False when the file is unreadable."""
     doc = load_yaml(path, problems)
@@ -278,7 +314,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
     if not isinstance(defaults, dict) or not isinstance(card_list, list):
         return False        # reported above: the file's cards cannot be read
     for i, cd in enumerate(card_list):
-        card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i))
+        card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i), limits, broken_types)
         if card is not None:
             cards.append(card)
         elif isinstance(cd, dict):
@@ -290,7 +326,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
                 unread.append(raw)
     comps = doc.get("components") or []
     for i, cd in enumerate(comps if isinstance(comps, list) else []):
-        rr = check_mapping(cd, COMPONENT_SPEC, problems, f"component {i + 1}", colors)
+        rr = check_mapping(cd, _bounded(COMPONENT_SPEC, "count", limits), problems, f"component {i + 1}", colors)
         if rr.ok:
             vv = rr.values
             components.append(Component(vv["id"], vv["name"], vv["kind"], vv["count"], vv,
@@ -299,7 +335,8 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
 
 
 def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors: dict,
-               problems: Problems, loc: Loc) -> Card | None:
+               problems: Problems, loc: Loc, limits: dict | None = None,
+               broken_types: set | None = None) -> Card | None:
     """Defaults → the card's own keys → type check against its card type's fields."""
     if not isinstance(cd, dict):
         problems.error("YAML-TYPE", "a card must be a mapping of fields", loc)
@@ -315,6 +352,8 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
     label = f"card '{merged.get('id', '?')}'"
     ctype_key = merged.get("type")
     ctype = card_types.get(ctype_key) if isinstance(ctype_key, str) else None
+    if ctype is None and broken_types and ctype_key in broken_types:
+        return None         # its card type failed to load (reported at the type)
     if ctype is None:
         if "type" not in merged:
             problems.error("YAML-MISSING-KEY", f"{label} lacks required key 'type'", merged.loc)
@@ -322,7 +361,7 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
             problems.error("CARD-UNKNOWN-TYPE", f"{label} has unknown type {ctype_key!r}", merged.at("type"),
                            hint=did_you_mean(str(ctype_key), card_types))
         return None
-    spec = dict(COMMON_FIELDS)
+    spec = _bounded(COMMON_FIELDS, "copies", limits)
     spec.update(ctype.fields)
     r = check_mapping(merged, spec, problems, label, colors)
     if not r.ok:

@@ -11,7 +11,7 @@ import io
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen import canvas
 
-from . import fonts
+from . import fonts, sources
 from .scene import Circle, Clip, Document, Image, Line, Link, Polygon, Rect, Text, Use
 
 MM = 72.0 / 25.4
@@ -111,7 +111,7 @@ class _Pen:
                 p.close()
                 c.drawPath(p, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
             elif t is Image:
-                c.drawImage(it.path, it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
+                c.drawImage(str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES)), it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
                             preserveAspectRatio=True, anchor="c")
             elif t is Clip:
                 c.saveState()

@@ -369,7 +369,7 @@ def test_table_slips_example_reports_each_slip():
     ("{kind: draw, player: ben, card: tail_vane}", "{kind: draw, player: ben, cards: 2}", None, "LOG-FIELD"),
     ("card: limbs_therizino, monster: Scythe", "card: limbs_terizino, monster: Scythe", None, "LOG-FIELD"),
     ("monster: Wings, target: ben", "monster: Wingz, target: ben", None, "LOG-FIELD"),
-    ("{kind: roll, attacker: 10, blocker: 10}", "{kind: roll, attacker: ten, blocker: 10}", None, "LOG-FIELD"),
+    ("{kind: roll, attacker: 10, blocker: 10}", "{kind: roll, attacker: ten, blocker: 10}", None, "LOG-TYPE"),
     ("game: bone_wars", "game: loot_battles", None, "LOG-GAME"),
     ("hp: {ana: 20, ben: 17}", "hp: {ana: x, ben: 17}", None, "LOG-FIELD"),
 ])

@@ -502,7 +502,7 @@ UNREADABLE = [
      "LOG-FIELD", "player: ann"),
     ("unknown enemy", "player: ana, target: rats#1,", "player: ana, target: rats#9,", "LOG-FIELD", "rats#9"),
     ("unknown card", "encounter: enc_rats_4", "encounter: enc_rat_4", "LOG-FIELD", "enc_rat_4"),
-    ("wrong type", "target: rats#1, dice: [5]", "target: rats#1, dice: five", "LOG-FIELD", "dice: five"),
+    ("wrong type", "target: rats#1, dice: [5]", "target: rats#1, dice: five", "LOG-TYPE", "dice: five"),
     ("unknown field", "target: rats#1, dice: [5]", "target: rats#1, dize: [5]", "LOG-FIELD", "dize"),
 ]
 

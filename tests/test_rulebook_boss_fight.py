@@ -15,7 +15,7 @@ import pytest
 
 from cardgen.catalogue import load_catalogue
 from cardgen.collections import collection_files, load_collection_file
-from cardgen.engines.boss_fight import analyse, boss_stats, damage_formula
+from cardgen.games.boss_fight import analyse, boss_stats, damage_formula
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook

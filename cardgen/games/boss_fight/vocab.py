@@ -164,5 +164,6 @@ BF_HEADER: dict[str, Opt] = {
                                           "deck"),
     "party": Opt("str", required=True, doc="the hero party: a preset (party_lantern_company, lantern_company …) "
                                            "or a party file, relative to the log; each hero's 'cards' its deck"),
-    "players": Opt("map", doc="who played what, e.g. {ana: [boss], bo: [aldric, maelis]} (for the reader)"),
+    "players": Opt("map", doc="who played what, e.g. {ana: [boss], bo: [aldric, maelis]}: 2–5 players, one "
+                   "playing the boss alone, each hero played by one of the others (checked, BF-PLAYERS-1)"),
 }

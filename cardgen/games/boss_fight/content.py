@@ -19,6 +19,7 @@ def check_game(game: Game, problems: Problems) -> None:
             seen = [tuple(x) for x in c.get("footprint") or []]     # [q, r] pairs: game.yaml
             if len(set(seen)) != len(seen):
                 problems.error("BF-CARD-1", f"'{c.id}' ({c.name}): its footprint lists a hex twice", c.at("footprint"))
+            _attack_is_printed(game, c, problems)
             if seen and (0, 0) not in seen:
                 problems.error("BF-CARD-1", f"'{c.id}' ({c.name}): a footprint holds its anchor [0, 0] (it has "
                                f"{_cells_text([Hex(*x) for x in seen])})", c.at("footprint"))
@@ -47,3 +48,16 @@ def _needs_are_printed(game: Game, c, problems: Problems) -> None:
         if phrase.lower() not in printed:
             problems.error("BF-CARD-4", f"'{c.id}' ({c.name}) needs {key} but its requires does not say "
                            f"\"{phrase}\"", c.at("requires") if c.get("requires") else c.at("needs"))
+
+
+def _attack_is_printed(game: Game, c, problems: Problems) -> None:
+    """BF-CARD-1: a Boss Piece's ``attack`` field (what the rules engine reads) is what its text prints."""
+    line = c.get("attack")
+    if not isinstance(line, dict):
+        return
+    names = game.params.get("attacks") or {}
+    kind = str(names.get(line.get("kind"), line.get("kind")))
+    printed = f"{kind} Attack: {line.get('damage')} damage"
+    if printed.lower() not in str(c.get("text") or "").lower():
+        problems.error("BF-CARD-1", f"'{c.id}' ({c.name}): its attack field is a {printed.lower()}, but its text does "
+                       f"not print \"{printed}\"", c.at("attack"))

@@ -9,7 +9,7 @@ from ...hexgrid import Hex, rotate
 from ...model import Card
 from ...problems import Loc
 from .builds import Piece
-from .events import HIDDEN
+from .vocab import HIDDEN
 
 
 @dataclass
@@ -77,6 +77,10 @@ class Fighter:
     seen_when: dict[str, int] = field(default_factory=dict)    # enemy → last round it was seen
     used_abilities: dict[str, int] = field(default_factory=dict)   # ability → round last used
     letter: str = "?"
+    cure_loc: Loc | None = None        # BF-STATUS-2: where this turn's roll removed the poison
+    cure_roll: int = 0
+    after_cure: int = 0                # the poison damage its actions since would have cost
+    _at: tuple | None = None           # (origin, rotation) → its hexes, the last ones computed
 
     @property
     def alive(self) -> bool:
@@ -85,4 +89,7 @@ class Fighter:
     def hexes(self) -> list[Hex]:
         if self.origin is None:
             return []
-        return [self.origin + rotate(c, self.rot) for c in self.cells]
+        key = (self.origin, self.rot)
+        if self._at is None or self._at[0] != key:
+            self._at = (key, [self.origin + rotate(c, self.rot) for c in self.cells])
+        return list(self._at[1])
