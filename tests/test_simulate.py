@@ -18,6 +18,7 @@ import shutil
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -53,9 +54,18 @@ def cli(monkeypatch):
     real = gamehooks.package
     monkeypatch.setattr(gamehooks, "package", lambda slug: simtoy.PACKAGE if slug == simtoy.SLUG else real(slug))
 
-    def invoke(*args: str):
-        return CliRunner().invoke(main, ["--root", str(TOY_ROOT), *args], catch_exceptions=False)
+    def invoke(*args: str, root: Path = TOY_ROOT):
+        return CliRunner().invoke(main, ["--root", str(root), *args], catch_exceptions=False)
     return invoke
+
+
+@pytest.fixture
+def toy_copy(tmp_path) -> Path:
+    """A copy of the toy project, to keep a designer's own files in (cardgen reads only files
+    inside the project)."""
+    root = tmp_path / "project"
+    shutil.copytree(TOY_ROOT, root)
+    return root
 
 
 def toy_json(toy, workers=None, cluster=None, **kw) -> str:
@@ -221,29 +231,39 @@ def test_an_unknown_game_is_exit_2_with_did_you_mean(cli):
     assert res.exit_code == 2 and "did you mean 'dice_race'" in res.output
 
 
-def test_a_setup_file_that_breaks_construction_rules_is_exit_1_with_the_validators_problems(cli, tmp_path):
-    bad = tmp_path / "short.yaml"
+def test_a_setup_file_that_breaks_construction_rules_is_exit_1_with_the_validators_problems(cli, toy_copy, tmp_path):
+    bad = toy_copy / "mine" / "short.yaml"
+    bad.parent.mkdir()
     bad.write_text("deck:\n  name: short\n  cards: {sprint: 2, jog: 1}\n")
-    res = cli("simulate", "dice_race", "--games", "5", "--setup", str(bad), "--format", "json")
+    res = cli("simulate", "dice_race", "--games", "5", "--setup", str(bad), "--format", "json", root=toy_copy)
     assert res.exit_code == 1
     assert [p["rule"] for p in json.loads(res.stdout)["problems"]] == ["DR-DECK-1"]
+    outside = tmp_path / "outside.yaml"              # like `validate GAME FILE`: only files of the project
+    outside.write_text("deck:\n  name: outside\n  cards: {sprint: 4, jog: 4}\n")
+    res = cli("simulate", "dice_race", "--games", "5", "--setup", str(outside), "--format", "json", root=toy_copy)
+    assert res.exit_code == 1
+    assert [p["rule"] for p in json.loads(res.stdout)["problems"]] == ["PATH-ESCAPE"]
 
 
-def test_setup_files_pick_what_is_played(cli, tmp_path):
-    own = tmp_path / "sprinters.yaml"
+def test_setup_files_pick_what_is_played(cli, toy_copy):
+    own = toy_copy / "mine" / "sprinters.yaml"
+    own.parent.mkdir()
     own.write_text("deck:\n  name: sprinters\n  cards: {sprint: 4, jog: 4}\n")
-    res = cli("simulate", "dice_race", "--games", "40", "--workers", "1", "--setup", str(own), "--format", "json")
+    res = cli("simulate", "dice_race", "--games", "40", "--workers", "1", "--setup", str(own), "--format", "json",
+              root=toy_copy)
     assert res.exit_code == 0, res.output
     report = json.loads(res.stdout)
     assert report["setup_files"] == [str(own)] and all("sprinters" in s["label"] for s in report["setups"])
     assert {c["card"] for c in report["results"][0]["cards"]} <= {"sprint", "jog"}
 
 
-def test_without_setups_from_files_the_games_own_setups_naming_the_files_are_played(toy, tmp_path):
+def test_without_setups_from_files_the_games_own_setups_naming_the_files_are_played(toy, toy_copy):
     pkg = dataclasses.replace(simtoy.PACKAGE, setups_from_files=None)
     plan = spec.make_plan(toy, pkg, games=4, setup_files=[str(DECKS / "rocket.yaml")])
     assert len(plan.setups) == 2 and all(s["deck"]["name"] == "rocket" for s in plan.setups)
-    own = tmp_path / "mine.yaml"
+    toy = load_game(toy_copy, simtoy.SLUG, Problems())
+    own = toy_copy / "mine" / "mine.yaml"                 # a valid deck, but no setup of the game names it
+    own.parent.mkdir()
     own.write_text("deck:\n  name: mine\n  cards: {sprint: 4, jog: 4}\n")
     with pytest.raises(SimError) as e:
         spec.make_plan(toy, pkg, games=4, setup_files=[str(own)])
