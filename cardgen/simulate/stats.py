@@ -162,14 +162,16 @@ def _cards(games: list[dict[str, Any]], card_types: Mapping[str, str]) -> list[d
             known.update(d)
         for p in g["played"]:
             known.update(p)
-    seat_games = [(g["returns"][p], g["drawn"][p], g["played"][p]) for g in games for p in range(len(g["returns"]))]
+    seat_games = [(g["returns"][p], g["drawn"][p], g["played"][p], (g["setup"], p))
+                  for g in games for p in range(len(g["returns"]))]
     played_types = {card_types.get(c) for g in games for p in g["played"] for c in p}
     rows = []
     for card in sorted(known):
         any_draws = False
         pw = pn = nw = nn = 0.0
         gd = gp = 0
-        for ret, drawn, played in seat_games:
+        seats_playing = set()       # (setup, seat) that ever play it: who has it to play
+        for ret, drawn, played, seat in seat_games:
             d, k = drawn.get(card, 0), played.get(card, 0)
             drawn_n[card] += d
             played_n[card] += k
@@ -180,12 +182,15 @@ def _cards(games: list[dict[str, Any]], card_types: Mapping[str, str]) -> list[d
                 gp += 1
                 pw += ret
                 pn += 1
-        for ret, drawn, played in seat_games:       # not played: of those that drew it (if draws are known)
-            if not played.get(card) and (not any_draws or drawn.get(card)):
+                seats_playing.add(seat)
+        # not played: of the seat-games that drew it, when draws are known; else of the seats (a
+        # setup's seat) that play it in some game — not of seats that never have it to play
+        for ret, drawn, played, seat in seat_games:
+            if not played.get(card) and (drawn.get(card) if any_draws else seat in seats_playing):
                 nw += ret
                 nn += 1
         win_p, win_n = rate(pw, int(pn)), rate(nw, int(nn))
-        pool = gd if any_draws else len(seat_games)
+        pool = gd if any_draws else gp + int(nn)
         # a card type none of whose cards is ever seen played: the game's plays of it are not
         # visible to the simulation (see docs/simulate.md), so no card of it is called dead
         dead = pool >= DEAD_MIN and gp / pool < DEAD_SHARE and card_types.get(card) in played_types
