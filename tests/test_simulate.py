@@ -119,7 +119,7 @@ def test_cards_flag_dead_cards_and_must_picks():
 def test_a_card_one_side_holds_is_compared_within_that_side():
     """No draws known: seat 1 (say the boss) plays "claw" in half its games and wins 70 % either
     way, seat 2 never has it: "claw" is no must-pick for being the winning side's card."""
-    recs = [_rec([1.0, 0.0] if k % 10 < 7 else [0.0, 1.0], [{"claw": 1} if k % 2 else {}, {}], [{}, {}])
+    recs = [_rec([1.0, 0.0] if k % 10 < 7 else [0.0, 1.0], [{"claw": 1} if (k // 10) % 2 else {}, {}], [{}, {}])
             for k in range(200)]
     claw = stats.block(recs, [{}], "", None)["cards"][0]
     assert claw["win_not_played"]["games"] == 100 and not claw["must_pick"]
