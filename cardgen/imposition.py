@@ -1,8 +1,9 @@
 """Imposition: cards on printer sheets, fronts and mirrored backs, crop marks, manifest.
 
 Cards of one size share sheets. Each front page is followed by its back page, where a
-card's back stands behind its front: mirrored left-right for long-edge duplex,
-top-bottom for short-edge, then shifted by the printer's duplex offset.
+card's back stands behind its front: mirrored left-right for long-edge duplex; for
+short-edge, mirrored top-bottom and turned 180° (so the back reads the same way up as a
+long-edge print's); then shifted by the printer's duplex offset.
 All positions are millimetres from the page's top-left corner.
 """
 
@@ -12,7 +13,7 @@ import math
 from dataclasses import dataclass
 
 from .model import PrintSettings
-from .scene import Clip, Line, Page, Use, translate
+from .scene import Clip, Line, Page, Rotate, Use, translate
 
 MARK_GAP = 1.0       # mm between a crop mark and the bleed box it points at
 MARK_WIDTH = 0.25    # mm
@@ -159,7 +160,7 @@ def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
             x, y, tw, th = grid.trim(k // grid.cols, k % grid.cols)
             bx, by = back_position(x, y, tw, th, ps)
             _place(front, pl.front, x, y, tw, th, pl.bleed, grid.bleed)
-            _place(back, pl.back, bx, by, tw, th, pl.bleed, grid.bleed)
+            _place(back, pl.back, bx, by, tw, th, pl.bleed, grid.bleed, turn=ps.duplex == "short")
             base = {"id": pl.card_id, "name": pl.name, "copy": pl.copy}
             fm["cards"].append({**base, "side": "front", "trim": _r(x, y, tw, th),
                                 "bleed_box": _r(x - grid.bleed, y - grid.bleed, tw + 2 * grid.bleed,
@@ -190,11 +191,14 @@ def _r(*vals: float) -> list[float]:
 
 
 def _place(page: Page, items: list, x: float, y: float, w: float, h: float, laid_bleed: float,
-           bleed: float) -> None:
+           bleed: float, turn: bool = False) -> None:
+    """One side of a card with its trim at (x, y); ``turn``: upside down about the trim's centre
+    (a short-edge duplex back)."""
     ox, oy = x - laid_bleed, y - laid_bleed
     if bleed + 1e-9 < laid_bleed:
-        page.items.append(Clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, tuple(translate(items, ox, oy))))
+        placed = [Clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, tuple(translate(items, ox, oy)))]
     elif len(items) == 1 and isinstance(items[0], Use):
-        page.items.append(Use(items[0].name, items[0].x + ox, items[0].y + oy))
+        placed = [Use(items[0].name, items[0].x + ox, items[0].y + oy)]
     else:
-        page.items.extend(translate(items, ox, oy))
+        placed = translate(items, ox, oy)
+    page.items.extend([Rotate(x + w / 2, y + h / 2, 180.0, tuple(placed))] if turn else placed)

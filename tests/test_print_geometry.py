@@ -67,6 +67,23 @@ def words_in(page, box) -> set[str]:
             if x < wd["x0"] / MM and wd["x1"] / MM < x + w and y < wd["top"] / MM and wd["bottom"] / MM < y + h}
 
 
+def turned_words(page, box) -> set[str]:
+    """The words of text drawn upside down (turned 180°) inside ``box``; every character there
+    must be turned, and each line reads right to left on the page."""
+    x, y, w, h = box
+    chars = [ch for ch in page.chars if x < ch["x0"] / MM and ch["x1"] / MM < x + w
+             and y < ch["top"] / MM and ch["bottom"] / MM < y + h]
+    assert chars, box
+    for ch in chars:
+        a, b, c, d, _, _ = ch["matrix"]
+        assert a < 0 and d < 0 and abs(b) < 1e-6 and abs(c) < 1e-6, (ch["text"], ch["matrix"])
+    lines: dict[float, list] = {}
+    for ch in chars:
+        lines.setdefault(round(ch["bottom"], 0), []).append(ch)
+    return {word for line in lines.values()
+            for word in "".join(ch["text"] for ch in sorted(line, key=lambda ch: -ch["x0"])).split()}
+
+
 def assert_crop_marks(page, trims) -> None:
     """Marks lie on the trim lines, cover every trim line, and never reach into a card."""
     xs = {round(v, 3) for x, y, w, h in trims for v in (x, x + w)}
@@ -127,7 +144,13 @@ def assert_sheets(pdf: Path, manifest: dict, types: dict[str, str], paper: tuple
                 assert bk["trim"][:2] == pytest.approx(expect, abs=1e-3)
                 # each front shows its card's name, each back its type, where the manifest says
                 assert f["name"].split()[0] in words_in(fpage, f["trim"]), f
-                assert types[f["id"]].upper() in words_in(bpage, bk["trim"]), bk
+                # long-edge backs stand upright; short-edge backs upside down, so that either way a
+                # cut card turned over sideways shows its back the right way up
+                back_words = words_in(bpage, bk["trim"]) if duplex == "long" else turned_words(bpage, bk["trim"])
+                assert types[f["id"]].upper() in back_words, bk
+            assert all(ch["matrix"][0] > 0 for ch in fpage.chars)           # fronts upright
+            if duplex == "long":
+                assert all(ch["matrix"][0] > 0 for ch in bpage.chars)
 
 
 def test_a4_long_edge(a4, card_types):
