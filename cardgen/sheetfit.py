@@ -153,12 +153,12 @@ def fit(ps: PrintSettings, w: float, h: float, size: str = "") -> Fit:
     whole = make_grid(ps.page_w, ps.page_h, w, h, ps.bleed, ps.gutter)     # the paper, edge to edge
     if 0 < grid.per_page < whole.per_page:
         bare = make_grid(ps.page_w, ps.page_h, w, h, ps.bleed, ps.gutter, margin).per_page if room else 0
-        out.warnings.append(f"{what}: {grid.per_page} a {ps.paper} sheet ({grid.cols} × {grid.rows}), not "
+        out.warnings.append(f"{what}: {grid.per_page} per {ps.paper} sheet ({grid.cols} × {grid.rows}), not "
                             f"{whole.per_page}, to keep them {why}; more would leave less than "
                             f"{min(ps.bleed, BLEED_FLOOR):g} mm bleed"
                             + (f"; without crop marks (print.crop_marks: false) {bare} fit" if bare > grid.per_page
                                else ""))
     if grid.per_page and grid.bleed < ps.bleed - 1e-9:
         out.notes.append(f"{what}: {grid.bleed:.2f} mm bleed on {ps.paper} sheets, not the {ps.bleed:g} mm asked, "
-                         f"to keep {grid.per_page} a sheet {why}")
+                         f"to keep {grid.per_page} per sheet {why}")
     return out

@@ -219,9 +219,9 @@ def test_letter_by_flag_prints_six_cards_whole_inside_the_margin(tmp_path, card_
     assert manifest["fit"]["poker"]["per_sheet"] == 6
     code, probs = problems_json("build", GAME, "--only", "cards", "--paper", "Letter", "--out", str(tmp_path / "o"))
     fits = [p for p in probs if p["rule"] == "PRINT-FIT"]
-    assert code == 0 and sorted(p["severity"] for p in fits) == ["note", "warning"], fits
-    fits.sort(key=lambda p: p["severity"] != "warning")
-    assert "6 a Letter sheet (3 × 2), not 9" in fits[0]["message"] and "print.margin" in fits[0]["hint"]
+    assert code == 0 and [p["severity"] for p in fits] == ["warning"], fits
+    assert [g["what"] for g in manifest["fit"]["poker"]["given_up"]] == ["cards", "bleed"]
+    assert "6 per Letter sheet (3 × 2), not 9" in fits[0]["message"] and "print.margin" in fits[0]["hint"]
     qpdf_check(pdf)
 
 

@@ -1,8 +1,8 @@
 """cards.pdf and cards.json: every card at its quantity, imposed, with the manifest; with
 ``print: registration: silhouette``, a cut file per front sheet (cards-cut-<page>.svg).
 
-What fitting the cards inside the printer's margin gave up is a PRINT-FIT problem (a warning
-for cards a sheet, a note for a narrower bleed) and cards.json's ``fit``."""
+What fitting the cards inside the printer's margin gave up is in cards.json's ``fit``, and cards
+a sheet given up is a PRINT-FIT warning."""
 
 from __future__ import annotations
 
@@ -67,16 +67,17 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
 
 
 def report_fit(game, manifest: dict, problems: Problems) -> None:
-    """PRINT-FIT at game.yaml's print settings: a warning for cards a sheet given up, a note
-    for a bleed narrowed (the cards keep their full bleed in exports and proofs)."""
+    """PRINT-FIT warning at game.yaml's print settings for cards a sheet given up to the margins.
+    A bleed narrowed (never under the 1 mm floor) is only recorded in cards.json's ``fit``: the
+    cards keep their full bleed in exports and proofs, and every A4 poker sheet narrows it, so
+    saying so on each build would be noise."""
     loc = print_loc(game.game_file)
-    hint = f"if your printer prints closer to the edge than {game.print.margin:g} mm, set print.margin to its margin"
+    hint = None if game.print.registration != "none" else \
+        f"if your printer prints closer to the edge than {game.print.margin:g} mm, set print.margin to its margin"
     for record in manifest["fit"].values():
         for given in record["given_up"]:
             if given["what"] == "cards":
                 problems.warning("PRINT-FIT", given["message"], loc, hint=hint)
-            else:
-                problems.note("PRINT-FIT", given["message"], loc)
 
 
 def print_loc(game_file: Path) -> Loc:
