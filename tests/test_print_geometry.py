@@ -297,4 +297,9 @@ def test_calibration_sheet_is_a_centred_grid_of_offsets(a4, tmp_path, flags, pap
     for label in ("−10", "−5", "0", "+5", "+10"):
         assert text.count(label) >= 2, label
     assert "--offset" in text and "print: offset" in text
+    with pdfplumber.open(sheet) as doc:      # the front's frame just inside the printer's margin, to check it
+        frame = [b for b in boxes(doc.pages[0]) if b[2] > W / 2]
+        # a 0.2 mm line whose outer edge is the 4.2 mm margin (pdfplumber gives the line's centre)
+        assert frame == [pytest.approx((4.3, 4.3, W - 8.6, H - 8.6), abs=0.01)]
+        assert "4.2 mm from the edges" in doc.pages[0].extract_text()
     qpdf_check(sheet)
