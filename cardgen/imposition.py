@@ -35,9 +35,10 @@ def crop_marks(grid: Grid, page_w: float, page_h: float, used: int | None = None
     """Crop marks on the trim lines, in the page margins and in the gutters — never inside a trim.
 
     Between cards, marks sit in the gutter (``print: gutter``) clear of every bleed. Without a
-    gutter, a cut line is marked in the page margins only; where the margins leave no room
-    (poker cards 3 across A4 leave 1.5 mm a side), its marks stay between the cards, in the
-    neighbours' bleed, as the only guide for that cut.
+    gutter, a cut line is marked in the page margins only. The sheet fit (sheetfit.fit) always
+    leaves the marks room there, inside the printer's margin; only a grid made without that
+    room (make_grid alone) can leave a cut line unmarked outside, and then its marks stay
+    between the cards, in the neighbours' bleed, as the only guide for that cut.
 
     ``used``: how many cells the sheet fills (row by row); a part-filled last sheet gets marks
     for the rows and columns it uses only. ``margin``: the printer's unprintable margin, which
