@@ -11,7 +11,7 @@ from .fonts import available as available_fonts
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
 from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_mapping, check_value, opt_from_yaml
-from .sheetfit import fit, usable_margin
+from .sheetfit import fit, make_grid, usable_margin
 from .units import PAPER_MM
 from .yamlsrc import YDict, load_yaml
 
@@ -126,7 +126,9 @@ def check_sizes_fit(sizes: dict[str, tuple[float, float]], ps: PrintSettings, pr
                     where: Any, why: str = "") -> None:
     """Each card size, with its bleed, holds at least one card on the paper (YAML-RANGE at the size)."""
     for name, (w, h) in sizes.items():
-        if fit(ps, w, h).grid.per_page == 0:
+        # with its full bleed on the paper (exports keep it), and on sheets inside the margins
+        if make_grid(ps.page_w, ps.page_h, w, h, ps.bleed, floor=ps.bleed).per_page == 0 \
+                or fit(ps, w, h).grid.per_page == 0:
             problems.error("YAML-RANGE", f"card size '{name}' ({w:g} × {h:g} mm with {ps.bleed:g} mm bleed) "
                            f"does not fit on {ps.paper} paper inside its {usable_margin(ps):g} mm margin{why}", where.at(name) if isinstance(where, YDict)
                            else None)
