@@ -138,3 +138,55 @@ def test_rotate_is_an_svg_group_transform():
     g = next(root.iter(f"{SVG}g"))
     assert g.get("transform") == "rotate(180 30 40)"
     assert next(g.iter(f"{SVG}text")).text == "BACK"
+
+
+@pytest.mark.parametrize("paper", [(210, 297), (215.9, 279.4), (148, 210), (297, 420)])
+def test_every_fit_keeps_cards_and_marks_inside_the_margin(paper):
+    """Over papers, card sizes, bleeds, margins, gutters, with and without crop marks: every bleed
+    box and mark inside the margin, marks clear of every bleed, every cut line marked, the bleed
+    between the floor and the one asked, and one more row or column would not fit."""
+    from cardgen.imposition import crop_marks
+    from cardgen.model import PrintSettings
+    from cardgen.sheetfit import BLEED_FLOOR, MARK_ROOM, fit
+    W, H = paper
+    checked = 0
+    for w, h in [(63, 88), (70, 120), (44, 68), (88, 63), (57, 89)]:
+        for bleed in (0.0, 0.5, 3.0, 5.0):
+            for margin in (0.0, 3.0, 4.2, 10.0):
+                for gutter in (0.0, 4.0):
+                    for marks in (True, False):
+                        ps = PrintSettings(page_w=W, page_h=H, bleed=bleed, margin=margin, gutter=gutter,
+                                           crop_marks=marks)
+                        g = fit(ps, w, h).grid
+                        if not g.per_page:
+                            continue
+                        checked += 1
+                        edge = margin + (MARK_ROOM if marks else 0)
+                        assert min(bleed, BLEED_FLOOR) - 1e-9 <= g.bleed <= bleed + 1e-9
+                        cells = [g.bleed_box(r, c) for r in range(g.rows) for c in range(g.cols)]
+                        for x, y, bw, bh in cells:
+                            assert x >= edge - 1e-6 and y >= edge - 1e-6, (ps, g)
+                            assert x + bw <= W - edge + 1e-6 and y + bh <= H - edge + 1e-6, (ps, g)
+                        # one more column needs more room than there is, even at the floor
+                        least = min(bleed, BLEED_FLOOR)
+                        assert (g.cols + 1) * (w + 2 * least) + g.cols * gutter > W - 2 * edge + 1e-6
+                        assert (g.rows + 1) * (h + 2 * least) + g.rows * gutter > H - 2 * edge + 1e-6
+                        if not marks:
+                            continue
+                        lines = crop_marks(g, W, H, None, max(margin, 0.5))
+                        xs = {round(v, 4) for x, y, cw, ch in (g.trim(r, c) for r in range(g.rows)
+                              for c in range(g.cols)) for v in (x, x + cw)}
+                        ys = {round(v, 4) for x, y, cw, ch in (g.trim(r, c) for r in range(g.rows)
+                              for c in range(g.cols)) for v in (y, y + ch)}
+                        seen_x = {round(ln.x1, 4) for ln in lines if ln.x1 == ln.x2}
+                        seen_y = {round(ln.y1, 4) for ln in lines if ln.y1 == ln.y2}
+                        assert seen_x == xs and seen_y == ys, (ps, g)
+                        for ln in lines:
+                            x0, x1 = sorted((ln.x1, ln.x2))
+                            y0, y1 = sorted((ln.y1, ln.y2))
+                            assert x0 >= max(margin, 0.5) - 1e-6 and x1 <= W - max(margin, 0.5) + 1e-6
+                            assert y0 >= max(margin, 0.5) - 1e-6 and y1 <= H - max(margin, 0.5) + 1e-6
+                            for bx, by, bw, bh in cells:
+                                assert x1 <= bx + 1e-6 or x0 >= bx + bw - 1e-6 or y1 <= by + 1e-6 \
+                                    or y0 >= by + bh - 1e-6, (ps, g, ln)
+    assert checked > 100
