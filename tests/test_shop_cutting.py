@@ -11,10 +11,12 @@ import xml.etree.ElementTree as ET
 import pdfplumber
 import pytest
 
+from cardgen.imposition import crop_marks
+from cardgen.model import PrintSettings
 from cardgen.render_svg import render_page
 from cardgen.scene import Page, Rotate, Text
-from cardgen.sheetfit import make_grid, registration_keepouts
-from tests.conftest import qpdf_check
+from cardgen.sheetfit import BLEED_FLOOR, MARK_ROOM, fit, make_grid, registration_keepouts
+from tests.conftest import GameCopy, qpdf_check
 
 MM = 72 / 25.4
 TOL = 0.1
@@ -37,7 +39,6 @@ def _has(rects, box) -> bool:
 
 @pytest.fixture(scope="module")
 def silhouette(tmp_path_factory):
-    from tests.conftest import GameCopy
     copy = GameCopy(tmp_path_factory.mktemp("sil"), "loot_battles")
     copy.edit("rules/loot_battles/game.yaml", "print:\n", "print:\n  registration: silhouette\n")
     return _build(copy)
@@ -145,9 +146,6 @@ def test_every_fit_keeps_cards_and_marks_inside_the_margin(paper):
     """Over papers, card sizes, bleeds, margins, gutters, with and without crop marks: every bleed
     box and mark inside the margin, marks clear of every bleed, every cut line marked, the bleed
     between the floor and the one asked, and one more row or column would not fit."""
-    from cardgen.imposition import crop_marks
-    from cardgen.model import PrintSettings
-    from cardgen.sheetfit import BLEED_FLOOR, MARK_ROOM, fit
     W, H = paper
     checked = 0
     for w, h in [(63, 88), (70, 120), (44, 68), (88, 63), (57, 89)]:
