@@ -1,73 +1,26 @@
 """Imposition: cards on printer sheets, fronts and mirrored backs, crop marks, manifest.
 
 Cards of one size share sheets. Each front page is followed by its back page, where a
-card's back stands behind its front: mirrored left-right for long-edge duplex,
-top-bottom for short-edge, then shifted by the printer's duplex offset.
+card's back stands behind its front: mirrored left-right for long-edge duplex; for
+short-edge, mirrored top-bottom and turned 180° (so the back reads the same way up as a
+long-edge print's); then shifted by the printer's duplex offset.
 All positions are millimetres from the page's top-left corner.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
+from .cutfile import registration_marks
 from .model import PrintSettings
-from .scene import Clip, Line, Page, Use, translate
+from .scene import Clip, Line, Page, Rotate, Use, translate
+from .sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
 
-MARK_GAP = 1.0       # mm between a crop mark and the bleed box it points at
+__all__ = ["Placement", "back_position", "crop_marks", "impose", "make_grid"]
+
 MARK_WIDTH = 0.25    # mm
 MARK_LENGTH = 6.0    # mm, at most, for the marks in the page margins
 GUTTER_INSET = 0.5   # mm between a mark in a gutter and the bleeds on either side
-
-
-@dataclass(frozen=True)
-class Grid:
-    cols: int
-    rows: int
-    w: float          # trim
-    h: float
-    bleed: float      # effective bleed (may be less than asked when a tight fit saves a row)
-    gap_x: float      # distance between neighbouring trims
-    gap_y: float
-    x0: float         # trim of the top-left cell
-    y0: float
-
-    def trim(self, r: int, c: int) -> tuple[float, float, float, float]:
-        return (self.x0 + c * (self.w + self.gap_x), self.y0 + r * (self.h + self.gap_y), self.w, self.h)
-
-    @property
-    def per_page(self) -> int:
-        return self.cols * self.rows
-
-
-def _axis(page: float, trim: float, bleed: float) -> tuple[int, float, float]:
-    """(count, gap between trims, effective bleed) along one page axis."""
-    full = math.floor((page + 1e-9) / (trim + 2 * bleed))
-    tight = math.floor((page - 2 * bleed + 1e-9) / trim) if bleed else full
-    if tight > full and tight >= 2:
-        gap = (page - 2 * bleed - tight * trim) / (tight - 1)
-        gap = min(gap, 2 * bleed)
-        return tight, gap, gap / 2
-    return max(full, 0), 2 * bleed, bleed
-
-
-def _gutter_axis(page: float, trim: float, bleed: float, gutter: float) -> tuple[int, float, float]:
-    """With a gutter between the bleed boxes: (count, gap between trims, bleed)."""
-    n = math.floor((page + gutter + 1e-9) / (trim + 2 * bleed + gutter))
-    return max(n, 0), 2 * bleed + gutter, bleed
-
-
-def make_grid(page_w: float, page_h: float, w: float, h: float, bleed: float, gutter: float = 0.0) -> Grid:
-    if gutter > 0:
-        cols, gx, bx = _gutter_axis(page_w, w, bleed, gutter)
-        rows, gy, by = _gutter_axis(page_h, h, bleed, gutter)
-    else:
-        cols, gx, bx = _axis(page_w, w, bleed)
-        rows, gy, by = _axis(page_h, h, bleed)
-    b = min(bx, by)
-    total_w = cols * w + (cols - 1) * gx
-    total_h = rows * h + (rows - 1) * gy
-    return Grid(cols, rows, w, h, b, gx, gy, (page_w - total_w) / 2, (page_h - total_h) / 2)
 
 
 def back_position(x: float, y: float, w: float, h: float, ps: PrintSettings) -> tuple[float, float]:
@@ -78,16 +31,18 @@ def back_position(x: float, y: float, w: float, h: float, ps: PrintSettings) -> 
     return x + dx, ps.page_h - y - h + dy
 
 
-def crop_marks(grid: Grid, page_w: float, page_h: float, used: int | None = None) -> list:
+def crop_marks(grid: Grid, page_w: float, page_h: float, used: int | None = None, margin: float = 0.5) -> list:
     """Crop marks on the trim lines, in the page margins and in the gutters — never inside a trim.
 
     Between cards, marks sit in the gutter (``print: gutter``) clear of every bleed. Without a
-    gutter, a cut line is marked in the page margins only; where the margins leave no room
-    (poker cards 3 across A4 leave 1.5 mm a side), its marks stay between the cards, in the
-    neighbours' bleed, as the only guide for that cut.
+    gutter, a cut line is marked in the page margins only. The sheet fit (sheetfit.fit) always
+    leaves the marks room there, inside the printer's margin; only a grid made without that
+    room (make_grid alone) can leave a cut line unmarked outside, and then its marks stay
+    between the cards, in the neighbours' bleed, as the only guide for that cut.
 
     ``used``: how many cells the sheet fills (row by row); a part-filled last sheet gets marks
-    for the rows and columns it uses only.
+    for the rows and columns it uses only. ``margin``: the printer's unprintable margin, which
+    no mark enters (the sheet fit leaves room for the marks inside it).
     """
     out: list = []
     b = grid.bleed
@@ -117,13 +72,13 @@ def crop_marks(grid: Grid, page_w: float, page_h: float, used: int | None = None
             seg(end + MARK_GAP, end + gap - MARK_GAP, fixed, vertical)
 
     for x in xs:
-        outer = seg(max(0.5, top - MARK_GAP - MARK_LENGTH), top - MARK_GAP, x, True)
-        outer = seg(bottom + MARK_GAP, min(page_h - 0.5, bottom + MARK_GAP + MARK_LENGTH), x, True) or outer
+        outer = seg(max(margin, top - MARK_GAP - MARK_LENGTH), top - MARK_GAP, x, True)
+        outer = seg(bottom + MARK_GAP, min(page_h - margin, bottom + MARK_GAP + MARK_LENGTH), x, True) or outer
         for r in range(1, rows):
             inner(grid.y0 + r * (grid.h + grid.gap_y) - grid.gap_y, grid.gap_y, x, True, outer)
     for y in ys:
-        outer = seg(max(0.5, left - MARK_GAP - MARK_LENGTH), left - MARK_GAP, y, False)
-        outer = seg(right + MARK_GAP, min(page_w - 0.5, right + MARK_GAP + MARK_LENGTH), y, False) or outer
+        outer = seg(max(margin, left - MARK_GAP - MARK_LENGTH), left - MARK_GAP, y, False)
+        outer = seg(right + MARK_GAP, min(page_w - margin, right + MARK_GAP + MARK_LENGTH), y, False) or outer
         for c in range(1, cols):
             inner(grid.x0 + c * (grid.w + grid.gap_x) - grid.gap_x, grid.gap_x, y, False, outer)
     return out
@@ -142,9 +97,11 @@ class Placement:
 
 
 def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
-           first_page: int = 1) -> tuple[list[Page], list[dict]]:
-    """Fronts and backs of cards of one size on sheets; returns pages and manifest entries."""
-    grid = make_grid(ps.page_w, ps.page_h, w, h, ps.bleed, ps.gutter)
+           first_page: int = 1, fitted: Fit | None = None) -> tuple[list[Page], list[dict]]:
+    """Fronts and backs of cards of one size on sheets; returns pages and manifest entries.
+    ``fitted``: the size's sheet fit (default: worked out here)."""
+    fitted = fitted or fit(ps, w, h)
+    grid = fitted.grid
     if grid.per_page == 0:
         raise ValueError(f"a {w:g} × {h:g} mm card with {ps.bleed:g} mm bleed does not fit on {ps.paper}")
     pages: list[Page] = []
@@ -159,7 +116,7 @@ def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
             x, y, tw, th = grid.trim(k // grid.cols, k % grid.cols)
             bx, by = back_position(x, y, tw, th, ps)
             _place(front, pl.front, x, y, tw, th, pl.bleed, grid.bleed)
-            _place(back, pl.back, bx, by, tw, th, pl.bleed, grid.bleed)
+            _place(back, pl.back, bx, by, tw, th, pl.bleed, grid.bleed, turn=ps.duplex == "short")
             base = {"id": pl.card_id, "name": pl.name, "copy": pl.copy}
             fm["cards"].append({**base, "side": "front", "trim": _r(x, y, tw, th),
                                 "bleed_box": _r(x - grid.bleed, y - grid.bleed, tw + 2 * grid.bleed,
@@ -167,8 +124,10 @@ def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
             bm["cards"].append({**base, "side": "back", "trim": _r(bx, by, tw, th),
                                 "bleed_box": _r(bx - grid.bleed, by - grid.bleed, tw + 2 * grid.bleed,
                                                 th + 2 * grid.bleed)})
-        if ps.crop_marks:
-            front.items.extend(crop_marks(grid, ps.page_w, ps.page_h, len(chunk)))
+        if ps.registration == "silhouette":        # a cutting machine cuts: its marks, no crop marks
+            front.items.extend(registration_marks(ps.page_w, ps.page_h))
+        elif ps.crop_marks:
+            front.items.extend(crop_marks(grid, ps.page_w, ps.page_h, len(chunk), max(ps.margin, 0.5)))
         for page, m in ((front, fm), (back, bm)):      # for print shops' preflight
             page.trim_box = _union([c["trim"] for c in m["cards"]])
             page.bleed_box = _union([c["bleed_box"] for c in m["cards"]])
@@ -190,11 +149,14 @@ def _r(*vals: float) -> list[float]:
 
 
 def _place(page: Page, items: list, x: float, y: float, w: float, h: float, laid_bleed: float,
-           bleed: float) -> None:
+           bleed: float, turn: bool = False) -> None:
+    """One side of a card with its trim at (x, y); ``turn``: upside down about the trim's centre
+    (a short-edge duplex back)."""
     ox, oy = x - laid_bleed, y - laid_bleed
     if bleed + 1e-9 < laid_bleed:
-        page.items.append(Clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, tuple(translate(items, ox, oy))))
+        placed = [Clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, tuple(translate(items, ox, oy)))]
     elif len(items) == 1 and isinstance(items[0], Use):
-        page.items.append(Use(items[0].name, items[0].x + ox, items[0].y + oy))
+        placed = [Use(items[0].name, items[0].x + ox, items[0].y + oy)]
     else:
-        page.items.extend(translate(items, ox, oy))
+        placed = translate(items, ox, oy)
+    page.items.extend([Rotate(x + w / 2, y + h / 2, 180.0, tuple(placed))] if turn else placed)

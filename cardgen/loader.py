@@ -10,10 +10,10 @@ from typing import Any
 
 from . import sources
 from .fonts import available as available_fonts
-from .imposition import make_grid
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
 from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_mapping, check_value, opt_from_yaml
+from .sheetfit import fit, make_grid, usable_margin
 from .units import PAPER_MM
 from .yamlsrc import YDict, load_yaml
 
@@ -35,6 +35,11 @@ GAME_SPEC: dict[str, Opt] = {
         "safe": Opt("length", default=3.0, min=0, doc="safe margin inside the trim (shown on proofs)"),
         "gutter": Opt("length", default=0.0, min=0, max=30, doc="space between neighbouring cards' bleeds; "
                       "with one, crop marks run between the cards too"),
+        "margin": Opt("length", default=4.2, min=0, max=30, doc="the printer's unprintable margin: no card, "
+                      "bleed or mark is printed in it (fewer cards a sheet or a narrower bleed, with a warning)"),
+        "registration": Opt("enum", choices=("none", "silhouette"), default="none",
+                            doc="silhouette: Silhouette Studio type 1 registration marks on front sheets "
+                            "and a cut file (SVG of the trims) per sheet, instead of crop marks"),
     }),
     "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
     "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
@@ -124,13 +129,19 @@ def checked_fonts(raw: YDict, problems: Problems) -> dict[str, str]:
     return fonts
 
 
+def _length(value: Any, default: float) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else default
+
+
 def check_sizes_fit(sizes: dict[str, tuple[float, float]], ps: PrintSettings, problems: Problems,
                     where: Any, why: str = "") -> None:
     """Each card size, with its bleed, holds at least one card on the paper (YAML-RANGE at the size)."""
     for name, (w, h) in sizes.items():
-        if make_grid(ps.page_w, ps.page_h, w, h, ps.bleed).per_page == 0:
+        # with its full bleed on the paper (exports keep it), and on sheets inside the margins
+        if make_grid(ps.page_w, ps.page_h, w, h, ps.bleed, floor=ps.bleed).per_page == 0 \
+                or fit(ps, w, h).grid.per_page == 0:
             problems.error("YAML-RANGE", f"card size '{name}' ({w:g} × {h:g} mm with {ps.bleed:g} mm bleed) "
-                           f"does not fit on {ps.paper} paper{why}", where.at(name) if isinstance(where, YDict)
+                           f"does not fit on {ps.paper} paper inside its {usable_margin(ps):g} mm margin{why}", where.at(name) if isinstance(where, YDict)
                            else None)
 
 
@@ -183,7 +194,9 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                              crop_marks=bool(pr.get("crop_marks", True)), draft=pr.get("draft") is True,
                              safe=float(pr.get("safe", 3.0)) if isinstance(pr.get("safe", 3.0), (int, float))
                              else 3.0, gutter=float(pr.get("gutter") or 0.0)
-                             if isinstance(pr.get("gutter") or 0.0, (int, float)) else 0.0)
+                             if isinstance(pr.get("gutter") or 0.0, (int, float)) else 0.0,
+                             margin=_length(pr.get("margin", 4.2), 4.2),
+                             registration=pr.get("registration") or "none")
     sizes: dict[str, tuple[float, float]] = {}
     bad_sizes: set = set()          # reported: the card types using them, and their cards, are not again
     broken_types: set = set()

@@ -78,6 +78,8 @@ class PrintSettings:
     draft: bool = False          # build as a draft unless told otherwise
     safe: float = 3.0            # safe margin inside the trim, mm
     gutter: float = 0.0          # space between neighbouring cards' bleeds, mm (crop marks go there)
+    margin: float = 4.2          # the printer's unprintable margin, mm: no card, bleed or mark in it
+    registration: str = "none"   # "silhouette": a cutting machine's registration marks and cut files
 
 
 @dataclass

@@ -12,7 +12,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen import canvas
 
 from . import fonts, sources
-from .scene import Circle, Clip, Document, Image, Line, Link, Polygon, Rect, Text, Use
+from .scene import Circle, Clip, Document, Image, Line, Link, Polygon, Rect, Rotate, Text, Use, children
 
 MM = 72.0 / 25.4
 
@@ -123,6 +123,16 @@ class _Pen:
                 c.restoreState()
                 self.fill, self.stroke, self.font, self.lw = saved
                 self.reset()
+            elif t is Rotate:
+                c.saveState()
+                c.translate(it.cx * MM, (H - it.cy) * MM)
+                c.rotate(-it.angle)               # reportlab turns counter-clockwise, y up
+                c.translate(-it.cx * MM, -(H - it.cy) * MM)
+                saved = (self.fill, self.stroke, self.font, self.lw)
+                self.draw(it.items, H)
+                c.restoreState()
+                self.fill, self.stroke, self.font, self.lw = saved
+                self.reset()
             elif t is Link:
                 c.bookmarkHorizontal(it.name, it.x * MM, (H - it.y) * MM)
 
@@ -145,8 +155,8 @@ def _used_symbols(doc: Document) -> list[str]:
             if isinstance(it, Use) and it.name not in seen:
                 seen[it.name] = None
                 walk(doc.symbols[it.name].items)
-            elif isinstance(it, Clip):
-                walk(it.items)
+            else:
+                walk(children(it))
     for p in doc.pages:
         walk(p.items)
     return list(seen)

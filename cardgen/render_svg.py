@@ -15,7 +15,7 @@ import mimetypes
 import svgwrite
 
 from . import sources
-from .scene import Circle, Clip, Document, Image, Line, Link, Page, Polygon, Rect, Text, Use
+from .scene import Circle, Clip, Document, Image, Line, Link, Page, Polygon, Rect, Rotate, Text, Use, children
 
 PT_MM = 25.4 / 72.0
 
@@ -103,6 +103,9 @@ class _Writer:
                 cp.add(dwg.rect((_n(it.x), _n(it.y)), (_n(it.w), _n(it.h))))
                 g = parent.add(dwg.g(clip_path=f"url(#{cid})"))
                 self.draw(g, it.items)
+            elif t is Rotate:
+                g = parent.add(dwg.g(transform=f"rotate({_n(it.angle)} {_n(it.cx)} {_n(it.cy)})"))
+                self.draw(g, it.items)
             elif t is Link:
                 continue
             else:  # pragma: no cover - a new primitive must be added here
@@ -141,8 +144,8 @@ def _used(items, doc: Document) -> list[str]:
             if isinstance(it, Use) and it.name not in seen:
                 seen[it.name] = None
                 walk(doc.symbols[it.name].items)
-            elif isinstance(it, Clip):
-                walk(it.items)
+            else:
+                walk(children(it))
     walk(items)
     return list(seen)
 

@@ -143,6 +143,8 @@ def translate(items: list, dx: float, dy: float) -> list:
             out.append(Link(it.name, it.x + dx, it.y + dy))
         elif isinstance(it, Clip):
             out.append(Clip(it.x + dx, it.y + dy, it.w, it.h, tuple(translate(list(it.items), dx, dy))))
+        elif isinstance(it, Rotate):
+            out.append(Rotate(it.cx + dx, it.cy + dy, it.angle, tuple(translate(list(it.items), dx, dy))))
         else:  # pragma: no cover - a new primitive must be added here
             raise TypeError(type(it))
     return out
@@ -157,3 +159,19 @@ class Clip:
     w: float
     h: float
     items: tuple = ()
+
+
+@dataclass(frozen=True)
+class Rotate:
+    """Draw ``items`` turned by ``angle`` degrees clockwise (as seen on the page) about (cx, cy):
+    a short-edge duplex back stands upside down behind its front."""
+
+    cx: float
+    cy: float
+    angle: float
+    items: tuple = ()
+
+
+def children(it) -> tuple:
+    """The primitives a group primitive (Clip, Rotate) draws; () for any other."""
+    return it.items if isinstance(it, (Clip, Rotate)) else ()

@@ -44,9 +44,15 @@ def test_a_png_shows_what_the_pdf_prints(tmp_path):
     doc = pdfium.PdfDocument(str(out / "loot_battles" / "cards-class_melee.pdf"))
     sheet = doc[page["page"] - 1].render(scale=150 / 72).to_pil().convert("RGB")
     px = 150 / 25.4
-    cell = sheet.crop((round(x * px), round(y * px), round((x + w) * px), round((y + h) * px)))
     face = Image.open(tmp_path / "png" / "class_melee.png").convert("RGB")
-    cell = cell.resize(face.size)
+    # the PNG keeps the card's full bleed; the sheet may narrow it to fit the printer's margin:
+    # compare the sheet's bleed box with the same box of the PNG, both sampled to the sub-pixel
+    cut = (manifest["bleed"] - page["grid"]["bleed"]) * face.size[0] / (w + 2 * (manifest["bleed"] - page["grid"]["bleed"]))
+    size = (round(w * px), round(h * px))
+    face = face.transform(size, Image.Transform.EXTENT, (cut, cut, face.size[0] - cut, face.size[1] - cut),
+                          Image.Resampling.BILINEAR)
+    cell = sheet.transform(size, Image.Transform.EXTENT, (x * px, y * px, (x + w) * px, (y + h) * px),
+                           Image.Resampling.BILINEAR)
     diff = ImageStat.Stat(ImageChops.difference(cell, face)).mean
     assert max(diff) < 6, diff         # the same drawing (anti-aliasing differs at the edges only)
 

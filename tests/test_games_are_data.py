@@ -148,10 +148,12 @@ def test_an_unreadable_card_file_is_named_by_the_counts_it_spoils(project):
 
 def test_a_card_too_tall_for_the_paper_asked_for_is_a_problem_not_a_traceback(project):
     game = project / "rules" / SLUG / "game.yaml"
-    game.write_text(game.read_text().replace("mini: {width: 44mm, height: 68mm}", "mini: {width: 100mm, height: 285mm}"))
-    code, probs = problems_json("build", SLUG, root=project)                  # fits A4 (297 mm)
+    game.write_text(game.read_text().replace("mini: {width: 44mm, height: 68mm}", "mini: {width: 100mm, height: 270mm}"))
+    # inside the printer's 4.2 mm margins and 3 mm for crop marks, with ≥ 1 mm bleed: 272 mm of
+    # A4's 282.6 mm, more than Letter's 265 mm
+    code, probs = problems_json("build", SLUG, root=project)                  # fits A4
     assert code == 0, probs
-    code, probs = problems_json("build", SLUG, "--paper", "Letter", root=project)   # not Letter (279.4 mm)
+    code, probs = problems_json("build", SLUG, "--paper", "Letter", root=project)   # not Letter
     assert code == 1 and [(p["rule"], Path(p["file"]).name, p["line"]) for p in probs] == \
         [("YAML-RANGE", "game.yaml", 5)], probs
 

@@ -1,7 +1,13 @@
-"""Print geometry read back from the PDF: trim, bleed, crop marks, duplex backs — to 0.1 mm.
+"""Print geometry read back from the PDF: trim, bleed, crop marks, duplex backs, the printer's
+margin — to 0.1 mm.
 
 Every configuration (A4 long-edge, Letter from the flag and from the game's YAML, short-edge
-with an offset) goes through the same page-by-page check against the manifest.
+with an offset) goes through the same page-by-page check against the manifest, which now
+includes: nothing (bleed, mark, text) inside the 4.2 mm unprintable margin. That changed two
+expectations on purpose (issue 15): A4 poker keeps 9 a sheet with its bleed narrowed from 3 to
+1.1 mm (the sides are what is tight: 3 × 63 mm leave 21 mm for two margins, crop-mark room and
+six bleeds); Letter poker prints 6 a sheet, not 9 (a third 88 mm row would leave 0.17 mm bleed
+inside the margins), with a PRINT-FIT warning.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import pytest
 
 from cardgen.imposition import back_position, make_grid
 from cardgen.model import PrintSettings
-from tests.conftest import GameCopy, qpdf_check, run_cli
+from tests.conftest import GameCopy, problems_json, qpdf_check, run_cli
 
 MM = 72 / 25.4
 TOL = 0.1
@@ -67,6 +73,23 @@ def words_in(page, box) -> set[str]:
             if x < wd["x0"] / MM and wd["x1"] / MM < x + w and y < wd["top"] / MM and wd["bottom"] / MM < y + h}
 
 
+def turned_words(page, box) -> set[str]:
+    """The words of text drawn upside down (turned 180°) inside ``box``; every character there
+    must be turned, and each line reads right to left on the page."""
+    x, y, w, h = box
+    chars = [ch for ch in page.chars if x < ch["x0"] / MM and ch["x1"] / MM < x + w
+             and y < ch["top"] / MM and ch["bottom"] / MM < y + h]
+    assert chars, box
+    for ch in chars:
+        a, b, c, d, _, _ = ch["matrix"]
+        assert a < 0 and d < 0 and abs(b) < 1e-6 and abs(c) < 1e-6, (ch["text"], ch["matrix"])
+    lines: dict[float, list] = {}
+    for ch in chars:
+        lines.setdefault(round(ch["bottom"], 0), []).append(ch)
+    return {word for line in lines.values()
+            for word in "".join(ch["text"] for ch in sorted(line, key=lambda ch: -ch["x0"])).split()}
+
+
 def assert_crop_marks(page, trims) -> None:
     """Marks lie on the trim lines, cover every trim line, and never reach into a card."""
     xs = {round(v, 3) for x, y, w, h in trims for v in (x, x + w)}
@@ -85,6 +108,19 @@ def assert_crop_marks(page, trims) -> None:
             else:
                 assert not (y - TOL <= y0 <= y + h + TOL and x0 < x + w - TOL and x1 > x + TOL), (y0, x0, x1)
     assert seen_x == xs and seen_y == ys
+
+
+def assert_inside_margin(page, entry, W: float, H: float, margin: float) -> None:
+    """No card's bleed, no crop mark and no character closer than ``margin`` to an edge."""
+    def inside(x0, y0, x1, y1) -> bool:
+        return x0 >= margin - TOL and y0 >= margin - TOL and x1 <= W - margin + TOL and y1 <= H - margin + TOL
+    for c in entry["cards"]:
+        x, y, w, h = c["bleed_box"]
+        assert inside(x, y, x + w, y + h), (entry["page"], c)
+    for ln in page.lines:
+        assert inside(ln["x0"] / MM, ln["top"] / MM, ln["x1"] / MM, ln["bottom"] / MM), ln
+    for ch in page.chars:
+        assert inside(ch["x0"] / MM, ch["top"] / MM, ch["x1"] / MM, ch["bottom"] / MM), ch["text"]
 
 
 def assert_sheets(pdf: Path, manifest: dict, types: dict[str, str], paper: tuple[float, float],
@@ -112,6 +148,7 @@ def assert_sheets(pdf: Path, manifest: dict, types: dict[str, str], paper: tuple
                 else:                         # or laid out wider and clipped to the narrower bleed box
                     assert has_box(rects, (x - laid, y - laid, w + 2 * laid, h + 2 * laid)), card["id"]
                     assert has_box(clips, card["bleed_box"]), (card["id"], entry["page"])
+            assert_inside_margin(page, entry, W, H, manifest["margin"])
             if entry["side"] == "front":
                 assert_crop_marks(page, [c["trim"] for c in entry["cards"]])
             else:                             # no marks on backs: they are cut from the front
@@ -127,13 +164,23 @@ def assert_sheets(pdf: Path, manifest: dict, types: dict[str, str], paper: tuple
                 assert bk["trim"][:2] == pytest.approx(expect, abs=1e-3)
                 # each front shows its card's name, each back its type, where the manifest says
                 assert f["name"].split()[0] in words_in(fpage, f["trim"]), f
-                assert types[f["id"]].upper() in words_in(bpage, bk["trim"]), bk
+                # long-edge backs stand upright; short-edge backs upside down, so that either way a
+                # cut card turned over sideways shows its back the right way up
+                back_words = words_in(bpage, bk["trim"]) if duplex == "long" else turned_words(bpage, bk["trim"])
+                assert types[f["id"]].upper() in back_words, bk
+            assert all(ch["matrix"][0] > 0 for ch in fpage.chars)           # fronts upright
+            if duplex == "long":
+                assert all(ch["matrix"][0] > 0 for ch in bpage.chars)
 
 
 def test_a4_long_edge(a4, card_types):
     pdf, manifest = a4
-    assert manifest["paper"] == "A4" and manifest["bleed"] == 3.0
-    assert all(p["grid"] == {"cols": 3, "rows": 3, "bleed": 3.0} for p in manifest["pages"])
+    assert manifest["paper"] == "A4" and manifest["bleed"] == 3.0 and manifest["margin"] == 4.2
+    # 210 mm - 2 × 4.2 mm margin - 2 × 3 mm crop-mark room - 3 × 63 mm = 6.6 mm for six bleeds
+    assert all(p["grid"] == {"cols": 3, "rows": 3, "bleed": 1.1} for p in manifest["pages"])
+    fit = manifest["fit"]["poker"]
+    assert (fit["per_sheet"], fit["bleed"]) == (9, 1.1)
+    assert [g["what"] for g in fit["given_up"]] == ["bleed"] and "1.10 mm bleed" in fit["given_up"][0]["message"]
     assert_sheets(pdf, manifest, card_types, (210, 297))
 
 
@@ -161,18 +208,35 @@ def test_short_edge_with_offset(tmp_path, card_types):
     qpdf_check(pdf)
 
 
-def test_letter_by_flag_keeps_nine_cards_with_reduced_bleed(tmp_path, card_types):
+def test_letter_by_flag_prints_six_cards_whole_inside_the_margin(tmp_path, card_types):
     pdf, manifest = build(tmp_path, "--paper", "Letter", "--offset", "1mm,0.5mm")
     assert manifest["paper"] == "Letter"
     assert_sheets(pdf, manifest, card_types, (215.9, 279.4), "long", (1.0, 0.5))
     first = manifest["pages"][0]
-    assert len(first["cards"]) == 9
-    b = first["grid"]["bleed"]
-    assert 2.0 < b < 3.0                      # 3 rows of 88 mm with 3 mm bleed are 282 mm: bleed gives way
-    for c in first["cards"]:
-        x, y, w, h = c["trim"]
-        assert x - b >= -1e-6 and y - b >= -1e-6 and x + w + b <= 215.9 + 1e-6 and y + h + b <= 279.4 + 1e-6
+    # three 88 mm rows need 264 mm of the 265 mm between the margins and the crop-mark room:
+    # 0.17 mm bleed, under the 1 mm floor, so two rows; across, 3 × 63 mm leave 2.08 mm bleed
+    assert first["grid"] == {"cols": 3, "rows": 2, "bleed": 2.0833} and len(first["cards"]) == 6
+    assert manifest["fit"]["poker"]["per_sheet"] == 6
+    code, probs = problems_json("build", GAME, "--only", "cards", "--paper", "Letter", "--out", str(tmp_path / "o"))
+    fits = [p for p in probs if p["rule"] == "PRINT-FIT"]
+    assert code == 0 and [p["severity"] for p in fits] == ["warning"], fits
+    assert [g["what"] for g in manifest["fit"]["poker"]["given_up"]] == ["cards", "bleed"]
+    assert "6 per Letter sheet (3 × 2), not 9" in fits[0]["message"] and "print.margin" in fits[0]["hint"]
     qpdf_check(pdf)
+
+
+def test_letter_without_crop_marks_keeps_nine(tmp_path, card_types):
+    g = GameCopy(tmp_path, GAME).only("cards")
+    g.edit(f"rules/{GAME}/game.yaml", "  crop_marks: true", "  crop_marks: false")
+    code, probs, out = g.build("--paper", "Letter")
+    assert code == 0 and not [p for p in probs if p["severity"] == "warning"], probs
+    manifest = json.loads((out / "cards.json").read_text())
+    assert manifest["pages"][0]["grid"] == {"cols": 3, "rows": 3, "bleed": 1.1667}
+    with pdfplumber.open(out / "cards.pdf") as doc:
+        for entry in manifest["pages"][:2]:
+            page = doc.pages[entry["page"] - 1]
+            assert not page.lines
+            assert_inside_margin(page, entry, 215.9, 279.4, 4.2)
 
 
 def test_letter_from_the_games_yaml(tmp_path, card_types):
@@ -233,4 +297,9 @@ def test_calibration_sheet_is_a_centred_grid_of_offsets(a4, tmp_path, flags, pap
     for label in ("−10", "−5", "0", "+5", "+10"):
         assert text.count(label) >= 2, label
     assert "--offset" in text and "print: offset" in text
+    with pdfplumber.open(sheet) as doc:      # the front's frame just inside the printer's margin, to check it
+        frame = [b for b in boxes(doc.pages[0]) if b[2] > W / 2]
+        # a 0.2 mm line whose outer edge is the 4.2 mm margin (pdfplumber gives the line's centre)
+        assert frame == [pytest.approx((4.3, 4.3, W - 8.6, H - 8.6), abs=0.01)]
+        assert "4.2 mm from the edges" in doc.pages[0].extract_text()
     qpdf_check(sheet)

@@ -10,17 +10,25 @@ from __future__ import annotations
 
 from ..fonts import font
 from ..render_pdf import render
-from ..scene import Circle, Document, Line, Page, Text
+from ..scene import Circle, Document, Line, Page, Rect, Text
 
 RANGE = 10         # mm either side of the centre
+MARGIN_LINE = 0.2  # mm: the frame along the printer's margin
 MAJOR = 5          # a labelled, darker line every MAJOR mm
 INK = "#000000"
 GREY = "#9a9a9a"
 
 
-def front_page(W: float, H: float, bold: str, reg: str, duplex: str) -> Page:
+def front_page(W: float, H: float, bold: str, reg: str, duplex: str, margin: float = 0.0) -> Page:
     cx, cy = W / 2, H / 2
     p = Page(W, H, label="front")
+    if margin > 0:          # the printer's margin, checked: a frame just inside it
+        p.items += [Rect(margin + MARGIN_LINE / 2, margin + MARGIN_LINE / 2, W - 2 * margin - MARGIN_LINE,
+                         H - 2 * margin - MARGIN_LINE, None, INK, MARGIN_LINE),
+                    Text(cx, 19.5, f"The thin frame runs {margin:g} mm from the edges (print: margin). If a side "
+                         "of it is missing or cut, your printer's", reg, 8, INK, "center"),
+                    Text(cx, 22.8, "margin is wider: set print: margin to it, and cards keep clear of it.",
+                         reg, 8, INK, "center")]
     p.items += [Line(cx, 24, cx, H - 24, INK, 0.35), Line(16, cy, W - 16, cy, INK, 0.35),
                 Circle(cx, cy, 3.0, None, INK, 0.35),
                 Text(cx, 16, "Duplex calibration — front", bold, 16, INK, "center"),
@@ -77,6 +85,6 @@ def build(laid, **_opts) -> dict[str, bytes]:
     # Both pages are symmetric about the page centre, which stands behind itself for either
     # flip; the back is printed without offset, so it measures the printer as it is.
     doc = Document(f"{game.title} — duplex calibration",
-                   pages=[front_page(ps.page_w, ps.page_h, bold, reg, ps.duplex),
+                   pages=[front_page(ps.page_w, ps.page_h, bold, reg, ps.duplex, ps.margin),
                           back_page(ps.page_w, ps.page_h, bold, reg, game.slug)])
     return {"duplex-calibration.pdf": render(doc)}

@@ -1,13 +1,21 @@
-"""cards.pdf and cards.json: every card at its quantity, imposed, with the manifest."""
+"""cards.pdf and cards.json: every card at its quantity, imposed, with the manifest; with
+``print: registration: silhouette``, a cut file per front sheet (cards-cut-<page>.svg).
+
+What fitting the cards inside the printer's margin gave up is in cards.json's ``fit``, and cards
+a sheet given up is a PRINT-FIT warning."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+from ..cutfile import cut_svg, registration_record
 from ..errorcard import draft_mark
 from ..imposition import impose
+from ..problems import Loc, Problems
 from ..render_pdf import render
 from ..scene import Document
+from ..sheetfit import fit
 
 
 def document(laid, groups: dict | None = None) -> tuple[Document, dict]:
@@ -18,10 +26,14 @@ def document(laid, groups: dict | None = None) -> tuple[Document, dict]:
     doc = Document(f"{game.title} — cards", subject="card sheets")
     manifest = {"game": game.slug, "units": "mm", "origin": "top-left, y down",
                 "paper": ps.paper, "page_size": [ps.page_w, ps.page_h], "duplex": ps.duplex,
-                "offset": list(ps.offset), "bleed": ps.bleed, "pages": []}
+                "offset": list(ps.offset), "bleed": ps.bleed, "margin": ps.margin, "fit": {}, "pages": []}
+    if ps.registration != "none":
+        manifest["registration"] = registration_record(ps.page_w, ps.page_h)
     for size, placements in (laid.groups if groups is None else groups).items():
         ct = next(t for t in game.card_types.values() if t.size == size)
-        pages, entries = impose(placements, ct.width, ct.height, ps, first_page=len(doc.pages) + 1)
+        fitted = fit(ps, ct.width, ct.height, size)
+        manifest["fit"][size] = fitted.record()
+        pages, entries = impose(placements, ct.width, ct.height, ps, first_page=len(doc.pages) + 1, fitted=fitted)
         for e in entries:
             e["card_size"] = size
         if laid.draft:
@@ -35,9 +47,44 @@ def document(laid, groups: dict | None = None) -> tuple[Document, dict]:
     return doc, manifest
 
 
-def build(laid, groups: dict | None = None, stem: str = "cards", **_opts) -> dict[str, bytes]:
+def build(laid, groups: dict | None = None, stem: str = "cards", problems: Problems | None = None,
+          **_opts) -> dict[str, bytes]:
     doc, manifest = document(laid, groups)
     if laid.draft:
         manifest["draft"] = True
+    if problems is not None:
+        report_fit(laid.game, manifest, problems)
+    files = {}
+    ps = laid.game.print
+    if ps.registration != "none":
+        for entry in manifest["pages"]:
+            if entry["side"] == "front":
+                entry["cut_file"] = name = f"{stem}-cut-{entry['page']}.svg"
+                files[name] = cut_svg(ps.page_w, ps.page_h, [c["trim"] for c in entry["cards"]],
+                                      f"{laid.game.title} — cut lines of {stem}.pdf page {entry['page']}")
     return {f"{stem}.pdf": render(doc),
-            f"{stem}.json": (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8")}
+            f"{stem}.json": (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8"), **files}
+
+
+def report_fit(game, manifest: dict, problems: Problems) -> None:
+    """PRINT-FIT warning at game.yaml's print settings for cards a sheet given up to the margins.
+    A bleed narrowed (never under the 1 mm floor) is only recorded in cards.json's ``fit``: the
+    cards keep their full bleed in exports and proofs, and every A4 poker sheet narrows it, so
+    saying so on each build would be noise."""
+    loc = print_loc(game.game_file)
+    hint = None if game.print.registration != "none" else \
+        f"if your printer prints closer to the edge than {game.print.margin:g} mm, set print.margin to its margin"
+    for record in manifest["fit"].values():
+        for given in record["given_up"]:
+            if given["what"] == "cards":
+                problems.warning("PRINT-FIT", given["message"], loc, hint=hint)
+
+
+def print_loc(game_file: Path) -> Loc:
+    """Where game.yaml's ``print:`` settings start (line 1 if it cannot tell)."""
+    try:
+        lines = game_file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    line = next((i for i, text in enumerate(lines, 1) if text.startswith("print:")), 1)
+    return Loc(str(game_file), line, 1)
