@@ -135,7 +135,7 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     memo = None
     if store is not None and cards_sel is None:
         memo = digest(code_fingerprint(), str(obj.root), str(out), paper, duplex, off, draft, sorted(only),
-                      [[slug, files_digest([obj.root / d / slug for d in ("rules", "cards", "templates", "maps")])]
+                      [[slug, files_digest([obj.root / d / slug for d in ("rules", "cards", "templates", "maps", "art")])]
                        for slug in names])
         current = _up_to_date(store, memo, problems)
         if current is not None:
@@ -350,7 +350,8 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
         report(problems, fmt)
         sys.exit(1)
     rows = [{"id": c.id, "name": c.name, "type": c.type, "set": c.get("set"), "copies": c.copies,
-             **{k: v for k, v in c.fields.items() if k not in ("id", "name", "type", "set", "copies")}}
+             **{k: v for k, v in c.fields.items() if k not in ("id", "name", "type", "set", "copies")
+                and not (k == "art" and v is None)}}
             for c in g.cards]
     if fmt == "json":
         click.echo(json.dumps({"game": game, "cards": rows, "problems": [p.as_dict() for p in problems.sorted()]},
@@ -457,8 +458,9 @@ def export(obj: Ctx, game: str, to: str, cards_sel: str | None, out: Path | None
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
               help="Port on 127.0.0.1 (the preview is never served beyond this machine).")
 @click.option("--watch/--no-watch", default=True, show_default=True, help="Rebuild when a source changes.")
+@FORMAT
 @click.pass_obj
-def serve(obj: Ctx, game: str | None, port: int, watch: bool) -> None:
+def serve(obj: Ctx, game: str | None, port: int, watch: bool, fmt: str) -> None:
     """A live preview of GAME's cards in the browser, rebuilt as you save (http://127.0.0.1:PORT/)."""
     from .serve.app import serve as run_server
     from .serve.preview import Preview
@@ -467,7 +469,11 @@ def serve(obj: Ctx, game: str | None, port: int, watch: bool) -> None:
             raise click.UsageError("name the game to preview (games: " + ", ".join(obj.games) + ")")
         game = obj.games[0]
     obj.check_games((game,))
-    click.echo(f"cardgen serve: {game} at http://127.0.0.1:{port}/ (Ctrl-C stops)", err=True)
+    url = f"http://127.0.0.1:{port}/"
+    if fmt == "json":           # one line a tool can read the address from
+        click.echo(json.dumps({"game": game, "url": url}))
+    else:
+        click.echo(f"cardgen serve: {game} at {url} (Ctrl-C stops)", err=True)
     run_server(Preview(obj.root, game), port, watch)
 
 

@@ -54,6 +54,8 @@ COMMON_FIELDS: dict[str, Opt] = {
     "type": Opt("str", required=True, doc="a card type of game.yaml"),
     "copies": Opt("int", default=1, min=0, doc="how many the game holds (default 1)"),
     "set": Opt("str", default=None, doc="the card's set"),
+    "art": Opt("str", default=None, doc="its picture: a PNG, JPEG or SVG file under art/<game>/ (placed by "
+               "the template's art element)"),
 }
 
 COMPONENT_SPEC: dict[str, Opt] = {

@@ -50,7 +50,8 @@ def _relax(into: Problems, found: Problems) -> int:
 def sources_key(game: Game) -> str:
     """Everything of a game a printable may read but the card pool: its rules folder (params,
     rulebook sources), maps, templates and art, deck-like files, components, settings."""
-    files = [game.rules_dir, game.root / "maps" / game.slug, game.templates_dir, *cols.collection_files(game)]
+    files = [game.rules_dir, game.root / "maps" / game.slug, game.templates_dir, game.root / "art" / game.slug,
+             *cols.collection_files(game)]
     return digest(files_digest(files), asdict(game.print), game.meta, game.printables,
                   [[c.id, c.kind, c.count, c.fields] for c in game.components])
 
