@@ -24,10 +24,11 @@ from .collections import deck_kinds
 from .export.run import chosen as chosen_cards
 from .export.run import export as run_export
 from .export.run import targets as export_targets
-from .loader import check_sizes_fit, list_games, load_game
+from .loader import COMMON_FIELDS, check_sizes_fit, list_games, load_game
 from .play.lookup import nearest
 from .problems import Loc, Problems, did_you_mean, to_json
 from .selection import SelectionError, select_cards
+from .sheets import write_csv
 from .selection import apply as apply_selection
 from .selection import printables as select_printables
 from .units import PAPER_MM, UnitError, length_mm
@@ -339,7 +340,9 @@ def check(obj: Ctx, game: str, log: Path, strict: bool, trace: bool, fmt: str) -
 
 @main.command()
 @click.argument("game")
-@FORMAT
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True,
+              help="Report as text lines or one JSON document; csv writes the card pool as a spreadsheet "
+                   "(one row a card, lists joined with ';') that cards/<game>/ can hold instead of YAML.")
 @click.pass_obj
 def cards(obj: Ctx, game: str, fmt: str) -> None:
     """List GAME's cards: id, name, type, set and copies."""
@@ -347,8 +350,12 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
     problems = Problems()
     g = load_game(obj.root, game, problems)
     if g is None:
-        report(problems, fmt)
+        report(problems, "json" if fmt == "json" else "text", out=sys.stderr if fmt == "csv" else None)
         sys.exit(1)
+    if fmt == "csv":
+        sys.stdout.write(write_csv(g.cards, g.card_types, COMMON_FIELDS))
+        report(problems, "text", out=sys.stderr)
+        sys.exit(1 if problems.has_errors else 0)
     rows = [{"id": c.id, "name": c.name, "type": c.type, "set": c.get("set"), "copies": c.copies,
              **{k: v for k, v in c.fields.items() if k not in ("id", "name", "type", "set", "copies")
                 and not (k == "art" and v is None)}}

@@ -12,6 +12,8 @@ from .imposition import make_grid
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
 from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_mapping, check_value, opt_from_yaml
+from .sheets import read as read_sheet
+from .sheets import sheet_files
 from .units import PAPER_MM
 from .yamlsrc import YDict, load_yaml
 
@@ -220,6 +222,8 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     for f in card_files(root / "cards" / slug):
         if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread):
             unread_files.append(f)
+    for f in sheet_files(root / "cards" / slug):
+        load_sheet_file(f, card_types, colors, cards, problems, failed, unread)
     seen: dict[str, Card] = {}
     for c in cards:
         if c.id in seen:
@@ -295,6 +299,20 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
             components.append(Component(vv["id"], vv["name"], vv["kind"], vv["count"], vv,
                                         getattr(cd, "loc", doc["components"].at(i))))
     return True
+
+
+def load_sheet_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
+                    problems: Problems, failed: set[str] | None = None, unread: list[dict] | None = None) -> None:
+    """A spreadsheet's cards (CSV or XLSX, see :mod:`.sheets`), checked as YAML cards are."""
+    for row in read_sheet(path, card_types, COMMON_FIELDS, problems):
+        card = parse_card(row, {}, card_types, colors, problems, row.loc)
+        if card is not None:
+            cards.append(card)
+        else:
+            if failed is not None and isinstance(row.get("id"), str):
+                failed.add(row["id"])
+            if unread is not None:
+                unread.append(row)
 
 
 def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors: dict,
