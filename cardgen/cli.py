@@ -28,9 +28,9 @@ from .loader import COMMON_FIELDS, check_sizes_fit, list_games, load_game
 from .play.lookup import nearest
 from .problems import Loc, Problems, did_you_mean, to_json
 from .selection import SelectionError, select_cards
-from .sheets import write_csv
 from .selection import apply as apply_selection
 from .selection import printables as select_printables
+from .sheets import write_csv
 from .units import PAPER_MM, UnitError, length_mm
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
