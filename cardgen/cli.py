@@ -460,33 +460,12 @@ def export(obj: Ctx, game: str, to: str, cards_sel: str | None, out: Path | None
         click.echo(f"wrote {len(files)} file(s) to {folder}", err=True)
 
 
-@main.command()
-@click.argument("game", required=False)
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
-              help="Port on 127.0.0.1 (the preview is never served beyond this machine).")
-@click.option("--watch/--no-watch", default=True, show_default=True, help="Rebuild when a source changes.")
-@FORMAT
-@click.pass_obj
-def serve(obj: Ctx, game: str | None, port: int, watch: bool, fmt: str) -> None:
-    """A live preview of GAME's cards in the browser, rebuilt as you save (http://127.0.0.1:PORT/)."""
-    from .serve.app import serve as run_server
-    from .serve.preview import Preview
-    if game is None:
-        if len(obj.games) != 1:
-            raise click.UsageError("name the game to preview (games: " + ", ".join(obj.games) + ")")
-        game = obj.games[0]
-    obj.check_games((game,))
-    url = f"http://127.0.0.1:{port}/"
-    if fmt == "json":           # one line a tool can read the address from
-        click.echo(json.dumps({"game": game, "url": url}))
-    else:
-        click.echo(f"cardgen serve: {game} at {url} (Ctrl-C stops)", err=True)
-    run_server(Preview(obj.root, game), port, watch)
-
-
 def _add_subgroups() -> None:
+    from .cli_authoring import schema, serve
     from .cli_rules import rules
     main.add_command(rules)
+    main.add_command(serve)
+    main.add_command(schema)
 
 
 _add_subgroups()
