@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from . import gamehooks, pipeline
+from . import deckstats, gamehooks, pipeline
 from . import proof as proofs
 from .atomic import write_bytes
 from .cache import Store, cached_files, code_fingerprint, digest, files_digest
@@ -308,7 +308,7 @@ def validate(obj: Ctx, args: tuple[str, ...], fmt: str) -> None:
 def format_summary(s: dict) -> str:
     lines = [f"{s['file']}: {s['kind']}, {s['cards']} card(s)"]
     for k, v in s.items():
-        if k in ("file", "kind", "cards"):
+        if k in ("file", "kind", "cards", "statistics"):
             continue
         if isinstance(v, dict):
             lines.append(f"  {k}: " + ", ".join(f"{a} {b}" for a, b in v.items()))
@@ -317,6 +317,8 @@ def format_summary(s: dict) -> str:
             lines += [f"    {x}" for x in v]
         else:
             lines.append(f"  {k}: {v}")
+    if s.get("statistics"):
+        lines += ["  " + ln for ln in deckstats.text(s["statistics"])]
     return "\n".join(lines)
 
 
@@ -360,13 +362,16 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
              **{k: v for k, v in c.fields.items() if k not in ("id", "name", "type", "set", "copies")
                 and not (k == "art" and v is None)}}
             for c in g.cards]
+    st = deckstats.summary(g, [(c.fields, c.copies) for c in g.cards])
     if fmt == "json":
-        click.echo(json.dumps({"game": game, "cards": rows, "problems": [p.as_dict() for p in problems.sorted()]},
-                              indent=2, ensure_ascii=False))
+        click.echo(json.dumps({"game": game, "cards": rows, "stats": st,
+                               "problems": [p.as_dict() for p in problems.sorted()]}, indent=2, ensure_ascii=False))
     else:
         w = max((len(r["id"]) for r in rows), default=2)
         for r in rows:
             click.echo(f"{r['id']:<{w}}  {r['copies']:>3} × {r['name']}  [{r['type']}{'/' + r['set'] if r['set'] else ''}]")
+        for line in deckstats.text(st):
+            click.echo(line)
         click.echo(f"{len(rows)} card designs, {sum(r['copies'] for r in rows)} cards", err=True)
         report(problems, fmt)
     sys.exit(1 if problems.has_errors else 0)

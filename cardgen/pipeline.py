@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import collections as cols
-from . import constraints, gamehooks
+from . import constraints, deckstats, gamehooks
 from .cache import Store, cached_files, digest, files_digest
 from .cardlayout import CardLayout
 from .errorcard import error_card
@@ -120,6 +120,9 @@ def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | N
     summary = {"file": str(path), "kind": kind, "cards": sum(e.count for c in collections for e in c.entries)}
     if report:
         summary.update(report)
+    listed = [(e.fields, e.count) for c in collections for e in c.entries]
+    if any(n for _, n in listed):
+        summary["statistics"] = deckstats.summary(game, listed)
     return summary
 
 
