@@ -124,3 +124,14 @@ def test_the_open_page_shows_an_edited_card(game_copy, tmp_path):
                     p.wait(10)
                 except subprocess.TimeoutExpired:
                     p.kill()
+
+
+def test_a_card_that_fails_to_load_keeps_its_place_and_is_not_echoed_by_the_rulebook(game_copy):
+    g = game_copy("loot_battles")
+    line = g.edit("cards/loot_battles/classes.yaml", "    health: 10", "    health: lots")
+    snap = Preview(g.root, "loot_battles").rebuild()
+    assert not snap.checking
+    first = snap.entries[0]
+    assert first.id == "class_melee" and first.broken
+    assert [(p.rule, p.loc.line) for p in first.problems] == [("YAML-TYPE", line)]
+    assert not [p for p in snap.general if p.rule.startswith("RULEBOOK")], snap.general

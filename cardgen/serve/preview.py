@@ -150,10 +150,12 @@ class Preview:
             if game is None or not snap.checking:
                 return snap
             started = time.monotonic()
-            problems = Problems()
-            check_game(game, problems, store=self.store)
-            entries = [replace(e, problems=list(e.problems)) for e in snap.entries]
             known = {p for e in snap.entries for p in e.problems} | set(snap.general)
+            # as in a build: while the content has errors, the rulebook is not checked (it would
+            # only repeat them — a card that failed to load is an unknown card there too)
+            problems = Problems([p for p in known if p.severity == "error"])
+            check_game(game, problems, errors_before=0, store=self.store)
+            entries = [replace(e, problems=list(e.problems)) for e in snap.entries]
             general = list(snap.general) + _attach(entries, Problems([p for p in problems if p not in known]))
             new = replace(snap, version=snap.version + 1, entries=entries, general=general, checking=False,
                           seconds=snap.seconds + time.monotonic() - started)
@@ -186,7 +188,7 @@ class Preview:
                              loc.file if loc else "", loc.line if loc else 0, _words(raw)))
         for f in game.unread_files:
             out.append(Entry(f"file:{f.name}", f"{f.name} could not be read", "?", "?", None, 0, str(f), 1, ""))
-        return out
+        return sorted(out, key=lambda e: (e.file, e.line))      # a card that failed to load stays in its place
 
     def image(self, key: str, dpi: int) -> bytes | None:
         """The PNG of the face with this digest, at ``dpi`` (rendered once, then kept)."""
