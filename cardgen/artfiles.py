@@ -46,7 +46,7 @@ def _info(path: str, _mtime: int, _size: int) -> ArtInfo | None:
             if im.format not in ("PNG", "JPEG"):
                 return None
             w, h = im.size
-    except (OSError, UnidentifiedImageError, ValueError):
+    except (OSError, UnidentifiedImageError, ValueError, PILImage.DecompressionBombError):
         return None
     return ArtInfo(float(w), float(h), False) if w and h else None
 

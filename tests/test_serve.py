@@ -106,6 +106,7 @@ def test_the_open_page_shows_an_edited_card(game_copy, tmp_path):
         sword = next(c for c in state["cards"] if c["id"] == "sword_bronze")
         assert sword["name"] == "Rusty Sword"
         assert get(f"{base}/face/{sword['faces']['front']}.png?dpi=100")[:4] == b"\x89PNG"
+        assert "tokens" in state["printables"] and get(base + "/printable/tokens", 60)[:5] == b"%PDF-"
         dom = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'dump'}", "--dump-dom",
                               base + "/"], capture_output=True, text=True, timeout=60).stdout
         assert "Rusty Sword" in dom and "Bronze Sword" not in dom

@@ -113,10 +113,10 @@ def make_app(preview: Preview, watch: bool = True) -> Starlette:
         name = request.path_params["name"]
         if name not in preview.snapshot.printables:
             return Response(f"{preview.slug} has no printable {name!r}", 404)
-        data = await asyncio.to_thread(_printable, preview, name)
+        data, why = await asyncio.to_thread(_printable, preview, name)
         if data is None:
-            return Response(f"{name} could not be built; `cardgen build {preview.slug} --only {name}` "
-                            "says why", 500)
+            return Response(f"{name} could not be built:\n{why}\n(`cardgen build {preview.slug} --only {name}` "
+                            "says the same)", 500, media_type="text/plain; charset=utf-8")
         return Response(data, media_type="application/pdf")
 
     async def events(request: Request) -> StreamingResponse:
@@ -143,19 +143,22 @@ def make_app(preview: Preview, watch: bool = True) -> Starlette:
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-def _printable(preview: Preview, name: str) -> bytes | None:
-    """The first PDF a printable writes, built from the current sources."""
+def _printable(preview: Preview, name: str) -> tuple[bytes | None, str]:
+    """The printable's PDF (``<name>.pdf``, else its first), built from the current sources;
+    else None and why."""
     game = preview.game
     if game is None:
-        return None
+        return None, "the game could not be loaded"
     problems = Problems()
     laid = lay_out(game, problems, draft=True, store=preview.store)
     try:
         files = for_game(game.slug)[name](laid, problems=problems, out_dir=preview.root / "build" / game.slug)
-    except Exception:  # noqa: BLE001 - a failing printable is a message on the page, not a dead server
-        return None
-    pdfs = [d for f, d in sorted(files.items()) if f.endswith(".pdf")]
-    return pdfs[0] if pdfs else None
+    except Exception as e:  # noqa: BLE001 - a failing printable is a message on the page, not a dead server
+        return None, f"{type(e).__name__}: {e}"
+    pdfs = sorted((f != f"{name}.pdf", f) for f in files if f.endswith(".pdf"))
+    if not pdfs:
+        return None, "\n".join(p.text() for p in problems.sorted() if p.severity == "error") or "it wrote no PDF"
+    return files[pdfs[0][1]], ""
 
 
 def serve(preview: Preview, port: int, watch: bool = True) -> None:
