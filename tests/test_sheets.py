@@ -78,3 +78,25 @@ def test_xlsx_a_sheet_per_type_or_a_type_column_and_problems_at_the_cell(game_co
     cards = {c["id"]: c for c in json.loads(out)["cards"]}
     assert cards["shield_x"]["type"] == "loot" and cards["shield_x"]["armor"] == 2
     assert cards["sword_6"]["damage"] == 6 and "sword_bad" not in cards
+
+
+@pytest.mark.parametrize("name,data,rule", [
+    ("loot.xlsx", b"PK\x03\x04 not really a workbook", "SHEET-SYNTAX"),
+    ("loot.csv", "id,name\nsword,\xe9p\xe9e\n".encode("latin-1"), "YAML-ENCODING"),
+    ("loot.csv", b"id,name,type\nx\x00y,X,loot\n", None),
+])
+def test_a_broken_spreadsheet_is_one_problem_never_a_crash(game_copy, name, data, rule):
+    g = game_copy("loot_battles")
+    g.path("cards/loot_battles/loot.yaml").unlink()
+    g.path(f"cards/loot_battles/{name}").write_bytes(data)
+    code, out = run_cli("validate", "loot_battles", root=g.root)
+    assert code == 1 and "Traceback" not in out
+    if rule:
+        assert f"{name}:1:1: {rule} error" in out
+
+
+def test_an_unknown_type_in_the_type_column_is_reported_at_its_cell(game_copy):
+    g = game_copy("loot_battles")
+    _loot_csv(g, HEAD + "sword_bronze,Bronze Sword,sword,low,4,2,melee,1,lewt\n")
+    code, out = run_cli("validate", "loot_battles", root=g.root)
+    assert code == 1 and "loot.csv:2:9: CARD-UNKNOWN-TYPE error: card 'sword_bronze' has unknown type 'lewt'" in out
