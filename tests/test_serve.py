@@ -110,6 +110,12 @@ def test_the_open_page_shows_an_edited_card(game_copy, tmp_path):
         dom = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'dump'}", "--dump-dom",
                               base + "/"], capture_output=True, text=True, timeout=60).stdout
         assert "Rusty Sword" in dom and "Bronze Sword" not in dom
+        # one card large (what a click shows; a link to it opens the same view): its source file:line
+        dom = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'large'}", "--dump-dom",
+                              base + "/#card=sword_bronze"], capture_output=True, text=True, timeout=60).stdout
+        meta = dom[dom.index('id="meta"'):]
+        assert '<div id="large" class="on">' in dom and "<h2>Rusty Sword</h2>" in meta
+        assert f"{g.root}/cards/loot_battles/loot.yaml:" in meta and f'/face/{sword["faces"]["front"]}.png' in dom
         shot = tmp_path / "preview.png"
         subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'shot'}", f"--screenshot={shot}",
                         "--window-size=1300,900", base + "/"],

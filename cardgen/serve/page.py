@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from html import escape
 
+from ..problems import display_path
 from .preview import Entry, Snapshot, problem_dict
 
 GRID_DPI = 100
@@ -20,7 +21,7 @@ header h1{font-size:17px;margin:0 12px 0 0}header select,header input{font:inher
 main{padding:12px 16px}.grid{display:flex;flex-wrap:wrap;gap:12px}
 .card{width:250px;background:#fff;border-radius:6px;box-shadow:0 1px 3px #0003;padding:6px;cursor:pointer}
 .card img{width:100%;display:block;border-radius:3px}.card .cap{font-size:12px;margin-top:4px}
-.card .src{color:#777;font-size:11px}.card.hidden{display:none}
+.card .src,.meta .src{color:#777;font-size:11px;word-break:break-all}.noimg.big{height:80vh;width:57vh}.card.hidden{display:none}
 .broken{border:2px solid #b3261e}.probs{list-style:none;padding:0;margin:4px 0 0;font-size:12px}
 .probs li{padding:3px 5px;margin:2px 0;border-radius:3px;background:#fdecea}
 .probs li.warning{background:#fff4d6}.probs li.note{background:#e8f0fe}.rule{font-weight:600}
@@ -38,13 +39,17 @@ function filt(){const t=$('#ftype').value,s=$('#fset').value,q=$('#fname').value
  $$('.card').forEach(c=>{const ok=(!t||c.dataset.type===t)&&(!s||c.dataset.set===s)&&
   (!q||c.dataset.search.includes(q));c.classList.toggle('hidden',!ok)});}
 function show(c){const d=JSON.parse(c.dataset.json);let h='';
+ if(d.broken)h+=`<div class="noimg big">${esc(d.name)}: not drawn — see its problems</div>`;
  for(const [side,key] of Object.entries(d.faces)){if(d.broken&&side==='front')continue;
   h+=`<img alt="${side}" src="/face/${key}.png?dpi=LARGE_DPI">`;}
- h+=`<div class="meta"><h2>${esc(d.name)}</h2><p>${esc(d.id)} · ${esc(d.type_name)}`+
+ h+=`<div class="meta" id="meta"><h2>${esc(d.name)}</h2><p>${esc(d.id)} · ${esc(d.type_name)}`+
   `${d.set?' · '+esc(d.set):''} · ${d.copies} ×</p><p class="src">${esc(d.file_line)}</p>`+
   `<ul class="probs">${d.problems.map(p=>`<li class="${p.severity}"><span class="rule">${esc(p.rule)}</span> `+
   `${esc(p.where||'')}: ${esc(p.message)}</li>`).join('')}</ul><p>${esc(d.text)}</p></div>`;
- $('#large .box').innerHTML=h;$('#large').classList.add('on');}
+ $('#large .box').innerHTML=h;$('#large').classList.add('on');history.replaceState(null,'','#card='+d.id);}
+function hide(){$('#large').classList.remove('on');history.replaceState(null,'',location.pathname)}
+function deep(){const m=location.hash.match(/^#card=(.+)$/);const c=m&&document.getElementById('card-'+decodeURIComponent(m[1]));
+ if(c)show(c);}
 function esc(s){return String(s).replace(/[&<>"]/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c]))}
 const TITLE=document.title;let last='';
 function seen(){const m={};$$('.card').forEach(c=>m[c.id]=c.dataset.json);return m}
@@ -56,9 +61,9 @@ async function refresh(){const r=await fetch('/cards',{cache:'no-store'});const 
  if(changed.length)last=changed.slice(0,3).join(', ')+' updated · ';
  document.title=last+`v${doc.body.dataset.version} · `+TITLE;}
 function bind(){$$('.card').forEach(c=>c.onclick=()=>show(c));}
-$('#large').onclick=e=>{if(e.target.id==='large')$('#large').classList.remove('on')};
-document.onkeydown=e=>{if(e.key==='Escape')$('#large').classList.remove('on')};
-['#ftype','#fset'].forEach(s=>$(s).onchange=filt);$('#fname').oninput=filt;bind();
+$('#large').onclick=e=>{if(e.target.id==='large')hide()};
+document.onkeydown=e=>{if(e.key==='Escape')hide()};
+['#ftype','#fset'].forEach(s=>$(s).onchange=filt);$('#fname').oninput=filt;bind();deep();
 const es=new EventSource('/events');es.onmessage=e=>{if(e.data!==document.body.dataset.version)refresh()};
 """.replace("LARGE_DPI", str(LARGE_DPI))
 
@@ -104,7 +109,7 @@ def grid(snap: Snapshot) -> str:
 
 def _card(e: Entry) -> str:
     d = e.as_dict()
-    d["file_line"] = f"{d['file']}:{e.line}"
+    d["file_line"] = f"{display_path(e.file)}:{e.line}"
     where = escape(_short(e.file) + f":{e.line}")
     if e.broken:
         body = f'<div class="noimg">{escape(e.name)}: not drawn — see the problems below</div>'
