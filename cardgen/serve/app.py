@@ -45,11 +45,14 @@ class Live:
             self.changed.notify_all()
 
     async def rebuild(self) -> None:
-        await asyncio.to_thread(self.preview.rebuild_cards)
-        await self.publish()
-        if not self.dirty.is_set():
-            await asyncio.to_thread(self.preview.recheck)
+        try:
+            await asyncio.to_thread(self.preview.rebuild_cards)
             await self.publish()
+            if not self.dirty.is_set():
+                await asyncio.to_thread(self.preview.recheck)
+        except Exception as e:  # noqa: BLE001 - a cardgen bug: said on the page, and the next save tries again
+            self.preview.failed(e)
+        await self.publish()
 
     async def work(self, stop: asyncio.Event) -> None:
         while not stop.is_set():

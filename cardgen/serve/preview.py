@@ -162,6 +162,16 @@ class Preview:
             self.snapshot = new
             return new
 
+    def failed(self, e: Exception) -> Snapshot:
+        """A rebuild that raised (a cardgen bug): the page says so (SERVE-INTERNAL) and keeps the
+        last cards; the next save tries again."""
+        p = Problem("SERVE-INTERNAL", "error", f"the preview failed to rebuild ({type(e).__name__}: {e}); "
+                    "this is a cardgen bug — `cardgen validate` may say more")
+        snap = replace(self.snapshot, version=self.snapshot.version + 1, general=[p, *self.snapshot.general],
+                       checking=False)
+        self.snapshot = snap
+        return snap
+
     def _lay_out(self, game: Game, problems: Problems) -> list[Entry]:
         layout = CardLayout(game, problems, self.store)
         out: list[Entry] = []
