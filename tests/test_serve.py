@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from PIL import Image as PILImage
 
 from cardgen.serve.page import page
 from cardgen.serve.preview import Preview
@@ -152,3 +153,25 @@ def test_a_rebuild_that_fails_is_said_on_the_page_and_the_next_save_tries_again(
     assert snap.general[0].rule == "SERVE-INTERNAL" and "boom" in snap.general[0].message
     assert "SERVE-INTERNAL" in page(snap) and snap.entries == before.entries      # the last cards stay
     assert not pv.rebuild().general
+
+
+def test_only_the_games_own_sources_concern_its_preview(tmp_path):
+    pv = Preview(tmp_path, "loot_battles")
+    assert pv.concerns(tmp_path / "cards/loot_battles/loot.yaml")
+    assert pv.concerns(tmp_path / "art/loot_battles/new/rat.png")     # a folder made while it runs
+    assert not pv.concerns(tmp_path / "cards/boss_fight/heroes.yaml")
+    assert not pv.concerns(tmp_path / "build/loot_battles/cards.pdf")
+    assert not pv.concerns("/elsewhere/cards/loot_battles/x.yaml")
+
+
+def test_a_replaced_picture_is_a_new_image(game_copy):
+    g = game_copy("loot_battles")
+    pic = g.root / "art/loot_battles/beast.png"
+    PILImage.new("RGB", (1000, 500), "#8b4513").save(pic)
+    g.edit("cards/loot_battles/enemies.yaml", "- {id: lankies, name: Lanky,", "- {id: lankies, art: beast.png, name: Lanky,")
+    pv = Preview(g.root, "loot_battles")
+    key = next(e for e in pv.rebuild().entries if e.id == "lankies").faces["front"].key
+    before = pv.image(key, 40)
+    PILImage.new("RGB", (1000, 500), "#2f6b55").save(pic)               # the same size, another picture
+    new = next(e for e in pv.rebuild().entries if e.id == "lankies").faces["front"].key
+    assert new != key and pv.image(new, 40) != before

@@ -65,8 +65,8 @@ class Live:
         folders = [str(p) for p in self.preview.watched()]
         if not folders:
             return
-        async for _changes in watchfiles.awatch(*folders, stop_event=stop, debounce=50, step=20,
-                                                watch_filter=_source_filter):
+        mine = lambda change, path: _source_filter(change, path) and self.preview.concerns(path)  # noqa: E731
+        async for _changes in watchfiles.awatch(*folders, stop_event=stop, debounce=50, step=20, watch_filter=mine):
             self.dirty.set()
 
 

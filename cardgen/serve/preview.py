@@ -24,7 +24,7 @@ from ..loader import load_game
 from ..model import Game
 from ..pipeline import check_game
 from ..problems import Problem, Problems, display_path
-from ..scene import Symbol, Use
+from ..scene import Clip, Image, Symbol, Use
 from ..scenecodec import encode
 
 SOURCES = ("rules", "cards", "templates", "maps", "art")
@@ -108,8 +108,17 @@ class Preview:
         self.game: Game | None = None
 
     def watched(self) -> list[Path]:
-        """The source folders of the game (those that exist)."""
-        return [p for p in (self.root / d / self.slug for d in SOURCES) if p.is_dir()]
+        """The project's source folders (rules/, cards/, templates/, maps/, art/: those that exist),
+        so a game folder made while the preview runs (art/<game>/) is seen too."""
+        return [p for p in (self.root / d for d in SOURCES) if p.is_dir()]
+
+    def concerns(self, path: str | Path) -> bool:
+        """Whether a changed file is one of this game's sources."""
+        try:
+            parts = Path(path).relative_to(self.root).parts
+        except ValueError:
+            return False
+        return len(parts) > 2 and parts[0] in SOURCES and parts[1] == self.slug
 
     def rebuild(self) -> Snapshot:
         """Both phases: the cards, then the slow checks."""
@@ -186,7 +195,7 @@ class Preview:
                     if items or side == "front":
                         used = _used(items, layout.symbols)
                         key = digest(encode(items), {n: [s.w, s.h, encode(s.items)] for n, s in used.items()},
-                                     ct.width, ct.height, game.print.bleed)
+                                     ct.width, ct.height, game.print.bleed, _pictures(items, used))
                         e.faces[side] = Face(items, used, key, ct.width, ct.height)
             e.problems += problems.items[mark:]
             out.append(e)
@@ -242,6 +251,26 @@ def _attach(entries: list[Entry], problems: Problems) -> list[Problem]:
         elif p not in owner.problems:
             owner.problems.append(p)
     return general
+
+
+def _pictures(items: list, symbols: dict[str, Symbol]) -> list[list]:
+    """Each picture file the face shows, with its size and time: a replaced picture is a new face."""
+    out: list[list] = []
+
+    def walk(its) -> None:
+        for it in its:
+            if isinstance(it, Image):
+                try:
+                    st = Path(it.path).stat()
+                    out.append([it.path, st.st_size, st.st_mtime_ns])
+                except OSError:
+                    out.append([it.path, None, None])
+            elif isinstance(it, Clip):
+                walk(it.items)
+    walk(items)
+    for s in symbols.values():
+        walk(s.items)
+    return out
 
 
 def _used(items: list, symbols: dict[str, Symbol]) -> dict[str, Symbol]:
