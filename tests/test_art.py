@@ -118,3 +118,14 @@ def test_cards_without_art_keep_their_emblem(game_copy):
     items, problems = _front(g, "lankies")
     assert any(isinstance(it, Text) and it.text == "L" for it in flat(items))
     assert not any(isinstance(it, Image) for it in flat(items)) and not problems.items
+
+
+def test_a_replaced_picture_rebuilds_the_cards_through_the_cache(game_copy):
+    g = _art_game(game_copy, {"rats": "beast.png"})
+    PILImage.new("RGB", (1000, 500), "#8b4513").save(g.root / "art/loot_battles/beast.png")
+    g.only("cards")
+    code, _, out = g.build()
+    first = (out / "cards.pdf").read_bytes()
+    PILImage.new("RGB", (1000, 500), "#2f6b55").save(g.root / "art/loot_battles/beast.png")
+    code, probs, out = g.build()
+    assert code == 0 and (out / "cards.pdf").read_bytes() != first
