@@ -2,10 +2,12 @@
 
 The first row names the columns (card fields); each further row is a card. The card type is
 a ``type`` column, or else the sheet's name (an XLSX sheet per card type: its key or its
-name). A cell holding a list separates its items with ``;``. An empty cell is an absent key.
+name). A cell holding a list separates its items with ``;`` (``[]``: an empty list). An empty cell is an
+absent key.
 Cells are read as the card type declares the field (``007`` stays text in a text field, ``3``
 is a number in a number field), so the validator sees what YAML would have given it, and
 every problem names its cell: ``loot.csv:12:3`` (line and column) or ``loot.xlsx:Swords!C7``.
+A field holding mappings (a map, a list of maps) has no plain cell form: its cell holds JSON.
 
 :func:`write_csv` writes a pool back in the one column order :func:`columns` gives, so a CSV
 written by cardgen reads back into the same cards and writes out identically.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,7 +104,14 @@ def _type_of_sheet(sheet: str, card_types: dict[str, CardType]) -> str | None:
 def _typed(value: Any, opt: Opt | None, loc: Loc) -> Any:
     """A cell as the field's type reads it (a wrong one stays as it is: the validator says so)."""
     t = opt.type if opt else "any"
+    if _structured(opt) and isinstance(value, str) and value.strip()[:1] in ("[", "{"):
+        try:
+            return json.loads(value)        # mappings have no cell form: cardgen writes them as JSON
+        except ValueError:
+            return value
     if t == "list":
+        if str(value).strip() == "[]":     # an empty list, written so (an empty cell is an absent key)
+            value = ""
         items = [x.strip() for x in str(value).split(SEP)]
         out = YList(_typed(x, opt.item, loc) for x in items if x != "")
         out.loc = loc
@@ -126,6 +136,13 @@ def _typed(value: Any, opt: Opt | None, loc: Loc) -> Any:
     if t in ("bool", "any") and v.lower() in ("true", "false", "yes", "no"):
         return v.lower() in ("true", "yes")
     return v
+
+
+def _structured(opt: Opt | None) -> bool:
+    """A field holding mappings (a map, or a list of them), which a cell holds as JSON."""
+    if opt is None:
+        return False
+    return opt.type == "map" or (opt.type == "list" and opt.item is not None and opt.item.type in ("map", "list"))
 
 
 def _csv(path: Path, problems: Problems) -> list[tuple[str | None, list[list[Any]], Any]]:
@@ -183,8 +200,10 @@ def cell(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)):
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     if isinstance(value, list):
-        return SEP.join(cell(v) for v in value)
+        return SEP.join(cell(v) for v in value) if value else "[]"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
