@@ -5,6 +5,7 @@ and :mod:`cardgen.editorschema`. ``obj`` is the CLI's context (root, games, chec
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from pathlib import Path
 
@@ -33,6 +34,11 @@ def serve(obj, game: str | None, port: int, watch: bool, fmt: str) -> None:
             raise click.UsageError("name the game to preview (games: " + ", ".join(obj.games) + ")")
         game = obj.games[0]
     obj.check_games((game,))
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError as e:
+            raise click.UsageError(f"cannot serve on 127.0.0.1:{port} ({e.strerror}); choose another --port") from None
     url = f"http://127.0.0.1:{port}/"
     if fmt == "json":           # one line a tool can read the address from
         click.echo(json.dumps({"game": game, "url": url}))

@@ -18,6 +18,7 @@ from PIL import Image as PILImage
 
 from cardgen.serve.page import page
 from cardgen.serve.preview import Preview
+from tests.conftest import run_cli
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -175,3 +176,11 @@ def test_a_replaced_picture_is_a_new_image(game_copy):
     PILImage.new("RGB", (1000, 500), "#2f6b55").save(pic)               # the same size, another picture
     new = next(e for e in pv.rebuild().entries if e.id == "lankies").faces["front"].key
     assert new != key and pv.image(new, 40) != before
+
+
+def test_a_port_in_use_is_a_usage_error():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        code, _ = run_cli("serve", "loot_battles", "--port", str(s.getsockname()[1]))
+    assert code == 2
