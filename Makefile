@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 JOBS    ?= 2
 
-.PHONY: build test validate bench lint clean tools
+.PHONY: build test validate bench lint clean tools goldens
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -31,6 +31,12 @@ validate: $(STAMP)
 test: $(STAMP) tools
 	$(BIN)/ruff check cardgen tests bench
 	$(BIN)/python -m pytest
+
+# Every generated file (docs/rules/<game>.md, docs/problems.md, log schemas, the event reference,
+# golden traces and manifests) rewritten from the current sources: a new game needs only this.
+goldens: $(STAMP)
+	$(BIN)/python -m pytest --update-goldens -q -k "current or golden" tests/test_standalone.py \
+	  tests/test_checker_framework.py tests/test_layout.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -74,6 +74,9 @@ class CardLayout:
         self._params = plain(game.params)
         self._counts: dict[str, int] | None = None
         self._refs: dict[int, list[str]] = {}
+        # a problem of a template's own text (an element that reads no card field): reported once,
+        # at the template's line, with the cards that use the template counted
+        self._once: set[tuple] = set()
         self._cards = {c.id: c.fields for c in game.cards}
         self._game = {"title": game.title, "slug": game.slug, **{k: v for k, v in game.meta.items()
                                                                  if k in ("subtitle", "designer")}}
@@ -190,18 +193,34 @@ class CardLayout:
             if v is None:
                 continue
             field = self._field(card, el)
-            ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, self.problems, label,
-                              card.field_locs[field] if field else card.loc, card.field_locs, el.name, el.loc,
-                              self._art, field, self._art_dir)
+            own = not self._refs[id(el)]           # the element reads no card field: the template's own text
+            sink = Problems() if own else self.problems
+            ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, sink, label,
+                              el.loc if own else (card.field_locs[field] if field else card.loc), card.field_locs,
+                              el.name, el.loc, self._art, field, self._art_dir)
             out.extend(KINDS[el.kind].draw(v, ctx))
+            for prob in sink if own else ():
+                self._report_once(prob, label, tpl.name)
         return out
+
+    def _report_once(self, prob: Problem, label: str, template: str) -> None:
+        """A template's own problem, once at its line, with the cards that use the template counted."""
+        text = prob.message.removeprefix(f"{label}: ")
+        key = (prob.rule, prob.severity, text, prob.loc)
+        if key in self._once:
+            return
+        users = [c for c in self.game.cards if template in (self.game.card_types[c.type].template,
+                                                            self.game.card_types[c.type].back)]
+        self._once.add(key)
+        self.problems.add(prob.rule, prob.severity, f"template '{template}': {text}, on every card that uses it "
+                          f"({len(users)} designs, {sum(c.copies for c in users)} cards)", prob.loc, prob.hint)
 
     def _field(self, card: Card, el) -> str | None:
         """The card field a problem in this element belongs to: the first one it reads."""
         refs = self._refs.get(id(el))
         if refs is None:
             refs = self._refs[id(el)] = [m.group(1) for v in el.raw.values() if isinstance(v, str)
-                                         for m in re.finditer(r"card\.(\w+)", v)]
+                                         for m in re.finditer(r"\bcards?\b(?:\.(\w+)|\[)", v)]
         for name in refs:
             if name in card.field_locs:
                 return name

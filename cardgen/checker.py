@@ -13,13 +13,39 @@ import json
 import sys
 from pathlib import Path
 
+from . import sources
+from .catalogue import rule_titles
 from .loader import load_game
 from .model import Game
 from .play.referee import BaseEngine, Referee, StopReplay
 from .playlog import LogError, PlayLog, read
-from .problems import Loc, Problems, did_you_mean, display_path
+from .problems import Loc, Problem, Problems, did_you_mean, display_path, safe
 from .schema import MISSING, check_value
 from .yamlsrc import YList
+
+
+def _refused(probs: Problems, fallback: Loc) -> LogError:
+    """The first problem of a field check as a LogError: a value of the wrong type is LOG-TYPE."""
+    p = probs.errors[0]
+    rule = "LOG-TYPE" if p.rule == "YAML-TYPE" else "LOG-FIELD"
+    return LogError(rule, p.message, p.loc or fallback, p.hint)
+
+
+def _empty_inside(value, loc: Loc, what: str) -> None:
+    """A null inside a field's lists and mappings (``hp: {ana: null}``) is no value: LOG-TYPE."""
+    stack = [(value, loc, what)]
+    while stack:
+        v, at, name = stack.pop()
+        if isinstance(v, dict):
+            items = [(k, x, v.at(k) if hasattr(v, "at") else at, f"{name}[{k}]") for k, x in v.items()]
+        elif isinstance(v, list):
+            items = [(i, x, v.at(i) if hasattr(v, "at") else at, f"{name}[{i + 1}]") for i, x in enumerate(v)]
+        else:
+            continue
+        for _k, x, xat, xname in items:
+            if x is None:
+                raise LogError("LOG-TYPE", f"{xname} is empty: give a value", xat)
+            stack.append((x, xat, xname))
 
 
 def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
@@ -30,7 +56,8 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
     if game_name != slug:
         raise LogError("LOG-GAME", f"the log is for game {game_name!r}, not '{slug}'",
                        log.header_locs.get("game", Loc(str(log.path), 1, 1)))
-    # an unknown key first: a misspelt required key is its "did you mean", not a missing one
+    # unknown keys first: a misspelt key is reported with its "did you mean", not as the
+    # required key it was meant to be
     known = set(engine_cls.HEADER) | {"game", "rules_version", "notes", "date", "title"}
     for key in log.header:
         if key not in known:
@@ -40,13 +67,19 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
     for key, opt in engine_cls.HEADER.items():
         if key not in log.header:
             if opt.required:
+                # a misspelt key is the slip, not the key it stands for: name it, with the match
+                typo = next((k for k in log.header if k not in known and did_you_mean(str(k), [key])), None)
+                if typo is not None:
+                    raise LogError("LOG-FIELD", f"unknown header key '{typo}'", log.header_locs.get(typo),
+                                   did_you_mean(str(typo), [key]))
                 raise LogError("LOG-FIELD", f"the log header lacks '{key}' ({opt.doc or opt.describe()})",
                                Loc(str(log.path), 1, 1))
             continue
         ok, v = check_value(log.header[key], opt, log.header_locs.get(key), probs, f"header '{key}'")
         if not ok:
-            p = probs.errors[0]
-            raise LogError("LOG-FIELD", p.message, p.loc or Loc(str(log.path), 1, 1))
+            raise _refused(probs, Loc(str(log.path), 1, 1))
+        if opt.type != "any":
+            _empty_inside(v, log.header_locs.get(key) or Loc(str(log.path), 1, 1), f"header '{key}'")
         raw = log.header[key]
         if isinstance(raw, YList):      # keep each item's position: "players[1]" → its line
             for i in range(len(raw)):
@@ -71,8 +104,9 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
             probs = Problems()
             ok, v = check_value(ev.fields[key], opt, ev.at(key), probs, f"'{key}' of a '{ev.kind}' event")
             if not ok:
-                p = probs.errors[0]
-                raise LogError("LOG-FIELD", p.message, p.loc or ev.loc)
+                raise _refused(probs, ev.loc)
+            if opt.type != "any" and isinstance(v, (dict, list)):
+                _empty_inside(v, ev.at(key), f"'{key}' of a '{ev.kind}' event")
             ev.fields[key] = v
 
 
@@ -89,7 +123,8 @@ def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Pro
     if game is None or problems.has_errors:
         raise LogError("LOG-GAME", f"the {slug} content has errors; run `cardgen validate {slug}`",
                        Loc(str(path), 1, 1))
-    return replay_log(game, engine_cls, log, strict)
+    with sources.project(root), sources.beside(path):     # builds the log names beside itself
+        return replay_log(game, engine_cls, log, strict)
 
 
 def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: bool = False
@@ -102,12 +137,16 @@ def replay_log(game: Game, engine_cls: type[BaseEngine], log: PlayLog, strict: b
         at = log.allow_locs[i] if i < len(log.allow_locs) else Loc(str(path), 1, 1)
         if not isinstance(a, dict) or "rule" not in a or "reason" not in a:
             raise LogError("LOG-FIELD", "each 'allow' entry needs 'rule' and 'reason'", at)
+        if not isinstance(a["rule"], str) or not isinstance(a["reason"], (str, int, float)):
+            raise LogError("LOG-TYPE", "an 'allow' entry's 'rule' must be a rule ID and its 'reason' text", at)
         allowed[str(a["rule"])] = str(a["reason"])
         allow_at[str(a["rule"])] = at
     ref = Referee(problems, allowed, strict)
     where = Loc(str(path), 1, 1)
     try:
         engine = engine_cls(game, log.header, log.header_locs, ref)
+        engine.events = log.events
+        engine.log_kinds = frozenset(ev.kind for ev in log.events)
         marks = (0, 0)
         try:
             engine.start()
@@ -198,21 +237,23 @@ def run_check(root: Path, slug: str, path: Path, strict: bool, trace: bool, fmt:
             print(json.dumps({"problems": [{"rule": e.rule, "severity": "error", "file": display_path(str(path)),
                                             "line": e.loc.line if e.loc else 0,
                                             "column": e.loc.col if e.loc else 0, "message": e.message,
-                                            **({"hint": e.hint} if e.hint else {})}],
+                                            **({"hint": e.hint} if e.hint else {}),
+                                            **({"title": t} if (t := rule_titles(root).get(e.rule)) else {})}],
                               "final": None}, ensure_ascii=False))
         else:
-            hint = f" ({e.hint})" if e.hint else ""
-            print(f"{where}: {e.rule} error: {e.message}{hint}", file=sys.stderr)
+            line = Problem(e.rule, "error", e.message, e.loc, e.hint).text()
+            print(line if e.loc else f"{safe(where)}{line[len('-:0:0'):]}", file=sys.stderr)
         return 2
     if fmt == "json":
-        doc = {"problems": [p.as_dict() for p in problems.sorted()], "final": final}
+        titles = rule_titles(root)
+        doc = {"problems": [p.as_dict(titles) for p in problems.sorted()], "final": final}
         if trace:
             doc["trace"] = lines
         print(json.dumps(doc, indent=2, ensure_ascii=False, default=str))
     else:
         if trace:
             for ln in lines:
-                print(ln)
+                print(safe(ln))
         for p in problems.sorted():
             print(p.text())
         print(f"final: {json.dumps(final, ensure_ascii=False, default=str)}")

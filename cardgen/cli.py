@@ -1,6 +1,7 @@
 """The ``cardgen`` command line: build, validate, check, cards.
 
-Exit codes: 0 success, 1 content problems (or playtest violations), 2 usage errors.
+Exit codes: 0 success, 1 content problems (or playtest violations), 2 usage errors,
+130 interrupted (Ctrl-C: "interrupted", no traceback, previous outputs intact).
 """
 
 from __future__ import annotations
@@ -14,19 +15,20 @@ from pathlib import Path
 
 import click
 
-from . import deckstats, gamehooks, pipeline
+from . import deckstats, gamehooks, pipeline, sources
 from . import proof as proofs
-from .atomic import write_bytes
+from .atomic import OutputError, check_folder, replace_set, write_bytes
 from .cache import Store, cached_files, code_fingerprint, digest, files_digest
 from .cache import default_folder as cache_folder
 from .cache import enabled as cache_enabled
+from .catalogue import rule_titles
 from .collections import deck_kinds
 from .export.run import chosen as chosen_cards
 from .export.run import export as run_export
 from .export.run import targets as export_targets
 from .loader import COMMON_FIELDS, check_sizes_fit, list_games, load_game
 from .play.lookup import nearest
-from .problems import Loc, Problems, did_you_mean, to_json
+from .problems import Loc, Problems, did_you_mean, safe, to_json
 from .selection import SelectionError, select_cards
 from .selection import apply as apply_selection
 from .selection import printables as select_printables
@@ -37,26 +39,80 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), de
                       help="Report as text lines or one JSON document.")
 
 
-def find_root(start: Path) -> Path:
-    """The project folder: the nearest folder upwards holding rules/ (else the start)."""
+def find_root(start: Path) -> Path | None:
+    """The project folder: the nearest folder upwards holding rules/ and cards/ (else None)."""
     for p in [start, *start.parents]:
-        if (p / "rules").is_dir() and (p / "cards").is_dir():
+        if is_project(p):
             return p
-    return start
+    return None
+
+
+def is_project(p: Path) -> bool:
+    try:
+        return (p / "rules").is_dir() and (p / "cards").is_dir()
+    except OSError:
+        return False
+
+
+class CardgenGroup(click.Group):
+    """The command group: Ctrl-C anywhere in a command is "interrupted", exit 130."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            interrupted()
+
+
+def interrupted() -> None:
+    try:
+        sys.stdout.flush()
+    except Exception:  # noqa: BLE001 - the stream may be gone; the exit code still says it
+        pass
+    click.echo("interrupted", err=True)
+    sys.exit(130)
 
 
 class Ctx:
-    def __init__(self, root: Path):
-        self.root = root
-        self.games = list_games(root)
+    """The project a command works on, found when the command first needs it (so ``--help``
+    works anywhere); no project there is exit 2 "no cardgen project here"."""
+
+    def __init__(self, ctx: click.Context, root: Path | None):
+        self._ctx, self._given, self._root, self._games = ctx, root, None, None
+
+    @property
+    def root(self) -> Path:
+        if self._root is None:
+            found = self._given if self._given is not None else find_root(Path.cwd())
+            if found is None or not is_project(found):
+                where = found if found is not None else Path.cwd()
+                click.echo(safe(f"cardgen: no cardgen project here ({where}): a project folder holds rules/ "
+                                "and cards/ (give it with --root)"), err=True)
+                sys.exit(2)
+            self._root = found.resolve()
+            self._ctx.with_resource(sources.project(self._root))    # every file read stays inside it
+        return self._root
+
+    @property
+    def games(self) -> list[str]:
+        if self._games is None:
+            self._games = list_games(self.root)
+        return self._games
 
     def check_games(self, names: tuple[str, ...]) -> list[str]:
         for n in names:
             if n not in self.games:
                 hint = did_you_mean(n, self.games)
-                raise click.UsageError(f"unknown game '{n}'" + (f"; {hint}" if hint else "") +
-                                       f" (games: {', '.join(self.games) or 'none'})")
+                raise click.UsageError(safe(f"unknown game '{n}'" + (f"; {hint}" if hint else "") +
+                                            f" (games: {', '.join(self.games) or 'none'})"))
         return list(names) or self.games
+
+
+def titles() -> dict[str, str]:
+    """Rule ID → title, for the JSON output (the project of the running command)."""
+    ctx = click.get_current_context(silent=True)
+    root = getattr(ctx.find_root().obj, "root", None) if ctx is not None else None
+    return rule_titles(root) if root is not None else {}
 
 
 def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
@@ -64,12 +120,12 @@ def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
     """Problems one a line, then ``details`` (what the files hold), then the count on stderr."""
     out = out or sys.stdout
     if fmt == "json":
-        out.write(to_json(problems, **(extra or {})) + "\n")
+        out.write(to_json(problems, titles(), **(extra or {})) + "\n")
         return
     for p in problems.sorted():
         out.write(p.text() + "\n")
     for d in details:
-        out.write(d + "\n")
+        out.write("\n".join(safe(x) for x in d.split("\n")) + "\n")
     out.flush()             # the count comes last on a terminal, where stdout and stderr meet
     n_err = len(problems.errors)
     n_warn = sum(1 for p in problems if p.severity == "warning")
@@ -77,16 +133,16 @@ def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
         click.echo(f"{n_err} error(s), {n_warn} warning(s)", err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+@click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog="Exit codes: 0 success, 1 content problems (or playtest violations), 2 usage errors "
-                    "(unknown game, bad option, unreadable file).")
+                    "(unknown game, bad option, unreadable file, no project here), 130 interrupted.")
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Project folder (default: the nearest folder upwards holding rules/ and cards/).")
 @click.version_option(package_name="cardgen")
 @click.pass_context
 def main(ctx: click.Context, root: Path | None) -> None:
     """cardgen: validate game content and build printable PDFs."""
-    ctx.obj = Ctx((root or find_root(Path.cwd())).resolve())
+    ctx.obj = Ctx(ctx, root)
 
 
 @main.command()
@@ -122,12 +178,17 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
         raise click.UsageError(str(e)) from None
     if cards_sel is not None and len(names) != 1:
         raise click.UsageError("--cards selects the cards of one game: name it (cardgen build GAME --cards …)")
-    off = parse_offset(offset) if offset else None
+    off = parse_offset(offset) if offset is not None else None
     out = (out or obj.root / "build").resolve()
     for src in ("cards", "rules", "templates", "maps"):
         if out.is_relative_to(obj.root / src):
             raise click.BadParameter(f"{out} lies inside the sources ({src}/); builds never write there",
                                      param_hint="--out")
+    try:
+        check_folder(out)
+    except OutputError as e:
+        click.echo(f"build stopped: {e}; nothing was written.", err=True)
+        sys.exit(1)
     problems = Problems()
     written: list[str] = []
     started = time.monotonic()
@@ -175,32 +236,45 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     if any(id(p) not in absorbed for p in problems.errors):
         report(problems, fmt, {"written": []})
         sys.exit(1)
-    outputs: list[tuple[Path, bytes]] = []
+    outputs: dict[str, dict[str, bytes]] = {}
     with click.progressbar(steps, label="building", file=sys.stderr,
                            item_show_func=lambda s: f"{s[0].game.slug}: {s[1]}" if s else "") as bar:
         for laid, name, fn, extra in bar:
             files = _make(store if not extra else None, laid, name, fn, problems, out / laid.game.slug, extra)
-            for fname, data in files.items():
-                outputs.append((out / laid.game.slug / fname, data))
+            outputs.setdefault(laid.game.slug, {}).update(files)
     if any(id(p) not in absorbed for p in problems.errors):
         report(problems, fmt, {"written": []})
         sys.exit(1)
-    for path, data in outputs:
-        if not (path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data):
-            write_bytes(path, data)     # an unchanged output keeps its file (and its time stamp)
-        written.append(str(path))
+    for slug, files in outputs.items():         # each game's outputs replaced as one set
+        if only or cards_sel is not None:       # a part of the game: its other outputs stay
+            files = {**_existing(out / slug), **files}
+        try:
+            written += [str(p) for p in replace_set(out / slug, files)]
+        except OutputError as e:
+            report(problems, fmt, {"written": written})
+            click.echo(f"build stopped: {e}; the previous outputs of {slug} are intact.", err=True)
+            sys.exit(1)
     report(problems, fmt, {"written": written})
     if fmt == "text":
         for w in written:
-            click.echo(f"wrote {w}", err=True)
+            click.echo(safe(f"wrote {w}"), err=True)
         click.echo(f"built {len(names)} game(s) in {time.monotonic() - started:.1f} s", err=True)
     n_err = sum(laid.error_cards for laid in plans)
     if memo is not None and not n_err:
-        store.put("build", memo, {"files": {str(p): hashlib.sha256(d).hexdigest() for p, d in outputs},
+        store.put("build", memo, {"files": {str(out / slug / n): hashlib.sha256(d).hexdigest()
+                                            for slug, files in outputs.items() for n, d in files.items()},
                                   "problems": [[p.rule, p.severity, p.message, _locl(p.loc), p.hint] for p in problems]})
     if n_err:
         click.echo(f"draft: {n_err} error card(s) printed in place of cards with problems", err=True)
         sys.exit(1)
+
+
+def _existing(folder: Path) -> dict[str, bytes]:
+    """The files a game's output folder holds now (a partial build keeps them)."""
+    if not folder.is_dir():
+        return {}
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and not p.name.startswith(".")}
 
 
 def _locl(loc) -> list | None:
@@ -261,14 +335,23 @@ def _loc(game, key):
     return Loc(str(game.game_file), 1, 1)
 
 
+MAX_OFFSET_MM = 50.0       # a printer's duplex drift is a few millimetres; more is a typo
+
+
 def parse_offset(text: str) -> tuple[float, float]:
-    parts = [p for p in text.replace(" ", "").split(",") if p]
+    """``X,Y`` → two finite lengths in mm, each within ±MAX_OFFSET_MM (else a usage error)."""
+    parts = [p.strip() for p in text.split(",")]
     try:
-        if len(parts) != 2:
-            raise UnitError("two lengths")
-        return length_mm(parts[0]), length_mm(parts[1])
+        if len(parts) != 2 or not all(parts):
+            raise UnitError(f"two lengths, got {text!r}")
+        xy = length_mm(parts[0]), length_mm(parts[1])
     except UnitError as e:
         raise click.BadParameter(f"expected X,Y such as '0.5mm,-1mm' ({e})", param_hint="--offset") from e
+    for v in xy:
+        if not -MAX_OFFSET_MM <= v <= MAX_OFFSET_MM:
+            raise click.BadParameter(f"{v:g} mm is more than the {MAX_OFFSET_MM:g} mm a back page may be shifted",
+                                     param_hint="--offset")
+    return xy
 
 
 @main.command()
@@ -291,8 +374,9 @@ def validate(obj: Ctx, args: tuple[str, ...], fmt: str) -> None:
             for f in files:
                 path = Path(f)
                 if not path.exists():
-                    raise click.UsageError(f"no such file: {f}")
-                s = pipeline.check_file(game, path, problems)
+                    raise click.UsageError(safe(f"no such file: {f}"))
+                with sources.named(path):       # named here: read where it lies
+                    s = pipeline.check_file(game, path, problems)
                 if s:
                     summaries.append(s)
         report(problems, fmt, {"files": summaries}, details=[format_summary(s) for s in summaries])
@@ -365,11 +449,13 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
     st = deckstats.summary(g, [(c.fields, c.copies) for c in g.cards])
     if fmt == "json":
         click.echo(json.dumps({"game": game, "cards": rows, "stats": st,
-                               "problems": [p.as_dict() for p in problems.sorted()]}, indent=2, ensure_ascii=False))
+                               "problems": [p.as_dict(titles()) for p in problems.sorted()]},
+                              indent=2, ensure_ascii=False))
     else:
         w = max((len(r["id"]) for r in rows), default=2)
         for r in rows:
-            click.echo(f"{r['id']:<{w}}  {r['copies']:>3} × {r['name']}  [{r['type']}{'/' + r['set'] if r['set'] else ''}]")
+            click.echo(safe(f"{r['id']:<{w}}  {r['copies']:>3} × {r['name']}  "
+                            f"[{r['type']}{'/' + r['set'] if r['set'] else ''}]"))
         for line in deckstats.text(st):
             click.echo(line)
         click.echo(f"{len(rows)} card designs, {sum(r['copies'] for r in rows)} cards", err=True)
@@ -381,7 +467,7 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
 @click.argument("game")
 @click.argument("card_names", nargs=-1, required=True, metavar="CARD...")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: build/<game>/).")
+              help="Output folder (default: build/proof/<game>/).")
 @click.option("--png/--no-png", default=True, show_default=True, help="Also write proof.png.")
 @FORMAT
 @click.pass_obj
@@ -405,7 +491,7 @@ def proof(obj: Ctx, game: str, card_names: tuple[str, ...], out: Path | None, pn
         chosen.append(c)
     doc = proofs.document(g, chosen, problems)
     data = proofs.pdf(doc)
-    folder = (out or obj.root / "build" / game).resolve()
+    folder = (out or obj.root / "build" / "proof" / game).resolve()
     files = {"proof.pdf": data, **({"proof.png": proofs.png(data)} if png else {})}
     for name, blob in files.items():
         write_bytes(folder / name, blob)
@@ -423,7 +509,7 @@ def proof(obj: Ctx, game: str, card_names: tuple[str, ...], out: Path | None, pn
 @click.option("--cards", "cards_sel", default=None, metavar="SELECTION",
               help="Only these cards: ids, type:<type>, set:<set>, or a deck/party/build file at its counts.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: build/<game>/export/<target>/).")
+              help="Output folder (default: build/export/<game>/<target>/).")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=None,
               help="Pixels per inch (default: 300 for png, 200 for tts, the service's own).")
 @click.option("--trim", is_flag=True, help="png: cut at the trim (default: keep the bleed).")
@@ -450,7 +536,7 @@ def export(obj: Ctx, game: str, to: str, cards_sel: str | None, out: Path | None
         sel = select_cards(cards_sel, g, obj.root, problems) if cards_sel else None
     except SelectionError as e:
         raise click.UsageError(str(e)) from None
-    folder = (out or obj.root / "build" / game / "export" / to).resolve()
+    folder = (out or obj.root / "build" / "export" / game / to).resolve()
     base = url if url is not None else folder.as_uri() + "/"
     total = 2 * len(chosen_cards(g, sel))
     with click.progressbar(length=total, label=f"exporting {total} faces", file=sys.stderr) as bar:
@@ -467,8 +553,10 @@ def export(obj: Ctx, game: str, to: str, cards_sel: str | None, out: Path | None
 
 def _add_subgroups() -> None:
     from .cli_authoring import schema, serve
+    from .cli_new import new
     from .cli_rules import rules
     main.add_command(rules)
+    main.add_command(new)
     main.add_command(serve)
     main.add_command(schema)
 

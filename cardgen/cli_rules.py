@@ -3,6 +3,8 @@
 ``cardgen rules diff GAME A B`` prints the sections added, removed and changed from version A to
 version B (``current`` names the current version; ``v0.9`` and ``0.9`` are the same).
 ``cardgen rules versions GAME`` lists the versions.
+``cardgen rules explain RULE-ID`` prints a rule: its statement, section, rulings and where the
+rulebook states it (exit 2, with the nearest ID, for an ID no catalogue knows).
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from pathlib import Path
 
 import click
 
-from .problems import Problems, did_you_mean, to_json
+from .catalogue import rule_titles
+from .explain import explain as explain_rule
+from .explain import known_ids
+from .problems import Problems, did_you_mean, safe, to_json
 
 
 def _root(ctx: click.Context) -> Path:
@@ -21,7 +26,11 @@ def _root(ctx: click.Context) -> Path:
     root = getattr(obj, "root", None)
     if root is None:
         from .cli import find_root
-        root = find_root(Path.cwd()).resolve()
+        found = find_root(Path.cwd())
+        if found is None:
+            click.echo("cardgen: no cardgen project here", err=True)
+            sys.exit(2)
+        root = found.resolve()
     return Path(root)
 
 
@@ -51,7 +60,7 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), de
 
 @click.group()
 def rules() -> None:
-    """Rulebook tools: versions and the changes between them."""
+    """Rule tools: explain a rule ID; rulebook versions and the changes between them."""
 
 
 @rules.command()
@@ -82,7 +91,7 @@ def diff(ctx: click.Context, game: str, a: str, b: str, detail: bool, fmt: str) 
         changes = book.changes(found[0], found[1])
     if changes is None or problems.has_errors:
         if fmt == "json":
-            click.echo(to_json(problems, changes=[]))
+            click.echo(to_json(problems, rule_titles(_root(ctx)), changes=[]))
         else:
             _report(problems, fmt)
         sys.exit(1)
@@ -90,10 +99,11 @@ def diff(ctx: click.Context, game: str, a: str, b: str, detail: bool, fmt: str) 
     if fmt == "json":
         click.echo(json.dumps({"game": game, "from": va.version, "to": vb.version,
                                "changes": [c.as_dict() for c in changes],
-                               "problems": [p.as_dict() for p in problems.sorted()]}, indent=2, ensure_ascii=False))
+                               "problems": [p.as_dict(rule_titles(_root(ctx))) for p in problems.sorted()]}, indent=2, ensure_ascii=False))
     else:
         _report(problems, fmt)
-        click.echo(format_text(changes, va.label, vb.label, detail=detail), nl=False)
+        text = format_text(changes, va.label, vb.label, detail=detail)
+        click.echo("\n".join(safe(line) for line in text.split("\n")), nl=False)
     sys.exit(0)
 
 
@@ -110,11 +120,32 @@ def versions(ctx: click.Context, game: str, fmt: str) -> None:
     rows = [{"version": v.version, "edition": v.edition, "date": v.date, "current": v.current,
              "folder": str(v.folder), "pdf": v.pdf_name} for v in vs]
     if fmt == "json":
-        click.echo(json.dumps({"game": game, "versions": rows, "problems": [p.as_dict() for p in problems.sorted()]},
+        click.echo(json.dumps({"game": game, "versions": rows, "problems": [p.as_dict(rule_titles(_root(ctx))) for p in problems.sorted()]},
                               indent=2, ensure_ascii=False))
     else:
         _report(problems, fmt)
         for r in rows:
-            click.echo(f"{r['version']:<8} {r['edition']}, {r['date']}  → {r['pdf']}"
+            click.echo(safe(f"{r['version']:<8} {r['edition']}, {r['date']}  → {r['pdf']}")
                        + ("  (current)" if r["current"] else ""))
     sys.exit(1 if problems.has_errors else 0)
+
+
+@rules.command()
+@click.argument("rule_id", metavar="RULE-ID")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Print as text or one JSON document.")
+@click.pass_context
+def explain(ctx: click.Context, rule_id: str, fmt: str) -> None:
+    """Print RULE-ID: its statement, section and rulings, and where the rulebook states it."""
+    root = _root(ctx)
+    rid = rule_id.strip().upper()
+    ex = explain_rule(root, rid)
+    if ex is None:
+        ids, _ = known_ids(root)
+        hint = did_you_mean(rid, ids)
+        raise click.UsageError(f"no rule '{rule_id}' in any catalogue or in cardgen's own list"
+                               + (f"; {hint}" if hint else ""))
+    if fmt == "json":
+        click.echo(json.dumps(ex.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(ex.text(), nl=False)

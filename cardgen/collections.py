@@ -9,6 +9,7 @@ from typing import Any
 from .constraints import Collection, Entry
 from .model import Game
 from .problems import Loc, Problems, did_you_mean
+from .schema import Opt, check_value
 from .yamlsrc import YDict, YList, load_yaml
 
 
@@ -100,6 +101,10 @@ def load_collection_file(path: Path, game: Game, problems: Problems) -> tuple[st
         if k not in allowed:
             problems.error("YAML-UNKNOWN-KEY", f"unknown key '{k}' in {kind} file", body.key_at(k),
                            hint=did_you_mean(str(k), allowed))
+    for key in ("name", "notes"):          # free text, but text: a list or mapping is a mistake
+        if key in body and body[key] is not None:
+            ok, text = check_value(body[key], Opt("str"), body.at(key), problems, f"'{key}' of the {kind} file")
+            body[key] = text if ok else None
     name = body.get("name") or path.stem
     label = f"{kind} '{name}'"
     entries = entries_from(body.get("cards"), game, problems, label, body.at("cards"))

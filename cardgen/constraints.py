@@ -4,8 +4,8 @@ A game's ``rules/<game>/constraints.yaml`` lists constraints; each names its cat
 rule ID, a ``kind`` below and its arguments. Numbers may be written as
 ``{param: dotted.path}`` to read them from the game's ``params.yaml`` (one source).
 
-Kinds: ``count`` (how many cards match, overall or per group), ``copies`` (copy limit
-per card, with exceptions and a per-card override field), ``sum`` (a field's total,
+Kinds: ``count`` (how many cards match, overall or per group), ``copies`` (copies of each
+card: ``exactly``/``min``/``max``, with exceptions and a per-card override of ``max``), ``sum`` (a field's total,
 e.g. points), ``declared_total`` (published totals per group against the cards),
 ``required`` (every matching card has a field set).
 """
@@ -39,6 +39,15 @@ class Collection:
     label: str
     unread: list[dict[str, Any]] = field(default_factory=list)   # raw keys of entries that failed to load
     unreadable: list[str] = field(default_factory=list)          # files of it that could not be read at all
+
+
+def resolve_args(key: str, value: Any, params: Any, problems: Problems, loc: Loc) -> Any:
+    """A constraint argument with its ``{param: a.b}`` read — also each value of a ``where``,
+    ``except`` or ``exclude`` mapping (``where: {era: {param: first_era}}``)."""
+    if key in ("where", "except", "exclude") and isinstance(value, dict) and set(value) != {"param"}:
+        at = value.at if isinstance(value, YDict) else (lambda k: loc)
+        return {k: resolve_param(v, params, problems, at(k)) for k, v in value.items()}
+    return resolve_param(value, params, problems, loc)
 
 
 def resolve_param(value: Any, params: Any, problems: Problems, loc: Loc) -> Any:
@@ -108,6 +117,9 @@ def _bounds_msg(n: int, c: dict) -> str | None:
 
 
 def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    """How many cards match (copies, or designs with `count: unique`), overall or `per` group:
+    `exactly`/`min`/`max`; `groups`/`groups_min`/`groups_max` bound the number of groups,
+    `groups_of` names groups that must exist."""
     sel = [e for e in col.entries if selects(e.fields, c)]
     unique = c.get("count", "copies") == "unique"
     label = c.get("label") or "cards"
@@ -148,7 +160,8 @@ def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
 
 
 def k_copies(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
-    limit = c.get("max")
+    """Copies of each matching card: `exactly`/`min`/`max` (`max_from`: a card field that
+    overrides `max` for that card)."""
     override = c.get("max_from")
     per: dict[str, list[Entry]] = {}
     for e in col.entries:
@@ -157,15 +170,16 @@ def k_copies(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc)
         e0 = es[0]
         if not selects(e0.fields, c):
             continue
-        lim = e0.fields.get(override) if override and e0.fields.get(override) is not None else limit
+        lim = e0.fields.get(override) if override and e0.fields.get(override) is not None else c.get("max")
         n = sum(e.count for e in es)
-        if lim is not None and n > lim:
+        why = _bounds_msg(n, {"exactly": c.get("exactly"), "min": c.get("min"), "max": lim})
+        if why:
             what = f" ({c['label']})" if c.get("label") else ""
-            problems.error(rule, f"{col.label} holds {n} copies of '{cid}' ({e0.name}){what}; at most {lim} allowed",
-                           es[-1].loc)
+            problems.error(rule, f"{col.label} holds {n} copies of '{cid}' ({e0.name}){what}; {why}", es[-1].loc)
 
 
 def k_sum(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    """The total of a card `field` over the matching cards (times their copies): `min`/`max`."""
     fname = c["field"]
     sel = [e for e in col.entries if selects(e.fields, c)]
     total = sum((e.fields.get(fname) or 0) * e.count for e in sel)
@@ -179,6 +193,7 @@ def k_sum(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) ->
 
 
 def k_declared_total(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    """Published `totals` per `group_by` value against the cards (less `exclude`)."""
     totals = c.get("totals")
     if not isinstance(totals, dict):
         problems.error("RULES-CONSTRAINT", "declared_total needs 'totals': a mapping group → total", cloc)
@@ -194,8 +209,8 @@ def k_declared_total(col: Collection, c: dict, rule: str, problems: Problems, cl
         if have != declared:
             excl = f" (not counting {', '.join(f'{k}={v}' for k, v in c['exclude'].items())})" \
                 if c.get("exclude") else ""
-            problems.error(rule, f"published total for {key} is {declared} but the cards hold {have}{excl}",
-                           tloc(key))
+            problems.error(rule, f"published total for {c['group_by']} '{key}' is {declared} but the cards "
+                           f"hold {have}{excl}", tloc(key))
     for key in groups:
         if key not in totals:
             problems.error(rule, f"cards of {c['group_by']} '{key}' have no published total", cloc,
@@ -203,6 +218,7 @@ def k_declared_total(col: Collection, c: dict, rule: str, problems: Problems, cl
 
 
 def k_required(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    """Every matching card sets each of `fields`."""
     for e in col.entries:
         if selects(e.fields, c):
             for f in c.get("fields") or []:
@@ -281,7 +297,7 @@ def evaluate(constraints: list[Any], collections: dict[str, Collection], params:
                            hint=did_you_mean(k, ARGS))
         if bad:
             continue
-        c = {k: resolve_param(v, params, problems, raw.at(k)) for k, v in raw.items()}
+        c = {k: resolve_args(k, v, params, problems, raw.at(k)) for k, v in raw.items()}
         if not _args_ok(raw, c, problems):
             continue
         fn = KINDS.get(c["kind"])
@@ -301,3 +317,4 @@ def evaluate(constraints: list[Any], collections: dict[str, Collection], params:
             problems.items[before:] = [replace(p, hint="; ".join(filter(None, [p.hint, f"not counted: the cards of "
                                                                                   f"unreadable {seen}"])))
                                        for p in problems.items[before:]]
+            problems.resync()

@@ -17,6 +17,7 @@ from .scene import Clip, Line, Page, Use, translate
 MARK_GAP = 1.0       # mm between a crop mark and the bleed box it points at
 MARK_WIDTH = 0.25    # mm
 MARK_LENGTH = 6.0    # mm, at most, for the marks in the page margins
+GUTTER_INSET = 0.5   # mm between a mark in a gutter and the bleeds on either side
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,19 @@ def _axis(page: float, trim: float, bleed: float) -> tuple[int, float, float]:
     return max(full, 0), 2 * bleed, bleed
 
 
-def make_grid(page_w: float, page_h: float, w: float, h: float, bleed: float) -> Grid:
-    cols, gx, bx = _axis(page_w, w, bleed)
-    rows, gy, by = _axis(page_h, h, bleed)
+def _gutter_axis(page: float, trim: float, bleed: float, gutter: float) -> tuple[int, float, float]:
+    """With a gutter between the bleed boxes: (count, gap between trims, bleed)."""
+    n = math.floor((page + gutter + 1e-9) / (trim + 2 * bleed + gutter))
+    return max(n, 0), 2 * bleed + gutter, bleed
+
+
+def make_grid(page_w: float, page_h: float, w: float, h: float, bleed: float, gutter: float = 0.0) -> Grid:
+    if gutter > 0:
+        cols, gx, bx = _gutter_axis(page_w, w, bleed, gutter)
+        rows, gy, by = _gutter_axis(page_h, h, bleed, gutter)
+    else:
+        cols, gx, bx = _axis(page_w, w, bleed)
+        rows, gy, by = _axis(page_h, h, bleed)
     b = min(bx, by)
     total_w = cols * w + (cols - 1) * gx
     total_h = rows * h + (rows - 1) * gy
@@ -68,7 +79,12 @@ def back_position(x: float, y: float, w: float, h: float, ps: PrintSettings) -> 
 
 
 def crop_marks(grid: Grid, page_w: float, page_h: float, used: int | None = None) -> list:
-    """Crop marks on the trim lines, in the page margins and across the gutters — never inside a trim.
+    """Crop marks on the trim lines, in the page margins and in the gutters — never inside a trim.
+
+    Between cards, marks sit in the gutter (``print: gutter``) clear of every bleed. Without a
+    gutter, a cut line is marked in the page margins only; where the margins leave no room
+    (poker cards 3 across A4 leave 1.5 mm a side), its marks stay between the cards, in the
+    neighbours' bleed, as the only guide for that cut.
 
     ``used``: how many cells the sheet fills (row by row); a part-filled last sheet gets marks
     for the rows and columns it uses only.
@@ -84,23 +100,32 @@ def crop_marks(grid: Grid, page_w: float, page_h: float, used: int | None = None
     left = grid.x0 - b
     right = grid.x0 + cols * grid.w + (cols - 1) * grid.gap_x + b
 
-    def seg(a0, a1, fixed, vertical):
+    def seg(a0, a1, fixed, vertical) -> bool:
         if a1 - a0 >= 1.0:
             out.append(Line(fixed, a0, fixed, a1, "#000000", MARK_WIDTH) if vertical
                        else Line(a0, fixed, a1, fixed, "#000000", MARK_WIDTH))
+            return True
+        return False
+
+    def inner(end: float, gap: float, fixed: float, vertical: bool, outer: bool) -> None:
+        """Marks between neighbours: in the gutter when there is one (clear of both bleeds);
+        without one, only for a cut line the page margins leave no room to mark."""
+        gutter = gap - 2 * b
+        if gutter >= 1.0 + 2 * GUTTER_INSET:
+            seg(end + b + GUTTER_INSET, end + b + gutter - GUTTER_INSET, fixed, vertical)
+        elif not outer:
+            seg(end + MARK_GAP, end + gap - MARK_GAP, fixed, vertical)
 
     for x in xs:
-        seg(max(0.5, top - MARK_GAP - MARK_LENGTH), top - MARK_GAP, x, True)
-        seg(bottom + MARK_GAP, min(page_h - 0.5, bottom + MARK_GAP + MARK_LENGTH), x, True)
+        outer = seg(max(0.5, top - MARK_GAP - MARK_LENGTH), top - MARK_GAP, x, True)
+        outer = seg(bottom + MARK_GAP, min(page_h - 0.5, bottom + MARK_GAP + MARK_LENGTH), x, True) or outer
         for r in range(1, rows):
-            y_end = grid.y0 + r * (grid.h + grid.gap_y) - grid.gap_y
-            seg(y_end + MARK_GAP, y_end + grid.gap_y - MARK_GAP, x, True)
+            inner(grid.y0 + r * (grid.h + grid.gap_y) - grid.gap_y, grid.gap_y, x, True, outer)
     for y in ys:
-        seg(max(0.5, left - MARK_GAP - MARK_LENGTH), left - MARK_GAP, y, False)
-        seg(right + MARK_GAP, min(page_w - 0.5, right + MARK_GAP + MARK_LENGTH), y, False)
+        outer = seg(max(0.5, left - MARK_GAP - MARK_LENGTH), left - MARK_GAP, y, False)
+        outer = seg(right + MARK_GAP, min(page_w - 0.5, right + MARK_GAP + MARK_LENGTH), y, False) or outer
         for c in range(1, cols):
-            x_end = grid.x0 + c * (grid.w + grid.gap_x) - grid.gap_x
-            seg(x_end + MARK_GAP, x_end + grid.gap_x - MARK_GAP, y, False)
+            inner(grid.x0 + c * (grid.w + grid.gap_x) - grid.gap_x, grid.gap_x, y, False, outer)
     return out
 
 
@@ -119,7 +144,7 @@ class Placement:
 def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
            first_page: int = 1) -> tuple[list[Page], list[dict]]:
     """Fronts and backs of cards of one size on sheets; returns pages and manifest entries."""
-    grid = make_grid(ps.page_w, ps.page_h, w, h, ps.bleed)
+    grid = make_grid(ps.page_w, ps.page_h, w, h, ps.bleed, ps.gutter)
     if grid.per_page == 0:
         raise ValueError(f"a {w:g} × {h:g} mm card with {ps.bleed:g} mm bleed does not fit on {ps.paper}")
     pages: list[Page] = []
@@ -144,11 +169,20 @@ def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
                                                 th + 2 * grid.bleed)})
         if ps.crop_marks:
             front.items.extend(crop_marks(grid, ps.page_w, ps.page_h, len(chunk)))
+        for page, m in ((front, fm), (back, bm)):      # for print shops' preflight
+            page.trim_box = _union([c["trim"] for c in m["cards"]])
+            page.bleed_box = _union([c["bleed_box"] for c in m["cards"]])
         fm["grid"] = {"cols": grid.cols, "rows": grid.rows, "bleed": round(grid.bleed, 4)}
         bm["grid"] = fm["grid"]
         pages += [front, back]
         manifest += [fm, bm]
     return pages, manifest
+
+
+def _union(boxes: list[list[float]]) -> tuple[float, float, float, float]:
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
+    return (x0, y0, x1 - x0, y1 - y0)
 
 
 def _r(*vals: float) -> list[float]:

@@ -4,9 +4,11 @@ and every ``cards/<game>/*.yaml`` (card and component definitions)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
+from . import sources
 from .fonts import available as available_fonts
 from .imposition import make_grid
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
@@ -16,6 +18,8 @@ from .sheets import read as read_sheet
 from .sheets import sheet_files
 from .units import PAPER_MM
 from .yamlsrc import YDict, load_yaml
+
+DEFAULT_LIMITS = {"copies": 1000, "count": 10000}     # game.yaml ``limits`` may change them
 
 GAME_SPEC: dict[str, Opt] = {
     "title": Opt("str", required=True, doc="the game's printed title"),
@@ -31,6 +35,8 @@ GAME_SPEC: dict[str, Opt] = {
         "draft": Opt("bool", default=False, doc="build as a draft by default: construction problems are "
                      "warnings, broken cards print as error cards, sheets carry a DRAFT mark"),
         "safe": Opt("length", default=3.0, min=0, doc="safe margin inside the trim (shown on proofs)"),
+        "gutter": Opt("length", default=0.0, min=0, max=30, doc="space between neighbouring cards' bleeds; "
+                      "with one, crop marks run between the cards too"),
     }),
     "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
     "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
@@ -40,7 +46,13 @@ GAME_SPEC: dict[str, Opt] = {
     "printables": Opt("list", item=Opt("str"), required=True, doc="what `cardgen build` writes"),
     "collections": Opt("map", default={}, doc="deck-like file kinds: {kind: {folder, keys, doc}}"),
     "tokens": Opt("list", default=[], doc="token sheets: counters to print"),
+    "limits": Opt("map", default={}, doc="upper bounds that keep a typo from exhausting memory in build", fields={
+        "copies": Opt("int", min=1, max=10**6, default=DEFAULT_LIMITS["copies"], doc="most copies of one card design"),
+        "count": Opt("int", min=1, max=10**6, default=DEFAULT_LIMITS["count"],
+                     doc="most pieces of one component or token"),
+    }),
 }
+
 
 CARD_TYPE_SPEC: dict[str, Opt] = {
     "name": Opt("str", required=True, doc="the type's name as printed"),
@@ -54,7 +66,8 @@ COMMON_FIELDS: dict[str, Opt] = {
     "id": Opt("str", required=True, doc="stable card id, unique in the game"),
     "name": Opt("str", required=True, doc="the card's printed name"),
     "type": Opt("str", required=True, doc="a card type of game.yaml"),
-    "copies": Opt("int", default=1, min=0, doc="how many the game holds (default 1)"),
+    "copies": Opt("int", default=1, min=0, max=DEFAULT_LIMITS["copies"],
+                  doc="how many the game holds (default 1; at most game.yaml limits.copies)"),
     "set": Opt("str", default=None, doc="the card's set"),
     "art": Opt("str", default=None, doc="its picture: a PNG, JPEG or SVG file under art/<game>/ (placed by "
                "the template's art element)"),
@@ -63,7 +76,7 @@ COMMON_FIELDS: dict[str, Opt] = {
 COMPONENT_SPEC: dict[str, Opt] = {
     "id": Opt("str", required=True), "name": Opt("str", required=True),
     "kind": Opt("enum", choices=("token", "die", "board", "marker", "other"), required=True),
-    "count": Opt("int", required=True, min=0),
+    "count": Opt("int", required=True, min=0, max=DEFAULT_LIMITS["count"]),
     "color": Opt("color", default=None, doc="its colour, where it matters"),
     "text": Opt("str", default=None, doc="what it is for"),
 }
@@ -139,7 +152,14 @@ def card_files(game_cards_dir: Path) -> list[Path]:
 
 
 def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
-    """Load everything of one game; problems are collected, None only if unusable."""
+    """Load everything of one game; problems are collected, None only if unusable.
+
+    Every file it reads must lie inside ``root`` (:mod:`cardgen.sources`)."""
+    with sources.project(root):
+        return _load_game(root, slug, problems)
+
+
+def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     game_file = root / "rules" / slug / "game.yaml"
     raw = load_yaml(game_file, problems)
     if raw is None:
@@ -166,12 +186,17 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                              duplex=pr.get("duplex") or "long", offset=(off[0], off[1]),
                              crop_marks=bool(pr.get("crop_marks", True)), draft=pr.get("draft") is True,
                              safe=float(pr.get("safe", 3.0)) if isinstance(pr.get("safe", 3.0), (int, float))
-                             else 3.0)
+                             else 3.0, gutter=float(pr.get("gutter") or 0.0)
+                             if isinstance(pr.get("gutter") or 0.0, (int, float)) else 0.0)
     sizes: dict[str, tuple[float, float]] = {}
+    bad_sizes: set = set()          # reported: the card types using them, and their cards, are not again
+    broken_types: set = set()
     for name, sd in raw["card_sizes"].items():
         r = check_mapping(sd, CARD_SIZE_SPEC, problems, f"card size '{name}'")
         if r.ok:
             sizes[name] = (r.values["width"], r.values["height"])
+        else:
+            bad_sizes.add(name)
     check_sizes_fit(sizes, settings, problems, raw["card_sizes"])
     icons: dict[str, Icon] = {}
     for name, idef in (v.get("icons") or {}).items():
@@ -180,6 +205,7 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         if r.ok:
             icons[name] = Icon(name, r.values["glyph"], r.values["color"])
     fonts = checked_fonts(v.get("fonts") or YDict(), problems)
+    limits = {**DEFAULT_LIMITS, **(v.get("limits") or {})}
     params_file = root / "rules" / slug / "params.yaml"
     params = load_yaml(params_file, problems) if params_file.exists() else YDict()
     card_types: dict[str, CardType] = {}
@@ -189,6 +215,9 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         if not r.ok:
             continue
         tv = r.values
+        if tv["size"] in bad_sizes:
+            broken_types.add(key)
+            continue
         if tv["size"] not in sizes:
             problems.error("YAML-UNKNOWN-KEY", f"{where} uses unknown card size '{tv['size']}'", td.at("size"),
                            hint=did_you_mean(tv["size"], sizes))
@@ -220,7 +249,8 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     unread: list[dict] = []
     unread_files: list[Path] = []
     for f in card_files(root / "cards" / slug):
-        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread):
+        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread, limits,
+                              broken_types):
             unread_files.append(f)
     for f in sheet_files(root / "cards" / slug):
         load_sheet_file(f, card_types, colors, cards, problems, failed, unread)
@@ -264,9 +294,18 @@ def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[s
                                    c.at(fname), hint=did_you_mean(str(v), ids.get(ref, ())))
 
 
+def _bounded(spec: dict[str, Opt], key: str, limits: dict | None) -> dict[str, Opt]:
+    """``spec`` with ``key``'s maximum from the game's ``limits`` (game.yaml)."""
+    out = dict(spec)
+    if limits and limits.get(key) is not None:
+        out[key] = dataclasses.replace(spec[key], max=limits[key])
+    return out
+
+
 def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
                    components: list[Component], problems: Problems, failed: set[str] | None = None,
-                   unread: list[dict] | None = None) -> bool:
+                   unread: list[dict] | None = None, limits: dict | None = None,
+                   broken_types: set | None = None) -> bool:
     """The file's cards and components; a card that fails its checks (reported) adds its id to
     ``failed`` and its raw keys, defaults merged, to ``unread``. False when the file is unreadable."""
     doc = load_yaml(path, problems)
@@ -281,7 +320,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
     if not isinstance(defaults, dict) or not isinstance(card_list, list):
         return False        # reported above: the file's cards cannot be read
     for i, cd in enumerate(card_list):
-        card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i))
+        card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i), limits, broken_types)
         if card is not None:
             cards.append(card)
         elif isinstance(cd, dict):
@@ -293,7 +332,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
                 unread.append(raw)
     comps = doc.get("components") or []
     for i, cd in enumerate(comps if isinstance(comps, list) else []):
-        rr = check_mapping(cd, COMPONENT_SPEC, problems, f"component {i + 1}", colors)
+        rr = check_mapping(cd, _bounded(COMPONENT_SPEC, "count", limits), problems, f"component {i + 1}", colors)
         if rr.ok:
             vv = rr.values
             components.append(Component(vv["id"], vv["name"], vv["kind"], vv["count"], vv,
@@ -316,7 +355,8 @@ def load_sheet_file(path: Path, card_types: dict[str, CardType], colors: dict, c
 
 
 def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors: dict,
-               problems: Problems, loc: Loc) -> Card | None:
+               problems: Problems, loc: Loc, limits: dict | None = None,
+               broken_types: set | None = None) -> Card | None:
     """Defaults → the card's own keys → type check against its card type's fields."""
     if not isinstance(cd, dict):
         problems.error("YAML-TYPE", "a card must be a mapping of fields", loc)
@@ -332,6 +372,8 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
     label = f"card '{merged.get('id', '?')}'"
     ctype_key = merged.get("type")
     ctype = card_types.get(ctype_key) if isinstance(ctype_key, str) else None
+    if ctype is None and broken_types and ctype_key in broken_types:
+        return None         # its card type failed to load (reported at the type)
     if ctype is None:
         if "type" not in merged:
             problems.error("YAML-MISSING-KEY", f"{label} lacks required key 'type'", merged.loc)
@@ -339,7 +381,7 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
             problems.error("CARD-UNKNOWN-TYPE", f"{label} has unknown type {ctype_key!r}", merged.at("type"),
                            hint=did_you_mean(str(ctype_key), card_types))
         return None
-    spec = dict(COMMON_FIELDS)
+    spec = _bounded(COMMON_FIELDS, "copies", limits)
     spec.update(ctype.fields)
     r = check_mapping(merged, spec, problems, label, colors)
     if not r.ok:

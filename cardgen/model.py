@@ -77,6 +77,7 @@ class PrintSettings:
     crop_marks: bool = True
     draft: bool = False          # build as a draft unless told otherwise
     safe: float = 3.0            # safe margin inside the trim, mm
+    gutter: float = 0.0          # space between neighbouring cards' bleeds, mm (crop marks go there)
 
 
 @dataclass

@@ -14,6 +14,7 @@ from . import collections as cols
 from . import constraints, deckstats, gamehooks
 from .cache import Store, cached_files, digest, files_digest
 from .cardlayout import CardLayout
+from .catalogue import load_catalogue
 from .errorcard import error_card
 from .imposition import Placement
 from .loader import load_game
@@ -115,6 +116,8 @@ def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | N
     if not kind or body is None:
         return None
     constraints.evaluate(game.constraints, {c.kind: c for c in collections}, game.params, problems)
+    for coll in collections:
+        check_backs(game, coll, problems)
     hook = gamehooks.hook(game.slug, "check_file")
     report = hook(game, kind, body, problems) if hook else None
     summary = {"file": str(path), "kind": kind, "cards": sum(e.count for c in collections for e in c.entries)}
@@ -124,6 +127,25 @@ def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | N
     if any(n for _, n in listed):
         summary["statistics"] = deckstats.summary(game, listed)
     return summary
+
+
+def check_backs(game: Game, coll, problems: Problems) -> None:
+    """DECK-BACKS: cards of one type in a deck are shuffled together, so they must look the same
+    from behind, or players can tell what they will draw next. Compares the backs as drawn (a
+    back template may show a card's set). Different card types may differ: they are kept apart."""
+    by_id = {c.id: c for c in game.cards}
+    cards = [by_id[e.id] for e in coll.entries if e.id in by_id and not by_id[e.id].dangling]
+    layout = CardLayout(game, Problems())       # the cards' own problems are validate's to report
+    for type_key in dict.fromkeys(c.type for c in cards):
+        looks: dict[str, list[str]] = {}
+        for c in (c for c in cards if c.type == type_key):
+            looks.setdefault(digest(encode(layout.draw(c, "back"))), []).append(c.name)
+        if len(looks) > 1:
+            groups = sorted(looks.values(), key=len, reverse=True)
+            shown = "; ".join(", ".join(g[:3]) + (" …" if len(g) > 3 else "") for g in groups[:3])
+            problems.warning("DECK-BACKS", f"{coll.label} mixes {game.card_types[type_key].name} cards with "
+                             f"{len(looks)} different backs ({shown}): players can tell what they will draw next",
+                             coll.loc, hint="give the deck's cards one back, or keep them in separate decks")
 
 
 def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | None = None) -> Laid:
@@ -222,6 +244,7 @@ def validate(root: Path, slug: str, problems: Problems, draft: bool | None = Non
     ``store``: the build cache (card layouts, slow checks)."""
     before = len(problems.errors)
     game = load_game(root, slug, problems)
+    load_catalogue(root, slug, problems)         # the game's rule catalogue, when it has one
     if game is None:
         return None
     draft = game.print.draft if draft is None else draft

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import sources
 from .problems import Loc, Problems
 from .yamlsrc import YDict, YList, parse_yaml
 
@@ -71,9 +72,15 @@ def _from_ydict(d: YDict) -> tuple[dict, dict]:
 
 def read(path: Path) -> PlayLog:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise LogError("LOG-READ", f"cannot read the log: {e}", Loc(str(path), 1, 1)) from e
+        with sources.named(path):          # the log itself is named by the user, wherever it lies
+            text = sources.read_bytes(path, cap=sources.MAX_LOG_BYTES).decode("utf-8")
+    except sources.SourceError as e:
+        raise LogError("LOG-READ", f"cannot read the log: {e.message}", Loc(str(path), 1, 1)) from e
+    except UnicodeDecodeError as e:
+        raise LogError("LOG-READ", f"the log is not UTF-8 text ({e.reason} at byte {e.start})",
+                       Loc(str(path), 1, 1)) from e
+    if text.startswith("\ufeff"):
+        text = text[1:]
     if path.suffix in (".jsonl", ".ndjson"):
         return _read_jsonl(path, text)
     problems = Problems()
@@ -104,6 +111,10 @@ def read(path: Path) -> PlayLog:
                    list(allow), [allow.at(i) for i in range(len(allow))] if isinstance(allow, YList) else [])
 
 
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _read_jsonl(path: Path, text: str) -> PlayLog:
     header: dict | None = None
     events: list[Event] = []
@@ -112,9 +123,13 @@ def _read_jsonl(path: Path, text: str) -> PlayLog:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, parse_constant=_no_constant)
         except json.JSONDecodeError as e:
             raise LogError("LOG-SYNTAX", f"invalid JSON: {e.msg}", Loc(str(path), n, e.colno)) from e
+        except ValueError as e:         # an integer of more than 4,300 digits, NaN, Infinity
+            raise LogError("LOG-SYNTAX", f"invalid JSON: {str(e)[:120]}", Loc(str(path), n, 1)) from e
+        except RecursionError as e:
+            raise LogError("LOG-SYNTAX", "invalid JSON: nested too deeply", Loc(str(path), n, 1)) from e
         if not isinstance(obj, dict):
             raise LogError("LOG-SYNTAX", "each line must be a JSON object", Loc(str(path), n, 1))
         loc = Loc(str(path), n, 1)
@@ -125,7 +140,9 @@ def _read_jsonl(path: Path, text: str) -> PlayLog:
         if "expect" in obj and "kind" not in obj:
             expect, expect_loc = obj["expect"], loc
         elif "allow" in obj and "kind" not in obj:
-            allow = list(obj["allow"] or [])
+            if not isinstance(obj["allow"], list):
+                raise LogError("LOG-FIELD", "'allow' must be a list of {rule, reason}", loc)
+            allow = list(obj["allow"])
             allow_locs = [loc] * len(allow)
         else:
             events.append(Event(len(events), str(obj.get("kind", "")), obj, loc, {k: loc for k in obj}))

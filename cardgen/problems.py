@@ -8,10 +8,25 @@ from __future__ import annotations
 import difflib
 import json
 import os
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 SEVERITIES = ("error", "warning", "note")
+# C0 and C1 controls, DEL and the Unicode line/paragraph separators: what could end a
+# problem line early, forge another one or drive a terminal (ESC sequences).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def safe(text: str) -> str:
+    """``text`` with every control character escaped (``\\x1b``, ``\\n``, ``\\x00``).
+
+    Problem lines are built from keys, values and file names a hostile file chooses; once
+    escaped, no input can start a new line of the report or send the terminal a sequence.
+    """
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 @dataclass(frozen=True, order=True)
@@ -23,7 +38,7 @@ class Loc:
     col: int = 0
 
     def __str__(self) -> str:
-        return f"{display_path(self.file)}:{self.line}:{self.col}"
+        return f"{safe(display_path(self.file))}:{self.line}:{self.col}"
 
 
 def display_path(path: str) -> str:
@@ -48,9 +63,10 @@ class Problem:
         msg = self.message
         if self.hint:
             msg = f"{msg} ({self.hint})"
-        return f"{where}: {self.rule} {self.severity}: {msg}"
+        return f"{where}: {safe(self.rule)} {self.severity}: {safe(msg)}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self, titles: Mapping[str, str] | None = None) -> dict:
+        """The JSON form; ``titles`` (rule ID → title, from the catalogues) adds the rule's title."""
         d = {
             "rule": self.rule,
             "severity": self.severity,
@@ -61,21 +77,39 @@ class Problem:
         }
         if self.hint:
             d["hint"] = self.hint
+        if titles and self.rule in titles:
+            d["title"] = titles[self.rule]
         return d
 
 
 @dataclass
 class Problems:
-    """A collector: code reports into it and goes on; the caller decides when to abort."""
+    """A collector: code reports into it and goes on; the caller decides when to abort.
+
+    The same problem reported twice is kept once; the check is a set look-up, so a log with a
+    million violations is collected in linear time. Code that rewrites ``items`` in place calls
+    :meth:`resync` afterwards.
+    """
 
     items: list[Problem] = field(default_factory=list)
+    _seen: set = field(default_factory=set, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.resync()
+
+    def resync(self) -> None:
+        """Rebuild the duplicate index after ``items`` was edited directly."""
+        self._seen = set(self.items)
+
+    def _keep(self, p: Problem) -> None:
+        if p not in self._seen:
+            self._seen.add(p)
+            self.items.append(p)
 
     def add(self, rule: str, severity: str, message: str, loc: Loc | None = None,
             hint: str | None = None) -> None:
         assert severity in SEVERITIES, severity
-        p = Problem(rule, severity, message, loc, hint)
-        if p not in self.items:
-            self.items.append(p)
+        self._keep(Problem(rule, severity, message, loc, hint))
 
     def error(self, rule: str, message: str, loc: Loc | None = None, hint: str | None = None) -> None:
         self.add(rule, "error", message, loc, hint)
@@ -88,8 +122,7 @@ class Problems:
 
     def extend(self, other: Iterable[Problem]) -> None:
         for p in other:
-            if p not in self.items:
-                self.items.append(p)
+            self._keep(p)
 
     @property
     def errors(self) -> list[Problem]:
@@ -122,7 +155,7 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     return f"did you mean '{near[0]}'?" if near else None
 
 
-def to_json(problems: Problems, **extra) -> str:
-    doc = {"problems": [p.as_dict() for p in problems.sorted()]}
+def to_json(problems: Problems, titles: Mapping[str, str] | None = None, **extra) -> str:
+    doc = {"problems": [p.as_dict(titles) for p in problems.sorted()]}
     doc.update(extra)
     return json.dumps(doc, indent=2, ensure_ascii=False)

@@ -13,7 +13,7 @@ from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen import canvas
 
-from . import fonts
+from . import fonts, sources
 from .artfiles import svg_drawing
 from .scene import Circle, Clip, Document, Image, Line, Link, Polygon, Rect, Text, Use
 
@@ -117,7 +117,7 @@ class _Pen:
             elif t is Image and it.path.lower().endswith(".svg"):
                 self.svg(it, H)
             elif t is Image:
-                c.drawImage(it.path, it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
+                c.drawImage(str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES)), it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
                             preserveAspectRatio=True, anchor="c")
             elif t is Clip:
                 c.saveState()
@@ -182,6 +182,14 @@ def _used_symbols(doc: Document) -> list[str]:
     return list(seen)
 
 
+def _box(box: tuple[float, float, float, float] | None, page_h: float) -> tuple | None:
+    """A top-left mm rectangle as a PDF box [x0 y0 x1 y1] in points (y up)."""
+    if box is None:
+        return None
+    x, y, w, h = box
+    return tuple(round(v * MM, 3) for v in (x, page_h - y - h, x + w, page_h - y))
+
+
 def render(doc: Document) -> bytes:
     """The document as PDF bytes; the same document always gives the same bytes."""
     buf = io.BytesIO()
@@ -203,6 +211,8 @@ def render(doc: Document) -> bytes:
         c.endForm()
     for page in doc.pages:
         c.setPageSize((page.w * MM, page.h * MM))
+        c.setTrimBox(_box(page.trim_box, page.h))
+        c.setBleedBox(_box(page.bleed_box, page.h))
         pen.reset()
         pen.draw(page.items, page.h)
         c.showPage()

@@ -11,10 +11,10 @@ from __future__ import annotations
 import base64
 import io
 import mimetypes
-from pathlib import Path
 
 import svgwrite
 
+from . import sources
 from .scene import Circle, Clip, Document, Image, Line, Link, Page, Polygon, Rect, Text, Use
 
 PT_MM = 25.4 / 72.0
@@ -58,7 +58,7 @@ class _Writer:
     def image_href(self, path: str) -> str:
         href = self._images.get(path)
         if href is None:
-            data = Path(path).read_bytes()
+            data = sources.read_bytes(path, cap=sources.MAX_IMAGE_BYTES)
             mime = mimetypes.guess_type(path)[0] or "image/png"
             href = self._images[path] = f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
         return href

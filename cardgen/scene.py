@@ -108,6 +108,8 @@ class Page:
     h: float
     items: list = field(default_factory=list)
     label: str = ""
+    trim_box: tuple[float, float, float, float] | None = None    # x, y, w, h (mm): the PDF's TrimBox
+    bleed_box: tuple[float, float, float, float] | None = None   # and BleedBox
 
 
 @dataclass

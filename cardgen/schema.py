@@ -7,6 +7,7 @@ silently — a default exists only where the schema documents it.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,7 +69,7 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
                 colors: dict | None = None) -> tuple[bool, Any]:
     """Check one value against ``opt``; returns (ok, normalised value)."""
     if opt.type in ("int", "number") and type(value) in (int, float) and opt.min is None and opt.max is None:
-        if opt.type == "number" or type(value) is int:
+        if type(value) is int or (opt.type == "number" and math.isfinite(value)):
             return True, value
     bad = _Bad(what, opt, value)
     t = opt.type
@@ -83,6 +84,9 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
     elif t == "number":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             problems.error(opt.rule or "YAML-TYPE", str(bad), loc)
+            return False, None
+        if not math.isfinite(value):        # NaN compares false with every bound; infinity fits none
+            problems.error(opt.rule or "YAML-TYPE", f"{what} must be a finite number, not {value!r}", loc)
             return False, None
     elif t == "str":
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -146,8 +150,29 @@ def check_value(value: Any, opt: Opt, loc: Loc, problems: Problems, what: str,
             problems.error(opt.rule or "YAML-TYPE", str(bad), loc)
             return False, None
         if opt.fields is not None:
+            empty = [k for k, o in opt.fields.items() if k in value and value[k] is None and o.type != "any"]
+            for k in empty:         # ``{agility: null}``: a typed value left out is no value
+                problems.error(opt.rule or "YAML-TYPE", f"'{k}' of {what} is empty: give {opt.fields[k].describe()}",
+                               value.at(k) if isinstance(value, YDict) else loc)
             res = check_mapping(value, opt.fields, problems, what, colors, fill_absent=False)
-            return res.ok, res.values
+            return res.ok and not empty, res.values
+        if opt.item is not None:            # ``{ana: 20, ben: 14}``: every value of the item type
+            out_map, ok = {}, True
+            for k, v in value.items():
+                kloc = value.at(k) if isinstance(value, YDict) else loc
+                if v is None and opt.item.type != "any":
+                    problems.error(opt.rule or "YAML-TYPE", f"{what}[{k}] is empty: give {opt.item.describe()}",
+                                   kloc)
+                    ok = False
+                    continue
+                good, nv = check_value(v, opt.item, kloc, problems, f"{what}[{k}]", colors)
+                ok = ok and good
+                out_map[k] = nv
+            if isinstance(value, YDict):
+                typed = YDict(out_map)
+                typed.loc, typed.key_locs, typed.val_locs = value.loc, value.key_locs, value.val_locs
+                return ok, typed
+            return ok, out_map
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if opt.min is not None and value < opt.min:
             problems.error(opt.rule or "YAML-RANGE", f"{what} is {value}, below its minimum {opt.min:g}", loc)

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import StrictUndefined, TemplateError, pass_context
-from jinja2.sandbox import SandboxedEnvironment
 
 from .elements import KINDS
 from .problems import Loc, Problems, did_you_mean
+from .sandbox import BoundedSandbox
 from .schema import MISSING, Opt, check_value
 from .yamlsrc import YDict, inside, load_yaml
 
@@ -60,8 +60,8 @@ class Template:
         return n
 
 
-def make_env() -> SandboxedEnvironment:
-    env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+def make_env() -> BoundedSandbox:
+    env = BoundedSandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
     env.filters["signed"] = lambda v: f"{v:+d}".replace("-", "\u2212") if isinstance(v, int) else str(v)
     env.filters["title"] = lambda v: str(v).replace("_", " ").title()
 

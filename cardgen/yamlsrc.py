@@ -4,6 +4,12 @@ Mappings load as :class:`YDict` and sequences as :class:`YList`; both remember w
 they and each of their entries stand in the file, so every later check can name a
 FILE:LINE:COL. Duplicate keys (which PyYAML accepts silently) are reported, and so is
 mis-decoded text (mojibake such as ``â‰¥`` for ``≥``).
+
+Hostile files end in one problem at their position, never a hang, a crash or a traceback:
+nesting deeper than :data:`MAX_DEPTH`, aliases that expand to more than
+:data:`MAX_ALIAS_NODES` values ("billion laughs") or into themselves, integers too long
+to convert, impossible dates, NUL and other control characters. Files are read through
+:mod:`cardgen.sources` (inside the project, regular files, a size cap).
 """
 
 from __future__ import annotations
@@ -14,7 +20,19 @@ from typing import Any
 
 import yaml
 
+from . import sources
 from .problems import Loc, Problems
+
+MAX_DEPTH = 100                 # nested mappings and lists in one file
+MAX_ALIAS_NODES = 100_000       # values added by expanding aliases, over the whole file
+
+
+class _Refused(yaml.MarkedYAMLError):
+    """A construct the loader refuses: reported under ``rule`` at its mark."""
+
+    def __init__(self, rule: str, message: str, mark):
+        super().__init__(problem=message, problem_mark=mark)
+        self.rule = rule
 
 
 class YDict(dict):
@@ -102,15 +120,78 @@ def _make_loader(path: str, problems: Problems):
             lst.item_locs.append(_loc(path, child.start_mark))
         return lst
 
+    def construct_object(loader, node, deep=False):
+        try:
+            return _BASE_LOADER.construct_object(loader, node, deep)
+        except yaml.MarkedYAMLError:
+            raise
+        except (ValueError, TypeError, AttributeError, OverflowError, IndexError) as e:
+            tag = node.tag.rsplit(":", 1)[-1]
+            what = {"int": "integer", "timestamp": "date", "float": "number"}.get(tag, f"!!{tag} value")
+            value = node.value if isinstance(node.value, str) else ""
+            shown = value if len(value) <= 40 else f"{value[:20]}… ({len(value)} characters)"
+            why = f" ({e})" if isinstance(e, ValueError) and not isinstance(e, UnicodeError) else ""
+            raise _Refused("YAML-TYPE", f"not a valid {what}: {shown!r}{why}", node.start_mark) from e
+
+    Loader.construct_object = construct_object
     Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
     Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, construct_sequence)
     return Loader
+
+
+try:
+    from yaml._yaml import CParser as _EventParser
+except ImportError:             # pragma: no cover - PyYAML without libyaml
+    _EventParser = None
+
+
+def check_shape(text: str) -> None:
+    """Refuse, before anything is built, nesting deeper than MAX_DEPTH and aliases that expand
+    too far or into their own anchor. Raises :class:`_Refused` at the offending position."""
+    parser = _EventParser(text) if _EventParser is not None else yaml.parser.Parser(yaml.reader.Reader(text))
+    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    sizes: dict[str, int] = {}                  # anchor → values it stands for, aliases expanded
+    stack: list[list] = []                      # open collections: [anchor, values so far]
+    expanded = 0
+    while True:
+        ev = parser.get_event()
+        if ev is None or isinstance(ev, yaml.StreamEndEvent):
+            return
+        if isinstance(ev, starts):
+            if len(stack) >= MAX_DEPTH:
+                raise _Refused("YAML-DEPTH", f"mappings and lists nested more than {MAX_DEPTH} deep",
+                               ev.start_mark)
+            stack.append([ev.anchor, 1])
+        elif isinstance(ev, ends):
+            anchor, n = stack.pop()
+            if anchor is not None:
+                sizes[anchor] = n
+            if stack:
+                stack[-1][1] += n
+        elif isinstance(ev, yaml.ScalarEvent):
+            if ev.anchor is not None:
+                sizes[ev.anchor] = 1
+            if stack:
+                stack[-1][1] += 1
+        elif isinstance(ev, yaml.AliasEvent):
+            if any(a == ev.anchor for a, _ in stack):
+                raise _Refused("YAML-ALIAS", f"alias *{ev.anchor} lies inside its own anchor: "
+                               "the value would contain itself", ev.start_mark)
+            n = sizes.get(ev.anchor, 1)
+            expanded += n
+            if expanded > MAX_ALIAS_NODES:
+                raise _Refused("YAML-ALIAS", f"aliases expand to more than {MAX_ALIAS_NODES:,} values "
+                               "(an alias bomb?)", ev.start_mark)
+            if stack:
+                stack[-1][1] += n
 
 
 def parse_yaml(text: str, path: str, problems: Problems) -> Any:
     """Parse YAML text; syntax errors and duplicate keys go to ``problems``; None on failure."""
     loader_cls = _make_loader(path, problems)
     try:
+        check_shape(text)
         loader = loader_cls(text)
         try:
             data = loader.get_single_data()
@@ -122,7 +203,21 @@ def parse_yaml(text: str, path: str, problems: Problems) -> Any:
         msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
         if e.context_mark and e.problem_mark and e.problem_mark.line != e.context_mark.line:
             msg += f" (detected at line {e.problem_mark.line + 1})"
-        problems.error("YAML-SYNTAX", f"YAML syntax error: {msg}", loc)
+        if isinstance(e, _Refused):
+            problems.error(e.rule, str(e.problem), loc)
+        else:
+            problems.error("YAML-SYNTAX", f"YAML syntax error: {msg}", loc)
+        return None
+    except yaml.reader.ReaderError as e:        # a NUL or other control character: at its position
+        before = text[: e.position]
+        line = before.count("\n") + 1
+        col = e.position - (before.rfind("\n") + 1) + 1
+        ch = e.character if isinstance(e.character, str) else chr(e.character)
+        problems.error("YAML-SYNTAX", f"YAML syntax error: control character U+{ord(ch):04X} is not allowed in YAML",
+                       Loc(path, line, col))
+        return None
+    except RecursionError:
+        problems.error("YAML-DEPTH", "the file nests too deeply to read", Loc(path, 1, 1))
         return None
     except yaml.YAMLError as e:
         problems.error("YAML-SYNTAX", f"YAML syntax error: {e}", Loc(path, 1, 1))
@@ -135,9 +230,9 @@ def load_yaml(path: str | os.PathLike, problems: Problems) -> Any:
     """Read and parse a YAML file (UTF-8); unreadable files are problems, never exceptions."""
     p = str(path)
     try:
-        raw = Path(p).read_bytes()
-    except OSError as e:
-        problems.error("FILE-MISSING", f"cannot read {p}: {e.strerror or e}", Loc(p, 1, 1))
+        raw = sources.read_bytes(p)
+    except sources.SourceError as e:
+        problems.error(e.rule, e.message, Loc(p, 1, 1))
         return None
     try:
         text = raw.decode("utf-8")

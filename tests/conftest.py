@@ -1,11 +1,20 @@
-"""Shared test helpers: the project root, a CLI runner, and throw-away game copies."""
+"""Shared test helpers: the project root, a CLI runner, and throw-away game copies.
+
+The suite stands alone: an audit hook (``sys.addaudithook``) fails any test that opens or lists a
+path outside the clone, the temporary folder, Python's own folders or the system's — a clone with
+nothing beside it passes exactly as this one does (``.ci/run``)."""
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+import site
 import subprocess
+import sys
+import sysconfig
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,7 +26,58 @@ from cardgen.problems import Problems
 pytest.register_assert_rewrite("tests.checklogs")   # shared checker assertions report like test files
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"   # the product contract, seeds and bench kit, beside the clone
+
+# --- the suite never reads outside the clone ----------------------------------------------------
+_SYSTEM = ("/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/proc", "/sys", "/dev", "/run", "/var", "/opt",
+           "/snap", "/nix")
+_ALLOWED = tuple(sorted({os.path.abspath(p) for p in (
+    str(ROOT), tempfile.gettempdir(), os.path.realpath(tempfile.gettempdir()), sys.prefix, sys.base_prefix,
+    sys.exec_prefix, os.path.realpath(sys.base_prefix), *site.getsitepackages(), site.getusersitepackages(),
+    *sysconfig.get_paths().values(), os.path.expanduser("~/.cache"), os.path.expanduser("~/.config"),
+    os.path.expanduser("~/.local"), *_SYSTEM)}))
+_WATCHED = {"open": 0, "os.listdir": 0, "os.scandir": 0, "glob.glob": 0, "os.walk": 0}
+OUTSIDE: list[str] = []          # every outside path a test tried to open, for the session's verdict
+
+
+class OutsideTheClone(RuntimeError):
+    """A test (or the code it runs) opened a path outside the clone: a user's clone lacks it."""
+
+
+_BESIDE = os.path.abspath(ROOT.parent / "shared")      # the folder a developer's clone has beside it
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _inside(path: str) -> bool:
+    if _under(path, _BESIDE) and not _under(path, str(ROOT)):
+        return False            # even when the clone lies in an allowed folder (a copy in /tmp)
+    return any(_under(path, a) for a in _ALLOWED)
+
+
+def _audit(event: str, args: tuple) -> None:
+    if event not in _WATCHED or not args:
+        return
+    target = args[0]
+    if isinstance(target, int) or target is None:
+        return
+    try:
+        path = os.path.abspath(os.fsdecode(target))
+    except (TypeError, ValueError):
+        return
+    if not _inside(path):
+        OUTSIDE.append(f"{event} {path}")
+        raise OutsideTheClone(f"the suite must not read outside the clone: {event} {path}")
+
+
+sys.addaudithook(_audit)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if OUTSIDE:     # also when the code under test caught the exception
+        print("\npaths opened outside the clone:\n  " + "\n  ".join(sorted(set(OUTSIDE))), file=sys.stderr)
+        session.exitstatus = 1
 
 
 def pytest_addoption(parser):

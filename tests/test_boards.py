@@ -18,6 +18,7 @@ from cardgen.boards import mats as bmats
 from cardgen.boards import tiling
 from cardgen.boards import zoneboard as brink
 from cardgen.boards.common import board_files
+from cardgen.games.boss_fight.placement import boss_starts, hero_starts
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from tests.conftest import ROOT, GameCopy, has_problem, qpdf_check
@@ -571,7 +572,7 @@ def test_token_counts_come_from_components_and_params(built):
         n20 = sum(len(_cut_circles(p, 20)) for p in pdf.pages[::2])
         assert n20 == comps["paralyzed_counter"] + comps["poisoned_token"] + comps["wound_token"]
     bf = game("boss_fight")
-    per_status = bf.params["boss_players"] + bf.params["party_heroes"]["max"]
+    per_status = bf.params["boss_players"] + bf.params["box_heroes"]
     with pdfplumber.open(built["boss_fight"] / "tokens.pdf") as pdf:
         assert sum(len(_cut_circles(p, 20)) for p in pdf.pages[::2]) == 4 * per_status
         assert sum(len(_cut_circles(p, 22)) for p in pdf.pages[::2]) == bf.cards_by_id["death_token"].copies
@@ -745,7 +746,7 @@ def test_map_too_large_to_tile(tmp_path):
 
 def test_placement_reads_its_numbers_from_params(tmp_path):
     gc = pillars_only(tmp_path)
-    line = gc.edit("maps/boss_fight/terrain.yaml", "{param: party_heroes.max}", "{param: party_heroes.most}")
+    line = gc.edit("maps/boss_fight/terrain.yaml", "{param: box_heroes}", "{param: box_heroez}")
     code, problems, _ = build(gc)
     assert code == 1 and has_problem(problems, "RULES-PARAM", "terrain.yaml", line)
 
@@ -760,17 +761,17 @@ def test_the_largest_preset_boss_and_a_full_party_start_on_every_map():
     presets = gamehooks.hook("boss_fight", "boss_footprints")(g, Problems())
     assert presets and len(pl.footprints) == len(presets)
     assert all(label.startswith("preset boss") for label, _ in pl.footprints)
-    assert (pl.hero_distance, pl.heroes) == (g.params["placement_distance"], g.params["party_heroes"]["max"])
+    assert (pl.hero_distance, pl.heroes) == (g.params["placement_distance"], g.params["box_heroes"])
     label, largest = max(pl.footprints, key=lambda f: len(f[1]))
     assert len(largest) > 1, label
     for m in ms:
         bzone, hzone = m.zones.get(pl.boss_zone) or None, m.zones.get(pl.hero_zone) or None
-        starts = [cells for cells in bmaps.boss_starts(m, largest, bzone)
-                  if len(bmaps.hero_starts(m, cells, pl.hero_distance, hzone)) >= pl.heroes]
+        starts = [cells for cells in boss_starts(m, largest, bzone)
+                  if len(hero_starts(m, cells, pl.hero_distance, hzone)) >= pl.heroes]
         assert starts, (m.key, label)
         cells = starts[0]
         assert all(m.passable(c) for c in cells) and (bzone is None or cells <= bzone)
-        for h in bmaps.hero_starts(m, cells, pl.hero_distance, hzone):
+        for h in hero_starts(m, cells, pl.hero_distance, hzone):
             assert m.passable(h) and min(hg.distance(h, c) for c in cells) >= pl.hero_distance
 
 

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.checker import Referee
-from cardgen.engines.bone_wars import EVENTS, Engine
+from cardgen.games.bone_wars.engine import Engine
+from cardgen.games.bone_wars.vocab import EVENTS
 from cardgen.loader import load_game
 from cardgen.playlog import Event
 from cardgen.problems import Loc, Problems
@@ -368,8 +369,9 @@ def test_table_slips_example_reports_each_slip():
     ("{kind: draw, player: ben, card: tail_vane}", "{kind: draw, player: ben, cards: 2}", None, "LOG-FIELD"),
     ("card: limbs_therizino, monster: Scythe", "card: limbs_terizino, monster: Scythe", None, "LOG-FIELD"),
     ("monster: Wings, target: ben", "monster: Wingz, target: ben", None, "LOG-FIELD"),
-    ("{kind: roll, attacker: 10, blocker: 10}", "{kind: roll, attacker: ten, blocker: 10}", None, "LOG-FIELD"),
+    ("{kind: roll, attacker: 10, blocker: 10}", "{kind: roll, attacker: ten, blocker: 10}", None, "LOG-TYPE"),
     ("game: bone_wars", "game: loot_battles", None, "LOG-GAME"),
+    ("hp: {ana: 20, ben: 17}", "hp: {ana: x, ben: 17}", None, "LOG-FIELD"),
 ])
 def test_unreadable_logs_exit_2_with_line(tmp_path, old, new, at, rule):
     text, line = edit(BASE, old, new, at)
@@ -554,3 +556,94 @@ def test_legal_next_allows_every_event_of_a_legal_log(tmp_path, name):
     checklogs.assert_every_event_was_legal(seen)
     if name.endswith(".yaml") or name == "SHORT":
         assert eng.over and eng.legal_next() == ["damage", "destroyed", "eliminated"]   # claims only
+
+
+# --- issue 20: one slip, one problem; the rule that was broken -----------------------------------
+
+def test_an_edit_out_of_turn_is_one_create_1(tmp_path):
+    """ben creates during ana's turn, then draws and plays his own turn: one BW-CREATE-1 (not a
+    missing draw, a late draw and a second edit); the legal twin is BASE itself."""
+    text, line = edit(BASE, _ev("kind: draw, player: ben, card: tail_vane"),
+                      _ev("kind: create, player: ben, card: torso_ankylosaur, monster: Early")
+                      + _ev("kind: draw, player: ben, card: tail_vane"))
+    text = text.replace("expect:\n  winner: null\n  hp: {ana: 14, ben: 12}\n", "")
+    checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-CREATE-1", "error", line)})
+    # ana's turn goes on after ben's slip: her next attack is hers, not an act out of turn
+    first_attack = (_ev("kind: attack, player: ana, monster: Rex, target: ben") + _ev("kind: block, player: ben, "
+                    "monster: none") + _ev("kind: take_damage, player: ben, damage: 3, hp_left: 17"))
+    text, line = edit(BASE, first_attack,
+                      _ev("kind: create, player: ben, card: torso_ankylosaur, monster: Early") + first_attack)
+    text = text.replace("expect:\n  winner: null\n  hp: {ana: 14, ben: 12}\n", "")
+    checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-CREATE-1", "error", line)})
+
+
+def test_a_forgotten_draw_is_still_turn_1(tmp_path):
+    """ben's create with no draw, and ben goes on: his turn began without its draw (BW-TURN-1)."""
+    text, line = edit(BASE, _ev("kind: draw, player: ben, card: tail_vane"), "",
+                      "kind: create, player: ben, card: torso_stegosaur")
+    checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-TURN-1", "error", line)})
+
+
+def test_a_forgotten_intimidating_penalty_is_atk_6(tmp_path):
+    """Rex 10 + 5 against Plates 10 + 3 is a hit for 5 only without Plates's Intimidating −2:
+    the rule broken is BW-ATK-6, with the arithmetic; the twin (the tie's 2) is BASE."""
+    text, line = edit(BASE, "{kind: damage, monster: Plates, amount: 2, hp_left: 2}",
+                      "{kind: damage, monster: Plates, amount: 5}")
+    code, probs, _ = check(tmp_path, text)
+    checklogs.assert_reported(code, probs, "BW-ATK-6", line)
+    first = next(p for p in probs if p["line"] == line)
+    assert "without Plates's Intimidating penalty (Rex 10 + 5 = 15 vs Plates 10 + 3 = 13: hit)" in first["message"]
+    assert [p["rule"] for p in probs if p["line"] == line] == ["BW-ATK-6"]
+
+
+def test_a_wrong_damage_and_hp_left_are_one_problem(tmp_path):
+    text, line = edit(BASE, "{kind: damage, monster: Plates, amount: 2, hp_left: 2}",
+                      "{kind: damage, monster: Plates, amount: 3, hp_left: 1}")
+    code, probs, _ = check(tmp_path, text)
+    assert [(p["rule"], p["line"]) for p in probs if p["severity"] == "error"][:1] == [("BW-ATK-7", line)]
+    assert len([p for p in probs if p["line"] == line]) == 1
+    assert "Rex 10 + 5 − 2 (Intimidating) = 13 vs Plates 10 + 3 = 13: tie" in probs[0]["message"]
+    text, line = edit(BASE, "{kind: take_damage, player: ben, damage: 3, hp_left: 17}",
+                      "{kind: take_damage, player: ben, damage: 4, hp_left: 16}")
+    code, probs, _ = check(tmp_path, text.replace("ben: 17}", "ben: 16}").replace("ben: 12}", "ben: 11}")
+                           .replace("hp_left: 12}", "hp_left: 11}"))
+    assert [(p["rule"], p["line"]) for p in probs] == [("BW-ATK-10", line)], probs
+
+
+def test_a_misspelt_header_key_is_named_not_the_key_it_hides(tmp_path):
+    text, line = edit(BASE, "turn_order_rolls:", "turn_order_roll:")
+    code, probs, _ = check(tmp_path, text)
+    assert code == 2 and probs[0]["line"] in (line, line + 1) and "turn_order_roll'" in probs[0]["message"], probs
+    assert "did you mean 'turn_order_rolls'?" in probs[0]["hint"]
+
+
+def test_an_attack_out_of_turn_is_one_problem(tmp_path):
+    """ben attacks in the middle of ana's turn and ana goes on: one BW-TURN-1 at ben's attack (the
+    turn stays ana's: no missing draw, no 'ana acts during ben's turn' after it)."""
+    anchor = _ev("kind: create, player: ana, card: limbs_pterosaur, monster: Wings")
+    text, line = edit(BASE, anchor, anchor + _ev("kind: attack, player: ben, monster: Plates, target: ana")
+                      + _ev("kind: block, player: ana, monster: Rex") + _ev("kind: roll, attacker: 1, blocker: 20"),
+                      "kind: attack, player: ben")
+    text = text.replace("expect:\n  winner: null\n  hp: {ana: 14, ben: 12}\n", "")
+    checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-TURN-1", "error", line)})
+
+
+def test_claims_after_events_past_the_end_are_end_2_not_unreadable(tmp_path):
+    """After the end only the claims about the last blow may follow; a claim after a later event
+    (about a monster made after the end) is BW-END-2 too, never exit 2."""
+    text, line = edit(SHORT, "{kind: eliminated, player: ben}\n", "{kind: eliminated, player: ben}\n"
+                      + _ev("kind: create, player: ana, card: skull_dome, monster: Late")
+                      + _ev("kind: damage, monster: Late, amount: 1"), "monster: Late}")
+    code, probs, final = check(tmp_path, text)
+    assert code == 1 and final["winner"] == "ana", probs
+    assert [(p["rule"], p["line"]) for p in probs if p["severity"] == "error"] == [("BW-END-2", line),
+                                                                                  ("BW-END-2", line + 1)]
+
+
+def test_a_wrong_player_hp_shows_the_arithmetic(tmp_path):
+    text, line = edit(SHORT, "{kind: damage, player: ben, amount: 2, hp_left: 2}",
+                      "{kind: damage, player: ben, amount: 2, hp_left: 1}")
+    code, probs, _ = check(tmp_path, text)
+    first = next(p for p in probs if p["severity"] == "error")
+    assert (first["rule"], first["line"]) == ("BW-ATK-9", line), probs
+    assert "(Club tramples: 4 damage − Rex's 2 HP left = 2; 4 − 2 = 2)" in first["message"]

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.checker import Referee
-from cardgen.engines.boss_fight import BF_EVENTS, Engine, damage_formula
+from cardgen.games.boss_fight import BF_EVENTS, Engine, damage_formula
 from cardgen.loader import load_game
 from cardgen.playlog import Event
 from cardgen.problems import Loc, Problems
@@ -255,6 +255,9 @@ CASES = [
      "kind: round, number: 1"),
     ("BF-PLACE-1", "SMALL", "character: wren, at: [1, 5]", "character: wren, at: [2, 5]", None),
     ("BF-PLACE-1", "SMALL", "character: boss, at: [10, 3]", "character: boss, at: [4, 3]", None),
+    # BF-PLAYERS-1: the players header seats one Boss player (the boss alone) and the party's players
+    ("BF-PLAYERS-1", "BASE", "party: lantern_company\n", "party: lantern_company\nplayers: {ana: [boss, aldric], "
+     "bo: [wren, maelis]}\n", "players:"),
     # BF-INIT-1: by Agility at the round's start, highest first; one turn each
     ("BF-INIT-1", "BASE", "order: [boss, wren, aldric, maelis]", "order: [wren, boss, aldric, maelis]", None),
     ("BF-INIT-1", "BASE", "number: 1,", "number: 2,", None),

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.cli import main
-from cardgen.engines.dino_battles import Engine
+from cardgen.games.dino_battles.engine import Engine
 from tests import checklogs
 from tests.checklogs import edited, errors, line_of, to_jsonl
 from tests.conftest import ROOT, GameCopy
@@ -838,7 +838,7 @@ UNREADABLE = [
      "LOG-FIELD", "dino: med_gel"),
     ("no such Dinosaur in play", "to: stego_dynamo, paid: 3}", "to: pachy_ram, paid: 3}", "LOG-FIELD", "pachy_ram"),
     ("unknown special", "cards: [attack], roll: 5", "special: Tail Whip, roll: 5", "LOG-FIELD", "Tail Whip"),
-    ("wrong type", "{kind: attack, player: bo, roll: 6", "{kind: attack, player: bo, roll: six", "LOG-FIELD",
+    ("wrong type", "{kind: attack, player: bo, roll: 6", "{kind: attack, player: bo, roll: six", "LOG-TYPE",
      "roll: six"),
     ("unknown field", "{kind: attack, player: bo, roll: 6", "{kind: attack, player: bo, rol: 6", "LOG-FIELD", "rol:"),
     ("attack without a roll", "{kind: attack, player: bo, roll: 6, total: 12}", "{kind: attack, player: bo}",

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from cardgen.checker import BaseEngine
 from cardgen.cli import main
-from cardgen.engines.loot_battles import Engine
+from cardgen.games.loot_battles.engine import Engine
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from tests import checklogs
@@ -502,7 +502,7 @@ UNREADABLE = [
      "LOG-FIELD", "player: ann"),
     ("unknown enemy", "player: ana, target: rats#1,", "player: ana, target: rats#9,", "LOG-FIELD", "rats#9"),
     ("unknown card", "encounter: enc_rats_4", "encounter: enc_rat_4", "LOG-FIELD", "enc_rat_4"),
-    ("wrong type", "target: rats#1, dice: [5]", "target: rats#1, dice: five", "LOG-FIELD", "dice: five"),
+    ("wrong type", "target: rats#1, dice: [5]", "target: rats#1, dice: five", "LOG-TYPE", "dice: five"),
     ("unknown field", "target: rats#1, dice: [5]", "target: rats#1, dize: [5]", "LOG-FIELD", "dize"),
 ]
 
@@ -607,3 +607,117 @@ def test_the_rules_numbers_come_from_params(game_copy, old, new, rule):
     g = game_copy(GAME)
     g.edit("rules/loot_battles/params.yaml", old, new)
     checklogs.assert_params_decide(GAME, g.root, BASE, rule)
+
+
+# -- issue 20: Dodge restored between the Encounters of a Battle is LB-ENC-1 ----------------
+
+# Rats ×3 +1: ana misses nothing, but rats#2 misses her once (Dodge 5 → 4); the reinforcement
+# (6 rats, all in front of ana) starts with her Armor restored and her Dodge still 4.
+REINF_DODGE = REINF[: REINF.index("  # round 1: all three")] + """\
+  - {kind: attack, player: ana, target: rats#1, dice: [5], ko: true}
+  - {kind: enemy_attack, enemy: rats#2, dice: [1], dodge_left: 4}
+  - {kind: enemy_attack, enemy: rats#3, dice: [6], armor_left: 1}
+  - {kind: attack, player: bo, target: rats#2, dice: [6], ko: true}
+  - {kind: round_end, state: {ana: {armor: 2, dodge: 4}}}
+  - {kind: attack, player: ana, target: rats#3, dice: [6], ko: true}
+  # the reinforcement: bo leads; all six rats stand in front of ana
+  - {kind: enemies_placed, rolls: [1, 1, 1, 1, 1, 1]}
+  - {kind: attack, player: bo, target: rats#1, dice: [6], ko: true}
+  - {kind: attack, player: ana, target: rats#2, dice: [6], ko: true}
+  - {kind: enemy_attack, enemy: rats#3, dice: [1], dodge_left: 3}
+  - {kind: enemy_attack, enemy: rats#4, dice: [4], hit: true, armor_left: 1}
+"""
+
+
+@pytest.mark.parametrize("old,good,bad,at", [
+    # a miss: 4 − 1 = 3, not 5 − 1 = 4 as if her Dodge had been restored to 5
+    ("dice: [1], dodge_left: 3}", "dice: [1], dodge_left: 3}", "dice: [1], dodge_left: 4}", "dodge_left: 4"),
+    # a 4 beats her Dodge 3 (it would not beat a restored 5 − 1 = 4)
+    ("dice: [4], hit: true,", "dice: [4], hit: true,", "dice: [4], hit: false,", "hit: false"),
+    # the round's stated state
+    ("  - {kind: enemy_attack, enemy: rats#4, dice: [4], hit: true, armor_left: 1}\n",
+     "  - {kind: enemy_attack, enemy: rats#4, dice: [4], hit: true, armor_left: 1}\n",
+     "  - {kind: enemy_attack, enemy: rats#4, dice: [4], hit: true, armor_left: 1}\n"
+     "  - {kind: enemy_attack, enemy: rats#5, dice: [1]}\n  - {kind: enemy_attack, enemy: rats#6, dice: [1]}\n"
+     "  - {kind: round_end, state: {ana: {dodge: 2}}}\n", "state: {ana: {dodge: 2}}"),
+])
+def test_dodge_restored_between_encounters_is_lb_enc_1(tmp_path, old, good, bad, at):
+    checklogs.assert_break_and_twin(GAME, tmp_path, REINF_DODGE, "LB-ENC-1", old, good, bad, at)
+
+
+def test_dodge_restored_is_one_problem(tmp_path):
+    """The table's restored Dodge is followed after the slip: its later claims agree with it."""
+    text, _ = edited(REINF_DODGE, "dice: [1], dodge_left: 3}", "dice: [1], dodge_left: 4}")
+    text = text.replace("dice: [4], hit: true, armor_left: 1}", "dice: [4], hit: false, dodge_left: 3}")
+    code, probs, _ = check(write(tmp_path, text))
+    assert [(p["rule"], p["line"]) for p in errors(probs)] == [("LB-ENC-1", line_of(text, "rats#3, dice: [1], dodge_left: 4"))]
+
+
+# -- issue 20: loot drawn after the final Battle (LB-LOOT-1 ruling: seed step 6 before 7) ---
+
+WIN = (EXAMPLES / "win-2p.yaml").read_text(encoding="utf-8")
+FINAL = "  - {kind: battle_end, result: won, battles_won: 3}\n"   # Battle 3 began with Rats ×3 +1: loot 3
+
+
+@pytest.mark.parametrize("rule,good,bad,at", [
+    ("LB-LOOT-1", "  - {kind: loot_drawn, count: 3, cards: [bow_short]}\n  - {kind: equip, player: bo, card: bow_short}\n",
+     "  - {kind: loot_drawn, count: 4, cards: [bow_short]}\n", "count: 4"),
+    ("LB-END-1", "  - {kind: loot_drawn, count: 3}\n",
+     "  - {kind: loot_drawn, count: 3}\n  - {kind: pass, player: ana}\n", "pass, player: ana"),
+])
+def test_the_final_battles_loot_is_claimed(tmp_path, rule, good, bad, at):
+    checklogs.assert_break_and_twin(GAME, tmp_path, WIN, rule, FINAL, FINAL + good, FINAL + bad, at)
+
+
+def test_final_battle_loot_follows_its_param(game_copy):
+    g = game_copy(GAME)
+    g.edit("rules/loot_battles/params.yaml", "final_battle_loot: true", "final_battle_loot: false")
+    text = WIN.replace(FINAL, FINAL + "  - {kind: loot_drawn, count: 3}\n")
+    code, probs, _ = check(write(g.root, text, "log.yaml"), root=g.root)
+    assert [(p["rule"], p["line"]) for p in errors(probs)] == [("LB-END-1", line_of(text, "loot_drawn, count: 3}"))]
+
+
+def test_a_misspelt_class_is_unreadable_with_the_nearest(tmp_path):
+    """Issue 20 item 4: 'rnaged' is a misspelling of ranged (exit 2, did you mean); 'wizard'
+    is a class the game does not have (LB-SETUP-2, a rules slip)."""
+    code, probs, _ = check(write(tmp_path, TINY.replace("{name: bo, class: ranged}", "{name: bo, class: rnaged}")))
+    assert code == 2 and probs[0]["rule"] == "LOG-FIELD" and "ranged" in (probs[0].get("hint") or ""), probs
+    assert probs[0]["line"] == line_of(TINY, "name: bo")
+
+
+@pytest.mark.parametrize("numbers,bad", [
+    ((2, 3), [2]),       # the log's numbering shifted by one slip: reported once, then followed
+    ((2, 2), [2]),       # one mistyped number: reported once
+])
+def test_a_round_number_slip_is_one_problem(tmp_path, numbers, bad):
+    text = BASE.replace("round_end, round: 1,", f"round_end, round: {numbers[0]},")
+    text = text.replace("round_end, round: 2}", f"round_end, round: {numbers[1]}}}")
+    code, probs, _ = check(write(tmp_path, text))
+    assert [(p["rule"], p["line"]) for p in errors(probs)] == \
+        [("LB-RND-1", line_of(text, f"round_end, round: {n},")) for n in bad]
+
+
+def test_a_misspelt_required_header_key_gets_its_did_you_mean(tmp_path):
+    """Issue 20 item 5: 'player:' is reported as unknown with 'players', not as 'players' missing."""
+    code, probs, _ = check(write(tmp_path, TINY.replace("players:\n", "player:\n", 1)))
+    assert code == 2 and "unknown header key 'player'" in probs[0]["message"], probs
+    assert "players" in (probs[0].get("hint") or ""), probs
+
+
+def test_events_after_the_end_are_one_problem(tmp_path):
+    """The first event after the game's end is LB-END-1; the rest follow from it."""
+    extra = ("  - {kind: pass, player: bo}\n  - {kind: encounter_drawn, pick: enc_lankies_3}\n"
+             "  - {kind: enemies_placed, rolls: [1, 2, 3]}\n")
+    text = WIN.replace(FINAL, FINAL + extra)
+    code, probs, _ = check(write(tmp_path, text))
+    assert [(p["rule"], p["line"]) for p in errors(probs)] == [("LB-END-1", line_of(text, "pass, player: bo}\n  - {kind: enc"))]
+
+
+def test_a_second_turn_in_a_marked_round_is_one_problem(tmp_path):
+    """The log marks round ends: ana acting twice in round 2 is one LB-RND-1, not an inferred
+    round end that shifts every later round."""
+    old = "  - {kind: attack, player: bo, target: rats#2, dice: [5], damage: 1, ko: true}\n"
+    text = BASE.replace(old, old + "  - {kind: attack, player: ana, target: rats#4, dice: [1], hit: false}\n")
+    code, probs, _ = check(write(tmp_path, text))
+    assert [(p["rule"], p["line"]) for p in errors(probs)] == \
+        [("LB-RND-1", line_of(text, "player: ana, target: rats#4, dice: [1]"))]

@@ -154,7 +154,7 @@ def test_a_file_that_is_not_text(tmp_path):
     ("{kind: roll, player: bo, die: 2}", "{kind: rol, player: bo, die: 2}", "LOG-EVENT", "kind: rol,", "roll"),
     ("{kind: roll, player: bo, die: 2}", "{kind: roll, player: bo, dye: 2}", "LOG-FIELD", "dye", "die"),
     ("{kind: roll, player: bo, die: 2}", "{kind: roll, player: bo}", "LOG-FIELD", "player: bo}", None),
-    ("{kind: roll, player: bo, die: 2}", "{kind: roll, player: bo, die: two}", "LOG-FIELD", "die: two", None),
+    ("{kind: roll, player: bo, die: 2}", "{kind: roll, player: bo, die: two}", "LOG-TYPE", "die: two", None),
     ("target: 8", "target: 0", "LOG-FIELD", "target: 0", None),
     ("target: 8", "targt: 8", "LOG-FIELD", "targt", "target"),
     ("players: [ana, bo]\n", "", "LOG-FIELD", "game:", None),

@@ -9,7 +9,7 @@ from cardgen.constraints import Collection, Entry, evaluate
 from cardgen.problems import Loc, Problems
 from cardgen.yamlsrc import parse_yaml
 
-PARAMS = {"limits": {"copies": 2, "points": 10}, "totals": {"sword": 3, "bow": 2}}
+PARAMS = {"limits": {"copies": 2, "points": 10}, "totals": {"sword": 3, "bow": 2}, "main": "sword"}
 
 
 def pool(*rows: tuple[str, int, dict]) -> dict[str, Collection]:
@@ -47,6 +47,12 @@ CASES = [
     ("  - {rule: T-6, kind: declared_total, where: {type: loot}, group_by: cat, exclude: {rank: unique},\n"
      "     totals: {param: totals}}",
      SWORDS, SWORDS[1:], ("T-6", "constraints.yaml", None)),
+    ("  - {rule: T-8, kind: copies, where: {type: loot}, exactly: 2, except: {rank: [high, unique]}}",
+     SWORDS, [("bronze", 1, SWORDS[0][2])] + SWORDS[1:], ("T-8", "pool.yaml", 10)),
+    ("  - {rule: T-8, kind: copies, min: 2, where: {rank: low}}",
+     SWORDS, SWORDS[:3] + [("short", 1, SWORDS[3][2])], ("T-8", "pool.yaml", 13)),
+    ("  - {rule: T-10, kind: count, where: {cat: {param: main}}, exactly: 4}",         # {param} in where
+     SWORDS, SWORDS[1:], ("T-10", "constraints.yaml", 2)),
     ("  - {rule: T-7, kind: required, where: {cat: bow}, fields: [rank]}",
      SWORDS, SWORDS[:3] + [("long", 1, {"type": "loot", "cat": "bow"})], ("T-7", "pool.yaml", 13)),
 ]
@@ -67,6 +73,17 @@ def test_declared_total_counts_without_the_excluded_tier():
     evaluate(doc["constraints"], pool(*SWORDS), PARAMS, p)
     (prob,) = p.items            # 4 declared, 3 without the Unique
     assert prob.rule == "T-6" and "is 4 but the cards hold 3" in prob.message and "rank=unique" in prob.message
+    assert "published total for cat 'sword'" in prob.message          # the group it failed for
+
+
+def test_copies_says_which_bound_and_a_where_param_must_exist():
+    p = Problems()
+    doc = parse_yaml("constraints:\n  - {rule: T-8, kind: copies, exactly: 2, where: {cat: sword}}\n"
+                     "  - {rule: T-9, kind: count, where: {cat: {param: nope}}, max: 1}\n", "c.yaml", p)
+    evaluate(doc["constraints"], pool(*SWORDS), PARAMS, p)
+    msgs = sorted((x.rule, x.loc.line, x.message) for x in p.items)
+    assert [(r, ln) for r, ln, _ in msgs] == [("RULES-PARAM", 3), ("T-8", 11), ("T-8", 12)], msgs
+    assert "holds 1 copies of 'steel' (Steel); exactly 2 required" in msgs[1][2]
 
 
 @pytest.mark.parametrize("text,rule", [

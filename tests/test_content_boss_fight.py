@@ -229,8 +229,6 @@ BUILD_BREAKS = [
      ["is a Boss Set card", "takes only Hero Set and Neutral Set cards"]),
     ("BF-BUILD-5", BOSS_DECK, "lumber: 2,", "lumber: 1, run: 1,", 0, ["is a Hero Set card"]),
     ("BF-BUILD-6", LANTERN, "- id: wren", "- id: aldric", 0, ["2 copies of 'aldric'", "at most 1"]),
-    ("BF-PLAYERS-1", VAEL, "  heroes:\n", "  heroes:\n    - {id: wren, cards: {walk: 6, basic_attack: 6, run: 3, "
-     "dash: 3, sidestep: 3, aimed_shot: 3, healing_potion: 3, bandage: 3}}\n", 1, ["5 heroes", "at most 4"]),
     ("CARD-UNKNOWN-ID", WYRM, "- {id: dragon_skull, at: [-1, 0]}", "- {id: dragon_skul, at: [-1, 0]}", 0,
      ["dragon_skul"]),
     ("CARD-UNKNOWN-ID", LANTERN, "basic_attack: 5,", "basic_atack: 5,", 0, ["basic_atack"]),
@@ -265,7 +263,7 @@ def test_build_rule_legal_twin(presets_run, rule):
 ISSUE_BAD_INPUTS = {
     "deck-29": (0, "BF-DECK-1"), "deck-31": (1, "BF-DECK-1"), "fourth-copy": (3, "BF-DECK-2"),
     "hero-card-in-boss": (13, "BF-BUILD-5"), "equipment-beyond-slots": (9, "BF-BUILD-3"),
-    "disconnected": (6, "BF-BUILD-2"), "points-over": (5, "BF-BUILD-1"), "unknown-id": (19, "CARD-UNKNOWN-ID"),
+    "disconnected": (6, "BF-BUILD-2"), "points-over": (5, "BF-BUILD-1"), "unknown-id": (18, "CARD-UNKNOWN-ID"),
 }
 
 

@@ -32,7 +32,7 @@ def full(tmp_path_factory):
 
 def test_every_game_writes_every_printable_it_lists(full):
     games = list_games(ROOT)
-    assert set(games) == {"bone_wars", "bones_on_ice", "boss_fight", "dino_battles", "loot_battles"}
+    assert {"bone_wars", "bones_on_ice", "boss_fight", "dino_battles", "loot_battles"} <= set(games)   # and any new one
     first_file = {"cards": "cards.pdf", "duplex-calibration": "duplex-calibration.pdf", "rulebook": "rulebook.pdf",
                   "tokens": "tokens.pdf", "mats": "mats.pdf", "board": "board.pdf", "maps": "maps"}
     for slug in games:

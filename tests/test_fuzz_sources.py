@@ -311,7 +311,7 @@ def test_an_image_that_is_no_picture_is_reported_by_the_check(tmp_path):
     _write_book(game.rules_dir / "rulebook", meta, ["# A heading\n\nText.\n\n![rules](rulebook.yaml)\n"])
     problems = Problems()
     assert Rulebook(game, problems).files() == {}
-    assert [(p.rule, Path(p.loc.file).name, p.loc.line) for p in problems] == [("FILE-MISSING", "01-a.md", 5)]
+    assert [(p.rule, Path(p.loc.file).name, p.loc.line) for p in problems] == [("IMAGE-READ", "01-a.md", 5)]
 
 
 def test_fonts_must_be_bundled_fonts_for_known_roles(project):

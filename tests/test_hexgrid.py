@@ -26,6 +26,7 @@ from cardgen.hexgrid import (
     direction,
     distance,
     fits,
+    fits_turned,
     footprint,
     from_cube,
     from_offset,
@@ -466,6 +467,17 @@ def test_big_piece_cannot_end_in_a_narrow_corridor():
     # an enemy in the corridor cuts room B off
     cut = reachable_placements(TRIANGLE, ORIGIN, 10, on_floor, blocked={Hex(4, 0)})
     assert {a for a, _ in cut} == ROOM_A
+
+
+def test_a_swept_piece_does_not_pass_a_corridor_narrower_than_itself():
+    """With ``sweep``, the whole piece must fit (in some rotation) on every hex its anchor steps
+    onto: the triangle never crosses the 1-wide corridor, so room B is out of reach; a bar, which
+    fits the corridor turned along it, still crosses."""
+    swept = {a for a, _ in reachable_placements(TRIANGLE, ORIGIN, 10, on_floor, sweep=True)}
+    assert swept == ROOM_A
+    assert not fits_turned(TRIANGLE, next(iter(CORRIDOR)), on_floor)
+    bar = {a for a, _ in reachable_placements(BAR, ORIGIN, 10, on_floor, sweep=True)}
+    assert bar == {a for a, _ in reachable_placements(BAR, ORIGIN, 10, on_floor)}
 
 
 def test_thin_piece_ends_in_corridor_only_along_it():

@@ -1,6 +1,6 @@
-"""The checker's guarantee, enforced: every rule ID of the catalogues (``../shared/specs/rules/
-<game>.md``) in the checker's scope — every section but the content and construction ones, which
-``cardgen validate`` checks — and every rule ID a game's engine can report (the rulings of
+"""The checker's guarantee, enforced: every rule ID of the catalogues (``rules/<game>/catalogue.yaml``)
+in the checker's scope — every section marked ``checked_by: check``; the content and construction
+ones are ``cardgen validate``'s — and every rule ID a game's engine can report (the rulings of
 params.yaml among them) has (a) its enforcement in the engine and (b) in
 ``tests/test_check_<game>.py`` a minimal log that breaks it, reported with that ID at its line
 (``CASES``), and a legal twin that passes (the case's base log in ``BASES``, each checked legal;
@@ -9,33 +9,33 @@ ID in an engine, fails here until it has both."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 
 import pytest
 
-from tests.conftest import ROOT, SHARED
+from cardgen import gamehooks
+from cardgen.catalogue import Catalogue, load_catalogue
+from cardgen.loader import list_games
+from cardgen.problems import Problems
+from tests.conftest import ROOT
 
-CATALOGUES = SHARED / "specs" / "rules"
-OUT_OF_SCOPE = ("Content", "Construction")      # section headings left to `cardgen validate`
-_ROW = re.compile(r"^\|\s*`?([A-Z]+(?:-[A-Z0-9]+)+-\d+)`?\s*\|")
-_SECTION = re.compile(r"^##\s+(.+?)\s*$")
+
+@functools.cache
+def _catalogue(slug: str) -> Catalogue | None:
+    return load_catalogue(ROOT, slug, Problems())
 
 
 def catalogue(slug: str) -> dict[str, str]:
     """Rule ID → the heading of the catalogue section it stands in."""
-    out: dict[str, str] = {}
-    section = ""
-    for line in (CATALOGUES / f"{slug}.md").read_text(encoding="utf-8").splitlines():
-        if m := _SECTION.match(line):
-            section = m.group(1)
-        elif m := _ROW.match(line):
-            out[m.group(1)] = section
-    return out
+    cat = _catalogue(slug)
+    return {r.id: r.section for r in cat.rules.values()} if cat else {}
 
 
 def in_scope(slug: str) -> list[str]:
-    return [rid for rid, sec in catalogue(slug).items() if not sec.startswith(OUT_OF_SCOPE)]
+    cat = _catalogue(slug)
+    return cat.in_scope("check") if cat else []
 
 
 def engine_source(slug: str) -> str:
@@ -57,11 +57,12 @@ def reported(slug: str) -> set[str]:
     return set(re.findall(rf'"({prefix}-[A-Z0-9]+-\d+)"', engine_source(slug)))
 
 
-GAMES = sorted(p.stem for p in CATALOGUES.glob("*.md"))
+GAMES = [slug for slug in list_games(ROOT) if _catalogue(slug) is not None]     # every game with a catalogue
+CHECKED = [slug for slug in GAMES if gamehooks.hook(slug, "engine") is not None]  # … and a rules engine
 
 
 def test_the_catalogues_are_found_and_read():
-    assert GAMES == ["bone_wars", "bones_on_ice", "boss_fight", "dino_battles", "loot_battles"], GAMES
+    assert {"bone_wars", "bones_on_ice", "boss_fight", "dino_battles", "loot_battles"} <= set(GAMES), GAMES
     bw = catalogue("bone_wars")
     assert bw["BW-ATK-10"] == "Attacking and defending" and bw["BW-CARD-1"].startswith("Content")
     assert "BW-ATK-10" in in_scope("bone_wars") and "BW-CARD-3" not in in_scope("bone_wars")
@@ -70,7 +71,7 @@ def test_the_catalogues_are_found_and_read():
     assert {"BDB-SETUP-1", "BDB-END-3"} <= set(in_scope("dino_battles")) and "BDB-DECK-1" not in in_scope("dino_battles")
 
 
-@pytest.mark.parametrize("slug", GAMES)
+@pytest.mark.parametrize("slug", CHECKED)
 def test_every_rule_in_scope_is_enforced_by_the_engine(slug):
     missing = [rid for rid in in_scope(slug) if f'"{rid}"' not in engine_source(slug)]
     assert not missing, f"{slug}: no engine code reports {missing}"
@@ -86,7 +87,7 @@ def _parametrized_over(func, values) -> bool:
     return False
 
 
-@pytest.mark.parametrize("slug", GAMES)
+@pytest.mark.parametrize("slug", CHECKED)
 def test_every_rule_has_a_break_at_its_line_and_a_legal_twin(slug):
     mod = importlib.import_module(f"tests.test_check_{slug}")
     cases, bases = mod.CASES, mod.BASES

@@ -17,10 +17,11 @@ import pytest
 from pypdf import PdfReader
 
 import cardgen.boards  # noqa: F401 - registers the board: images
+from cardgen.catalogue import load_catalogue
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook
-from tests.conftest import ROOT, SHARED, flat, pdf_pages, run_cli
+from tests.conftest import ROOT, flat, pdf_pages, run_cli
 from tests.rulebooks import assert_toc_matches, outline
 
 GAMES = sorted(p.parent.name for p in (ROOT / "rules").glob("*/rulebook"))   # every game with a rulebook
@@ -40,17 +41,19 @@ def book(slug: str) -> tuple[Rulebook, dict[str, bytes], dict[str, list[str]]]:
 
 
 def catalogue_rulings(slug: str) -> list[str]:
-    """The rule IDs the catalogue marks as rulings."""
-    text = (SHARED / "specs" / "rules" / f"{slug}.md").read_text(encoding="utf-8")
-    return [m.group(1) for m in re.finditer(r"^\| ([A-Z0-9]+-[A-Z0-9]+-\d+) \|(.*)$", text, re.M)
-            if re.search(r"[Rr]uling", m.group(2))]
+    """The rule IDs the catalogue gives rulings."""
+    cat = load_catalogue(ROOT, slug, Problems())
+    return [r.id for r in cat.rules.values() if r.rulings] if cat else []
 
 
 @pytest.mark.parametrize("slug", GAMES)
 def test_current_older_versions_and_booklet_are_written(slug):
     rb, files, _ = book(slug)
     older = [v.pdf_name for v in rb.versions if v is not rb.current]
-    assert older, "every game keeps at least one older version"
+    if not older:                                   # a new game's first draft: the current version only
+        assert sorted(files) in (["rulebook.pdf"], ["rulebook-booklet.pdf", "rulebook.pdf"]), sorted(files)
+        if "rulebook-booklet.pdf" not in files:
+            return
     assert sorted(files) == sorted(["rulebook.pdf", "rulebook-booklet.pdf", *older])
     booklet = PdfReader(io.BytesIO(files["rulebook-booklet.pdf"]))
     assert len(booklet.pages) % 2 == 0                                 # half pages padded to a multiple of 4
@@ -78,7 +81,8 @@ def test_outline_links_header_and_footer(slug):
     cur = rb.current
     reader = PdfReader(io.BytesIO(files["rulebook.pdf"]))
     entries = outline(reader)
-    assert [t for lvl, t, _ in entries if lvl == 0][-1] == f"Changes since v{rb.previous(cur).version}"
+    if rb.previous(cur) is not None:                # the changes page closes a book with an older version
+        assert [t for lvl, t, _ in entries if lvl == 0][-1] == f"Changes since v{rb.previous(cur).version}"
     assert [p for _, _, p in entries] == sorted(p for _, _, p in entries)
     annots = [a.get_object() for page in reader.pages for a in page.get("/Annots") or []]
     assert any(a.get("/Subtype") == "/Link" and "/Dest" in a for a in annots)       # internal links
@@ -105,7 +109,7 @@ def test_every_catalogue_ruling_is_clarified_under_its_rule(slug):
     assert not missing, missing
     pages = texts["rulebook.pdf"]
     start = next(i for i, t in enumerate(pages) if re.search(r"^Clarifications$", t, re.M))
-    end = next(i for i, t in enumerate(pages) if i > start and re.search(r"^Changes since", t, re.M))
+    end = next((i for i, t in enumerate(pages) if i > start and re.search(r"^Changes since", t, re.M)), len(pages))
     lines = [ln.strip() for t in pages[start:end] for ln in t.splitlines()]
     terms = [ln for ln in lines if re.fullmatch(r"[A-Z0-9]+-[A-Z0-9]+-\d+", ln)]
     assert sorted(terms) == sorted(ids)                                # each rule once, every ruling's rule
@@ -115,6 +119,8 @@ def test_every_catalogue_ruling_is_clarified_under_its_rule(slug):
 @pytest.mark.parametrize("slug", GAMES)
 def test_rules_diff_between_versions(slug):
     rb, _, _ = book(slug)
+    if len(rb.versions) < 2:
+        pytest.skip(f"{slug} has one rulebook version: nothing to compare")
     old = rb.versions[0].version
     code, out = run_cli("rules", "diff", slug, old, "current")
     assert code == 0

@@ -13,18 +13,19 @@ from pathlib import Path
 
 import pytest
 
+from cardgen.catalogue import load_catalogue
 from cardgen.collections import collection_files, load_collection_file
-from cardgen.engines.boss_fight import analyse, boss_stats, damage_formula
+from cardgen.games.boss_fight import analyse, boss_stats, damage_formula
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook
-from tests.conftest import ROOT, SHARED, GameCopy, flat, pdf_pages, rulebook_pages
+from tests.conftest import ROOT, GameCopy, flat, pdf_pages, rulebook_pages
 from tests.rulebooks import assert_break_reported, assert_built_clean, assert_sources_check_clean, rulings
 
 GAME = "boss_fight"
 CUR = "rules/boss_fight/rulebook"
 OLD = "rules/boss_fight/versions/0.9"
-CATALOGUE = SHARED / "specs" / "rules" / "boss_fight.md"
+CATALOGUE = load_catalogue(ROOT, "boss_fight", Problems())
 
 
 def current_text(root: Path) -> str:
@@ -71,7 +72,7 @@ def test_rulebook_is_a_printable():
 def test_every_catalogue_rule_is_tagged_and_every_ruling_printed(game, text):
     book = Rulebook(game, Problems())
     tagged = {r for h in book.headings(book.current) for r in h.rules}
-    ids = set(re.findall(r"^\| (BF-[A-Z]+-\d+) \|", CATALOGUE.read_text(encoding="utf-8"), re.M))
+    ids = set(CATALOGUE.rules)
     ids |= {r for h in book.headings(book.versions[0]) for r in h.rules}
     assert len(ids) >= 30 and ids <= tagged, sorted(ids - tagged)
     clar = text.split("These rulings settle")[-1].split("Changes since v0.9 What")[0]

@@ -9,13 +9,13 @@ import re
 import pytest
 
 import cardgen.rulebook.jinja as rb_jinja
+from cardgen.catalogue import load_catalogue
 from cardgen.collections import collection_files, load_collection_file
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook
 from tests.conftest import (
     ROOT,
-    SHARED,
     GameCopy,
     pdf_pages,
     problems_json,
@@ -28,7 +28,7 @@ from tests.rulebooks import rulings
 GAME = "dino_battles"
 CUR = "rules/dino_battles/rulebook"
 OLD = "rules/dino_battles/versions/0.1"
-CATALOGUE = SHARED / "specs" / "rules" / "dino_battles.md"
+CATALOGUE = load_catalogue(ROOT, "dino_battles", Problems())
 
 
 def flat(pages: list[str]) -> str:
@@ -65,7 +65,7 @@ def test_every_catalogue_rule_is_tagged_and_every_ruling_printed(texts):
     game = load_game(ROOT, GAME, problems)
     book = Rulebook(game, problems)
     tagged = {r for h in book.headings(book.current) for r in h.rules}
-    ids = set(re.findall(r"^\| (BDB-[A-Z]+-\d+) \|", CATALOGUE.read_text(encoding="utf-8"), re.M))
+    ids = set(CATALOGUE.rules)
     assert len(ids) > 20 and ids <= tagged, sorted(ids - tagged)
     text = flat(texts)
     for r in rulings(game):

@@ -2,8 +2,8 @@
 
 A game's terrain file (top-level ``terrain:``) names every tile type — its legend name,
 fill, pattern, layout symbol, and whether pieces may enter it and whether it blocks sight —
-the start zones, and the placement check (which rule ID it reports, how far heroes keep
-from the boss, which boss sizes must fit). A map file (top-level ``map:``) gives the grid
+the start zones, and the placement check (``placement: {hook: NAME, …}``: the game's package
+reads the rest and checks each map's starts). A map file (top-level ``map:``) gives the grid
 as a ``layout`` of symbols, one text line per row of hexes (``-`` leaves a hole), or as
 ``size: {cols, rows}`` of the default terrain, then ``tiles`` that override single hexes
 and ``starts`` that list start-zone hexes. Coordinates are offset ``[col, row]`` as the
@@ -11,7 +11,7 @@ layout reads, 0-based; the printed labels use the same numbers.
 
 Problems: MAP-DUPLICATE (a hex listed twice), MAP-OFF-GRID (a hex outside the grid),
 MAP-TERRAIN (unknown terrain or symbol), MAP-ISLAND (warning: clear tiles cut off from the
-rest, named), the placement rule (no legal boss start, or too few legal hero starts),
+rest, named), the placement hook's rule,
 BOARD-TOO-LARGE (the map cannot be tiled).
 """
 
@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import gamehooks, sources
 from .. import hexgrid as hg
 from ..problems import Loc, Problems, did_you_mean
 from ..scene import Circle, Line, Polygon, Rect, Text
@@ -51,15 +52,6 @@ ZONE_SPEC = {
     "terrain": Opt("str", required=True, doc="the terrain under a zone symbol"),
     "color": Opt("color", required=True, doc="outline colour"),
     "letter": Opt("str", default="", doc="a letter printed in each zone hex"),
-}
-PLACEMENT_SPEC = {
-    "rule": Opt("str", required=True, doc="rule ID reported when a map has no legal start"),
-    "boss_zone": Opt("str", required=True, doc="zone key of the boss start"),
-    "hero_zone": Opt("str", required=True, doc="zone key of the hero starts"),
-    "hero_distance": Opt("any", required=True, doc="heroes start at least this far from every boss hex"),
-    "heroes": Opt("any", required=True, doc="hero figures that must find a start"),
-    "boss_sizes": Opt("any", default=None, doc="where the preset bosses' footprints come from"),
-    "default_boss": Opt("list", required=True, doc="footprint checked when no preset exists: [[q, r], …]"),
 }
 MAP_SPEC = {
     "name": Opt("str", required=True, doc="printed title"),
@@ -99,21 +91,10 @@ class Zone:
 
 
 @dataclass
-class Placement:
-    rule: str
-    boss_zone: str
-    hero_zone: str
-    hero_distance: int
-    heroes: int
-    footprints: list[tuple[str, frozenset]]   # (label, cells)
-    loc: Loc
-
-
-@dataclass
 class TerrainSet:
     terrain: dict[str, Terrain] = field(default_factory=dict)
     zones: dict[str, Zone] = field(default_factory=dict)
-    placement: Placement | None = None
+    placement: Any = None             # the game's placement check (a hook's object with .check)
     default: str | None = None
     loc: Loc | None = None
 
@@ -208,77 +189,18 @@ def load_terrain(files: list[tuple[Path, YDict]], game, problems: Problems) -> T
     return ts
 
 
-def _placement(pd: Any, ts: TerrainSet, game, problems: Problems) -> Placement | None:
-    r = common.check(pd, PLACEMENT_SPEC, problems, "placement")
-    if not r.ok:
+def _placement(pd: Any, ts: TerrainSet, game, problems: Problems) -> Any:
+    """``placement: {hook: NAME, …}``: the game's package reads the rest (its start zones, sizes)
+    and returns an object whose ``check(map, problems)`` checks each map's starts."""
+    if not isinstance(pd, dict) or "hook" not in pd:
+        problems.error("YAML-TYPE", "placement names its game's check: {hook: NAME, …}", getattr(pd, "loc", None))
         return None
-    v = r.values
-    for k in ("boss_zone", "hero_zone"):
-        if v[k] not in ts.zones:
-            problems.error("MAP-TERRAIN", f"placement {k} '{v[k]}' is not a zone", pd.at(k),
-                           hint=did_you_mean(v[k], ts.zones))
-            return None
-    dist = common.param(v["hero_distance"], game, problems, pd.at("hero_distance"))
-    heroes = common.param(v["heroes"], game, problems, pd.at("heroes"))
-    if not isinstance(dist, int) or not isinstance(heroes, int):
-        if dist is not None and heroes is not None:
-            problems.error("YAML-TYPE", "placement hero_distance and heroes must be whole numbers", pd.loc)
-        return None
-    default = _footprint(v["default_boss"], pd.at("default_boss"), problems, "default_boss")
-    if default is None:
-        return None
-    fps = boss_footprints(v["boss_sizes"], game, problems, pd.at("boss_sizes"))
-    if not fps:
-        fps = [("the default boss size (no preset bosses found)", default)]
-    return Placement(v["rule"], v["boss_zone"], v["hero_zone"], dist, heroes, fps, pd.loc)
-
-
-def _footprint(raw: Any, loc: Loc | None, problems: Problems, what: str) -> frozenset | None:
-    cells = []
-    if isinstance(raw, list):
-        for i, c in enumerate(raw):
-            if (isinstance(c, list) and len(c) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
-                                                             for x in c)):
-                cells.append(hg.Hex(c[0], c[1]))
-            else:
-                problems.error("YAML-TYPE", f"{what} cell {i + 1} must be [q, r] (axial, whole numbers)",
-                               raw.at(i) if isinstance(raw, YList) else loc)
-                return None
-    if not cells:
-        problems.error("YAML-TYPE", f"{what} must list at least one cell [q, r]", loc)
-        return None
-    fp = frozenset(cells)
-    first = cells[0]
-    fp = frozenset(h - first for h in fp)
-    if not hg.is_connected(fp):
-        problems.error("YAML-TYPE", f"{what} cells are not connected", loc)
-        return None
-    return fp
-
-
-def boss_footprints(spec: Any, game, problems: Problems, loc: Loc | None) -> list[tuple[str, frozenset]]:
-    """Footprints of the preset bosses, as the game's own code computes them.
-
-    ``boss_sizes: {hook: name}`` calls ``cardgen.engines.<game>.<name>(game, problems)``, which
-    returns ``[(label, [(q, r), …]), …]``; a missing module or function gives none (the
-    placement's ``default_boss`` is checked instead).
-    """
-    if spec is None or game is None:
-        return []
-    if not isinstance(spec, dict) or "hook" not in spec:
-        problems.error("YAML-TYPE", "boss_sizes must be {hook: function name}", loc)
-        return []
-    from .. import gamehooks
-    fn = gamehooks.hook(game.slug, str(spec["hook"]))
+    fn = gamehooks.hook(game.slug, str(pd["hook"])) if game is not None else None
     if fn is None:
-        return []
-    out = []
-    sub = Problems()
-    for label, cells in fn(game, sub) or []:
-        cs = [hg.Hex(int(q), int(r)) for q, r in cells] or [hg.Hex(0, 0)]
-        first = cs[0]
-        out.append((str(label), frozenset(h - first for h in cs)))
-    return out
+        problems.error("MAP-TERRAIN", f"placement hook '{pd['hook']}' is not a hook of this game's package",
+                       pd.at("hook"))
+        return None
+    return fn(pd, ts, game, problems)
 
 
 def _layout_rows(doc: YDict, md: YDict) -> tuple[list[str], int, list[str]]:
@@ -286,8 +208,8 @@ def _layout_rows(doc: YDict, md: YDict) -> tuple[list[str], int, list[str]]:
     text = md.get("layout") or ""
     loc = md.at("layout")
     try:
-        raw = Path(loc.file).read_text(encoding="utf-8").splitlines()
-    except OSError:
+        raw = sources.read_bytes(loc.file).decode("utf-8").splitlines()
+    except (sources.SourceError, UnicodeDecodeError):
         raw = []
     line = loc.line
     if raw and 0 < line <= len(raw):
@@ -497,27 +419,6 @@ def islands(m: HexMap) -> list[set[hg.Hex]]:
     return sorted(groups, key=lambda g: (-len(g), min(g)))
 
 
-def boss_starts(m: HexMap, fp: frozenset, zone: set[hg.Hex] | None):
-    """Every legal boss placement (cells) of footprint ``fp``: all cells clear (and in the zone)."""
-    allowed = zone if zone else {h for h in m.tiles if m.passable(h)}
-    allowed = {h for h in allowed if m.passable(h)}
-    shapes = list({frozenset(hg.rotate(c, k) for c in fp) for k in range(6)})
-    seen = set()
-    for a in sorted(allowed):
-        for shape in shapes:
-            cells = frozenset(a + c for c in shape)
-            if cells not in seen and all(c in allowed for c in cells):
-                seen.add(cells)
-                yield cells
-
-
-def hero_starts(m: HexMap, boss: frozenset, dist: int, zone: set[hg.Hex] | None) -> list[hg.Hex]:
-    """Clear hexes (in the hero zone, when the map has one) at least ``dist`` from every boss hex."""
-    pool = zone if zone else set(m.tiles)
-    return sorted(h for h in pool if m.passable(h) and h not in boss
-                  and all(hg.distance(h, b) >= dist for b in boss))
-
-
 def check_map(m: HexMap, problems: Problems) -> None:
     groups = islands(m)
     if len(groups) > 1:
@@ -527,31 +428,8 @@ def check_map(m: HexMap, problems: Problems) -> None:
             problems.warning("MAP-ISLAND", f"map '{m.name}': island {i} of {len(groups)} ({len(g)} clear tile"
                              f"{'s' if len(g) != 1 else ''}: {names}{more}) cannot be reached from the "
                              f"{len(groups[0])} tiles of the main area", m.loc)
-    pl = m.terrain.placement
-    if pl is None:
-        return
-    bzone = m.zones.get(pl.boss_zone) or None
-    hzone = m.zones.get(pl.hero_zone) or None
-    for label, fp in pl.footprints:
-        found_boss = False
-        best = -1
-        for cells in boss_starts(m, fp, bzone):
-            found_boss = True
-            n = len(hero_starts(m, cells, pl.hero_distance, hzone))
-            best = max(best, n)
-            if n >= pl.heroes:
-                break
-        where = " in its start zone" if bzone else ""
-        bloc = m.zone_locs.get(pl.boss_zone, m.loc) if bzone else m.loc
-        hloc = m.zone_locs.get(pl.hero_zone, m.loc) if hzone else m.loc
-        if not found_boss:
-            problems.error(pl.rule, f"map '{m.name}' has no legal boss start for {label} ({len(fp)} hexes): "
-                           f"no placement puts every boss hex on a clear tile{where}", bloc)
-        elif best < pl.heroes:
-            hz = " in the hero start zone" if hzone else ""
-            problems.error(pl.rule, f"map '{m.name}': with {label} placed, at most {best} clear tile"
-                           f"{'s' if best != 1 else ''}{hz} stand at least {pl.hero_distance} from every boss "
-                           f"hex; {pl.heroes} heroes need a start", hloc)
+    if m.terrain.placement is not None:            # the game's own start check (a hook)
+        m.terrain.placement.check(m, problems)
 
 
 # --------------------------------------------------------------------------- drawing

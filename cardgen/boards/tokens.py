@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..fonts import METRICS
 from ..imposition import back_position
+from ..loader import DEFAULT_LIMITS
 from ..problems import Loc, Problems, did_you_mean
 from ..scene import Circle, Line, Page, Polygon, Rect, Text
 from ..schema import Opt
@@ -179,6 +180,11 @@ def _count(raw, game, problems: Problems, loc: Loc, tid: str) -> int | None:
             problems.error("YAML-TYPE", f"count of token '{tid}' must be whole numbers ≥ 0, not {v!r}", loc)
             return None
         total += v
+    limit = (game.meta.get("limits") or {}).get("count") or DEFAULT_LIMITS["count"]
+    if total > limit:
+        problems.error("TOKEN-COUNT", f"count of token '{tid}' is {total:,}, more than the game's limit of "
+                       f"{limit:,}", loc, hint="raise limits.count in game.yaml if the game really needs more")
+        return None
     return total
 
 

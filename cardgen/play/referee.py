@@ -76,6 +76,9 @@ class BaseEngine:
     HEADER: dict[str, Opt] = {}
     EVENTS: dict[str, dict[str, Opt]] = {}
     EXPECT_RULES: dict[str, str] = {}
+    #: the event kinds the log being replayed holds (set by the replay before ``start``), so an
+    #: engine knows which of its markers (round ends, turns) the log writes
+    log_kinds: frozenset[str] = frozenset()
 
     def __init__(self, game: Game, header: dict[str, Any], header_locs: dict[str, Loc], ref: Referee):
         self.game = game
@@ -86,6 +89,8 @@ class BaseEngine:
         self.over = False
         self.end_rule = "LOG-END"
         self.replayable = True      # False: the setup is too broken to replay (a violation says why)
+        self.events: list[Event] = []   # the whole log's events (set by the replay): an engine may look
+        #                                 ahead at the log's own markers to keep one slip one problem
         self.params_file = game.rules_dir / "params.yaml"
         self.p = Params(game.params if isinstance(game.params, dict) else {}, self.params_file)
 
@@ -112,6 +117,13 @@ class BaseEngine:
         """Called before apply: no event may follow the end of the game."""
         if self.over:
             self.ref.violation(self.end_rule, f"event '{ev.kind}' after the game has ended", ev.loc)
+
+    def ahead(self, ev: Event) -> list[Event]:
+        """The log's events after ``ev`` (empty when the engine is fed events one by one)."""
+        i = ev.index
+        if 0 <= i < len(self.events) and self.events[i] is ev:
+            return self.events[i + 1:]
+        return []
 
     def apply(self, ev: Event) -> None:
         handler = getattr(self, "on_" + ev.kind.replace("-", "_"))

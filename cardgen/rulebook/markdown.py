@@ -28,11 +28,8 @@ from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
-from PIL import Image as PILImage
 from reportlab.lib.colors import HexColor
-from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     CondPageBreak,
     Flowable,
@@ -45,16 +42,19 @@ from reportlab.platypus import (
     Paragraph,
     Preformatted,
     Spacer,
-    Table,
 )
 from reportlab.platypus import Image as RLImage
 
+from .. import sources
 from ..fonts import charset
+from ..images import ImageError, image_size
 from ..problems import Loc, Problems, did_you_mean
 from ..schema import Opt, check_mapping
-from ..yamlsrc import parse_yaml, unmojibake
-from .flowables import CardPicture, CardRow, FullWidth, GroupedTable, Heading, callout
+from ..yamlsrc import parse_yaml
+from .flowables import CardPicture, CardRow, Heading, callout
 from .jinja import Rendered
+from .md_inline import InlineMixin, _ancestors, plain_text
+from .md_tables import TablesMixin
 
 CALLOUTS = {"example": "Example", "note": "Note", "tip": "Tip", "variant": "Variant",
             "designer": "Designer's note"}
@@ -62,7 +62,6 @@ FRONT_SPEC = {
     "new_page": Opt("bool", default=True, doc="start the chapter on a new page"),
     "toc": Opt("bool", default=True, doc="list the chapter's headings in the table of contents"),
 }
-_ICON = re.compile(r"\{([A-Za-z][A-Za-z0-9_]*)\}")
 
 
 def make_parser() -> MarkdownIt:
@@ -129,13 +128,6 @@ def parse(rendered: Rendered, problems: Problems, index: int = 0) -> Chapter:
     return ch
 
 
-def plain_text(node: SyntaxTreeNode) -> str:
-    """The text of an inline node (or of a block's inline children), without markup."""
-    if node.type in ("text", "code_inline"):
-        return node.content
-    if node.type in ("softbreak", "hardbreak"):
-        return " "
-    return "".join(plain_text(c) for c in node.children)
 
 
 def slugify(text: str) -> str:
@@ -215,20 +207,18 @@ class ImageResolver:
             problems.error("FILE-MISSING", f"image file '{src}' does not exist", loc)
             return None
         try:
-            with PILImage.open(path) as im:     # the whole file, not only its header: typesetting reads it all
-                im.load()
-                w, h = im.size
-        except (OSError, ValueError, PILImage.DecompressionBombError) as e:
-            problems.error("FILE-MISSING", f"cannot read image '{src}': {e}", loc,
+            w, h = image_size(path)     # the whole file, not only its header: typesetting reads it all
+        except ImageError as e:
+            problems.error(e.rule, f"cannot use image '{src}': {e.message}", loc,
                            hint="link a PNG or JPEG picture")
             return None
-        img = RLImage(str(path))
+        img = RLImage(str(sources.resolve(path, cap=sources.MAX_IMAGE_BYTES)))     # checked: read as decoded
         s = min(1.0, width / w) if w else 1.0
         img.drawWidth, img.drawHeight = w * s, h * s
         return img
 
 
-class Converter:
+class Converter(TablesMixin, InlineMixin):
     """Syntax trees of one version's chapters → flowables."""
 
     def __init__(self, styles, problems: Problems, icons: dict, images: ImageResolver,
@@ -435,238 +425,3 @@ class Converter:
         return out
 
     # --- tables -------------------------------------------------------------------------------
-    def _looks_like_table(self, node: SyntaxTreeNode) -> bool:
-        """A paragraph made of '|' lines: a table the parser could not read. Reported."""
-        if not node.map:
-            return False
-        lines = self.ch.rendered.out_lines()[node.map[0]:node.map[1]]
-        if len(lines) < 2 or not all(ln.strip().startswith("|") for ln in lines):
-            return False
-        head, delim = split_row(lines[0]), split_row(lines[1])
-        is_delim = all(re.fullmatch(r"\s*:?-+:?\s*", c) for c in delim) and delim
-        if not is_delim:
-            why = "its second line must be the delimiter row, e.g. | --- | --- |"
-            loc = self.ch.loc(node.map[0] + 1)
-        else:
-            why = (f"the header row has {len(head)} cell(s) but the delimiter row has {len(delim)}; "
-                   "they must match")
-            loc = self.ch.loc(node.map[0] + 1)
-        self.problems.error("RULEBOOK-TABLE", f"broken table: {why}", loc)
-        return True
-
-    def table(self, node: SyntaxTreeNode) -> list[Flowable]:
-        st = self.st
-        thead = next((c for c in node.children if c.type == "thead"), None)
-        tbody = next((c for c in node.children if c.type == "tbody"), None)
-        head_rows = thead.children if thead else []
-        body_rows = tbody.children if tbody else []
-        ncols = len(head_rows[0].children) if head_rows else 0
-        out_lines = self.ch.rendered.out_lines()
-        for tr in body_rows:
-            if not tr.map:
-                continue
-            raw = out_lines[tr.map[0]]
-            n = len(split_row(raw))
-            if n != ncols:
-                what = "the extra cells would be lost" if n > ncols else "the missing cells would be blank"
-                self.problems.error("RULEBOOK-TABLE", f"broken table: this row has {n} cell(s), the header "
-                                    f"has {ncols}; {what}", self.ch.loc(tr.map[0]))
-        aligns = []
-        for th in head_rows[0].children if head_rows else []:
-            style = str(th.attrs.get("style", ""))
-            aligns.append(TA_RIGHT if "right" in style else TA_CENTER if "center" in style else TA_LEFT)
-        data: list[list] = []
-        plain: list[list[str]] = []
-        for r, tr in enumerate(list(head_rows) + list(body_rows)):
-            row, prow = [], []
-            for c, cell in enumerate(tr.children[:ncols]):
-                base = st.th if r < len(head_rows) else st.td
-                al = aligns[c] if c < len(aligns) else TA_LEFT
-                style = ParagraphStyle(f"{base.name}-{al}", parent=base, alignment=al)
-                markup = self.inline(cell.children[0]) if cell.children else ""
-                row.append(Paragraph(markup, style))
-                prow.append(plain_text(cell))
-            while len(row) < ncols:
-                row.append(Paragraph("", st.td))
-                prow.append("")
-            data.append(row)
-            plain.append(prow)
-        nhead = len(head_rows)
-
-        def make(width: float) -> Table:
-            widths = column_widths(plain, nhead, width, st)
-            grouped = any(not plain[r][0].strip() for r in range(nhead, len(plain))) and bool(plain[nhead:])
-            t = (GroupedTable if grouped else Table)(data, colWidths=widths, repeatRows=nhead, hAlign="LEFT")
-            cmds = [("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                    ("LEFTPADDING", (0, 0), (-1, -1), st.cell_pad), ("RIGHTPADDING", (0, 0), (-1, -1), st.cell_pad),
-                    ("TOPPADDING", (0, 0), (-1, -1), 2.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-                    ("LINEBELOW", (0, 0), (-1, -1), 0.25, HexColor("#cfc8bb"))]
-            if nhead:
-                cmds += [("BACKGROUND", (0, 0), (-1, nhead - 1), HexColor(st.head_fill)),
-                         ("LINEBELOW", (0, nhead - 1), (-1, nhead - 1), 0.9, HexColor(st.accent))]
-            for r in range(nhead, len(data)):
-                if (r - nhead) % 2 == 1:
-                    cmds.append(("BACKGROUND", (0, r), (-1, r), HexColor(st.zebra_fill)))
-            t.setStyle(cmds)
-            return t
-
-        return [FullWidth(make), Spacer(1, st.body.spaceAfter + 2)]
-
-    # --- inline -------------------------------------------------------------------------------
-    def inline(self, node: SyntaxTreeNode) -> str:
-        return self.inline_nodes(node.children, node)
-
-    def inline_nodes(self, nodes, where: SyntaxTreeNode) -> str:
-        out: list[str] = []
-        accent = self.st.accent
-        for ch in nodes:
-            t = ch.type
-            if t == "text":
-                out.append(self.text(ch.content, where))
-            elif t == "softbreak":
-                out.append(" ")
-            elif t == "hardbreak":
-                out.append("<br/>")
-            elif t == "strong":
-                out.append("<b>" + self.inline_nodes(ch.children, where) + "</b>")
-            elif t == "em":
-                out.append("<i>" + self.inline_nodes(ch.children, where) + "</i>")
-            elif t == "s":
-                out.append("<strike>" + self.inline_nodes(ch.children, where) + "</strike>")
-            elif t == "code_inline":
-                out.append(f'<font name="{self.st.sans}">{self.text(ch.content, where, icons=False)}</font>')
-            elif t == "link":
-                href = str(ch.attrs.get("href", ""))
-                inner = self.inline_nodes(ch.children, where)
-                if href.startswith("#"):
-                    name = href[1:]
-                    if name not in self.anchors:
-                        self.problems.error("RULEBOOK-LINK", f"link to '#{name}': no heading has that anchor",
-                                            self._loc_of_text(where, href) or self.ch.loc(where),
-                                            hint=did_you_mean(name, self.anchors))
-                        out.append(inner)
-                    else:
-                        out.append(f'<a href="#{escape(name)}" color="{accent}">{inner}</a>')
-                else:
-                    out.append(f'<a href="{escape(href)}" color="{accent}"><u>{inner}</u></a>')
-            elif t == "footnote_ref":
-                n = int(ch.meta.get("id", 0)) + 1
-                out.append(f'<super><a href="#fn-{self.ch.index}-{n}" color="{accent}">{n}</a></super>')
-            elif t == "image":
-                out.append(self.text(plain_text(ch), where))
-            else:
-                out.append(self.text(plain_text(ch), where))
-        return "".join(out)
-
-    def text(self, s: str, where: SyntaxTreeNode, icons: bool = True) -> str:
-        """Plain text → Paragraph markup: escaped, {icon}s drawn, glyphs and mojibake checked."""
-        self._check_text(s, where)
-        esc = escape(s)
-        if not icons or "{" not in esc:
-            return esc
-
-        def icon(m: re.Match) -> str:
-            ic = self.icons.get(m.group(1))
-            if ic is None:
-                return m.group(0)
-            color = f' color="{ic.color}"' if ic.color else ""
-            return f'<font name="{self.st.sans}"{color}>{escape(ic.glyph)}</font>'
-
-        return _ICON.sub(icon, esc)
-
-    def _check_text(self, s: str, where: SyntaxTreeNode) -> None:
-        for tag in ("{{", "{%"):
-            if tag in s:        # a card's or a ruling's own template text, printed without `| expand`
-                self.problems.error("RULEBOOK-JINJA", f"unexpanded Jinja2 in the text: "
-                                    f"'{s[s.index(tag):][:40]}'",
-                                    self._loc_of_text(where, tag) or self.ch.loc(where),
-                                    hint="pass card and ruling texts through the expand filter: "
-                                         "{{ c.text | expand }}")
-                break
-        if s.isascii():
-            return
-        missing = "".join(sorted({c for c in s if ord(c) not in self.body_chars and c not in "\n\t"}))
-        if missing:
-            self.problems.error("TEXT-GLYPH", f"the rulebook font cannot draw {missing!r}",
-                                self._loc_of_text(where, s) or self.ch.loc(where))
-        for word in s.split():
-            fixed = unmojibake(word)
-            if fixed is not None:
-                self.problems.error("RULEBOOK-TEXT", f"text '{word}' looks mis-decoded (mojibake)",
-                                    self._loc_of_text(where, word) or self.ch.loc(where),
-                                    hint=f"did you mean '{fixed}'?")
-                break
-
-    def _loc_of_text(self, node: SyntaxTreeNode, needle: str) -> Loc | None:
-        """The line of ``needle`` inside the block that holds ``node``."""
-        block = node
-        while block is not None and not block.is_root and not block.map:
-            block = block.parent
-        if block is None or block.is_root or not block.map:
-            return None
-        lines = self.ch.rendered.out_lines()
-        probe = needle.strip().split("\n")[0][:40]
-        for i in range(block.map[0], min(block.map[1], len(lines))):
-            col = lines[i].find(probe)
-            if probe and col >= 0:
-                return self.ch.loc(i, col + 1)
-        return None
-
-
-def _ancestors(node: SyntaxTreeNode):
-    p = node.parent
-    while p is not None and not p.is_root:
-        yield p
-        p = p.parent
-
-
-def split_row(line: str) -> list[str]:
-    """The cells of one Markdown table line (escaped pipes stay inside a cell)."""
-    s = line.strip()
-    if s.startswith("|"):
-        s = s[1:]
-    if s.endswith("|") and not s.endswith("\\|"):
-        s = s[:-1]
-    cells, cur, i = [], [], 0
-    while i < len(s):
-        ch = s[i]
-        if ch == "\\" and i + 1 < len(s):
-            cur.append(s[i:i + 2])
-            i += 2
-            continue
-        if ch == "|":
-            cells.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-        i += 1
-    cells.append("".join(cur))
-    return cells
-
-
-def column_widths(plain: list[list[str]], nhead: int, width: float, st) -> list[float]:
-    """Natural widths when they fit; otherwise shrink the wide columns, never below their longest word."""
-    if not plain:
-        return []
-    ncols = len(plain[0])
-    pad = 2 * st.cell_pad + 2
-    nat = [0.0] * ncols
-    low = [0.0] * ncols
-    for r, row in enumerate(plain):
-        font = st.th.fontName if r < nhead else st.td.fontName
-        size = st.th.fontSize if r < nhead else st.td.fontSize
-        for c, text in enumerate(row):
-            nat[c] = max(nat[c], stringWidth(text, font, size) + pad)
-            words = text.split() or [""]
-            low[c] = max(low[c], max(stringWidth(w, font, size) for w in words) + pad)
-    if sum(nat) <= width:
-        if sum(nat) > 0.72 * width:
-            extra = width - sum(nat)
-            return [w + extra * w / sum(nat) for w in nat]
-        return nat
-    spare = width - sum(low)
-    if spare <= 0:
-        return [w * width / sum(low) for w in low]
-    flex = [n - lo for n, lo in zip(nat, low)]
-    total = sum(flex) or 1.0
-    return [lo + spare * f / total for lo, f in zip(low, flex)]

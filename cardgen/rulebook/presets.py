@@ -2,7 +2,7 @@
 
 ``<file stem>`` names one of the game's deck-like files (``collections`` in game.yaml: decks, boss
 builds, hero parties). The picture is a reference sheet: the file's name and points, the summary the
-game's engine computes for it (``summary(game, build)`` of ``cardgen.engines.<game>``, when the
+game's engine computes for it (``summary(game, build)`` of the game's package, when the
 engine has one), footprints drawn as hex diagrams, and the cards it lists, in columns.
 
 Option: ``hide=<key>[,<key>…]`` leaves those rows out (e.g. ``preset:boss_x?hide=shape,deck``).

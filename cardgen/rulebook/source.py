@@ -107,9 +107,10 @@ def load_versions(game: Game, problems: Problems) -> list[Version]:
     """Every readable version, oldest first, the current one last."""
     cur, olds = rulebook_dirs(game)
     if not cur.is_dir():
-        problems.error("RULEBOOK-META", f"{game.title} has no rulebook sources: expected a folder "
-                       f"rules/{game.slug}/{CURRENT_DIR}/ with {META_FILE} and Markdown chapters",
-                       Loc(str(game.game_file), 1, 1))
+        # a game in the making builds what it has: the cards print, the rulebook waits
+        problems.warning("RULEBOOK-META", f"{game.title} has no rulebook sources yet, so no rulebook is built: "
+                         f"write rules/{game.slug}/{CURRENT_DIR}/ with {META_FILE} and Markdown chapters",
+                         Loc(str(game.game_file), 1, 1))
         return []
     out: list[Version] = []
     for folder in olds:

@@ -1,0 +1,176 @@
+"""Bone Wars — the ``greedy`` agent of simulated playtests and the game's own measures.
+
+The greedy agent sees only its player's observation (the table, its own hand) and the Part
+cards' printed stats. Its few weights are ``simulate.greedy`` in ``rules/bone_wars/params.yaml``:
+it builds the monster worth the most (stats and Traits weighted), attacks where the odds
+favour it (unblockable, or a hit at least ``attack_odds`` likely against the best blocker),
+keeps its last able blocker home (``keep_back``) unless the attack finishes the target, blocks
+when the block holds at least ``block_odds`` likely or the hit would be lethal, and rolls
+rather than takes the damage when it may.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from ...model import Game
+from ...play.api import Action
+from ...play.package import Agent
+from ...play.params import Params
+from .rules import MEET_TRAITS, REACH, Part, Rules
+from .setup import rules_of
+from .state import BoneWarsState
+
+# an observed monster: (owner, Str, Def, Atk, HP left, Traits, attacked)
+OWNER, STR, DEF, ATK, HP, TRAITS, TAPPED = range(7)
+
+
+@cache
+def p_beats(sides: int, margin: int) -> float:
+    """P(d + margin > d') for two fair d``sides``."""
+    wins = sum(1 for a in range(1, sides + 1) for b in range(1, sides + 1) if a + margin > b)
+    return wins / (sides * sides)
+
+
+@dataclass(frozen=True)
+class Weights:
+    attack_odds: float
+    block_odds: float
+    keep_back: bool
+    value: Mapping[str, float]
+    traits: Mapping[str, float]
+
+    @classmethod
+    def read(cls, game: Game) -> Weights:
+        p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+        return cls(p.number("simulate.greedy.attack_odds"), p.number("simulate.greedy.block_odds"),
+                   p.bool("simulate.greedy.keep_back"),
+                   {str(k): float(v) for k, v in p.mapping("simulate.greedy.value").items()},
+                   {str(k): float(v) for k, v in p.mapping("simulate.greedy.traits").items()})
+
+
+def meets(ta: frozenset[str], tb: frozenset[str]) -> bool:
+    """BW-ATK-4 on observed Traits."""
+    for t in MEET_TRAITS:
+        if (t in ta and not ({t, REACH} & tb)) or (t in tb and not ({t, REACH} & ta)):
+            return False
+    return True
+
+
+class Greedy:
+    """See the module docstring."""
+
+    def __init__(self, game: Game):
+        self.rules: Rules
+        self.rules, self.parts = rules_of(game)
+        self.w = Weights.read(game)
+        self._worth: dict[tuple[str, ...], float] = {}
+
+    def worth(self, parts: list[Part]) -> float:
+        key = tuple(p.id for p in parts)
+        w = self._worth.get(key)
+        if w is None:
+            w = self._worth[key] = self._value(parts)
+        return w
+
+    def _value(self, parts: list[Part]) -> float:
+        v, t = self.w.value, self.w.traits
+        traits = frozenset().union(*(p.traits for p in parts)) if parts else frozenset()
+        return (sum(v.get("str", 0) * p.str + v.get("def", 0) * p.def_ + v.get("atk", 0) * p.atk
+                    + v.get("hp", 0) * p.hp for p in parts) + sum(t.get(x, 0.0) for x in traits))
+
+    def hit_odds(self, a: tuple, b: tuple) -> float:
+        pen = self.rules.penalty if "intimidating" in b[TRAITS] else 0
+        return p_beats(self.rules.die, a[STR] - pen - b[DEF])
+
+    def __call__(self, obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        kinds = {a.kind for a in legal}
+        if "block" in kinds:
+            return self.block(obs, legal)
+        if "defend_roll" in kinds:
+            return next(a for a in legal if a.kind == "defend_roll")
+        if len(kinds) == 1:
+            return legal[0]
+        edits = [a for a in legal if a.kind in ("create", "add_part", "replace_part")]
+        if edits:
+            best, gain = self.best_edit(obs, edits)
+            if best is not None and gain > 0:
+                return best
+        attack = self.best_attack(obs, [a for a in legal if a.kind == "attack"])
+        if attack is not None:
+            return attack
+        return next(a for a in legal if a.kind == "end_turn")
+
+    def best_edit(self, obs: Mapping[str, Any], edits: list[Action]) -> tuple[Action | None, float]:
+        best, gain = None, 0.0
+        for a in edits:
+            new = self.parts[a["card"]]
+            if a.kind == "create":
+                g = self.worth([new])
+            else:
+                m = obs["monsters"][a["monster"]]
+                old = [self.parts[a["replaces"]]] if a.kind == "replace_part" else []
+                g = self.worth([new]) - self.worth(old) - (new.hp if a.kind == "replace_part" and m[HP] <= 0 else 0)
+            if g > gain:
+                best, gain = a, g
+        return best, gain
+
+    def best_attack(self, obs: Mapping[str, Any], attacks: list[Action]) -> Action | None:
+        me, mons, hp = obs["me"], obs["monsters"], obs["hp"]
+        mine_able = [m for m in mons.values() if m[OWNER] == me and not m[TAPPED]]
+        scored = []
+        guards = {t: [x for x in mons.values() if x[OWNER] == t and (not x[TAPPED] or "vigilant" in x[TRAITS])]
+                  for t in {a["target"] for a in attacks}}
+        for a in attacks:
+            m, target = mons[a["monster"]], a["target"]
+            blockers = [b for b in guards[target] if meets(m[TRAITS], b[TRAITS])]
+            lethal = m[ATK] >= hp[target]
+            if blockers:
+                odds = min(self.hit_odds(m, b) for b in blockers)
+                if odds < self.w.attack_odds and not lethal:
+                    continue
+            else:
+                odds = min(1.0, max(0, m[STR]) / self.rules.die)      # the defender rolls against the Str
+            keep = self.w.keep_back and len(mine_able) == 1 and "vigilant" not in m[TRAITS] and not lethal
+            if keep and any(x[OWNER] != me for x in mons.values()):
+                continue
+            scored.append((lethal, odds * m[ATK], -hp[target], a))
+        if not scored:
+            return None
+        return max(scored, key=lambda s: s[:3])[3]
+
+    def block(self, obs: Mapping[str, Any], legal: list[Action]) -> Action:
+        att_name, defender = obs["combat"][0], obs["combat"][1]
+        mons = obs["monsters"]
+        a = mons[att_name]
+        lethal = a[ATK] >= obs["hp"][defender]
+        best, held = None, -1.0
+        for act in legal:
+            name = act["monster"]
+            if name not in mons:
+                continue
+            b = mons[name]
+            odds = 1.0 - self.hit_odds(a, b)
+            if odds > held:
+                best, held = act, odds
+        no = next(x for x in legal if x["monster"] not in mons)
+        if best is not None and (held >= self.w.block_odds or lethal):
+            return best
+        return no
+
+
+def greedy(game: Game) -> Agent:
+    """The greedy agent for ``game`` (its weights read once)."""
+    return Greedy(game)
+
+
+def measures(state: BoneWarsState) -> dict[str, Any]:
+    """Bone Wars' own measures of a finished game: the winner's HP left, each player's HP at
+    the end, turns played, monsters built and destroyed, parts played."""
+    return {"winner_hp": state.hp.get(state.winner) if state.winner else None,
+            "hp_left": dict(state.hp), "turns": state.turn, "monsters_built": state.created,
+            "monsters_destroyed": len(state.graveyard), "pile_left": state.pile}

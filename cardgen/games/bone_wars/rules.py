@@ -1,0 +1,215 @@
+"""Bone Wars — the rules as data and pure functions: the typed parameters (read once from
+``params.yaml``), the Part cards, a monster's stats and Traits, who meets whom in a block,
+the combat arithmetic and the turn-order rolls. Shared by the game state (legal actions,
+apply) and the referee (``cardgen check``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...model import Game
+from ...play.params import Params
+
+MEET_TRAITS = ("flying", "marine")     # BW-ATK-4: the Traits that restrict who meets whom
+REACH = "reach"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every number and ruling of ``rules/bone_wars/params.yaml`` the engine needs, typed."""
+
+    n_min: int
+    n_max: int
+    hand_size: int
+    start_hp: int
+    die: int
+    draw_per_turn: int
+    edits_per_turn: int
+    max_parts: int
+    penalty: int
+    tie_div: int
+    tie_round: str
+    tie_rule: str
+    replaced_to: str
+    damage_stays: bool
+    trait_names: Mapping[str, str] = field(default_factory=dict)
+    part_names: Mapping[str, str] = field(default_factory=dict)
+    stat_names: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, p: Params) -> Rules:
+        """Raises :class:`cardgen.play.params.ParamError` naming a missing or mistyped key."""
+        return cls(
+            n_min=p.int("players.min"), n_max=p.int("players.max"), hand_size=p.int("hand_size"),
+            start_hp=p.int("starting_hp"), die=p.int("die"), draw_per_turn=p.int("draw_per_turn"),
+            edits_per_turn=p.int("edits_per_turn"), max_parts=p.int("max_parts"),
+            penalty=p.int("intimidating_str_penalty"), tie_div=max(1, p.int("tie_damage.divisor")),
+            tie_round=p.choice("tie_damage.rounding", ("down", "up")),
+            tie_rule=p.choice("turn_order_tie", ("reroll", "first_listed")),
+            replaced_to=p.choice("replaced_part_to", ("discard", "hand")),
+            damage_stays=p.bool("damage_stays_on_replace"),
+            trait_names=p.names("traits"), part_names=p.names("part_types"), stat_names=p.names("stats"))
+
+    def tie(self, atk: int) -> int:
+        """BW-ATK-7: a tie deals Atk ÷ divisor, rounded as the ruling says."""
+        q = atk / self.tie_div
+        return math.ceil(q) if self.tie_round == "up" else math.floor(q)
+
+    def trait(self, key: str) -> str:
+        return self.trait_names.get(key, key.capitalize())
+
+    def trait_list(self, traits: set[str] | frozenset[str]) -> str:
+        return ", ".join(self.trait_names.get(t, t) for t in sorted(traits))
+
+
+@dataclass(frozen=True)
+class Part:
+    """A Part card: its type, the four stats and its Traits (BW-CARD-1)."""
+
+    id: str
+    name: str
+    part: str
+    str: int
+    def_: int
+    atk: int
+    hp: int
+    traits: frozenset[str]
+    copies: int
+
+    def stat(self, key: str) -> int:
+        return {"str": self.str, "def": self.def_, "atk": self.atk, "hp": self.hp}.get(key, 0)
+
+
+def parts_of(game: Game) -> dict[str, Part]:
+    """The center pile's Part cards by id."""
+    out = {}
+    for c in game.cards:
+        if c.type != "part":
+            continue
+        out[c.id] = Part(c.id, c.name, str(c.get("part")), int(c.get("str") or 0), int(c.get("def") or 0),
+                         int(c.get("atk") or 0), int(c.get("hp") or 0),
+                         frozenset(str(t) for t in (c.get("traits") or [])), int(c.copies))
+    return out
+
+
+class Monster:
+    """A Fossil Monster on the table. ``where``/``gone`` are the referee's log positions.
+
+    BW-CREATE-5: its stats are the sums of its parts', its Traits their union — kept up to
+    date by :meth:`set_parts` (every change of parts goes through it)."""
+
+    __slots__ = ("name", "owner", "parts", "born", "where", "damage", "replaced", "attacked", "tapped", "gone",
+                 "str", "def_", "atk", "hp", "traits")
+
+    def __init__(self, name: str, owner: str, parts: list[Part], born: int, where: Any = None):
+        self.name, self.owner, self.born, self.where = name, owner, born, where
+        self.damage = 0                         # damage counters (BW-ATK-7)
+        self.replaced: int | None = None        # the turn of its last part replacement (BW-CREATE-6)
+        self.attacked: int | None = None        # the turn it last attacked (BW-ATK-2)
+        self.tapped = False                     # attacked since its controller's turn began (BW-ATK-5)
+        self.gone: Any = None                   # where it was destroyed
+        self.set_parts(parts)
+
+    def set_parts(self, parts: list[Part]) -> None:
+        self.parts = parts
+        self.str = sum(p.str for p in parts)
+        self.def_ = sum(p.def_ for p in parts)
+        self.atk = sum(p.atk for p in parts)
+        self.hp = sum(p.hp for p in parts)
+        self.traits: frozenset[str] = frozenset().union(*(p.traits for p in parts))
+
+    def add(self, part: Part) -> None:
+        self.set_parts([*self.parts, part])
+
+    def copy(self) -> Monster:
+        m = Monster.__new__(Monster)
+        for k in Monster.__slots__:
+            setattr(m, k, getattr(self, k))
+        m.parts = list(self.parts)
+        return m
+
+    def stat(self, key: str) -> int:
+        return {"str": self.str, "def": self.def_, "atk": self.atk, "hp": self.hp}.get(key, 0)
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
+
+    @property
+    def hp_left(self) -> int:
+        return max(0, self.hp - self.damage)
+
+    def part_types(self) -> set[str]:
+        return {p.part for p in self.parts}
+
+
+def can_meet(a: Monster, b: Monster) -> bool:
+    """BW-ATK-4: if either has Flying (Marine), the other has Flying (Marine) or Reach."""
+    ta, tb = a.traits, b.traits
+    for t in MEET_TRAITS:
+        if t in ta and t not in tb and REACH not in tb:
+            return False
+        if t in tb and t not in ta and REACH not in ta:
+            return False
+    return True
+
+
+def meet_reason(rules: Rules, a: Monster, b: Monster) -> str:
+    """Why ``a`` and ``b`` do not meet (BW-ATK-4), or ''."""
+    for t in MEET_TRAITS:
+        for x, y in ((a, b), (b, a)):
+            if t in x.traits and not ({t, REACH} & y.traits):
+                name = rules.trait(t)
+                return (f"{x.name} has {name}, so only a {name} or {rules.trait(REACH)} monster meets it, "
+                        f"and {y.name} is neither")
+    return ""
+
+
+def can_block(m: Monster, attacker: Monster) -> bool:
+    """BW-ATK-4, BW-ATK-5: it meets the attacker and has not attacked (or is Vigilant)."""
+    return can_meet(attacker, m) and (not m.tapped or m.has("vigilant"))
+
+
+def can_attack(m: Monster, turn: int) -> bool:
+    """BW-ATK-2, BW-CREATE-6: once per turn; not the turn it was created or had a part replaced
+    unless it has Haste."""
+    if m.attacked == turn:
+        return False
+    fresh = m.born == turn or m.replaced == turn
+    return not fresh or m.has("haste")
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """BW-ATK-6…9: the arithmetic of a blocked attack."""
+
+    penalty: int
+    attack_total: int
+    block_total: int
+    damage: int            # to the blocker (0 when blocked)
+    tie: bool
+
+
+def blocked_combat(rules: Rules, a: Monster, b: Monster, ra: int, rb: int) -> Blocked:
+    """d20 + Str (− Intimidating) against d20 + Def: the blocker's damage."""
+    pen = rules.penalty if b.has("intimidating") else 0
+    at, bt = ra + a.str - pen, rb + b.def_
+    if bt > at:
+        return Blocked(pen, at, bt, 0, False)
+    return Blocked(pen, at, bt, a.atk if at > bt else rules.tie(a.atk), at == bt)
+
+
+def turn_order(rules: Rules, players: list[str], rounds: list[dict[str, int]]) -> tuple[str | None, list[str]]:
+    """BW-SETUP-3 over complete rounds: (the first player or None, the players still to re-roll)."""
+    contenders = list(players)
+    for rnd in rounds:
+        if not rnd:
+            continue
+        top = max(rnd.values())
+        tied = [p for p in players if rnd.get(p) == top]
+        if len(tied) == 1 or rules.tie_rule == "first_listed":
+            return tied[0], []
+        contenders = tied
+    return None, contenders

@@ -1,0 +1,51 @@
+"""Bone Wars — setups and the initial state: a log header (``players``, and optionally
+``starting_hp``, ``turn_order_rolls`` and ``deals``) → a :class:`.state.BoneWarsState`. What
+the header leaves out (the turn-order rolls, the deal) is played as chance nodes."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ...model import Game
+from ...play.api import Action
+from ...play.params import Params
+from .rules import Part, Rules, parts_of
+from .state import BoneWarsState
+
+NAMES = ("ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal")
+
+
+_READ: list[tuple[Game, Rules, dict[str, Part]]] = []     # the last game read (simulations reuse it)
+
+
+def rules_of(game: Game) -> tuple[Rules, dict[str, Part]]:
+    """The game's typed rules and Part cards, read once per loaded game."""
+    if _READ and _READ[0][0] is game:
+        return _READ[0][1], _READ[0][2]
+    params = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    _READ[:] = [(game, Rules.read(params), parts_of(game))]
+    return _READ[0][1], _READ[0][2]
+
+
+def new_state(game: Game, setup: Mapping[str, Any]) -> BoneWarsState:
+    """The state at the start of the game the header describes."""
+    rules, parts = rules_of(game)
+    players = [str(p) for p in setup["players"]]
+    s = BoneWarsState(rules, parts, players, setup.get("starting_hp"))
+    for rnd in setup.get("turn_order_rolls") or []:
+        for p, v in rnd.items():
+            s.apply_action(Action.make("turn_order_roll", player=p, value=v))
+    for p, cards in (setup.get("deals") or {}).items():
+        for c in cards:
+            s.apply_action(Action.make("deal", player=p, card=c))
+    s.history.clear()
+    return s
+
+
+def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
+    """The game's own setups: every player count the rules allow (Bone Wars has no decks,
+    classes or teams; seats differ only by the turn-order roll)."""
+    rules, _ = rules_of(game)
+    return [{"game": "bone_wars", "players": list(NAMES[:n])} for n in range(rules.n_min, rules.n_max + 1)]

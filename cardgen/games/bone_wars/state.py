@@ -1,0 +1,385 @@
+"""Bone Wars — the game state on the game-state API (:mod:`cardgen.play.api`).
+
+Chance nodes: the turn-order d20s (``turn_order_roll``), the deal (``deal``), each turn's
+draw (``draw``: a card of the known composition not yet seen), a blocked attack's two d20s
+(``roll`` with ``attacker`` and ``blocker``) and an unblocked defender's d20 (``roll`` with
+``defender``). Player actions are the log's events (``create``, ``add_part``,
+``replace_part``, ``attack``, ``block``, ``take_damage``, ``end_turn``) plus
+``defend_roll``, the defender's choice to roll (the log writes only the ``roll``). The
+setup's chance outcomes become the log header; the rest are logged as events with their
+stated consequences (stats, damage, HP left, destroyed, eliminated, HP at a turn's end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from ...play.api import CHANCE, TERMINAL, Action, GameState
+from ...play.dice import die_outcomes
+from .observe import Observation
+from .rules import Monster, Part, Rules, can_attack, turn_order
+from .table import PLAY, SETUP_DEAL, SETUP_ORDER, Table
+from .vocab import NO_BLOCK
+
+DEFEND_ROLL = "defend_roll"     # the unblocked defender chooses to roll (not a log event)
+
+
+@cache
+def _die(kind: str, sides: int, field: str, player: str | None = None) -> tuple[tuple[Action, float], ...]:
+    return tuple(die_outcomes(kind, sides, field, player=player))
+
+
+@cache
+def _two_dice(sides: int) -> tuple[tuple[Action, float], ...]:
+    p = 1.0 / (sides * sides)
+    return tuple((Action(kind="roll", items=(("attacker", a), ("blocker", b))), p)
+                 for a in range(1, sides + 1) for b in range(1, sides + 1))
+
+
+_EDITS: dict[tuple[str, ...], Action] = {}      # the edit actions made so far, by a flat key
+
+
+@cache
+def _draw_actions(kind: str, p: str | None) -> dict[str, Action]:
+    return _DrawActions(kind, p)
+
+
+class _DrawActions(dict):
+    def __init__(self, kind: str, p: str | None):
+        super().__init__()
+        self.kind, self.p = kind, p
+
+    def __missing__(self, cid: str) -> Action:
+        a = self[cid] = Action(self.kind, (("player", self.p), ("card", cid)))
+        return a
+
+
+@cache
+def _act(kind: str, *items: tuple[str, Any]) -> Action:
+    return Action(kind, items)
+
+
+class BoneWarsState(Table, GameState):
+    """One position of a game of Bone Wars: the :class:`Table` and the API over it."""
+
+    def __init__(self, rules: Rules, parts: dict[str, Part], players: list[str], start_hp: int | None = None,
+                 record: bool = True):
+        Table.__init__(self, rules, parts, players, start_hp)
+        self.history: list[Action] = []
+        self.record = record
+        self.events: list[dict[str, Any]] = []
+        self.dealt: dict[str, list[str]] = {p: [] for p in self.players}
+        self.round: dict[str, int] = {}
+        self.stuck = False          # ruling: nobody can ever attack or play again (unfinished)
+        self.seat = {p: i for i, p in enumerate(self.players)}
+
+    # --- setup ---------------------------------------------------------------------------
+    def set_first(self, first: str) -> None:
+        self.rolled_first = first
+        self.setup = SETUP_DEAL
+        self._deal_done()
+
+    def _deal_done(self) -> None:
+        if self.setup == SETUP_DEAL and all(len(self.dealt[p]) >= self.rules.hand_size for p in self.players):
+            self.start_play()
+
+    def start_play(self) -> None:
+        self.setup = PLAY
+        if self.rolled_first is not None:
+            self.begin_turn(self.rolled_first)
+
+    def _next_dealt(self) -> str:
+        return next(p for p in self.players if len(self.dealt[p]) < self.rules.hand_size)
+
+    # --- who acts -----------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.over or self.stuck:
+            return TERMINAL
+        if self.setup != PLAY:
+            return CHANCE
+        c = self.combat
+        if c is not None:
+            return CHANCE if c.stage in ("roll", "defroll") else self.seat[c.defender]
+        if self.phase == "draw" and self.drawn < self.need:
+            return CHANCE
+        return self.seat[self.current] if self.current is not None else TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.current_player() != CHANCE:
+            return []
+        sides = self.rules.die
+        if self.setup == SETUP_ORDER:
+            q = next(p for p in self.contenders if p not in self.round)
+            return list(_die("turn_order_roll", sides, "value", q))
+        if self.setup == SETUP_DEAL:
+            return self._draws("deal", self._next_dealt())
+        c = self.combat
+        if c is not None:
+            return list(_two_dice(sides)) if c.stage == "roll" else list(_die("roll", sides, "defender"))
+        return self._draws("draw", self.current)
+
+    def _draws(self, kind: str, p: str | None) -> list[tuple[Action, float]]:
+        """A card of the known composition not yet seen (``unseen`` keeps its cards in id order)."""
+        deck = self.unseen
+        total = sum(deck.values())
+        acts = _draw_actions(kind, p)
+        if min(deck.values(), default=1) > 0:
+            return [(acts[cid], n / total) for cid, n in deck.items()]
+        total = sum(n for n in deck.values() if n > 0)       # a replayed log revealed too many
+        return [(acts[cid], n / total) for cid, n in deck.items() if n > 0]
+
+    def next_name(self) -> str:
+        n = self.created + 1
+        while f"M{n}" in self.monsters or f"M{n}" in self.graveyard:
+            n += 1
+        return f"M{n}"
+
+    def hand_cards(self, p: str) -> list[str]:
+        """The cards ``p`` could play: those known in hand, and any unseen one for a hidden card."""
+        hand = self.hands[p]
+        cards = set(hand.known)
+        if hand.hidden:
+            cards |= {c for c, n in self.unseen.items() if n > 0}
+        return sorted(cards)
+
+    def legal_actions(self) -> list[Action]:
+        who = self.current_player()
+        if who < 0:
+            return []
+        c = self.combat
+        if c is not None:
+            d = c.defender
+            if c.stage == "block":
+                return ([_act("block", ("player", d), ("monster", b.name)) for b in c.able]
+                        + [_act("block", ("player", d), ("monster", NO_BLOCK))])
+            if c.stage == "choice":
+                return [_act("take_damage", ("player", d)), _act(DEFEND_ROLL, ("player", d))]
+            return [_act("take_damage", ("player", d))]
+        p = self.players[who]
+        out: list[Action] = []
+        r = self.rules
+        if self.phase != "destroy" and self.edits < r.edits_per_turn:
+            cards = self.hand_cards(p)
+            if cards:
+                out += self._edits(p, cards)
+        opponents = [t for t in self.players if t != p and self.out[t] is None]
+        turn = self.turn
+        for m in self.monsters.values():
+            if m.owner == p and can_attack(m, turn):
+                out += [_act("attack", ("player", p), ("monster", m.name), ("target", t)) for t in opponents]
+        out.append(_act("end_turn", ("player", p)))
+        return out
+
+    def _edits(self, p: str, cards: list[str]) -> list[Action]:
+        """Every create and edit ``p`` may make with ``cards`` (BW-CREATE-2…4)."""
+        name = self.next_name()
+        acts = _EDITS
+        if len(acts) > 200_000:         # bounded: names and cards repeat from game to game
+            acts.clear()
+        out = []
+        for cid in cards:
+            key = ("create", p, cid, name)
+            a = acts.get(key)
+            if a is None:
+                a = acts[key] = Action("create", (("player", p), ("card", cid), ("monster", name)))
+            out.append(a)
+        parts, room = self.parts, self.rules.max_parts
+        for m in self.monsters.values():
+            if m.owner != p:
+                continue
+            types = {x.part: x.id for x in m.parts}
+            can_add = len(m.parts) < room
+            for cid in cards:
+                old = types.get(parts[cid].part)
+                if old is not None:
+                    key = ("replace_part", p, m.name, cid, old)
+                    a = acts.get(key)
+                    if a is None:
+                        a = acts[key] = Action("replace_part", (("player", p), ("monster", m.name), ("card", cid),
+                                                                ("replaces", old)))
+                    out.append(a)
+                elif can_add:
+                    key = ("add_part", p, m.name, cid)
+                    a = acts.get(key)
+                    if a is None:
+                        a = acts[key] = Action("add_part", (("player", p), ("monster", m.name), ("card", cid)))
+                    out.append(a)
+        return out
+
+    # --- apply --------------------------------------------------------------------------
+    def _log(self, event: dict[str, Any]) -> None:
+        if self.record:
+            self.events.append(event)
+
+    def _stated(self, kind: str, p: str, m: Monster, **fields: Any) -> None:
+        if self.record:
+            self.events.append({"kind": kind, "player": p, **fields,
+                                "stats": {"str": m.str, "def": m.def_, "atk": m.atk, "hp": m.hp},
+                                "traits": sorted(m.traits)})
+
+    def apply_action(self, action: Action) -> None:
+        self.history.append(action)
+        k, f = action.kind, dict(action.items)
+        p = f.get("player")
+        if k == "turn_order_roll":
+            self.round[p] = f["value"]
+            if all(q in self.round for q in self.contenders):
+                self.order_rounds.append(self.round)
+                self.round = {}
+                first, self.contenders = turn_order(self.rules, self.players, self.order_rounds)
+                if first is not None:
+                    self.first_roll = self.order_rounds[-1][first]
+                    self.set_first(first)
+        elif k == "deal":
+            self.dealt[p].append(f["card"])
+            self.hands[p].add(f["card"])
+            self.reveal(f["card"])
+            self.pile -= 1
+            self._deal_done()
+        elif k == "draw":
+            self.begun = True
+            self.reveal(f["card"])
+            self.draw(p, f["card"])
+            self._log({"kind": "draw", "player": p, "card": f["card"]})
+        elif k in ("create", "add_part", "replace_part"):
+            self._edit(k, p, f)
+        elif k == "attack":
+            self.begun = True
+            self.attack(p, self.monsters[f["monster"]], f["target"])
+            self._log({"kind": "attack", "player": p, "monster": f["monster"], "target": f["target"]})
+        elif k == "block":
+            self._block(p, f["monster"])
+        elif k == DEFEND_ROLL:
+            assert self.combat is not None
+            self.combat.stage = "defroll"
+        elif k == "roll":
+            self._roll(f)
+        elif k == "take_damage":
+            assert self.combat is not None
+            d = self.combat.defender
+            out, _ = self.resolve_unblocked(self.combat, None, True)
+            self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0), "hp_left": self.hp[d]})
+            self._log_out(out.eliminated)
+        elif k == "end_turn":
+            self._log({"kind": "end_turn", "player": p, "hp": dict(self.hp)})
+            self.end_turn()
+            self._check_stuck()
+        else:
+            raise ValueError(f"not a Bone Wars action: {action}")
+
+    def _edit(self, k: str, p: str, f: Mapping[str, Any]) -> None:
+        self.begun = True
+        if self.phase == "draw":
+            self.phase = "create"
+        self.edits += 1
+        part = self.parts[f["card"]]
+        if self.take(p, part.id) != "known":
+            self.reveal(part.id)
+        if k == "create":
+            m = self.create(p, part, f["monster"])
+            self._stated(k, p, m, card=part.id, monster=m.name)
+            return
+        m = self.monsters[f["monster"]]
+        if k == "add_part":
+            m.add(part)
+            self._stated(k, p, m, monster=m.name, card=part.id)
+            return
+        old = next((x for x in m.parts if x.id == f.get("replaces")), None) or \
+            next((x for x in m.parts if x.part == part.part), None)
+        self.replace(p, m, old, part)
+        self._stated(k, p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
+        if m.damage >= m.hp:        # BW-ATK-8: its damage now reaches its HP
+            self.destroy(m, True)
+            self._log({"kind": "destroyed", "monster": m.name})
+
+    def _block(self, p: str, name: str) -> None:
+        c = self.combat
+        assert c is not None
+        self._log({"kind": "block", "player": p, "monster": name})
+        if name == NO_BLOCK:
+            c.stage = "declined" if c.able else "choice"
+        else:
+            c.blocker = self.monsters[name]
+            c.stage = "roll"
+
+    def _roll(self, f: Mapping[str, Any]) -> None:
+        c = self.combat
+        assert c is not None
+        if "attacker" in f:
+            b = c.blocker
+            assert b is not None
+            self._log({"kind": "roll", "attacker": f["attacker"], "blocker": f["blocker"]})
+            out, res, _, over = self.resolve_blocked(c, f["attacker"], f["blocker"], True)
+            if res.block_total <= res.attack_total:
+                self._log({"kind": "damage", "monster": b.name, "amount": res.damage, "hp_left": b.hp_left})
+            if out.destroyed:
+                self._log({"kind": "destroyed", "monster": b.name})
+            if over:
+                self._log({"kind": "damage", "player": b.owner, "amount": over, "hp_left": self.hp[b.owner]})
+        else:
+            d = c.defender
+            self._log({"kind": "roll", "defender": f["defender"]})
+            out, saved = self.resolve_unblocked(c, f["defender"], True)
+            if not saved:
+                self._log({"kind": "damage", "player": d, "amount": out.player_dmg[d], "hp_left": self.hp[d]})
+        self._log_out(out.eliminated)
+
+    def _log_out(self, players: list[str]) -> None:
+        for q in players:
+            self._log({"kind": "eliminated", "player": q})
+
+    def _check_stuck(self) -> None:
+        """Ruling of the state: when no player in the game has a monster or a card and the pile is
+        empty, nobody can ever act again; the game stops unfinished (no winner)."""
+        if self.pile == 0 and not self.monsters and not any(
+                self.hands[p].size for p in self.alive_players()):
+            self.stuck = True
+
+    # --- the end, observations, the log ------------------------------------------------
+    def returns(self) -> list[float]:
+        if not self.over or self.winner is None:
+            return [0.0] * len(self.players)
+        return [1.0 if p == self.winner else 0.0 for p in self.players]
+
+    def result(self) -> dict[str, Any]:
+        mons = {**self.graveyard, **self.monsters}
+        return {
+            "winner": self.winner,
+            "hp": dict(self.hp),
+            "eliminated": list(self.out_order),
+            "players": {p: {"hp": self.hp[p], "eliminated": self.out.get(p) is not None,
+                            "hand": self.hands[p].size, "monsters": [m.name for m in self.owned(p)]}
+                        for p in self.players},
+            "monsters": {m.name: {"owner": m.owner, "parts": [c.id for c in m.parts], "damage": m.damage,
+                                  "str": m.str, "def": m.def_, "atk": m.atk, "hp": m.hp_left,
+                                  "traits": sorted(m.traits), "destroyed": not self.alive(m)}
+                         for m in mons.values()},
+            "turns": self.turn if self.begun else self.turn - 1,
+            "pile": self.pile,
+        }
+
+    def observation(self, player: int) -> Observation:
+        """What ``player`` may see (see :class:`Observation`)."""
+        return Observation(self, player)
+
+    def log_header(self) -> dict[str, Any]:
+        head: dict[str, Any] = {"game": "bone_wars", "players": list(self.players),
+                                "turn_order_rolls": [dict(r) for r in self.order_rounds],
+                                "deals": {p: list(cs) for p, cs in self.dealt.items()}}
+        if self.start_hp != self.rules.start_hp:
+            head["starting_hp"] = self.start_hp
+        return head
+
+    def log_events(self) -> list[dict[str, Any]]:
+        return [dict(e) for e in self.events]
+
+    def clone(self) -> BoneWarsState:
+        twin = BoneWarsState.__new__(BoneWarsState)
+        self.copy_table(twin)
+        twin.history = list(self.history)
+        twin.events = list(self.events)
+        twin.dealt = {p: list(cs) for p, cs in self.dealt.items()}
+        twin.round = dict(self.round)
+        return twin

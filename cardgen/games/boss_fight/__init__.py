@@ -1,0 +1,41 @@
+"""Boss Fight: build computations for boss and party files, content checks, printables and
+the playtest rules engine, as the hooks of ``cardgen.gamehooks``.
+
+- :mod:`.builds`: the model of a build; reading and checking boss, party and deck files
+  (``boss_footprints``, the maps' hook);
+- :mod:`.figures`: the figures computed for a build (``check_file``);
+- :mod:`.content`: content checks of the cards (``check_game``);
+- :mod:`.sheets`: the Card List and presets PDFs (``printables``);
+- :mod:`.events`: the playtest log's header and event kinds;
+- :mod:`.state`: piles and fighters as the game goes;
+- :mod:`.engine` with :mod:`.rules_setup`, :mod:`.rules_rounds`, :mod:`.rules_cards`,
+  :mod:`.rules_move`, :mod:`.rules_combat`, :mod:`.view`: the playtest rules engine (``Engine``);
+- :mod:`.placement`: the maps' start check (the ``placement`` hook of the terrain file);
+- :mod:`.legal` and :mod:`.game_state`: the game-state API over the engine (``new_state``,
+  ``setups``); :mod:`.agents`: the greedy agent; :mod:`.measures`: a finished game's measures.
+
+``PACKAGE`` is the table the framework reads (:mod:`cardgen.gamehooks`).
+"""
+
+from __future__ import annotations
+
+from ...play.package import GamePackage
+from .agents import greedy
+from .builds import analyse, boss_footprints, read_boss, read_deck, read_party
+from .content import check_game
+from .engine import Engine
+from .figures import boss_stats, check_file, summary
+from .game_state import BossFightState, new_state, setups
+from .measures import measures
+from .placement import read_placement
+from .rules_combat import damage_formula
+from .sheets import printables
+from .vocab import BF_EVENTS, BF_HEADER
+
+__all__ = ["BF_EVENTS", "PACKAGE", "BossFightState", "new_state", "setups", "BF_HEADER", "Engine", "analyse", "boss_footprints", "boss_stats", "check_file",
+           "check_game", "damage_formula", "printables", "read_boss", "read_deck", "read_party", "summary"]
+
+PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      measures=measures, check_file=check_file,
+                      check_game=check_game, printables=printables,
+                      hooks={"boss_footprints": boss_footprints, "placement": read_placement})

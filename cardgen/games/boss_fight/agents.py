@@ -1,0 +1,51 @@
+"""Boss Fight agents for simulated playtests: ``greedy`` scores each legal action from its
+player's observation only, with the weights of ``simulate.greedy`` in params.yaml: attack
+what is in reach (the weakest first), close in on the nearest enemy, use items, sacrifice
+cards last."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ... import hexgrid as hg
+from ...model import Game
+from ...play.api import Action
+from ...play.package import Agent
+from ...play.params import Params
+
+
+def _near(obs: Mapping[str, Any], who: str, to: Any) -> int:
+    """Tiles from hex ``to`` (offset [col, row]) to the nearest living enemy of ``who``."""
+    chars = obs["characters"]
+    side = chars[who]["side"]
+    style = obs["style"]
+    h = hg.from_offset(int(to[0]), int(to[1]), style)
+    return min((hg.distance(h, hg.from_offset(c, r, style)) for k, ch in chars.items()
+                if ch["side"] != side and ch["alive"] for c, r in ch["at"]), default=0)
+
+
+def greedy(game: Game) -> Agent:
+    w = Params(game.params, game.rules_dir / "params.yaml")
+    weights = {k: w.number(f"simulate.greedy.{k}") for k in ("attack", "weakest", "approach", "item", "discard")}
+
+    def choose(obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        def score(a: Action) -> float:
+            who = a.get("character")
+            if a.kind == "attack" and a.get("target") is not None:
+                hp = max(1, int(obs["characters"][a["target"]]["hp"]))
+                return weights["attack"] + weights["weakest"] / hp
+            if a.kind == "move" and who in obs["characters"]:
+                here = obs["characters"][who]["at"]
+                now = min((_near(obs, who, x) for x in here), default=0)
+                return weights["approach"] * (now - _near(obs, who, a["to"]))
+            if a.kind == "item":
+                return weights["item"]
+            if a.kind == "discard":
+                return weights["discard"]
+            return 0.0
+        best = max(score(a) for a in legal)
+        top = [a for a in legal if score(a) == best]
+        return top[rng.randrange(len(top))]
+    return choose

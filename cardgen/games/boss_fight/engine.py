@@ -1,0 +1,203 @@
+"""Boss Fight: the playtest rules engine (``cardgen check boss_fight LOG``)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+from ... import hexgrid as hg
+from ...checker import BaseEngine
+from ...hexgrid import Hex, rotate
+from ...playlog import Event
+from ...problems import Loc
+from .builds import Build
+from .rules_cards import CardRules
+from .rules_combat import CombatRules
+from .rules_move import MoveRules
+from .rules_rounds import RoundRules
+from .rules_setup import SetupRules
+from .state import Fighter
+from .view import MapView
+from .vocab import BF_EVENTS, BF_HEADER, BOSS
+
+# =========================================================================== the playtest checker
+#
+# ``cardgen check boss_fight LOG``: a state machine over ``rules/boss_fight/params.yaml``, the
+# cards, the boss build and hero party the log names (read with :func:`analyse`) and the map
+# (``maps/boss_fight/``, read with ``cardgen.boards.maps``). Rules enforced (catalogue
+# ``specs/rules/boss_fight.md``): BF-PLACE-1, BF-INIT-1, BF-DRAW-1/2, BF-ACT-1…3, BF-ABIL-1,
+# BF-MOVE-1/2, BF-LOS-1/2, BF-CMB-1…3, BF-STATUS-1/2, BF-END-1, and BF-MAP-1 (the map's terrain,
+# obstacle tokens put only on free clear tiles). Construction rules (BF-BUILD-…, BF-DECK-…) are
+# checked on the builds first.
+#
+# The log: a header (``map``, ``boss``, ``party``), then ``place`` events, then rounds. A round
+# is its ``draw`` s, then each character's turn: its actions (``move``, ``attack``, ``item``,
+# ``discard``, ``ability`` using an action) and what is not an action (``feat``, ``effect``,
+# free moves and attacks that card text grants with ``source:``). A turn starts with its
+# character's first action (or ``turn``) and ends with the next character's (or ``end_turn``);
+# a round ends when every living character has had its turn. See docs/playtest-logs.md.
+
+CLAIMS_AFTER_END = ("death", "game_end", "end_turn")
+
+
+class Engine(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules, BaseEngine):
+    """Replays a Boss Fight playtest on its hex map, event by event (see the section comment)."""
+
+    HEADER = BF_HEADER
+    EVENTS = BF_EVENTS
+    EXPECT_RULES = {
+        "winner": "BF-END-1", "round": "BF-INIT-1", "hp": "BF-CMB-2", "dead": "BF-CMB-3",
+        "characters": "BF-CMB-2", "health": "BF-CMB-2", "statuses": "BF-STATUS-1", "at": "BF-MOVE-1",
+        "cells": "BF-MOVE-1", "hand": "BF-DRAW-1", "deck": "BF-DRAW-2", "discard": "BF-ACT-2",
+        "expended": "BF-ACT-3", "used": "BF-ACT-2",
+    }
+
+    def __init__(self, game, header, header_locs, ref):
+        super().__init__(game, header, header_locs, ref)
+        self.end_rule = "BF-END-1"
+        n = self._int
+        self.first_draw = n("draw", "first_round")
+        self.draws = {"hero": n("draw", "hero"), "boss": n("draw", "boss")}
+        self.actions = {"hero": n("actions", "hero"), "boss": n("actions", "boss")}
+        self.attack_cap = n("actions", "boss_attacks")
+        self.status_names = {str(k): str(v) for k, v in dict(self._param("statuses")).items()}
+        self.draw_status = {k: int(v) for k, v in dict(self._param("draw")).items() if k in self.status_names}
+        self.action_status = {k: int(v) for k, v in dict(self._param("actions")).items() if k in self.status_names}
+        self.short_statuses = [str(s) for s in self._param("status_ends_after_next_turn")]
+        self.no_move = [str(s) for s in self._param("no_move_statuses")]
+        self.poison = str(self._param("poison_status"))
+        self.poison_damage = n("poison_damage")
+        self.poison_cure = {int(x) for x in self._param("poison_cure")}
+        self.die = n("defence_die")
+        self.miss = n("defence_miss")
+        self.rest = n("ability_rest_rounds")
+        self.distance = n("placement_distance")
+        self.legs_table = [float(x) for x in self._param("movement_by_legs")]
+        self.formula = {k: n("damage_formula", k) for k in ("double_at", "multiply", "halve_at", "divide", "step",
+                                                              "min_damage")}
+        self.heal_cap = str(self._param("healing_cap"))
+        self.attack_names = {str(k): str(v) for k, v in dict(self._param("attacks")).items()}
+        self.combat_stats = [str(s) for s in self._param("combat_stats")]
+        self.stat_names = {str(k): str(v) for k, v in dict(self._param("stats")).items()}
+        self.stat_short = {str(k): str(v) for k, v in dict(self._param("stat_short")).items()}
+        self.cards = {c.id: c for c in game.cards}
+        self.fighters: dict[str, Fighter] = {}
+        self.order_keys: list[str] = []
+        self.map = None
+        self.rubble: set[Hex] = set()
+        self.boss_build: Build | None = None
+        self.party_build: Build | None = None
+        # the game as it goes
+        self.phase = "place"
+        self.round = 0
+        self.order: list[str] = []
+        self.start_agility: dict[str, int] = {}
+        self.acted: set[str] = set()
+        self.due: dict[str, int] = {}
+        self.drawn: Counter = Counter()
+        self.turns_begun = False
+        self.current: Fighter | None = None
+        self.turn_loc: Loc | None = None
+        self.used_actions = 0
+        self.need = 0
+        self.attacks = 0
+        self.attack_limit = 0
+        self.winner: str | None = None
+        self.end_loc: Loc | None = None
+        self.deaths: list[str] = []
+        self.state_at = -1
+        self.died_here: list[str] = []
+        self.pictures = True                # the map pictures of --trace (simulated play leaves them out)
+        self.sight_memo: dict[Any, Any] = {}
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    def before(self, ev: Event) -> None:
+        self.died_here = []
+        if self.over and ev.kind not in CLAIMS_AFTER_END:
+            who = "the boss" if self.winner == BOSS else "the heroes"
+            self.ref.violation(self.end_rule, f"'{ev.kind}' after the game ended ({who} won at line "
+                               f"{self.end_loc.line if self.end_loc else '?'}): no event may follow the end", ev.loc)
+
+    def apply(self, ev: Event) -> None:
+        if self.over and ev.kind not in CLAIMS_AFTER_END:
+            return
+        if self.phase == "place" and ev.kind not in ("place",):
+            if ev.kind in ("draw", "round", "reshuffle"):
+                self._end_placement(ev)
+        super().apply(ev)
+        if self.current is not None:
+            self._look(self.current)
+
+    def finish(self) -> None:
+        if self.current is not None and not self.over:
+            f = self.current
+            self.current = None
+            f.seen_last = set(f.seen_now)
+            self.acted.add(f.key)
+        if self.over:
+            self._state(f"game over in round {self.round}: {'the boss wins' if self.winner == BOSS else 'the heroes win'}")
+        else:
+            self._state(f"log ends in round {self.round}; no winner yet")
+
+    def final(self) -> dict[str, Any]:
+        chars = {}
+        for f in self.fighters.values():
+            d: dict[str, Any] = {"health": f.hp, "max_health": f.stats["health"], "dead": not f.alive,
+                                 "statuses": sorted(f.statuses)}
+            if f.side == "hero":
+                d["at"] = list(hg.to_offset(f.origin, self.map.style)) if f.origin is not None and self.map else None
+            else:
+                d["cells"] = [list(hg.to_offset(h, self.map.style)) for h in
+                              sorted(f.hexes(), key=lambda h: hg.to_offset(h, self.map.style)[::-1])] if self.map else []
+            d.update({"hand": f.hand.size, "deck": f.deck, "discard": f.discard.size, "expended": f.expended.size,
+                      "used": f.used.size})
+            chars[f.key] = d
+        return {"winner": self.winner, "round": self.round,
+                "hp": {f.key: f.hp for f in self.fighters.values()},
+                "dead": list(self.deaths), "characters": chars}
+
+    # -- for programs: what may come next ---------------------------------------------------------------
+
+    def legal_next(self) -> list[str]:
+        """The event kinds the current state accepts (for simulated playtests): what may come next
+        without breaking a rule. Card text (``effect``, a ``draw`` or ``reshuffle``) may come at any
+        time once the pieces stand; claims (``death``, ``game_end``, ``end_turn``) once true."""
+        if self.over:
+            return list(CLAIMS_AFTER_END)
+        if self.phase == "place":
+            unplaced = [f for f in self.fighters.values() if f.placed is None]
+            return ["place"] if unplaced else ["draw", "round", "effect"]
+        anytime = ["effect", "draw", "reshuffle"] + (["death"] if any(not f.alive for f in self.fighters.values())
+                                                     else [])
+        if not self.turns_begun and any(self.drawn[f.key] < self.due.get(f.key, 0) for f in self._living()):
+            return anytime
+        actions = ["move", "attack", "item", "discard", "ability", "feat"]
+        f = self.current
+        if f is not None and self.used_actions < self.need and f.hand.size:
+            if any(s in self.no_move for s in f.statuses):
+                actions.remove("move")
+            return actions + anytime                    # this turn's actions are not all used yet
+        out = ["end_turn"] if f is not None else []
+        out += ["round"] if self._round_complete() else ["turn"] + actions
+        return out + anytime
+
+    def legal_moves(self, key: str, tiles: int) -> set[tuple[int, ...]]:
+        """Where ``key`` may end a Move action of ``tiles``: a hero's (col, row); the boss's anchor
+        (col, row, rotation)."""
+        f = self.fighters[key]
+        if f.origin is None:
+            return set()
+        if f.side == "hero":
+            enemies = {h for g in self.enemies_of(f) if g.alive for h in g.hexes()}
+            ok = [h for h in hg.reachable(f.origin, tiles, lambda h: self._clear(h) and h not in enemies)
+                  if self.occupant(h, but=f) is None]
+            return {hg.to_offset(h, self.map.style) for h in ok}
+        limit = math.floor(tiles * self._legs_factor() + 1e-9)
+        heroes = frozenset(h for g in self.heroes() if g.alive for h in g.hexes())
+        fp = hg.footprint(c - f.anchor for c in f.cells) if hg.is_connected(f.cells) else \
+            frozenset(c - f.anchor for c in f.cells)
+        ends = hg.reachable_placements(fp, f.origin + rotate(f.anchor, f.rot), limit, self._clear, heroes, f.rot,
+                                       sweep=True)
+        return {(*hg.to_offset(d, self.map.style), k) for d, k in ends}

@@ -1,0 +1,283 @@
+"""Boss Fight on the game-state API: :class:`BossFightState` (see docs/engines-boss_fight.md).
+
+The state's model *is* the rules engine's (:class:`~.engine.Engine`): an action is a playtest-log
+event, applied by the same code that referees a recorded log, so the checker is a replay over
+this state by construction. Cards drawn by the state are always named, so the engine's piles are
+the true hands and decks; an observation shows a player only their own characters' hands.
+
+Who acts: the seat (``players`` header) that plays the character whose placement or turn it is;
+chance for the round marker, each card drawn, a poisoned character's roll and each defence roll.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from ... import hexgrid as hg
+from ...boards import common as board_common
+from ...model import Game
+from ...play.api import CHANCE, TERMINAL, Action, GameState
+from ...play.dice import die_outcomes
+from ...play.referee import Referee
+from ...playlog import Event
+from ...problems import Loc, Problems
+from ...schema import MISSING
+from .engine import Engine
+from .legal import attack_event, player_actions
+from .state import Fighter
+from .vocab import BF_EVENTS, BOSS, HEROES
+
+_TEMPLATES: dict[tuple, tuple[Game, Engine]] = {}
+
+
+def _blank(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """An event's fields with the defaults the log reader gives the ones left out."""
+    out = {key: (None if opt.default is MISSING else opt.default) for key, opt in BF_EVENTS[kind].items()}
+    out.update(fields)
+    return out
+
+
+def _thaw(v: Any) -> Any:
+    if isinstance(v, tuple):
+        if v and all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) for x in v):
+            return {k: _thaw(x) for k, x in v}
+        return [_thaw(x) for x in v]
+    return v
+
+
+def _engine(game: Game, setup: Mapping[str, Any]) -> Engine:
+    """A started engine for ``setup`` (builds and map read once per game and setup, then copied)."""
+    key = (id(game), str(setup.get("map")), str(setup.get("boss")), str(setup.get("party")))
+    hit = _TEMPLATES.get(key)
+    if hit is None or hit[0] is not game:
+        header = {k: v for k, v in setup.items() if k != "game"}
+        eng = Engine(game, header, {}, Referee(Problems(), {}, False))
+        eng.pictures = False
+        eng.start()
+        _TEMPLATES[key] = hit = (game, eng)
+    return _copy_engine(hit[1])
+
+
+def _shared(eng: Engine) -> dict[int, Any]:
+    """What engines of one setup share and never change: the game, cards, map and builds."""
+    memo: dict[int, Any] = {}
+    keep: list[Any] = [eng.game, eng.params, eng.p, eng.map, eng.boss_build, eng.party_build, eng.cards,
+                       eng.header, eng.header_locs, eng.params_file, eng.game.cards, eng.sight_memo,
+                       eng.formula, eng.status_names, eng.legs_table]
+    keep += list(eng.game.cards)
+    for f in eng.fighters.values():
+        keep += [f.card, f.equipment, f.abilities, f.pieces, f.total, f.cells, f.stats]
+    for x in keep:
+        if x is not None:
+            memo[id(x)] = x
+    return memo
+
+
+def _copy_engine(eng: Engine) -> Engine:
+    memo = _shared(eng)
+    memo[id(eng.ref)] = Referee(Problems(), {}, False)
+    return copy.deepcopy(eng, memo)
+
+
+class BossFightState(GameState):
+    """One position of a Boss Fight game (the engine's state plus the chance steps pending)."""
+
+    def __init__(self, game: Game, setup: Mapping[str, Any]):
+        self.game = game
+        self.setup = {k: v for k, v in setup.items()}
+        self.eng = _engine(game, setup)
+        owners = dict(setup.get("players") or {"boss": [BOSS], "heroes": [f.key for f in self.eng.heroes()]})
+        self.players = [str(p) for p in owners]
+        self.seat: dict[str, int] = {}
+        for i, p in enumerate(self.players):
+            for ch in owners[p]:
+                self.seat[str(ch)] = i
+        self.history: list[Action] = []
+        self.events: list[dict[str, Any]] = []
+        self.cap = self.eng.p.int("simulate.round_cap")
+        self.pending_attack: Action | None = None       # an attack chosen, its defence roll to come
+
+    # --- the engine as the state ----------------------------------------------------------
+    def _feed(self, kind: str, fields: Mapping[str, Any]) -> None:
+        n = len(self.events) + 2
+        ev = Event(n, kind, _blank(kind, {k: _thaw(v) for k, v in fields.items()}), Loc("<play>", n, 1))
+        self.eng.before(ev)
+        self.eng.apply(ev)
+        self.events.append({"kind": kind, **{k: _thaw(v) for k, v in fields.items()}})
+
+    # --- who acts ---------------------------------------------------------------------------
+    def _next_step(self) -> tuple[str, Any]:
+        """What comes next: ('place', fighter), ('round', n), ('draw', fighter), ('poison', fighter),
+        ('defence', action), ('act', fighter), ('end', None)."""
+        e = self.eng
+        if e.over:
+            return "end", None
+        if self.pending_attack is not None:
+            return "defence", self.pending_attack
+        if e.phase == "place":
+            left = [f for f in e.fighters.values() if f.placed is None]
+            if left:
+                return "place", left[0]
+            return "round", 1
+        if e.current is None and e.turns_begun and e._round_complete():
+            if e.round >= self.cap:
+                return "end", None
+            return "round", e.round + 1
+        if not e.turns_begun:
+            for f in e._living():
+                if e.drawn[f.key] < e.due.get(f.key, 0):
+                    return "draw", f
+        if e.current is None:
+            f = self._next_turn()
+            if e.poison in f.statuses:
+                return "poison", f
+            return "act", f
+        return "act", e.current
+
+    def _next_turn(self) -> Fighter:
+        e = self.eng
+        for k in e.order:
+            f = e.fighters[k]
+            if f.alive and k not in e.acted:
+                return f
+        raise AssertionError("a round with nobody left to act is complete")
+
+    def current_player(self) -> int:
+        step, who = self._next_step()
+        if step == "end":
+            return TERMINAL
+        if step in ("round", "draw", "poison", "defence"):
+            return CHANCE
+        return self.seat.get(who.key, 0)
+
+    def legal_actions(self) -> list[Action]:
+        step, who = self._next_step()
+        if step in ("place", "act"):
+            return player_actions(self.eng, who)
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        step, who = self._next_step()
+        e = self.eng
+        if step == "round":
+            return [(Action.make("round", number=who), 1.0)]
+        if step == "draw":
+            pool = _draw_pool(e, who)
+            total = sum(pool.values())
+            return [(Action.make("draw", character=who.key, cards=[c]), n / total) for c, n in sorted(pool.items())]
+        if step == "poison":
+            return die_outcomes("turn", e.die, "poison_roll", character=who.key)
+        if step == "defence":
+            return die_outcomes("defence", e.die, "roll")
+        return []
+
+    def apply_action(self, action: Action) -> None:
+        self.history.append(action)
+        if action.kind == "round":
+            self._feed("round", {"number": action["number"]})
+            return
+        if action.kind == "attack" and action.get("target") is not None and action.get("defence") is None:
+            self.pending_attack = action             # the defender rolls next
+            return
+        if action.kind == "defence":
+            chosen, self.pending_attack = self.pending_attack, None
+            assert chosen is not None
+            self._feed("attack", attack_event(self.eng, chosen, int(action["roll"])))
+            return
+        self._feed(action.kind, dict(action.items))
+
+    # --- the end ----------------------------------------------------------------------------
+    def _winner(self) -> str | None:
+        return self.eng.winner
+
+    def returns(self) -> list[float]:
+        w = self._winner()
+        if w is None:
+            return [0.0] * len(self.players)
+        boss_seat = self.seat.get(BOSS, 0)
+        return [1.0 if (i == boss_seat) == (w == BOSS) else 0.0 for i in range(len(self.players))]
+
+    def result(self) -> dict[str, Any]:
+        final = self.eng.final()
+        return {"winner": final["winner"], "round": final["round"], "hp": final["hp"], "dead": final["dead"]}
+
+    def is_terminal(self) -> bool:
+        return self._next_step()[0] == "end"
+
+    def observation(self, player: int) -> dict[str, Any]:
+        e = self.eng
+        mine = {k for k, s in self.seat.items() if s == player}
+        chars = {}
+        for f in e.fighters.values():
+            chars[f.key] = {"side": f.side, "hp": f.hp, "alive": f.alive, "statuses": sorted(f.statuses),
+                            "at": [list(hg.to_offset(h, e.map.style)) for h in f.hexes()], "deck": f.deck, "hand_size": f.hand.size,
+                            "discard": dict(f.discard.known), "used": dict(f.used.known),
+                            "hand": dict(f.hand.known) if f.key in mine else None}
+        step, who = self._next_step()
+        return {"player": player, "round": e.round, "acting": getattr(who, "key", None), "characters": chars,
+                "rubble": sorted(e.rubble), "style": e.map.style}
+
+    # --- as a log -----------------------------------------------------------------------------
+    def log_header(self) -> dict[str, Any]:
+        owners: dict[str, list[str]] = {p: [] for p in self.players}
+        for ch, i in self.seat.items():
+            owners[self.players[i]].append(ch)
+        return {"game": self.game.slug, "map": self.setup["map"], "boss": self.setup["boss"],
+                "party": self.setup["party"], "players": owners}
+
+    def log_events(self) -> list[dict[str, Any]]:
+        out = [dict(e) for e in self.events]
+        if self.eng.over and self.eng.winner in (BOSS, HEROES):
+            out.append({"kind": "game_end", "winner": self.eng.winner})
+        return out
+
+    def clone(self) -> BossFightState:
+        twin = copy.copy(self)
+        twin.eng = _copy_engine(self.eng)
+        twin.history = list(self.history)
+        twin.events = list(self.events)
+        twin.seat = dict(self.seat)
+        return twin
+
+
+def _draw_pool(e: Engine, f: Fighter) -> Counter:
+    """The cards ``f``'s next draw may show, with their counts (the deck; an empty deck is
+    first reshuffled from the Discard and Expended piles)."""
+    pool = Counter(f.total)
+    pool.subtract(f.hand.known)
+    pool.subtract(f.used.known)
+    if f.deck > 0:
+        pool.subtract(f.discard.known)
+        pool.subtract(f.expended.known)
+    return +pool
+
+
+def new_state(game: Game, setup: Mapping[str, Any]) -> BossFightState:
+    return BossFightState(game, setup)
+
+
+def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
+    """Every map × boss preset × party preset, each with a seating of 2–5 players (BF-PLAYERS-1:
+    one boss player, the rest share the party), in an order shuffled by ``rng``."""
+    maps = sorted(p.stem for p, _ in board_common.board_files(game.maps_dir, Problems()).get("map", []))
+    presets = sorted(p.stem for p in (game.cards_dir / "presets").glob("*.yaml"))
+    bosses = [p for p in presets if p.startswith("boss_")]
+    parties = [p for p in presets if p.startswith("party_")]
+    most = int(game.params["players"]["max"])
+    out = []
+    for m in maps:
+        for b in bosses:
+            for party in parties:
+                setup = {"game": game.slug, "map": m, "boss": b, "party": party}
+                heroes = [f.key for f in _engine(game, setup).heroes()]
+                seats = 1 + rng.randrange(1, min(most - 1, len(heroes)) + 1)
+                players: dict[str, list[str]] = {"p1": [BOSS]}
+                for i, h in enumerate(heroes):
+                    players.setdefault(f"p{2 + i % (seats - 1)}", []).append(h)
+                out.append({**setup, "players": players})
+    rng.shuffle(out)
+    return out

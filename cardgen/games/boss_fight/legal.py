@@ -1,0 +1,130 @@
+"""Boss Fight's legal actions, computed over the rules engine's state (the same rules functions
+the referee uses): each placement hex and facing, each Move card's reachable hex (and the boss's
+facing), each Attack card's weapon and target in range and sight, each Item card, each card
+sacrificed, and the end of a turn once its actions are used.
+
+Card text beyond the catalogue's rules (effects, feats, abilities, free moves and attacks that a
+card grants with ``source:``) is not generated: the log records those as the table resolved them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import hexgrid as hg
+from ...hexgrid import Hex, rotate
+from ...play.api import Action
+from .engine import Engine
+from .placement import hero_starts
+from .rules_combat import damage_formula
+from .state import Fighter
+
+
+def _off(e: Engine, h: Hex) -> list[int]:
+    return list(hg.to_offset(h, e.map.style))
+
+
+def place_actions(e: Engine, f: Fighter) -> list[Action]:
+    """BF-PLACE-1: the boss on clear tiles of its zone in every facing; a hero on a free clear
+    tile of the hero zone, at the placement distance from the boss while such a tile is free."""
+    out: list[Action] = []
+    if f.side == "boss":
+        zone = e._zone("boss")
+        tiles = sorted(zone if zone else e.map.tiles, key=lambda h: hg.to_offset(h, e.map.style)[::-1])
+        for at in tiles:
+            for rot in range(6):
+                cells = [at + rotate(c - f.anchor, rot) for c in f.cells]
+                if all(e._clear(h) and (not zone or h in zone) for h in cells):
+                    out.append(Action.make("place", character=f.key, at=_off(e, at), rotate=rot))
+        return out
+    zone = e._zone("hero")
+    taken = {h for g in e.fighters.values() if g is not f and g.alive for h in g.hexes()}
+    pool = [h for h in (zone if zone else e.map.tiles) if e._clear(h) and h not in taken]
+    boss = e.boss()
+    if boss.origin is not None:
+        far = set(hero_starts(e.map, frozenset(boss.hexes()), e.distance, zone))
+        if any(h in far for h in pool):
+            pool = [h for h in pool if h in far]
+    for h in sorted(pool, key=lambda h: hg.to_offset(h, e.map.style)[::-1]):
+        out.append(Action.make("place", character=f.key, at=_off(e, h)))
+    return out
+
+
+def attack_lines(e: Engine, f: Fighter, atype: str) -> list[tuple[str, dict[str, Any]]]:
+    """The attacks ``f`` can make of type ``atype`` whose reach the rules say (a range)."""
+    return [(w, ln) for w, ln in e._attack_lines(f, atype)
+            if ln.get("range") is not None and ln.get("damage") is not None and ln.get("stat") is not None]
+
+
+def can_attack(e: Engine, f: Fighter, t: Fighter, line: dict[str, Any]) -> bool:
+    """BF-LOS-1/2: the target is within range, and in sight (or seen on the attacker's previous
+    turn) when the attack needs sight."""
+    d = e._dist(f, t)
+    if d is None or d > int(line["range"]):
+        return False
+    return not line.get("sight") or e.sees(f, t) or t.key in f.seen_last
+
+
+def hand_cards(e: Engine, f: Fighter) -> list[str]:
+    """The cards ``f`` may hold: those known by name and, while some in hand are unnamed (a log
+    that records draws by count), any its deck still has a copy of."""
+    cards = set(f.hand.known)
+    if f.hand.unknown:
+        cards |= {cid for cid in f.total if e._pool(f, cid) > 0}
+    return sorted(cards)
+
+
+def turn_actions(e: Engine, f: Fighter) -> list[Action]:
+    """BF-ACT-1…3, BF-MOVE-1/2, BF-LOS-1/2: what ``f`` may do now in its turn."""
+    end = [Action.make("end_turn", character=f.key)]
+    if not f.alive:
+        return end
+    mine = e.current is f
+    used = e.used_actions if mine else 0
+    need = e.need if mine else e._need_actions(f)
+    if used >= need or f.hand.size == 0:
+        return end
+    attacks = e.attacks if mine else 0
+    limit = e.attack_limit if mine else e.attack_cap
+    out: list[Action] = []
+    for cid in hand_cards(e, f):
+        c = e.cards[cid]
+        kind = c.get("kind")
+        if kind == "move" and not any(s in e.no_move for s in f.statuses):
+            for dest in sorted(e.legal_moves(f.key, int(c.get("move") or 0))):
+                if f.side == "hero":
+                    out.append(Action.make("move", character=f.key, card=cid, to=list(dest)))
+                else:
+                    out.append(Action.make("move", character=f.key, card=cid, to=list(dest[:2]), rotate=dest[2]))
+        elif kind == "attack" and not (f.side == "boss" and attacks >= limit):
+            atype = c.get("attack")
+            if atype is None:
+                out.append(Action.make("attack", character=f.key, card=cid))
+            else:
+                for wid, line in attack_lines(e, f, str(atype)):
+                    for t in e.enemies_of(f):
+                        if t.alive and can_attack(e, f, t, line):
+                            out.append(Action.make("attack", character=f.key, card=cid, target=t.key, **{"with": wid}))
+        elif kind == "item":
+            out.append(Action.make("item", character=f.key, card=cid))
+        out.append(Action.make("discard", character=f.key, card=cid))
+    return out
+
+
+def player_actions(e: Engine, f: Fighter) -> list[Action]:
+    if e.phase == "place" and f.placed is None:
+        return place_actions(e, f)
+    return turn_actions(e, f)
+
+
+def attack_event(e: Engine, chosen: Action, roll: int) -> dict[str, Any]:
+    """The log event of a chosen attack once the defender rolled ``roll``, with its stated
+    consequences: BF-CMB-1 (a roll of ``defence_miss`` misses, else it adds to the defence),
+    BF-CMB-2 (the damage formula)."""
+    f, t = e.fighters[chosen["character"]], e.fighters[chosen["target"]]
+    atype = str(e.cards[chosen["card"]].get("attack"))
+    line = next(ln for w, ln in e._attack_lines(f, atype) if w == chosen["with"])
+    stat = str(line["stat"])
+    hit = roll != e.miss
+    dmg = damage_formula(int(line["damage"]), e.stat(f, stat), e.stat(t, stat) + roll, e.formula)[0] if hit else 0
+    return {**{k: v for k, v in chosen.items}, "defence": roll, "damage": dmg, "hp_left": t.hp - dmg}

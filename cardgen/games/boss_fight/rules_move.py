@@ -1,0 +1,227 @@
+"""Boss Fight rules engine: movement on the hex map (BF-MOVE-1, BF-MOVE-2)."""
+
+from __future__ import annotations
+
+import math
+
+from ... import hexgrid as hg
+from ...hexgrid import Hex, rotate
+from ...playlog import Event, LogError
+from ...problems import Loc
+from .builds import _cells_text
+from .state import Fighter
+
+
+class MoveRules:
+    """Movement of :class:`~.engine.Engine`."""
+
+    # -- movement (BF-MOVE-1, BF-MOVE-2) ------------------------------------------------------------
+
+    def on_move(self, ev: Event) -> None:
+        f = self._fighter(ev["character"], ev.at("character"), "character")
+        card = None
+        if (ev["card"] is None) == (ev["source"] is None):
+            raise LogError("LOG-FIELD", "a move names the Move card played ('card') or the card whose text moves the "
+                           "piece ('source'), one of them", ev.loc)
+        if ev["card"] is not None:
+            self._action(ev, f)
+            card = self._play(ev, f, "move")
+            blocked = [self.status_names[s] for s in f.statuses if s in self.no_move]
+            if blocked and f.alive:
+                self.ref.violation("BF-MOVE-2", f"{f.key} is {blocked[0]}: it plays no Move actions on its next turn",
+                                   ev.at("card"))
+        else:
+            self._card_or_text(ev["source"], ev.at("source"), "source")
+        if not f.alive:
+            if ev["card"] is None:
+                self.ref.violation("BF-CMB-3", f"{f.key} died at line {f.dead.line}: a death token does not move", ev.loc)
+            return
+        tiles = None
+        if card is not None:
+            tiles = int(card.get("move") or 0) + int(ev["bonus"] or 0)
+        elif ev["bonus"] is not None:
+            tiles = int(ev["bonus"])
+        limit = tiles
+        if tiles is not None and f.side == "boss":
+            limit = math.floor(tiles * self._legs_factor() + 1e-9)
+        if ev["swap"] is not None:
+            self._swap(ev, f)
+        elif f.side == "boss":
+            self._move_boss(ev, f, tiles, limit)
+        else:
+            self._move_hero(ev, f, tiles)
+        self._claim_cells(ev, f, "BF-MOVE-1")
+        if card is not None:
+            self._after_action(ev, f)
+
+    def _steps(self, ev: Event, start: Hex | None) -> list[Hex] | None:
+        if ev["path"] is None:
+            return None
+        steps = [self._hex(c, ev.at("path")) for c in ev["path"]]
+        if steps and start is not None and steps[0] == start:
+            steps = steps[1:]
+        if ev["to"] is not None and steps and self._hex(ev["to"], ev.at("to")) != steps[-1]:
+            raise LogError("LOG-FIELD", f"the path ends at {self._off(steps[-1])} but 'to' says "
+                           f"{self._off(self._hex(ev['to'], ev.at('to')))}", ev.at("to"))
+        return steps
+
+    def _walk(self, ev: Event, f: Fighter, start: Hex, steps: list[Hex], enemies: set[Hex]) -> bool:
+        """Check a walked path step by step (BF-MOVE-1); report the first problem."""
+        cross = ev["crosses"] or ""
+        prev = start
+        for i, h in enumerate(steps):
+            last = i == len(steps) - 1
+            if not hg.are_adjacent(prev, h):
+                self.ref.violation("BF-MOVE-1", f"{self._off(prev)} → {self._off(h)} is not one step: a path lists "
+                                   "neighbouring hexes", ev.at("path"))
+                return False
+            if not self._clear(h) and (last or cross not in ("obstacles", "both")):
+                self.ref.violation("BF-MOVE-1", f"{f.key} moves through {self._where(h)}: obstacles cannot be entered, "
+                                   "crossed or ended on", ev.at("path"))
+                return False
+            if h in enemies and (last or cross not in ("pieces", "both")):
+                who = self.occupant(h, but=f)
+                name = who.key if who else "an enemy"
+                self.ref.violation("BF-MOVE-1", f"{f.key} moves through {self._off(h)}, where {name} stands: enemy "
+                                   "pieces cannot be entered or crossed", ev.at("path"))
+                return False
+            prev = h
+        return True
+
+    def _passable_for(self, ev: Event, enemies: set[Hex]):
+        cross = ev["crosses"] or ""
+        obst = cross in ("obstacles", "both")
+        pcs = cross in ("pieces", "both")
+
+        def ok(h: Hex) -> bool:
+            if h not in self.map.tiles:
+                return False
+            if not obst and not self._clear(h):
+                return False
+            return pcs or h not in enemies
+        return ok
+
+    def _too_far(self, f: Fighter, n: int, tiles: int | None, limit: int | None, loc: Loc | None, ev: Event) -> None:
+        if limit is None or n <= limit:
+            return
+        what = f"{self.cards[self._card(ev['card'], None, 'card').id].name}" if ev["card"] else "the move"
+        if f.side == "boss" and tiles is not None and n <= tiles:
+            self.ref.violation("BF-MOVE-2", f"the boss moves {n} tiles; {what} gives {tiles}, and with "
+                               f"{f.legs} Leg piece{'s' if f.legs != 1 else ''} its movement is "
+                               f"{self._legs_factor_text()}: {limit}", loc)
+        else:
+            self.ref.violation("BF-MOVE-1", f"{f.key} moves {n} tiles; {what} moves up to {limit}", loc)
+
+    def _move_hero(self, ev: Event, f: Fighter, tiles: int | None) -> None:
+        start = f.origin
+        enemies = {h for g in self.enemies_of(f) if g.alive for h in g.hexes()}
+        steps = self._steps(ev, start)
+        if steps is None and ev["to"] is None:
+            raise LogError("LOG-FIELD", "a move gives its 'path' or where it ends ('to')", ev.loc)
+        if start is None:
+            end = steps[-1] if steps else self._hex(ev["to"], ev.at("to"))
+            f.origin = end
+            return
+        if steps is not None:
+            ok = self._walk(ev, f, start, steps, enemies)
+            end = steps[-1] if steps else start
+            if ok:
+                self._too_far(f, len(steps), tiles, tiles, ev.at("path"), ev)
+        else:
+            end = self._hex(ev["to"], ev.at("to"))
+            ok = self._reach_check(ev, f, start, end, tiles, tiles, enemies)
+        if ok and end != start:
+            if not self._clear(end):
+                self.ref.violation("BF-MOVE-1", f"{f.key} ends on {self._where(end)}", ev.at("to") if ev["to"] else
+                                   ev.at("path"))
+            else:
+                other = self.occupant(end, but=f)
+                if other is not None:
+                    self.ref.violation("BF-MOVE-1", f"{f.key} ends on {self._off(end)}, where {other.key} stands",
+                                       ev.at("to") if ev["to"] else ev.at("path"))
+        self._t(ev, f"{f.key} moves {self._off(start)} → {self._off(end)}"
+                    + (f" ({len(steps)} step{'s' if len(steps) != 1 else ''})" if steps is not None else ""))
+        f.origin = end
+
+    def _reach_check(self, ev, f, start, end, tiles, limit, enemies, shape: list[Hex] | None = None) -> bool:
+        """A move given by where it ends: some way there within its tiles (BF-MOVE-1, -2). With the
+        boss's ``shape`` (its cells around the walking anchor), the whole shape passes every hex on
+        the way, turned as it likes (BF-MOVE-1: no gap narrower than the boss)."""
+        ok = self._passable_for(ev, enemies)
+        step = ok if shape is None else (lambda h: ok(h) and (h == end or hg.fits_turned(shape, h, ok)))
+        far = hg.move_costs(start, max(limit or 0, 0) if limit is not None else 99, step)
+        if end in far:
+            return True
+        anyhow = hg.move_costs(start, 99, step)
+        if end in anyhow and limit is not None:
+            self._too_far(f, anyhow[end], tiles, limit, ev.at("to"), ev)
+            return True
+        if shape is not None and end in hg.move_costs(start, 99, ok):
+            self.ref.violation("BF-MOVE-1", f"the boss cannot reach {self._off(end)} from {self._off(start)}: "
+                               f"every way there leads through a gap its whole shape ({len(shape)} hexes) cannot "
+                               "pass, even when turned", ev.at("to"))
+            return False
+        self.ref.violation("BF-MOVE-1", f"{f.key} cannot reach {self._off(end)} from {self._off(start)}: "
+                           + (f"{self._where(end)} cannot be entered" if not self._clear(end) else
+                              "obstacles and enemy pieces close every way"), ev.at("to"))
+        return False
+
+    def _move_boss(self, ev: Event, f: Fighter, tiles: int | None, limit: int | None) -> None:
+        if f.origin is None:
+            raise LogError("LOG-FIELD", "the boss moves before it is placed", ev.loc)
+        a = Hex(*ev["anchor"]) if ev["anchor"] is not None else f.anchor
+        if a not in f.cells:
+            raise LogError("LOG-FIELD", f"'anchor' [{a.q}, {a.r}] is not a cell of the boss (cells: "
+                           f"{_cells_text(f.cells)})", ev.at("anchor"))
+        start = f.origin + rotate(a, f.rot)
+        rot = int(ev["rotate"]) % 6 if ev["rotate"] is not None else f.rot
+        heroes = {h for g in self.heroes() if g.alive for h in g.hexes()}
+        steps = self._steps(ev, start)
+        if steps is None and ev["to"] is None:
+            raise LogError("LOG-FIELD", "a move gives its 'path' or where it ends ('to')", ev.loc)
+        end = steps[-1] if steps else (self._hex(ev["to"], ev.at("to")) if ev["to"] is not None else start)
+        where = ev.at("to") if ev["to"] is not None else ev.at("path")
+        ok = True
+        if steps is not None:
+            ok = self._walk(ev, f, start, [h for h in steps[:-1]], heroes) if len(steps) > 1 else True
+            if ok and len(f.cells) > 1:
+                passes = self._passable_for(ev, heroes - set(f.hexes()))
+                shape = [c - a for c in f.cells]
+                tight = next((h for h in steps[:-1] if not hg.fits_turned(shape, h, passes)), None)
+                if tight is not None:
+                    self.ref.violation("BF-MOVE-1", f"the boss's whole shape ({len(shape)} hexes) cannot pass "
+                                       f"{self._off(tight)}, even when turned: a boss moves through no gap narrower "
+                                       "than itself", ev.at("path"))
+                    ok = False
+            if ok and steps and not hg.are_adjacent(steps[-2] if len(steps) > 1 else start, steps[-1]):
+                self.ref.violation("BF-MOVE-1", "the path's last step is not to a neighbouring hex", ev.at("path"))
+                ok = False
+            if ok:
+                self._too_far(f, len(steps), tiles, limit, ev.at("path"), ev)
+        else:
+            ok = self._reach_check(ev, f, start, end, tiles, limit, heroes - set(f.hexes()),
+                                   [c - a for c in f.cells] if len(f.cells) > 1 else None)
+        cells = [end + rotate(c - a, rot) for c in f.cells]
+        if ok:
+            bad = [h for h in cells if not self._clear(h)]
+            on = [g.key for g in self.heroes() if g.alive and set(g.hexes()) & set(cells)]
+            if bad:
+                self.ref.violation("BF-MOVE-1", f"where the boss ends, every hex must be clear: {self._where(bad[0])} "
+                                   f"(anchor at {self._off(end)}, turned {rot}×60°)", where)
+            elif on:
+                self.ref.violation("BF-MOVE-1", f"where the boss ends it would cover {on[0]}'s hex", where)
+        self._t(ev, f"the boss moves its anchor [{a.q}, {a.r}] {self._off(start)} → {self._off(end)}"
+                    + (f" in {len(steps)} step{'s' if len(steps) != 1 else ''}" if steps is not None else "")
+                    + (f", turned {rot}×60°" if rot != f.rot else "") + f": {self._offs(cells)}")
+        f.anchor = a
+        f.rot = rot
+        f.origin = end - rotate(a, rot)
+
+    def _swap(self, ev: Event, f: Fighter) -> None:
+        g = self._fighter(ev["swap"], ev.at("swap"), "swap")
+        if g.side != f.side or not g.alive or f.origin is None or g.origin is None or \
+                not hg.are_adjacent(f.origin, g.origin):
+            self.ref.violation("BF-MOVE-1", f"{f.key} swaps places only with an adjacent living ally; {g.key} is not",
+                               ev.at("swap"))
+        f.origin, g.origin = g.origin, f.origin
+        self._t(ev, f"{f.key} and {g.key} swap places")

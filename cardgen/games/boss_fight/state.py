@@ -1,0 +1,95 @@
+"""Boss Fight playtest state: a pile of cards and a fighter, as the rules engine tracks them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ...hexgrid import Hex, rotate
+from ...model import Card
+from ...problems import Loc
+from .builds import Piece
+from .vocab import HIDDEN
+
+
+@dataclass
+class Pile:
+    """Cards of one zone: those known by name and a number of unnamed ones."""
+
+    known: Counter = field(default_factory=Counter)
+    unknown: int = 0
+
+    @property
+    def size(self) -> int:
+        return sum(self.known.values()) + self.unknown
+
+    def take(self, cid: str | None) -> bool:
+        """Remove a card (named, else an unnamed one); False when it is not there."""
+        if cid is not None and self.known[cid] > 0:
+            self.known[cid] -= 1
+            self.known = +self.known
+            return True
+        if self.unknown > 0:
+            self.unknown -= 1
+            return True
+        return False
+
+    def put(self, cid: str | None, n: int = 1) -> None:
+        if cid is None or cid == HIDDEN:
+            self.unknown += n
+        else:
+            self.known[cid] += n
+
+
+@dataclass
+class Fighter:
+    """The boss or a hero, as the game goes."""
+
+    key: str
+    name: str
+    side: str                          # boss | hero
+    card: Card | None                  # the hero card
+    stats: dict[str, int]
+    feat_cost: int | None
+    equipment: list[Card]
+    abilities: list[Card]
+    pieces: list[Piece]
+    total: Counter                     # the action deck as built
+    cells: list[Hex]                   # footprint (build cells); a hero: [0, 0]
+    legs: int = 0
+    hp: int = 0
+    hp_rule: str = "BF-CMB-2"
+    deck: int = 0
+    hand: Pile = field(default_factory=Pile)
+    discard: Pile = field(default_factory=Pile)
+    expended: Pile = field(default_factory=Pile)
+    used: Pile = field(default_factory=Pile)
+    origin: Hex | None = None          # where build cell [0, 0] is (heroes: their hex)
+    rot: int = 0
+    anchor: Hex = Hex(0, 0)            # the boss's default anchor cell
+    placed: Loc | None = None
+    dead: Loc | None = None
+    statuses: dict[str, int] = field(default_factory=dict)     # status → the turn number it ends after
+    mods: list[list] = field(default_factory=list)              # [stat, delta, until, turn]
+    turns: int = 0                     # turns started
+    seen_now: set[str] = field(default_factory=set)            # sight during the turn in progress
+    seen_last: set[str] = field(default_factory=set)           # sight during its previous turn
+    seen_when: dict[str, int] = field(default_factory=dict)    # enemy → last round it was seen
+    used_abilities: dict[str, int] = field(default_factory=dict)   # ability → round last used
+    letter: str = "?"
+    cure_loc: Loc | None = None        # BF-STATUS-2: where this turn's roll removed the poison
+    cure_roll: int = 0
+    after_cure: int = 0                # the poison damage its actions since would have cost
+    _at: tuple | None = None           # (origin, rotation) → its hexes, the last ones computed
+
+    @property
+    def alive(self) -> bool:
+        return self.dead is None
+
+    def hexes(self) -> list[Hex]:
+        if self.origin is None:
+            return []
+        key = (self.origin, self.rot)
+        if self._at is None or self._at[0] != key:
+            self._at = (key, [self.origin + rotate(c, self.rot) for c in self.cells])
+        return list(self._at[1])

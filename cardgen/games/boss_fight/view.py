@@ -1,0 +1,155 @@
+"""Boss Fight rules engine: geometry on the hex map (clear tiles, distance, sight) and the --trace pictures."""
+
+from __future__ import annotations
+
+from ... import hexgrid as hg
+from ...hexgrid import Hex, rotate
+from .state import Fighter
+
+
+class MapView:
+    """Geometry and trace of :class:`~.engine.Engine`."""
+
+    # -- geometry -----------------------------------------------------------------------------
+
+    def _clear(self, h: Hex) -> bool:
+        """A tile pieces may enter and stand on (BF-MAP-1): on the map, passable, no obstacle token."""
+        return self.map.passable(h) and h not in self.rubble
+
+    def _obstacles(self) -> set[Hex]:
+        walls = self.sight_memo.get("walls")
+        if walls is None:
+            walls = self.sight_memo["walls"] = frozenset(h for h in self.map.tiles if self.map.blocks(h))
+        return set(walls) | self.rubble
+
+    def _where(self, h: Hex) -> str:
+        """A hex and what stands in the way there, for messages: '4,3 (Obstacle)'."""
+        if h not in self.map.tiles:
+            return f"{self._off(h)} (off the map)"
+        if h in self.rubble:
+            return f"{self._off(h)} (an obstacle token)"
+        t = self.map.terrain.terrain[self.map.tiles[h]]
+        return f"{self._off(h)} ({t.name or t.key}{'' if t.passable else ', impassable'})"
+
+    def occupant(self, h: Hex, but: Fighter | None = None) -> Fighter | None:
+        for f in self.fighters.values():
+            if f is not but and f.alive and h in f.hexes():
+                return f
+        return None
+
+    def enemies_of(self, f: Fighter) -> list[Fighter]:
+        return [g for g in self.fighters.values() if g.side != f.side]
+
+    def _dist(self, a: Fighter, b: Fighter) -> int | None:
+        ha, hb = a.hexes(), b.hexes()
+        if not ha or not hb:
+            return None
+        return min(hg.distance(x, y) for x in ha for y in hb)
+
+    def sees(self, a: Fighter, b: Fighter, obstacles: set[Hex] | None = None) -> bool:
+        """BF-LOS-1: some corner-to-corner line from a hex of ``a`` to a hex of ``b`` crosses no obstacle."""
+        ha, hb = a.hexes(), b.hexes()
+        if not ha or not hb:
+            return False
+        if obstacles is not None:
+            return any(hg.line_of_sight(x, y, obstacles) for x in ha for y in hb)
+        rubble = frozenset(self.rubble)
+        memo = self.sight_memo                  # (rubble, x, y) → sight: the map never changes
+        obs = None
+        for x in ha:
+            for y in hb:
+                key = (rubble, x, y)
+                seen = memo.get(key)
+                if seen is None:
+                    obs = self._obstacles() if obs is None else obs
+                    seen = memo[key] = hg.line_of_sight(x, y, obs)
+                if seen:
+                    return True
+        return False
+
+    def _look(self, f: Fighter) -> None:
+        """Record what ``f`` sees now, during its turn (for BF-LOS-2)."""
+        if not f.alive or f.origin is None:
+            return
+        for g in self.enemies_of(f):
+            if g.alive and g.origin is not None and self.sees(f, g):
+                f.seen_now.add(g.key)
+                f.seen_when[g.key] = self.round
+
+    def _legs_factor(self) -> float:
+        legs = self.boss().legs
+        return self.legs_table[min(legs, len(self.legs_table) - 1)] if self.legs_table else 1.0
+
+    def _legs_factor_text(self) -> str:
+        f = self._legs_factor()
+        return "none" if f == 0 else "full" if f == 1 else "half, rounded down" if f == 0.5 else f"× {f:g}, rounded down"
+
+    def stat(self, f: Fighter, key: str) -> int:
+        return f.stats.get(key, 0) + sum(m[1] for m in f.mods if m[0] == key)
+
+    # -- trace ----------------------------------------------------------------------------------
+
+    def map_lines(self) -> list[str]:
+        """The hex grid as text, two characters a column: on a pointy-top map each row one line, the
+        rows its offset layout pushes right shifted by half a hex; on a flat-top map the columns it
+        pushes down sit half a row lower, so a row takes two lines, both numbered with it. Pieces by
+        letter, death tokens in lower case, obstacle tokens '%'."""
+        m = self.map
+        marks: dict[Hex, str] = {h: "%" for h in self.rubble}
+        for f in self.fighters.values():
+            for h in f.hexes():
+                if f.alive:
+                    marks[h] = f.letter
+                elif f.side == "hero":
+                    marks.setdefault(h, f.letter.lower())
+        flat = m.orientation == "flat"
+
+        def half(h: Hex, col: int, row: int) -> int:
+            """Half-hex steps of h from where (col, row) would sit unshifted: sideways for pointy
+            tops (x ∝ 2q + r), downwards for flat tops (y ∝ q + 2r)."""
+            return h.q + 2 * h.r - 2 * row if flat else 2 * h.q + h.r - 2 * col
+
+        base = min(half(h, c, r) for h, (c, r) in m.offsets.items())
+        width = max(c for c, _ in m.offsets.values()) + 1
+        text: dict[int, list[str]] = {}                 # text line → its characters
+        for h, (c, r) in m.offsets.items():
+            s = half(h, c, r) - base
+            y, x = (2 * r + s, 2 * c) if flat else (r, 2 * c + s)
+            text.setdefault(y, [" "] * (2 * width + 1))[x] = marks.get(h) or m.terrain.terrain[m.tiles[h]].symbol
+        out = ["     " + " ".join(str(c % 10) for c in range(width))]
+        for y in range(min(text), max(text) + 1):
+            out.append(f"  {y // 2 if flat else y:>2} " + "".join(text.get(y, [])).rstrip())
+        return out
+
+    def map_key(self) -> str:
+        """What the symbols of :meth:`map_lines` mean: the map's terrain, tokens and pieces."""
+        used = {self.map.tiles[h] for h in self.map.tiles}
+        terr = [f"{t.symbol} {t.name or t.key}" for k, t in self.map.terrain.terrain.items() if k in used]
+        return " · ".join(terr + ["% obstacle token", "capitals: pieces (as listed below)",
+                                  "lower case: a hero's death token"])
+
+    def _brief(self, f: Fighter) -> str:
+        st = " · ".join(self.status_names.get(s, s) for s in f.statuses)
+        mods = ", ".join(f"{self.stat_short.get(k, k)} {d:+d}" for k, d, *_ in f.mods)
+        where = ""
+        if f.origin is not None:
+            where = f" at {self._off(f.hexes()[0])}" if f.side == "hero" else \
+                f" at {self._off(f.origin + rotate(f.anchor, f.rot))} (anchor, turned {f.rot}×60°)"
+        life = f"dead (line {f.dead.line})" if not f.alive else f"{f.hp}/{f.stats['health']} HP"
+        return (f"{f.letter} {f.key}: {life}{where}" + (f" · {st}" if st else "") + (f" · {mods}" if mods else "")
+                + f" · hand {f.hand.size}, deck {f.deck}, discard {f.discard.size}, expended {f.expended.size}, "
+                  f"used {f.used.size}")
+
+    def _state(self, title: str) -> None:
+        if not self.pictures:
+            return
+        self.ref.trace(f"      {title}")
+        if len(self.ref.trace_lines) - 1 == self.state_at:
+            return                              # nothing happened since the last picture
+        for ln in self.map_lines():
+            self.ref.trace(f"      {ln}")
+        if self.state_at < 0:                   # the first picture: its key
+            self.ref.trace(f"        key: {self.map_key()}")
+        for f in self.fighters.values():
+            self.ref.trace(f"        {self._brief(f)}")
+        self.state_at = len(self.ref.trace_lines)

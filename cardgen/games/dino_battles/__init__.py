@@ -1,0 +1,41 @@
+"""Biomechanic Dino Battles: the game's own code, found by the framework through ``PACKAGE``.
+
+- :mod:`.vocab` — the playtest log's vocabulary (header keys, event kinds, typed fields);
+- :mod:`.pieces` — Dinosaurs in play, a player's side of the table, the Combat exchange;
+- :mod:`.engine` and its rules (:mod:`.rules_cards`, :mod:`.rules_turn`, :mod:`.rules_main`,
+  :mod:`.rules_combat`, :mod:`.rules_ko`) — the referee that ``cardgen check`` replays a log with;
+- :mod:`.decks` — the decks a log header names, read for the engine;
+- :mod:`.state` and :mod:`.choices` — the game-state API (who acts, legal actions, chance);
+- :mod:`.agents` — the greedy agent for simulated playtests, and the game's measures.
+
+See ``docs/engines-dino_battles.md``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from ... import collections as cols
+from ...model import Game
+from ...play.package import GamePackage
+from ...play.params import Params
+from .agents import greedy, measures
+from .engine import Engine
+from .state import new_state
+
+
+def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
+    """Every pairing and seat order of the game's own decks, for each player count the rules allow."""
+    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    names = [f.stem for f in cols.collection_files(game)]
+    out = []
+    for n in range(p.int("players.min"), p.int("players.max") + 1):
+        for pick in itertools.product(names, repeat=n):
+            out.append({"game": game.slug, "players": [{"name": f"p{i + 1}", "deck": d} for i, d in enumerate(pick)]})
+    return out
+
+
+PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      measures=measures)

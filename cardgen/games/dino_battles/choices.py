@@ -1,0 +1,199 @@
+"""Biomechanic Dino Battles: the choices the rules allow a player now, read off the engine's
+state (the same state the referee judges a log with) and the player's hand.
+
+Each function lists :class:`~cardgen.play.api.Action` values in the log's vocabulary (the
+fields that are the player's choice; dice and stated consequences are added when the move is
+made). ``hand`` is the cards a player holds by id — the true hand in a played game, or what a
+log's hidden cards could be (see :func:`possible_hand`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from typing import Any
+
+from ...play.api import Action
+from .engine import Engine
+from .pieces import Dino, Side
+
+
+def distinct(hand: Counter, eng: Engine, kind: str) -> list[str]:
+    """The distinct cards of type ``kind`` in ``hand``, sorted."""
+    return sorted(c for c, n in hand.items() if n > 0 and eng.cards[c].type == kind)
+
+
+def possible_hand(eng: Engine, s: Side) -> Counter:
+    """What ``s`` may hold as the log reveals it: the known cards, and for hidden ones any card
+    the Main Deck still has copies of."""
+    hand = Counter(s.hand_known)
+    unknown = s.hand_unknown
+    if unknown:
+        for c, n in s.deck_cards.items():
+            left = n - s.seen[c]
+            if left > 0:
+                hand[c] += min(left, unknown)
+    return hand
+
+
+# -- setup ---------------------------------------------------------------------------------------
+
+def keep_or_new(eng: Engine, s: Side, hand: Counter) -> list[Action]:
+    """BDB-SETUP-2, 3: keep the hand (set the Comp Cards aside) or take a new hand; a hand with no
+    Dinosaur must be redrawn (no penalty)."""
+    if not distinct(hand, eng, "dinosaur"):
+        return [Action.make("new_hand", player=s.name, no_dinosaur=True)]
+    return [Action.make("comp_cards", player=s.name), Action.make("new_hand", player=s.name)]
+
+
+def placements(eng: Engine, s: Side, hand: Counter) -> list[Action]:
+    """BDB-SETUP-4: an active Dinosaur from hand and up to ``bench_max`` more on the bench."""
+    out = []
+    for active in distinct(hand, eng, "dinosaur"):
+        rest = Counter(hand)
+        rest[active] -= 1
+        pool = sorted(c for c in rest.elements() if eng.cards[c].type == "dinosaur")
+        seen: set[tuple[str, ...]] = set()
+        for k in range(0, min(eng.bench_max, len(pool)) + 1):
+            for bench in itertools.combinations(pool, k):
+                if bench not in seen:
+                    seen.add(bench)
+                    out.append(Action.make("place", player=s.name, active=active, bench=list(bench)))
+    return out
+
+
+def _act(kind: str, *items: tuple[str, object]) -> Action:
+    """An action from fields already hashable (the hot path of :func:`main_plays`)."""
+    return Action(kind, items)
+
+
+# -- the Main phases -----------------------------------------------------------------------------
+
+def main_plays(eng: Engine, s: Side, hand: Counter, used: set[str]) -> list[Action]:
+    """Every play of a Main phase (BDB-MAIN-1…3, BDB-ACT-1): bench a Dinosaur, attach an Upgrade
+    to a benched one, place an Item, add a Combat card to the Combat Deck, switch the active
+    Dinosaur (paying the Retreat Cost from hand), play an Action, use an Item. ``used``: the
+    Permanent Items already used this turn (using one again changes nothing the rules model)."""
+    out: list[Action] = []
+    name = s.name
+    if len(s.bench) < eng.bench_max:
+        out += [_act("bench", ("player", name), ("dino", c)) for c in distinct(hand, eng, "dinosaur")]
+    for u in distinct(hand, eng, "upgrade"):
+        uname = eng.cards[u].name
+        for d in s.bench:
+            if sum(1 for x in d.upgrades if x.name == uname) < eng.upgrade_max:
+                out.append(_act("upgrade", ("player", name), ("card", u), ("dino", d.label)))
+    if s.items < eng.item_max:
+        out += [_act("item", ("player", name), ("card", c)) for c in distinct(hand, eng, "item")]
+    out += [_act("combat_to_deck", ("player", name), ("cards", (c,))) for c in distinct(hand, eng, "combat")]
+    if s.active is not None and s.bench:
+        cost = int(s.active.card.get("retreat_cost") or 0)
+        for pay in _multisets(hand, cost):
+            for d in s.bench:
+                out.append(_act("retreat", ("player", name), ("to", d.label), ("discard", tuple(pay))))
+    out += [_act("action", ("player", name), ("card", c)) for c in distinct(hand, eng, "action")]
+    out += [_act("use_item", ("player", name), ("card", c)) for c in sorted(+s.items_known)
+            if not (eng.cards[c].get("permanent") and c in used)]
+    return out
+
+
+def _multisets(hand: Counter, k: int) -> list[tuple[str, ...]]:
+    if k > sum(hand.values()):
+        return []
+    return sorted(set(itertools.combinations(sorted(hand.elements()), k)))
+
+
+# -- combat --------------------------------------------------------------------------------------
+
+def specials(d: Dino | None) -> list[dict]:
+    return [sp for sp in (d.card.get("specials") or []) if isinstance(sp, dict) and sp.get("name")] if d else []
+
+
+def payable(s: Side, cost: dict[str, int]) -> bool:
+    return sum(s.combat_deck.values()) > 0 and all(s.combat_deck[k] >= int(v) for k, v in cost.items() if v)
+
+
+def moves(eng: Engine, s: Side) -> list[Action]:
+    """The player with the move (BDB-CMB-1, 2): attack (or a Special Attack the Combat Deck pays
+    for), or pass; at the start of an exchange, both may agree to end the Combat phase."""
+    out = []
+    if s.active is not None:
+        if payable(s, {"attack": 1}):
+            out.append(Action.make("attack", player=s.name))
+        out += [Action.make("attack", player=s.name, special=str(sp["name"])) for sp in specials(s.active)
+                if payable(s, dict(sp.get("cost") or {}))]
+    out.append(Action.make("pass", player=s.name))
+    c = eng.cmb
+    if c is not None and not c.passed:
+        out.append(Action.make("phase", phase="postcombat_main", combat_end="agreed"))
+    return out
+
+
+def answers(eng: Engine, s: Side) -> list[Action]:
+    """The attacked player (BDB-CMB-2…5): counterattack (or with a Special Attack), evade, defend,
+    or no answer."""
+    out = []
+    if s.active is not None:
+        if payable(s, {"attack": 1}):
+            out.append(Action.make("counterattack", player=s.name))
+        out += [Action.make("counterattack", player=s.name, special=str(sp["name"])) for sp in specials(s.active)
+                if payable(s, dict(sp.get("cost") or {}))]
+        for kind in ("evade", "defend"):
+            if payable(s, {kind: 1}):
+                out.append(Action.make(kind, player=s.name))
+    out.append(Action.make("no_answer", player=s.name))
+    return out
+
+
+def cost_of(eng: Engine, kind: str, special: str | None, d: Dino | None) -> dict[str, int]:
+    """The Combat cards a move takes from the Combat Deck (BDB-CMB-2)."""
+    for sp in specials(d):
+        if special is not None and str(sp["name"]) == special:
+            return {k: int(v) for k, v in (sp.get("cost") or {}).items() if v}
+    return {{"counterattack": "attack"}.get(kind, kind): 1}
+
+
+# -- knock-outs ----------------------------------------------------------------------------------
+
+def comp_choices(eng: Engine, s: Side, d: Dino) -> list[Action]:
+    """BDB-KO-1: the owner of a knocked-out Dinosaur takes up to ``comp_cards_per_ko`` Comp Cards."""
+    most = min(eng.comp_per_ko, s.comp)
+    return [Action.make("knock_out", player=s.name, dino=d.label, comp_cards=k) for k in range(most + 1)]
+
+
+def replacements(eng: Engine, s: Side, hand: Counter) -> list[Action]:
+    """BDB-KO-1: a knocked-out active Dinosaur is replaced by a benched one, or with the bench
+    empty by a Dinosaur from hand (BDB-END-2: none left loses)."""
+    if s.bench:
+        return [Action.make("new_active", player=s.name, dino=d.label) for d in s.bench]
+    dinos = distinct(hand, eng, "dinosaur")
+    if dinos:
+        return [Action.make("new_active", player=s.name, dino=c) for c in dinos]
+    return [Action.make("new_active", player=s.name)]
+
+
+def stat_of(kind: str) -> str:
+    return {"attack": "atk", "counterattack": "atk", "evade": "eva", "defend": "def"}[kind]
+
+
+def cards_spent(a: Action) -> list[str]:
+    """The cards a Main-phase play takes from the hand."""
+    if a.kind in ("bench",):
+        return [str(a["dino"])]
+    if a.kind in ("upgrade", "item", "action"):
+        return [str(a["card"])]
+    if a.kind == "combat_to_deck":
+        return [str(c) for c in a["cards"]]
+    if a.kind == "retreat":
+        return [str(c) for c in a.get("discard", ())]
+    if a.kind == "place":
+        return [str(a["active"]), *(str(c) for c in a.get("bench", ()))]
+    return []
+
+
+def dino_view(d: Dino | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {"label": d.label, "card": d.card.id, "hp": d.hp, "max_hp": d.max_hp, "upgrades": [u.id for u in d.upgrades],
+            "wound_tokens": d.wound_tokens, "poisoned": d.poison_turns, "paralyzed": d.paralyzed,
+            "evade_bonus": d.evade_bonus}

@@ -1,0 +1,400 @@
+"""Biomechanic Dino Battles on the game-state API (``cardgen.play.api``).
+
+The state *is* the referee's state: a :class:`DinoState` drives an :class:`~.engine.Engine`
+(the one ``cardgen check`` replays logs with) by making log events and applying them, so the
+rules judging a log and the rules generating play are the same code. On top of it the state
+keeps what a log may hide — each player's true hand, Main Deck and Comp Cards — and the
+choices in progress (a move waiting for its die, a K.O. waiting for its Comp Cards).
+
+Chance nodes: the Initiative roll, every card drawn (one ``deal`` outcome per distinct card
+left, weighted by copies), the Comp Cards set aside and taken back, paralysis and move dice.
+A finished event goes into :meth:`DinoState.log_events` with the consequences the log format
+states (totals, damage and HP after an answer, the turn and Initiative at each Startup, the
+winner), so replaying the played game checks them too. Choices that are not log events:
+``done`` (a player finishes their part of a Main phase) and ``new_active`` (folded into the
+K.O.'s ``knock_out`` event); chance outcomes ``deal`` and ``roll`` fold into their events.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from ...model import Game
+from ...play.api import CHANCE, TERMINAL, Action, GameState
+from ...play.dice import die_outcomes
+from ...play.referee import Referee
+from ...playlog import Event
+from ...problems import Loc, Problems
+from ...schema import MISSING
+from . import choices as ch
+from . import decks
+from .engine import Engine
+from .vocab import EVENTS, MAIN_PHASES
+
+LOG_NAME = "<played game>"
+
+
+class EngineSlip(Exception):
+    """The state made an event its own referee rejects: a bug in the legal actions."""
+
+
+class QuietReferee(Referee):
+    """A referee for play: no trace; any violation is an :class:`EngineSlip`."""
+
+    def __init__(self) -> None:
+        super().__init__(Problems(), {}, False)
+
+    def violation(self, rule: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
+        raise EngineSlip(f"{rule}: {message} (event line {loc.line if loc else '?'})")
+
+    def trace(self, text: str) -> None:
+        pass
+
+
+_DECKS: dict[int, tuple[Game, dict[str, decks.Deck]]] = {}
+
+
+def deck_of(game: Game, name: str) -> decks.Deck:
+    """A deck by name, read once per loaded game (the loader's data, not the engine's I/O)."""
+    held = _DECKS.get(id(game))
+    if held is None or held[0] is not game:
+        held = _DECKS[id(game)] = (game, {})
+    if name not in held[1]:
+        held[1][name] = decks.read(game, name, None)
+    return held[1][name]
+
+
+def new_state(game: Game, setup: Mapping[str, Any]) -> DinoState:
+    """The state before the Initiative roll, for a log header's ``players`` (name and deck)."""
+    players = [{"name": str(p["name"]), "deck": str(p["deck"])} for p in setup["players"]]
+    eng = Engine(game, {"players": players}, {}, QuietReferee())
+    for p in players:
+        eng.decks[p["deck"]] = deck_of(game, p["deck"])
+    eng.start()
+    return DinoState(eng, players)
+
+
+class DinoState(GameState):
+    def __init__(self, eng: Engine, players: list[dict[str, str]]):
+        self.eng = eng
+        self.setup = players
+        self.players = [p["name"] for p in players]
+        self.history: list[Action] = []
+        self.events: list[dict[str, Any]] = []
+        n = len(players)
+        self.decks = [Counter(s.deck_cards) for s in eng.sides]       # true Main Decks
+        self.hands: list[Counter] = [Counter() for _ in range(n)]       # true hands
+        self.comps: list[Counter] = [Counter() for _ in range(n)]       # true Comp Cards
+        self.chance: dict[str, Any] | None = None
+        self.decision: tuple[str, int] | None = None
+        self.move: dict[str, Any] = {}            # a move (or a K.O.) being made
+        self.main_done: set[int] = set()
+        self.first_stated = False
+        self.used: set[str] = set()               # Permanent Items used this turn
+        self.finished = False
+        shared: dict[int, Any] = {id(eng.game): eng.game, id(eng.cards): eng.cards, id(eng.specials): eng.specials,
+                                  id(eng.p): eng.p, id(eng.decks): eng.decks, id(eng.params): eng.params}
+        shared.update({id(c): c for c in eng.game.cards})
+        shared[id(shared)] = shared
+        self._shared = shared
+        self._advance()
+
+    # -- the API ------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.finished:
+            return TERMINAL
+        if self.chance is not None:
+            return CHANCE
+        return self.decision[1] if self.decision else TERMINAL
+
+    def legal_actions(self) -> list[Action]:
+        if self.finished or self.chance is not None or self.decision is None:
+            return []
+        mode, i = self.decision
+        e, s, hand = self.eng, self.eng.sides[i], self.hands[i]
+        if mode == "keep":
+            return ch.keep_or_new(e, s, hand)
+        if mode == "place":
+            return ch.placements(e, s, hand)
+        if mode == "main":
+            return ch.main_plays(e, s, hand, self.used) + [Action.make("done", player=s.name)]
+        if mode == "move":
+            return ch.moves(e, s)
+        if mode == "answer":
+            return ch.answers(e, s)
+        if mode == "ko":
+            d = next(d for d in s.in_play if d.label == self.move["dino"])
+            return ch.comp_choices(e, s, d)
+        return ch.replacements(e, s, hand)           # "ko_active"
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        c = self.chance
+        if c is None:
+            return []
+        if c["kind"] == "roll":
+            return die_outcomes("roll", self.eng.die_sides)
+        pile = self.comps[c["seat"]] if c["purpose"] == "ko_comp" else self.decks[c["seat"]]
+        total = sum(pile.values())
+        who = ("player", self.players[c["seat"]])
+        return [(Action("deal", (who, ("card", card))), n / total) for card, n in sorted(pile.items()) if n > 0]
+
+    def apply_action(self, action: Action) -> None:
+        self.history.append(action)
+        if self.chance is not None:
+            self._on_chance(action)
+        else:
+            self._on_choice(action)
+        self._advance()
+
+    def returns(self) -> list[float]:
+        w = self.eng.winner if self.finished else None
+        if w is None:
+            return [0.0] * len(self.players)
+        if w == "draw":
+            return [1.0 / len(self.players)] * len(self.players)
+        return [1.0 if p == w else 0.0 for p in self.players]
+
+    def result(self) -> dict[str, Any]:
+        return self.eng.final()
+
+    def observation(self, player: int) -> dict[str, Any]:
+        e = self.eng
+        sides = []
+        for s in e.sides:
+            sides.append({
+                "name": s.name, "kos": s.kos, "hand": s.hand, "deck": s.deck_left, "comp_cards": s.comp,
+                "combat_deck": dict(s.combat_deck), "items": s.items,
+                "active": ch.dino_view(s.active), "bench": [ch.dino_view(d) for d in s.bench],
+            })
+        att = e.cmb.attack if e.cmb is not None else None
+        return {"player": player, "turn": e.turn, "phase": e.phase, "initiative": e.initiative, "hand_limit": e.draw_up,
+                "decision": self.decision[0] if self.decision else None, "sides": sides,
+                "attack": ({"player": att["side"].index, "special": (att["special"] or {}).get("name"),
+                            "total": (att["roll"] + att["bonus"] + (att["dino"].stat("atk") if att["dino"] else 0))
+                            if isinstance(att["roll"], int) else None} if att else None),
+                "hand": dict(self.hands[player]), "items": dict(+e.sides[player].items_known)}
+
+    def log_header(self) -> dict[str, Any]:
+        return {"game": self.eng.game.slug, "players": [dict(p) for p in self.setup]}
+
+    def log_events(self) -> list[dict[str, Any]]:
+        return [dict(ev) for ev in self.events]
+
+    def clone(self) -> DinoState:
+        return copy.deepcopy(self, dict(self._shared))
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def _emit(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Make a log event, have the referee apply it, and log it."""
+        given = {k: (list(v) if isinstance(v, tuple) else v) for k, v in fields.items() if v is not None}
+        full = {k: given.get(k, None if opt.default is MISSING else copy.copy(opt.default))
+                for k, opt in EVENTS[kind].items()}
+        ev = Event(len(self.events), kind, full, Loc(LOG_NAME, len(self.events) + 2, 1))
+        self.eng.before(ev)
+        self.eng.apply(ev)
+        logged = {"kind": kind, **given}
+        self.events.append(logged)
+        if kind == "phase":
+            self.main_done = set()
+            if fields.get("phase") == "startup":
+                self.used = set()
+            if fields.get("phase") == "combat":
+                self.first_stated = False
+        return logged
+
+    def _deal(self, seat: int, n: int, purpose: str, **ctx: Any) -> None:
+        pile = self.comps[seat] if purpose == "ko_comp" else self.decks[seat]
+        n = min(n, sum(pile.values()))
+        self.chance = {"kind": "deal", "seat": seat, "n": n, "got": [], "purpose": purpose, **ctx}
+        if n == 0:
+            self.chance = None
+            self._dealt(seat, [], purpose, ctx)
+
+    def _on_chance(self, a: Action) -> None:
+        c = self.chance
+        assert c is not None
+        if a.kind == "roll":
+            self.chance = None
+            self._rolled(c["purpose"], int(a["value"]))
+            return
+        seat, card = c["seat"], str(a["card"])
+        if c["purpose"] == "ko_comp":
+            self.comps[seat][card] -= 1
+            self.comps[seat] = +self.comps[seat]
+        else:
+            self.decks[seat][card] -= 1
+            self.decks[seat] = +self.decks[seat]
+        (self.comps if c["purpose"] == "comp" else self.hands)[seat][card] += 1
+        c["got"].append(card)
+        if len(c["got"]) >= c["n"]:
+            self.chance = None
+            self._dealt(seat, c["got"], c["purpose"], c)
+
+    def _dealt(self, seat: int, got: list[str], purpose: str, ctx: Mapping[str, Any]) -> None:
+        name = self.players[seat]
+        if purpose in ("draw", "end_draw"):
+            self._emit("draw", player=name, cards=got)
+        elif purpose == "new_hand":
+            self._emit("new_hand", player=name, count=len(got), cards=got, no_dinosaur=ctx.get("no_dinosaur") or None)
+        elif purpose == "comp":
+            self._emit("comp_cards", player=name, count=len(got))
+        elif self.move.get("was_active"):          # ko_comp: the K.O. waits for the new active Dinosaur
+            self.decision = ("ko_active", seat)
+        else:
+            self._knock_out(None)
+
+    def _rolled(self, purpose: str, value: int) -> None:
+        e = self.eng
+        if purpose == "initiative":
+            who = e.init_map.get("even" if value % 2 == 0 else "odd", "A")
+            seat = ord(who.strip().upper()[:1] or "A") - ord("A")
+            self._emit("initiative_roll", roll=value, holder=self.players[seat if 0 <= seat < len(e.sides) else 0])
+        elif purpose == "paralyze":
+            self.move["paralyze_roll"] = value
+            if (value % 2 == 1) == (e.para_fail == "odd"):
+                self._finish_move(None)
+            else:
+                self.chance = {"kind": "roll", "purpose": "move"}
+        else:
+            self._finish_move(value)
+
+    def _finish_move(self, roll: int | None) -> None:
+        """The move (or answer) as a log event: its die, its total and, for an answer, the damage
+        and HP it leaves (stated consequences the checker verifies)."""
+        e, mv = self.eng, self.move
+        kind, s = mv["kind"], e.sides[mv["seat"]]
+        fields: dict[str, Any] = {"player": s.name, "special": mv.get("special"),
+                                  "paralyze_roll": mv.get("paralyze_roll")}
+        d = s.active
+        if roll is not None and d is not None:
+            bonus = d.evade_bonus if kind in ("attack", "counterattack") else 0
+            fields.update(roll=roll, total=roll + d.stat(ch.stat_of(kind)) + bonus)
+        self.move = {}
+        if kind == "attack":
+            self._emit("attack", **fields)
+            return
+        att = e.cmb.attack if e.cmb is not None else None
+        fighters = list(dict.fromkeys(x for x in ((att or {}).get("dino"), s.active) if x is not None))
+        before = {x: x.hp for x in fighters}
+        logged = self._emit(kind, **fields)
+        sides = {x.owner: x for x in fighters}
+        logged["damage"] = {o: before[x] - x.hp for o, x in sides.items()}
+        logged["hp"] = {o: x.hp for o, x in sides.items()}
+
+    def _knock_out(self, new_active: str | None) -> None:
+        mv, self.move = self.move, {}
+        self._emit("knock_out", player=self.players[mv["seat"]], dino=mv["dino"], comp_cards=mv["comp"],
+                   new_active=new_active)
+
+    # -- choices --------------------------------------------------------------------------------
+
+    def _on_choice(self, a: Action) -> None:
+        assert self.decision is not None
+        mode, i = self.decision
+        self.decision = None
+        e, s, hand, k = self.eng, self.eng.sides[i], self.hands[i], a.kind
+        if k == "comp_cards":
+            self._deal(i, e.comp_n, "comp")
+        elif k == "new_hand":
+            nodino = bool(a.get("no_dinosaur", False))
+            size = e.new_hand_size(s, nodino)[0]
+            self.decks[i] += hand
+            self.hands[i] = Counter()
+            self._deal(i, size, "new_hand", no_dinosaur=nodino)
+        elif k == "done":
+            self.main_done.add(i)
+        elif k in ("attack", "counterattack", "evade", "defend"):
+            self.move = {"kind": k, "seat": i, "special": a.get("special")}
+            para = s.active is not None and s.active.paralyzed
+            self.chance = {"kind": "roll", "purpose": "paralyze" if para else "move"}
+        elif k == "no_answer":
+            self.move = {"kind": k, "seat": i}
+            self._finish_move(None)
+        elif k == "knock_out":
+            d = next(d for d in s.in_play if d.label == a["dino"])
+            self.move = {"seat": i, "dino": d.label, "comp": int(a["comp_cards"]), "was_active": d is s.active}
+            self._deal(i, int(a["comp_cards"]), "ko_comp")
+        elif k == "new_active":
+            pick = a.get("dino")
+            if pick is not None and not s.bench:
+                hand[pick] -= 1
+            self._knock_out(pick)
+        else:
+            fields = dict(a.items)
+            for c in ch.cards_spent(a):
+                hand[c] -= 1
+            self.hands[i] = +hand
+            if k == "use_item" and e.cards[str(a["card"])].get("permanent"):
+                self.used.add(str(a["card"]))
+            self._emit(k, **fields)
+
+    def _advance(self) -> None:
+        """Apply what nobody chooses (phase markers, the first move, the end) until a player or
+        chance is to act."""
+        e = self.eng
+        while self.chance is None and self.decision is None and not self.finished:
+            if e.over:
+                self._emit("game_end", winner=e.winner, reason=e.ended_by)
+                self.finished = True
+                return
+            pending = [(s, d) for s in e._order() for d in s.in_play if d.ko_at is not None]
+            if pending:
+                s, d = pending[0]
+                self.move = {"seat": s.index, "dino": d.label}
+                self.decision = ("ko", s.index)
+            elif e.phase is None:
+                self._setup_step()
+            elif e.phase == "startup":
+                self._emit("phase", phase="precombat_main")
+            elif e.phase in MAIN_PHASES:
+                todo = [s for s in e._order() if s.index not in self.main_done]
+                if todo:
+                    self.decision = ("main", todo[0].index)
+                else:
+                    self._emit("phase", phase="combat" if e.phase == "precombat_main" else "end")
+            elif e.phase == "combat":
+                self._combat_step()
+            else:                                                   # the End phase
+                owed = [s for s in e._order() if e.owed.get(s.index, 0) > 0]
+                if owed:
+                    self._deal(owed[0].index, e.owed[owed[0].index], "end_draw")
+                else:
+                    turn = e.turn + 1
+                    holder = e.initiative or 0
+                    if turn >= e.pass_from:
+                        holder = e._next(holder)
+                    self._emit("phase", phase="startup", turn=turn, initiative=self.players[holder])
+
+    def _setup_step(self) -> None:
+        e = self.eng
+        if not e.rolled:
+            self.chance = {"kind": "roll", "purpose": "initiative"}
+            return
+        for s in e.sides:
+            if not s.drew:
+                self._deal(s.index, e.hand_size, "draw")
+                return
+        for mode, flag in (("keep", "comp_done"), ("place", "placed")):
+            for s in e.sides:
+                if not getattr(s, flag):
+                    self.decision = (mode, s.index)
+                    return
+        self._emit("phase", phase="startup", turn=1, initiative=self.players[e.initiative or 0])
+
+    def _combat_step(self) -> None:
+        e = self.eng
+        c = e.cmb
+        if c is None or c.over:
+            self._emit("phase", phase="postcombat_main", combat_end="decks_empty")
+        elif not self.first_stated:
+            self.first_stated = True
+            self._emit("first_move", player=self.players[c.first])
+        elif c.attack is not None:
+            self.decision = ("answer", e._other(c.attack["side"]).index)
+        else:
+            self.decision = ("move", c.first if not c.passed else e._next(c.first))

@@ -1,0 +1,150 @@
+"""Loot & Battles agents for simulated playtests, and the game's own measures.
+
+``greedy`` plays from its player's observation (the table is face up) and the public cards:
+it attacks where the expected damage — with a bonus for a kill — is highest, heals an ally
+below a share of their Health, picks the Encounter with the best loot for its threat, and
+equips loot that raises a player's worth. Its weights are ``simulate.greedy`` in
+``rules/loot_battles/params.yaml``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from ...model import Card, Game
+from ...play.api import Action, GameState
+from ...play.package import Agent
+from ...play.params import ParamError, Params
+from .rules import Rules
+from .state import Enemy, Player
+
+#: the weights ``simulate.greedy`` in params.yaml gives
+WEIGHTS = ("kill", "heal_below", "loot", "threat", "damage", "heal", "armor", "dodge", "reference_dodge")
+
+
+@cache
+def p_beats(n: int, sides: int, dodge: int) -> float:
+    """The chance that n dice of ``sides`` sum above ``dodge``."""
+    ways = {0: 1}
+    for _ in range(n):
+        nxt: dict[int, int] = {}
+        for s, w in ways.items():
+            for f in range(1, sides + 1):
+                nxt[s + f] = nxt.get(s + f, 0) + w
+        ways = nxt
+    total = sides ** n
+    return sum(w for s, w in ways.items() if s > dodge) / total
+
+
+def _player(rules: Rules, name: str, view: Mapping[str, Any]) -> Player:
+    cls = next(c for c in rules.by_type.get("class", []) if c.get("class") == view["class"])
+    p = Player(name=name, cls=cls, base={k: int(cls.get(k) or 0) for k in ("health", "armor", "dodge")},
+               equipment=list(view["equipment"]))
+    rules.refresh(p, full=True)
+    p.max_health = p.base["health"]
+    p.health, p.armor, p.dodge, p.ko = view["health"], view["armor"], view["dodge"], view["knocked_out"]
+    return p
+
+
+class Greedy:
+    """The greedy agent: one instance per game and its weights."""
+
+    def __init__(self, game: Game):
+        self.rules = Rules(game, Params(game.params if isinstance(game.params, dict) else {},
+                                        game.rules_dir / "params.yaml"))
+        try:
+            self.w = {k: float(self.rules.p.number(f"simulate.greedy.{k}")) for k in WEIGHTS}
+        except ParamError as e:
+            raise self.rules._missing(e) from None
+
+    def __call__(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        best = max(legal, key=lambda a: (self.score(obs, a), -legal.index(a)))
+        return best
+
+    # -- how good is an action ------------------------------------------------------------
+
+    def score(self, obs: dict[str, Any], a: Action) -> float:
+        k = a.kind
+        if k == "attack":
+            return 10 + self._attack_value(obs, a)
+        if k == "heal":
+            share = obs["players"][a["target"]]["health"] / max(1, obs["max_health"][a["target"]])
+            return 100.0 if share < self.w["heal_below"] else -1.0
+        if k in ("encounter_chosen", "encounter_drawn"):
+            card = self.rules.cards[a.get("encounter") or a["pick"]]
+            return self.w["loot"] * int(card.get("loot") or 0) - self.w["threat"] * self._threat(card)
+        if k == "equip":
+            return self._gain(obs, a["player"], add=a["card"])
+        if k == "unequip":
+            return self._gain(obs, a["player"], drop=a["card"]) - 0.5
+        if k == "ready":
+            return 0.0
+        return -5.0     # pass / end_turn: only when nothing better is left
+
+    def _threat(self, card: Card) -> float:
+        e = self.rules.enemy_cards.get(str(card.get("enemy")))
+        if e is None:
+            return 0.0
+        n = self.rules.enemy_count(card, False) * (1 + int(card.get("reinforcement") or 0))
+        return n * (int(e.get("health") or 0) + int(e.get("armor") or 0)) * int(e.get("damage") or 0) * \
+            int(e.get("attack") or 1)
+
+    def _attack_value(self, obs: dict[str, Any], a: Action) -> float:
+        r = self.rules
+        p = _player(r, a["player"], obs["players"][a["player"]])
+        items = [r.cards[i] for i in (a.get("with") or ())]
+        n = r.dice_of(items[0], p) if items else r.dice_of(None, p)
+        names = list(a.get("targets") or ()) or [a["target"]]
+        value = 0.0
+        for name in names:
+            view = obs["enemies_left"][name]
+            t = Enemy(name=name, health=view["health"], armor=view["armor"], dodge=view["dodge"])
+            hit = 1.0 if n == 0 else p_beats(n, r.attack_die, t.dodge)
+            dmg = r.damage(items, None, t, p)[0]
+            through = max(0, dmg - t.armor)
+            kill = self.w["kill"] if through >= t.health else 0.0
+            value += hit * (min(through, t.health) + kill) + (1 - hit) * 0.1
+        return value
+
+    def _worth(self, p: Player) -> float:
+        r = self.rules
+        groups = r.groups(p) or {r.dice_of(None, p): []}
+        dmg = 0.0
+        for n, items in groups.items():
+            dodge = int(self.w["reference_dodge"])
+            d = r.damage(items, None, Enemy(name="x", dodge=dodge), p)[0]
+            dmg += d * (1.0 if n == 0 else p_beats(n, r.attack_die, dodge))
+        heal = sum(int(c.get("health") or 0) for c in r.healers(p))
+        return (self.w["damage"] * dmg + self.w["heal"] * heal + self.w["armor"] * p.max_armor
+                + self.w["dodge"] * p.max_dodge)
+
+    def _gain(self, obs: dict[str, Any], name: str, add: str | None = None, drop: str | None = None) -> float:
+        p = _player(self.rules, name, obs["players"][name])
+        before = self._worth(p)
+        if add is not None:
+            p.equipment.append(add)
+        if drop is not None:
+            p.equipment.remove(drop)
+        self.rules.refresh(p, full=True)
+        return self._worth(p) - before
+
+
+def greedy(game: Game) -> Agent:
+    return Greedy(game)
+
+
+def measures(state: GameState) -> dict[str, Any]:
+    """Loot & Battles' own measures: Battles survived, knock-outs per Encounter, rounds, how it ended."""
+    s: Any = state
+    return {
+        "result": "stalemate" if s.stalemate else (s.winner or "unfinished"),
+        "battles_won": s.battles_won,
+        "battles_to_win": s.target,
+        "rounds": s.rounds_played,
+        "knockouts_by_encounter": dict(sorted(s.knockouts.items())),
+        "encounters_fought": dict(sorted(s.fought.items())),
+        "equipped": sorted(c for p in s.seats for c in p.equipment),
+    }

@@ -1,0 +1,395 @@
+"""Loot & Battles as a playable game state (the game-state API of ``cardgen.play.api``).
+
+Phases: the easier start's loot, the first Encounter chosen by the Leader, later ones drawn
+(chance, one card at a time) and picked, reinforcements drawn, enemies placed (a d6 each),
+rounds of turns (attack / heal / pass; another roll for each unused group of weapons, or
+``end_turn``) with the enemies' attacks (chance: their dice), loot drawn after a won Battle
+and equipped between Battles (``equip`` / ``unequip`` / ``ready``). The cooperative party is
+one side: every player's return is 1 on a win. Everything is face up, so an observation is
+the whole table except the decks' order. The played game is kept as log events (with the
+consequences stated), so :meth:`log_events` is a playtest log ``cardgen check`` verifies.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from ...model import Card, Game
+from ...play.api import CHANCE, TERMINAL, Action, GameState
+from ...play.params import Params
+from .play_fight import Fight
+from .rules import Rules
+from .state import Battle, Encounter, Player
+
+
+def rules_of(game: Game) -> Rules:
+    """The rules of a loaded game (its params and cards)."""
+    return Rules(game, Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml"))
+
+
+class LootState(Fight, GameState):
+    """One position of a Loot & Battles game."""
+
+    def __init__(self, game: Game, setup: Mapping[str, Any], rules: Rules | None = None):
+        self.game = game
+        self.rules = r = rules or rules_of(game)
+        self.setup = dict(setup)
+        classes = r.by_type.get("class", [])
+        self.seats: list[Player] = []
+        for entry in setup.get("players") or []:
+            want = str(entry.get("class")).strip().lower()
+            cls = next(c for c in classes if want in (c.id.lower(), str(c.get("class")).lower(), c.name.lower()))
+            base = {k: int(cls.get(k) or 0) for k in ("health", "armor", "dodge")}
+            p = Player(name=str(entry["name"]), cls=cls, base=base, max_health=base["health"])
+            r.refresh(p, full=True)
+            p.recover()
+            self.seats.append(p)
+        self.players = [p.name for p in self.seats]
+        self.history: list[Action] = []
+        self.events: list[dict[str, Any]] = []
+        self.leader = 0
+        self.target = r.battles_to_win(len(self.seats)) or 1
+        self.battles_won = 0
+        self.battle: Battle | None = None
+        self.winner: str | None = None
+        self.stalemate = False
+        self.rounds_played = 0
+        self.knockouts: Counter = Counter()     # by Encounter card (measures)
+        self.fought: Counter = Counter()
+        self.enc_deck = Counter({c.id: c.copies for c in r.by_type.get("encounter", [])})
+        self.loot_deck = Counter({c.id: c.copies for c in r.by_type.get("loot", [])})
+        self.pool: Counter = Counter()
+        self.drawn: list[str] = []          # cards drawn by the chance node in progress
+        self.need = 0                       # how many more that chance node draws
+        self.turn_open: str | None = None
+        self.pending: dict[str, Any] | None = None
+        self._cp: int | None = None         # current_player(), until the next action
+        self.loot_due = len(self.seats) if setup.get("starting_loot") else 0
+        self.phase = "loot" if self.loot_due else "choose"
+        self._enter()
+
+    # -- the flow between phases --------------------------------------------------------------
+
+    def _enter(self) -> None:
+        """Settle the phase: skip what has nothing to do."""
+        if self.phase == "loot":
+            self.need = min(self.loot_due, sum(self.loot_deck.values()))
+            if self.need == 0:
+                self._after_loot()
+        elif self.phase == "draw":
+            self.need = self.rules.n_drawn
+            if sum(self.enc_deck.values()) < self.need:      # LB-SETUP-3 ruling: discards shuffled back
+                self.enc_deck = Counter({c.id: c.copies for c in self.rules.by_type.get("encounter", [])})
+        elif self.phase == "reinforce":
+            b = self.battle
+            assert b is not None
+            self.need = int(b.first.get("reinforcement") or 0)
+            if self.need == 0:
+                self.phase = "place"
+                self._enter()
+            elif sum(self.enc_deck.values()) < self.need:
+                self.enc_deck = Counter({c.id: c.copies for c in self.rules.by_type.get("encounter", [])})
+                self.enc_deck[b.first.id] -= 1
+        elif self.phase == "place":
+            enc = self._enc()
+            self.need = self.rules.enemy_count(enc.card, enc.reinforcement)
+
+    def _after_loot(self) -> None:
+        if self.drawn:
+            self.events.append({"kind": "loot_drawn", "cards": list(self.drawn)})
+            self.drawn = []
+        self.loot_due = 0
+        if self.winner is not None:
+            self.phase = "over"
+        else:
+            self.phase = "equip"
+
+    def _enc(self) -> Encounter:
+        assert self.battle is not None and self.battle.current is not None
+        return self.battle.current
+
+    def _start_battle(self, card: Card) -> None:
+        self.battle = Battle(self.battles_won + 1, card, [Encounter(card, False)])
+        self.phase = "reinforce"
+        self._enter()
+
+    def _win_battle(self) -> None:
+        b = self.battle
+        assert b is not None
+        self.battles_won += 1
+        for p in self.seats:
+            p.recover()
+        self.battle = None
+        self.events.append({"kind": "battle_end", "result": "won", "battles_won": self.battles_won})
+        self.loot_due = int(b.first.get("loot") or 0)
+        if self.battles_won >= self.target:
+            self.winner = "players"
+            if not self.rules.final_loot:
+                self.phase = "over"
+                return
+        self.phase = "loot"
+        self._enter()
+
+    def _stalemate(self) -> None:
+        """Neither side can hurt the other (e.g. Armor above every blow, restored each round):
+        the game stops unfinished, with no winner (``simulate.max_rounds``)."""
+        self.phase = "over"
+        self.stalemate = True
+
+    def _lose(self) -> None:
+        self.winner = "enemies"
+        self.phase = "over"
+        self.pending = None
+        self.events.append({"kind": "battle_end", "result": "lost", "battles_won": self.battles_won})
+
+    # -- the API ------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self._cp is None:
+            self._cp = self._current()
+        return self._cp
+
+    def _current(self) -> int:
+        ph = self.phase
+        if ph == "over":
+            return TERMINAL
+        if ph in ("loot", "draw", "reinforce", "place") or self.pending is not None:
+            return CHANCE
+        if ph == "fight":
+            if self.turn_open is not None:
+                return self.players.index(self.turn_open)
+            nxt = self._next_in_round(self._enc())
+            if isinstance(nxt, Player):
+                return self.players.index(nxt.name)
+            return CHANCE           # an enemy's attack (or the round's end, settled on apply)
+        return self.leader          # choose, pick, equip: the Leader speaks for the party
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        ph = self.phase
+        if self.pending is not None:
+            return self.rules.die("die", self.rules.attack_die)
+        if ph == "loot":
+            return self.rules.draws(self.loot_deck)
+        if ph in ("draw", "reinforce"):
+            return self.rules.draws(self.enc_deck)
+        if ph == "place":
+            return self.rules.die("place", self.rules.target_die)
+        if ph == "fight" and self.current_player() == CHANCE:
+            due = self._enemies_due(self._enc())
+            return [(self.rules.act("enemy_turn", enemy=e.name), 1.0 / len(due)) for e in due]
+        return []
+
+    def legal_actions(self) -> list[Action]:
+        who = self.current_player()
+        if who < 0:
+            return []
+        ph, r = self.phase, self.rules
+        leader = self.players[self.leader]
+        if ph == "choose":
+            return [self.rules.act("encounter_chosen", encounter=c.id, by=leader)
+                    for c in r.by_type.get("encounter", []) if c.get("loot") in r.first_loot and self.enc_deck[c.id]]
+        if ph == "pick":
+            return [self.rules.act("encounter_drawn", pick=c, by=leader) for c in dict.fromkeys(self.drawn)]
+        if ph == "equip":
+            out = []
+            for p in self.seats:
+                out += [self.rules.act("equip", player=p.name, card=c) for c in sorted(self.pool) if self.pool[c]
+                        and self._may_equip(p, r.cards[c])]
+                out += [self.rules.act("unequip", player=p.name, card=c) for c in dict.fromkeys(p.equipment)]
+            return [*out, self.rules.act("ready", by=leader)]
+        p = self.seats[who]
+        enc = self._enc()
+        if self.turn_open is not None:
+            return [*self._attacks(p, enc), self.rules.act("end_turn", player=p.name)]
+        return [*self._attacks(p, enc), *self._heals(p), self.rules.act("pass", player=p.name)]
+
+    def _may_equip(self, p: Player, c: Card) -> bool:
+        """LB-EQUIP-1: at most the limit of a category, and no more hands than a player has."""
+        r = self.rules
+        items = [*r.items(p), c]
+        cat = c.get("category")
+        limit = r.equip_limits.get(cat)
+        if limit is not None and sum(1 for x in items if x.get("category") == cat) > int(limit):
+            return False
+        return sum(int(r.hands_used.get(x.get("category"), 0)) for x in items) <= r.hands
+
+    def apply_action(self, action: Action) -> None:
+        self._cp = None
+        self.history.append(action)
+        k, r = action.kind, self.rules
+        if k == "die":
+            pend = self.pending
+            assert pend is not None
+            pend["dice"].append(action["value"])
+            if len(pend["dice"]) >= pend["n"]:
+                self._resolve()
+                self._settle()
+        elif k == "draw":
+            card = action["card"]
+            self.drawn.append(card)
+            if self.phase == "loot":
+                self.loot_deck[card] -= 1
+                self.pool[card] += 1
+            else:
+                self.enc_deck[card] -= 1
+            self.need -= 1
+            if self.need == 0:
+                self._drawn()
+        elif k == "place":
+            self.drawn.append(action["value"])
+            self.need -= 1
+            if self.need == 0:
+                self._place()
+        elif k in ("encounter_chosen", "encounter_drawn"):
+            card = r.cards[action.get("encounter") or action["pick"]]
+            if k == "encounter_chosen":
+                self.enc_deck[card.id] -= 1
+                self.events.append({"kind": k, "encounter": card.id, "by": action["by"]})
+            else:
+                self.events.append({"kind": k, "cards": list(self.drawn), "pick": card.id, "by": action["by"]})
+                self.drawn = []
+            self._start_battle(card)
+        elif k == "equip" or k == "unequip":
+            p = self._by(action["player"])
+            if k == "equip":
+                self.pool[action["card"]] -= 1
+                p.equipment.append(action["card"])
+            else:
+                p.equipment.remove(action["card"])
+                self.pool[action["card"]] += 1
+            r.refresh(p, full=True)
+            self.events.append(action.as_event())
+        elif k == "ready":
+            self.phase = "draw" if self.battles_won else "choose"
+            self._enter()
+        elif k == "enemy_turn":
+            enc = self._enc()
+            self._start_enemy_attack(next(e for e in enc.enemies if e.name == action["enemy"]), enc)
+        else:
+            self._turn(action)
+
+    def _turn(self, a: Action) -> None:
+        enc = self._enc()
+        k = a.kind
+        if k == "attack":
+            self._start_attack(a, enc)
+            if self.pending is None:
+                self._settle()
+            return
+        if k == "end_turn":
+            self.turn_open = None
+        else:
+            p = self._by(a["player"])
+            enc.acted.add(p.name)
+            enc.turn.setdefault(p.name, set()).add(k)
+            ev = a.as_event()
+            if k == "heal":
+                t = self._by(a["target"])
+                t.health = min(t.max_health, t.health + int(self.rules.cards[a["with"]].get("health") or 0))
+                ev["hp_left"] = t.health
+            self.events.append(ev)
+        self._settle()
+
+    def _settle(self) -> None:
+        """After a blow or a turn: close a complete round (the next one then begins)."""
+        if self.phase == "fight" and self.battle is not None and self.pending is None and self.turn_open is None:
+            enc = self._enc()
+            if self._next_in_round(enc) is None and enc.alive():
+                self._end_round(enc)
+
+    def _drawn(self) -> None:
+        if self.phase == "loot":
+            self._after_loot()
+        elif self.phase == "draw":
+            self.phase = "pick"
+        else:
+            b = self.battle
+            assert b is not None
+            self.events.append({"kind": "reinforcements_drawn", "cards": list(self.drawn)})
+            b.queue += [Encounter(self.rules.cards[c], True) for c in self.drawn]
+            self.drawn = []
+            self.phase = "place"
+            self._enter()
+
+    def _place(self) -> None:
+        r, enc = self.rules, self._enc()
+        rolls, self.drawn = list(self.drawn), []
+        owner = {n: name for name, nums in r.default_numbers(self.seats).items() for n in nums}
+        ecard = r.enemy_cards[str(enc.card.get("enemy"))]
+        enc.enemies = [r.new_enemy(ecard, i, owner[v]) for i, v in enumerate(rolls)]
+        enc.placed = True
+        self.fought[enc.card.id] += 1
+        for p in self.seats:
+            if not p.ko:
+                p.armor = p.max_armor
+        self.events.append({"kind": "enemies_placed", "rolls": rolls})
+        self.phase = "fight"
+
+    def _end_encounter(self, enc: Encounter) -> None:
+        super()._end_encounter(enc)
+        if self.battle is not None and self.battle.current is not None:
+            self.phase = "place"
+            self._enter()
+
+    # -- the end, what players see, the log -----------------------------------------------------
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.winner == "players" else 0.0] * len(self.seats)
+
+    def result(self) -> dict[str, Any]:
+        b = self.battle
+        enc = b.current if b is not None else None
+        return {
+            "winner": self.winner, "battles_won": self.battles_won, "battles_to_win": self.target,
+            "leader": self.players[self.leader],
+            "players": {p.name: {"class": p.cls.get("class") if p.cls else None, **p.as_dict(),
+                                 "equipment": list(p.equipment)} for p in self.seats},
+            "enemies_left": ({e.name: {"health": e.health, "armor": e.armor, "dodge": e.dodge, "front": e.front}
+                              for e in enc.alive()} if enc is not None and enc.placed else {}),
+            "loot_pool": sorted(self.pool.elements()),
+        }
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Everything is face up: the table as ``result`` gives it, the phase and the choices."""
+        obs = self.result()
+        obs.update(me=self.players[player], phase=self.phase, drawn=list(self.drawn),
+                   max_health={p.name: p.max_health for p in self.seats},
+                   round=self.battle.current.round if self.battle and self.battle.current else None)
+        return obs
+
+    def log_header(self) -> dict[str, Any]:
+        return {"game": self.game.slug, "rules_version": str(self.game.meta.get("version") or "1.0"),
+                "players": [{"name": p.name, "class": p.cls.id if p.cls else None} for p in self.seats],
+                "battles_to_win": self.target, "starting_loot": bool(self.setup.get("starting_loot"))}
+
+    def log_events(self) -> list[dict[str, Any]]:
+        return [dict(e) for e in self.events]
+
+    def clone(self) -> LootState:
+        new = object.__new__(LootState)
+        new.__dict__.update(self.__dict__)
+        new.seats = [p.copy() for p in self.seats]
+        new.battle = self.battle.copy() if self.battle is not None else None
+        new.history, new.events, new.drawn = list(self.history), list(self.events), list(self.drawn)
+        new.enc_deck, new.loot_deck, new.pool = Counter(self.enc_deck), Counter(self.loot_deck), Counter(self.pool)
+        new.knockouts, new.fought = Counter(self.knockouts), Counter(self.fought)
+        if self.pending is not None:
+            new.pending = self._remap(self.pending, new)
+        return new
+
+    @staticmethod
+    def _remap(pend: dict[str, Any], new: LootState) -> dict[str, Any]:
+        """A pending blow's fighters, as the clone's own objects."""
+        enc = new.battle.current if new.battle is not None else None
+        foes = {e.name: e for e in enc.enemies} if enc is not None else {}
+        out = dict(pend, dice=list(pend["dice"]))
+        for k in ("player", "target"):
+            if k in out and isinstance(out[k], Player):
+                out[k] = new._by(out[k].name)
+        if "enemy" in out:
+            out["enemy"] = foes[out["enemy"].name]
+        if "targets" in out:
+            out["targets"] = [foes[t.name] for t in out["targets"]]
+        return out

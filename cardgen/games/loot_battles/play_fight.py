@@ -1,0 +1,244 @@
+"""Loot & Battles, the playable state's fights: whose turn it is in a round, the attacks a
+player may make, and the blows resolved with the rules of ``rules.py`` (the referee uses the
+same ones). Each resolved blow is written as a log event with its stated consequences.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+from typing import Any
+
+from ...model import Card
+from ...play.api import Action
+from .rules import Rules
+from .state import Battle, Encounter, Enemy, Fighter, Player
+
+
+class Fight:
+    """The combat part of :class:`.play.LootState` (a mixin over its attributes)."""
+
+    rules: Rules
+    seats: list[Player]
+    leader: int
+    battle: Battle | None
+    events: list[dict[str, Any]]
+    turn_open: str | None
+    knockouts: Counter
+    rounds_played: int
+    pending: dict[str, Any] | None
+
+    def _by(self, name: str) -> Player:
+        return next(p for p in self.seats if p.name == name)
+
+    # -- who acts -------------------------------------------------------------------------
+
+    def _next_in_round(self, enc: Encounter) -> Player | Enemy | None:
+        """The player to act, or the enemy to attack next; None when the round is complete."""
+        for q in self.rules.order(self.seats, self.leader):
+            if q.name not in enc.acted:
+                return q
+            for e in enc.enemies:
+                if not e.ko and e.front == q.name and e.name not in enc.attacked and e.name not in enc.excused:
+                    return e
+        return None
+
+    def _enemies_due(self, enc: Encounter) -> list[Enemy]:
+        """The enemies that attack now: all not yet attacked in front of the first player whose
+        turn is over (in any order — the seed fixes none)."""
+        nxt = self._next_in_round(enc)
+        if not isinstance(nxt, Enemy):
+            return []
+        return [e for e in enc.enemies if not e.ko and e.front == nxt.front and e.name not in enc.attacked
+                and e.name not in enc.excused]
+
+    # -- a player's options -----------------------------------------------------------------
+
+    def _unused(self, p: Player, enc: Encounter) -> dict[int, list[Card]]:
+        used = enc.used.get(p.name, set())
+        groups = self.rules.groups(p)
+        if not groups:
+            return {} if "class" in used else {self.rules.dice_of(None, p): []}
+        return {n: g for n, g in groups.items() if not any(c.id in used for c in g)}
+
+    def _attacks(self, p: Player, enc: Encounter) -> list[Action]:
+        alive = enc.alive()
+        front = [e for e in alive if e.front == p.name]
+        allowed = front if front and self.rules.melee_only(p) else alive
+        out = []
+        for _, items in sorted(self._unused(p, enc).items()):
+            with_ = [c.id for c in items] or None
+            hits = max((int(c.get("hits") or 1) for c in items), default=1)
+            never = any(self.rules.effect(c, "never_misses") for c in items)
+            sizes = range(1, min(hits, len(allowed)) + 1) if never else range(1, 2)
+            for k in sizes:
+                for ts in combinations(allowed, k):
+                    if k == 1:
+                        out.append(self.rules.act("attack", player=p.name, target=ts[0].name, **{"with": with_}))
+                    else:
+                        out.append(self.rules.act("attack", player=p.name, targets=[t.name for t in ts], **{"with": with_}))
+        return out
+
+    def _heals(self, p: Player) -> list[Action]:
+        others = [q for q in self.seats if q is not p and not q.ko]
+        return [self.rules.act("heal", player=p.name, target=q.name, **{"with": c.id})
+                for c in self.rules.healers(p) for q in others]
+
+    # -- blows ------------------------------------------------------------------------------
+
+    def _start_attack(self, a: Action, enc: Encounter) -> None:
+        p = self._by(a["player"])
+        items = [self.rules.cards[i] for i in (a.get("with") or ())]
+        names = list(a.get("targets") or ()) or [a["target"]]
+        targets = [next(e for e in enc.enemies if e.name == n) for n in names]
+        n = self.rules.dice_of(items[0], p) if items else self.rules.dice_of(None, p)
+        enc.acted.add(p.name)
+        enc.turn.setdefault(p.name, set()).add("attack")
+        enc.used.setdefault(p.name, set()).update([c.id for c in items] or ["class"])
+        enc.used_dice.setdefault(p.name, set()).add(n)
+        self.turn_open = p.name
+        self.pending = {"kind": "attack", "player": p, "targets": targets, "items": items, "n": n, "dice": [],
+                        "names": names}
+        if n == 0:
+            self._resolve()
+
+    def _start_enemy_attack(self, e: Enemy, enc: Encounter) -> None:
+        enc.attacked.add(e.name)
+        n = int(e.card.get("attack") or 1) if e.card else 1
+        self.pending = {"kind": "enemy_attack", "enemy": e, "target": self._by(e.front), "n": n, "dice": []}
+
+    def _resolve(self) -> None:
+        pend, self.pending = self.pending, None
+        assert pend is not None and self.battle is not None
+        enc = self.battle.current
+        assert enc is not None
+        total = sum(pend["dice"]) if pend["n"] else None
+        if pend["kind"] == "attack":
+            self._resolve_attack(pend, enc, total)
+        else:
+            self._resolve_enemy_attack(pend, enc, total or 0)
+        if not enc.alive() and not enc.done:
+            self._end_encounter(enc)
+
+    def _claims(self, ev: dict[str, Any], t: Fighter, hit: bool, dmg: int | None) -> None:
+        ev["hit"] = hit
+        if hit:
+            ev["damage"] = dmg
+        ev.update(hp_left=t.health, armor_left=t.armor, dodge_left=t.dodge, ko=t.health <= 0)
+
+    def _resolve_attack(self, pend: dict[str, Any], enc: Encounter, total: int | None) -> None:
+        r, p, items = self.rules, pend["player"], pend["items"]
+        hits = max((int(c.get("hits") or 1) for c in items), default=1)
+        never = any(r.effect(c, "never_misses") for c in items)
+        targets = pend["targets"]
+        if never and len(targets) < hits:
+            targets = (targets * hits)[:hits]
+        ev: dict[str, Any] = {"kind": "attack", "player": p.name}
+        if len(pend["names"]) == 1:
+            ev["target"] = pend["names"][0]
+        else:
+            ev["targets"] = pend["names"]
+        if items:
+            ev["with"] = [c.id for c in items]
+        if pend["n"]:
+            ev["dice"] = list(pend["dice"])
+        for t in targets:
+            if t.ko:        # a repeated target already defeated by this attack's first hit
+                continue
+            hit = True if never else total is not None and total > t.dodge
+            dmg = None
+            if not hit:
+                r.miss(t)
+            else:
+                dmg = r.damage(items, total, t, p)[0]
+                r.hurt(t, dmg)
+                for c in items:
+                    heal = r.effect(c, "heal_on_hit")
+                    if heal:
+                        p.health = min(p.max_health, p.health + int(heal))
+            if len(targets) == 1:
+                self._claims(ev, t, hit, dmg)
+            if t.health <= 0:
+                t.ko = True
+        self.events.append(ev)
+        if not enc.alive() or not self._unused(p, enc):
+            self.turn_open = None
+
+    def _resolve_enemy_attack(self, pend: dict[str, Any], enc: Encounter, total: int) -> None:
+        r, e, t = self.rules, pend["enemy"], pend["target"]
+        ev: dict[str, Any] = {"kind": "enemy_attack", "enemy": e.name, "target": t.name, "dice": list(pend["dice"])}
+        hit = total > t.dodge
+        dmg = None
+        if not hit:
+            r.miss(t)
+        else:
+            dmg = int(e.card.get("damage") or 0)
+            r.hurt(t, dmg)
+            for c in r.items(t):
+                frac = r.effect(c, "reflect")
+                back = int(dmg * float(frac)) if frac else 0
+                if back:
+                    r.hurt(e, back)
+                    if e.health <= 0:
+                        e.ko = True
+        self._claims(ev, t, hit, dmg)
+        self.events.append(ev)
+        if t.health <= 0:
+            t.health = 0
+            self._knock_out(t, enc)
+
+    def _knock_out(self, p: Player, enc: Encounter) -> None:
+        p.ko = True
+        self.knockouts[enc.card.id] += 1
+        nxt = self.rules.left_of(self.seats, p)
+        if nxt is None:
+            self._lose()
+            return
+        for e in enc.alive():
+            if e.front == p.name:
+                e.front = nxt.name
+                if nxt.name in enc.acted:
+                    enc.excused.add(e.name)
+
+    # -- ends -----------------------------------------------------------------------------
+
+    def _end_of_round_effects(self, enc: Encounter) -> None:
+        for p in self.seats:
+            if p.ko:
+                continue
+            p.armor = p.max_armor
+            for c in self.rules.items(p):
+                heal = self.rules.effect(c, "heal_per_round")
+                if heal and p.health < p.max_health:
+                    p.health = min(p.max_health, p.health + int(heal))
+        for e in enc.alive():
+            e.armor = e.max_armor
+
+    def _end_round(self, enc: Encounter) -> None:
+        self._end_of_round_effects(enc)
+        self.events.append({"kind": "round_end", "round": enc.round})
+        self.rounds_played += 1
+        enc.round += 1
+        if self.rules.max_rounds and enc.round > self.rules.max_rounds:
+            self._stalemate()
+        enc.acted, enc.attacked, enc.closed, enc.excused = set(), set(), set(), set()
+        enc.turn, enc.used, enc.used_dice = {}, {}, {}
+
+    def _end_encounter(self, enc: Encounter) -> None:
+        b = self.battle
+        assert b is not None
+        enc.done = True
+        self.rounds_played += 1
+        self.turn_open = None
+        self._end_of_round_effects(enc)
+        self.leader = (self.leader + 1) % len(self.seats)
+        self.events.append({"kind": "leader_passed", "to": self.seats[self.leader].name})
+        b.index += 1
+        if b.current is None:
+            self._win_battle()
+
+    def _stalemate(self) -> None: ...
+
+    def _lose(self) -> None: ...
+
+    def _win_battle(self) -> None: ...

@@ -1,0 +1,98 @@
+"""Loot & Battles: a playtest log's events as the playable state's actions.
+
+:func:`actions_for` turns one log event into the actions and chance outcomes that play it on
+a :class:`.play.LootState` (a ``ready`` or ``end_turn`` the log leaves implicit included), so
+a test can prove every event of a legal log is among the state's legal actions at its point.
+The log's markers (``round_end``, ``encounter_end``, ``battle_end``, ``leader_passed``) map
+onto nothing: the state moves on by itself. Events the state cannot follow — dice left out,
+loot drawn unnamed, target numbers other than the default deal — raise :class:`Unfollowable`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...play.api import Action
+from .play import LootState
+
+MARKERS = ("round_end", "encounter_end", "battle_end", "leader_passed")
+
+
+class Unfollowable(Exception):
+    """The event leaves out what the state needs to play it (a die, a card)."""
+
+
+def _enemy(state: LootState, ref: Any) -> str:
+    enc = state._enc()
+    s = str(ref)
+    if "#" not in s:
+        return enc.enemies[int(s) - 1].name
+    return s
+
+
+def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
+    """The actions (and chance outcomes) that play ``ev`` from ``state``, in order; the state is
+    left as it was (a clone plays them to find implicit steps)."""
+    kind = ev["kind"]
+    if kind in MARKERS:
+        return []
+    s = state.clone()
+    out: list[Action] = []
+
+    def step(a: Action) -> None:
+        out.append(a)
+        s.apply_action(a)
+
+    leader = s.players[s.leader]
+    if kind in ("encounter_chosen", "encounter_drawn") and s.phase == "equip":
+        step(Action.make("ready", by=leader))
+    if kind == "encounter_chosen":
+        step(Action.make(kind, encounter=ev["encounter"], by=ev.get("by") or leader))
+    elif kind == "encounter_drawn":
+        for c in ev.get("cards") or []:
+            step(Action.make("draw", card=c))
+        step(Action.make(kind, pick=ev["pick"], by=ev.get("by") or leader))
+    elif kind in ("reinforcements_drawn", "loot_drawn"):
+        cards = ev.get("cards") or []
+        if ev.get("count") not in (None, len(cards)):
+            raise Unfollowable("loot drawn unnamed")
+        for c in cards:
+            step(Action.make("draw", card=c))
+    elif kind == "enemies_placed":
+        if ev.get("numbers") and ev["numbers"] != s.rules.default_numbers(s.seats):
+            raise Unfollowable("target numbers other than the default deal")
+        for v in ev["rolls"]:
+            step(Action.make("place", value=v))
+    elif kind in ("equip", "unequip"):
+        step(Action.make(kind, player=ev["player"], card=ev["card"]))
+    elif kind in ("attack", "heal", "pass"):
+        p = s.seats[s.players.index(ev["player"])]
+        if s.turn_open is not None and s.turn_open != p.name:
+            step(Action.make("end_turn", player=s.turn_open))
+        if kind == "pass":
+            step(Action.make("pass", player=p.name))
+        elif kind == "heal":
+            spell = ev.get("with") or next(c.id for c in s.rules.healers(p))
+            step(Action.make("heal", player=p.name, target=ev["target"], **{"with": spell}))
+        else:
+            if ev.get("dice") is None and ev.get("hit") is not None:
+                raise Unfollowable("dice left out")
+            enc = s._enc()
+            with_ = list(ev["with"]) if ev.get("with") else None
+            if with_ is None:
+                groups = s._unused(p, enc)
+                with_ = [c.id for c in next(iter(groups.values()))] or None if len(groups) == 1 else None
+            targets = [_enemy(s, t) for t in (ev.get("targets") or [ev.get("target")])]
+            fields = {"target": targets[0]} if len(targets) == 1 else {"targets": targets}
+            step(Action.make("attack", player=p.name, **fields, **{"with": with_}))
+            for d in ev.get("dice") or []:
+                step(Action.make("die", value=d))
+    elif kind == "enemy_attack":
+        if s.turn_open is not None:
+            step(Action.make("end_turn", player=s.turn_open))
+        if ev.get("dice") is None:
+            raise Unfollowable("dice left out")
+        step(Action.make("enemy_turn", enemy=_enemy(s, ev["enemy"])))
+        for d in ev["dice"]:
+            step(Action.make("die", value=d))
+    return out

@@ -1,0 +1,232 @@
+"""Loot & Battles: the rules as functions over the state, read once from ``params.yaml`` and
+the cards. The playable state (legal actions) and the referee of a log (``engine.py``) both
+compute stats, rolls, damage and turn order here, so they cannot disagree.
+
+Every number comes from ``rules/loot_battles/params.yaml`` or a card field; a missing one is
+a ``LOG-GAME`` error naming the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...model import Card, Game
+from ...play.api import Action
+from ...play.params import ParamError, Params
+from ...playlog import LogError
+from ...problems import Loc, did_you_mean
+from .state import Enemy, Fighter, Player
+from .vocab import UNIQUE_EFFECTS
+
+
+class Rules:
+    """The game's numbers and cards, and the rules over fighters."""
+
+    def __init__(self, game: Game, p: Params):
+        self.p = p
+        self.params_file = p.file
+        try:
+            self.n_min, self.n_max = p.int("players.min"), p.int("players.max")
+            self.win_table: Mapping[Any, Any] = p.mapping("battles_to_win")
+            self.first_loot = list(p.list("first_encounter_loot"))
+            self.n_drawn = p.int("encounters_drawn")
+            self.target_die = p.int("target_die")
+            self.attack_die = p.int("attack_die")
+            self.dodge_loss = p.int("dodge_loss_on_miss")
+            self.equip_limits = dict(p.mapping("equip_limits"))
+            self.hands = p.int("hands")
+            self.hands_used = dict(p.mapping("hands_used"))
+            self.final_loot = p.bool("final_battle_loot", False)
+            self.max_rounds = p.int("simulate.max_rounds", 0)      # 0: no cap (simulated play only)
+        except ParamError as e:
+            raise self._missing(e) from None
+        self.cards = game.cards_by_id
+        self.by_type: dict[str, list[Card]] = {}
+        for c in game.cards:
+            self.by_type.setdefault(c.type, []).append(c)
+        self.enemy_cards = {c.id: c for c in self.by_type.get("enemy", [])}
+        self._effects: dict[str, Mapping[str, Any]] = {}
+        self._actions: dict[tuple, Action] = {}
+        self._dice: dict[tuple[str, int], list[tuple[Action, float]]] = {}
+
+    # -- actions, made once (they are immutable; the playable state asks for them often) -----
+
+    def act(self, kind: str, **fields: Any) -> Action:
+        """``Action.make(kind, **fields)``, cached (list fields as tuples)."""
+        key = (kind, *((k, tuple(v) if isinstance(v, list) else v) for k, v in fields.items()))
+        a = self._actions.get(key)
+        if a is None:
+            a = self._actions[key] = Action.make(kind, **fields)
+        return a
+
+    def die(self, kind: str, sides: int) -> list[tuple[Action, float]]:
+        """A fair die's outcomes ``kind(value=face)``, cached."""
+        out = self._dice.get((kind, sides))
+        if out is None:
+            out = self._dice[(kind, sides)] = [(self.act(kind, value=f), 1.0 / sides) for f in range(1, sides + 1)]
+        return out
+
+    def draws(self, deck: Mapping[str, int]) -> list[tuple[Action, float]]:
+        """A draw from a deck of known composition: each card with its share."""
+        total = sum(deck.values())
+        return [(self.act("draw", card=c), n / total) for c, n in sorted(deck.items()) if n > 0] if total else []
+
+    def _missing(self, e: ParamError) -> LogError:
+        return LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
+
+    # -- the cards ------------------------------------------------------------------------
+
+    def effect(self, card: Card, name: str) -> Any:
+        """A unique card's effect parameter (``unique_effects.<card>.<name>``), or None."""
+        if card.get("rank") != "unique":
+            return None
+        effects = self._effects.get(card.id)
+        if effects is None:
+            try:
+                effects = self.p.raw(f"unique_effects.{card.id}")
+            except ParamError as e:
+                raise self._missing(e) from None
+            if not isinstance(effects, Mapping):
+                raise LogError("LOG-GAME", f"'unique_effects.{card.id}' in {self.params_file.name} must be a mapping",
+                               getattr(effects, "loc", None) or Loc(str(self.params_file), 1, 1))
+            for k in effects:
+                if k not in UNIQUE_EFFECTS:
+                    raise LogError("LOG-GAME", f"unknown effect '{k}' in 'unique_effects.{card.id}'",
+                                   effects.at(k) if hasattr(effects, "at") else Loc(str(self.params_file), 1, 1),
+                                   did_you_mean(str(k), UNIQUE_EFFECTS) or f"known: {', '.join(UNIQUE_EFFECTS)}")
+            self._effects[card.id] = effects
+        return effects.get(name)
+
+    def loot_total(self) -> int:
+        return sum(c.copies for c in self.by_type.get("loot", []))
+
+    def encounter_total(self) -> int:
+        return sum(c.copies for c in self.by_type.get("encounter", []))
+
+    def enemy_count(self, card: Card, reinforcement: bool) -> int:
+        """LB-SETUP-4: a +N on a reinforcement adds N enemies."""
+        extra = int(card.get("reinforcement") or 0) if reinforcement else 0
+        return int(card.get("count") or 0) + extra
+
+    def new_enemy(self, ecard: Card, i: int, front: str) -> Enemy:
+        e = Enemy(name=f"{ecard.id}#{i + 1}", card=ecard, front=front, max_health=int(ecard.get("health") or 0),
+                  max_armor=int(ecard.get("armor") or 0), max_dodge=int(ecard.get("dodge") or 0))
+        e.recover()
+        return e
+
+    # -- a player's stats and attacks -------------------------------------------------------
+
+    def items(self, p: Player) -> list[Card]:
+        return [self.cards[i] for i in p.equipment if i in self.cards]
+
+    def refresh(self, p: Player, full: bool) -> None:
+        """Recompute a player's Armor and Dodge from class and equipment (Dodge never below 0)."""
+        old_a, old_d = p.max_armor, p.max_dodge
+        items = self.items(p)
+        p.max_armor = max(0, p.base["armor"] + sum(int(c.get("armor") or 0) for c in items))
+        p.max_dodge = max(0, p.base["dodge"] + sum(int(c.get("dodge") or 0) for c in items))
+        if full:
+            p.armor, p.dodge = p.max_armor, p.max_dodge
+        else:
+            p.armor = max(0, p.armor + p.max_armor - old_a)
+            p.dodge = max(0, p.dodge + p.max_dodge - old_d)
+
+    def attack_items(self, p: Player) -> list[Card]:
+        return [c for c in self.items(p) if c.get("damage") is not None]
+
+    def healers(self, p: Player) -> list[Card]:
+        """LB-HEAL-1: the Healing spells a player holds (a Health value and no damage)."""
+        return [c for c in self.items(p) if c.get("health") is not None and c.get("damage") is None]
+
+    def dice_of(self, c: Card | None, p: Player) -> int:
+        """How many dice an item (None: the class attack) rolls; 0 when it never misses."""
+        if c is None:
+            return int(p.cls.get("attack") or 1) if p.cls else 1
+        if self.effect(c, "never_misses"):
+            return 0
+        return int(c.get("attack") or (p.cls.get("attack") if p.cls else None) or 1)
+
+    def groups(self, p: Player) -> dict[int, list[Card]]:
+        """LB-ATK-2: the attack items by their number of dice (one roll per group)."""
+        out: dict[int, list[Card]] = {}
+        for c in self.attack_items(p):
+            out.setdefault(self.dice_of(c, p), []).append(c)
+        return out
+
+    def melee_only(self, p: Player) -> bool:
+        items = self.attack_items(p)
+        types = {c.get("damage_type") for c in items} if items else {p.cls.get("damage_type") if p.cls else None}
+        return types == {"melee"}
+
+    def damage(self, items: list[Card], total: int | None, t: Fighter, p: Player) -> tuple[int, str]:
+        """LB-ATK-4: the weapons' damage, plus the class damage when its type matches the attack's."""
+        cls_dmg = int(p.cls.get("damage") or 0) if p.cls else 0
+        cls_type = p.cls.get("damage_type") if p.cls else None
+        cls_name = p.cls.name if p.cls else "class"
+        if not items:
+            return cls_dmg, f"{cls_name} class damage {cls_dmg}, no weapon"
+        dmg, parts = 0, []
+        for c in items:
+            d = int(c.get("damage") or 0)
+            k = self.effect(c, "double_damage_at")
+            if k and total is not None and total >= k * t.dodge:
+                d *= 2
+                parts.append(f"{c.name} {d} (doubled: {total} ≥ {k} × Dodge {t.dodge})")
+            else:
+                parts.append(f"{c.name} {d}")
+            dmg += d
+        if any(c.get("damage_type") == cls_type for c in items):
+            dmg += cls_dmg
+            return dmg, " + ".join([*parts, f"{cls_name} class {cls_dmg}"])
+        return dmg, " + ".join(parts) + f"; no class damage: the attack is not {cls_name}"
+
+    # -- blows ------------------------------------------------------------------------------
+
+    @staticmethod
+    def hurt(t: Fighter, dmg: int) -> None:
+        """LB-DMG-1: damage removes Armor first, the rest Health."""
+        a = min(t.armor, dmg)
+        t.armor -= a
+        t.health = max(0, t.health - (dmg - a))
+        if isinstance(t, Player) and t.restored is not None:
+            t.restored["health"] = max(0, t.restored["health"] - (dmg - a))
+
+    def miss(self, t: Fighter) -> None:
+        """LB-ATK-3: a miss lowers the target's Dodge (not below 0)."""
+        t.dodge = max(0, t.dodge - self.dodge_loss)
+        if isinstance(t, Player) and t.restored is not None:
+            t.restored["dodge"] = max(0, t.restored["dodge"] - self.dodge_loss)
+
+    # -- the table --------------------------------------------------------------------------
+
+    @staticmethod
+    def order(players: list[Player], leader: int) -> list[Player]:
+        """LB-RND-1: the active players from the Leader leftwards."""
+        n = len(players)
+        return [players[(leader + i) % n] for i in range(n) if not players[(leader + i) % n].ko]
+
+    @staticmethod
+    def left_of(players: list[Player], p: Player) -> Player | None:
+        """The next active player to the left of ``p`` (None when nobody is active)."""
+        i = players.index(p)
+        n = len(players)
+        for k in range(1, n + 1):
+            q = players[(i + k) % n]
+            if not q.ko:
+                return q
+        return None
+
+    def default_numbers(self, players: list[Player]) -> dict[str, list]:
+        """LB-TGT-1: the header's numbers, else 1…d dealt round the table among the active players."""
+        if any(p.numbers is not None for p in players):
+            return {p.name: list(p.numbers or []) for p in players}
+        active = [p for p in players if not p.ko] or players
+        held: dict[str, list] = {p.name: [] for p in active}
+        for n in range(1, self.target_die + 1):
+            held[active[(n - 1) % len(active)].name].append(n)
+        return held
+
+    def battles_to_win(self, n: int) -> int | None:
+        v = self.win_table.get(n)
+        return int(v) if isinstance(v, int) else None

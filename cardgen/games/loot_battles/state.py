@@ -1,0 +1,107 @@
+"""Loot & Battles: the pieces of a game in play — fighters (players and enemies), the
+Encounters of a Battle and the Battle itself. Shared by the playable state (``play.py``) and
+the referee of a log (``engine.py``); the rules over them are in ``rules.py``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...model import Card
+from ...problems import Loc
+
+
+@dataclass
+class Fighter:
+    name: str
+    max_health: int = 0
+    max_armor: int = 0
+    max_dodge: int = 0
+    health: int = 0
+    armor: int = 0
+    dodge: int = 0
+    ko: bool = False
+
+    def recover(self) -> None:
+        self.health, self.armor, self.dodge, self.ko = self.max_health, self.max_armor, self.max_dodge, False
+
+    def brief(self) -> str:
+        if self.ko:
+            return f"{self.name} KO"
+        return f"{self.name} HP {self.health}/{self.max_health} A {self.armor} D {self.dodge}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"health": self.health, "armor": self.armor, "dodge": self.dodge, "knocked_out": self.ko}
+
+
+@dataclass
+class Player(Fighter):
+    cls: Card | None = None
+    base: dict[str, int] = field(default_factory=dict)
+    equipment: list[str] = field(default_factory=list)
+    numbers: list[int] | None = None
+    loc: Loc | None = None
+    #: what Health and Dodge would be had they been restored when the current reinforcement
+    #: began (LB-ENC-1: only Armor is): a stated value equal to these names that slip
+    restored: dict[str, int] | None = None
+
+    def copy(self) -> Player:
+        return Player(self.name, self.max_health, self.max_armor, self.max_dodge, self.health, self.armor,
+                      self.dodge, self.ko, self.cls, self.base, list(self.equipment), self.numbers, self.loc,
+                      dict(self.restored) if self.restored is not None else None)
+
+
+@dataclass
+class Enemy(Fighter):
+    card: Card | None = None
+    front: str = ""
+
+    def copy(self) -> Enemy:
+        return Enemy(self.name, self.max_health, self.max_armor, self.max_dodge, self.health, self.armor,
+                     self.dodge, self.ko, self.card, self.front)
+
+
+@dataclass
+class Encounter:
+    card: Card
+    reinforcement: bool
+    enemies: list[Enemy] = field(default_factory=list)
+    placed: bool = False
+    done: bool = False
+    round: int = 1
+    acted: set = field(default_factory=set)
+    attacked: set = field(default_factory=set)
+    closed: set = field(default_factory=set)
+    excused: set = field(default_factory=set)      # moved after their new player's turn: attack next round
+    turn: dict = field(default_factory=dict)       # player → {"attack", "heal", "pass"}
+    used: dict = field(default_factory=dict)       # player → item ids rolled this turn
+    used_dice: dict = field(default_factory=dict)  # player → Attack values rolled this turn
+    reported: set = field(default_factory=set)
+    round_shift: int = 0                           # the log's round numbers minus the replay's
+    leader_moved: bool = False                     # the log passed the Leader token during it
+
+    def alive(self) -> list[Enemy]:
+        return [e for e in self.enemies if not e.ko]
+
+    def copy(self) -> Encounter:
+        return Encounter(self.card, self.reinforcement, [e.copy() for e in self.enemies], self.placed, self.done,
+                         self.round, set(self.acted), set(self.attacked), set(self.closed), set(self.excused),
+                         {k: set(v) for k, v in self.turn.items()}, {k: set(v) for k, v in self.used.items()},
+                         {k: set(v) for k, v in self.used_dice.items()}, set(self.reported), self.round_shift,
+                         self.leader_moved)
+
+
+@dataclass
+class Battle:
+    number: int
+    first: Card
+    queue: list[Encounter]
+    index: int = 0
+    reinf_reported: bool = False
+
+    @property
+    def current(self) -> Encounter | None:
+        return self.queue[self.index] if self.index < len(self.queue) else None
+
+    def copy(self) -> Battle:
+        return Battle(self.number, self.first, [e.copy() for e in self.queue], self.index, self.reinf_reported)

@@ -1,0 +1,111 @@
+"""Boss Fight checker corners (issue 20): the rule actually broken is the one reported, at its
+line, each with its legal twin — a defence roll of 6 (BF-CMB-1), poison after a successful cure
+roll (BF-STATUS-2), the ``players`` header (BF-PLAYERS-1), a multi-hex boss through a gap
+narrower than itself (BF-MOVE-1), a party of five heroes with no points limit (legal)."""
+
+from __future__ import annotations
+
+from cardgen import collections as cols
+from cardgen.games.boss_fight import analyse
+from cardgen.problems import Problems
+from tests import checklogs
+from tests.checklogs import ev
+from tests.playkit import game
+from tests.test_check_boss_fight import BASE, BUILDS, GAME, SMALL
+
+MISS = "target: boss, defence: 6, hit: false}"
+
+
+def test_a_defence_roll_of_6_is_a_miss_whatever_damage_is_written(tmp_path):
+    checklogs.assert_break_and_twin(GAME, tmp_path, BASE, "BF-CMB-1", MISS, "target: boss, defence: 6, damage: 0}",
+                                    "target: boss, defence: 6, damage: 2}", "target: boss, defence: 6", BUILDS)
+
+
+def test_only_the_miss_is_reported_not_the_damage(tmp_path):
+    text = BASE.replace(MISS, "target: boss, defence: 6, damage: 2, hp_left: 29}")
+    code, probs, _ = checklogs.check(GAME, checklogs.write(tmp_path, text, "log.yaml", BUILDS))
+    line = text[:text.index("defence: 6, damage: 2")].count("\n") + 1
+    assert [p["rule"] for p in checklogs.errors(probs) if p["line"] == line] == ["BF-CMB-1"], probs
+
+
+CURE = "{kind: turn, character: tormund, poison_roll: 2}"
+LAST = "{kind: end_turn, character: tormund, hp: {tormund: 10}}"
+
+
+def test_poison_charged_after_a_successful_cure_roll(tmp_path):
+    old = CURE + SMALL.split(CURE)[1]
+    rest = SMALL.split(CURE)[1].replace(LAST, "{kind: end_turn, character: tormund, hp: {tormund: %d}}")
+    checklogs.assert_break_and_twin(GAME, tmp_path, SMALL, "BF-STATUS-2", old,
+                                    "{kind: turn, character: tormund, poison_roll: 5}" + rest % 12,
+                                    "{kind: turn, character: tormund, poison_roll: 5}" + rest % 10,
+                                    "kind: end_turn, character: tormund, hp: {tormund: 10}", BUILDS)
+
+
+def test_poison_as_an_effect_after_the_cure(tmp_path):
+    old = "  - {kind: end_turn, character: tormund, hp: {tormund: 10}}\n"
+    cured = SMALL.replace(CURE, "{kind: turn, character: tormund, poison_roll: 6}")
+    checklogs.assert_break_and_twin(GAME, tmp_path, cured, "BF-STATUS-2", old,
+                                    "  - {kind: end_turn, character: tormund, hp: {tormund: 12}}\n",
+                                    ev("kind: effect, character: tormund, source: Poisoned, damage: 1"),
+                                    "source: Poisoned", BUILDS)
+
+
+HEAD = "party: lantern_company\n"
+
+
+def test_the_players_header_seats_one_boss_player_and_the_party(tmp_path):
+    good = HEAD + "players: {ana: [boss], bo: [aldric, wren], cy: [maelis]}\n"
+    for bad in ("players: {ana: [boss, aldric], bo: [wren, maelis]}\n",          # the boss player plays a hero
+                "players: {ana: [boss], bo: [aldric, wren]}\n",                   # nobody plays maelis
+                "players: {a: [boss], b: [aldric], c: [wren], d: [maelis], e: [], f: []}\n",   # six players
+                "players: {ana: [aldric], bo: [wren, maelis]}\n"):               # nobody plays the boss
+        checklogs.assert_break_and_twin(GAME, tmp_path, BASE, "BF-PLAYERS-1", HEAD, good, HEAD + bad, "players:",
+                                        BUILDS)
+
+
+GAP = """\
+game: boss_fight
+map: catacombs
+boss: bone_colossus
+party: lantern_company
+events:
+  - {kind: place, character: boss, at: [1, 9], rotate: 1}
+  - {kind: place, character: aldric, at: [12, 3]}
+  - {kind: place, character: wren, at: [12, 4]}
+  - {kind: place, character: maelis, at: [12, 5]}
+  - {kind: round, number: 1}
+  - {kind: draw, character: boss, cards: [walk, walk, walk, basic_attack]}
+  - {kind: draw, character: wren, count: 4}
+  - {kind: draw, character: aldric, count: 4}
+  - {kind: draw, character: maelis, count: 4}
+  - {kind: move, character: boss, card: walk, to: [3, 8], rotate: 4}
+allow:
+  - {rule: BF-PLACE-1, reason: "the boss stands beside the gap"}
+  - {rule: BF-INIT-1, reason: "only the boss's move is tested"}
+"""
+
+
+def test_a_multi_hex_boss_does_not_pass_a_gap_narrower_than_itself(tmp_path):
+    old = "to: [3, 8], rotate: 4}"
+    checklogs.assert_break_and_twin(GAME, tmp_path, GAP, "BF-MOVE-1", old, "to: [1, 9], rotate: 1}", old,
+                                    "to: [3, 8]", BUILDS, notes=True)
+
+
+FIVE = """\
+party:
+  name: The Five
+  points: none
+  heroes:
+""" + "".join(f"""    - id: {h}
+      cards: {{walk: 10, basic_attack: 10, run: 10}}
+""" for h in ("aldric", "wren", "maelis", "tormund", "vex"))
+
+
+def test_a_party_of_five_heroes_with_no_points_limit_is_legal(tmp_path):
+    path = tmp_path / "five.yaml"
+    path.write_text(FIVE, encoding="utf-8")
+    probs = Problems()
+    kind, body, _ = cols.load_collection_file(path, game(GAME), probs)
+    b = analyse(game(GAME), kind, body, probs)
+    assert b is not None and len(b.characters) == 5
+    assert not [p for p in probs.errors if p.rule == "BF-PLAYERS-1"], [p.text() for p in probs.errors]

@@ -1,0 +1,164 @@
+"""Bone Wars on the game-state API (cardgen/games/bone_wars): the self-consistency proof of
+tests/playkit.py — sound API, random games that replay through ``cardgen check`` with the same
+result, one mutated event reported at its line — and every event of the legal example logs
+among the state's legal actions (or chance outcomes) at its point."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardgen import checker
+from cardgen.loader import load_game
+from cardgen.play.api import CHANCE, TERMINAL
+from cardgen.play.playout import as_jsonl, play, random_agent
+from cardgen.play.referee import Referee
+from cardgen.playlog import read
+from cardgen.problems import Problems
+from tests import playkit
+from tests.conftest import ROOT
+
+SLUG = "bone_wars"
+EXAMPLES = ROOT / "examples" / "logs" / SLUG
+
+
+def test_api_sound():
+    playkit.assert_api_sound(SLUG)
+
+
+def test_random_games_replay(tmp_path):
+    playkit.assert_random_games_replay(SLUG, tmp_path)
+
+
+def test_setups_are_every_player_count():
+    setups = playkit.package(SLUG).setups(playkit.game(SLUG), random.Random(0))
+    assert [len(s["players"]) for s in setups] == [2, 3, 4]
+
+
+def test_setup_is_chance_and_a_turn_starts_with_a_draw():
+    state = playkit.new_state(SLUG, 0)
+    assert state.current_player() == CHANCE and state.chance_outcomes()[0][0].kind == "turn_order_roll"
+    rng = random.Random(1)
+    while state.history == [] or state.history[-1].kind != "draw":
+        outs = state.chance_outcomes()
+        assert outs, state.history[-3:]
+        state.apply_action(outs[rng.randrange(len(outs))][0])
+    assert sum(state.hands[p].size for p in state.players) == 7 * len(state.players) + 1
+    assert state.current_player() == state.players.index(state.current)
+    kinds = {a.kind for a in state.legal_actions()}
+    assert kinds == {"create", "end_turn"}                      # nothing on the table yet
+
+
+def test_observation_shows_only_ones_own_hand():
+    state = playkit.random_game(SLUG, 3)
+    obs = state.observation(0)
+    assert obs["hand"] == state.hands[state.players[0]].cards()
+    assert "hands" not in obs and set(obs["hand_sizes"]) == set(state.players)
+
+
+def test_a_finished_game_has_one_winner():
+    state = playkit.random_game(SLUG, 5)
+    assert state.current_player() == TERMINAL
+    assert sorted(state.returns()) == [0.0] * (len(state.players) - 1) + [1.0]
+
+
+# --- one mutated event of a random game is reported at its line ---------------------------------
+
+def _pick(events, rng, pred):
+    idx = [i for i, e in enumerate(events) if pred(e)]
+    return rng.choice(idx) if idx else None
+
+
+def mut_target(events, rng):
+    """An attack on the attacker themselves (BW-ATK-2)."""
+    i = _pick(events, rng, lambda e: e["kind"] == "attack")
+    if i is not None:
+        events[i]["target"] = events[i]["player"]
+    return i
+
+
+def mut_die(events, rng):
+    """A d20 showing 21 or 0 (BW-ATK-6 / BW-ATK-10)."""
+    i = _pick(events, rng, lambda e: e["kind"] == "roll")
+    if i is not None:
+        key = next(k for k in ("attacker", "blocker", "defender") if k in events[i])
+        events[i][key] = rng.choice([0, 21])
+    return i
+
+
+def mut_actor(events, rng):
+    """An attack by a player whose turn it is not (BW-TURN-1 / BW-ATK-2)."""
+    i = _pick(events, rng, lambda e: e["kind"] == "attack")
+    if i is not None:
+        events[i]["player"] = events[i]["target"]
+    return i
+
+
+def mut_damage(events, rng):
+    """A wrong HP stated after an unblocked attack (BW-ATK-10) or a blocked one (BW-ATK-7/9)."""
+    i = _pick(events, rng, lambda e: e["kind"] in ("take_damage", "damage"))
+    if i is not None:
+        events[i]["hp_left"] += rng.choice([-1, 1])
+    return i
+
+
+def mut_stats(events, rng):
+    """A wrong Str stated for a monster just built (BW-CREATE-5)."""
+    i = _pick(events, rng, lambda e: e["kind"] in ("create", "add_part", "replace_part"))
+    if i is not None:
+        events[i]["stats"]["str"] += 1
+    return i
+
+
+@pytest.mark.parametrize("mutate", [mut_target, mut_die, mut_actor, mut_damage, mut_stats],
+                         ids=lambda f: f.__name__)
+def test_mutation_caught(tmp_path, mutate):
+    assert playkit.assert_mutation_caught(SLUG, tmp_path, mutate) > 0
+
+
+# --- completeness: every event of a legal example log is a legal action at its point ------------
+
+@pytest.mark.parametrize("name", ["duel-2p.yaml", "three-way-3p.yaml", "three-way-3p.jsonl"])
+def test_every_event_of_a_legal_log_is_a_legal_action(name):
+    log = read(EXAMPLES / name)
+    engine_cls = playkit.package(SLUG).engine
+    checker._check_shape(engine_cls, log, SLUG)
+    eng = engine_cls(playkit.game(SLUG), log.header, log.header_locs, Referee(Problems(), {}, False))
+    eng.start()
+    checked = 0
+    for ev in log.events:
+        twin = eng.s.clone()
+        for action in eng.actions_of(ev):
+            assert action in playkit.legal_action_keys(twin), (ev.loc, ev.kind, str(action))
+            twin.apply_action(action)
+            checked += 1
+        eng.before(ev)
+        eng.apply(ev)
+    assert not eng.ref.problems.items and eng.s.over and checked > len(log.events) / 2
+
+
+# --- simulate: the greedy agent and the game's measures ----------------------------------------
+
+def test_greedy_beats_random_and_its_games_replay(tmp_path):
+    pkg, g = playkit.package(SLUG), playkit.game(SLUG)
+    greedy = pkg.agents["greedy"](g)
+    wins = 0
+    for seed in range(20):
+        state = pkg.new_state(g, {"players": ["ana", "ben"]})
+        seats = [greedy, random_agent] if seed % 2 == 0 else [random_agent, greedy]
+        assert play(state, seats, random.Random(seed), playkit.MAX_STEPS).finished
+        wins += state.winner == state.players[seed % 2]
+        if seed < 3:
+            problems, final = playkit.replay_text(SLUG, as_jsonl(state), tmp_path)
+            assert not problems.has_errors and final == state.result()
+        m = pkg.measures(state)
+        assert m["winner_hp"] == state.hp[state.winner] > 0 and m["turns"] == state.turn
+    assert wins >= 14, wins
+
+
+def test_greedy_reads_its_weights_from_params(game_copy):
+    g = game_copy(SLUG)
+    g.edit("rules/bone_wars/params.yaml", "attack_odds: 0.45", "attack_odds: 0.99")
+    loaded = load_game(g.root, SLUG, Problems())
+    assert playkit.package(SLUG).agents["greedy"](loaded).w.attack_odds == 0.99

@@ -1,0 +1,151 @@
+"""Boss Fight on the game-state API: the self-consistency proof (tests/playkit.py) and the
+completeness of the legal actions against the example logs."""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+from cardgen import checker
+from cardgen.games.boss_fight import Engine
+from cardgen.games.boss_fight.legal import player_actions, turn_actions
+from cardgen.play.api import Action
+from cardgen.play.playout import as_jsonl, play
+from cardgen.play.referee import Referee
+from cardgen.playlog import read
+from cardgen.problems import Problems
+from tests import playkit
+from tests.conftest import ROOT
+
+SLUG = "boss_fight"
+EXAMPLES = ROOT / "examples" / "logs" / SLUG
+# A Boss Fight game is long (~750 random actions): 10 games per property in the suite, or
+# CARDGEN_PLAY_GAMES when it is set.
+N = playkit.GAMES if os.environ.get("CARDGEN_PLAY_GAMES") else 10
+
+
+def test_api_sound():
+    playkit.assert_api_sound(SLUG, n=N)
+
+
+def test_random_games_replay(tmp_path):
+    playkit.assert_random_games_replay(SLUG, tmp_path, n=N)
+
+
+def _pick(events: list[dict[str, Any]], rng: random.Random, kind: str, need: str) -> int | None:
+    hits = [i for i, e in enumerate(events) if e["kind"] == kind and e.get(need) is not None]
+    return rng.choice(hits) if hits else None
+
+
+def test_an_illegal_target_is_caught(tmp_path):
+    def mutate(events, rng):
+        i = _pick(events, rng, "attack", "target")
+        if i is None:
+            return None
+        e = events[i]
+        e["target"] = e["character"] if e["character"] != "boss" else next(
+            x["character"] for x in events if x["kind"] == "place" and x["character"] != "boss")
+        return i
+    assert playkit.assert_mutation_caught(SLUG, tmp_path, mutate, n=N) > 0
+
+
+def test_an_impossible_die_face_is_caught(tmp_path):
+    def mutate(events, rng):
+        i = _pick(events, rng, "attack", "defence")
+        if i is None:
+            return None
+        events[i]["defence"] = 7
+        return i
+    assert playkit.assert_mutation_caught(SLUG, tmp_path, mutate, n=N) > 0
+
+
+def test_an_out_of_turn_actor_is_caught(tmp_path):
+    def mutate(events, rng):
+        turns = [i for i, e in enumerate(events) if e["kind"] in ("move", "attack", "discard", "item")
+                 and i > 0 and events[i - 1]["kind"] == "end_turn"]
+        if not turns:
+            return None
+        i = rng.choice(turns)
+        acted = {e["character"] for e in events[:i] if e["kind"] == "end_turn"}
+        # the character that just ended its turn acts again in the same round
+        events[i] = {**events[i - 1], "kind": "discard", "card": events[i].get("card")}
+        events[i]["character"] = events[i - 1]["character"]
+        assert acted
+        return i
+    assert playkit.assert_mutation_caught(SLUG, tmp_path, mutate, n=N) > 0
+
+
+def test_a_wrong_stated_damage_is_caught(tmp_path):
+    def mutate(events, rng):
+        i = _pick(events, rng, "attack", "damage")
+        if i is None:
+            return None
+        events[i]["damage"] += 1
+        return i
+    assert playkit.assert_mutation_caught(SLUG, tmp_path, mutate, n=N) > 0
+
+
+def test_greedy_games_end_and_replay(tmp_path):
+    pkg = playkit.package(SLUG)
+    greedy = pkg.agents["greedy"](playkit.game(SLUG))
+    finished = 0
+    for seed in range(max(2, N // 2)):
+        state = playkit.new_state(SLUG, seed)
+        played = play(state, greedy, random.Random(seed), playkit.MAX_STEPS)
+        assert played.finished
+        finished += state.result()["winner"] is not None
+        problems, final = playkit.replay_text(SLUG, as_jsonl(state), tmp_path)
+        assert not [p.text() for p in problems.items if p.severity == "error"]
+        m = pkg.measures(state)
+        assert m["rounds"] == final["round"] and sum(m["damage_by_side"].values()) == sum(m["damage_by_source"].values())
+    assert finished > 0, "greedy play never decides a game"
+
+
+# --- completeness: every decision of a legal example log is among the legal actions -------------------
+
+_CARD_TEXT = ("source", "range_bonus", "crosses", "swap", "anchor")   # card text the log records, not a decision
+
+
+def _decision(e, ev) -> Action | None:
+    """The state's action for a recorded event (None: not a decision the state makes — card text,
+    claims, draws by count)."""
+    f = ev.fields
+    if any(f.get(k) is not None for k in _CARD_TEXT) or (ev.kind == "move" and f.get("bonus")):
+        return None
+    who = f.get("character")
+    if ev.kind == "place":
+        return Action.make("place", character=who, at=list(f["at"]),
+                           rotate=(f.get("rotate") or 0) if who == "boss" else None)
+    if ev.kind == "move" and f.get("card"):
+        end = f["to"] if f.get("to") is not None else f["path"][-1]
+        rot = (f["rotate"] if f.get("rotate") is not None else e.boss().rot) % 6 if who == "boss" else None
+        return Action.make("move", character=who, card=f["card"], to=list(end), rotate=rot)
+    if ev.kind == "attack" and f.get("card") and f.get("target") and f.get("with"):
+        return Action.make("attack", character=who, card=f["card"], target=f["target"], **{"with": f["with"]})
+    if ev.kind in ("item", "discard") and f.get("card") not in (None, "?"):
+        return Action.make(ev.kind, character=who, card=f["card"])
+    return None
+
+
+def test_every_decision_of_the_example_logs_is_a_legal_action():
+    g = playkit.game(SLUG)
+    checked = 0
+    for path in sorted(EXAMPLES.glob("*")):
+        if path.stem == "table-slips":
+            continue
+        log = read(path)
+        checker._check_shape(Engine, log, SLUG)
+        e = Engine(g, log.header, log.header_locs, Referee(Problems(), {}, False))
+        e.start()
+        for ev in log.events:
+            want = _decision(e, ev)
+            if want is not None:
+                f = e._fighter(ev["character"], None, "character")
+                legal = player_actions(e, f) if ev.kind == "place" else turn_actions(e, f)
+                assert want in legal, f"{path.name}:{ev.loc.line}: {want} is not among {len(legal)} legal actions"
+                checked += 1
+            e.before(ev)
+            e.apply(ev)
+        assert not e.ref.problems.has_errors, path
+    assert checked > 50, checked
