@@ -1,16 +1,19 @@
-"""Art files: what size an image is (PNG and JPEG in pixels, SVG in points) and an SVG read
-as a reportlab drawing (svglib) — each read once per file version."""
+"""Art files: what size a picture is (PNG and JPEG in pixels, SVG in points) and an SVG read as a
+reportlab drawing (svglib). Every read goes through the project's checks: :mod:`cardgen.sources`
+(inside the project, a regular file, a size cap) and, for PNG and JPEG, :mod:`cardgen.images`
+(fully decoded under Pillow's pixel-bomb limit). Each file version is read once."""
 
 from __future__ import annotations
 
+import io
 import logging
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from PIL import Image as PILImage
-from PIL import UnidentifiedImageError
+from . import sources
+from .images import ImageError, image_size
 
 RASTER = (".png", ".jpg", ".jpeg")
 VECTOR = (".svg",)
@@ -24,40 +27,31 @@ class ArtInfo:
     vector: bool
 
 
-def info(path: Path) -> ArtInfo | None:
-    """The image's size, or None when the file is no readable image of a supported kind."""
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return _info(str(path), st.st_mtime_ns, st.st_size)
-
-
-@lru_cache(maxsize=512)
-def _info(path: str, _mtime: int, _size: int) -> ArtInfo | None:
-    suffix = Path(path).suffix.lower()
-    if suffix in VECTOR:
-        d = _svg(path, _mtime, _size)
-        return ArtInfo(float(d.width), float(d.height), True) if d is not None and d.width and d.height else None
-    if suffix not in RASTER:
-        return None
-    try:
-        with PILImage.open(path) as im:
-            if im.format not in ("PNG", "JPEG"):
-                return None
-            w, h = im.size
-    except (OSError, UnidentifiedImageError, ValueError, PILImage.DecompressionBombError):
-        return None
-    return ArtInfo(float(w), float(h), False) if w and h else None
+def info(path: Path) -> ArtInfo:
+    """The picture's size; raises :class:`~cardgen.images.ImageError` (its ``rule``: FILE-MISSING,
+    PATH-ESCAPE, FILE-KIND, FILE-SIZE, IMAGE-READ, IMAGE-BOMB) when it cannot be used."""
+    if path.suffix.lower() in VECTOR:
+        d = svg_drawing(str(path))
+        if d is None or not d.width or not d.height:
+            raise ImageError("IMAGE-READ", f"{path.name} is not a readable SVG picture")
+        return ArtInfo(float(d.width), float(d.height), True)
+    if path.suffix.lower() not in RASTER:
+        raise ImageError("IMAGE-READ", f"{path.name} is no PNG, JPEG or SVG file")
+    w, h = image_size(path)
+    return ArtInfo(float(w), float(h), False)
 
 
 def svg_drawing(path: str) -> Any:
-    """The SVG as a reportlab Drawing (None when svglib cannot read it)."""
+    """The SVG as a reportlab Drawing; None when it cannot be read (raises ImageError for a file
+    the project's checks refuse)."""
     try:
-        st = Path(path).stat()
-    except OSError:
-        return None
-    return _svg(path, st.st_mtime_ns, st.st_size)
+        real = sources.resolve(path, cap=sources.MAX_IMAGE_BYTES)
+        st = real.stat()
+    except sources.SourceError as e:
+        raise ImageError(e.rule, e.message) from e
+    except OSError as e:
+        raise ImageError("FILE-MISSING", f"cannot read {path}: {e.strerror or e}") from e
+    return _svg(str(real), st.st_mtime_ns, st.st_size)
 
 
 @lru_cache(maxsize=64)
@@ -65,6 +59,7 @@ def _svg(path: str, _mtime: int, _size: int) -> Any:
     from svglib.svglib import svg2rlg  # 0.3 s of imports (lxml…): paid only when a card has SVG art
     logging.getLogger("svglib").setLevel(logging.CRITICAL)
     try:
-        return svg2rlg(path)
+        data = sources.read_bytes(path, cap=sources.MAX_IMAGE_BYTES)
+        return svg2rlg(io.BytesIO(data))
     except Exception:  # noqa: BLE001 - a broken SVG is a problem on the card, never a crash
         return None

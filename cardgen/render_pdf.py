@@ -15,6 +15,7 @@ from reportlab.pdfgen import canvas
 
 from . import fonts, sources
 from .artfiles import svg_drawing
+from .images import ImageError
 from .scene import Circle, Clip, Document, Image, Line, Link, Polygon, Rect, Text, Use
 
 MM = 72.0 / 25.4
@@ -135,7 +136,10 @@ class _Pen:
 
     def svg(self, it: Image, H: float) -> None:
         """An SVG picture: its form (made once per document) scaled into the box."""
-        drawing = svg_drawing(it.path)
+        try:
+            drawing = svg_drawing(it.path)
+        except ImageError:          # reported when the card was laid out
+            return
         if drawing is None or not drawing.width or not drawing.height:
             return
         name = _svg_form(it.path)

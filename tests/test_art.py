@@ -83,12 +83,19 @@ def test_a_missing_picture_is_a_warning_and_a_drawn_placeholder_never_a_letter(g
     assert not any(isinstance(it, Text) and len(it.text) == 1 and it.text.isalpha() for it in shown)
 
 
-@pytest.mark.parametrize("src", ["../../rules/loot_battles/game.yaml", "/etc/passwd", "link.png"])
-def test_nothing_outside_the_art_folder_is_read(game_copy, src):
+@pytest.mark.parametrize("src,rule", [("../../rules/loot_battles/game.yaml", "PATH-ESCAPE"),
+                                      ("/etc/passwd", "PATH-ESCAPE"), ("link.png", "PATH-ESCAPE"),
+                                      ("folder.png", "FILE-KIND"), ("text.png", "IMAGE-READ"),
+                                      ("broken.svg", "IMAGE-READ")])
+def test_nothing_outside_the_art_folder_is_read_and_a_bad_file_is_its_rule(game_copy, src, rule):
     g = _art_game(game_copy, {"rats": src})
-    (g.root / "art/loot_battles/link.png").symlink_to(g.root / "rules/loot_battles/game.yaml")
+    art = g.root / "art/loot_battles"
+    (art / "link.png").symlink_to(g.root / "rules/loot_battles/game.yaml")
+    (art / "folder.png").mkdir()
+    (art / "text.png").write_text("not a picture")
+    (art / "broken.svg").write_text("<svg")
     items, problems = _front(g, "rats")
-    assert [p.rule for p in problems.items] == ["PATH-ESCAPE"]
+    assert [p.rule for p in problems.items] == [rule]
     assert not any(isinstance(it, Image) for it in flat(items))
 
 

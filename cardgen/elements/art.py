@@ -6,14 +6,17 @@ picture allows; ``fit: contain`` shows the whole picture, the focal point choosi
 spare room goes. PNG and JPEG are embedded once per PDF however often they are placed; SVG
 stays vector (svglib), drawn once as a form and placed by reference.
 
-A missing or unreadable file is an ``ART-MISSING`` warning and a drawn placeholder (a framed
-landscape pictogram, or the game icon named by ``icon``) takes its place — never a letter. A
+A missing file is an ``ART-MISSING`` warning and a drawn placeholder (a framed landscape
+pictogram, or the game icon named by ``icon``) takes its place — never a letter. The file is read
+through the project's checks (:mod:`cardgen.artfiles`): a link out of the project, a folder, an
+oversized file or one that is no picture is an error under their rule IDs (the placeholder drawn). A
 picture printed at under 300 DPI is an ``ART-DPI`` warning naming its effective resolution.
 """
 
 from __future__ import annotations
 
-from ..artfiles import KINDS, info
+from ..artfiles import info
+from ..images import ImageError
 from ..scene import Circle, Clip, Image, Polygon, Rect
 from ..schema import Opt
 from ..yamlsrc import inside
@@ -57,12 +60,14 @@ def draw(v, ctx):
     if path is None:
         ctx.problems.error("PATH-ESCAPE", f"{ctx.label}: art '{src}' leaves the game's art folder {root}", ctx.where)
         return []
-    found = info(path) if path.suffix.lower() in KINDS and path.is_file() else None
-    if found is None:
-        why = ("is no PNG, JPEG or SVG file" if path.suffix.lower() not in KINDS else
-               "could not be read as an image" if path.is_file() else "is not there")
-        ctx.problems.warning("ART-MISSING", f"{ctx.label}: art '{src}' {why} (looked in {root}); a placeholder "
-                             "is printed", ctx.where)
+    try:
+        found = info(path)
+    except ImageError as e:
+        if e.rule == "FILE-MISSING":
+            ctx.problems.warning("ART-MISSING", f"{ctx.label}: art '{src}' is not there (looked in {root}); a "
+                                 "placeholder is printed", ctx.where)
+        else:       # outside the project through a link, not a picture, too big: the project's own checks
+            ctx.problems.error(e.rule, f"{ctx.label}: art '{src}': {e.message}", ctx.where)
         return placeholder(v, ctx, x, y, bw, bh)
     dx, dy, w, h = place(found.width, found.height, bw, bh, v["fit"], v["focus_x"], v["focus_y"])
     if not found.vector:
