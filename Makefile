@@ -13,13 +13,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
-# Debian tools the tests read PDFs back with (qpdf --check, pdftoppm) and open the simulation
-# report in (headless chromium); installed when missing.
+# Debian tools the tests read PDFs back with (qpdf --check, pdftoppm) and the headless browser
+# the live preview and the simulation report are tested in (chromium); installed when missing.
 tools:
 	@if ! command -v qpdf >/dev/null || ! command -v pdftoppm >/dev/null || ! command -v chromium >/dev/null; then \
 	  if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf poppler-utils chromium) >/dev/null; \
-	  else echo "warning: install qpdf, poppler-utils and chromium for the PDF and report checks" >&2; fi; \
+	  else echo "warning: install qpdf, poppler-utils and chromium for the PDF and preview checks" >&2; fi; \
 	fi
 
 build: $(STAMP)

@@ -70,6 +70,7 @@ class CardLayout:
         self.templates = TemplateSet(game.templates_dir, problems)
         self.symbols: dict[str, Symbol] = {}
         self._art = game.templates_dir
+        self._art_dir = game.root / "art" / game.slug
         self._params = plain(game.params)
         self._counts: dict[str, int] | None = None
         self._refs: dict[int, list[str]] = {}
@@ -141,7 +142,7 @@ class CardLayout:
         if self._static_key is None:
             g = self.game
             self._static_key = digest(
-                cachemod.code_fingerprint(), cachemod.files_digest([g.templates_dir]), g.slug, g.title,
+                cachemod.code_fingerprint(), cachemod.files_digest([g.templates_dir, self._art_dir]), g.slug, g.title,
                 {k: v for k, v in g.meta.items() if k in ("subtitle", "designer")}, self._params, g.colors,
                 {k: [i.glyph, i.color] for k, i in g.icons.items()}, g.fonts, g.print.bleed,
                 {k: [t.template, t.back, t.size, t.width, t.height, t.name] for k, t in g.card_types.items()})
@@ -196,7 +197,7 @@ class CardLayout:
             sink = Problems() if own else self.problems
             ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, sink, label,
                               el.loc if own else (card.field_locs[field] if field else card.loc), card.field_locs,
-                              el.name, el.loc, self._art, field)
+                              el.name, el.loc, self._art, field, self._art_dir)
             out.extend(KINDS[el.kind].draw(v, ctx))
             for prob in sink if own else ():
                 self._report_once(prob, label, tpl.name)

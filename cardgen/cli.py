@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from . import gamehooks, pipeline, sources
+from . import deckstats, gamehooks, pipeline, sources
 from . import proof as proofs
 from .atomic import OutputError, check_folder, replace_set, write_bytes
 from .cache import Store, cached_files, code_fingerprint, digest, files_digest
@@ -26,12 +26,13 @@ from .collections import deck_kinds
 from .export.run import chosen as chosen_cards
 from .export.run import export as run_export
 from .export.run import targets as export_targets
-from .loader import check_sizes_fit, list_games, load_game
+from .loader import COMMON_FIELDS, check_sizes_fit, list_games, load_game
 from .play.lookup import nearest
 from .problems import Loc, Problems, did_you_mean, safe, to_json
 from .selection import SelectionError, select_cards
 from .selection import apply as apply_selection
 from .selection import printables as select_printables
+from .sheets import write_csv
 from .units import PAPER_MM, UnitError, length_mm
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -196,7 +197,7 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     memo = None
     if store is not None and cards_sel is None:
         memo = digest(code_fingerprint(), str(obj.root), str(out), paper, duplex, off, draft, sorted(only),
-                      [[slug, files_digest([obj.root / d / slug for d in ("rules", "cards", "templates", "maps")])]
+                      [[slug, files_digest([obj.root / d / slug for d in ("rules", "cards", "templates", "maps", "art")])]
                        for slug in names])
         current = _up_to_date(store, memo, problems)
         if current is not None:
@@ -391,7 +392,7 @@ def validate(obj: Ctx, args: tuple[str, ...], fmt: str) -> None:
 def format_summary(s: dict) -> str:
     lines = [f"{s['file']}: {s['kind']}, {s['cards']} card(s)"]
     for k, v in s.items():
-        if k in ("file", "kind", "cards"):
+        if k in ("file", "kind", "cards", "statistics"):
             continue
         if isinstance(v, dict):
             lines.append(f"  {k}: " + ", ".join(f"{a} {b}" for a, b in v.items()))
@@ -400,6 +401,8 @@ def format_summary(s: dict) -> str:
             lines += [f"    {x}" for x in v]
         else:
             lines.append(f"  {k}: {v}")
+    if s.get("statistics"):
+        lines += ["  " + ln for ln in deckstats.text(s["statistics"])]
     return "\n".join(lines)
 
 
@@ -472,7 +475,9 @@ def simulate(obj: Ctx, game: str, n_games: int, seed: int, agents: tuple[str, ..
 
 @main.command()
 @click.argument("game")
-@FORMAT
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True,
+              help="Report as text lines or one JSON document; csv writes the card pool as a spreadsheet "
+                   "(one row a card, lists joined with ';') that cards/<game>/ can hold instead of YAML.")
 @click.pass_obj
 def cards(obj: Ctx, game: str, fmt: str) -> None:
     """List GAME's cards: id, name, type, set and copies."""
@@ -480,19 +485,28 @@ def cards(obj: Ctx, game: str, fmt: str) -> None:
     problems = Problems()
     g = load_game(obj.root, game, problems)
     if g is None:
-        report(problems, fmt)
+        report(problems, "json" if fmt == "json" else "text", out=sys.stderr if fmt == "csv" else None)
         sys.exit(1)
+    if fmt == "csv":
+        sys.stdout.write(write_csv(g.cards, g.card_types, COMMON_FIELDS))
+        report(problems, "text", out=sys.stderr)
+        sys.exit(1 if problems.has_errors else 0)
     rows = [{"id": c.id, "name": c.name, "type": c.type, "set": c.get("set"), "copies": c.copies,
-             **{k: v for k, v in c.fields.items() if k not in ("id", "name", "type", "set", "copies")}}
+             **{k: v for k, v in c.fields.items() if k not in ("id", "name", "type", "set", "copies")
+                and not (k == "art" and v is None)}}
             for c in g.cards]
+    st = deckstats.summary(g, [(c.fields, c.copies) for c in g.cards])
     if fmt == "json":
-        click.echo(json.dumps({"game": game, "cards": rows, "problems": [p.as_dict(titles()) for p in problems.sorted()]},
+        click.echo(json.dumps({"game": game, "cards": rows, "stats": st,
+                               "problems": [p.as_dict(titles()) for p in problems.sorted()]},
                               indent=2, ensure_ascii=False))
     else:
         w = max((len(r["id"]) for r in rows), default=2)
         for r in rows:
             click.echo(safe(f"{r['id']:<{w}}  {r['copies']:>3} × {r['name']}  "
                             f"[{r['type']}{'/' + r['set'] if r['set'] else ''}]"))
+        for line in deckstats.text(st):
+            click.echo(line)
         click.echo(f"{len(rows)} card designs, {sum(r['copies'] for r in rows)} cards", err=True)
         report(problems, fmt)
     sys.exit(1 if problems.has_errors else 0)
@@ -587,10 +601,13 @@ def export(obj: Ctx, game: str, to: str, cards_sel: str | None, out: Path | None
 
 
 def _add_subgroups() -> None:
+    from .cli_authoring import schema, serve
     from .cli_new import new
     from .cli_rules import rules
     main.add_command(rules)
     main.add_command(new)
+    main.add_command(serve)
+    main.add_command(schema)
 
 
 _add_subgroups()

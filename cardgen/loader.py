@@ -14,6 +14,8 @@ from .model import Card, CardType, Component, Game, Icon, PrintSettings
 from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_mapping, check_value, opt_from_yaml
 from .sheetfit import fit, make_grid, usable_margin
+from .sheets import read as read_sheet
+from .sheets import sheet_files
 from .units import PAPER_MM
 from .yamlsrc import YDict, load_yaml
 
@@ -72,6 +74,8 @@ COMMON_FIELDS: dict[str, Opt] = {
     "copies": Opt("int", default=1, min=0, max=DEFAULT_LIMITS["copies"],
                   doc="how many the game holds (default 1; at most game.yaml limits.copies)"),
     "set": Opt("str", default=None, doc="the card's set"),
+    "art": Opt("str", default=None, doc="its picture: a PNG, JPEG or SVG file under art/<game>/ (placed by "
+               "the template's art element)"),
 }
 
 COMPONENT_SPEC: dict[str, Opt] = {
@@ -261,6 +265,8 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread, limits,
                               broken_types):
             unread_files.append(f)
+    for f in sheet_files(root / "cards" / slug):
+        load_sheet_file(f, card_types, colors, cards, problems, failed, unread)
     seen: dict[str, Card] = {}
     for c in cards:
         if c.id in seen:
@@ -345,6 +351,20 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
             components.append(Component(vv["id"], vv["name"], vv["kind"], vv["count"], vv,
                                         getattr(cd, "loc", doc["components"].at(i))))
     return True
+
+
+def load_sheet_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
+                    problems: Problems, failed: set[str] | None = None, unread: list[dict] | None = None) -> None:
+    """A spreadsheet's cards (CSV or XLSX, see :mod:`.sheets`), checked as YAML cards are."""
+    for row in read_sheet(path, card_types, COMMON_FIELDS, problems):
+        card = parse_card(row, {}, card_types, colors, problems, row.loc)
+        if card is not None:
+            cards.append(card)
+        else:
+            if failed is not None and isinstance(row.get("id"), str):
+                failed.add(row["id"])
+            if unread is not None:
+                unread.append(row)
 
 
 def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors: dict,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import collections as cols
-from . import constraints, gamehooks
+from . import constraints, deckstats, gamehooks
 from .cache import Store, cached_files, digest, files_digest
 from .cardlayout import CardLayout
 from .catalogue import load_catalogue
@@ -51,7 +51,8 @@ def _relax(into: Problems, found: Problems) -> int:
 def sources_key(game: Game) -> str:
     """Everything of a game a printable may read but the card pool: its rules folder (params,
     rulebook sources), maps, templates and art, deck-like files, components, settings."""
-    files = [game.rules_dir, game.root / "maps" / game.slug, game.templates_dir, *cols.collection_files(game)]
+    files = [game.rules_dir, game.root / "maps" / game.slug, game.templates_dir, game.root / "art" / game.slug,
+             *cols.collection_files(game)]
     return digest(files_digest(files), asdict(game.print), game.meta, game.printables,
                   [[c.id, c.kind, c.count, c.fields] for c in game.components])
 
@@ -122,6 +123,9 @@ def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | N
     summary = {"file": str(path), "kind": kind, "cards": sum(e.count for c in collections for e in c.entries)}
     if report:
         summary.update(report)
+    listed = [(e.fields, e.count) for c in collections for e in c.entries]
+    if any(n for _, n in listed):
+        summary["statistics"] = deckstats.summary(game, listed)
     return summary
 
 

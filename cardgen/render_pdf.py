@@ -6,12 +6,16 @@ once; graphics state changes are emitted only when they change.
 
 from __future__ import annotations
 
+import hashlib
 import io
 
+from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen import canvas
 
 from . import fonts, sources
+from .artfiles import svg_drawing
+from .images import ImageError
 from .scene import Circle, Clip, Document, Image, Line, Link, Polygon, Rect, Rotate, Text, Use, children
 
 MM = 72.0 / 25.4
@@ -24,6 +28,7 @@ class _Pen:
         self.c = c
         self.doc = doc
         self._colors: dict[str, HexColor] = {}
+        self.forms: set[str] = set()      # SVG pictures already made into forms
         self.reset()
 
     def reset(self) -> None:
@@ -110,6 +115,8 @@ class _Pen:
                     p.lineTo(x * MM, (H - y) * MM)
                 p.close()
                 c.drawPath(p, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
+            elif t is Image and it.path.lower().endswith(".svg"):
+                self.svg(it, H)
             elif t is Image:
                 c.drawImage(str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES)), it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
                             preserveAspectRatio=True, anchor="c")
@@ -135,6 +142,33 @@ class _Pen:
                 self.reset()
             elif t is Link:
                 c.bookmarkHorizontal(it.name, it.x * MM, (H - it.y) * MM)
+
+
+    def svg(self, it: Image, H: float) -> None:
+        """An SVG picture: its form (made once per document) scaled into the box."""
+        try:
+            drawing = svg_drawing(it.path)
+        except ImageError:          # reported when the card was laid out
+            return
+        if drawing is None or not drawing.width or not drawing.height:
+            return
+        name = _svg_form(it.path)
+        c = self.c
+        if name not in self.forms:
+            self.forms.add(name)
+            c.beginForm(name, 0, 0, drawing.width, drawing.height)
+            renderPDF.draw(drawing, c, 0, 0)
+            c.endForm()
+        c.saveState()
+        c.translate(it.x * MM, (H - it.y - it.h) * MM)
+        c.scale(it.w * MM / drawing.width, it.h * MM / drawing.height)
+        c.doForm(name)
+        c.restoreState()
+        self.reset()
+
+
+def _svg_form(path: str) -> str:
+    return "SVG" + hashlib.sha256(path.encode()).hexdigest()[:16]
 
 
 def draw_items(c: canvas.Canvas, items, height_mm: float, doc: Document | None = None) -> None:

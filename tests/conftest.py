@@ -111,7 +111,7 @@ class GameCopy:
     def __init__(self, tmp: Path, slug: str):
         self.root = tmp
         self.slug = slug
-        for part in ("rules", "cards", "templates", "maps"):
+        for part in ("rules", "cards", "templates", "maps", "art"):
             src = ROOT / part / slug
             if src.exists():
                 shutil.copytree(src, tmp / part / slug)

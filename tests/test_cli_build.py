@@ -106,7 +106,7 @@ def test_help_documents_every_flag_and_argument():
             else:
                 assert (p.metavar or p.name.upper()) in out, (path, p.name)
         if not isinstance(cmd, click.Group):           # every command reports, so every one takes --format
-            assert "--format [text|json]" in out, path
+            assert "--format [text|json" in out, path
     code, out = run_cli("--help")
     assert "Exit codes: 0" in " ".join(out.split())
 

@@ -7,11 +7,11 @@ a module here under a new name.
 
 from types import ModuleType
 
-from . import badge, footprint, frame, icon, image, line, rect, text
+from . import art, badge, footprint, frame, icon, image, line, rect, text
 
 KINDS: dict[str, ModuleType] = {
     "rect": rect, "frame": frame, "line": line, "text": text, "badge": badge, "icon": icon, "image": image,
-    "footprint": footprint,
+    "footprint": footprint, "art": art,
 }
 
 

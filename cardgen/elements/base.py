@@ -23,6 +23,7 @@ class DrawContext:
     element_loc: Loc
     art_root: Path            # images resolve inside this folder
     field: str | None = None  # the card field the element shows (its first ``card.x``), if any
+    art_dir: Path | None = None   # art/<game>/: card pictures (the art element) resolve inside it
 
     @property
     def what(self) -> str:
