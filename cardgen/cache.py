@@ -25,10 +25,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from . import sources
 from .model import Card, Game
 from .problems import Loc
 
 CODE_DIR = Path(__file__).resolve().parent
+MAX_ENTRY = 2 * 1024 * 1024 * 1024    # a cached entry or output read back
 
 
 def digest(*parts: Any) -> str:
@@ -44,18 +46,22 @@ def code_fingerprint() -> str:
     for p in sorted(CODE_DIR.rglob("*")):
         if p.suffix in (".py", ".ttf", ".yaml", ".json") and "__pycache__" not in p.parts:
             h.update(str(p.relative_to(CODE_DIR)).encode())
-            h.update(p.read_bytes() if p.suffix != ".ttf" else str(p.stat().st_size).encode())
+            h.update(sources.read_bytes(p, CODE_DIR) if p.suffix != ".ttf" else str(p.stat().st_size).encode())
     return h.hexdigest()
 
 
 def files_digest(paths: Iterable[Path]) -> str:
-    """The names and contents of files (folders walked), in a stable order."""
+    """The names and contents of files (folders walked), in a stable order, read through the
+    project's one resolver; a file it refuses counts by its refusal (the build reports it)."""
     h = hashlib.sha256()
     for top in paths:
         files = sorted(p for p in top.rglob("*") if p.is_file()) if top.is_dir() else [top] if top.is_file() else []
         for p in files:
             h.update(str(p).encode())
-            h.update(p.read_bytes())
+            try:
+                h.update(sources.read_bytes(p))
+            except sources.SourceError as e:
+                h.update(f"!{e.rule}".encode())
     return h.hexdigest()
 
 
@@ -271,12 +277,12 @@ class Store:
     def get(self, kind: str, key: str) -> Any:
         """The entry, or None (absent, corrupt, or unreadable: all a miss)."""
         try:
-            raw = self._entry_path(kind, key).read_bytes()
+            raw = sources.read_bytes(self._entry_path(kind, key), self.folder, MAX_ENTRY)
             head, _, body = raw.partition(b"\n")
             if hashlib.sha256(body).hexdigest().encode() != head:
                 return None
             return json.loads(body)
-        except (OSError, ValueError):
+        except (OSError, ValueError, sources.SourceError):
             return None
 
     def put(self, kind: str, key: str, value: Any) -> None:
@@ -292,8 +298,8 @@ class Store:
 
     def get_blob(self, sha: str) -> bytes | None:
         try:
-            data = (self.folder / "blobs" / sha[:2] / sha).read_bytes()
-        except OSError:
+            data = sources.read_bytes(self.folder / "blobs" / sha[:2] / sha, self.folder, MAX_ENTRY)
+        except (OSError, sources.SourceError):
             return None
         return data if hashlib.sha256(data).hexdigest() == sha else None
 

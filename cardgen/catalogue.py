@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import sources
 from .loader import list_games
 from .problems import Loc, Problems
 from .schema import Opt, check_mapping
@@ -157,7 +158,8 @@ def load_framework_rules(problems: Problems | None = None) -> tuple[dict, dict[s
     problems = problems if problems is not None else Problems()
     scratch = Problems()
     # package data, not a project source: read as shipped (the project's path checks do not apply)
-    raw = parse_yaml(FRAMEWORK_FILE.read_text(encoding="utf-8"), str(FRAMEWORK_FILE), scratch)
+    raw = parse_yaml(sources.read_bytes(FRAMEWORK_FILE, FRAMEWORK_FILE.parent).decode("utf-8"), str(FRAMEWORK_FILE),
+                     scratch)
     problems.extend(p for p in scratch if p.rule != "YAML-MOJIBAKE")   # its examples of mojibake are meant
     top = check_mapping(raw, FRAMEWORK_SPEC, problems, "framework_rules.yaml").values
     out: dict[str, Rule] = {}

@@ -269,12 +269,15 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
         sys.exit(1)
 
 
+MAX_OUTPUT = 2 * 1024 * 1024 * 1024      # an output file read back (to keep it, or to see it is current)
+
+
 def _existing(folder: Path) -> dict[str, bytes]:
     """The files a game's output folder holds now (a partial build keeps them)."""
     if not folder.is_dir():
         return {}
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and not p.name.startswith(".")}
+    return {p.relative_to(folder).as_posix(): sources.read_bytes(p, folder, MAX_OUTPUT)
+            for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(".")}
 
 
 def _locl(loc) -> list | None:
@@ -291,9 +294,9 @@ def _up_to_date(store: Store, memo: str, problems: Problems) -> list[str] | None
     for path, sha in entry["files"].items():
         p = Path(path)
         try:
-            if not p.is_file() or hashlib.sha256(p.read_bytes()).hexdigest() != sha:
+            if not p.is_file() or hashlib.sha256(sources.read_bytes(p, p.parent, MAX_OUTPUT)).hexdigest() != sha:
                 return None
-        except OSError:
+        except (OSError, sources.SourceError):
             return None
     for r, sev, msg, loc, hint in entry.get("problems") or []:
         problems.add(r, sev, msg, Loc(*loc) if loc else None, hint)

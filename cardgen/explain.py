@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import sources
 from .catalogue import Catalogue, Rule, load_catalogue, load_framework_rules
 from .loader import list_games
 from .problems import Problems, display_path
@@ -94,7 +95,7 @@ def explain(root: Path, rid: str) -> Explained | None:
             ex.rulings.append((f"{display_path(loc.file)}:{loc.line}" if loc else display_path(str(params_file)),
                                r["text"]))
     for md in sorted((root / "rules" / cat.slug / "rulebook").glob("*.md")):
-        lines = md.read_text(encoding="utf-8").splitlines()
+        lines = sources.read_bytes(md).decode("utf-8", "replace").splitlines()
         for i, ln in enumerate(lines):
             m = _TAG.search(ln)
             if m and rid in m.group(1).split():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import sources
 from .authoring_ref import refresh as refresh_reference
 from .catalogue import Catalogue, Rule, load_catalogue, load_framework_rules
 from .loader import list_games
@@ -74,7 +75,7 @@ def generated_docs(root: Path) -> dict[Path, str]:
     docs: dict[Path, str] = {root / "docs" / "problems.md": problems_markdown()}
     authoring = root / "docs" / "authoring.md"
     if authoring.is_file():
-        docs[authoring] = refresh_reference(authoring.read_text(encoding="utf-8"))
+        docs[authoring] = refresh_reference(sources.read_bytes(authoring, root).decode("utf-8"))
     for slug in list_games(root):
         cat = load_catalogue(root, slug, Problems())
         if cat is not None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import sources
 from .model import Card, CardType
 from .problems import Loc, Problems, display_path
 from .schema import Opt
@@ -147,7 +148,7 @@ def _structured(opt: Opt | None) -> bool:
 
 def _csv(path: Path, problems: Problems) -> list[tuple[str | None, list[list[Any]], Any]]:
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = sources.read_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError as e:
         problems.error("YAML-ENCODING", f"{path.name} is not UTF-8 text ({e.reason} at byte {e.start}); save it "
                        "as CSV UTF-8", Loc(str(path), 1, 1))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .. import sources
 from ..cutfile import cut_svg, registration_record
 from ..errorcard import draft_mark
 from ..imposition import impose
@@ -83,7 +84,7 @@ def report_fit(game, manifest: dict, problems: Problems) -> None:
 def print_loc(game_file: Path) -> Loc:
     """Where game.yaml's ``print:`` settings start (line 1 if it cannot tell)."""
     try:
-        lines = game_file.read_text(encoding="utf-8").splitlines()
+        lines = sources.read_bytes(game_file).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         lines = []
     line = next((i for i, text in enumerate(lines, 1) if text.startswith("print:")), 1)

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import sources
+
 FILES = Path(__file__).with_name("files")
 SLUG = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 PLAYERS = re.compile(r"^\s*(\d+)\s*(?:[-–]\s*(\d+))?\s*$")
@@ -93,7 +95,7 @@ def plan(root: Path, spec: Spec, games_dir: Path) -> dict[Path, str]:
         dest = games_dir / rel.removeprefix("cardgen/games/") if rel.startswith("cardgen/games/") else root / rel
         if rel.startswith("tests/") and not (root / "tests").is_dir():
             continue                    # a project without the test suite gets the game only
-        out[dest] = spec.fill(src.read_text(encoding="utf-8"))
+        out[dest] = spec.fill(sources.read_bytes(src, FILES).decode("utf-8"))
     for name, text in example_logs(spec).items():
         out[root / "examples" / "logs" / spec.slug / name] = text
     return out

@@ -12,7 +12,7 @@ import importlib
 import io
 from pathlib import Path
 
-from .. import checker, gamehooks, logschema
+from .. import checker, gamehooks, logschema, sources
 from ..catalogue import load_catalogue
 from ..problems import Problems
 from ..ruledocs import catalogue_markdown
@@ -48,7 +48,7 @@ def generate(root: Path, spec: Spec) -> tuple[list[Path], list[str]]:
         written.append(p)
     docs = logschema.docs_path(root)
     if docs.is_file():
-        text = docs.read_text(encoding="utf-8")
+        text = sources.read_bytes(docs, root).decode("utf-8")
         if f"\n## {spec.title}\n" not in text and "\n## Event reference\n" in text:
             i = text.index("\n## Event reference\n") + 1
             docs.write_text(text[:i] + playtest_guide(spec) + text[i:], encoding="utf-8")
@@ -63,7 +63,7 @@ def generate(root: Path, spec: Spec) -> tuple[list[Path], list[str]]:
     schema.write_text(logschema.render(logschema.log_schema(spec.slug, engine, spec.title)), encoding="utf-8")
     written.append(schema)
     if docs.is_file():
-        docs.write_text(logschema.refresh_docs(docs.read_text(encoding="utf-8"), logschema.docs_reference(root)),
+        docs.write_text(logschema.refresh_docs(sources.read_bytes(docs, root).decode("utf-8"), logschema.docs_reference(root)),
                         encoding="utf-8")
     goldens = root / "tests" / "goldens" / "traces"
     if goldens.is_dir():
