@@ -199,7 +199,7 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
         memo = digest(code_fingerprint(), str(obj.root), str(out), paper, duplex, off, draft, sorted(only),
                       [[slug, files_digest([obj.root / d / slug for d in ("rules", "cards", "templates", "maps", "art")])]
                        for slug in names])
-        current = _up_to_date(store, memo, problems)
+        current = _up_to_date(store, memo, problems, out)
         if current is not None:
             report(problems, fmt, {"written": current, "up_to_date": True})
             if fmt == "text":
@@ -284,13 +284,22 @@ def _locl(loc) -> list | None:
     return [loc.file, loc.line, loc.col] if loc is not None else None
 
 
-def _up_to_date(store: Store, memo: str, problems: Problems) -> list[str] | None:
+def _up_to_date(store: Store, memo: str, problems: Problems, out: Path) -> list[str] | None:
     """The same sources, code and options as a finished build whose outputs are all still there,
     byte for byte: its problems (warnings) are reported again, nothing is redone, and its
     outputs are returned (None: build)."""
     entry = store.get("build", memo)
     if not isinstance(entry, dict) or not isinstance(entry.get("files"), dict):
         return None
+    recorded = set(entry["files"])
+    for folder in {out / Path(p).relative_to(out).parts[0] for p in recorded}:
+        try:            # exactly the files built, and nothing a killed build left beside them
+            here = {str(p) for p in folder.rglob("*") if p.is_file()}
+            strays = [p for p in out.iterdir() if p.name.startswith(f".{folder.name}")]
+        except (OSError, ValueError):
+            return None
+        if strays or here != {p for p in recorded if Path(p).is_relative_to(folder)}:
+            return None
     for path, sha in entry["files"].items():
         p = Path(path)
         try:

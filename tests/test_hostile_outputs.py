@@ -69,7 +69,7 @@ def test_write_failure_keeps_previous_outputs(built, monkeypatch, errno_name):
     code, text = _build(project, out, "--offset", "1mm,0")
     assert code == 1 and "build stopped: cannot write" in text and "previous outputs" in text
     assert _snapshot(out / SLUG) == before
-    assert [p.name for p in out.iterdir()] == [SLUG]
+    assert [p.name for p in out.iterdir() if p.name != ".cache"] == [SLUG]   # (.cache: the build cache)
 
 
 def test_kill_between_the_renames_keeps_a_whole_set(built, monkeypatch):
@@ -89,7 +89,7 @@ def test_kill_between_the_renames_keeps_a_whole_set(built, monkeypatch):
         atomic.replace_set(out / SLUG, {"cards.pdf": b"new", "cards.json": b"new"})
     monkeypatch.setattr(atomic.os, "replace", real)
     assert _snapshot(out / SLUG) == before              # the old set, whole
-    assert [p.name for p in out.iterdir()] == [SLUG]
+    assert [p.name for p in out.iterdir() if p.name != ".cache"] == [SLUG]   # (.cache: the build cache)
 
 
 def test_next_build_recovers_what_a_killed_build_left(built):
@@ -101,7 +101,7 @@ def test_next_build_recovers_what_a_killed_build_left(built):
     assert _snapshot(out / SLUG) == before
     (out / SLUG / ".cards.pdf.abc.tmp").write_bytes(b"half")      # a stray temp file of an old build
     code, _ = _build(project, out)
-    assert code == 0 and sorted(p.name for p in out.iterdir()) == [SLUG]
+    assert code == 0 and sorted(p.name for p in out.iterdir() if p.name != ".cache") == [SLUG]
     assert not list((out / SLUG).glob("*.tmp"))
 
 
@@ -126,7 +126,8 @@ def test_ctrl_c_is_interrupted_exit_130(built, delay):
     import signal
     project, out, before = built
     proc = subprocess.Popen([sys.executable, "-m", "cardgen.entry", "--root", str(project), "build", SLUG,
-                             "--offset", "3mm,0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--offset", "3mm,0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "CARDGEN_CACHE": "off"})     # a build from nothing: still running
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
@@ -141,7 +142,7 @@ def test_ctrl_c_is_interrupted_exit_130(built, delay):
     assert code == 0
     # nothing half-written: the previous set, or (interrupted after the swap) the whole new one
     assert _snapshot(out / SLUG) in (before, _snapshot(project / "ref" / SLUG))
-    assert sorted(p.name for p in out.iterdir()) == [SLUG]
+    assert sorted(p.name for p in out.iterdir() if p.name != ".cache") == [SLUG]
 
 
 @pytest.mark.parametrize("where", ["cardgen.pipeline.validate", "cardgen.atomic.replace_set"])
@@ -158,7 +159,7 @@ def test_ctrl_c_inside_a_command(built, monkeypatch, where):
     monkeypatch.setattr(f"{module}.{name}", ctrl_c)
     if name == "replace_set":
         monkeypatch.setattr("cardgen.cli.replace_set", ctrl_c)
-    res = CliRunner().invoke(main, ["--root", str(project), "build", SLUG])
+    res = CliRunner().invoke(main, ["--root", str(project), "build", SLUG, "--offset", "2mm,0"])   # not up to date
     assert res.exit_code == 130 and "interrupted" in res.stderr
     assert _snapshot(out / SLUG) == before
 
