@@ -48,7 +48,7 @@ def engine_source(slug: str) -> str:
     if not pkg.exists():
         pkg = ROOT / "cardgen" / "engines" / slug
     return "".join(p.read_text(encoding="utf-8") for p in sorted(pkg.rglob("*.py"))
-                   if p.stem not in ("builds", "content", "sheets", "figures"))
+                   if p.stem not in ("builds", "build_boss", "build_model", "content", "sheets", "figures", "placement"))
 
 
 def reported(slug: str) -> set[str]:
