@@ -95,6 +95,8 @@ def main() -> None:
             print(f"{n:>6} ratio cardgen/floor wall time: ×{r['ratio']}")
     (WORK / "results.json").write_text(json.dumps(results, indent=2))
     subprocess.run([PY, str(HERE / "incremental.py")], check=True)
+    if 540 in sizes:
+        subprocess.run([PY, str(HERE / "export.py")], check=True)
 
 
 if __name__ == "__main__":
