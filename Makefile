@@ -30,6 +30,7 @@ validate: $(STAMP)
 
 test: $(STAMP) tools
 	$(BIN)/ruff check cardgen tests bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 # Every generated file (docs/rules/<game>.md, docs/problems.md, log schemas, the event reference,

@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import sources
+from . import gamehooks, sources
 from .catalogue import rule_titles
 from .loader import load_game
 from .model import Game
@@ -112,7 +112,6 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
 
 def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Problems, dict, list[str]]:
     """Replay a log; returns (problems, final state, trace lines). Raises LogError if unreadable."""
-    from . import gamehooks
     engine_cls = gamehooks.hook(slug, "Engine")
     if engine_cls is None:
         raise LogError("LOG-GAME", f"cardgen check: not yet supported for {slug}", Loc(str(path), 1, 1))

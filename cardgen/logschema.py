@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from . import engines as engines_pkg
 from . import gamehooks
 from . import games as games_pkg
@@ -235,7 +237,6 @@ def schema_path(root: Path, slug: str) -> Path:
 
 def game_title(root: Path, slug: str) -> str:
     """The game's title from its game.yaml (the slug when unreadable)."""
-    import yaml
     try:
         meta = yaml.safe_load((root / "rules" / slug / "game.yaml").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):

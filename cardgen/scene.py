@@ -123,7 +123,7 @@ class Document:
 
 def translate(items: list, dx: float, dy: float) -> list:
     """The same primitives moved by (dx, dy)."""
-    out = []
+    out: list = []
     for it in items:
         if isinstance(it, Rect):
             out.append(Rect(it.x + dx, it.y + dy, it.w, it.h, it.fill, it.stroke, it.width, it.radius))

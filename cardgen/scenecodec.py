@@ -34,11 +34,13 @@ def decode(data: list) -> list:
             raise ValueError(f"not a scene primitive: {row!r:.60}")
         kind, vals = row[0], row[1:]
         if kind == "Clip":
-            out.append(Clip(*vals[:4], tuple(decode(vals[4]))))
+            x, y, w, h = vals[:4]
+            out.append(Clip(x, y, w, h, tuple(decode(vals[4]))))
         elif kind == "Polygon":
             out.append(Polygon(tuple(tuple(p) for p in vals[0]), *vals[1:]))
         elif kind == "Line":
-            out.append(Line(*vals[:-1], tuple(vals[-1])))
+            x1, y1, x2, y2, stroke, width, dash = vals
+            out.append(Line(x1, y1, x2, y2, stroke, width, tuple(dash)))
         else:
             cls = KINDS[kind]
             if len(vals) != len(fields(cls)):

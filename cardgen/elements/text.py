@@ -1,6 +1,7 @@
 """text: a box of wrapped text that shrinks to fit, never clipped (TEXT-OVERFLOW instead)."""
 
 from ..fonts import missing_glyphs
+from ..problems import did_you_mean
 from ..scene import Rect, Text
 from ..schema import Opt
 from ..textfit import fit
@@ -29,7 +30,6 @@ def layout_text(v, ctx, x, y, w, h):
     f = fit(text, w, h, fonts, ctx.icons, v["size"], min(v["min_size"], v["size"]), v["leading"], base_bold,
             italic=base_italic)
     for name in f.unknown_icons:
-        from ..problems import did_you_mean
         ctx.problems.error("ICON-UNKNOWN", f"{ctx.label}: unknown icon '{{{name}}}' in {ctx.what}",
                            ctx.where, hint=did_you_mean(name, ctx.icons))
     if not f.fits:

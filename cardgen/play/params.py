@@ -6,6 +6,7 @@ wrong type raises :class:`ParamError`, which the checker reports as ``LOG-GAME``
 
 from __future__ import annotations
 
+import builtins
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -87,30 +88,30 @@ class Params:
 
     def str(self, path: str, default: Any = _MISSING) -> str:
         v = self._get(path, default)
-        if not isinstance(v, str):
+        if not isinstance(v, builtins.str):
             raise self._bad(path, v, "a text")
         return v
 
-    def choice(self, path: str, choices: Sequence[str], default: Any = _MISSING) -> str:
+    def choice(self, path: builtins.str, choices: Sequence[builtins.str], default: Any = _MISSING) -> builtins.str:
         v = self._get(path, default)
         if v not in choices:
             raise ParamError(path, f"'{path}' in {self.file.name} is {v!r}; the rules engine knows "
                              f"{', '.join(map(repr, choices))}", self.file)
         return str(v)
 
-    def mapping(self, path: str, default: Any = _MISSING) -> Mapping[str, Any]:
+    def mapping(self, path: builtins.str, default: Any = _MISSING) -> Mapping[builtins.str, Any]:
         v = self._get(path, default)
         if not isinstance(v, Mapping):
             raise self._bad(path, v, "a mapping")
         return v
 
-    def list(self, path: str, default: Any = _MISSING) -> list[Any]:
+    def list(self, path: builtins.str, default: Any = _MISSING) -> list[Any]:
         v = self._get(path, default)
         if not isinstance(v, (list, tuple)):
             raise self._bad(path, v, "a list")
         return list(v)
 
-    def names(self, path: str) -> dict[str, str]:
+    def names(self, path: builtins.str) -> dict[builtins.str, builtins.str]:
         """A mapping of ids to display names (``{id: {name: …}}`` or ``{id: name}``)."""
         out = {}
         for k, v in self.mapping(path).items():

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 
+from pypdf import PdfReader, PdfWriter, Transformation
+
 MM = 72.0 / 25.4
 
 
@@ -35,7 +37,6 @@ def impose(pdf: bytes, sheet_w: float, sheet_h: float) -> bytes:
     Pages are scaled to fit their half of the sheet (1:1 for A5 on A4) and centred in it.
     Links and the outline are dropped: a booklet is for the printer.
     """
-    from pypdf import PdfReader, PdfWriter, Transformation
 
     reader = PdfReader(io.BytesIO(pdf))
     pages = reader.pages

@@ -11,6 +11,7 @@ from jinja2.exceptions import UndefinedError
 
 from .. import cache
 from ..catalogue import load_catalogue
+from ..collections import collection_files, load_collection_file
 from ..model import Card, Game
 from ..problems import Problems, did_you_mean
 from ..yamlsrc import plain
@@ -128,8 +129,6 @@ def _describe_keys(obj: dict) -> str:
 def _collections(game: Game) -> dict[str, list[dict]]:
     """Deck-like files kept with the game (starter decks, parties, boss presets), by kind:
     ``{kind: [{file, name, notes, cards: [{id, name, type, count}], count}]}``."""
-    from ..collections import collection_files, load_collection_file
-    from ..problems import Problems
     kinds: dict[str, list[dict]] = {}
     for path in collection_files(game):
         kind, body, cols = load_collection_file(path, game, Problems())

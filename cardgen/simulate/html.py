@@ -21,7 +21,7 @@ from .text import num, pct
 
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
 COLORS = ["#3b6ea8", "#d0792c", "#4f9a55", "#b0413e", "#7d5ba6", "#8c6d4f", "#c4579b", "#6f6f6f"]
-STYLE = {"svg.hashsalt": "cardgen", "svg.fonttype": "path", "font.size": 9, "axes.spines.top": False,
+STYLE: dict[str, Any] = {"svg.hashsalt": "cardgen", "svg.fonttype": "path", "font.size": 9, "axes.spines.top": False,
          "axes.spines.right": False}
 CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:70em;color:#222}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
@@ -32,19 +32,19 @@ td:first-child,th:first-child{text-align:left}.plot{display:inline-block;margin:
 
 def _svg(fig: Figure) -> str:
     buf = io.StringIO()
-    with rc_context(STYLE):
+    with rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib's stubs list every rc key
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
     text = buf.getvalue()
     return _METADATA.sub("", text[text.index("<svg"):])
 
 
 def _figure(w: float, h: float) -> Figure:
-    with rc_context(STYLE):
+    with rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib's stubs list every rc key
         return Figure(figsize=(w, h), layout="constrained")
 
 
 def win_rate_plot(attr: str, groups: list[dict[str, Any]], fair: float | None) -> str:
-    with rc_context(STYLE):
+    with rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib's stubs list every rc key
         fig = _figure(5.5, 0.45 * len(groups) + 1.0)
         ax = fig.add_subplot()
         names = [g["group"] for g in groups][::-1]
@@ -60,7 +60,7 @@ def win_rate_plot(attr: str, groups: list[dict[str, Any]], fair: float | None) -
 
 
 def histogram_plot(name: str, hist: dict[str, list[float]]) -> str:
-    with rc_context(STYLE):
+    with rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib's stubs list every rc key
         fig = _figure(5.5, 2.4)
         ax = fig.add_subplot()
         edges, counts = hist["edges"], hist["counts"]
@@ -76,7 +76,7 @@ def sweep_plot(report: dict[str, Any], attr: str) -> str:
     """Each group's win rate against the swept value, with its interval as a band."""
     blocks = report["results"]
     xs = list(range(len(blocks)))
-    with rc_context(STYLE):
+    with rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib's stubs list every rc key
         fig = _figure(6.0, 3.0)
         ax = fig.add_subplot()
         groups = sorted({g["group"] for b in blocks for g in b["win_rates"].get(attr, [])})
@@ -97,7 +97,7 @@ def sweep_plot(report: dict[str, Any], attr: str) -> str:
 def sweep_lengths_plot(report: dict[str, Any]) -> str:
     blocks = report["results"]
     xs = list(range(len(blocks)))
-    with rc_context(STYLE):
+    with rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib's stubs list every rc key
         fig = _figure(6.0, 2.6)
         ax = fig.add_subplot()
         names = sorted({n for b in blocks for n in b["length"]}, key=lambda n: (n != "steps", n))

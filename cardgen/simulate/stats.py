@@ -31,7 +31,7 @@ def r6(x: float) -> float:
     return round(float(x), 6)
 
 
-def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion ``wins / n`` (0, 1 when n is 0)."""
     if n <= 0:
         return 0.0, 1.0
@@ -42,7 +42,7 @@ def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def rate(wins: float, n: int) -> dict[str, Any]:
+def rate(wins: float, n: float) -> dict[str, Any]:
     low, high = wilson(wins, n)
     return {"games": n, "wins": r6(wins), "rate": r6(wins / n) if n else None, "low": r6(low), "high": r6(high)}
 
@@ -61,7 +61,7 @@ def distribution(xs: Iterable[float]) -> dict[str, Any]:
             "p95": r6(percentile(s, 0.95)), "min": r6(s[0]), "max": r6(s[-1])}
 
 
-def histogram(xs: Sequence[float], bins: int = 30) -> dict[str, list[float]]:
+def histogram(xs: Sequence[float], bins: int = 30) -> dict[str, list[Any]]:
     """Counts per bin; ``edges`` has one more entry than ``counts``. Whole numbers over a
     small range get a bin each."""
     if not xs:

@@ -78,8 +78,8 @@ def _cards_from_history(state: GameState, seats: dict[int, int], cards: Mapping[
     """Played: card fields of the actions each seat's agent chose; drawn: card fields of chance
     outcomes whose ``player`` field names a seat."""
     n = len(state.players)
-    played = [Counter() for _ in range(n)]
-    drawn = [Counter() for _ in range(n)]
+    played: list[Counter[str]] = [Counter() for _ in range(n)]
+    drawn: list[Counter[str]] = [Counter() for _ in range(n)]
     index = {name: i for i, name in enumerate(state.players)}
     fields = set(CARD_FIELDS)
     for k, action in enumerate(state.history):
@@ -144,6 +144,7 @@ def play_one(ctx: Context, variant: int, index: int, agents: dict[str, Agent], c
     state: GameState | None = None
     seats: dict[int, int] = {}
     try:
+        assert ctx.package.new_state is not None        # checked when the run was made
         state = ctx.package.new_state(game, ctx.setups[rec["setup"]])
         st = state
 

@@ -6,11 +6,26 @@ import io
 import re
 from typing import Any
 
+from reportlab.lib import colors
 from reportlab.lib.colors import HexColor
-from reportlab.platypus import Flowable
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import registerFontFamily
+from reportlab.platypus import (
+    Flowable,
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from ... import collections as cols
 from ...constraints import Entry
+from ...elements.footprint import diagram
+from ...fonts import font
 from ...model import Game
 from ...problems import Problems
 from ...render_pdf import MM
@@ -27,11 +42,7 @@ def printables() -> dict[str, Any]:
 
 
 def _styles(game: Game):
-    from reportlab.lib import colors
-    from reportlab.lib.styles import ParagraphStyle
-    from reportlab.pdfbase.pdfmetrics import registerFontFamily
 
-    from ...fonts import font
     f = game.fonts
     for role in ("regular", "bold", "italic", "bolditalic"):
         font(f[role])
@@ -72,9 +83,6 @@ def _markup(game: Game, text: str) -> str:
 
 
 def _table(game: Game, st, head: list[str], rows: list[list[Any]], widths: list[float], set_key: str):
-    from reportlab.lib import colors
-    from reportlab.lib.units import mm
-    from reportlab.platypus import Paragraph, Table, TableStyle
     hs = st["cell"].clone("head", fontName=game.fonts["bold"], textColor=colors.white)
     data = [[Paragraph(_esc(h), hs) for h in head]]
     for r in rows:
@@ -101,8 +109,6 @@ def _attack_cell(line: Any) -> str:
 
 
 def _doc(game: Game, buf, title: str, subject: str):
-    from reportlab.lib.units import mm
-    from reportlab.platypus import SimpleDocTemplate
     ps = game.print
     return SimpleDocTemplate(buf, pagesize=(ps.page_w * mm, ps.page_h * mm), leftMargin=14 * mm,
                              rightMargin=14 * mm, topMargin=14 * mm, bottomMargin=14 * mm, title=title,
@@ -111,7 +117,6 @@ def _doc(game: Game, buf, title: str, subject: str):
 
 
 def _footer(game: Game, label: str):
-    from reportlab.lib.units import mm
 
     def draw(canv, doc):
         canv.saveState()
@@ -142,7 +147,6 @@ class _Running(Flowable):
 
 def build_card_list(laid, **_opts) -> dict[str, bytes]:
     """card-list.pdf — the seed's Card List: every card by set and type, key stats, points."""
-    from reportlab.platypus import Paragraph
 
     game: Game = laid.game
     st = _styles(game)
@@ -262,7 +266,6 @@ PIECE_TINTS = ("#d9c7a3", "#b9d3c2", "#c9c2e0", "#e6c3b5", "#bcd0e6", "#e3dba6",
 
 def build_presets(laid, **_opts) -> dict[str, bytes]:
     """presets.pdf — one reference sheet per preset: computed figures, footprint, cards, deck list."""
-    from reportlab.platypus import KeepTogether, PageBreak, Paragraph
 
     game: Game = laid.game
     st = _styles(game)
@@ -303,10 +306,7 @@ def _deck_rows(game: Game, entries: list[Entry]) -> list[str]:
 
 
 def _sheet(game, st, params, path, b: Build, scratch: Problems, KeepTogether, Paragraph) -> list:
-    from reportlab.lib.units import mm
-    from reportlab.platypus import Spacer
 
-    from ...elements.footprint import diagram
     kind_name = {"boss": "Boss build", "party": "Hero party", "deck": "Action deck"}[b.kind]
     limit = f"of {b.limit}" if b.limit is not None else "(no limit)"
     if b.kind == "deck":
@@ -393,7 +393,6 @@ def _slot_text(p: Piece) -> str:
 
 
 def _gear(game, st, ch: Character, set_key: str) -> list:
-    from reportlab.platypus import Paragraph
     out = []
     stat_names = (game.params or {}).get("stats") or {}
     if ch.equipment:
@@ -412,8 +411,6 @@ def _gear(game, st, ch: Character, set_key: str) -> list:
 
 
 def _columns(game, st, rows: list[str]):
-    from reportlab.lib.units import mm
-    from reportlab.platypus import Paragraph, Table, TableStyle
     half = (len(rows) + 1) // 2
     left, right = rows[:half], rows[half:]
     data = [[Paragraph(a, st["base"]), Paragraph(right[i] if i < len(right) else "", st["base"])]
