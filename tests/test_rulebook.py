@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from cardgen.catalogue import load_catalogue
 from cardgen.cli import main
-from cardgen.cli_rules import rules
+from cardgen.cli.rules import rules
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook, booklet_order, check, impose_booklet

@@ -12,15 +12,24 @@ from __future__ import annotations
 import html
 import io
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from matplotlib import rc_context
-from matplotlib.figure import Figure
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 from .text import num, pct
 
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
 COLORS = ["#3b6ea8", "#d0792c", "#4f9a55", "#b0413e", "#7d5ba6", "#8c6d4f", "#c4579b", "#6f6f6f"]
+
+def _matplotlib() -> tuple[Any, Any]:
+    """matplotlib's rc_context and Figure, imported when a report is drawn (it costs every other
+    command a quarter of a second at start-up)."""
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure
+    return rc_context, Figure
+
+
 STYLE: dict[str, Any] = {"svg.hashsalt": "cardgen", "svg.fonttype": "path", "font.size": 9, "axes.spines.top": False,
          "axes.spines.right": False}
 CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:70em;color:#222}
@@ -32,6 +41,7 @@ td:first-child,th:first-child{text-align:left}.plot{display:inline-block;margin:
 
 def _svg(fig: Figure) -> str:
     buf = io.StringIO()
+    rc_context, Figure = _matplotlib()
     with rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib's stubs list every rc key
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
     text = buf.getvalue()
@@ -39,11 +49,13 @@ def _svg(fig: Figure) -> str:
 
 
 def _figure(w: float, h: float) -> Figure:
+    rc_context, Figure = _matplotlib()
     with rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib's stubs list every rc key
         return Figure(figsize=(w, h), layout="constrained")
 
 
 def win_rate_plot(attr: str, groups: list[dict[str, Any]], fair: float | None) -> str:
+    rc_context, Figure = _matplotlib()
     with rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib's stubs list every rc key
         fig = _figure(5.5, 0.45 * len(groups) + 1.0)
         ax = fig.add_subplot()
@@ -60,6 +72,7 @@ def win_rate_plot(attr: str, groups: list[dict[str, Any]], fair: float | None) -
 
 
 def histogram_plot(name: str, hist: dict[str, list[float]]) -> str:
+    rc_context, Figure = _matplotlib()
     with rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib's stubs list every rc key
         fig = _figure(5.5, 2.4)
         ax = fig.add_subplot()
@@ -76,6 +89,7 @@ def sweep_plot(report: dict[str, Any], attr: str) -> str:
     """Each group's win rate against the swept value, with its interval as a band."""
     blocks = report["results"]
     xs = list(range(len(blocks)))
+    rc_context, Figure = _matplotlib()
     with rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib's stubs list every rc key
         fig = _figure(6.0, 3.0)
         ax = fig.add_subplot()
@@ -97,6 +111,7 @@ def sweep_plot(report: dict[str, Any], attr: str) -> str:
 def sweep_lengths_plot(report: dict[str, Any]) -> str:
     blocks = report["results"]
     xs = list(range(len(blocks)))
+    rc_context, Figure = _matplotlib()
     with rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib's stubs list every rc key
         fig = _figure(6.0, 2.6)
         ax = fig.add_subplot()

@@ -1,0 +1,36 @@
+"""The ``cardgen`` command line: one module per command family; nothing imports this package.
+
+Exit codes: 0 success, 1 content problems (or playtest violations), 2 usage errors,
+130 interrupted (Ctrl-C: "interrupted", no traceback, previous outputs intact).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .authoring import schema, serve
+from .cmd_build import build
+from .cmd_content import cards, check, validate
+from .cmd_output import export, proof
+from .cmd_simulate import simulate
+from .common import CardgenGroup, Ctx
+from .new import new
+from .rules import rules
+
+
+@click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="Exit codes: 0 success, 1 content problems (or playtest violations), 2 usage errors "
+                    "(unknown game, bad option, unreadable file, no project here), 130 interrupted.")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Project folder (default: the nearest folder upwards holding rules/ and cards/).")
+@click.version_option(package_name="cardgen")
+@click.pass_context
+def main(ctx: click.Context, root: Path | None) -> None:
+    """cardgen: validate game content and build printable PDFs."""
+    ctx.obj = Ctx(ctx, root)
+
+
+for _command in (build, validate, check, cards, proof, export, simulate, rules, new, serve, schema):
+    main.add_command(_command)

@@ -1,0 +1,5 @@
+"""``python -m cardgen.cli``."""
+
+from . import main
+
+main()

@@ -1,0 +1,62 @@
+"""``cardgen simulate``: simulated playtests (the logic is in :mod:`cardgen.simulate`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .. import gamehooks
+from ..loader import load_game
+from ..problems import Problems
+from ..simulate.command import Options, execute
+from ..simulate.spec import SimError
+from .common import FORMAT, Ctx, report
+
+
+@click.command()
+@click.argument("game")
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=1000, show_default=True, help="Games per block (per --vary value).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the run; game i plays with seed S×2³²+i.")
+@click.option("--agent", "agents", multiple=True, metavar="NAME",
+              help="Agent: 'random' or one of the game's (e.g. 'greedy'); several take turns in every seat.")
+@click.option("--setup", "setups", multiple=True, metavar="FILE",
+              help="Deck, party or build file to play (validated first); default: the game's own setups.")
+@click.option("--vary", default=None, metavar="PARAM=V1,V2,…", help="Sweep a params.yaml value (dotted path).")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Local worker processes (default: all cores).")
+@click.option("--cluster", default=None, metavar="ADDRESS", help="Dask scheduler, e.g. tcp://HOST:8786.")
+@click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write games as JSON Lines playtest logs under this folder.")
+@click.option("--log-every", type=int, default=1, show_default=True, metavar="K", help="With --logs: every K-th game.")
+@click.option("--max-steps", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="Step cap per game: a game not over by then is counted unfinished.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write report.json and report.html (with plots) in this folder.")
+@FORMAT
+@click.pass_obj
+def simulate(obj: Ctx, game: str, n_games: int, seed: int, agents: tuple[str, ...], setups: tuple[str, ...],
+             vary: str | None, workers: int | None, cluster: str | None, logs: Path | None, log_every: int,
+             max_steps: int, out: Path | None, fmt: str) -> None:
+    """Play simulated games of GAME between agents and report balance statistics."""
+    obj.check_games((game,))
+    pkg = gamehooks.package(game)
+    if pkg is None or pkg.new_state is None:
+        raise click.UsageError(f"cardgen simulate: not yet supported for {game} (its engine has no game state)")
+    problems = Problems()
+    g = load_game(obj.root, game, problems)
+    if g is None or problems.has_errors:
+        report(problems, fmt)
+        sys.exit(1)
+    opts = Options(n_games, seed, agents, setups, vary, workers, cluster, logs, log_every, out, fmt, max_steps)
+    try:
+        code = execute(g, pkg, opts)
+    except SimError as e:
+        if e.problems is not None:
+            report(e.problems, fmt)
+            sys.exit(e.code)
+        if e.code == 2:
+            raise click.UsageError(e.text()) from None
+        click.echo(e.text(), err=True)
+        code = e.code
+    sys.exit(code)

@@ -1,0 +1,110 @@
+"""What every command shares: the project root, the context, the report of problems, typed options."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .. import sources
+from ..catalogue import rule_titles
+from ..loader import list_games
+from ..problems import Problems, did_you_mean, safe, to_json
+
+FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                      help="Report as text lines or one JSON document.")
+
+
+def find_root(start: Path) -> Path | None:
+    """The project folder: the nearest folder upwards holding rules/ and cards/ (else None)."""
+    for p in [start, *start.parents]:
+        if is_project(p):
+            return p
+    return None
+
+
+def is_project(p: Path) -> bool:
+    try:
+        return (p / "rules").is_dir() and (p / "cards").is_dir()
+    except OSError:
+        return False
+
+
+class CardgenGroup(click.Group):
+    """The command group: Ctrl-C anywhere in a command is "interrupted", exit 130."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            interrupted()
+
+
+def interrupted() -> None:
+    try:
+        sys.stdout.flush()
+    except Exception:  # noqa: BLE001 - the stream may be gone; the exit code still says it
+        pass
+    click.echo("interrupted", err=True)
+    sys.exit(130)
+
+
+class Ctx:
+    """The project a command works on, found when the command first needs it (so ``--help``
+    works anywhere); no project there is exit 2 "no cardgen project here"."""
+
+    def __init__(self, ctx: click.Context, root: Path | None):
+        self._ctx, self._given, self._root, self._games = ctx, root, None, None
+
+    @property
+    def root(self) -> Path:
+        if self._root is None:
+            found = self._given if self._given is not None else find_root(Path.cwd())
+            if found is None or not is_project(found):
+                where = found if found is not None else Path.cwd()
+                click.echo(safe(f"cardgen: no cardgen project here ({where}): a project folder holds rules/ "
+                                "and cards/ (give it with --root)"), err=True)
+                sys.exit(2)
+            self._root = found.resolve()
+            self._ctx.with_resource(sources.project(self._root))    # every file read stays inside it
+        return self._root
+
+    @property
+    def games(self) -> list[str]:
+        if self._games is None:
+            self._games = list_games(self.root)
+        return self._games
+
+    def check_games(self, names: tuple[str, ...]) -> list[str]:
+        for n in names:
+            if n not in self.games:
+                hint = did_you_mean(n, self.games)
+                raise click.UsageError(safe(f"unknown game '{n}'" + (f"; {hint}" if hint else "") +
+                                            f" (games: {', '.join(self.games) or 'none'})"))
+        return list(names) or self.games
+
+
+def titles() -> dict[str, str]:
+    """Rule ID → title, for the JSON output (the project of the running command)."""
+    ctx = click.get_current_context(silent=True)
+    root = getattr(ctx.find_root().obj, "root", None) if ctx is not None else None
+    return rule_titles(root) if root is not None else {}
+
+
+def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
+           details: list[str] = ()) -> None:
+    """Problems one a line, then ``details`` (what the files hold), then the count on stderr."""
+    out = out or sys.stdout
+    if fmt == "json":
+        out.write(to_json(problems, titles(), **(extra or {})) + "\n")
+        return
+    for p in problems.sorted():
+        out.write(p.text() + "\n")
+    for d in details:
+        out.write("\n".join(safe(x) for x in d.split("\n")) + "\n")
+    out.flush()             # the count comes last on a terminal, where stdout and stderr meet
+    n_err = len(problems.errors)
+    n_warn = sum(1 for p in problems if p.severity == "warning")
+    if n_err or n_warn:
+        click.echo(f"{n_err} error(s), {n_warn} warning(s)", err=True)
