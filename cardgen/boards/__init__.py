@@ -13,6 +13,7 @@ each builder checks its files again and reports into the build's problems.
 
 from __future__ import annotations
 
+from ..legibility import MIN_PT, describe, small_texts
 from ..problems import Problems
 from ..render_pdf import render
 from ..render_svg import render_page
@@ -67,6 +68,20 @@ def check_game(game, problems: Problems) -> None:
                     fit(b, game.print.page_w, game.print.page_h)
                 except TilingError as e:
                     problems.error("BOARD-TOO-LARGE", str(e), model.loc)
+            _legible(kind, model, [it for b in scenes for it in b.items], problems)
+    for sheet, _ in loaded["tokens"]:
+        pages, _manifest = tokens.pages(sheet, game, common.fonts_of(game))
+        _legible("tokens", sheet, [it for p in pages for it in p.items], problems)
+
+
+def _legible(kind: str, model, items: list, problems: Problems) -> None:
+    """TEXT-SMALL: text a board, mat or token sheet prints under the floor, once per board."""
+    tiny = small_texts(items)
+    if tiny:
+        what = {"maps": "the map", "board": "the board", "mats": "the mat", "tokens": "the token sheet"}[kind]
+        problems.warning("TEXT-SMALL", f"{what} '{getattr(model, 'name', '') or model.loc.file}' prints "
+                         f"{describe(tiny)}, under the {MIN_PT:g} pt minimum for text at the table", model.loc,
+                         hint="enlarge the text in the board file (or the space it is given)")
 
 
 def _problems(opts) -> Problems:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import hexgrid as hg
+from ..legibility import MIN_PT
 from ..problems import Loc, Problems, did_you_mean
 from ..scene import Circle, Line, Polygon, Rect, Text
 from ..schema import Opt
@@ -694,7 +695,7 @@ def draw_tile(m: HexMap, h: hg.Hex, lay: hg.Layout, fonts: dict[str, str], seams
     if m.labels:
         col, row = m.offsets[h]
         dy = -m.size * (0.3 if m.orientation == "pointy" else 0.33)
-        label = Text(cx, cy + dy, f"{col},{row}", fonts["regular"], max(5.0, m.size * 0.24), _label_ink(t.fill),
+        label = Text(cx, cy + dy, f"{col},{row}", fonts["regular"], max(MIN_PT, m.size * 0.24), _label_ink(t.fill),
                      "center")
         label = seams.nudge(label, cx - m.size * 0.3, cx + m.size * 0.3)   # off a seam, inside the hex
         if t.pattern != "none":   # a patch of plain fill under the label: the pattern would drown it

@@ -326,10 +326,10 @@ def _track(x: float, y: float, label_w: float, box: float, label: str, t: Track,
         out.append(seams.nudge(Text(bx + box / 2, y + box / 2 + 1.8, str(v), fonts["bold" if marked or start
                                     else "regular"], 10 if marked else 9, ink, "center"), bx + 0.5, bx + box - 0.5))
         if marked and t.mark_label:
-            out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, t.mark_label.upper(), fonts["bold"], 5.5,
+            out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, t.mark_label.upper(), fonts["bold"], 6.5,
                                         "#b3261e", "center"), bx - 2, bx + box + 2))
         if start:
-            out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, "START", fonts["bold"], 5.5, col, "center"),
+            out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, "START", fonts["bold"], 6.5, col, "center"),
                                    bx - 2, bx + box + 2))
     return out
 
