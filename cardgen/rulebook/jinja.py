@@ -328,12 +328,31 @@ def build_context(game: Game, version: Version, versions: list[Version]) -> dict
                 return (fams.index(fam), int(num) if num.isdigit() else 0, first)
             return (len(fams), 0, first)
         ids = [rid for _, rid in sorted(enumerate(groups), key=key)] if fams else list(groups)
-        return [wrap({"id": rid, "title": rules[rid]["title"] if rid in rules else "", "texts": groups[rid]},
+        heads = _rule_headings(version)
+        return [wrap({"id": rid, "title": rules[rid]["title"] if rid in rules else "", "texts": groups[rid],
+                      "heading": heads.get(rid) or (rules[rid]["section"] if rid in rules else rid)},
                      f"rulings_by_rule[{i}]") for i, rid in enumerate(ids)]
 
     ctx.update(card=card, cards_of=cards_of, component=component, components_table=components_table,
                icon=lambda name: "{" + str(name) + "}", plural=plural, rulings_by_rule=rulings_by_rule)
     return ctx
+
+
+def _rule_headings(version) -> dict[str, str]:
+    """Rule ID → the heading of the section that explains it (``{rule="…"}`` on the line before a
+    heading): how a player's book names a rule."""
+    out: dict[str, str] = {}
+    for path in getattr(version, "chapters", []):
+        try:
+            lines = Path(path).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue                      # the renderer reports it
+        for attrs, head in zip(lines, lines[1:]):
+            m = re.search(r'\brule="([^"]+)"', attrs)
+            if m and attrs.lstrip().startswith("{") and head.startswith("#") and "{{" not in head:
+                for rid in m.group(1).split():
+                    out.setdefault(rid, head.lstrip("#").strip())
+    return out
 
 
 def _cell(text: str) -> str:
@@ -437,11 +456,13 @@ def _error_line(exc: BaseException, files: set[str]) -> tuple[str | None, int | 
 class ChapterRenderer:
     """Renders the chapters of one version with one context."""
 
-    def __init__(self, game: Game, version: Version, versions: list[Version], problems: Problems):
+    def __init__(self, game: Game, version: Version, versions: list[Version], problems: Problems,
+                 designer: bool = False):
         self.game = game
         self.version = version
         self.problems = problems
         self.context = build_context(game, version, versions)
+        self.context["designer"] = designer      # the designer's edition: rule IDs and how the rules are kept
         search = [version.folder]
         cur = next((v for v in versions if v.current), None)
         if cur is not None and cur.folder != version.folder:
