@@ -27,10 +27,10 @@ def patterns(root: Path, slug: str) -> dict[str, re.Pattern]:
     game = load_game(root, slug, Problems())
     ids = sorted({c.id for c in game.cards} | {c.id for c in game.components}, key=len, reverse=True)
     ids = [i for i in ids if "_" in i]           # a one-word id is an ordinary word ("rat")
-    out = {"rule ID": re.compile(r"\b(?:%s)-[A-Z]+-\d+\b" % "|".join(prefixes)),
+    out = {"rule ID": re.compile(r"\b(?:" + "|".join(prefixes) + r")-[A-Z]+-\d+\b"),
            "file name": FILES, "coordinates": COORDS, "developer wording": WORDING}
     if ids:
-        out["internal id"] = re.compile(r"\b(?:%s)\b" % "|".join(map(re.escape, ids)))
+        out["internal id"] = re.compile(r"\b(?:" + "|".join(map(re.escape, ids)) + r")\b")
     return out
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pdfplumber
 import pytest
 
+from cardgen.loader import load_game
+from cardgen.problems import Problems
 from tests.conftest import ROOT, problems_json
 from tests.player_text import developer_text, games, patterns, player_pdfs
 
@@ -16,8 +18,7 @@ def test_the_scan_finds_each_kind_of_developer_text():
     text = "Chasm (BF-MAP-1) · preset file boss_ember_wyrm.yaml · Spiked Tail (at [3, 1]) · the validator checks"
     found = developer_text(text, pats)
     assert {f.split(":")[0] for f in found} >= {"rule ID", "file name", "coordinates", "developer wording"}, found
-    card = next(c.id for c in __import__("cardgen.loader", fromlist=["load_game"]).load_game(
-        ROOT, "boss_fight", __import__("cardgen.problems", fromlist=["Problems"]).Problems()).cards if "_" in c.id)
+    card = next(c.id for c in load_game(ROOT, "boss_fight", Problems()).cards if "_" in c.id)
     assert developer_text(f"Slots {card}: 1 of 2 used", pats) == [f"internal id: {card}"]
     assert developer_text("Dragon Skull · Size 1 hex · 12 points · Heroic Feat (expend 4)", pats) == []
 
