@@ -337,7 +337,7 @@ def _sheet(game, st, params, path, b: Build, scratch: Problems, KeepTogether, Pa
         items = diagram(cells, 0, 0, 80, 52, max_hex=13, fill="#d9c7a3", stroke=game.colors.get("ink", "#000000"),
                         width=0.35, anchor=game.colors.get("boss"), empty="1 hex",
                         font=game.fonts["italic"], fills=tints)
-        out.append(Paragraph("Footprint (each colour one piece; the dot is the build's anchor [0, 0])", st["h2"]))
+        out.append(Paragraph("Footprint (each colour one piece; the dot marks the hex the build is placed by)", st["h2"]))
         out.append(Diagram(items, 80, 52))
         rows = []
         for k, p in enumerate(b.pieces):
