@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 from . import cache as cachemod
 from .cache import Recorder, Store, deps_hold, digest
 from .elements import KINDS
 from .elements.base import DrawContext
+from .legibility import MIN_PT, describe, floor_of, small_texts, too_small
 from .model import Card, Game
 from .problems import Loc, Problem, Problems
 from .scene import Symbol, Use
@@ -198,10 +200,32 @@ class CardLayout:
             ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, sink, label,
                               el.loc if own else (card.field_locs[field] if field else card.loc), card.field_locs,
                               el.name, el.loc, self._art, field, self._art_dir)
-            out.extend(KINDS[el.kind].draw(v, ctx))
+            drawn = KINDS[el.kind].draw(v, ctx)
+            self._legibility(el, v, drawn, label)
+            out.extend(drawn)
             for prob in sink if own else ():
                 self._report_once(prob, label, tpl.name)
         return out
+
+    def _legibility(self, el, v: dict, drawn: list, label: str) -> None:
+        """TEXT-SMALL: a text size of the template under the floor (reported once, at the line of the
+        key that sets it), or text the element printed under the floor (at the element's line)."""
+        floor = floor_of(el.kind, v)
+        what = f"{'rules text' if floor > MIN_PT else 'text'} on a card"
+        for key, size, said, floor in too_small(el.kind, v):
+            loc = el.locs.get(key, el.loc)
+            self._small(loc, key, f"element '{el.name}' of template '{_stem(loc)}': {said} {size:g} pt, under the "
+                        f"{floor:g} pt minimum for {what}", f"set {key} to {floor:g} or more; give the text room")
+            return
+        tiny = small_texts(drawn, floor)
+        if tiny:
+            self._small(el.loc, "", f"{label}: element '{el.name}' of template '{_stem(el.loc)}' prints "
+                        f"{describe(tiny)}, under the {floor:g} pt minimum for {what}", "give the element more room")
+
+    def _small(self, loc, key: str, message: str, hint: str) -> None:
+        if (loc, key) not in self._once:
+            self._once.add((loc, key))
+            self.problems.warning("TEXT-SMALL", message, loc, hint=hint)
 
     def _report_once(self, prob: Problem, label: str, template: str) -> None:
         """A template's own problem, once at its line, with the cards that use the template counted."""
@@ -225,6 +249,10 @@ class CardLayout:
             if name in card.field_locs:
                 return name
         return None
+
+
+def _stem(loc: Loc | None) -> str:
+    return Path(loc.file).stem if loc is not None else "?"
 
 
 def _loc(loc: Loc | None) -> list | None:

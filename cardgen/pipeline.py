@@ -91,7 +91,7 @@ def check_game(game: Game, problems: Problems, errors_before: int | None = None,
     if extra:
         extra(game, construction)
     relaxed = _relax(problems, construction) if draft else 0
-    if set(game.printables) & {"maps", "board", "mats", "tokens"}:
+    if set(game.printables) & {"maps", "board", "mats", "tokens", "reference"}:
         from . import boards
 
         def check_boards(g: Game, p: Problems) -> dict[str, bytes]:

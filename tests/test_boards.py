@@ -413,7 +413,10 @@ def test_rink_slots_hold_skater_cards_and_tracks_follow_params():
     sw, sh = brink.slot_boxes(m)
     assert (sw, sh) == (63 + 6, 88 + 6)
     slots = [r for r in board.items if type(r).__name__ == "Rect" and (r.w, r.h) == (sw, sh)]
-    assert len(slots) == 3 * 2 * g.params["acting_skaters"] + 2      # three zones, both teams, two goalies
+    # three zones, both teams, two goalies, and each team's Team Spirit card
+    assert len(slots) == 3 * 2 * g.params["acting_skaters"] + 2 + 2
+    assert {"Team A Spirit", "Team B Spirit", "Team A Exhausted", "Team B Exhausted"} <= {
+        t.text for t in _texts(board.items)}
     texts = [t.text for t in _texts(board.items)]
     assert texts.count("Team A Goalie") == 1 and texts.count("Team B Goalie") == 1
     assert "FACE-OFF" in texts

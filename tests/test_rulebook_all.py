@@ -51,10 +51,11 @@ def test_current_older_versions_and_booklet_are_written(slug):
     rb, files, _ = book(slug)
     older = [v.pdf_name for v in rb.versions if v is not rb.current]
     if not older:                                   # a new game's first draft: the current version only
-        assert sorted(files) in (["rulebook.pdf"], ["rulebook-booklet.pdf", "rulebook.pdf"]), sorted(files)
+        assert sorted(files) in (["rulebook-designer.pdf", "rulebook.pdf"],
+                                 ["rulebook-booklet.pdf", "rulebook-designer.pdf", "rulebook.pdf"]), sorted(files)
         if "rulebook-booklet.pdf" not in files:
             return
-    assert sorted(files) == sorted(["rulebook.pdf", "rulebook-booklet.pdf", *older])
+    assert sorted(files) == sorted(["rulebook.pdf", "rulebook-booklet.pdf", "rulebook-designer.pdf", *older])
     booklet = PdfReader(io.BytesIO(files["rulebook-booklet.pdf"]))
     assert len(booklet.pages) % 2 == 0                                 # half pages padded to a multiple of 4
     w, h = float(booklet.pages[0].mediabox.width), float(booklet.pages[0].mediabox.height)
@@ -107,7 +108,7 @@ def test_every_catalogue_ruling_is_clarified_under_its_rule(slug):
     ids = {r["id"] for r in rb.game.params["rulings"]}
     missing = [i for i in catalogue_rulings(slug) if i not in ids]
     assert not missing, missing
-    pages = texts["rulebook.pdf"]
+    pages = texts["rulebook-designer.pdf"]         # the designer's edition keys them by rule ID
     start = next(i for i, t in enumerate(pages) if re.search(r"^Clarifications$", t, re.M))
     end = next((i for i, t in enumerate(pages) if i > start and re.search(r"^Changes since", t, re.M)), len(pages))
     lines = [ln.strip() for t in pages[start:end] for ln in t.splitlines()]

@@ -6,6 +6,7 @@ Printables (register in :mod:`cardgen.printables`; a game lists the ones it want
 ``board``   ``board.pdf``: every ``board:`` file, tiled
 ``mats``    ``mats.pdf``: every mat, one per ``copies`` entry, tiled
 ``tokens``  ``tokens.pdf``: every token sheet, fronts and mirrored backs
+``reference`` ``reference.pdf``: the quick-reference sheets (player aids)
 
 :func:`check_game` validates every board file of a game (``cardgen validate`` should call it);
 each builder checks its files again and reports into the build's problems.
@@ -13,15 +14,16 @@ each builder checks its files again and reports into the build's problems.
 
 from __future__ import annotations
 
+from ..legibility import MIN_PT, describe, small_texts
 from ..problems import Problems
 from ..render_pdf import render
 from ..render_svg import render_page
 from ..scene import Document, Page
-from . import common, maps, mats, tokens, zoneboard
+from . import common, maps, mats, reference, tokens, zoneboard
 from . import pictures as pictures  # registers the rulebook's board: image scheme
 from .tiling import Board, TilingError, fit, tile_document_pages
 
-__all__ = ["check_game", "build_maps", "build_board", "build_mats", "build_tokens", "PRINTABLES"]
+__all__ = ["check_game", "build_maps", "build_board", "build_mats", "build_tokens", "build_reference", "PRINTABLES"]
 
 
 def _tile(board: Board, game, fonts, problems: Problems, loc) -> list[Page] | None:
@@ -37,7 +39,7 @@ def _boards(game, problems: Problems, files=None) -> dict:
     """Everything of the game's maps folder, loaded: {kind: [(model, board scenes)]}."""
     files = files if files is not None else common.board_files(game.maps_dir, problems)
     fonts = common.fonts_of(game)
-    out: dict = {"maps": [], "board": [], "mats": [], "tokens": []}
+    out: dict = {"maps": [], "board": [], "mats": [], "tokens": [], "reference": []}
     for m in maps.load_all(game, problems, files):
         out["maps"].append((m, [maps.scene(m, fonts)]))
     for path, doc in files["board"]:
@@ -52,6 +54,10 @@ def _boards(game, problems: Problems, files=None) -> dict:
         sheet = tokens.load(path, doc, game, problems)
         if sheet is not None:
             out["tokens"].append((sheet, []))
+    for path, doc in files["reference"]:
+        ref = reference.load(path, doc, game, problems)
+        if ref is not None:
+            out["reference"].append((ref, []))
     return out
 
 
@@ -67,6 +73,24 @@ def check_game(game, problems: Problems) -> None:
                     fit(b, game.print.page_w, game.print.page_h)
                 except TilingError as e:
                     problems.error("BOARD-TOO-LARGE", str(e), model.loc)
+            _legible(kind, model, [it for b in scenes for it in b.items], problems)
+    for sheet, _ in loaded["tokens"]:
+        pages, _manifest = tokens.pages(sheet, game, common.fonts_of(game))
+        _legible("tokens", sheet, [it for p in pages for it in p.items], problems)
+    for ref, _ in loaded["reference"]:
+        pages = reference.pages(ref, game, common.fonts_of(game), problems)
+        _legible("reference", ref, [it for p in pages for it in p.items], problems)
+
+
+def _legible(kind: str, model, items: list, problems: Problems) -> None:
+    """TEXT-SMALL: text a board, mat or token sheet prints under the floor, once per board."""
+    tiny = small_texts(items)
+    if tiny:
+        what = {"maps": "the map", "board": "the board", "mats": "the mat", "tokens": "the token sheet",
+                "reference": "the quick reference"}[kind]
+        problems.warning("TEXT-SMALL", f"{what} '{getattr(model, 'name', '') or model.loc.file}' prints "
+                         f"{describe(tiny)}, under the {MIN_PT:g} pt minimum for text at the table", model.loc,
+                         hint="enlarge the text in the board file (or the space it is given)")
 
 
 def _problems(opts) -> Problems:
@@ -130,4 +154,18 @@ def build_tokens(laid, **opts) -> dict[str, bytes]:
     return {"tokens.pdf": render(Document(f"{game.title} — tokens", pages=pages, subject="token sheets"))}
 
 
-PRINTABLES = {"maps": build_maps, "board": build_board, "mats": build_mats, "tokens": build_tokens}
+def build_reference(laid, **opts) -> dict[str, bytes]:
+    """``reference.pdf``: the game's quick-reference sheets."""
+    game = laid.game
+    problems = _problems(opts)
+    pages: list[Page] = []
+    for ref, _ in _boards(game, problems)["reference"]:
+        pages += reference.pages(ref, game, common.fonts_of(game), problems)
+    if not pages:
+        return {}
+    return {"reference.pdf": render(Document(f"{game.title} — quick reference", pages=pages,
+                                             subject="quick reference"))}
+
+
+PRINTABLES = {"maps": build_maps, "board": build_board, "mats": build_mats, "tokens": build_tokens,
+              "reference": build_reference}

@@ -5,6 +5,7 @@ A file in ``maps/<game>/`` says what it is by its top-level key:
 ``map``      a hex map (``maps.py``)            ``terrain``  hex terrain legend and placement checks
 ``board``    a board of zones and tracks (``zoneboard.py``)
 ``mats``     play mats (``mats.py``)             ``tokens``   a token sheet (``tokens.py``)
+``reference`` a quick-reference sheet (``reference.py``)
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..problems import Loc, Problems, did_you_mean
 from ..schema import Checked, Opt, check_mapping, check_value
 from ..yamlsrc import YDict, load_yaml
 
-KINDS = ("map", "terrain", "board", "mats", "tokens")
+KINDS = ("map", "terrain", "board", "mats", "tokens", "reference")
 
 
 def board_files(maps_dir: Path, problems: Problems) -> dict[str, list[tuple[Path, YDict]]]:

@@ -25,6 +25,7 @@ from typing import Any
 
 from .. import gamehooks, sources
 from .. import hexgrid as hg
+from ..legibility import MIN_PT
 from ..problems import Loc, Problems, did_you_mean
 from ..scene import Circle, Line, Polygon, Rect, Text
 from ..schema import Opt
@@ -52,6 +53,8 @@ ZONE_SPEC = {
     "terrain": Opt("str", required=True, doc="the terrain under a zone symbol"),
     "color": Opt("color", required=True, doc="outline colour"),
     "letter": Opt("str", default="", doc="a letter printed in each zone hex"),
+    "pattern": Opt("enum", choices=PATTERNS, default="none",
+                   doc="overprint in the zone's colour: zones told apart in greyscale, not by colour alone"),
 }
 MAP_SPEC = {
     "name": Opt("str", required=True, doc="printed title"),
@@ -88,6 +91,7 @@ class Zone:
     terrain: str
     color: str
     letter: str
+    pattern: str = "none"
 
 
 @dataclass
@@ -176,7 +180,8 @@ def load_terrain(files: list[tuple[Path, YDict]], game, problems: Problems) -> T
                 problems.error("MAP-TERRAIN", f"zone '{key}' reuses the symbol '{v['symbol']}' of "
                                f"'{seen_sym[v['symbol']]}'", zd.at("symbol"))
             seen_sym[v["symbol"]] = key
-            ts.zones[key] = Zone(key, v["name"], v["symbol"], v["terrain"], v["color"], v["letter"])
+            ts.zones[key] = Zone(key, v["name"], v["symbol"], v["terrain"], v["color"], v["letter"],
+                                 v["pattern"])
         if r.values.get("default"):
             if r.values["default"] not in ts.terrain:
                 problems.error("MAP-TERRAIN", f"unknown default terrain '{r.values['default']}'", doc.at("default"),
@@ -550,6 +555,13 @@ def hex_layout(m: HexMap) -> tuple[hg.Layout, float, float]:
     return hg.Layout(m.orientation, m.size, (ox, oy)), max(xs) - min(xs), max(ys) - min(ys)
 
 
+def _tint(color: str, k: float = 0.55) -> str:
+    """A colour mixed with white (a zone's pattern, lighter than its outline and letter)."""
+    h = color.lstrip("#")
+    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+    return "#" + "".join(f"{round(c + (255 - c) * k):02x}" for c in (r, g, b))
+
+
 def _label_ink(fill: str) -> str:
     """Coordinate label colour that reads on a tile of this fill."""
     lum = _luma(fill)
@@ -563,19 +575,24 @@ def draw_tile(m: HexMap, h: hg.Hex, lay: hg.Layout, fonts: dict[str, str], seams
     out: list = [Polygon(tuple(poly), t.fill, None, 0)]
     if t.pattern != "none":
         out += pattern_items(t.pattern, _inset(poly, cx, cy, 1.0, m.size), cx, cy, m.size, t.pattern_color)
+    zoned = False
     for zkey, cells in m.zones.items():
         if h in cells and t.passable:
             z = m.terrain.zones[zkey]
+            if z.pattern != "none":
+                zoned = True
+                out += pattern_items(z.pattern, _inset(poly, cx, cy, m.size * 0.09, m.size), cx, cy, m.size,
+                                     _tint(z.color))
             out.append(Polygon(tuple(_inset(poly, cx, cy, m.size * 0.09, m.size)), None, z.color, 0.9))
             if z.letter:
                 out.append(Text(cx, cy + m.size * 0.36, z.letter, fonts["bold"], m.size * 0.28, z.color, "center"))
     if m.labels:
         col, row = m.offsets[h]
         dy = -m.size * (0.3 if m.orientation == "pointy" else 0.33)
-        label = Text(cx, cy + dy, f"{col},{row}", fonts["regular"], max(5.0, m.size * 0.24), _label_ink(t.fill),
+        label = Text(cx, cy + dy, f"{col},{row}", fonts["regular"], max(MIN_PT, m.size * 0.24), _label_ink(t.fill),
                      "center")
         label = seams.nudge(label, cx - m.size * 0.3, cx + m.size * 0.3)   # off a seam, inside the hex
-        if t.pattern != "none":   # a patch of plain fill under the label: the pattern would drown it
+        if t.pattern != "none" or zoned:   # a patch of plain fill under the label: the pattern would drown it
             x0, y0, x1, y1 = text_box(label)
             out.append(Rect(x0 - 0.7, y0 - 0.4, x1 - x0 + 1.4, y1 - y0 + 0.8, t.fill, None, 0, 0.8))
         out.append(label)

@@ -2,8 +2,12 @@
 
 A mat is rows of groups; a group is ``count`` slots of one card size (slot = card plus
 ``slot_margin`` on every side) under one label, or a row of rings where the game's tokens go
-(``tokens: [ids]`` from the game's tokens file, drawn at the token's size). Counts may be
-``{param: …}``. Mats larger than a sheet are tiled like every board.
+(``tokens: [ids]`` from the game's tokens file, drawn at the token's size), or a track of
+numbered boxes a marker moves along (``track: {from: 0, to: …}``; ``to`` may be a number,
+``{param: …}`` or ``{cards: FIELD, type: TYPE}``, the largest value of that field among the
+game's cards). A track longer than :data:`TRACK_ROW` boxes is printed as two dials, tens and
+units, each with its own marker. Counts may be ``{param: …}``. Mats larger than a sheet are
+tiled like every board.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ GROUP_SPEC = {
     "numbered": Opt("bool", default=True, doc="number the slots 1, 2, … when there are several"),
     "tokens": Opt("list", default=None, item=Opt("str"), doc="token ids: rings where those tokens go"),
     "columns": Opt("int", default=None, min=1, doc="token rings per line"),
+    "track": Opt("map", default=None, doc="{from, to}: numbered boxes for a marker (Health, K.O.s …)",
+                 fields={"from": Opt("any", default=0), "to": Opt("any", required=True)}),
 }
 MAT_SPEC = {
     "name": Opt("str", required=True),
@@ -41,6 +47,8 @@ MAT_SPEC = {
     "rows": Opt("list", required=True, doc="rows of groups, top to bottom"),
 }
 LABEL_H = 14.0            # group label and its note above the slots
+TRACK_BOX = 10.0          # a track box: room for a 9 mm marker or a die
+TRACK_ROW = 16            # longer tracks become two dials, tens and units
 RING_GAP = 6.0
 RING_LABEL = 6.0
 PAD = 4.0
@@ -56,6 +64,7 @@ class Group:
     numbered: bool
     tokens: list | None
     columns: int | None = None
+    track: tuple[int, int] | None = None
 
 
 @dataclass
@@ -121,6 +130,17 @@ def _group(gd, loc, card, game, problems: Problems, token_defs: dict, what: str)
     size = common.card_size(v["card"], game, problems, gd.at("card")) if v["card"] else card
     if size is None:
         return None
+    track = None
+    if v["track"] is not None:
+        ends = [_track_end(v["track"][k], game, problems, gd["track"].at(k) if k in gd["track"] else gd.at("track"),
+                           f"'{k}' of the track of {what}") for k in ("from", "to")]
+        if None in ends:
+            return None
+        if ends[1] <= ends[0]:
+            problems.error("YAML-TYPE", f"the track of {what} must end above its start ({ends[0]}), not at {ends[1]}",
+                           gd.at("track"))
+            return None
+        track = (ends[0], ends[1])
     toks = None
     if v["tokens"] is not None:
         toks = []
@@ -133,7 +153,34 @@ def _group(gd, loc, card, game, problems: Problems, token_defs: dict, what: str)
                                hint=did_you_mean(tid, token_defs))
                 return None
             toks.append(t)
-    return Group(v["label"], count, size, v["note"], v["highlight"], v["numbered"], toks, v["columns"])
+    return Group(v["label"], count, size, v["note"], v["highlight"], v["numbered"], toks, v["columns"], track)
+
+
+def _track_end(value, game, problems: Problems, loc, what: str) -> int | None:
+    """A track's end: a number, ``{param: …}``, or ``{cards: FIELD, type: TYPE}`` (the largest value)."""
+    if isinstance(value, dict) and "cards" in value:
+        cards = [c for c in game.cards if value.get("type") in (None, c.type)]
+        vals = [c.fields.get(value["cards"]) for c in cards]
+        vals = [x for x in vals if isinstance(x, int) and not isinstance(x, bool)]
+        if not vals:
+            problems.error("YAML-TYPE", f"{what}: no card{' of type ' + str(value.get('type')) if value.get('type') else ''}"
+                           f" has a whole-number '{value['cards']}'", loc)
+            return None
+        return max(vals)
+    v = common.param(value, game, problems, loc)
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        if v is not None:
+            problems.error("YAML-TYPE", f"{what} must be a whole number ≥ 0, not {v!r}", loc)
+        return None
+    return v
+
+
+def _track_rows(g: Group) -> list[tuple[str, list[int]]]:
+    """The rows of boxes of a track: one row, or the tens and the units of a long one."""
+    lo, hi = g.track or (0, 0)
+    if hi - lo + 1 <= TRACK_ROW:
+        return [("", list(range(lo, hi + 1)))]
+    return [("×10", list(range(0, hi // 10 + 1))), ("×1", list(range(10)))]
 
 
 def _ring_grid(g: Group) -> tuple[int, int, float]:
@@ -144,6 +191,10 @@ def _ring_grid(g: Group) -> tuple[int, int, float]:
 
 
 def _group_size(g: Group, m: Mat) -> tuple[float, float]:
+    if g.track is not None:
+        rows = _track_rows(g)
+        lead = TRACK_BOX if any(cap for cap, _ in rows) else 0.0
+        return max(lead + max(len(b) for _, b in rows) * TRACK_BOX, 40.0), LABEL_H + len(rows) * (TRACK_BOX + 2)
     if g.tokens is not None:
         cols, rows, d = _ring_grid(g)
         cell_w = d + RING_GAP + 8
@@ -190,6 +241,19 @@ def _draw_group(g: Group, m: Mat, x: float, y: float, fonts, seams: Seams) -> li
         out.append(seams.nudge(Text(x, y + 10, g.note, fonts["italic"], _fit(g.note, fonts["italic"], 7.5, gw),
                                     "#555555"), x, x + gw))
     y0 = y + LABEL_H
+    if g.track is not None:
+        rows = _track_rows(g)
+        lead = TRACK_BOX if any(cap for cap, _ in rows) else 0.0
+        for r, (cap, boxes) in enumerate(rows):
+            by = y0 + r * (TRACK_BOX + 2)
+            if cap:
+                out.append(Text(x + lead / 2, by + TRACK_BOX / 2 + 1.4, cap, fonts["bold"], 8, col, "center"))
+            for k, n in enumerate(boxes):
+                bx = x + lead + k * TRACK_BOX
+                out.append(Rect(bx, by, TRACK_BOX, TRACK_BOX, "#ffffff", col, 0.8 if g.highlight else 0.4, 1.0))
+                out.append(Text(bx + TRACK_BOX / 2, by + TRACK_BOX / 2 + 1.4, str(n), fonts["bold"], 9,
+                                "#7a7a7a", "center"))
+        return out
     if g.tokens is not None:
         cols, _rows, d = _ring_grid(g)
         cell_w = d + RING_GAP + 8

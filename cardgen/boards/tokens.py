@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..fonts import METRICS
 from ..imposition import back_position
+from ..legibility import MIN_PT
 from ..loader import DEFAULT_LIMITS
 from ..problems import Loc, Problems, did_you_mean
 from ..scene import Circle, Line, Page, Polygon, Rect, Text
@@ -287,8 +288,8 @@ def face_items(t: TokenDef, face: Face, x: float, y: float, fonts: dict[str, str
         out += symbol_items(face.symbol, cx, cy - (s * 0.1 if has_label else 0), s * (0.42 if has_label else 0.55),
                             face.ink)
     if has_label:
-        inner = s * (0.58 if t.shape == "round" else 0.8)
-        ls = _fit(face.label, fonts["bold"], s * 0.3, inner)
+        inner = s * (0.7 if t.shape == "round" else 0.8)     # the chord of a round token at the label's line
+        ls = _fit(face.label, fonts["bold"], max(MIN_PT, s * 0.3), inner)   # under MIN_PT: TEXT-SMALL
         out.append(Text(cx, cy + s * 0.27, face.label, fonts["bold"], ls, face.ink, "center"))
     return out
 

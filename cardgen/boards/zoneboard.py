@@ -39,6 +39,11 @@ ZONE_SPEC = {
     "end": Opt("bool", default=False, doc="the side's end stands in this zone: its target and its keeper's slot"),
     "centre": Opt("bool", default=False, doc="the centre spot (and the centre line) stand in this zone"),
 }
+SIDE_SLOT_SPEC = {
+    "label": Opt("str", required=True, doc="printed after the side's name"),
+    "card": Opt("bool", default=False, doc="a card slot (the board's card size); else a box for a marker"),
+    "note": Opt("str", default="", doc="a line under the label"),
+}
 BOARD_SPEC = {
     "name": Opt("str", required=True),
     "card": Opt("str", required=True, doc="card size name the slots hold"),
@@ -52,6 +57,8 @@ BOARD_SPEC = {
     "sides": Opt("list", required=True, doc="two sides: {name, color}"),
     "zones": Opt("list", required=True),
     "tracks": Opt("list", default=[]),
+    "side_slots": Opt("list", default=[], doc="each side's own places beside the field: a card slot or a "
+                      "marker box ({label, card, note})"),
     "track_box": Opt("length", default=16.0, min=5, doc="a track step's box: fits a track marker"),
     "table": Opt("map", default=None),
     "colors": Opt("map", default={}, doc="surface, border, line, blue_line, ink, panel"),
@@ -86,6 +93,7 @@ class ZoneBoard:
     box: float
     table: dict | None
     colors: dict[str, str] = field(default_factory=dict)
+    side_slots: list[dict] = field(default_factory=list)
 
 
 def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
@@ -148,6 +156,13 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
             ok = False
             continue
         tracks.append(Track(tv["label"], lo, hi, tv["per_side"], start, list(marks), tv["mark_label"]))
+    side_slots = []
+    for i, sd in enumerate(bd.get("side_slots") or []):
+        rr = common.mapping(sd, bd["side_slots"].at(i), SIDE_SLOT_SPEC, problems, f"side slot {i + 1}")
+        if rr.ok:
+            side_slots.append(rr.values)
+        else:
+            ok = False
     table = None
     if v["table"] is not None:
         table = load_table(bd["table"], game, problems)
@@ -161,7 +176,7 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
         return None
     return ZoneBoard(path, bd.loc, v["name"], card, v["slot_margin"], v["gap"], slots, v["keeper_label"],
                      v["slot_label"], v["end_label"], list(v["centre_labels"]), sides, zones, tracks,
-                     v["track_box"], table, cols)
+                     v["track_box"], table, cols, side_slots)
 
 
 
@@ -285,6 +300,9 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
     for px, py, lbl, t, col in placed:
         items += _track(px, py + 4.5, label_w, box, lbl, t, col, fonts, ink, seams)
     y = cursor_y + row_h + 2 if placed else y
+    if m.side_slots:
+        items_, y = _side_slots(m, x0, y, field_w, sw, sh, side_name, side_col, fonts, ink, seams)
+        items += items_
     if m.table:
         ph, panel_items = table_panel(m.table, x0, y, field_w, fonts, ink, panel, seams)
         items += panel_items
@@ -326,12 +344,36 @@ def _track(x: float, y: float, label_w: float, box: float, label: str, t: Track,
         out.append(seams.nudge(Text(bx + box / 2, y + box / 2 + 1.8, str(v), fonts["bold" if marked or start
                                     else "regular"], 10 if marked else 9, ink, "center"), bx + 0.5, bx + box - 0.5))
         if marked and t.mark_label:
-            out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, t.mark_label.upper(), fonts["bold"], 5.5,
+            out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, t.mark_label.upper(), fonts["bold"], 6.5,
                                         "#b3261e", "center"), bx - 2, bx + box + 2))
         if start:
-            out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, "START", fonts["bold"], 5.5, col, "center"),
+            out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, "START", fonts["bold"], 6.5, col, "center"),
                                    bx - 2, bx + box + 2))
     return out
+
+
+def _side_slots(m: ZoneBoard, x0: float, y: float, field_w: float, sw: float, sh: float, names: list[str],
+                cols: list[str], fonts, ink: str, seams: Seams) -> tuple[list, float]:
+    """Each side's own places in one row: side 0 from the left edge, side 1 ending at the right."""
+    out: list = []
+    gap = 8.0
+    sizes = [(sw, sh) if ss["card"] else (max(2.4 * m.box, 40.0), 1.6 * m.box) for ss in m.side_slots]
+    group_w = sum(w for w, _ in sizes) + gap * (len(sizes) - 1)
+    row_h = max(h for _, h in sizes) + 10
+    for side in range(2):
+        x = x0 if side == 0 else x0 + field_w - group_w
+        for ss, (w, h) in zip(m.side_slots, sizes):
+            col = cols[side]
+            label = _label(names[side], ss["label"])
+            out.append(seams.nudge(Text(x, y + 4, label, fonts["bold"], 9, col), x, x + w))
+            if ss["note"]:
+                out.append(seams.nudge(Text(x, y + 8, ss["note"], fonts["italic"], 6.5, ink), x, x + w + gap))
+            if ss["card"]:
+                out += _slot(x, y + 10, w, h, label, col, fonts, seams)
+            else:
+                out.append(Rect(x, y + 10, w, h, "#ffffff", col, 0.8, 2.0))
+            x += w + gap
+    return out, y + row_h + 6
 
 
 def slot_boxes(m: ZoneBoard) -> tuple[float, float]:

@@ -2,6 +2,7 @@
 
 import math
 
+from ..legibility import MIN_PT
 from ..scene import Circle, Polygon, Rect
 from ..schema import Opt
 from .text import layout_text
@@ -14,7 +15,7 @@ SPEC = {
     "value": Opt("str", required=True, doc="the number or symbol shown"),
     "size": Opt("number", default=12.0), "color": Opt("color", default="#000000"),
     "label": Opt("str", default=None, doc="caption under the badge"),
-    "label_size": Opt("number", default=5.5), "label_color": Opt("color", default="#000000"),
+    "label_size": Opt("number", default=6.0), "label_color": Opt("color", default="#000000"),
 }
 
 
@@ -40,7 +41,7 @@ def draw(v, ctx):
           "color": v["color"], "align": "center", "valign": "middle", "leading": 1.0}
     out += layout_text(tv, ctx, cx - r * 0.9, cy - r * 0.8, r * 1.8, r * 1.6)
     if v["label"]:
-        lv = {"text": v["label"], "font": "bold", "size": v["label_size"], "min_size": min(4.0, v["label_size"]),
+        lv = {"text": v["label"], "font": "bold", "size": v["label_size"], "min_size": min(MIN_PT, v["label_size"]),
               "color": v["label_color"], "align": "center", "valign": "top", "leading": 1.0}
         out += layout_text(lv, ctx, cx - r * 1.6, cy + r + 0.4, r * 3.2, 3.2)
     return out

@@ -11,7 +11,9 @@ SPEC = {
     "text": Opt("str", required=True, doc="the text; **bold**, *italic*, {icon}, newline"),
     "font": Opt("enum", choices=("regular", "bold", "italic", "bolditalic"), default="regular"),
     "size": Opt("number", default=8.0, min=2, doc="largest size, pt"),
-    "min_size": Opt("number", default=6.0, min=2, doc="smallest size it may shrink to, pt"),
+    "min_size": Opt("number", default=6.0, min=2, doc="smallest size it may shrink to, pt (under 6 pt: TEXT-SMALL)"),
+    "rules": Opt("bool", default=False, doc="rules text a player reads to play (an ability, an effect): "
+                 "7 pt minimum instead of 6"),
     "color": Opt("color", default="#000000"),
     "align": Opt("enum", choices=("left", "center", "right"), default="left"),
     "valign": Opt("enum", choices=("top", "middle", "bottom"), default="top"),

@@ -32,6 +32,7 @@ REGISTRY: dict[str, Builder] = {
     "board": _lazy("..boards", "build_board"),
     "mats": _lazy("..boards", "build_mats"),
     "tokens": _lazy("..boards", "build_tokens"),
+    "reference": _lazy("..boards", "build_reference"),
     "rulebook": _lazy("..rulebook", "build", "..boards"),    # boards registers the board: images
 }
 

@@ -5,11 +5,12 @@ helper functions (see :mod:`cardgen.rulebook.jinja`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from jinja2.exceptions import UndefinedError
 
-from .. import cache
+from .. import cache, sources
 from ..catalogue import load_catalogue
 from ..collections import collection_files, load_collection_file
 from ..model import Card, Game
@@ -253,12 +254,31 @@ def build_context(game: Game, version: Version, versions: list[Version]) -> dict
                 return (fams.index(fam), int(num) if num.isdigit() else 0, first)
             return (len(fams), 0, first)
         ids = [rid for _, rid in sorted(enumerate(groups), key=key)] if fams else list(groups)
-        return [wrap({"id": rid, "title": rules[rid]["title"] if rid in rules else "", "texts": groups[rid]},
+        heads = _rule_headings(version)
+        return [wrap({"id": rid, "title": rules[rid]["title"] if rid in rules else "", "texts": groups[rid],
+                      "heading": heads.get(rid) or (rules[rid]["section"] if rid in rules else rid)},
                      f"rulings_by_rule[{i}]") for i, rid in enumerate(ids)]
 
     ctx.update(card=card, cards_of=cards_of, component=component, components_table=components_table,
                icon=lambda name: "{" + str(name) + "}", plural=plural, rulings_by_rule=rulings_by_rule)
     return ctx
+
+
+def _rule_headings(version) -> dict[str, str]:
+    """Rule ID → the heading of the section that explains it (``{rule="…"}`` on the line before a
+    heading): how a player's book names a rule."""
+    out: dict[str, str] = {}
+    for path in getattr(version, "chapters", []):
+        try:
+            lines = sources.read_bytes(path).decode("utf-8").splitlines()
+        except (sources.SourceError, UnicodeDecodeError):
+            continue                      # the renderer reports it
+        for attrs, head in zip(lines, lines[1:]):
+            m = re.search(r'\brule="([^"]+)"', attrs)
+            if m and attrs.lstrip().startswith("{") and head.startswith("#") and "{{" not in head:
+                for rid in m.group(1).split():
+                    out.setdefault(rid, head.lstrip("#").strip())
+    return out
 
 
 def _cell(text: str) -> str:

@@ -185,11 +185,13 @@ def _error_line(exc: BaseException, files: set[str]) -> tuple[str | None, int | 
 class ChapterRenderer:
     """Renders the chapters of one version with one context."""
 
-    def __init__(self, game: Game, version: Version, versions: list[Version], problems: Problems):
+    def __init__(self, game: Game, version: Version, versions: list[Version], problems: Problems,
+                 designer: bool = False):
         self.game = game
         self.version = version
         self.problems = problems
         self.context = build_context(game, version, versions)
+        self.context["designer"] = designer      # the designer's edition: rule IDs and how the rules are kept
         search = [version.folder]
         cur = next((v for v in versions if v.current), None)
         if cur is not None and cur.folder != version.folder:

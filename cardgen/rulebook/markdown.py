@@ -219,7 +219,10 @@ class ImageResolver:
 
 
 class Converter(TablesMixin, InlineMixin):
-    """Syntax trees of one version's chapters → flowables."""
+    """Syntax trees of one version's chapters → flowables. ``show_rules``: headings print their
+    catalogue rule IDs (the designer's edition); players' books keep them only as link targets."""
+
+    show_rules = True
 
     def __init__(self, styles, problems: Problems, icons: dict, images: ImageResolver,
                  heads: list[HeadingInfo], text_width: float):
@@ -299,7 +302,7 @@ class Converter(TablesMixin, InlineMixin):
         info = self.heads.get((self.ch.index, node.map[0] if node.map else 0))
         style = self.st.heading[min(level, len(self.st.heading)) - 1]
         tag = ""
-        if info and info.rules:
+        if info and info.rules and self.show_rules:
             tag = f' <font name="{self.st.sans}" size="{max(6, style.fontSize * 0.42):.1f}" color="#8a857c">' \
                   f'{escape(" · ".join(info.rules))}</font>'
         anchor = info.anchor if info else slugify(plain_text(node))

@@ -96,6 +96,20 @@ def _esc(text) -> str:
     return escape(str(text))
 
 
+_SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+_NAMED = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+) \(([^)]+)\)")
+
+
+def for_players(text: str) -> str:
+    """A figure as a player reads it: ``left_arm (Skeletal Arm)`` → ``Left Arm (Skeletal Arm)``, an id
+    that only repeats the name it is followed by dropped, no ``snake_case`` left."""
+    def named(m: re.Match) -> str:
+        words = m.group(1).replace("_", " ")
+        return m.group(2) if words.lower() == m.group(2).lower() else f"{words.title()} ({m.group(2)})"
+    text = _NAMED.sub(named, text)
+    return _SNAKE.sub(lambda m: m.group(0).replace("_", " ").title(), text)
+
+
 class _Presets:
     """The game's deck-like files (``collections`` in game.yaml) by file stem."""
 
@@ -159,7 +173,6 @@ class _Presets:
             lim = points.get("limit")
             sub.append(f"<b>{points['total']} points</b>" + (f" of {lim}" if lim not in (None, "none") else
                                                               " (no limit)") + (f": {rest}" if rest else ""))
-        sub.append(f"preset file {path.name}")
         out: list = [Paragraph(_esc(name), title_st), Paragraph(" · ".join(sub), sub_st)]
         rows: dict = {k: self.value(v) for k, v in figures.items() if k not in hide}
         blocks = []
@@ -200,7 +213,7 @@ class _Presets:
 
     def item(self, it) -> str:
         if isinstance(it, dict):
-            extra = ", ".join(f"{k} {self.plain(v)}" for k, v in it.items() if k != "id")
+            extra = ", ".join(f"{k} {for_players(self.plain(v))}" for k, v in it.items() if k not in ("id", "at"))
             return _esc(self.name_of(it.get("id"))) + (f" <font color='#5c574f'>({_esc(extra)})</font>"
                                                        if extra else "")
         return _esc(self.name_of(it))
@@ -225,7 +238,7 @@ class _Presets:
                 from reportlab.lib.styles import ParagraphStyle
                 mono = ParagraphStyle("preset-mono", parent=st.td, fontName="Courier", leading=st.td.fontSize)
                 return Paragraph("<br/>".join(_esc(x).replace(" ", "&nbsp;") for x in v), mono)
-            return "<br/>".join(_esc(x) for x in v)
+            return "<br/>".join(_esc(for_players(str(x))) for x in v)
         if isinstance(v, str) and _CELLS.fullmatch(v):
             from ..elements.footprint import diagram
             cells = [(int(a), int(b)) for a, b in _CELL.findall(v)]

@@ -32,13 +32,17 @@ def register_image_scheme(name: str, factory: Callable[[Rulebook], ImageScheme])
     IMAGE_SCHEMES[name] = factory
 
 
+DESIGNER_PDF = "rulebook-designer.pdf"    # the current version with rule IDs, for designers and playtesters
+
+
 class Rulebook:
     """All versions of one game's rulebook: rendering, checking, diffing and typesetting."""
 
-    def __init__(self, game: Game, problems: Problems, layout=None):
+    def __init__(self, game: Game, problems: Problems, layout=None, designer: bool = False):
         self.game = game
         self.problems = problems
         self._layout = layout
+        self.designer = designer        # the designer's edition: rule IDs on headings, Clarifications by rule ID
         self.versions: list[Version] = load_versions(game, problems)
         self._chapters: dict[str, list[Chapter] | None] = {}
         self._heads: dict[str, list[HeadingInfo]] = {}
@@ -56,7 +60,7 @@ class Rulebook:
     def chapters(self, version: Version) -> list[Chapter] | None:
         """The version's chapters after Jinja2 and Markdown parsing; None when one failed."""
         if version.version not in self._chapters:
-            r = ChapterRenderer(self.game, version, self.versions, self.problems)
+            r = ChapterRenderer(self.game, version, self.versions, self.problems, self.designer)
             out: list[Chapter] | None = []
             for i, path in enumerate(version.chapters):
                 rendered = r.render(path)
@@ -145,6 +149,7 @@ class Rulebook:
             chs.append(extra)
         heads = headings(chs)
         conv = Converter(st, self.problems, self.game.icons, self.resolver(), heads, spec.frame_w)
+        conv.show_rules = self.designer
         out: list[Flowable] = []
         for ch in chs:
             if ch.options.get("new_page", True) or not out:
@@ -179,11 +184,12 @@ class Rulebook:
         meta = {"title": version.title, "subtitle": version.meta.get("subtitle") or (g.meta or {}).get("subtitle"),
                 "version": version.version, "edition": version.edition, "date": version.date,
                 "author": (g.meta or {}).get("designer") or "",
-                "header": f"{version.title} — Rulebook",
+                "header": f"{version.title} — Rulebook" + (" · designer's edition" if self.designer else ""),
                 "footer": f"Version {version.version} · {version.edition} · {version.date}",
                 "lines": lines,
-                "colophon": f"Typeset by cardgen from {rel.as_posix()}/. Every number in this book is read from "
-                            "the game's rules and card files, the same ones the validator checks."}
+                "colophon": (f"Typeset by cardgen from {rel.as_posix()}/. Every number in this book is read from "
+                             "the game's rules and card files, the same ones the validator checks.") if self.designer
+                else "Every number in this book is read from the same data the cards are printed from."}
         data, _placed = typeset(body, spec, st, meta, cover)
         self._stories.pop((version.version, spec.name), None)   # flowables are spent once laid out
         return data
@@ -211,6 +217,10 @@ class Rulebook:
             if data is not None:
                 out[v.pdf_name] = data
         cur = self.current
+        if not self.designer:
+            designer = Rulebook(self.game, self.problems, self._layout, designer=True).pdf(cur)
+            if designer is not None:
+                out[DESIGNER_PDF] = designer
         if cur.meta.get("booklet") and not self.problems.has_errors:
             half = self.pdf(cur, half=True)
             if half is not None:

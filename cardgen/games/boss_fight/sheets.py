@@ -315,7 +315,7 @@ def _sheet(game, st, params, path, b: Build, scratch: Problems, KeepTogether, Pa
     else:
         figure = f"<b>{b.points()} points</b> {limit}"
     out: list = [Paragraph(_esc(b.name), st["title"]),
-                 Paragraph(f"{kind_name} · {figure} · preset file {_esc(path.name)}", st["sub"])]
+                 Paragraph(f"{kind_name} · {figure}", st["sub"])]
     if scratch.has_errors:
         out.append(Paragraph(f"<font color='#b3261e'><b>This preset breaks {len(scratch.errors)} rule(s)</b>; run "
                              f"cardgen validate {game.slug} {_esc(path.name)}.</font>", st["base"]))
@@ -324,7 +324,7 @@ def _sheet(game, st, params, path, b: Build, scratch: Problems, KeepTogether, Pa
     if b.kind == "boss":
         stats = boss_stats(b)
         out.append(Paragraph("Boss statistics (the sums of its pieces)", st["h2"]))
-        head = [stat_names.get(k, k) for k in STATS] + ["Size", "Movement (BF-MOVE-2)"]
+        head = [stat_names.get(k, k) for k in STATS] + ["Size", "Movement"]
         out.append(_table(game, st, head, [[f"<b>{stats[k]}</b>" for k in STATS] +
                                            [f"<b>{len(b.hexes)}</b> hex{'es' if len(b.hexes) != 1 else ''}",
                                             _esc(movement(game, b))]],
@@ -337,21 +337,23 @@ def _sheet(game, st, params, path, b: Build, scratch: Problems, KeepTogether, Pa
         items = diagram(cells, 0, 0, 80, 52, max_hex=13, fill="#d9c7a3", stroke=game.colors.get("ink", "#000000"),
                         width=0.35, anchor=game.colors.get("boss"), empty="1 hex",
                         font=game.fonts["italic"], fills=tints)
-        out.append(Paragraph("Footprint (each colour one piece; the dot is the build's anchor [0, 0])", st["h2"]))
+        out.append(Paragraph("Footprint (each colour one piece; the dot marks the hex the build is placed by)", st["h2"]))
         out.append(Diagram(items, 80, 52))
         rows = []
         for k, p in enumerate(b.pieces):
             swatch = f"<font color='{PIECE_TINTS[k % len(PIECE_TINTS)]}'>■</font>" if p.cells else "·"
-            rows.append([f"{swatch} <b>{_esc(p.label)}</b>", _esc(p.card.name),
+            role = p.label.replace("_", " ").title()      # the piece's role in the build, as players say it
+            rows.append([f"{swatch} <b>{_esc(role if role.lower() != p.card.name.lower() else '')}</b>",
+                         _esc(p.card.name),
                          _esc((params.get("piece_types") or {}).get(p.card.get("piece_type"), "")),
-                         f"[{p.at.q}, {p.at.r}]" + (f", turned {p.rotate}×60°" if p.rotate else "")
+                         f"{swatch} on the footprint" + (f", turned {p.rotate}×60°" if p.rotate else "")
                          if p.cells else "—",
                          *(str(p.card.get(k)) for k in STATS),
                          _slot_text(p),
                          f"<b>{p.card.get('points')}</b>"])
         out.append(Paragraph("Pieces", st["h2"]))
         short = params.get("stat_short") or {}
-        out.append(_table(game, st, ["Piece", "Card", "Type", "Placed at", *(short.get(k, k) for k in STATS),
+        out.append(_table(game, st, ["Piece", "Card", "Type", "Placed", *(short.get(k, k) for k in STATS),
                                      "Equipment slots", "Points"], rows,
                           [26, 28, 14, 19, 9, 9, 9, 9, 11, 39, 11], set_key))
         boss = b.characters[0]

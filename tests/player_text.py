@@ -1,0 +1,47 @@
+"""What players print must not read like a developer's screen: no rule IDs (``BF-MAP-1``), file
+names, internal ids (``femurs_sully``), coordinates (``at [3, 1]``) or validator wording.
+
+:func:`developer_text` scans the text of a PDF page; :func:`player_pdfs` lists the player-facing
+PDFs of a build (everything but the designer's edition of the rulebook and the printer's duplex
+calibration sheet, which speak to the designer and to whoever sets up the printer)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cardgen.catalogue import load_catalogue
+from cardgen.loader import list_games, load_game
+from cardgen.problems import Problems
+
+NOT_FOR_PLAYERS = ("rulebook-designer.pdf", "duplex-calibration.pdf")
+WORDING = re.compile(r"\bvalidator\b|\brules file\b|\bplaytest checker\b|\bparams\b", re.I)
+FILES = re.compile(r"\b[\w-]+\.(?:yaml|yml|md|py|json)\b")
+COORDS = re.compile(r"\bat \[-?\d+, ?-?\d+\]")
+
+
+def patterns(root: Path, slug: str) -> dict[str, re.Pattern]:
+    """The patterns for one game: its catalogue's rule-ID prefixes, its cards' and components' ids."""
+    cat = load_catalogue(root, slug, Problems())
+    prefixes = sorted({rid.split("-")[0] for rid in (cat.rules if cat else {})}) or ["NONE"]
+    game = load_game(root, slug, Problems())
+    ids = sorted({c.id for c in game.cards} | {c.id for c in game.components}, key=len, reverse=True)
+    ids = [i for i in ids if "_" in i]           # a one-word id is an ordinary word ("rat")
+    out = {"rule ID": re.compile(r"\b(?:" + "|".join(prefixes) + r")-[A-Z]+-\d+\b"),
+           "file name": FILES, "coordinates": COORDS, "developer wording": WORDING}
+    if ids:
+        out["internal id"] = re.compile(r"\b(?:" + "|".join(map(re.escape, ids)) + r")\b")
+    return out
+
+
+def developer_text(text: str, pats: dict[str, re.Pattern]) -> list[str]:
+    """'rule ID: BF-MAP-1', … for every pattern found in ``text``."""
+    return [f"{what}: {m.group(0)}" for what, rx in pats.items() for m in rx.finditer(text)]
+
+
+def player_pdfs(build: Path, slug: str) -> list[Path]:
+    return [p for p in sorted((build / slug).rglob("*.pdf")) if p.name not in NOT_FOR_PLAYERS]
+
+
+def games(root: Path) -> list[str]:
+    return list_games(root)
