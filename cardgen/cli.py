@@ -5,6 +5,7 @@ Exit codes: 0 success, 1 content problems (or playtest violations), 2 usage erro
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import sys
@@ -93,6 +94,10 @@ def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
 @click.pass_context
 def main(ctx: click.Context, root: Path | None) -> None:
     """cardgen: validate game content and build printable PDFs."""
+    # A build keeps hundreds of thousands of small objects alive (YAML nodes, scenes); with the
+    # default thresholds the collector re-walks them every few hundred allocations and finds
+    # no garbage (about 12 % of a 5,400-card build). Rarer passes, same results.
+    gc.set_threshold(50_000, 50, 100)
     ctx.obj = Ctx((root or find_root(Path.cwd())).resolve())
 
 

@@ -36,10 +36,21 @@ def charset(name: str) -> frozenset[int]:
     return frozenset(font(name).face.charToGlyph)
 
 
+_MISSING: dict[tuple[str, str], str] = {}
+
+
 def missing_glyphs(text: str, name: str) -> str:
-    """The characters of ``text`` the font cannot draw (newlines and tabs aside)."""
-    cs = charset(name)
-    return "".join(sorted({ch for ch in text if ord(ch) not in cs and ch not in "\n\t\r"}))
+    """The characters of ``text`` the font cannot draw (newlines and tabs aside); remembered
+    per (text, font), as cards repeat their words."""
+    key = (text, name)
+    miss = _MISSING.get(key)
+    if miss is None:
+        cs = charset(name)
+        miss = "".join(sorted({ch for ch in text if ord(ch) not in cs and ch not in "\n\t\r"}))
+        if len(_MISSING) > 100_000:
+            _MISSING.clear()
+        _MISSING[key] = miss
+    return miss
 
 
 class Metrics:

@@ -23,6 +23,8 @@ class DrawContext:
     element_loc: Loc
     art_root: Path            # images resolve inside this folder
     field: str | None = None  # the card field the element shows (its first ``card.x``), if any
+    memo: dict | None = None  # the layout's memo: results that are the same on every card (resolved
+    #                           image paths, text laid out without problems), per game
 
     @property
     def what(self) -> str:

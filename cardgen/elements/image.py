@@ -8,14 +8,23 @@ SPEC = {"w": Opt("length", required=True), "h": Opt("length", required=True),
         "src": Opt("str", required=True, doc="path inside the game's art folder")}
 
 
+def _resolve(root, src: str):
+    """(the path, whether it is a file); None for a path leaving ``root``."""
+    path = inside(root, src)
+    return None if path is None else (str(path), path.is_file())
+
+
 def draw(v, ctx):
-    path = inside(ctx.art_root, v["src"])
-    if path is None:
+    key = ("image", ctx.art_root, v["src"])
+    memo = ctx.memo if ctx.memo is not None else {}
+    found = memo[key] if key in memo else memo.setdefault(key, _resolve(ctx.art_root, v["src"]))
+    if found is None:
         ctx.problems.error("PATH-ESCAPE", f"{ctx.label}: image path '{v['src']}' leaves the project folder "
                            f"{ctx.art_root}", ctx.where)
         return []
-    if not path.is_file():
+    path, is_file = found
+    if not is_file:
         ctx.problems.error("FILE-MISSING", f"{ctx.label}: image '{v['src']}' not found in {ctx.art_root}",
                            ctx.where)
         return []
-    return [Image(str(path), ctx.ox(v["x"]), ctx.oy(v["y"]), v["w"], v["h"])]
+    return [Image(path, ctx.ox(v["x"]), ctx.oy(v["y"]), v["w"], v["h"])]

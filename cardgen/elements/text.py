@@ -20,8 +20,29 @@ SPEC = {
 }
 
 
+_KEYS = ("text", "font", "size", "min_size", "leading", "color", "align", "valign")
+
+
 def layout_text(v, ctx, x, y, w, h):
-    """Fit and place ``v['text']`` in the box (x, y, w, h), bleed-box coordinates."""
+    """Fit and place ``v['text']`` in the box (x, y, w, h), bleed-box coordinates. The same text
+    in the same box on another card (labels, numbers) is laid out once: the result of a layout
+    that reported no problem is remembered in ``ctx.memo``."""
+    memo = ctx.memo
+    if memo is None:
+        return _layout_text(v, ctx, x, y, w, h)
+    key = ("text", x, y, w, h, tuple(ctx.fonts.items()), *(v[k] for k in _KEYS))
+    out = memo.get(key)
+    if out is None:
+        before = len(ctx.problems.items)
+        out = _layout_text(v, ctx, x, y, w, h)
+        if len(ctx.problems.items) == before:
+            if len(memo) > 50_000:
+                memo.clear()
+            memo[key] = out
+    return list(out)
+
+
+def _layout_text(v, ctx, x, y, w, h):
     text = v["text"] or ""
     fonts = ctx.fonts
     base_bold = v["font"] in ("bold", "bolditalic")
