@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 
 from . import fonts
@@ -24,6 +26,8 @@ class _Pen:
         self.c = c
         self.doc = doc
         self._colors: dict[str, HexColor] = {}
+        self._codes: dict[str, tuple] = {}     # font → (assignments seen, code table, its characters, name)
+        self._ttf = None
         self.reset()
 
     def reset(self) -> None:
@@ -49,6 +53,46 @@ class _Pen:
             self.c.setLineWidth(width * MM)
             self.lw = width
 
+    def text(self, x: float, y: float, text: str, align: str) -> None:
+        """What ``drawString`` (``drawCentredString``, ``drawRightString``) writes for a TrueType
+        font, byte for byte, without a text object per call: the font's subset codes of text
+        whose characters all have one already come from a single ``str.translate``."""
+        c, ttf = self.c, self._ttf
+        if align == "center":
+            x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
+        elif align == "right":
+            x = x - pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
+        c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {self._shown(ttf, text)} T* ET")
+
+    def _shown(self, ttf, text: str) -> str:
+        """The operators that show ``text`` in the current font (``PDFTextObject._formatText``)."""
+        if not text:
+            return ""
+        c = self.c
+        doc = c._doc
+        state = ttf.state.get(doc)
+        if state is not None:
+            known = self._codes.get(ttf.fontName)
+            if known is None or known[0] != len(state.assignments):
+                table = {k: n for k, n in state.assignments.items() if n < 256}
+                if 32 in table:
+                    table[0xA0] = table[32]         # splitString shows a no-break space as a space
+                name = ttf.getSubsetInternalName(0, doc) if table else ""
+                known = self._codes[ttf.fontName] = (len(state.assignments), table,
+                                                     frozenset(map(chr, table)), name)
+            if known[2].issuperset(text):
+                return (f"{known[3]} {fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL "
+                        f"({c._escape(text.translate(known[1]).encode('latin-1'))}) Tj")
+        out = []
+        cur = -1
+        for subset, t in ttf.splitString(text, doc):
+            if subset != cur:
+                out.append(f"{ttf.getSubsetInternalName(subset, doc)} {fp_str(c._fontsize)} Tf "
+                           f"{fp_str(c._leading)} TL")
+                cur = subset
+            out.append(f"({c._escape(t)}) Tj")
+        return " ".join(out)
+
     def draw(self, items, H: float) -> None:
         c = self.c
         for it in items:
@@ -56,16 +100,10 @@ class _Pen:
             if t is Text:
                 self.set_fill(it.color)
                 if (it.font, it.size) != self.font:
-                    fonts.font(it.font)
+                    self._ttf = fonts.font(it.font)
                     c.setFont(it.font, it.size)
                     self.font = (it.font, it.size)
-                x, y = it.x * MM, (H - it.y) * MM
-                if it.align == "center":
-                    c.drawCentredString(x, y, it.text)
-                elif it.align == "right":
-                    c.drawRightString(x, y, it.text)
-                else:
-                    c.drawString(x, y, it.text)
+                self.text(it.x * MM, (H - it.y) * MM, it.text, it.align)
             elif t is Rect:
                 if it.fill is None and it.stroke is None:
                     continue
