@@ -180,11 +180,35 @@ class TemplateSet:
         c = self._compiled.get(src)
         if c is None:
             try:
-                c = self._compiled[src] = self.env.from_string(src)
+                c = self.env.from_string(src)
+                m = _CARD_FIELD.match(src)
+                if m and not hasattr(dict, m.group(2)):
+                    c = CardField(m.group(1), m.group(2), m.group(3), c)
+                self._compiled[src] = c
             except TemplateError as e:
                 self.problems.error("TEMPLATE-EXPR", f"invalid expression {src!r}: {e}", loc)
                 return None
         return c
+
+
+_CARD_FIELD = re.compile(r"([^{}%#\n]*)\{\{\s*card\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}([^{}%#\n]*)\Z")
+
+
+class CardField:
+    """``{{ card.x }}`` between plain text, the commonest expression, compiled to a lookup: the same
+    string Jinja writes (``str`` of the value), without a Jinja context per card. Anything else
+    (no such field, a card that is not a plain dict) is rendered by the Jinja template itself."""
+
+    __slots__ = ("pre", "name", "post", "template")
+
+    def __init__(self, pre: str, name: str, post: str, template: Any):
+        self.pre, self.name, self.post, self.template = pre, name, post, template
+
+    def render(self, context: dict) -> str:
+        card = context.get("card")
+        if type(card) is dict and self.name in card:
+            return f"{self.pre}{card[self.name]!s}{self.post}"
+        return self.template.render(context)
 
 
 def spec_for(el: Element) -> dict[str, Opt]:
