@@ -28,6 +28,8 @@ class _Pen:
         self._colors: dict[str, HexColor] = {}
         self._codes: dict[str, tuple] = {}     # font → (assignments seen, code table, its characters, name)
         self._ttf = None
+        self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
+        self._fp: dict[tuple, str] = {}                # numbers as written (fp_str), by value
         self.reset()
 
     def reset(self) -> None:
@@ -53,6 +55,21 @@ class _Pen:
             self.c.setLineWidth(width * MM)
             self.lw = width
 
+    def ops(self, method, *args) -> None:
+        """``method(*args)`` for a canvas method that only appends path operators to the page:
+        the same call (same sheet slot on another page) repeats the operators it wrote before."""
+        code = self.c._code
+        key = (method.__name__, self.c._fillMode, *args)
+        done = self._ops.get(key)
+        if done is None:
+            n = len(code)
+            method(*args)
+            if len(self._ops) > 100_000:
+                self._ops.clear()
+            done = self._ops[key] = tuple(code[n:])
+        else:
+            code.extend(done)
+
     def text(self, x: float, y: float, text: str, align: str) -> None:
         """What ``drawString`` (``drawCentredString``, ``drawRightString``) writes for a TrueType
         font, byte for byte, without a text object per call: the font's subset codes of text
@@ -62,7 +79,12 @@ class _Pen:
             x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
         elif align == "right":
             x = x - pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
-        c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {self._shown(ttf, text)} T* ET")
+        xy = self._fp.get((x, y))
+        if xy is None:
+            if len(self._fp) > 100_000:
+                self._fp.clear()
+            xy = self._fp[(x, y)] = fp_str(x, y)
+        c._code.append(f"BT 1 0 0 1 {xy} Tm {self._shown(ttf, text)} T* ET")
 
     def _shown(self, ttf, text: str) -> str:
         """The operators that show ``text`` in the current font (``PDFTextObject._formatText``)."""
@@ -81,8 +103,11 @@ class _Pen:
                 known = self._codes[ttf.fontName] = (len(state.assignments), table,
                                                      frozenset(map(chr, table)), name)
             if known[2].issuperset(text):
-                return (f"{known[3]} {fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL "
-                        f"({c._escape(text.translate(known[1]).encode('latin-1'))}) Tj")
+                tf = self._fp.get((ttf.fontName, c._fontsize, c._leading))
+                if tf is None:
+                    tf = self._fp[(ttf.fontName, c._fontsize, c._leading)] = \
+                        f"{known[3]} {fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
+                return f"{tf} ({c._escape(text.translate(known[1]).encode('latin-1'))}) Tj"
         out = []
         cur = -1
         for subset, t in ttf.splitString(text, doc):
@@ -113,9 +138,9 @@ class _Pen:
                     self.set_stroke(it.stroke, it.width)
                 args = (it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM)
                 if it.radius:
-                    c.roundRect(*args, it.radius * MM, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
+                    self.ops(c.roundRect, *args, it.radius * MM, int(bool(it.stroke)), int(bool(it.fill)))
                 else:
-                    c.rect(*args, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
+                    self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
             elif t is Use:
                 sym = self.doc.symbols[it.name]
                 c.saveState()
@@ -126,7 +151,7 @@ class _Pen:
                 self.set_stroke(it.stroke, it.width)
                 if it.dash:
                     c.setDash([d * MM for d in it.dash])
-                c.line(it.x1 * MM, (H - it.y1) * MM, it.x2 * MM, (H - it.y2) * MM)
+                self.ops(c.line, it.x1 * MM, (H - it.y1) * MM, it.x2 * MM, (H - it.y2) * MM)
                 if it.dash:
                     c.setDash([])
             elif t is Circle:

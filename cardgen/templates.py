@@ -51,12 +51,17 @@ class Template:
     elements: list[Element] = field(default_factory=list)
 
     def static_prefix(self) -> int:
-        """How many leading elements never change from card to card."""
+        """How many leading elements never change from card to card (counted once: a template
+        is not changed after it is built)."""
+        n = self.__dict__.get("_static_prefix")
+        if n is not None:
+            return n
         n = 0
         for el in self.elements:
             if not el.static:
                 break
             n += 1
+        self.__dict__["_static_prefix"] = n
         return n
 
 

@@ -102,6 +102,7 @@ def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float,
     ``too_tall(n)`` says that n + 1 lines cannot fit (the rest is not measured)."""
     width_pt = METRICS.width_pt
     spaces = {st: width_pt(" ", f, size) * PT_MM for st, f in fonts.items()}
+    tables = {st: METRICS.table(f) for st, f in fonts.items()}
     limit = width + 1e-9
     lines: list[Line] = []
     for words in paragraphs:
@@ -110,7 +111,8 @@ def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float,
         for word in words:
             if len(word) == 1:
                 r = word[0]
-                ww = width_pt(r.text, fonts[r.style], size) * PT_MM
+                w1 = tables[r.style].get(r.text)
+                ww = (w1 * size if w1 is not None else width_pt(r.text, fonts[r.style], size)) * PT_MM
                 measured: list | tuple = ((r, ww),)
             else:
                 measured = [(r, width_pt(r.text, fonts[r.style], size) * PT_MM) for r in word]

@@ -1,6 +1,6 @@
 """text: a box of wrapped text that shrinks to fit, never clipped (TEXT-OVERFLOW instead)."""
 
-from ..fonts import missing_glyphs
+from ..fonts import glyphs_checked, missing_glyphs
 from ..scene import Rect, Text
 from ..schema import Opt
 from ..textfit import fit
@@ -66,6 +66,7 @@ def _layout_text(v, ctx, x, y, w, h):
     elif v["valign"] == "bottom":
         top = y + h - f.height
     base = top + f.ascent
+    known = glyphs_checked()
     for line in lines:
         if v["align"] == "center":
             cx = x + (w - line.width) / 2
@@ -82,7 +83,9 @@ def _layout_text(v, ctx, x, y, w, h):
                 cx += rw
                 continue
             font = fonts[run.style]
-            miss = missing_glyphs(run.text, font)
+            miss = known.get((run.text, font))
+            if miss is None:
+                miss = missing_glyphs(run.text, font)
             if miss:
                 ctx.problems.error("TEXT-GLYPH", f"{ctx.label}: the font {font} has no glyph for "
                                    f"{', '.join(repr(c) + f' (U+{ord(c):04X})' for c in miss)} in "

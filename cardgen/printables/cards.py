@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from ..errorcard import draft_mark
 from ..imposition import impose
+from ..jsonout import dumps
 from ..render_pdf import render
 from ..scene import Document
 
@@ -40,4 +39,4 @@ def build(laid, groups: dict | None = None, stem: str = "cards", **_opts) -> dic
     if laid.draft:
         manifest["draft"] = True
     return {f"{stem}.pdf": render(doc),
-            f"{stem}.json": (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8")}
+            f"{stem}.json": (dumps(manifest, indent=1) + "\n").encode("utf-8")}
