@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 SEVERITIES = ("error", "warning", "note")
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Loc:
     """A position in a source file; line and column are 1-based."""
 

@@ -304,6 +304,9 @@ def evaluate(el: Element, ts: TemplateSet, context: dict, colors: dict, problems
                 pass
         elif opt.type == "bool":
             v = v.strip() in ("True", "true", "1")
+        elif opt.type == "str" and type(v) is str:      # what check_value would accept as it is
+            out[key] = v
+            continue
         good, nv = check_value(v, opt, vloc, problems, f"'{key}' of element '{el.name}'", colors)
         ok = ok and good
         out[key] = nv
