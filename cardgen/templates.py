@@ -196,7 +196,7 @@ class TemplateSet:
         return c
 
 
-_CARD_FIELD = re.compile(r"([^{}%#\n]*)\{\{\s*card\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}([^{}%#\n]*)\Z")
+_CARD_FIELD = re.compile(r"([^{}\n]*)\{\{\s*card\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}([^{}\n]*)\Z")
 
 
 class CardField:

@@ -23,6 +23,7 @@ class Run:
 
 _SPACE_RUNS = {st: Run(" ", st, None) for st in ("regular", "bold", "italic", "bolditalic")}
 _RUNS: dict[str, dict[str, Run]] = {}      # style → word → its Run (runs are immutable: shared)
+_PER_SIZE: dict[tuple, tuple] = {}         # (id of a fonts map, size) → (the map, space widths, width tables)
 
 
 @dataclass
@@ -101,8 +102,14 @@ def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float,
     """Greedy wrap at ``size``; None when a single word is wider than the box, False as soon as
     ``too_tall(n)`` says that n + 1 lines cannot fit (the rest is not measured)."""
     width_pt = METRICS.width_pt
-    spaces = {st: width_pt(" ", f, size) * PT_MM for st, f in fonts.items()}
-    tables = {st: METRICS.table(f) for st, f in fonts.items()}
+    key = (id(fonts), size)
+    hit = _PER_SIZE.get(key)
+    if hit is None or hit[0] is not fonts:
+        if len(_PER_SIZE) > 10_000:
+            _PER_SIZE.clear()
+        hit = _PER_SIZE[key] = (fonts, {st: width_pt(" ", f, size) * PT_MM for st, f in fonts.items()},
+                                {st: METRICS.table(f) for st, f in fonts.items()})
+    spaces, tables = hit[1], hit[2]
     limit = width + 1e-9
     lines: list[Line] = []
     for words in paragraphs:

@@ -20,9 +20,6 @@ SPEC = {
 }
 
 
-_KEYS = ("text", "font", "size", "min_size", "leading", "color", "align", "valign")
-
-
 def layout_text(v, ctx, x, y, w, h):
     """Fit and place ``v['text']`` in the box (x, y, w, h), bleed-box coordinates. The same text
     in the same box on another card (labels, numbers) is laid out once: the result of a layout
@@ -30,7 +27,8 @@ def layout_text(v, ctx, x, y, w, h):
     memo = ctx.memo
     if memo is None:
         return _layout_text(v, ctx, x, y, w, h)
-    key = ("text", x, y, w, h, tuple(ctx.fonts.items()), *(v[k] for k in _KEYS))
+    key = ("text", x, y, w, h, id(ctx.fonts), v["text"], v["font"], v["size"], v["min_size"], v["leading"],
+           v["color"], v["align"], v["valign"])
     out = memo.get(key)
     if out is None:
         before = len(ctx.problems.items)
