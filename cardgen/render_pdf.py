@@ -75,6 +75,9 @@ class _Pen:
         font, byte for byte, without a text object per call: the font's subset codes of text
         whose characters all have one already come from a single ``str.translate``."""
         c, ttf = self.c, self._ttf
+        if not c.bottomup or not getattr(ttf, "_dynamicFont", False):     # not the case this mirrors
+            {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)(x, y, text)
+            return
         if align == "center":
             x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
         elif align == "right":
