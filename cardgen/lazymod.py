@@ -1,29 +1,31 @@
 """Heavy third-party modules that load on first use, so a command that never touches them
-(``cardgen build`` never rasterises) does not pay for importing them.
+(``cardgen build`` never rasterises; a card template of plain ``{{ card.x }}`` fields never
+needs Jinja) does not pay for importing them.
 
 ``pdfium = lazy("pypdfium2")`` at the top of a module stands for ``import pypdfium2 as pdfium``:
-the module object is there at once, its code runs at the first attribute read (importlib's
-``LazyLoader``). For third-party modules only: cardgen's own modules are imported as usual.
+the name is bound at once, the module is imported at the first attribute read. For third-party
+modules only: cardgen's own modules are imported as usual.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+import importlib
 from types import ModuleType
+from typing import Any
 
 
-def lazy(name: str) -> ModuleType:
-    """The module ``name``, executed on first use (at once if it is already loaded or cannot be
-    found, so a missing package fails as a plain import would)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:
-        return importlib.import_module(name)
-    loader = importlib.util.LazyLoader(spec.loader)
-    spec.loader = loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    loader.exec_module(module)
-    return module
+class _Later(ModuleType):
+    """Stands for the module of its name until an attribute is read, then imports it and hands
+    the attribute on (kept, so the next read is a plain lookup)."""
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        value = getattr(importlib.import_module(self.__name__), attr)
+        setattr(self, attr, value)
+        return value
+
+
+def lazy(name: str) -> Any:
+    """The module ``name``, imported when first used."""
+    return _Later(name)
