@@ -26,21 +26,22 @@ def layout_text(v, ctx, x, y, w, h):
     that reported no problem is remembered in ``ctx.memo``."""
     memo = ctx.memo
     if memo is None:
-        return _layout_text(v, ctx, x, y, w, h)
+        return _layout_text(v, ctx, x, y, w, h)[0]
     key = ("text", x, y, w, h, id(ctx.fonts), v["text"], v["font"], v["size"], v["min_size"], v["leading"],
            v["color"], v["align"], v["valign"])
     out = memo.get(key)
     if out is None:
-        before = len(ctx.problems.items)
-        out = _layout_text(v, ctx, x, y, w, h)
-        if len(ctx.problems.items) == before:
+        out, clean = _layout_text(v, ctx, x, y, w, h)
+        if clean:
             if len(memo) > 50_000:
                 memo.clear()
             memo[key] = out
     return list(out)
 
 
-def _layout_text(v, ctx, x, y, w, h):
+def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
+    """The Texts, and whether laying them out found no problem (then the same text in the same
+    box lays out the same on any card)."""
     text = v["text"] or ""
     fonts = ctx.fonts
     base_bold = v["font"] in ("bold", "bolditalic")
@@ -55,7 +56,8 @@ def _layout_text(v, ctx, x, y, w, h):
         ctx.problems.error("TEXT-OVERFLOW", f"{ctx.label}: text of {ctx.what} does not fit its "
                            f"{w:.1f} × {h:.1f} mm box even at {v['min_size']:g} pt", ctx.where,
                            hint="shorten the text, enlarge the box or lower min_size")
-        return []
+        return [], False
+    clean = not f.unknown_icons
     out = []
     lines = f.lines
     top = y
@@ -85,6 +87,7 @@ def _layout_text(v, ctx, x, y, w, h):
             if miss is None:
                 miss = missing_glyphs(run.text, font)
             if miss:
+                clean = False
                 ctx.problems.error("TEXT-GLYPH", f"{ctx.label}: the font {font} has no glyph for "
                                    f"{', '.join(repr(c) + f' (U+{ord(c):04X})' for c in miss)} in "
                                    f"{ctx.what}", ctx.where)
@@ -99,7 +102,7 @@ def _layout_text(v, ctx, x, y, w, h):
         if pending:
             out.append(Text(pending[0], base, pending[1].rstrip(" "), pending[2], f.size, pending[3]))
         base += f.line_height
-    return out
+    return out, clean
 
 
 def draw(v, ctx):
