@@ -76,6 +76,7 @@ class CardLayout:
         self._params = plain(game.params)
         self._counts: dict[str, int] | None = None
         self._refs: dict[int, list[str]] = {}
+        self._memo: dict = {}                 # the elements' per-game memo (DrawContext.memo)
         # a problem of a template's own text (an element that reads no card field): reported once,
         # at the template's line, with the cards that use the template counted
         self._once: set[tuple] = set()
@@ -199,7 +200,7 @@ class CardLayout:
             sink = Problems() if own else self.problems
             ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, sink, label,
                               el.loc if own else (card.field_locs[field] if field else card.loc), card.field_locs,
-                              el.name, el.loc, self._art, field, self._art_dir)
+                              el.name, el.loc, self._art, field, self._art_dir, self._memo)
             drawn = KINDS[el.kind].draw(v, ctx)
             self._legibility(el, v, drawn, label)
             out.extend(drawn)

@@ -36,24 +36,49 @@ def charset(name: str) -> frozenset[int]:
     return frozenset(font(name).face.charToGlyph)
 
 
+_MISSING: dict[tuple[str, str], str] = {}
+
+
+def glyphs_checked() -> dict[tuple[str, str], str]:
+    """(text, font) → :func:`missing_glyphs`' answer, for the texts checked so far (a hot loop's
+    shortcut: look here first)."""
+    return _MISSING
+
+
 def missing_glyphs(text: str, name: str) -> str:
-    """The characters of ``text`` the font cannot draw (newlines and tabs aside)."""
-    cs = charset(name)
-    return "".join(sorted({ch for ch in text if ord(ch) not in cs and ch not in "\n\t\r"}))
+    """The characters of ``text`` the font cannot draw (newlines and tabs aside); remembered
+    per (text, font), as cards repeat their words."""
+    key = (text, name)
+    miss = _MISSING.get(key)
+    if miss is None:
+        cs = charset(name)
+        miss = "".join(sorted({ch for ch in text if ord(ch) not in cs and ch not in "\n\t\r"}))
+        if len(_MISSING) > 100_000:
+            _MISSING.clear()
+        _MISSING[key] = miss
+    return miss
 
 
 class Metrics:
     """Width of text at size 1 pt, cached per (font, text); sizes scale linearly."""
 
     def __init__(self) -> None:
-        self._w: dict[tuple[str, str], float] = {}
+        self._w: dict[str, dict[str, float]] = {}
+
+    def table(self, name: str) -> dict[str, float]:
+        """text → width at 1 pt in font ``name``, for the texts measured so far (a hot loop's
+        shortcut: look here first, then call :meth:`width_pt`)."""
+        t = self._w.get(name)
+        if t is None:
+            font(name)
+            t = self._w[name] = {}
+        return t
 
     def width_pt(self, text: str, name: str, size: float) -> float:
-        key = (name, text)
-        w = self._w.get(key)
+        t = self._w.get(name) or self.table(name)
+        w = t.get(text)
         if w is None:
-            font(name)
-            w = self._w[key] = pdfmetrics.stringWidth(text, name, 1.0)
+            w = t[text] = pdfmetrics.stringWidth(text, name, 1.0)
         return w * size
 
     def width_mm(self, text: str, name: str, size: float) -> float:

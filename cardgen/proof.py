@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import io
 
-import pypdfium2 as pdfium
-
 from .cardlayout import CardLayout
+from .lazymod import lazy
 from .model import Card, Game
 from .problems import Problems
 from .render_pdf import render
 from .scene import Document, Line, Page, Text, translate
+
+pdfium = lazy("pypdfium2")     # rasterising loads it; the other commands do not
 
 MARGIN = 10.0       # mm around the page
 GAP = 8.0           # mm between front and back, and between cards

@@ -11,6 +11,8 @@ import io
 
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 
 from . import fonts, sources
@@ -29,6 +31,10 @@ class _Pen:
         self.doc = doc
         self._colors: dict[str, HexColor] = {}
         self.forms: set[str] = set()      # SVG pictures already made into forms
+        self._codes: dict[str, tuple] = {}     # font → (assignments seen, code table, its characters, name)
+        self._ttf = None
+        self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
+        self._fp: dict[tuple, str] = {}                # numbers as written (fp_str), by value
         self.reset()
 
     def reset(self) -> None:
@@ -54,6 +60,72 @@ class _Pen:
             self.c.setLineWidth(width * MM)
             self.lw = width
 
+    def ops(self, method, *args) -> None:
+        """``method(*args)`` for a canvas method that only appends path operators to the page:
+        the same call (same sheet slot on another page) repeats the operators it wrote before."""
+        code = self.c._code
+        key = (method.__name__, self.c._fillMode, *args)
+        done = self._ops.get(key)
+        if done is None:
+            n = len(code)
+            method(*args)
+            if len(self._ops) > 100_000:
+                self._ops.clear()
+            done = self._ops[key] = tuple(code[n:])
+        else:
+            code.extend(done)
+
+    def text(self, x: float, y: float, text: str, align: str) -> None:
+        """What ``drawString`` (``drawCentredString``, ``drawRightString``) writes for a TrueType
+        font, byte for byte, without a text object per call: the font's subset codes of text
+        whose characters all have one already come from a single ``str.translate``."""
+        c, ttf = self.c, self._ttf
+        if not c.bottomup or not getattr(ttf, "_dynamicFont", False):     # not the case this mirrors
+            {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)(x, y, text)
+            return
+        if align == "center":
+            x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
+        elif align == "right":
+            x = x - pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
+        xy = self._fp.get((x, y))
+        if xy is None:
+            if len(self._fp) > 100_000:
+                self._fp.clear()
+            xy = self._fp[(x, y)] = fp_str(x, y)
+        c._code.append(f"BT 1 0 0 1 {xy} Tm {self._shown(ttf, text)} T* ET")
+
+    def _shown(self, ttf, text: str) -> str:
+        """The operators that show ``text`` in the current font (``PDFTextObject._formatText``)."""
+        if not text:
+            return ""
+        c = self.c
+        doc = c._doc
+        state = ttf.state.get(doc)
+        if state is not None:
+            known = self._codes.get(ttf.fontName)
+            if known is None or known[0] != len(state.assignments):
+                table = {k: n for k, n in state.assignments.items() if n < 256}
+                if 32 in table:
+                    table[0xA0] = table[32]         # splitString shows a no-break space as a space
+                name = ttf.getSubsetInternalName(0, doc) if table else ""
+                known = self._codes[ttf.fontName] = (len(state.assignments), table,
+                                                     frozenset(map(chr, table)), name)
+            if known[2].issuperset(text):
+                tf = self._fp.get((ttf.fontName, c._fontsize, c._leading))
+                if tf is None:
+                    tf = self._fp[(ttf.fontName, c._fontsize, c._leading)] = \
+                        f"{known[3]} {fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
+                return f"{tf} ({c._escape(text.translate(known[1]).encode('latin-1'))}) Tj"
+        out = []
+        cur = -1
+        for subset, t in ttf.splitString(text, doc):
+            if subset != cur:
+                out.append(f"{ttf.getSubsetInternalName(subset, doc)} {fp_str(c._fontsize)} Tf "
+                           f"{fp_str(c._leading)} TL")
+                cur = subset
+            out.append(f"({c._escape(t)}) Tj")
+        return " ".join(out)
+
     def draw(self, items, H: float) -> None:
         c = self.c
         for it in items:
@@ -61,16 +133,10 @@ class _Pen:
             if t is Text:
                 self.set_fill(it.color)
                 if (it.font, it.size) != self.font:
-                    fonts.font(it.font)
+                    self._ttf = fonts.font(it.font)
                     c.setFont(it.font, it.size)
                     self.font = (it.font, it.size)
-                x, y = it.x * MM, (H - it.y) * MM
-                if it.align == "center":
-                    c.drawCentredString(x, y, it.text)
-                elif it.align == "right":
-                    c.drawRightString(x, y, it.text)
-                else:
-                    c.drawString(x, y, it.text)
+                self.text(it.x * MM, (H - it.y) * MM, it.text, it.align)
             elif t is Rect:
                 if it.fill is None and it.stroke is None:
                     continue
@@ -80,9 +146,9 @@ class _Pen:
                     self.set_stroke(it.stroke, it.width)
                 args = (it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM)
                 if it.radius:
-                    c.roundRect(*args, it.radius * MM, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
+                    self.ops(c.roundRect, *args, it.radius * MM, int(bool(it.stroke)), int(bool(it.fill)))
                 else:
-                    c.rect(*args, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
+                    self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
             elif t is Use:
                 sym = self.doc.symbols[it.name]
                 c.saveState()
@@ -93,7 +159,7 @@ class _Pen:
                 self.set_stroke(it.stroke, it.width)
                 if it.dash:
                     c.setDash([d * MM for d in it.dash])
-                c.line(it.x1 * MM, (H - it.y1) * MM, it.x2 * MM, (H - it.y2) * MM)
+                self.ops(c.line, it.x1 * MM, (H - it.y1) * MM, it.x2 * MM, (H - it.y2) * MM)
                 if it.dash:
                     c.setDash([])
             elif t is Circle:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rect:
     x: float
     y: float
@@ -22,7 +22,7 @@ class Rect:
     radius: float = 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     x1: float
     y1: float
@@ -33,7 +33,7 @@ class Line:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Circle:
     cx: float
     cy: float
@@ -43,7 +43,7 @@ class Circle:
     width: float = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Polygon:
     points: tuple[tuple[float, float], ...]
     fill: str | None = None
@@ -51,7 +51,7 @@ class Polygon:
     width: float = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Text:
     x: float                    # anchor x (left, centre or right edge, per align)
     y: float                    # baseline
@@ -62,7 +62,7 @@ class Text:
     align: str = "left"         # left | center | right
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Image:
     path: str
     x: float
@@ -71,7 +71,7 @@ class Image:
     h: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Use:
     """Draw the symbol ``name`` with its top-left corner at (x, y)."""
 
@@ -80,7 +80,7 @@ class Use:
     y: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Link:
     """A named destination or an internal link area (renderers may ignore it)."""
 
@@ -125,7 +125,12 @@ def translate(items: list, dx: float, dy: float) -> list:
     """The same primitives moved by (dx, dy)."""
     out: list = []
     for it in items:
-        if isinstance(it, Rect):
+        t = type(it)            # the common kinds first, by exact type
+        if t is Text:
+            out.append(Text(it.x + dx, it.y + dy, it.text, it.font, it.size, it.color, it.align))
+        elif t is Rect:
+            out.append(Rect(it.x + dx, it.y + dy, it.w, it.h, it.fill, it.stroke, it.width, it.radius))
+        elif isinstance(it, Rect):
             out.append(Rect(it.x + dx, it.y + dy, it.w, it.h, it.fill, it.stroke, it.width, it.radius))
         elif isinstance(it, Line):
             out.append(Line(it.x1 + dx, it.y1 + dy, it.x2 + dx, it.y2 + dy, it.stroke, it.width, it.dash))
@@ -150,7 +155,7 @@ def translate(items: list, dx: float, dy: float) -> list:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Clip:
     """Draw ``items`` clipped to the rectangle (x, y, w, h)."""
 

@@ -13,13 +13,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jinja2 import StrictUndefined, TemplateError, pass_context
+from jinja2 import StrictUndefined
 
 from .elements import KINDS
+from .lazymod import lazy
 from .problems import Loc, Problems, did_you_mean
 from .sandbox import BoundedSandbox
 from .schema import MISSING, Opt, check_value
 from .yamlsrc import YDict, inside, load_yaml
+
+jinja2 = lazy("jinja2")              # a template of plain {{ card.x }} fields never needs it
+sandbox = lazy("jinja2.sandbox")
 
 COMMON_KEYS = {"kind", "when", "remove", "x", "y"}
 _CARD_REF = re.compile(r"\bcards?\b")
@@ -51,12 +55,17 @@ class Template:
     elements: list[Element] = field(default_factory=list)
 
     def static_prefix(self) -> int:
-        """How many leading elements never change from card to card."""
+        """How many leading elements never change from card to card (counted once: a template
+        is not changed after it is built)."""
+        n = self.__dict__.get("_static_prefix")
+        if n is not None:
+            return n
         n = 0
         for el in self.elements:
             if not el.static:
                 break
             n += 1
+        self.__dict__["_static_prefix"] = n
         return n
 
 
@@ -65,7 +74,7 @@ def make_env() -> BoundedSandbox:
     env.filters["signed"] = lambda v: f"{v:+d}".replace("-", "\u2212") if isinstance(v, int) else str(v)
     env.filters["title"] = lambda v: str(v).replace("_", " ").title()
 
-    @pass_context
+    @jinja2.pass_context
     def expand(ctx, text: Any, **extra: Any) -> str:
         """Render card text that itself holds expressions (``{{ effect.heal_per_round }}``), so
         numbers in rules text are read from their one source."""
@@ -86,9 +95,16 @@ class TemplateSet:
     def __init__(self, folder: Path, problems: Problems):
         self.folder = folder
         self.problems = problems
-        self.env = make_env()
+        self._env = None
         self._cache: dict[str, Template | None] = {}
         self._compiled: dict[str, Any] = {}
+
+    @property
+    def env(self):
+        """The Jinja environment, made when an expression first needs it."""
+        if self._env is None:
+            self._env = make_env()
+        return self._env
 
     def get(self, name: str, ref: Loc | None = None, _chain: tuple[str, ...] = ()) -> Template | None:
         if name in self._cache:
@@ -179,12 +195,39 @@ class TemplateSet:
     def compile(self, src: str, loc: Loc | None):
         c = self._compiled.get(src)
         if c is None:
+            m = _CARD_FIELD.match(src)
+            if m and not hasattr(dict, m.group(2)):
+                c = self._compiled[src] = CardField(m.group(1), m.group(2), m.group(3), self, src)
+                return c
             try:
                 c = self._compiled[src] = self.env.from_string(src)
-            except TemplateError as e:
+            except jinja2.TemplateError as e:
                 self.problems.error("TEMPLATE-EXPR", f"invalid expression {src!r}: {e}", loc)
                 return None
         return c
+
+
+_CARD_FIELD = re.compile(r"([^{}\n]*)\{\{\s*card\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}([^{}\n]*)\Z")
+
+
+class CardField:
+    """``{{ card.x }}`` between plain text, the commonest expression, compiled to a lookup: the same
+    string Jinja writes (``str`` of the value), without a Jinja context per card. Anything else
+    (no such field, a card that is not a plain dict) is rendered by the Jinja template itself."""
+
+    __slots__ = ("pre", "name", "post", "owner", "src", "template")
+
+    def __init__(self, pre: str, name: str, post: str, owner: TemplateSet, src: str):
+        self.pre, self.name, self.post, self.owner, self.src = pre, name, post, owner, src
+        self.template = None        # the Jinja template, compiled when first needed
+
+    def render(self, context: dict) -> str:
+        card = context.get("card")
+        if type(card) is dict and self.name in card:
+            return f"{self.pre}{card[self.name]!s}{self.post}"
+        if self.template is None:
+            self.template = self.owner.env.from_string(self.src)
+        return self.template.render(context)
 
 
 def spec_for(el: Element) -> dict[str, Opt]:
@@ -275,6 +318,9 @@ def evaluate(el: Element, ts: TemplateSet, context: dict, colors: dict, problems
                 pass
         elif opt.type == "bool":
             v = v.strip() in ("True", "true", "1")
+        elif opt.type == "str" and type(v) is str:      # what check_value would accept as it is
+            out[key] = v
+            continue
         good, nv = check_value(v, opt, vloc, problems, f"'{key}' of element '{el.name}'", colors)
         ok = ok and good
         out[key] = nv

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .fonts import METRICS
+from .fonts import METRICS, PT_MM
 
 _TOKEN = re.compile(r"\*\*|\*|\{([a-z0-9_]+)\}|[^*{]+|\{|\*")
 
@@ -19,6 +19,11 @@ class Run:
     text: str
     style: str            # regular | bold | italic | bolditalic
     color: str | None     # None: the box's colour
+
+
+_SPACE_RUNS = {st: Run(" ", st, None) for st in ("regular", "bold", "italic", "bolditalic")}
+_RUNS: dict[str, dict[str, Run]] = {}      # style → word → its Run (runs are immutable: shared)
+_PER_SIZE: dict[tuple, tuple] = {}         # (id of a fonts map, size) → (the map, space widths, width tables)
 
 
 @dataclass
@@ -48,6 +53,15 @@ def parse(text: str, icons: dict, base_bold: bool = False,
     """Text → paragraphs → words → runs; unknown ``{icons}`` are returned by name."""
     paragraphs: list[list[list[Run]]] = []
     unknown: list[str] = []
+    if "*" not in text and "{" not in text:       # no markup: words are the runs
+        style = _style(base_bold, base_italic)
+        runs = _RUNS.setdefault(style, {})
+        for para in text.split("\n"):
+            paragraphs.append([[runs.get(w) or runs.setdefault(w, Run(w, style, None))]
+                               for w in para.split(" ") if w])
+        if len(runs) > 100_000:
+            runs.clear()
+        return paragraphs, unknown
     for para in text.split("\n"):
         bold, italic = base_bold, base_italic
         words: list[list[Run]] = []
@@ -83,25 +97,46 @@ def parse(text: str, icons: dict, base_bold: bool = False,
     return paragraphs, unknown
 
 
-def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float) -> list[Line] | None:
-    """Greedy wrap at ``size``; None when a single word is wider than the box."""
-    spaces = {st: METRICS.width_mm(" ", f, size) for st, f in fonts.items()}
+def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float,
+          too_tall=None) -> list[Line] | None | bool:
+    """Greedy wrap at ``size``; None when a single word is wider than the box, False as soon as
+    ``too_tall(n)`` says that n + 1 lines cannot fit (the rest is not measured)."""
+    width_pt = METRICS.width_pt
+    key = (id(fonts), size)
+    hit = _PER_SIZE.get(key)
+    if hit is None or hit[0] is not fonts:
+        if len(_PER_SIZE) > 10_000:
+            _PER_SIZE.clear()
+        hit = _PER_SIZE[key] = (fonts, {st: width_pt(" ", f, size) * PT_MM for st, f in fonts.items()},
+                                {st: METRICS.table(f) for st, f in fonts.items()})
+    spaces, tables = hit[1], hit[2]
+    limit = width + 1e-9
     lines: list[Line] = []
     for words in paragraphs:
         cur: list[tuple[Run, float]] = []
         cur_w = 0.0
         for word in words:
-            measured = [(r, METRICS.width_mm(r.text, fonts[r.style], size)) for r in word]
-            ww = sum(w for _, w in measured)
-            if ww > width + 1e-9:
+            if len(word) == 1:
+                r = word[0]
+                w1 = tables[r.style].get(r.text)
+                ww = (w1 * size if w1 is not None else width_pt(r.text, fonts[r.style], size)) * PT_MM
+                measured: list | tuple = ((r, ww),)
+            else:
+                measured = [(r, width_pt(r.text, fonts[r.style], size) * PT_MM) for r in word]
+                ww = sum(w for _, w in measured)
+            if ww > limit:
                 return None
-            space = spaces[cur[-1][0].style] if cur else 0.0
-            if cur and cur_w + space + ww > width + 1e-9:
-                lines.append(Line(cur, cur_w))
-                cur, cur_w = [], 0.0
             if cur:
-                cur.append((Run(" ", cur[-1][0].style, None), space))
-                cur_w += space
+                style = cur[-1][0].style
+                space = spaces[style]
+                if cur_w + space + ww > limit:
+                    lines.append(Line(cur, cur_w))
+                    if too_tall is not None and too_tall(len(lines)):
+                        return False
+                    cur, cur_w = [], 0.0
+                else:
+                    cur.append((_SPACE_RUNS[style], space))
+                    cur_w += space
             cur.extend(measured)
             cur_w += ww
         lines.append(Line(cur, cur_w))
@@ -116,11 +151,12 @@ def fit(text: str, width: float, height: float, fonts: dict[str, str], icons: di
     s = size
     last: Fitted | None = None
     while s >= min_size - 1e-9:
-        lines = _wrap(paragraphs, fonts, s, width)
         asc = METRICS.ascent_mm(fonts["regular"], s)
         desc = METRICS.descent_mm(fonts["regular"], s)
         lh = s * leading * 25.4 / 72.0
-        if lines is not None:
+        lines = _wrap(paragraphs, fonts, s, width,
+                      lambda n, lh=lh, asc=asc, desc=desc: n * lh + asc + desc > height + 1e-9)
+        if lines:
             h = (len(lines) - 1) * lh + asc + desc
             last = Fitted(s, lines, lh, asc, h, h <= height + 1e-9, unknown)
             if last.fits:

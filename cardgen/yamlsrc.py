@@ -222,7 +222,8 @@ def parse_yaml(text: str, path: str, problems: Problems) -> Any:
     except yaml.YAMLError as e:
         problems.error("YAML-SYNTAX", f"YAML syntax error: {e}", Loc(path, 1, 1))
         return None
-    check_mojibake(data, problems)
+    if not text.isascii() or "\\" in text:      # else no string of it can hold a non-ASCII character
+        check_mojibake(data, problems)
     return data
 
 
@@ -262,6 +263,8 @@ def unmojibake(s: str) -> str | None:
 
 def _mojibake_words(s: str) -> tuple[str, str] | None:
     """Find the smallest garbled run in ``s`` and its repair (text may mix good and bad)."""
+    if s.isascii():                 # so is every word of it: nothing to repair
+        return None
     whole = unmojibake(s)
     if whole is not None:
         return s, whole

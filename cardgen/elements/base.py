@@ -24,6 +24,8 @@ class DrawContext:
     art_root: Path            # images resolve inside this folder
     field: str | None = None  # the card field the element shows (its first ``card.x``), if any
     art_dir: Path | None = None   # art/<game>/: card pictures (the art element) resolve inside it
+    memo: dict | None = None  # the layout's memo: results that are the same on every card (resolved
+    #                           image paths, text laid out without problems), per game
 
     @property
     def what(self) -> str:

@@ -1,6 +1,6 @@
 """text: a box of wrapped text that shrinks to fit, never clipped (TEXT-OVERFLOW instead)."""
 
-from ..fonts import missing_glyphs
+from ..fonts import glyphs_checked, missing_glyphs
 from ..problems import did_you_mean
 from ..scene import Rect, Text
 from ..schema import Opt
@@ -24,7 +24,27 @@ SPEC = {
 
 
 def layout_text(v, ctx, x, y, w, h):
-    """Fit and place ``v['text']`` in the box (x, y, w, h), bleed-box coordinates."""
+    """Fit and place ``v['text']`` in the box (x, y, w, h), bleed-box coordinates. The same text
+    in the same box on another card (labels, numbers) is laid out once: the result of a layout
+    that reported no problem is remembered in ``ctx.memo``."""
+    memo = ctx.memo
+    if memo is None:
+        return _layout_text(v, ctx, x, y, w, h)[0]
+    key = ("text", x, y, w, h, id(ctx.fonts), v["text"], v["font"], v["size"], v["min_size"], v["leading"],
+           v["color"], v["align"], v["valign"])
+    out = memo.get(key)
+    if out is None:
+        out, clean = _layout_text(v, ctx, x, y, w, h)
+        if clean:
+            if len(memo) > 50_000:
+                memo.clear()
+            memo[key] = out
+    return list(out)
+
+
+def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
+    """The Texts, and whether laying them out found no problem (then the same text in the same
+    box lays out the same on any card)."""
     text = v["text"] or ""
     fonts = ctx.fonts
     base_bold = v["font"] in ("bold", "bolditalic")
@@ -38,7 +58,8 @@ def layout_text(v, ctx, x, y, w, h):
         ctx.problems.error("TEXT-OVERFLOW", f"{ctx.label}: text of {ctx.what} does not fit its "
                            f"{w:.1f} × {h:.1f} mm box even at {v['min_size']:g} pt", ctx.where,
                            hint="shorten the text, enlarge the box or lower min_size")
-        return []
+        return [], False
+    clean = not f.unknown_icons
     out = []
     lines = f.lines
     top = y
@@ -47,6 +68,7 @@ def layout_text(v, ctx, x, y, w, h):
     elif v["valign"] == "bottom":
         top = y + h - f.height
     base = top + f.ascent
+    known = glyphs_checked()
     for line in lines:
         if v["align"] == "center":
             cx = x + (w - line.width) / 2
@@ -63,8 +85,11 @@ def layout_text(v, ctx, x, y, w, h):
                 cx += rw
                 continue
             font = fonts[run.style]
-            miss = missing_glyphs(run.text, font)
+            miss = known.get((run.text, font))
+            if miss is None:
+                miss = missing_glyphs(run.text, font)
             if miss:
+                clean = False
                 ctx.problems.error("TEXT-GLYPH", f"{ctx.label}: the font {font} has no glyph for "
                                    f"{', '.join(repr(c) + f' (U+{ord(c):04X})' for c in miss)} in "
                                    f"{ctx.what}", ctx.where)
@@ -79,7 +104,7 @@ def layout_text(v, ctx, x, y, w, h):
         if pending:
             out.append(Text(pending[0], base, pending[1].rstrip(" "), pending[2], f.size, pending[3]))
         base += f.line_height
-    return out
+    return out, clean
 
 
 def draw(v, ctx):

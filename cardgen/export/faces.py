@@ -7,17 +7,19 @@ the card, the element and its template line.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from ..cardlayout import CardLayout
 from ..fonts import Metrics
+from ..lazymod import lazy
 from ..model import Card, Game
 from ..problems import Problems
 from ..scene import Image, Text, Use, translate
 from .raster import Target, face_pdf, layout_bleed, png
+
+multiprocessing = lazy("multiprocessing")     # worker processes for an export only
 
 SIDES = ("front", "back")
 

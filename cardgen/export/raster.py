@@ -10,11 +10,13 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-import pypdfium2 as pdfium
 from PIL import Image as PILImage
 
+from ..lazymod import lazy
 from ..render_pdf import render
 from ..scene import Clip, Document, Page, Symbol, translate
+
+pdfium = lazy("pypdfium2")     # loaded when a face is rasterised, not by every command
 
 MM_IN = 25.4
 

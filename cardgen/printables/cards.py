@@ -6,13 +6,13 @@ a sheet given up is a PRINT-FIT warning."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .. import sources
 from ..cutfile import cut_svg, registration_record
 from ..errorcard import draft_mark
 from ..imposition import impose
+from ..jsonout import dumps
 from ..problems import Loc, Problems
 from ..render_pdf import render
 from ..scene import Document
@@ -64,7 +64,7 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
                 files[name] = cut_svg(ps.page_w, ps.page_h, [c["trim"] for c in entry["cards"]],
                                       f"{laid.game.title} — cut lines of {stem}.pdf page {entry['page']}")
     return {f"{stem}.pdf": render(doc),
-            f"{stem}.json": (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8"), **files}
+            f"{stem}.json": (dumps(manifest, indent=1) + "\n").encode("utf-8"), **files}
 
 
 def report_fit(game, manifest: dict, problems: Problems) -> None:

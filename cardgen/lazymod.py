@@ -1,0 +1,31 @@
+"""Heavy third-party modules that load on first use, so a command that never touches them
+(``cardgen build`` never rasterises; a card template of plain ``{{ card.x }}`` fields never
+needs Jinja) does not pay for importing them.
+
+``pdfium = lazy("pypdfium2")`` at the top of a module stands for ``import pypdfium2 as pdfium``:
+the name is bound at once, the module is imported at the first attribute read. For third-party
+modules only: cardgen's own modules are imported as usual.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+
+class _Later(ModuleType):
+    """Stands for the module of its name until an attribute is read, then imports it and hands
+    the attribute on (kept, so the next read is a plain lookup)."""
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        value = getattr(importlib.import_module(self.__name__), attr)
+        setattr(self, attr, value)
+        return value
+
+
+def lazy(name: str) -> Any:
+    """The module ``name``, imported when first used."""
+    return _Later(name)
