@@ -14,7 +14,8 @@ from .yamlsrc import YDict, YList, load_yaml
 
 def pool(game: Game) -> Collection:
     loc = Loc(str(game.cards_dir), 0, 0)
-    return Collection("cards", [Entry(c.id, c.name, c.fields, c.copies, c.own_at("copies")) for c in game.cards],
+    return Collection("cards", [Entry(c.id, c.name, c.fields, c.copies, c.own_at("copies"), c.field_locs)
+                                for c in game.cards],
                       loc, f"the {game.title} card pool", unread=game.unread_cards,
                       unreadable=[str(p) for p in game.unread_files])
 

@@ -1,0 +1,106 @@
+"""The ``table`` constraint kind: cards checked against a reference table (a seed's stats).
+
+    - rule: LB-CARD-2
+      kind: table
+      where: {type: enemy}
+      key: enemy                       # the card field (or list of fields) naming its row
+      table: {param: seed.enemies}     # {key: {column: value}} or a list of rows holding the key fields
+      columns: [health, armor]         # optional: the columns compared (default: every column of the table)
+      complete: true                   # optional: every row has a card
+      label: the seed's enemy table
+
+Every card the ``where`` selects must have a row, and each compared field must equal the row's
+value (a column the row leaves out must be absent from the card). A wrong value is reported
+under the constraint's rule at the card's field line, with the expected and the found value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .entries import Collection, Entry, selects, uncertain
+from .problems import Loc, Problems, did_you_mean
+from .yamlsrc import YDict, YList
+
+
+def _key_fields(c: dict) -> list[str]:
+    key = c["key"]
+    return [key] if isinstance(key, str) else [str(k) for k in key]
+
+
+def _fmt(v: Any) -> str:
+    return "none" if v is None else repr(v) if isinstance(v, str) else str(v)
+
+
+def _fmt_key(key: tuple) -> str:
+    return "/".join(str(k) for k in key if k is not None)
+
+
+def rows_of(c: dict) -> list[tuple[tuple, dict, Loc | None]]:
+    """The table as (key, row, where the row is written)."""
+    fields, table = _key_fields(c), c["table"]
+    out: list[tuple[tuple, dict, Loc | None]] = []
+    if isinstance(table, dict):
+        for k, row in table.items():
+            loc = table.at(k) if isinstance(table, YDict) else None
+            out.append(((k,), dict(row or {}), loc))
+    else:
+        for i, row in enumerate(table):
+            loc = table.at(i) if isinstance(table, YList) else None
+            out.append((tuple(row.get(f) for f in fields), {k: v for k, v in row.items() if k not in fields}, loc))
+    return out
+
+
+def table_ok(v: Any) -> bool:
+    """A mapping key → row (a mapping or empty), or a list of rows (mappings)."""
+    if isinstance(v, dict):
+        return all(r is None or isinstance(r, dict) for r in v.values())
+    return isinstance(v, list) and all(isinstance(r, dict) for r in v)
+
+
+def k_table(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
+    """Each selected card's fields equal its row of ``table`` (keyed by ``key``); ``complete``:
+    every row has a card."""
+    kf = _key_fields(c)
+    if isinstance(c["table"], dict) and len(kf) != 1:
+        problems.error("RULES-CONSTRAINT", "a table keyed by several fields must be a list of rows", cloc)
+        return
+    rows = rows_of(c)
+    table = {k: row for k, row, _ in rows}
+    columns = c.get("columns") or sorted({col_ for _, row, _ in rows for col_ in row})
+    label = c.get("label") or "the reference table"
+    seen: set[tuple] = set()
+    for e in col.entries:
+        if not selects(e.fields, c):
+            continue
+        key = tuple(e.fields.get(f) for f in kf)
+        seen.add(key)
+        row = table.get(key)
+        if row is None:
+            near = did_you_mean(_fmt_key(key), [_fmt_key(k) for k in table])
+            problems.error(rule, f"{_what(col, e)}: {label} has no row {_fmt_key(key)} ({'/'.join(kf)})",
+                           e.at(kf[-1] if len(kf) == 1 else kf[0]), hint=near)
+            continue
+        for name in columns:
+            want, have = row.get(name), e.fields.get(name)
+            if want != have:
+                problems.error(rule, f"{_what(col, e)}: {name} is {_fmt(have)}, {label} says {_fmt(want)} "
+                               f"(row {_fmt_key(key)})", e.at(name))
+    if c.get("complete") and not any(uncertain(u, c) for u in col.unread):
+        for key, _row, _loc in rows:
+            if key not in seen:
+                problems.error(rule, f"{col.label} has no card for row {_fmt_key(key)} of {label}", cloc)
+
+
+def _what(col: Collection, e: Entry) -> str:
+    return f"{'component' if col.kind == 'components' else 'card'} '{e.id}' ({e.name})"
+
+
+#: the arguments the kind adds: (test of the value, what it must be)
+TABLE_ARGS = {
+    "key": (lambda v: isinstance(v, str) or isinstance(v, list) and bool(v) and all(isinstance(x, str) for x in v),
+            "a field name or a list of them"),
+    "table": (table_ok, "a mapping key → row or a list of rows"),
+    "columns": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of field names"),
+    "complete": (lambda v: isinstance(v, bool), "true or false"),
+}
