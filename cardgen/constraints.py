@@ -14,12 +14,11 @@ its row of a reference table: :mod:`.constraint_table`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from .constraint_table import TABLE_ARGS, k_table
 from .entries import Collection, Entry, matches, selects, uncertain
-from .problems import Loc, Problems, did_you_mean, display_path
+from .problems import Loc, Problems, did_you_mean
 from .yamlsrc import YDict
 
 __all__ = ["Collection", "Entry", "evaluate", "matches", "selects", "resolve_args", "resolve_param", "KINDS"]
@@ -180,7 +179,7 @@ def k_required(col: Collection, c: dict, rule: str, problems: Problems, cloc: Lo
         if selects(e.fields, c):
             for f in c.get("fields") or []:
                 if e.fields.get(f) is None:
-                    problems.error(rule, f"{e.id} ({e.name}) lacks '{f}'", e.loc)
+                    problems.error(rule, f"{e.id} ({e.name}) lacks '{f}'", e.card_loc or e.loc)
 
 
 KINDS: dict[str, Callable[..., None]] = {
@@ -270,10 +269,4 @@ def evaluate(constraints: list[Any], collections: dict[str, Collection], params:
             continue
         if c["kind"] not in PER_CARD and any(uncertain(u, c) for u in col.unread):
             continue        # a card it counts failed to load (reported at its line): its total is unknown
-        before = len(problems.items)
         fn(col, c, str(raw["rule"]), problems, loc)
-        if col.unreadable and len(problems.items) > before:      # say what the count could not see
-            seen = ", ".join(display_path(f) for f in col.unreadable)
-            problems.items[before:] = [replace(p, hint="; ".join(filter(None, [p.hint, f"not counted: the cards of "
-                                                                                  f"unreadable {seen}"])))
-                                       for p in problems.items[before:]]

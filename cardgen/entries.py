@@ -27,6 +27,7 @@ class Entry:
     count: int
     loc: Loc          # where the count is written
     field_locs: dict[str, Loc] = field(default_factory=dict)   # where each field is written
+    card_loc: Loc | None = None     # the card's first line (a field it lacks is reported there)
 
     def at(self, name: str) -> Loc:
         """Where field ``name`` is written (the entry's line when not known)."""

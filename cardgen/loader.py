@@ -4,9 +4,12 @@ and every ``cards/<game>/*.yaml`` (card and component definitions)."""
 
 from __future__ import annotations
 
+import difflib
+import re
 from pathlib import Path
 from typing import Any
 
+from .entries import ANY_KEY
 from .fonts import available as available_fonts
 from .imposition import make_grid
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
@@ -48,6 +51,8 @@ CARD_TYPE_SPEC: dict[str, Opt] = {
     "back": Opt("str", default=None, doc="back template in templates/<game>/"),
     "size": Opt("str", required=True, doc="a name from card_sizes"),
     "fields": Opt("map", default={}, doc="the type's card fields and their types"),
+    "rule": Opt("str", default=None, doc="the catalogue rule a bad field of this type reports (a field's own "
+                "`rule:` wins; else YAML-TYPE/RANGE/MISSING-KEY)"),
 }
 
 COMMON_FIELDS: dict[str, Opt] = {
@@ -201,7 +206,7 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                 continue
             o = opt_from_yaml(fspec, fdefs.at(fname), problems, f"field '{fname}' of {where}", params)
             if o is not None:
-                fields[fname] = o
+                fields[fname] = with_rule(o, tv.get("rule"))
         w, h = sizes[tv["size"]]
         card_types[key] = CardType(key, tv["name"], tv["template"], tv["back"], tv["size"], w, h, fields, td.loc,
                                    td.at("template"), td.at("back"))
@@ -221,6 +226,7 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     for f in card_files(root / "cards" / slug):
         if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread):
             unread_files.append(f)
+            failed |= ids_in(f)         # known but unreadable: names of them are not "no such card"
     seen: dict[str, Card] = {}
     for c in cards:
         if c.id in seen:
@@ -233,7 +239,50 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                 card_types=card_types, cards=cards, components=components, constraints=constraints,
                 colors=colors, icons=icons, print=settings, printables=list(v.get("printables") or []),
                 fonts=fonts, game_file=game_file, unread_cards=unread,
-                unread_files=unread_files)
+                unread_files=unread_files, failed_ids=failed)
+
+
+def with_rule(opt: Opt, rule: str | None) -> Opt:
+    """The card type's catalogue rule for a field (and its items and sub-fields) that names none."""
+    if rule is None:
+        return opt
+    if opt.rule is None:
+        opt.rule = rule
+    if opt.item is not None:
+        with_rule(opt.item, opt.rule)
+    for sub in (opt.fields or {}).values():
+        with_rule(sub, opt.rule)
+    return opt
+
+
+_ID_LINE = re.compile(r"""(?:^|[\s{,-])id:\s*["']?([A-Za-z0-9_.\-]+)""", re.M)
+
+
+def ids_in(path: Path) -> set[str]:
+    """The card ids a file that cannot be read seems to hold (``id: x`` as written), so that
+    decks and cards naming them wait for the file instead of reporting unknown cards."""
+    try:
+        text = path.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return set()
+    return set(_ID_LINE.findall(text))
+
+
+def bad_keys(raw: dict, card_types: dict[str, CardType], colors: dict) -> frozenset[str]:
+    """The keys of a card that failed its checks whose value is not known: misspelt (and the key
+    it was meant to be), missing, or of the wrong value; ``*`` when its card type is unknown."""
+    ctype = card_types.get(raw.get("type")) if isinstance(raw.get("type"), str) else None
+    if ctype is None:
+        return frozenset({ANY_KEY})
+    spec = {**COMMON_FIELDS, **ctype.fields}
+    bad = set()
+    for k, v in raw.items():
+        if k not in spec:
+            bad |= {str(k), *difflib.get_close_matches(str(k), list(spec), n=1, cutoff=0.6)}
+        elif not check_value(v, spec[k], Loc(""), Problems(), str(k), colors)[0]:
+            bad.add(str(k))
+    bad |= {k for k, o in spec.items() if o.required and k not in raw}
+    return frozenset(bad)
 
 
 def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[str], problems: Problems) -> None:
@@ -287,6 +336,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
             if unread is not None:
                 raw = YDict({**defaults, **cd})
                 raw.loc = getattr(cd, "loc", doc["cards"].at(i))
+                raw.bad = bad_keys(raw, card_types, colors)      # type: ignore[attr-defined]
                 unread.append(raw)
     comps = doc.get("components") or []
     for i, cd in enumerate(comps if isinstance(comps, list) else []):
