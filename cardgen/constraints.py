@@ -101,12 +101,16 @@ def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
         groups.setdefault(_group_key(e.fields, per), []).append(e)
     for key in c.get("groups_of") or []:
         groups.setdefault(tuple(key) if isinstance(key, list) else key, [])
+    wrong = 0
     for key, es in groups.items():
         n = len(es) if unique else sum(e.count for e in es)
         why = _bounds_msg(n, c)
         if why:
             loc = max(reversed(es), key=lambda e: e.count).loc if es else cloc
             problems.error(rule, f"{col.label} has {n} {label} of {_fmt_group(key)}; {why}", loc)
+            wrong += 1
+    if wrong:
+        return      # a card in the wrong group also changes how many groups there are: one slip, one problem
     ng = len(groups)
     names = ", ".join(_fmt_group(k) for k in groups)
     for arg, bad, phrase in (("groups", lambda g, v: g != v, "exactly"), ("groups_min", lambda g, v: g < v, "at least"),

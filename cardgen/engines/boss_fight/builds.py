@@ -86,6 +86,7 @@ class Build:
     hero_entries: list[Entry] = field(default_factory=list)
     heroes_loc: Loc | None = None
     hexes: list[Hex] = field(default_factory=list)
+    waits: bool = False              # names a card that failed to load: its construction checks wait
 
     def points(self, types: tuple[str, ...] | None = None) -> int:
         return sum((e.fields.get("points") or 0) * e.count for e in self.entries
@@ -107,6 +108,7 @@ class _Reader:
         self.problems = problems
         self.by_id = {c.id: c for c in game.cards}
         self.sides = side_sets(game)
+        self.waits = False      # names a card that failed to load (reported there): the build's checks wait
 
     def items(self, body: YDict, key: str, allowed: tuple[str, ...], what: str) -> list[tuple[YDict | None, Any, Loc]]:
         """A list of ids or of mappings with ``id`` → (mapping or None, id, where the id is)."""
@@ -143,6 +145,9 @@ class _Reader:
             self.problems.error("YAML-TYPE", f"a card id in {what} must be text, not {cid!r}", loc)
             return None
         card = self.by_id.get(cid)
+        if card is None and cid in self.game.failed_ids:
+            self.waits = True       # known but invalid: one problem, at the card's own line
+            return None
         if card is None:
             same = [c.id for c in self.game.cards if c.type == want]
             self.problems.error("CARD-UNKNOWN-ID", f"{what} names card '{cid}', which does not exist in "
@@ -163,7 +168,10 @@ class _Reader:
             problems.error("YAML-TYPE", f"the cards of {label} must be a mapping id → count or a list, not {items!r}",
                            where)
             return [], where
-        return cols.entries_from(items, self.game, problems, label), where
+        unread: list[dict] = []
+        entries = cols.entries_from(items, self.game, problems, label, None, unread)
+        self.waits = self.waits or bool(unread)
+        return entries, where
 
 
 def _a(noun: str) -> str:
@@ -216,25 +224,27 @@ def read_boss(game: Game, body: YDict, problems: Problems) -> Build:
             continue
         it = it if it is not None else YDict()
         at, at_loc = Hex(0, 0), it.at("at") if "at" in it else loc
+        placed = True       # a bad `at:` or `rotate:` (reported) leaves the piece unplaced: no overlap at a default
         if "at" in it:
             h = _cell(it["at"])
             if h is None:
                 problems.error("YAML-TYPE", f"'at' of piece '{cid}' must be an axial cell [q, r] of whole numbers, "
                                f"not {it['at']!r}", it.at("at"))
+                placed = False
             else:
                 at = h
         turn = it.get("rotate", 0)
         if isinstance(turn, bool) or not isinstance(turn, int):
             problems.error("YAML-TYPE", f"'rotate' of piece '{cid}' must be a whole number of 60° steps, "
                            f"not {turn!r}", it.at("rotate"))
-            turn = 0
+            turn, placed = 0, False
         label = it.get("as", cid)
         if not isinstance(label, str):
             problems.error("YAML-TYPE", f"'as' of piece '{cid}' must be a name", it.at("as"))
             label = cid
         p = Piece(card, label, at, turn % 6, loc, at_loc)
         p.cells = [at + rotate(Hex(q, r), p.rotate) for q, r in (card.get("footprint") or [])
-                   if isinstance(q, int) and isinstance(r, int)]
+                   if placed and isinstance(q, int) and isinstance(r, int)]
         b.pieces.append(p)
     by_label: dict[str, list[Piece]] = {}
     for p in b.pieces:
@@ -255,10 +265,14 @@ def read_boss(game: Game, body: YDict, problems: Problems) -> Build:
         if card.type == "ability":
             boss.abilities.append(card)
             stats = {k: sum(p.card.get(k) or 0 for p in b.pieces) for k in STATS}
-            check_needs(game, card, loc, what, {p.card.get("piece_type") for p in b.pieces}, stats, None, problems)
+            if not rd.waits:        # a piece failed to load: the boss's stats are not known
+                check_needs(game, card, loc, what, {p.card.get("piece_type") for p in b.pieces}, stats, None,
+                            problems)
     boss.deck, boss.deck_loc = rd.deck(body, f"the action deck of {what}", Problems())   # loader reported ids
     b.entries += boss.deck
-    _geometry(game, b, problems)
+    b.waits = rd.waits
+    if not b.waits:
+        _geometry(game, b, problems)
     return b
 
 
@@ -430,6 +444,7 @@ def read_party(game: Game, body: YDict, problems: Problems) -> Build:
                             card.get("constitution"), problems)
         hero.deck, hero.deck_loc = rd.deck(it, f"the action deck of {card.name}")
         b.entries += hero.deck
+    b.waits = rd.waits
     return b
 
 
@@ -458,6 +473,8 @@ def analyse(game: Game, kind: str, body: YDict, problems: Problems) -> Build | N
     if reader is None or not isinstance(body, YDict):
         return None
     b = reader(game, body, problems)
+    if b.waits:
+        return b
     params = dict(game.params) if isinstance(game.params, dict) else {}
     params["points_limit"] = b.limit
     label = {"boss": f"boss '{b.name}'", "party": f"party '{b.name}'", "deck": f"deck '{b.name}'"}[kind]
