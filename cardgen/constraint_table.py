@@ -10,7 +10,8 @@
       label: the seed's enemy table
 
 Every card the ``where`` selects must have a row, and each compared field must equal the row's
-value (a column the row leaves out must be absent from the card). A wrong value is reported
+value (a column the row leaves out must be absent from the card); the column ``copies`` counts the
+copies of all the row's cards together (a component's ``count``), so a row printed twice is found. A wrong value is reported
 under the constraint's rule at the card's field line, with the expected and the found value.
 """
 
@@ -34,6 +35,9 @@ def _fmt(v: Any) -> str:
 
 def _fmt_key(key: tuple) -> str:
     return "/".join(str(k) for k in key if k is not None)
+
+
+COPIES = "copies"       # the column of a row's count: the copies of all its cards together
 
 
 def rows_of(c: dict) -> list[tuple[tuple, dict, Loc | None]]:
@@ -69,12 +73,12 @@ def k_table(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
     table = {k: row for k, row, _ in rows}
     columns = c.get("columns") or sorted({col_ for _, row, _ in rows for col_ in row})
     label = c.get("label") or "the reference table"
-    seen: set[tuple] = set()
+    seen: dict[tuple, list[Entry]] = {}
     for e in col.entries:
         if not selects(e.fields, c):
             continue
         key = tuple(e.fields.get(f) for f in kf)
-        seen.add(key)
+        seen.setdefault(key, []).append(e)
         row = table.get(key)
         if row is None:
             near = did_you_mean(_fmt_key(key), [_fmt_key(k) for k in table])
@@ -82,11 +86,22 @@ def k_table(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
                            e.at(kf[-1] if len(kf) == 1 else kf[0]), hint=near)
             continue
         for name in columns:
+            if name == COPIES:
+                continue        # a row's copies count every card of the row (below)
             want, have = row.get(name), e.fields.get(name)
             if want != have:
-                problems.error(rule, f"{_what(col, e)}: {name} is {_fmt(have)}, {label} says {_fmt(want)} "
+                problems.error(rule, f"{_what(col, e)}: {name} is {_fmt(have)}, {label} has {_fmt(want)} "
                                f"(row {_fmt_key(key)})", e.at(name))
-    if c.get("complete") and not any(uncertain(u, c) for u in col.unread):
+    waits = any(uncertain(u, c) for u in col.unread)
+    if COPIES in columns and not waits:
+        for key, es in seen.items():
+            want, have = (table.get(key) or {}).get(COPIES), sum(e.count for e in es)
+            if key in table and want != have:
+                where = max(reversed(es), key=lambda e: e.count)
+                what = _what(col, es[0]) if len(es) == 1 else f"{len(es)} cards of row {_fmt_key(key)}"
+                problems.error(rule, f"{col.label} holds {have} copies of {what}, {label} has {_fmt(want)} "
+                               f"(row {_fmt_key(key)})", where.loc)
+    if c.get("complete") and not waits:
         for key, _row, _loc in rows:
             if key not in seen:
                 problems.error(rule, f"{col.label} has no card for row {_fmt_key(key)} of {label}", cloc)

@@ -246,9 +246,18 @@ def _args_ok(raw: YDict, c: dict, problems: Problems) -> bool:
     return ok
 
 
+def _already(col: Collection, c: dict, locs: set[Loc]) -> bool:
+    """A card the constraint counts has a problem of the same rule at one of its lines."""
+    if not locs:
+        return False
+    return any(selects(e.fields, c) and not (c.get("exclude") and matches(e.fields, c["exclude"])) and
+               ({e.loc, e.card_loc, *e.field_locs.values()} & locs) for e in col.entries)
+
+
 def evaluate(constraints: list[Any], collections: dict[str, Collection], params: Any,
              problems: Problems) -> None:
     """Run every constraint whose ``of`` names one of ``collections``."""
+    reported: dict[str, set[Loc]] = {}      # rule → where its problems so far stand
     for i, raw in enumerate(constraints):
         loc = getattr(raw, "loc", Loc(""))
         if not isinstance(raw, dict) or "rule" not in raw or "kind" not in raw:
@@ -271,6 +280,11 @@ def evaluate(constraints: list[Any], collections: dict[str, Collection], params:
         col = collections.get(c.get("of") or "cards")
         if col is None:
             continue
+        rule = str(raw["rule"])
         if c["kind"] not in PER_CARD and any(uncertain(u, c) for u in col.unread):
             continue        # a card it counts failed to load (reported at its line): its total is unknown
-        fn(col, c, str(raw["rule"]), problems, loc)
+        if c["kind"] not in PER_CARD and _already(col, c, reported.get(rule, set())):
+            continue        # a card it counts already breaks this rule (reported at its line): one slip, one problem
+        before = len(problems.items)
+        fn(col, c, rule, problems, loc)
+        reported.setdefault(rule, set()).update(p.loc for p in problems.items[before:] if p.loc is not None)

@@ -60,7 +60,8 @@ def test_second_unique_sword(game_copy):
     line = g.edit(LOOT, "    name: Twinfang Blade\n", "    name: Twinfang Blade\n    copies: 2\n") + 1
     code, probs = g.validate()
     assert code == 1 and has_problem(probs, "LB-CARD-4", "loot.yaml", line)
-    assert any("Unique" in p["message"] and "exactly 1" in p["message"] for p in probs)
+    assert any("2 copies" in p["message"] and "has 1 (row sword/unique)" in p["message"] for p in probs)
+    assert len(probs) == 1, probs       # one slip, one problem (not also the category's total)
 
 
 def test_declared_total_names_the_published_number(game_copy):
@@ -208,7 +209,8 @@ def test_problems_of_every_kind_in_one_run(game_copy):
     g.write("cards/loot_battles/broken.yaml", "cards:\n  - {id: x, name: [X\n")
     code, probs = g.validate()
     assert code == 1
-    assert {"YAML-MOJIBAKE", "YAML-TYPE", "LB-CARD-2", "YAML-DUPLICATE-KEY", "YAML-UNKNOWN-KEY", "ICON-UNKNOWN", "LB-CARD-4",
+    # (the copies of the second Unique Sword are LB-CARD-4 once broken.yaml reads: what it holds may count)
+    assert {"YAML-MOJIBAKE", "YAML-TYPE", "LB-CARD-2", "YAML-DUPLICATE-KEY", "YAML-UNKNOWN-KEY", "ICON-UNKNOWN",
             "LB-CARD-6", "YAML-SYNTAX"} <= {p["rule"] for p in probs}, sorted({p["rule"] for p in probs})
 
 
