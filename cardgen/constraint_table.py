@@ -63,8 +63,8 @@ def table_ok(v: Any) -> bool:
 
 
 def k_table(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) -> None:
-    """Each selected card's fields equal its row of ``table`` (keyed by ``key``); ``complete``:
-    every row has a card."""
+    """Each selected card's fields equal its row of `table` (keyed by `key`; `columns`: the fields
+    compared, `copies` all the row's cards together); `complete`: every row has a card."""
     kf = _key_fields(c)
     if isinstance(c["table"], dict) and len(kf) != 1:
         problems.error("RULES-CONSTRAINT", "a table keyed by several fields must be a list of rows", cloc)
