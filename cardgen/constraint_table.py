@@ -34,7 +34,7 @@ def _fmt(v: Any) -> str:
 
 
 def _fmt_key(key: tuple) -> str:
-    return "/".join(str(k) for k in key if k is not None)
+    return "/".join(str(k) for k in key if k is not None) or "-"
 
 
 COPIES = "copies"       # the column of a row's count: the copies of all its cards together
@@ -47,12 +47,22 @@ def rows_of(c: dict) -> list[tuple[tuple, dict, Loc | None]]:
     if isinstance(table, dict):
         for k, row in table.items():
             loc = table.at(k) if isinstance(table, YDict) else None
-            out.append(((k,), dict(row or {}), loc))
+            out.append(((_h(k),), dict(row or {}), loc))
     else:
         for i, row in enumerate(table):
             loc = table.at(i) if isinstance(table, YList) else None
-            out.append((tuple(row.get(f) for f in fields), {k: v for k, v in row.items() if k not in fields}, loc))
+            out.append((tuple(_h(row.get(f)) for f in fields), {k: v for k, v in row.items() if k not in fields},
+                        loc))
     return out
+
+
+def _h(v: Any) -> Any:
+    """A key part that can be looked up (a list, as cards may hold, becomes a tuple)."""
+    if isinstance(v, list):
+        return tuple(_h(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((str(k), _h(x)) for k, x in v.items()))
+    return v
 
 
 def table_ok(v: Any) -> bool:
@@ -77,7 +87,7 @@ def k_table(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
     for e in col.entries:
         if not selects(e.fields, c):
             continue
-        key = tuple(e.fields.get(f) for f in kf)
+        key = tuple(_h(e.fields.get(f)) for f in kf)
         seen.setdefault(key, []).append(e)
         row = table.get(key)
         if row is None:
