@@ -126,12 +126,19 @@ def test_a_deck_naming_no_card_still_says_so(game_copy):
     assert ("CARD-UNKNOWN-ID", "iron_herd.yaml", line) in errors(probs)
 
 
-def test_a_broken_boss_piece_named_by_a_preset_is_one_problem(game_copy):
+@pytest.mark.parametrize("rel,old,new,rule", [
+    ("cards/boss_fight/boss_pieces.yaml", "     health: 20, intelligence: 0, strength: 2, agility: 2, slots: 0",
+     "     health: lots, intelligence: 0, strength: 2, agility: 2, slots: 0", "BF-CARD-1"),     # a boss preset's piece
+    ("cards/boss_fight/heroes.yaml", "title: Knight, constitution: stalwart, points: 24,",
+     "title: Knight, constitution: stalwart, points: many,", "BF-CARD-2"),                    # a party preset's hero
+    ("cards/boss_fight/actions.yaml", "kind: move, move: 2, copies: 12,", "kind: move, move: two, copies: 12,",
+     "BF-CARD-4"),                                                                           # every deck's Walk
+])
+def test_a_broken_card_named_by_presets_is_one_problem(game_copy, rel, old, new, rule):
     g = game_copy("boss_fight")
-    line = g.edit("cards/boss_fight/boss_pieces.yaml", "     health: 20, intelligence: 0, strength: 2, agility: 2, slots: 0",
-                  "     health: lots, intelligence: 0, strength: 2, agility: 2, slots: 0")
+    line = g.edit(rel, old, new)
     code, probs = g.validate()
-    assert code == 1 and errors(probs) == [("BF-CARD-1", "boss_pieces.yaml", line)], probs
+    assert code == 1 and errors(probs) == [(rule, rel.rsplit("/", 1)[-1], line)], probs
 
 
 def test_one_bad_byte_in_enemies_is_one_problem(game_copy):
