@@ -63,7 +63,8 @@ def entries_from(items: Any, game: Game, problems: Problems, what: str, where: L
             problems.error("YAML-TYPE", f"the count of '{cid}' in {what} must be a whole number ≥ 0", loc)
             return
         card = by_id.get(cid)
-        if card is None and cid in game.failed_ids:
+        if card is None and (cid in game.failed_ids or len(by_id) < len(game.cards)):
+            # known but invalid — or, while an id is used twice (CARD-DUPLICATE-ID), maybe that card
             if unread is not None:
                 unread.append(raw_of.get(cid) or _unknown(cid))
             return

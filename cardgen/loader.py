@@ -5,7 +5,6 @@ and every ``cards/<game>/*.yaml`` (card and component definitions)."""
 from __future__ import annotations
 
 import difflib
-import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from .imposition import make_grid
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
 from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_mapping, check_value, opt_from_yaml
+from .slips import ids_in, once_for_defaults, with_rule
 from .units import PAPER_MM
 from .yamlsrc import YDict, load_yaml
 
@@ -228,44 +228,20 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
             unread_files.append(f)
             failed |= ids_in(f)         # known but unreadable: names of them are not "no such card"
     seen: dict[str, Card] = {}
+    retyped: set[str] = set()       # card types with a card whose id is a slip (used twice): its real id is unknown
     for c in cards:
         if c.id in seen:
             problems.error("CARD-DUPLICATE-ID", f"card id '{c.id}' is used twice (first at "
                            f"{seen[c.id].loc})", c.at("id"))
+            retyped.add(c.type)
         else:
             seen[c.id] = c
-    check_refs(cards, card_types, failed, problems)
+    check_refs(cards, card_types, failed, problems, retyped)
     return Game(slug=slug, title=v.get("title") or slug, root=root, meta=v, params=params,
                 card_types=card_types, cards=cards, components=components, constraints=constraints,
                 colors=colors, icons=icons, print=settings, printables=list(v.get("printables") or []),
                 fonts=fonts, game_file=game_file, unread_cards=unread,
                 unread_files=unread_files, failed_ids=failed)
-
-
-def with_rule(opt: Opt, rule: str | None) -> Opt:
-    """The card type's catalogue rule for a field (and its items and sub-fields) that names none."""
-    if rule is None:
-        return opt
-    if opt.rule is None:
-        opt.rule = rule
-    if opt.item is not None:
-        with_rule(opt.item, opt.rule)
-    for sub in (opt.fields or {}).values():
-        with_rule(sub, opt.rule)
-    return opt
-
-
-_ID_LINE = re.compile(r"""(?:^|[\s{,-])id:\s*["']?([A-Za-z0-9_.\-]+)""", re.M)
-
-
-def ids_in(path: Path) -> set[str]:
-    """The card ids a file that cannot be read seems to hold (``id: x`` as written), so that
-    decks and cards naming them wait for the file instead of reporting unknown cards."""
-    try:
-        text = path.read_bytes().decode("utf-8", errors="replace")
-    except OSError:
-        return set()
-    return set(_ID_LINE.findall(text))
 
 
 def bad_keys(raw: dict, card_types: dict[str, CardType], colors: dict) -> frozenset[str]:
@@ -285,11 +261,13 @@ def bad_keys(raw: dict, card_types: dict[str, CardType], colors: dict) -> frozen
     return frozenset(bad)
 
 
-def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[str], problems: Problems) -> None:
+def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[str], problems: Problems,
+               retyped: frozenset[str] | set[str] = frozenset()) -> None:
     """Fields declared ``ref: <card type>`` must name a card of that type.
 
     A card naming one that failed to load (already reported) is only kept from layout,
-    so one broken card does not echo through every card that names it.
+    so one broken card does not echo through every card that names it; so is a card naming an
+    unknown card of a type one of whose cards has a repeated id (CARD-DUPLICATE-ID: it may be that one).
     """
     ids: dict[str, list[str]] = {}
     for c in cards:
@@ -304,7 +282,7 @@ def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[s
                 if v in ids.get(ref, ()):
                     continue
                 c.dangling = True
-                if v not in failed:
+                if v not in failed and ref not in retyped:
                     kind = card_types[ref].name if ref in card_types else ref
                     problems.error("CARD-REF", f"card '{c.id}': {fname} '{v}' names no {kind} card",
                                    c.at(fname), hint=did_you_mean(str(v), ids.get(ref, ())))
@@ -326,6 +304,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
     defaults, card_list = doc.get("defaults") or {}, doc.get("cards") or []
     if not isinstance(defaults, dict) or not isinstance(card_list, list):
         return False        # reported above: the file's cards cannot be read
+    mark = len(problems.items)
     for i, cd in enumerate(card_list):
         card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i))
         if card is not None:
@@ -338,6 +317,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
                 raw.loc = getattr(cd, "loc", doc["cards"].at(i))
                 raw.bad = bad_keys(raw, card_types, colors)      # type: ignore[attr-defined]
                 unread.append(raw)
+    once_for_defaults(problems, mark, defaults)
     comps = doc.get("components") or []
     for i, cd in enumerate(comps if isinstance(comps, list) else []):
         rr = check_mapping(cd, COMPONENT_SPEC, problems, f"component {i + 1}", colors)

@@ -161,6 +161,22 @@ def test_a_misspelt_enemy_type_is_not_counted(game_copy):
     assert code == 1 and errors(probs) == [("LB-CARD-2", "enemies.yaml", line)], probs
 
 
+def test_an_id_used_twice_is_one_problem(game_copy):
+    """The card whose id is a slip may be the one the others name: they wait, not CARD-REF each."""
+    g = game_copy(LB)
+    line = g.edit(ENEMIES, "- {id: lankies,", "- {id: rats,")
+    code, probs = g.validate()
+    assert code == 1 and errors(probs) == [("CARD-DUPLICATE-ID", "enemies.yaml", line)], probs
+
+
+def test_a_slip_in_a_files_defaults_is_one_problem(game_copy):
+    g = game_copy("dino_battles")
+    line = g.edit(COMBAT, "defaults: {type: combat,", "defaults: {type: combatt,")
+    code, probs = g.validate()
+    assert code == 1 and errors(probs) == [("CARD-UNKNOWN-TYPE", "combat.yaml", line)], probs
+    assert "2 more cards" in probs[0]["message"] and probs[0]["hint"] == "did you mean 'combat'?"
+
+
 @pytest.mark.parametrize("old,new", [("face: 5, event: hazard", "face: 7, event: hazard"),
                                      ("face: 5, event: hazard", "face: 4, event: hazard"),
                                      ("face: 5, event: hazard", "face: 5, event: hazzard")])
