@@ -37,7 +37,7 @@ def pool(game: Game) -> Collection:
 def components(game: Game) -> Collection:
     loc = Loc(str(game.cards_dir), 0, 0)
     return Collection("components", [Entry(c.id, c.name, c.fields, c.count, c.loc) for c in game.components],
-                      loc, f"the {game.title} components")
+                      loc, f"the {game.title} components", unread=list(game.unread_components))
 
 
 def deck_kinds(game: Game) -> dict[str, Any]:

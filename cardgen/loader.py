@@ -223,8 +223,9 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     failed: set[str] = set()
     unread: list[dict] = []
     unread_files: list[Path] = []
+    unread_comps: list[dict] = []
     for f in card_files(root / "cards" / slug):
-        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread):
+        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread, unread_comps):
             unread_files.append(f)
             failed |= ids_in(f)         # known but unreadable: names of them are not "no such card"
     seen: dict[str, Card] = {}
@@ -241,7 +242,15 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                 card_types=card_types, cards=cards, components=components, constraints=constraints,
                 colors=colors, icons=icons, print=settings, printables=list(v.get("printables") or []),
                 fonts=fonts, game_file=game_file, unread_cards=unread,
-                unread_files=unread_files, failed_ids=failed)
+                unread_files=unread_files, failed_ids=failed, unread_components=unread_comps)
+
+
+def bad_component_keys(raw: YDict) -> frozenset[str]:
+    """The keys of a component that failed its checks whose value is not known."""
+    bad = {str(k) for k in raw if k not in COMPONENT_SPEC}
+    bad |= {k for k, o in COMPONENT_SPEC.items() if (o.required and k not in raw) or
+            (k in raw and not check_value(raw[k], o, Loc(""), Problems(), k)[0])}
+    return frozenset(bad | ({"count"} if bad else set()))
 
 
 def bad_keys(raw: dict, card_types: dict[str, CardType], colors: dict) -> frozenset[str]:
@@ -290,7 +299,7 @@ def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[s
 
 def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
                    components: list[Component], problems: Problems, failed: set[str] | None = None,
-                   unread: list[dict] | None = None) -> bool:
+                   unread: list[dict] | None = None, unread_components: list[dict] | None = None) -> bool:
     """The file's cards and components; a card that fails its checks (reported) adds its id to
     ``failed`` and its raw keys, defaults merged, to ``unread``. False when the file is unreadable."""
     doc = load_yaml(path, problems)
@@ -325,6 +334,9 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
             vv = rr.values
             components.append(Component(vv["id"], vv["name"], vv["kind"], vv["count"], vv,
                                         getattr(cd, "loc", doc["components"].at(i))))
+        elif isinstance(cd, YDict) and unread_components is not None:     # known but invalid: counts wait
+            cd.bad = bad_component_keys(cd)         # type: ignore[attr-defined]
+            unread_components.append(cd)
     return True
 
 

@@ -108,6 +108,7 @@ class Game:
     game_file: Path
     unread_cards: list[dict[str, Any]] = field(default_factory=list)   # raw keys of cards that failed to load
     unread_files: list[Path] = field(default_factory=list)             # card files that could not be read
+    unread_components: list[dict[str, Any]] = field(default_factory=list)   # components that failed their checks
     failed_ids: set[str] = field(default_factory=set)   # ids of cards that failed to load or lie in unread files
 
     @property

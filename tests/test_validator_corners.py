@@ -161,6 +161,13 @@ def test_a_misspelt_enemy_type_is_not_counted(game_copy):
     assert code == 1 and errors(probs) == [("LB-CARD-2", "enemies.yaml", line)], probs
 
 
+def test_a_broken_component_is_not_also_missing(game_copy):
+    g = game_copy(LB)
+    line = g.edit(COMPONENTS, "kind: die, count: 3}", "kind: die, count: three}")
+    code, probs = g.validate()
+    assert code == 1 and errors(probs) == [("YAML-TYPE", "components.yaml", line)], probs
+
+
 def test_an_id_used_twice_is_one_problem(game_copy):
     """The card whose id is a slip may be the one the others name: they wait, not CARD-REF each."""
     g = game_copy(LB)
