@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .entries import Collection, Entry, selects, uncertain
+from .entries import ANY_KEY, Collection, Entry, bad_keys, selects, uncertain
 from .problems import Loc, Problems, did_you_mean
 from .yamlsrc import YDict, YList
 
@@ -102,18 +102,26 @@ def k_table(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
             if want != have:
                 problems.error(rule, f"{_what(col, e)}: {name} is {_fmt(have)}, {label} has {_fmt(want)} "
                                f"(row {_fmt_key(key)})", e.at(name))
-    waits = any(uncertain(u, c) for u in col.unread)
-    if COPIES in columns and not waits:
+    maybe = [u for u in col.unread if uncertain(u, c)]     # cards that failed to load and may be of the table
+
+    def waits(key: tuple) -> bool:
+        """A card that failed to load may be of this row: its count is not known."""
+        return any(ANY_KEY in bad_keys(u) or bad_keys(u) & set(kf) or tuple(_h(u.get(f)) for f in kf) == key
+                   for u in maybe)
+
+    if COPIES in columns:
         for key, es in seen.items():
+            if waits(key):
+                continue
             want, have = (table.get(key) or {}).get(COPIES), sum(e.count for e in es)
             if key in table and want != have:
                 where = max(reversed(es), key=lambda e: e.count)
                 what = _what(col, es[0]) if len(es) == 1 else f"{len(es)} cards of row {_fmt_key(key)}"
                 problems.error(rule, f"{col.label} holds {have} copies of {what}, {label} has {_fmt(want)} "
                                f"(row {_fmt_key(key)})", where.loc)
-    if c.get("complete") and not waits:
+    if c.get("complete"):
         for key, _row, _loc in rows:
-            if key not in seen:
+            if key not in seen and not waits(key):
                 problems.error(rule, f"{col.label} has no card for row {_fmt_key(key)} of {label}", cloc)
 
 
