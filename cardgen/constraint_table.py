@@ -84,6 +84,7 @@ def k_table(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
     columns = c.get("columns") or sorted({col_ for _, row, _ in rows for col_ in row})
     label = c.get("label") or "the reference table"
     seen: dict[tuple, list[Entry]] = {}
+    orphans: list[tuple[Entry, tuple]] = []         # cards with no row
     for e in col.entries:
         if not selects(e.fields, c):
             continue
@@ -91,9 +92,7 @@ def k_table(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
         seen.setdefault(key, []).append(e)
         row = table.get(key)
         if row is None:
-            near = did_you_mean(_fmt_key(key), [_fmt_key(k) for k in table])
-            problems.error(rule, f"{_what(col, e)}: {label} has no row {_fmt_key(key)} ({'/'.join(kf)})",
-                           e.at(kf[-1] if len(kf) == 1 else kf[0]), hint=near)
+            orphans.append((e, key))
             continue
         for name in columns:
             if name == COPIES:
@@ -119,10 +118,17 @@ def k_table(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
                 what = _what(col, es[0]) if len(es) == 1 else f"{len(es)} cards of row {_fmt_key(key)}"
                 problems.error(rule, f"{col.label} holds {have} copies of {what}, {label} has {_fmt(want)} "
                                f"(row {_fmt_key(key)})", where.loc)
-    if c.get("complete"):
-        for key, _row, _loc in rows:
-            if key not in seen and not waits(key):
-                problems.error(rule, f"{col.label} has no card for row {_fmt_key(key)} of {label}", cloc)
+    missing = [key for key, _row, _loc in rows if key not in seen and not waits(key)] if c.get("complete") else []
+    for e, key in orphans:
+        # a card off the table is likely meant for a row that has no card: one slip, one problem
+        near = did_you_mean(_fmt_key(key), [_fmt_key(k) for k in missing]) or \
+            did_you_mean(_fmt_key(key), [_fmt_key(k) for k in table])
+        if missing and not near:
+            near = f"rows with no card: {', '.join(_fmt_key(k) for k in missing)}"
+        problems.error(rule, f"{_what(col, e)}: {label} has no row {_fmt_key(key)} ({'/'.join(kf)})",
+                       e.at(kf[-1] if len(kf) == 1 else kf[0]), hint=near)
+    for key in missing if not orphans else []:
+        problems.error(rule, f"{col.label} has no card for row {_fmt_key(key)} of {label}", cloc)
 
 
 def _what(col: Collection, e: Entry) -> str:

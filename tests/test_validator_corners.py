@@ -86,9 +86,9 @@ def test_an_encounter_off_the_table_is_named_with_the_nearest_row(game_copy):
     g = game_copy(LB)
     line = g.edit(ENCOUNTERS, "enemy: rats, count: 6, reinforcement: 0", "enemy: rats, count: 7, reinforcement: 0")
     code, probs = g.validate()
-    assert code == 1
-    # the card has no row, and the row it was meant for has no card: the slip and its trace
-    assert ("LB-CARD-3", "encounters.yaml", line) in errors(probs), probs
+    # the card has no row, and the row it was meant for has no card: one slip, reported at the card
+    assert code == 1 and errors(probs) == [("LB-CARD-3", "encounters.yaml", line)], probs
+    assert probs[0]["hint"] == "did you mean 'rats/6/0'?"
 
 
 def test_table_kind_is_generic():
