@@ -75,7 +75,9 @@ def fields_md() -> list[str]:
             "| `fields` | the fields of a `map`, declared the same way |",
             "| `ref` | the value (or each item) is the id of a card of this card type (`CARD-REF`) |",
             "| `rule` | a bad value is reported under this catalogue rule ID |",
-            "| `doc` | what the field means |", ""]
+            "| `doc` | what the field means |", "",
+            "A card type's own `rule:` (beside `template` and `fields`) is the rule of each of its fields "
+            "that names none (a Dinosaur's `rule: BDB-CARD-2`: its bad or missing values break BDB-CARD-2).", ""]
 
 
 def constraints_md() -> list[str]:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from .constraints import Collection, Entry
+from .entries import ANY_KEY
 from .model import Game
 from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_value
@@ -14,16 +15,30 @@ from .yamlsrc import YDict, YList, load_yaml
 
 
 def pool(game: Game) -> Collection:
+    """The card pool. Cards that failed to load, cards naming a card that is not there and the
+    cards of unreadable files are known but invalid: the counts that may include them wait."""
     loc = Loc(str(game.cards_dir), 0, 0)
-    return Collection("cards", [Entry(c.id, c.name, c.fields, c.copies, c.own_at("copies")) for c in game.cards],
-                      loc, f"the {game.title} card pool", unread=game.unread_cards,
+    entries = [Entry(c.id, c.name, c.fields, c.copies, c.own_at("copies"), c.field_locs, c.loc)
+               for c in game.cards if not c.dangling]
+    unread = list(game.unread_cards)
+    for c in game.cards:
+        if c.dangling:
+            raw = YDict(c.fields)
+            raw.bad = frozenset(k for k, o in game.card_types[c.type].fields.items()    # type: ignore[attr-defined]
+                                if o.ref or (o.item and o.item.ref))
+            unread.append(raw)
+    if game.unread_files:
+        unknown = YDict()
+        unknown.bad = frozenset({ANY_KEY})          # type: ignore[attr-defined]
+        unread.append(unknown)
+    return Collection("cards", entries, loc, f"the {game.title} card pool", unread=unread,
                       unreadable=[str(p) for p in game.unread_files])
 
 
 def components(game: Game) -> Collection:
     loc = Loc(str(game.cards_dir), 0, 0)
     return Collection("components", [Entry(c.id, c.name, c.fields, c.count, c.loc) for c in game.components],
-                      loc, f"the {game.title} components")
+                      loc, f"the {game.title} components", unread=list(game.unread_components))
 
 
 def deck_kinds(game: Game) -> dict[str, Any]:
@@ -31,9 +46,14 @@ def deck_kinds(game: Game) -> dict[str, Any]:
     return dict(game.meta.get("collections") or {})
 
 
-def entries_from(items: Any, game: Game, problems: Problems, what: str, where: Loc | None = None) -> list[Entry]:
-    """``{id: count}`` or ``[{id, count}]`` or ``[id, id, …]`` → entries; unknown ids are problems."""
+def entries_from(items: Any, game: Game, problems: Problems, what: str, where: Loc | None = None,
+                 unread: list[dict] | None = None) -> list[Entry]:
+    """``{id: count}`` or ``[{id, count}]`` or ``[id, id, …]`` → entries; unknown ids are problems.
+
+    A card that failed to load (reported at its own line) is known but invalid: naming it is no
+    problem; its raw keys go to ``unread`` so the counts that may include it wait."""
     by_id = game.cards_by_id
+    raw_of = {u.get("id"): u for u in game.unread_cards}
     out: list[Entry] = []
 
     def add(cid: Any, count: Any, loc: Loc) -> None:
@@ -44,6 +64,11 @@ def entries_from(items: Any, game: Game, problems: Problems, what: str, where: L
             problems.error("YAML-TYPE", f"the count of '{cid}' in {what} must be a whole number ≥ 0", loc)
             return
         card = by_id.get(cid)
+        if card is None and (cid in game.failed_ids or len(by_id) < len(game.cards)):
+            # known but invalid — or, while an id is used twice (CARD-DUPLICATE-ID), maybe that card
+            if unread is not None:
+                unread.append(raw_of.get(cid) or _unknown(cid))
+            return
         if card is None:
             problems.error("CARD-UNKNOWN-ID", f"{what} names card '{cid}', which does not exist in {game.title}",
                            loc, hint=did_you_mean(cid, by_id))
@@ -67,6 +92,13 @@ def entries_from(items: Any, game: Game, problems: Problems, what: str, where: L
         problems.error("YAML-TYPE", f"the cards of {what} must be a mapping id → count or a list",
                        getattr(items, "loc", None) or where)
     return out
+
+
+def _unknown(cid: str) -> YDict:
+    """A card of an unreadable file: nothing known of it but its id."""
+    raw = YDict({"id": cid})
+    raw.bad = frozenset({ANY_KEY})      # type: ignore[attr-defined]
+    return raw
 
 
 def load_collection_file(path: Path, game: Game, problems: Problems) -> tuple[str, Any, list[Collection]]:
@@ -107,8 +139,9 @@ def load_collection_file(path: Path, game: Game, problems: Problems) -> tuple[st
             body[key] = text if ok else None
     name = body.get("name") or path.stem
     label = f"{kind} '{name}'"
-    entries = entries_from(body.get("cards"), game, problems, label, body.at("cards"))
-    col = Collection(kind, entries, body.key_at("cards") if "cards" in body else body.loc, label)
+    unread: list[dict] = []
+    entries = entries_from(body.get("cards"), game, problems, label, body.at("cards"), unread)
+    col = Collection(kind, entries, body.key_at("cards") if "cards" in body else body.loc, label, unread=unread)
     return kind, body, [col]
 
 

@@ -7,38 +7,21 @@ rule ID, a ``kind`` below and its arguments. Numbers may be written as
 Kinds: ``count`` (how many cards match, overall or per group), ``copies`` (copies of each
 card: ``exactly``/``min``/``max``, with exceptions and a per-card override of ``max``), ``sum`` (a field's total,
 e.g. points), ``declared_total`` (published totals per group against the cards),
-``required`` (every matching card has a field set).
+``required`` (every matching card has a field set), ``table`` (each matching card's fields equal
+its row of a reference table: :mod:`.constraint_table`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .problems import Loc, Problems, did_you_mean, display_path
+from .constraint_table import TABLE_ARGS, k_table
+from .entries import Collection, Entry, matches, selects, uncertain
+from .problems import Loc, Problems, did_you_mean
 from .yamlsrc import YDict
 
-
-@dataclass
-class Entry:
-    """One line of a collection: a card (or component) and how many of it."""
-
-    id: str
-    name: str
-    fields: dict[str, Any]
-    count: int
-    loc: Loc          # where the count is written
-
-
-@dataclass
-class Collection:
-    kind: str               # "cards", "components" or a deck kind such as "deck"
-    entries: list[Entry]
-    loc: Loc                # where the collection as a whole is declared
-    label: str
-    unread: list[dict[str, Any]] = field(default_factory=list)   # raw keys of entries that failed to load
-    unreadable: list[str] = field(default_factory=list)          # files of it that could not be read at all
+__all__ = ["Collection", "Entry", "evaluate", "matches", "selects", "resolve_args", "resolve_param", "KINDS"]
 
 
 def resolve_args(key: str, value: Any, params: Any, problems: Problems, loc: Loc) -> Any:
@@ -64,33 +47,6 @@ def resolve_param(value: Any, params: Any, problems: Problems, loc: Loc) -> Any:
                 return None
         return node
     return value
-
-
-def selects(fields: dict[str, Any], c: dict) -> bool:
-    """The entry matches the constraint's ``where`` and not its ``except``."""
-    return matches(fields, c.get("where")) and not (c.get("except") and matches(fields, c["except"]))
-
-
-def matches(fields: dict[str, Any], where: dict[str, Any] | None) -> bool:
-    """Every key of ``where`` equals the field (or is one of a listed set of values).
-
-    A field holding a list (e.g. traits) matches when it contains the wanted value.
-    """
-    if not where:
-        return True
-    for k, want in where.items():
-        have = fields.get(k)
-        if isinstance(have, list):
-            wanted = want if isinstance(want, list) else [want]
-            if not any(w in have for w in wanted):
-                return False
-            continue
-        if isinstance(want, list):
-            if have not in want:
-                return False
-        elif have != want:
-            return False
-    return True
 
 
 def _group_key(fields: dict[str, Any], per: Any) -> Any:
@@ -145,12 +101,16 @@ def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
         groups.setdefault(_group_key(e.fields, per), []).append(e)
     for key in c.get("groups_of") or []:
         groups.setdefault(tuple(key) if isinstance(key, list) else key, [])
+    wrong = 0
     for key, es in groups.items():
         n = len(es) if unique else sum(e.count for e in es)
         why = _bounds_msg(n, c)
         if why:
             loc = max(reversed(es), key=lambda e: e.count).loc if es else cloc
             problems.error(rule, f"{col.label} has {n} {label} of {_fmt_group(key)}; {why}", loc)
+            wrong += 1
+    if wrong:
+        return      # a card in the wrong group also changes how many groups there are: one slip, one problem
     ng = len(groups)
     names = ", ".join(_fmt_group(k) for k in groups)
     for arg, bad, phrase in (("groups", lambda g, v: g != v, "exactly"), ("groups_min", lambda g, v: g < v, "at least"),
@@ -223,7 +183,7 @@ def k_required(col: Collection, c: dict, rule: str, problems: Problems, cloc: Lo
         if selects(e.fields, c):
             for f in c.get("fields") or []:
                 if e.fields.get(f) is None:
-                    problems.error(rule, f"{e.id} ({e.name}) lacks '{f}'", e.loc)
+                    problems.error(rule, f"{e.id} ({e.name}) lacks '{f}'", e.card_loc or e.loc)
 
 
 KINDS: dict[str, Callable[..., None]] = {
@@ -232,7 +192,9 @@ KINDS: dict[str, Callable[..., None]] = {
     "sum": k_sum,
     "declared_total": k_declared_total,
     "required": k_required,
+    "table": k_table,
 }
+PER_CARD = {"copies", "required", "table"}      # check each card on its own: a card that failed to load waits alone
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
@@ -261,9 +223,10 @@ ARG_TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "totals": (lambda v: isinstance(v, dict) and all(_is_int(x) for x in v.values()),
                "a mapping group: whole number"),
     "fields": (_is_names, "a list of field names"),
+    **TABLE_ARGS,
 }
 ARGS = set(ARG_TYPES)
-NEEDS = {"sum": ("field",), "declared_total": ("group_by", "totals")}
+NEEDS = {"sum": ("field",), "declared_total": ("group_by", "totals"), "table": ("key", "table")}
 
 
 def _args_ok(raw: YDict, c: dict, problems: Problems) -> bool:
@@ -283,9 +246,18 @@ def _args_ok(raw: YDict, c: dict, problems: Problems) -> bool:
     return ok
 
 
+def _already(col: Collection, c: dict, locs: set[Loc]) -> bool:
+    """A card the constraint counts has a problem of the same rule at one of its lines."""
+    if not locs:
+        return False
+    return any(selects(e.fields, c) and not (c.get("exclude") and matches(e.fields, c["exclude"])) and
+               ({e.loc, e.card_loc, *e.field_locs.values()} & locs) for e in col.entries)
+
+
 def evaluate(constraints: list[Any], collections: dict[str, Collection], params: Any,
              problems: Problems) -> None:
     """Run every constraint whose ``of`` names one of ``collections``."""
+    reported: dict[str, set[Loc]] = {}      # rule → where its problems so far stand
     for i, raw in enumerate(constraints):
         loc = getattr(raw, "loc", Loc(""))
         if not isinstance(raw, dict) or "rule" not in raw or "kind" not in raw:
@@ -308,13 +280,11 @@ def evaluate(constraints: list[Any], collections: dict[str, Collection], params:
         col = collections.get(c.get("of") or "cards")
         if col is None:
             continue
-        if any(selects(u, c) for u in col.unread):
+        rule = str(raw["rule"])
+        if c["kind"] not in PER_CARD and any(uncertain(u, c) for u in col.unread):
             continue        # a card it counts failed to load (reported at its line): its total is unknown
+        if c["kind"] not in PER_CARD and _already(col, c, reported.get(rule, set())):
+            continue        # a card it counts already breaks this rule (reported at its line): one slip, one problem
         before = len(problems.items)
-        fn(col, c, str(raw["rule"]), problems, loc)
-        if col.unreadable and len(problems.items) > before:      # say what the count could not see
-            seen = ", ".join(display_path(f) for f in col.unreadable)
-            problems.items[before:] = [replace(p, hint="; ".join(filter(None, [p.hint, f"not counted: the cards of "
-                                                                                  f"unreadable {seen}"])))
-                                       for p in problems.items[before:]]
-            problems.resync()
+        fn(col, c, rule, problems, loc)
+        reported.setdefault(rule, set()).update(p.loc for p in problems.items[before:] if p.loc is not None)

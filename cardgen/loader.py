@@ -5,10 +5,12 @@ and every ``cards/<game>/*.yaml`` (card and component definitions)."""
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from pathlib import Path
 from typing import Any
 
 from . import sources
+from .entries import ANY_KEY
 from .fonts import available as available_fonts
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
 from .problems import Loc, Problems, did_you_mean
@@ -16,6 +18,7 @@ from .schema import Opt, check_mapping, check_value, opt_from_yaml
 from .sheetfit import fit, make_grid, usable_margin
 from .sheets import read as read_sheet
 from .sheets import sheet_files
+from .slips import ids_in, once_for_defaults, with_rule
 from .units import PAPER_MM
 from .yamlsrc import YDict, load_yaml
 
@@ -65,6 +68,8 @@ CARD_TYPE_SPEC: dict[str, Opt] = {
     "back": Opt("str", default=None, doc="back template in templates/<game>/"),
     "size": Opt("str", required=True, doc="a name from card_sizes"),
     "fields": Opt("map", default={}, doc="the type's card fields and their types"),
+    "rule": Opt("str", default=None, doc="the catalogue rule a bad field of this type reports (a field's own "
+                "`rule:` wins; else YAML-TYPE/RANGE/MISSING-KEY)"),
 }
 
 COMMON_FIELDS: dict[str, Opt] = {
@@ -244,7 +249,7 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                 continue
             o = opt_from_yaml(fspec, fdefs.at(fname), problems, f"field '{fname}' of {where}", params)
             if o is not None:
-                fields[fname] = o
+                fields[fname] = with_rule(o, tv.get("rule"))
         w, h = sizes[tv["size"]]
         card_types[key] = CardType(key, tv["name"], tv["template"], tv["back"], tv["size"], w, h, fields, td.loc,
                                    td.at("template"), td.at("back"))
@@ -261,32 +266,63 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     failed: set[str] = set()
     unread: list[dict] = []
     unread_files: list[Path] = []
+    unread_comps: list[dict] = []
     for f in card_files(root / "cards" / slug):
-        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread, limits,
-                              broken_types):
+        if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread, unread_comps,
+                              limits, broken_types):
             unread_files.append(f)
+            failed |= ids_in(f)         # known but unreadable: names of them are not "no such card"
     for f in sheet_files(root / "cards" / slug):
         load_sheet_file(f, card_types, colors, cards, problems, failed, unread)
     seen: dict[str, Card] = {}
+    retyped: set[str] = set()       # card types with a card whose id is a slip (used twice): its real id is unknown
     for c in cards:
         if c.id in seen:
             problems.error("CARD-DUPLICATE-ID", f"card id '{c.id}' is used twice (first at "
                            f"{seen[c.id].loc})", c.at("id"))
+            retyped.add(c.type)
         else:
             seen[c.id] = c
-    check_refs(cards, card_types, failed, problems)
+    check_refs(cards, card_types, failed, problems, retyped)
     return Game(slug=slug, title=v.get("title") or slug, root=root, meta=v, params=params,
                 card_types=card_types, cards=cards, components=components, constraints=constraints,
                 colors=colors, icons=icons, print=settings, printables=list(v.get("printables") or []),
                 fonts=fonts, game_file=game_file, unread_cards=unread,
-                unread_files=unread_files)
+                unread_files=unread_files, failed_ids=failed, unread_components=unread_comps)
 
 
-def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[str], problems: Problems) -> None:
+def bad_component_keys(raw: YDict) -> frozenset[str]:
+    """The keys of a component that failed its checks whose value is not known."""
+    bad = {str(k) for k in raw if k not in COMPONENT_SPEC}
+    bad |= {k for k, o in COMPONENT_SPEC.items() if (o.required and k not in raw) or
+            (k in raw and not check_value(raw[k], o, Loc(""), Problems(), k)[0])}
+    return frozenset(bad | ({"count"} if bad else set()))
+
+
+def bad_keys(raw: dict, card_types: dict[str, CardType], colors: dict) -> frozenset[str]:
+    """The keys of a card that failed its checks whose value is not known: misspelt (and the key
+    it was meant to be), missing, or of the wrong value; ``*`` when its card type is unknown."""
+    ctype = card_types.get(raw.get("type")) if isinstance(raw.get("type"), str) else None
+    if ctype is None:
+        return frozenset({ANY_KEY})
+    spec = {**COMMON_FIELDS, **ctype.fields}
+    bad = set()
+    for k, v in raw.items():
+        if k not in spec:
+            bad |= {str(k), *difflib.get_close_matches(str(k), list(spec), n=1, cutoff=0.6)}
+        elif not check_value(v, spec[k], Loc(""), Problems(), str(k), colors)[0]:
+            bad.add(str(k))
+    bad |= {k for k, o in spec.items() if o.required and k not in raw}
+    return frozenset(bad)
+
+
+def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[str], problems: Problems,
+               retyped: frozenset[str] | set[str] = frozenset()) -> None:
     """Fields declared ``ref: <card type>`` must name a card of that type.
 
     A card naming one that failed to load (already reported) is only kept from layout,
-    so one broken card does not echo through every card that names it.
+    so one broken card does not echo through every card that names it; so is a card naming an
+    unknown card of a type one of whose cards has a repeated id (CARD-DUPLICATE-ID: it may be that one).
     """
     ids: dict[str, list[str]] = {}
     for c in cards:
@@ -301,7 +337,7 @@ def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[s
                 if v in ids.get(ref, ()):
                     continue
                 c.dangling = True
-                if v not in failed:
+                if v not in failed and ref not in retyped:
                     kind = card_types[ref].name if ref in card_types else ref
                     problems.error("CARD-REF", f"card '{c.id}': {fname} '{v}' names no {kind} card",
                                    c.at(fname), hint=did_you_mean(str(v), ids.get(ref, ())))
@@ -317,8 +353,8 @@ def _bounded(spec: dict[str, Opt], key: str, limits: dict | None) -> dict[str, O
 
 def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
                    components: list[Component], problems: Problems, failed: set[str] | None = None,
-                   unread: list[dict] | None = None, limits: dict | None = None,
-                   broken_types: set | None = None) -> bool:
+                   unread: list[dict] | None = None, unread_components: list[dict] | None = None,
+                   limits: dict | None = None, broken_types: set | None = None) -> bool:
     """The file's cards and components; a card that fails its checks (reported) adds its id to
     ``failed`` and its raw keys, defaults merged, to ``unread``. False when the file is unreadable."""
     doc = load_yaml(path, problems)
@@ -332,6 +368,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
     defaults, card_list = doc.get("defaults") or {}, doc.get("cards") or []
     if not isinstance(defaults, dict) or not isinstance(card_list, list):
         return False        # reported above: the file's cards cannot be read
+    mark = len(problems.items)
     for i, cd in enumerate(card_list):
         card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i), limits, broken_types)
         if card is not None:
@@ -342,7 +379,9 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
             if unread is not None:
                 raw = YDict({**defaults, **cd})
                 raw.loc = getattr(cd, "loc", doc["cards"].at(i))
+                raw.bad = bad_keys(raw, card_types, colors)      # type: ignore[attr-defined]
                 unread.append(raw)
+    once_for_defaults(problems, mark, defaults)
     comps = doc.get("components") or []
     for i, cd in enumerate(comps if isinstance(comps, list) else []):
         rr = check_mapping(cd, _bounded(COMPONENT_SPEC, "count", limits), problems, f"component {i + 1}", colors)
@@ -350,6 +389,9 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
             vv = rr.values
             components.append(Component(vv["id"], vv["name"], vv["kind"], vv["count"], vv,
                                         getattr(cd, "loc", doc["components"].at(i))))
+        elif isinstance(cd, YDict) and unread_components is not None:     # known but invalid: counts wait
+            cd.bad = bad_component_keys(cd)         # type: ignore[attr-defined]
+            unread_components.append(cd)
     return True
 
 

@@ -110,6 +110,8 @@ class Game:
     game_file: Path
     unread_cards: list[dict[str, Any]] = field(default_factory=list)   # raw keys of cards that failed to load
     unread_files: list[Path] = field(default_factory=list)             # card files that could not be read
+    unread_components: list[dict[str, Any]] = field(default_factory=list)   # components that failed their checks
+    failed_ids: set[str] = field(default_factory=set)   # ids of cards that failed to load or lie in unread files
 
     @property
     def cards_by_id(self) -> dict[str, Card]:

@@ -196,11 +196,13 @@ def check_mapping(d: Any, spec: dict[str, Opt], problems: Problems, what: str,
         problems.error("YAML-TYPE", f"{what} must be a mapping, not {d!r}", loc)
         res.ok = False
         return res
+    meant: set[str] = set()         # keys a misspelt key stands for: not also "missing" (one slip, one problem)
     for key in d:
         if key not in spec and not extra_ok:
+            hint = did_you_mean(key, spec)
             problems.error("YAML-UNKNOWN-KEY", f"unknown key '{key}' in {what}",
-                           d.key_at(key) if isinstance(d, YDict) else loc,
-                           hint=did_you_mean(key, spec))
+                           d.key_at(key) if isinstance(d, YDict) else loc, hint=hint)
+            meant |= {k for k in spec if k not in d and hint == f"did you mean '{k}'?"}
             res.ok = False
     for key, opt in spec.items():
         if key in d and d[key] is None and opt.default is not MISSING and opt.default is not None:
@@ -213,6 +215,8 @@ def check_mapping(d: Any, spec: dict[str, Opt], problems: Problems, what: str,
             ok, v = check_value(d[key], opt, vloc, problems, f"'{key}' of {what}", colors)
             res.ok = res.ok and ok
             res.values[key] = v
+        elif opt.required and key in meant:
+            res.ok = False
         elif opt.required:
             problems.error(opt.rule or "YAML-MISSING-KEY",
                            f"{what} lacks required key '{key}' ({opt.doc or opt.describe()})", loc)

@@ -199,14 +199,18 @@ def parse_yaml(text: str, path: str, problems: Problems) -> Any:
             loader.dispose()
     except yaml.MarkedYAMLError as e:
         mark = e.context_mark or e.problem_mark
+        if e.problem_mark and _tab_indented(text, e.problem_mark.line):
+            mark = e.problem_mark       # a tab in the indentation: the slip is on the tab's own line
         loc = _loc(path, mark) if mark else Loc(path, 1, 1)
         msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
-        if e.context_mark and e.problem_mark and e.problem_mark.line != e.context_mark.line:
+        if mark is e.context_mark and e.problem_mark and e.problem_mark.line != e.context_mark.line:
             msg += f" (detected at line {e.problem_mark.line + 1})"
+        tab = mark is not None and mark is e.problem_mark and _tab_indented(text, mark.line)
         if isinstance(e, _Refused):
             problems.error(e.rule, str(e.problem), loc)
         else:
-            problems.error("YAML-SYNTAX", f"YAML syntax error: {msg}", loc)
+            problems.error("YAML-SYNTAX", f"YAML syntax error: {msg}", loc,
+                           hint="this line is indented with a tab; YAML indents with spaces" if tab else None)
         return None
     except yaml.reader.ReaderError as e:        # a NUL or other control character: at its position
         before = text[: e.position]
@@ -225,6 +229,15 @@ def parse_yaml(text: str, path: str, problems: Problems) -> Any:
     if not text.isascii() or "\\" in text:      # else no string of it can hold a non-ASCII character
         check_mojibake(data, problems)
     return data
+
+
+def _tab_indented(text: str, line: int) -> bool:
+    """Line ``line`` (0-based) is indented with a tab, which YAML forbids."""
+    lines = text.splitlines()
+    if not 0 <= line < len(lines):
+        return False
+    row = lines[line]
+    return "\t" in row[: len(row) - len(row.lstrip())]
 
 
 def load_yaml(path: str | os.PathLike, problems: Problems) -> Any:

@@ -100,6 +100,12 @@ def test_copies_says_which_bound_and_a_where_param_must_exist():
     ("  - {rule: T-9, kind: count, of: [deck], max: 1}", "RULES-CONSTRAINT"),
     ("  - {rule: T-9, kind: sum, max: 1}", "RULES-CONSTRAINT"),
     ("  - {rule: T-9, kind: required, fields: cost}", "RULES-CONSTRAINT"),
+    ("  - {rule: T-9, kind: table, key: cat}", "RULES-CONSTRAINT"),                    # no table
+    ("  - {rule: T-9, kind: table, key: cat, table: [1, 2]}", "RULES-CONSTRAINT"),     # rows not mappings
+    ("  - {rule: T-9, kind: table, key: cat, table: {sword: 3}}", "RULES-CONSTRAINT"),
+    ("  - {rule: T-9, kind: table, key: [cat, rank], table: {sword: {}}}", "RULES-CONSTRAINT"),
+    ("  - {rule: T-9, kind: table, key: cat, table: {param: totals}}", "RULES-CONSTRAINT"),
+    ("  - {rule: T-9, kind: table, key: cat, table: {}, complete: yes please}", "RULES-CONSTRAINT"),
 ])
 def test_malformed_constraints_are_reported_not_raised(text, rule):
     got = run(text, pool(*SWORDS))

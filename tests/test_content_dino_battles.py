@@ -93,10 +93,10 @@ POOL_BREAKS = [
     # no Action left → reported at the per-type constraint
     ("BDB-CARD-1", "cards/dino_battles/actions.yaml", "defaults: {type: action,", "defaults: {type: item,",
      CONSTRAINTS, "per: type"),
-    # a Dinosaur without HP → reported at the card
-    ("BDB-CARD-2", DINOS, "    hp: 90\n", "", DINOS, "    copies: 2\n    species: Tyrannosaurus"),
+    # a Dinosaur without HP → reported at the card's first line (not at the next key's)
+    ("BDB-CARD-2", DINOS, "    hp: 90\n", "", DINOS, "  - id: chainsaw_rex\n"),
     ("BDB-CARD-2", DINOS, "    retreat_cost: 0\n    camouflaged: true\n", "    camouflaged: true\n", DINOS,
-     "    copies: 1\n    species: Compsognathus"),
+     "  - id: scrap_compy\n"),
 ]
 
 
@@ -127,11 +127,12 @@ def test_pool_needs_its_published_number_of_designs(game_copy):
 
 
 # Abilities and Special Attack shapes are closed by the card schema: what breaks them is named
-# at its line by the schema's own rule, with a hint where one helps.
+# at its line, a bad value by the Dinosaur's catalogue rule (the card type's `rule:`), with a hint
+# where one helps.
 SHAPE_BREAKS = [
     ("YAML-UNKNOWN-KEY", "    wound: 2\n", "    wounds: 2\n", "did you mean 'wound'?"),
-    ("YAML-RANGE", "    poisonous: 2\n", "    poisonous: 0\n", None),
-    ("YAML-TYPE", "    paralyze: true\n    specials:\n      - {name: Tesla Sail",
+    ("BDB-CARD-2", "    poisonous: 2\n", "    poisonous: 0\n", None),
+    ("BDB-CARD-2", "    paralyze: true\n    specials:\n      - {name: Tesla Sail",
      "    paralyze: 2\n    specials:\n      - {name: Tesla Sail", None),
 ]
 
@@ -161,17 +162,19 @@ def test_special_attack_without_effect_is_reported(game_copy):
     line = g.edit(DINOS, "{name: Scythe Claws, cost: {attack: 2}, effect:", "{name: Scythe Claws, cost: {attack: 2}, efect:")
     code, probs = g.validate()
     assert code == 1
-    hits = [p for p in probs if p["rule"] == "YAML-MISSING-KEY" and "effect" in p["message"]]
+    hits = [p for p in probs if p["rule"] == "YAML-UNKNOWN-KEY" and p.get("hint") == "did you mean 'effect'?"]
     assert hits and hits[0]["file"].endswith("dinosaurs.yaml") and hits[0]["line"] == line
-    assert any(p["rule"] == "YAML-UNKNOWN-KEY" and p.get("hint") == "did you mean 'effect'?" for p in probs)
+    assert not [p for p in probs if p["rule"] == "YAML-MISSING-KEY"], probs    # the misspelt key is the missing one
+    assert len(probs) == 1, probs
 
 
 def test_unknown_combat_subtype_hint(game_copy):
     g = game_copy(GAME)
     line = g.edit(COMBAT, "subtype: evade", "subtype: evades")
     code, probs = g.validate()
-    assert code == 1 and has_problem(probs, "YAML-TYPE", "combat.yaml", line)
+    assert code == 1 and has_problem(probs, "BDB-CARD-1", "combat.yaml", line)   # the field's catalogue rule
     assert any(p.get("hint") == "did you mean 'evade'?" for p in probs)
+    assert len(probs) == 1, probs       # not also a deck that "does not exist" it, nor a wrong count
 
 
 def _add_fourth_special(g) -> int:

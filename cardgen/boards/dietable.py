@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..collections import pool
+from ..constraints import evaluate
+from ..entries import ANY_KEY, bad_keys
 from ..fonts import METRICS
 from ..problems import Loc, Problems
 from ..scene import Rect, Text
@@ -51,6 +54,18 @@ def _expand(text: str, game, effect: dict, td: YDict, problems: Problems) -> str
         return None
 
 
+def _cards_reported(game, card_type: str) -> bool:
+    """The table's cards already break a content rule: one failed to load (reported at its line),
+    or a constraint over cards of its type finds a problem."""
+    if any(u.get("type") == card_type or ANY_KEY in bad_keys(u) for u in game.unread_cards):
+        return True
+    mine = [c for c in game.constraints if isinstance(c, dict) and isinstance(c.get("where"), dict)
+            and card_type in (lambda t: t if isinstance(t, list) else [t])(c["where"].get("type"))]
+    found = Problems()
+    evaluate(mine, {"cards": pool(game)}, game.params, found)
+    return found.has_errors
+
+
 def load_table(td: YDict, game, problems: Problems) -> dict | None:
     r = common.check(td, TABLE_SPEC, problems, "table")
     if not r.ok:
@@ -91,6 +106,8 @@ def load_table(td: YDict, game, problems: Problems) -> dict | None:
     if die is not None:
         faces = [e[0] for e in entries]
         if sorted(faces) != list(range(1, die + 1)):
+            if source != "params" and _cards_reported(game, v["card_type"]):
+                return None         # the card rules already report these cards: one slip, one problem
             problems.error("BOARD-TABLE", f"the table '{v['title']}' needs one entry for each face 1–{die}, "
                            f"has {', '.join(map(str, faces))}", td.loc)
             return None

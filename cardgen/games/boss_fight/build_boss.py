@@ -41,25 +41,27 @@ def read_boss(game: Game, body: YDict, problems: Problems) -> Build:
             continue
         it = it if it is not None else YDict()
         at, at_loc = Hex(0, 0), it.at("at") if "at" in it else loc
+        placed = True       # a bad `at:` or `rotate:` (reported) leaves the piece unplaced: no overlap at a default
         if "at" in it:
             h = _cell(it["at"])
             if h is None:
                 problems.error("YAML-TYPE", f"'at' of piece '{cid}' must be an axial cell [q, r] of whole numbers, "
                                f"not {it['at']!r}", it.at("at"))
+                placed = False
             else:
                 at = h
         turn = it.get("rotate", 0)
         if isinstance(turn, bool) or not isinstance(turn, int):
             problems.error("YAML-TYPE", f"'rotate' of piece '{cid}' must be a whole number of 60° steps, "
                            f"not {turn!r}", it.at("rotate"))
-            turn = 0
+            turn, placed = 0, False
         label = it.get("as", cid)
         if not isinstance(label, str):
             problems.error("YAML-TYPE", f"'as' of piece '{cid}' must be a name", it.at("as"))
             label = cid
         p = Piece(card, label, at, turn % 6, loc, at_loc)
         p.cells = [at + rotate(Hex(q, r), p.rotate) for q, r in (card.get("footprint") or [])
-                   if isinstance(q, int) and isinstance(r, int)]
+                   if placed and isinstance(q, int) and isinstance(r, int)]
         b.pieces.append(p)
     by_label: dict[str, list[Piece]] = {}
     for p in b.pieces:
@@ -80,10 +82,14 @@ def read_boss(game: Game, body: YDict, problems: Problems) -> Build:
         if card.type == "ability":
             boss.abilities.append(card)
             stats = {k: sum(p.card.get(k) or 0 for p in b.pieces) for k in STATS}
-            check_needs(game, card, loc, what, {p.card.get("piece_type") for p in b.pieces}, stats, None, problems)
+            if not rd.waits:        # a piece failed to load: the boss's stats are not known
+                check_needs(game, card, loc, what, {p.card.get("piece_type") for p in b.pieces}, stats, None,
+                            problems)
     boss.deck, boss.deck_loc = rd.deck(body, f"the action deck of {what}", Problems())   # loader reported ids
     b.entries += boss.deck
-    _geometry(game, b, problems)
+    b.waits = rd.waits
+    if not b.waits:
+        _geometry(game, b, problems)
     return b
 
 

@@ -72,6 +72,7 @@ class Build:
     hero_entries: list[Entry] = field(default_factory=list)
     heroes_loc: Loc | None = None
     hexes: list[Hex] = field(default_factory=list)
+    waits: bool = False              # names a card that failed to load: its construction checks wait
 
     def points(self, types: tuple[str, ...] | None = None) -> int:
         return sum((e.fields.get("points") or 0) * e.count for e in self.entries
@@ -93,6 +94,7 @@ class _Reader:
         self.problems = problems
         self.by_id = {c.id: c for c in game.cards}
         self.sides = side_sets(game)
+        self.waits = False      # names a card that failed to load (reported there): the build's checks wait
 
     def items(self, body: YDict, key: str, allowed: tuple[str, ...], what: str) -> list[tuple[YDict | None, Any, Loc]]:
         """A list of ids or of mappings with ``id`` → (mapping or None, id, where the id is)."""
@@ -129,6 +131,9 @@ class _Reader:
             self.problems.error("YAML-TYPE", f"a card id in {what} must be text, not {cid!r}", loc)
             return None
         card = self.by_id.get(cid)
+        if card is None and cid in self.game.failed_ids:
+            self.waits = True       # known but invalid: one problem, at the card's own line
+            return None
         if card is None:
             same = [c.id for c in self.game.cards if c.type == want]
             self.problems.error("CARD-UNKNOWN-ID", f"{what} names card '{cid}', which does not exist in "
@@ -149,7 +154,10 @@ class _Reader:
             problems.error("YAML-TYPE", f"the cards of {label} must be a mapping id → count or a list, not {items!r}",
                            where)
             return [], where
-        return cols.entries_from(items, self.game, problems, label), where
+        unread: list[dict] = []
+        entries = cols.entries_from(items, self.game, problems, label, None, unread)
+        self.waits = self.waits or bool(unread)
+        return entries, where
 
 
 def _a(noun: str) -> str:

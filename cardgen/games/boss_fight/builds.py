@@ -93,6 +93,7 @@ def read_party(game: Game, body: YDict, problems: Problems) -> Build:
                             card.get("constitution"), problems)
         hero.deck, hero.deck_loc = rd.deck(it, f"the action deck of {card.name}")
         b.entries += hero.deck
+    b.waits = rd.waits
     return b
 
 
@@ -121,6 +122,8 @@ def analyse(game: Game, kind: str, body: YDict, problems: Problems) -> Build | N
     if reader is None or not isinstance(body, YDict):
         return None
     b = reader(game, body, problems)
+    if b.waits:
+        return b
     params = dict(game.params) if isinstance(game.params, dict) else {}
     params["points_limit"] = b.limit
     label = {"boss": f"boss '{b.name}'", "party": f"party '{b.name}'", "deck": f"deck '{b.name}'"}[kind]
