@@ -195,8 +195,9 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     paper = pr.get("paper") or "A4"
     pw, ph = PAPER_MM.get(paper, PAPER_MM["A4"])
     off = pr.get("offset") or [0.0, 0.0]
-    if len(off) != 2:
-        problems.error("YAML-TYPE", "print offset must be two lengths [x, y]", raw["print"].at("offset"))
+    if len(off) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in off):
+        if len(off) != 2 or not problems.has_errors:     # an item of the wrong type is reported by its check
+            problems.error("YAML-TYPE", "print offset must be two lengths [x, y]", raw["print"].at("offset"))
         off = [0.0, 0.0]
     settings = PrintSettings(paper=paper, page_w=pw, page_h=ph, bleed=pr.get("bleed") or 0.0,
                              duplex=pr.get("duplex") or "long", offset=(off[0], off[1]),

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from . import sources
 from .problems import Problems
 from .schema import Opt
 from .yamlsrc import YDict
@@ -33,8 +34,8 @@ def ids_in(path: Path) -> set[str]:
     """The card ids a file that cannot be read seems to hold (``id: x`` as written), so that
     decks and cards naming them wait for the file instead of reporting unknown cards."""
     try:
-        text = path.read_bytes().decode("utf-8", errors="replace")
-    except OSError:
+        text = sources.read_bytes(path).decode("utf-8", errors="replace")
+    except (OSError, sources.SourceError):
         return set()
     return set(_ID_LINE.findall(text))
 

@@ -116,7 +116,7 @@ def test_bad_offset_is_a_usage_error(project, tmp_path, offset):
 
 
 def test_offset_within_bounds_is_accepted():
-    from cardgen.cli import parse_offset
+    from cardgen.cli.cmd_build import parse_offset
     assert parse_offset("0.5mm, -1mm") == (0.5, -1.0)
 
 

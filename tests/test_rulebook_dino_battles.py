@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+import cardgen.rulebook.context as rb_context
 import cardgen.rulebook.jinja as rb_jinja
 from cardgen.catalogue import load_catalogue
 from cardgen.collections import collection_files, load_collection_file
@@ -140,7 +141,7 @@ def test_starter_decks_from_the_deck_files(monkeypatch):
                 "file": path.stem, "name": str(body.get("name") or path.stem),
                 "notes": str(body.get("notes") or ""), "cards": cards,
                 "count": sum(c["count"] for c in cards)})
-        ctx["collections"] = rb_jinja.wrap(kinds, "collections")
+        ctx["collections"] = rb_context.wrap(kinds, "collections")
         return ctx
 
     monkeypatch.setattr(rb_jinja, "build_context", with_collections)

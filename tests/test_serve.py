@@ -74,9 +74,9 @@ def test_a_problem_shows_beside_its_card_instead_of_the_image(game_copy):
     broken = [e for e in snap.entries if e.broken]
     assert [e.id for e in broken] == ["sword_iron"]
     p = broken[0].problems[0]
-    assert p.rule == "YAML-TYPE" and p.loc.line == line and p.loc.file.endswith("loot.yaml")
+    assert p.rule == "LB-CARD-4" and p.loc.line == line and p.loc.file.endswith("loot.yaml")
     html = page(snap)
-    assert "YAML-TYPE" in html and "Iron Sword: not drawn" in html
+    assert "LB-CARD-4" in html and "Iron Sword: not drawn" in html
     assert not any(e.problems for e in snap.entries if e.id != "sword_iron")
 
 
@@ -142,7 +142,7 @@ def test_a_card_that_fails_to_load_keeps_its_place_and_is_not_echoed_by_the_rule
     assert not snap.checking
     first = snap.entries[0]
     assert first.id == "class_melee" and first.broken
-    assert [(p.rule, p.loc.line) for p in first.problems] == [("YAML-TYPE", line)]
+    assert [(p.rule, p.loc.line) for p in first.problems] == [("LB-CARD-1", line)]
     assert not [p for p in snap.general if p.rule.startswith("RULEBOOK")], snap.general
 
 

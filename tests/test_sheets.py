@@ -47,8 +47,8 @@ def test_a_csv_problem_is_reported_at_its_line_and_column(game_copy):
                         "sword_steel,Steel Sword,sword,hihg,2,6,melee,1,loot\n")
     code, out = run_cli("validate", "loot_battles", root=g.root)
     assert code == 1
-    assert "cards/loot_battles/loot.csv:3:6: YAML-TYPE error: 'damage' of card 'sword_iron'" in out
-    assert "loot.csv:4:4: YAML-TYPE error: 'rank' of card 'sword_steel'" in out and "did you mean 'high'?" in out
+    assert "cards/loot_battles/loot.csv:3:6: LB-CARD-4 error: 'damage' of card 'sword_iron'" in out
+    assert "loot.csv:4:4: LB-CARD-4 error: 'rank' of card 'sword_steel'" in out and "did you mean 'high'?" in out
 
 
 def test_an_unknown_column_is_reported_at_its_header_cell(game_copy):
