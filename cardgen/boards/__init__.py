@@ -21,7 +21,8 @@ from ..render_svg import render_page
 from ..scene import Document, Page
 from . import common, maps, mats, reference, tokens, zoneboard
 from . import pictures as pictures  # registers the rulebook's board: image scheme
-from .tiling import Board, TilingError, fit, tile_document_pages
+from .tilepages import tile_document_pages
+from .tiling import Board, TilingError, fit
 
 __all__ = ["check_game", "build_maps", "build_board", "build_mats", "build_tokens", "build_reference", "PRINTABLES"]
 
