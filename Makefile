@@ -31,7 +31,7 @@ validate: $(STAMP)
 test: $(STAMP) tools
 	$(BIN)/ruff check cardgen tests bench
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS)
 
 # Every generated file (docs/rules/<game>.md, docs/problems.md, log schemas, the event reference,
 # golden traces and manifests) rewritten from the current sources: a new game needs only this.
