@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import sources
-from .images import ImageError, image_size
+from .images import ImageError, checked, image_size
 
 RASTER = (".png", ".jpg", ".jpeg")
 VECTOR = (".svg",)
@@ -44,13 +44,7 @@ def info(path: Path) -> ArtInfo:
 def svg_drawing(path: str) -> Any:
     """The SVG as a reportlab Drawing; None when it cannot be read (raises ImageError for a file
     the project's checks refuse)."""
-    try:
-        real = sources.resolve(path, cap=sources.MAX_IMAGE_BYTES)
-        st = real.stat()
-    except sources.SourceError as e:
-        raise ImageError(e.rule, e.message) from e
-    except OSError as e:
-        raise ImageError("FILE-MISSING", f"cannot read {path}: {e.strerror or e}") from e
+    real, st = checked(path)
     return _svg(str(real), st.st_mtime_ns, st.st_size)
 
 

@@ -30,15 +30,20 @@ class ImageError(Exception):
 _SEEN: dict[tuple[str, int, int], tuple[int, int] | ImageError] = {}     # by file and version
 
 
-def image_size(path: str | os.PathLike) -> tuple[int, int]:
-    """(width, height) in pixels of a checked, fully decoded picture; raises :class:`ImageError`."""
+def checked(path: str | os.PathLike) -> tuple[Path, os.stat_result]:
+    """A picture file through the project's checks: (its real path, its stat); ImageError otherwise."""
     try:
         real = sources.resolve(path, cap=sources.MAX_IMAGE_BYTES)
-        st = real.stat()
+        return real, real.stat()
     except sources.SourceError as e:
         raise ImageError(e.rule, e.message) from e
     except OSError as e:
         raise ImageError("FILE-MISSING", f"cannot read {path}: {e.strerror or e}") from e
+
+
+def image_size(path: str | os.PathLike) -> tuple[int, int]:
+    """(width, height) in pixels of a checked, fully decoded picture; raises :class:`ImageError`."""
+    real, st = checked(path)
     key = (str(real), st.st_mtime_ns, st.st_size)
     if key not in _SEEN:
         try:

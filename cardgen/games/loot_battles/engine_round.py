@@ -49,17 +49,8 @@ class RoundEvents:
                 break
 
     def _end_of_round_effects(self, enc: Encounter, ev: Event) -> None:
-        for p in self.players:
-            if p.ko:
-                continue
-            p.armor = p.max_armor
-            for c in self.rules.items(p):
-                heal = self.rules.effect(c, "heal_per_round")
-                if heal and p.health < p.max_health:
-                    p.health = min(p.max_health, p.health + int(heal))
-                    self._t(ev, f"{p.name} recovers {heal} Health ({c.name})")
-        for e in enc.alive():
-            e.armor = e.max_armor
+        for p, c, heal in self.rules.end_of_round(list(self.players), enc.alive()):
+            self._t(ev, f"{p.name} recovers {heal} Health ({c.name})")
 
     def _end_round(self, enc: Encounter, ev: Event, why: str, claims: bool = False) -> None:
         self._report_missing(enc, None, ev, why)

@@ -203,16 +203,7 @@ class Fight:
     # -- ends -----------------------------------------------------------------------------
 
     def _end_of_round_effects(self, enc: Encounter) -> None:
-        for p in self.seats:
-            if p.ko:
-                continue
-            p.armor = p.max_armor
-            for c in self.rules.items(p):
-                heal = self.rules.effect(c, "heal_per_round")
-                if heal and p.health < p.max_health:
-                    p.health = min(p.max_health, p.health + int(heal))
-        for e in enc.alive():
-            e.armor = e.max_armor
+        self.rules.end_of_round(list(self.seats), enc.alive())
 
     def _end_round(self, enc: Encounter) -> None:
         self._end_of_round_effects(enc)

@@ -120,6 +120,23 @@ class Rules:
     def items(self, p: Player) -> list[Card]:
         return [self.cards[i] for i in p.equipment if i in self.cards]
 
+    def end_of_round(self, players: list[Player], enemies: list[Enemy]) -> list[tuple[Player, Card, int]]:
+        """The end of a round: every standing player's and enemy's Armor restored, and each item's
+        ``heal_per_round`` healed (up to full Health); returns who healed, by which card, how much."""
+        healed = []
+        for p in players:
+            if p.ko:
+                continue
+            p.armor = p.max_armor
+            for c in self.items(p):
+                heal = self.effect(c, "heal_per_round")
+                if heal and p.health < p.max_health:
+                    p.health = min(p.max_health, p.health + int(heal))
+                    healed.append((p, c, int(heal)))
+        for e in enemies:
+            e.armor = e.max_armor
+        return healed
+
     def refresh(self, p: Player, full: bool) -> None:
         """Recompute a player's Armor and Dodge from class and equipment (Dodge never below 0)."""
         old_a, old_d = p.max_armor, p.max_dodge
