@@ -1,6 +1,6 @@
 """The playtest checker: replay a log through a game's rules engine.
 
-An engine (``cardgen.engines.<game>.Engine``) is a state machine over the game's rules
+An engine (the ``engine`` of the game package ``cardgen.games.<game>``) is a state machine over the game's rules
 YAML. The framework gives it the log header and the events one by one; the engine
 reports violations through a :class:`Referee` and applies each event as recorded, so one
 slip does not bury the rest. Events and header fields are declared by the engine as

@@ -26,7 +26,7 @@ from . import logschema
 from .boards.maps import MAP_SPEC
 from .boards.mats import MAT_SPEC
 from .boards.tokens import SHEET_SPEC
-from .collections import deck_kinds
+from .collection_files import deck_kinds
 from .elements import KINDS
 from .loader import CARD_TYPE_SPEC, COLLECTION_SPEC, COMMON_FIELDS, COMPONENT_SPEC, GAME_SPEC
 from .model import Game

@@ -3,8 +3,7 @@
 A game package defines ``PACKAGE``, a :class:`cardgen.play.package.GamePackage` table
 (engine, initial state, setups, agents, measures, file checks, printables, board hooks).
 No package is needed: a game may be YAML only. Found by slug, never registered on import.
-(During the move to ``cardgen.games``, ``cardgen.engines.<slug>`` modules are still read,
-their hooks as module attributes.)
+A module without ``PACKAGE`` is read for hooks as module attributes.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ _OLD_NAMES = {"engine": "Engine"}
 
 
 def module(slug: str) -> ModuleType | None:
-    for parent in ("cardgen.games", "cardgen.engines"):
+    for parent in ("cardgen.games",):
         try:
             return importlib.import_module(f"{parent}.{slug}")
         except ModuleNotFoundError as e:

@@ -23,7 +23,6 @@ from typing import Any
 
 import yaml
 
-from . import engines as engines_pkg
 from . import gamehooks
 from . import games as games_pkg
 from .schema import MISSING, Opt
@@ -141,9 +140,9 @@ def render(schema: dict[str, Any]) -> str:
 
 
 def module_names() -> list[str]:
-    """The game packages under ``cardgen.games`` (and ``cardgen.engines``), not imported."""
+    """The game packages under ``cardgen.games``, not imported."""
     names: set[str] = set()
-    for pkg in (games_pkg, engines_pkg):
+    for pkg in (games_pkg,):
         names |= {m.name for m in pkgutil.iter_modules(pkg.__path__)}
     return sorted(names)
 
@@ -154,7 +153,7 @@ def engine_of(slug: str) -> Any:
 
 
 def engines() -> dict[str, Any]:
-    """Every game module under ``cardgen.engines`` that defines an ``Engine``."""
+    """Every game package under ``cardgen.games`` that defines an engine."""
     found = {slug: engine_of(slug) for slug in module_names()}
     return {slug: eng for slug, eng in found.items() if eng is not None}
 

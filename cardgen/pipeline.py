@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import collections as cols
+from . import collection_files as cols
 from . import constraints, deckstats, gamehooks
 from .cache import Store, cached_files, digest, files_digest
 from .cardlayout import CardLayout

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import collections as cols
+from . import collection_files as cols
 from .imposition import Placement
 from .model import Game
 from .play.lookup import hint_for

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from cardgen import collections as cols
+from cardgen import collection_files as cols
 from cardgen.model import Game
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_outcomes, draw_outcomes

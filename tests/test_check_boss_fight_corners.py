@@ -5,7 +5,7 @@ narrower than itself (BF-MOVE-1), a party of five heroes with no points limit (l
 
 from __future__ import annotations
 
-from cardgen import collections as cols
+from cardgen import collection_files as cols
 from cardgen.games.boss_fight import analyse
 from cardgen.problems import Problems
 from tests import checklogs

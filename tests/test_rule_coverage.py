@@ -39,14 +39,9 @@ def in_scope(slug: str) -> list[str]:
 
 
 def engine_source(slug: str) -> str:
-    """The text of a game's engine: its module, or every module of its package but the content
-    side (builds, content checks, sheets, figures)."""
-    single = ROOT / "cardgen" / "engines" / f"{slug}.py"
-    if single.exists():
-        return single.read_text(encoding="utf-8")
+    """The text of a game's engine: every module of its package but the content side (builds,
+    content checks, sheets, figures, the maps' placement check)."""
     pkg = ROOT / "cardgen" / "games" / slug
-    if not pkg.exists():
-        pkg = ROOT / "cardgen" / "engines" / slug
     return "".join(p.read_text(encoding="utf-8") for p in sorted(pkg.rglob("*.py"))
                    if p.stem not in ("builds", "build_boss", "build_model", "content", "sheets", "figures", "placement"))
 

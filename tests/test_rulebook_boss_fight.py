@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cardgen.catalogue import load_catalogue
-from cardgen.collections import collection_files, load_collection_file
+from cardgen.collection_files import collection_files, load_collection_file
 from cardgen.games.boss_fight import analyse, boss_stats, damage_formula
 from cardgen.loader import load_game
 from cardgen.problems import Problems

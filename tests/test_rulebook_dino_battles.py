@@ -11,7 +11,7 @@ import pytest
 import cardgen.rulebook.context as rb_context
 import cardgen.rulebook.jinja as rb_jinja
 from cardgen.catalogue import load_catalogue
-from cardgen.collections import collection_files, load_collection_file
+from cardgen.collection_files import collection_files, load_collection_file
 from cardgen.loader import load_game
 from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook

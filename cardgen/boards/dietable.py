@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..collections import pool
+from ..collection_files import pool
 from ..constraints import evaluate
 from ..entries import ANY_KEY, bad_keys
 from ..fonts import METRICS

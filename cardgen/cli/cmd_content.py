@@ -10,7 +10,7 @@ import click
 
 from .. import deckstats, gamehooks, pipeline, sources
 from ..checker import run_check
-from ..collections import deck_kinds
+from ..collection_files import deck_kinds
 from ..loader import COMMON_FIELDS, load_game
 from ..problems import Problems, safe
 from ..sheets import write_csv

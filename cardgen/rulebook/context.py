@@ -12,7 +12,7 @@ from jinja2.exceptions import UndefinedError
 
 from .. import cache, sources
 from ..catalogue import load_catalogue
-from ..collections import collection_files, load_collection_file
+from ..collection_files import collection_files, load_collection_file
 from ..model import Card, Game
 from ..problems import Problems, did_you_mean
 from ..yamlsrc import plain

@@ -114,7 +114,7 @@ class _Presets:
     """The game's deck-like files (``collections`` in game.yaml) by file stem."""
 
     def __init__(self, rulebook):
-        from .. import collections as cols
+        from .. import collection_files as cols
         self.rulebook = rulebook
         self.game = rulebook.game
         self.files = {p.stem: p for p in cols.collection_files(self.game)}
@@ -145,7 +145,7 @@ class _Presets:
     def sheet(self, stem: str, opts: dict, loc: Loc, problems: Problems):
         from reportlab.platypus import KeepTogether, Paragraph, Spacer
 
-        from .. import collections as cols
+        from .. import collection_files as cols
         from .. import gamehooks
         game, path = self.game, self.files[stem]
         scratch = Problems()
@@ -273,7 +273,7 @@ class _Presets:
         from reportlab.lib.colors import HexColor
         from reportlab.platypus import Paragraph, Table
 
-        from .. import collections as cols
+        from .. import collection_files as cols
         from ..rulebook.flowables import FullWidth
         st = self.st
         entries = cols.entries_from(raw, self.game, Problems(), "deck")

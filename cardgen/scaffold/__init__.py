@@ -60,7 +60,7 @@ def parse_players(text: str) -> tuple[int, int]:
 def taken(root: Path, slug: str, games_dir: Path) -> list[str]:
     """What already uses the slug in the project."""
     where = [root / "rules" / slug, root / "cards" / slug, root / "templates" / slug, root / "maps" / slug,
-             games_dir / slug, games_dir.parent / "engines" / slug, games_dir.parent / "engines" / f"{slug}.py"]
+             games_dir / slug]
     return [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in where if p.exists()]
 
 

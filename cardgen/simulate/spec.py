@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from .. import collections as cols
+from .. import collection_files as cols
 from .. import pipeline
 from ..model import Game
 from ..play.lookup import hint_for, nearest

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ... import collections as cols
+from ... import collection_files as cols
 from ...constraints import Entry
 from ...hexgrid import Hex, neighbors
 from ...model import Card, Game

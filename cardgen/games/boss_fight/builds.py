@@ -18,7 +18,7 @@ each card's set against its side (BF-BUILD-5, params ``side_sets``), abilities' 
 
 from __future__ import annotations
 
-from ... import collections as cols
+from ... import collection_files as cols
 from ...constraints import Collection, evaluate
 from ...model import Game
 from ...problems import Problems, did_you_mean

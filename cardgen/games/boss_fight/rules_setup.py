@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ... import collections as cols
+from ... import collection_files as cols
 from ... import hexgrid as hg
 from ...boards import common as board_common
 from ...boards import maps as board_maps

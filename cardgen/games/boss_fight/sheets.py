@@ -22,7 +22,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from ... import collections as cols
+from ... import collection_files as cols
 from ...constraints import Entry
 from ...elements.footprint import diagram
 from ...fonts import font

@@ -17,7 +17,7 @@ import itertools
 import random
 from typing import Any
 
-from ... import collections as cols
+from ... import collection_files as cols
 from ...model import Game
 from ...play.package import GamePackage
 from ...play.params import Params

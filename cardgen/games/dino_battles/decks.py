@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ... import collections as cols
+from ... import collection_files as cols
 from ... import pipeline
 from ...model import Game
 from ...play.lookup import hint_for

@@ -1,1 +1,0 @@
-"""Rules engines and game-specific hooks, one module per game (see cardgen.gamehooks)."""
