@@ -15,7 +15,7 @@ from typing import Any
 from ..model import Game
 from ..playlog import Event, LogError
 from ..problems import Loc, Problems
-from ..schema import Opt
+from ..schema import Opt, check_value
 from .params import ParamError, Params
 
 
@@ -147,3 +147,15 @@ class BaseEngine:
     def legal_next(self) -> list[str]:
         """Event kinds the current state accepts (for simulated playtests)."""
         return list(self.EVENTS)
+
+
+def typed(value: Any, opt: Opt, loc: Loc | None, what: str) -> Any:
+    """A value inside a free-form field of an event (a mapping of HP by name, a list of numbers)
+    typed against ``opt``; one that is not is an unreadable log (``LOG-FIELD``, exit 2)."""
+    where = loc if loc is not None else Loc("", 0, 0)
+    probs = Problems()
+    ok, v = check_value(value, opt, where, probs, what)
+    if not ok:
+        p = probs.errors[0]
+        raise LogError("LOG-FIELD", p.message, p.loc or where)
+    return v

@@ -4,29 +4,19 @@ recorded. A player's first event of a turn is the log's turn marker: the replay 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...play.lookup import hint_for
-from ...play.referee import Referee
+from ...play.referee import Referee, typed
 from ...playlog import Event, LogError
-from ...problems import Loc, Problems
-from ...schema import Opt, check_value
+from ...problems import Loc
+from ...schema import Opt
 from .rules import Monster, Part, Rules
 from .table import Outcome
 from .vocab import HIDDEN, NO_BLOCK, TURN_KINDS
 
 if TYPE_CHECKING:
     from .state import BoneWarsState
-
-
-def _typed(value: Any, opt: Opt, loc: Loc | None, what: str) -> Any:
-    """A value of a free-form mapping typed as the log's fields are (exit 2 when it is not)."""
-    probs = Problems()
-    ok, v = check_value(value, opt, loc, probs, what)
-    if not ok:
-        p = probs.errors[0]
-        raise LogError("LOG-FIELD", p.message, p.loc or loc)
-    return v
 
 
 class TurnReferee:
@@ -129,7 +119,7 @@ class TurnReferee:
         if claims:
             for key, v in claims.items():
                 q = self._find_player(key, ev.at("hp"), "hp")
-                v = _typed(v, Opt("int"), ev.at("hp"), f"'hp' of {q}")
+                v = typed(v, Opt("int"), ev.at("hp"), f"'hp' of {q}")
                 if v is not None and v != self.s.hp[q]:
                     self.ref.claim(self.s.hp_rule[q], f"{q}'s HP", v, self.s.hp[q], ev.at("hp"))
                     self.s.hp[q] = v

@@ -4,10 +4,10 @@ cards, retreat; BDB-MAIN-1…3, BDB-ACT-1), card effects stated by the log, and 
 
 from __future__ import annotations
 
+from ...play.referee import typed
 from ...playlog import Event, LogError
 from ...schema import Opt
 from .pieces import Dino, Side
-from .vocab import _typed
 
 
 class MainRules:
@@ -323,9 +323,9 @@ class MainRules:
             if isinstance(val, dict):
                 for ref, hp in val.items():
                     d = self._dino(s, ref, ev, "hp", ev.at("hp"))
-                    claim(d, _typed(hp, Opt("int"), ev.at("hp"), f"the HP of {d.label}"))
+                    claim(d, typed(hp, Opt("int"), ev.at("hp"), f"the HP of {d.label}"))
             else:
-                hp = _typed(val, Opt("int"), ev.at("hp"), f"the HP of {s.name}'s active Dinosaur")
+                hp = typed(val, Opt("int"), ev.at("hp"), f"the HP of {s.name}'s active Dinosaur")
                 if s.active is None:
                     self.ref.violation(rule or "BDB-KO-1", f"{s.name} has no active Dinosaur", ev.at("hp"))
                 else:

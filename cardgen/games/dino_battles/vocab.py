@@ -4,11 +4,7 @@ their typed fields (``docs/schemas/dino_battles.schema.json`` is generated from 
 
 from __future__ import annotations
 
-from typing import Any
-
-from ...playlog import LogError
-from ...problems import Loc, Problems
-from ...schema import Opt, check_value
+from ...schema import Opt
 
 # ---------------------------------------------------------------------------------------
 # The log's vocabulary: header keys and event kinds with their typed fields.
@@ -181,10 +177,3 @@ HEADER: dict[str, Opt] = {
 }
 
 
-def _typed(value: Any, opt: Opt, loc: Loc | None, what: str) -> Any:
-    probs = Problems()
-    ok, v = check_value(value, opt, loc, probs, what)
-    if not ok:
-        p = probs.errors[0]
-        raise LogError("LOG-FIELD", p.message, p.loc or loc)
-    return v

@@ -3,9 +3,10 @@ the game by loss (LB-RND-1, LB-DMG-1, LB-END-1)."""
 
 from __future__ import annotations
 
+from ...play.referee import typed
 from ...playlog import Event
 from .state import Encounter, Fighter, Player
-from .vocab import _STATE, _typed
+from .vocab import _STATE
 
 
 class RoundEvents:
@@ -173,7 +174,7 @@ class RoundEvents:
             return
         rules = {"health": "LB-DMG-1", "armor": "LB-RND-1", "dodge": "LB-ATK-3"}
         for name, vals in state.items():
-            vals = _typed(vals, _STATE.item, ev, "state", f"'state' of {name}")
+            vals = typed(vals, _STATE.item, ev.at("state"), f"'state' of {name}")
             if str(name) in self.by_name or not enc.enemies:
                 who: Fighter = self._find_player(name, ev, "state")
             else:

@@ -7,10 +7,11 @@ from collections import Counter
 from typing import Any
 
 from ...model import Card
+from ...play.referee import typed
 from ...playlog import Event, LogError
 from ...problems import Loc
 from .state import Battle, Encounter, Enemy
-from .vocab import EVENTS, _typed
+from .vocab import EVENTS
 
 
 class SetupEvents:
@@ -175,8 +176,8 @@ class SetupEvents:
             held = {}
             for name, nums in ev["numbers"].items():
                 p = self._find_player(name, ev, "numbers")
-                held[p.name] = _typed(nums if isinstance(nums, list) else [nums], EVENTS["enemies_placed"]
-                                      ["numbers"].item, ev, "numbers", f"the numbers of {p.name}")
+                held[p.name] = typed(nums if isinstance(nums, list) else [nums], EVENTS["enemies_placed"]
+                                     ["numbers"].item, ev.at("numbers"), f"the numbers of {p.name}")
         else:
             held = self.rules.default_numbers(self.players)
         owner = self._check_numbers(held, ev.at("numbers") if ev["numbers"] is not None else ev.loc)
@@ -196,8 +197,8 @@ class SetupEvents:
         if ev["placed"] is not None:
             for name, refs in ev["placed"].items():
                 p = self._find_player(name, ev, "placed")
-                refs = _typed(refs if isinstance(refs, list) else [refs], EVENTS["enemies_placed"]["placed"].item,
-                              ev, "placed", f"the enemies in front of {p.name}")
+                refs = typed(refs if isinstance(refs, list) else [refs], EVENTS["enemies_placed"]["placed"].item,
+                             ev.at("placed"), f"the enemies in front of {p.name}")
                 stated = sorted(self._find_enemy(r, enc, ev, "placed").name for r in refs)
                 computed = sorted(e.name for e in enc.enemies if e.front == p.name)
                 if stated != computed:

@@ -4,11 +4,7 @@ generated from them), and the names of the unique loot effects ``params.yaml`` m
 
 from __future__ import annotations
 
-from typing import Any
-
-from ...playlog import Event, LogError
-from ...problems import Problems
-from ...schema import Opt, check_value
+from ...schema import Opt
 
 # ---------------------------------------------------------------------------------------
 # The log's vocabulary: header keys and event kinds with their typed fields.
@@ -134,11 +130,3 @@ UNIQUE_EFFECTS = {
 
 
 
-def _typed(value: Any, opt: Opt, ev: Event, fname: str, what: str) -> Any:
-    """Check a value inside a free-form mapping field against its item type (LOG-FIELD if wrong)."""
-    probs = Problems()
-    ok, v = check_value(value, opt, ev.at(fname), probs, what)
-    if not ok:
-        p = probs.errors[0]
-        raise LogError("LOG-FIELD", p.message, p.loc or ev.loc)
-    return v
