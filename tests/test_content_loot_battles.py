@@ -232,7 +232,7 @@ def test_a_broken_run_prints_no_traceback(game_copy):
     assert not [p for p in out.rglob("*") if p.is_file() and ".cache" not in p.relative_to(out).parts]
 
 
-# The seed's tables (../shared/seeds/004_*.txt), as a witness independent of the card files.
+# The seed's tables (the Loot & Battles design document), as a witness independent of the card files.
 SEED_CLASSES = {"class_melee": (10, 2, 5, 2, "melee", 1), "class_ranged": (10, 1, 7, 1, "ranged", 1)}
 SEED_ENEMIES = {"rats": (1, 0, 4, 1, 1), "lankies": (4, 1, 6, 2, 1), "steppons": (6, 2, 4, 5, 2),
                 "growlers": (6, 4, 3, 4, 2), "brutes": (10, 7, 2, 3, 2), "shankers": (3, 1, 7, 6, 3)}
