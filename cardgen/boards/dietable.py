@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..collection_files import pool
-from ..constraints import evaluate
-from ..entries import ANY_KEY, bad_keys
-from ..fonts import METRICS
-from ..problems import Loc, Problems
-from ..scene import Rect, Text
-from ..schema import Opt
-from ..templates import is_expr, make_env
-from ..yamlsrc import YDict, YList
-from . import common
-from .tiling import Seams
+from cardgen.boards import common
+from cardgen.boards.tiling import Seams
+from cardgen.content.collection_files import pool
+from cardgen.content.constraints import evaluate
+from cardgen.content.entries import ANY_KEY, bad_keys
+from cardgen.core.options import Opt
+from cardgen.core.problems import Loc, Problems
+from cardgen.core.yamlsrc import YDict, YList
+from cardgen.layout.templates import is_expr, make_env
+from cardgen.render.fonts import METRICS
+from cardgen.scene import Rect, Text
 
 TABLE_SPEC = {
     "title": Opt("str", required=True),

@@ -3,8 +3,7 @@ registration crosshairs, mini-map) and the assembly page (see :mod:`cardgen.boar
 
 from __future__ import annotations
 
-from ..scene import Circle, Clip, Line, Page, Rect, Text, translate
-from .tiling import (
+from cardgen.boards.tiling import (
     COMMON_H,
     COMMON_W,
     CROSS_REACH,
@@ -25,6 +24,7 @@ from .tiling import (
     scale,
     text_box,
 )
+from cardgen.scene import Circle, Clip, Line, Page, Rect, Text, translate
 
 
 def crosshair(x: float, y: float, r: float = CROSS_RING) -> list:

@@ -8,13 +8,16 @@ from pathlib import Path
 
 import click
 
-from .. import deckstats, gamehooks, pipeline, sources
-from ..checker import run_check
-from ..collection_files import deck_kinds
-from ..loader import COMMON_FIELDS, load_game
-from ..problems import Problems, safe
-from ..sheets import write_csv
-from .common import FORMAT, Ctx, report, titles
+from cardgen import gamehooks
+from cardgen.builder import pipeline
+from cardgen.builder.check import run_check
+from cardgen.cli.common import FORMAT, Ctx, report, titles
+from cardgen.content import deckstats
+from cardgen.content.collection_files import deck_kinds
+from cardgen.content.loader import COMMON_FIELDS, load_game
+from cardgen.content.spreadsheets import write_csv
+from cardgen.core import sources
+from cardgen.core.problems import Problems, safe
 
 
 @click.command()

@@ -11,13 +11,13 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from ..cardlayout import CardLayout
-from ..fonts import Metrics
-from ..lazymod import lazy
-from ..model import Card, Game
-from ..problems import Problems
-from ..scene import Image, Text, Use, translate
-from .raster import Target, face_pdf, layout_bleed, png
+from cardgen.content.model import Card, Game
+from cardgen.core.lazymod import lazy
+from cardgen.core.problems import Problems
+from cardgen.export.raster import Target, face_pdf, layout_bleed, png
+from cardgen.layout.card import CardLayout
+from cardgen.render.fonts import Metrics
+from cardgen.scene import Image, Text, Use, translate
 
 multiprocessing = lazy("multiprocessing")     # worker processes for an export only
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Game
-from ..playlog import Event, LogError
-from ..problems import Loc, Problems
-from ..schema import Opt, check_value
-from .params import ParamError, Params
+from cardgen.content.model import Game
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.options import Opt, check_value
+from cardgen.core.problems import Loc, Problems
+from cardgen.play.params import ParamError, Params
 
 
 class StopReplay(Exception):

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import sources
-from ..cutfile import cut_svg, registration_record
-from ..errorcard import draft_mark
-from ..imposition import impose
-from ..jsonout import dumps
-from ..problems import Loc, Problems
-from ..render_pdf import render
-from ..scene import Document
-from ..sheetfit import fit
+from cardgen.core import sources
+from cardgen.core.jsonout import dumps
+from cardgen.core.problems import Loc, Problems
+from cardgen.layout.cutfile import cut_svg, registration_record
+from cardgen.layout.errorcard import draft_mark
+from cardgen.layout.imposition import impose
+from cardgen.layout.sheetfit import fit
+from cardgen.render.pdf import render
+from cardgen.scene import Document
 
 
 def document(laid, groups: dict | None = None) -> tuple[Document, dict]:

@@ -10,13 +10,14 @@ from typing import Any
 
 from jinja2.exceptions import UndefinedError
 
-from .. import cache, sources
-from ..catalogue import load_catalogue
-from ..collection_files import collection_files, load_collection_file
-from ..model import Card, Game
-from ..problems import Problems, did_you_mean
-from ..yamlsrc import plain
-from .source import Version
+from cardgen.builder import cache
+from cardgen.content.catalogue import load_catalogue
+from cardgen.content.collection_files import collection_files, load_collection_file
+from cardgen.content.model import Card, Game
+from cardgen.core import sources
+from cardgen.core.problems import Problems, did_you_mean
+from cardgen.core.yamlsrc import plain
+from cardgen.rulebook.source import Version
 
 
 class PathDict(dict):

@@ -12,11 +12,14 @@ import importlib
 import io
 from pathlib import Path
 
-from .. import checker, gamehooks, logschema, sources
-from ..catalogue import load_catalogue
-from ..problems import Problems
-from ..ruledocs import catalogue_markdown
-from . import Spec, playtest_guide
+from cardgen import gamehooks
+from cardgen.builder import check as checker
+from cardgen.content.catalogue import load_catalogue
+from cardgen.core import sources
+from cardgen.core.problems import Problems
+from cardgen.reference import logschema
+from cardgen.reference.ruledocs import catalogue_markdown
+from cardgen.scaffold import Spec, playtest_guide
 
 
 def importable(slug: str) -> bool:

@@ -17,13 +17,13 @@ from typing import Any
 
 import yaml
 
-from .. import collection_files as cols
-from .. import pipeline
-from ..model import Game
-from ..play.lookup import hint_for, nearest
-from ..play.package import GamePackage
-from ..play.params import lookup
-from ..problems import Problems, display_path
+from cardgen.builder import pipeline
+from cardgen.content import collection_files as cols
+from cardgen.content.model import Game
+from cardgen.core.problems import Problems, display_path
+from cardgen.play.lookup import hint_for, nearest
+from cardgen.play.package import GamePackage
+from cardgen.play.params import lookup
 
 RANDOM = "random"
 #: header keys that describe a log, not a setup

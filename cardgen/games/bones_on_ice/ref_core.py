@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ...model import Card
-from ...play.lookup import Names, NotFound
-from ...play.referee import BaseEngine
-from ...playlog import Event, LogError
-from ...problems import Loc, did_you_mean
-from .model import Skater, Team
-from .rules import Rules, RulesError
+from cardgen.content.model import Card
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.problems import Loc, did_you_mean
+from cardgen.games.bones_on_ice.model import Skater, Team
+from cardgen.games.bones_on_ice.rules import Rules, RulesError
+from cardgen.play.lookup import Names, NotFound
+from cardgen.play.referee import BaseEngine
 
 
 class EngineCore(BaseEngine):

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...model import Card, Game
-from ...play.params import ParamError, Params
-from ...problems import Loc
-from .vocab import CHAOS_EFFECTS, SPIRIT_EFFECTS
+from cardgen.content.model import Card, Game
+from cardgen.core.problems import Loc
+from cardgen.games.bones_on_ice.vocab import CHAOS_EFFECTS, SPIRIT_EFFECTS
+from cardgen.play.params import ParamError, Params
 
 
 class RulesError(Exception):

@@ -4,11 +4,11 @@ free slots, BF-BUILD-3; abilities' requirements; see :mod:`.builds`)."""
 
 from __future__ import annotations
 
-from ...hexgrid import Hex, is_connected, rotate
-from ...model import Card, Game
-from ...problems import Loc, Problems, did_you_mean
-from ...yamlsrc import YDict
-from .build_model import (
+from cardgen.content.model import Card, Game
+from cardgen.core.hexgrid import Hex, is_connected, rotate
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict
+from cardgen.games.boss_fight.build_model import (
     STATS,
     Build,
     Character,

@@ -18,13 +18,13 @@ each card's set against its side (BF-BUILD-5, params ``side_sets``), abilities' 
 
 from __future__ import annotations
 
-from ... import collection_files as cols
-from ...constraints import Collection, evaluate
-from ...model import Game
-from ...problems import Problems, did_you_mean
-from ...yamlsrc import YDict
-from .build_boss import read_boss
-from .build_model import (
+from cardgen.content import collection_files as cols
+from cardgen.content.constraints import Collection, evaluate
+from cardgen.content.model import Game
+from cardgen.core.problems import Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict
+from cardgen.games.boss_fight.build_boss import read_boss
+from cardgen.games.boss_fight.build_model import (
     STATS,
     Build,
     Character,

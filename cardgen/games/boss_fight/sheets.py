@@ -22,16 +22,16 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from ... import collection_files as cols
-from ...constraints import Entry
-from ...elements.footprint import diagram
-from ...fonts import font
-from ...model import Game
-from ...problems import Problems
-from ...render_pdf import MM
-from ...scene import Circle, Polygon, Text
-from .builds import STATS, Build, Character, Piece, analyse
-from .figures import boss_stats, movement
+from cardgen.content import collection_files as cols
+from cardgen.content.constraints import Entry
+from cardgen.content.model import Game
+from cardgen.core.problems import Problems
+from cardgen.games.boss_fight.builds import STATS, Build, Character, Piece, analyse
+from cardgen.games.boss_fight.figures import boss_stats, movement
+from cardgen.layout.elements.footprint import diagram
+from cardgen.render.fonts import font
+from cardgen.render.pdf import MM
+from cardgen.scene import Circle, Polygon, Text
 
 
 def printables() -> dict[str, Any]:

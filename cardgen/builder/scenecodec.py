@@ -1,0 +1,49 @@
+"""Scene primitives to and from JSON-ready lists, for the build cache.
+
+``[kind, field, …]`` per primitive, fields in declaration order; tuples come back as tuples,
+so a decoded scene equals the encoded one and renders to the same bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple, fields
+from typing import Any
+
+from cardgen.scene import Circle, Clip, Image, Line, Link, Polygon, Rect, Text, Use
+
+KINDS: dict[str, type] = {t.__name__: t for t in (Rect, Line, Circle, Polygon, Text, Image, Use, Link, Clip)}
+
+
+def encode(items: list) -> list:
+    out = []
+    for it in items:
+        if isinstance(it, Clip):
+            out.append(["Clip", it.x, it.y, it.w, it.h, encode(list(it.items))])
+        elif isinstance(it, Polygon):
+            out.append(["Polygon", [list(p) for p in it.points], it.fill, it.stroke, it.width])
+        else:
+            out.append([type(it).__name__, *astuple(it)])
+    return out
+
+
+def decode(data: list) -> list:
+    """The primitives of :func:`encode`'s output; ValueError for anything else."""
+    out: list[Any] = []
+    for row in data:
+        if not isinstance(row, list) or not row or row[0] not in KINDS:
+            raise ValueError(f"not a scene primitive: {row!r:.60}")
+        kind, vals = row[0], row[1:]
+        if kind == "Clip":
+            x, y, w, h = vals[:4]
+            out.append(Clip(x, y, w, h, tuple(decode(vals[4]))))
+        elif kind == "Polygon":
+            out.append(Polygon(tuple(tuple(p) for p in vals[0]), *vals[1:]))
+        elif kind == "Line":
+            x1, y1, x2, y2, stroke, width, dash = vals
+            out.append(Line(x1, y1, x2, y2, stroke, width, tuple(dash)))
+        else:
+            cls = KINDS[kind]
+            if len(vals) != len(fields(cls)):
+                raise ValueError(f"{kind} with {len(vals)} fields")
+            out.append(cls(*vals))
+    return out
