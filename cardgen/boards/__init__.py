@@ -15,7 +15,6 @@ each builder checks its files again and reports into the build's problems.
 from __future__ import annotations
 
 from cardgen.boards import common, maps, mats, reference, tokens, zoneboard
-from cardgen.boards import pictures as pictures  # registers the rulebook's board: image scheme
 from cardgen.boards.tilepages import tile_document_pages
 from cardgen.boards.tiling import Board, TilingError, fit
 from cardgen.core.problems import Problems

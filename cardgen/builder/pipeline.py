@@ -18,10 +18,14 @@ from cardgen.content import constraints, deckstats
 from cardgen.content.catalogue import load_catalogue
 from cardgen.content.loader import load_game
 from cardgen.content.model import Card, Game
+from cardgen.core.lazymod import lazy
 from cardgen.core.problems import Problem, Problems
 from cardgen.layout.card import CardLayout
 from cardgen.layout.errorcard import error_card
 from cardgen.layout.imposition import Placement
+
+boards = lazy("cardgen.boards")        # the board and rulebook checks load their printables when a
+rulebook = lazy("cardgen.rulebook")    # game has them (0.25 s of imports a cards-only command skips)
 
 
 @dataclass
@@ -93,7 +97,6 @@ def check_game(game: Game, problems: Problems, errors_before: int | None = None,
         extra(game, construction)
     relaxed = _relax(problems, construction) if draft else 0
     if set(game.printables) & {"maps", "board", "mats", "tokens", "reference"}:
-        from cardgen import boards
 
         def check_boards(g: Game, p: Problems) -> dict[str, bytes]:
             boards.check_game(g, p)
@@ -102,8 +105,6 @@ def check_game(game: Game, problems: Problems, errors_before: int | None = None,
     if "rulebook" in game.printables and len(problems.errors) == errors_before:
         # The rulebook prints the content: while the content has errors, checking it would only
         # repeat them (a card that failed to load is also an unknown card of the rulebook).
-        from cardgen import boards, rulebook  # noqa: F401 - boards registers the rulebook's board: images
-
         def check(g: Game, p: Problems) -> dict[str, bytes]:
             rulebook.check(g, p)
             return {}

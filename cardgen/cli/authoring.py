@@ -12,7 +12,12 @@ from pathlib import Path
 import click
 
 from cardgen.content.loader import load_game
+from cardgen.core.lazymod import lazy
 from cardgen.core.problems import Problems, to_json
+
+serve_app = lazy("cardgen.serve.app")            # starlette and uvicorn: only for `serve`
+serve_preview = lazy("cardgen.serve.preview")
+editorschema = lazy("cardgen.reference.editorschema")    # the boards' specs (0.1 s of imports): only for `schema`
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Report as text lines or one JSON document.")
@@ -27,8 +32,6 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), de
 @click.pass_obj
 def serve(obj, game: str | None, port: int, watch: bool, fmt: str) -> None:
     """A live preview of GAME's cards in the browser, rebuilt as you save (http://127.0.0.1:PORT/)."""
-    from cardgen.serve.app import serve as run_server  # starlette and uvicorn: only for this command
-    from cardgen.serve.preview import Preview
     if game is None:
         if len(obj.games) != 1:
             raise click.UsageError("name the game to preview (games: " + ", ".join(obj.games) + ")")
@@ -44,7 +47,7 @@ def serve(obj, game: str | None, port: int, watch: bool, fmt: str) -> None:
         click.echo(json.dumps({"game": game, "url": url}))
     else:
         click.echo(f"cardgen serve: {game} at {url} (Ctrl-C stops)", err=True)
-    run_server(Preview(obj.root, game), port, watch)
+    serve_app.serve(serve_preview.Preview(obj.root, game), port, watch)
 
 
 @click.command()
@@ -56,7 +59,6 @@ def serve(obj, game: str | None, port: int, watch: bool, fmt: str) -> None:
 def schema(obj, game: str, out: Path | None, fmt: str) -> None:
     """JSON Schemas of GAME's files (cards, templates, decks, params, maps, logs) for editors that
     check YAML as you type: put `# yaml-language-server: $schema=<file>` on a file's first line."""
-    from cardgen import editorschema  # reads the boards' specs (0.1 s of imports): only for this command
     obj.check_games((game,))
     problems = Problems()
     g = load_game(obj.root, game, problems)

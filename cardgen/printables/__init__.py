@@ -33,12 +33,9 @@ REGISTRY: dict[str, Builder] = {
     "mats": _lazy("..boards", "build_mats"),
     "tokens": _lazy("..boards", "build_tokens"),
     "reference": _lazy("..boards", "build_reference"),
-    "rulebook": _lazy("..rulebook", "build", "..boards"),    # boards registers the board: images
+    "rulebook": _lazy("..rulebook", "build"),
 }
 
-
-def register(name: str, builder: Builder) -> None:
-    REGISTRY[name] = builder
 
 
 def for_game(slug: str) -> dict[str, Builder]:

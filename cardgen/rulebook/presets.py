@@ -14,12 +14,18 @@ does not load (run ``cardgen validate``), an unknown option.
 from __future__ import annotations
 
 import re
+from xml.sax.saxutils import escape
 
-from reportlab.platypus import Flowable
+from reportlab.lib.colors import HexColor
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 
+from cardgen import gamehooks
+from cardgen.content import collection_files as cols
 from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.layout.elements.footprint import diagram
 from cardgen.render.pdf import MM, draw_items
-from cardgen.rulebook.printable import register_image_scheme
+from cardgen.rulebook.flowables import FullWidth
 
 PRESET = "preset"
 
@@ -92,7 +98,6 @@ def _is_block(it) -> bool:
 
 
 def _esc(text) -> str:
-    from xml.sax.saxutils import escape
     return escape(str(text))
 
 
@@ -114,7 +119,6 @@ class _Presets:
     """The game's deck-like files (``collections`` in game.yaml) by file stem."""
 
     def __init__(self, rulebook):
-        from cardgen.content import collection_files as cols
         self.rulebook = rulebook
         self.game = rulebook.game
         self.files = {p.stem: p for p in cols.collection_files(self.game)}
@@ -128,8 +132,6 @@ class _Presets:
         return self._st
 
     def styles(self):
-        from reportlab.lib.colors import HexColor
-        from reportlab.lib.styles import ParagraphStyle
         st = self.st
         title = ParagraphStyle("preset-title", parent=st.heading[2], fontSize=st.heading[1].fontSize * 0.9,
                                leading=st.heading[1].leading * 0.9, textColor=HexColor(st.accent),
@@ -143,10 +145,7 @@ class _Presets:
         return c.name if c is not None else str(cid)
 
     def sheet(self, stem: str, opts: dict, loc: Loc, problems: Problems):
-        from reportlab.platypus import KeepTogether, Paragraph, Spacer
 
-        from cardgen import gamehooks
-        from cardgen.content import collection_files as cols
         game, path = self.game, self.files[stem]
         scratch = Problems()
         kind, body, _ = cols.load_collection_file(path, game, scratch)
@@ -193,7 +192,6 @@ class _Presets:
         return Seq([KeepTogether(out), *blocks, Spacer(1, 6)])
 
     def block(self, it, hide: set, head_st):
-        from reportlab.platypus import KeepTogether, Paragraph
         if not isinstance(it, dict):
             return Paragraph(_esc(self.item(it)), head_st)
         parts: list = [Paragraph(_esc(self.name_of(it.get("id"))), head_st)]
@@ -229,18 +227,15 @@ class _Presets:
         return _esc(str(key).replace("_", " ").capitalize())
 
     def value(self, v):
-        from reportlab.platypus import Paragraph
         st = self.st
         if isinstance(v, dict):
             return " · ".join(f"{_esc(k)} <b>{_esc(x)}</b>" for k, x in v.items())
         if isinstance(v, list):
             if v and all(isinstance(x, str) and set(x) <= set(" o@") for x in v):
-                from reportlab.lib.styles import ParagraphStyle
                 mono = ParagraphStyle("preset-mono", parent=st.td, fontName="Courier", leading=st.td.fontSize)
                 return Paragraph("<br/>".join(_esc(x).replace(" ", "&nbsp;") for x in v), mono)
             return "<br/>".join(_esc(for_players(str(x))) for x in v)
         if isinstance(v, str) and _CELLS.fullmatch(v):
-            from cardgen.layout.elements.footprint import diagram
             cells = [(int(a), int(b)) for a, b in _CELL.findall(v)]
             ink = self.game.colors.get("ink", "#000000")
             items = diagram(cells, 0, 0, 70, 26, max_hex=9, fill="#d9c7a3", stroke=ink, width=0.3,
@@ -249,10 +244,7 @@ class _Presets:
         return _esc(v)
 
     def table(self, rows: list[tuple]):
-        from reportlab.lib.colors import HexColor
-        from reportlab.platypus import Paragraph, Table
 
-        from cardgen.rulebook.flowables import FullWidth
         st = self.st
         data = [[Paragraph(k, st.th), v if isinstance(v, list) or not isinstance(v, str) else Paragraph(v, st.td)]
                 for k, v in rows]
@@ -270,11 +262,7 @@ class _Presets:
         return FullWidth(make)
 
     def deck(self, raw, head_st) -> list:
-        from reportlab.lib.colors import HexColor
-        from reportlab.platypus import Paragraph, Table
 
-        from cardgen.content import collection_files as cols
-        from cardgen.rulebook.flowables import FullWidth
         st = self.st
         entries = cols.entries_from(raw, self.game, Problems(), "deck")
         merged: dict[str, int] = {}
@@ -325,5 +313,3 @@ def preset_factory(rulebook):
 
     return resolve
 
-
-register_image_scheme(PRESET, preset_factory)

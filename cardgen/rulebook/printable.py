@@ -14,23 +14,17 @@ from reportlab.platypus import Flowable, PageBreak
 
 from cardgen.content.model import Game
 from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.layout.card import CardLayout
 from cardgen.rulebook import booklet as _booklet
 from cardgen.rulebook.diff import Change, Section, changes_markdown, diff, sections
 from cardgen.rulebook.flowables import CardPicture, expand
+from cardgen.rulebook.images import IMAGE_SCHEMES
 from cardgen.rulebook.jinja import ChapterRenderer, Rendered
 from cardgen.rulebook.markdown import Chapter, Converter, HeadingInfo, ImageResolver, headings, parse
 from cardgen.rulebook.source import Version, has_rulebook, load_versions
 from cardgen.rulebook.typeset import HALF, PAGE_MM, PageSpec, Styles, typeset
 
 ImageScheme = Callable[[str, str, Loc, Problems], "CardPicture | Flowable | None"]
-#: Image kinds other pipelines add: ``{"map": fn(target, alt, loc, problems) -> CardPicture | Flowable}``.
-IMAGE_SCHEMES: dict[str, Callable[[Rulebook], ImageScheme]] = {}
-
-
-def register_image_scheme(name: str, factory: Callable[[Rulebook], ImageScheme]) -> None:
-    """Let Markdown write ``![alt](name:target)``; ``factory(rulebook)`` returns the resolver."""
-    IMAGE_SCHEMES[name] = factory
-
 
 DESIGNER_PDF = "rulebook-designer.pdf"    # the current version with rule IDs, for designers and playtesters
 
@@ -90,7 +84,6 @@ class Rulebook:
     @property
     def layout(self):
         if self._layout is None:
-            from cardgen.layout.card import CardLayout
             self._layout = CardLayout(self.game, Problems())    # its problems are validate's to report
         return self._layout
 
@@ -242,4 +235,4 @@ def check(game: Game, problems: Problems) -> None:
         Rulebook(game, problems).check()
 
 
-__all__ = ["Rulebook", "build", "check", "register_image_scheme", "IMAGE_SCHEMES"]
+__all__ = ["Rulebook", "build", "check"]

@@ -26,8 +26,7 @@ Problems (at the image's line): RULEBOOK-BOARD — an unknown name (the hint lis
 game has), a file that is not a picture (the terrain legend), a file that does not load (run
 ``cardgen validate``), an unknown option, a ``sight`` hex that is not on the map.
 
-The scheme is registered with :func:`cardgen.rulebook.printable.register_image_scheme` when
-:mod:`cardgen.boards` is imported (its ``__init__`` imports this module).
+The scheme is listed in :data:`cardgen.rulebook.images.IMAGE_SCHEMES`.
 """
 
 from __future__ import annotations
@@ -45,7 +44,6 @@ from cardgen.core import hexgrid as hg
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.render.pdf import MM, draw_items
 from cardgen.rulebook.flowables import CardPicture
-from cardgen.rulebook.printable import register_image_scheme
 from cardgen.scene import Circle, Line, Polygon, Rect, Text, translate
 
 SCHEME = "board"
@@ -365,6 +363,4 @@ def factory(rulebook):
 
     return resolve
 
-
-register_image_scheme(SCHEME, factory)
 
