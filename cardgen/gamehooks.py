@@ -9,15 +9,27 @@ A module without ``PACKAGE`` is read for hooks as module attributes.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import pkgutil
 from types import ModuleType
 
 from cardgen.play.package import GamePackage
+
+PARENT = "cardgen.games"
+
+
+def installed() -> list[str]:
+    """The slugs of the game packages under ``cardgen.games`` (found on disk, not imported)."""
+    spec = importlib.util.find_spec(PARENT)
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    return sorted(m.name for m in pkgutil.iter_modules(spec.submodule_search_locations) if m.ispkg)
 
 _OLD_NAMES = {"engine": "Engine"}
 
 
 def module(slug: str) -> ModuleType | None:
-    for parent in ("cardgen.games",):
+    for parent in (PARENT,):
         try:
             return importlib.import_module(f"{parent}.{slug}")
         except ModuleNotFoundError as e:

@@ -112,7 +112,7 @@ def test_include_following_a_symlink_out_is_refused(tmp_path, outside):
 
 def _every_reader(path: Path) -> dict:
     """Every function of cardgen that reads a project file, applied to ``path``."""
-    from cardgen.content import images
+    from cardgen.core import images
     from cardgen.core.sandbox import ProjectLoader
     from cardgen.core.yamlsrc import load_yaml
     from cardgen.render import svg as render_svg

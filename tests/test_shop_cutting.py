@@ -12,8 +12,8 @@ import pdfplumber
 import pytest
 
 from cardgen.content.model import PrintSettings
+from cardgen.content.sheetfit import BLEED_FLOOR, MARK_ROOM, fit, make_grid, registration_keepouts
 from cardgen.layout.imposition import crop_marks
-from cardgen.layout.sheetfit import BLEED_FLOOR, MARK_ROOM, fit, make_grid, registration_keepouts
 from cardgen.render.svg import render_page
 from cardgen.scene import Page, Rotate, Text
 from tests.conftest import GameCopy, qpdf_check

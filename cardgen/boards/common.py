@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.content.constraints import resolve_param
+from cardgen.core.fonts import METRICS, font
 from cardgen.core.options import Checked, Opt, check_mapping, check_value
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.units import length_mm
 from cardgen.core.yamlsrc import YDict, load_yaml
-from cardgen.render.fonts import METRICS, font
 
 KINDS = ("map", "terrain", "board", "mats", "tokens", "reference")
 

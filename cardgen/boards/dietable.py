@@ -11,11 +11,11 @@ from cardgen.boards.tiling import Seams
 from cardgen.content.collection_files import pool
 from cardgen.content.constraints import evaluate
 from cardgen.content.entries import ANY_KEY, bad_keys
+from cardgen.core.fonts import METRICS
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc, Problems
 from cardgen.core.yamlsrc import YDict, YList
 from cardgen.layout.templates import is_expr, make_env
-from cardgen.render.fonts import METRICS
 from cardgen.scene import Rect, Text
 
 TABLE_SPEC = {

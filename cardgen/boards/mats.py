@@ -17,10 +17,10 @@ from pathlib import Path
 
 from cardgen.boards import common
 from cardgen.boards.tiling import NO_SEAMS, Board, Seams
+from cardgen.core.fonts import METRICS
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.yamlsrc import YDict, YList
-from cardgen.render.fonts import METRICS
 from cardgen.scene import Circle, Rect, Text
 
 GROUP_SPEC = {

@@ -11,8 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from cardgen import gamehooks
-from cardgen.builder.cache import Store, cached_files, digest, files_digest
-from cardgen.builder.scenecodec import encode
 from cardgen.content import collection_files as cols
 from cardgen.content import constraints, deckstats
 from cardgen.content.catalogue import load_catalogue
@@ -20,9 +18,11 @@ from cardgen.content.loader import load_game
 from cardgen.content.model import Card, Game
 from cardgen.core.lazymod import lazy
 from cardgen.core.problems import Problem, Problems
+from cardgen.layout.cache import Store, cached_files, digest, files_digest
 from cardgen.layout.card import CardLayout
 from cardgen.layout.errorcard import error_card
 from cardgen.layout.imposition import Placement
+from cardgen.layout.scenecodec import encode
 
 boards = lazy("cardgen.boards")        # the board and rulebook checks load their printables when a
 rulebook = lazy("cardgen.rulebook")    # game has them (0.25 s of imports a cards-only command skips)

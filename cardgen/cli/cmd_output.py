@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from cardgen.builder import proof as proofs
+from cardgen.builder.selection import SelectionError, select_cards
 from cardgen.cli.common import FORMAT, Ctx, report
 from cardgen.content.loader import load_game
-from cardgen.content.selection import SelectionError, select_cards
 from cardgen.core.atomic import write_bytes
 from cardgen.core.problems import Problems, did_you_mean
 from cardgen.export.run import chosen as chosen_cards

@@ -11,16 +11,16 @@ from typing import Any
 
 from cardgen.content.entries import ANY_KEY
 from cardgen.content.model import Card, CardType, Component, Game, Icon, PrintSettings
+from cardgen.content.sheetfit import fit, make_grid, usable_margin
 from cardgen.content.slips import ids_in, once_for_defaults, with_rule
 from cardgen.content.spreadsheets import read as read_sheet
 from cardgen.content.spreadsheets import sheet_files
 from cardgen.core import sources
+from cardgen.core.fonts import available as available_fonts
 from cardgen.core.options import Opt, check_mapping, check_value, opt_from_yaml
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.units import PAPER_MM
 from cardgen.core.yamlsrc import YDict, load_yaml
-from cardgen.layout.sheetfit import fit, make_grid, usable_margin
-from cardgen.render.fonts import available as available_fonts
 
 DEFAULT_LIMITS = {"copies": 1000, "count": 10000}     # game.yaml ``limits`` may change them
 

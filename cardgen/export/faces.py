@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from cardgen.content.model import Card, Game
+from cardgen.core.fonts import Metrics
 from cardgen.core.lazymod import lazy
 from cardgen.core.problems import Problems
 from cardgen.export.raster import Target, face_pdf, layout_bleed, png
 from cardgen.layout.card import CardLayout
-from cardgen.render.fonts import Metrics
 from cardgen.scene import Image, Text, Use, translate
 
 multiprocessing = lazy("multiprocessing")     # worker processes for an export only

@@ -6,8 +6,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from cardgen.builder.selection import CardSelection
 from cardgen.content.model import Card, Game
-from cardgen.content.selection import CardSelection
 from cardgen.core.problems import Loc, Problems
 from cardgen.export import services, tts
 from cardgen.export.faces import render_faces

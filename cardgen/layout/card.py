@@ -12,15 +12,15 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from cardgen.builder import cache as cachemod
-from cardgen.builder.cache import Recorder, Store, deps_hold, digest
-from cardgen.builder.scenecodec import decode, encode
 from cardgen.content.model import Card, Game
 from cardgen.core.problems import Loc, Problem, Problems
 from cardgen.core.yamlsrc import plain
+from cardgen.layout import cache as cachemod
+from cardgen.layout.cache import Recorder, Store, deps_hold, digest
 from cardgen.layout.elements import KINDS
 from cardgen.layout.elements.base import DrawContext
 from cardgen.layout.legibility import MIN_PT, describe, floor_of, small_texts, too_small
+from cardgen.layout.scenecodec import decode, encode
 from cardgen.layout.templates import Template, TemplateSet, evaluate
 from cardgen.scene import Symbol, Use
 
@@ -58,7 +58,7 @@ class _Watched(Mapping):
 
 
 class CardLayout:
-    """Lays cards out; with a :class:`~cardgen.builder.cache.Store`, each side is cached under the hash
+    """Lays cards out; with a :class:`~cardgen.layout.cache.Store`, each side is cached under the hash
     of what it depends on (its card, the templates, the game's settings, the other cards its
     template read), problems included."""
 

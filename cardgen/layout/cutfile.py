@@ -10,8 +10,7 @@ rectangle, at the same place as in cards.pdf and cards.json.
 
 from __future__ import annotations
 
-from cardgen.layout.sheetfit import REG_INSET, REG_LENGTH, REG_SQUARE, REG_THICKNESS
-from cardgen.render.svg import render_page
+from cardgen.content.sheetfit import REG_INSET, REG_LENGTH, REG_SQUARE, REG_THICKNESS
 from cardgen.scene import Document, Page, Rect
 
 INK = "#000000"
@@ -37,9 +36,9 @@ def registration_record(page_w: float, page_h: float) -> dict:
             "top_right": [page_w - i, i], "bottom_left": [i, page_h - i]}
 
 
-def cut_svg(page_w: float, page_h: float, trims: list[list[float]], title: str) -> bytes:
-    """The cut file of one front sheet: every trim as a red hairline rectangle."""
+def cut_page(page_w: float, page_h: float, trims: list[list[float]], title: str) -> tuple[Page, Document]:
+    """The cut file of one front sheet (a scene, drawn as SVG): every trim as a red hairline rectangle."""
     page = Page(page_w, page_h, [Rect(x, y, w, h, None, CUT, CUT_WIDTH) for x, y, w, h in trims], label="cut")
-    return render_page(page, Document(title, subject="cut lines (card trims); registration: "
+    return page, (Document(title, subject="cut lines (card trims); registration: "
                                       f"Silhouette type 1, inset {REG_INSET:g} mm, length {REG_LENGTH:g} mm, "
                                       f"thickness {REG_THICKNESS:g} mm"))

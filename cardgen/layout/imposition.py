@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardgen.content.model import PrintSettings
+from cardgen.content.sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
 from cardgen.layout.cutfile import registration_marks
-from cardgen.layout.sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
 from cardgen.scene import Clip, Line, Page, Rotate, Use, translate
 
 __all__ = ["Placement", "back_position", "crop_marks", "impose", "make_grid"]

@@ -8,7 +8,7 @@ cross's centre (x right, y down, in mm) is the ``print.offset`` to set, or ``--o
 
 from __future__ import annotations
 
-from cardgen.render.fonts import font
+from cardgen.core.fonts import font
 from cardgen.render.pdf import render
 from cardgen.scene import Circle, Document, Line, Page, Rect, Text
 

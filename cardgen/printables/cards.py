@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cardgen.content.sheetfit import fit
 from cardgen.core import sources
 from cardgen.core.jsonout import dumps
 from cardgen.core.problems import Loc, Problems
-from cardgen.layout.cutfile import cut_svg, registration_record
+from cardgen.layout.cutfile import cut_page, registration_record
 from cardgen.layout.errorcard import draft_mark
 from cardgen.layout.imposition import impose
-from cardgen.layout.sheetfit import fit
 from cardgen.render.pdf import render
+from cardgen.render.svg import render_page
 from cardgen.scene import Document
 
 
@@ -61,8 +62,8 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
         for entry in manifest["pages"]:
             if entry["side"] == "front":
                 entry["cut_file"] = name = f"{stem}-cut-{entry['page']}.svg"
-                files[name] = cut_svg(ps.page_w, ps.page_h, [c["trim"] for c in entry["cards"]],
-                                      f"{laid.game.title} — cut lines of {stem}.pdf page {entry['page']}")
+                files[name] = render_page(*cut_page(ps.page_w, ps.page_h, [c["trim"] for c in entry["cards"]],
+                                      f"{laid.game.title} — cut lines of {stem}.pdf page {entry['page']}"))
     return {f"{stem}.pdf": render(doc),
             f"{stem}.json": (dumps(manifest, indent=1) + "\n").encode("utf-8"), **files}
 

@@ -10,11 +10,11 @@ import inspect
 import re
 
 from cardgen.content import constraints
+from cardgen.core.fonts import available, charset
 from cardgen.core.options import MISSING, TYPES, Opt
 from cardgen.layout.elements import KINDS
 from cardgen.play.package import GamePackage
 from cardgen.reference.logschema import type_text
-from cardgen.render.fonts import available, charset
 
 BEGIN = "<!-- begin generated reference: make goldens (pytest --update-goldens) -->"
 END = "<!-- end generated reference -->"

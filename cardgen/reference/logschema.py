@@ -16,7 +16,6 @@ suite checks that both are current (``pytest --update-goldens`` rewrites them).
 from __future__ import annotations
 
 import json
-import pkgutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,6 @@ from typing import Any
 import yaml
 
 from cardgen import gamehooks
-from cardgen import games as games_pkg
 from cardgen.core.options import MISSING, Opt
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -141,10 +139,7 @@ def render(schema: dict[str, Any]) -> str:
 
 def module_names() -> list[str]:
     """The game packages under ``cardgen.games``, not imported."""
-    names: set[str] = set()
-    for pkg in (games_pkg,):
-        names |= {m.name for m in pkgutil.iter_modules(pkg.__path__)}
-    return sorted(names)
+    return gamehooks.installed()
 
 
 def engine_of(slug: str) -> Any:

@@ -15,10 +15,9 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 
-from cardgen.content.artfiles import svg_drawing
-from cardgen.content.images import ImageError
-from cardgen.core import sources
-from cardgen.render import fonts
+from cardgen.core import fonts, sources
+from cardgen.core.artfiles import svg_drawing
+from cardgen.core.images import ImageError
 from cardgen.scene import (
     Circle,
     Clip,

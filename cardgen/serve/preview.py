@@ -17,14 +17,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from cardgen.builder.cache import Store, default_folder, digest, enabled
 from cardgen.builder.pipeline import check_game
-from cardgen.builder.scenecodec import encode
 from cardgen.content.loader import load_game
 from cardgen.content.model import Game
 from cardgen.core.problems import Problem, Problems, display_path
 from cardgen.export.raster import Target, face_pdf, png
+from cardgen.layout.cache import Store, default_folder, digest, enabled
 from cardgen.layout.card import CardLayout
+from cardgen.layout.scenecodec import encode
 from cardgen.scene import Clip, Image, Symbol, Use
 
 SOURCES = ("rules", "cards", "templates", "maps", "art")

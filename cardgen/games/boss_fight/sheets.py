@@ -25,11 +25,11 @@ from reportlab.platypus import (
 from cardgen.content import collection_files as cols
 from cardgen.content.constraints import Entry
 from cardgen.content.model import Game
+from cardgen.core.fonts import font
 from cardgen.core.problems import Problems
 from cardgen.games.boss_fight.builds import STATS, Build, Character, Piece, analyse
 from cardgen.games.boss_fight.figures import boss_stats, movement
 from cardgen.layout.elements.footprint import diagram
-from cardgen.render.fonts import font
 from cardgen.render.pdf import MM
 from cardgen.scene import Circle, Polygon, Text
 

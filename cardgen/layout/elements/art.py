@@ -8,15 +8,15 @@ stays vector (svglib), drawn once as a form and placed by reference.
 
 A missing file is an ``ART-MISSING`` warning and a drawn placeholder (a framed landscape
 pictogram, or the game icon named by ``icon``) takes its place — never a letter. The file is read
-through the project's checks (:mod:`cardgen.content.artfiles`): a link out of the project, a folder, an
+through the project's checks (:mod:`cardgen.core.artfiles`): a link out of the project, a folder, an
 oversized file or one that is no picture is an error under their rule IDs (the placeholder drawn). A
 picture printed at under 300 DPI is an ``ART-DPI`` warning naming its effective resolution.
 """
 
 from __future__ import annotations
 
-from cardgen.content.artfiles import info
-from cardgen.content.images import ImageError
+from cardgen.core.artfiles import info
+from cardgen.core.images import ImageError
 from cardgen.core.options import Opt
 from cardgen.core.yamlsrc import inside
 from cardgen.layout.elements.text import layout_text

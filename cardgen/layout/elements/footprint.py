@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cardgen.core.fonts import METRICS
 from cardgen.core.hexgrid import Hex, Layout, hex_corners, hex_to_pixel
 from cardgen.core.options import Opt
-from cardgen.render.fonts import METRICS
 from cardgen.scene import Circle, Polygon, Text
 
 SPEC = {

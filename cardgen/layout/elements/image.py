@@ -1,6 +1,6 @@
 """image: a PNG or JPEG from the game's folder, fitted into its box."""
 
-from cardgen.content.images import ImageError, image_size
+from cardgen.core.images import ImageError, image_size
 from cardgen.core.options import Opt
 from cardgen.core.yamlsrc import inside
 from cardgen.scene import Image

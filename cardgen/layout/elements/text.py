@@ -1,9 +1,9 @@
 """text: a box of wrapped text that shrinks to fit, never clipped (TEXT-OVERFLOW instead)."""
 
+from cardgen.core.fonts import glyphs_checked, missing_glyphs
 from cardgen.core.options import Opt
 from cardgen.core.problems import did_you_mean
 from cardgen.layout.textfit import fit
-from cardgen.render.fonts import glyphs_checked, missing_glyphs
 from cardgen.scene import Rect, Text
 
 SPEC = {

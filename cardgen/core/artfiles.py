@@ -1,6 +1,6 @@
 """Art files: what size a picture is (PNG and JPEG in pixels, SVG in points) and an SVG read as a
 reportlab drawing (svglib). Every read goes through the project's checks: :mod:`cardgen.core.sources`
-(inside the project, a regular file, a size cap) and, for PNG and JPEG, :mod:`cardgen.content.images`
+(inside the project, a regular file, a size cap) and, for PNG and JPEG, :mod:`cardgen.core.images`
 (fully decoded under Pillow's pixel-bomb limit). Each file version is read once."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from cardgen.content.images import ImageError, checked, image_size
 from cardgen.core import sources
+from cardgen.core.images import ImageError, checked, image_size
 
 RASTER = (".png", ".jpg", ".jpeg")
 VECTOR = (".svg",)
@@ -28,7 +28,7 @@ class ArtInfo:
 
 
 def info(path: Path) -> ArtInfo:
-    """The picture's size; raises :class:`~cardgen.content.images.ImageError` (its ``rule``: FILE-MISSING,
+    """The picture's size; raises :class:`~cardgen.core.images.ImageError` (its ``rule``: FILE-MISSING,
     PATH-ESCAPE, FILE-KIND, FILE-SIZE, IMAGE-READ, IMAGE-BOMB) when it cannot be used."""
     if path.suffix.lower() in VECTOR:
         d = svg_drawing(str(path))
