@@ -14,6 +14,7 @@ Public API::
     load_versions(game, problems), find_version(versions, name), diff(), format_text()
 """
 
+from . import diagrams as diagrams  # registers the diagram: image scheme
 from . import presets as presets  # registers the preset: image scheme
 from .booklet import booklet_order
 from .booklet import impose as impose_booklet
