@@ -30,7 +30,7 @@ from .diagram_kit import BOLD, INK, ITALIC, MUTED, SANS, SIZE, SMALL, Reader, li
 STEP_KEYS = ("id", "text", "shape", "note", "then", "yes", "no", "beside")
 SHAPES = ("step", "start", "ask", "end")
 FILL = {"step": "#ffffff", "start": "#e3ecf5", "ask": "#fbf1d9", "end": "#e3ecf5"}
-PAD, VGAP, LANE, POINT = 1.6, 5.0, 3.2, 3.0
+PAD, VGAP, LANE, POINT, SHIFT = 1.6, 5.0, 3.2, 3.0, 1.5
 
 
 @dataclass
@@ -233,13 +233,15 @@ def _draw(steps: list[Step], width: float, share: float) -> tuple[list, float, f
     for s, t, label in far_sorted:
         outgoing[s.id] = outgoing.get(s.id, 0) + 1
     used: dict[str, int] = {}
+    far_in, far_out = {t for _, t, _ in far}, {s.id for s, _, _ in far}   # a box both ways: in above, out below
+    steps_by = {s.id: s for s in steps}
     for s, t, label in far_sorted:
         x0, y0, _, h0 = boxes[s.id]
         x1, y1, _, h1 = boxes[t]
         n, j = outgoing[s.id], used.get(s.id, 0)
         used[s.id] = j + 1
-        sy = y0 + h0 / 2 + (j - (n - 1) / 2) * 2.4
-        ty = y1 + h1 / 2
+        sy = y0 + h0 / 2 + (j - (n - 1) / 2) * 2.4 + (SHIFT if s.id in far_in else 0.0)
+        ty = y1 + h1 / 2 - (SHIFT if t in far_out else 0.0)
         lo, hi = min(sy, ty), max(sy, ty)
         lane = next((i for i, iv in enumerate(lanes) if all(hi < a - 1.0 or lo > b + 1.0 for a, b in iv)), None)
         if lane is None:
@@ -248,7 +250,8 @@ def _draw(steps: list[Step], width: float, share: float) -> tuple[list, float, f
         lanes[lane].append((lo, hi))
         lx = cx - 2.5 - LANE * lane
         sx = x0 + (POINT * abs(sy - (y0 + h0 / 2)) / (h0 / 2) if s.shape == "ask" else 0.0)
-        out += _arrow([(sx, sy), (lx, sy), (lx, ty), (x1, ty)])
+        tx = x1 + (POINT * abs(ty - (y1 + h1 / 2)) / (h1 / 2) if steps_by[t].shape == "ask" else 0.0)
+        out += _arrow([(sx, sy), (lx, sy), (lx, ty), (tx, ty)])
         out += _label(sx - 0.8, sy - 0.8, label, "right")
     for s in column:
         x0, y0, w0, h0 = boxes[s.id]

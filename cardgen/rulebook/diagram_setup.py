@@ -37,7 +37,7 @@ ITEM_KEYS = ("card", "pile", "fan", "row", "face", "color", "label", "board", "d
 SEAT_KEYS = ("name", "names", "count", "side", "items")
 SETUP_KEYS = ("kind", "middle", "seats")
 DIE_MM, TOKEN_MM = 16.0, 20.0          # a die's edge and a token's diameter on the table
-TABLE, SEAT, CARD_BACK = "#efe6d2", "#fbf8f1", "#7a6a55"
+TABLE, SEAT, CARD_BACK, CARD_HEAD = "#efe6d2", "#fbf8f1", "#7a6a55", "#a89a84"
 LABEL_W = 26.0                          # labels wrap at this width (mm) or the picture's
 GAP, PAD = 2.5, 2.0
 SCALES = [x / 100 for x in range(24, 7, -1)]
@@ -131,7 +131,7 @@ def _items(seq: YList, r: Reader, game: Game) -> list[Item]:
                 it.mode = "pile"
             elif modes:
                 it.mode, it.n = modes[0], r.number(d, modes[0], 1, low=1) or 1
-            it.color = r.color(d, "color", CARD_BACK if it.face == "down" else INK)
+            it.color = r.color(d, "color", CARD_BACK if it.face == "down" else CARD_HEAD)
         elif kind == "board":
             size = d["board"]
             if (not isinstance(size, list) or len(size) != 2 or
