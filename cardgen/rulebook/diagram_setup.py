@@ -18,8 +18,10 @@
             - {dice: [health, armor, dodge], label: "Health, Armor, Dodge"}
 
 An item is one of ``card: <card type>`` (its real size; ``pile: true`` a deck, ``fan: N`` a hand of
-N, ``row: N`` N cards side by side, ``face: up|down``, ``color``), ``board: [w, h]`` (mm),
-``dice: N`` or a list of colours, ``tokens: N`` (``color``); every item may have a ``label``.
+N, ``row: N`` N cards side by side, ``face: up|down``, ``color``), ``board: [w, h]`` (mm; with
+``rows: [{label, items}, …]`` bands of items lying on it, e.g. a rink's zones or a mat's areas),
+``area: [w, h]`` (a place left free, dashed), ``dice: N`` or a list of colours, ``tokens: N``
+(``color``); every item may have a ``label``.
 Cards and boards keep their proportions at one common scale; labels print at their own size.
 """
 
@@ -29,11 +31,13 @@ from dataclasses import dataclass, field
 
 from ..model import Game
 from ..problems import did_you_mean
-from ..scene import Circle, Rect, Text, translate
+from ..scene import Circle, Line, Rect, Text, translate
 from ..yamlsrc import YDict, YList
-from .diagram_kit import BOLD, INK, MUTED, SANS, SIZE, SMALL, Reader, line_mm, widest, wrap
+from .diagram_kit import BOLD, INK, ITALIC, MUTED, SANS, SIZE, SMALL, Reader, line_mm, widest, wrap
 
-ITEM_KEYS = ("card", "pile", "fan", "row", "face", "color", "label", "board", "dice", "tokens")
+ITEM_KEYS = ("card", "pile", "fan", "row", "face", "color", "label", "board", "rows", "area", "dice", "tokens")
+KINDS = ("card", "board", "area", "dice", "tokens")
+ROW_KEYS = ("label", "items")
 SEAT_KEYS = ("name", "names", "count", "side", "items")
 SETUP_KEYS = ("kind", "middle", "seats")
 DIE_MM, TOKEN_MM = 16.0, 20.0          # a die's edge and a token's diameter on the table
@@ -45,7 +49,7 @@ SCALES = [x / 100 for x in range(24, 7, -1)]
 
 @dataclass
 class Item:
-    kind: str                           # card | board | dice | tokens
+    kind: str                           # card | board | area | dice | tokens
     label: str = ""
     w: float = 0.0                      # real size, mm
     h: float = 0.0
@@ -54,6 +58,7 @@ class Item:
     face: str = "up"
     color: str = INK
     colors: list[str] = field(default_factory=list)
+    rows: list[tuple[str, list[Item]]] = field(default_factory=list)     # a board's bands
 
 
 @dataclass
@@ -103,9 +108,9 @@ def _items(seq: YList, r: Reader, game: Game) -> list[Item]:
         d = r.mapping(seq, i, "an item")
         if d is None or not r.keys(d, ITEM_KEYS, "an item"):
             continue
-        kinds = [k for k in ("card", "board", "dice", "tokens") if k in d]
+        kinds = [k for k in KINDS if k in d]
         if len(kinds) != 1:
-            r.bad(seq, i, "an item is exactly one of card, board, dice or tokens" +
+            r.bad(seq, i, "an item is exactly one of card, board, area, dice or tokens" +
                   (f"; this one is {' and '.join(kinds)}" if kinds else ""))
             continue
         kind = kinds[0]
@@ -132,15 +137,25 @@ def _items(seq: YList, r: Reader, game: Game) -> list[Item]:
             elif modes:
                 it.mode, it.n = modes[0], r.number(d, modes[0], 1, low=1) or 1
             it.color = r.color(d, "color", CARD_BACK if it.face == "down" else CARD_HEAD)
-        elif kind == "board":
-            size = d["board"]
+        elif kind in ("board", "area"):
+            size = d[kind]
             if (not isinstance(size, list) or len(size) != 2 or
                     not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in size)):
-                r.bad(d, "board", "board: [width, height] in mm, both above 0")
+                r.bad(d, kind, f"{kind}: [width, height] in mm, both above 0")
                 continue
             it.w, it.h = float(size[0]), float(size[1])
-            it.color = r.color(d, "color", "#dfe8ee")
-        elif kind == "dice":
+            it.color = r.color(d, "color", "#dfe8ee" if kind == "board" else MUTED)
+            if "rows" in d and kind == "board":
+                rows = r.items(d, "rows")
+                for j in range(len(rows)):
+                    band = r.mapping(rows, j, "a row of a board")
+                    if band is not None and r.keys(band, ROW_KEYS, "a row of a board"):
+                        it.rows.append((r.text(band, "label", "") or "",
+                                        _items(r.items(band, "items", required=False), r, game)))
+        for key in ("pile", "fan", "row", "face", "rows"):
+            if key in d and kind != ("board" if key == "rows" else "card"):
+                r.bad_key(d, key, f"'{key}' is for {'a board' if key == 'rows' else 'cards'}, not {kind}")
+        if kind == "dice":
             raw = d["dice"]
             if isinstance(raw, list):
                 it.colors = [r.color(raw, j, INK) for j in range(len(raw))] if isinstance(raw, YList) else []
@@ -149,7 +164,7 @@ def _items(seq: YList, r: Reader, game: Game) -> list[Item]:
                 it.n = r.number(d, "dice", 1, low=1) or 1
                 it.colors = [r.color(d, "color", INK)] * it.n
             it.w = it.h = DIE_MM
-        else:
+        elif kind == "tokens":
             it.n = r.number(d, "tokens", 1, low=1) or 1
             it.color = r.color(d, "color", "#b08d57")
             it.w = it.h = TOKEN_MM
@@ -194,6 +209,9 @@ def _picture(it: Item, s: float) -> tuple[float, float, list]:
     if it.kind == "board":
         w, h = it.w * s, it.h * s
         return w, h, [Rect(0, 0, w, h, fill=it.color, stroke=INK, width=0.3, radius=1.0)]
+    if it.kind == "area":
+        w, h = it.w * s, it.h * s
+        return w, h, _dashed(0, 0, w, h, it.color)
     if it.kind == "dice":
         d = max(DIE_MM * s, 3.6)
         out: list = []
@@ -209,10 +227,47 @@ def _picture(it: Item, s: float) -> tuple[float, float, list]:
                                                 for k in range(shown)]
 
 
+def _dashed(x: float, y: float, w: float, h: float, color: str) -> list:
+    corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]
+    return [Line(a[0], a[1], b[0], b[1], stroke=color, width=0.3, dash=(1.2, 0.9)) for a, b in zip(corners, corners[1:])]
+
+
+def _board(it: Item, s: float, max_w: float) -> Block:
+    """A board with bands: its title on top, each band's label and items, the board at least its
+    real size at scale ``s``."""
+    inner_w = max_w - 2 * PAD
+    title = wrap(it.label, BOLD, SIZE, inner_w) if it.label else []
+    bands: list[tuple[list[str], Block]] = []
+    for label, items in it.rows:
+        lines = wrap(label, ITALIC, SMALL, inner_w) if label else []
+        bands.append((lines, _flow([_block(x, s, inner_w) for x in items], inner_w, GAP, GAP)))
+    w = min(max_w, max([it.w * s] + [widest(title, BOLD, SIZE) + 2 * PAD] +
+                       [max(widest(lines, ITALIC, SMALL), b.w) + 2 * PAD for lines, b in bands]))
+    y = PAD
+    out: list = []
+    for k, t in enumerate(title):
+        out.append(Text(w / 2, y + line_mm(SIZE) * (k + 0.75), t, BOLD, SIZE, INK, "center"))
+    y += line_mm(SIZE) * len(title) + (1.0 if title else 0.0)
+    for k, (lines, b) in enumerate(bands):
+        if k:
+            out.append(Line(PAD / 2, y, w - PAD / 2, y, stroke=MUTED, width=0.2, dash=(1.0, 0.8)))
+            y += 1.2
+        for j, t in enumerate(lines):
+            out.append(Text(w / 2, y + line_mm(SMALL) * (j + 0.75), t, ITALIC, SMALL, MUTED, "center"))
+        y += line_mm(SMALL) * len(lines) + (0.8 if lines else 0.0)
+        out += translate(b.items, (w - b.w) / 2, y)
+        y += b.h + (1.2 if b.items else 0.0)
+    h = max(it.h * s, y + PAD)
+    return Block(w, h, [Rect(0, 0, w, h, fill=it.color, stroke=INK, width=0.3, radius=1.0),
+                        *translate(out, 0, (h - y - PAD) / 2)])
+
+
 def _block(it: Item, s: float, max_w: float) -> Block:
+    if it.kind == "board" and it.rows:
+        return _board(it, s, max_w)
     gw, gh, prims = _picture(it, s)
     lh = line_mm(SMALL)
-    if it.kind == "board" and it.label:
+    if it.kind in ("board", "area") and it.label:
         lines = wrap(it.label, SANS, SIZE, gw - 4)
         if widest(lines, SANS, SIZE) <= gw - 4 and len(lines) * line_mm(SIZE) <= gh - 3:
             y = (gh - len(lines) * line_mm(SIZE)) / 2 + SIZE * 0.36 * 0.8
@@ -266,16 +321,38 @@ def _sides(seats: list[Seat]) -> tuple[list[Seat], list[Seat]]:
     bottom = [x for x in seats if x.side == "bottom"]
     free = [x for x in seats if x.side is None]
     n_bottom = max(0, (len(seats) + 1) // 2 - len(bottom))
-    return top + free[n_bottom:], bottom + free[:n_bottom]
+    return top + free[n_bottom:][::-1], bottom + free[:n_bottom]     # numbered round the table
 
 
-def _table(setup: Setup, s: float, width: float) -> Block:
+def _side(seats: list[Seat], s: float, inner_w: float, per_row: int) -> Block | None:
+    """One side's seats, ``per_row`` to a row, each as wide as a row allows; None when a card or a
+    board is wider than its seat."""
+    n = min(per_row, len(seats))
+    seat_w = (inner_w - 3.0 * (n - 1)) / n
+    blocks = [_seat(x, s, seat_w) for x in seats]
+    if any(b.w > seat_w + 1e-6 for b in blocks):
+        return None
+    rows = [blocks[k:k + n] for k in range(0, len(blocks), n)]
+    parts = [_flow(row, inner_w, 3.0, 3.0) for row in rows]
+    out: list = []
+    y, w = 0.0, max(p.w for p in parts)
+    for p in parts:
+        out += translate(p.items, (w - p.w) / 2, y)
+        y += p.h + 3.0
+    return Block(w, y - 3.0, out)
+
+
+def _table(setup: Setup, s: float, width: float, per_row: int) -> Block | None:
     m = 3.0
     inner_w = width - 2 * m
     top, bottom = _sides(setup.seats)
-    parts = [_flow([_seat(x, s, inner_w) for x in top], inner_w, 3.0, 3.0) if top else None,
-             _flow([_block(it, s, inner_w) for it in setup.middle], inner_w, 4.0, 3.0) if setup.middle else None,
-             _flow([_seat(x, s, inner_w) for x in bottom], inner_w, 3.0, 3.0) if bottom else None]
+    middle = _flow([_block(it, s, inner_w) for it in setup.middle], inner_w, 4.0, 3.0) if setup.middle else None
+    if middle is not None and middle.w > inner_w + 1e-6:
+        return None
+    parts = [_side(top, s, inner_w, per_row) if top else None, middle,
+             _side(bottom, s, inner_w, per_row) if bottom else None]
+    if (top and parts[0] is None) or (bottom and parts[2] is None):
+        return None
     y, out = m, [Rect(0, 0, width, 0, fill=TABLE)]     # the table's height is known at the end
     for p in parts:
         if p is None or not p.items:
@@ -288,16 +365,22 @@ def _table(setup: Setup, s: float, width: float) -> Block:
 
 
 def draw(setup: Setup, width: float) -> tuple[list, float, float]:
-    """The diagram for ``width`` mm: the largest common scale of the cards and boards that keeps
-    the table no taller than about its width."""
-    best = None
-    for s in SCALES:
-        b = _table(setup, s, width)
-        best = b
-        if b.h <= width * 0.95:
-            break
-    assert best is not None
-    return best.items, best.w, best.h
+    """The diagram for ``width`` mm: as many seats side by side as fit, then the largest common
+    scale of the cards and boards that keeps the table no taller than about its width."""
+    top, bottom = _sides(setup.seats)
+    fallback = None
+    for per_row in range(max(len(top), len(bottom), 1), 0, -1):
+        for s in SCALES:
+            b = _table(setup, s, width, per_row)
+            if b is None:
+                continue
+            if b.h <= width * 1.1:
+                return b.items, b.w, b.h
+            if fallback is None or b.h < fallback.h:
+                fallback = b
+    if fallback is None:        # nothing fits even at the smallest scale: one seat a row, overflowing
+        fallback = _table(setup, SCALES[-1], width, 1) or Block(width, 10.0, [])
+    return fallback.items, fallback.w, fallback.h
 
 
 __all__ = ["Setup", "Seat", "Item", "read", "draw"]
