@@ -94,8 +94,8 @@ class Reader:
         self.failed = True
         self.problems.error(RULE, message, node.key_at(key), hint=hint)
 
-    def text(self, node: YDict, key: str, default: str | None = None) -> str | None:
-        raw = node.get(key)
+    def text(self, node: YDict | YList, key, default: str | None = None) -> str | None:
+        raw = node[key] if isinstance(node, YList) else node.get(key)
         if raw is None:
             return default
         if not isinstance(raw, (str, int, float)):
