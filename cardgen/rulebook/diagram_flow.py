@@ -230,7 +230,7 @@ def _draw(steps: list[Step], width: float, share: float) -> tuple[list, float, f
     lanes: list[list[tuple[float, float]]] = []
     far_sorted = sorted(far, key=lambda e: abs(row_of[e[1]] - row_of[e[0].id]))
     outgoing: dict[str, int] = {}
-    for s, _t, _label in far_sorted:
+    for s, *_ in far_sorted:
         outgoing[s.id] = outgoing.get(s.id, 0) + 1
     used: dict[str, int] = {}
     far_in, far_out = {t for _, t, _ in far}, {s.id for s, _, _ in far}   # a box both ways: in above, out below

@@ -195,6 +195,10 @@ class DiagramPicture(Flowable):
         self.aw = 0.0
         self.s = 1.0
 
+    def scene(self, width_mm: float) -> tuple[list, float, float]:
+        """The diagram's primitives and size (mm) for a frame ``width_mm`` wide."""
+        return self._draw(width_mm)
+
     def wrap(self, availWidth, availHeight):
         self.items, self.w, self.h = self._draw(availWidth / MM)
         self.aw = availWidth
