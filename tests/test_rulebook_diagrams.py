@@ -19,6 +19,7 @@ from cardgen.rulebook.diagrams import factory
 from cardgen.rulebook.typeset import PageSpec
 from cardgen.scene import Rect
 from tests.conftest import ROOT, has_problem, pdf_pages, run_cli
+from tests.player_text import developer_text, patterns
 from tests.rulebooks import assert_break_reported
 
 GAMES = ["bone_wars", "loot_battles", "bones_on_ice", "dino_battles", "boss_fight"]
@@ -57,6 +58,7 @@ def test_setup_diagram_is_legible_and_fits(slug, width):
     assert not small_texts(items, MIN_PT)
     words = scene_texts(pic, width)
     assert words and not [t for t in words if DEV.search(t)], [t for t in words if DEV.search(t)]
+    assert developer_text(" · ".join(words), patterns(ROOT, slug)) == []
 
 
 def test_setup_numbers_come_from_params(game_copy):
@@ -84,6 +86,7 @@ def test_loot_battles_flow_of_play(game_copy):
         items, _, h = pic.scene(width)
         assert not small_texts(items, MIN_PT) and h <= FRAME_H[width]
     flat = " ".join(scene_texts(pic))
+    assert developer_text(flat, patterns(ROOT, "loot_battles")) == []
     assert "must win 5 Battles (with 3 players)" in flat and "The party wins" in flat and "The party loses" in flat
     assert "yes" in scene_texts(pic) and "no" in scene_texts(pic)
     g = game_copy("loot_battles")

@@ -31,6 +31,7 @@ STEP_KEYS = ("id", "text", "shape", "note", "then", "yes", "no", "beside")
 SHAPES = ("step", "start", "ask", "end")
 FILL = {"step": "#ffffff", "start": "#e3ecf5", "ask": "#fbf1d9", "end": "#e3ecf5"}
 PAD, VGAP, LANE, POINT, SHIFT = 1.6, 5.0, 3.2, 3.0, 1.5
+FIRST_LANE = 5.5          # room for a yes or no between the boxes and the first lane
 
 
 @dataclass
@@ -191,7 +192,7 @@ def _draw(steps: list[Step], width: float, share: float) -> tuple[list, float, f
         return "side" if any(b.id == t for b in beside.get(row_of[s.id], [])) else "far"
 
     far = [(s, t, label) for s in column for label, t, _, _ in s.out if near(s, t) == "far"]
-    lanes_w = 2.0 + LANE * max(1, len(far))
+    lanes_w = 2.0 + FIRST_LANE + LANE * max(1, len(far))
     cw = min(80.0, (width - lanes_w) * share)
     cx = lanes_w
     rx = cx + cw + 6.0
@@ -248,11 +249,11 @@ def _draw(steps: list[Step], width: float, share: float) -> tuple[list, float, f
             lanes.append([])
             lane = len(lanes) - 1
         lanes[lane].append((lo, hi))
-        lx = cx - 2.5 - LANE * lane
+        lx = cx - FIRST_LANE - LANE * lane
         sx = x0 + (POINT * abs(sy - (y0 + h0 / 2)) / (h0 / 2) if s.shape == "ask" else 0.0)
         tx = x1 + (POINT * abs(ty - (y1 + h1 / 2)) / (h1 / 2) if steps_by[t].shape == "ask" else 0.0)
         out += _arrow([(sx, sy), (lx, sy), (lx, ty), (tx, ty)])
-        out += _label(sx - 0.8, sy - 0.8, label, "right")
+        out += _label(sx - 0.8, sy + nh * 0.85, label, "right")     # under its line, clear of the arrows in
     for s in column:
         x0, y0, w0, h0 = boxes[s.id]
         for label, t, _, _ in s.out:
