@@ -30,7 +30,7 @@ from .diagram_kit import BOLD, INK, ITALIC, MUTED, SANS, SIZE, SMALL, Reader, li
 STEP_KEYS = ("id", "text", "shape", "note", "then", "yes", "no", "beside")
 SHAPES = ("step", "start", "ask", "end")
 FILL = {"step": "#ffffff", "start": "#e3ecf5", "ask": "#fbf1d9", "end": "#e3ecf5"}
-PAD, VGAP, LANE, POINT, SHIFT = 1.6, 5.0, 3.2, 3.0, 1.5
+PAD, VGAP, LANE, POINT, SHIFT = 1.5, 4.6, 3.0, 3.0, 1.5
 FIRST_LANE = 5.5          # room for a yes or no between the boxes and the first lane
 
 
