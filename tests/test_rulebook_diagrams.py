@@ -118,7 +118,7 @@ BREAKS = [
     ("RULEBOOK-DIAGRAM", SETUP, "{dice: [\"#c0392b\"", "{dices: [\"#c0392b\""),
     ("RULEBOOK-DIAGRAM", SETUP, "row: \"{{ params.seed.enemies | length }}\"", "row: \"many\""),
     ("RULEBOOK-DIAGRAM", SETUP, 'label: "d10s: Health, Armor, Dodge"}', 'label: "d10s", face: down}'),
-    ("RULEBOOK-DIAGRAM", SETUP, "      no: choose", "      no: choose\n      then: win"),
+    ("RULEBOOK-DIAGRAM", SETUP, "      no: choose", "      then: win\n      no: choose"),
     ("RULEBOOK-JINJA", SETUP, "{{ counts.encounter }}", "{{ counts.encounters }}"),
 ]
 
