@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..problems import did_you_mean
-from ..scene import Line, Polygon, Rect, Text
-from ..yamlsrc import YDict
-from .diagram_kit import BOLD, INK, ITALIC, MUTED, SANS, SIZE, SMALL, Reader, line_mm, width_mm, wrap
+from cardgen.problems import did_you_mean
+from cardgen.scene import Line, Polygon, Rect, Text
+from cardgen.yamlsrc import YDict
+from cardgen.rulebook.diagram_kit import BOLD, INK, ITALIC, MUTED, SANS, SIZE, SMALL, Reader, line_mm, width_mm, wrap
 
 STEP_KEYS = ("id", "text", "shape", "note", "then", "yes", "no", "beside")
 SHAPES = ("step", "start", "ask", "end")

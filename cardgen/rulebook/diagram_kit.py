@@ -18,11 +18,11 @@ from jinja2 import TemplateError
 from jinja2.exceptions import UndefinedError
 from reportlab.platypus import Flowable
 
-from ..fonts import METRICS, PT_MM
-from ..legibility import MIN_PT
-from ..problems import Loc, Problems, did_you_mean
-from ..render_pdf import MM, draw_items
-from ..yamlsrc import YDict, YList
+from cardgen.fonts import METRICS, PT_MM
+from cardgen.legibility import MIN_PT
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.render_pdf import MM, draw_items
+from cardgen.yamlsrc import YDict, YList
 
 RULE = "RULEBOOK-DIAGRAM"
 SANS = "LiberationSans-Regular"

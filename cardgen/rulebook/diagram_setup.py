@@ -29,11 +29,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import Game
-from ..problems import did_you_mean
-from ..scene import Circle, Line, Rect, Text, translate
-from ..yamlsrc import YDict, YList
-from .diagram_kit import BOLD, INK, ITALIC, MUTED, SANS, SIZE, SMALL, Reader, line_mm, widest, wrap
+from cardgen.model import Game
+from cardgen.problems import did_you_mean
+from cardgen.scene import Circle, Line, Rect, Text, translate
+from cardgen.yamlsrc import YDict, YList
+from cardgen.rulebook.diagram_kit import BOLD, INK, ITALIC, MUTED, SANS, SIZE, SMALL, Reader, line_mm, widest, wrap
 
 ITEM_KEYS = ("card", "pile", "fan", "row", "face", "color", "label", "board", "rows", "area", "dice", "tokens")
 KINDS = ("card", "board", "area", "dice", "tokens")

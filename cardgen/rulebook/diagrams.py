@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..problems import Loc, Problems, did_you_mean
-from ..yamlsrc import YDict, load_yaml, plain
-from . import diagram_flow, diagram_setup
-from .context import build_context
-from .diagram_kit import RULE, DiagramPicture, Reader
-from .jinja import make_environment
-from .printable import register_image_scheme
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.yamlsrc import YDict, load_yaml, plain
+from cardgen.rulebook import diagram_flow, diagram_setup
+from cardgen.rulebook.context import build_context
+from cardgen.rulebook.diagram_kit import RULE, DiagramPicture, Reader
+from cardgen.rulebook.jinja import make_environment
+from cardgen.rulebook.printable import register_image_scheme
 
 SCHEME = "diagram"
 FILE = "diagrams.yaml"
