@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from cardgen.legibility import MIN_PT, small_texts, texts
-from cardgen.loader import load_game
-from cardgen.problems import Loc, Problems
-from cardgen.render_pdf import MM
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Loc, Problems
+from cardgen.layout.legibility import MIN_PT, small_texts, texts
+from cardgen.render.pdf import MM
 from cardgen.rulebook import Rulebook, check
 from cardgen.rulebook.diagram_kit import DiagramPicture
 from cardgen.rulebook.diagrams import factory

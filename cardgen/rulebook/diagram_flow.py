@@ -22,10 +22,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cardgen.problems import did_you_mean
+from cardgen.core.problems import did_you_mean
+from cardgen.core.yamlsrc import YDict
+from cardgen.rulebook.diagram_kit import (
+    BOLD,
+    INK,
+    ITALIC,
+    MUTED,
+    SANS,
+    SIZE,
+    SMALL,
+    Reader,
+    line_mm,
+    width_mm,
+    wrap,
+)
 from cardgen.scene import Line, Polygon, Rect, Text
-from cardgen.yamlsrc import YDict
-from cardgen.rulebook.diagram_kit import BOLD, INK, ITALIC, MUTED, SANS, SIZE, SMALL, Reader, line_mm, width_mm, wrap
 
 STEP_KEYS = ("id", "text", "shape", "note", "then", "yes", "no", "beside")
 SHAPES = ("step", "start", "ask", "end")

@@ -6,7 +6,7 @@ an integer, ``{param: dotted.key}`` of params.yaml or such a template, so every 
 
 Text is laid out at its printed size: a diagram is drawn for the width the page gives it and is
 never scaled afterwards, so no text falls under :data:`SIZE` (≥ the 6 pt floor of
-:mod:`cardgen.legibility`).
+:mod:`cardgen.layout.legibility`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from jinja2 import TemplateError
 from jinja2.exceptions import UndefinedError
 from reportlab.platypus import Flowable
 
-from cardgen.fonts import METRICS, PT_MM
-from cardgen.legibility import MIN_PT
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.render_pdf import MM, draw_items
-from cardgen.yamlsrc import YDict, YList
+from cardgen.core.fonts import METRICS, PT_MM
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict, YList
+from cardgen.layout.legibility import MIN_PT
+from cardgen.render.pdf import MM, draw_items
 
 RULE = "RULEBOOK-DIAGRAM"
 SANS = "LiberationSans-Regular"

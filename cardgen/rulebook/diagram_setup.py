@@ -29,11 +29,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cardgen.model import Game
-from cardgen.problems import did_you_mean
+from cardgen.content.model import Game
+from cardgen.core.problems import did_you_mean
+from cardgen.core.yamlsrc import YDict, YList
+from cardgen.rulebook.diagram_kit import (
+    BOLD,
+    INK,
+    ITALIC,
+    MUTED,
+    SANS,
+    SIZE,
+    SMALL,
+    Reader,
+    line_mm,
+    widest,
+    wrap,
+)
 from cardgen.scene import Circle, Line, Rect, Text, translate
-from cardgen.yamlsrc import YDict, YList
-from cardgen.rulebook.diagram_kit import BOLD, INK, ITALIC, MUTED, SANS, SIZE, SMALL, Reader, line_mm, widest, wrap
 
 ITEM_KEYS = ("card", "pile", "fan", "row", "face", "color", "label", "board", "rows", "area", "dice", "tokens")
 KINDS = ("card", "board", "area", "dice", "tokens")

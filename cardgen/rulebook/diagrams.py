@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.yamlsrc import YDict, load_yaml, plain
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict, load_yaml, plain
 from cardgen.rulebook import diagram_flow, diagram_setup
 from cardgen.rulebook.context import build_context
 from cardgen.rulebook.diagram_kit import RULE, DiagramPicture, Reader
