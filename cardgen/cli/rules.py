@@ -1,7 +1,9 @@
 """``cardgen rules``: rulebook tools. Wire it in with ``main.add_command(rules)``.
 
-``cardgen rules diff GAME A B`` prints the sections added, removed and changed from version A to
-version B (``current`` names the current version; ``v0.9`` and ``0.9`` are the same).
+``cardgen rules diff GAME A B`` prints what changed from version A to version B as typeset, section
+by section and word by word, rule changes (changed numbers) apart from rewording; ``--changelog
+FILE`` writes a Markdown draft (``current`` names the current version; ``v0.9`` and ``0.9`` are
+the same).
 ``cardgen rules versions GAME`` lists the versions.
 ``cardgen rules explain RULE-ID`` prints a rule: its statement, section, rulings and where the
 rulebook states it (exit 2, with the nearest ID, for an ID no catalogue knows).
@@ -10,10 +12,13 @@ rulebook states it (exit 2, with the nearest ID, for an ID no catalogue knows).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 import click
+
+from cardgen.atomic import write_text
 
 from ..catalogue import rule_titles
 from ..explain import explain as explain_rule
@@ -67,14 +72,30 @@ def rules() -> None:
 @click.argument("game")
 @click.argument("a")
 @click.argument("b")
-@click.option("--detail", "-d", is_flag=True, help="Also print the changed lines of each changed section.")
+@click.option("--sections", "-s", "only_sections", is_flag=True,
+              help="Print only the sections added, removed and changed, not their passages.")
+@click.option("--detail", "-d", is_flag=True, hidden=True, help="Kept for old scripts: passages are printed anyway.")
+@click.option("--changelog", "changelog", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write a Markdown changelog draft to edit: rule changes first, rewording after.")
+@click.option("--color/--no-color", "color", default=None,
+              help="Colour the words removed and added (default: when printing to a terminal).")
 @FORMAT
 @click.pass_context
-def diff(ctx: click.Context, game: str, a: str, b: str, detail: bool, fmt: str) -> None:
-    """Sections added, removed and changed from rulebook version A to version B of GAME."""
-    from ..rulebook import Rulebook, find_version, format_text
+def diff(ctx: click.Context, game: str, a: str, b: str, only_sections: bool, detail: bool,
+         changelog: Path | None, color: bool | None, fmt: str) -> None:
+    """What changed from rulebook version A to version B of GAME, word by word.
+
+    Both versions are compared as a player reads them, typeset: every game number filled in,
+    icons and links rendered. Sections are listed with their changed passages; a passage whose
+    numbers changed is marked RULE (a rule change), apart from new, removed and reworded text.
+    A version is named 0.9, v0.9 or current.
+    """
+    from .. import boards  # noqa: F401 - registers the rulebook's board: pictures
+    from ..rulebook import Rulebook, changelog_draft, find_version, format_text
+    from ..rulebook.diff import counts
+    root = _root(ctx)
     problems = Problems()
-    g = _game(_root(ctx), game, problems)
+    g = _game(root, game, problems)
     book = Rulebook(g, problems) if g is not None else None
     versions = book.versions if book else []
     found = []
@@ -86,24 +107,41 @@ def diff(ctx: click.Context, game: str, a: str, b: str, detail: bool, fmt: str) 
                                    (f"; {h}" if (h := did_you_mean(name.lstrip('vV'), known)) else "") +
                                    f" (versions: {', '.join(known)}, or 'current')")
         found.append(v)
+    if changelog is not None and not changelog.parent.resolve().is_dir():
+        raise click.UsageError(f"cannot write the changelog to '{changelog}': folder "
+                               f"'{changelog.parent}' does not exist")
     changes = None
     if all(found) and book is not None:
         changes = book.changes(found[0], found[1])
     if changes is None or problems.has_errors:
         if fmt == "json":
-            click.echo(to_json(problems, rule_titles(_root(ctx)), changes=[]))
+            click.echo(to_json(problems, rule_titles(root), changes=[]))
         else:
             _report(problems, fmt)
         sys.exit(1)
     va, vb = found
+    if changelog is not None:
+        text = changelog_draft(changes, g.title, va.label, vb.label, vb.meta.get("summary"),
+                               command=f"cardgen rules diff {game} {a} {b}")
+        try:
+            write_text(changelog, text)
+        except OSError as e:
+            click.echo(f"cardgen: cannot write the changelog to '{changelog}': {e.strerror or e}", err=True)
+            sys.exit(2)
     if fmt == "json":
         click.echo(json.dumps({"game": game, "from": va.version, "to": vb.version,
-                               "changes": [c.as_dict() for c in changes],
-                               "problems": [p.as_dict(rule_titles(_root(ctx))) for p in problems.sorted()]}, indent=2, ensure_ascii=False))
+                               "changes": [c.as_dict() for c in changes], "counts": counts(changes),
+                               "changelog": str(changelog) if changelog else None,
+                               "problems": [p.as_dict(rule_titles(root)) for p in problems.sorted()]},
+                              indent=2, ensure_ascii=False))
     else:
         _report(problems, fmt)
-        text = format_text(changes, va.label, vb.label, detail=detail)
-        click.echo("\n".join(safe(line) for line in text.split("\n")), nl=False)
+        if color is None:
+            color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        text = format_text(changes, va.label, vb.label, detail=not only_sections, color=color)
+        click.echo(text, nl=False, color=color)
+        if changelog is not None:
+            click.echo(f"changelog draft written to {safe(str(changelog))}", err=True)
     sys.exit(0)
 
 

@@ -11,16 +11,19 @@ Public API::
     check(game, problems)                    # all rulebook problems, no typesetting (for validate)
     register_image_scheme(name, factory)     # ![alt](name:target) images from other pipelines
     booklet_order(n), impose_booklet(pdf, sheet_w_mm, sheet_h_mm)
-    load_versions(game, problems), find_version(versions, name), diff(), format_text()
+    load_versions(game, problems), find_version(versions, name), diff(), format_text(), changelog_draft()
 """
 
 from . import presets as presets  # registers the preset: image scheme
 from .booklet import booklet_order
 from .booklet import impose as impose_booklet
-from .diff import Change, Section, diff, format_text
+from .changelog import draft as changelog_draft
+from .diff import Change, Edit, diff
+from .diffview import format_text
+from .plaintext import Section
 from .printable import IMAGE_SCHEMES, Rulebook, build, check, register_image_scheme
 from .source import META_FILE, Version, find_version, load_versions
 
 __all__ = ["Rulebook", "build", "check", "register_image_scheme", "IMAGE_SCHEMES", "booklet_order",
-           "impose_booklet", "Change", "Section", "diff", "format_text", "META_FILE", "Version",
+           "impose_booklet", "Change", "Edit", "Section", "diff", "format_text", "changelog_draft", "META_FILE", "Version",
            "find_version", "load_versions"]

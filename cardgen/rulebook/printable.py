@@ -12,10 +12,14 @@ from collections.abc import Callable
 
 from reportlab.platypus import Flowable, PageBreak
 
+from cardgen.rulebook.changelog import changes_markdown
+from cardgen.rulebook.diff import Change, diff
+from cardgen.rulebook.plaintext import Section
+from cardgen.rulebook.plaintext import sections as text_sections
+
 from ..model import Game
 from ..problems import Loc, Problems, did_you_mean
 from . import booklet as _booklet
-from .diff import Change, Section, changes_markdown, diff, sections
 from .flowables import CardPicture, expand
 from .jinja import ChapterRenderer, Rendered
 from .markdown import Chapter, Converter, HeadingInfo, ImageResolver, headings, parse
@@ -47,6 +51,7 @@ class Rulebook:
         self._chapters: dict[str, list[Chapter] | None] = {}
         self._heads: dict[str, list[HeadingInfo]] = {}
         self._stories: dict[tuple[str, str], list[Flowable] | None] = {}
+        self._text: dict[str, list[Section] | None] = {}
 
     # --- sources ----------------------------------------------------------------------------
     @property
@@ -79,11 +84,11 @@ class Rulebook:
         return self._heads.get(version.version, [])
 
     def sections(self, version: Version) -> list[Section] | None:
-        chs = self.chapters(version)
-        return None if chs is None else sections(chs, self.headings(version))
+        return self.text_sections(version)
 
     def changes(self, old: Version, new: Version) -> list[Change] | None:
-        a, b = self.sections(old), self.sections(new)
+        """What changed from ``old`` to ``new`` in the typeset text, section by section."""
+        a, b = self.text_sections(old), self.text_sections(new)
         return None if a is None or b is None else diff(a, b)
 
     # --- cards --------------------------------------------------------------------------------
@@ -140,11 +145,14 @@ class Rulebook:
         return self._stories[key]
 
     def _story(self, version: Version, spec: PageSpec, st: Styles) -> list[Flowable] | None:
+        return self._flows(version, spec, st, changes=True)
+
+    def _flows(self, version: Version, spec: PageSpec, st: Styles, changes: bool) -> list[Flowable] | None:
         chs = self.chapters(version)
         if chs is None:
             return None
         chs = list(chs)
-        extra = self._changes_chapter(version, len(chs))
+        extra = self._changes_chapter(version, len(chs)) if changes else None
         if extra is not None:
             chs.append(extra)
         heads = headings(chs)
@@ -156,6 +164,21 @@ class Rulebook:
                 out.append(PageBreak())
             out += conv.chapter(ch)
         return out
+
+    def text_sections(self, version: Version) -> list[Section] | None:
+        """What a player reads in ``version``, section by section: the typeset text read back
+        from the same flowables the PDF is made of (for diffs and the Changes page)."""
+        if version.version not in self._text:
+            spec = self.page_spec(version)
+            flows = self._flows(version, spec, self.styles(version, spec), changes=False)
+            if flows is None:
+                self._text[version.version] = None
+            else:
+                chs = self.chapters(version) or []
+                where = {h.anchor: (str(chs[h.chapter].path), chs[h.chapter].rendered.loc(h.line).line)
+                         for h in self.headings(version)}
+                self._text[version.version] = text_sections(flows, where)
+        return self._text[version.version]
 
     def pdf(self, version: Version, half: bool = False) -> bytes | None:
         spec = self.page_spec(version, half)
