@@ -24,7 +24,7 @@ from .flowables import CardPicture, expand
 from .jinja import ChapterRenderer, Rendered
 from .markdown import Chapter, Converter, HeadingInfo, ImageResolver, headings, parse
 from .source import Version, has_rulebook, load_versions
-from .typeset import HALF, PAGE_MM, PageSpec, Styles, typeset
+from .typeset import HALF, PAGE_MM, PageSpec, Styles, back_cover, typeset
 
 ImageScheme = Callable[[str, str, Loc, Problems], "CardPicture | Flowable | None"]
 #: Image kinds other pipelines add: ``{"map": fn(target, alt, loc, problems) -> CardPicture | Flowable}``.
@@ -180,19 +180,8 @@ class Rulebook:
                 self._text[version.version] = text_sections(flows, where)
         return self._text[version.version]
 
-    def pdf(self, version: Version, half: bool = False) -> bytes | None:
-        spec = self.page_spec(version, half)
-        st = self.styles(version, spec)
-        body = self.story(version, spec, st)
-        if body is None or self.problems.has_errors:
-            return None
-        cover = []
-        for i, cid in enumerate(version.meta.get("cover") or []):
-            pic = self.card_picture(cid, "front", version.at("cover", i), self.problems)
-            if pic is not None:
-                cover.append(pic)
-        if self.problems.has_errors:
-            return None
+    def meta(self, version: Version) -> dict:
+        """What the title page, the running header and footer and the back cover print."""
         g = self.game
         players = (g.params or {}).get("players") or {}     # the rules' count (params.yaml), not typed twice
         lines = []
@@ -213,6 +202,22 @@ class Rulebook:
                 "colophon": (f"Typeset by cardgen from {rel.as_posix()}/. Every number in this book is read from "
                              "the game's rules and card files, the same ones the validator checks.") if self.designer
                 else "Every number in this book is read from the same data the cards are printed from."}
+        return meta
+
+    def pdf(self, version: Version, half: bool = False) -> bytes | None:
+        spec = self.page_spec(version, half)
+        st = self.styles(version, spec)
+        body = self.story(version, spec, st)
+        if body is None or self.problems.has_errors:
+            return None
+        cover = []
+        for i, cid in enumerate(version.meta.get("cover") or []):
+            pic = self.card_picture(cid, "front", version.at("cover", i), self.problems)
+            if pic is not None:
+                cover.append(pic)
+        if self.problems.has_errors:
+            return None
+        meta = self.meta(version)
         data, _placed = typeset(body, spec, st, meta, cover)
         self._stories.pop((version.version, spec.name), None)   # flowables are spent once laid out
         return data
@@ -248,7 +253,9 @@ class Rulebook:
             half = self.pdf(cur, half=True)
             if half is not None:
                 ps = self.game.print
-                out["rulebook-booklet.pdf"] = _booklet.impose(half, ps.page_w, ps.page_h)
+                spec = self.page_spec(cur, half=True)
+                back = back_cover(spec, self.styles(cur, spec), self.meta(cur))
+                out["rulebook-booklet.pdf"] = _booklet.impose(half, ps.page_w, ps.page_h, back=back)
         return {} if self.problems.has_errors else out
 
 
