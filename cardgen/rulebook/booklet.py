@@ -96,4 +96,5 @@ def _outline(reader: PdfReader, items: list, writer: PdfWriter, side_of: dict[in
         if page is None or page not in side_of:
             last = None
             continue
-        last = writer.add_outline_item(str(item.title), side_of[page], parent=parent, is_open=parent is None)
+        last = writer.add_outline_item(title=str(item.title), page_number=side_of[page], parent=parent,
+                                       is_open=parent is None)
