@@ -16,6 +16,7 @@ from cardgen.rulebook.changelog import changes_markdown
 from cardgen.rulebook.diff import Change, diff
 from cardgen.rulebook.plaintext import Section
 from cardgen.rulebook.plaintext import sections as text_sections
+from cardgen.rulebook.versioned import own_data, versioned_game
 
 from ..model import Game
 from ..problems import Loc, Problems, did_you_mean
@@ -52,6 +53,8 @@ class Rulebook:
         self._heads: dict[str, list[HeadingInfo]] = {}
         self._stories: dict[tuple[str, str], list[Flowable] | None] = {}
         self._text: dict[str, list[Section] | None] = {}
+        self._games: dict[str, Game] = {}
+        self._layouts: dict[str, object] = {}
 
     # --- sources ----------------------------------------------------------------------------
     @property
@@ -65,7 +68,7 @@ class Rulebook:
     def chapters(self, version: Version) -> list[Chapter] | None:
         """The version's chapters after Jinja2 and Markdown parsing; None when one failed."""
         if version.version not in self._chapters:
-            r = ChapterRenderer(self.game, version, self.versions, self.problems, self.designer)
+            r = ChapterRenderer(self.game_of(version), version, self.versions, self.problems, self.designer)
             out: list[Chapter] | None = []
             for i, path in enumerate(version.chapters):
                 rendered = r.render(path)
@@ -95,23 +98,57 @@ class Rulebook:
     @property
     def layout(self):
         if self._layout is None:
-            from ..cardlayout import CardLayout
-            self._layout = CardLayout(self.game, Problems())    # its problems are validate's to report
+            self._layout = self._new_layout(self.game)
         return self._layout
 
-    def card_picture(self, card_id: str, side: str, loc: Loc, problems: Problems) -> CardPicture | None:
-        card = self.game.cards_by_id.get(card_id)
+    @staticmethod
+    def _new_layout(game: Game):
+        from ..cardlayout import CardLayout
+        return CardLayout(game, Problems())    # its problems are validate's to report
+
+    def game_of(self, version: Version | None) -> Game:
+        """The game as ``version`` pictures it: with the card data the version keeps, if any
+        (:mod:`cardgen.rulebook.versioned`)."""
+        if version is None:
+            return self.game
+        if version.version not in self._games:
+            self._games[version.version] = versioned_game(self.game, version, self.problems)
+        return self._games[version.version]
+
+    def layout_of(self, version: Version | None):
+        game = self.game_of(version)
+        if game is self.game:
+            return self.layout
+        assert version is not None
+        if version.version not in self._layouts:
+            self._layouts[version.version] = self._new_layout(game)
+        return self._layouts[version.version]
+
+    def card_picture(self, card_id: str, side: str, loc: Loc, problems: Problems,
+                     version: Version | None = None) -> CardPicture | None:
+        game = self.game_of(version)
+        card = game.cards_by_id.get(card_id)
         if card is None:
             problems.error("RULEBOOK-CARD", f"unknown card id '{card_id}'", loc,
-                           hint=did_you_mean(card_id, self.game.cards_by_id))
+                           hint=did_you_mean(card_id, game.cards_by_id))
             return None
-        ct = self.game.card_types[card.type]
-        items = expand(self.layout.draw(card, side), self.layout.symbols)
-        return CardPicture(items, ct.width, ct.height, self.game.print.bleed)
+        ct = game.card_types[card.type]
+        layout = self.layout_of(version)
+        items = expand(layout.draw(card, side), layout.symbols)
+        return CardPicture(items, ct.width, ct.height, game.print.bleed)
 
-    def resolver(self) -> ImageResolver:
-        schemes = {"card": lambda t, alt, loc, pr: self.card_picture(t.strip(), "front", loc, pr),
-                   "card-back": lambda t, alt, loc, pr: self.card_picture(t.strip(), "back", loc, pr)}
+    def pictured(self, version: Version) -> str:
+        """Which cards ``version`` pictures, as its title page says it."""
+        cur = self.current
+        if version.current or cur is None:
+            return ""
+        if own_data(version):
+            return f"The cards pictured are those of version {version.version}."
+        return f"The cards pictured are today's (version {cur.version})."
+
+    def resolver(self, version: Version | None = None) -> ImageResolver:
+        schemes = {"card": lambda t, alt, loc, pr: self.card_picture(t.strip(), "front", loc, pr, version),
+                   "card-back": lambda t, alt, loc, pr: self.card_picture(t.strip(), "back", loc, pr, version)}
         for name, factory in IMAGE_SCHEMES.items():
             schemes[name] = factory(self)
         return ImageResolver(self.game.root, schemes)
@@ -156,7 +193,7 @@ class Rulebook:
         if extra is not None:
             chs.append(extra)
         heads = headings(chs)
-        conv = Converter(st, self.problems, self.game.icons, self.resolver(), heads, spec.frame_w)
+        conv = Converter(st, self.problems, self.game.icons, self.resolver(version), heads, spec.frame_w)
         conv.show_rules = self.designer
         out: list[Flowable] = []
         for ch in chs:
@@ -192,6 +229,8 @@ class Rulebook:
             lines.append(f"Game design: {g.meta['designer']}")
         if version.meta.get("authors"):
             lines.append("Rules text: " + ", ".join(version.meta["authors"]))
+        if self.pictured(version):
+            lines.append(self.pictured(version))
         rel = version.folder.relative_to(g.root) if version.folder.is_relative_to(g.root) else version.folder
         meta = {"title": version.title, "subtitle": version.meta.get("subtitle") or (g.meta or {}).get("subtitle"),
                 "version": version.version, "edition": version.edition, "date": version.date,
@@ -212,7 +251,7 @@ class Rulebook:
             return None
         cover = []
         for i, cid in enumerate(version.meta.get("cover") or []):
-            pic = self.card_picture(cid, "front", version.at("cover", i), self.problems)
+            pic = self.card_picture(cid, "front", version.at("cover", i), self.problems, version)
             if pic is not None:
                 cover.append(pic)
         if self.problems.has_errors:
@@ -228,9 +267,9 @@ class Rulebook:
             spec = self.page_spec(v)
             self.story(v, spec, self.styles(v, spec))
             for i, cid in enumerate(v.meta.get("cover") or []):
-                if cid not in self.game.cards_by_id:
+                if cid not in self.game_of(v).cards_by_id:
                     self.problems.error("RULEBOOK-CARD", f"unknown card id '{cid}'", v.at("cover", i),
-                                        hint=did_you_mean(cid, self.game.cards_by_id))
+                                        hint=did_you_mean(cid, self.game_of(v).cards_by_id))
 
     def files(self) -> dict[str, bytes]:
         """Every output file; empty when any problem is an error."""
