@@ -24,8 +24,9 @@ def _trim(text: str, before: bool, after: bool) -> str:
         return text
     if before and after:
         return " ".join(words[:CONTEXT]) + " … " + " ".join(words[-CONTEXT:])
-    if after:                       # the passage's opening: keep its end
-        return "… " + " ".join(words[-CONTEXT:])
+    if after:                       # the passage's opening: keep its end (and a picture's [caption])
+        lead = text[:text.index("]") + 1] + " " if text.startswith("[") and "]" in text[:80] else ""
+        return lead + "… " + " ".join(words[-CONTEXT:])
     return " ".join(words[:CONTEXT]) + " …"
 
 

@@ -18,6 +18,7 @@ from reportlab.platypus import Flowable, KeepTogether, ListFlowable, ListItem, P
 
 from cardgen.problems import safe
 from cardgen.rulebook.flowables import CardRow, FullWidth, Heading
+from cardgen.scene import Text, children
 
 SEP = " › "
 SECTION_LEVELS = 3          # headings #, ## and ### start a section; #### is a passage of its section
@@ -106,8 +107,19 @@ def _one(f: Flowable, kind: str) -> Iterable[Passage | Heading]:
     elif isinstance(f, Table):
         yield from _table(f, "table")
     elif isinstance(f, CardRow):
-        caps = [markup_text(c.caption) for c in f.cards]
-        yield Passage("Picture: " + " · ".join(c or "a card" for c in caps), "picture")
+        for c in f.cards:           # a pictured card is read as printed: a changed card is a change
+            cap = markup_text(c.caption) if c.caption else "Card"
+            yield Passage(f"[{cap}] " + card_text(c.items), "picture")
+
+
+def card_text(items) -> str:
+    """The words printed on a pictured card, in the order they are drawn."""
+    out: list[str] = []
+    for it in items:
+        if isinstance(it, Text):
+            out.append(it.text)
+        out += [card_text(children(it))] if children(it) else []
+    return safe(_SPACE.sub(" ", " ".join(out)).strip())
 
 
 def _cells(cell) -> list[Flowable]:
