@@ -104,7 +104,8 @@ def diff(ctx: click.Context, game: str, a: str, b: str, only_sections: bool, det
         if v is None and book is not None and versions:
             known = [x.version for x in versions]
             raise click.UsageError(f"{game} has no rulebook version '{name}'" +
-                                   (f"; {h}" if (h := did_you_mean(name.lstrip('vV'), known)) else "") +
+                                   (f"; {h}" if (h := did_you_mean(name.lstrip('vV'), known)
+                                                  or did_you_mean(name, ["current", "latest"])) else "") +
                                    f" (versions: {', '.join(known)}, or 'current')")
         found.append(v)
     if changelog is not None and not changelog.parent.resolve().is_dir():
