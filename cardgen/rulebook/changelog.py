@@ -126,7 +126,7 @@ def changes_markdown(changes: list[Change], prev: str, this: str, summary: str |
                 rules = sum(1 for e in c.edits if e.kind == "rule")
                 other = len(c.edits) - rules
                 if rules:
-                    parts.append(f"{rules} rule{'s' if rules != 1 else ''} with new numbers")
+                    parts.append(f"{rules} passage{'s' if rules != 1 else ''} with new numbers")
                 if other:
                     parts.append(f"{other} passage{'s' if other != 1 else ''} new, reworded or removed")
                 extra = f" ({', '.join(parts)})" if parts else ""

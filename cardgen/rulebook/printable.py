@@ -285,7 +285,9 @@ class Rulebook:
                 out[v.pdf_name] = data
         cur = self.current
         if not self.designer:
-            designer = Rulebook(self.game, self.problems, self._layout, designer=True).pdf(cur)
+            edition = Rulebook(self.game, self.problems, self._layout, designer=True)
+            edition._games, edition._layouts = self._games, self._layouts     # each version's data read once
+            designer = edition.pdf(cur)
             if designer is not None:
                 out[DESIGNER_PDF] = designer
         if cur.meta.get("booklet") and not self.problems.has_errors:
