@@ -287,3 +287,14 @@ def test_version_params_with_a_key_today_lacks_is_a_warning_with_a_hint(tmp_path
     warn = [p for p in probs if p["rule"] == "RULEBOOK-META" and "recovry" in p["message"]]
     assert code == 0 and warn and warn[0]["severity"] == "warning" and warn[0]["line"] == 2
     assert "recovery" in (warn[0].get("hint") or warn[0]["message"])
+
+
+def test_a_broken_chapter_is_reported_at_its_line_and_exits_1(tmp_path):
+    g = GameCopy(tmp_path, BOI)
+    g.edit("rules/bones_on_ice/versions/7.8/01-welcome.md", "{{ params.rounds }}\nrounds.", "{{ params.roundz }}\nrounds.")
+    code, out = run_cli("rules", "diff", BOI, "7.8", "current", root=g.root)
+    assert code == 1
+    assert re.search(r"versions/7\.8/01-welcome\.md:\d+:\d+: RULEBOOK-JINJA error: .*roundz.*did you mean 'rounds'", out)
+    code, out = run_cli("rules", "diff", BOI, "7.8", "current", "--format", "json", root=g.root)
+    doc = json.loads(out)
+    assert code == 1 and doc["changes"] == [] and doc["problems"][0]["rule"] == "RULEBOOK-JINJA"
