@@ -298,3 +298,18 @@ def test_a_broken_chapter_is_reported_at_its_line_and_exits_1(tmp_path):
     code, out = run_cli("rules", "diff", BOI, "7.8", "current", "--format", "json", root=g.root)
     doc = json.loads(out)
     assert code == 1 and doc["changes"] == [] and doc["problems"][0]["rule"] == "RULEBOOK-JINJA"
+
+
+def test_a_renamed_section_is_matched_not_removed_and_added(tmp_path):
+    g = GameCopy(tmp_path, BOI)
+    g.edit("rules/bones_on_ice/rulebook/02-setup.md", "## The rink\n", "## The ice rink\n")
+    code, out = run_cli("rules", "diff", BOI, "7.8", "current", "--sections", root=g.root)
+    assert code == 0 and "~ changed  Setting up › The ice rink   (renamed from “The rink”)" in out
+    assert not re.search(r"^[-+] \w+ +Setting up › The (ice )?rink", out, re.M)
+    # the twin: a heading and text with nothing in common is a section removed and one added
+    g.edit("rules/bones_on_ice/rulebook/06-winning.md", "## The shootout\n", "## Ties\n")
+    g.write("rules/bones_on_ice/rulebook/06-winning.md",
+            (g.path("rules/bones_on_ice/rulebook/06-winning.md").read_text(encoding="utf-8").split("## Ties")[0]
+             + "## Ties\n\nA tie stands: both teams share the game.\n"))
+    code, out = run_cli("rules", "diff", BOI, "7.8", "current", "--sections", root=g.root)
+    assert code == 0 and "+ added    Winning the game › Ties" in out and "- removed  Winning the game › The shootout" in out

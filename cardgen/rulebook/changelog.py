@@ -70,6 +70,9 @@ def draft(changes: list[Change], title: str, a: str, b: str, summary: str | None
                     if c.kind == kind:
                         block.append(f"- **{word}: {md_escape(c.section.title)}**"
                                      + (f" ({len(c.edits)} passages)" if c.edits else ""))
+            for c in changes:
+                if c.renamed_from:
+                    block.append(f"- **Renamed section: {md_escape(c.renamed_from)} → {md_escape(c.section.title)}**")
             if block:
                 block.append("")
         for c in changes:
@@ -78,7 +81,8 @@ def draft(changes: list[Change], title: str, a: str, b: str, summary: str | None
             edits = [e for e in c.edits if _group(e) == key]
             if not edits:
                 continue
-            block += [f"### {md_escape(c.section.title)}", ""]
+            was = f" (was: {md_escape(c.renamed_from)})" if c.renamed_from else ""
+            block += [f"### {md_escape(c.section.title)}{was}", ""]
             for e in edits:
                 block += _item(e)
             block.append("")
@@ -130,6 +134,8 @@ def changes_markdown(changes: list[Change], prev: str, this: str, summary: str |
                 if other:
                     parts.append(f"{other} passage{'s' if other != 1 else ''} new, reworded or removed")
                 extra = f" ({', '.join(parts)})" if parts else ""
+            if c.renamed_from:
+                extra += f" (was {md_escape(c.renamed_from.split(' › ')[-1])})"
             out.append(f"- [{title}](#{c.section.anchor}){extra}")
         out.append("")
     return "\n".join(out)

@@ -2,7 +2,8 @@
 
 Both versions are compared as typeset (:mod:`cardgen.rulebook.plaintext`): what a player reads,
 every game number filled in. Sections are matched by their heading path ("Playing a round ›
-Recovery"); a renamed section shows as removed and added. Within a section the passages are
+Recovery"); a section whose heading changed is matched by a similar title or mostly the same
+passages under the same parent (reported as renamed), else it shows as removed and added. Within a section the passages are
 aligned, each changed one compared word by word, and classified:
 
 ``rule``      its numbers changed (``8`` → ``6``): a rule change, whatever the wording did
@@ -50,6 +51,7 @@ class Change:
     kind: str                                   # added | removed | changed
     section: Section                            # the new version's section (the old one's when removed)
     edits: list[Edit] = field(default_factory=list)
+    renamed_from: str | None = None             # the old title of a section whose heading changed
 
     @property
     def rule_change(self) -> bool:
@@ -70,7 +72,8 @@ class Change:
         s = self.section
         return {"kind": self.kind, "section": s.title, "level": s.level,
                 "anchor": s.anchor if self.kind != "removed" else None, "file": s.file, "line": s.line,
-                "rule_change": self.rule_change, "edits": [e.as_dict() for e in self.edits]}
+                "renamed_from": self.renamed_from, "rule_change": self.rule_change,
+                "edits": [e.as_dict() for e in self.edits]}
 
 
 def tokens(text: str) -> list[str]:
@@ -177,19 +180,44 @@ def section_edits(old: Section, new: Section) -> list[Edit]:
     return out
 
 
+def _renamed(old: list[Section], new: list[Section]) -> dict[tuple[str, ...], Section]:
+    """New section path → the old section it renames: same level and parent, a similar title
+    or mostly the same passages."""
+    out: dict[tuple[str, ...], Section] = {}
+    taken: set[tuple[str, ...]] = set()
+    for n in new:
+        best, match = 0.0, None
+        for o in old:
+            if o.path in taken or o.level != n.level or o.path[:-1] != n.path[:-1]:
+                continue
+            title = difflib.SequenceMatcher(None, o.path[-1].lower(), n.path[-1].lower()).ratio()
+            body = difflib.SequenceMatcher(None, o.lines, n.lines, autojunk=False).ratio() if o.lines else 0.0
+            score = max(title, body)
+            if score > best:
+                best, match = score, o
+        if match is not None and best >= 0.6:
+            out[n.path] = match
+            taken.add(match.path)
+    return out
+
+
 def diff(old: list[Section], new: list[Section]) -> list[Change]:
     """Sections added, removed and changed from ``old`` to ``new``, in the new reading order."""
     old_by = {s.path: s for s in old}
     new_by = {s.path: s for s in new}
+    renamed = _renamed([s for s in old if s.path not in new_by], [s for s in new if s.path not in old_by])
+    gone = {o.path for o in renamed.values()}
     out: list[Change] = []
     for s in new:
-        o = old_by.get(s.path)
+        o = old_by.get(s.path) or renamed.get(s.path)
         if o is None:
             out.append(Change("added", s, [Edit("added", None, t, [("+", t)]) for t in s.lines]))
+        elif o.path != s.path:
+            out.append(Change("changed", s, section_edits(o, s), renamed_from=o.title))
         elif o.lines != s.lines:
             out.append(Change("changed", s, section_edits(o, s)))
     for s in old:
-        if s.path not in new_by:
+        if s.path not in new_by and s.path not in gone:
             out.append(Change("removed", s, [Edit("removed", t, None, [("-", t)]) for t in s.lines]))
     return out
 

@@ -9,6 +9,7 @@ few words either side of a change.
 from __future__ import annotations
 
 from cardgen.rulebook.diff import KINDS, Change, Edit, counts
+from cardgen.rulebook.plaintext import SEP
 
 MARK = {"added": "+", "removed": "-", "changed": "~"}
 LABEL = {"rule": "RULE", "added": "new", "removed": "gone", "reworded": "reword"}
@@ -73,6 +74,8 @@ def format_text(changes: list[Change], a: str, b: str, detail: bool = True, colo
     for c in changes:
         mark = MARK[c.kind]
         head = f"{mark} {c.kind:<8} {c.section.title}"
+        if c.renamed_from:
+            head += f"   (renamed from “{c.renamed_from.split(SEP)[-1]}”)"
         if c.rule_change:
             head += "   ! numbers changed"
         if color:
