@@ -15,7 +15,7 @@ MARK = {"added": "+", "removed": "-", "changed": "~"}
 LABEL = {"rule": "RULE", "added": "new", "removed": "gone", "reworded": "reword"}
 CONTEXT = 8                  # words kept either side of a change in a long unchanged stretch
 
-RED, GREEN, BOLD, DIM, STRIKE, RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[2m", "\x1b[9m", "\x1b[0m"
+RED, GREEN, BOLD, STRIKE, RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[9m", "\x1b[0m"
 
 
 def _trim(text: str, before: bool, after: bool) -> str:
@@ -39,7 +39,7 @@ def words(e: Edit, color: bool) -> str:
         if op == "=":
             if len(runs) > 1:
                 text = _trim(text, before=i > 0, after=i < len(runs) - 1)
-            out.append(f"{DIM}{text}{RESET}" if color else text)
+            out.append(text)
         elif e.kind in ("added", "removed"):
             out.append(text)
         else:
