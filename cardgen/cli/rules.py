@@ -20,17 +20,17 @@ import click
 
 from cardgen.atomic import write_text
 
-from ..catalogue import rule_titles
-from ..explain import explain as explain_rule
-from ..explain import known_ids
-from ..problems import Problems, did_you_mean, safe, to_json
+from cardgen.catalogue import rule_titles
+from cardgen.explain import explain as explain_rule
+from cardgen.explain import known_ids
+from cardgen.problems import Problems, did_you_mean, safe, to_json
 
 
 def _root(ctx: click.Context) -> Path:
     obj = ctx.find_root().obj
     root = getattr(obj, "root", None)
     if root is None:
-        from .common import find_root
+        from cardgen.cli.common import find_root
         found = find_root(Path.cwd())
         if found is None:
             click.echo("cardgen: no cardgen project here", err=True)
@@ -40,7 +40,7 @@ def _root(ctx: click.Context) -> Path:
 
 
 def _game(root: Path, slug: str, problems: Problems):
-    from ..loader import list_games, load_game
+    from cardgen.loader import list_games, load_game
     games = list_games(root)
     if slug not in games:
         hint = did_you_mean(slug, games)
@@ -90,9 +90,9 @@ def diff(ctx: click.Context, game: str, a: str, b: str, only_sections: bool, det
     numbers changed is marked RULE (a rule change), apart from new, removed and reworded text.
     A version is named 0.9, v0.9 or current.
     """
-    from .. import boards  # noqa: F401 - registers the rulebook's board: pictures
-    from ..rulebook import Rulebook, changelog_draft, find_version, format_text
-    from ..rulebook.diff import counts
+    from cardgen import boards  # noqa: F401 - registers the rulebook's board: pictures
+    from cardgen.rulebook import Rulebook, changelog_draft, find_version, format_text
+    from cardgen.rulebook.diff import counts
     root = _root(ctx)
     problems = Problems()
     g = _game(root, game, problems)
@@ -152,7 +152,7 @@ def diff(ctx: click.Context, game: str, a: str, b: str, only_sections: bool, det
 @click.pass_context
 def versions(ctx: click.Context, game: str, fmt: str) -> None:
     """List GAME's rulebook versions, oldest first, and the file each is built into."""
-    from ..rulebook import load_versions
+    from cardgen.rulebook import load_versions
     problems = Problems()
     g = _game(_root(ctx), game, problems)
     vs = load_versions(g, problems) if g is not None else []

@@ -18,14 +18,14 @@ from cardgen.rulebook.plaintext import Section
 from cardgen.rulebook.plaintext import sections as text_sections
 from cardgen.rulebook.versioned import own_data, versioned_game
 
-from ..model import Game
-from ..problems import Loc, Problems, did_you_mean
-from . import booklet as _booklet
-from .flowables import CardPicture, expand
-from .jinja import ChapterRenderer, Rendered
-from .markdown import Chapter, Converter, HeadingInfo, ImageResolver, headings, parse
-from .source import Version, has_rulebook, load_versions
-from .typeset import HALF, PAGE_MM, PageSpec, Styles, back_cover, typeset
+from cardgen.model import Game
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.rulebook import booklet as _booklet
+from cardgen.rulebook.flowables import CardPicture, expand
+from cardgen.rulebook.jinja import ChapterRenderer, Rendered
+from cardgen.rulebook.markdown import Chapter, Converter, HeadingInfo, ImageResolver, headings, parse
+from cardgen.rulebook.source import Version, has_rulebook, load_versions
+from cardgen.rulebook.typeset import HALF, PAGE_MM, PageSpec, Styles, back_cover, typeset
 
 ImageScheme = Callable[[str, str, Loc, Problems], "CardPicture | Flowable | None"]
 #: Image kinds other pipelines add: ``{"map": fn(target, alt, loc, problems) -> CardPicture | Flowable}``.
@@ -103,7 +103,7 @@ class Rulebook:
 
     @staticmethod
     def _new_layout(game: Game):
-        from ..cardlayout import CardLayout
+        from cardgen.cardlayout import CardLayout
         return CardLayout(game, Problems())    # its problems are validate's to report
 
     def game_of(self, version: Version | None) -> Game:
