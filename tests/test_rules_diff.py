@@ -19,8 +19,8 @@ from reportlab.pdfgen import canvas
 
 from cardgen.cli import main
 from cardgen.cli.rules import rules
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from cardgen.rulebook import Rulebook, impose_booklet
 from cardgen.rulebook.booklet import slots
 from cardgen.rulebook.diff import edit, section_edits, word_diff

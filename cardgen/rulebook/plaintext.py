@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from reportlab.platypus import Flowable, KeepTogether, ListFlowable, ListItem, Paragraph, Preformatted, Table
 
-from cardgen.problems import safe
+from cardgen.core.problems import safe
 from cardgen.rulebook.flowables import CardRow, FullWidth, Heading
 from cardgen.scene import Text, children
 

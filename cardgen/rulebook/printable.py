@@ -12,20 +12,19 @@ from collections.abc import Callable
 
 from reportlab.platypus import Flowable, PageBreak
 
+from cardgen.content.model import Game
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.rulebook import booklet as _booklet
 from cardgen.rulebook.changelog import changes_markdown
 from cardgen.rulebook.diff import Change, diff
-from cardgen.rulebook.plaintext import Section
-from cardgen.rulebook.plaintext import sections as text_sections
-from cardgen.rulebook.versioned import own_data, versioned_game
-
-from cardgen.model import Game
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.rulebook import booklet as _booklet
 from cardgen.rulebook.flowables import CardPicture, expand
 from cardgen.rulebook.jinja import ChapterRenderer, Rendered
 from cardgen.rulebook.markdown import Chapter, Converter, HeadingInfo, ImageResolver, headings, parse
+from cardgen.rulebook.plaintext import Section
+from cardgen.rulebook.plaintext import sections as text_sections
 from cardgen.rulebook.source import Version, has_rulebook, load_versions
 from cardgen.rulebook.typeset import HALF, PAGE_MM, PageSpec, Styles, back_cover, typeset
+from cardgen.rulebook.versioned import own_data, versioned_game
 
 ImageScheme = Callable[[str, str, Loc, Problems], "CardPicture | Flowable | None"]
 #: Image kinds other pipelines add: ``{"map": fn(target, alt, loc, problems) -> CardPicture | Flowable}``.
@@ -103,7 +102,7 @@ class Rulebook:
 
     @staticmethod
     def _new_layout(game: Game):
-        from cardgen.cardlayout import CardLayout
+        from cardgen.layout.card import CardLayout
         return CardLayout(game, Problems())    # its problems are validate's to report
 
     def game_of(self, version: Version | None) -> Game:

@@ -19,12 +19,12 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from cardgen.loader import parse_card
-from cardgen.model import Card, Game
-from cardgen.problems import Problems, did_you_mean
+from cardgen.content.loader import parse_card
+from cardgen.content.model import Card, Game
+from cardgen.core.options import Opt, check_mapping
+from cardgen.core.problems import Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict, load_yaml
 from cardgen.rulebook.source import Version
-from cardgen.schema import Opt, check_mapping
-from cardgen.yamlsrc import YDict, load_yaml
 
 PARAMS_FILE = "params.yaml"
 CARDS_FILE = "cards.yaml"
