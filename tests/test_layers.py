@@ -17,7 +17,7 @@ OPTIONAL = {"openpyxl", "svglib", "reportlab.graphics", "uvicorn", "starlette", 
             "matplotlib", "jsonschema"}
 #: function-level imports of project modules allowed: the start-up guard (Ctrl-C during imports is
 #: exit 130, so the command line is imported inside it)
-STARTUP = {"cardgen/entry.py", "cardgen/cli/rules.py"}
+STARTUP = {"cardgen/entry.py"}
 #: the layers, bottom up: a module imports its own layer or a lower one, never a higher one
 #: (``lazy("cardgen.x")`` counts as an import); the package root only holds the version
 RANK = {"core": 0, "content": 1, "play": 2, "gamehooks": 3, "scene": 3, "layout": 4, "render": 4,

@@ -11,16 +11,19 @@ Public API::
     check(game, problems)                    # all rulebook problems, no typesetting (for validate)
     IMAGE_SCHEMES                            # ![alt](kind:target) images from other pipelines (rulebook.images)
     booklet_order(n), impose_booklet(pdf, sheet_w_mm, sheet_h_mm)
-    load_versions(game, problems), find_version(versions, name), diff(), format_text()
+    load_versions(game, problems), find_version(versions, name), diff(), format_text(), changelog_draft()
 """
 
 from cardgen.rulebook.booklet import booklet_order
 from cardgen.rulebook.booklet import impose as impose_booklet
-from cardgen.rulebook.diff import Change, Section, diff, format_text
+from cardgen.rulebook.changelog import draft as changelog_draft
+from cardgen.rulebook.diff import Change, Edit, diff
+from cardgen.rulebook.diffview import format_text
 from cardgen.rulebook.images import IMAGE_SCHEMES
+from cardgen.rulebook.plaintext import Section
 from cardgen.rulebook.printable import Rulebook, build, check
 from cardgen.rulebook.source import META_FILE, Version, find_version, load_versions
 
 __all__ = ["Rulebook", "build", "check", "IMAGE_SCHEMES", "booklet_order",
-           "impose_booklet", "Change", "Section", "diff", "format_text", "META_FILE", "Version",
+           "impose_booklet", "Change", "Edit", "Section", "diff", "format_text", "changelog_draft", "META_FILE", "Version",
            "find_version", "load_versions"]

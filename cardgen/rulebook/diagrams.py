@@ -26,7 +26,6 @@ from cardgen.rulebook import diagram_flow, diagram_setup
 from cardgen.rulebook.context import build_context
 from cardgen.rulebook.diagram_kit import RULE, DiagramPicture, Reader
 from cardgen.rulebook.jinja import make_environment
-from cardgen.rulebook.printable import register_image_scheme
 
 SCHEME = "diagram"
 FILE = "diagrams.yaml"
@@ -107,5 +106,3 @@ def factory(rulebook):
 
 __all__ = ["SCHEME", "FILE", "KINDS", "factory"]
 
-
-register_image_scheme(SCHEME, factory)

@@ -167,10 +167,11 @@ class FullWidth(Flowable):
     table no taller than ``keep`` points moves to the next page whole.
     """
 
-    def __init__(self, make, keep: float = 0.0):
+    def __init__(self, make, keep: float = 0.0, kind: str = "table"):
         super().__init__()
         self.make = make
         self.keep = keep
+        self.kind = kind            # "table" or "box" (a callout), for the text a diff reads back
         self._t: Table | None = None
 
     def wrap(self, availWidth, availHeight):
@@ -211,4 +212,4 @@ def callout(rows: list[list], accent: str, fill: str, pad: float = 7, keep: floa
         ])
         return t
 
-    return FullWidth(make, keep)
+    return FullWidth(make, keep, kind="box")

@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cardgen.rulebook import boardpictures, presets
+from cardgen.rulebook import boardpictures, diagrams, presets
 
 #: ``board:<name>`` — hex maps, zone boards, mats and token sheets (cardgen.rulebook.boardpictures);
-#: ``preset:<file>`` — a deck-like file's reference sheet (cardgen.rulebook.presets).
+#: ``preset:<file>`` — a deck-like file's reference sheet (cardgen.rulebook.presets);
+#: ``diagram:<name>`` — a setup or flow diagram of ``rules/<game>/diagrams.yaml`` (cardgen.rulebook.diagrams).
 IMAGE_SCHEMES: dict[str, Callable[[Any], Any]] = {
     boardpictures.SCHEME: boardpictures.factory,
     presets.PRESET: presets.preset_factory,
+    diagrams.SCHEME: diagrams.factory,
 }

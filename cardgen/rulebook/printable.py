@@ -16,13 +16,17 @@ from cardgen.content.model import Game
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.layout.card import CardLayout
 from cardgen.rulebook import booklet as _booklet
-from cardgen.rulebook.diff import Change, Section, changes_markdown, diff, sections
+from cardgen.rulebook.changelog import changes_markdown
+from cardgen.rulebook.diff import Change, diff
 from cardgen.rulebook.flowables import CardPicture, expand
 from cardgen.rulebook.images import IMAGE_SCHEMES
 from cardgen.rulebook.jinja import ChapterRenderer, Rendered
 from cardgen.rulebook.markdown import Chapter, Converter, HeadingInfo, ImageResolver, headings, parse
+from cardgen.rulebook.plaintext import Section
+from cardgen.rulebook.plaintext import sections as text_sections
 from cardgen.rulebook.source import Version, has_rulebook, load_versions
-from cardgen.rulebook.typeset import HALF, PAGE_MM, PageSpec, Styles, typeset
+from cardgen.rulebook.typeset import HALF, PAGE_MM, PageSpec, Styles, back_cover, typeset
+from cardgen.rulebook.versioned import own_data, versioned_game
 
 ImageScheme = Callable[[str, str, Loc, Problems], "CardPicture | Flowable | None"]
 
@@ -41,6 +45,9 @@ class Rulebook:
         self._chapters: dict[str, list[Chapter] | None] = {}
         self._heads: dict[str, list[HeadingInfo]] = {}
         self._stories: dict[tuple[str, str], list[Flowable] | None] = {}
+        self._text: dict[str, list[Section] | None] = {}
+        self._games: dict[str, Game] = {}
+        self._layouts: dict[str, object] = {}
 
     # --- sources ----------------------------------------------------------------------------
     @property
@@ -54,7 +61,7 @@ class Rulebook:
     def chapters(self, version: Version) -> list[Chapter] | None:
         """The version's chapters after Jinja2 and Markdown parsing; None when one failed."""
         if version.version not in self._chapters:
-            r = ChapterRenderer(self.game, version, self.versions, self.problems, self.designer)
+            r = ChapterRenderer(self.game_of(version), version, self.versions, self.problems, self.designer)
             out: list[Chapter] | None = []
             for i, path in enumerate(version.chapters):
                 rendered = r.render(path)
@@ -73,33 +80,67 @@ class Rulebook:
         return self._heads.get(version.version, [])
 
     def sections(self, version: Version) -> list[Section] | None:
-        chs = self.chapters(version)
-        return None if chs is None else sections(chs, self.headings(version))
+        return self.text_sections(version)
 
     def changes(self, old: Version, new: Version) -> list[Change] | None:
-        a, b = self.sections(old), self.sections(new)
+        """What changed from ``old`` to ``new`` in the typeset text, section by section."""
+        a, b = self.text_sections(old), self.text_sections(new)
         return None if a is None or b is None else diff(a, b)
 
     # --- cards --------------------------------------------------------------------------------
     @property
     def layout(self):
         if self._layout is None:
-            self._layout = CardLayout(self.game, Problems())    # its problems are validate's to report
+            self._layout = self._new_layout(self.game)
         return self._layout
 
-    def card_picture(self, card_id: str, side: str, loc: Loc, problems: Problems) -> CardPicture | None:
-        card = self.game.cards_by_id.get(card_id)
+    @staticmethod
+    def _new_layout(game: Game):
+        return CardLayout(game, Problems())    # its problems are validate's to report
+
+    def game_of(self, version: Version | None) -> Game:
+        """The game as ``version`` pictures it: with the card data the version keeps, if any
+        (:mod:`cardgen.rulebook.versioned`)."""
+        if version is None:
+            return self.game
+        if version.version not in self._games:
+            self._games[version.version] = versioned_game(self.game, version, self.problems)
+        return self._games[version.version]
+
+    def layout_of(self, version: Version | None):
+        game = self.game_of(version)
+        if game is self.game:
+            return self.layout
+        assert version is not None
+        if version.version not in self._layouts:
+            self._layouts[version.version] = self._new_layout(game)
+        return self._layouts[version.version]
+
+    def card_picture(self, card_id: str, side: str, loc: Loc, problems: Problems,
+                     version: Version | None = None) -> CardPicture | None:
+        game = self.game_of(version)
+        card = game.cards_by_id.get(card_id)
         if card is None:
             problems.error("RULEBOOK-CARD", f"unknown card id '{card_id}'", loc,
-                           hint=did_you_mean(card_id, self.game.cards_by_id))
+                           hint=did_you_mean(card_id, game.cards_by_id))
             return None
-        ct = self.game.card_types[card.type]
-        items = expand(self.layout.draw(card, side), self.layout.symbols)
-        return CardPicture(items, ct.width, ct.height, self.game.print.bleed)
+        ct = game.card_types[card.type]
+        layout = self.layout_of(version)
+        items = expand(layout.draw(card, side), layout.symbols)
+        return CardPicture(items, ct.width, ct.height, game.print.bleed)
 
-    def resolver(self) -> ImageResolver:
-        schemes = {"card": lambda t, alt, loc, pr: self.card_picture(t.strip(), "front", loc, pr),
-                   "card-back": lambda t, alt, loc, pr: self.card_picture(t.strip(), "back", loc, pr)}
+    def pictured(self, version: Version) -> str:
+        """Which cards ``version`` pictures, as its title page says it."""
+        cur = self.current
+        if version.current or cur is None:
+            return ""
+        if own_data(version):
+            return f"The cards pictured are those of version {version.version}."
+        return f"The cards pictured are today's (version {cur.version})."
+
+    def resolver(self, version: Version | None = None) -> ImageResolver:
+        schemes = {"card": lambda t, alt, loc, pr: self.card_picture(t.strip(), "front", loc, pr, version),
+                   "card-back": lambda t, alt, loc, pr: self.card_picture(t.strip(), "back", loc, pr, version)}
         for name, factory in IMAGE_SCHEMES.items():
             schemes[name] = factory(self)
         return ImageResolver(self.game.root, schemes)
@@ -133,15 +174,18 @@ class Rulebook:
         return self._stories[key]
 
     def _story(self, version: Version, spec: PageSpec, st: Styles) -> list[Flowable] | None:
+        return self._flows(version, spec, st, changes=True)
+
+    def _flows(self, version: Version, spec: PageSpec, st: Styles, changes: bool) -> list[Flowable] | None:
         chs = self.chapters(version)
         if chs is None:
             return None
         chs = list(chs)
-        extra = self._changes_chapter(version, len(chs))
+        extra = self._changes_chapter(version, len(chs)) if changes else None
         if extra is not None:
             chs.append(extra)
         heads = headings(chs)
-        conv = Converter(st, self.problems, self.game.icons, self.resolver(), heads, spec.frame_w)
+        conv = Converter(st, self.problems, self.game.icons, self.resolver(version), heads, spec.frame_w)
         conv.show_rules = self.designer
         out: list[Flowable] = []
         for ch in chs:
@@ -150,19 +194,23 @@ class Rulebook:
             out += conv.chapter(ch)
         return out
 
-    def pdf(self, version: Version, half: bool = False) -> bytes | None:
-        spec = self.page_spec(version, half)
-        st = self.styles(version, spec)
-        body = self.story(version, spec, st)
-        if body is None or self.problems.has_errors:
-            return None
-        cover = []
-        for i, cid in enumerate(version.meta.get("cover") or []):
-            pic = self.card_picture(cid, "front", version.at("cover", i), self.problems)
-            if pic is not None:
-                cover.append(pic)
-        if self.problems.has_errors:
-            return None
+    def text_sections(self, version: Version) -> list[Section] | None:
+        """What a player reads in ``version``, section by section: the typeset text read back
+        from the same flowables the PDF is made of (for diffs and the Changes page)."""
+        if version.version not in self._text:
+            spec = self.page_spec(version)
+            flows = self._flows(version, spec, self.styles(version, spec), changes=False)
+            if flows is None:
+                self._text[version.version] = None
+            else:
+                chs = self.chapters(version) or []
+                where = {h.anchor: (str(chs[h.chapter].path), chs[h.chapter].rendered.loc(h.line).line)
+                         for h in self.headings(version)}
+                self._text[version.version] = text_sections(flows, where)
+        return self._text[version.version]
+
+    def meta(self, version: Version) -> dict:
+        """What the title page, the running header and footer and the back cover print."""
         g = self.game
         players = (g.params or {}).get("players") or {}     # the rules' count (params.yaml), not typed twice
         lines = []
@@ -173,6 +221,8 @@ class Rulebook:
             lines.append(f"Game design: {g.meta['designer']}")
         if version.meta.get("authors"):
             lines.append("Rules text: " + ", ".join(version.meta["authors"]))
+        if self.pictured(version):
+            lines.append(self.pictured(version))
         rel = version.folder.relative_to(g.root) if version.folder.is_relative_to(g.root) else version.folder
         meta = {"title": version.title, "subtitle": version.meta.get("subtitle") or (g.meta or {}).get("subtitle"),
                 "version": version.version, "edition": version.edition, "date": version.date,
@@ -183,6 +233,22 @@ class Rulebook:
                 "colophon": (f"Typeset by cardgen from {rel.as_posix()}/. Every number in this book is read from "
                              "the game's rules and card files, the same ones the validator checks.") if self.designer
                 else "Every number in this book is read from the same data the cards are printed from."}
+        return meta
+
+    def pdf(self, version: Version, half: bool = False) -> bytes | None:
+        spec = self.page_spec(version, half)
+        st = self.styles(version, spec)
+        body = self.story(version, spec, st)
+        if body is None or self.problems.has_errors:
+            return None
+        cover = []
+        for i, cid in enumerate(version.meta.get("cover") or []):
+            pic = self.card_picture(cid, "front", version.at("cover", i), self.problems, version)
+            if pic is not None:
+                cover.append(pic)
+        if self.problems.has_errors:
+            return None
+        meta = self.meta(version)
         data, _placed = typeset(body, spec, st, meta, cover)
         self._stories.pop((version.version, spec.name), None)   # flowables are spent once laid out
         return data
@@ -193,9 +259,9 @@ class Rulebook:
             spec = self.page_spec(v)
             self.story(v, spec, self.styles(v, spec))
             for i, cid in enumerate(v.meta.get("cover") or []):
-                if cid not in self.game.cards_by_id:
+                if cid not in self.game_of(v).cards_by_id:
                     self.problems.error("RULEBOOK-CARD", f"unknown card id '{cid}'", v.at("cover", i),
-                                        hint=did_you_mean(cid, self.game.cards_by_id))
+                                        hint=did_you_mean(cid, self.game_of(v).cards_by_id))
 
     def files(self) -> dict[str, bytes]:
         """Every output file; empty when any problem is an error."""
@@ -211,14 +277,18 @@ class Rulebook:
                 out[v.pdf_name] = data
         cur = self.current
         if not self.designer:
-            designer = Rulebook(self.game, self.problems, self._layout, designer=True).pdf(cur)
+            edition = Rulebook(self.game, self.problems, self._layout, designer=True)
+            edition._games, edition._layouts = self._games, self._layouts     # each version's data read once
+            designer = edition.pdf(cur)
             if designer is not None:
                 out[DESIGNER_PDF] = designer
         if cur.meta.get("booklet") and not self.problems.has_errors:
             half = self.pdf(cur, half=True)
             if half is not None:
                 ps = self.game.print
-                out["rulebook-booklet.pdf"] = _booklet.impose(half, ps.page_w, ps.page_h)
+                spec = self.page_spec(cur, half=True)
+                back = back_cover(spec, self.styles(cur, spec), self.meta(cur))
+                out["rulebook-booklet.pdf"] = _booklet.impose(half, ps.page_w, ps.page_h, back=back)
         return {} if self.problems.has_errors else out
 
 

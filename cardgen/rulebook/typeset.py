@@ -263,3 +263,32 @@ def typeset(story_body: list[Flowable], spec: PageSpec, st: Styles, meta: dict,
     story += story_body
     doc.multiBuild(story, maxPasses=12)
     return buf.getvalue(), list(doc.placed)
+
+
+def back_cover(spec: PageSpec, st: Styles, meta: dict) -> bytes:
+    """A booklet's back cover, one page: the title, the version and who the game is for, on a band
+    of the accent colour — so the last page of a folded booklet is a cover, never a page of text."""
+    register_fonts()
+    buf = io.BytesIO()
+    W, H = spec.w * MM, spec.h * MM
+    doc = BaseDocTemplate(buf, pagesize=(W, H), leftMargin=spec.margin_x * MM, rightMargin=spec.margin_x * MM,
+                          topMargin=spec.margin_top * MM, bottomMargin=spec.margin_bottom * MM,
+                          title=f"{meta['title']} — back cover", creator="cardgen", invariant=1)
+
+    def band(canv, _doc):
+        canv.saveState()
+        canv.setFillColor(HexColor(st.accent))
+        canv.rect(0, 0, W, 14 * MM * st.f, stroke=0, fill=1)
+        canv.restoreState()
+
+    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, leftPadding=0, rightPadding=0,
+                  topPadding=0, bottomPadding=0)
+    doc.addPageTemplates([PageTemplate("back", [frame], onPage=band)])
+    small = ParagraphStyle("backsmall", parent=st.small_center)
+    story: list[Flowable] = [Spacer(1, H * 0.42), Paragraph(escape(meta["title"]), st.subtitle)]
+    story.append(Paragraph(f"Rulebook · Version {escape(meta['version'])} · {escape(meta['edition'])}", small))
+    story.append(Paragraph(escape(str(meta["date"])), small))
+    for extra in meta.get("lines", [])[:1]:
+        story.append(Paragraph(escape(extra), small))
+    doc.build(story)
+    return buf.getvalue()
