@@ -238,7 +238,8 @@ class List(Kind):
             return False, value
         if item is None:
             return True, value
-        out, ok = [], True
+        out: list[AnyValue] = []
+        ok = True
         for i, v in enumerate(value):
             iloc = value.at(i) if isinstance(value, YList) else loc
             if v is None:       # an empty item ("- ") is never a value
@@ -297,7 +298,8 @@ class Map(Kind):
         item = opt.item
         if item is None:
             return True, value
-        out, ok = {}, True                  # ``{ana: 20, ben: 14}``: every value of the item type
+        out: dict[AnyValue, AnyValue] = {}  # ``{ana: 20, ben: 14}``: every value of the item type
+        ok = True
         for k, v in value.items():
             kloc = value.at(k) if isinstance(value, YDict) else loc
             if v is None and item.kind.typed:
