@@ -77,7 +77,8 @@ def test_the_framework_imports_no_game_package():
 
 
 def test_the_play_core_depends_only_on_the_core():
-    allowed = ("cardgen.play", "cardgen.content.model", "cardgen.content.playlog", "cardgen.core.problems", "cardgen.core.options")
+    allowed = ("cardgen.play", "cardgen.content.model", "cardgen.content.playlog", "cardgen.core.problems", "cardgen.core.options",
+               "cardgen.core.params")
     for name, tree in modules().items():
         if name != "cardgen.play" and not name.startswith("cardgen.play."):
             continue

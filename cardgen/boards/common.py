@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cardgen.content.constraints import resolve_param
 from cardgen.core.fonts import METRICS, font
 from cardgen.core.options import Checked, Opt, check_mapping, check_value
+from cardgen.core.params import resolve
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.units import length_mm
 from cardgen.core.yamlsrc import YDict, load_yaml
@@ -62,7 +62,7 @@ def check(d: Any, spec: dict, problems: Problems, what: str, colors: dict | None
 
 def param(value: Any, game, problems: Problems, loc: Loc | None) -> Any:
     """A value or ``{param: dotted.path}`` read from the game's params.yaml (RULES-PARAM when missing)."""
-    return resolve_param(value, game.params if game is not None else {}, problems, loc or Loc(""))
+    return resolve(value, game.params if game is not None else {}, problems, loc or Loc(""))
 
 
 def color(value: Any, game, problems: Problems, loc: Loc | None, what: str) -> str | None:

@@ -79,7 +79,7 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
         ok, v = check_value(log.header[key], opt, log.header_locs.get(key), probs, f"header '{key}'")
         if not ok:
             raise _refused(probs, Loc(str(log.path), 1, 1))
-        if opt.type != "any":
+        if opt.kind.typed:
             _empty_inside(v, log.header_locs.get(key) or Loc(str(log.path), 1, 1), f"header '{key}'")
         raw = log.header[key]
         if isinstance(raw, YList):      # keep each item's position: "players[1]" → its line
@@ -106,7 +106,7 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
             ok, v = check_value(ev.fields[key], opt, ev.at(key), probs, f"'{key}' of a '{ev.kind}' event")
             if not ok:
                 raise _refused(probs, ev.loc)
-            if opt.type != "any" and isinstance(v, (dict, list)):
+            if opt.kind.typed and isinstance(v, (dict, list)):
                 _empty_inside(v, ev.at(key), f"'{key}' of a '{ev.kind}' event")
             ev.fields[key] = v
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from cardgen.content.constraint_table import TABLE_ARGS, k_table
 from cardgen.content.entries import Collection, Entry, matches, selects, uncertain
+from cardgen.core.params import resolve
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.yamlsrc import YDict
 
@@ -34,19 +35,8 @@ def resolve_args(key: str, value: Any, params: Any, problems: Problems, loc: Loc
 
 
 def resolve_param(value: Any, params: Any, problems: Problems, loc: Loc) -> Any:
-    """``{param: a.b}`` → params['a']['b']; any other value unchanged."""
-    if isinstance(value, dict) and set(value) == {"param"}:
-        node = params
-        for part in str(value["param"]).split("."):
-            if isinstance(node, dict) and part in node:
-                node = node[part]
-            else:
-                keys = node.keys() if isinstance(node, dict) else []
-                problems.error("RULES-PARAM", f"parameter '{value['param']}' is not defined in params.yaml", loc,
-                               hint=did_you_mean(part, keys))
-                return None
-        return node
-    return value
+    """``{param: a.b}`` → params['a']['b']; any other value unchanged (:func:`cardgen.core.params.resolve`)."""
+    return resolve(value, params, problems, loc)
 
 
 def _group_key(fields: dict[str, Any], per: Any) -> Any:

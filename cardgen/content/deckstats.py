@@ -29,7 +29,7 @@ def numeric_fields(game: Game) -> list[str]:
     """The int and number fields of the game's card types, in game.yaml order."""
     out: list[str] = []
     for ct in game.card_types.values():
-        out += [k for k, o in ct.fields.items() if o.type in ("int", "number") and k not in out]
+        out += [k for k, o in ct.fields.items() if o.kind.numeric and k not in out]
     return out
 
 

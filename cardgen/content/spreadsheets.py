@@ -18,21 +18,20 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cardgen.content.model import Card, CardType
 from cardgen.core import sources
-from cardgen.core.options import Opt
+from cardgen.core.options import Opt, from_cell
+from cardgen.core.optkinds import CELL_SEP
 from cardgen.core.problems import Loc, Problems, display_path
-from cardgen.core.yamlsrc import YDict, YList
+from cardgen.core.yamlsrc import YDict
 
 SHEET_KINDS = (".csv", ".xlsx")
-SEP = ";"
-_INT = re.compile(r"^[+-]?\d+$")
-_NUM = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+SEP = CELL_SEP
+_UNDECLARED = Opt("any")
 
 
 @dataclass(frozen=True, order=True)
@@ -103,47 +102,9 @@ def _type_of_sheet(sheet: str, card_types: dict[str, CardType]) -> str | None:
 
 
 def _typed(value: Any, opt: Opt | None, loc: Loc) -> Any:
-    """A cell as the field's type reads it (a wrong one stays as it is: the validator says so)."""
-    t = opt.type if opt else "any"
-    if _structured(opt) and isinstance(value, str) and value.strip()[:1] in ("[", "{"):
-        try:
-            return json.loads(value)        # mappings have no cell form: cardgen writes them as JSON
-        except ValueError:
-            return value
-    if t == "list":
-        if str(value).strip() == "[]":     # an empty list, written so (an empty cell is an absent key)
-            value = ""
-        items = [x.strip() for x in str(value).split(SEP)]
-        out = YList(_typed(x, opt.item, loc) for x in items if x != "")
-        out.loc = loc
-        out.item_locs = [loc] * len(out)
-        return out
-    if isinstance(value, float) and value.is_integer() and t in ("int", "str", "enum", "any"):
-        value = int(value)
-    if not isinstance(value, str):
-        return str(value) if t == "str" else value
-    v = value.strip()
-    if t == "str" or t == "length" or t == "color":
-        return value
-    if t == "enum":
-        for c in opt.choices:
-            if str(c) == v:
-                return c
-        return v
-    if t in ("int", "number", "any") and _INT.match(v):
-        return int(v)
-    if t in ("number", "any") and _NUM.match(v):
-        return float(v)
-    if t in ("bool", "any") and v.lower() in ("true", "false", "yes", "no"):
-        return v.lower() in ("true", "yes")
-    return v
-
-
-def _structured(opt: Opt | None) -> bool:
-    """A field holding mappings (a map, or a list of them), which a cell holds as JSON."""
-    if opt is None:
-        return False
-    return opt.type == "map" or (opt.type == "list" and opt.item is not None and opt.item.type in ("map", "list"))
+    """A cell as the field's type reads it (a wrong one stays as it is: the validator says so);
+    a column no field declares reads as ``any``."""
+    return from_cell(value, opt or _UNDECLARED, loc)
 
 
 def _csv(path: Path, problems: Problems) -> list[tuple[str | None, list[list[Any]], Any]]:

@@ -42,7 +42,7 @@ class YDict(dict):
     key_locs: dict
     val_locs: dict
 
-    def __init__(self, *a, **kw):
+    def __init__(self, *a: Any, **kw: Any) -> None:
         super().__init__(*a, **kw)
         self.loc = Loc("")
         self.key_locs = {}
@@ -62,7 +62,7 @@ class YList(list):
     loc: Loc
     item_locs: list
 
-    def __init__(self, *a):
+    def __init__(self, *a: Any) -> None:
         super().__init__(*a)
         self.loc = Loc("")
         self.item_locs = []

@@ -311,16 +311,7 @@ def evaluate(el: Element, ts: TemplateSet, context: dict, colors: dict, problems
             problems.error("TEMPLATE-EXPR", f"{what}: element '{el.name}' at {vloc}: {e}", where)
             ok = False
             continue
-        if opt.type in ("int", "number"):
-            try:
-                v = int(v) if opt.type == "int" else float(v)
-            except ValueError:
-                pass
-        elif opt.type == "bool":
-            v = v.strip() in ("True", "true", "1")
-        elif opt.type == "str" and type(v) is str:      # what check_value would accept as it is
-            out[key] = v
-            continue
+        v = opt.kind.rendered(v)                    # "3" → 3 for a whole number, "true" → True for a flag…
         good, nv = check_value(v, opt, vloc, problems, f"'{key}' of element '{el.name}'", colors)
         ok = ok and good
         out[key] = nv

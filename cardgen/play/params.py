@@ -2,6 +2,7 @@
 
 ``Params(data, file).int("players.max")`` — a dotted path; a missing key or a value of the
 wrong type raises :class:`ParamError`, which the checker reports as ``LOG-GAME`` at the file.
+The walk itself is :func:`cardgen.core.params.lookup` (re-exported here), the project's one.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from cardgen.core.params import ParamMissing, lookup
 
 _MISSING = object()
 
@@ -23,26 +26,6 @@ class ParamError(Exception):
         self.path, self.message, self.file = path, message, file
 
 
-def lookup(data: Any, path: str | Sequence[Any], default: Any = _MISSING) -> Any:
-    """The value at a dotted ``path`` (or a sequence of keys) in nested mappings.
-
-    Raises KeyError (with the dotted prefix that is missing) unless ``default`` is given.
-    The one dotted lookup of the project: constraints, templates and engines use it.
-    """
-    keys = path.split(".") if isinstance(path, str) else list(path)
-    node = data
-    for i, key in enumerate(keys):
-        if isinstance(node, Mapping) and key in node:
-            node = node[key]
-        elif isinstance(node, Mapping) and isinstance(key, str) and key.isdigit() and int(key) in node:
-            node = node[int(key)]
-        else:
-            if default is not _MISSING:
-                return default
-            raise KeyError(".".join(str(k) for k in keys[: i + 1]))
-    return node
-
-
 class Params:
     """A typed, read-only view of ``params.yaml``."""
 
@@ -53,7 +36,7 @@ class Params:
     def _get(self, path: str, default: Any) -> Any:
         try:
             return lookup(self.data, path)
-        except KeyError as e:
+        except ParamMissing as e:
             if default is not _MISSING:
                 return default
             raise ParamError(path, f"{self.file.name} lacks '{e.args[0]}', which the rules engine needs",
@@ -117,3 +100,6 @@ class Params:
         for k, v in self.mapping(path).items():
             out[str(k)] = str(v.get("name", k)) if isinstance(v, Mapping) else str(v if v is not None else k)
         return out
+
+
+__all__ = ["ParamError", "ParamMissing", "Params", "lookup"]

@@ -11,7 +11,8 @@ import re
 
 from cardgen.content import constraints
 from cardgen.core.fonts import available, charset
-from cardgen.core.options import MISSING, TYPES, Opt
+from cardgen.core.options import KINDS as OPTION_KINDS
+from cardgen.core.options import MISSING, Opt
 from cardgen.layout.elements import KINDS
 from cardgen.play.package import GamePackage
 from cardgen.reference.logschema import type_text
@@ -37,11 +38,7 @@ def _default(opt: Opt) -> str:
         return "required"
     if opt.default is MISSING or opt.default is None:
         return "—"
-    if opt.type == "length" and isinstance(opt.default, (int, float)):
-        return f"`{opt.default:g}mm`"
-    if isinstance(opt.default, bool):
-        return f"`{str(opt.default).lower()}`"
-    return f"`{opt.default!r}`" if not isinstance(opt.default, str) or not opt.default else f"`{opt.default}`"
+    return opt.kind.doc_default(opt.default)
 
 
 def _cell(text: str) -> str:
@@ -55,14 +52,14 @@ def elements_md() -> list[str]:
     for name, mod in sorted(KINDS.items()):
         doc = _cell((mod.__doc__ or "").strip().split("\n\n")[0])
         out += [f"#### `{name}`", "", doc, "", "| option | type | default | meaning |", "| --- | --- | --- | --- |"]
-        out += [f"| `{k}` | {_cell(type_text(o))}{' (mm, or 3mm, 0.2in, 6pt)' if o.type == 'length' else ''} | {_default(o)} | {_cell(o.doc)} |" for k, o in mod.SPEC.items()
+        out += [f"| `{k}` | {_cell(type_text(o))}{o.kind.doc_note()} | {_default(o)} | {_cell(o.doc)} |" for k, o in mod.SPEC.items()
                 if k not in COMMON]
         out.append("")
     return out
 
 
 def fields_md() -> list[str]:
-    types = ", ".join(f"`{t}`" for t in TYPES if t != "enum")
+    types = ", ".join(f"`{t}`" for t, kind in OPTION_KINDS.items() if kind.by_name)
     return ["### Card field declarations (`card_types.<type>.fields` in game.yaml)", "",
             f"A field is a type name ({types}) or a mapping:", "",
             "| key | meaning |", "| --- | --- |",

@@ -41,9 +41,7 @@ def opt(o: Opt) -> dict[str, Any]:
     """One typed option as JSON Schema (a ``{param: name}`` number is allowed where the validator
     reads one)."""
     s = logschema.opt_schema(o)
-    if o.type in ("length",):
-        s["type"] = ["string", "number"]
-    if not o.required and o.type != "any" and "type" in s:
+    if not o.required and "type" in s:
         t = s["type"] if isinstance(s["type"], list) else [s["type"]]
         s["type"] = [*t, "null"] if "null" not in t else t
     return s

@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from cardgen import gamehooks
-from cardgen.core.options import MISSING, Opt
+from cardgen.core.options import MISSING, Opt, json_schema
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 # Keys every log may carry, whatever the game (see cardgen.builder.check._check_shape).
@@ -42,50 +42,8 @@ COMMON_EVENT = {
 
 
 def opt_schema(opt: Opt) -> dict[str, Any]:
-    """The JSON Schema of one typed option."""
-    t = opt.type
-    s: dict[str, Any] = {}
-    if opt.doc:
-        s["description"] = opt.doc
-    if t == "int":
-        s["type"] = "integer"
-    elif t == "number":
-        s["type"] = "number"
-    elif t in ("str", "length"):
-        s["type"] = ["string", "number"]          # the checker reads a number as text
-    elif t == "color":
-        s["type"] = "string"
-    elif t == "bool":
-        s["type"] = "boolean"
-    elif t == "enum":
-        s["enum"] = list(opt.choices)
-    elif t == "list":
-        s["type"] = "array"
-        if opt.item is not None:
-            s["items"] = opt_schema(opt.item)
-    elif t == "map":
-        s["type"] = "object"
-        if opt.fields is not None:
-            s.update(_object(opt.fields))
-        elif opt.item is not None:
-            s["additionalProperties"] = opt_schema(opt.item)
-    if t in ("int", "number"):
-        if opt.min is not None:
-            s["minimum"] = opt.min
-        if opt.max is not None:
-            s["maximum"] = opt.max
-    if opt.default is not MISSING and opt.default is not None:
-        s["default"] = opt.default
-    return s
-
-
-def _object(fields: dict[str, Opt]) -> dict[str, Any]:
-    out: dict[str, Any] = {"properties": {k: opt_schema(o) for k, o in fields.items()}}
-    req = [k for k, o in fields.items() if o.required]
-    if req:
-        out["required"] = req
-    out["additionalProperties"] = False
-    return out
+    """The JSON Schema of one typed option (its kind's keywords, with its description and default)."""
+    return json_schema(opt)
 
 
 def event_schema(kind: str, spec: dict[str, Opt]) -> dict[str, Any]:
@@ -160,22 +118,8 @@ END = "<!-- end generated event reference -->"
 
 
 def type_text(opt: Opt) -> str:
-    t = opt.type
-    if t == "enum":
-        return " / ".join(f"`{c}`" for c in opt.choices)
-    if t == "list":
-        return f"list of {type_text(opt.item)}" if opt.item is not None else "list"
-    if t == "map":
-        return f"mapping of {type_text(opt.item)}" if opt.item is not None and opt.fields is None else "mapping"
-    base = {"int": "whole number", "number": "number", "str": "text", "bool": "true / false",
-            "length": "length", "color": "colour", "any": "any"}.get(t, t)
-    if opt.min is not None and opt.max is not None:
-        return f"{base} {opt.min:g}–{opt.max:g}"
-    if opt.min is not None:
-        return f"{base} ≥ {opt.min:g}"
-    if opt.max is not None:
-        return f"{base} ≤ {opt.max:g}"
-    return base
+    """The docs' type column of an option: "whole number 1–6", "list of text"."""
+    return opt.kind.type_text(opt)
 
 
 def _rows(fields: dict[str, Opt], prefix: str = "") -> list[str]:
@@ -185,10 +129,9 @@ def _rows(fields: dict[str, Opt], prefix: str = "") -> list[str]:
                                               else "optional")
         doc = (o.doc or "").replace("|", "\\|")
         rows.append(f"| `{prefix}{k}` | {type_text(o)} | {need} | {doc} |")
-        sub = o.item.fields if o.type == "list" and o.item is not None and o.item.fields else \
-            (o.fields if o.type == "map" and o.fields else None)
+        sub = o.kind.nested(o)
         if sub:
-            rows += _rows(sub, f"{prefix}{k}{'[]' if o.type == 'list' else ''}.")
+            rows += _rows(dict(sub), f"{prefix}{k}{o.kind.row_suffix}.")
     return rows
 
 

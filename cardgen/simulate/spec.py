@@ -20,10 +20,10 @@ import yaml
 from cardgen.builder import pipeline
 from cardgen.content import collection_files as cols
 from cardgen.content.model import Game
+from cardgen.core.params import lookup
 from cardgen.core.problems import Problems, display_path
 from cardgen.play.lookup import hint_for, nearest
 from cardgen.play.package import GamePackage
-from cardgen.play.params import lookup
 
 RANDOM = "random"
 #: header keys that describe a log, not a setup
@@ -224,11 +224,9 @@ def parse_vary(game: Game, text: str) -> tuple[str, list[Any]]:
 def with_param(game: Game, path: str, value: Any) -> Game:
     """A copy of ``game`` whose params hold ``value`` at ``path`` (the files are not touched)."""
     g = copy.deepcopy(game)
-    keys = path.split(".")
-    node = g.params
-    for k in keys[:-1]:
-        node = node[k] if k in node else node[int(k)]
-    node[keys[-1] if keys[-1] in node or not keys[-1].isdigit() else int(keys[-1])] = value
+    *parents, last = path.split(".")
+    node = lookup(g.params, parents)
+    node[last if last in node or not last.isdigit() else int(last)] = value
     return g
 
 
