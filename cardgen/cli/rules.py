@@ -86,16 +86,14 @@ def diff(ctx: click.Context, game: str, a: str, b: str, detail: bool, fmt: str) 
                                    (f"; {h}" if (h := did_you_mean(name.lstrip('vV'), known)) else "") +
                                    f" (versions: {', '.join(known)}, or 'current')")
         found.append(v)
-    changes = None
-    if all(found) and book is not None:
-        changes = book.changes(found[0], found[1])
-    if changes is None or problems.has_errors:
+    va, vb = found
+    changes = book.changes(va, vb) if va is not None and vb is not None and book is not None else None
+    if changes is None or va is None or vb is None or problems.has_errors:
         if fmt == "json":
             click.echo(to_json(problems, rule_titles(_root(ctx)), changes=[]))
         else:
             _report(problems, fmt)
         sys.exit(1)
-    va, vb = found
     if fmt == "json":
         click.echo(json.dumps({"game": game, "from": va.version, "to": vb.version,
                                "changes": [c.as_dict() for c in changes],

@@ -242,7 +242,7 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                            hint=did_you_mean(tv["size"], sizes))
             continue
         fields: dict[str, Opt] = {}
-        fdefs = tv["fields"] or {}
+        fdefs = tv["fields"] if isinstance(tv["fields"], YDict) else YDict()
         for fname, fspec in fdefs.items():
             if fname in COMMON_FIELDS:
                 problems.error("YAML-TYPE", f"field '{fname}' of {where} is a common card field; "
@@ -303,7 +303,8 @@ def bad_component_keys(raw: YDict) -> frozenset[str]:
 def bad_keys(raw: dict, card_types: dict[str, CardType], colors: dict) -> frozenset[str]:
     """The keys of a card that failed its checks whose value is not known: misspelt (and the key
     it was meant to be), missing, or of the wrong value; ``*`` when its card type is unknown."""
-    ctype = card_types.get(raw.get("type")) if isinstance(raw.get("type"), str) else None
+    type_key = raw.get("type")
+    ctype = card_types.get(type_key) if isinstance(type_key, str) else None
     if ctype is None:
         return frozenset({ANY_KEY})
     spec = {**COMMON_FIELDS, **ctype.fields}
@@ -444,5 +445,5 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
         return None
     v = r.values
     flocs = {k: merged.at(k) for k in merged}
-    return Card(id=v["id"], name=v["name"], type=ctype_key, copies=v["copies"], fields=v, loc=merged.loc,
+    return Card(id=v["id"], name=v["name"], type=ctype.key, copies=v["copies"], fields=v, loc=merged.loc,
                 field_locs=flocs, own=frozenset(cd))
