@@ -227,6 +227,11 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     limits = {**DEFAULT_LIMITS, **(v.get("limits") or {})}
     params_file = root / "rules" / slug / "params.yaml"
     params = load_yaml(params_file, problems) if params_file.exists() else YDict()
+    if params is not None and not isinstance(params, YDict):     # a list or a single value: no parameters
+        problems.error("YAML-TYPE", "params.yaml must be a mapping of rules parameters",
+                       getattr(params, "loc", None) or Loc(str(params_file), 1, 1))
+    if not isinstance(params, YDict):           # an empty file (or one reported above) holds no parameters
+        params = YDict()
     card_types: dict[str, CardType] = {}
     for key, td in raw["card_types"].items():
         where = f"card type '{key}'"

@@ -225,7 +225,7 @@ def with_param(game: Game, path: str, value: Any) -> Game:
     """A copy of ``game`` whose params hold ``value`` at ``path`` (the files are not touched)."""
     g = copy.deepcopy(game)
     keys = path.split(".")
-    node = g.params
+    node: Any = g.params         # nested mappings and lists
     for k in keys[:-1]:
         node = node[k] if k in node else node[int(k)]
     node[keys[-1] if keys[-1] in node or not keys[-1].isdigit() else int(keys[-1])] = value
