@@ -60,7 +60,7 @@ class Greedy:
         except ParamError as e:
             raise self.rules._missing(e) from None
 
-    def __call__(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def __call__(self, obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         best = max(legal, key=lambda a: (self.score(obs, a), -legal.index(a)))
         return best
 
