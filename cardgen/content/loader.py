@@ -20,7 +20,7 @@ from cardgen.core.fonts import available as available_fonts
 from cardgen.core.options import Opt, check_mapping, check_value, opt_from_yaml
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.units import PAPER_MM
-from cardgen.core.yamlsrc import YDict, load_yaml
+from cardgen.core.yamlsrc import YDict, load_mapping, load_yaml
 
 DEFAULT_LIMITS = {"copies": 1000, "count": 10000}     # game.yaml ``limits`` may change them
 
@@ -226,12 +226,7 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     fonts = checked_fonts(v.get("fonts") or YDict(), problems)
     limits = {**DEFAULT_LIMITS, **(v.get("limits") or {})}
     params_file = root / "rules" / slug / "params.yaml"
-    params = load_yaml(params_file, problems) if params_file.exists() else YDict()
-    if params is not None and not isinstance(params, YDict):     # a list or a single value: no parameters
-        problems.error("YAML-TYPE", "params.yaml must be a mapping of rules parameters",
-                       getattr(params, "loc", None) or Loc(str(params_file), 1, 1))
-    if not isinstance(params, YDict):           # an empty file (or one reported above) holds no parameters
-        params = YDict()
+    params = load_mapping(params_file, problems, "params.yaml") if params_file.exists() else YDict()
     card_types: dict[str, CardType] = {}
     for key, td in raw["card_types"].items():
         where = f"card type '{key}'"

@@ -269,6 +269,15 @@ def load_yaml(path: str | os.PathLike, problems: Problems) -> Any:
     return parse_yaml(text, p, problems)
 
 
+def load_mapping(path: str | os.PathLike, problems: Problems, what: str) -> YDict:
+    """A YAML file that holds a mapping (``what`` names the file when it holds something else);
+    an empty or unreadable file (its problem reported) is an empty mapping."""
+    data = load_yaml(path, problems)
+    if data is not None and not isinstance(data, YDict):
+        problems.error("YAML-TYPE", f"{what} must be a mapping", getattr(data, "loc", None) or Loc(str(path), 1, 1))
+    return data if isinstance(data, YDict) else YDict()
+
+
 def unmojibake(s: str) -> str | None:
     """The intended text when ``s`` reads as UTF-8 decoded as cp1252/latin-1, else None."""
     if s.isascii():
