@@ -177,6 +177,6 @@ class Rotate:
     items: tuple = ()
 
 
-def children(it) -> tuple:
+def children(it: object) -> tuple:
     """The primitives a group primitive (Clip, Rotate) draws; () for any other."""
     return it.items if isinstance(it, (Clip, Rotate)) else ()

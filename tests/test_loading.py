@@ -1,9 +1,11 @@
 """Loading YAML with positions, units, schemas and hints."""
 
 import pytest
+import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cardgen.core import yamlsrc
 from cardgen.core.options import Opt, check_mapping
 from cardgen.core.problems import Problems, did_you_mean
 from cardgen.core.units import UnitError, length_mm
@@ -104,3 +106,25 @@ def test_a_key_written_with_no_value_is_neither_none_nor_silently_its_default():
     r2 = check_mapping(parse_yaml("label: x\n", "mat.yaml", p2), {"gap": Opt("length", default=5.0),
                                                                   "label": Opt("str", default=None)}, p2, "mat 1")
     assert r2.ok and r2.values["gap"] == 5.0 and not p2.items
+
+
+def test_the_shape_check_runs_without_libyaml(monkeypatch):
+    """PyYAML without libyaml: the pure-Python parser walks the events (it once crashed building
+    its parser), and still refuses nesting too deep, at its position."""
+    monkeypatch.setattr(yamlsrc, "_EventParser", yaml.SafeLoader)
+    p = Problems()
+    assert parse_yaml("a: [1, {b: 2}]\n", "f.yaml", p) == {"a": [1, {"b": 2}]} and not p.items
+    deep = "x: " + "[" * (yamlsrc.MAX_DEPTH + 1) + "]" * (yamlsrc.MAX_DEPTH + 1) + "\n"
+    assert parse_yaml(deep, "f.yaml", p) is None
+    (prob,) = p.items
+    assert prob.rule == "YAML-DEPTH" and prob.loc.line == 1
+
+
+def test_params_that_are_not_a_mapping_are_one_problem(game_copy):
+    """A params.yaml holding a list is reported at the file, never a traceback further on."""
+    g = game_copy("bones_on_ice")
+    g.write("rules/bones_on_ice/params.yaml", "- 1\n- 2\n")
+    code, probs = g.validate()
+    assert code == 1
+    assert [(p["rule"], p["file"].rsplit("/", 1)[-1], p["line"]) for p in probs
+            if p["file"].endswith("params.yaml")] == [("YAML-TYPE", "params.yaml", 1)], probs

@@ -32,7 +32,7 @@ def board_files(maps_dir: Path, problems: Problems) -> dict[str, list[tuple[Path
         doc = load_yaml(path, problems)
         if doc is None:
             continue
-        if not isinstance(doc, dict):
+        if not isinstance(doc, YDict):
             problems.error("YAML-TYPE", f"{path.name} must be a mapping with one of the keys {', '.join(KINDS)}",
                            getattr(doc, "loc", Loc(str(path), 1, 1)))
             continue

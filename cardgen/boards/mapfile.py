@@ -40,7 +40,7 @@ def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -
     if not r.ok or not isinstance(md, YDict):
         return None
     v = r.values["map"]
-    style = "odd-r" if v["orientation"] == "pointy" else "odd-q"
+    style: hg.OffsetStyle = "odd-r" if v["orientation"] == "pointy" else "odd-q"
     default = v["fill"] or ts.default
     if v["fill"] and v["fill"] not in ts.terrain:
         problems.error("MAP-TERRAIN", f"unknown terrain '{v['fill']}'", md.at("fill"),
@@ -51,6 +51,7 @@ def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -
     zones: dict[str, set[hg.Hex]] = {k: set() for k in ts.zones}
     zone_locs: dict[str, Loc] = {}
     ok = True
+    h: hg.Hex | None
 
     def put(col: int, row: int, terrain: str) -> hg.Hex:
         h = hg.from_offset(col, row, style)
@@ -128,16 +129,17 @@ def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -
             continue
         tiles[h] = terr
     # start zones listed by coordinates
-    st = doc.get("starts") or {}
-    for zkey, cells in st.items() if isinstance(st, dict) else []:
-        zone_locs[zkey] = st.key_at(zkey)
+    st = doc.get("starts")
+    starts = st if isinstance(st, YDict) else YDict()
+    for zkey, cells in starts.items():
+        zone_locs[zkey] = starts.key_at(zkey)
         if zkey not in ts.zones:
-            problems.error("MAP-TERRAIN", f"unknown start zone '{zkey}'", st.key_at(zkey),
+            problems.error("MAP-TERRAIN", f"unknown start zone '{zkey}'", starts.key_at(zkey),
                            hint=did_you_mean(zkey, ts.zones))
             ok = False
             continue
         if isinstance(cells, dict):
-            rect = _rect(cells, st.at(zkey), style, offsets, problems, f"start zone '{zkey}'")
+            rect = _rect(cells, starts.at(zkey), style, offsets, problems, f"start zone '{zkey}'")
             if rect is None:
                 ok = False
             else:
@@ -145,12 +147,12 @@ def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -
             continue
         if not isinstance(cells, list):
             problems.error("YAML-TYPE", f"start zone '{zkey}' must be a list of [col, row] or "
-                           "{cols: [first, last], rows: [first, last]}", st.at(zkey))
+                           "{cols: [first, last], rows: [first, last]}", starts.at(zkey))
             ok = False
             continue
         zseen: set[hg.Hex] = set()
         for i, c in enumerate(cells):
-            cloc = cells.at(i) if isinstance(cells, YList) else st.at(zkey)
+            cloc = cells.at(i) if isinstance(cells, YList) else starts.at(zkey)
             h = _cell(c, cloc, style, offsets, problems, f"start zone '{zkey}' hex {i + 1}")
             if h is None:
                 ok = False
@@ -167,7 +169,7 @@ def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -
                   v["legend"], tiles, offsets, zones, ts, md.loc, zone_locs)
 
 
-def _rect(raw: dict, loc: Loc, style: str, offsets: dict, problems: Problems, what: str) -> set | None:
+def _rect(raw: dict, loc: Loc, style: hg.OffsetStyle, offsets: dict, problems: Problems, what: str) -> set | None:
     """The hexes of ``{cols: [a, b], rows: [c, d]}`` (inclusive; holes skipped); every corner on the grid."""
     r = common.check(raw, {"cols": Opt("list", required=True, item=Opt("int")),
                             "rows": Opt("list", required=True, item=Opt("int"))}, problems, what)
@@ -196,7 +198,7 @@ def _fmt(off: tuple[int, int]) -> str:
     return f"{off[0]},{off[1]}"
 
 
-def _cell(raw: Any, loc: Loc, style: str, offsets: dict, problems: Problems, what: str) -> hg.Hex | None:
+def _cell(raw: Any, loc: Loc, style: hg.OffsetStyle, offsets: dict, problems: Problems, what: str) -> hg.Hex | None:
     if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
                                                             for x in raw)):
         problems.error("YAML-TYPE", f"{what} must be [col, row] (whole numbers)", loc)

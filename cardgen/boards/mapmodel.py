@@ -81,7 +81,7 @@ class TerrainSet:
     loc: Loc | None = None
 
     def by_symbol(self) -> dict[str, tuple[str, str | None]]:
-        out = {t.symbol: (t.key, None) for t in self.terrain.values()}
+        out: dict[str, tuple[str, str | None]] = {t.symbol: (t.key, None) for t in self.terrain.values()}
         for z in self.zones.values():
             out[z.symbol] = (z.terrain, z.key)
         return out
@@ -93,7 +93,7 @@ class HexMap:
     path: Path
     name: str
     description: str
-    orientation: str
+    orientation: hg.Orientation
     size: float
     labels: bool
     legend: bool
@@ -105,7 +105,7 @@ class HexMap:
     zone_locs: dict[str, Loc] = field(default_factory=dict)
 
     @property
-    def style(self) -> str:
+    def style(self) -> hg.OffsetStyle:
         return "odd-r" if self.orientation == "pointy" else "odd-q"
 
     def passable(self, h: hg.Hex) -> bool:

@@ -43,9 +43,10 @@ def load_terrain(files: list[tuple[Path, YDict]], game, problems: Problems) -> T
                                 "default": Opt("str", default=None, doc="terrain of unset hexes"),
                                 "placement": Opt("map", default=None)}, problems, path.name)
         ts.loc = doc.loc
-        raw_t = doc.get("terrain") or {}
+        raw_t = doc.get("terrain")
+        raw_t = raw_t if isinstance(raw_t, YDict) else YDict()
         seen_sym: dict[str, str] = {}
-        for key, td in raw_t.items() if isinstance(raw_t, dict) else []:
+        for key, td in raw_t.items():
             rr = common.mapping(td, raw_t.at(key), TERRAIN_SPEC, problems, f"terrain '{key}'", game.colors)
             if not rr.ok:
                 continue
@@ -60,8 +61,9 @@ def load_terrain(files: list[tuple[Path, YDict]], game, problems: Problems) -> T
             seen_sym[v["symbol"]] = key
             ts.terrain[key] = Terrain(key, v["name"], v["symbol"], v["fill"], v["pattern"], v["pattern_color"],
                                       v["passable"], v["blocks_sight"], v["note"])
-        raw_z = doc.get("zones") or {}
-        for key, zd in raw_z.items() if isinstance(raw_z, dict) else []:
+        raw_z = doc.get("zones")
+        raw_z = raw_z if isinstance(raw_z, YDict) else YDict()
+        for key, zd in raw_z.items():
             rr = common.mapping(zd, raw_z.at(key), ZONE_SPEC, problems, f"zone '{key}'", game.colors)
             if not rr.ok:
                 continue
@@ -91,7 +93,7 @@ def load_terrain(files: list[tuple[Path, YDict]], game, problems: Problems) -> T
 def _placement(pd: Any, ts: TerrainSet, game, problems: Problems) -> Any:
     """``placement: {hook: NAME, …}``: the game's package reads the rest (its start zones, sizes)
     and returns an object whose ``check(map, problems)`` checks each map's starts."""
-    if not isinstance(pd, dict) or "hook" not in pd:
+    if not isinstance(pd, YDict) or "hook" not in pd:
         problems.error("YAML-TYPE", "placement names its game's check: {hook: NAME, …}", getattr(pd, "loc", None))
         return None
     fn = gamehooks.hook(game.slug, str(pd["hook"])) if game is not None else None

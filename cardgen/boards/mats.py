@@ -134,13 +134,14 @@ def _group(gd, loc, card, game, problems: Problems, token_defs: dict, what: str)
     if v["track"] is not None:
         ends = [_track_end(v["track"][k], game, problems, gd["track"].at(k) if k in gd["track"] else gd.at("track"),
                            f"'{k}' of the track of {what}") for k in ("from", "to")]
-        if None in ends:
+        first, last = ends
+        if first is None or last is None:
             return None
-        if ends[1] <= ends[0]:
-            problems.error("YAML-TYPE", f"the track of {what} must end above its start ({ends[0]}), not at {ends[1]}",
+        if last <= first:
+            problems.error("YAML-TYPE", f"the track of {what} must end above its start ({first}), not at {last}",
                            gd.at("track"))
             return None
-        track = (ends[0], ends[1])
+        track = (first, last)
     toks = None
     if v["tokens"] is not None:
         toks = []
@@ -184,17 +185,19 @@ def _track_rows(g: Group) -> list[tuple[str, list[int]]]:
 
 
 def _ring_grid(g: Group) -> tuple[int, int, float]:
-    d = max((t.size for t in g.tokens), default=20.0) + 4
-    cols = min(g.columns or len(g.tokens), len(g.tokens)) or 1
-    rows = -(-len(g.tokens) // cols)
+    tokens = g.tokens or []
+    d = max((t.size for t in tokens), default=20.0) + 4
+    cols = min(g.columns or len(tokens), len(tokens)) or 1
+    rows = -(-len(tokens) // cols)
     return cols, rows, d
 
 
 def _group_size(g: Group, m: Mat) -> tuple[float, float]:
     if g.track is not None:
-        rows = _track_rows(g)
-        lead = TRACK_BOX if any(cap for cap, _ in rows) else 0.0
-        return max(lead + max(len(b) for _, b in rows) * TRACK_BOX, 40.0), LABEL_H + len(rows) * (TRACK_BOX + 2)
+        track_rows = _track_rows(g)
+        lead = TRACK_BOX if any(cap for cap, _ in track_rows) else 0.0
+        return (max(lead + max(len(b) for _, b in track_rows) * TRACK_BOX, 40.0),
+                LABEL_H + len(track_rows) * (TRACK_BOX + 2))
     if g.tokens is not None:
         cols, rows, d = _ring_grid(g)
         cell_w = d + RING_GAP + 8

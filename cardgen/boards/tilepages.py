@@ -117,33 +117,31 @@ def tile_pages(t: Tiling, fonts: dict[str, str]) -> list[Page]:
         dx, dy = wx - tile.x0, wy - tile.y0
         content = cull(t.board.items, tile.x0, tile.y0, tile.x1, tile.y1)
         over: list = []
-        right = tile.col < ncols - 1
-        below = tile.row < nrows - 1
-        seam_r = t.cols[tile.col + 1][0] if right else None
-        seam_b = t.rows[tile.row + 1][0] if below else None
+        seam_r = t.cols[tile.col + 1][0] if tile.col < ncols - 1 else None     # a tile to the right
+        seam_b = t.rows[tile.row + 1][0] if tile.row < nrows - 1 else None     # a tile below
         # glue strips: the part of this tile the neighbour to the right / below covers
-        if right:
+        if seam_r is not None:
             over += _glue_label(seam_r, tile.y0, tile.x1 - seam_r, tile.h, True,
                                 f"{col_name(tile.col + 1)}{tile.row + 1}", bold)
-        if below:
+        if seam_b is not None:
             over += _glue_label(tile.x0, seam_b, tile.w, tile.y1 - seam_b, False,
                                 f"{col_name(tile.col)}{tile.row + 2}", bold)
         # registration crosshairs on every seam this tile touches, centred on the cut line; the
         # same places along a seam on both its tiles (they depend on the seam and the row or column only)
         ys = crosshair_spots(texts, "x", tile.x0, tile.y0, tile.y1) if tile.col > 0 else []
-        ys_r = crosshair_spots(texts, "x", seam_r, tile.y0, tile.y1) if right else []
+        ys_r = crosshair_spots(texts, "x", seam_r, tile.y0, tile.y1) if seam_r is not None else []
         xs = crosshair_spots(texts, "y", tile.y0, tile.x0, tile.x1) if tile.row > 0 else []
-        xs_b = crosshair_spots(texts, "y", seam_b, tile.x0, tile.x1) if below else []
+        xs_b = crosshair_spots(texts, "y", seam_b, tile.x0, tile.x1) if seam_b is not None else []
         if tile.col > 0:
             for y in ys:
                 over += crosshair(tile.x0, y)
-        if right:
+        if seam_r is not None:
             for y in ys_r:
                 over += crosshair(seam_r, y)
         if tile.row > 0:
             for x in xs:
                 over += crosshair(x, tile.y0)
-        if below:
+        if seam_b is not None:
             for x in xs_b:
                 over += crosshair(x, seam_b)
         win = Clip(wx, wy, tile.w, tile.h, tuple(translate(content + over, dx, dy)))
@@ -166,7 +164,7 @@ def tile_pages(t: Tiling, fonts: dict[str, str]) -> list[Page]:
         steps = []
         if tile.col > 0 or tile.row > 0:
             steps.append("cut the dashed edge" + ("s" if tile.col > 0 and tile.row > 0 else ""))
-        if right or below:
+        if seam_r is not None or seam_b is not None:
             steps.append("grey strips go under the next tile")
         if steps:
             page.items.append(Text(bx + 22, by + 11.2, "; ".join(steps) + "; match the crosshairs", reg, 7,

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from cardgen.core.fonts import METRICS
-from cardgen.scene import Circle, Clip, Image, Line, Polygon, Rect, Text
+from cardgen.scene import Circle, Clip, Image, Line, Polygon, Primitive, Rect, Text
 
 COMMON_W, COMMON_H = 210.0, 279.4        # the area both A4 and Letter hold
 MARGIN = 10.0                            # blank paper kept at every edge of that area
@@ -212,7 +212,7 @@ def cull(items: list, x0: float, y0: float, x1: float, y1: float) -> list:
 
 def scale(items: list, k: float, dx: float = 0.0, dy: float = 0.0) -> list:
     """The primitives scaled by ``k`` about the origin, then moved by (dx, dy) (for thumbnails)."""
-    out = []
+    out: list[Primitive | Clip] = []
     for it in items:
         t = type(it)
         if t is Rect:
@@ -286,7 +286,7 @@ def _place_seams(total: float, window: float, overlap: float, n: int,
         if lo > hi + 1e-9:
             return None
         target = min(max(k * even, lo), hi)
-        best, best_key = None, None
+        best, best_key = lo, None        # pos = lo comes first: always replaced
         steps = int((hi - lo) / STEP + 1e-9)
         for i in range(steps + 1):
             pos = lo + i * STEP

@@ -298,8 +298,9 @@ TICK = 4.0          # crop mark length
 TICK_GAP = 1.0      # between a crop mark and the printed colour
 
 
-def _shelves(sheet: Sheet, width: float) -> list[tuple[float, list[tuple[TokenDef, int]]]]:
-    """Rows of tokens of one size each, in the file's order: [(size, [(token, copy), …]), …]."""
+def _shelves(sheet: Sheet, width: float) -> list[tuple[float, list[tuple[TokenDef, int]], bool, bool]]:
+    """Rows of tokens of one size each, in the file's order: [(size, [(token, copy), …], first row of
+    its group, last row of its group), …]."""
     groups: dict[tuple[str, float], list[tuple[TokenDef, int]]] = {}
     for t in sheet.tokens:
         groups.setdefault((t.shape, t.size), []).extend((t, k) for k in range(t.count))
@@ -336,12 +337,11 @@ def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[d
     out: list[Page] = []
     manifest: list[dict] = []
     title = f"{game.title} — {sheet.name}"
-    front = back = None
     y = top0
     block: list = []          # the current block of same-size shelves: (x0, size, n, y)
 
-    def new_pages():
-        nonlocal front, back, y
+    def new_pages() -> tuple[Page, Page]:
+        nonlocal y
         front = Page(W, H, label="front")
         back = Page(W, H, label="back")
         front.items.append(Text(bx, by + 4, f"{title} · fronts · print double-sided ({ps.duplex}-edge flip) at "
@@ -351,8 +351,9 @@ def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[d
         manifest.extend([{"page": len(out) - 1, "side": "front", "tokens": []},
                          {"page": len(out), "side": "back", "tokens": []}])
         y = top0
+        return front, back
 
-    def close_block():
+    def close_block(front: Page) -> None:
         if not block:
             return
         size = block[0][1]
@@ -364,20 +365,20 @@ def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[d
                                   x0 + ncols * size + (ncols - 1) * sheet.gap))
         block.clear()
 
-    new_pages()
+    front, back = new_pages()
     for size, copies, first, _last in _shelves(sheet, inner_w):
         if first:
-            close_block()
+            close_block(front)
             if y > top0:
                 y += 2 * (BLEED + TICK_GAP + TICK) - sheet.gap
         if y + size > bottom_limit:
-            close_block()
-            new_pages()
+            close_block(front)
+            front, back = new_pages()
         per = max(1, int((inner_w + sheet.gap) // (size + sheet.gap)))
         gw = per * size + (per - 1) * sheet.gap
         x0 = bx + (cw - gw) / 2
         if block and block[0][1] != size:
-            close_block()
+            close_block(front)
         block.append((x0, size, len(copies), y))
         for c, (t, copy) in enumerate(copies):
             x = x0 + c * (size + sheet.gap)
@@ -388,7 +389,7 @@ def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[d
             manifest[-1]["tokens"].append({"id": t.id, "copy": copy + 1,
                                            "box": [round(bxx, 4), round(byy, 4), size, size]})
         y += size + sheet.gap
-    close_block()
+    close_block(front)
     return out, manifest
 
 

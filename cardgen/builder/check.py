@@ -76,11 +76,12 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
                 raise LogError("LOG-FIELD", f"the log header lacks '{key}' ({opt.doc or opt.describe()})",
                                Loc(str(log.path), 1, 1))
             continue
-        ok, v = check_value(log.header[key], opt, log.header_locs.get(key), probs, f"header '{key}'")
+        top = Loc(str(log.path), 1, 1)
+        ok, v = check_value(log.header[key], opt, log.header_locs.get(key) or top, probs, f"header '{key}'")
         if not ok:
-            raise _refused(probs, Loc(str(log.path), 1, 1))
+            raise _refused(probs, top)
         if opt.kind.typed:
-            _empty_inside(v, log.header_locs.get(key) or Loc(str(log.path), 1, 1), f"header '{key}'")
+            _empty_inside(v, log.header_locs.get(key) or top, f"header '{key}'")
         raw = log.header[key]
         if isinstance(raw, YList):      # keep each item's position: "players[1]" → its line
             for i in range(len(raw)):

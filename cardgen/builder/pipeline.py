@@ -214,9 +214,9 @@ def _unread_error_cards(laid: Laid, problems: Problems) -> None:
         if p.loc is None or p.loc.file not in starts:
             continue
         owner = None
-        for line, u in sorted(starts[p.loc.file], key=lambda t: t[0]):
+        for line, unread in sorted(starts[p.loc.file], key=lambda t: t[0]):
             if line <= p.loc.line:
-                owner = u
+                owner = unread
         if owner is not None:
             mine.setdefault(id(owner), []).append(p)
     for u in game.unread_cards:

@@ -16,6 +16,7 @@ from cardgen.builder.selection import apply as apply_selection
 from cardgen.builder.selection import printables as select_printables
 from cardgen.cli.common import FORMAT, Ctx, report
 from cardgen.content.loader import check_sizes_fit
+from cardgen.content.model import Game
 from cardgen.core import sources
 from cardgen.core.atomic import OutputError, check_folder, replace_set
 from cardgen.core.problems import Loc, Problems, did_you_mean, safe
@@ -111,7 +112,7 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     unknown = [(laid.game, n) for laid in plans for n in laid.game.printables if n not in for_game(laid.game.slug)]
     for game, n in unknown:
         problems.error("GAME-PRINTABLE", f"{game.title} lists unknown printable '{n}'",
-                       game.game_file and _loc(game, "printables"),
+                       _loc(game, "printables"),
                        hint=did_you_mean(n, for_game(game.slug)))
     if any(id(p) not in absorbed for p in problems.errors):
         report(problems, fmt, {"written": []})
@@ -140,7 +141,7 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
             click.echo(safe(f"wrote {w}"), err=True)
         click.echo(f"built {len(names)} game(s) in {time.monotonic() - started:.1f} s", err=True)
     n_err = sum(laid.error_cards for laid in plans)
-    if memo is not None and not n_err:
+    if store is not None and memo is not None and not n_err:
         store.put("build", memo, {"files": {str(out / slug / n): hashlib.sha256(d).hexdigest()
                                             for slug, files in outputs.items() for n, d in files.items()},
                                   "problems": [[p.rule, p.severity, p.message, _locl(p.loc), p.hint] for p in problems]})
@@ -223,7 +224,7 @@ def _steps(plans: list, for_game, only: list[str], cards_sel: str | None, root: 
     return steps
 
 
-def _loc(game, key):
+def _loc(game: Game, key: str) -> Loc:
     return Loc(str(game.game_file), 1, 1)
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 import click
 
@@ -55,7 +57,9 @@ class Ctx:
     works anywhere); no project there is exit 2 "no cardgen project here"."""
 
     def __init__(self, ctx: click.Context, root: Path | None):
-        self._ctx, self._given, self._root, self._games = ctx, root, None, None
+        self._ctx, self._given = ctx, root
+        self._root: Path | None = None
+        self._games: list[str] | None = None
 
     @property
     def root(self) -> Path:
@@ -92,8 +96,8 @@ def titles() -> dict[str, str]:
     return rule_titles(root) if root is not None else {}
 
 
-def report(problems: Problems, fmt: str, extra: dict | None = None, out=None,
-           details: list[str] = ()) -> None:
+def report(problems: Problems, fmt: str, extra: dict | None = None, out: TextIO | None = None,
+           details: Sequence[str] = ()) -> None:
     """Problems one a line, then ``details`` (what the files hold), then the count on stderr."""
     out = out or sys.stdout
     if fmt == "json":

@@ -121,16 +121,18 @@ def load_catalogue(root: Path, slug: str, problems: Problems) -> Catalogue | Non
     if raw is None:
         return None
     top = check_mapping(raw, CATALOGUE_SPEC, problems, "catalogue.yaml")
-    if not top.ok and not isinstance(top.values.get("sections"), list):
+    sections = top.values.get("sections")
+    if not top.ok and not isinstance(sections, list):
         return None
     game, about = top.values.get("game"), top.values.get("about")
     cat = Catalogue(slug, game if isinstance(game, str) else slug, about if isinstance(about, str) else "", path)
-    for sec in top.values.get("sections") if isinstance(top.values.get("sections"), list) else []:
+    for sec in sections if isinstance(sections, list) else []:
         s = check_mapping(sec, SECTION_SPEC, problems, "a catalogue section")
-        name = s.values.get("name") if isinstance(s.values.get("name"), str) else ""
-        by = s.values.get("checked_by") if s.values.get("checked_by") in CHECKED_BY else "check"
+        name, by, rules = s.values.get("name"), s.values.get("checked_by"), s.values.get("rules")
+        name = name if isinstance(name, str) else ""
+        by = by if by in CHECKED_BY else "check"
         cat.sections.append((name, by))
-        for r in s.values.get("rules") if isinstance(s.values.get("rules"), list) else []:
+        for r in rules if isinstance(rules, list) else []:
             v = check_mapping(r, RULE_SPEC, problems, f"a rule of section '{name}'").values
             rid, loc = v.get("id"), getattr(r, "loc", None)
             stmt = v.get("statement")
@@ -141,14 +143,16 @@ def load_catalogue(root: Path, slug: str, problems: Problems) -> Catalogue | Non
                                r.at("id") if isinstance(r, YDict) else loc)
                 continue
             if rid in cat.rules:
+                first = cat.rules[rid].loc
                 problems.error("RULES-CATALOGUE", f"rule ID '{rid}' appears twice in the catalogue (first at line "
-                               f"{cat.rules[rid].loc.line if cat.rules[rid].loc else 0})",
+                               f"{first.line if first else 0})",
                                r.at("id") if isinstance(r, YDict) else loc)
                 continue
             rulings = tuple(x for x in v.get("rulings") or () if isinstance(x, str)) \
                 if isinstance(v.get("rulings"), list) else ()
-            title = v.get("title") if isinstance(v.get("title"), str) and v["title"].strip() else title_of(stmt)
-            by_rule = v.get("checked_by") if v.get("checked_by") in CHECKED_BY else by
+            title, by_rule = v.get("title"), v.get("checked_by")
+            title = title if isinstance(title, str) and title.strip() else title_of(stmt)
+            by_rule = by_rule if by_rule in CHECKED_BY else by
             cat.rules[rid] = Rule(rid, str(name), stmt, rulings, by_rule, title, loc)
     return cat
 

@@ -114,7 +114,7 @@ def load_collection_file(path: Path, game: Game, problems: Problems) -> tuple[st
         problems.error("YAML-TYPE", f"the file is empty; a {game.title} file holds one of: {', '.join(kinds)}",
                        Loc(str(path), 1, 1))
         return "", None, []
-    if not isinstance(doc, dict) or len(doc) != 1:
+    if not isinstance(doc, YDict) or len(doc) != 1:
         if doc is not None:
             problems.error("YAML-TYPE", f"a {game.title} file must hold exactly one of: {', '.join(kinds)}",
                            getattr(doc, "loc", Loc(str(path), 1, 1)))

@@ -76,7 +76,7 @@ def k_count(col: Collection, c: dict, rule: str, problems: Problems, cloc: Loc) 
         if why:
             if col.kind not in ("cards", "components"):
                 loc = col.loc          # a deck, party or build as a whole: where its cards are listed
-            elif sel and unique and (len(sel) == 1 or n > (c.get("max") if c.get("max") is not None
+            elif sel and unique and (len(sel) == 1 or n > (c["max"] if c.get("max") is not None
                                                            else c.get("exactly", n))):
                 loc = sel[-1].loc      # too many designs: the last one added
             elif len(sel) == 1 or sel and (c.get("max") is not None and n > c["max"] or
@@ -250,7 +250,7 @@ def evaluate(constraints: list[Any], collections: dict[str, Collection], params:
     reported: dict[str, set[Loc]] = {}      # rule → where its problems so far stand
     for i, raw in enumerate(constraints):
         loc = getattr(raw, "loc", Loc(""))
-        if not isinstance(raw, dict) or "rule" not in raw or "kind" not in raw:
+        if not isinstance(raw, YDict) or "rule" not in raw or "kind" not in raw:
             problems.error("RULES-CONSTRAINT", f"constraint {i + 1} needs 'rule' and 'kind'", loc)
             continue
         bad = [k for k in raw if k not in ARGS]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 from cardgen.content.model import Game
 
@@ -33,7 +33,7 @@ def numeric_fields(game: Game) -> list[str]:
     return out
 
 
-def _num(v: Any) -> bool:
+def _num(v: Any) -> TypeGuard[int | float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 

@@ -20,7 +20,7 @@ from cardgen.core.fonts import available as available_fonts
 from cardgen.core.options import Opt, check_mapping, check_value, opt_from_yaml
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.units import PAPER_MM
-from cardgen.core.yamlsrc import YDict, load_yaml
+from cardgen.core.yamlsrc import YDict, load_mapping, load_yaml
 
 DEFAULT_LIMITS = {"copies": 1000, "count": 10000}     # game.yaml ``limits`` may change them
 
@@ -226,7 +226,7 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     fonts = checked_fonts(v.get("fonts") or YDict(), problems)
     limits = {**DEFAULT_LIMITS, **(v.get("limits") or {})}
     params_file = root / "rules" / slug / "params.yaml"
-    params = load_yaml(params_file, problems) if params_file.exists() else YDict()
+    params = load_mapping(params_file, problems, "params.yaml") if params_file.exists() else YDict()
     card_types: dict[str, CardType] = {}
     for key, td in raw["card_types"].items():
         where = f"card type '{key}'"
@@ -242,7 +242,7 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                            hint=did_you_mean(tv["size"], sizes))
             continue
         fields: dict[str, Opt] = {}
-        fdefs = tv["fields"] or {}
+        fdefs = tv["fields"] if isinstance(tv["fields"], YDict) else YDict()
         for fname, fspec in fdefs.items():
             if fname in COMMON_FIELDS:
                 problems.error("YAML-TYPE", f"field '{fname}' of {where} is a common card field; "
@@ -303,7 +303,8 @@ def bad_component_keys(raw: YDict) -> frozenset[str]:
 def bad_keys(raw: dict, card_types: dict[str, CardType], colors: dict) -> frozenset[str]:
     """The keys of a card that failed its checks whose value is not known: misspelt (and the key
     it was meant to be), missing, or of the wrong value; ``*`` when its card type is unknown."""
-    ctype = card_types.get(raw.get("type")) if isinstance(raw.get("type"), str) else None
+    type_key = raw.get("type")
+    ctype = card_types.get(type_key) if isinstance(type_key, str) else None
     if ctype is None:
         return frozenset({ANY_KEY})
     spec = {**COMMON_FIELDS, **ctype.fields}
@@ -444,5 +445,5 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
         return None
     v = r.values
     flocs = {k: merged.at(k) for k in merged}
-    return Card(id=v["id"], name=v["name"], type=ctype_key, copies=v["copies"], fields=v, loc=merged.loc,
+    return Card(id=v["id"], name=v["name"], type=ctype.key, copies=v["copies"], fields=v, loc=merged.loc,
                 field_locs=flocs, own=frozenset(cd))

@@ -97,7 +97,7 @@ class Game:
     title: str
     root: Path
     meta: dict[str, Any]
-    params: Any
+    params: dict[str, Any]      # rules/<game>/params.yaml as read (a YDict; empty when the file is)
     card_types: dict[str, CardType]
     cards: list[Card]
     components: list[Component]

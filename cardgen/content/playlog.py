@@ -31,7 +31,7 @@ from cardgen.core.yamlsrc import YDict, YList, parse_yaml
 class LogError(Exception):
     """The log cannot be read: bad YAML/JSON, wrong game, unknown event kind, missing field."""
 
-    def __init__(self, rule: str, message: str, loc: Loc, hint: str | None = None):
+    def __init__(self, rule: str, message: str, loc: Loc | None, hint: str | None = None):
         super().__init__(message)
         self.rule, self.message, self.loc, self.hint = rule, message, loc, hint
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from cardgen.core import sources
 from cardgen.core.options import Opt
-from cardgen.core.problems import Problems
+from cardgen.core.problems import Problem, Problems
 from cardgen.core.yamlsrc import YDict
 
 
@@ -48,7 +48,7 @@ def once_for_defaults(problems: Problems, mark: int, defaults: Any) -> None:
     at = set(defaults.val_locs.values()) | set(defaults.key_locs.values())
     first: dict[tuple, int] = {}
     more: dict[tuple, int] = {}
-    keep = []
+    keep: list[Problem] = []
     for p in problems.items[mark:]:
         key = (p.rule, p.loc)
         if p.loc in at and key in first:

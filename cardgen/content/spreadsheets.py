@@ -85,7 +85,8 @@ def read(path: Path, card_types: dict[str, CardType], common: dict[str, Opt], pr
                 if t is not None:
                     d["type"] = t
                     d.key_locs["type"] = d.val_locs["type"] = loc(1, 1)
-            ct = card_types.get(d.get("type")) if isinstance(d.get("type"), str) else None
+            type_key = d.get("type")
+            ct = card_types.get(type_key) if isinstance(type_key, str) else None
             spec = {**common, **(ct.fields if ct else {})}
             for key in list(d):
                 d[key] = _typed(d[key], spec.get(key), d.val_locs[key])

@@ -9,8 +9,9 @@ import difflib
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 SEVERITIES = ("error", "warning", "note")
 # C0 and C1 controls, DEL and the Unicode line/paragraph separators: what could end a
@@ -133,7 +134,7 @@ class Problems:
         return any(p.severity == "error" for p in self.items)
 
     def sorted(self) -> list[Problem]:
-        def key(p: Problem):
+        def key(p: Problem) -> tuple[str, int, int, str, str]:
             loc = p.loc or Loc("")
             return (display_path(loc.file), loc.line, loc.col, p.rule, p.message)
         return sorted(self.items, key=key)
@@ -141,7 +142,7 @@ class Problems:
     def __len__(self) -> int:
         return len(self.items)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Problem]:
         return iter(self.items)
 
 
@@ -155,7 +156,7 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     return f"did you mean '{near[0]}'?" if near else None
 
 
-def to_json(problems: Problems, titles: Mapping[str, str] | None = None, **extra) -> str:
-    doc = {"problems": [p.as_dict(titles) for p in problems.sorted()]}
+def to_json(problems: Problems, titles: Mapping[str, str] | None = None, **extra: Any) -> str:
+    doc: dict[str, Any] = {"problems": [p.as_dict(titles) for p in problems.sorted()]}
     doc.update(extra)
     return json.dumps(doc, indent=2, ensure_ascii=False)

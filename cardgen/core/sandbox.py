@@ -18,10 +18,11 @@ template problem at its line):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from jinja2 import FileSystemLoader, Template, TemplateError, TemplateNotFound
+from jinja2 import Environment, FileSystemLoader, Template, TemplateError, TemplateNotFound
 from jinja2.exceptions import SecurityError
 from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
@@ -154,7 +155,7 @@ class ProjectLoader(FileSystemLoader):
     """FileSystemLoader reading through :mod:`cardgen.core.sources`: an ``{% include %}`` that is a
     symlink out of the project, a FIFO or an oversized file is an error, never read."""
 
-    def get_source(self, environment, template):
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         for folder in self.searchpath:
             path = Path(folder).joinpath(*split_template_path(template))
             if not (path.exists() or path.is_symlink()):

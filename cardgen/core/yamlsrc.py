@@ -15,13 +15,19 @@ to convert, impossible dates, NUL and other control characters. Files are read t
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+from yaml.error import Mark
+from yaml.nodes import MappingNode, Node, SequenceNode
 
 from cardgen.core import sources
 from cardgen.core.problems import Loc, Problems
+
+if TYPE_CHECKING:               # libyaml's marks (its events carry them): same fields as PyYAML's
+    from yaml._yaml import Mark as CMark
 
 MAX_DEPTH = 100                 # nested mappings and lists in one file
 MAX_ALIAS_NODES = 100_000       # values added by expanding aliases, over the whole file
@@ -30,17 +36,18 @@ MAX_ALIAS_NODES = 100_000       # values added by expanding aliases, over the wh
 class _Refused(yaml.MarkedYAMLError):
     """A construct the loader refuses: reported under ``rule`` at its mark."""
 
-    def __init__(self, rule: str, message: str, mark):
-        super().__init__(problem=message, problem_mark=mark)
+    def __init__(self, rule: str, message: str, mark: Mark | CMark | None):
+        # the stub knows PyYAML's own marks only; the error reads line and column of either kind
+        super().__init__(problem=message, problem_mark=mark)  # type: ignore[arg-type]
         self.rule = rule
 
 
-class YDict(dict):
+class YDict(dict[Any, Any]):
     """A mapping that knows its own position and those of its keys and values."""
 
     loc: Loc
-    key_locs: dict
-    val_locs: dict
+    key_locs: dict[Any, Loc]
+    val_locs: dict[Any, Loc]
 
     def __init__(self, *a: Any, **kw: Any) -> None:
         super().__init__(*a, **kw)
@@ -56,11 +63,11 @@ class YDict(dict):
         return self.key_locs.get(key) or self.loc
 
 
-class YList(list):
+class YList(list[Any]):
     """A sequence that knows its own position and those of its items."""
 
     loc: Loc
-    item_locs: list
+    item_locs: list[Loc]
 
     def __init__(self, *a: Any) -> None:
         super().__init__(*a)
@@ -78,18 +85,18 @@ def loc_of(obj: Any, key: Any = None) -> Loc | None:
     return getattr(obj, "loc", None)
 
 
-def _loc(path: str, mark) -> Loc:
+def _loc(path: str, mark: Mark) -> Loc:
     return Loc(path, mark.line + 1, mark.column + 1)
 
 
 _BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when present: same marks, faster
 
 
-def _make_loader(path: str, problems: Problems):
+def _make_loader(path: str, problems: Problems) -> type[Any]:
     class Loader(_BASE_LOADER):  # type: ignore[valid-type,misc]
         pass
 
-    def construct_mapping(loader, node, deep=False):
+    def construct_mapping(loader: Any, node: MappingNode, deep: bool = False) -> YDict:
         loader.flatten_mapping(node)
         d = YDict()
         d.loc = _loc(path, node.start_mark)
@@ -112,7 +119,7 @@ def _make_loader(path: str, problems: Problems):
             d.val_locs[key] = _loc(path, vnode.start_mark)
         return d
 
-    def construct_sequence(loader, node, deep=False):
+    def construct_sequence(loader: Any, node: SequenceNode, deep: bool = False) -> YList:
         lst = YList()
         lst.loc = _loc(path, node.start_mark)
         for child in node.value:
@@ -120,7 +127,7 @@ def _make_loader(path: str, problems: Problems):
             lst.item_locs.append(_loc(path, child.start_mark))
         return lst
 
-    def construct_object(loader, node, deep=False):
+    def construct_object(loader: Any, node: Node, deep: bool = False) -> Any:
         try:
             return _BASE_LOADER.construct_object(loader, node, deep)
         except yaml.MarkedYAMLError:
@@ -139,20 +146,22 @@ def _make_loader(path: str, problems: Problems):
     return Loader
 
 
+_EventParser: Callable[[str], Any]      # text → a parser of its events (``get_event()``)
 try:
-    from yaml._yaml import CParser as _EventParser
-except ImportError:             # pragma: no cover - PyYAML without libyaml
-    _EventParser = None
+    from yaml._yaml import CParser
+    _EventParser = CParser
+except ImportError:             # pragma: no cover - PyYAML without libyaml: a pure-Python loader parses
+    _EventParser = yaml.SafeLoader
 
 
 def check_shape(text: str) -> None:
     """Refuse, before anything is built, nesting deeper than MAX_DEPTH and aliases that expand
     too far or into their own anchor. Raises :class:`_Refused` at the offending position."""
-    parser = _EventParser(text) if _EventParser is not None else yaml.parser.Parser(yaml.reader.Reader(text))
+    parser = _EventParser(text)
     starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
     ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
-    sizes: dict[str, int] = {}                  # anchor → values it stands for, aliases expanded
-    stack: list[list] = []                      # open collections: [anchor, values so far]
+    sizes: dict[str | None, int] = {}           # anchor → values it stands for, aliases expanded
+    stack: list[list[Any]] = []                 # open collections: [anchor, values so far]
     expanded = 0
     while True:
         ev = parser.get_event()
@@ -203,7 +212,7 @@ def parse_yaml(text: str, path: str, problems: Problems) -> Any:
             mark = e.problem_mark       # a tab in the indentation: the slip is on the tab's own line
         loc = _loc(path, mark) if mark else Loc(path, 1, 1)
         msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
-        if mark is e.context_mark and e.problem_mark and e.problem_mark.line != e.context_mark.line:
+        if mark is e.context_mark and mark is not None and e.problem_mark and e.problem_mark.line != mark.line:
             msg += f" (detected at line {e.problem_mark.line + 1})"
         tab = mark is not None and mark is e.problem_mark and _tab_indented(text, mark.line)
         if isinstance(e, _Refused):
@@ -258,6 +267,15 @@ def load_yaml(path: str | os.PathLike, problems: Problems) -> Any:
     if text.startswith("\ufeff"):
         text = text[1:]
     return parse_yaml(text, p, problems)
+
+
+def load_mapping(path: str | os.PathLike, problems: Problems, what: str) -> YDict:
+    """A YAML file that holds a mapping (``what`` names the file when it holds something else);
+    an empty or unreadable file (its problem reported) is an empty mapping."""
+    data = load_yaml(path, problems)
+    if data is not None and not isinstance(data, YDict):
+        problems.error("YAML-TYPE", f"{what} must be a mapping", getattr(data, "loc", None) or Loc(str(path), 1, 1))
+    return data if isinstance(data, YDict) else YDict()
 
 
 def unmojibake(s: str) -> str | None:

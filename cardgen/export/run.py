@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from cardgen.builder.selection import CardSelection
 from cardgen.content.model import Card, Game
@@ -57,7 +58,8 @@ def export(game: Game, to: str, sel: CardSelection | None, dpi: int | None, trim
         by_size.setdefault(game.card_types[c.type].size, []).append((c, n))
     files: dict[str, bytes] = {}
     rendered = 0
-    manifest = {"game": game.slug, "target": to, "faces": []}
+    faces_written: list[dict[str, Any]] = []
+    manifest = {"game": game.slug, "target": to, "faces": faces_written}
     for size, group in by_size.items():
         ct = game.card_types[group[0][0].type]
         if service is not None:
@@ -91,8 +93,8 @@ def export(game: Game, to: str, sel: CardSelection | None, dpi: int | None, trim
             for side in ("front", "back"):
                 name = naming.format(id=c.id, name=c.name, side="" if side == "front" else "-back", copy=1, n=n)
                 files[name] = faces[(c.id, side)]
-                manifest["faces"].append({"file": name, "id": c.id, "side": side, "copies": n,
-                                          "px": list(target.px), "dpi": target.dpi})
+                faces_written.append({"file": name, "id": c.id, "side": side, "copies": n,
+                                      "px": list(target.px), "dpi": target.dpi})
     if to != "tts":
         files["export.json"] = (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode()
     return files, rendered

@@ -41,7 +41,7 @@ def sheet(images: list[bytes], cols: int, rows: int) -> bytes:
     for k, data in enumerate(images):
         im = PILImage.open(io.BytesIO(data)).convert("RGB")
         if im.size != (cw, ch):
-            im = im.resize((cw, ch), PILImage.LANCZOS)
+            im = im.resize((cw, ch), PILImage.Resampling.LANCZOS)
         out.paste(im, ((k % cols) * cw, (k // cols) * ch))
     buf = io.BytesIO()
     out.save(buf, format="PNG", optimize=False)

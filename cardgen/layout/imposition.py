@@ -10,6 +10,7 @@ All positions are millimetres from the page's top-left corner.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from cardgen.content.model import PrintSettings
 from cardgen.content.sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
@@ -110,8 +111,8 @@ def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
         chunk = placements[start:start + grid.per_page]
         front = Page(ps.page_w, ps.page_h, label="front")
         back = Page(ps.page_w, ps.page_h, label="back")
-        fm = {"page": first_page + len(pages), "side": "front", "cards": []}
-        bm = {"page": first_page + len(pages) + 1, "side": "back", "cards": []}
+        fm: dict[str, Any] = {"page": first_page + len(pages), "side": "front", "cards": []}
+        bm: dict[str, Any] = {"page": first_page + len(pages) + 1, "side": "back", "cards": []}
         for k, pl in enumerate(chunk):
             x, y, tw, th = grid.trim(k // grid.cols, k % grid.cols)
             bx, by = back_position(x, y, tw, th, ps)
@@ -153,6 +154,7 @@ def _place(page: Page, items: list, x: float, y: float, w: float, h: float, laid
     """One side of a card with its trim at (x, y); ``turn``: upside down about the trim's centre
     (a short-edge duplex back)."""
     ox, oy = x - laid_bleed, y - laid_bleed
+    placed: list[Any]
     if bleed + 1e-9 < laid_bleed:
         placed = [Clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, tuple(translate(items, ox, oy)))]
     elif len(items) == 1 and isinstance(items[0], Use):

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import StrictUndefined
+from jinja2 import Template as JinjaTemplate
 
 from cardgen.core.lazymod import lazy
 from cardgen.core.options import MISSING, Opt, check_value
@@ -95,12 +96,12 @@ class TemplateSet:
     def __init__(self, folder: Path, problems: Problems):
         self.folder = folder
         self.problems = problems
-        self._env = None
+        self._env: BoundedSandbox | None = None
         self._cache: dict[str, Template | None] = {}
         self._compiled: dict[str, Any] = {}
 
     @property
-    def env(self):
+    def env(self) -> BoundedSandbox:
         """The Jinja environment, made when an expression first needs it."""
         if self._env is None:
             self._env = make_env()
@@ -130,7 +131,7 @@ class TemplateSet:
         return tpl
 
     def _build(self, name: str, path: Path, doc: Any, chain: tuple[str, ...]) -> Template | None:
-        if not isinstance(doc, dict):
+        if not isinstance(doc, YDict):
             if doc is not None:
                 self.problems.error("YAML-TYPE", f"template '{name}' must be a mapping", getattr(doc, "loc", None))
             return None
@@ -143,8 +144,8 @@ class TemplateSet:
             parent = self.get(str(doc["extends"]), doc.at("extends"), chain)
             if parent is not None:
                 tpl.elements = [Element(e.name, e.kind, dict(e.raw), dict(e.locs), e.loc) for e in parent.elements]
-        els = doc.get("elements") or {}
-        if not isinstance(els, dict):
+        els = doc.get("elements") or YDict()
+        if not isinstance(els, YDict):
             self.problems.error("YAML-TYPE", "'elements' must be a mapping of named elements", doc.at("elements"))
             return tpl
         for ename, edef in els.items():
@@ -219,7 +220,7 @@ class CardField:
 
     def __init__(self, pre: str, name: str, post: str, owner: TemplateSet, src: str):
         self.pre, self.name, self.post, self.owner, self.src = pre, name, post, owner, src
-        self.template = None        # the Jinja template, compiled when first needed
+        self.template: JinjaTemplate | None = None        # the Jinja template, compiled when first needed
 
     def render(self, context: dict) -> str:
         card = context.get("card")

@@ -7,7 +7,9 @@ Markup in text values: ``**bold**``, ``*italic*``, ``{icon}`` for a game icon
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from cardgen.core.fonts import METRICS, PT_MM
 
@@ -97,8 +99,8 @@ def parse(text: str, icons: dict, base_bold: bool = False,
     return paragraphs, unknown
 
 
-def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float,
-          too_tall=None) -> list[Line] | None | bool:
+def _wrap(paragraphs: list[list[list[Run]]], fonts: dict[str, str], size: float, width: float,
+          too_tall: Callable[[int], bool] | None = None) -> list[Line] | None | Literal[False]:
     """Greedy wrap at ``size``; None when a single word is wider than the box, False as soon as
     ``too_tall(n)`` says that n + 1 lines cannot fit (the rest is not measured)."""
     width_pt = METRICS.width_pt
@@ -154,8 +156,11 @@ def fit(text: str, width: float, height: float, fonts: dict[str, str], icons: di
         asc = METRICS.ascent_mm(fonts["regular"], s)
         desc = METRICS.descent_mm(fonts["regular"], s)
         lh = s * leading * 25.4 / 72.0
-        lines = _wrap(paragraphs, fonts, s, width,
-                      lambda n, lh=lh, asc=asc, desc=desc: n * lh + asc + desc > height + 1e-9)
+
+        def too_tall(n: int, lh: float = lh, asc: float = asc, desc: float = desc) -> bool:
+            return n * lh + asc + desc > height + 1e-9
+
+        lines = _wrap(paragraphs, fonts, s, width, too_tall)
         if lines:
             h = (len(lines) - 1) * lh + asc + desc
             last = Fitted(s, lines, lh, asc, h, h <= height + 1e-9, unknown)

@@ -134,7 +134,7 @@ class GameState(ABC):
 
     # --- what a player may see ----------------------------------------------------------
     @abstractmethod
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: int) -> Mapping[str, Any]:
         """What ``player`` may see: public state plus their own hidden cards, never another's."""
 
     # --- the game as a log ----------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 from cardgen.play.api import Action, GameState
 
 #: An agent chooses among the legal actions from what its player may see.
-Agent = Callable[[dict[str, Any], list[Action], random.Random], Action]
+Agent = Callable[[Mapping[str, Any], list[Action], random.Random], Action]
 
 
 @dataclass(frozen=True)

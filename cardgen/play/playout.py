@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +13,7 @@ from cardgen.play.dice import pick
 from cardgen.play.package import Agent
 
 
-def random_agent(observation: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def random_agent(observation: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
     """Uniform over the legal actions."""
     return legal[rng.randrange(len(legal))]
 

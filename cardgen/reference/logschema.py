@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +123,7 @@ def type_text(opt: Opt) -> str:
     return opt.kind.type_text(opt)
 
 
-def _rows(fields: dict[str, Opt], prefix: str = "") -> list[str]:
+def _rows(fields: Mapping[str, Any], prefix: str = "") -> list[str]:
     rows = []
     for k, o in fields.items():
         need = "required" if o.required else ("default " + json.dumps(o.default) if o.default not in (MISSING, None)

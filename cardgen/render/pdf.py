@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from typing import Any
 
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
@@ -39,13 +40,18 @@ MM = 72.0 / 25.4
 class _Pen:
     """Draws primitives on a reportlab canvas, remembering the current paint state."""
 
+    fill: str | None
+    stroke: str | None
+    font: tuple[str, float] | None
+    lw: float | None
+
     def __init__(self, c: canvas.Canvas, doc: Document):
         self.c = c
         self.doc = doc
         self._colors: dict[str, HexColor] = {}
         self.forms: set[str] = set()      # SVG pictures already made into forms
         self._codes: dict[str, tuple] = {}     # font → (assignments seen, code table, its characters, name)
-        self._ttf = None
+        self._ttf: Any = None                  # the current font (reportlab's TTFont)
         self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
         self._fp: dict[tuple, str] = {}                # numbers as written (fp_str), by value
         self.reset()

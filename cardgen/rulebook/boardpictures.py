@@ -195,13 +195,13 @@ def _map_picture(m: maps.HexMap, fonts: dict[str, str], opts: dict, loc: Loc, pr
     full = m
     if opts.get("crop"):
         c0, r0, c1, r1 = opts["crop"]
-        keep = {h for h, (c, r) in m.offsets.items() if c0 <= c <= c1 and r0 <= r <= r1}
-        if not keep:
+        cells = {h for h, (c, r) in m.offsets.items() if c0 <= c <= c1 and r0 <= r <= r1}
+        if not cells:
             problems.error("RULEBOOK-BOARD", f"crop: map '{m.name}' has no hex from {c0},{r0} to {c1},{r1}", loc)
             return None
-        m = replace(m, tiles={h: t for h, t in m.tiles.items() if h in keep},
-                    offsets={h: o for h, o in m.offsets.items() if h in keep},
-                    zones={k: cells & keep for k, cells in m.zones.items()})
+        m = replace(m, tiles={h: t for h, t in m.tiles.items() if h in cells},
+                    offsets={h: o for h, o in m.offsets.items() if h in cells},
+                    zones={k: zc & cells for k, zc in m.zones.items()})
     board = maps.scene(m, fonts)
     lay, _, _ = maps.hex_layout(m)
     items = list(board.items)

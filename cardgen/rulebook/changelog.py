@@ -31,7 +31,8 @@ def _marked(e: Edit) -> str:
         if op == "=" or not body:
             out.append(md_escape(text))
             continue
-        lead = re.match(r"^[^\w(]*", body).group(0)
+        found = re.match(r"^[^\w(]*", body)
+        lead = found.group(0) if found else ""
         body = body[len(lead):]
         if op == "+":
             out.append(md_escape(lead))

@@ -154,17 +154,17 @@ def build_context(game: Game, version: Version, versions: list[Version]) -> dict
         dict.__setitem__(cards, c.id, c)
         order_ids.setdefault(c.type, []).append(c.id)
 
-    class _Order(dict):
+    class _Order(dict[str, Any]):
         """Card type → its cards' data, made on use."""
 
-        def get(self, key, default=None):
+        def get(self, key: str, default: Any = None) -> Any:
             return [cards[i] for i in order_ids[key]] if key in order_ids else default
 
-    order = _Order.fromkeys(order_ids)
+    order = _Order(dict.fromkeys(order_ids))
     counts: dict[str, int] = {}
     for c in game.cards:
         counts[c.type] = counts.get(c.type, 0) + c.copies
-    types = {k: {"key": k, "name": ct.name, "count": counts.get(k, 0), "designs": len(order_ids.get(k, []))}
+    types: dict[str, dict[str, Any]] = {k: {"key": k, "name": ct.name, "count": counts.get(k, 0), "designs": len(order_ids.get(k, []))}
              for k, ct in game.card_types.items()}
     comps = [wrap({**plain(c.fields), "id": c.id, "name": c.name, "kind": c.kind, "count": c.count},
                   f"components[{i}]") for i, c in enumerate(game.components)]

@@ -120,8 +120,8 @@ def read(spec: YDict, r: Reader) -> list[Step] | None:
                 r.bad(d, "beside", f"step '{s.id}' stands beside the step before it, which must lead to it")
     for s in steps:
         for _, t, d, key in s.out:
-            target = steps[[x.id for x in steps].index(t)]
-            if target.beside and not any(t == b.id for b in _beside_of(steps, s)):
+            dest = steps[[x.id for x in steps].index(t)]
+            if dest.beside and not any(t == b.id for b in _beside_of(steps, s)):
                 r.bad(d, key, f"step '{t}' stands beside another step; only that step may lead to it")
     return None if r.failed else steps
 

@@ -88,8 +88,8 @@ def format_text(changes: list[Change], a: str, b: str, detail: bool = True, colo
         elif detail and c.edits:
             n = len(c.edits)
             lines.append(f"    {n} passage{'s' if n != 1 else ''}")
-    n = counts(changes)
-    lines.append(f"{n['added']} added, {n['changed']} changed, {n['removed']} removed; "
-                 f"passages: {n['passages_rule']} with changed numbers, {n['passages_added']} new, "
-                 f"{n['passages_removed']} gone, {n['passages_reworded']} reworded")
+    tally = counts(changes)
+    lines.append(f"{tally['added']} added, {tally['changed']} changed, {tally['removed']} removed; "
+                 f"passages: {tally['passages_rule']} with changed numbers, {tally['passages_added']} new, "
+                 f"{tally['passages_removed']} gone, {tally['passages_reworded']} reworded")
     return "\n".join(lines) + "\n"

@@ -147,8 +147,13 @@ def line_map(source: str, output: str) -> list[int]:
                 elif len(block) * (j2 - j1) > 4000:
                     result[j] = block[(j - j1) * len(block) // (j2 - j1)] + 1
                 else:
-                    result[j] = max(block, key=lambda i, j=j: difflib.SequenceMatcher(None, src[i], out[j]).ratio()) + 1
+                    result[j] = _most_alike(block, src, out[j]) + 1
     return result
+
+
+def _most_alike(candidates: list[int], src: list[str], line: str) -> int:
+    """The candidate source line most like ``line`` (the first of equals)."""
+    return max(candidates, key=lambda i: difflib.SequenceMatcher(None, src[i], line).ratio())
 
 
 _FOR = re.compile(r"\{%-?\s*for\b")
@@ -226,23 +231,23 @@ class ChapterRenderer:
                                 Loc(fn, e.lineno or 1, 1))
             return None
         except MissingCard as e:
-            fn, line = _error_line(e, self._files | {str(path)})
-            self.problems.error("RULEBOOK-CARD", str(e.message or e), Loc(fn or str(path), line or 1, 1))
+            at_file, at_line = _error_line(e, self._files | {str(path)})
+            self.problems.error("RULEBOOK-CARD", str(e.message or e), Loc(at_file or str(path), at_line or 1, 1))
             return None
         except TemplateNotFound as e:
-            fn, line = _error_line(e, self._files | {str(path)})
+            at_file, at_line = _error_line(e, self._files | {str(path)})
             self.problems.error("RULEBOOK-JINJA", f"no file '{e.name}' to import or include",
-                                Loc(fn or str(path), line or 1, 1))
+                                Loc(at_file or str(path), at_line or 1, 1))
             return None
         except (UndefinedError, SecurityError, TemplateError) as e:
-            fn, line = _error_line(e, self._files | {str(path)})
+            at_file, at_line = _error_line(e, self._files | {str(path)})
             self.problems.error("RULEBOOK-JINJA", f"missing value: {e.message or e}"
                                 if isinstance(e, UndefinedError) else f"template error: {e.message or e}",
-                                Loc(fn or str(path), line or 1, 1))
+                                Loc(at_file or str(path), at_line or 1, 1))
             return None
         except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as e:
-            fn, line = _error_line(e, self._files | {str(path)})
+            at_file, at_line = _error_line(e, self._files | {str(path)})
             self.problems.error("RULEBOOK-JINJA", f"template error: {type(e).__name__}: {e}",
-                                Loc(fn or str(path), line or 1, 1))
+                                Loc(at_file or str(path), at_line or 1, 1))
             return None
         return Rendered(path, text, line_map(source, text), source)

@@ -234,7 +234,6 @@ class Converter(TablesMixin, InlineMixin):
         self.heads = {(h.chapter, h.line): h for h in heads}
         self.anchors = {h.anchor for h in heads} | {r for h in heads for r in h.rules}
         self.body_chars = charset(styles.serif)
-        self.ch: Chapter | None = None
 
     # --- blocks -------------------------------------------------------------------------------
     def chapter(self, ch: Chapter) -> list[Flowable]:
@@ -271,7 +270,7 @@ class Converter(TablesMixin, InlineMixin):
         if t == "paragraph":
             return self.paragraph(node, st.tight if tight else st.body)
         if t in ("bullet_list", "ordered_list"):
-            return [self.list(node, box)]
+            return [self.list_block(node, box)]
         if t == "table":
             return self.table(node)
         if t == "dl":
@@ -365,7 +364,7 @@ class Converter(TablesMixin, InlineMixin):
             out.append(Spacer(1, 6))
         return out
 
-    def list(self, node: SyntaxTreeNode, box: bool) -> Flowable:
+    def list_block(self, node: SyntaxTreeNode, box: bool) -> Flowable:
         st = self.st
         ordered = node.type == "ordered_list"
         tight = all(getattr(p, "hidden", False) for li in node.children for p in li.children

@@ -4,12 +4,19 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from markdown_it.tree import SyntaxTreeNode
 
-from cardgen.core.problems import Loc, did_you_mean
+from cardgen.content.model import Icon
+from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.yamlsrc import unmojibake
+from cardgen.rulebook.typeset import Styles
+
+if TYPE_CHECKING:       # the Converter's own chapter type: markdown.py builds on this mixin
+    from cardgen.rulebook.markdown import Chapter
 
 _ICON = re.compile(r"\{([A-Za-z][A-Za-z0-9_]*)\}")
 
@@ -23,7 +30,7 @@ def plain_text(node: SyntaxTreeNode) -> str:
     return "".join(plain_text(c) for c in node.children)
 
 
-def _ancestors(node: SyntaxTreeNode):
+def _ancestors(node: SyntaxTreeNode) -> Iterator[SyntaxTreeNode]:
     p = node.parent
     while p is not None and not p.is_root:
         yield p
@@ -33,10 +40,18 @@ def _ancestors(node: SyntaxTreeNode):
 class InlineMixin:
     """Inline text: a Converter's methods."""
 
+    # set by the Converter
+    st: Styles
+    problems: Problems
+    icons: dict[str, Icon]
+    anchors: set[str]
+    body_chars: frozenset[int]
+    ch: Chapter
+
     def inline(self, node: SyntaxTreeNode) -> str:
         return self.inline_nodes(node.children, node)
 
-    def inline_nodes(self, nodes, where: SyntaxTreeNode) -> str:
+    def inline_nodes(self, nodes: Sequence[SyntaxTreeNode], where: SyntaxTreeNode) -> str:
         out: list[str] = []
         accent = self.st.accent
         for ch in nodes:
@@ -85,7 +100,7 @@ class InlineMixin:
         if not icons or "{" not in esc:
             return esc
 
-        def icon(m: re.Match) -> str:
+        def icon(m: re.Match[str]) -> str:
             ic = self.icons.get(m.group(1))
             if ic is None:
                 return m.group(0)
@@ -119,7 +134,7 @@ class InlineMixin:
 
     def _loc_of_text(self, node: SyntaxTreeNode, needle: str) -> Loc | None:
         """The line of ``needle`` inside the block that holds ``node``."""
-        block = node
+        block: SyntaxTreeNode | None = node
         while block is not None and not block.is_root and not block.map:
             block = block.parent
         if block is None or block.is_root or not block.map:

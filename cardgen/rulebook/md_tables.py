@@ -18,11 +18,12 @@ from reportlab.platypus import (
 )
 
 from cardgen.rulebook.flowables import FullWidth, GroupedTable
-from cardgen.rulebook.md_inline import plain_text
+from cardgen.rulebook.md_inline import InlineMixin, plain_text
+from cardgen.rulebook.typeset import Styles
 
 
-class TablesMixin:
-    """Tables: a Converter's methods."""
+class TablesMixin(InlineMixin):
+    """Tables: a Converter's methods (their cells are inline text)."""
 
     def _looks_like_table(self, node: SyntaxTreeNode) -> bool:
         """A paragraph made of '|' lines: a table the parser could not read. Reported."""
@@ -128,7 +129,7 @@ def split_row(line: str) -> list[str]:
     return cells
 
 
-def column_widths(plain: list[list[str]], nhead: int, width: float, st) -> list[float]:
+def column_widths(plain: list[list[str]], nhead: int, width: float, st: Styles) -> list[float]:
     """Natural widths when they fit; otherwise shrink the wide columns, never below their longest word."""
     if not plain:
         return []

@@ -156,10 +156,10 @@ def load_version(folder: Path, current: bool, problems: Problems, colors: dict |
         return None
     local = Problems()
     res = check_mapping(raw, META_SPEC, local, META_FILE, colors or {})
-    for p in local:
+    for prob in local:
         # a missing key is a metadata problem; other schema problems keep their YAML-* rule
-        rule = "RULEBOOK-META" if p.rule == "YAML-MISSING-KEY" else p.rule
-        problems.add(rule, p.severity, p.message, p.loc, p.hint)
+        rule = "RULEBOOK-META" if prob.rule == "YAML-MISSING-KEY" else prob.rule
+        problems.add(rule, prob.severity, prob.message, prob.loc, prob.hint)
     if not res.ok:
         return None
     v = res.values

@@ -201,9 +201,9 @@ class Preview:
             out.append(e)
         for raw in game.unread_cards:
             loc = getattr(raw, "loc", None)
-            ct = game.card_types.get(str(raw.get("type")))
+            known = game.card_types.get(str(raw.get("type")))
             out.append(Entry(str(raw.get("id", "?")), str(raw.get("name", "?")), str(raw.get("type", "?")),
-                             ct.name if ct else str(raw.get("type", "?")), _opt_str(raw.get("set")), 0,
+                             known.name if known else str(raw.get("type", "?")), _opt_str(raw.get("set")), 0,
                              loc.file if loc else "", loc.line if loc else 0, _words(raw)))
         for f in game.unread_files:
             out.append(Entry(f"file:{f.name}", f"{f.name} could not be read", "?", "?", None, 0, str(f), 1, ""))

@@ -149,7 +149,7 @@ def play_one(ctx: Context, variant: int, index: int, agents: dict[str, Agent], c
         st = state
 
         def seat_agent(p: int, agent: Agent) -> Agent:
-            def chosen(obs: dict[str, Any], legal: list[Action], r: random.Random) -> Action:
+            def chosen(obs: Mapping[str, Any], legal: list[Action], r: random.Random) -> Action:
                 seats[len(st.history)] = p
                 return agent(obs, legal, r)
             return chosen

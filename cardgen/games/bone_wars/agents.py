@@ -21,7 +21,7 @@ from cardgen.content.model import Game
 from cardgen.games.bone_wars.rules import MEET_TRAITS, REACH, Part, Rules
 from cardgen.games.bone_wars.setup import rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
-from cardgen.play.api import Action
+from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent
 from cardgen.play.params import Params
 
@@ -168,9 +168,10 @@ def greedy(game: Game) -> Agent:
     return Greedy(game)
 
 
-def measures(state: BoneWarsState) -> dict[str, Any]:
+def measures(state: GameState) -> dict[str, Any]:
     """Bone Wars' own measures of a finished game: the winner's HP left, each player's HP at
     the end, turns played, monsters built and destroyed, parts played."""
+    assert isinstance(state, BoneWarsState)
     return {"winner_hp": state.hp.get(state.winner) if state.winner else None,
             "hp_left": dict(state.hp), "turns": state.turn, "monsters_built": state.created,
             "monsters_destroyed": len(state.graveyard), "pile_left": state.pile}

@@ -21,6 +21,7 @@ from typing import Any
 
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
+from cardgen.core.yamlsrc import YDict
 from cardgen.games.bone_wars.referee_combat import CombatReferee
 from cardgen.games.bone_wars.referee_turns import TurnReferee
 from cardgen.games.bone_wars.rules import Part, Rules, parts_of, turn_order
@@ -28,7 +29,7 @@ from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
 from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EVENTS, HEADER, HIDDEN, NO_BLOCK
 from cardgen.play.api import Action
-from cardgen.play.lookup import Names, NotFound
+from cardgen.play.lookup import Names
 from cardgen.play.params import ParamError
 from cardgen.play.referee import BaseEngine
 
@@ -46,7 +47,6 @@ class Engine(TurnReferee, CombatReferee, BaseEngine):
     }
 
     def __init__(self, game, header, header_locs, ref):
-        self.s: BoneWarsState | None = None
         super().__init__(game, header, header_locs, ref)
         self.end_rule = "BW-END-2"
         try:
@@ -65,84 +65,14 @@ class Engine(TurnReferee, CombatReferee, BaseEngine):
     # the game is over when the state says so (BaseEngine sets ``over`` before the state exists)
     @property
     def over(self) -> bool:
-        return self.s.over if self.s is not None else False
+        s: BoneWarsState | None = getattr(self, "s", None)
+        return s.over if s is not None else False
 
     @over.setter
     def over(self, value: bool) -> None:
-        if self.s is not None:
-            self.s.over = value
-
-    # -- reading the log's names ------------------------------------------------------------
-
-    def _find_card(self, value: Any, loc: Loc | None, fname: str) -> Part | Any:
-        try:
-            c = self.cards.find(value)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{fname}' names no card: {value!r}" if "names no" in e.message
-                           else f"'{fname}': {e.message}", loc, e.hint) from None
-        return self.parts_pool.get(c.id, c)
-
-    def _find_player(self, value: Any, loc: Loc | None, fname: str) -> str:
-        names = Names("player", [(p, p) for p in self.s.players])
-        try:
-            return names.find(value)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{fname}' names no player: {value!r}", loc,
-                           e.hint if e.hint and "did you mean" in e.hint
-                           else f"players: {', '.join(self.s.players)}") from None
-
-    def _find_monster(self, value: Any, loc: Loc | None, fname: str):
-        s = self.s
-        names = Names("monster", [*s.graveyard.items(), *s.monsters.items()])
-        try:
-            return names.find(value)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{fname}' names no monster: {value!r} (a monster is named by its "
-                           "'create' event)", loc,
-                           e.hint if e.hint and "did you mean" in e.hint else
-                           (f"monsters: {', '.join(s.monsters)}" if s.monsters else "no monster yet")) from None
-
-    # -- monsters and players, with their trace ---------------------------------------------
-
-    def brief(self, m) -> str:
-        flags = []
-        if m.tapped:
-            flags.append("attacked" + (", can block" if m.has("vigilant") else ", cannot block"))
-        tr = m.traits
-        return (f"{m.name} [{' + '.join(c.name for c in m.parts)}] Str {m.str} Def {m.def_} Atk {m.atk} "
-                f"HP {m.hp_left}/{m.hp}" + (f" · {self.rules.trait_list(tr)}" if tr else "")
-                + (f" ({', '.join(flags)})" if flags else ""))
-
-    def _trace_out(self, p: str, ev: Event) -> None:
-        """The trace of a player put out (BW-END-1) and of the end it may bring (BW-END-2)."""
-        mons = self.s.lost_with.get(p, [])
-        self._t(ev, f"{p} is out of the game ({self.s.hp[p]} HP)"
-                    + (f"; {', '.join(m.name for m in mons)} {'goes' if len(mons) == 1 else 'go'} to the discard pile"
-                       if mons else ""))
-        if self.s.over and self.s.end_where is ev.loc:
-            self._t(ev, f"the game ends: {self.s.winner or 'nobody'} wins (BW-END-2)")
-
-    def _eliminate(self, p: str, ev: Event) -> None:
-        self.s.eliminate(p, ev.loc)
-        self._trace_out(p, ev)
-
-    def _reveal(self, c: Part, rule: str, loc: Loc | None, how: str) -> None:
-        """A card becomes known: the center pile holds only ``copies`` of it."""
-        if not self.s.reveal(c.id):
-            self.ref.violation(rule, f"{how} {c.name}, but the center pile holds {c.copies} and "
-                               f"{c.copies} {'is' if c.copies == 1 else 'are'} already out", loc)
-
-    def _state_lines(self, title: str) -> None:
-        s = self.s
-        self.ref.trace(f"      {title} — center pile {s.pile}, discard {len(s.discard)}")
-        for p in s.players:
-            if s.out.get(p) is not None:
-                self.ref.trace(f"        {p}: out of the game (line {s.out[p].line})")
-                continue
-            mons = s.owned(p)
-            self.ref.trace(f"        {p}: {s.hp[p]} HP, hand {s.hands[p].size}" + ("" if mons else ", no monsters"))
-            for m in mons:
-                self.ref.trace(f"          {self.brief(m)}")
+        s: BoneWarsState | None = getattr(self, "s", None)
+        if s is not None:
+            s.over = value
 
     # -- setup ----------------------------------------------------------------------------
 
@@ -181,13 +111,13 @@ class Engine(TurnReferee, CombatReferee, BaseEngine):
         dealt = 0
         dloc = self.header_locs.get("deals", self.head_loc)
         for key, val in (deals or {}).items():
-            loc = deals.at(key) if hasattr(deals, "at") else dloc
+            loc = deals.at(key) if isinstance(deals, YDict) else dloc
             p = self._find_player(key, loc, "deals")
             hand = s.hands[p]
+            named: list[tuple[Part, Loc]] = []
             if isinstance(val, int) and not isinstance(val, bool):
-                count, named = val, []
+                count = val
             elif isinstance(val, list):
-                named = []
                 for i, x in enumerate(val):
                     xloc = val.at(i) if hasattr(val, "at") else loc
                     if str(x).strip() == HIDDEN:

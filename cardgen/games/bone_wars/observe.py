@@ -21,7 +21,8 @@ class Observation(Mapping[str, Any]):
             "discard", "monsters", "combat")
 
     def __init__(self, state: BoneWarsState, player: int):
-        self._s, self._p, self._at, self._seen = state, player, len(state.history), {}
+        self._s, self._p, self._at = state, player, len(state.history)
+        self._seen: dict[str, Any] = {}
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.KEYS)

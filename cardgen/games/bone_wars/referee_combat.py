@@ -6,16 +6,13 @@ compared with it, then kept as recorded."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardgen.content.playlog import Event, LogError
-from cardgen.games.bone_wars.rules import Blocked, Monster, Part, Rules, blocked_combat, can_meet, meet_reason
+from cardgen.games.bone_wars.referee_base import RefereeBase
+from cardgen.games.bone_wars.rules import Blocked, Monster, blocked_combat, can_meet, meet_reason
 from cardgen.games.bone_wars.table import Combat, Outcome
 from cardgen.games.bone_wars.vocab import NO_BLOCK
-from cardgen.play.referee import Referee
-
-if TYPE_CHECKING:
-    from cardgen.games.bone_wars.state import BoneWarsState
 
 
 @dataclass
@@ -31,15 +28,11 @@ class Fight:
     before: int             # the blocker's HP left before the hit
 
 
-class CombatReferee:
+class CombatReferee(RefereeBase):
     """The Destruction Phase and claim handlers of :class:`.engine.Engine`."""
 
     fight: Fight | None = None
     blow: tuple[Outcome, str] | None = None     # the last damage to a player, and its arithmetic
-    s: BoneWarsState
-    rules: Rules
-    ref: Referee
-    parts_pool: dict[str, Part]
 
     def on_attack(self, ev: Event) -> None:
         p = self._find_player(ev["player"], ev.at("player"), "player")
@@ -89,6 +82,7 @@ class CombatReferee:
             self.ref.violation("BW-ATK-3", f"{c.defender}'s answer to {a}'s attack (line {c.where.line}) is not "
                                "recorded: a 'block' (a monster, or none) and the dice or 'take_damage'", ev.loc)
         elif c.stage == "roll":
+            assert c.blocker is not None        # a blocked attack
             self.ref.violation("BW-ATK-6", f"the dice of {a} against {c.blocker.name} (line {c.where.line}) are not "
                                "recorded: a 'roll' with attacker and blocker", ev.loc)
         else:
@@ -174,6 +168,7 @@ class CombatReferee:
             self._no_combat(ev, "BW-ATK-10")
             return
         if c.stage == "roll":
+            assert c.blocker is not None        # a blocked attack
             self.ref.violation("BW-ATK-6", f"{c.defender} blocked with {c.blocker.name}: a blocked attack is "
                                "settled by the dice", ev.loc)
             self.s.combat = None

@@ -4,28 +4,19 @@ recorded. A player's first event of a turn is the log's turn marker: the replay 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc
-from cardgen.games.bone_wars.rules import Monster, Part, Rules
+from cardgen.games.bone_wars.referee_base import RefereeBase
+from cardgen.games.bone_wars.rules import Monster, Part
 from cardgen.games.bone_wars.table import Outcome
 from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK, TURN_KINDS
 from cardgen.play.lookup import hint_for
-from cardgen.play.referee import Referee, typed
-
-if TYPE_CHECKING:
-    from cardgen.games.bone_wars.state import BoneWarsState
+from cardgen.play.referee import typed
 
 
-class TurnReferee:
+class TurnReferee(RefereeBase):
     """The turn and Creation Phase handlers of :class:`.engine.Engine`."""
-
-    s: BoneWarsState
-    rules: Rules
-    ref: Referee
-    parts_pool: dict[str, Part]
 
     def _from_hand(self, p: str, c: Part, rule: str, loc: Loc | None) -> None:
         have = ", ".join(self.parts_pool[i].name for i in self.s.hands[p].cards()) or "no cards"
@@ -148,8 +139,8 @@ class TurnReferee:
     def _edit_allowed(self, ev: Event, p: str) -> bool:
         """Whether the edit is made in ``p``'s own turn (it is applied to ``p``'s table either way)."""
         if self._out_of_turn(ev, p):
-            what = {"create": "creates a monster", "add_part": "adds a part", "replace_part": "replaces a part"}
-            self.ref.violation("BW-CREATE-1", f"{p} {what[ev.kind]} during {self.s.current}'s turn {self.s.turn}: "
+            does = {"create": "creates a monster", "add_part": "adds a part", "replace_part": "replaces a part"}
+            self.ref.violation("BW-CREATE-1", f"{p} {does[ev.kind]} during {self.s.current}'s turn {self.s.turn}: "
                                "a player creates or edits only in their own Creation Phase", ev.loc)
             return False
         self._turn_actor(ev, p)

@@ -5,6 +5,7 @@ apply) and the referee (``cardgen check``)."""
 
 from __future__ import annotations
 
+import builtins
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -76,10 +77,10 @@ class Part:
     def_: int
     atk: int
     hp: int
-    traits: frozenset[str]
+    traits: frozenset[builtins.str]       # (``str`` here is the Strength field)
     copies: int
 
-    def stat(self, key: str) -> int:
+    def stat(self, key: builtins.str) -> int:
         return {"str": self.str, "def": self.def_, "atk": self.atk, "hp": self.hp}.get(key, 0)
 
 

@@ -180,7 +180,7 @@ class BoneWarsState(Table, GameState):
             acts.clear()
         out = []
         for cid in cards:
-            key = ("create", p, cid, name)
+            key: tuple[str, ...] = ("create", p, cid, name)
             a = acts.get(key)
             if a is None:
                 a = acts[key] = Action("create", (("player", p), ("card", cid), ("monster", name)))
@@ -222,7 +222,7 @@ class BoneWarsState(Table, GameState):
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
         k, f = action.kind, dict(action.items)
-        p = f.get("player")
+        p: Any = f.get("player")        # every action of a player names them
         if k == "turn_order_roll":
             self.round[p] = f["value"]
             if all(q in self.round for q in self.contenders):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from cardgen.content.model import Game
@@ -32,7 +33,7 @@ class Greedy:
         self.zones = [str(z) for z in p.list("zones")]
         self.acting = {str(r) for r in p.list("acting_roles")}
 
-    def __call__(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def __call__(self, obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         sk = obs["skaters"]
         stamina = obs["stamina"][obs["player"]]
         kinds = {a.kind for a in legal}
@@ -67,7 +68,7 @@ class Greedy:
             return next(a for a in legal if a.kind == "no_spirit")
         return self.mid_game(obs, legal, stamina)
 
-    def mid_game(self, obs: dict[str, Any], legal: list[Action], stamina: int) -> Action:
+    def mid_game(self, obs: Mapping[str, Any], legal: list[Action], stamina: int) -> Action:
         zone = obs["zones"]
         attack, home = self.zones[-1], self.zones[0]
         shoot = [a for a in legal if a.kind == "shoot"]

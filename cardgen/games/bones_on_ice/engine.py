@@ -149,7 +149,7 @@ class Engine(EnginePlay):
             return
         if self.pending and ev.kind not in ROLL_KINDS and ev.kind != "team_spirit":
             for team, _eff, _sk, _e in self.pending:
-                self.ref.violation("BOI-SPIRIT-1", f"the {team.label}' {team.spirit.name} is used before a roll, "
+                self.ref.violation("BOI-SPIRIT-1", f"the {team.label}' {team.spirit_name} is used before a roll, "
                                    f"but no roll follows ('{ev.kind}' comes next)", ev.loc)
             self.pending = []
         self.pre_event = (self.phase, self.pass_info)
@@ -224,11 +224,12 @@ class Engine(EnginePlay):
         act = self.active
         can = [sk for sk in (act.skaters if act else []) if sk.role in self.r.acting_roles
                and self.acted[id(sk)] < 1 + self.extra[id(sk)]]
-        if self.puck in can:
+        if act is not None and self.puck in can:
             kinds += ["move", "shoot"]
             if act.stamina >= self.r.costs["pass"]:
                 kinds.append("pass")
-        if any(sk is not self.puck for sk in can) and act.stamina >= self.r.costs["tactical_move"]:
+        if act is not None and any(sk is not self.puck for sk in can) and \
+                act.stamina >= self.r.costs["tactical_move"]:
             kinds.append("tactical_move")
         return kinds + ["team_spirit", "recovery"]
 

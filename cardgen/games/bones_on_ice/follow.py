@@ -159,12 +159,12 @@ class Follower:
                 if all(made.get(k) == self._stated(ev, k) for k in ("winner", "goal") if k in ev):
                     return a
             return outs[0]
-        values = [tuple(v) if isinstance(v, list) else v for v in rolls]
+        dice = [tuple(v) if isinstance(v, list) else v for v in rolls]
         if ev["kind"] == "faceoff" and len(ev.get("skaters") or []) == 2:
             first = self.sk(ev["skaters"][0])
             if first != st.s.pieces[roll["a"]].id:
-                values.reverse()
-        return Action("rolls", (("rolls", tuple(values)),))
+                dice.reverse()
+        return Action("rolls", (("rolls", tuple(dice)),))
 
     def _stated(self, ev: dict[str, Any], key: str) -> Any:
         return self.team(ev[key]) if key == "winner" else ev[key]

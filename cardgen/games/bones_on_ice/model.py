@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardgen.content.model import Card
+from cardgen.play.referee import Referee
 
 
 @dataclass(eq=False)
@@ -43,6 +44,12 @@ class Team:
     @property
     def label(self) -> str:
         return self.key.replace("_", " ").title()
+
+    @property
+    def spirit_name(self) -> str:
+        """The name of its Team Spirit card (asked only of a team that plays one)."""
+        assert self.spirit is not None
+        return self.spirit.name
 
     def goalie(self, role: str) -> Skater | None:
         return next((s for s in self.skaters if s.role == role), None)
@@ -83,11 +90,11 @@ class Side:
 # ---------------------------------------------------------------------------------------
 
 
-class Muted:
+class Muted(Referee):
     """A referee that traces but judges nothing: the rest of an event applied out of order
     (its order slip is the one problem reported; what follows from it is not another)."""
 
-    def __init__(self, ref: Any):
+    def __init__(self, ref: Referee):   # none of the referee's own state: it only passes traces on
         self.inner = ref
 
     def violation(self, *args: Any, **kw: Any) -> None:

@@ -8,12 +8,16 @@ from typing import Any
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import did_you_mean
+from cardgen.games.bones_on_ice.model import Skater
 from cardgen.games.bones_on_ice.ref_rounds import EngineRounds
 from cardgen.games.bones_on_ice.vocab import MID_PHASES
 
 
 class EngineChaos(EngineRounds):
     """The Chaos Table's events."""
+
+    def _shot_on_goal(self, ev: Event, sk: Skater, kind: str, what: str, base: str) -> bool:
+        raise NotImplementedError           # the Mid-Game's (EnginePlay)
 
     def _chaos_card(self, value: Any, ev: Event) -> Card:
         s = str(value).strip().lower()
@@ -122,11 +126,12 @@ class EngineChaos(EngineRounds):
             eff = next((e for e in self.r.chaos_effects.values()
                         if isinstance(e, dict) and e.get("effect") == "scramble"), {})
         elif self.phase not in ("mid",) or self.mid_started:
-            self.ref.violation("BOI-CHAOS-2", f"{self.chaos_entry.name}'s rolls follow the Face-Off, before the "
+            self.ref.violation("BOI-CHAOS-2", f"{self.chaos_name}'s rolls follow the Face-Off, before the "
                                "first Mid-Game action", ev.loc)
         self.scramble_due = False
         die = int(eff.get("die") or self.r.chaos_die)
-        zones = eff.get("zones") if isinstance(eff.get("zones"), dict) else {}
+        zones = eff.get("zones")
+        zones = zones if isinstance(zones, dict) else {}
         rolls = ev["rolls"]
         seen = set()
         moved = []
@@ -151,6 +156,6 @@ class EngineChaos(EngineRounds):
         self.ref.trace(f"        rink: {self._rink_text()}")
 
     def _scramble_missed(self, ev: Event) -> None:
-        self.ref.violation("BOI-CHAOS-2", f"{self.chaos_entry.name}: the skaters are scrambled after the Face-Off "
+        self.ref.violation("BOI-CHAOS-2", f"{self.chaos_name}: the skaters are scrambled after the Face-Off "
                            "('scramble' event) before the Mid-Game goes on", ev.loc)
         self.scramble_due = False

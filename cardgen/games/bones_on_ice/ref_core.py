@@ -57,6 +57,12 @@ class EngineCore(BaseEngine):
         self._reset_round_chaos()
         self.shots: list[tuple[Team, bool]] = []
 
+    @property
+    def chaos_name(self) -> str:
+        """The name of this round's Chaos card (asked only while one of its effects holds)."""
+        assert self.chaos_entry is not None
+        return self.chaos_entry.name
+
     def _reset_round_chaos(self) -> None:
         self.chaos_done = False
         self.chaos_reported = False
@@ -166,7 +172,7 @@ class EngineCore(BaseEngine):
             team.touched_zero = True
 
     def _int_map(self, ev: Event, fname: str) -> dict[Team, int]:
-        out = {}
+        out: dict[Team, int] = {}
         raw = ev.get(fname)
         if not isinstance(raw, dict):
             return out

@@ -46,6 +46,7 @@ class EnginePlay(EngineChaos):
             self.active = sk.team
             self.phase = "mid"
         elif ph == "one_v_one":
+            assert self.shot is not None        # the phase of a shot that got through
             self.ref.violation("BOI-MID-3", f"{self.shot.short}'s shot got through: the 1v1 comes next", ev.loc)
             self.phase = "mid"
         elif ph == "rebound":
@@ -336,6 +337,7 @@ class EnginePlay(EngineChaos):
             raise LogError("LOG-FIELD", f"'team_spirit' for {card.name} needs 'skater' (the skater it names)", ev.loc)
         text = f"the {team.label} use {card.name} ({card.get('cost')} Stamina, now {team.stamina})"
         if kind == "extra_action":
+            assert sk is not None               # required above
             if team is not self.active or self.phase not in ("mid", "pass"):
                 self.ref.violation("BOI-SPIRIT-1", f"{card.name} is used in the {team.label}' own Mid-Game", ev.loc)
             if sk.team is not team or not self.acted[id(sk)]:
@@ -344,12 +346,14 @@ class EnginePlay(EngineChaos):
             self.extra[id(sk)] += int(eff["actions"])
             text += f": {sk.short} acts once more"
         elif kind == "opponent_die":
+            assert sk is not None
             if sk.team is team:
                 self.ref.violation("BOI-SPIRIT-1", f"{card.name} names an opposing skater; {sk.short} is a "
                                    f"{team.label} skater", ev.at("skater"))
             self.pending.append((team, eff, sk, ev))
             text += f": {sk.short} rolls a d{eff.get('die')} in the next roll"
         elif kind == "best_of":
+            assert sk is not None
             if sk.team is not team:
                 self.ref.violation("BOI-SPIRIT-1", f"{card.name} names one of the {team.label}' skaters; "
                                    f"{sk.short} is not", ev.at("skater"))

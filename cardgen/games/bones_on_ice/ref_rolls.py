@@ -26,7 +26,7 @@ class EngineRolls(EngineCore):
         """Resolve a contested roll: a (initiator) against d. Returns (winner or None on a re-roll tie, text)."""
         for team, eff, target, _e in self.pending:
             side = a if target is a.skater else d if target is d.skater else None
-            name = team.spirit.name
+            name = team.spirit_name
             if eff["effect"] == "opponent_die" and side is not None:
                 side.sides = int(eff["die"])
             elif eff["effect"] == "best_of" and side is not None and side.stat == eff["stat"]:
@@ -57,7 +57,7 @@ class EngineRolls(EngineCore):
                 self.ref.violation("BOI-STAM-2", f"the {t.label} Boost this roll {per[t.idx]} times; a team Boosts "
                                    f"a roll at most {self.r.boost_per_roll} time(s)", ev.at("boosts"))
             if self.no_boost:
-                self.ref.violation("BOI-CHAOS-2", f"{self.chaos_entry.name}: no team may Boost a roll this round",
+                self.ref.violation("BOI-CHAOS-2", f"{self.chaos_name}: no team may Boost a roll this round",
                                    ev.at("boosts"))
             self._spend(t, self.r.costs["boost"], "a Boost", ev, ev.at("boosts"))
             (a if t is a.team else d).mods.append(("Boost", self.r.boost_bonus, "BOI-STAM-2"))
@@ -67,18 +67,18 @@ class EngineRolls(EngineCore):
         if za:
             a.mods.append(("Attack Bonus", za, "BOI-ZONE-1"))
         if zd:
-            d.mods.append(("Defense Bonus" if zrule == "BOI-ZONE-2" else d.team.spirit.name, zd, zrule))
+            d.mods.append(("Defense Bonus" if zrule == "BOI-ZONE-2" else d.team.spirit_name, zd, zrule))
         if self.roll_bonus is not None:
             t, amount = self.roll_bonus
             for side in (a, d):
                 if side.team is t:
-                    side.mods.append((self.chaos_entry.name, amount, "BOI-CHAOS-2"))
+                    side.mods.append((self.chaos_name, amount, "BOI-CHAOS-2"))
         winner = self._winner(a, d, tie)
         text = f"{a.text()} vs {d.text()}"
-        if a.value is None or d.value is None:
-            winner = stated if stated is not None else winner
-            w = a if winner is a.team else d if winner is d.team else None
-            return w, text
+        if a.value is None or d.value is None:        # a die not read: the stated winner, else the rules'
+            if stated is not None:
+                winner = a if stated is a.team else d if stated is d.team else None
+            return winner, text
         if stated is not None and (winner is None or stated is not winner.team):
             self._diagnose(ev, a, d, tie, base, what, stated, winner)
             winner = a if stated is a.team else d

@@ -15,6 +15,13 @@ from cardgen.games.bones_on_ice.vocab import CONTINUES, MID_PHASES
 class EngineRounds(EngineRolls):
     """Rounds, Chaos and Face-Offs."""
 
+    # defined further up the engine: the Chaos Table's (EngineChaos) and the Face-Off's (Engine)
+    def _scramble_missed(self, ev: Event) -> None:
+        raise NotImplementedError
+
+    def _place_for_faceoff(self) -> None:
+        raise NotImplementedError
+
     # -- rounds -------------------------------------------------------------------------------
 
     def _begin_round(self, ev: Event, stated: Any = None) -> bool:
@@ -127,6 +134,7 @@ class EngineRounds(EngineRolls):
             self.ref.violation("BOI-ROUND-1", f"Recovery in round {self.round} before its Face-Off (each round is "
                                "Face-Off, Mid-Game, 1v1, Recovery)", ev.loc)
         elif ph == "one_v_one":
+            assert self.shot is not None        # the phase of a shot that got through
             self.ref.violation("BOI-MID-3", f"{self.shot.short}'s shot got through: the 1v1 comes before the "
                                "Recovery", ev.loc)
         elif ph == "rebound":
@@ -202,7 +210,7 @@ class EngineRounds(EngineRolls):
             self.ref.violation("BOI-CHAOS-1", f"round {self.round} starts with a Chaos event (rolled before the "
                                "Face-Off)", ev.loc)
         if self.penalty_queue:
-            self.ref.violation("BOI-CHAOS-2", f"{self.chaos_entry.name}: the penalty shot of the "
+            self.ref.violation("BOI-CHAOS-2", f"{self.chaos_name}: the penalty shot of the "
                                f"{' and the '.join(t.label for t in self.penalty_queue)} comes before the Face-Off",
                                ev.loc)
             self.penalty_queue = []
@@ -222,19 +230,19 @@ class EngineRounds(EngineRolls):
         pp = self.power_play if self.phase == "start" else None
         if pp is not None:
             if ev.get("rolls") is not None:
-                self.ref.violation("BOI-CHAOS-2", f"{self.chaos_entry.name}: the {pp.label} win the Face-Off "
+                self.ref.violation("BOI-CHAOS-2", f"{self.chaos_name}: the {pp.label} win the Face-Off "
                                    "without a roll", ev.at("rolls"))
             if stated is not None and stated is not pp:
-                self.ref.violation("BOI-CHAOS-2", f"{self.chaos_entry.name}: the {pp.label} win this Face-Off, "
+                self.ref.violation("BOI-CHAOS-2", f"{self.chaos_name}: the {pp.label} win this Face-Off, "
                                    f"not the {stated.label}", ev.at("winner"))
                 pp = stated
-            sk = by_team.get(pp.idx)
-            if sk is None:
+            picked = by_team.get(pp.idx)
+            if picked is None:
                 self.ref.violation("BOI-FO-1", f"the {pp.label} pick their Face-Off skater: name it in 'skaters'",
                                    ev.at("skaters"))
-                sk = next(s for s in pp.skaters if s.role in self.r.acting_roles)
+                picked = next(s for s in pp.skaters if s.role in self.r.acting_roles)
             self.pending = []
-            self._won_faceoff(ev, sk, f"Face-Off: {self.chaos_entry.name} gives it to {sk.short}")
+            self._won_faceoff(ev, picked, f"Face-Off: {self.chaos_name} gives it to {picked.short}")
             return
         if len(by_team) < self.r.n_teams:
             missing = [t for t in self.teams if t.idx not in by_team]

@@ -51,6 +51,7 @@ class Spirits(Turns):
                     if P[i].team != team]
         elif kind == "best_of":
             _card, eff = self.spirit(team)
+            assert eff is not None              # a team with a Team Spirit of this kind
             out += [Action("team_spirit", (("team", key), ("skater", P[i].id)))
                     for i, stat in ((roll["a"], roll["a_stat"]), (roll["d"], roll["d_stat"]))
                     if P[i].team == team and stat == eff["stat"]]

@@ -238,6 +238,7 @@ class BoiState(Spirits, GameState):
                 card = r.chaos_card(v)
                 out.append((Action.make("chaos", die=v, entry=card.id if card else None), 1.0 / r.chaos_die))
             return out
+        assert self.scramble is not None       # the phase of a scramble
         sk = self.scramble["left"][0]
         die = int(self.effect.get("die") or r.chaos_die)
         return [(Action.make("scramble_roll", skater=self.s.pieces[sk].id, value=v), 1.0 / die)

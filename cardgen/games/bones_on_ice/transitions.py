@@ -107,6 +107,16 @@ class Transitions:
         else:
             getattr(self, "do_" + k)(action)
 
+    # the rounds' own moves (:class:`~.turns.Turns`)
+    def begin_round(self, n: int) -> None:
+        raise NotImplementedError
+
+    def on_chaos(self, die: int, entry: str | None) -> None:
+        raise NotImplementedError
+
+    def on_scramble_roll(self, sid: str, value: int) -> None:
+        raise NotImplementedError
+
     # -- rolls ------------------------------------------------------------------------------
     def start_roll(self, kind: str, ev: dict[str, Any], a: int, d: int | None, a_stat: str, d_stat: str) -> None:
         """A contested roll: ``a`` (the initiator) against ``d`` (None: the opponent picks)."""

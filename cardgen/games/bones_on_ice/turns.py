@@ -137,6 +137,7 @@ class Turns(Transitions):
     def do_move(self, action: Action) -> None:
         sk = self.piece(action["skater"])
         self.acted[sk] += 1
+        assert self.active is not None          # a Mid-Game action: its team is active
         self.spend(self.active, self.r.costs["move"])
         self.start_roll("move", {"kind": "move", "skater": action["skater"], "zone": action["zone"]}, sk, None,
                         "reflexes", "reflexes")
@@ -151,6 +152,7 @@ class Turns(Transitions):
     def do_shoot(self, action: Action) -> None:
         sk = self.piece(action["skater"])
         self.acted[sk] += 1
+        assert self.active is not None          # a Mid-Game action: its team is active
         self.spend(self.active, self.r.costs["shoot"])
         self.start_roll("shoot", {"kind": "shoot", "skater": action["skater"]}, sk, None, "marksmanship", "reflexes")
 

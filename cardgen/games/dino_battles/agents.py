@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from cardgen.content.model import Game
@@ -42,7 +43,7 @@ def greedy(game: Game) -> Agent:
         c = cards[card]
         return float(int(c.get("hp") or 0) + 3 * (int(c.get("atk") or 0) + int(c.get("def") or 0)))
 
-    def agent(obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def agent(obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         kinds = Counter(a.kind for a in legal)
         me, them = obs["sides"][obs["player"]], obs["sides"][1 - obs["player"]] if len(obs["sides"]) > 1 else None
         if "comp_cards" in kinds:

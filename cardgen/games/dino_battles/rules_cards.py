@@ -7,11 +7,12 @@ from __future__ import annotations
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
+from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.pieces import Dino, Side
 from cardgen.play.hidden import Hand
 
 
-class CardRules:
+class CardRules(EngineBase):
     """Mixed into :class:`~.engine.Engine`; uses its state and referee."""
 
     # -- moving cards -----------------------------------------------------------------------

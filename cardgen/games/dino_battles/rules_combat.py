@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections import Counter
 
 from cardgen.content.playlog import Event, LogError
+from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.pieces import Combat, Dino, Side
 from cardgen.games.dino_battles.vocab import ANSWERS
 
 
-class CombatRules:
+class CombatRules(EngineBase):
     """Mixed into :class:`~.engine.Engine`; uses its state and referee."""
 
     # -- combat ---------------------------------------------------------------------------------
@@ -195,9 +196,10 @@ class CombatRules:
         c = self.cmb
         if c is None or c.attack is None or self.phase != "combat":
             who = s or (self.sides[0] if self.sides else None)
-            if self._in_combat(who, ev, f"answers ({kind.replace('_', ' ')})") is not None:
+            now = self._in_combat(who, ev, f"answers ({kind.replace('_', ' ')})") if who is not None else None
+            if now is not None:             # the combat under way (c itself), with no attack to answer
                 self.ref.violation(rule, f"there is no attack to answer with {kind.replace('_', ' ')}: "
-                                   f"{self.sides[c.first].name} has the move", ev.loc)
+                                   f"{self.sides[now.first].name} has the move", ev.loc)
             return
         att = c.attack
         defender = self._other(att["side"])
@@ -265,7 +267,7 @@ class CombatRules:
         nxt = self._next(c.first)
         negated = ev["negated_by"] if ev is not None and ev.kind in ANSWERS else None
         text = ""
-        if negated is not None:
+        if negated is not None and ev is not None:
             name = self._source_named(ev, "negated_by", rule)
             text = f"{name}: the attack has no effect"
             if kind == "counterattack" and ans is not None:
@@ -273,10 +275,12 @@ class CombatRules:
                 hits.append((y, x, o_total))
                 text += f"; the counterattack ({o_total}) still hits"
         elif kind == "counterattack":
+            assert ans is not None                  # an answer of this kind is made
             o_total = self._total(ans, "atk", rule)
             hits += [(x, y, a_total), (y, x, o_total)]
             text = f"ATK {a_total} against counterattack {o_total}"
         elif kind == "evade":
+            assert ans is not None                  # an answer of this kind is made
             e_total = self._total(ans, "eva", rule)
             if e_total > a_total:
                 bonus = e_total - a_total
@@ -289,6 +293,7 @@ class CombatRules:
                 hits.append((x, y, a_total))
                 text = f"ATK {a_total} against EVA {e_total}: the evade fails"
         elif kind == "defend":
+            assert ans is not None                  # an answer of this kind is made
             d_total = self._total(ans, "def", rule)
             diff = a_total - d_total
             if diff > 0:

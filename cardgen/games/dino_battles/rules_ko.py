@@ -7,10 +7,11 @@ from typing import Any
 
 from cardgen.content.playlog import Event
 from cardgen.core.problems import Loc
+from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.pieces import Dino, Side
 
 
-class KnockOutRules:
+class KnockOutRules(EngineBase):
     """Mixed into :class:`~.engine.Engine`; uses its state and referee."""
 
     # -- knock-outs and the end ------------------------------------------------------------------

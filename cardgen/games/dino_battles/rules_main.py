@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.options import Opt
+from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.pieces import Dino, Side
 from cardgen.play.referee import typed
 
 
-class MainRules:
+class MainRules(EngineBase):
     """Mixed into :class:`~.engine.Engine`; uses its state and referee."""
 
     # -- main-phase plays ---------------------------------------------------------------------
@@ -130,7 +131,8 @@ class MainRules:
         if paid < len(discard):
             raise LogError("LOG-FIELD", f"'paid' is {paid}, but 'discard' names {len(discard)}", ev.at("paid"))
         if paid != cost:
-            why = f"{old.name}'s Retreat Cost is {cost}" if src is None else f"{src} makes the switch free"
+            why = (f"{src} makes the switch free" if src is not None else f"{old.name}'s Retreat Cost is {cost}"
+                   if old is not None else f"{s.name} has no active Dinosaur: the switch costs nothing")
             self.ref.violation(rule, f"{s.name} discards {paid} card(s) to switch; {why}",
                                ev.at("discard") if ev["discard"] is not None else ev.at("paid"))
         for c in discard:

@@ -5,11 +5,12 @@ draws, who acts first in a phase (BDB-TURN-1, 2; BDB-ABIL-2; BDB-END-1).
 from __future__ import annotations
 
 from cardgen.content.playlog import Event
+from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.pieces import Side
 from cardgen.games.dino_battles.vocab import MAIN_PHASES
 
 
-class TurnRules:
+class TurnRules(EngineBase):
     """Mixed into :class:`~.engine.Engine`; uses its state and referee."""
 
     # -- phases -------------------------------------------------------------------------------
@@ -170,7 +171,7 @@ class TurnRules:
         if s.index == holder and self.acted - {holder}:
             other = ", ".join(self.sides[j].name for j in sorted(self.acted - {holder}))
             self.ref.violation("BDB-TURN-1", f"{s.name} holds the Initiative token and acts first in the "
-                               f"{self._pn(self.phase)} phase; {other} has already begun, so {s.name} no longer "
+                               f"{self._pn(str(self.phase))} phase; {other} has already begun, so {s.name} no longer "
                                f"{what}", ev.loc)
         self.acted.add(s.index)
 

@@ -60,13 +60,13 @@ class Greedy:
         except ParamError as e:
             raise self.rules._missing(e) from None
 
-    def __call__(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def __call__(self, obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         best = max(legal, key=lambda a: (self.score(obs, a), -legal.index(a)))
         return best
 
     # -- how good is an action ------------------------------------------------------------
 
-    def score(self, obs: dict[str, Any], a: Action) -> float:
+    def score(self, obs: Mapping[str, Any], a: Action) -> float:
         k = a.kind
         if k == "attack":
             return 10 + self._attack_value(obs, a)
@@ -92,7 +92,7 @@ class Greedy:
         return n * (int(e.get("health") or 0) + int(e.get("armor") or 0)) * int(e.get("damage") or 0) * \
             int(e.get("attack") or 1)
 
-    def _attack_value(self, obs: dict[str, Any], a: Action) -> float:
+    def _attack_value(self, obs: Mapping[str, Any], a: Action) -> float:
         r = self.rules
         p = _player(r, a["player"], obs["players"][a["player"]])
         items = [r.cards[i] for i in (a.get("with") or ())]
@@ -121,7 +121,7 @@ class Greedy:
         return (self.w["damage"] * dmg + self.w["heal"] * heal + self.w["armor"] * p.max_armor
                 + self.w["dodge"] * p.max_dodge)
 
-    def _gain(self, obs: dict[str, Any], name: str, add: str | None = None, drop: str | None = None) -> float:
+    def _gain(self, obs: Mapping[str, Any], name: str, add: str | None = None, drop: str | None = None) -> float:
         p = _player(self.rules, name, obs["players"][name])
         before = self._worth(p)
         if add is not None:

@@ -11,26 +11,21 @@ Rules enforced (catalogue ``specs/rules/loot_battles.md``): LB-SETUP-1…4, LB-T
 LB-ATK-1…4, LB-DMG-1, LB-RND-1, LB-ENC-1, LB-LOOT-1, LB-EQUIP-1, LB-END-1, and the
 checker's rulings listed in ``docs/playtest-logs.md`` (LB-HEAL-1 among them). The event
 handlers are grouped by topic in ``engine_setup.py``, ``engine_round.py``,
-``engine_attack.py`` and ``engine_end.py``.
+``engine_attack.py`` and ``engine_end.py``, on the state and helpers of ``engine_base.py``.
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from typing import Any
 
-from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
-from cardgen.core.problems import Loc
 from cardgen.games.loot_battles.engine_attack import AttackEvents
 from cardgen.games.loot_battles.engine_end import EndEvents
 from cardgen.games.loot_battles.engine_round import RoundEvents
 from cardgen.games.loot_battles.engine_setup import SetupEvents
-from cardgen.games.loot_battles.rules import Rules
-from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
+from cardgen.games.loot_battles.state import Player
 from cardgen.games.loot_battles.vocab import EVENTS, HEADER
-from cardgen.play.lookup import Names, NotFound, nearest
+from cardgen.play.lookup import nearest
 from cardgen.play.referee import BaseEngine
 
 
@@ -45,96 +40,6 @@ class Engine(SetupEvents, RoundEvents, AttackEvents, EndEvents, BaseEngine):
         "leader": "LB-LOOT-1", "enemies_left": "LB-DMG-1", "loot_pool": "LB-LOOT-1",
     }
     ACK_KINDS = ("round_end", "encounter_end", "battle_end")
-
-    def __init__(self, game, header, header_locs, ref):
-        super().__init__(game, header, header_locs, ref)
-        self.end_rule = "LB-END-1"
-        self.head_loc = header_locs.get("players") or Loc(str(self.params_file), 1, 1)
-        self.rules = r = Rules(game, self.p)
-        self.n_min, self.n_max, self.win_table = r.n_min, r.n_max, r.win_table
-        self.first_loot, self.n_drawn = r.first_loot, r.n_drawn
-        self.target_die, self.attack_die, self.dodge_loss = r.target_die, r.attack_die, r.dodge_loss
-        self.equip_limits, self.hands, self.hands_used = r.equip_limits, r.hands, r.hands_used
-        self.cards, self.by_type, self.enemy_cards = r.cards, r.by_type, r.enemy_cards
-        self._card_names: dict[tuple[str, ...], Names[Card]] = {}
-        # state
-        self.players: list[Player] = []
-        self.by_name: dict[str, Player] = {}
-        self.player_names: Names[Player] = Names("player", [])
-        self.leader = 0
-        self.target: int | None = None
-        self.battles_won = 0
-        self.battles_started = 0
-        self.battle: Battle | None = None
-        self.first_done = False
-        self.winner: str | None = None
-        self.loot_due = 0
-        self.loot_for = ""
-        self.loot_out: Counter = Counter()
-        self.loot_unknown = 0
-        self.pool: Counter = Counter()
-        self.pool_unknown = 0
-        self.enc_out: Counter = Counter()
-        self.enc_unknown = 0
-        self.last_encounter: Encounter | None = None    # ended, awaiting an optional encounter_end
-        self.round_ack = False
-        self.last_battle: dict | None = None            # ended, awaiting an optional battle_end
-        self.rounds_marked = False                      # the log writes round_end markers
-        self.after_end = 0                              # the line of the first event after the end
-        self.battles_shift = 0                          # the log's Battles won minus the replay's
-
-    # -- names in the log -------------------------------------------------------------------
-
-    def _card_lookup(self, kinds: tuple[str, ...]) -> Names[Card]:
-        names = self._card_names.get(kinds)
-        if names is None:
-            names = Names(" or ".join(kinds) + " card",
-                          [(c.id, c) for k in kinds for c in self.by_type.get(k, [])], lambda c: [c.name])
-            self._card_names[kinds] = names
-        return names
-
-    def _find_card(self, value: Any, kinds: tuple[str, ...], ev: Event, fname: str) -> Card:
-        """A card of one of ``kinds`` by id or name, with "did you mean"."""
-        try:
-            return self._card_lookup(kinds).find(value)
-        except NotFound as e:
-            msg = (f"'{fname}': {e.message}" if "could be" in e.message
-                   else f"'{fname}' names no {' or '.join(kinds)} card: {value!r}")
-            raise LogError("LOG-FIELD", msg, ev.at(fname), e.hint) from None
-
-    def _find_player(self, value: Any, ev: Event | None, fname: str, loc: Loc | None = None) -> Player:
-        try:
-            return self.player_names.find(value)
-        except NotFound as e:
-            hint = e.hint if e.hint and e.hint.startswith("did you mean") else f"players: {', '.join(self.by_name)}"
-            raise LogError("LOG-FIELD", f"'{fname}' names no player: {value!r}", loc or (ev.at(fname) if ev else None),
-                           hint) from None
-
-    def _find_enemy(self, value: Any, enc: Encounter, ev: Event, fname: str) -> Enemy:
-        s = str(value).strip()
-        if "#" in s:
-            prefix, _, num = s.rpartition("#")
-        else:
-            m = re.fullmatch(r"(.*?)\s*(\d+)", s)
-            prefix, num = (m.group(1), m.group(2)) if m else (s, "")
-        prefix = prefix.strip().lower()
-        ecard = enc.enemies[0].card if enc.enemies else None
-        names = {""}
-        if ecard is not None:
-            names |= {ecard.id.lower(), ecard.name.lower(), ecard.name.lower() + "s", ecard.id.lower().rstrip("s")}
-        if prefix not in names or not num.isdigit() or not 1 <= int(num) <= len(enc.enemies):
-            refs = f"{enc.enemies[0].name} … {enc.enemies[-1].name}" if enc.enemies else "none"
-            raise LogError("LOG-FIELD", f"'{fname}' names no enemy of this Encounter: {value!r} (enemies: {refs})",
-                           ev.at(fname))
-        return enc.enemies[int(num) - 1]
-
-    def _state_lines(self, title: str, enc: Encounter | None) -> None:
-        self.ref.trace(f"      {title}")
-        self.ref.trace("        players: " + " · ".join(p.brief() for p in self.players))
-        if enc is not None:
-            alive = enc.alive()
-            self.ref.trace("        enemies: " + (" · ".join(f"{e.brief()} →{e.front}" for e in alive)
-                                                  if alive else "none left"))
 
     def start(self) -> None:
         raw = self.header.get("players") or []
@@ -173,12 +78,12 @@ class Engine(SetupEvents, RoundEvents, AttackEvents, EndEvents, BaseEngine):
         if not self.n_min <= n <= self.n_max:
             loc = self.header_locs.get(f"players[{self.n_max}]", self.head_loc) if n > self.n_max else self.head_loc
             self.ref.violation("LB-SETUP-1", f"{n} player(s); Loot & Battles is for {self.n_min}–{self.n_max}", loc)
-        computed = self.win_table.get(n) if isinstance(self.win_table, dict) else None
+        to_win = self.win_table.get(n) if isinstance(self.win_table, dict) else None
         stated = self.header.get("battles_to_win")
-        if stated is not None and computed is not None:
-            self.ref.claim("LB-SETUP-1", "the number of Battles to win", stated, computed,
+        if stated is not None and to_win is not None:
+            self.ref.claim("LB-SETUP-1", "the number of Battles to win", stated, to_win,
                            self.header_locs.get("battles_to_win", self.head_loc))
-        self.target = stated if stated is not None else computed
+        self.target = stated if stated is not None else to_win
         if "leader" in self.header and self.header["leader"] is not None and self.players:
             self.leader = self.players.index(self._find_player(self.header["leader"], None, "leader",
                                                                self.header_locs.get("leader")))
@@ -187,7 +92,7 @@ class Engine(SetupEvents, RoundEvents, AttackEvents, EndEvents, BaseEngine):
         if self.header.get("starting_loot"):
             self.loot_due, self.loot_for = n, "the easier start (one Loot card per player)"
         if self.players:
-            self.ref.trace(f"      {n} players ({', '.join(f'{p.name} {p.cls.name}' for p in self.players)}); "
+            self.ref.trace(f"      {n} players ({', '.join(f'{p.name} {p.class_card.name}' for p in self.players)}); "
                            f"{self.target} Battles to win; Leader {self.players[self.leader].name}")
             self._state_lines("start", None)
 

@@ -7,10 +7,11 @@ from typing import Any
 
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
+from cardgen.games.loot_battles.engine_base import EngineBase
 from cardgen.games.loot_battles.state import Encounter, Fighter, Player
 
 
-class AttackEvents:
+class AttackEvents(EngineBase):
     """A part of :class:`.engine.Engine` (its event handlers for one topic)."""
 
     def _unused_groups(self, p: Player, enc: Encounter) -> dict[int, list[Card]]:
@@ -28,7 +29,7 @@ class AttackEvents:
                 c = self._find_card(name, ("loot", "class"), ev, "with")
                 if c.type == "class":
                     if c is not p.cls:
-                        self.ref.violation("LB-ATK-4", f"{p.name} is {p.cls.name}, not {c.name}", ev.at("with"))
+                        self.ref.violation("LB-ATK-4", f"{p.name} is {p.class_card.name}, not {c.name}", ev.at("with"))
                     continue
                 if c.id not in p.equipment:
                     self.ref.violation("LB-EQUIP-1", f"{p.name} has no {c.name} equipped", ev.at("with"))
@@ -84,7 +85,7 @@ class AttackEvents:
         reinforcement began. Reported with the arithmetic; then followed. (Health is not read
         this way: a Health one off is far more often a plain slip, LB-DMG-1.)"""
         r = t.restored if isinstance(t, Player) else None
-        if r is None or stat != "dodge" or stated is None or stated == getattr(t, stat) or stated != r[stat]:
+        if not isinstance(t, Player) or r is None or stat != "dodge" or stated is None or stated == getattr(t, stat) or stated != r[stat]:
             return False
         name = stat.capitalize()
         self.ref.violation("LB-ENC-1", f"the log says {t.name}'s {name} is {stated}, as if restored to "
@@ -126,7 +127,8 @@ class AttackEvents:
         if total is not None:
             hit = total > t.dodge
             r = t.restored if isinstance(t, Player) else None
-            if ev["hit"] is not None and ev["hit"] != hit and r is not None and (total > r["dodge"]) == ev["hit"]:
+            if ev["hit"] is not None and ev["hit"] != hit and isinstance(t, Player) and r is not None \
+                    and (total > r["dodge"]) == ev["hit"]:
                 self.ref.violation("LB-ENC-1", f"the log says the roll {'hits' if ev['hit'] else 'misses'}, as "
                                    f"against {t.name}'s Dodge restored to {r['dodge']} when {r['card']} began; "
                                    f"between the Encounters of a Battle only Armor is restored, so {t.name}'s Dodge "
@@ -159,7 +161,7 @@ class AttackEvents:
         self._player_action(ev, p, enc, "attack")
         items = self._choose_items(ev, p, enc)
         n = self.rules.dice_of(items[0], p) if items else self.rules.dice_of(None, p)
-        what = " + ".join(c.name for c in items) if items else f"{p.cls.name} class attack"
+        what = " + ".join(c.name for c in items) if items else f"{p.class_card.name} class attack"
         # LB-ATK-2: one roll per Attack value, each weapon once per turn
         dices = {self.rules.dice_of(c, p) for c in items}
         if len(dices) > 1:
@@ -294,7 +296,7 @@ class AttackEvents:
         if t.ko:
             self.ref.violation("LB-DMG-1", f"{t.name} is knocked out until the Battle ends", ev.loc)
             return
-        n = int(e.card.get("attack") or 1)
+        n = int(e.enemy_card.get("attack") or 1)
         total = self._roll(ev, n, e.name)
         hit = self._resolve_hit(ev, total, n, t)
         alt: dict[str, int] | None = None
@@ -303,9 +305,9 @@ class AttackEvents:
             self.rules.miss(t)
             self._t(ev, f"{e.name} → {t.name}: {roll} misses; {t.name} Dodge {t.dodge}")
         else:
-            dmg = int(e.card.get("damage") or 0)
+            dmg = int(e.enemy_card.get("damage") or 0)
             if ev["damage"] is not None and ev["damage"] != dmg:
-                self.ref.violation("LB-ATK-4", f"the log says the damage is {ev['damage']}, but a {e.card.name} "
+                self.ref.violation("LB-ATK-4", f"the log says the damage is {ev['damage']}, but a {e.enemy_card.name} "
                                    f"deals {dmg}", ev.at("damage"))
             alt = self._alt(t, dmg) if ev["damage"] not in (None, dmg) else None
             if ev["damage"] is not None:

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
+from cardgen.games.loot_battles.engine_base import EngineBase
 from cardgen.games.loot_battles.state import Encounter
 
 
-class EndEvents:
+class EndEvents(EngineBase):
     """A part of :class:`.engine.Engine` (its event handlers for one topic)."""
 
     def _end_encounter(self, enc: Encounter, ev: Event) -> None:
-        b = self.battle
+        b = self.battle_now
         enc.done = True
         self._end_of_round_effects(enc, ev)
         self._state_lines(f"{enc.card.name} cleared in round {enc.round}", enc)
@@ -24,7 +25,7 @@ class EndEvents:
             self._win_battle(ev)
 
     def _win_battle(self, ev: Event) -> None:
-        b = self.battle
+        b = self.battle_now
         self.battles_won += 1
         for p in self.players:
             p.recover()

@@ -4,12 +4,13 @@ the game by loss (LB-RND-1, LB-DMG-1, LB-END-1)."""
 from __future__ import annotations
 
 from cardgen.content.playlog import Event
+from cardgen.games.loot_battles.engine_base import EngineBase
 from cardgen.games.loot_battles.state import Encounter, Fighter, Player
-from cardgen.games.loot_battles.vocab import _STATE
+from cardgen.games.loot_battles.vocab import STATE_ITEM
 from cardgen.play.referee import typed
 
 
-class RoundEvents:
+class RoundEvents(EngineBase):
     """A part of :class:`.engine.Engine` (its event handlers for one topic)."""
 
     def _combat(self, ev: Event) -> Encounter | None:
@@ -116,7 +117,7 @@ class RoundEvents:
         self._t(ev, f"{p.name} is knocked out until the Battle ends")
         nxt = self.rules.left_of(self.players, p)
         if nxt is None:
-            self._state_lines(f"no active player remains in Battle {self.battle.number}", enc)
+            self._state_lines(f"no active player remains in Battle {self.battle_now.number}", enc)
             self._lose(ev)
             return
         moved = [e for e in enc.alive() if e.front == p.name]
@@ -130,9 +131,10 @@ class RoundEvents:
     def _lose(self, ev: Event) -> None:
         self.winner = "enemies"
         self.over = True
-        self.last_battle = {"number": self.battle.number, "result": "lost"}
-        self._t(ev, f"the players lose Battle {self.battle.number} and the game (LB-END-1)")
-        enc = self.battle.current
+        b = self.battle_now
+        self.last_battle = {"number": b.number, "result": "lost"}
+        self._t(ev, f"the players lose Battle {b.number} and the game (LB-END-1)")
+        enc = b.current
         if enc is not None:
             enc.done = True
             self.last_encounter, self.round_ack = enc, False
@@ -174,7 +176,7 @@ class RoundEvents:
             return
         rules = {"health": "LB-DMG-1", "armor": "LB-RND-1", "dodge": "LB-ATK-3"}
         for name, vals in state.items():
-            vals = typed(vals, _STATE.item, ev.at("state"), f"'state' of {name}")
+            vals = typed(vals, STATE_ITEM, ev.at("state"), f"'state' of {name}")
             if str(name) in self.by_name or not enc.enemies:
                 who: Fighter = self._find_player(name, ev, "state")
             else:

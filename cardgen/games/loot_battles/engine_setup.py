@@ -9,12 +9,13 @@ from typing import Any
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
+from cardgen.games.loot_battles.engine_base import EngineBase
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy
-from cardgen.games.loot_battles.vocab import EVENTS
+from cardgen.games.loot_battles.vocab import NUMBERS_ITEM, PLACED_ITEM
 from cardgen.play.referee import typed
 
 
-class SetupEvents:
+class SetupEvents(EngineBase):
     """A part of :class:`.engine.Engine` (its event handlers for one topic)."""
 
     def _deck_take(self, cards: list[Card], unknown: int, ev: Event) -> None:
@@ -149,7 +150,7 @@ class SetupEvents:
             self._force_end(enc, ev, "the log places the enemies of the next Encounter")
             b = self.battle
             enc = b.current if b is not None else None
-        if enc is None or enc.placed:
+        if b is None or enc is None or enc.placed:        # (no Battle: no Encounter either)
             what = "its enemies are already placed" if enc is not None else "no Encounter is chosen"
             self.ref.violation("LB-SETUP-3", f"enemies are placed for a chosen Encounter; {what}", ev.loc)
             return
@@ -176,8 +177,8 @@ class SetupEvents:
             held = {}
             for name, nums in ev["numbers"].items():
                 p = self._find_player(name, ev, "numbers")
-                held[p.name] = typed(nums if isinstance(nums, list) else [nums], EVENTS["enemies_placed"]
-                                     ["numbers"].item, ev.at("numbers"), f"the numbers of {p.name}")
+                held[p.name] = typed(nums if isinstance(nums, list) else [nums], NUMBERS_ITEM, ev.at("numbers"),
+                                     f"the numbers of {p.name}")
         else:
             held = self.rules.default_numbers(self.players)
         owner = self._check_numbers(held, ev.at("numbers") if ev["numbers"] is not None else ev.loc)
@@ -197,8 +198,8 @@ class SetupEvents:
         if ev["placed"] is not None:
             for name, refs in ev["placed"].items():
                 p = self._find_player(name, ev, "placed")
-                refs = typed(refs if isinstance(refs, list) else [refs], EVENTS["enemies_placed"]["placed"].item,
-                             ev.at("placed"), f"the enemies in front of {p.name}")
+                refs = typed(refs if isinstance(refs, list) else [refs], PLACED_ITEM, ev.at("placed"),
+                             f"the enemies in front of {p.name}")
                 stated = sorted(self._find_enemy(r, enc, ev, "placed").name for r in refs)
                 computed = sorted(e.name for e in enc.enemies if e.front == p.name)
                 if stated != computed:

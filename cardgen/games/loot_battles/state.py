@@ -43,7 +43,13 @@ class Player(Fighter):
     loc: Loc | None = None
     #: what Health and Dodge would be had they been restored when the current reinforcement
     #: began (LB-ENC-1: only Armor is): a stated value equal to these names that slip
-    restored: dict[str, int] | None = None
+    restored: dict[str, Any] | None = None
+
+    @property
+    def class_card(self) -> Card:
+        """The player's class card (every player picks one)."""
+        assert self.cls is not None
+        return self.cls
 
     def copy(self) -> Player:
         return Player(self.name, self.max_health, self.max_armor, self.max_dodge, self.health, self.armor,
@@ -55,6 +61,12 @@ class Player(Fighter):
 class Enemy(Fighter):
     card: Card | None = None
     front: str = ""
+
+    @property
+    def enemy_card(self) -> Card:
+        """The Encounter's enemy card this enemy stands for (each has one)."""
+        assert self.card is not None
+        return self.card
 
     def copy(self) -> Enemy:
         return Enemy(self.name, self.max_health, self.max_armor, self.max_dodge, self.health, self.armor,

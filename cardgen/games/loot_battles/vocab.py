@@ -28,7 +28,11 @@ _ROLL_CLAIMS = {
     "ko": Opt("bool", doc="stated: the target is defeated or knocked out (checked, LB-DMG-1)"),
 }
 
-_STATE = Opt("map", item=Opt("map", fields={"health": Opt("int"), "armor": Opt("int"), "dodge": Opt("int")}),
+#: the items of free-form fields, typed one by one by the referee
+NUMBERS_ITEM = Opt("list", item=Opt("int"))
+PLACED_ITEM = Opt("list", item=Opt("str"))
+STATE_ITEM = Opt("map", fields={"health": Opt("int"), "armor": Opt("int"), "dodge": Opt("int")})
+_STATE = Opt("map", item=STATE_ITEM,
              doc="stated state after the round, by player name or enemy (e.g. {ana: {health: 7}, "
                  "'rats#2': {dodge: 3}}); checked")
 
@@ -54,9 +58,9 @@ EVENTS: dict[str, dict[str, Opt]] = {
     "enemies_placed": {
         "rolls": Opt("list", required=True, item=Opt("int"),
                      doc="one die per enemy: the first places enemy #1, and so on (LB-TGT-1)"),
-        "numbers": Opt("map", item=Opt("list", item=Opt("int")),
+        "numbers": Opt("map", item=NUMBERS_ITEM,
                        doc="who holds which numbers for this placement, e.g. {ana: [1, 3, 5], bo: [2, 4, 6]}"),
-        "placed": Opt("map", item=Opt("list", item=Opt("str")),
+        "placed": Opt("map", item=PLACED_ITEM,
                       doc="stated: which enemies stand in front of whom (checked, LB-TGT-1)"),
     },
     "attack": {

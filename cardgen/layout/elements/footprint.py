@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from cardgen.core.fonts import METRICS
-from cardgen.core.hexgrid import Hex, Layout, hex_corners, hex_to_pixel
+from cardgen.core.hexgrid import Hex, Layout, Orientation, hex_corners, hex_to_pixel
 from cardgen.core.options import Opt
 from cardgen.scene import Circle, Polygon, Text
 
@@ -52,7 +52,7 @@ def parse_cells(value: Any) -> list[tuple[int, int]] | None:
 
 def diagram(cells: list[tuple[int, int]], x: float, y: float, w: float, h: float, *, max_hex: float = 8.0,
             fill: str = "#d9c7a3", stroke: str = "#000000", width: float = 0.3, anchor: str | None = None,
-            empty: str = "", empty_fill: str = "#ffffff", orientation: str = "pointy",
+            empty: str = "", empty_fill: str = "#ffffff", orientation: Orientation = "pointy",
             font: str = "LiberationSans-Italic", fills: dict[tuple[int, int], str] | None = None) -> list:
     """Primitives of the diagram centred in the box (x, y, w, h); page or bleed-box millimetres.
 
