@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .cutfile import registration_marks
 from .model import PrintSettings
-from .scene import Clip, Line, Page, Rotate, Use, translate
+from .scene import Clip, Line, Moved, Page, Rotate, Use
 from .sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
 
 __all__ = ["Placement", "back_position", "crop_marks", "impose", "make_grid"]
@@ -154,9 +154,9 @@ def _place(page: Page, items: list, x: float, y: float, w: float, h: float, laid
     (a short-edge duplex back)."""
     ox, oy = x - laid_bleed, y - laid_bleed
     if bleed + 1e-9 < laid_bleed:
-        placed = [Clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, tuple(translate(items, ox, oy)))]
+        placed: list = [Clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, (Moved(ox, oy, items),))]
     elif len(items) == 1 and isinstance(items[0], Use):
         placed = [Use(items[0].name, items[0].x + ox, items[0].y + oy)]
     else:
-        placed = translate(items, ox, oy)
+        placed = [Moved(ox, oy, items)]
     page.items.extend([Rotate(x + w / 2, y + h / 2, 180.0, tuple(placed))] if turn else placed)

@@ -9,16 +9,33 @@ from __future__ import annotations
 import hashlib
 import io
 
+from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFBase85Encode, PDFName, PDFStream, PDFZCompress
 from reportlab.pdfgen import canvas
 
 from . import fonts, sources
 from .artfiles import svg_drawing
 from .images import ImageError
-from .scene import Circle, Clip, Document, Image, Line, Link, Polygon, Rect, Rotate, Text, Use, children
+from .scene import (
+    Circle,
+    Clip,
+    Document,
+    Image,
+    Line,
+    Link,
+    Moved,
+    Polygon,
+    Rect,
+    Rotate,
+    Text,
+    Use,
+    children,
+    moved,
+)
 
 MM = 72.0 / 25.4
 
@@ -35,6 +52,7 @@ class _Pen:
         self._ttf = None
         self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
         self._fp: dict[tuple, str] = {}                # numbers as written (fp_str), by value
+        self._paths: dict[str, str] = {}               # picture paths, checked once per document
         self.reset()
 
     def reset(self) -> None:
@@ -149,6 +167,8 @@ class _Pen:
                     self.ops(c.roundRect, *args, it.radius * MM, int(bool(it.stroke)), int(bool(it.fill)))
                 else:
                     self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
+            elif t is Moved:
+                self.draw(moved(it), H)
             elif t is Use:
                 sym = self.doc.symbols[it.name]
                 c.saveState()
@@ -184,7 +204,10 @@ class _Pen:
             elif t is Image and it.path.lower().endswith(".svg"):
                 self.svg(it, H)
             elif t is Image:
-                c.drawImage(str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES)), it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
+                path = self._paths.get(it.path)
+                if path is None:
+                    path = self._paths[it.path] = str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES))
+                c.drawImage(path, it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
                             preserveAspectRatio=True, anchor="c")
             elif t is Clip:
                 c.saveState()
@@ -270,6 +293,24 @@ def _box(box: tuple[float, float, float, float] | None, page_h: float) -> tuple 
     return tuple(round(v * MM, 3) for v in (x, page_h - y - h, x + w, page_h - y))
 
 
+def _pack(c: canvas.Canvas) -> None:
+    """The page just shown, its content stream encoded now rather than when the document is
+    saved: what ``PDFPage.check_format`` and ``PDFStream.format`` would write, byte for byte, but
+    a page keeps its compressed operators instead of its whole text until ``save``."""
+    page = c._doc.Pages.pages[-1]
+    if not page.compression or page.Contents or not page.stream:
+        return
+    filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
+    content = page.stream
+    for f in reversed(filters):         # as PDFStream.format applies them
+        content = f.encode(content)
+    s = PDFStream(content=content, filters=[])
+    s.dictionary["Filter"] = PDFArray([PDFName(f.pdfname) for f in filters])
+    s.__Comment__ = "page stream"
+    page.Contents = s
+    page.stream = None
+
+
 def render(doc: Document) -> bytes:
     """The document as PDF bytes; the same document always gives the same bytes."""
     buf = io.BytesIO()
@@ -296,5 +337,6 @@ def render(doc: Document) -> bytes:
         pen.reset()
         pen.draw(page.items, page.h)
         c.showPage()
+        _pack(c)
     c.save()
     return buf.getvalue()

@@ -15,7 +15,23 @@ import mimetypes
 import svgwrite
 
 from . import sources
-from .scene import Circle, Clip, Document, Image, Line, Link, Page, Polygon, Rect, Rotate, Text, Use, children
+from .scene import (
+    Circle,
+    Clip,
+    Document,
+    Image,
+    Line,
+    Link,
+    Moved,
+    Page,
+    Polygon,
+    Rect,
+    Rotate,
+    Text,
+    Use,
+    children,
+    moved,
+)
 
 PT_MM = 25.4 / 72.0
 
@@ -106,6 +122,8 @@ class _Writer:
             elif t is Rotate:
                 g = parent.add(dwg.g(transform=f"rotate({_n(it.angle)} {_n(it.cx)} {_n(it.cy)})"))
                 self.draw(g, it.items)
+            elif t is Moved:
+                self.draw(parent, moved(it))
             elif t is Link:
                 continue
             else:  # pragma: no cover - a new primitive must be added here
