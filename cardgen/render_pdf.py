@@ -10,7 +10,6 @@ import hashlib
 import io
 
 from reportlab import rl_config
-from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
@@ -20,6 +19,7 @@ from reportlab.pdfgen import canvas
 from . import fonts, sources
 from .artfiles import svg_drawing
 from .images import ImageError
+from .lazymod import lazy
 from .scene import (
     Circle,
     Clip,
@@ -36,6 +36,8 @@ from .scene import (
     children,
     moved,
 )
+
+renderPDF = lazy("reportlab.graphics.renderPDF")   # SVG pictures only (it loads platypus)
 
 MM = 72.0 / 25.4
 

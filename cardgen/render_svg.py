@@ -12,9 +12,8 @@ import base64
 import io
 import mimetypes
 
-import svgwrite
-
 from . import sources
+from .lazymod import lazy
 from .scene import (
     Circle,
     Clip,
@@ -32,6 +31,8 @@ from .scene import (
     children,
     moved,
 )
+
+svgwrite = lazy("svgwrite")      # a build writes SVG only for cut files: imported when one is drawn
 
 PT_MM = 25.4 / 72.0
 
@@ -58,7 +59,7 @@ def _font_attrs(name: str) -> dict:
 
 
 class _Writer:
-    def __init__(self, dwg: svgwrite.Drawing, doc: Document):
+    def __init__(self, dwg, doc: Document):
         self.dwg = dwg
         self.doc = doc
         self._clip = 0
