@@ -98,9 +98,10 @@ def parse(text: str, icons: dict, base_bold: bool = False,
 
 
 def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float,
-          too_tall=None) -> list[Line] | None | bool:
+          too_tall=None, plain: str | None = None) -> list[Line] | None | bool:
     """Greedy wrap at ``size``; None when a single word is wider than the box, False as soon as
-    ``too_tall(n)`` says that n + 1 lines cannot fit (the rest is not measured)."""
+    ``too_tall(n)`` says that n + 1 lines cannot fit (the rest is not measured). ``plain``: every
+    word is one run of this style (text without markup)."""
     width_pt = METRICS.width_pt
     key = (id(fonts), size)
     hit = _PER_SIZE.get(key)
@@ -112,6 +113,9 @@ def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float,
     spaces, tables = hit[1], hit[2]
     limit = width + 1e-9
     lines: list[Line] = []
+    if plain is not None:
+        return _wrap_plain(paragraphs, fonts[plain], size, spaces[plain], tables[plain], _SPACE_RUNS[plain], limit,
+                           too_tall)
     for words in paragraphs:
         cur: list[tuple[Run, float]] = []
         cur_w = 0.0
@@ -143,11 +147,40 @@ def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float,
     return lines
 
 
+def _wrap_plain(paragraphs, font: str, size: float, space: float, table: dict, space_run: Run, limit: float,
+                too_tall) -> list[Line] | None | bool:
+    """:func:`_wrap` for words of one run each, all in one style: the same lines, the same sums."""
+    width_pt = METRICS.width_pt
+    lines: list[Line] = []
+    for words in paragraphs:
+        cur: list[tuple[Run, float]] = []
+        cur_w = 0.0
+        for (r,) in words:
+            w1 = table.get(r.text)
+            ww = (w1 * size if w1 is not None else width_pt(r.text, font, size)) * PT_MM
+            if ww > limit:
+                return None
+            if cur:
+                if cur_w + space + ww > limit:
+                    lines.append(Line(cur, cur_w))
+                    if too_tall is not None and too_tall(len(lines)):
+                        return False
+                    cur, cur_w = [], 0.0
+                else:
+                    cur.append((space_run, space))
+                    cur_w += space
+            cur.append((r, ww))
+            cur_w += ww
+        lines.append(Line(cur, cur_w))
+    return lines
+
+
 def fit(text: str, width: float, height: float, fonts: dict[str, str], icons: dict, size: float,
         min_size: float, leading: float = 1.2, bold: bool = False, step: float = 0.5,
         italic: bool = False) -> Fitted:
     """The largest size from ``size`` down to ``min_size`` at which the text fits the box."""
     paragraphs, unknown = parse(text, icons, bold, italic)
+    plain = _style(bold, italic) if "*" not in text and "{" not in text else None   # as parse splits it
     s = size
     last: Fitted | None = None
     while s >= min_size - 1e-9:
@@ -155,7 +188,7 @@ def fit(text: str, width: float, height: float, fonts: dict[str, str], icons: di
         desc = METRICS.descent_mm(fonts["regular"], s)
         lh = s * leading * 25.4 / 72.0
         lines = _wrap(paragraphs, fonts, s, width,
-                      lambda n, lh=lh, asc=asc, desc=desc: n * lh + asc + desc > height + 1e-9)
+                      lambda n, lh=lh, asc=asc, desc=desc: n * lh + asc + desc > height + 1e-9, plain)
         if lines:
             h = (len(lines) - 1) * lh + asc + desc
             last = Fitted(s, lines, lh, asc, h, h <= height + 1e-9, unknown)
