@@ -10,7 +10,7 @@ import hashlib
 import io
 
 from reportlab import rl_config
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFBase85Encode, PDFName, PDFStream, PDFZCompress
@@ -34,7 +34,7 @@ from .scene import (
     Text,
     Use,
     children,
-    moved,
+    translate,
 )
 
 renderPDF = lazy("reportlab.graphics.renderPDF")   # SVG pictures only (it loads platypus)
@@ -55,6 +55,7 @@ class _Pen:
         self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
         self._fp: dict[tuple, str] = {}                # numbers as written (fp_str), by value
         self._paths: dict[str, str] = {}               # picture paths, checked once per document
+        self._paints: dict[tuple, str] = {}            # colour operators written, by (colour, fill)
         self.reset()
 
     def reset(self) -> None:
@@ -69,16 +70,38 @@ class _Pen:
 
     def set_fill(self, h: str) -> None:
         if h != self.fill:
-            self.c.setFillColor(self.color(h))
+            self._paint(h, True)
             self.fill = h
 
     def set_stroke(self, h: str, width: float) -> None:
         if h != self.stroke:
-            self.c.setStrokeColor(self.color(h))
+            self._paint(h, False)
             self.stroke = h
         if width != self.lw:
             self.c.setLineWidth(width * MM)
             self.lw = width
+
+    def _paint(self, h: str, fill: bool) -> None:
+        """``setFillColor`` (``setStrokeColor``) of the colour ``h``: the colour operator it wrote
+        the first time is written again, with the state it sets (the colour object, its alpha)."""
+        c = self.c
+        col = self.color(h)
+        op = self._paints.get((h, fill))
+        if op is None or c._enforceColorSpace is not None or type(col) is not Color:
+            n = len(c._code)
+            (c.setFillColor if fill else c.setStrokeColor)(col)
+            if c._enforceColorSpace is None and type(col) is Color:
+                self._paints[(h, fill)] = c._code[n]
+            return
+        c._code.append(op)
+        if fill:
+            c._fillColorObj = col
+            if col.alpha is not None:
+                c.setFillAlpha(col.alpha)
+        else:
+            c._strokeColorObj = col
+            if col.alpha is not None:
+                c.setStrokeAlpha(col.alpha)
 
     def ops(self, method, *args) -> None:
         """``method(*args)`` for a canvas method that only appends path operators to the page:
@@ -146,37 +169,75 @@ class _Pen:
             out.append(f"({c._escape(t)}) Tj")
         return " ".join(out)
 
+    def put_text(self, it: Text, x: float, y: float, H: float) -> None:
+        """``it`` with its anchor at (x, y) (mm, top-left origin; ``H`` the page height)."""
+        self.set_fill(it.color)
+        if (it.font, it.size) != self.font:
+            self._ttf = fonts.font(it.font)
+            self.c.setFont(it.font, it.size)
+            self.font = (it.font, it.size)
+        self.text(x * MM, (H - y) * MM, it.text, it.align)
+
+    def rect(self, it: Rect, x: float, y: float, H: float) -> None:
+        if it.fill is None and it.stroke is None:
+            return
+        if it.fill:
+            self.set_fill(it.fill)
+        if it.stroke:
+            self.set_stroke(it.stroke, it.width)
+        c = self.c
+        args = (x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM)
+        if it.radius:
+            self.ops(c.roundRect, *args, it.radius * MM, int(bool(it.stroke)), int(bool(it.fill)))
+        else:
+            self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
+
+    def use(self, name: str, x: float, y: float, H: float) -> None:
+        c = self.c
+        sym = self.doc.symbols[name]
+        c.saveState()
+        c.translate(x * MM, (H - y - sym.h) * MM)
+        c.doForm(_form_name(name))
+        c.restoreState()
+
+    def image(self, it: Image, x: float, y: float, H: float) -> None:
+        """A raster picture (its file checked once per document)."""
+        path = self._paths.get(it.path)
+        if path is None:
+            path = self._paths[it.path] = str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES))
+        self.c.drawImage(path, x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
+                         preserveAspectRatio=True, anchor="c")
+
+    def moved(self, m: Moved, H: float) -> None:
+        """``m`` drawn exactly as ``translate(m.items, m.dx, m.dy)`` would be (the offset added to
+        each position as ``translate`` adds it), without making the moved copies of the common
+        primitives; the others are moved, then drawn."""
+        dx, dy = m.dx, m.dy
+        for it in m.items:
+            t = type(it)
+            if t is Text:
+                self.put_text(it, it.x + dx, it.y + dy, H)
+            elif t is Rect:
+                self.rect(it, it.x + dx, it.y + dy, H)
+            elif t is Use:
+                self.use(it.name, it.x + dx, it.y + dy, H)
+            elif t is Image and not it.path.lower().endswith(".svg"):
+                self.image(it, it.x + dx, it.y + dy, H)
+            else:
+                self.draw(translate([it], dx, dy), H)
+
     def draw(self, items, H: float) -> None:
         c = self.c
         for it in items:
             t = type(it)
             if t is Text:
-                self.set_fill(it.color)
-                if (it.font, it.size) != self.font:
-                    self._ttf = fonts.font(it.font)
-                    c.setFont(it.font, it.size)
-                    self.font = (it.font, it.size)
-                self.text(it.x * MM, (H - it.y) * MM, it.text, it.align)
+                self.put_text(it, it.x, it.y, H)
             elif t is Rect:
-                if it.fill is None and it.stroke is None:
-                    continue
-                if it.fill:
-                    self.set_fill(it.fill)
-                if it.stroke:
-                    self.set_stroke(it.stroke, it.width)
-                args = (it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM)
-                if it.radius:
-                    self.ops(c.roundRect, *args, it.radius * MM, int(bool(it.stroke)), int(bool(it.fill)))
-                else:
-                    self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
+                self.rect(it, it.x, it.y, H)
             elif t is Moved:
-                self.draw(moved(it), H)
+                self.moved(it, H)
             elif t is Use:
-                sym = self.doc.symbols[it.name]
-                c.saveState()
-                c.translate(it.x * MM, (H - it.y - sym.h) * MM)
-                c.doForm(_form_name(it.name))
-                c.restoreState()
+                self.use(it.name, it.x, it.y, H)
             elif t is Line:
                 self.set_stroke(it.stroke, it.width)
                 if it.dash:
@@ -206,11 +267,7 @@ class _Pen:
             elif t is Image and it.path.lower().endswith(".svg"):
                 self.svg(it, H)
             elif t is Image:
-                path = self._paths.get(it.path)
-                if path is None:
-                    path = self._paths[it.path] = str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES))
-                c.drawImage(path, it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
-                            preserveAspectRatio=True, anchor="c")
+                self.image(it, it.x, it.y, H)
             elif t is Clip:
                 c.saveState()
                 p = c.beginPath()
@@ -274,12 +331,17 @@ def _form_name(name: str) -> str:
 
 def _used_symbols(doc: Document) -> list[str]:
     seen: dict[str, None] = {}
+    walked: dict[int, list] = {}        # scenes looked through (a card's back, placed on every sheet)
 
     def walk(items):
         for it in items:
             if isinstance(it, Use) and it.name not in seen:
                 seen[it.name] = None
                 walk(doc.symbols[it.name].items)
+            elif type(it) is Moved:
+                if walked.get(id(it.items)) is not it.items:
+                    walked[id(it.items)] = it.items
+                    walk(it.items)
             else:
                 walk(children(it))
     for p in doc.pages:
