@@ -402,5 +402,4 @@ def render(doc: Document) -> bytes:
         pen.draw(page.items, page.h)
         c.showPage()
         _pack(c)
-    c.save()
-    return buf.getvalue()
+    return c.getpdfdata()          # what save() writes, without copying it through the buffer
