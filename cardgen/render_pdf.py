@@ -202,10 +202,9 @@ class _Pen:
 
     def image(self, it: Image, x: float, y: float, H: float) -> None:
         """A raster picture (its file checked once per document)."""
-        path = self._paths.get(it.path)
-        if path is None:
-            path = self._paths[it.path] = str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES))
-        self.c.drawImage(path, x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
+        paths = self._paths
+        self.c.drawImage(paths.get(it.path) or paths.setdefault(it.path, str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES))),
+                         x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
                          preserveAspectRatio=True, anchor="c")
 
     def moved(self, m: Moved, H: float) -> None:

@@ -82,19 +82,27 @@ def _loc(path: str, mark) -> Loc:
     return Loc(path, mark.line + 1, mark.column + 1)
 
 
-_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when present: same marks, faster
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_STR = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG       # tag:yaml.org,2002:str   # libyaml when present: same marks, faster
 
 
 def _make_loader(path: str, problems: Problems):
     class Loader(_BASE_LOADER):  # type: ignore[valid-type,misc]
         pass
 
+    def value(loader, node):
+        """``loader.construct_object(node, deep=True)``; a plain string scalar (most keys and
+        values) is its text, as the string constructor would return it, without the detour."""
+        if type(node) is yaml.ScalarNode and node.tag == _STR:
+            return node.value
+        return loader.construct_object(node, deep=True)
+
     def construct_mapping(loader, node, deep=False):
         loader.flatten_mapping(node)
         d = YDict()
         d.loc = _loc(path, node.start_mark)
         for knode, vnode in node.value:
-            key = loader.construct_object(knode, deep=True)
+            key = value(loader, knode)
             try:
                 hash(key)
             except TypeError:
@@ -107,7 +115,7 @@ def _make_loader(path: str, problems: Problems):
                                "YAML keeps only one, so the other would be lost",
                                _loc(path, knode.start_mark))
                 continue
-            d[key] = loader.construct_object(vnode, deep=True)
+            d[key] = value(loader, vnode)
             d.key_locs[key] = _loc(path, knode.start_mark)
             d.val_locs[key] = _loc(path, vnode.start_mark)
         return d
@@ -116,7 +124,7 @@ def _make_loader(path: str, problems: Problems):
         lst = YList()
         lst.loc = _loc(path, node.start_mark)
         for child in node.value:
-            lst.append(loader.construct_object(child, deep=True))
+            lst.append(value(loader, child))
             lst.item_locs.append(_loc(path, child.start_mark))
         return lst
 
