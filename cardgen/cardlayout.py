@@ -81,6 +81,7 @@ class CardLayout:
         # at the template's line, with the cards that use the template counted
         self._once: set[tuple] = set()
         self._legible: set[tuple] = set()     # text sizes (size, min_size, rules) known to be over the floor
+        self._same: dict[int, tuple] = {}      # element → (it, card type, its primitives): a static element drawn
         self._cards = {c.id: c.fields for c in game.cards}
         self._game = {"title": game.title, "slug": game.slug, **{k: v for k, v in game.meta.items()
                                                                  if k in ("subtitle", "designer")}}
@@ -193,6 +194,11 @@ class CardLayout:
         out: list = []
         label = f"card '{card.id}' ({card.name})"
         for el in elements:
+            same = self._same.get(id(el))
+            if same is not None and same[0] is el and same[1] == (ct.key, bleed):
+                out.extend(same[2])
+                continue
+            mark = len(self.problems.items)
             v = evaluate(el, self.templates, ctx_vars, self.game.colors, self.problems, card.loc, label)
             if v is None:
                 continue
@@ -207,6 +213,10 @@ class CardLayout:
             out.extend(drawn)
             for prob in sink if own else ():
                 self._report_once(prob, label, tpl.name)
+            if own and not sink and len(self.problems.items) == mark and el.static:
+                # it reads no card and found nothing to say: the next card of this type gets
+                # the same primitives (as the static part of a template's form does)
+                self._same[id(el)] = (el, (ct.key, bleed), drawn)
         return out
 
     def _legibility(self, el, v: dict, drawn: list, label: str) -> None:
