@@ -41,6 +41,7 @@ class Fitted:
     height: float                     # mm, of the block
     fits: bool
     unknown_icons: list[str] = field(default_factory=list)
+    plain: bool = False               # text without markup: each line alternates word, space, word …
 
 
 def _style(bold: bool, italic: bool) -> str:
@@ -149,13 +150,14 @@ def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float,
 
 def _wrap_plain(paragraphs, font: str, size: float, space: float, table: dict, space_run: Run, limit: float,
                 too_tall) -> list[Line] | None | bool:
-    """:func:`_wrap` for words of one run each, all in one style: the same lines, the same sums."""
+    """:func:`_wrap` for words of one run each, all in one style (``paragraphs``: lists of those
+    runs): the same lines, the same sums."""
     width_pt = METRICS.width_pt
     lines: list[Line] = []
     for words in paragraphs:
         cur: list[tuple[Run, float]] = []
         cur_w = 0.0
-        for (r,) in words:
+        for r in words:
             w1 = table.get(r.text)
             ww = (w1 * size if w1 is not None else width_pt(r.text, font, size)) * PT_MM
             if ww > limit:
@@ -179,8 +181,16 @@ def fit(text: str, width: float, height: float, fonts: dict[str, str], icons: di
         min_size: float, leading: float = 1.2, bold: bool = False, step: float = 0.5,
         italic: bool = False) -> Fitted:
     """The largest size from ``size`` down to ``min_size`` at which the text fits the box."""
-    paragraphs, unknown = parse(text, icons, bold, italic)
-    plain = _style(bold, italic) if "*" not in text and "{" not in text else None   # as parse splits it
+    plain = _style(bold, italic) if "*" not in text and "{" not in text else None
+    if plain is not None:               # as parse splits it, each word its run (not a list of one)
+        runs = _RUNS.setdefault(plain, {})
+        if len(runs) > 100_000:
+            runs.clear()
+        paragraphs: list = [[runs.get(w) or runs.setdefault(w, Run(w, plain, None)) for w in para.split(" ") if w]
+                            for para in text.split("\n")]
+        unknown: list[str] = []
+    else:
+        paragraphs, unknown = parse(text, icons, bold, italic)
     s = size
     last: Fitted | None = None
     while s >= min_size - 1e-9:
@@ -191,7 +201,7 @@ def fit(text: str, width: float, height: float, fonts: dict[str, str], icons: di
                       lambda n, lh=lh, asc=asc, desc=desc: n * lh + asc + desc > height + 1e-9, plain)
         if lines:
             h = (len(lines) - 1) * lh + asc + desc
-            last = Fitted(s, lines, lh, asc, h, h <= height + 1e-9, unknown)
+            last = Fitted(s, lines, lh, asc, h, h <= height + 1e-9, unknown, plain is not None)
             if last.fits:
                 return last
         s = round(s - step, 3)
