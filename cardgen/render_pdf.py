@@ -56,6 +56,9 @@ class _Pen:
         self._fp: dict[tuple, str] = {}                # numbers as written (fp_str), by value
         self._paths: dict[str, str] = {}               # picture paths, checked once per document
         self._paints: dict[tuple, str] = {}            # colour operators written, by (colour, fill)
+        self._said: dict[tuple, str] = {}              # text operators written, by text, place and font
+        self._fixed = False                            # the last text's codes were all assigned before
+        self._images: dict[tuple, tuple] = {}          # picture operators written, by picture and place
         self.reset()
 
     def reset(self) -> None:
@@ -126,6 +129,11 @@ class _Pen:
         if not c.bottomup or not getattr(ttf, "_dynamicFont", False):     # not the case this mirrors
             {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)(x, y, text)
             return
+        key = (x, y, text, align, ttf.fontName, c._fontsize, c._leading)
+        said = self._said.get(key)
+        if said is not None:            # the same text at the same place (a sheet slot) said before
+            c._code.append(said)
+            return
         if align == "center":
             x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
         elif align == "right":
@@ -135,7 +143,13 @@ class _Pen:
             if len(self._fp) > 100_000:
                 self._fp.clear()
             xy = self._fp[(x, y)] = fp_str(x, y)
-        c._code.append(f"BT 1 0 0 1 {xy} Tm {self._shown(ttf, text)} T* ET")
+        self._fixed = False
+        said = f"BT 1 0 0 1 {xy} Tm {self._shown(ttf, text)} T* ET"
+        c._code.append(said)
+        if self._fixed and len(text) <= 16:     # codes all assigned: the same next time (kept for
+            if len(self._said) > 20_000:        # short texts, labels and numbers, which repeat)
+                self._said.clear()
+            self._said[key] = said
 
     def _shown(self, ttf, text: str) -> str:
         """The operators that show ``text`` in the current font (``PDFTextObject._formatText``)."""
@@ -158,6 +172,7 @@ class _Pen:
                 if tf is None:
                     tf = self._fp[(ttf.fontName, c._fontsize, c._leading)] = \
                         f"{known[3]} {fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
+                self._fixed = True
                 return f"{tf} ({c._escape(text.translate(known[1]).encode('latin-1'))}) Tj"
         out = []
         cur = -1
@@ -202,10 +217,22 @@ class _Pen:
 
     def image(self, it: Image, x: float, y: float, H: float) -> None:
         """A raster picture (its file checked once per document)."""
+        c = self.c
+        key = (it.path, x, y, it.w, it.h, H)
+        done = self._images.get(key)
+        if done is not None:            # drawn here before (a sheet slot): its operators again, and
+            c._currentPageHasImages = 1     # what drawImage notes for the page
+            c._code.extend(done[0])
+            c._formsinuse.append(done[1])
+            return
+        n = len(c._code)
         paths = self._paths
-        self.c.drawImage(paths.get(it.path) or paths.setdefault(it.path, str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES))),
-                         x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
-                         preserveAspectRatio=True, anchor="c")
+        c.drawImage(paths.get(it.path) or paths.setdefault(it.path, str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES))),
+                    x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
+                    preserveAspectRatio=True, anchor="c")
+        if len(self._images) > 100_000:
+            self._images.clear()
+        self._images[key] = (tuple(c._code[n:]), c._formsinuse[-1])
 
     def moved(self, m: Moved, H: float) -> None:
         """``m`` drawn exactly as ``translate(m.items, m.dx, m.dy)`` would be (the offset added to
