@@ -16,26 +16,11 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFBase85Encode, PDFName, PDFStream, PDFZCompress
 from reportlab.pdfgen import canvas
 
-from . import fonts, sources
-from .artfiles import svg_drawing
-from .images import ImageError
-from .lazymod import lazy
-from .scene import (
-    Circle,
-    Clip,
-    Document,
-    Image,
-    Line,
-    Link,
-    Moved,
-    Polygon,
-    Rect,
-    Rotate,
-    Text,
-    Use,
-    children,
-    translate,
-)
+from cardgen import fonts, sources
+from cardgen.artfiles import svg_drawing
+from cardgen.images import ImageError
+from cardgen.lazymod import lazy
+from cardgen.scene import Circle, Clip, Document, Image, Line, Link, Moved, Polygon, Rect, Rotate, Text, Use, children, translate
 
 renderPDF = lazy("reportlab.graphics.renderPDF")   # SVG pictures only (it loads platypus)
 

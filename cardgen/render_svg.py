@@ -12,25 +12,9 @@ import base64
 import io
 import mimetypes
 
-from . import sources
-from .lazymod import lazy
-from .scene import (
-    Circle,
-    Clip,
-    Document,
-    Image,
-    Line,
-    Link,
-    Moved,
-    Page,
-    Polygon,
-    Rect,
-    Rotate,
-    Text,
-    Use,
-    children,
-    moved,
-)
+from cardgen import sources
+from cardgen.lazymod import lazy
+from cardgen.scene import Circle, Clip, Document, Image, Line, Link, Moved, Page, Polygon, Rect, Rotate, Text, Use, children, moved
 
 svgwrite = lazy("svgwrite")      # a build writes SVG only for cut files: imported when one is drawn
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from .common import CardgenGroup, Commands, Ctx
+from cardgen.cli.common import CardgenGroup, Commands, Ctx
 
 # Each command's module is imported when the command runs (or when help lists them all), so
 # ``cardgen build`` does not pay for the simulator, the live preview or the scaffolder.
