@@ -150,6 +150,8 @@ def translate(items: list, dx: float, dy: float) -> list:
             out.append(Clip(it.x + dx, it.y + dy, it.w, it.h, tuple(translate(list(it.items), dx, dy))))
         elif isinstance(it, Rotate):
             out.append(Rotate(it.cx + dx, it.cy + dy, it.angle, tuple(translate(list(it.items), dx, dy))))
+        elif isinstance(it, Moved):
+            out.extend(translate(moved(it), dx, dy))
         else:  # pragma: no cover - a new primitive must be added here
             raise TypeError(type(it))
     return out
@@ -177,6 +179,23 @@ class Rotate:
     items: tuple = ()
 
 
-def children(it: object) -> tuple:
-    """The primitives a group primitive (Clip, Rotate) draws; () for any other."""
-    return it.items if isinstance(it, (Clip, Rotate)) else ()
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """``items`` moved by (dx, dy), the moved copies made only when drawn: an imposed sheet
+    refers to a card's laid-out scene (shared by its copies) instead of holding a copy of it.
+    Drawn exactly as ``translate(items, dx, dy)`` (:func:`moved`)."""
+
+    dx: float
+    dy: float
+    items: list
+
+
+def moved(it: Moved) -> list:
+    """The primitives a :class:`Moved` stands for."""
+    return translate(it.items, it.dx, it.dy)
+
+
+def children(it: object) -> tuple | list:
+    """The primitives a group primitive (Clip, Rotate, Moved) draws, as laid out (a Moved's
+    before moving: the same symbols and texts); () for any other."""
+    return it.items if isinstance(it, (Clip, Rotate, Moved)) else ()

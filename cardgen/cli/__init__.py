@@ -11,14 +11,13 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli.authoring import schema, serve
-from cardgen.cli.cmd_build import build
-from cardgen.cli.cmd_content import cards, check, validate
-from cardgen.cli.cmd_output import export, proof
-from cardgen.cli.cmd_simulate import simulate
-from cardgen.cli.common import CardgenGroup, Ctx
-from cardgen.cli.new import new
-from cardgen.cli.rules import rules
+from cardgen.cli.common import CardgenGroup, Commands, Ctx
+
+# Each command's module is imported when the command runs (or when help lists them all), so
+# ``cardgen build`` does not pay for the simulator, the live preview or the scaffolder.
+COMMANDS = {"build": "cmd_build", "validate": "cmd_content", "check": "cmd_content", "cards": "cmd_content",
+            "proof": "cmd_output", "export": "cmd_output", "simulate": "cmd_simulate", "rules": "rules",
+            "new": "new", "serve": "authoring", "schema": "authoring"}
 
 
 @click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]},
@@ -37,5 +36,4 @@ def main(ctx: click.Context, root: Path | None) -> None:
     ctx.obj = Ctx(ctx, root)
 
 
-for _command in (build, validate, check, cards, proof, export, simulate, rules, new, serve, schema):
-    main.add_command(_command)
+main.commands = Commands({name: f"{__name__}.{mod}" for name, mod in COMMANDS.items()})

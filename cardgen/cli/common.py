@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -31,6 +32,56 @@ def is_project(p: Path) -> bool:
         return (p / "rules").is_dir() and (p / "cards").is_dir()
     except OSError:
         return False
+
+
+class Commands(dict):
+    """A group's commands, each imported from its module when first looked up: ``{name:
+    module}`` to start with, the command object once read. Listing them imports them all."""
+
+    def __init__(self, modules: dict[str, str]):
+        super().__init__()
+        self._modules = dict(modules)
+
+    def _load(self, name: object) -> None:
+        if not isinstance(name, str):
+            return
+        module = self._modules.pop(name, None)
+        if module is not None:
+            dict.__setitem__(self, name, getattr(importlib.import_module(module), name))
+
+    def _load_all(self) -> None:
+        for name in list(self._modules):
+            self._load(name)
+
+    def get(self, name, default=None):
+        self._load(name)
+        return super().get(name, default)
+
+    def __getitem__(self, name):
+        self._load(name)
+        return super().__getitem__(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._modules or super().__contains__(name)
+
+    def __iter__(self) -> Iterator:
+        self._load_all()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        return super().__len__() + len(self._modules)
+
+    def keys(self):
+        self._load_all()
+        return super().keys()
+
+    def values(self):
+        self._load_all()
+        return super().values()
+
+    def items(self):
+        self._load_all()
+        return super().items()
 
 
 class CardgenGroup(click.Group):

@@ -39,6 +39,7 @@ def _key(k: Any) -> str:
 def dumps(obj: Any, indent: int = 1) -> str:
     """``json.dumps(obj, indent=indent, ensure_ascii=False)``."""
     out: list[str] = []
+    done: list[str] = []
     pad = " " * indent
     breaks: list[str] = ["\n"]
 
@@ -73,6 +74,9 @@ def dumps(obj: Any, indent: int = 1) -> str:
                     out.append(sep)
                 first = False
                 enc(v, level + 1)
+                if len(out) > 8192:         # joined as it goes: a few long strings, not 100,000s of short ones
+                    done.append("".join(out))
+                    out.clear()
             out.append(nl(level) + "]")
         elif isinstance(o, dict):
             if not o:
@@ -93,4 +97,5 @@ def dumps(obj: Any, indent: int = 1) -> str:
             raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
 
     enc(obj, 0)
-    return "".join(out)
+    done.append("".join(out))
+    return "".join(done)

@@ -125,8 +125,12 @@ def read_bytes(path: str | os.PathLike, root: Path | None = None, cap: int = MAX
     except OSError as e:
         raise SourceError("FILE-MISSING", f"cannot read {path}: {e.strerror or e}") from e
     with os.fdopen(fd, "rb") as f:
-        _check_stat(str(path), os.fstat(f.fileno()), cap)       # swapped for a FIFO since the check?
-        data = f.read(cap + 1)
+        st = os.fstat(f.fileno())
+        _check_stat(str(path), st, cap)       # swapped for a FIFO since the check?
+        want = st.st_size + 1                  # (read(cap + 1) would allocate the whole cap first)
+        data = f.read(want)
+        if len(data) == want:                  # it grew since: on, up to the cap
+            data += f.read(cap + 1 - want)
     if len(data) > cap:
         raise SourceError("FILE-SIZE", f"{path} holds more than the {cap:,} bytes cardgen reads from one file")
     return data

@@ -90,18 +90,26 @@ def _loc(path: str, mark: Mark) -> Loc:
 
 
 _BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when present: same marks, faster
+_STR = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG       # tag:yaml.org,2002:str
 
 
 def _make_loader(path: str, problems: Problems) -> type[Any]:
     class Loader(_BASE_LOADER):  # type: ignore[valid-type,misc]
         pass
 
+    def value(loader: Any, node: Any) -> Any:
+        """``loader.construct_object(node, deep=True)``; a plain string scalar (most keys and
+        values) is its text, as the string constructor would return it, without the detour."""
+        if type(node) is yaml.ScalarNode and node.tag == _STR:
+            return node.value
+        return loader.construct_object(node, deep=True)
+
     def construct_mapping(loader: Any, node: MappingNode, deep: bool = False) -> YDict:
         loader.flatten_mapping(node)
         d = YDict()
         d.loc = _loc(path, node.start_mark)
         for knode, vnode in node.value:
-            key = loader.construct_object(knode, deep=True)
+            key = value(loader, knode)
             try:
                 hash(key)
             except TypeError:
@@ -114,7 +122,7 @@ def _make_loader(path: str, problems: Problems) -> type[Any]:
                                "YAML keeps only one, so the other would be lost",
                                _loc(path, knode.start_mark))
                 continue
-            d[key] = loader.construct_object(vnode, deep=True)
+            d[key] = value(loader, vnode)
             d.key_locs[key] = _loc(path, knode.start_mark)
             d.val_locs[key] = _loc(path, vnode.start_mark)
         return d
@@ -123,7 +131,7 @@ def _make_loader(path: str, problems: Problems) -> type[Any]:
         lst = YList()
         lst.loc = _loc(path, node.start_mark)
         for child in node.value:
-            lst.append(loader.construct_object(child, deep=True))
+            lst.append(value(loader, child))
             lst.item_locs.append(_loc(path, child.start_mark))
         return lst
 

@@ -80,6 +80,8 @@ class CardLayout:
         # a problem of a template's own text (an element that reads no card field): reported once,
         # at the template's line, with the cards that use the template counted
         self._once: set[tuple] = set()
+        self._legible: set[tuple] = set()     # text sizes (size, min_size, rules) known to be over the floor
+        self._same: dict[int, tuple] = {}      # element → (it, card type, its primitives): a static element drawn
         self._cards = {c.id: c.fields for c in game.cards}
         self._game = {"title": game.title, "slug": game.slug, **{k: v for k, v in game.meta.items()
                                                                  if k in ("subtitle", "designer")}}
@@ -192,6 +194,11 @@ class CardLayout:
         out: list = []
         label = f"card '{card.id}' ({card.name})"
         for el in elements:
+            same = self._same.get(id(el))
+            if same is not None and same[0] is el and same[1] == (ct.key, bleed):
+                out.extend(same[2])
+                continue
+            mark = len(self.problems.items)
             v = evaluate(el, self.templates, ctx_vars, self.game.colors, self.problems, card.loc, label)
             if v is None:
                 continue
@@ -206,14 +213,28 @@ class CardLayout:
             out.extend(drawn)
             for prob in sink if own else ():
                 self._report_once(prob, label, tpl.name)
+            if own and not sink and len(self.problems.items) == mark and el.static:
+                # it reads no card and found nothing to say: the next card of this type gets
+                # the same primitives (as the static part of a template's form does)
+                self._same[id(el)] = (el, (ct.key, bleed), drawn)
         return out
 
     def _legibility(self, el, v: dict, drawn: list, label: str) -> None:
         """TEXT-SMALL: a text size of the template under the floor (reported once, at the line of the
         key that sets it), or text the element printed under the floor (at the element's line)."""
+        sizes = None
+        if el.kind == "text":
+            # a text element prints at sizes from min_size up to size only: when neither is under
+            # the floor, none of its texts is (the same sizes on the next card: not looked at again)
+            sizes = (v["size"], v["min_size"], bool(v.get("rules")))
+            if sizes in self._legible:
+                return
         floor = floor_of(el.kind, v)
         what = f"{'rules text' if floor > MIN_PT else 'text'} on a card"
-        for key, size, said, floor in too_small(el.kind, v):
+        small = too_small(el.kind, v)
+        if sizes is not None and not small:
+            self._legible.add(sizes)
+        for key, size, said, floor in small:
             loc = el.locs.get(key, el.loc)
             self._small(loc, key, f"element '{el.name}' of template '{_stem(loc)}': {said} {size:g} pt, under the "
                         f"{floor:g} pt minimum for {what}", f"set {key} to {floor:g} or more; give the text room")

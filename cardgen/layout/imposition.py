@@ -15,7 +15,7 @@ from typing import Any
 from cardgen.content.model import PrintSettings
 from cardgen.content.sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
 from cardgen.layout.cutfile import registration_marks
-from cardgen.scene import Clip, Line, Page, Rotate, Use, translate
+from cardgen.scene import Clip, Line, Moved, Page, Rotate, Use
 
 __all__ = ["Placement", "back_position", "crop_marks", "impose", "make_grid"]
 
@@ -107,6 +107,7 @@ def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
         raise ValueError(f"a {w:g} × {h:g} mm card with {ps.bleed:g} mm bleed does not fit on {ps.paper}")
     pages: list[Page] = []
     manifest: list[dict] = []
+    slots: dict[int, tuple] = {}
     for start in range(0, len(placements), grid.per_page):
         chunk = placements[start:start + grid.per_page]
         front = Page(ps.page_w, ps.page_h, label="front")
@@ -114,17 +115,20 @@ def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
         fm: dict[str, Any] = {"page": first_page + len(pages), "side": "front", "cards": []}
         bm: dict[str, Any] = {"page": first_page + len(pages) + 1, "side": "back", "cards": []}
         for k, pl in enumerate(chunk):
-            x, y, tw, th = grid.trim(k // grid.cols, k % grid.cols)
-            bx, by = back_position(x, y, tw, th, ps)
+            slot = slots.get(k)
+            if slot is None:        # a sheet's k-th place: the same on every sheet (its lists shared)
+                x, y, tw, th = grid.trim(k // grid.cols, k % grid.cols)
+                bx, by = back_position(x, y, tw, th, ps)
+                slot = slots[k] = (x, y, tw, th, bx, by, _r(x, y, tw, th),
+                                   _r(x - grid.bleed, y - grid.bleed, tw + 2 * grid.bleed, th + 2 * grid.bleed),
+                                   _r(bx, by, tw, th),
+                                   _r(bx - grid.bleed, by - grid.bleed, tw + 2 * grid.bleed, th + 2 * grid.bleed))
+            x, y, tw, th, bx, by, f_trim, f_bleed, b_trim, b_bleed = slot
             _place(front, pl.front, x, y, tw, th, pl.bleed, grid.bleed)
             _place(back, pl.back, bx, by, tw, th, pl.bleed, grid.bleed, turn=ps.duplex == "short")
             base = {"id": pl.card_id, "name": pl.name, "copy": pl.copy}
-            fm["cards"].append({**base, "side": "front", "trim": _r(x, y, tw, th),
-                                "bleed_box": _r(x - grid.bleed, y - grid.bleed, tw + 2 * grid.bleed,
-                                                th + 2 * grid.bleed)})
-            bm["cards"].append({**base, "side": "back", "trim": _r(bx, by, tw, th),
-                                "bleed_box": _r(bx - grid.bleed, by - grid.bleed, tw + 2 * grid.bleed,
-                                                th + 2 * grid.bleed)})
+            fm["cards"].append({**base, "side": "front", "trim": f_trim, "bleed_box": f_bleed})
+            bm["cards"].append({**base, "side": "back", "trim": b_trim, "bleed_box": b_bleed})
         if ps.registration == "silhouette":        # a cutting machine cuts: its marks, no crop marks
             front.items.extend(registration_marks(ps.page_w, ps.page_h))
         elif ps.crop_marks:
@@ -156,9 +160,9 @@ def _place(page: Page, items: list, x: float, y: float, w: float, h: float, laid
     ox, oy = x - laid_bleed, y - laid_bleed
     placed: list[Any]
     if bleed + 1e-9 < laid_bleed:
-        placed = [Clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, tuple(translate(items, ox, oy)))]
+        placed = [Clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, (Moved(ox, oy, items),))]
     elif len(items) == 1 and isinstance(items[0], Use):
         placed = [Use(items[0].name, items[0].x + ox, items[0].y + oy)]
     else:
-        placed = translate(items, ox, oy)
+        placed = [Moved(ox, oy, items)]
     page.items.extend([Rotate(x + w / 2, y + h / 2, 180.0, tuple(placed))] if turn else placed)

@@ -43,6 +43,7 @@ class Fitted:
     height: float                     # mm, of the block
     fits: bool
     unknown_icons: list[str] = field(default_factory=list)
+    plain: bool = False               # text without markup: each line alternates word, space, word …
 
 
 def _style(bold: bool, italic: bool) -> str:
@@ -100,9 +101,10 @@ def parse(text: str, icons: dict, base_bold: bool = False,
 
 
 def _wrap(paragraphs: list[list[list[Run]]], fonts: dict[str, str], size: float, width: float,
-          too_tall: Callable[[int], bool] | None = None) -> list[Line] | None | Literal[False]:
+          too_tall: Callable[[int], bool] | None = None, plain: str | None = None) -> list[Line] | None | Literal[False]:
     """Greedy wrap at ``size``; None when a single word is wider than the box, False as soon as
-    ``too_tall(n)`` says that n + 1 lines cannot fit (the rest is not measured)."""
+    ``too_tall(n)`` says that n + 1 lines cannot fit (the rest is not measured). ``plain``: every
+    word is one run of this style (text without markup)."""
     width_pt = METRICS.width_pt
     key = (id(fonts), size)
     hit = _PER_SIZE.get(key)
@@ -114,6 +116,9 @@ def _wrap(paragraphs: list[list[list[Run]]], fonts: dict[str, str], size: float,
     spaces, tables = hit[1], hit[2]
     limit = width + 1e-9
     lines: list[Line] = []
+    if plain is not None:
+        return _wrap_plain(paragraphs, fonts[plain], size, spaces[plain], tables[plain], _SPACE_RUNS[plain], limit,
+                           too_tall)
     for words in paragraphs:
         cur: list[tuple[Run, float]] = []
         cur_w = 0.0
@@ -145,11 +150,49 @@ def _wrap(paragraphs: list[list[list[Run]]], fonts: dict[str, str], size: float,
     return lines
 
 
+def _wrap_plain(paragraphs, font: str, size: float, space: float, table: dict, space_run: Run, limit: float,
+                too_tall: Callable[[int], bool] | None) -> list[Line] | None | Literal[False]:
+    """:func:`_wrap` for words of one run each, all in one style (``paragraphs``: lists of those
+    runs): the same lines, the same sums."""
+    width_pt = METRICS.width_pt
+    lines: list[Line] = []
+    for words in paragraphs:
+        cur: list[tuple[Run, float]] = []
+        cur_w = 0.0
+        for r in words:
+            w1 = table.get(r.text)
+            ww = (w1 * size if w1 is not None else width_pt(r.text, font, size)) * PT_MM
+            if ww > limit:
+                return None
+            if cur:
+                if cur_w + space + ww > limit:
+                    lines.append(Line(cur, cur_w))
+                    if too_tall is not None and too_tall(len(lines)):
+                        return False
+                    cur, cur_w = [], 0.0
+                else:
+                    cur.append((space_run, space))
+                    cur_w += space
+            cur.append((r, ww))
+            cur_w += ww
+        lines.append(Line(cur, cur_w))
+    return lines
+
+
 def fit(text: str, width: float, height: float, fonts: dict[str, str], icons: dict, size: float,
         min_size: float, leading: float = 1.2, bold: bool = False, step: float = 0.5,
         italic: bool = False) -> Fitted:
     """The largest size from ``size`` down to ``min_size`` at which the text fits the box."""
-    paragraphs, unknown = parse(text, icons, bold, italic)
+    plain = _style(bold, italic) if "*" not in text and "{" not in text else None
+    if plain is not None:               # as parse splits it, each word its run (not a list of one)
+        runs = _RUNS.setdefault(plain, {})
+        if len(runs) > 100_000:
+            runs.clear()
+        paragraphs: list = [[runs.get(w) or runs.setdefault(w, Run(w, plain, None)) for w in para.split(" ") if w]
+                            for para in text.split("\n")]
+        unknown: list[str] = []
+    else:
+        paragraphs, unknown = parse(text, icons, bold, italic)
     s = size
     last: Fitted | None = None
     while s >= min_size - 1e-9:
@@ -160,10 +203,10 @@ def fit(text: str, width: float, height: float, fonts: dict[str, str], icons: di
         def too_tall(n: int, lh: float = lh, asc: float = asc, desc: float = desc) -> bool:
             return n * lh + asc + desc > height + 1e-9
 
-        lines = _wrap(paragraphs, fonts, s, width, too_tall)
+        lines = _wrap(paragraphs, fonts, s, width, too_tall, plain)
         if lines:
             h = (len(lines) - 1) * lh + asc + desc
-            last = Fitted(s, lines, lh, asc, h, h <= height + 1e-9, unknown)
+            last = Fitted(s, lines, lh, asc, h, h <= height + 1e-9, unknown, plain is not None)
             if last.fits:
                 return last
         s = round(s - step, 3)

@@ -10,15 +10,17 @@ import hashlib
 import io
 from typing import Any
 
-from reportlab.graphics import renderPDF
-from reportlab.lib.colors import HexColor
+from reportlab import rl_config
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFBase85Encode, PDFName, PDFStream, PDFZCompress
 from reportlab.pdfgen import canvas
 
 from cardgen.core import fonts, sources
 from cardgen.core.artfiles import svg_drawing
 from cardgen.core.images import ImageError
+from cardgen.core.lazymod import lazy
 from cardgen.scene import (
     Circle,
     Clip,
@@ -26,13 +28,17 @@ from cardgen.scene import (
     Image,
     Line,
     Link,
+    Moved,
     Polygon,
     Rect,
     Rotate,
     Text,
     Use,
     children,
+    translate,
 )
+
+renderPDF = lazy("reportlab.graphics.renderPDF")   # SVG pictures only (it loads platypus)
 
 MM = 72.0 / 25.4
 
@@ -54,6 +60,11 @@ class _Pen:
         self._ttf: Any = None                  # the current font (reportlab's TTFont)
         self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
         self._fp: dict[tuple, str] = {}                # numbers as written (fp_str), by value
+        self._paths: dict[str, str] = {}               # picture paths, checked once per document
+        self._paints: dict[tuple, str] = {}            # colour operators written, by (colour, fill)
+        self._said: dict[tuple, str] = {}              # text operators written, by text, place and font
+        self._fixed = False                            # the last text's codes were all assigned before
+        self._images: dict[tuple, tuple] = {}          # picture operators written, by picture and place
         self.reset()
 
     def reset(self) -> None:
@@ -68,16 +79,38 @@ class _Pen:
 
     def set_fill(self, h: str) -> None:
         if h != self.fill:
-            self.c.setFillColor(self.color(h))
+            self._paint(h, True)
             self.fill = h
 
     def set_stroke(self, h: str, width: float) -> None:
         if h != self.stroke:
-            self.c.setStrokeColor(self.color(h))
+            self._paint(h, False)
             self.stroke = h
         if width != self.lw:
             self.c.setLineWidth(width * MM)
             self.lw = width
+
+    def _paint(self, h: str, fill: bool) -> None:
+        """``setFillColor`` (``setStrokeColor``) of the colour ``h``: the colour operator it wrote
+        the first time is written again, with the state it sets (the colour object, its alpha)."""
+        c = self.c
+        col = self.color(h)
+        op = self._paints.get((h, fill))
+        if op is None or c._enforceColorSpace is not None or type(col) is not Color:
+            n = len(c._code)
+            (c.setFillColor if fill else c.setStrokeColor)(col)
+            if c._enforceColorSpace is None and type(col) is Color:
+                self._paints[(h, fill)] = c._code[n]
+            return
+        c._code.append(op)
+        if fill:
+            c._fillColorObj = col
+            if col.alpha is not None:
+                c.setFillAlpha(col.alpha)
+        else:
+            c._strokeColorObj = col
+            if col.alpha is not None:
+                c.setStrokeAlpha(col.alpha)
 
     def ops(self, method, *args) -> None:
         """``method(*args)`` for a canvas method that only appends path operators to the page:
@@ -102,6 +135,11 @@ class _Pen:
         if not c.bottomup or not getattr(ttf, "_dynamicFont", False):     # not the case this mirrors
             {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)(x, y, text)
             return
+        key = (x, y, text, align, ttf.fontName, c._fontsize, c._leading)
+        said = self._said.get(key)
+        if said is not None:            # the same text at the same place (a sheet slot) said before
+            c._code.append(said)
+            return
         if align == "center":
             x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
         elif align == "right":
@@ -111,7 +149,13 @@ class _Pen:
             if len(self._fp) > 100_000:
                 self._fp.clear()
             xy = self._fp[(x, y)] = fp_str(x, y)
-        c._code.append(f"BT 1 0 0 1 {xy} Tm {self._shown(ttf, text)} T* ET")
+        self._fixed = False
+        said = f"BT 1 0 0 1 {xy} Tm {self._shown(ttf, text)} T* ET"
+        c._code.append(said)
+        if self._fixed and len(text) <= 16:     # codes all assigned: the same next time (kept for
+            if len(self._said) > 20_000:        # short texts, labels and numbers, which repeat)
+                self._said.clear()
+            self._said[key] = said
 
     def _shown(self, ttf, text: str) -> str:
         """The operators that show ``text`` in the current font (``PDFTextObject._formatText``)."""
@@ -134,6 +178,7 @@ class _Pen:
                 if tf is None:
                     tf = self._fp[(ttf.fontName, c._fontsize, c._leading)] = \
                         f"{known[3]} {fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
+                self._fixed = True
                 return f"{tf} ({c._escape(text.translate(known[1]).encode('latin-1'))}) Tj"
         out = []
         cur = -1
@@ -145,35 +190,86 @@ class _Pen:
             out.append(f"({c._escape(t)}) Tj")
         return " ".join(out)
 
+    def put_text(self, it: Text, x: float, y: float, H: float) -> None:
+        """``it`` with its anchor at (x, y) (mm, top-left origin; ``H`` the page height)."""
+        self.set_fill(it.color)
+        if (it.font, it.size) != self.font:
+            self._ttf = fonts.font(it.font)
+            self.c.setFont(it.font, it.size)
+            self.font = (it.font, it.size)
+        self.text(x * MM, (H - y) * MM, it.text, it.align)
+
+    def rect(self, it: Rect, x: float, y: float, H: float) -> None:
+        if it.fill is None and it.stroke is None:
+            return
+        if it.fill:
+            self.set_fill(it.fill)
+        if it.stroke:
+            self.set_stroke(it.stroke, it.width)
+        c = self.c
+        args = (x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM)
+        if it.radius:
+            self.ops(c.roundRect, *args, it.radius * MM, int(bool(it.stroke)), int(bool(it.fill)))
+        else:
+            self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
+
+    def use(self, name: str, x: float, y: float, H: float) -> None:
+        c = self.c
+        sym = self.doc.symbols[name]
+        c.saveState()
+        c.translate(x * MM, (H - y - sym.h) * MM)
+        c.doForm(_form_name(name))
+        c.restoreState()
+
+    def image(self, it: Image, x: float, y: float, H: float) -> None:
+        """A raster picture (its file checked once per document)."""
+        c = self.c
+        key = (it.path, x, y, it.w, it.h, H)
+        done = self._images.get(key)
+        if done is not None:            # drawn here before (a sheet slot): its operators again, and
+            c._currentPageHasImages = 1     # what drawImage notes for the page
+            c._code.extend(done[0])
+            c._formsinuse.append(done[1])
+            return
+        n = len(c._code)
+        paths = self._paths
+        c.drawImage(paths.get(it.path) or paths.setdefault(it.path, str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES))),
+                    x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
+                    preserveAspectRatio=True, anchor="c")
+        if len(self._images) > 100_000:
+            self._images.clear()
+        self._images[key] = (tuple(c._code[n:]), c._formsinuse[-1])
+
+    def moved(self, m: Moved, H: float) -> None:
+        """``m`` drawn exactly as ``translate(m.items, m.dx, m.dy)`` would be (the offset added to
+        each position as ``translate`` adds it), without making the moved copies of the common
+        primitives; the others are moved, then drawn."""
+        dx, dy = m.dx, m.dy
+        for it in m.items:
+            t = type(it)
+            if t is Text:
+                self.put_text(it, it.x + dx, it.y + dy, H)
+            elif t is Rect:
+                self.rect(it, it.x + dx, it.y + dy, H)
+            elif t is Use:
+                self.use(it.name, it.x + dx, it.y + dy, H)
+            elif t is Image and not it.path.lower().endswith(".svg"):
+                self.image(it, it.x + dx, it.y + dy, H)
+            else:
+                self.draw(translate([it], dx, dy), H)
+
     def draw(self, items, H: float) -> None:
         c = self.c
         for it in items:
             t = type(it)
             if t is Text:
-                self.set_fill(it.color)
-                if (it.font, it.size) != self.font:
-                    self._ttf = fonts.font(it.font)
-                    c.setFont(it.font, it.size)
-                    self.font = (it.font, it.size)
-                self.text(it.x * MM, (H - it.y) * MM, it.text, it.align)
+                self.put_text(it, it.x, it.y, H)
             elif t is Rect:
-                if it.fill is None and it.stroke is None:
-                    continue
-                if it.fill:
-                    self.set_fill(it.fill)
-                if it.stroke:
-                    self.set_stroke(it.stroke, it.width)
-                args = (it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM)
-                if it.radius:
-                    self.ops(c.roundRect, *args, it.radius * MM, int(bool(it.stroke)), int(bool(it.fill)))
-                else:
-                    self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
+                self.rect(it, it.x, it.y, H)
+            elif t is Moved:
+                self.moved(it, H)
             elif t is Use:
-                sym = self.doc.symbols[it.name]
-                c.saveState()
-                c.translate(it.x * MM, (H - it.y - sym.h) * MM)
-                c.doForm(_form_name(it.name))
-                c.restoreState()
+                self.use(it.name, it.x, it.y, H)
             elif t is Line:
                 self.set_stroke(it.stroke, it.width)
                 if it.dash:
@@ -203,8 +299,7 @@ class _Pen:
             elif t is Image and it.path.lower().endswith(".svg"):
                 self.svg(it, H)
             elif t is Image:
-                c.drawImage(str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES)), it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
-                            preserveAspectRatio=True, anchor="c")
+                self.image(it, it.x, it.y, H)
             elif t is Clip:
                 c.saveState()
                 p = c.beginPath()
@@ -268,12 +363,17 @@ def _form_name(name: str) -> str:
 
 def _used_symbols(doc: Document) -> list[str]:
     seen: dict[str, None] = {}
+    walked: dict[int, list] = {}        # scenes looked through (a card's back, placed on every sheet)
 
     def walk(items):
         for it in items:
             if isinstance(it, Use) and it.name not in seen:
                 seen[it.name] = None
                 walk(doc.symbols[it.name].items)
+            elif type(it) is Moved:
+                if walked.get(id(it.items)) is not it.items:
+                    walked[id(it.items)] = it.items
+                    walk(it.items)
             else:
                 walk(children(it))
     for p in doc.pages:
@@ -287,6 +387,24 @@ def _box(box: tuple[float, float, float, float] | None, page_h: float) -> tuple 
         return None
     x, y, w, h = box
     return tuple(round(v * MM, 3) for v in (x, page_h - y - h, x + w, page_h - y))
+
+
+def _pack(c: canvas.Canvas) -> None:
+    """The page just shown, its content stream encoded now rather than when the document is
+    saved: what ``PDFPage.check_format`` and ``PDFStream.format`` would write, byte for byte, but
+    a page keeps its compressed operators instead of its whole text until ``save``."""
+    page = c._doc.Pages.pages[-1]
+    if not page.compression or page.Contents or not page.stream:
+        return
+    filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
+    content = page.stream
+    for f in reversed(filters):         # as PDFStream.format applies them
+        content = f.encode(content)
+    s = PDFStream(content=content, filters=[])
+    s.dictionary["Filter"] = PDFArray([PDFName(f.pdfname) for f in filters])
+    s.__Comment__ = "page stream"
+    page.Contents = s
+    page.stream = None
 
 
 def render(doc: Document) -> bytes:
@@ -315,5 +433,5 @@ def render(doc: Document) -> bytes:
         pen.reset()
         pen.draw(page.items, page.h)
         c.showPage()
-    c.save()
-    return buf.getvalue()
+        _pack(c)
+    return c.getpdfdata()          # what save() writes, without copying it through the buffer

@@ -12,9 +12,8 @@ import base64
 import io
 import mimetypes
 
-import svgwrite
-
 from cardgen.core import sources
+from cardgen.core.lazymod import lazy
 from cardgen.scene import (
     Circle,
     Clip,
@@ -22,6 +21,7 @@ from cardgen.scene import (
     Image,
     Line,
     Link,
+    Moved,
     Page,
     Polygon,
     Rect,
@@ -29,7 +29,10 @@ from cardgen.scene import (
     Text,
     Use,
     children,
+    moved,
 )
+
+svgwrite = lazy("svgwrite")      # a build writes SVG only for cut files: imported when one is drawn
 
 PT_MM = 25.4 / 72.0
 
@@ -56,7 +59,7 @@ def _font_attrs(name: str) -> dict:
 
 
 class _Writer:
-    def __init__(self, dwg: svgwrite.Drawing, doc: Document):
+    def __init__(self, dwg, doc: Document):
         self.dwg = dwg
         self.doc = doc
         self._clip = 0
@@ -120,6 +123,8 @@ class _Writer:
             elif t is Rotate:
                 g = parent.add(dwg.g(transform=f"rotate({_n(it.angle)} {_n(it.cx)} {_n(it.cy)})"))
                 self.draw(g, it.items)
+            elif t is Moved:
+                self.draw(parent, moved(it))
             elif t is Link:
                 continue
             else:  # pragma: no cover - a new primitive must be added here

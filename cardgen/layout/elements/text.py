@@ -69,6 +69,17 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
         top = y + h - f.height
     base = top + f.ascent
     known = glyphs_checked()
+    if f.plain:
+        font = fonts[v["font"]]         # the style of unmarked text is the element's font
+        words = [[r.text for r, _ in line.runs[::2]] for line in lines]   # word, space, word, …
+        if all(known.get((w, font)) == "" for ws in words for w in ws):
+            # one font and colour, every glyph known: a line is one Text, as the loop below makes it
+            color = v["color"]
+            for line, ws in zip(lines, words):
+                if ws:
+                    out.append(Text(_line_x(v["align"], x, w, line.width), base, " ".join(ws), font, f.size, color))
+                base += f.line_height
+            return out, clean
     for line in lines:
         if v["align"] == "center":
             cx = x + (w - line.width) / 2
@@ -105,6 +116,14 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
             out.append(Text(pending[0], base, pending[1].rstrip(" "), pending[2], f.size, pending[3]))
         base += f.line_height
     return out, clean
+
+
+def _line_x(align: str, x: float, w: float, width: float) -> float:
+    if align == "center":
+        return x + (w - width) / 2
+    if align == "right":
+        return x + w - width
+    return x
 
 
 def draw(v, ctx):
