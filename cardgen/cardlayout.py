@@ -147,7 +147,7 @@ class CardLayout:
             self._static_key = digest(
                 cachemod.code_fingerprint(), cachemod.files_digest([g.templates_dir, self._art_dir]), g.slug, g.title,
                 {k: v for k, v in g.meta.items() if k in ("subtitle", "designer")}, self._params, g.colors,
-                {k: [i.glyph, i.color] for k, i in g.icons.items()}, g.fonts, g.print.bleed,
+                {k: [i.glyph, i.color, i.draw] for k, i in g.icons.items()}, g.fonts, g.print.bleed,
                 {k: [t.template, t.back, t.size, t.width, t.height, t.name] for k, t in g.card_types.items()})
         return self._static_key
 

@@ -13,6 +13,7 @@ from . import sources
 from .entries import ANY_KEY
 from .fonts import available as available_fonts
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
+from .pictograms import DRAWINGS
 from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_mapping, check_value, opt_from_yaml
 from .sheetfit import fit, make_grid, usable_margin
@@ -48,7 +49,7 @@ GAME_SPEC: dict[str, Opt] = {
     }),
     "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
     "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
-    "icons": Opt("map", default={}, doc="inline icons for text: name → {glyph, color}"),
+    "icons": Opt("map", default={}, doc="icons: name → {glyph (in text), color, draw (a pictogram alone)}"),
     "fonts": Opt("map", default={}, doc="font roles → bundled font names"),
     "card_types": Opt("map", required=True, doc="card types: template, back, size, fields"),
     "printables": Opt("list", item=Opt("str"), required=True, doc="what `cardgen build` writes"),
@@ -105,6 +106,12 @@ COLLECTION_SPEC: dict[str, Opt] = {
     "keys": Opt("list", item=Opt("str"), default=[], doc="keys such a file may hold besides name, cards, notes"),
     "doc": Opt("str", default=None, doc="what such a file is"),
 }
+
+
+ICON_SPEC = {"glyph": Opt("str", required=True, doc="the character standing for the icon in running text"),
+             "color": Opt("color", default=None),
+             "draw": Opt("str", default=None, doc="a drawn pictogram (sword, shield, skull, …) printed where the "
+                         "icon stands alone: an icon element, a badge holding only the icon, an art placeholder")}
 
 
 def checked_collections(raw: YDict, problems: Problems) -> dict[str, dict]:
@@ -219,10 +226,14 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     check_sizes_fit(sizes, settings, problems, raw["card_sizes"])
     icons: dict[str, Icon] = {}
     for name, idef in (v.get("icons") or {}).items():
-        r = check_mapping(idef, {"glyph": Opt("str", required=True), "color": Opt("color", default=None)},
-                          problems, f"icon '{name}'", colors)
+        r = check_mapping(idef, ICON_SPEC, problems, f"icon '{name}'", colors)
+        drawing = r.values.get("draw") if r.ok else None
+        if drawing is not None and drawing not in DRAWINGS:
+            problems.error("ICON-DRAWING", f"icon '{name}': cardgen draws no '{drawing}'", idef.at("draw"),
+                           hint=did_you_mean(drawing, DRAWINGS) or f"drawings: {', '.join(sorted(DRAWINGS))}")
+            drawing = None
         if r.ok:
-            icons[name] = Icon(name, r.values["glyph"], r.values["color"])
+            icons[name] = Icon(name, r.values["glyph"], r.values["color"], drawing)
     fonts = checked_fonts(v.get("fonts") or YDict(), problems)
     limits = {**DEFAULT_LIMITS, **(v.get("limits") or {})}
     params_file = root / "rules" / slug / "params.yaml"

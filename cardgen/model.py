@@ -87,6 +87,7 @@ class Icon:
     key: str
     glyph: str
     color: str | None
+    draw: str | None = None     # a drawn pictogram (cardgen.pictograms) where the icon stands alone
 
 
 @dataclass
