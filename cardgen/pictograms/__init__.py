@@ -20,6 +20,7 @@ DRAWINGS: dict[str, Drawing] = {
     "target": arms.target, "shield": arms.shield, "armor": arms.armor, "spell": arms.spell, "club": arms.club,
     "claw": arms.claw, "flask": arms.flask, "gear": arms.gear, "bolt": arms.bolt, "infinity": arms.infinity,
     "crown": arms.crown, "helmet": arms.helmet, "scales": arms.scales, "chest": arms.chest, "banner": arms.banner,
+    "swerve": arms.swerve,
     "rat": beasts.rat, "long_limbs": beasts.long_limbs, "footprint": beasts.footprint, "fangs": beasts.fangs,
     "skull": beasts.skull, "ribcage": beasts.ribcage, "bone": beasts.bone, "tail": beasts.tail,
     "dinosaur": beasts.dinosaur, "tombstone": beasts.tombstone, "rubble": beasts.rubble,

@@ -176,3 +176,10 @@ def banner(p: Pen) -> None:
     p.rect(14, 4, 7, 92, radius=2)
     p.circle(17.5, 5, 6)
     p.poly([(21, 12), (92, 12), (76, 34), (92, 56), (21, 56)])
+
+
+def swerve(p: Pen) -> None:
+    """An arrow swerving aside (a dodge)."""
+    p.stroke([(10, 90), (30, 70)] + arc(50, 50, 26, 26, 135, 45, 12)[1:] + [(70, 70)], 10)
+    p.stroke(arc(50, 50, 26, 26, 45, -20, 6)[1:], 10)
+    p.poly([(92, 36), (62, 22), (70, 50)])
