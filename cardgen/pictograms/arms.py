@@ -141,11 +141,11 @@ def crown(p: Pen) -> None:
 
 
 def helmet(p: Pen) -> None:
-    """A knight's closed helmet with a crest."""
-    p.poly(arc(50, 50, 36, 40, 180, 360, 16) + [(86, 92), (14, 92)])
-    p.rect(20, 46, 60, 7, paper=True)
-    p.rect(47, 53, 6, 30, paper=True)
-    p.poly(arc(50, 12, 6, 12, 180, 360, 8))
+    """A knight's closed helmet, a plume streaming back from its crown."""
+    p.poly(arc(46, 58, 30, 34, 180, 360, 16) + [(80, 96), (12, 96)])
+    p.rect(20, 52, 52, 7, paper=True)
+    p.rect(43, 59, 6, 30, paper=True)
+    p.stroke([(46, 26), (60, 12), (80, 8), (96, 16)], 10, taper=True)
 
 
 def scales(p: Pen) -> None:

@@ -12,7 +12,7 @@ def rat(p: Pen) -> None:
     p.circle(30, 46, 9)
     p.circle(30, 46, 4, paper=True)
     p.circle(18, 58, 2.8, paper=True)
-    p.stroke(arc(92, 50, 12, 24, 100, -80, 14), 4, taper=True)
+    p.stroke(arc(88, 50, 9, 22, 100, -80, 14), 4, taper=True)
     for x in (36, 70):
         p.rect(x, 72, 7, 12, radius=2)
 
@@ -90,11 +90,11 @@ def dinosaur(p: Pen) -> None:
 
 
 def tombstone(p: Pen) -> None:
-    """A gravestone with a cross."""
-    p.poly(arc(50, 40, 32, 32, 180, 360, 16) + [(82, 88), (18, 88)])
-    p.rect(8, 88, 84, 8)
-    p.rect(46, 26, 8, 44, paper=True)
-    p.rect(34, 38, 32, 8, paper=True)
+    """A narrow gravestone with a cross, on a mound."""
+    p.poly(arc(50, 34, 24, 24, 180, 360, 16) + [(74, 84), (26, 84)])
+    p.poly(arc(50, 96, 46, 14, 180, 360, 12))
+    p.rect(46, 20, 8, 44, paper=True)
+    p.rect(34, 32, 32, 8, paper=True)
 
 
 def rubble(p: Pen) -> None:
