@@ -177,6 +177,10 @@ def _inside_box(node: SyntaxTreeNode) -> bool:
     return False
 
 
+#: an image's title: ``scale=0.5``, ``thumbnail`` or both (``"scale=0.45 thumbnail"``)
+_PICTURE_OPTIONS = re.compile(r"^\s*(?:scale\s*=\s*([0-9.]+))?\s*(thumbnail)?\s*$")
+
+
 class ImageResolver:
     """Turns an image target into a CardPicture (``card:<id>``) or a flowable (a file).
 
@@ -342,15 +346,17 @@ class Converter(TablesMixin, InlineMixin):
             src = str(img.attrs.get("src", ""))
             alt = plain_text(img).strip()
             title = str(img.attrs.get("title") or "")
-            m = re.match(r"^\s*scale\s*=\s*([0-9.]+)\s*$", title)
+            m = _PICTURE_OPTIONS.match(title)
             if m:
-                scale = float(m.group(1))
+                scale = float(m.group(1)) if m.group(1) else scale
             elif title:
                 alt = alt or title
             line_loc = self._loc_of_text(node, src) or loc
             got = self.images.resolve(src, alt, self.ch.path.parent, line_loc, self.problems, self.text_width)
             if isinstance(got, CardPicture):
                 got.caption = self.text(alt, node) if alt else ""
+                got.thumbnail = bool(m and m.group(2))
+                self._check_legible(got, alt or src, line_loc)
                 cards.append(got)
             elif got is not None:
                 if cards:
@@ -364,6 +370,16 @@ class Converter(TablesMixin, InlineMixin):
         if out:
             out.append(Spacer(1, 6))
         return out
+
+    def _check_legible(self, card: CardPicture, what: str, loc: Loc) -> None:
+        """TEXT-SMALL when the column is too narrow to show the card with its text at the floor."""
+        need = card.legible_scale()
+        if need and card.w * need > self.text_width + 1e-6:
+            self.problems.warning(
+                "TEXT-SMALL", f"the card pictured as '{what}' cannot be shown legibly: its {card.min_text:g} pt text "
+                f"needs it {card.w * need:.0f} mm wide, the column is {self.text_width:.0f} mm; it prints at "
+                f"{card.min_text * self.text_width / card.w:.1f} pt", loc,
+                hint="picture it as a thumbnail (title \"thumbnail\": its small print drawn as lines)")
 
     def list(self, node: SyntaxTreeNode, box: bool) -> Flowable:
         st = self.st

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from reportlab.platypus import Flowable, PageBreak
 
+from ..legibility import texts
 from ..model import Game
 from ..problems import Loc, Problems, did_you_mean
 from . import booklet as _booklet
@@ -102,7 +103,8 @@ class Rulebook:
             return None
         ct = self.game.card_types[card.type]
         items = expand(self.layout.draw(card, side), self.layout.symbols)
-        return CardPicture(items, ct.width, ct.height, self.game.print.bleed)
+        sizes = [t.size for t in texts(items) if t.text.strip()]
+        return CardPicture(items, ct.width, ct.height, self.game.print.bleed, min_text=min(sizes, default=None))
 
     def resolver(self) -> ImageResolver:
         schemes = {"card": lambda t, alt, loc, pr: self.card_picture(t.strip(), "front", loc, pr),
@@ -167,6 +169,7 @@ class Rulebook:
         for i, cid in enumerate(version.meta.get("cover") or []):
             pic = self.card_picture(cid, "front", version.at("cover", i), self.problems)
             if pic is not None:
+                pic.thumbnail = True        # the cover shows the cards' look; its small print as lines
                 cover.append(pic)
         if self.problems.has_errors:
             return None
