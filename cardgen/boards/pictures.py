@@ -42,7 +42,7 @@ from reportlab.platypus import Flowable
 from .. import hexgrid as hg
 from ..problems import Loc, Problems, did_you_mean
 from ..render_pdf import MM, draw_items
-from ..rulebook.flowables import CardPicture
+from ..rulebook.flowables import CardPicture, greeked
 from ..rulebook.printable import register_image_scheme
 from ..scene import Circle, Line, Polygon, Rect, Text, translate
 from . import common, maps, mats, tokens, zoneboard
@@ -90,7 +90,7 @@ class BoardPicture(Flowable):
         c.saveState()
         c.translate((self.aw - self.pic.w * MM * self.s) / 2, 0)
         c.scale(self.s, self.s)
-        draw_items(c, self.pic.items, self.pic.h)
+        draw_items(c, greeked(self.pic.items, self.s), self.pic.h)     # no print under 6 pt: lines
         c.restoreState()
 
 
@@ -360,7 +360,7 @@ def factory(rulebook):
         if pic is None:
             return None
         if opts.get("thumb"):
-            return CardPicture(pic.items, pic.w, pic.h, 0.0)
+            return CardPicture(pic.items, pic.w, pic.h, 0.0, thumbnail=True)
         return BoardPicture(pic, opts.get("width", 1.0), keep_with_next=bool(alt))
 
     return resolve

@@ -12,7 +12,7 @@ from reportlab.platypus import Flowable, Paragraph, Table
 from ..fonts import METRICS, PT_MM
 from ..legibility import MIN_PT
 from ..render_pdf import draw_items
-from ..scene import Clip, Rect, Symbol, Text, Use, translate
+from ..scene import Clip, Rect, Rotate, Symbol, Text, Use, translate
 
 MM = 72.0 / 25.4
 
@@ -83,6 +83,8 @@ def greeked(items: list, scale: float, floor: float = MIN_PT, color: str = "#cfc
     for it in items:
         if isinstance(it, Clip):
             out.append(Clip(it.x, it.y, it.w, it.h, tuple(greeked(list(it.items), scale, floor, color))))
+        elif isinstance(it, Rotate):
+            out.append(Rotate(it.cx, it.cy, it.angle, tuple(greeked(list(it.items), scale, floor, color))))
         elif isinstance(it, Text) and it.size * scale < floor - 1e-6:
             if it.text.strip():
                 w = METRICS.width_pt(it.text, it.font, it.size) * PT_MM
@@ -203,6 +205,16 @@ class CardRow(Flowable):
                 cap.wrap(cw, cap_h)
                 cap.drawOn(c, x - self.GAP * 0.4, base + cap_h - 3 - cap.height)
             x += w + self.GAP
+
+
+def card_rows(cards: list[CardPicture], caption_style, scale: float, width_mm: float) -> list[CardRow]:
+    """The cards as one :class:`CardRow` per line they take in a column ``width_mm`` wide (a box's
+    rows break only between its flowables: each line its own)."""
+    row = CardRow(cards, caption_style, scale)
+    row.wrap(width_mm * MM, 1e6)
+    if len(row.lines) < 2:
+        return [row]
+    return [CardRow([cards[i] for i in line], caption_style, row.s) for line in row.lines]
 
 
 class GroupedTable(Table):

@@ -51,7 +51,7 @@ from ..images import ImageError, image_size
 from ..problems import Loc, Problems, did_you_mean
 from ..schema import Opt, check_mapping
 from ..yamlsrc import parse_yaml
-from .flowables import CardPicture, CardRow, Heading, callout
+from .flowables import MM, CardPicture, Heading, callout, card_rows
 from .jinja import Rendered
 from .md_inline import InlineMixin, _ancestors, plain_text
 from .md_tables import TablesMixin
@@ -355,30 +355,36 @@ class Converter(TablesMixin, InlineMixin):
             got = self.images.resolve(src, alt, self.ch.path.parent, line_loc, self.problems, self.text_width)
             if isinstance(got, CardPicture):
                 got.caption = self.text(alt, node) if alt else ""
-                got.thumbnail = bool(m and m.group(2))
+                got.thumbnail = got.thumbnail or bool(m and m.group(2))
                 self._check_legible(got, alt or src, line_loc)
                 cards.append(got)
             elif got is not None:
                 if cards:
-                    out.append(CardRow(cards, self.st.caption, scale or self.st.card_scale))
+                    out += self._card_rows(cards, scale)
                     cards = []
                 out.append(got)
                 if alt:
                     out.append(Paragraph(self.text(alt, node), self.st.caption))
         if cards:
-            out.append(CardRow(cards, self.st.caption, scale or self.st.card_scale))
+            out += self._card_rows(cards, scale)
         if out:
             out.append(Spacer(1, 6))
         return out
 
+    def _card_rows(self, cards: list[CardPicture], scale: float | None) -> list[Flowable]:
+        # the lines are found in a column a box's padding narrower, so that they fit in a box too
+        return list(card_rows(cards, self.st.caption, scale or self.st.card_scale,
+                              self.text_width / MM - 7))
+
     def _check_legible(self, card: CardPicture, what: str, loc: Loc) -> None:
         """TEXT-SMALL when the column is too narrow to show the card with its text at the floor."""
         need = card.legible_scale()
-        if need and card.w * need > self.text_width + 1e-6:
+        column = self.text_width / MM           # mm (text_width is in points)
+        if need and card.w * need > column + 1e-6:
             self.problems.warning(
                 "TEXT-SMALL", f"the card pictured as '{what}' cannot be shown legibly: its {card.min_text:g} pt text "
-                f"needs it {card.w * need:.0f} mm wide, the column is {self.text_width:.0f} mm; it prints at "
-                f"{card.min_text * self.text_width / card.w:.1f} pt", loc,
+                f"needs it {card.w * need:.0f} mm wide, the column is {column:.0f} mm; it prints at "
+                f"{card.min_text * column / card.w:.1f} pt", loc,
                 hint="picture it as a thumbnail (title \"thumbnail\": its small print drawn as lines)")
 
     def list(self, node: SyntaxTreeNode, box: bool) -> Flowable:
