@@ -9,11 +9,12 @@ import difflib
 from pathlib import Path
 from typing import Any
 
+from cardgen.pictograms import DRAWINGS
+
 from . import sources
 from .entries import ANY_KEY
 from .fonts import available as available_fonts
 from .model import Card, CardType, Component, Game, Icon, PrintSettings
-from .pictograms import DRAWINGS
 from .problems import Loc, Problems, did_you_mean
 from .schema import Opt, check_mapping, check_value, opt_from_yaml
 from .sheetfit import fit, make_grid, usable_margin

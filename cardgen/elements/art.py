@@ -16,9 +16,10 @@ picture printed at under 300 DPI is an ``ART-DPI`` warning naming its effective 
 
 from __future__ import annotations
 
+from cardgen.pictograms import draw as draw_pictogram
+
 from ..artfiles import info
 from ..images import ImageError
-from ..pictograms import draw as draw_pictogram
 from ..scene import Circle, Clip, Image, Polygon, Rect
 from ..schema import Opt
 from ..yamlsrc import inside

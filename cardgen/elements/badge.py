@@ -4,8 +4,9 @@ one drawn icon alone (``"{skull}"`` where game.yaml gives ``skull`` a ``draw:``)
 import math
 import re
 
+from cardgen.pictograms import draw as draw_pictogram
+
 from ..legibility import MIN_PT
-from ..pictograms import draw as draw_pictogram
 from ..scene import Circle, Polygon, Rect
 from ..schema import Opt
 from .text import layout_text

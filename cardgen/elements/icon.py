@@ -1,7 +1,8 @@
 """icon: one of the game's icons centred on (x, y): its drawn pictogram when game.yaml gives it
 one (``draw:``), else its glyph of the bundled font."""
 
-from ..pictograms import draw as draw_pictogram
+from cardgen.pictograms import draw as draw_pictogram
+
 from ..problems import did_you_mean
 from ..schema import Opt
 from .text import layout_text

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable, Paragraph, Table
 
-from ..fonts import METRICS, PT_MM
-from ..legibility import MIN_PT
+from cardgen.fonts import METRICS, PT_MM
+from cardgen.legibility import MIN_PT
+
 from ..render_pdf import draw_items
 from ..scene import Clip, Rect, Rotate, Symbol, Text, Use, translate
 

@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 from reportlab.platypus import Flowable, PageBreak
 
-from ..legibility import texts
+from cardgen.legibility import texts
+
 from ..model import Game
 from ..problems import Loc, Problems, did_you_mean
 from . import booklet as _booklet
