@@ -145,3 +145,39 @@ def test_the_caption_scan_finds_an_internal_id(game_copy):
     pats = patterns(g.root, "bones_on_ice")
     hits = [h for cid, pic in book.pictured for h in developer_text(pic.caption, pats)]
     assert hits == ["internal id: femurs_sully"], hits
+
+
+def test_a_card_names_its_parts_from_its_template():
+    from cardgen.cardlayout import CardLayout
+    game = load_game(ROOT, "loot_battles", Problems())
+    layout = CardLayout(game, Problems())
+    parts = dict(layout.callouts(game.cards_by_id["growlers"]))
+    assert {"Name", "Health", "Armor", "Dodge", "Attack dice", "Enemy kind", "Special rules"} <= set(parts)
+    for name, (x, y, w, h) in parts.items():
+        assert 0 <= x and x + w <= 63 and 0 <= y and y + h <= 88, (name, x, y, w, h)
+    assert parts["Health"][1] > parts["Name"][1]                      # down the card, as drawn
+    untexted = next(c for c in game.cards if c.type == "loot" and not c.fields.get("text"))
+    assert "Special rules" not in dict(layout.callouts(untexted))       # an expression may say nothing
+
+
+def test_annotation_names_never_overlap_and_keep_the_parts_order():
+    from cardgen.rulebook.annotate import LABEL_PT, sides
+    card = _card(8.0)
+    card.callouts = [("Health", (5, 45, 10, 10)), ("Armor", (18, 46, 10, 10)), ("Name", (13, 5, 37, 8)),
+                     ("Damage", (47, 45, 10, 10))]
+    got = sides(card, 1.0)
+    assert [n for n, *_ in got["left"]] == ["Name", "Health", "Armor"] and [n for n, *_ in got["right"]] == ["Damage"]
+    ys = [ly for _, ly, *_ in got["left"]]
+    assert all(b - a >= LABEL_PT * 1.5 - 1e-6 for a, b in zip(ys, ys[1:]))
+
+
+def test_the_annotated_enemy_card_is_named_part_by_part_in_the_book():
+    problems = Problems()
+    book = Rulebook(load_game(ROOT, "loot_battles", problems), problems)
+    with pdfplumber.open(io.BytesIO(book.pdf(book.current, half=True))) as pdf:
+        page = next(p for p in pdf.pages if "part by part" in (p.extract_text() or ""))
+        words = {w["text"] for w in page.extract_words()}
+        sizes = {round(ch["size"], 1) for ch in page.chars if ch["text"] in "Dodge"}
+    assert {"Health", "Armor", "Dodge", "Name"} <= words, words
+    assert min(sizes) >= MIN_PT
+    assert not developer_text(" ".join(words), patterns(ROOT, "loot_battles"))

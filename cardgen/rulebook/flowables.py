@@ -4,7 +4,7 @@ tables and callout boxes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable, Paragraph, Table
@@ -71,6 +71,7 @@ class CardPicture:
     caption: str = ""   # Paragraph markup
     min_text: float | None = None   # the card's smallest text at full size, pt; None: no legibility floor
     thumbnail: bool = False         # show the card's look: text under the floor drawn as lines, not printed
+    callouts: list = field(default_factory=list)   # (name for players, (x, y, w, h) mm): its parts, to annotate
 
     def legible_scale(self, floor: float = MIN_PT) -> float:
         """The smallest scale at which every text of the card prints at ``floor`` pt or more."""

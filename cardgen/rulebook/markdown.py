@@ -45,6 +45,8 @@ from reportlab.platypus import (
 )
 from reportlab.platypus import Image as RLImage
 
+from cardgen.rulebook.annotate import AnnotatedCard
+
 from .. import sources
 from ..fonts import charset
 from ..images import ImageError, image_size
@@ -177,8 +179,8 @@ def _inside_box(node: SyntaxTreeNode) -> bool:
     return False
 
 
-#: an image's title: ``scale=0.5``, ``thumbnail`` or both (``"scale=0.45 thumbnail"``)
-_PICTURE_OPTIONS = re.compile(r"^\s*(?:scale\s*=\s*([0-9.]+))?\s*(thumbnail)?\s*$")
+#: an image's title: ``scale=0.5``, ``thumbnail`` or both (``"scale=0.45 thumbnail"``); ``annotated``
+_PICTURE_OPTIONS = re.compile(r"^\s*(?:scale\s*=\s*([0-9.]+))?\s*(thumbnail|annotated)?\s*$")
 
 
 class ImageResolver:
@@ -353,9 +355,15 @@ class Converter(TablesMixin, InlineMixin):
                 alt = alt or title
             line_loc = self._loc_of_text(node, src) or loc
             got = self.images.resolve(src, alt, self.ch.path.parent, line_loc, self.problems, self.text_width)
-            if isinstance(got, CardPicture):
+            if isinstance(got, CardPicture) and m and m.group(2) == "annotated":
                 got.caption = self.text(alt, node) if alt else ""
-                got.thumbnail = got.thumbnail or bool(m and m.group(2))
+                if cards:
+                    out += self._card_rows(cards, scale)
+                    cards = []
+                out.append(AnnotatedCard(got, self.st.caption, self.st.sans_bold))
+            elif isinstance(got, CardPicture):
+                got.caption = self.text(alt, node) if alt else ""
+                got.thumbnail = got.thumbnail or (m is not None and m.group(2) == "thumbnail")
                 self._check_legible(got, alt or src, line_loc)
                 cards.append(got)
             elif got is not None:

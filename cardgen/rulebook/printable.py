@@ -105,7 +105,8 @@ class Rulebook:
         ct = self.game.card_types[card.type]
         items = expand(self.layout.draw(card, side), self.layout.symbols)
         sizes = [t.size for t in texts(items) if t.text.strip()]
-        return CardPicture(items, ct.width, ct.height, self.game.print.bleed, min_text=min(sizes, default=None))
+        return CardPicture(items, ct.width, ct.height, self.game.print.bleed, min_text=min(sizes, default=None),
+                           callouts=self.layout.callouts(card, side))
 
     def resolver(self) -> ImageResolver:
         schemes = {"card": lambda t, alt, loc, pr: self.card_picture(t.strip(), "front", loc, pr),
