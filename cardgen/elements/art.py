@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from cardgen.pictograms import draw as draw_pictogram
 
-from ..artfiles import info
-from ..images import ImageError
-from ..scene import Circle, Clip, Image, Polygon, Rect
-from ..schema import Opt
-from ..yamlsrc import inside
-from .text import layout_text
+from cardgen.artfiles import info
+from cardgen.images import ImageError
+from cardgen.scene import Circle, Clip, Image, Polygon, Rect
+from cardgen.schema import Opt
+from cardgen.yamlsrc import inside
+from cardgen.elements.text import layout_text
 
 MIN_DPI = 300
 MM_IN = 25.4

@@ -3,9 +3,9 @@ one (``draw:``), else its glyph of the bundled font."""
 
 from cardgen.pictograms import draw as draw_pictogram
 
-from ..problems import did_you_mean
-from ..schema import Opt
-from .text import layout_text
+from cardgen.problems import did_you_mean
+from cardgen.schema import Opt
+from cardgen.elements.text import layout_text
 
 SPEC = {"name": Opt("str", required=True, doc="an icon of game.yaml"),
         "size": Opt("number", default=12.0, doc="pt (a drawn icon fills a square this many points across)"),

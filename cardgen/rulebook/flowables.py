@@ -12,8 +12,8 @@ from reportlab.platypus import Flowable, Paragraph, Table
 from cardgen.fonts import METRICS, PT_MM
 from cardgen.legibility import MIN_PT
 
-from ..render_pdf import draw_items
-from ..scene import Clip, Rect, Rotate, Symbol, Text, Use, translate
+from cardgen.render_pdf import draw_items
+from cardgen.scene import Clip, Rect, Rotate, Symbol, Text, Use, translate
 
 MM = 72.0 / 25.4
 
