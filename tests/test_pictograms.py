@@ -9,12 +9,12 @@ import unicodedata
 
 import pytest
 
-from cardgen.cardlayout import CardLayout
-from cardgen.elements.art import placeholder
-from cardgen.legibility import texts
-from cardgen.loader import list_games, load_game
+from cardgen.content.loader import list_games, load_game
+from cardgen.core.problems import Problems
+from cardgen.layout.card import CardLayout
+from cardgen.layout.elements.art import placeholder
+from cardgen.layout.legibility import texts
 from cardgen.pictograms import DRAWINGS, draw
-from cardgen.problems import Problems
 from cardgen.scene import Circle, Polygon, Rect
 from tests.conftest import ROOT, has_problem
 

@@ -12,9 +12,9 @@ import pdfplumber
 import pytest
 
 import cardgen.boards  # noqa: F401 - registers the board: images
-from cardgen.legibility import MIN_PT, texts
-from cardgen.loader import list_games, load_game
-from cardgen.problems import Loc, Problems
+from cardgen.content.loader import list_games, load_game
+from cardgen.core.problems import Loc, Problems
+from cardgen.layout.legibility import MIN_PT, texts
 from cardgen.rulebook import Rulebook
 from cardgen.rulebook.flowables import MM, CardPicture, CardRow, card_rows, greeked
 from cardgen.rulebook.markdown import Converter
@@ -148,7 +148,7 @@ def test_the_caption_scan_finds_an_internal_id(game_copy):
 
 
 def test_a_card_names_its_parts_from_its_template():
-    from cardgen.cardlayout import CardLayout
+    from cardgen.layout.card import CardLayout
     game = load_game(ROOT, "loot_battles", Problems())
     layout = CardLayout(game, Problems())
     parts = dict(layout.callouts(game.cards_by_id["growlers"]))

@@ -9,7 +9,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph
 
-from cardgen.render_pdf import draw_items
+from cardgen.render.pdf import draw_items
 from cardgen.rulebook.flowables import MM, CardPicture
 from cardgen.scene import translate
 

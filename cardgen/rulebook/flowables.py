@@ -9,10 +9,9 @@ from dataclasses import dataclass, field
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable, Paragraph, Table
 
-from cardgen.fonts import METRICS, PT_MM
-from cardgen.legibility import MIN_PT
-
-from cardgen.render_pdf import draw_items
+from cardgen.core.fonts import METRICS, PT_MM
+from cardgen.layout.legibility import MIN_PT
+from cardgen.render.pdf import draw_items
 from cardgen.scene import Clip, Rect, Rotate, Symbol, Text, Use, translate
 
 MM = 72.0 / 25.4
