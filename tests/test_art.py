@@ -73,7 +73,7 @@ def test_a_picture_is_placed_and_a_soft_one_is_a_warning_naming_its_dpi(game_cop
 
 def test_a_missing_picture_is_a_warning_and_a_drawn_placeholder_never_a_letter(game_copy):
     g = _art_game(game_copy, {"rats": "nowhere.png"})
-    g.edit("templates/loot_battles/enemy.yaml", ', icon: "{{ card.damage_type }}"', "")
+    g.edit("templates/loot_battles/enemy.yaml", ', icon: "{{ card.enemy }}"', "")
     items, problems = _front(g, "rats")
     (p,) = problems.items
     assert p.rule == "ART-MISSING" and p.severity == "warning" and "nowhere.png" in p.message
@@ -123,7 +123,10 @@ def test_cards_without_art_keep_their_emblem(game_copy):
     g = game_copy("loot_battles")
     assert (g.root / "art/loot_battles/rat.svg").is_file()        # the shipped Rat's picture comes along
     items, problems = _front(g, "lankies")
-    assert any(isinstance(it, Text) and it.text == "L" for it in flat(items))
+    shown = list(flat(items))
+    assert not any(isinstance(it, Text) and it.text == "L" for it in shown)     # the Lanky's drawing, no letter
+    drawn = [it for it in shown if isinstance(it, Polygon) and it.fill == "#4a3b2a"]    # the enemy colour
+    assert len(drawn) >= 5, drawn                    # long_limbs: a body, two arms and two legs
     assert not any(isinstance(it, Image) for it in flat(items)) and not problems.items
 
 

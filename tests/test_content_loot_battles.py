@@ -83,8 +83,8 @@ BAD_INPUT = [
     ("YAML-MOJIBAKE", ENEMIES, "Hard to hit, easy to kill.", "Hard to hit â‰¥ easy to kill.", "warning"),
     ("CARD-UNKNOWN-TYPE", ENEMIES, "defaults: {type: enemy,", "defaults: {type: enemmy,", "error"),
     ("TEMPLATE-MISSING", "rules/loot_battles/game.yaml", "template: enemy", "template: enemyy", "error"),
-    ("TEMPLATE-EXPR", "templates/loot_battles/enemy.yaml", 'value: "{{ card.name[0] }}"',
-     'value: "{{ card.nmae[0] }}"', "error"),
+    ("TEMPLATE-EXPR", "templates/loot_battles/enemy.yaml", 'value: "{{ \'{\' ~ card.enemy ~ \'}\' }}"',
+     'value: "{{ \'{\' ~ card.enmey ~ \'}\' }}"', "error"),
     ("TEXT-OVERFLOW", ENEMIES, 'text: "Quick and many. Hard to hit, easy to kill."',
      'text: "' + "Quick and many, hard to hit, easy to kill. " * 12 + '"', "error"),
     ("TEXT-GLYPH", ENEMIES, "Quick and many.", "Quick and many ☃.", "error"),
@@ -129,10 +129,10 @@ def test_unknown_key_hint(game_copy):
 
 def test_template_typo_names_card_and_template(game_copy):
     g = game_copy(GAME)
-    g.edit("templates/loot_battles/enemy.yaml", 'value: "{{ card.name[0] }}"', 'value: "{{ card.nmae[0] }}"')
+    g.edit("templates/loot_battles/enemy.yaml", 'value: "{{ \'{\' ~ card.enemy ~ \'}\' }}"', 'value: "{{ \'{\' ~ card.enmey ~ \'}\' }}"')
     _, probs = g.validate()
     msgs = [p["message"] for p in probs if p["rule"] == "TEMPLATE-EXPR"]
-    assert msgs and "nmae" in msgs[0] and "enemy.yaml" in msgs[0]
+    assert msgs and "enmey" in msgs[0] and "enemy.yaml" in msgs[0]
 
 
 def test_missing_image_and_path_escape(game_copy):
@@ -186,7 +186,7 @@ def test_text_overflow_names_card_field_and_template_line(game_copy):
 def test_template_path_escape_and_sandbox(game_copy):
     g = game_copy(GAME)
     line = g.edit("rules/loot_battles/game.yaml", "template: class", "template: ../../../../etc/passwd")
-    g.edit("templates/loot_battles/enemy.yaml", 'value: "{{ card.name[0] }}"',
+    g.edit("templates/loot_battles/enemy.yaml", 'value: "{{ \'{\' ~ card.enemy ~ \'}\' }}"',
            'value: "{{ card.__class__.__mro__[1].__subclasses__() }}"')
     code, probs = g.validate()
     assert code == 1 and has_problem(probs, "PATH-ESCAPE", "game.yaml", line)

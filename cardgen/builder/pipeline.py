@@ -17,11 +17,12 @@ from cardgen.content.catalogue import load_catalogue
 from cardgen.content.loader import load_game
 from cardgen.content.model import Card, Game
 from cardgen.core.lazymod import lazy
-from cardgen.core.problems import Problem, Problems
+from cardgen.core.problems import Problem, Problems, did_you_mean
 from cardgen.layout.cache import Store, cached_files, digest, files_digest
 from cardgen.layout.card import CardLayout
 from cardgen.layout.errorcard import error_card
 from cardgen.layout.imposition import Placement
+from cardgen.layout.pictograms import DRAWINGS
 from cardgen.layout.scenecodec import encode
 
 boards = lazy("cardgen.boards")        # the board and rulebook checks load their printables when a
@@ -88,6 +89,7 @@ def check_game(game: Game, problems: Problems, errors_before: int | None = None,
     if errors_before is None:
         errors_before = len(problems.errors)
     construction = Problems() if draft else problems
+    check_drawings(game, problems)
     collections = {"cards": cols.pool(game), "components": cols.components(game)}
     constraints.evaluate(game.constraints, collections, game.params, construction)
     for path in cols.collection_files(game):
@@ -110,6 +112,14 @@ def check_game(game: Game, problems: Problems, errors_before: int | None = None,
             return {}
         cached_files(store, "rulebook-check", sources_key(game), game, problems, check)
     return relaxed
+
+
+def check_drawings(game: Game, problems: Problems) -> None:
+    """ICON-DRAWING: an icon's ``draw:`` names a pictogram cardgen draws (else its glyph prints)."""
+    for name, icon in game.icons.items():
+        if icon.draw is not None and icon.draw not in DRAWINGS:
+            problems.error("ICON-DRAWING", f"icon '{name}': cardgen draws no '{icon.draw}'", icon.draw_loc,
+                           hint=did_you_mean(icon.draw, DRAWINGS) or f"drawings: {', '.join(sorted(DRAWINGS))}")
 
 
 def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | None:

@@ -12,7 +12,7 @@ from typing import Any
 from cardgen.content.entries import ANY_KEY
 from cardgen.content.model import Card, CardType, Component, Game, Icon, PrintSettings
 from cardgen.content.sheetfit import fit, make_grid, usable_margin
-from cardgen.content.slips import ids_in, once_for_defaults, with_rule
+from cardgen.content.slips import check_refs, ids_in, once_for_defaults, with_rule
 from cardgen.content.spreadsheets import read as read_sheet
 from cardgen.content.spreadsheets import sheet_files
 from cardgen.core import sources
@@ -48,7 +48,7 @@ GAME_SPEC: dict[str, Opt] = {
     }),
     "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
     "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
-    "icons": Opt("map", default={}, doc="inline icons for text: name → {glyph, color}"),
+    "icons": Opt("map", default={}, doc="icons: name → {glyph (in text), color, draw (a pictogram alone)}"),
     "fonts": Opt("map", default={}, doc="font roles → bundled font names"),
     "card_types": Opt("map", required=True, doc="card types: template, back, size, fields"),
     "printables": Opt("list", item=Opt("str"), required=True, doc="what `cardgen build` writes"),
@@ -105,6 +105,12 @@ COLLECTION_SPEC: dict[str, Opt] = {
     "keys": Opt("list", item=Opt("str"), default=[], doc="keys such a file may hold besides name, cards, notes"),
     "doc": Opt("str", default=None, doc="what such a file is"),
 }
+
+
+ICON_SPEC = {"glyph": Opt("str", required=True, doc="the character standing for the icon in running text"),
+             "color": Opt("color", default=None),
+             "draw": Opt("str", default=None, doc="a drawn pictogram (sword, shield, skull, …) printed where the "
+                         "icon stands alone: an icon element, a badge holding only the icon, an art placeholder")}
 
 
 def checked_collections(raw: YDict, problems: Problems) -> dict[str, dict]:
@@ -219,10 +225,9 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     check_sizes_fit(sizes, settings, problems, raw["card_sizes"])
     icons: dict[str, Icon] = {}
     for name, idef in (v.get("icons") or {}).items():
-        r = check_mapping(idef, {"glyph": Opt("str", required=True), "color": Opt("color", default=None)},
-                          problems, f"icon '{name}'", colors)
-        if r.ok:
-            icons[name] = Icon(name, r.values["glyph"], r.values["color"])
+        r = check_mapping(idef, ICON_SPEC, problems, f"icon '{name}'", colors)
+        if r.ok:     # the drawing's name is checked with the layout's pictograms (builder.pipeline)
+            icons[name] = Icon(name, r.values["glyph"], r.values["color"], r.values.get("draw"), idef.at("draw"))
     fonts = checked_fonts(v.get("fonts") or YDict(), problems)
     limits = {**DEFAULT_LIMITS, **(v.get("limits") or {})}
     params_file = root / "rules" / slug / "params.yaml"
@@ -316,33 +321,6 @@ def bad_keys(raw: dict, card_types: dict[str, CardType], colors: dict) -> frozen
             bad.add(str(k))
     bad |= {k for k, o in spec.items() if o.required and k not in raw}
     return frozenset(bad)
-
-
-def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[str], problems: Problems,
-               retyped: frozenset[str] | set[str] = frozenset()) -> None:
-    """Fields declared ``ref: <card type>`` must name a card of that type.
-
-    A card naming one that failed to load (already reported) is only kept from layout,
-    so one broken card does not echo through every card that names it; so is a card naming an
-    unknown card of a type one of whose cards has a repeated id (CARD-DUPLICATE-ID: it may be that one).
-    """
-    ids: dict[str, list[str]] = {}
-    for c in cards:
-        ids.setdefault(c.type, []).append(c.id)
-    for c in cards:
-        for fname, opt in card_types[c.type].fields.items():
-            ref = opt.ref or (opt.item.ref if opt.item else None)
-            value = c.fields.get(fname)
-            if ref is None or value is None:
-                continue
-            for v in value if isinstance(value, list) else [value]:
-                if v in ids.get(ref, ()):
-                    continue
-                c.dangling = True
-                if v not in failed and ref not in retyped:
-                    kind = card_types[ref].name if ref in card_types else ref
-                    problems.error("CARD-REF", f"card '{c.id}': {fname} '{v}' names no {kind} card",
-                                   c.at(fname), hint=did_you_mean(str(v), ids.get(ref, ())))
 
 
 def _bounded(spec: dict[str, Opt], key: str, limits: dict | None) -> dict[str, Opt]:

@@ -87,6 +87,8 @@ class Icon:
     key: str
     glyph: str
     color: str | None
+    draw: str | None = None     # a drawn pictogram (cardgen.layout.pictograms) where the icon stands alone
+    draw_loc: Loc | None = None
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """One slip, one problem, while loading cards: helpers that keep a single mistake from being
-reported many times (a file's defaults, an unreadable file's cards, a card type's rule)."""
+reported many times (a file's defaults, an unreadable file's cards, a card type's rule, a reference
+to a card that did not load)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from cardgen.content.model import Card, CardType
 from cardgen.core import sources
 from cardgen.core.options import Opt
-from cardgen.core.problems import Problem, Problems
+from cardgen.core.problems import Problem, Problems, did_you_mean
 from cardgen.core.yamlsrc import YDict
 
 
@@ -61,3 +63,30 @@ def once_for_defaults(problems: Problems, mark: int, defaults: Any) -> None:
         keep[first[key]] = replace(p, message=f"{p.message} (and {n} more card{'s' if n > 1 else ''} of the file "
                                                f"from its defaults)")
     problems.items[mark:] = keep
+
+
+def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[str], problems: Problems,
+               retyped: frozenset[str] | set[str] = frozenset()) -> None:
+    """Fields declared ``ref: <card type>`` must name a card of that type.
+
+    A card naming one that failed to load (already reported) is only kept from layout,
+    so one broken card does not echo through every card that names it; so is a card naming an
+    unknown card of a type one of whose cards has a repeated id (CARD-DUPLICATE-ID: it may be that one).
+    """
+    ids: dict[str, list[str]] = {}
+    for c in cards:
+        ids.setdefault(c.type, []).append(c.id)
+    for c in cards:
+        for fname, opt in card_types[c.type].fields.items():
+            ref = opt.ref or (opt.item.ref if opt.item else None)
+            value = c.fields.get(fname)
+            if ref is None or value is None:
+                continue
+            for v in value if isinstance(value, list) else [value]:
+                if v in ids.get(ref, ()):
+                    continue
+                c.dangling = True
+                if v not in failed and ref not in retyped:
+                    kind = card_types[ref].name if ref in card_types else ref
+                    problems.error("CARD-REF", f"card '{c.id}': {fname} '{v}' names no {kind} card",
+                                   c.at(fname), hint=did_you_mean(str(v), ids.get(ref, ())))

@@ -149,7 +149,7 @@ class CardLayout:
             self._static_key = digest(
                 cachemod.code_fingerprint(), cachemod.files_digest([g.templates_dir, self._art_dir]), g.slug, g.title,
                 {k: v for k, v in g.meta.items() if k in ("subtitle", "designer")}, self._params, g.colors,
-                {k: [i.glyph, i.color] for k, i in g.icons.items()}, g.fonts, g.print.bleed,
+                {k: [i.glyph, i.color, i.draw] for k, i in g.icons.items()}, g.fonts, g.print.bleed,
                 {k: [t.template, t.back, t.size, t.width, t.height, t.name] for k, t in g.card_types.items()})
         return self._static_key
 
@@ -217,6 +217,32 @@ class CardLayout:
                 # it reads no card and found nothing to say: the next card of this type gets
                 # the same primitives (as the static part of a template's form does)
                 self._same[id(el)] = (el, (ct.key, bleed), drawn)
+        return out
+
+    def callouts(self, card: Card, side: str = "front") -> list[tuple[str, tuple[float, float, float, float]]]:
+        """The card's parts its template names for players (elements with ``callout``), each with
+        its box (x, y, w, h; mm from the trim's top-left) as the element declares it."""
+        tpl = self.template_for(card, side)
+        if tpl is None:
+            return []
+        ctx_vars = self.context(card)
+        out = []
+        for el in tpl.elements:
+            if "callout" not in el.raw:
+                continue
+            v = evaluate(el, self.templates, ctx_vars, self.game.colors, Problems(), card.loc, card.id)
+            if v is None or not str(v.get("callout") or "").strip():
+                continue
+            x, y = float(v["x"]), float(v["y"])
+            if v.get("r") is not None:
+                r = float(v["r"])
+                box = (x - r, y - r, 2 * r, 2 * r)
+            elif v.get("w") is not None and v.get("h") is not None:
+                box = (x, y, float(v["w"]), float(v["h"]))
+            else:
+                s = float(v.get("size") or 12) * 25.4 / 72
+                box = (x - s / 2, y - s / 2, s, s)
+            out.append((str(v["callout"]).strip(), box))
         return out
 
     def _legibility(self, el, v: dict, drawn: list, label: str) -> None:

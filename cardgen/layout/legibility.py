@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from cardgen.scene import Clip, Text
+from cardgen.scene import Text, children
 
 MIN_PT = 6.0          # any text a player reads
 MIN_RULES_PT = 7.0    # rules / body text
@@ -48,12 +48,12 @@ def too_small(kind: str, values: dict[str, Any]) -> list[tuple[str, float, str, 
 
 
 def texts(items: Iterable) -> Iterator[Text]:
-    """Every text primitive of a scene, inside clips too."""
+    """Every text primitive of a scene, inside clips and rotations too."""
     for it in items:
         if isinstance(it, Text):
             yield it
-        elif isinstance(it, Clip):
-            yield from texts(it.items)
+        else:
+            yield from texts(children(it))
 
 
 def small_texts(items: Iterable, floor: float = MIN_PT) -> list[Text]:

@@ -26,7 +26,7 @@ from cardgen.layout.elements import KINDS
 jinja2 = lazy("jinja2")              # a template of plain {{ card.x }} fields never needs it
 sandbox = lazy("jinja2.sandbox")
 
-COMMON_KEYS = {"kind", "when", "remove", "x", "y"}
+COMMON_KEYS = {"kind", "when", "remove", "x", "y", "callout"}
 _CARD_REF = re.compile(r"\bcards?\b")
 
 
@@ -235,6 +235,7 @@ def spec_for(el: Element) -> dict[str, Opt]:
     spec = dict(KINDS[el.kind].SPEC)
     spec.setdefault("x", Opt("length", default=0.0))
     spec.setdefault("y", Opt("length", default=0.0))
+    spec.setdefault("callout", Opt("str", default=None))
     return spec
 
 

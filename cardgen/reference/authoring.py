@@ -23,7 +23,9 @@ END = "<!-- end generated reference -->"
 COMMON = {"kind": "the element kind (below)", "x": "left edge from the trim's left (length, default 0)",
           "y": "top edge from the trim's top (length, default 0)",
           "when": "a Jinja2 test; the element is drawn only where it is true",
-          "remove": "true: drop an element inherited through `extends`"}
+          "remove": "true: drop an element inherited through `extends`",
+          "callout": "the part's name for players (\"Health\"): an annotated picture of the card in the rulebook "
+                     "(`![…](card:ID \"annotated\")`) points it out"}
 
 #: symbols designers reach for, by family; the table says which each bundled font can print
 SYMBOLS = {

@@ -109,7 +109,9 @@ def template_schema(game: Game) -> dict[str, Any]:
         kinds[name] = {k: {"anyOf": [opt(o), EXPR]} for k, o in spec.items()}
     every: dict[str, Any] = {"kind": {"enum": list(KINDS)}, "when": {"type": ["string", "boolean"],
                              "description": "an expression: the element is drawn when it is true"},
-                             "remove": {"type": "boolean", "description": "drop the parent template's element"}}
+                             "remove": {"type": "boolean", "description": "drop the parent template's element"},
+                             "callout": {"type": "string", "description": "the part's name for players, pointed "
+                                         "out on an annotated picture of the card in the rulebook"}}
     for props in kinds.values():
         for k, s in props.items():
             every.setdefault(k, s if k not in every else {"anyOf": [every[k], s]})

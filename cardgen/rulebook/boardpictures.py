@@ -43,7 +43,7 @@ from cardgen.boards.tiling import bbox
 from cardgen.core import hexgrid as hg
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.render.pdf import MM, draw_items
-from cardgen.rulebook.flowables import CardPicture
+from cardgen.rulebook.flowables import CardPicture, greeked
 from cardgen.scene import Circle, Line, Polygon, Rect, Text, translate
 
 SCHEME = "board"
@@ -88,7 +88,7 @@ class BoardPicture(Flowable):
         c.saveState()
         c.translate((self.aw - self.pic.w * MM * self.s) / 2, 0)
         c.scale(self.s, self.s)
-        draw_items(c, self.pic.items, self.pic.h)
+        draw_items(c, greeked(self.pic.items, self.s), self.pic.h)     # no print under 6 pt: lines
         c.restoreState()
 
 
@@ -358,7 +358,7 @@ def factory(rulebook):
         if pic is None:
             return None
         if opts.get("thumb"):
-            return CardPicture(pic.items, pic.w, pic.h, 0.0)
+            return CardPicture(pic.items, pic.w, pic.h, 0.0, thumbnail=True)
         return BoardPicture(pic, opts.get("width", 1.0), keep_with_next=bool(alt))
 
     return resolve

@@ -4,13 +4,15 @@ tables and callout boxes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable, Paragraph, Table
 
+from cardgen.core.fonts import METRICS, PT_MM
+from cardgen.layout.legibility import MIN_PT
 from cardgen.render.pdf import draw_items
-from cardgen.scene import Clip, Symbol, Use, translate
+from cardgen.scene import Clip, Rect, Rotate, Symbol, Text, Use, translate
 
 MM = 72.0 / 25.4
 
@@ -66,10 +68,40 @@ class CardPicture:
     h: float
     bleed: float
     caption: str = ""   # Paragraph markup
+    min_text: float | None = None   # the card's smallest text at full size, pt; None: no legibility floor
+    thumbnail: bool = False         # show the card's look: text under the floor drawn as lines, not printed
+    callouts: list = field(default_factory=list)   # (name for players, (x, y, w, h) mm): its parts, to annotate
+
+    def legible_scale(self, floor: float = MIN_PT) -> float:
+        """The smallest scale at which every text of the card prints at ``floor`` pt or more."""
+        return floor / self.min_text if self.min_text and not self.thumbnail else 0.0
+
+
+def greeked(items: list, scale: float, floor: float = MIN_PT, color: str = "#cfc8bb") -> list:
+    """``items`` with every text that would print under ``floor`` pt at ``scale`` drawn as a
+    line of its width instead (a thumbnail's small print: its shape, never unreadable type)."""
+    out: list = []
+    for it in items:
+        if isinstance(it, Clip):
+            out.append(Clip(it.x, it.y, it.w, it.h, tuple(greeked(list(it.items), scale, floor, color))))
+        elif isinstance(it, Rotate):
+            out.append(Rotate(it.cx, it.cy, it.angle, tuple(greeked(list(it.items), scale, floor, color))))
+        elif isinstance(it, Text) and it.size * scale < floor - 1e-6:
+            if it.text.strip():
+                w = METRICS.width_pt(it.text, it.font, it.size) * PT_MM
+                x = it.x - (w / 2 if it.align == "center" else w if it.align == "right" else 0.0)
+                h = it.size * PT_MM * 0.45
+                out.append(Rect(x, it.y - h * 1.1, w, h, fill=color, radius=h / 2))
+        else:
+            out.append(it)
+    return out
 
 
 class CardRow(Flowable):
-    """Real cards side by side, centred, scaled to fit the column (at most ``scale``)."""
+    """Real cards side by side, centred, scaled to fit the column (at most ``scale``) — never so
+    small that a card's text prints under :data:`MIN_PT`: the scale is raised to the legible one
+    and the cards run on in as many lines as the column needs (one flowable per line when split
+    over a page). A thumbnail keeps its scale and draws its small print as lines."""
 
     GAP = 4 * MM
 
@@ -81,42 +113,90 @@ class CardRow(Flowable):
         self.radius = radius
         self._captions: list[Paragraph | None] = []
         self.s = scale
+        self.lines: list[list[int]] = [list(range(len(cards)))]
+        self.fixed = False          # the parts of a split row keep the row's scale
+
+    def legible_scale(self) -> float:
+        return max((c.legible_scale() for c in self.cards), default=0.0)
 
     def wrap(self, availWidth, availHeight):
         n = len(self.cards)
         total = sum(c.w for c in self.cards) * MM
-        self.s = min(self.max_scale, (availWidth - self.GAP * (n - 1)) / total) if total else self.max_scale
+        s = min(self.max_scale, (availWidth - self.GAP * (n - 1)) / total) if total else self.max_scale
+        widest = max((c.w for c in self.cards), default=1.0) * MM
+        self.s = self.max_scale if self.fixed else max(s, min(self.legible_scale(), availWidth / widest))
+        self.lines = []
+        line: list[int] = []
+        used = 0.0
+        for i, c in enumerate(self.cards):
+            w = c.w * MM * self.s
+            if line and used + self.GAP + w > availWidth + 1e-6:
+                self.lines.append(line)
+                line, used = [], 0.0
+            used += (self.GAP if line else 0.0) + w
+            line.append(i)
+        self.lines.append(line)
         self.aw = availWidth
-        self.card_h = max(c.h for c in self.cards) * MM * self.s
-        cap_h = 0.0
         self._captions = []
         for c in self.cards:
-            if c.caption:
-                p = Paragraph(c.caption, self.caption_style)
-                _, h = p.wrap(c.w * MM * self.s + self.GAP * 0.8, availHeight)
-                cap_h = max(cap_h, h)
-                self._captions.append(p)
-            else:
-                self._captions.append(None)
-        self.cap_h = cap_h + (3 if cap_h else 0)
-        self.width, self.height = availWidth, self.card_h + self.cap_h
+            p = Paragraph(c.caption, self.caption_style) if c.caption else None
+            if p is not None:
+                p.wrap(c.w * MM * self.s + self.GAP * 0.8, availHeight)
+            self._captions.append(p)
+        self.line_h = [self._line_height(line) for line in self.lines]
+        self.width = availWidth
+        self.height = sum(self.line_h) + self.GAP * (len(self.lines) - 1)
         return self.width, self.height
 
+    def _line_height(self, line: list[int]) -> float:
+        card_h = max(self.cards[i].h for i in line) * MM * self.s
+        caps = [p.height for i in line if (p := self._captions[i]) is not None]
+        return card_h + (max(caps) + 3 if caps else 0.0)
+
+    def split(self, availWidth, availHeight):
+        self.wrap(availWidth, availHeight)
+        fit, used = 0, 0.0
+        for lh in self.line_h:
+            if used + lh > availHeight + 1e-6:
+                break
+            used += lh + self.GAP
+            fit += 1
+        if fit == 0 or fit == len(self.lines):
+            return []
+        head = [self.cards[i] for line in self.lines[:fit] for i in line]
+        tail = [self.cards[i] for line in self.lines[fit:] for i in line]
+        parts = [CardRow(head, self.caption_style, self.s, self.radius),
+                 CardRow(tail, self.caption_style, self.s, self.radius)]
+        for part in parts:
+            part.fixed = True
+        return parts
+
     def draw(self):
+        top = self.height
+        for line, lh in zip(self.lines, self.line_h):
+            self._draw_line(line, top - lh, lh)
+            top -= lh + self.GAP
+
+    def _draw_line(self, line: list[int], base: float, line_h: float) -> None:
         c = self.canv
         s = self.s
-        widths = [card.w * MM * s for card in self.cards]
+        cards = [self.cards[i] for i in line]
+        caps = [self._captions[i] for i in line]
+        card_h = max(card.h for card in cards) * MM * s
+        cap_h = line_h - card_h
+        widths = [card.w * MM * s for card in cards]
         x = (self.aw - sum(widths) - self.GAP * (len(widths) - 1)) / 2
-        for card, w, cap in zip(self.cards, widths, self._captions):
+        for card, w, cap in zip(cards, widths, caps):
             h = card.h * MM * s
-            y = self.cap_h + (self.card_h - h)
+            y = base + cap_h + (card_h - h)
+            items = greeked(card.items, s) if card.thumbnail else card.items
             c.saveState()
             c.translate(x, y)
             c.scale(s, s)
             p = c.beginPath()
             p.roundRect(0, 0, card.w * MM, card.h * MM, self.radius * MM)
             c.clipPath(p, stroke=0, fill=0)
-            draw_items(c, translate(card.items, -card.bleed, -card.bleed), card.h)
+            draw_items(c, translate(items, -card.bleed, -card.bleed), card.h)
             c.restoreState()
             c.saveState()
             c.setStrokeColor(HexColor("#9a948a"))
@@ -125,9 +205,19 @@ class CardRow(Flowable):
             c.restoreState()
             if cap is not None:
                 cw = w + self.GAP * 0.8
-                cap.wrap(cw, self.cap_h)
-                cap.drawOn(c, x - self.GAP * 0.4, self.cap_h - 3 - cap.height)
+                cap.wrap(cw, cap_h)
+                cap.drawOn(c, x - self.GAP * 0.4, base + cap_h - 3 - cap.height)
             x += w + self.GAP
+
+
+def card_rows(cards: list[CardPicture], caption_style, scale: float, width_mm: float) -> list[CardRow]:
+    """The cards as one :class:`CardRow` per line they take in a column ``width_mm`` wide (a box's
+    rows break only between its flowables: each line its own)."""
+    row = CardRow(cards, caption_style, scale)
+    row.wrap(width_mm * MM, 1e6)
+    if len(row.lines) < 2:
+        return [row]
+    return [CardRow([cards[i] for i in line], caption_style, row.s) for line in row.lines]
 
 
 class GroupedTable(Table):

@@ -15,7 +15,6 @@ Every problem carries the chapter's source FILE:LINE (through the Jinja2 line ma
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,16 +42,15 @@ from reportlab.platypus import (
     Preformatted,
     Spacer,
 )
-from reportlab.platypus import Image as RLImage
 
-from cardgen.core import sources
 from cardgen.core.fonts import charset
-from cardgen.core.images import ImageError, image_size
 from cardgen.core.options import Opt, check_mapping
-from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.problems import Loc, Problems
 from cardgen.core.yamlsrc import parse_yaml
-from cardgen.rulebook.flowables import CardPicture, CardRow, Heading, callout
+from cardgen.rulebook.annotate import AnnotatedCard
+from cardgen.rulebook.flowables import MM, CardPicture, Heading, callout, card_rows
 from cardgen.rulebook.jinja import Rendered
+from cardgen.rulebook.md_images import ImageResolver
 from cardgen.rulebook.md_inline import InlineMixin, _ancestors, plain_text
 from cardgen.rulebook.md_tables import TablesMixin
 
@@ -177,45 +175,8 @@ def _inside_box(node: SyntaxTreeNode) -> bool:
     return False
 
 
-class ImageResolver:
-    """Turns an image target into a CardPicture (``card:<id>``) or a flowable (a file).
-
-    ``schemes`` maps a URL scheme to ``fn(target, alt, loc, problems) -> CardPicture |
-    Flowable | None``; other games' pipelines (maps, mats) add theirs.
-    """
-
-    def __init__(self, root: Path, schemes: dict[str, Callable] | None = None):
-        self.root = root
-        self.schemes = dict(schemes or {})
-
-    def resolve(self, src: str, alt: str, base: Path, loc: Loc, problems: Problems, width: float):
-        scheme, sep, rest = src.partition(":")
-        if sep and scheme in self.schemes:
-            return self.schemes[scheme](rest, alt, loc, problems)
-        if sep and len(scheme) > 1 and "/" not in scheme:
-            problems.error("RULEBOOK-MARKDOWN", f"unknown image kind '{scheme}:'", loc,
-                           hint=did_you_mean(scheme, self.schemes) or
-                           f"known: {', '.join(sorted(self.schemes)) or 'none'}, or a file path")
-            return None
-        path = (base / src).resolve()
-        try:
-            path.relative_to(self.root.resolve())
-        except ValueError:
-            problems.error("PATH-ESCAPE", f"image '{src}' lies outside the project folder", loc)
-            return None
-        if not path.is_file():
-            problems.error("FILE-MISSING", f"image file '{src}' does not exist", loc)
-            return None
-        try:
-            w, h = image_size(path)     # the whole file, not only its header: typesetting reads it all
-        except ImageError as e:
-            problems.error(e.rule, f"cannot use image '{src}': {e.message}", loc,
-                           hint="link a PNG or JPEG picture")
-            return None
-        img = RLImage(str(sources.resolve(path, cap=sources.MAX_IMAGE_BYTES)))     # checked: read as decoded
-        s = min(1.0, width / w) if w else 1.0
-        img.drawWidth, img.drawHeight = w * s, h * s
-        return img
+#: an image's title: ``scale=0.5``, ``thumbnail`` or both (``"scale=0.45 thumbnail"``); ``annotated``
+_PICTURE_OPTIONS = re.compile(r"^\s*(?:scale\s*=\s*([0-9.]+))?\s*(thumbnail|annotated)?\s*$")
 
 
 class Converter(TablesMixin, InlineMixin):
@@ -341,28 +302,52 @@ class Converter(TablesMixin, InlineMixin):
             src = str(img.attrs.get("src", ""))
             alt = plain_text(img).strip()
             title = str(img.attrs.get("title") or "")
-            m = re.match(r"^\s*scale\s*=\s*([0-9.]+)\s*$", title)
+            m = _PICTURE_OPTIONS.match(title)
             if m:
-                scale = float(m.group(1))
+                scale = float(m.group(1)) if m.group(1) else scale
             elif title:
                 alt = alt or title
             line_loc = self._loc_of_text(node, src) or loc
             got = self.images.resolve(src, alt, self.ch.path.parent, line_loc, self.problems, self.text_width)
-            if isinstance(got, CardPicture):
+            if isinstance(got, CardPicture) and m and m.group(2) == "annotated":
                 got.caption = self.text(alt, node) if alt else ""
+                if cards:
+                    out += self._card_rows(cards, scale)
+                    cards = []
+                out.append(AnnotatedCard(got, self.st.caption, self.st.sans_bold))
+            elif isinstance(got, CardPicture):
+                got.caption = self.text(alt, node) if alt else ""
+                got.thumbnail = got.thumbnail or (m is not None and m.group(2) == "thumbnail")
+                self._check_legible(got, alt or src, line_loc)
                 cards.append(got)
             elif got is not None:
                 if cards:
-                    out.append(CardRow(cards, self.st.caption, scale or self.st.card_scale))
+                    out += self._card_rows(cards, scale)
                     cards = []
                 out.append(got)
                 if alt:
                     out.append(Paragraph(self.text(alt, node), self.st.caption))
         if cards:
-            out.append(CardRow(cards, self.st.caption, scale or self.st.card_scale))
+            out += self._card_rows(cards, scale)
         if out:
             out.append(Spacer(1, 6))
         return out
+
+    def _card_rows(self, cards: list[CardPicture], scale: float | None) -> list[Flowable]:
+        # the lines are found in a column a box's padding narrower, so that they fit in a box too
+        return list(card_rows(cards, self.st.caption, scale or self.st.card_scale,
+                              self.text_width / MM - 7))
+
+    def _check_legible(self, card: CardPicture, what: str, loc: Loc) -> None:
+        """TEXT-SMALL when the column is too narrow to show the card with its text at the floor."""
+        need = card.legible_scale()
+        column = self.text_width / MM           # mm (text_width is in points)
+        if need and card.w * need > column + 1e-6:
+            self.problems.warning(
+                "TEXT-SMALL", f"the card pictured as '{what}' cannot be shown legibly: its {card.min_text:g} pt text "
+                f"needs it {card.w * need:.0f} mm wide, the column is {column:.0f} mm; it prints at "
+                f"{(card.min_text or 0.0) * column / card.w:.1f} pt", loc,
+                hint="picture it as a thumbnail (title \"thumbnail\": its small print drawn as lines)")
 
     def list_block(self, node: SyntaxTreeNode, box: bool) -> Flowable:
         st = self.st

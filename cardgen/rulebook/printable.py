@@ -15,13 +15,15 @@ from reportlab.platypus import Flowable, PageBreak
 from cardgen.content.model import Game
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.layout.card import CardLayout
+from cardgen.layout.legibility import texts
 from cardgen.rulebook import booklet as _booklet
 from cardgen.rulebook.changelog import changes_markdown
 from cardgen.rulebook.diff import Change, diff
 from cardgen.rulebook.flowables import CardPicture, expand
 from cardgen.rulebook.images import IMAGE_SCHEMES
 from cardgen.rulebook.jinja import ChapterRenderer, Rendered
-from cardgen.rulebook.markdown import Chapter, Converter, HeadingInfo, ImageResolver, headings, parse
+from cardgen.rulebook.markdown import Chapter, Converter, HeadingInfo, headings, parse
+from cardgen.rulebook.md_images import ImageResolver
 from cardgen.rulebook.plaintext import Section
 from cardgen.rulebook.plaintext import sections as text_sections
 from cardgen.rulebook.source import Version, has_rulebook, load_versions
@@ -127,7 +129,9 @@ class Rulebook:
         ct = game.card_types[card.type]
         layout = self.layout_of(version)
         items = expand(layout.draw(card, side), layout.symbols)
-        return CardPicture(items, ct.width, ct.height, game.print.bleed)
+        sizes = [t.size for t in texts(items) if t.text.strip()]
+        return CardPicture(items, ct.width, ct.height, game.print.bleed, min_text=min(sizes, default=None),
+                           callouts=layout.callouts(card, side))
 
     def pictured(self, version: Version) -> str:
         """Which cards ``version`` pictures, as its title page says it."""
@@ -245,6 +249,7 @@ class Rulebook:
         for i, cid in enumerate(version.meta.get("cover") or []):
             pic = self.card_picture(cid, "front", version.at("cover", i), self.problems, version)
             if pic is not None:
+                pic.thumbnail = True        # the cover shows the cards' look; its small print as lines
                 cover.append(pic)
         if self.problems.has_errors:
             return None

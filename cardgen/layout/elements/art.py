@@ -7,7 +7,8 @@ spare room goes. PNG and JPEG are embedded once per PDF however often they are p
 stays vector (svglib), drawn once as a form and placed by reference.
 
 A missing file is an ``ART-MISSING`` warning and a drawn placeholder (a framed landscape
-pictogram, or the game icon named by ``icon``) takes its place — never a letter. The file is read
+pictogram, or the game icon named by ``icon``: its drawing when game.yaml gives it a ``draw:``)
+takes its place — never a letter. The file is read
 through the project's checks (:mod:`cardgen.core.artfiles`): a link out of the project, a folder, an
 oversized file or one that is no picture is an error under their rule IDs (the placeholder drawn). A
 picture printed at under 300 DPI is an ``ART-DPI`` warning naming its effective resolution.
@@ -20,6 +21,8 @@ from cardgen.core.images import ImageError
 from cardgen.core.options import Opt
 from cardgen.core.yamlsrc import inside
 from cardgen.layout.elements.text import layout_text
+from cardgen.layout.pictograms import DRAWINGS
+from cardgen.layout.pictograms import draw as draw_pictogram
 from cardgen.scene import Circle, Clip, Image, Polygon, Rect
 
 MIN_DPI = 300
@@ -87,6 +90,8 @@ def placeholder(v, ctx, x: float, y: float, bw: float, bh: float) -> list:
     icon = ctx.icons.get(v["icon"]) if v["icon"] else None
     s = min(bw, bh)
     cx, cy = x + bw / 2, y + bh / 2
+    if icon is not None and icon.draw in DRAWINGS:
+        return out + draw_pictogram(icon.draw, cx, cy, s * 0.7, icon.color or ink, v["fill"])
     if icon is not None:
         size = s * 0.45 / 25.4 * 72
         tv = {"text": icon.glyph, "font": "regular", "size": size, "min_size": size, "color": icon.color or ink,

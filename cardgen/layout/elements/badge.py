@@ -1,10 +1,14 @@
-"""badge: a stat in a shape — a value in large type and an optional caption."""
+"""badge: a stat in a shape — a value in large type and an optional caption. A value that is
+one drawn icon alone (``"{skull}"`` where game.yaml gives ``skull`` a ``draw:``) is drawn."""
 
 import math
+import re
 
 from cardgen.core.options import Opt
 from cardgen.layout.elements.text import layout_text
 from cardgen.layout.legibility import MIN_PT
+from cardgen.layout.pictograms import DRAWINGS
+from cardgen.layout.pictograms import draw as draw_pictogram
 from cardgen.scene import Circle, Polygon, Rect
 
 SPEC = {
@@ -17,6 +21,9 @@ SPEC = {
     "label": Opt("str", default=None, doc="caption under the badge"),
     "label_size": Opt("number", default=6.0), "label_color": Opt("color", default="#000000"),
 }
+
+
+_LONE_ICON = re.compile(r"^\s*\{([a-z0-9_]+)\}\s*$")
 
 
 def shape(kind, cx, cy, r, fill, stroke, width):
@@ -37,9 +44,20 @@ def shape(kind, cx, cy, r, fill, stroke, width):
 def draw(v, ctx):
     cx, cy, r = ctx.ox(v["x"]), ctx.oy(v["y"]), v["r"]
     out = [shape(v["shape"], cx, cy, r, v["fill"], v["stroke"], v["stroke_width"])]
+    alone = _LONE_ICON.match(str(v["value"]))
+    ic = ctx.icons.get(alone.group(1)) if alone else None
+    if ic is not None and ic.draw in DRAWINGS:
+        side = min(r * 1.25, v["size"] * 25.4 / 72 * 1.1)
+        out += draw_pictogram(ic.draw, cx, cy, side, ic.color or v["color"], v["fill"] or "#ffffff")
+        return out + _label(v, ctx, cx, cy, r)
     tv = {"text": v["value"], "font": "bold", "size": v["size"], "min_size": min(6.0, v["size"]),
           "color": v["color"], "align": "center", "valign": "middle", "leading": 1.0}
     out += layout_text(tv, ctx, cx - r * 0.9, cy - r * 0.8, r * 1.8, r * 1.6)
+    return out + _label(v, ctx, cx, cy, r)
+
+
+def _label(v, ctx, cx: float, cy: float, r: float) -> list:
+    out: list = []
     if v["label"]:
         lv = {"text": v["label"], "font": "bold", "size": v["label_size"], "min_size": min(MIN_PT, v["label_size"]),
               "color": v["label_color"], "align": "center", "valign": "top", "leading": 1.0}
