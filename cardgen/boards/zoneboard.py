@@ -215,7 +215,7 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
     pocket_w = net_w + 3 + sw + g + 2
     widths = [row_w + 2 * PAD + (pocket_w if z["end"] else 0) for z in m.zones]
     field_w = sum(widths)
-    x0, y0 = PAD, 18.0
+    x0, y0 = PAD, PAD                # the title goes under the field: the field fits one sheet's height
     items: list = []
     # the field: a surface with rounded ends, a border around
     items.append(Rect(x0, y0, field_w, zone_h, surface, border, 1.6, 30.0))
@@ -276,7 +276,9 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
         x += zw
         if zi < len(m.zones) - 1:
             items.append(Rect(x - 1.5, y0 + 1, 3.0, zone_h - 2, blue, None, 0))
-    y = y0 + zone_h + 8
+    y = y0 + zone_h + 14
+    title_y = y - 1                  # the board's name and slot size, between the field and the tracks
+    y += 4
     # tracks
     box = m.box
     track_rows: list[tuple[str, Track, str]] = []
@@ -309,11 +311,13 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
         y += ph
     W = field_w + 2 * PAD
     H = y + PAD
-    head = [Rect(0, 0, W, H, "#ffffff", None, 0), seams.nudge(Text(PAD, 11, m.name, fonts["bold"], 16, ink), 0, W),
-            seams.nudge(Text(W - PAD, 11, f"slots hold {cw:g} × {ch:g} mm cards", fonts["regular"], 8, ink, "right"),
-                        W / 2, W - PAD)]
+    head = [Rect(0, 0, W, H, "#ffffff", None, 0),
+            seams.nudge(Text(PAD, title_y, m.name, fonts["bold"], 16, ink), 0, W),
+            seams.nudge(Text(W - PAD, title_y, f"slots hold {cw:g} × {ch:g} mm cards", fonts["regular"], 8, ink,
+                             "right"), W / 2, W - PAD)]
     board = Board(m.name, W, H, head + items)
     board.avoid = [(r.x, r.y, r.x + r.w, r.y + r.h) for r in items if isinstance(r, Rect) and r.radius == 2.0]
+    board.slots = list(board.avoid)          # card slots and the Exhausted boxes: never cut
     board.relayout = lambda s: scene(m, fonts, s)
     return board
 
