@@ -41,6 +41,7 @@ MIN_TILE = 40.0                          # no window narrower than this along an
 STEP = 0.25                              # seam search step, mm
 CROSS_RING = 3.0                         # a registration crosshair's ring radius
 CROSS_REACH = 5.0                        # and how far its arms reach from its centre
+RELAYOUTS = 8                            # at most this many layouts for new seams (slots moving may not settle)
 SLOT_PAD = 1.0                           # clear paper between a seam and a card slot
 
 GLUE_FILL = "#d4d4d4"
@@ -405,11 +406,15 @@ def fit(board: Board, page_w: float, page_h: float, overlap: float = OVERLAP) ->
     tried: set[Seams] = set()
     while board.relayout is not None:
         s = seams_of(t)
-        if s in tried:
+        if s in tried or len(tried) >= RELAYOUTS:
             break
         tried.add(s)
-        board = board.relayout(s)
-        t = plan(board, page_w, page_h, overlap, prefer=s)
+        moved = board.relayout(s)
+        try:
+            t2 = plan(moved, page_w, page_h, overlap, prefer=s)
+        except TilingError:              # slots stepping past the seams made it too big: keep the last
+            break
+        board, t = moved, t2
         if seams_of(t) == s:
             break
     if first.relayout is None or not first.slots:
@@ -438,4 +443,15 @@ def _packed(board: Board, page_w: float, page_h: float, overlap: float,
         t = plan(b, page_w, page_h, overlap, orientation, prefer=s)
     except TilingError:
         return None
-    return None if crossed_slots(b, t) else (b, t)
+    return None if crossed_slots(b, t) or _cut_words(b, t) else (b, t)
+
+
+def _cut_words(board: Board, t: Tiling) -> bool:
+    """True when a seam of the tiling runs through a word of the board."""
+    s = seams_of(t)
+    for it in board.items:
+        if type(it) is Text:
+            x0, y0, x1, y1 = text_box(it)
+            if any(x0 < x < x1 for x in s.xs) or any(y0 < y < y1 for y in s.ys):
+                return True
+    return False
