@@ -21,6 +21,7 @@ from cardgen.boards.common import board_files
 from cardgen.games.boss_fight.placement import boss_starts, hero_starts
 from cardgen.loader import load_game
 from cardgen.problems import Problems
+from cardgen.scene import children
 from tests.conftest import ROOT, GameCopy, has_problem, qpdf_check
 
 MM = 72 / 25.4
@@ -396,7 +397,11 @@ def test_split_axis_covers_with_overlap():
 
 
 def _texts(items):
-    return [it for it in items if type(it).__name__ == "Text"]
+    """Every text of a drawing, those inside turned or clipped groups too."""
+    out = []
+    for it in items:
+        out += [it] if type(it).__name__ == "Text" else _texts(children(it))
+    return out
 
 
 def _rink(root: Path = ROOT):

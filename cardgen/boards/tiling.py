@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..fonts import METRICS
-from ..scene import Circle, Clip, Image, Line, Polygon, Rect, Text
+from ..scene import Circle, Clip, Image, Line, Polygon, Rect, Rotate, Text
 
 COMMON_W, COMMON_H = 210.0, 279.4        # the area both A4 and Letter hold
 PAPER_A4_LETTER = (215.9, 297.0)         # the larger of A4 and Letter along each side
@@ -217,7 +217,25 @@ def bbox(it) -> tuple[float, float, float, float] | None:
         return min(xs) - p, min(ys) - p, max(xs) + p, max(ys) + p
     if t is Text:
         return text_box(it)
+    if t is Rotate:
+        return rotated_box(it)
     return None
+
+
+def rotated_box(it: Rotate) -> tuple[float, float, float, float] | None:
+    """Bounding box of a turned group: its children's boxes turned about its centre."""
+    a = math.radians(it.angle)
+    ca, sa = math.cos(a), math.sin(a)
+    xs, ys = [], []
+    for child in it.items:
+        b = bbox(child)
+        if b is None:
+            return None
+        for x, y in ((b[0], b[1]), (b[2], b[1]), (b[0], b[3]), (b[2], b[3])):
+            dx, dy = x - it.cx, y - it.cy                 # clockwise on the page (y down)
+            xs.append(it.cx + dx * ca - dy * sa)
+            ys.append(it.cy + dx * sa + dy * ca)
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
 
 
 def cull(items: list, x0: float, y0: float, x1: float, y1: float) -> list:
@@ -252,6 +270,8 @@ def scale(items: list, k: float, dx: float = 0.0, dy: float = 0.0) -> list:
             out.append(Image(it.path, it.x * k + dx, it.y * k + dy, it.w * k, it.h * k))
         elif t is Clip:
             out.append(Clip(it.x * k + dx, it.y * k + dy, it.w * k, it.h * k, tuple(scale(list(it.items), k, dx, dy))))
+        elif t is Rotate:
+            out.append(Rotate(it.cx * k + dx, it.cy * k + dy, it.angle, tuple(scale(list(it.items), k, dx, dy))))
         else:  # Use and Link: boards draw no symbols
             raise TypeError(f"cannot scale {t.__name__}")
     return out
@@ -264,8 +284,11 @@ def _text_cost(items: list) -> tuple[list, list]:
     """Intervals (lo, hi) along x and along y covered by text: a seam there cuts a word."""
     xs, ys = [], []
     for it in items:
-        if type(it) is Text:
-            x0, y0, x1, y1 = text_box(it)
+        if type(it) is Text or (type(it) is Rotate and any(type(c) is Text for c in it.items)):
+            b = text_box(it) if type(it) is Text else rotated_box(it)
+            if b is None:
+                continue
+            x0, y0, x1, y1 = b
             xs.append((x0 - 1.0, x1 + 1.0))
             ys.append((y0 - 1.0, y1 + 1.0))
     return xs, ys

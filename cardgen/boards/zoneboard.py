@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..problems import Loc, Problems
-from ..scene import Circle, Line, Polygon, Rect, Text
+from ..scene import Circle, Line, Polygon, Rect, Rotate, Text
 from ..schema import Opt
 from ..yamlsrc import YDict
 from . import common
 from .dietable import load_table, table_panel, whole_number
-from .tiling import NO_SEAMS, Board, Seams
+from .tiling import NO_SEAMS, Board, Seams, text_box
 
 TRACK_SPEC = {
     "label": Opt("str", required=True),
@@ -186,10 +186,22 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
 PAD = 6.0
 
 
+FACING = (90.0, -90.0)           # each side's words turned to read from its own goal end (side 0 at the left)
+
+
 def _slot(x: float, y: float, w: float, h: float, label: str, color: str, fonts, seams: Seams,
-          fill="#ffffff") -> list:
-    return [Rect(x, y, w, h, fill, color, 0.5, 2.0),
-            seams.nudge(Text(x + w / 2, y + h / 2 + 1.5, label, fonts["bold"], 9, color, "center"), x + 2, x + w - 2)]
+          fill="#ffffff", side: int | None = None) -> list:
+    """A card slot with its label: along the slot, read from the side's goal end, for a side's slot."""
+    text = Text(x + w / 2, y + h / 2 + 1.5, label, fonts["bold"], 9, color, "center")
+    if side is None:
+        return [Rect(x, y, w, h, fill, color, 0.5, 2.0), seams.nudge(text, x + 2, x + w - 2)]
+    return [Rect(x, y, w, h, fill, color, 0.5, 2.0), facing(text, side)]
+
+
+def facing(t: Text, side: int) -> Rotate:
+    """Text ``t`` turned about its middle to read from side ``side``'s end of the board."""
+    x0, y0, x1, y1 = text_box(t)
+    return Rotate((x0 + x1) / 2, (y0 + y1) / 2, FACING[side], (t,))
 
 
 def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Board:
@@ -252,9 +264,10 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
                 items.append(Line(net_x, yy, net_x + net_w, yy, red, 0.2))
             items.append(Line(net_x + net_w / 2, mid_y - 22, net_x + net_w / 2, mid_y + 22, red, 0.2))
             if m.end_label:
-                items.append(seams.nudge(Text(net_x + net_w / 2, mid_y + 27, m.end_label, fonts["bold"], 6, red,
-                                              "center"), net_x - 6, net_x + net_w + 6))
-            items += _slot(gx, gy, sw, sh, _label(side_name[side], m.keeper_label), side_col[side], fonts, seams)
+                items.append(facing(Text(net_x + net_w / 2, mid_y + 27, m.end_label, fonts["bold"], 6, red,
+                                         "center"), side))
+            items += _slot(gx, gy, sw, sh, _label(side_name[side], m.keeper_label), side_col[side], fonts, seams,
+                           side=side)
         fx = inner_x + row_w / 2
         if z["centre"]:    # the centre line first: the slots (and the cards on them) cover it
             items.append(Line(fx, y0 + label_h + 1, fx, y0 + zone_h - 1, red, 1.2))
@@ -263,7 +276,8 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
             sy = y0 + label_h + row * (sh + lane) + 2
             for k in range(n):
                 sx = inner_x + k * (sw + g)
-                items += _slot(sx, sy, sw, sh, _label(side_name[row], m.slot_label), side_col[row], fonts, seams)
+                items += _slot(sx, sy, sw, sh, _label(side_name[row], m.slot_label), side_col[row], fonts, seams,
+                               side=row)
         if z["centre"]:
             left, right = (m.centre_labels + ["", ""])[:2]
             items += [Circle(fx, mid_y, 7.0, "#ffffff", red, 0.8), Circle(fx, mid_y, 2.5, red, None, 0)]
@@ -373,7 +387,7 @@ def _side_slots(m: ZoneBoard, x0: float, y: float, field_w: float, sw: float, sh
             if ss["note"]:
                 out.append(seams.nudge(Text(x, y + 8, ss["note"], fonts["italic"], 6.5, ink), x, x + w + gap))
             if ss["card"]:
-                out += _slot(x, y + 10, w, h, label, col, fonts, seams)
+                out += _slot(x, y + 10, w, h, label, col, fonts, seams, side=side)
             else:
                 out.append(Rect(x, y + 10, w, h, "#ffffff", col, 0.8, 2.0))
             x += w + gap
