@@ -259,7 +259,7 @@ def scene(m: HexMap, fonts: dict[str, str], seams: Seams | None = None) -> Board
     head = [Text(PAD, 9, m.name, fonts["bold"], 15, INK),
             Text(PAD, 13.5, (m.description + " · " if m.description else "") +
                  f"hexes {m.size:g} mm across flats · {len(m.tiles)} tiles" +
-                 (" · columns numbered top and bottom, rows at both sides" if m.labels else ""), fonts["regular"],
+                 (" · coordinates round the edges" if m.labels else ""), fonts["regular"],
                  7.5, "#444444")]
     grid_bottom = TITLE_H + band + mh
     items += coordinates(m, lay, width, grid_bottom, fonts, seams)

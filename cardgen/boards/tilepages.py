@@ -106,10 +106,10 @@ def crosshair_spots(texts: list[tuple[float, float, float, float]], axis: str, s
         reach = int(span * 0.2)
         cands = [target + d for d in range(-reach, reach + 1) if lo + 8 <= target + d <= hi - 8] or [target]
         if play:
-            off = [float(p) for p in range(math.ceil(h0), math.floor(h1) + 1) if lo + 8 <= p <= hi - 8
-                   and not covered(p, CROSS_REACH + 0.5, play)]
-            cands = off or cands
+            cands += [float(p) for p in range(math.ceil(h0), math.floor(h1) + 1) if lo + 8 <= p <= hi - 8
+                      and not covered(p, CROSS_REACH + 0.5, play)]
         out.append(min(cands, key=lambda p: (covered(p, CROSS_RING + 1.0, texts),
+                                             bool(play) and covered(p, CROSS_REACH + 0.5, play) > 0,
                                              covered(p, CROSS_REACH + 0.5, texts), abs(p - target))))
     return out
 

@@ -186,12 +186,12 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
 PAD = 6.0
 
 
-FACING = (90.0, -90.0)           # each side's words turned to read from its own goal end (side 0 at the left)
+FACING = (90.0, -90.0)           # each side's words turned to read from its own end (side 0 at the left)
 
 
 def _slot(x: float, y: float, w: float, h: float, label: str, color: str, fonts, seams: Seams,
           fill="#ffffff", side: int | None = None) -> list:
-    """A card slot with its label: along the slot, read from the side's goal end, for a side's slot."""
+    """A card slot with its label: along the slot, read from the side's own end, for a side's slot."""
     text = Text(x + w / 2, y + h / 2 + 1.5, label, fonts["bold"], 9, color, "center")
     if side is None:
         return [Rect(x, y, w, h, fill, color, 0.5, 2.0), seams.nudge(text, x + 2, x + w - 2)]
