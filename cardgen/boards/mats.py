@@ -299,7 +299,7 @@ def scene(m: Mat, copy: str, game, fonts: dict[str, str], seams: Seams | None = 
     placed: list[Placed] = []
     y = 17.0
     for row, rw in zip(m.rows, widths):
-        got = _place_row(row, m, PAD + (inner - rw) / 2, y, seams)
+        got = _place_row(row, m, PAD if seams.xs else PAD + (inner - rw) / 2, y, seams)
         placed += got
         y += max((p.h for p in got), default=0) + gap
     W = max([PAD + inner] + [p.x + p.w for p in placed]) + PAD

@@ -442,7 +442,7 @@ def fit(board: Board, page_w: float, page_h: float, overlap: float = OVERLAP) ->
             break
     if first.relayout is None or not first.slots:
         return board, t
-    best: tuple[Board, Tiling] | None = None if crossed_slots(board, t) else (board, t)
+    best: tuple[Board, Tiling] | None = None if crossed_slots(board, t) or _cut_words(board, t) else (board, t)
     for orientation in ("portrait", "landscape"):
         got = _packed(first, page_w, page_h, overlap, orientation)
         if got is not None and (best is None or got[1].sheets < best[1].sheets):
