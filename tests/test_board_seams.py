@@ -142,3 +142,24 @@ def test_the_boss_mat_holds_every_piece_of_the_largest_preset_boss(tmp_path):
         text = " ".join(p.extract_text() or "" for p in pdf.pages)
     for k in range(1, most + 1):
         assert f"Boss Pieces {k}" in text
+
+
+def test_each_team_reads_its_rink_labels_from_its_own_goal_end():
+    """The players sit at the goal ends: every label of a team's slots (skaters, Goalie, Team
+    Spirit) and its GOAL is turned to read from that team's end (Team A's goal on the left: a
+    quarter turn clockwise; Team B's on the right: a quarter turn back)."""
+    from cardgen.scene import Rotate
+    ((_model, board),) = _boards("bones_on_ice", "board")
+    turned = [(it.angle, c.text) for it in board.items if isinstance(it, Rotate) for c in it.items]
+    assert {a for a, _ in turned} == {90.0, -90.0}
+    for angle, text in turned:
+        if text.startswith("Team A"):
+            assert angle == 90.0, text
+        elif text.startswith("Team B"):
+            assert angle == -90.0, text
+    names = [t for _, t in turned]
+    for team in ("Team A", "Team B"):
+        assert f"{team} Goalie" in names and f"{team} skater" in names and f"{team} Spirit" in names
+    assert names.count("GOAL") == 2
+    upright = [it.text for it in board.items if type(it).__name__ == "Text"]
+    assert "Team A skater" not in upright and "Team B Goalie" not in upright
