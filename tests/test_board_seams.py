@@ -163,3 +163,18 @@ def test_each_team_reads_its_rink_labels_from_its_own_goal_end():
     assert names.count("GOAL") == 2
     upright = [it.text for it in board.items if type(it).__name__ == "Text"]
     assert "Team A skater" not in upright and "Team B Goalie" not in upright
+
+
+@pytest.mark.parametrize("count, ok", [("{collection: boss, most: pieces}", True),
+                                       ("{collection: boss, most: wings}", False),
+                                       ("{collection: [boss], most: pieces}", False),
+                                       ("{collection: boss}", False)])
+def test_a_mat_count_from_the_games_files_is_checked(tmp_path, count, ok):
+    gc = GameCopy(tmp_path, "boss_fight")
+    line = gc.edit("maps/boss_fight/mat.yaml", "count: {collection: boss, most: pieces}", f"count: {count}")
+    code, probs = gc.validate()
+    bad = [p for p in probs if p["file"].endswith("mat.yaml")]
+    if ok:
+        assert not bad, bad
+    else:
+        assert code == 1 and any(p["line"] == line and p["rule"] == "YAML-TYPE" for p in bad), probs

@@ -167,6 +167,10 @@ def _count(value, game, problems: Problems, loc, what: str) -> int | None:
     if not (isinstance(value, dict) and "collection" in value):
         return common.param(value, game, problems, loc)
     kind, key = value.get("collection"), value.get("most")
+    if not isinstance(kind, str) or not isinstance(key, str) or set(value) != {"collection", "most"}:
+        problems.error("YAML-TYPE", f"the count of {what} must be {{collection: KIND, most: KEY}} (a kind of the "
+                       "game's files and the list to count), not " + repr(dict(value)), loc)
+        return None
     lengths = []
     for path in collection_files(game):
         doc = load_yaml(path, Problems())
