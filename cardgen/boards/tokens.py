@@ -22,7 +22,7 @@ from ..scene import Circle, Line, Page, Polygon, Rect, Text
 from ..schema import Opt
 from ..yamlsrc import YDict
 from . import common
-from .tiling import COMMON_H, COMMON_W, MARGIN
+from .tiling import MARGIN, printable_area
 
 SYMBOLS = ("none", "star", "bolt", "drop", "cross", "dagger", "chain", "burst", "slashes", "shield", "crown",
            "puck", "diamond", "heart", "flag")
@@ -328,7 +328,8 @@ def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[d
     """Front and back pages; returns the pages and a manifest of every token's cut box."""
     ps = game.print
     W, H = ps.page_w, ps.page_h
-    cw, ch = COMMON_W - 2 * MARGIN, COMMON_H - 2 * MARGIN
+    aw, ah = printable_area(W, H)            # A4 and Letter: the area both hold; A3: the whole sheet
+    cw, ch = aw - 2 * MARGIN, ah - 2 * MARGIN
     bx, by = (W - cw) / 2, (H - ch) / 2
     inner_w = cw - 2 * (BLEED + TICK_GAP + TICK)
     top0 = by + 8 + BLEED + TICK_GAP + TICK
