@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ..scene import Circle, Clip, Line, Page, Rect, Text, translate
+from ..scene import Circle, Clip, Line, Page, Rect, Rotate, Text, translate
 from ..units import PAPER_MM
 from .tiling import (
     COMMON_H,
@@ -25,6 +25,7 @@ from .tiling import (
     col_name,
     cull,
     fit,
+    rotated_box,
     scale,
     text_box,
 )
@@ -114,6 +115,19 @@ def crosshair_spots(texts: list[tuple[float, float, float, float]], axis: str, s
     return out
 
 
+def word_boxes(items: list) -> list[tuple[float, float, float, float]]:
+    """The boxes of the board's words, turned ones (:class:`Rotate`) too: where no crosshair goes."""
+    out = []
+    for it in items:
+        if type(it) is Text:
+            out.append(text_box(it))
+        elif type(it) is Rotate and any(type(c) is Text for c in it.items):
+            b = rotated_box(it)
+            if b is not None:
+                out.append(b)
+    return out
+
+
 def tile_pages(t: Tiling, fonts: dict[str, str]) -> list[Page]:
     """One page per tile, left to right, top to bottom."""
     reg, bold = fonts["regular"], fonts["bold"]
@@ -122,7 +136,7 @@ def tile_pages(t: Tiling, fonts: dict[str, str]) -> list[Page]:
     ncols, nrows = len(t.cols), len(t.rows)
     pages = []
     n = t.sheets
-    texts = [text_box(it) for it in t.board.items if type(it) is Text]
+    texts = word_boxes(t.board.items)
     play = t.board.play
     for idx, tile in enumerate(t.tiles):
         page = Page(t.page_w, t.page_h, label=f"tile {tile.id}")

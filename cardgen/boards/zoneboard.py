@@ -295,26 +295,26 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
     y += 4
     # tracks
     box = m.box
-    track_rows: list[tuple[str, Track, str]] = []
+    track_rows: list[tuple[str, Track, str, int | None]] = []
     for t in m.tracks:
         if t.per_side:
             for s in range(2):
-                track_rows.append((f"{side_name[s]} {t.label}", t, side_col[s]))
+                track_rows.append((f"{side_name[s]} {t.label}", t, side_col[s], s))
         else:
-            track_rows.append((t.label, t, ink))
+            track_rows.append((t.label, t, ink, None))
     label_w = 0.0                    # track names stand above their boxes
     tx0 = x0
     cursor_x, cursor_y, row_h = tx0, y, box + 13
     placed: list = []
-    for lbl, t, col in track_rows:
+    for lbl, t, col, side in track_rows:
         steps = t.hi - t.lo + 1
         w = label_w + steps * box
         if cursor_x > tx0 and cursor_x + w > x0 + field_w:
             cursor_x, cursor_y = tx0, cursor_y + row_h
-        placed.append((cursor_x, cursor_y, lbl, t, col))
+        placed.append((cursor_x, cursor_y, lbl, t, col, side))
         cursor_x += w + 10
-    for px, py, lbl, t, col in placed:
-        items += _track(px, py + 4.5, label_w, box, lbl, t, col, fonts, ink, seams)
+    for px, py, lbl, t, col, side in placed:
+        items += _track(px, py + 4.5, label_w, box, lbl, t, col, fonts, ink, seams, side)
     y = cursor_y + row_h + 2 if placed else y
     if m.side_slots:
         items_, y = _side_slots(m, x0, y, field_w, sw, sh, side_name, side_col, fonts, ink, seams)
@@ -351,7 +351,8 @@ def _pocket(gl: float, cy: float, rx: float, ry: float, left: bool, red: str) ->
 
 
 def _track(x: float, y: float, label_w: float, box: float, label: str, t: Track, col: str, fonts, ink,
-           seams: Seams) -> list:
+           seams: Seams, side: int | None = None) -> list:
+    """A track: its name above, a numbered box per step (a side's numbers read from its own end)."""
     steps = t.hi - t.lo + 1
     out: list = [seams.nudge(Text(x, y - 1.5, label, fonts["bold"], 9, col), x, x + label_w + steps * box)]
     for i, v in enumerate(range(t.lo, t.hi + 1)):
@@ -359,8 +360,9 @@ def _track(x: float, y: float, label_w: float, box: float, label: str, t: Track,
         marked = v in t.marks
         start = v == t.start
         out.append(Rect(bx, y, box, box, "#fde7e7" if marked else "#ffffff", col, 0.4))
-        out.append(seams.nudge(Text(bx + box / 2, y + box / 2 + 1.8, str(v), fonts["bold" if marked or start
-                                    else "regular"], 10 if marked else 9, ink, "center"), bx + 0.5, bx + box - 0.5))
+        num = Text(bx + box / 2, y + box / 2 + 1.8, str(v), fonts["bold" if marked or start else "regular"],
+                   10 if marked else 9, ink, "center")
+        out.append(seams.nudge(num, bx + 0.5, bx + box - 0.5) if side is None else facing(num, side))
         if marked and t.mark_label:
             out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, t.mark_label.upper(), fonts["bold"], 6.5,
                                         "#b3261e", "center"), bx - 2, bx + box + 2))
