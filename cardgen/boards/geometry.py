@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
-from ..fonts import METRICS
-from ..scene import Circle, Clip, Image, Line, Polygon, Rect, Rotate, Text
+from cardgen.fonts import METRICS
+from cardgen.scene import Circle, Clip, Image, Line, Polygon, Rect, Rotate, Text
 
 PT_MM = 25.4 / 72.0
 
