@@ -12,9 +12,9 @@ import yaml
 
 from cardgen import boards
 from cardgen.boards import tiling
-from cardgen.loader import load_game
-from cardgen.problems import Problems
-from cardgen.units import PAPER_MM
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
+from cardgen.core.units import PAPER_MM
 from tests.conftest import ROOT, GameCopy, qpdf_check
 
 MM = 72 / 25.4

@@ -9,13 +9,13 @@ import math
 
 import pytest
 
-from cardgen import hexgrid as hg
 from cardgen.boards import maps as bmaps
 from cardgen.boards import tiling
 from cardgen.boards.common import fonts_of
 from cardgen.boards.tilepages import crosshair_spots, tile_document_pages
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content.loader import load_game
+from cardgen.core import hexgrid as hg
+from cardgen.core.problems import Problems
 from tests.conftest import ROOT
 
 BASE = 25.0                        # the miniature base the hexes are sized for (mm)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from cardgen.fonts import METRICS
+from cardgen.core.fonts import METRICS
 from cardgen.scene import Circle, Clip, Image, Line, Polygon, Rect, Rotate, Text
 
 PT_MM = 25.4 / 72.0

@@ -5,9 +5,30 @@ from __future__ import annotations
 
 import math
 
+from cardgen.boards.tiling import (
+    COMMON_H,
+    COMMON_W,
+    CROSS_REACH,
+    CROSS_RING,
+    CUT_ROOM,
+    GLUE_FILL,
+    HEADER,
+    INK,
+    MARGIN,
+    OVERLAP,
+    PT_MM,
+    Board,
+    Tile,
+    Tiling,
+    col_name,
+    cull,
+    fit,
+    rotated_box,
+    scale,
+    text_box,
+)
+from cardgen.core.units import PAPER_MM
 from cardgen.scene import Circle, Clip, Line, Page, Rect, Rotate, Text, translate
-from cardgen.units import PAPER_MM
-from cardgen.boards.tiling import COMMON_H, COMMON_W, CROSS_REACH, CROSS_RING, CUT_ROOM, GLUE_FILL, HEADER, INK, MARGIN, OVERLAP, PT_MM, Board, Tile, Tiling, col_name, cull, fit, rotated_box, scale, text_box
 
 
 def crosshair(x: float, y: float, r: float = CROSS_RING) -> list:

@@ -26,8 +26,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from cardgen.scene import Rotate, Text
 from cardgen.boards.geometry import PT_MM, bbox, cull, rotated_box, scale, text_box  # noqa: F401 - also read from here
+from cardgen.scene import Rotate, Text
 
 COMMON_W, COMMON_H = 210.0, 279.4        # the area both A4 and Letter hold
 PAPER_A4_LETTER = (215.9, 297.0)         # the larger of A4 and Letter along each side
