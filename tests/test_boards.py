@@ -21,6 +21,7 @@ from cardgen.content.loader import load_game
 from cardgen.core import hexgrid as hg
 from cardgen.core.problems import Problems
 from cardgen.games.boss_fight.placement import boss_starts, hero_starts
+from cardgen.scene import children
 from tests.conftest import ROOT, GameCopy, has_problem, qpdf_check
 
 MM = 72 / 25.4
@@ -264,8 +265,10 @@ def test_seams_fall_between_hex_rows_and_miss_labels():
     rows_y = sorted({hg.hex_to_pixel(h, lay)[1] for h in m.tiles})
     for a, _b in t.rows[1:]:
         assert min(abs(a - y) for y in rows_y) >= R / 2 - 1e-6     # in the zig-zag band between two rows
-    labels = [it for it in board.items if type(it).__name__ == "Text" and re.fullmatch(r"\d+,\d+", it.text)]
-    assert len(labels) == len(m.tiles)
+    labels = [it for it in board.items if type(it).__name__ == "Text" and re.fullmatch(r"\d+", it.text)]
+    cols = {c for c, _ in m.offsets.values()}
+    rows = {r for _, r in m.offsets.values()}
+    assert len(labels) == 2 * len(cols) + 2 * len(rows)           # the coordinate band round the grid
     for a, _b in t.cols[1:]:
         assert not any(tiling.text_box(lb)[0] < a < tiling.text_box(lb)[2] for lb in labels)
 
@@ -394,7 +397,11 @@ def test_split_axis_covers_with_overlap():
 
 
 def _texts(items):
-    return [it for it in items if type(it).__name__ == "Text"]
+    """Every text of a drawing, those inside turned or clipped groups too."""
+    out = []
+    for it in items:
+        out += [it] if type(it).__name__ == "Text" else _texts(children(it))
+    return out
 
 
 def _rink(root: Path = ROOT):
@@ -545,13 +552,18 @@ def test_dino_mat_counts_follow_params(tmp_path):
     assert len(_slots(board, 63 + 2 * mat.margin, 88 + 2 * mat.margin)) == 5 + 2 + 1 + 4
 
 
-def test_boss_fight_character_mat(built):
+def test_boss_fight_hero_and_boss_mats(built):
     _, mats = _mats("boss_fight")
-    (mat, board), = mats
-    assert len(_slots(board, 70 + 2 * mat.margin, 120 + 2 * mat.margin)) == 1          # the tarot character card
-    assert len(_slots(board, 63 + 2 * mat.margin, 88 + 2 * mat.margin)) == 3 + 2 + 4    # equipment, abilities, piles
+    (hero, board), (boss, bboard) = mats
+    assert len(_slots(board, 70 + 2 * hero.margin, 120 + 2 * hero.margin)) == 1          # the tarot Hero card
+    assert len(_slots(board, 63 + 2 * hero.margin, 88 + 2 * hero.margin)) == 3 + 2 + 4    # equipment, abilities, piles
     texts = {t.text for t in _texts(board.items)}
     assert {"Action Deck", "Discard", "Expended", "Used", "Immobilised", "Dazzled", "Stunned", "Poisoned"} <= texts
+    # the boss: every piece of the largest preset boss (9), and the most equipment and abilities any carries
+    assert len(_slots(bboard, 70 + 2 * boss.margin, 120 + 2 * boss.margin)) == 9
+    assert len(_slots(bboard, 63 + 2 * boss.margin, 88 + 2 * boss.margin)) == 3 + 3 + 3
+    texts = {t.text for t in _texts(bboard.items)}
+    assert {"Boss Pieces 9", "Action Deck", "Discard", "Used", "Immobilised", "Boss Health"} <= texts
     with pdfplumber.open(built["boss_fight"] / "mats.pdf") as pdf:
         assert "PRINT AT 100 %" in pdf.pages[0].extract_text()
 

@@ -9,15 +9,16 @@ from typing import Any
 
 from cardgen.boards import common
 from cardgen.boards.mapmodel import INK, HexMap, Terrain
-from cardgen.boards.tiling import NO_SEAMS, PT_MM, Board, Seams, text_box
+from cardgen.boards.tiling import NO_SEAMS, PT_MM, Board, Seams
 from cardgen.core import hexgrid as hg
-from cardgen.layout.legibility import MIN_PT
 from cardgen.scene import Circle, Line, Polygon, Rect, Text
 
 # --------------------------------------------------------------------------- drawing
 
 TITLE_H = 16.0
 PAD = 6.0
+RULER = 6.0                # the band round the grid where the coordinates stand (off every hex)
+RULER_PT = 8.0
 
 
 def _clip_line(p0, p1, poly) -> tuple | None:
@@ -120,15 +121,21 @@ def _luma(hexcol: str) -> float:
     return 0.299 * r + 0.587 * g + 0.114 * b
 
 
+def ruler(m: HexMap) -> float:
+    """The width of the coordinate band round the grid (none without labels)."""
+    return RULER if m.labels else 0.0
+
+
 def hex_layout(m: HexMap) -> tuple[hg.Layout, float, float]:
-    """The layout placing the map's top-left hex corner at (PAD, TITLE_H), and the map's extent."""
+    """The layout placing the map's top-left hex corner inside the coordinate band at
+    (PAD, TITLE_H), and the extent of the grid."""
     probe = hg.Layout(m.orientation, m.size)
     xs, ys = [], []
     for h in m.tiles:
         for x, y in hg.hex_corners(h, probe):
             xs.append(x)
             ys.append(y)
-    ox, oy = PAD - min(xs), TITLE_H - min(ys)
+    ox, oy = PAD + ruler(m) - min(xs), TITLE_H + ruler(m) - min(ys)
     return hg.Layout(m.orientation, m.size, (ox, oy)), max(xs) - min(xs), max(ys) - min(ys)
 
 
@@ -139,12 +146,6 @@ def _tint(color: str, k: float = 0.55) -> str:
     return "#" + "".join(f"{round(c + (255 - c) * k):02x}" for c in (r, g, b))
 
 
-def _label_ink(fill: str) -> str:
-    """Coordinate label colour that reads on a tile of this fill."""
-    lum = _luma(fill)
-    return "#ffffff" if lum < 110 else "#222222" if lum < 185 else "#555555"
-
-
 def draw_tile(m: HexMap, h: hg.Hex, lay: hg.Layout, fonts: dict[str, str], seams: Seams = NO_SEAMS) -> list:
     t = m.terrain.terrain[m.tiles[h]]
     poly = hg.hex_corners(h, lay)
@@ -152,27 +153,43 @@ def draw_tile(m: HexMap, h: hg.Hex, lay: hg.Layout, fonts: dict[str, str], seams
     out: list = [Polygon(tuple(poly), t.fill, None, 0)]
     if t.pattern != "none":
         out += pattern_items(t.pattern, _inset(poly, cx, cy, 1.0, m.size), cx, cy, m.size, t.pattern_color)
-    zoned = False
     for zkey, cells in m.zones.items():
         if h in cells and t.passable:
             z = m.terrain.zones[zkey]
             if z.pattern != "none":
-                zoned = True
                 out += pattern_items(z.pattern, _inset(poly, cx, cy, m.size * 0.09, m.size), cx, cy, m.size,
                                      _tint(z.color))
             out.append(Polygon(tuple(_inset(poly, cx, cy, m.size * 0.09, m.size)), None, z.color, 0.9))
             if z.letter:
                 out.append(Text(cx, cy + m.size * 0.36, z.letter, fonts["bold"], m.size * 0.28, z.color, "center"))
-    if m.labels:
-        col, row = m.offsets[h]
-        dy = -m.size * (0.3 if m.orientation == "pointy" else 0.33)
-        label = Text(cx, cy + dy, f"{col},{row}", fonts["regular"], max(MIN_PT, m.size * 0.24), _label_ink(t.fill),
-                     "center")
-        label = seams.nudge(label, cx - m.size * 0.3, cx + m.size * 0.3)   # off a seam, inside the hex
-        if t.pattern != "none" or zoned:   # a patch of plain fill under the label: the pattern would drown it
-            x0, y0, x1, y1 = text_box(label)
-            out.append(Rect(x0 - 0.7, y0 - 0.4, x1 - x0 + 1.4, y1 - y0 + 0.8, t.fill, None, 0, 0.8))
-        out.append(label)
+    return out
+
+
+def coordinates(m: HexMap, lay: hg.Layout, w: float, grid_bottom: float, fonts: dict[str, str],
+                seams: Seams = NO_SEAMS) -> list:
+    """The hexes' coordinates where no figure's base hides them: each column's number above the
+    top row and below the bottom row, each row's number at both ends (a 25 mm base covers the
+    whole of a 25 mm hex but its corners)."""
+    if not m.labels or not m.offsets:
+        return []
+    cols = sorted({c for c, _ in m.offsets.values()})
+    rows = sorted({r for _, r in m.offsets.values()})
+    font, ink = fonts["bold"], "#555555"
+    up = RULER_PT * PT_MM * 0.35                  # from a text's baseline to its middle
+    top_y, bottom_y = TITLE_H + RULER / 2 + up, grid_bottom + RULER / 2 + up
+    out: list = []
+    for c in cols:
+        for r, y in ((rows[0], top_y), (rows[-1], bottom_y)):
+            x, _ = hg.hex_to_pixel(hg.from_offset(c, r, m.style), lay)
+            out.append(seams.nudge(Text(x, y, str(c), font, RULER_PT, ink, "center"), x - m.size * 0.4,
+                                   x + m.size * 0.4))
+    for r in rows:
+        _, y = hg.hex_to_pixel(hg.from_offset(cols[0], r, m.style), lay)
+        _, y2 = hg.hex_to_pixel(hg.from_offset(cols[-1], r, m.style), lay)
+        out.append(seams.nudge(Text(PAD + RULER / 2, y + up, str(r), font, RULER_PT, ink, "center"),
+                               PAD - 2, PAD + RULER + 2))
+        out.append(seams.nudge(Text(w - PAD - RULER / 2, y2 + up, str(r), font, RULER_PT, ink, "center"),
+                               w - PAD - RULER - 2, w - PAD + 2))
     return out
 
 
@@ -230,7 +247,8 @@ def scene(m: HexMap, fonts: dict[str, str], seams: Seams | None = None) -> Board
     draws it again for other seams."""
     seams = seams or NO_SEAMS
     lay, mw, mh = hex_layout(m)
-    width = max(mw + 2 * PAD, 190.0 if m.legend else 0)
+    band = ruler(m)
+    width = max(mw + 2 * PAD + 2 * band, 190.0 if m.legend else 0)
     items: list = []
     hexes = sorted(m.tiles, key=lambda h: (h.r, h.q))
     for h in hexes:
@@ -241,8 +259,11 @@ def scene(m: HexMap, fonts: dict[str, str], seams: Seams | None = None) -> Board
     head = [Text(PAD, 9, m.name, fonts["bold"], 15, INK),
             Text(PAD, 13.5, (m.description + " · " if m.description else "") +
                  f"hexes {m.size:g} mm across flats · {len(m.tiles)} tiles" +
-                 (" · labels: column,row" if m.labels else ""), fonts["regular"], 7.5, "#444444")]
-    y = TITLE_H + mh + 4
+                 (" · coordinates round the edges" if m.labels else ""), fonts["regular"],
+                 7.5, "#444444")]
+    grid_bottom = TITLE_H + band + mh
+    items += coordinates(m, lay, width, grid_bottom, fonts, seams)
+    y = grid_bottom + band + 4
     legend: list = []
     if m.legend:
         legend, lh = legend_items(m, PAD, y, width - 2 * PAD, fonts, seams)
@@ -251,6 +272,7 @@ def scene(m: HexMap, fonts: dict[str, str], seams: Seams | None = None) -> Board
     frame = [Rect(0, 0, width, h_total, "#ffffff", None, 0)]
     board = Board(m.name, width, h_total, frame + head + items + legend)
     board.seam_cost = _seam_cost(m, lay)
+    board.play = [(PAD + band, TITLE_H + band, PAD + band + mw, grid_bottom)]   # crosshairs keep off the hexes
     board.notes = [f"Check: a hex measures {m.size:g} mm across its flat sides."]
     board.relayout = lambda s: scene(m, fonts, s)
     return board

@@ -6,8 +6,10 @@ A mat is rows of groups; a group is ``count`` slots of one card size (slot = car
 numbered boxes a marker moves along (``track: {from: 0, to: …}``; ``to`` may be a number,
 ``{param: …}`` or ``{cards: FIELD, type: TYPE}``, the largest value of that field among the
 game's cards). A track longer than :data:`TRACK_ROW` boxes is printed as two dials, tens and
-units, each with its own marker. Counts may be ``{param: …}``. Mats larger than a sheet are
-tiled like every board.
+units, each with its own marker. Counts may be ``{param: …}``, or ``{collection: KIND, most:
+KEY}``: sized from the game's own files (a boss mat holds as many pieces as the largest preset
+boss has). Card slots may wrap (``columns``: slots per line). Mats larger than a sheet are tiled
+like every board; a seam never runs through a card slot (the slot moves past it).
 """
 
 from __future__ import annotations
@@ -16,22 +18,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.boards import common
-from cardgen.boards.tiling import NO_SEAMS, Board, Seams
+from cardgen.boards.tiling import NO_SEAMS, SLOT_PAD, Board, Seams
+from cardgen.content.collection_files import collection_files
 from cardgen.core.fonts import METRICS
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc, Problems, did_you_mean
-from cardgen.core.yamlsrc import YDict, YList
+from cardgen.core.yamlsrc import YDict, YList, load_yaml
 from cardgen.scene import Circle, Rect, Text
 
 GROUP_SPEC = {
     "label": Opt("str", required=True),
-    "count": Opt("any", default=1, doc="slots in the group (a number or {param: …})"),
+    "count": Opt("any", default=1, doc="slots in the group: a number, {param: …} or {collection: KIND, most: KEY} "
+                 "(the longest list KEY of the game's KIND files)"),
     "card": Opt("str", default=None, doc="card size of these slots (default: the mat's)"),
     "note": Opt("str", default="", doc="a line under the label"),
     "highlight": Opt("bool", default=False),
     "numbered": Opt("bool", default=True, doc="number the slots 1, 2, … when there are several"),
     "tokens": Opt("list", default=None, item=Opt("str"), doc="token ids: rings where those tokens go"),
-    "columns": Opt("int", default=None, min=1, doc="token rings per line"),
+    "columns": Opt("int", default=None, min=1, doc="token rings, or card slots, per line"),
     "track": Opt("map", default=None, doc="{from, to}: numbered boxes for a marker (Health, K.O.s …)",
                  fields={"from": Opt("any", default=0), "to": Opt("any", required=True)}),
 }
@@ -52,6 +56,7 @@ TRACK_ROW = 16            # longer tracks become two dials, tens and units
 RING_GAP = 6.0
 RING_LABEL = 6.0
 PAD = 4.0
+SLOT_RADIUS = 3.0         # a card slot's corners (what tells a slot from the other boxes)
 
 
 @dataclass
@@ -121,7 +126,7 @@ def _group(gd, loc, card, game, problems: Problems, token_defs: dict, what: str)
     if not r.ok:
         return None
     v = r.values
-    count = common.param(v["count"], game, problems, gd.at("count"))
+    count = _count(v["count"], game, problems, gd.at("count"), what)
     if count is None:
         return None
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
@@ -155,6 +160,28 @@ def _group(gd, loc, card, game, problems: Problems, token_defs: dict, what: str)
                 return None
             toks.append(t)
     return Group(v["label"], count, size, v["note"], v["highlight"], v["numbered"], toks, v["columns"], track)
+
+
+def _count(value, game, problems: Problems, loc, what: str) -> int | None:
+    """A group's count: a number, ``{param: …}``, or ``{collection: KIND, most: KEY}``: the longest
+    list ``KEY`` among the game's ``KIND`` files (the most pieces of any preset boss)."""
+    if not (isinstance(value, dict) and "collection" in value):
+        return common.param(value, game, problems, loc)
+    kind, key = value.get("collection"), value.get("most")
+    if not isinstance(kind, str) or not isinstance(key, str) or set(value) != {"collection", "most"}:
+        problems.error("YAML-TYPE", f"the count of {what} must be {{collection: KIND, most: KEY}} (a kind of the "
+                       "game's files and the list to count), not " + repr(dict(value)), loc)
+        return None
+    lengths = []
+    for path in collection_files(game):
+        doc = load_yaml(path, Problems())
+        body = doc.get(kind) if isinstance(doc, dict) else None
+        if isinstance(body, dict) and isinstance(body.get(key), list):
+            lengths.append(len(body[key]))
+    if not lengths:
+        problems.error("YAML-TYPE", f"the count of {what}: no '{kind}' file of the game has a list '{key}'", loc)
+        return None
+    return max(lengths)
 
 
 def _track_end(value, game, problems: Problems, loc, what: str) -> int | None:
@@ -192,6 +219,12 @@ def _ring_grid(g: Group) -> tuple[int, int, float]:
     return cols, rows, d
 
 
+def _slot_grid(g: Group, m: Mat) -> tuple[int, int, float, float]:
+    """Slots per line, lines, and one slot's size (card plus margin) of a group of card slots."""
+    per = min(g.columns or g.count, g.count)
+    return per, -(-g.count // per), g.size[0] + 2 * m.margin, g.size[1] + 2 * m.margin
+
+
 def _group_size(g: Group, m: Mat) -> tuple[float, float]:
     if g.track is not None:
         track_rows = _track_rows(g)
@@ -202,43 +235,97 @@ def _group_size(g: Group, m: Mat) -> tuple[float, float]:
         cols, rows, d = _ring_grid(g)
         cell_w = d + RING_GAP + 8
         return max(cols * cell_w - RING_GAP, 40.0), LABEL_H + rows * (d + RING_LABEL + 2)
-    sw, sh = g.size[0] + 2 * m.margin, g.size[1] + 2 * m.margin
-    return g.count * sw + (g.count - 1) * m.gap, LABEL_H + sh
+    per, lines, sw, sh = _slot_grid(g, m)
+    return per * sw + (per - 1) * m.gap, LABEL_H + lines * sh + (lines - 1) * m.gap
+
+
+@dataclass
+class Placed:
+    """A group where the mat draws it: its corner, and for card slots where each column and line
+    of slots starts (moved off the seams of a tiling, so no cut runs through a slot)."""
+
+    group: Group
+    x: float
+    y: float
+    w: float
+    h: float
+    cols: list[float]
+    lines: list[float]
+
+
+def _off(seams: tuple[float, ...], a: float, length: float) -> float:
+    """The start of a span of ``length`` at ``a`` or after, with no seam through it (nor within
+    the tiling's slot pad of it)."""
+    clear = SLOT_PAD + 0.5
+    moved = True
+    while moved:
+        moved = False
+        for s in seams:
+            if a - clear < s < a + length + clear:
+                a, moved = s + clear, True
+    return a
+
+
+def _place_row(row: list[Group], m: Mat, x: float, y: float, seams: Seams) -> list[Placed]:
+    out = []
+    for g in row:
+        gw, gh = _group_size(g, m)
+        if g.track is not None or g.tokens is not None:
+            out.append(Placed(g, x, y, gw, gh, [], []))
+            x += gw + 3 * m.gap
+            continue
+        per, lines, sw, sh = _slot_grid(g, m)
+        cols, cx = [], x
+        for _ in range(per):
+            cx = _off(seams.xs, cx, sw)
+            cols.append(cx)
+            cx += sw + m.gap
+        ys, ly = [], y + LABEL_H
+        for _ in range(lines):
+            ly = _off(seams.ys, ly, sh)
+            ys.append(ly)
+            ly += sh + m.gap
+        w, h = cols[-1] + sw - x, ys[-1] + sh - y
+        out.append(Placed(g, x, y, w, h, cols, ys))
+        x += w + 3 * m.gap
+    return out
 
 
 def scene(m: Mat, copy: str, game, fonts: dict[str, str], seams: Seams | None = None) -> Board:
     """One mat as a drawing. With ``seams`` (where a tiling cuts it) every label slides within its
-    slot or group off the cut lines; the board's ``relayout`` draws it again for other seams."""
+    slot or group off the cut lines, and card slots move past a cut line rather than straddle it;
+    the board's ``relayout`` draws it again for other seams."""
     seams = seams or NO_SEAMS
     gap = m.gap
-    row_sizes = []
+    widths = []
     for row in m.rows:
         sizes = [_group_size(g, m) for g in row]
-        w = sum(s[0] for s in sizes) + 3 * gap * (len(sizes) - 1)
-        h = max((s[1] for s in sizes), default=0)
-        row_sizes.append((w, h, sizes))
-    inner_w = max((w for w, _, _ in row_sizes), default=100)
-    W = inner_w + 2 * PAD
+        widths.append(sum(s[0] for s in sizes) + 3 * gap * (len(sizes) - 1))
+    inner = max(widths, default=100)
     title = f"{game.title} — {m.name}" + (f" · {copy}" if copy else "")
-    items: list = [seams.nudge(Text(PAD, 11, title, fonts["bold"], 14, m.color), PAD, W - PAD)]
+    placed: list[Placed] = []
     y = 17.0
-    for row, (rw, rh, sizes) in zip(m.rows, row_sizes):
-        x = PAD + (inner_w - rw) / 2
-        for g, (gw, _gh) in zip(row, sizes):
-            items += _draw_group(g, m, x, y, fonts, seams)
-            x += gw + 3 * gap
-        y += rh + gap
+    for row, rw in zip(m.rows, widths):
+        got = _place_row(row, m, PAD if seams.xs else PAD + (inner - rw) / 2, y, seams)
+        placed += got
+        y += max((p.h for p in got), default=0) + gap
+    W = max([PAD + inner] + [p.x + p.w for p in placed]) + PAD
     H = y + PAD - gap
+    items: list = [seams.nudge(Text(PAD, 11, title, fonts["bold"], 14, m.color), PAD, W - PAD)]
+    for p in placed:
+        items += _draw_group(p, m, fonts, seams)
     bg = [Rect(0, 0, W, H, m.fill, None, 0), Rect(1.5, 1.5, W - 3, H - 3, None, m.color, 0.6, 4.0)]
     board = Board(title, W, H, bg + items)
     board.avoid = [(r.x, r.y, r.x + r.w, r.y + r.h) for r in items if isinstance(r, Rect) and r.fill == "#ffffff"]
+    board.slots = [(r.x, r.y, r.x + r.w, r.y + r.h) for r in items if isinstance(r, Rect) and r.radius == SLOT_RADIUS]
     board.relayout = lambda s: scene(m, copy, game, fonts, s)
     return board
 
 
-def _draw_group(g: Group, m: Mat, x: float, y: float, fonts, seams: Seams) -> list:
+def _draw_group(p: Placed, m: Mat, fonts, seams: Seams) -> list:
+    g, x, y = p.group, p.x, p.y
     col = m.highlight if g.highlight else m.color
-    gw, _ = _group_size(g, m)
+    gw = p.w
     out: list = [seams.nudge(Text(x, y + 5, g.label, fonts["bold"], 11, col), x, x + gw)]
     if g.note:
         out.append(seams.nudge(Text(x, y + 10, g.note, fonts["italic"], _fit(g.note, fonts["italic"], 7.5, gw),
@@ -270,15 +357,16 @@ def _draw_group(g: Group, m: Mat, x: float, y: float, fonts, seams: Seams) -> li
                                         _fit(t.name, fonts["bold"], 7, cell_w - 2), col, "center"),
                                    cx - cell_w / 2, cx + cell_w / 2))
         return out
-    sw, sh = g.size[0] + 2 * m.margin, g.size[1] + 2 * m.margin
+    per, _lines, sw, sh = _slot_grid(g, m)
     for k in range(g.count):
-        sx = x + k * (sw + m.gap)
-        out.append(Rect(sx, y0, sw, sh, "#ffffff", col, 1.0 if g.highlight else 0.5, 3.0))
+        line, c = divmod(k, per)
+        sx, sy = p.cols[c], p.lines[line]
+        out.append(Rect(sx, sy, sw, sh, "#ffffff", col, 1.0 if g.highlight else 0.5, SLOT_RADIUS))
         # the card's own outline inside the slot
-        out.append(Rect(sx + m.margin, y0 + m.margin, g.size[0], g.size[1], None, "#c8c8c8", 0.2, 2.0))
+        out.append(Rect(sx + m.margin, sy + m.margin, g.size[0], g.size[1], None, "#c8c8c8", 0.2, 2.0))
         label = g.label + (f" {k + 1}" if g.count > 1 and g.numbered else "")
         size = _fit(label, fonts["bold"], 10, sw - 8)
-        out.append(seams.nudge(Text(sx + sw / 2, y0 + sh / 2 + 1.5, label, fonts["bold"], size,
+        out.append(seams.nudge(Text(sx + sw / 2, sy + sh / 2 + 1.5, label, fonts["bold"], size,
                                     "#9a9a9a" if not g.highlight else col, "center"), sx + 2, sx + sw - 2))
     return out
 

@@ -3,6 +3,8 @@ registration crosshairs, mini-map) and the assembly page (see :mod:`cardgen.boar
 
 from __future__ import annotations
 
+import math
+
 from cardgen.boards.tiling import (
     COMMON_H,
     COMMON_W,
@@ -21,10 +23,12 @@ from cardgen.boards.tiling import (
     col_name,
     cull,
     fit,
+    rotated_box,
     scale,
     text_box,
 )
-from cardgen.scene import Circle, Clip, Line, Page, Rect, Text, translate
+from cardgen.core.units import PAPER_MM
+from cardgen.scene import Circle, Clip, Line, Page, Rect, Rotate, Text, translate
 
 
 def crosshair(x: float, y: float, r: float = CROSS_RING) -> list:
@@ -82,24 +86,45 @@ def _minimap(t: Tiling, tile: Tile, x: float, y: float, w: float, h: float) -> l
 
 
 def crosshair_spots(texts: list[tuple[float, float, float, float]], axis: str, seam: float, lo: float,
-                    hi: float) -> list[float]:
+                    hi: float, play: list[tuple[float, float, float, float]] | None = None) -> list[float]:
     """Where along a seam (``axis`` 'x': the vertical cut line x = ``seam``; 'y': the horizontal
-    one) its two crosshairs go, between ``lo`` and ``hi``: near a quarter and three quarters of
-    the way, moved (by up to a fifth of the way) to a place where they cover no text: first of
-    all the ring, then the arms."""
+    one) its two crosshairs go, between ``lo`` and ``hi``: one in each half of the way, off the
+    play area (``play``: boxes where pieces stand) where the seam leaves its half room for one,
+    else near its quarter (moved by up to a fifth of the way), covering no text: first of all
+    the ring, then the arms."""
 
-    def covered(p: float, r: float) -> int:
-        x0, y0, x1, y1 = (seam - r, p - r, seam + r, p + r) if axis == "x" else (p - r, seam - r, p + r, seam + r)
-        return sum(1 for a, b, c, d in texts if a < x1 and x0 < c and b < y1 and y0 < d)
+    def box(p: float, r: float) -> tuple[float, float, float, float]:
+        return (seam - r, p - r, seam + r, p + r) if axis == "x" else (p - r, seam - r, p + r, seam + r)
+
+    def covered(p: float, r: float, boxes) -> int:
+        x0, y0, x1, y1 = box(p, r)
+        return sum(1 for a, b, c, d in boxes if a < x1 and x0 < c and b < y1 and y0 < d)
 
     span = hi - lo
     out = []
-    for f in (0.25, 0.75):
+    for f, (h0, h1) in ((0.25, (lo, lo + span / 2)), (0.75, (lo + span / 2, hi))):
         target = lo + span * f
         reach = int(span * 0.2)
         cands = [target + d for d in range(-reach, reach + 1) if lo + 8 <= target + d <= hi - 8] or [target]
-        out.append(min(cands, key=lambda p: (covered(p, CROSS_RING + 1.0), covered(p, CROSS_REACH + 0.5),
-                                             abs(p - target))))
+        if play:
+            cands += [float(p) for p in range(math.ceil(h0), math.floor(h1) + 1) if lo + 8 <= p <= hi - 8
+                      and not covered(p, CROSS_REACH + 0.5, play)]
+        out.append(min(cands, key=lambda p: (covered(p, CROSS_RING + 1.0, texts),
+                                             bool(play) and covered(p, CROSS_REACH + 0.5, play) > 0,
+                                             covered(p, CROSS_REACH + 0.5, texts), abs(p - target))))
+    return out
+
+
+def word_boxes(items: list) -> list[tuple[float, float, float, float]]:
+    """The boxes of the board's words, turned ones (:class:`Rotate`) too: where no crosshair goes."""
+    out = []
+    for it in items:
+        if type(it) is Text:
+            out.append(text_box(it))
+        elif type(it) is Rotate and any(type(c) is Text for c in it.items):
+            b = rotated_box(it)
+            if b is not None:
+                out.append(b)
     return out
 
 
@@ -111,7 +136,8 @@ def tile_pages(t: Tiling, fonts: dict[str, str]) -> list[Page]:
     ncols, nrows = len(t.cols), len(t.rows)
     pages = []
     n = t.sheets
-    texts = [text_box(it) for it in t.board.items if type(it) is Text]
+    texts = word_boxes(t.board.items)
+    play = t.board.play
     for idx, tile in enumerate(t.tiles):
         page = Page(t.page_w, t.page_h, label=f"tile {tile.id}")
         dx, dy = wx - tile.x0, wy - tile.y0
@@ -128,10 +154,10 @@ def tile_pages(t: Tiling, fonts: dict[str, str]) -> list[Page]:
                                 f"{col_name(tile.col)}{tile.row + 2}", bold)
         # registration crosshairs on every seam this tile touches, centred on the cut line; the
         # same places along a seam on both its tiles (they depend on the seam and the row or column only)
-        ys = crosshair_spots(texts, "x", tile.x0, tile.y0, tile.y1) if tile.col > 0 else []
-        ys_r = crosshair_spots(texts, "x", seam_r, tile.y0, tile.y1) if seam_r is not None else []
-        xs = crosshair_spots(texts, "y", tile.y0, tile.x0, tile.x1) if tile.row > 0 else []
-        xs_b = crosshair_spots(texts, "y", seam_b, tile.x0, tile.x1) if seam_b is not None else []
+        ys = crosshair_spots(texts, "x", tile.x0, tile.y0, tile.y1, play) if tile.col > 0 else []
+        ys_r = crosshair_spots(texts, "x", seam_r, tile.y0, tile.y1, play) if seam_r is not None else []
+        xs = crosshair_spots(texts, "y", tile.y0, tile.x0, tile.x1, play) if tile.row > 0 else []
+        xs_b = crosshair_spots(texts, "y", seam_b, tile.x0, tile.x1, play) if seam_b is not None else []
         if tile.col > 0:
             for y in ys:
                 over += crosshair(tile.x0, y)
@@ -187,13 +213,23 @@ def calibration_bar(x: float, y: float, font: str) -> list:
     return out
 
 
+def paper_name(t: Tiling) -> str:
+    """The paper the tiles are laid out for, as the assembly page names it."""
+    if t.area == (COMMON_W, COMMON_H):
+        return "A4 or Letter"
+    size = sorted(t.area)
+    return next((name for name, wh in PAPER_MM.items() if sorted(wh) == size),
+                f"{size[0]:g} × {size[1]:g} mm paper")
+
+
 def assembly_page(t: Tiling, fonts: dict[str, str]) -> Page:
     """The first page: what the tiles make, how they go together, and the 100 mm check."""
     reg, bold = fonts["regular"], fonts["bold"]
     pw, ph = (t.page_h, t.page_w) if t.landscape else (t.page_w, t.page_h)
     page = Page(pw, ph, label="assembly")
-    bx, by = (pw - (COMMON_W - 2 * MARGIN)) / 2, (ph - (COMMON_H - 2 * MARGIN)) / 2
-    bw = COMMON_W - 2 * MARGIN
+    aw, ah = t.area
+    bx, by = (pw - (aw - 2 * MARGIN)) / 2, (ph - (ah - 2 * MARGIN)) / 2
+    bw = aw - 2 * MARGIN
     b = t.board
     y = by + 7
     page.items.append(Text(bx, y, b.title, bold, 16, INK))
@@ -209,7 +245,7 @@ def assembly_page(t: Tiling, fonts: dict[str, str]) -> Page:
     page.items.append(Text(bx + 107, y + 3.5, "this bar must measure 100 mm", reg, 8, INK))
     y += 17
     # thumbnail with the tile grid
-    tw, th = bw - 2.0, 120.0
+    tw, th = bw - 2.0, 120.0 * bw / (COMMON_W - 2 * MARGIN)
     k = min(tw / b.w, th / b.h)
     ox = bx + 1.0 + (tw - b.w * k) / 2
     items = b.thumbnail_items if b.thumbnail_items is not None else b.items
@@ -222,8 +258,9 @@ def assembly_page(t: Tiling, fonts: dict[str, str]) -> Page:
         page.items.append(Rect(cx - 6, cy - 4.2, 12, 6.4, "#ffffff", "#c0392b", 0.25, 1.0))
         page.items.append(Text(cx, cy + 0.9, tile.id, bold, 10, "#c0392b", "center"))
     y += b.h * k + 9
+    paper = paper_name(t)
     steps = [
-        "1. Print every page at 100 % on A4 or Letter; check the bar above with a ruler.",
+        f"1. Print every page at 100 % on {paper}; check the bar above with a ruler.",
         "2. Tiles are named column letter + row number: A1 is top left, B1 to its right, A2 below it.",
         "3. On every tile except column A, cut along the dashed left edge; except row 1, the dashed top edge.",
         f"4. Lay each tile over its left and upper neighbours' grey glue strips ({t.overlap:g} mm) so the",

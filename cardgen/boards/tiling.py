@@ -2,7 +2,8 @@
 
 Every tile is laid out inside the area common to A4 and Letter (210 × 279.4 mm), centred on
 the sheet, with at least :data:`MARGIN` of blank paper all round (what home printers cannot
-print), so the same PDF prints on either paper. Neighbouring tiles share a glue strip
+print), so the same PDF prints on either paper; on larger paper (A3) the whole sheet less the
+margins holds a tile (:func:`printable_area`), so a board takes far fewer sheets. Neighbouring tiles share a glue strip
 :data:`OVERLAP` wide: a tile to the right of (or below) another is cut along its left (top)
 edge and laid over the neighbour's grey glue strip; registration crosshairs printed on both
 tiles, centred on the cut line, join into whole crosshairs when the tiles are aligned.
@@ -10,6 +11,8 @@ Tiles are named like spreadsheet cells: column letter, row number (A1 top left).
 
 Seams are chosen where they hurt least: a board passes a cost for cutting at each position
 (hex maps prefer the gap between hex rows) and text is never cut when it can be avoided.
+A seam never runs through a card slot (``Board.slots``): the tiling takes another sheet
+rather than cut one (:data:`SLOT_PAD` of clear paper either side of the cut).
 A board whose text can move (a legend, a table, a label inside its slot) also passes a
 ``relayout`` function: :func:`fit` tells it where the seams fall (:class:`Seams`), it lays its
 text out clear of them, and the seams are planned again until they stay put.
@@ -23,10 +26,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from cardgen.core.fonts import METRICS
-from cardgen.scene import Circle, Clip, Image, Line, Polygon, Primitive, Rect, Text
+from cardgen.boards.geometry import PT_MM, bbox, cull, rotated_box, scale, text_box  # noqa: F401 - also read from here
+from cardgen.scene import Rotate, Text
 
 COMMON_W, COMMON_H = 210.0, 279.4        # the area both A4 and Letter hold
+PAPER_A4_LETTER = (215.9, 297.0)         # the larger of A4 and Letter along each side
 MARGIN = 10.0                            # blank paper kept at every edge of that area
 OVERLAP = 12.0                           # glue strip between neighbouring tiles
 OVERLAP_RANGE = (10.0, 15.0)
@@ -37,10 +41,11 @@ MIN_TILE = 40.0                          # no window narrower than this along an
 STEP = 0.25                              # seam search step, mm
 CROSS_RING = 3.0                         # a registration crosshair's ring radius
 CROSS_REACH = 5.0                        # and how far its arms reach from its centre
+RELAYOUTS = 8                            # at most this many layouts for new seams (slots moving may not settle)
+SLOT_PAD = 1.0                           # clear paper between a seam and a card slot
 
 GLUE_FILL = "#d4d4d4"
 INK = "#000000"
-PT_MM = 25.4 / 72.0
 
 Cost = Callable[[str, float], float]
 
@@ -62,6 +67,9 @@ class Board:
     thumbnail_items: list | None = None    # what the assembly page shows (default: items)
     avoid: list[tuple[float, float, float, float]] = field(default_factory=list)  # boxes seams should miss
     relayout: Callable[[Seams], Board] | None = None   # the same board, its text laid out clear of the seams
+    slots: list[tuple[float, float, float, float]] = field(default_factory=list)  # card slots: never cut
+    play: list[tuple[float, float, float, float]] = field(default_factory=list)   # the play area: crosshairs
+    # keep off it where the seam leaves room (title bands, legends, margins)
 
 
 @dataclass(frozen=True)
@@ -133,6 +141,15 @@ class Tile:
         return self.y1 - self.y0
 
 
+def printable_area(page_w: float, page_h: float) -> tuple[float, float]:
+    """The area (portrait, before margins) a tile is laid out in on this paper: the area common
+    to A4 and Letter on either of them (or anything smaller), the whole sheet on larger paper."""
+    w, h = sorted((page_w, page_h))
+    if w <= PAPER_A4_LETTER[0] + 1e-6 and h <= PAPER_A4_LETTER[1] + 1e-6:
+        return min(w, COMMON_W), min(h, COMMON_H)
+    return w, h
+
+
 @dataclass
 class Tiling:
     board: Board
@@ -142,6 +159,7 @@ class Tiling:
     cols: list[tuple[float, float]]       # windows along x
     rows: list[tuple[float, float]]       # windows along y
     overlap: float
+    area: tuple[float, float] = (COMMON_W, COMMON_H)   # see printable_area (portrait)
 
     @property
     def tiles(self) -> list[Tile]:
@@ -154,7 +172,8 @@ class Tiling:
 
     def content_box(self) -> tuple[float, float, float, float]:
         """The printable box on the page (x, y, w, h): the common area less the margins."""
-        cw, ch = (COMMON_H, COMMON_W) if self.landscape else (COMMON_W, COMMON_H)
+        aw, ah = self.area
+        cw, ch = (ah, aw) if self.landscape else (aw, ah)
         cw, ch = cw - 2 * MARGIN, ch - 2 * MARGIN
         return (self.page_w - cw) / 2, (self.page_h - ch) / 2, cw, ch
 
@@ -168,75 +187,6 @@ def col_name(i: int) -> str:
     return s
 
 
-# --------------------------------------------------------------------------- geometry helpers
-
-
-def text_box(t: Text) -> tuple[float, float, float, float]:
-    """Approximate bounding box (x0, y0, x1, y1) of a text primitive."""
-    w = METRICS.width_mm(t.text, t.font, t.size)
-    x0 = t.x - (w / 2 if t.align == "center" else w if t.align == "right" else 0.0)
-    return x0, t.y - t.size * PT_MM * 0.8, x0 + w, t.y + t.size * PT_MM * 0.25
-
-
-def bbox(it) -> tuple[float, float, float, float] | None:
-    """Bounding box of a primitive (None: unknown, always kept)."""
-    t = type(it)
-    if t is Rect or t is Image or t is Clip:
-        pad = getattr(it, "width", 0.0) / 2 if t is Rect else 0.0
-        return it.x - pad, it.y - pad, it.x + it.w + pad, it.y + it.h + pad
-    if t is Line:
-        p = it.width / 2
-        return min(it.x1, it.x2) - p, min(it.y1, it.y2) - p, max(it.x1, it.x2) + p, max(it.y1, it.y2) + p
-    if t is Circle:
-        p = it.r + it.width / 2
-        return it.cx - p, it.cy - p, it.cx + p, it.cy + p
-    if t is Polygon:
-        xs = [x for x, _ in it.points]
-        ys = [y for _, y in it.points]
-        p = it.width / 2
-        return min(xs) - p, min(ys) - p, max(xs) + p, max(ys) + p
-    if t is Text:
-        return text_box(it)
-    return None
-
-
-def cull(items: list, x0: float, y0: float, x1: float, y1: float) -> list:
-    """The primitives whose bounding box meets the rectangle."""
-    out = []
-    for it in items:
-        b = bbox(it)
-        if b is None or (b[2] >= x0 and b[0] <= x1 and b[3] >= y0 and b[1] <= y1):
-            out.append(it)
-    return out
-
-
-def scale(items: list, k: float, dx: float = 0.0, dy: float = 0.0) -> list:
-    """The primitives scaled by ``k`` about the origin, then moved by (dx, dy) (for thumbnails)."""
-    out: list[Primitive | Clip] = []
-    for it in items:
-        t = type(it)
-        if t is Rect:
-            out.append(Rect(it.x * k + dx, it.y * k + dy, it.w * k, it.h * k, it.fill, it.stroke, it.width * k,
-                            it.radius * k))
-        elif t is Line:
-            out.append(Line(it.x1 * k + dx, it.y1 * k + dy, it.x2 * k + dx, it.y2 * k + dy, it.stroke,
-                            it.width * k, tuple(d * k for d in it.dash)))
-        elif t is Circle:
-            out.append(Circle(it.cx * k + dx, it.cy * k + dy, it.r * k, it.fill, it.stroke, it.width * k))
-        elif t is Polygon:
-            out.append(Polygon(tuple((x * k + dx, y * k + dy) for x, y in it.points), it.fill, it.stroke,
-                               it.width * k))
-        elif t is Text:
-            out.append(Text(it.x * k + dx, it.y * k + dy, it.text, it.font, it.size * k, it.color, it.align))
-        elif t is Image:
-            out.append(Image(it.path, it.x * k + dx, it.y * k + dy, it.w * k, it.h * k))
-        elif t is Clip:
-            out.append(Clip(it.x * k + dx, it.y * k + dy, it.w * k, it.h * k, tuple(scale(list(it.items), k, dx, dy))))
-        else:  # Use and Link: boards draw no symbols
-            raise TypeError(f"cannot scale {t.__name__}")
-    return out
-
-
 # --------------------------------------------------------------------------- seams
 
 
@@ -244,8 +194,11 @@ def _text_cost(items: list) -> tuple[list, list]:
     """Intervals (lo, hi) along x and along y covered by text: a seam there cuts a word."""
     xs, ys = [], []
     for it in items:
-        if type(it) is Text:
-            x0, y0, x1, y1 = text_box(it)
+        if type(it) is Text or (type(it) is Rotate and any(type(c) is Text for c in it.items)):
+            b = text_box(it) if isinstance(it, Text) else rotated_box(it)
+            if b is None:
+                continue
+            x0, y0, x1, y1 = b
             xs.append((x0 - 1.0, x1 + 1.0))
             ys.append((y0 - 1.0, y1 + 1.0))
     return xs, ys
@@ -256,26 +209,35 @@ def _interval_cost(intervals: list, pos: float) -> float:
 
 
 def split_axis(total: float, window: float, overlap: float, cost: Callable[[float], float],
-               prefer: tuple[float, ...] = ()) -> list[tuple[float, float]]:
+               prefer: tuple[float, ...] = (), forbidden: tuple[tuple[float, float], ...] = ()
+               ) -> list[tuple[float, float]]:
     """Windows ``[(a, b), …]`` covering ``[0, total]``, each at most ``window`` long, neighbours
     overlapping by ``overlap``; as few as possible, as even as possible, seams at low cost
-    (among equal costs, a position in ``prefer`` first: the seams a board was laid out for).
+    (among equal costs, a position in ``prefer`` first: the seams a board was laid out for) and
+    never strictly inside a ``forbidden`` span (a card slot): one more window rather than that.
 
     Window ``k`` ends ``overlap`` after seam ``k`` (where window ``k + 1`` starts)."""
     if total <= window + 1e-9:
         return [(0.0, total)]
     adv = window - overlap
     n = max(2, math.ceil((total - overlap) / adv - 1e-9))
+    most = max(n, math.ceil(total / MIN_TILE) + 1)
+    banned = forbidden
     while True:
-        seams = _place_seams(total, window, overlap, n, cost, prefer)
+        seams = _place_seams(total, window, overlap, n, cost, prefer, banned)
         if seams is not None:
             bounds = [0.0, *seams]
             return [(bounds[k], (seams[k] + overlap) if k < len(seams) else total) for k in range(n)]
         n += 1
+        if n > most and banned:          # no tiling misses every slot (one wider than a sheet):
+            n, banned = max(2, math.ceil((total - overlap) / adv - 1e-9)), ()   # cut where it costs least
 
 
 def _place_seams(total: float, window: float, overlap: float, n: int,
-                 cost: Callable[[float], float], prefer: tuple[float, ...] = ()) -> list[float] | None:
+                 cost: Callable[[float], float], prefer: tuple[float, ...] = (),
+                 forbidden: tuple[tuple[float, float], ...] = ()) -> list[float] | None:
+    """Seams for ``n`` windows, left to right; None when there is none that fits (a gap between
+    slots, or the rest of the board, out of reach)."""
     adv = window - overlap
     even = (total - overlap) / n
     seams: list[float] = []
@@ -286,14 +248,19 @@ def _place_seams(total: float, window: float, overlap: float, n: int,
         if lo > hi + 1e-9:
             return None
         target = min(max(k * even, lo), hi)
-        best, best_key = lo, None        # pos = lo comes first: always replaced
+        best: float | None = None        # None: every position in reach is forbidden
+        best_key: tuple | None = None
         steps = int((hi - lo) / STEP + 1e-9)
         for i in range(steps + 1):
             pos = lo + i * STEP
+            if any(a < pos < b for a, b in forbidden):
+                continue
             kept = any(abs(pos - p) < STEP / 2 for p in prefer)
             key = (round(cost(pos), 6), not kept, abs(pos - target))
             if best_key is None or key < best_key:
                 best, best_key = pos, key
+        if best is None:
+            return None
         pos = round(best, 3)
         seams.append(pos)
         prev = pos
@@ -310,6 +277,9 @@ def plan(board: Board, page_w: float, page_h: float, overlap: float = OVERLAP,
     tx, ty = _text_cost(board.items)
     ax = [(x0, x1) for x0, _y0, x1, _y1 in board.avoid]
     ay = [(y0, y1) for _x0, y0, _x1, y1 in board.avoid]
+    sx = tuple((x0 - SLOT_PAD, x1 + SLOT_PAD) for x0, _y0, x1, _y1 in board.slots)
+    sy = tuple((y0 - SLOT_PAD, y1 + SLOT_PAD) for _x0, y0, _x1, y1 in board.slots)
+    area = printable_area(page_w, page_h)
 
     def cost(axis: str) -> Callable[[float], float]:
         spans = tx if axis == "x" else ty
@@ -327,16 +297,16 @@ def plan(board: Board, page_w: float, page_h: float, overlap: float = OVERLAP,
     for landscape in (False, True):
         if orientation and (orientation == "landscape") != landscape:
             continue
-        cw, ch = (COMMON_H, COMMON_W) if landscape else (COMMON_W, COMMON_H)
+        cw, ch = (area[1], area[0]) if landscape else area
         win_w, win_h = cw - 2 * MARGIN - CUT_ROOM, ch - 2 * MARGIN - HEADER
-        cols = split_axis(board.w, win_w, overlap, cost("x"), prefer.xs)
-        rows = split_axis(board.h, win_h, overlap, cost("y"), prefer.ys)
+        cols = split_axis(board.w, win_w, overlap, cost("x"), prefer.xs, sx)
+        rows = split_axis(board.h, win_h, overlap, cost("y"), prefer.ys, sy)
         pw, ph = (page_h, page_w) if landscape else (page_w, page_h)
-        options.append(Tiling(board, landscape, pw, ph, cols, rows, overlap))
+        options.append(Tiling(board, landscape, pw, ph, cols, rows, overlap, area))
     best = min(options, key=lambda t: (t.sheets, t.landscape))
     mc, mr = MAX_TILES
     if len(best.cols) > mc or len(best.rows) > mr:
-        win_w, win_h = COMMON_W - 2 * MARGIN - CUT_ROOM, COMMON_H - 2 * MARGIN - HEADER
+        win_w, win_h = area[0] - 2 * MARGIN - CUT_ROOM, area[1] - 2 * MARGIN - HEADER
         max_w = mc * (win_w - overlap) + overlap
         max_h = mr * (win_h - overlap) + overlap
         raise TilingError(
@@ -351,18 +321,71 @@ def seams_of(t: Tiling) -> Seams:
     return Seams(tuple(a for a, _ in t.cols[1:]), tuple(a for a, _ in t.rows[1:]))
 
 
+def crossed_slots(board: Board, t: Tiling) -> list[tuple[float, tuple[float, float, float, float]]]:
+    """The card slots a seam of the tiling runs through: (seam position, slot box) pairs."""
+    s = seams_of(t)
+    return ([(x, b) for x in s.xs for b in board.slots if b[0] < x < b[2]] +
+            [(y, b) for y in s.ys for b in board.slots if b[1] < y < b[3]])
+
+
 def fit(board: Board, page_w: float, page_h: float, overlap: float = OVERLAP) -> tuple[Board, Tiling]:
     """Plan the tiling and let the board lay its text out clear of the seams (``board.relayout``),
-    again until the seams stay where the text was laid out for; the board and its tiling."""
+    again until the seams stay where the text was laid out for; the board and its tiling.
+
+    A board with card slots it can move is also laid out for seams packed as far apart as the
+    sheets allow, in either orientation (its slots step past them): of the layouts whose seams
+    cut no slot, the one on the fewest sheets wins."""
+    first = board
     t = plan(board, page_w, page_h, overlap)
     tried: set[Seams] = set()
     while board.relayout is not None:
         s = seams_of(t)
-        if s in tried:
+        if s in tried or len(tried) >= RELAYOUTS:
             break
         tried.add(s)
-        board = board.relayout(s)
-        t = plan(board, page_w, page_h, overlap, prefer=s)
+        moved = board.relayout(s)
+        try:
+            t2 = plan(moved, page_w, page_h, overlap, prefer=s)
+        except TilingError:              # slots stepping past the seams made it too big: keep the last
+            break
+        board, t = moved, t2
         if seams_of(t) == s:
             break
-    return board, t
+    if first.relayout is None or not first.slots:
+        return board, t
+    best: tuple[Board, Tiling] | None = None if crossed_slots(board, t) or _cut_words(board, t) else (board, t)
+    for orientation in ("portrait", "landscape"):
+        got = _packed(first, page_w, page_h, overlap, orientation)
+        if got is not None and (best is None or got[1].sheets < best[1].sheets):
+            best = got
+    return best or (board, t)
+
+
+def _packed(board: Board, page_w: float, page_h: float, overlap: float,
+            orientation: str) -> tuple[Board, Tiling] | None:
+    """The board laid out for seams at every full sheet's advance (less 1 mm of slack), and its
+    tiling when that tiling keeps those seams and cuts no slot."""
+    assert board.relayout is not None
+    aw, ah = printable_area(page_w, page_h)
+    cw, ch = (ah, aw) if orientation == "landscape" else (aw, ah)
+    adv_x, adv_y = cw - 2 * MARGIN - CUT_ROOM - overlap - 1.0, ch - 2 * MARGIN - HEADER - overlap - 1.0
+    reach = 3 * max(board.w, board.h)
+    s = Seams(tuple(adv_x * k for k in range(1, int(reach / adv_x) + 1)),
+              tuple(adv_y * k for k in range(1, int(reach / adv_y) + 1)))
+    b = board.relayout(s)
+    try:
+        t = plan(b, page_w, page_h, overlap, orientation, prefer=s)
+    except TilingError:
+        return None
+    return None if crossed_slots(b, t) or _cut_words(b, t) else (b, t)
+
+
+def _cut_words(board: Board, t: Tiling) -> bool:
+    """True when a seam of the tiling runs through a word of the board."""
+    s = seams_of(t)
+    for it in board.items:
+        if type(it) is Text:
+            x0, y0, x1, y1 = text_box(it)
+            if any(x0 < x < x1 for x in s.xs) or any(y0 < y < y1 for y in s.ys):
+                return True
+    return False

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.boards import common
-from cardgen.boards.tiling import COMMON_H, COMMON_W, MARGIN
+from cardgen.boards.tiling import MARGIN, printable_area
 from cardgen.content.loader import DEFAULT_LIMITS
 from cardgen.core.fonts import METRICS
 from cardgen.core.options import Opt
@@ -299,8 +299,8 @@ TICK_GAP = 1.0      # between a crop mark and the printed colour
 
 
 def _shelves(sheet: Sheet, width: float) -> list[tuple[float, list[tuple[TokenDef, int]], bool, bool]]:
-    """Rows of tokens of one size each, in the file's order: [(size, [(token, copy), …], first row of
-    its group, last row of its group), …]."""
+    """Rows of tokens of one size each, in the file's order: [(size, [(token, copy), …], first of its
+    size, last of its size), …]."""
     groups: dict[tuple[str, float], list[tuple[TokenDef, int]]] = {}
     for t in sheet.tokens:
         groups.setdefault((t.shape, t.size), []).extend((t, k) for k in range(t.count))
@@ -329,7 +329,8 @@ def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[d
     """Front and back pages; returns the pages and a manifest of every token's cut box."""
     ps = game.print
     W, H = ps.page_w, ps.page_h
-    cw, ch = COMMON_W - 2 * MARGIN, COMMON_H - 2 * MARGIN
+    aw, ah = printable_area(W, H)            # A4 and Letter: the area both hold; A3: the whole sheet
+    cw, ch = aw - 2 * MARGIN, ah - 2 * MARGIN
     bx, by = (W - cw) / 2, (H - ch) / 2
     inner_w = cw - 2 * (BLEED + TICK_GAP + TICK)
     top0 = by + 8 + BLEED + TICK_GAP + TICK
@@ -337,11 +338,12 @@ def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[d
     out: list[Page] = []
     manifest: list[dict] = []
     title = f"{game.title} — {sheet.name}"
+    front, back = Page(W, H, label="front"), Page(W, H, label="back")     # replaced by new_pages() before use
     y = top0
     block: list = []          # the current block of same-size shelves: (x0, size, n, y)
 
-    def new_pages() -> tuple[Page, Page]:
-        nonlocal y
+    def new_pages():
+        nonlocal front, back, y
         front = Page(W, H, label="front")
         back = Page(W, H, label="back")
         front.items.append(Text(bx, by + 4, f"{title} · fronts · print double-sided ({ps.duplex}-edge flip) at "
@@ -351,9 +353,8 @@ def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[d
         manifest.extend([{"page": len(out) - 1, "side": "front", "tokens": []},
                          {"page": len(out), "side": "back", "tokens": []}])
         y = top0
-        return front, back
 
-    def close_block(front: Page) -> None:
+    def close_block():
         if not block:
             return
         size = block[0][1]
@@ -365,20 +366,20 @@ def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[d
                                   x0 + ncols * size + (ncols - 1) * sheet.gap))
         block.clear()
 
-    front, back = new_pages()
+    new_pages()
     for size, copies, first, _last in _shelves(sheet, inner_w):
         if first:
-            close_block(front)
+            close_block()
             if y > top0:
                 y += 2 * (BLEED + TICK_GAP + TICK) - sheet.gap
         if y + size > bottom_limit:
-            close_block(front)
-            front, back = new_pages()
+            close_block()
+            new_pages()
         per = max(1, int((inner_w + sheet.gap) // (size + sheet.gap)))
         gw = per * size + (per - 1) * sheet.gap
         x0 = bx + (cw - gw) / 2
         if block and block[0][1] != size:
-            close_block(front)
+            close_block()
         block.append((x0, size, len(copies), y))
         for c, (t, copy) in enumerate(copies):
             x = x0 + c * (size + sheet.gap)
@@ -389,7 +390,7 @@ def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[d
             manifest[-1]["tokens"].append({"id": t.id, "copy": copy + 1,
                                            "box": [round(bxx, 4), round(byy, 4), size, size]})
         y += size + sheet.gap
-    close_block(front)
+    close_block()
     return out, manifest
 
 

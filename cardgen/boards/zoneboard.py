@@ -18,11 +18,11 @@ from pathlib import Path
 
 from cardgen.boards import common
 from cardgen.boards.dietable import load_table, table_panel, whole_number
-from cardgen.boards.tiling import NO_SEAMS, Board, Seams
+from cardgen.boards.tiling import NO_SEAMS, Board, Seams, text_box
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc, Problems
 from cardgen.core.yamlsrc import YDict
-from cardgen.scene import Circle, Line, Polygon, Rect, Text
+from cardgen.scene import Circle, Line, Polygon, Rect, Rotate, Text
 
 TRACK_SPEC = {
     "label": Opt("str", required=True),
@@ -186,10 +186,22 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
 PAD = 6.0
 
 
+FACING = (90.0, -90.0)           # each side's words turned to read from its own end (side 0 at the left)
+
+
 def _slot(x: float, y: float, w: float, h: float, label: str, color: str, fonts, seams: Seams,
-          fill="#ffffff") -> list:
-    return [Rect(x, y, w, h, fill, color, 0.5, 2.0),
-            seams.nudge(Text(x + w / 2, y + h / 2 + 1.5, label, fonts["bold"], 9, color, "center"), x + 2, x + w - 2)]
+          fill="#ffffff", side: int | None = None) -> list:
+    """A card slot with its label: along the slot, read from the side's own end, for a side's slot."""
+    text = Text(x + w / 2, y + h / 2 + 1.5, label, fonts["bold"], 9, color, "center")
+    if side is None:
+        return [Rect(x, y, w, h, fill, color, 0.5, 2.0), seams.nudge(text, x + 2, x + w - 2)]
+    return [Rect(x, y, w, h, fill, color, 0.5, 2.0), facing(text, side)]
+
+
+def facing(t: Text, side: int) -> Rotate:
+    """Text ``t`` turned about its middle to read from side ``side``'s end of the board."""
+    x0, y0, x1, y1 = text_box(t)
+    return Rotate((x0 + x1) / 2, (y0 + y1) / 2, FACING[side], (t,))
 
 
 def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Board:
@@ -215,7 +227,7 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
     pocket_w = net_w + 3 + sw + g + 2
     widths = [row_w + 2 * PAD + (pocket_w if z["end"] else 0) for z in m.zones]
     field_w = sum(widths)
-    x0, y0 = PAD, 18.0
+    x0, y0 = PAD, PAD                # the title goes under the field: the field fits one sheet's height
     items: list = []
     # the field: a surface with rounded ends, a border around
     items.append(Rect(x0, y0, field_w, zone_h, surface, border, 1.6, 30.0))
@@ -252,9 +264,10 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
                 items.append(Line(net_x, yy, net_x + net_w, yy, red, 0.2))
             items.append(Line(net_x + net_w / 2, mid_y - 22, net_x + net_w / 2, mid_y + 22, red, 0.2))
             if m.end_label:
-                items.append(seams.nudge(Text(net_x + net_w / 2, mid_y + 27, m.end_label, fonts["bold"], 6, red,
-                                              "center"), net_x - 6, net_x + net_w + 6))
-            items += _slot(gx, gy, sw, sh, _label(side_name[side], m.keeper_label), side_col[side], fonts, seams)
+                items.append(facing(Text(net_x + net_w / 2, mid_y + 27, m.end_label, fonts["bold"], 6, red,
+                                         "center"), side))
+            items += _slot(gx, gy, sw, sh, _label(side_name[side], m.keeper_label), side_col[side], fonts, seams,
+                           side=side)
         fx = inner_x + row_w / 2
         if z["centre"]:    # the centre line first: the slots (and the cards on them) cover it
             items.append(Line(fx, y0 + label_h + 1, fx, y0 + zone_h - 1, red, 1.2))
@@ -263,7 +276,8 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
             sy = y0 + label_h + row * (sh + lane) + 2
             for k in range(n):
                 sx = inner_x + k * (sw + g)
-                items += _slot(sx, sy, sw, sh, _label(side_name[row], m.slot_label), side_col[row], fonts, seams)
+                items += _slot(sx, sy, sw, sh, _label(side_name[row], m.slot_label), side_col[row], fonts, seams,
+                               side=row)
         if z["centre"]:
             left, right = (m.centre_labels + ["", ""])[:2]
             items += [Circle(fx, mid_y, 7.0, "#ffffff", red, 0.8), Circle(fx, mid_y, 2.5, red, None, 0)]
@@ -276,29 +290,31 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
         x += zw
         if zi < len(m.zones) - 1:
             items.append(Rect(x - 1.5, y0 + 1, 3.0, zone_h - 2, blue, None, 0))
-    y = y0 + zone_h + 8
+    y = y0 + zone_h + 14
+    title_y = y - 1                  # the board's name and slot size, between the field and the tracks
+    y += 4
     # tracks
     box = m.box
-    track_rows: list[tuple[str, Track, str]] = []
+    track_rows: list[tuple[str, Track, str, int | None]] = []
     for t in m.tracks:
         if t.per_side:
             for s in range(2):
-                track_rows.append((f"{side_name[s]} {t.label}", t, side_col[s]))
+                track_rows.append((f"{side_name[s]} {t.label}", t, side_col[s], s))
         else:
-            track_rows.append((t.label, t, ink))
+            track_rows.append((t.label, t, ink, None))
     label_w = 0.0                    # track names stand above their boxes
     tx0 = x0
     cursor_x, cursor_y, row_h = tx0, y, box + 13
     placed: list = []
-    for lbl, t, col in track_rows:
+    for lbl, t, col, side in track_rows:
         steps = t.hi - t.lo + 1
         w = label_w + steps * box
         if cursor_x > tx0 and cursor_x + w > x0 + field_w:
             cursor_x, cursor_y = tx0, cursor_y + row_h
-        placed.append((cursor_x, cursor_y, lbl, t, col))
+        placed.append((cursor_x, cursor_y, lbl, t, col, side))
         cursor_x += w + 10
-    for px, py, lbl, t, col in placed:
-        items += _track(px, py + 4.5, label_w, box, lbl, t, col, fonts, ink, seams)
+    for px, py, lbl, t, col, side in placed:
+        items += _track(px, py + 4.5, label_w, box, lbl, t, col, fonts, ink, seams, side)
     y = cursor_y + row_h + 2 if placed else y
     if m.side_slots:
         items_, y = _side_slots(m, x0, y, field_w, sw, sh, side_name, side_col, fonts, ink, seams)
@@ -309,11 +325,13 @@ def scene(m: ZoneBoard, fonts: dict[str, str], seams: Seams | None = None) -> Bo
         y += ph
     W = field_w + 2 * PAD
     H = y + PAD
-    head = [Rect(0, 0, W, H, "#ffffff", None, 0), seams.nudge(Text(PAD, 11, m.name, fonts["bold"], 16, ink), 0, W),
-            seams.nudge(Text(W - PAD, 11, f"slots hold {cw:g} × {ch:g} mm cards", fonts["regular"], 8, ink, "right"),
-                        W / 2, W - PAD)]
+    head = [Rect(0, 0, W, H, "#ffffff", None, 0),
+            seams.nudge(Text(PAD, title_y, m.name, fonts["bold"], 16, ink), 0, W),
+            seams.nudge(Text(W - PAD, title_y, f"slots hold {cw:g} × {ch:g} mm cards", fonts["regular"], 8, ink,
+                             "right"), W / 2, W - PAD)]
     board = Board(m.name, W, H, head + items)
     board.avoid = [(r.x, r.y, r.x + r.w, r.y + r.h) for r in items if isinstance(r, Rect) and r.radius == 2.0]
+    board.slots = list(board.avoid)          # card slots and the Exhausted boxes: never cut
     board.relayout = lambda s: scene(m, fonts, s)
     return board
 
@@ -333,7 +351,8 @@ def _pocket(gl: float, cy: float, rx: float, ry: float, left: bool, red: str) ->
 
 
 def _track(x: float, y: float, label_w: float, box: float, label: str, t: Track, col: str, fonts, ink,
-           seams: Seams) -> list:
+           seams: Seams, side: int | None = None) -> list:
+    """A track: its name above, a numbered box per step (a side's numbers read from its own end)."""
     steps = t.hi - t.lo + 1
     out: list = [seams.nudge(Text(x, y - 1.5, label, fonts["bold"], 9, col), x, x + label_w + steps * box)]
     for i, v in enumerate(range(t.lo, t.hi + 1)):
@@ -341,8 +360,9 @@ def _track(x: float, y: float, label_w: float, box: float, label: str, t: Track,
         marked = v in t.marks
         start = v == t.start
         out.append(Rect(bx, y, box, box, "#fde7e7" if marked else "#ffffff", col, 0.4))
-        out.append(seams.nudge(Text(bx + box / 2, y + box / 2 + 1.8, str(v), fonts["bold" if marked or start
-                                    else "regular"], 10 if marked else 9, ink, "center"), bx + 0.5, bx + box - 0.5))
+        num = Text(bx + box / 2, y + box / 2 + 1.8, str(v), fonts["bold" if marked or start else "regular"],
+                   10 if marked else 9, ink, "center")
+        out.append(seams.nudge(num, bx + 0.5, bx + box - 0.5) if side is None else facing(num, side))
         if marked and t.mark_label:
             out.append(seams.nudge(Text(bx + box / 2, y + box + 3.6, t.mark_label.upper(), fonts["bold"], 6.5,
                                         "#b3261e", "center"), bx - 2, bx + box + 2))
@@ -369,7 +389,7 @@ def _side_slots(m: ZoneBoard, x0: float, y: float, field_w: float, sw: float, sh
             if ss["note"]:
                 out.append(seams.nudge(Text(x, y + 8, ss["note"], fonts["italic"], 6.5, ink), x, x + w + gap))
             if ss["card"]:
-                out += _slot(x, y + 10, w, h, label, col, fonts, seams)
+                out += _slot(x, y + 10, w, h, label, col, fonts, seams, side=side)
             else:
                 out.append(Rect(x, y + 10, w, h, "#ffffff", col, 0.8, 2.0))
             x += w + gap
