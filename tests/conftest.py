@@ -97,20 +97,10 @@ def root() -> Path:
 
 @pytest.fixture(scope="session")
 def full_build(tmp_path_factory) -> sharedbuild.Build:
-    """``cardgen build`` of every game from the project's sources, once per test run (shared by the
-    xdist workers): read it, never write into it."""
-    built = sharedbuild.full_build(tmp_path_factory, lambda out: problems_json("build", "--out", str(out)))
-    assert built.code == 0, built.problems
-    assert not [p for p in built.problems if p["severity"] == "error"]
-    return built
-
-
-@pytest.hookimpl(tryfirst=True)     # before xdist reads the groups
-def pytest_collection_modifyitems(config, items):
-    """Every test reading the shared build in one xdist group: one worker builds, none waits."""
-    for item in items:
-        if "full_build" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group(sharedbuild.GROUP))
+    """``cardgen build GAME`` of each game from the project's sources, once per test run (shared
+    by the xdist workers, each game built when first asked for): read it, never write into it."""
+    return sharedbuild.Build(sharedbuild.session_folder(tmp_path_factory),
+                             lambda slug, out: problems_json("build", slug, "--out", str(out)))
 
 
 def run_cli(*args: str, root: Path = ROOT) -> tuple[int, str]:

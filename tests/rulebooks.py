@@ -18,9 +18,8 @@ from tests.sharedbuild import Build
 
 
 def rulebook_build(build: Build, slug: str) -> tuple[int, list[dict], Path]:
-    """The game's part of the session's build of every game: (exit code, the problems in the
-    game's files, its output folder), as a build of the game alone gives them."""
-    return build.code, build.problems_of(slug), build.game(slug)
+    """The session's build of the game (``full_build``): (exit code, problems, output folder)."""
+    return build.code(slug), build.problems(slug), build.game(slug)
 
 
 def rulebook_names(out: Path) -> list[str]:

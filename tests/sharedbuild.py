@@ -4,8 +4,7 @@ the project's own sources, and the text of its PDFs' pages.
 With pytest-xdist each worker is a session of its own; the result is made once under a file
 lock in the folder the workers' temporary folders share (``basetemp``'s parent under xdist, the
 session's ``basetemp`` without it) and read back by every worker. The outputs are read-only for
-the tests: a test that writes copies first. ``conftest.py`` puts every test that uses the build
-in one xdist group (``--dist loadgroup``), so that the other worker never waits on the lock.
+the tests: a test that writes copies first.
 """
 
 from __future__ import annotations
@@ -17,14 +16,11 @@ import os
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pdfplumber
 import pytest
-
-GROUP = "shared_build"          # the xdist group of the tests that read the shared build
 
 
 def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -57,21 +53,33 @@ def once(top: Path, name: str, make: Callable[[Path], Any]) -> tuple[Path, Any]:
     return folder, json.loads(done.read_text(encoding="utf-8"))
 
 
-@dataclass(frozen=True)
 class Build:
-    """``cardgen build --out OUT`` of every game: its exit code, its problems and its outputs."""
+    """``cardgen build GAME --out OUT`` of each game, made when a test first asks for the game:
+    its exit code, its problems and its outputs. One build per game (not one of every game at
+    once) lets the two workers build two games at the same time."""
 
-    out: Path
-    code: int
-    problems: list[dict]
-    texts_folder: Path
+    def __init__(self, top: Path, build: Callable[[str, Path], tuple[int, list[dict]]]):
+        self.top, self._build = top, build
+        self.texts_folder = top / "texts"
+        self.texts_folder.mkdir(exist_ok=True)
+
+    def _made(self, slug: str) -> tuple[Path, dict]:
+        def make(out: Path) -> dict:
+            code, problems = self._build(slug, out)
+            return {"code": code, "problems": problems}
+        return once(self.top, f"build-{slug}", make)
 
     def game(self, slug: str) -> Path:
-        return self.out / slug
+        """The game's output folder (``OUT/GAME``)."""
+        out, result = self._made(slug)
+        assert result["code"] == 0, result["problems"]
+        return out / slug
 
-    def problems_of(self, slug: str) -> list[dict]:
-        """The problems reported in the game's own files (rules/, cards/, templates/, maps/, art/)."""
-        return [p for p in self.problems if f"/{slug}/" in "/" + str(p.get("file", ""))]
+    def code(self, slug: str) -> int:
+        return int(self._made(slug)[1]["code"])
+
+    def problems(self, slug: str) -> list[dict]:
+        return list(self._made(slug)[1]["problems"])
 
     def pages(self, pdf: Path) -> list[str]:
         """The text of every page of a PDF of this build (pdfplumber), extracted once per run."""
@@ -91,16 +99,3 @@ def page_texts(pdf: Path, cache: Path) -> list[str]:
         name = hashlib.sha256(str(pdf.resolve()).encode()).hexdigest()[:24]
         _TEXTS[pdf] = once(cache, name, extract)[1]
     return _TEXTS[pdf]
-
-
-def full_build(tmp_path_factory: pytest.TempPathFactory, build: Callable[[Path], tuple[int, list[dict]]]) -> Build:
-    """Every game built once per run with ``build(out) -> (exit code, problems)``."""
-    top = session_folder(tmp_path_factory)
-
-    def make(out: Path) -> dict:
-        code, problems = build(out)
-        return {"code": code, "problems": problems}
-    out, result = once(top, "full-build", make)
-    texts = top / "texts"
-    texts.mkdir(exist_ok=True)
-    return Build(out, result["code"], result["problems"], texts)

@@ -26,12 +26,13 @@ def test_the_scan_finds_each_kind_of_developer_text():
 def test_no_player_printable_shows_developer_text(full_build, slug):
     found: list[str] = []
     pats = patterns(ROOT, slug)
-    pdfs = player_pdfs(full_build.out, slug)
+    out = full_build.game(slug).parent
+    pdfs = player_pdfs(out, slug)
     assert pdfs, slug
     for pdf in pdfs:
         for n, text in enumerate(full_build.pages(pdf), 1):
             for hit in developer_text(text, pats):
-                found.append(f"{pdf.relative_to(full_build.out)} p.{n}: {hit}")
+                found.append(f"{pdf.relative_to(out)} p.{n}: {hit}")
     assert not found, "\n".join(found[:40])
 
 

@@ -35,7 +35,7 @@ if "rules" not in main.commands:          # the lead wires it into cli.py; until
     main.add_command(rules)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def built(full_build):
     """The game's part of the session's build of every game: (exit code, its problems, its outputs)."""
     code, probs, out = rulebook_build(full_build, GAME)
@@ -43,7 +43,7 @@ def built(full_build):
     return code, out, probs
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def texts(built, full_build):
     """The text of every page of rulebook.pdf, read once."""
     return full_build.pages(built[1] / "rulebook.pdf")

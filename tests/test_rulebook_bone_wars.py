@@ -42,12 +42,12 @@ def current_text(root: Path) -> str:
     return "\n".join(rulebook_pages(root, GAME))
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def built(full_build):
     return rulebook_build(full_build, GAME)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def texts(built, full_build):
     _, _, out = built
     return {name: "\n".join(full_build.pages(out / name)) for name in ("rulebook.pdf", "rulebook-v0.9.pdf",

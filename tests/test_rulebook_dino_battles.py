@@ -36,12 +36,12 @@ def flat(pages: list[str]) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[\"'‘’“”]", "", " ".join(pages)))
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def built(full_build):
     return rulebook_build(full_build, GAME)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def texts(built, full_build):
     return full_build.pages(built[2] / "rulebook.pdf")
 
