@@ -26,7 +26,7 @@ import pytest
 def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The temporary folder every worker of this test run shares."""
     base = tmp_path_factory.getbasetemp()
-    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared"
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "made-once"
     folder.mkdir(exist_ok=True)
     return folder
 
