@@ -32,19 +32,28 @@ def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @contextmanager
-def locked(path: Path) -> Iterator[None]:
+def locked(path: Path, wait: bool = True) -> Iterator[bool]:
+    """Holds an exclusive lock on ``path``; without ``wait``, yields False at once when another
+    process holds it."""
     with open(path, "a+") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
         try:
-            yield
+            fcntl.flock(fh, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def once(top: Path, name: str, make: Callable[[Path], Any]) -> tuple[Path, Any]:
-    """``make(top / name)`` once per run (its JSON result kept beside it); (folder, result)."""
+def once(top: Path, name: str, make: Callable[[Path], Any], wait: bool = True) -> tuple[Path, Any] | None:
+    """``make(top / name)`` once per run (its JSON result kept beside it); (folder, result).
+    Without ``wait``, None when another worker is making it right now."""
     folder, done = top / name, top / f"{name}.json"
-    with locked(top / f"{name}.lock"):
+    with locked(top / f"{name}.lock", wait) as mine:
+        if not mine:
+            return None
         if not done.exists():
             if folder.exists():                 # a worker died half-way: start again
                 shutil.rmtree(folder)
@@ -62,24 +71,46 @@ class Build:
         self.top, self._build = top, build
         self.texts_folder = top / "texts"
         self.texts_folder.mkdir(exist_ok=True)
+        self._done: dict[str, tuple[Path, dict]] = {}
 
-    def _made(self, slug: str) -> tuple[Path, dict]:
+    def _made(self, slug: str, wait: bool = True) -> tuple[Path, dict] | None:
         def make(out: Path) -> dict:
             code, problems = self._build(slug, out)
             return {"code": code, "problems": problems}
-        return once(self.top, f"build-{slug}", make)
+        if slug not in self._done:
+            made = once(self.top, f"build-{slug}", make, wait)
+            if made is None:
+                return None
+            self._done[slug] = made
+        return self._done[slug]
+
+    def games(self, slugs: list[str]) -> dict[str, Path]:
+        """The output folders of several games; the games another worker is building now are
+        taken last, so that two workers asking for the same games build different ones."""
+        pending = list(slugs)
+        while pending:
+            ready = [slug for slug in pending if self._made(slug, wait=False) is not None]
+            pending = [slug for slug in pending if slug not in ready]
+            if pending and not ready:
+                self._made(pending[0])          # all busy: wait for one
+        return {slug: self.game(slug) for slug in slugs}
 
     def game(self, slug: str) -> Path:
         """The game's output folder (``OUT/GAME``)."""
-        out, result = self._made(slug)
+        out, result = self.top / f"build-{slug}", self._result(slug)
         assert result["code"] == 0, result["problems"]
         return out / slug
 
+    def _result(self, slug: str) -> dict:
+        made = self._made(slug)
+        assert made is not None         # waited for
+        return made[1]
+
     def code(self, slug: str) -> int:
-        return int(self._made(slug)[1]["code"])
+        return int(self._result(slug)["code"])
 
     def problems(self, slug: str) -> list[dict]:
-        return list(self._made(slug)[1]["problems"])
+        return list(self._result(slug)["problems"])
 
     def pages(self, pdf: Path) -> list[str]:
         """The text of every page of a PDF of this build (pdfplumber), extracted once per run."""
@@ -97,5 +128,7 @@ def page_texts(pdf: Path, cache: Path) -> list[str]:
             with pdfplumber.open(pdf) as doc:
                 return [p.extract_text() or "" for p in doc.pages]
         name = hashlib.sha256(str(pdf.resolve()).encode()).hexdigest()[:24]
-        _TEXTS[pdf] = once(cache, name, extract)[1]
+        made = once(cache, name, extract)
+        assert made is not None
+        _TEXTS[pdf] = made[1]
     return _TEXTS[pdf]
