@@ -16,6 +16,7 @@ import pytest
 from cardgen.loader import list_games, load_game
 from cardgen.problems import Problems
 from tests.conftest import ROOT, problems_json, qpdf_check
+from tests.test_games_are_data import SLUG, make_project
 
 
 def digest(folder) -> dict[str, str]:
@@ -76,3 +77,19 @@ def test_pdftoppm_renders_every_card_sheet(full_build, tmp_path):
         r = subprocess.run(["pdftoppm", "-r", "10", "-png", str(pdf), str(tmp_path / pdf.parent.name)],
                            capture_output=True, text=True)
         assert r.returncode == 0 and not r.stderr, (pdf, r.stderr)
+
+
+def test_build_without_a_game_builds_every_game_as_each_alone(tmp_path):
+    """``cardgen build`` naming no game (``make build``) builds every game of the project, each
+    byte for byte as ``cardgen build GAME`` does (what the shared per-game builds stand on)."""
+    project = make_project(tmp_path / "proj")
+    for part in ("rules", "cards", "templates"):
+        shutil.copytree(project / part / SLUG, project / part / "pebble_twin")
+    code, probs = problems_json("build", "--out", str(tmp_path / "all"), root=project)
+    assert code == 0, probs
+    assert sorted(p.name for p in (tmp_path / "all").iterdir() if p.name != ".cache") == ["pebble_race", "pebble_twin"]
+    for slug in ("pebble_race", "pebble_twin"):
+        code, probs = problems_json("build", slug, "--out", str(tmp_path / slug), root=project)
+        assert code == 0, probs
+        alone = digest(tmp_path / slug / slug)
+        assert alone and digest(tmp_path / "all" / slug) == alone
