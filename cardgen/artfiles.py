@@ -12,8 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import sources
-from .images import ImageError, checked, image_size
+from cardgen import sources
+from cardgen.images import ImageError, checked, image_size
 
 RASTER = (".png", ".jpg", ".jpeg")
 VECTOR = (".svg",)

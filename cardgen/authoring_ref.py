@@ -9,12 +9,12 @@ import dataclasses
 import inspect
 import re
 
-from . import constraints
-from .elements import KINDS
-from .fonts import available, charset
-from .logschema import type_text
-from .play.package import GamePackage
-from .schema import MISSING, TYPES, Opt
+from cardgen import constraints
+from cardgen.elements import KINDS
+from cardgen.fonts import available, charset
+from cardgen.logschema import type_text
+from cardgen.play.package import GamePackage
+from cardgen.schema import MISSING, TYPES, Opt
 
 BEGIN = "<!-- begin generated reference: make goldens (pytest --update-goldens) -->"
 END = "<!-- end generated reference -->"

@@ -25,9 +25,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from . import sources
-from .model import Card, Game
-from .problems import Loc
+from cardgen import sources
+from cardgen.model import Card, Game
+from cardgen.problems import Loc
 
 CODE_DIR = Path(__file__).resolve().parent
 MAX_ENTRY = 2 * 1024 * 1024 * 1024    # a cached entry or output read back

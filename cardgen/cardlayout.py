@@ -12,17 +12,17 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from . import cache as cachemod
-from .cache import Recorder, Store, deps_hold, digest
-from .elements import KINDS
-from .elements.base import DrawContext
-from .legibility import MIN_PT, describe, floor_of, small_texts, too_small
-from .model import Card, Game
-from .problems import Loc, Problem, Problems
-from .scene import Symbol, Use
-from .scenecodec import decode, encode
-from .templates import Template, TemplateSet, evaluate
-from .yamlsrc import plain
+from cardgen import cache as cachemod
+from cardgen.cache import Recorder, Store, deps_hold, digest
+from cardgen.elements import KINDS
+from cardgen.elements.base import DrawContext
+from cardgen.legibility import MIN_PT, describe, floor_of, small_texts, too_small
+from cardgen.model import Card, Game
+from cardgen.problems import Loc, Problem, Problems
+from cardgen.scene import Symbol, Use
+from cardgen.scenecodec import decode, encode
+from cardgen.templates import Template, TemplateSet, evaluate
+from cardgen.yamlsrc import plain
 
 
 class _Watched(Mapping):

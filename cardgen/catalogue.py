@@ -17,11 +17,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import sources
-from .loader import list_games
-from .problems import Loc, Problems
-from .schema import Opt, check_mapping
-from .yamlsrc import YDict, load_yaml, parse_yaml
+from cardgen import sources
+from cardgen.loader import list_games
+from cardgen.problems import Loc, Problems
+from cardgen.schema import Opt, check_mapping
+from cardgen.yamlsrc import YDict, load_yaml, parse_yaml
 
 FRAMEWORK_FILE = Path(__file__).with_name("framework_rules.yaml")
 RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+$")

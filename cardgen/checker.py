@@ -13,15 +13,15 @@ import json
 import sys
 from pathlib import Path
 
-from . import gamehooks, sources
-from .catalogue import rule_titles
-from .loader import load_game
-from .model import Game
-from .play.referee import BaseEngine, Referee, StopReplay
-from .playlog import LogError, PlayLog, read
-from .problems import Loc, Problem, Problems, did_you_mean, display_path, safe
-from .schema import MISSING, check_value
-from .yamlsrc import YList
+from cardgen import gamehooks, sources
+from cardgen.catalogue import rule_titles
+from cardgen.loader import load_game
+from cardgen.model import Game
+from cardgen.play.referee import BaseEngine, Referee, StopReplay
+from cardgen.playlog import LogError, PlayLog, read
+from cardgen.problems import Loc, Problem, Problems, did_you_mean, display_path, safe
+from cardgen.schema import MISSING, check_value
+from cardgen.yamlsrc import YList
 
 
 def _refused(probs: Problems, fallback: Loc) -> LogError:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .constraints import Collection, Entry
-from .entries import ANY_KEY
-from .model import Game
-from .problems import Loc, Problems, did_you_mean
-from .schema import Opt, check_value
-from .yamlsrc import YDict, YList, load_yaml
+from cardgen.constraints import Collection, Entry
+from cardgen.entries import ANY_KEY
+from cardgen.model import Game
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.schema import Opt, check_value
+from cardgen.yamlsrc import YDict, YList, load_yaml
 
 
 def pool(game: Game) -> Collection:

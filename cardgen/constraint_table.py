@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .entries import ANY_KEY, Collection, Entry, bad_keys, selects, uncertain
-from .problems import Loc, Problems, did_you_mean
-from .yamlsrc import YDict, YList
+from cardgen.entries import ANY_KEY, Collection, Entry, bad_keys, selects, uncertain
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.yamlsrc import YDict, YList
 
 
 def _key_fields(c: dict) -> list[str]:

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .constraint_table import TABLE_ARGS, k_table
-from .entries import Collection, Entry, matches, selects, uncertain
-from .problems import Loc, Problems, did_you_mean
-from .yamlsrc import YDict
+from cardgen.constraint_table import TABLE_ARGS, k_table
+from cardgen.entries import Collection, Entry, matches, selects, uncertain
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.yamlsrc import YDict
 
 __all__ = ["Collection", "Entry", "evaluate", "matches", "selects", "resolve_args", "resolve_param", "KINDS"]
 

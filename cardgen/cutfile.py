@@ -10,9 +10,9 @@ rectangle, at the same place as in cards.pdf and cards.json.
 
 from __future__ import annotations
 
-from .render_svg import render_page
-from .scene import Document, Page, Rect
-from .sheetfit import REG_INSET, REG_LENGTH, REG_SQUARE, REG_THICKNESS
+from cardgen.render_svg import render_page
+from cardgen.scene import Document, Page, Rect
+from cardgen.sheetfit import REG_INSET, REG_LENGTH, REG_SQUARE, REG_THICKNESS
 
 INK = "#000000"
 CUT = "#ff0000"          # Silhouette Studio shows cut lines red

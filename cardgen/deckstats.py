@@ -12,7 +12,7 @@ import statistics
 from collections.abc import Iterable
 from typing import Any
 
-from .model import Game
+from cardgen.model import Game
 
 BAR = 40            # the widest bar of the cost curve, in characters
 

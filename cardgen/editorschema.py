@@ -22,16 +22,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from . import logschema
-from .boards.maps import MAP_SPEC
-from .boards.mats import MAT_SPEC
-from .boards.tokens import SHEET_SPEC
-from .collection_files import deck_kinds
-from .elements import KINDS
-from .loader import CARD_TYPE_SPEC, COLLECTION_SPEC, COMMON_FIELDS, COMPONENT_SPEC, GAME_SPEC
-from .model import Game
-from .schema import Opt
-from .templates import COMMON_KEYS
+from cardgen import logschema
+from cardgen.boards.maps import MAP_SPEC
+from cardgen.boards.mats import MAT_SPEC
+from cardgen.boards.tokens import SHEET_SPEC
+from cardgen.collection_files import deck_kinds
+from cardgen.elements import KINDS
+from cardgen.loader import CARD_TYPE_SPEC, COLLECTION_SPEC, COMMON_FIELDS, COMPONENT_SPEC, GAME_SPEC
+from cardgen.model import Game
+from cardgen.schema import Opt
+from cardgen.templates import COMMON_KEYS
 
 DRAFT = logschema.DRAFT
 EXPR = {"type": "string", "pattern": r"\{[{%]", "description": "a Jinja2 expression, e.g. \"{{ card.health }}\""}

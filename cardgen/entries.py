@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .problems import Loc
+from cardgen.problems import Loc
 
 ANY_KEY = "*"       # in ``bad``: nothing of the card is known (its card type is unknown)
 

@@ -14,7 +14,7 @@ import sys
 
 def run() -> None:
     try:
-        from .cli import main
+        from cardgen.cli import main
         main()
     except KeyboardInterrupt:
         _leave(say=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import textwrap
 
-from .problems import Problem
-from .scene import Line, Rect, Text
+from cardgen.problems import Problem
+from cardgen.scene import Line, Rect, Text
 
 RED = "#c0102a"
 FONT = "LiberationSans-Regular"

@@ -8,11 +8,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import sources
-from .catalogue import Catalogue, Rule, load_catalogue, load_framework_rules
-from .loader import list_games
-from .problems import Problems, display_path
-from .yamlsrc import YDict, load_yaml
+from cardgen import sources
+from cardgen.catalogue import Catalogue, Rule, load_catalogue, load_framework_rules
+from cardgen.loader import list_games
+from cardgen.problems import Problems, display_path
+from cardgen.yamlsrc import YDict, load_yaml
 
 _TAG = re.compile(r'\brule="([^"]*)"')
 

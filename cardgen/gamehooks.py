@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from .play.package import GamePackage
+from cardgen.play.package import GamePackage
 
 _OLD_NAMES = {"engine": "Engine"}
 

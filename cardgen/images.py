@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PIL import Image as PILImage
 
-from . import sources
+from cardgen import sources
 
 MAX_PIXELS = PILImage.MAX_IMAGE_PIXELS or 89_478_485     # Pillow's own decompression-bomb limit
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cutfile import registration_marks
-from .model import PrintSettings
-from .scene import Clip, Line, Page, Rotate, Use, translate
-from .sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
+from cardgen.cutfile import registration_marks
+from cardgen.model import PrintSettings
+from cardgen.scene import Clip, Line, Page, Rotate, Use, translate
+from cardgen.sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
 
 __all__ = ["Placement", "back_position", "crop_marks", "impose", "make_grid"]
 

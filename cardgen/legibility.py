@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .scene import Clip, Text
+from cardgen.scene import Clip, Text
 
 MIN_PT = 6.0          # any text a player reads
 MIN_RULES_PT = 7.0    # rules / body text

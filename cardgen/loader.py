@@ -9,18 +9,18 @@ import difflib
 from pathlib import Path
 from typing import Any
 
-from . import sources
-from .entries import ANY_KEY
-from .fonts import available as available_fonts
-from .model import Card, CardType, Component, Game, Icon, PrintSettings
-from .problems import Loc, Problems, did_you_mean
-from .schema import Opt, check_mapping, check_value, opt_from_yaml
-from .sheetfit import fit, make_grid, usable_margin
-from .sheets import read as read_sheet
-from .sheets import sheet_files
-from .slips import ids_in, once_for_defaults, with_rule
-from .units import PAPER_MM
-from .yamlsrc import YDict, load_yaml
+from cardgen import sources
+from cardgen.entries import ANY_KEY
+from cardgen.fonts import available as available_fonts
+from cardgen.model import Card, CardType, Component, Game, Icon, PrintSettings
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.schema import Opt, check_mapping, check_value, opt_from_yaml
+from cardgen.sheetfit import fit, make_grid, usable_margin
+from cardgen.sheets import read as read_sheet
+from cardgen.sheets import sheet_files
+from cardgen.slips import ids_in, once_for_defaults, with_rule
+from cardgen.units import PAPER_MM
+from cardgen.yamlsrc import YDict, load_yaml
 
 DEFAULT_LIMITS = {"copies": 1000, "count": 10000}     # game.yaml ``limits`` may change them
 

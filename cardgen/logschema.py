@@ -23,9 +23,9 @@ from typing import Any
 
 import yaml
 
-from . import gamehooks
-from . import games as games_pkg
-from .schema import MISSING, Opt
+from cardgen import gamehooks
+from cardgen import games as games_pkg
+from cardgen.schema import MISSING, Opt
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 # Keys every log may carry, whatever the game (see cardgen.checker._check_shape).

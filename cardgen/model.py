@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .problems import Loc
-from .schema import Opt
+from cardgen.problems import Loc
+from cardgen.schema import Opt
 
 
 @dataclass

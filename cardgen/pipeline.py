@@ -10,17 +10,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import collection_files as cols
-from . import constraints, deckstats, gamehooks
-from .cache import Store, cached_files, digest, files_digest
-from .cardlayout import CardLayout
-from .catalogue import load_catalogue
-from .errorcard import error_card
-from .imposition import Placement
-from .loader import load_game
-from .model import Card, Game
-from .problems import Problem, Problems
-from .scenecodec import encode
+from cardgen import collection_files as cols
+from cardgen import constraints, deckstats, gamehooks
+from cardgen.cache import Store, cached_files, digest, files_digest
+from cardgen.cardlayout import CardLayout
+from cardgen.catalogue import load_catalogue
+from cardgen.errorcard import error_card
+from cardgen.imposition import Placement
+from cardgen.loader import load_game
+from cardgen.model import Card, Game
+from cardgen.problems import Problem, Problems
+from cardgen.scenecodec import encode
 
 
 @dataclass
@@ -92,7 +92,7 @@ def check_game(game: Game, problems: Problems, errors_before: int | None = None,
         extra(game, construction)
     relaxed = _relax(problems, construction) if draft else 0
     if set(game.printables) & {"maps", "board", "mats", "tokens", "reference"}:
-        from . import boards
+        from cardgen import boards
 
         def check_boards(g: Game, p: Problems) -> dict[str, bytes]:
             boards.check_game(g, p)
@@ -101,7 +101,7 @@ def check_game(game: Game, problems: Problems, errors_before: int | None = None,
     if "rulebook" in game.printables and len(problems.errors) == errors_before:
         # The rulebook prints the content: while the content has errors, checking it would only
         # repeat them (a card that failed to load is also an unknown card of the rulebook).
-        from . import boards, rulebook  # noqa: F401 - boards registers the rulebook's board: images
+        from cardgen import boards, rulebook  # noqa: F401 - boards registers the rulebook's board: images
 
         def check(g: Game, p: Problems) -> dict[str, bytes]:
             rulebook.check(g, p)

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import sources
-from .problems import Loc, Problems
-from .yamlsrc import YDict, YList, parse_yaml
+from cardgen import sources
+from cardgen.problems import Loc, Problems
+from cardgen.yamlsrc import YDict, YList, parse_yaml
 
 
 class LogError(Exception):

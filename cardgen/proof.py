@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import io
 
-from .cardlayout import CardLayout
-from .lazymod import lazy
-from .model import Card, Game
-from .problems import Problems
-from .render_pdf import render
-from .scene import Document, Line, Page, Text, translate
+from cardgen.cardlayout import CardLayout
+from cardgen.lazymod import lazy
+from cardgen.model import Card, Game
+from cardgen.problems import Problems
+from cardgen.render_pdf import render
+from cardgen.scene import Document, Line, Page, Text, translate
 
 pdfium = lazy("pypdfium2")     # rasterising loads it; the other commands do not
 

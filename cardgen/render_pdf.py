@@ -15,10 +15,10 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 
-from . import fonts, sources
-from .artfiles import svg_drawing
-from .images import ImageError
-from .scene import Circle, Clip, Document, Image, Line, Link, Polygon, Rect, Rotate, Text, Use, children
+from cardgen import fonts, sources
+from cardgen.artfiles import svg_drawing
+from cardgen.images import ImageError
+from cardgen.scene import Circle, Clip, Document, Image, Line, Link, Polygon, Rect, Rotate, Text, Use, children
 
 MM = 72.0 / 25.4
 

@@ -14,8 +14,8 @@ import mimetypes
 
 import svgwrite
 
-from . import sources
-from .scene import Circle, Clip, Document, Image, Line, Link, Page, Polygon, Rect, Rotate, Text, Use, children
+from cardgen import sources
+from cardgen.scene import Circle, Clip, Document, Image, Line, Link, Page, Polygon, Rect, Rotate, Text, Use, children
 
 PT_MM = 25.4 / 72.0
 

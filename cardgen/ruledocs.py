@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import sources
-from .authoring_ref import refresh as refresh_reference
-from .catalogue import Catalogue, Rule, load_catalogue, load_framework_rules
-from .loader import list_games
-from .problems import Problems
+from cardgen import sources
+from cardgen.authoring_ref import refresh as refresh_reference
+from cardgen.catalogue import Catalogue, Rule, load_catalogue, load_framework_rules
+from cardgen.loader import list_games
+from cardgen.problems import Problems
 
 GENERATED = "<!-- generated from {src} by cardgen; edit that file, then run `pytest --update-goldens` -->"
 

@@ -26,7 +26,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 
-from . import sources
+from cardgen import sources
 
 MAX_RANGE = 10_000
 MAX_STEPS = 1_000_000

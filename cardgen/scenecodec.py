@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import astuple, fields
 from typing import Any
 
-from .scene import Circle, Clip, Image, Line, Link, Polygon, Rect, Text, Use
+from cardgen.scene import Circle, Clip, Image, Line, Link, Polygon, Rect, Text, Use
 
 KINDS: dict[str, type] = {t.__name__: t for t in (Rect, Line, Circle, Polygon, Text, Image, Use, Link, Clip)}
 

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .problems import Loc, Problems, did_you_mean
-from .units import UnitError, length_mm
-from .yamlsrc import YDict, YList
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.units import UnitError, length_mm
+from cardgen.yamlsrc import YDict, YList
 
 TYPES = ("int", "number", "str", "bool", "length", "color", "list", "map", "any", "enum")
 _COLOR = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})$")

@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import collection_files as cols
-from .imposition import Placement
-from .model import Game
-from .play.lookup import hint_for
-from .problems import Problems
+from cardgen import collection_files as cols
+from cardgen.imposition import Placement
+from cardgen.model import Game
+from cardgen.play.lookup import hint_for
+from cardgen.problems import Problems
 
 #: ``--only`` groups: a word designers use → the printables it means
 GROUPS: dict[str, tuple[str, ...]] = {

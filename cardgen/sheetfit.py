@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .model import PrintSettings
+from cardgen.model import PrintSettings
 
 MARK_GAP = 1.0       # mm between a crop mark and the bleed box it points at
 MIN_MARK = 2.0       # mm: the shortest crop mark worth printing

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import sources
-from .model import Card, CardType
-from .problems import Loc, Problems, display_path
-from .schema import Opt
-from .yamlsrc import YDict, YList
+from cardgen import sources
+from cardgen.model import Card, CardType
+from cardgen.problems import Loc, Problems, display_path
+from cardgen.schema import Opt
+from cardgen.yamlsrc import YDict, YList
 
 SHEET_KINDS = (".csv", ".xlsx")
 SEP = ";"

@@ -8,10 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from . import sources
-from .problems import Problems
-from .schema import Opt
-from .yamlsrc import YDict
+from cardgen import sources
+from cardgen.problems import Problems
+from cardgen.schema import Opt
+from cardgen.yamlsrc import YDict
 
 
 def with_rule(opt: Opt, rule: str | None) -> Opt:

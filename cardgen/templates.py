@@ -15,12 +15,12 @@ from typing import Any
 
 from jinja2 import StrictUndefined
 
-from .elements import KINDS
-from .lazymod import lazy
-from .problems import Loc, Problems, did_you_mean
-from .sandbox import BoundedSandbox
-from .schema import MISSING, Opt, check_value
-from .yamlsrc import YDict, inside, load_yaml
+from cardgen.elements import KINDS
+from cardgen.lazymod import lazy
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.sandbox import BoundedSandbox
+from cardgen.schema import MISSING, Opt, check_value
+from cardgen.yamlsrc import YDict, inside, load_yaml
 
 jinja2 = lazy("jinja2")              # a template of plain {{ card.x }} fields never needs it
 sandbox = lazy("jinja2.sandbox")

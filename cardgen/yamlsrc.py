@@ -20,8 +20,8 @@ from typing import Any
 
 import yaml
 
-from . import sources
-from .problems import Loc, Problems
+from cardgen import sources
+from cardgen.problems import Loc, Problems
 
 MAX_DEPTH = 100                 # nested mappings and lists in one file
 MAX_ALIAS_NODES = 100_000       # values added by expanding aliases, over the whole file

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..collection_files import pool
-from ..constraints import evaluate
-from ..entries import ANY_KEY, bad_keys
-from ..fonts import METRICS
-from ..problems import Loc, Problems
-from ..scene import Rect, Text
-from ..schema import Opt
-from ..templates import is_expr, make_env
-from ..yamlsrc import YDict, YList
-from . import common
-from .tiling import Seams
+from cardgen.collection_files import pool
+from cardgen.constraints import evaluate
+from cardgen.entries import ANY_KEY, bad_keys
+from cardgen.fonts import METRICS
+from cardgen.problems import Loc, Problems
+from cardgen.scene import Rect, Text
+from cardgen.schema import Opt
+from cardgen.templates import is_expr, make_env
+from cardgen.yamlsrc import YDict, YList
+from cardgen.boards import common
+from cardgen.boards.tiling import Seams
 
 TABLE_SPEC = {
     "title": Opt("str", required=True),

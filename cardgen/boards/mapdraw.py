@@ -7,12 +7,12 @@ import math
 from bisect import bisect_left
 from typing import Any
 
-from .. import hexgrid as hg
-from ..legibility import MIN_PT
-from ..scene import Circle, Line, Polygon, Rect, Text
-from . import common
-from .mapmodel import INK, HexMap, Terrain
-from .tiling import NO_SEAMS, PT_MM, Board, Seams, text_box
+from cardgen import hexgrid as hg
+from cardgen.legibility import MIN_PT
+from cardgen.scene import Circle, Line, Polygon, Rect, Text
+from cardgen.boards import common
+from cardgen.boards.mapmodel import INK, HexMap, Terrain
+from cardgen.boards.tiling import NO_SEAMS, PT_MM, Board, Seams, text_box
 
 # --------------------------------------------------------------------------- drawing
 

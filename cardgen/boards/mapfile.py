@@ -7,13 +7,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .. import hexgrid as hg
-from .. import sources
-from ..problems import Loc, Problems, did_you_mean
-from ..schema import Opt
-from ..yamlsrc import YDict, YList
-from . import common
-from .mapmodel import MAP_SPEC, HexMap, TerrainSet
+from cardgen import hexgrid as hg
+from cardgen import sources
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.schema import Opt
+from cardgen.yamlsrc import YDict, YList
+from cardgen.boards import common
+from cardgen.boards.mapmodel import MAP_SPEC, HexMap, TerrainSet
 
 
 def _layout_rows(doc: YDict, md: YDict) -> tuple[list[str], int, list[str]]:

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import hexgrid as hg
-from ..problems import Loc
-from ..schema import Opt
+from cardgen import hexgrid as hg
+from cardgen.problems import Loc
+from cardgen.schema import Opt
 
 DEFAULT_HEX = 25.0           # mm across flats: fits 25 mm miniature bases
 PATTERNS = ("none", "hatch", "crosshatch", "dots", "waves")

@@ -20,23 +20,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .. import gamehooks
-from .. import hexgrid as hg
-from ..problems import Problems, did_you_mean
-from ..schema import Opt
-from ..yamlsrc import YDict
-from . import common
-from .mapdraw import PAD, TITLE_H, hex_layout, scene
-from .mapfile import _fmt, load_map
-from .mapmodel import (
-    MAP_SPEC,
-    TERRAIN_SPEC,
-    ZONE_SPEC,
-    HexMap,
-    Terrain,
-    TerrainSet,
-    Zone,
-)
+from cardgen import gamehooks
+from cardgen import hexgrid as hg
+from cardgen.problems import Problems, did_you_mean
+from cardgen.schema import Opt
+from cardgen.yamlsrc import YDict
+from cardgen.boards import common
+from cardgen.boards.mapdraw import PAD, TITLE_H, hex_layout, scene
+from cardgen.boards.mapfile import _fmt, load_map
+from cardgen.boards.mapmodel import MAP_SPEC, TERRAIN_SPEC, ZONE_SPEC, HexMap, Terrain, TerrainSet, Zone
 
 __all__ = ["MAP_SPEC", "PAD", "TITLE_H", "HexMap", "check_map", "hex_layout", "islands", "load_all", "load_map",
            "load_terrain", "scene"]

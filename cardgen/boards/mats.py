@@ -15,13 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..fonts import METRICS
-from ..problems import Loc, Problems, did_you_mean
-from ..scene import Circle, Rect, Text
-from ..schema import Opt
-from ..yamlsrc import YDict, YList
-from . import common
-from .tiling import NO_SEAMS, Board, Seams
+from cardgen.fonts import METRICS
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.scene import Circle, Rect, Text
+from cardgen.schema import Opt
+from cardgen.yamlsrc import YDict, YList
+from cardgen.boards import common
+from cardgen.boards.tiling import NO_SEAMS, Board, Seams
 
 GROUP_SPEC = {
     "label": Opt("str", required=True),

@@ -39,14 +39,14 @@ from pathlib import Path
 
 from reportlab.platypus import Flowable
 
-from .. import hexgrid as hg
-from ..problems import Loc, Problems, did_you_mean
-from ..render_pdf import MM, draw_items
-from ..rulebook.flowables import CardPicture
-from ..rulebook.printable import register_image_scheme
-from ..scene import Circle, Line, Polygon, Rect, Text, translate
-from . import common, maps, mats, tokens, zoneboard
-from .tiling import bbox
+from cardgen import hexgrid as hg
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.render_pdf import MM, draw_items
+from cardgen.rulebook.flowables import CardPicture
+from cardgen.rulebook.printable import register_image_scheme
+from cardgen.scene import Circle, Line, Polygon, Rect, Text, translate
+from cardgen.boards import common, maps, mats, tokens, zoneboard
+from cardgen.boards.tiling import bbox
 
 SCHEME = "board"
 MAX_RATIO = 1.3            # a picture is never taller than this × the text width

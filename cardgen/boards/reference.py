@@ -17,16 +17,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..elements.base import DrawContext
-from ..elements.text import layout_text
-from ..legibility import MIN_RULES_PT
-from ..problems import Loc, Problems
-from ..scene import Line, Page, Rect, Text
-from ..schema import Opt
-from ..templates import make_env
-from ..textfit import fit
-from ..yamlsrc import YDict, plain
-from . import common
+from cardgen.elements.base import DrawContext
+from cardgen.elements.text import layout_text
+from cardgen.legibility import MIN_RULES_PT
+from cardgen.problems import Loc, Problems
+from cardgen.scene import Line, Page, Rect, Text
+from cardgen.schema import Opt
+from cardgen.templates import make_env
+from cardgen.textfit import fit
+from cardgen.yamlsrc import YDict, plain
+from cardgen.boards import common
 
 SECTION_SPEC = {"title": Opt("str", required=True), "text": Opt("str", required=True)}
 SHEET_SPEC = {

@@ -23,8 +23,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..fonts import METRICS
-from ..scene import Circle, Clip, Image, Line, Polygon, Rect, Text
+from cardgen.fonts import METRICS
+from cardgen.scene import Circle, Clip, Image, Line, Polygon, Rect, Text
 
 COMMON_W, COMMON_H = 210.0, 279.4        # the area both A4 and Letter hold
 MARGIN = 10.0                            # blank paper kept at every edge of that area

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import click
 
-from .authoring import schema, serve
-from .cmd_build import build
-from .cmd_content import cards, check, validate
-from .cmd_output import export, proof
-from .cmd_simulate import simulate
-from .common import CardgenGroup, Ctx
-from .new import new
-from .rules import rules
+from cardgen.cli.authoring import schema, serve
+from cardgen.cli.cmd_build import build
+from cardgen.cli.cmd_content import cards, check, validate
+from cardgen.cli.cmd_output import export, proof
+from cardgen.cli.cmd_simulate import simulate
+from cardgen.cli.common import CardgenGroup, Ctx
+from cardgen.cli.new import new
+from cardgen.cli.rules import rules
 
 
 @click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]},

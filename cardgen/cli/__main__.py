@@ -1,5 +1,5 @@
 """``python -m cardgen.cli``."""
 
-from . import main
+from cardgen.cli import main
 
 main()

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from ..loader import load_game
-from ..problems import Problems, to_json
+from cardgen.loader import load_game
+from cardgen.problems import Problems, to_json
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Report as text lines or one JSON document.")
@@ -27,8 +27,8 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), de
 @click.pass_obj
 def serve(obj, game: str | None, port: int, watch: bool, fmt: str) -> None:
     """A live preview of GAME's cards in the browser, rebuilt as you save (http://127.0.0.1:PORT/)."""
-    from ..serve.app import serve as run_server  # starlette and uvicorn: only for this command
-    from ..serve.preview import Preview
+    from cardgen.serve.app import serve as run_server  # starlette and uvicorn: only for this command
+    from cardgen.serve.preview import Preview
     if game is None:
         if len(obj.games) != 1:
             raise click.UsageError("name the game to preview (games: " + ", ".join(obj.games) + ")")
@@ -56,7 +56,7 @@ def serve(obj, game: str | None, port: int, watch: bool, fmt: str) -> None:
 def schema(obj, game: str, out: Path | None, fmt: str) -> None:
     """JSON Schemas of GAME's files (cards, templates, decks, params, maps, logs) for editors that
     check YAML as you type: put `# yaml-language-server: $schema=<file>` on a file's first line."""
-    from .. import editorschema  # reads the boards' specs (0.1 s of imports): only for this command
+    from cardgen import editorschema  # reads the boards' specs (0.1 s of imports): only for this command
     obj.check_games((game,))
     problems = Problems()
     g = load_game(obj.root, game, problems)

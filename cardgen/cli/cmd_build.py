@@ -10,19 +10,19 @@ from pathlib import Path
 
 import click
 
-from .. import pipeline, sources
-from ..atomic import OutputError, check_folder, replace_set
-from ..cache import Store, cached_files, code_fingerprint, digest, files_digest
-from ..cache import default_folder as cache_folder
-from ..cache import enabled as cache_enabled
-from ..loader import check_sizes_fit
-from ..printables import for_game
-from ..problems import Loc, Problems, did_you_mean, safe
-from ..selection import SelectionError, select_cards
-from ..selection import apply as apply_selection
-from ..selection import printables as select_printables
-from ..units import PAPER_MM, UnitError, length_mm
-from .common import FORMAT, Ctx, report
+from cardgen import pipeline, sources
+from cardgen.atomic import OutputError, check_folder, replace_set
+from cardgen.cache import Store, cached_files, code_fingerprint, digest, files_digest
+from cardgen.cache import default_folder as cache_folder
+from cardgen.cache import enabled as cache_enabled
+from cardgen.loader import check_sizes_fit
+from cardgen.printables import for_game
+from cardgen.problems import Loc, Problems, did_you_mean, safe
+from cardgen.selection import SelectionError, select_cards
+from cardgen.selection import apply as apply_selection
+from cardgen.selection import printables as select_printables
+from cardgen.units import PAPER_MM, UnitError, length_mm
+from cardgen.cli.common import FORMAT, Ctx, report
 
 
 @click.command()

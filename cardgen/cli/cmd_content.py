@@ -8,13 +8,13 @@ from pathlib import Path
 
 import click
 
-from .. import deckstats, gamehooks, pipeline, sources
-from ..checker import run_check
-from ..collection_files import deck_kinds
-from ..loader import COMMON_FIELDS, load_game
-from ..problems import Problems, safe
-from ..sheets import write_csv
-from .common import FORMAT, Ctx, report, titles
+from cardgen import deckstats, gamehooks, pipeline, sources
+from cardgen.checker import run_check
+from cardgen.collection_files import deck_kinds
+from cardgen.loader import COMMON_FIELDS, load_game
+from cardgen.problems import Problems, safe
+from cardgen.sheets import write_csv
+from cardgen.cli.common import FORMAT, Ctx, report, titles
 
 
 @click.command()

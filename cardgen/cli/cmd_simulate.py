@@ -7,12 +7,12 @@ from pathlib import Path
 
 import click
 
-from .. import gamehooks
-from ..loader import load_game
-from ..problems import Problems
-from ..simulate.command import Options, execute
-from ..simulate.spec import SimError
-from .common import FORMAT, Ctx, report
+from cardgen import gamehooks
+from cardgen.loader import load_game
+from cardgen.problems import Problems
+from cardgen.simulate.command import Options, execute
+from cardgen.simulate.spec import SimError
+from cardgen.cli.common import FORMAT, Ctx, report
 
 
 @click.command()

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import click
 
-from .. import games as games_pkg
-from ..catalogue import all_rules
-from ..problems import display_path
-from ..scaffold import ScaffoldError, Spec, check_slug, parse_players, plan, prefix_for, taken
-from ..scaffold.generate import generate
+from cardgen import games as games_pkg
+from cardgen.catalogue import all_rules
+from cardgen.problems import display_path
+from cardgen.scaffold import ScaffoldError, Spec, check_slug, parse_players, plan, prefix_for, taken
+from cardgen.scaffold.generate import generate
 
 
 def games_dir(root: Path) -> Path:

@@ -15,17 +15,17 @@ from pathlib import Path
 
 import click
 
-from ..catalogue import rule_titles
-from ..explain import explain as explain_rule
-from ..explain import known_ids
-from ..problems import Problems, did_you_mean, safe, to_json
+from cardgen.catalogue import rule_titles
+from cardgen.explain import explain as explain_rule
+from cardgen.explain import known_ids
+from cardgen.problems import Problems, did_you_mean, safe, to_json
 
 
 def _root(ctx: click.Context) -> Path:
     obj = ctx.find_root().obj
     root = getattr(obj, "root", None)
     if root is None:
-        from .common import find_root
+        from cardgen.cli.common import find_root
         found = find_root(Path.cwd())
         if found is None:
             click.echo("cardgen: no cardgen project here", err=True)
@@ -35,7 +35,7 @@ def _root(ctx: click.Context) -> Path:
 
 
 def _game(root: Path, slug: str, problems: Problems):
-    from ..loader import list_games, load_game
+    from cardgen.loader import list_games, load_game
     games = list_games(root)
     if slug not in games:
         hint = did_you_mean(slug, games)
@@ -72,7 +72,7 @@ def rules() -> None:
 @click.pass_context
 def diff(ctx: click.Context, game: str, a: str, b: str, detail: bool, fmt: str) -> None:
     """Sections added, removed and changed from rulebook version A to version B of GAME."""
-    from ..rulebook import Rulebook, find_version, format_text
+    from cardgen.rulebook import Rulebook, find_version, format_text
     problems = Problems()
     g = _game(_root(ctx), game, problems)
     book = Rulebook(g, problems) if g is not None else None
@@ -113,7 +113,7 @@ def diff(ctx: click.Context, game: str, a: str, b: str, detail: bool, fmt: str) 
 @click.pass_context
 def versions(ctx: click.Context, game: str, fmt: str) -> None:
     """List GAME's rulebook versions, oldest first, and the file each is built into."""
-    from ..rulebook import load_versions
+    from cardgen.rulebook import load_versions
     problems = Problems()
     g = _game(_root(ctx), game, problems)
     vs = load_versions(g, problems) if g is not None else []

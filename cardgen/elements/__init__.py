@@ -7,7 +7,7 @@ a module here under a new name.
 
 from types import ModuleType
 
-from . import art, badge, footprint, frame, icon, image, line, rect, text
+from cardgen.elements import art, badge, footprint, frame, icon, image, line, rect, text
 
 KINDS: dict[str, ModuleType] = {
     "rect": rect, "frame": frame, "line": line, "text": text, "badge": badge, "icon": icon, "image": image,

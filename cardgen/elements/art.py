@@ -15,12 +15,12 @@ picture printed at under 300 DPI is an ``ART-DPI`` warning naming its effective 
 
 from __future__ import annotations
 
-from ..artfiles import info
-from ..images import ImageError
-from ..scene import Circle, Clip, Image, Polygon, Rect
-from ..schema import Opt
-from ..yamlsrc import inside
-from .text import layout_text
+from cardgen.artfiles import info
+from cardgen.images import ImageError
+from cardgen.scene import Circle, Clip, Image, Polygon, Rect
+from cardgen.schema import Opt
+from cardgen.yamlsrc import inside
+from cardgen.elements.text import layout_text
 
 MIN_DPI = 300
 MM_IN = 25.4

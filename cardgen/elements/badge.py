@@ -2,10 +2,10 @@
 
 import math
 
-from ..legibility import MIN_PT
-from ..scene import Circle, Polygon, Rect
-from ..schema import Opt
-from .text import layout_text
+from cardgen.legibility import MIN_PT
+from cardgen.scene import Circle, Polygon, Rect
+from cardgen.schema import Opt
+from cardgen.elements.text import layout_text
 
 SPEC = {
     "r": Opt("length", default=4.5, doc="half the badge's size"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..problems import Loc, Problems
+from cardgen.problems import Loc, Problems
 
 
 @dataclass

@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..fonts import METRICS
-from ..hexgrid import Hex, Layout, hex_corners, hex_to_pixel
-from ..scene import Circle, Polygon, Text
-from ..schema import Opt
+from cardgen.fonts import METRICS
+from cardgen.hexgrid import Hex, Layout, hex_corners, hex_to_pixel
+from cardgen.scene import Circle, Polygon, Text
+from cardgen.schema import Opt
 
 SPEC = {
     "w": Opt("length", required=True, doc="box width"),

@@ -1,7 +1,7 @@
 """frame: the card's colour to the bleed edge and a bordered panel inset from the trim."""
 
-from ..scene import Rect
-from ..schema import Opt
+from cardgen.scene import Rect
+from cardgen.schema import Opt
 
 SPEC = {
     "fill": Opt("color", required=True, doc="colour of the border area, printed into the bleed"),

@@ -1,8 +1,8 @@
 """icon: one of the game's icons (a glyph of the bundled font), centred on (x, y)."""
 
-from ..problems import did_you_mean
-from ..schema import Opt
-from .text import layout_text
+from cardgen.problems import did_you_mean
+from cardgen.schema import Opt
+from cardgen.elements.text import layout_text
 
 SPEC = {"name": Opt("str", required=True, doc="an icon of game.yaml"),
         "size": Opt("number", default=12.0, doc="pt"), "color": Opt("color", default=None)}

@@ -1,9 +1,9 @@
 """image: a PNG or JPEG from the game's folder, fitted into its box."""
 
-from ..images import ImageError, image_size
-from ..scene import Image
-from ..schema import Opt
-from ..yamlsrc import inside
+from cardgen.images import ImageError, image_size
+from cardgen.scene import Image
+from cardgen.schema import Opt
+from cardgen.yamlsrc import inside
 
 SPEC = {"w": Opt("length", required=True), "h": Opt("length", required=True),
         "src": Opt("str", required=True, doc="path inside the game's art folder")}

@@ -1,7 +1,7 @@
 """line: a straight rule from (x, y) to (x2, y2)."""
 
-from ..scene import Line
-from ..schema import Opt
+from cardgen.scene import Line
+from cardgen.schema import Opt
 
 SPEC = {"x2": Opt("length", required=True), "y2": Opt("length", required=True),
         "stroke": Opt("color", default="#000000"), "width": Opt("length", default=0.25)}

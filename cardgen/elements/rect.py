@@ -1,7 +1,7 @@
 """rect: a filled and/or stroked rectangle, optionally rounded or covering the bleed."""
 
-from ..scene import Rect
-from ..schema import Opt
+from cardgen.scene import Rect
+from cardgen.schema import Opt
 
 SPEC = {
     "w": Opt("length", default=None, doc="width"),

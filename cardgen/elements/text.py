@@ -1,10 +1,10 @@
 """text: a box of wrapped text that shrinks to fit, never clipped (TEXT-OVERFLOW instead)."""
 
-from ..fonts import glyphs_checked, missing_glyphs
-from ..problems import did_you_mean
-from ..scene import Rect, Text
-from ..schema import Opt
-from ..textfit import fit
+from cardgen.fonts import glyphs_checked, missing_glyphs
+from cardgen.problems import did_you_mean
+from cardgen.scene import Rect, Text
+from cardgen.schema import Opt
+from cardgen.textfit import fit
 
 SPEC = {
     "w": Opt("length", required=True, doc="box width"), "h": Opt("length", required=True, doc="box height"),

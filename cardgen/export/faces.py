@@ -11,13 +11,13 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from ..cardlayout import CardLayout
-from ..fonts import Metrics
-from ..lazymod import lazy
-from ..model import Card, Game
-from ..problems import Problems
-from ..scene import Image, Text, Use, translate
-from .raster import Target, face_pdf, layout_bleed, png
+from cardgen.cardlayout import CardLayout
+from cardgen.fonts import Metrics
+from cardgen.lazymod import lazy
+from cardgen.model import Card, Game
+from cardgen.problems import Problems
+from cardgen.scene import Image, Text, Use, translate
+from cardgen.export.raster import Target, face_pdf, layout_bleed, png
 
 multiprocessing = lazy("multiprocessing")     # worker processes for an export only
 

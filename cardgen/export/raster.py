@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from PIL import Image as PILImage
 
-from ..lazymod import lazy
-from ..render_pdf import render
-from ..scene import Clip, Document, Page, Symbol, translate
+from cardgen.lazymod import lazy
+from cardgen.render_pdf import render
+from cardgen.scene import Clip, Document, Page, Symbol, translate
 
 pdfium = lazy("pypdfium2")     # loaded when a face is rasterised, not by every command
 

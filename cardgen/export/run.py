@@ -6,12 +6,12 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from ..model import Card, Game
-from ..problems import Loc, Problems
-from ..selection import CardSelection
-from . import services, tts
-from .faces import render_faces
-from .raster import Target
+from cardgen.model import Card, Game
+from cardgen.problems import Loc, Problems
+from cardgen.selection import CardSelection
+from cardgen.export import services, tts
+from cardgen.export.faces import render_faces
+from cardgen.export.raster import Target
 
 DEFAULT_DPI = {"png": 300, "tts": 200}
 

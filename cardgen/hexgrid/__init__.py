@@ -31,51 +31,10 @@ Line of sight
 
 from __future__ import annotations
 
-from .coords import (
-    DIRECTIONS,
-    ORIGIN,
-    Hex,
-    LatticePoint,
-    are_adjacent,
-    cube_round,
-    direction,
-    distance,
-    from_cube,
-    hex_range,
-    neighbor,
-    neighbors,
-    reflect,
-    ring,
-    rotate,
-    spiral,
-    to_cube,
-)
-from .layout import (
-    OFFSET_STYLES,
-    Layout,
-    OffsetStyle,
-    Orientation,
-    from_offset,
-    hex_corners,
-    hex_to_pixel,
-    pixel_to_hex,
-    to_offset,
-)
-from .shapes import (
-    Footprint,
-    HexTest,
-    fits,
-    fits_turned,
-    footprint,
-    is_connected,
-    move_costs,
-    path_is_legal,
-    place,
-    reachable,
-    reachable_placements,
-    reanchor,
-)
-from .sight import lattice_center, lattice_corners, line_of_sight, segment_enters_hex
+from cardgen.hexgrid.coords import DIRECTIONS, ORIGIN, Hex, LatticePoint, are_adjacent, cube_round, direction, distance, from_cube, hex_range, neighbor, neighbors, reflect, ring, rotate, spiral, to_cube
+from cardgen.hexgrid.layout import OFFSET_STYLES, Layout, OffsetStyle, Orientation, from_offset, hex_corners, hex_to_pixel, pixel_to_hex, to_offset
+from cardgen.hexgrid.shapes import Footprint, HexTest, fits, fits_turned, footprint, is_connected, move_costs, path_is_legal, place, reachable, reachable_placements, reanchor
+from cardgen.hexgrid.sight import lattice_center, lattice_corners, line_of_sight, segment_enters_hex
 
 __all__ = [
     "Hex",

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from .coords import _CORNER_OFFSETS, Hex, cube_round
+from cardgen.hexgrid.coords import _CORNER_OFFSETS, Hex, cube_round
 
 # --------------------------------------------------------------------------- layouts
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Sequence
 
-from .coords import ORIGIN, Hex, are_adjacent, neighbors, rotate
+from cardgen.hexgrid.coords import ORIGIN, Hex, are_adjacent, neighbors, rotate
 
 # --------------------------------------------------------------------------- footprints
 

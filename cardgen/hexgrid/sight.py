@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .coords import _CORNER_OFFSETS, Hex, LatticePoint, distance
-from .shapes import HexTest, _as_predicate
+from cardgen.hexgrid.coords import _CORNER_OFFSETS, Hex, LatticePoint, distance
+from cardgen.hexgrid.shapes import HexTest, _as_predicate
 
 # --------------------------------------------------------------------------- exact line of sight
 #

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TypeVar
 
-from .api import Action
+from cardgen.play.api import Action
 
 T = TypeVar("T")
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .api import Action, GameState
+from cardgen.play.api import Action, GameState
 
 #: An agent chooses among the legal actions from what its player may see.
 Agent = Callable[[dict[str, Any], list[Action], random.Random], Action]

@@ -7,9 +7,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .api import CHANCE, TERMINAL, Action, GameState
-from .dice import pick
-from .package import Agent
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.dice import pick
+from cardgen.play.package import Agent
 
 
 def random_agent(observation: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Game
-from ..playlog import Event, LogError
-from ..problems import Loc, Problems
-from ..schema import Opt, check_value
-from .params import ParamError, Params
+from cardgen.model import Game
+from cardgen.playlog import Event, LogError
+from cardgen.problems import Loc, Problems
+from cardgen.schema import Opt, check_value
+from cardgen.play.params import ParamError, Params
 
 
 class StopReplay(Exception):

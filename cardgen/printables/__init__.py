@@ -9,8 +9,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from .. import gamehooks
-from . import calibration, cards
+from cardgen import gamehooks
+from cardgen.printables import calibration, cards
 
 Builder = Callable[..., dict[str, bytes]]
 

@@ -8,9 +8,9 @@ cross's centre (x right, y down, in mm) is the ``print.offset`` to set, or ``--o
 
 from __future__ import annotations
 
-from ..fonts import font
-from ..render_pdf import render
-from ..scene import Circle, Document, Line, Page, Rect, Text
+from cardgen.fonts import font
+from cardgen.render_pdf import render
+from cardgen.scene import Circle, Document, Line, Page, Rect, Text
 
 RANGE = 10         # mm either side of the centre
 MARGIN_LINE = 0.2  # mm: the frame along the printer's margin

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import sources
-from ..cutfile import cut_svg, registration_record
-from ..errorcard import draft_mark
-from ..imposition import impose
-from ..jsonout import dumps
-from ..problems import Loc, Problems
-from ..render_pdf import render
-from ..scene import Document
-from ..sheetfit import fit
+from cardgen import sources
+from cardgen.cutfile import cut_svg, registration_record
+from cardgen.errorcard import draft_mark
+from cardgen.imposition import impose
+from cardgen.jsonout import dumps
+from cardgen.problems import Loc, Problems
+from cardgen.render_pdf import render
+from cardgen.scene import Document
+from cardgen.sheetfit import fit
 
 
 def document(laid, groups: dict | None = None) -> tuple[Document, dict]:

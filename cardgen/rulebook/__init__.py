@@ -14,12 +14,12 @@ Public API::
     load_versions(game, problems), find_version(versions, name), diff(), format_text()
 """
 
-from . import presets as presets  # registers the preset: image scheme
-from .booklet import booklet_order
-from .booklet import impose as impose_booklet
-from .diff import Change, Section, diff, format_text
-from .printable import IMAGE_SCHEMES, Rulebook, build, check, register_image_scheme
-from .source import META_FILE, Version, find_version, load_versions
+from cardgen.rulebook import presets as presets  # registers the preset: image scheme
+from cardgen.rulebook.booklet import booklet_order
+from cardgen.rulebook.booklet import impose as impose_booklet
+from cardgen.rulebook.diff import Change, Section, diff, format_text
+from cardgen.rulebook.printable import IMAGE_SCHEMES, Rulebook, build, check, register_image_scheme
+from cardgen.rulebook.source import META_FILE, Version, find_version, load_versions
 
 __all__ = ["Rulebook", "build", "check", "register_image_scheme", "IMAGE_SCHEMES", "booklet_order",
            "impose_booklet", "Change", "Section", "diff", "format_text", "META_FILE", "Version",

@@ -10,13 +10,13 @@ from typing import Any
 
 from jinja2.exceptions import UndefinedError
 
-from .. import cache, sources
-from ..catalogue import load_catalogue
-from ..collection_files import collection_files, load_collection_file
-from ..model import Card, Game
-from ..problems import Problems, did_you_mean
-from ..yamlsrc import plain
-from .source import Version
+from cardgen import cache, sources
+from cardgen.catalogue import load_catalogue
+from cardgen.collection_files import collection_files, load_collection_file
+from cardgen.model import Card, Game
+from cardgen.problems import Problems, did_you_mean
+from cardgen.yamlsrc import plain
+from cardgen.rulebook.source import Version
 
 
 class PathDict(dict):

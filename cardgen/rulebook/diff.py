@@ -11,7 +11,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from .markdown import Chapter, HeadingInfo
+from cardgen.rulebook.markdown import Chapter, HeadingInfo
 
 SEP = " › "
 

@@ -34,13 +34,13 @@ from jinja2 import StrictUndefined, TemplateError, TemplateNotFound, TemplateSyn
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.utils import missing
 
-from .. import sources
-from ..model import Game
-from ..problems import Loc, Problems, did_you_mean
-from ..sandbox import BoundedSandbox, ProjectLoader
-from ..templates import make_env
-from .context import CardIndex, MissingCard, _describe_keys, build_context
-from .source import Version
+from cardgen import sources
+from cardgen.model import Game
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.sandbox import BoundedSandbox, ProjectLoader
+from cardgen.templates import make_env
+from cardgen.rulebook.context import CardIndex, MissingCard, _describe_keys, build_context
+from cardgen.rulebook.source import Version
 
 
 def make_undefined(names: list[str]):

@@ -45,16 +45,16 @@ from reportlab.platypus import (
 )
 from reportlab.platypus import Image as RLImage
 
-from .. import sources
-from ..fonts import charset
-from ..images import ImageError, image_size
-from ..problems import Loc, Problems, did_you_mean
-from ..schema import Opt, check_mapping
-from ..yamlsrc import parse_yaml
-from .flowables import CardPicture, CardRow, Heading, callout
-from .jinja import Rendered
-from .md_inline import InlineMixin, _ancestors, plain_text
-from .md_tables import TablesMixin
+from cardgen import sources
+from cardgen.fonts import charset
+from cardgen.images import ImageError, image_size
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.schema import Opt, check_mapping
+from cardgen.yamlsrc import parse_yaml
+from cardgen.rulebook.flowables import CardPicture, CardRow, Heading, callout
+from cardgen.rulebook.jinja import Rendered
+from cardgen.rulebook.md_inline import InlineMixin, _ancestors, plain_text
+from cardgen.rulebook.md_tables import TablesMixin
 
 CALLOUTS = {"example": "Example", "note": "Note", "tip": "Tip", "variant": "Variant",
             "designer": "Designer's note"}

@@ -17,8 +17,8 @@ from reportlab.platypus import (
     Table,
 )
 
-from .flowables import FullWidth, GroupedTable
-from .md_inline import plain_text
+from cardgen.rulebook.flowables import FullWidth, GroupedTable
+from cardgen.rulebook.md_inline import plain_text
 
 
 class TablesMixin:

@@ -17,9 +17,9 @@ import re
 
 from reportlab.platypus import Flowable
 
-from ..problems import Loc, Problems, did_you_mean
-from ..render_pdf import MM, draw_items
-from .printable import register_image_scheme
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.render_pdf import MM, draw_items
+from cardgen.rulebook.printable import register_image_scheme
 
 PRESET = "preset"
 
@@ -114,7 +114,7 @@ class _Presets:
     """The game's deck-like files (``collections`` in game.yaml) by file stem."""
 
     def __init__(self, rulebook):
-        from .. import collection_files as cols
+        from cardgen import collection_files as cols
         self.rulebook = rulebook
         self.game = rulebook.game
         self.files = {p.stem: p for p in cols.collection_files(self.game)}
@@ -145,8 +145,8 @@ class _Presets:
     def sheet(self, stem: str, opts: dict, loc: Loc, problems: Problems):
         from reportlab.platypus import KeepTogether, Paragraph, Spacer
 
-        from .. import collection_files as cols
-        from .. import gamehooks
+        from cardgen import collection_files as cols
+        from cardgen import gamehooks
         game, path = self.game, self.files[stem]
         scratch = Problems()
         kind, body, _ = cols.load_collection_file(path, game, scratch)
@@ -240,7 +240,7 @@ class _Presets:
                 return Paragraph("<br/>".join(_esc(x).replace(" ", "&nbsp;") for x in v), mono)
             return "<br/>".join(_esc(for_players(str(x))) for x in v)
         if isinstance(v, str) and _CELLS.fullmatch(v):
-            from ..elements.footprint import diagram
+            from cardgen.elements.footprint import diagram
             cells = [(int(a), int(b)) for a, b in _CELL.findall(v)]
             ink = self.game.colors.get("ink", "#000000")
             items = diagram(cells, 0, 0, 70, 26, max_hex=9, fill="#d9c7a3", stroke=ink, width=0.3,
@@ -252,7 +252,7 @@ class _Presets:
         from reportlab.lib.colors import HexColor
         from reportlab.platypus import Paragraph, Table
 
-        from ..rulebook.flowables import FullWidth
+        from cardgen.rulebook.flowables import FullWidth
         st = self.st
         data = [[Paragraph(k, st.th), v if isinstance(v, list) or not isinstance(v, str) else Paragraph(v, st.td)]
                 for k, v in rows]
@@ -273,8 +273,8 @@ class _Presets:
         from reportlab.lib.colors import HexColor
         from reportlab.platypus import Paragraph, Table
 
-        from .. import collection_files as cols
-        from ..rulebook.flowables import FullWidth
+        from cardgen import collection_files as cols
+        from cardgen.rulebook.flowables import FullWidth
         st = self.st
         entries = cols.entries_from(raw, self.game, Problems(), "deck")
         merged: dict[str, int] = {}

@@ -12,15 +12,15 @@ from collections.abc import Callable
 
 from reportlab.platypus import Flowable, PageBreak
 
-from ..model import Game
-from ..problems import Loc, Problems, did_you_mean
-from . import booklet as _booklet
-from .diff import Change, Section, changes_markdown, diff, sections
-from .flowables import CardPicture, expand
-from .jinja import ChapterRenderer, Rendered
-from .markdown import Chapter, Converter, HeadingInfo, ImageResolver, headings, parse
-from .source import Version, has_rulebook, load_versions
-from .typeset import HALF, PAGE_MM, PageSpec, Styles, typeset
+from cardgen.model import Game
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.rulebook import booklet as _booklet
+from cardgen.rulebook.diff import Change, Section, changes_markdown, diff, sections
+from cardgen.rulebook.flowables import CardPicture, expand
+from cardgen.rulebook.jinja import ChapterRenderer, Rendered
+from cardgen.rulebook.markdown import Chapter, Converter, HeadingInfo, ImageResolver, headings, parse
+from cardgen.rulebook.source import Version, has_rulebook, load_versions
+from cardgen.rulebook.typeset import HALF, PAGE_MM, PageSpec, Styles, typeset
 
 ImageScheme = Callable[[str, str, Loc, Problems], "CardPicture | Flowable | None"]
 #: Image kinds other pipelines add: ``{"map": fn(target, alt, loc, problems) -> CardPicture | Flowable}``.
@@ -90,7 +90,7 @@ class Rulebook:
     @property
     def layout(self):
         if self._layout is None:
-            from ..cardlayout import CardLayout
+            from cardgen.cardlayout import CardLayout
             self._layout = CardLayout(self.game, Problems())    # its problems are validate's to report
         return self._layout
 

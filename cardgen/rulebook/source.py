@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..model import Game
-from ..problems import Loc, Problems
-from ..schema import Opt, check_mapping
-from ..yamlsrc import YDict, load_yaml
+from cardgen.model import Game
+from cardgen.problems import Loc, Problems
+from cardgen.schema import Opt, check_mapping
+from cardgen.yamlsrc import YDict, load_yaml
 
 META_FILE = "rulebook.yaml"
 CURRENT_DIR = "rulebook"

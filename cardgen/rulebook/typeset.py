@@ -29,8 +29,8 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from .. import fonts
-from .flowables import CardPicture, CardRow, Heading
+from cardgen import fonts
+from cardgen.rulebook.flowables import CardPicture, CardRow, Heading
 
 MM = 72.0 / 25.4
 PAGE_MM = {"A4": (210.0, 297.0), "A5": (148.0, 210.0), "Letter": (215.9, 279.4), "half-letter": (139.7, 215.9)}

@@ -12,11 +12,11 @@ import importlib
 import io
 from pathlib import Path
 
-from .. import checker, gamehooks, logschema, sources
-from ..catalogue import load_catalogue
-from ..problems import Problems
-from ..ruledocs import catalogue_markdown
-from . import Spec, playtest_guide
+from cardgen import checker, gamehooks, logschema, sources
+from cardgen.catalogue import load_catalogue
+from cardgen.problems import Problems
+from cardgen.ruledocs import catalogue_markdown
+from cardgen.scaffold import Spec, playtest_guide
 
 
 def importable(slug: str) -> bool:

@@ -20,11 +20,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ..pipeline import lay_out
-from ..printables import for_game
-from ..problems import Problems
-from . import page
-from .preview import Preview
+from cardgen.pipeline import lay_out
+from cardgen.printables import for_game
+from cardgen.problems import Problems
+from cardgen.serve import page
+from cardgen.serve.preview import Preview
 
 HOST = "127.0.0.1"
 KEEPALIVE = 15.0            # seconds between comment lines on an idle event stream

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from html import escape
 
-from ..problems import display_path
-from .preview import Entry, Snapshot, problem_dict
+from cardgen.problems import display_path
+from cardgen.serve.preview import Entry, Snapshot, problem_dict
 
 GRID_DPI = 100
 LARGE_DPI = 200

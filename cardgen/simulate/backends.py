@@ -19,8 +19,8 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from types import ModuleType
 from typing import Any
 
-from .spec import SimError
-from .worker import Context, Task, play_chunk
+from cardgen.simulate.spec import SimError
+from cardgen.simulate.worker import Context, Task, play_chunk
 
 Progress = Callable[[int], None]
 Records = list[dict[str, Any]]

@@ -17,11 +17,11 @@ from typing import Any, TextIO
 
 import click
 
-from ..atomic import write_bytes
-from ..model import Game
-from ..play.package import GamePackage
-from . import html, run, text
-from .spec import SimError, make_plan
+from cardgen.atomic import write_bytes
+from cardgen.model import Game
+from cardgen.play.package import GamePackage
+from cardgen.simulate import html, run, text
+from cardgen.simulate.spec import SimError, make_plan
 
 
 @dataclass

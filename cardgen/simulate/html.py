@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-from .text import num, pct
+from cardgen.simulate.text import num, pct
 
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
 COLORS = ["#3b6ea8", "#d0792c", "#4f9a55", "#b0413e", "#7d5ba6", "#8c6d4f", "#c4579b", "#6f6f6f"]

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic import write_bytes
-from . import backends, stats
-from .spec import Plan
-from .worker import Context
+from cardgen.atomic import write_bytes
+from cardgen.simulate import backends, stats
+from cardgen.simulate.spec import Plan
+from cardgen.simulate.worker import Context
 
 SCHEMA_ID = "cardgen-simulate/1"
 

@@ -17,13 +17,13 @@ from typing import Any
 
 import yaml
 
-from .. import collection_files as cols
-from .. import pipeline
-from ..model import Game
-from ..play.lookup import hint_for, nearest
-from ..play.package import GamePackage
-from ..play.params import lookup
-from ..problems import Problems, display_path
+from cardgen import collection_files as cols
+from cardgen import pipeline
+from cardgen.model import Game
+from cardgen.play.lookup import hint_for, nearest
+from cardgen.play.package import GamePackage
+from cardgen.play.params import lookup
+from cardgen.problems import Problems, display_path
 
 RANDOM = "random"
 #: header keys that describe a log, not a setup

@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .spec import NOT_SETUP
+from cardgen.simulate.spec import NOT_SETUP
 
 Z95 = 1.959963984540054
 #: a card is "dead" when drawn in at least DEAD_MIN player-games and played in under DEAD_SHARE of them

@@ -18,11 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Game
-from ..play.api import Action, GameState
-from ..play.package import Agent, GamePackage
-from ..play.playout import as_jsonl, play, random_agent
-from .spec import RANDOM, agent_at
+from cardgen.model import Game
+from cardgen.play.api import Action, GameState
+from cardgen.play.package import Agent, GamePackage
+from cardgen.play.playout import as_jsonl, play, random_agent
+from cardgen.simulate.spec import RANDOM, agent_at
 
 #: measures keys with a meaning to the simulation (see docs/simulate.md)
 RESERVED = ("cards_played", "cards_drawn", "sides", "length")

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .state import BoneWarsState
+    from cardgen.games.bone_wars.state import BoneWarsState
 
 
 class Observation(Mapping[str, Any]):

@@ -8,14 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ...play.referee import Referee
-from ...playlog import Event, LogError
-from .rules import Blocked, Monster, Part, Rules, blocked_combat, can_meet, meet_reason
-from .table import Combat, Outcome
-from .vocab import NO_BLOCK
+from cardgen.play.referee import Referee
+from cardgen.playlog import Event, LogError
+from cardgen.games.bone_wars.rules import Blocked, Monster, Part, Rules, blocked_combat, can_meet, meet_reason
+from cardgen.games.bone_wars.table import Combat, Outcome
+from cardgen.games.bone_wars.vocab import NO_BLOCK
 
 if TYPE_CHECKING:
-    from .state import BoneWarsState
+    from cardgen.games.bone_wars.state import BoneWarsState
 
 
 @dataclass

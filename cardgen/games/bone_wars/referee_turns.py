@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...play.lookup import hint_for
-from ...play.referee import Referee, typed
-from ...playlog import Event, LogError
-from ...problems import Loc
-from ...schema import Opt
-from .rules import Monster, Part, Rules
-from .table import Outcome
-from .vocab import HIDDEN, NO_BLOCK, TURN_KINDS
+from cardgen.play.lookup import hint_for
+from cardgen.play.referee import Referee, typed
+from cardgen.playlog import Event, LogError
+from cardgen.problems import Loc
+from cardgen.schema import Opt
+from cardgen.games.bone_wars.rules import Monster, Part, Rules
+from cardgen.games.bone_wars.table import Outcome
+from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK, TURN_KINDS
 
 if TYPE_CHECKING:
-    from .state import BoneWarsState
+    from cardgen.games.bone_wars.state import BoneWarsState
 
 
 class TurnReferee:

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...model import Game
-from ...play.params import Params
+from cardgen.model import Game
+from cardgen.play.params import Params
 
 MEET_TRAITS = ("flying", "marine")     # BW-ATK-4: the Traits that restrict who meets whom
 REACH = "reach"

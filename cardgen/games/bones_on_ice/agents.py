@@ -13,10 +13,10 @@ import random
 from collections import Counter
 from typing import Any
 
-from ...model import Game
-from ...play.api import Action, GameState
-from ...play.package import Agent
-from ...play.params import Params
+from cardgen.model import Game
+from cardgen.play.api import Action, GameState
+from cardgen.play.package import Agent
+from cardgen.play.params import Params
 
 
 class Greedy:

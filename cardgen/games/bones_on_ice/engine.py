@@ -28,12 +28,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ...playlog import Event, LogError
-from ...problems import did_you_mean
-from .model import Skater, Team
-from .ref_play import EnginePlay
-from .rules import die_sides
-from .vocab import EVENTS, HEADER, ROLL_KINDS, STAT_NAMES
+from cardgen.playlog import Event, LogError
+from cardgen.problems import did_you_mean
+from cardgen.games.bones_on_ice.model import Skater, Team
+from cardgen.games.bones_on_ice.ref_play import EnginePlay
+from cardgen.games.bones_on_ice.rules import die_sides
+from cardgen.games.bones_on_ice.vocab import EVENTS, HEADER, ROLL_KINDS, STAT_NAMES
 
 
 class Engine(EnginePlay):

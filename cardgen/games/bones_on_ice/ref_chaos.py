@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model import Card
-from ...playlog import Event, LogError
-from ...problems import did_you_mean
-from .ref_rounds import EngineRounds
-from .vocab import MID_PHASES
+from cardgen.model import Card
+from cardgen.playlog import Event, LogError
+from cardgen.problems import did_you_mean
+from cardgen.games.bones_on_ice.ref_rounds import EngineRounds
+from cardgen.games.bones_on_ice.vocab import MID_PHASES
 
 
 class EngineChaos(EngineRounds):

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ...model import Card
-from ...play.lookup import Names, NotFound
-from ...play.referee import BaseEngine
-from ...playlog import Event, LogError
-from ...problems import Loc, did_you_mean
-from .model import Skater, Team
-from .rules import Rules, RulesError
+from cardgen.model import Card
+from cardgen.play.lookup import Names, NotFound
+from cardgen.play.referee import BaseEngine
+from cardgen.playlog import Event, LogError
+from cardgen.problems import Loc, did_you_mean
+from cardgen.games.bones_on_ice.model import Skater, Team
+from cardgen.games.bones_on_ice.rules import Rules, RulesError
 
 
 class EngineCore(BaseEngine):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...playlog import Event, LogError
-from .model import Muted, Skater
-from .ref_chaos import EngineChaos
+from cardgen.playlog import Event, LogError
+from cardgen.games.bones_on_ice.model import Muted, Skater
+from cardgen.games.bones_on_ice.ref_chaos import EngineChaos
 
 
 class EnginePlay(EngineChaos):

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ...playlog import Event, LogError
-from .model import Side, Skater, Team
-from .ref_core import EngineCore
-from .rules import tie_winner, zone_mods
-from .vocab import STAT_NAMES
+from cardgen.playlog import Event, LogError
+from cardgen.games.bones_on_ice.model import Side, Skater, Team
+from cardgen.games.bones_on_ice.ref_core import EngineCore
+from cardgen.games.bones_on_ice.rules import tie_winner, zone_mods
+from cardgen.games.bones_on_ice.vocab import STAT_NAMES
 
 
 class EngineRolls(EngineCore):

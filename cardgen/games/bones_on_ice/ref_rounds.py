@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ...playlog import Event, LogError
-from .model import Skater, Team
-from .ref_rolls import EngineRolls
-from .vocab import CONTINUES, MID_PHASES
+from cardgen.playlog import Event, LogError
+from cardgen.games.bones_on_ice.model import Skater, Team
+from cardgen.games.bones_on_ice.ref_rolls import EngineRolls
+from cardgen.games.bones_on_ice.vocab import CONTINUES, MID_PHASES
 
 
 class EngineRounds(EngineRolls):

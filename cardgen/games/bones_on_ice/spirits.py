@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...play.api import Action
-from .turns import Turns
+from cardgen.play.api import Action
+from cardgen.games.bones_on_ice.turns import Turns
 
 
 class Spirits(Turns):

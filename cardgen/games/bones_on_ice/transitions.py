@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...play.api import Action
-from .rules import tie_winner, zone_mods
+from cardgen.play.api import Action
+from cardgen.games.bones_on_ice.rules import tie_winner, zone_mods
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .state import Setup
+    from cardgen.games.bones_on_ice.rules import Rules
+    from cardgen.games.bones_on_ice.state import Setup
 
 # who wins a tie, by roll (params.yaml ties)
 TIES = {"faceoff": "face_off", "move": "contested", "shoot": "contested", "intercept": "contested",

@@ -19,18 +19,18 @@ the playtest rules engine, as the hooks of ``cardgen.gamehooks``.
 
 from __future__ import annotations
 
-from ...play.package import GamePackage
-from .agents import greedy
-from .builds import analyse, boss_footprints, read_boss, read_deck, read_party
-from .content import check_game
-from .engine import Engine
-from .figures import boss_stats, check_file, summary
-from .game_state import BossFightState, new_state, setups
-from .measures import measures
-from .placement import read_placement
-from .rules_combat import damage_formula
-from .sheets import printables
-from .vocab import BF_EVENTS, BF_HEADER
+from cardgen.play.package import GamePackage
+from cardgen.games.boss_fight.agents import greedy
+from cardgen.games.boss_fight.builds import analyse, boss_footprints, read_boss, read_deck, read_party
+from cardgen.games.boss_fight.content import check_game
+from cardgen.games.boss_fight.engine import Engine
+from cardgen.games.boss_fight.figures import boss_stats, check_file, summary
+from cardgen.games.boss_fight.game_state import BossFightState, new_state, setups
+from cardgen.games.boss_fight.measures import measures
+from cardgen.games.boss_fight.placement import read_placement
+from cardgen.games.boss_fight.rules_combat import damage_formula
+from cardgen.games.boss_fight.sheets import printables
+from cardgen.games.boss_fight.vocab import BF_EVENTS, BF_HEADER
 
 __all__ = ["BF_EVENTS", "PACKAGE", "BossFightState", "new_state", "setups", "BF_HEADER", "Engine", "analyse", "boss_footprints", "boss_stats", "check_file",
            "check_game", "damage_formula", "printables", "read_boss", "read_deck", "read_party", "summary"]

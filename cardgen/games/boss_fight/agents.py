@@ -9,11 +9,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ... import hexgrid as hg
-from ...model import Game
-from ...play.api import Action
-from ...play.package import Agent
-from ...play.params import Params
+from cardgen import hexgrid as hg
+from cardgen.model import Game
+from cardgen.play.api import Action
+from cardgen.play.package import Agent
+from cardgen.play.params import Params
 
 
 def _near(obs: Mapping[str, Any], who: str, to: Any) -> int:

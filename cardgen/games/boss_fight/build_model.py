@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ... import collection_files as cols
-from ...constraints import Entry
-from ...hexgrid import Hex, neighbors
-from ...model import Card, Game
-from ...problems import Loc, Problems, did_you_mean
-from ...yamlsrc import YDict, YList
+from cardgen import collection_files as cols
+from cardgen.constraints import Entry
+from cardgen.hexgrid import Hex, neighbors
+from cardgen.model import Card, Game
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.yamlsrc import YDict, YList
 
 STATS = ("health", "intelligence", "strength", "agility", "slots")
 SIDE_SETS = {"boss": ("boss", "neutral"), "hero": ("hero", "neutral")}    # params side_sets overrides

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from ...hexgrid import Hex
-from ...model import Game
-from ...problems import Problems
-from .builds import _cells_text, need_phrases
+from cardgen.hexgrid import Hex
+from cardgen.model import Game
+from cardgen.problems import Problems
+from cardgen.games.boss_fight.builds import _cells_text, need_phrases
 
 _MOVE_TEXT = re.compile(r"\bmove (?:up to )?(\d+) tiles?\b", re.IGNORECASE)
 

@@ -6,20 +6,20 @@ import math
 from collections import Counter
 from typing import Any
 
-from ... import hexgrid as hg
-from ...checker import BaseEngine
-from ...hexgrid import Hex, rotate
-from ...playlog import Event
-from ...problems import Loc
-from .builds import Build
-from .rules_cards import CardRules
-from .rules_combat import CombatRules
-from .rules_move import MoveRules
-from .rules_rounds import RoundRules
-from .rules_setup import SetupRules
-from .state import Fighter
-from .view import MapView
-from .vocab import BF_EVENTS, BF_HEADER, BOSS
+from cardgen import hexgrid as hg
+from cardgen.checker import BaseEngine
+from cardgen.hexgrid import Hex, rotate
+from cardgen.playlog import Event
+from cardgen.problems import Loc
+from cardgen.games.boss_fight.builds import Build
+from cardgen.games.boss_fight.rules_cards import CardRules
+from cardgen.games.boss_fight.rules_combat import CombatRules
+from cardgen.games.boss_fight.rules_move import MoveRules
+from cardgen.games.boss_fight.rules_rounds import RoundRules
+from cardgen.games.boss_fight.rules_setup import SetupRules
+from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.view import MapView
+from cardgen.games.boss_fight.vocab import BF_EVENTS, BF_HEADER, BOSS
 
 # =========================================================================== the playtest checker
 #

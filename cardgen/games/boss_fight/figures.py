@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...hexgrid import Hex
-from ...model import Game
-from ...problems import Problems
-from .builds import STATS, Build, Character, _cells_text, analyse
+from cardgen.hexgrid import Hex
+from cardgen.model import Game
+from cardgen.problems import Problems
+from cardgen.games.boss_fight.builds import STATS, Build, Character, _cells_text, analyse
 
 # --------------------------------------------------------------------------- computed figures
 

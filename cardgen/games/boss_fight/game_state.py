@@ -17,19 +17,19 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ... import hexgrid as hg
-from ...boards import common as board_common
-from ...model import Game
-from ...play.api import CHANCE, TERMINAL, Action, GameState
-from ...play.dice import die_outcomes
-from ...play.referee import Referee
-from ...playlog import Event
-from ...problems import Loc, Problems
-from ...schema import MISSING
-from .engine import Engine
-from .legal import attack_event, player_actions
-from .state import Fighter
-from .vocab import BF_EVENTS, BOSS, HEROES
+from cardgen import hexgrid as hg
+from cardgen.boards import common as board_common
+from cardgen.model import Game
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.dice import die_outcomes
+from cardgen.play.referee import Referee
+from cardgen.playlog import Event
+from cardgen.problems import Loc, Problems
+from cardgen.schema import MISSING
+from cardgen.games.boss_fight.engine import Engine
+from cardgen.games.boss_fight.legal import attack_event, player_actions
+from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
 
 _TEMPLATES: dict[tuple, tuple[Game, Engine]] = {}
 

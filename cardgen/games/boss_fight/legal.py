@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import hexgrid as hg
-from ...hexgrid import Hex, rotate
-from ...play.api import Action
-from .engine import Engine
-from .placement import hero_starts
-from .rules_combat import damage_formula
-from .state import Fighter
+from cardgen import hexgrid as hg
+from cardgen.hexgrid import Hex, rotate
+from cardgen.play.api import Action
+from cardgen.games.boss_fight.engine import Engine
+from cardgen.games.boss_fight.placement import hero_starts
+from cardgen.games.boss_fight.rules_combat import damage_formula
+from cardgen.games.boss_fight.state import Fighter
 
 
 def _off(e: Engine, h: Hex) -> list[int]:

@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ... import gamehooks
-from ... import hexgrid as hg
-from ...boards import common as board_common
-from ...problems import Loc, Problems, did_you_mean
-from ...schema import Opt
-from ...yamlsrc import YList
+from cardgen import gamehooks
+from cardgen import hexgrid as hg
+from cardgen.boards import common as board_common
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.schema import Opt
+from cardgen.yamlsrc import YList
 
 PLACEMENT_SPEC = {
     "hook": Opt("str", required=True, doc="this check: the package hook 'placement'"),

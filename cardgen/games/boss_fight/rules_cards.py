@@ -6,12 +6,12 @@ import re
 from collections import Counter
 from typing import Any
 
-from ...hexgrid import rotate
-from ...model import Card
-from ...playlog import Event, LogError
-from ...problems import Loc, did_you_mean
-from .state import Fighter
-from .vocab import HIDDEN
+from cardgen.hexgrid import rotate
+from cardgen.model import Card
+from cardgen.playlog import Event, LogError
+from cardgen.problems import Loc, did_you_mean
+from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.vocab import HIDDEN
 
 _NAMED_TEXT = re.compile(r"\*\*([^*]+)\*\*")
 

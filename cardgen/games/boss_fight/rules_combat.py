@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ... import hexgrid as hg
-from ...model import Card
-from ...playlog import Event, LogError
-from .state import Fighter
-from .vocab import BOSS, HEROES
+from cardgen import hexgrid as hg
+from cardgen.model import Card
+from cardgen.playlog import Event, LogError
+from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.vocab import BOSS, HEROES
 
 
 def _ceil_div(a: int, b: int) -> int:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 
-from ... import hexgrid as hg
-from ...hexgrid import Hex, rotate
-from ...playlog import Event, LogError
-from ...problems import Loc
-from .builds import _cells_text
-from .state import Fighter
+from cardgen import hexgrid as hg
+from cardgen.hexgrid import Hex, rotate
+from cardgen.playlog import Event, LogError
+from cardgen.problems import Loc
+from cardgen.games.boss_fight.builds import _cells_text
+from cardgen.games.boss_fight.state import Fighter
 
 
 class MoveRules:

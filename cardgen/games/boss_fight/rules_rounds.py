@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ...playlog import Event, LogError
-from ...problems import Loc
-from .state import Fighter, Pile
-from .vocab import HIDDEN
+from cardgen.playlog import Event, LogError
+from cardgen.problems import Loc
+from cardgen.games.boss_fight.state import Fighter, Pile
+from cardgen.games.boss_fight.vocab import HIDDEN
 
 
 class RoundRules:

@@ -6,20 +6,20 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ... import collection_files as cols
-from ... import hexgrid as hg
-from ...boards import common as board_common
-from ...boards import maps as board_maps
-from ...hexgrid import Hex, rotate
-from ...model import Card
-from ...play.lookup import Names, NotFound
-from ...playlog import Event, LogError
-from ...problems import Loc, Problems, did_you_mean
-from .builds import Build, _cells_text, analyse
-from .figures import boss_stats, leg_count
-from .placement import hero_starts
-from .state import Fighter
-from .vocab import BOSS
+from cardgen import collection_files as cols
+from cardgen import hexgrid as hg
+from cardgen.boards import common as board_common
+from cardgen.boards import maps as board_maps
+from cardgen.hexgrid import Hex, rotate
+from cardgen.model import Card
+from cardgen.play.lookup import Names, NotFound
+from cardgen.playlog import Event, LogError
+from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.games.boss_fight.builds import Build, _cells_text, analyse
+from cardgen.games.boss_fight.figures import boss_stats, leg_count
+from cardgen.games.boss_fight.placement import hero_starts
+from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.vocab import BOSS
 
 
 class SetupRules:

@@ -22,16 +22,16 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from ... import collection_files as cols
-from ...constraints import Entry
-from ...elements.footprint import diagram
-from ...fonts import font
-from ...model import Game
-from ...problems import Problems
-from ...render_pdf import MM
-from ...scene import Circle, Polygon, Text
-from .builds import STATS, Build, Character, Piece, analyse
-from .figures import boss_stats, movement
+from cardgen import collection_files as cols
+from cardgen.constraints import Entry
+from cardgen.elements.footprint import diagram
+from cardgen.fonts import font
+from cardgen.model import Game
+from cardgen.problems import Problems
+from cardgen.render_pdf import MM
+from cardgen.scene import Circle, Polygon, Text
+from cardgen.games.boss_fight.builds import STATS, Build, Character, Piece, analyse
+from cardgen.games.boss_fight.figures import boss_stats, movement
 
 
 def printables() -> dict[str, Any]:

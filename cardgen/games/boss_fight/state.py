@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ...hexgrid import Hex, rotate
-from ...model import Card
-from ...problems import Loc
-from .builds import Piece
-from .vocab import HIDDEN
+from cardgen.hexgrid import Hex, rotate
+from cardgen.model import Card
+from cardgen.problems import Loc
+from cardgen.games.boss_fight.builds import Piece
+from cardgen.games.boss_fight.vocab import HIDDEN
 
 
 @dataclass

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ... import hexgrid as hg
-from ...hexgrid import Hex, rotate
-from .state import Fighter
+from cardgen import hexgrid as hg
+from cardgen.hexgrid import Hex, rotate
+from cardgen.games.boss_fight.state import Fighter
 
 
 class MapView:

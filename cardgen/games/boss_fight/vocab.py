@@ -3,7 +3,7 @@ the schema and reference ``cardgen.logschema`` generates)."""
 
 from __future__ import annotations
 
-from ...schema import Opt
+from cardgen.schema import Opt
 
 BOSS = "boss"                 # the boss's name in events
 HEROES = "heroes"             # the heroes' side, as a winner

@@ -17,13 +17,13 @@ import itertools
 import random
 from typing import Any
 
-from ... import collection_files as cols
-from ...model import Game
-from ...play.package import GamePackage
-from ...play.params import Params
-from .agents import greedy, measures
-from .engine import Engine
-from .state import new_state
+from cardgen import collection_files as cols
+from cardgen.model import Game
+from cardgen.play.package import GamePackage
+from cardgen.play.params import Params
+from cardgen.games.dino_battles.agents import greedy, measures
+from cardgen.games.dino_battles.engine import Engine
+from cardgen.games.dino_battles.state import new_state
 
 
 def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:

@@ -14,10 +14,10 @@ import random
 from collections import Counter
 from typing import Any
 
-from ...model import Game
-from ...play.api import Action, GameState
-from ...play.package import Agent
-from ...play.params import Params
+from cardgen.model import Game
+from cardgen.play.api import Action, GameState
+from cardgen.play.package import Agent
+from cardgen.play.params import Params
 
 _MAIN_ORDER = ("bench", "combat_to_deck", "upgrade", "item", "action", "use_item")   # Actions and Items last:
 # their text is not modelled, but a hand kept full would stop the End-phase draws for good

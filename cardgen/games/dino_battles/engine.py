@@ -32,20 +32,20 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ...model import Card
-from ...play.lookup import Names, NotFound
-from ...play.params import ParamError
-from ...play.referee import BaseEngine
-from ...playlog import Event, LogError
-from ...problems import Loc, did_you_mean
-from . import decks
-from .pieces import Combat, Dino, Side
-from .rules_cards import CardRules
-from .rules_combat import CombatRules
-from .rules_ko import KnockOutRules
-from .rules_main import MainRules
-from .rules_turn import TurnRules
-from .vocab import ANSWERS, EVENTS, HEADER, KO_WINDOW, MAIN_PHASES, PHASES, REACTIONS
+from cardgen.model import Card
+from cardgen.play.lookup import Names, NotFound
+from cardgen.play.params import ParamError
+from cardgen.play.referee import BaseEngine
+from cardgen.playlog import Event, LogError
+from cardgen.problems import Loc, did_you_mean
+from cardgen.games.dino_battles import decks
+from cardgen.games.dino_battles.pieces import Combat, Dino, Side
+from cardgen.games.dino_battles.rules_cards import CardRules
+from cardgen.games.dino_battles.rules_combat import CombatRules
+from cardgen.games.dino_battles.rules_ko import KnockOutRules
+from cardgen.games.dino_battles.rules_main import MainRules
+from cardgen.games.dino_battles.rules_turn import TurnRules
+from cardgen.games.dino_battles.vocab import ANSWERS, EVENTS, HEADER, KO_WINDOW, MAIN_PHASES, PHASES, REACTIONS
 
 
 class NotInPlay(Exception):

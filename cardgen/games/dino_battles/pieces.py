@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ...model import Card
-from ...play.hidden import Hand
-from ...problems import Loc
+from cardgen.model import Card
+from cardgen.play.hidden import Hand
+from cardgen.problems import Loc
 
 # ---------------------------------------------------------------------------------------
 # State

@@ -4,11 +4,11 @@ running out, and the setup events (BDB-SETUP-1…4).
 
 from __future__ import annotations
 
-from ...model import Card
-from ...play.hidden import Hand
-from ...playlog import Event, LogError
-from ...problems import Loc
-from .pieces import Dino, Side
+from cardgen.model import Card
+from cardgen.play.hidden import Hand
+from cardgen.playlog import Event, LogError
+from cardgen.problems import Loc
+from cardgen.games.dino_battles.pieces import Dino, Side
 
 
 class CardRules:

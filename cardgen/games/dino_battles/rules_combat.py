@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...playlog import Event, LogError
-from .pieces import Combat, Dino, Side
-from .vocab import ANSWERS
+from cardgen.playlog import Event, LogError
+from cardgen.games.dino_battles.pieces import Combat, Dino, Side
+from cardgen.games.dino_battles.vocab import ANSWERS
 
 
 class CombatRules:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...playlog import Event
-from ...problems import Loc
-from .pieces import Dino, Side
+from cardgen.playlog import Event
+from cardgen.problems import Loc
+from cardgen.games.dino_battles.pieces import Dino, Side
 
 
 class KnockOutRules:

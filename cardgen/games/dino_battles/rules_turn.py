@@ -4,9 +4,9 @@ draws, who acts first in a phase (BDB-TURN-1, 2; BDB-ABIL-2; BDB-END-1).
 
 from __future__ import annotations
 
-from ...playlog import Event
-from .pieces import Side
-from .vocab import MAIN_PHASES
+from cardgen.playlog import Event
+from cardgen.games.dino_battles.pieces import Side
+from cardgen.games.dino_battles.vocab import MAIN_PHASES
 
 
 class TurnRules:

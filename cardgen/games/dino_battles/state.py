@@ -22,17 +22,17 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ...model import Game
-from ...play.api import CHANCE, TERMINAL, Action, GameState
-from ...play.dice import die_outcomes
-from ...play.referee import Referee
-from ...playlog import Event
-from ...problems import Loc, Problems
-from ...schema import MISSING
-from . import choices as ch
-from . import decks
-from .engine import Engine
-from .vocab import EVENTS, MAIN_PHASES
+from cardgen.model import Game
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.dice import die_outcomes
+from cardgen.play.referee import Referee
+from cardgen.playlog import Event
+from cardgen.problems import Loc, Problems
+from cardgen.schema import MISSING
+from cardgen.games.dino_battles import choices as ch
+from cardgen.games.dino_battles import decks
+from cardgen.games.dino_battles.engine import Engine
+from cardgen.games.dino_battles.vocab import EVENTS, MAIN_PHASES
 
 LOG_NAME = "<played game>"
 

@@ -20,18 +20,18 @@ import re
 from collections import Counter
 from typing import Any
 
-from ...model import Card
-from ...play.lookup import Names, NotFound, nearest
-from ...play.referee import BaseEngine
-from ...playlog import Event, LogError
-from ...problems import Loc
-from .engine_attack import AttackEvents
-from .engine_end import EndEvents
-from .engine_round import RoundEvents
-from .engine_setup import SetupEvents
-from .rules import Rules
-from .state import Battle, Encounter, Enemy, Player
-from .vocab import EVENTS, HEADER
+from cardgen.model import Card
+from cardgen.play.lookup import Names, NotFound, nearest
+from cardgen.play.referee import BaseEngine
+from cardgen.playlog import Event, LogError
+from cardgen.problems import Loc
+from cardgen.games.loot_battles.engine_attack import AttackEvents
+from cardgen.games.loot_battles.engine_end import EndEvents
+from cardgen.games.loot_battles.engine_round import RoundEvents
+from cardgen.games.loot_battles.engine_setup import SetupEvents
+from cardgen.games.loot_battles.rules import Rules
+from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
+from cardgen.games.loot_battles.vocab import EVENTS, HEADER
 
 
 class Engine(SetupEvents, RoundEvents, AttackEvents, EndEvents, BaseEngine):

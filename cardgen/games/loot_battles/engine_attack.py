@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model import Card
-from ...playlog import Event, LogError
-from .state import Encounter, Fighter, Player
+from cardgen.model import Card
+from cardgen.playlog import Event, LogError
+from cardgen.games.loot_battles.state import Encounter, Fighter, Player
 
 
 class AttackEvents:

@@ -3,9 +3,9 @@ and equipped, the Leader token passes (LB-ENC-1, LB-LOOT-1, LB-EQUIP-1)."""
 
 from __future__ import annotations
 
-from ...model import Card
-from ...playlog import Event, LogError
-from .state import Encounter
+from cardgen.model import Card
+from cardgen.playlog import Event, LogError
+from cardgen.games.loot_battles.state import Encounter
 
 
 class EndEvents:

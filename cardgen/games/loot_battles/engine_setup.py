@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ...model import Card
-from ...play.referee import typed
-from ...playlog import Event, LogError
-from ...problems import Loc
-from .state import Battle, Encounter, Enemy
-from .vocab import EVENTS
+from cardgen.model import Card
+from cardgen.play.referee import typed
+from cardgen.playlog import Event, LogError
+from cardgen.problems import Loc
+from cardgen.games.loot_battles.state import Battle, Encounter, Enemy
+from cardgen.games.loot_battles.vocab import EVENTS
 
 
 class SetupEvents:

@@ -9,10 +9,10 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from ...model import Card
-from ...play.api import Action
-from .rules import Rules
-from .state import Battle, Encounter, Enemy, Fighter, Player
+from cardgen.model import Card
+from cardgen.play.api import Action
+from cardgen.games.loot_battles.rules import Rules
+from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Fighter, Player
 
 
 class Fight:

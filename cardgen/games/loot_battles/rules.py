@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...model import Card, Game
-from ...play.api import Action
-from ...play.params import ParamError, Params
-from ...playlog import LogError
-from ...problems import Loc, did_you_mean
-from .state import Enemy, Fighter, Player
-from .vocab import UNIQUE_EFFECTS
+from cardgen.model import Card, Game
+from cardgen.play.api import Action
+from cardgen.play.params import ParamError, Params
+from cardgen.playlog import LogError
+from cardgen.problems import Loc, did_you_mean
+from cardgen.games.loot_battles.state import Enemy, Fighter, Player
+from cardgen.games.loot_battles.vocab import UNIQUE_EFFECTS
 
 
 class Rules:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...model import Card
-from ...problems import Loc
+from cardgen.model import Card
+from cardgen.problems import Loc
 
 
 @dataclass
