@@ -2,7 +2,7 @@
 
 Importing the command line pulls in the PDF and image libraries, which takes a while; a
 Ctrl-C during that start-up, or anywhere later, ends with "interrupted" and exit 130,
-never a traceback. Outputs are replaced as a set (:mod:`cardgen.atomic`), so an
+never a traceback. Outputs are replaced as a set (:mod:`cardgen.core.atomic`), so an
 interrupted build leaves the previous ones intact.
 """
 

@@ -21,12 +21,12 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import strategies as st
 
-from cardgen import checker
-from cardgen.checker import Referee, replay
+from cardgen.builder import check as checker
+from cardgen.builder.check import Referee, replay
 from cardgen.cli import main
-from cardgen.loader import load_game
-from cardgen.playlog import LogError, read
-from cardgen.problems import Problems
+from cardgen.content.loader import load_game
+from cardgen.content.playlog import LogError, read
+from cardgen.core.problems import Problems
 from tests.conftest import ROOT, has_problem, run_cli
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardgen.cli import main
-from cardgen.problems import Problems
+from cardgen.core.problems import Problems
 from tests import sharedbuild
 
 pytest.register_assert_rewrite("tests.checklogs")   # shared checker assertions report like test files
@@ -192,7 +192,7 @@ def pdf_pages(data: bytes) -> list[str]:
 def rulebook_pages(root: Path, slug: str) -> list[str]:
     """The text of every page of a game's current rulebook, typeset from the sources under root."""
     import cardgen.boards  # noqa: F401 - registers the board: images
-    from cardgen.loader import load_game
+    from cardgen.content.loader import load_game
     from cardgen.rulebook import Rulebook
 
     problems = Problems()

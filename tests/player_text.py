@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from cardgen.catalogue import load_catalogue
-from cardgen.loader import list_games, load_game
-from cardgen.problems import Problems
+from cardgen.content.catalogue import load_catalogue
+from cardgen.content.loader import list_games, load_game
+from cardgen.core.problems import Problems
 
 NOT_FOR_PLAYERS = ("rulebook-designer.pdf", "duplex-calibration.pdf")
 WORDING = re.compile(r"\bvalidator\b|\brules file\b|\bplaytest checker\b|\bparams\b", re.I)

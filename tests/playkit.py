@@ -17,13 +17,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cardgen import checker, gamehooks
-from cardgen.loader import load_game
+from cardgen import gamehooks
+from cardgen.builder import check as checker
+from cardgen.content.loader import load_game
+from cardgen.content.playlog import read
+from cardgen.core.problems import Problems
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import pick
 from cardgen.play.playout import as_jsonl, play, random_agent
-from cardgen.playlog import read
-from cardgen.problems import Problems
 from tests.conftest import ROOT
 
 GAMES = int(os.environ.get("CARDGEN_PLAY_GAMES", "30"))

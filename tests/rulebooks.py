@@ -10,8 +10,8 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from cardgen.rulebook import check
 from tests.conftest import ROOT, GameCopy, has_problem, qpdf_check
 from tests.sharedbuild import Build
@@ -57,9 +57,9 @@ def assert_break_reported(g: GameCopy, rule: str, rel: str, old: str, new: str) 
 def rulings(game) -> list[dict]:
     """The game's rulings as the Clarifications print them: {{ }} expressions filled in from
     params.yaml and the cards (the rulebook's own Jinja2 context)."""
+    from cardgen.layout.templates import make_env
     from cardgen.rulebook import Rulebook
     from cardgen.rulebook.jinja import build_context
-    from cardgen.templates import make_env
 
     book = Rulebook(game, Problems())
     ctx = build_context(game, book.current, book.versions)

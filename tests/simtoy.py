@@ -16,16 +16,16 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from cardgen import collection_files as cols
-from cardgen.model import Game
+from cardgen.content import collection_files as cols
+from cardgen.content.model import Game
+from cardgen.content.playlog import Event
+from cardgen.core.options import Opt
+from cardgen.core.problems import Problems
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_outcomes, draw_outcomes
 from cardgen.play.package import Agent, GamePackage
 from cardgen.play.params import Params
 from cardgen.play.referee import BaseEngine
-from cardgen.playlog import Event
-from cardgen.problems import Problems
-from cardgen.schema import Opt
 
 SLUG = "dice_race"
 

@@ -12,10 +12,10 @@ import pytest
 from PIL import Image as PILImage
 from pypdf import PdfReader
 
-from cardgen.cardlayout import CardLayout
-from cardgen.elements.art import place
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
+from cardgen.layout.card import CardLayout
+from cardgen.layout.elements.art import place
 from cardgen.scene import Clip, Image, Polygon, Text
 from tests.conftest import has_problem
 

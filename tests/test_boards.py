@@ -13,15 +13,15 @@ import pytest
 import yaml
 
 from cardgen import gamehooks
-from cardgen import hexgrid as hg
 from cardgen.boards import maps as bmaps
 from cardgen.boards import mats as bmats
 from cardgen.boards import tiling
 from cardgen.boards import zoneboard as brink
 from cardgen.boards.common import board_files
+from cardgen.content.loader import load_game
+from cardgen.core import hexgrid as hg
+from cardgen.core.problems import Problems
 from cardgen.games.boss_fight.placement import boss_starts, hero_starts
-from cardgen.loader import load_game
-from cardgen.problems import Problems
 from tests.conftest import ROOT, GameCopy, has_problem, qpdf_check
 
 MM = 72 / 25.4

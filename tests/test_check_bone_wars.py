@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgen.checker import Referee
+from cardgen.builder.check import Referee
+from cardgen.content.loader import load_game
+from cardgen.content.playlog import Event
+from cardgen.core.problems import Loc, Problems
 from cardgen.games.bone_wars.engine import Engine
 from cardgen.games.bone_wars.vocab import EVENTS
-from cardgen.loader import load_game
-from cardgen.playlog import Event
-from cardgen.problems import Loc, Problems
 from tests import checklogs
 from tests.checklogs import dump, edit, load, to_jsonl, write
 from tests.checklogs import ev as _ev

@@ -13,9 +13,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgen import checker
+from cardgen.builder import check as checker
+from cardgen.content.loader import load_game
 from cardgen.games.bones_on_ice import Engine
-from cardgen.loader import load_game
 from tests import checklogs
 from tests.checklogs import errors, line_of, to_jsonl, write
 from tests.conftest import ROOT

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgen.checker import Referee
+from cardgen.builder.check import Referee
+from cardgen.content.loader import load_game
+from cardgen.content.playlog import Event
+from cardgen.core.options import MISSING
+from cardgen.core.problems import Loc, Problems
 from cardgen.games.boss_fight import BF_EVENTS, Engine, damage_formula
-from cardgen.loader import load_game
-from cardgen.playlog import Event
-from cardgen.problems import Loc, Problems
-from cardgen.schema import MISSING
 from tests import checklogs
 from tests.checklogs import edit, load
 from tests.checklogs import ev as _ev

@@ -5,9 +5,9 @@ narrower than itself (BF-MOVE-1), a party of five heroes with no points limit (l
 
 from __future__ import annotations
 
-from cardgen import collection_files as cols
+from cardgen.content import collection_files as cols
+from cardgen.core.problems import Problems
 from cardgen.games.boss_fight import analyse
-from cardgen.problems import Problems
 from tests import checklogs
 from tests.checklogs import ev
 from tests.playkit import game

@@ -12,11 +12,11 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgen.checker import BaseEngine
+from cardgen.builder.check import BaseEngine
 from cardgen.cli import main
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from cardgen.games.loot_battles.engine import Engine
-from cardgen.loader import load_game
-from cardgen.problems import Problems
 from tests import checklogs
 from tests.checklogs import edited, errors, line_of, to_jsonl, write
 from tests.conftest import ROOT

@@ -15,12 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from cardgen import gamehooks, logschema
-from cardgen.checker import BaseEngine, Referee, StopReplay, _check_shape, replay, run_check
+from cardgen import gamehooks
+from cardgen.builder.check import BaseEngine, Referee, StopReplay, _check_shape, replay, run_check
 from cardgen.cli import main
-from cardgen.playlog import LogError, read
-from cardgen.problems import Loc, Problems
-from cardgen.schema import Opt
+from cardgen.content.playlog import LogError, read
+from cardgen.core.options import Opt
+from cardgen.core.problems import Loc, Problems
+from cardgen.reference import logschema
 from tests import checklogs
 from tests.conftest import ROOT, run_cli
 
@@ -365,7 +366,7 @@ def test_checked_in_schema_is_current(slug, update_goldens):
     if update_goldens:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(want, encoding="utf-8")
-    assert path.exists(), f"no {path.name}: run pytest --update-goldens (or python -m cardgen.logschema {slug})"
+    assert path.exists(), f"no {path.name}: run pytest --update-goldens (or python -m cardgen.reference.logschema {slug})"
     assert path.read_text(encoding="utf-8") == want, "run pytest --update-goldens if the change is intended"
 
 

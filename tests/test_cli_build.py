@@ -64,7 +64,7 @@ def test_build_leaves_sources_untouched(tmp_path):
 
 
 def test_interrupted_write_keeps_old_file(tmp_path, monkeypatch):
-    from cardgen import atomic
+    from cardgen.core import atomic
     target = tmp_path / "cards.pdf"
     target.write_bytes(b"old")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.constraints import Collection, Entry, evaluate
-from cardgen.problems import Loc, Problems
-from cardgen.yamlsrc import parse_yaml
+from cardgen.content.constraints import Collection, Entry, evaluate
+from cardgen.core.problems import Loc, Problems
+from cardgen.core.yamlsrc import parse_yaml
 
 PARAMS = {"limits": {"copies": 2, "points": 10}, "totals": {"sword": 3, "bow": 2}, "main": "sword"}
 

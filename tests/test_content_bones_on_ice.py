@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.pipeline import validate as lay_out_game
-from cardgen.problems import Problems
+from cardgen.builder.pipeline import validate as lay_out_game
+from cardgen.core.problems import Problems
 from cardgen.scene import Text
 from tests.conftest import ROOT, has_problem, problems_json, run_cli
 
@@ -205,7 +205,7 @@ def test_no_mojibake_in_the_content():
 
 
 def test_rulings_are_listed_with_ids():
-    from cardgen.yamlsrc import load_yaml
+    from cardgen.core.yamlsrc import load_yaml
     params = load_yaml(ROOT / PARAMS, Problems())
     ids = [r["id"] for r in params["rulings"]]
     assert {"BOI-CARD-3", "BOI-SETUP-2", "BOI-STAM-2", "BOI-MID-1", "BOI-1V1-1", "BOI-END-2"} <= set(ids)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from cardgen.elements.footprint import diagram, parse_cells
+from cardgen.layout.elements.footprint import diagram, parse_cells
 from cardgen.scene import Polygon
 from tests.conftest import ROOT, has_problem, problems_json, qpdf_check, run_cli
 
@@ -571,8 +571,8 @@ def test_docs_show_the_real_figures():
 
 def test_piece_without_footprint_shows_its_type_not_an_empty_box():
     """A piece that adds no hexes prints its type large in the size panel; one with hexes, its diagram."""
-    from cardgen.pipeline import validate as lay_out_game
-    from cardgen.problems import Problems
+    from cardgen.builder.pipeline import validate as lay_out_game
+    from cardgen.core.problems import Problems
     from cardgen.scene import Text
 
     probs = Problems()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from cardgen import deckstats
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content import deckstats
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from tests.conftest import ROOT, run_cli
 
 

@@ -10,9 +10,9 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from cardgen import editorschema
-from cardgen.loader import list_games, load_game
-from cardgen.problems import Problems
+from cardgen.content.loader import list_games, load_game
+from cardgen.core.problems import Problems
+from cardgen.reference import editorschema
 from tests.conftest import ROOT, run_cli
 
 GAMES = list_games(ROOT)

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen import boards
-from cardgen.loader import load_game
-from cardgen.pipeline import Laid, check_file
-from cardgen.problems import Problems
+from cardgen.builder.pipeline import Laid, check_file
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from tests.conftest import ROOT, GameCopy, has_problem
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_nan=True),

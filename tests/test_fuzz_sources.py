@@ -16,10 +16,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgen.loader import load_game
-from cardgen.pipeline import validate
+from cardgen.builder.pipeline import validate
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from cardgen.printables import cards as card_sheets
-from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook
 from tests.conftest import ROOT, GameCopy
 from tests.test_games_are_data import FILES, SLUG, make_project

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
-from cardgen.pipeline import validate
-from cardgen.problems import Problems
+from cardgen.builder.pipeline import validate
+from cardgen.core.problems import Problems
 from tests.conftest import ROOT, problems_json, qpdf_check, run_cli
 
 MM = 72 / 25.4

@@ -1,4 +1,4 @@
-"""Tests for cardgen.hexgrid: coordinates, layouts, offsets, footprints, movement and line of sight.
+"""Tests for cardgen.core.hexgrid: coordinates, layouts, offsets, footprints, movement and line of sight.
 
 Pictures in the comments use a pointy-top layout with y pointing down: row ``r`` is a
 horizontal row, ``Hex(q + 1, r)`` is east of ``Hex(q, r)``, ``Hex(q, r - 1)`` is north-west
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgen.hexgrid import (
+from cardgen.core.hexgrid import (
     DIRECTIONS,
     OFFSET_STYLES,
     ORIGIN,

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import cardgen
-from cardgen import sources
-from cardgen.problems import Loc, Problem, Problems, safe
+from cardgen.core import sources
+from cardgen.core.problems import Loc, Problem, Problems, safe
 from tests.conftest import ROOT, problems_json, run_cli
 from tests.hostilekit import cli_capped, project_fixture  # noqa: F401 - the fixture
 from tests.test_games_are_data import SLUG
@@ -112,9 +112,10 @@ def test_include_following_a_symlink_out_is_refused(tmp_path, outside):
 
 def _every_reader(path: Path) -> dict:
     """Every function of cardgen that reads a project file, applied to ``path``."""
-    from cardgen import images, render_svg
-    from cardgen.sandbox import ProjectLoader
-    from cardgen.yamlsrc import load_yaml
+    from cardgen.core import images
+    from cardgen.core.sandbox import ProjectLoader
+    from cardgen.core.yamlsrc import load_yaml
+    from cardgen.render import svg as render_svg
 
     def yaml_reader():
         probs = Problems()
@@ -163,7 +164,7 @@ def test_every_reader_refuses_what_is_no_regular_file(project, kind):
 
 
 def test_no_reader_bypasses_the_resolver():
-    """A static walk: outside cardgen/sources.py (and writers), no module opens a file itself."""
+    """A static walk: outside cardgen/core/sources.py (and writers), no module opens a file itself."""
     src = Path(cardgen.__file__).parent
     allowed = {"sources.py", "atomic.py", "logschema.py", "fonts.py"}     # writers; bundled fonts
     raw = re.compile(r"\.read_(bytes|text)\(|\bopen\(|Image\.open\(|FileSystemLoader\(|drawImage\(|RLImage\(|ImageReader\(")
@@ -188,7 +189,7 @@ def test_fifo_or_device_as_log_or_deck(project, tmp_path, special):
         path.symlink_to(special)
     res = cli_capped(project, "validate", SLUG, str(path), timeout=20)
     assert res.returncode in (1, 2) and "Traceback" not in res.stderr
-    from cardgen.playlog import LogError, read
+    from cardgen.content.playlog import LogError, read
     with pytest.raises(LogError, match="regular file"):
         read(path)
 
@@ -197,7 +198,7 @@ def test_oversized_file_is_refused(project, monkeypatch):
     monkeypatch.setattr(sources, "MAX_TEXT_BYTES", 100)
     monkeypatch.setattr(sources.read_bytes, "__defaults__", (None, 100))
     probs = Problems()
-    from cardgen.yamlsrc import load_yaml
+    from cardgen.core.yamlsrc import load_yaml
     load_yaml(project / "cards" / SLUG / "runners.yaml", probs)
     assert [p.rule for p in probs] == ["FILE-SIZE"]
 
@@ -226,9 +227,9 @@ def test_type_swapped_event_fields_are_log_type(tmp_path, game, log, old, new):
 
 
 def test_shape_check_types_map_items_and_nulls(tmp_path):
-    from cardgen.checker import _check_shape
-    from cardgen.playlog import LogError, read
-    from cardgen.schema import Opt
+    from cardgen.builder.check import _check_shape
+    from cardgen.content.playlog import LogError, read
+    from cardgen.core.options import Opt
 
     class Engine:
         HEADER: dict = {}
@@ -272,7 +273,7 @@ def test_terminal_safe_summaries_and_usage_errors(project):
 
 def test_symlinked_rulebook_chapter_is_refused(tmp_path, outside):
     from cardgen import rulebook
-    from cardgen.loader import load_game
+    from cardgen.content.loader import load_game
     from tests.conftest import GameCopy
     g = GameCopy(tmp_path / "copy", "bones_on_ice")
     chapter = g.root / "rules" / "bones_on_ice" / "rulebook" / "06-winning.md"

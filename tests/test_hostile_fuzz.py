@@ -17,11 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgen import boards, pipeline, rulebook
-from cardgen.checker import replay
-from cardgen.loader import load_game
-from cardgen.playlog import LogError
-from cardgen.problems import Problems
+from cardgen import boards, rulebook
+from cardgen.builder import pipeline
+from cardgen.builder.check import replay
+from cardgen.content.loader import load_game
+from cardgen.content.playlog import LogError
+from cardgen.core.problems import Problems
 from tests.conftest import ROOT
 from tests.test_games_are_data import SLUG, make_project
 

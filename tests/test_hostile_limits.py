@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from cardgen import sources
-from cardgen.problems import Problems
+from cardgen.core import sources
+from cardgen.core.problems import Problems
 from tests.conftest import problems_json, run_cli
 from tests.hostilekit import cli_capped, project_fixture  # noqa: F401 - the fixture
 from tests.test_games_are_data import SLUG
@@ -22,7 +22,7 @@ LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
 
 
 def _yaml_problems(text: str) -> list[str]:
-    from cardgen.yamlsrc import parse_yaml
+    from cardgen.core.yamlsrc import parse_yaml
     probs = Problems()
     parse_yaml(text, "f.yaml", probs)
     return [p.text() for p in probs]
@@ -81,8 +81,8 @@ def test_card_file_with_a_date_a_huge_number_and_a_nul(project):
     ('{"kind": "x", "n": ' + "[" * 100_000 + "]" * 100_000 + "}", "LOG-SYNTAX"),
 ])
 def test_jsonl_hostile_lines(tmp_path, line, rule):
-    from cardgen.checker import replay_log
-    from cardgen.playlog import LogError, read
+    from cardgen.builder.check import replay_log
+    from cardgen.content.playlog import LogError, read
     log = tmp_path / "log.jsonl"
     log.write_text('{"game": "g"}\n' + line + "\n", encoding="utf-8")
     with pytest.raises(LogError) as e:
@@ -139,7 +139,7 @@ BOMBS = [
 def test_jinja_bombs_are_template_problems(bomb):
     from jinja2.exceptions import SecurityError
 
-    from cardgen.templates import make_env
+    from cardgen.layout.templates import make_env
     t = time.monotonic()
     with pytest.raises(SecurityError):
         make_env().from_string(bomb).render()

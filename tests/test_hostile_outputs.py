@@ -59,7 +59,7 @@ def test_game_output_dir_is_a_file(project):
 def test_write_failure_keeps_previous_outputs(built, monkeypatch, errno_name):
     import errno
 
-    from cardgen import atomic
+    from cardgen.core import atomic
     project, out, before = built
 
     def full(*a, **k):
@@ -73,7 +73,7 @@ def test_write_failure_keeps_previous_outputs(built, monkeypatch, errno_name):
 
 
 def test_kill_between_the_renames_keeps_a_whole_set(built, monkeypatch):
-    from cardgen import atomic
+    from cardgen.core import atomic
     project, out, before = built
     real = os.replace
     calls = []
@@ -93,7 +93,7 @@ def test_kill_between_the_renames_keeps_a_whole_set(built, monkeypatch):
 
 
 def test_next_build_recovers_what_a_killed_build_left(built):
-    from cardgen import atomic
+    from cardgen.core import atomic
     project, out, before = built
     os.replace(out / SLUG, out / f".{SLUG}{atomic.OLD}x")          # killed after the first rename
     (out / f".{SLUG}{atomic.STAGE}y").mkdir()                     # and a staging folder left behind
@@ -145,7 +145,7 @@ def test_ctrl_c_is_interrupted_exit_130(built, delay):
     assert sorted(p.name for p in out.iterdir() if p.name != ".cache") == [SLUG]
 
 
-@pytest.mark.parametrize("where", ["cardgen.pipeline.validate", "cardgen.atomic.replace_set"])
+@pytest.mark.parametrize("where", ["cardgen.builder.pipeline.validate", "cardgen.core.atomic.replace_set"])
 def test_ctrl_c_inside_a_command(built, monkeypatch, where):
     from click.testing import CliRunner
 

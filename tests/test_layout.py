@@ -8,11 +8,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgen.loader import FONT_ROLES
-from cardgen.model import Icon
-from cardgen.pipeline import validate
-from cardgen.problems import Problems
-from cardgen.textfit import fit, parse
+from cardgen.builder.pipeline import validate
+from cardgen.content.loader import FONT_ROLES
+from cardgen.content.model import Icon
+from cardgen.core.problems import Problems
+from cardgen.layout.textfit import fit, parse
 from tests.conftest import ROOT
 
 ICONS = {"melee": Icon("melee", "■", "#aa0000")}

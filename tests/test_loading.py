@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardgen.problems import Problems, did_you_mean
-from cardgen.schema import Opt, check_mapping
-from cardgen.units import UnitError, length_mm
-from cardgen.yamlsrc import inside, parse_yaml, unmojibake
+from cardgen.core.options import Opt, check_mapping
+from cardgen.core.problems import Problems, did_you_mean
+from cardgen.core.units import UnitError, length_mm
+from cardgen.core.yamlsrc import inside, parse_yaml, unmojibake
 
 
 def test_positions_of_keys_and_items():

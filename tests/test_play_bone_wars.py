@@ -9,13 +9,13 @@ import random
 
 import pytest
 
-from cardgen import checker
-from cardgen.loader import load_game
+from cardgen.builder import check as checker
+from cardgen.content.loader import load_game
+from cardgen.content.playlog import read
+from cardgen.core.problems import Problems
 from cardgen.play.api import CHANCE, TERMINAL
 from cardgen.play.playout import as_jsonl, play, random_agent
 from cardgen.play.referee import Referee
-from cardgen.playlog import read
-from cardgen.problems import Problems
 from tests import playkit
 from tests.conftest import ROOT
 

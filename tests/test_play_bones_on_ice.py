@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from cardgen import checker
+from cardgen.builder import check as checker
+from cardgen.content.playlog import read
 from cardgen.games.bones_on_ice.follow import Follower, Unmatched
 from cardgen.play.api import CHANCE, TERMINAL
-from cardgen.playlog import read
 from tests import playkit
 
 SLUG = "bones_on_ice"

@@ -7,14 +7,14 @@ import os
 import random
 from typing import Any
 
-from cardgen import checker
+from cardgen.builder import check as checker
+from cardgen.content.playlog import read
+from cardgen.core.problems import Problems
 from cardgen.games.boss_fight import Engine
 from cardgen.games.boss_fight.legal import player_actions, turn_actions
 from cardgen.play.api import Action
 from cardgen.play.playout import as_jsonl, play
 from cardgen.play.referee import Referee
-from cardgen.playlog import read
-from cardgen.problems import Problems
 from tests import playkit
 from tests.conftest import ROOT
 

@@ -14,15 +14,15 @@ from typing import Any
 
 import pytest
 
-from cardgen.checker import _check_shape
+from cardgen.builder.check import _check_shape
+from cardgen.content.playlog import read
+from cardgen.core.problems import Problems
 from cardgen.games.dino_battles import PACKAGE
 from cardgen.games.dino_battles import choices as ch
 from cardgen.games.dino_battles.engine import Engine
 from cardgen.play.api import Action
 from cardgen.play.playout import as_jsonl, play, random_agent
 from cardgen.play.referee import Referee
-from cardgen.playlog import read
-from cardgen.problems import Problems
 from tests import playkit
 from tests.conftest import ROOT
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardgen import checker
+from cardgen.builder import check as checker
+from cardgen.content.playlog import read
 from cardgen.games.loot_battles.play_log import actions_for
-from cardgen.playlog import read
 from tests import playkit
 
 GAME = "loot_battles"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from tests.conftest import ROOT
 from tests.player_text import developer_text, games, patterns, player_pdfs
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from cardgen.imposition import back_position, make_grid
-from cardgen.model import PrintSettings
+from cardgen.content.model import PrintSettings
+from cardgen.layout.imposition import back_position, make_grid
 from tests.conftest import GameCopy, problems_json, qpdf_check, run_cli
 
 MM = 72 / 25.4

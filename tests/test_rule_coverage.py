@@ -16,9 +16,9 @@ import re
 import pytest
 
 from cardgen import gamehooks
-from cardgen.catalogue import Catalogue, load_catalogue
-from cardgen.loader import list_games
-from cardgen.problems import Problems
+from cardgen.content.catalogue import Catalogue, load_catalogue
+from cardgen.content.loader import list_games
+from cardgen.core.problems import Problems
 from tests.conftest import ROOT
 
 

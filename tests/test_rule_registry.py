@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.catalogue import all_rules, load_catalogue, load_framework_rules
-from cardgen.loader import list_games
-from cardgen.problems import Problems
-from cardgen.yamlsrc import load_yaml, plain
+from cardgen.content.catalogue import all_rules, load_catalogue, load_framework_rules
+from cardgen.content.loader import list_games
+from cardgen.core.problems import Problems
+from cardgen.core.yamlsrc import load_yaml, plain
 from tests.conftest import ROOT
 
 GAMES = list_games(ROOT)

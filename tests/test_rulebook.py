@@ -15,11 +15,11 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from cardgen.catalogue import load_catalogue
 from cardgen.cli import main
 from cardgen.cli.rules import rules
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content.catalogue import load_catalogue
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from cardgen.rulebook import Rulebook, booklet_order, check, impose_booklet
 from cardgen.rulebook.booklet import padded
 from cardgen.rulebook.jinja import line_map

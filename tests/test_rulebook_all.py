@@ -17,9 +17,9 @@ import pytest
 from pypdf import PdfReader
 
 import cardgen.boards  # noqa: F401 - registers the board: images
-from cardgen.catalogue import load_catalogue
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content.catalogue import load_catalogue
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from cardgen.rulebook import Rulebook
 from tests.conftest import ROOT, flat, run_cli
 from tests.rulebooks import assert_toc_matches, outline, rulebook_names

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.catalogue import load_catalogue
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content.catalogue import load_catalogue
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from cardgen.rulebook import Rulebook
 from tests.conftest import ROOT, flat, pdf_pages, rulebook_pages
 from tests.rulebooks import (

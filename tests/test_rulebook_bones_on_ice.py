@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.catalogue import load_catalogue
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content.catalogue import load_catalogue
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from cardgen.rulebook import Rulebook
 from tests.conftest import ROOT, pdf_pages, rulebook_pages
 from tests.rulebooks import (
@@ -122,7 +122,7 @@ def test_bad_input_reported_at_its_line(game_copy, rule, rel, old, new):
 def test_chaos_and_spirit_numbers_come_from_params(game_copy):
     """The Chaos and Team Spirit effects the checker applies are the numbers their cards and the
     rulebook print: one change in params.yaml moves all three."""
-    from cardgen.pipeline import validate
+    from cardgen.builder.pipeline import validate
     from cardgen.scene import Text
 
     g = game_copy(GAME)

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.catalogue import load_catalogue
-from cardgen.collection_files import collection_files, load_collection_file
+from cardgen.content.catalogue import load_catalogue
+from cardgen.content.collection_files import collection_files, load_collection_file
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from cardgen.games.boss_fight import analyse, boss_stats, damage_formula
-from cardgen.loader import load_game
-from cardgen.problems import Problems
 from cardgen.rulebook import Rulebook
 from tests.conftest import ROOT, flat, rulebook_pages
 from tests.rulebooks import (

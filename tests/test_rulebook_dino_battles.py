@@ -10,10 +10,10 @@ import pytest
 
 import cardgen.rulebook.context as rb_context
 import cardgen.rulebook.jinja as rb_jinja
-from cardgen.catalogue import load_catalogue
-from cardgen.collection_files import collection_files, load_collection_file
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content.catalogue import load_catalogue
+from cardgen.content.collection_files import collection_files, load_collection_file
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from cardgen.rulebook import Rulebook
 from tests.conftest import (
     ROOT,

@@ -7,10 +7,10 @@ import json
 
 from click.testing import CliRunner
 
-from cardgen.catalogue import load_catalogue
 from cardgen.cli import main
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content.catalogue import load_catalogue
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from cardgen.rulebook import Rulebook
 from cardgen.rulebook.jinja import build_context
 from tests.conftest import ROOT, problems_json, run_cli

@@ -11,11 +11,11 @@ import xml.etree.ElementTree as ET
 import pdfplumber
 import pytest
 
-from cardgen.imposition import crop_marks
-from cardgen.model import PrintSettings
-from cardgen.render_svg import render_page
+from cardgen.content.model import PrintSettings
+from cardgen.content.sheetfit import BLEED_FLOOR, MARK_ROOM, fit, make_grid, registration_keepouts
+from cardgen.layout.imposition import crop_marks
+from cardgen.render.svg import render_page
 from cardgen.scene import Page, Rotate, Text
-from cardgen.sheetfit import BLEED_FLOOR, MARK_ROOM, fit, make_grid, registration_keepouts
 from tests.conftest import GameCopy, qpdf_check
 
 MM = 72 / 25.4

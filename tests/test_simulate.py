@@ -25,11 +25,12 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from cardgen import checker, gamehooks
+from cardgen import gamehooks
+from cardgen.builder import check as checker
 from cardgen.cli import main
-from cardgen.loader import list_games, load_game
-from cardgen.playlog import read
-from cardgen.problems import Problems
+from cardgen.content.loader import list_games, load_game
+from cardgen.content.playlog import read
+from cardgen.core.problems import Problems
 from cardgen.simulate import run, spec, stats, worker
 from cardgen.simulate.spec import SimError
 from tests import simtoy

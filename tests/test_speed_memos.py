@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.elements.base import DrawContext
-from cardgen.elements.text import layout_text
-from cardgen.jsonout import dumps
-from cardgen.problems import Loc, Problems
-from cardgen.templates import CardField, TemplateSet
+from cardgen.core.jsonout import dumps
+from cardgen.core.problems import Loc, Problems
+from cardgen.layout.elements.base import DrawContext
+from cardgen.layout.elements.text import layout_text
+from cardgen.layout.templates import CardField, TemplateSet
 
 FONTS = {"regular": "LiberationSans-Regular", "bold": "LiberationSans-Bold",
          "italic": "LiberationSans-Italic", "bolditalic": "LiberationSans-BoldItalic"}

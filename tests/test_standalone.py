@@ -10,10 +10,10 @@ import shutil
 
 import pytest
 
-from cardgen.catalogue import load_catalogue, load_framework_rules
-from cardgen.loader import list_games
-from cardgen.problems import Problems
-from cardgen.ruledocs import generated_docs
+from cardgen.content.catalogue import load_catalogue, load_framework_rules
+from cardgen.content.loader import list_games
+from cardgen.core.problems import Problems
+from cardgen.reference.ruledocs import generated_docs
 from tests import conftest
 from tests.conftest import ROOT, run_cli
 

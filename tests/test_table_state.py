@@ -10,8 +10,8 @@ import pdfplumber
 
 from cardgen import boards
 from cardgen.boards import mats as bmats
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from tests.conftest import ROOT
 
 

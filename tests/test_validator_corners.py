@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.constraints import Collection, Entry, evaluate
-from cardgen.problems import Loc, Problems
-from cardgen.yamlsrc import parse_yaml
+from cardgen.content.constraints import Collection, Entry, evaluate
+from cardgen.core.problems import Loc, Problems
+from cardgen.core.yamlsrc import parse_yaml
 from tests.conftest import ROOT
 
 LB = "loot_battles"
@@ -198,7 +198,7 @@ def test_a_chaos_table_slip_is_not_also_board_table(game_copy, old, new):
 def test_a_board_table_from_params_still_checks_its_faces(root):
     """The legal twin's other side: a die table no card rule checks is still BOARD-TABLE."""
     from cardgen.boards.dietable import load_table
-    from cardgen.loader import load_game
+    from cardgen.content.loader import load_game
     p = Problems()
     game = load_game(root, "bones_on_ice", p)
     td = parse_yaml("title: T\ndie: 6\nfallback: [{face: 1, text: a}, {face: 2, text: b}]\n", "t.yaml", p)
@@ -278,7 +278,7 @@ def test_a_tab_indented_line_is_reported_at_its_own_line(game_copy, old, new):
 
 
 def test_rules_named_here_exist():
-    from cardgen.catalogue import all_rules
+    from cardgen.content.catalogue import all_rules
     known = all_rules(ROOT)
     for rid in ("LB-CARD-1", "LB-CARD-2", "LB-CARD-3", "LB-CARD-4", "LB-CARD-5", "LB-CARD-6", "LB-CARD-7",
                 "BDB-CARD-1", "BDB-CARD-2", "BOI-CARD-3", "BF-CARD-1"):

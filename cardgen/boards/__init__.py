@@ -14,15 +14,15 @@ each builder checks its files again and reports into the build's problems.
 
 from __future__ import annotations
 
-from cardgen.legibility import MIN_PT, describe, small_texts
-from cardgen.problems import Problems
-from cardgen.render_pdf import render
-from cardgen.render_svg import render_page
-from cardgen.scene import Document, Page
 from cardgen.boards import common, maps, mats, reference, tokens, zoneboard
-from cardgen.boards import pictures as pictures  # registers the rulebook's board: image scheme
 from cardgen.boards.tilepages import tile_document_pages
 from cardgen.boards.tiling import Board, TilingError, fit
+from cardgen.core.problems import Problems
+from cardgen.layout.legibility import MIN_PT, describe, small_texts
+from cardgen.render.pdf import render
+from cardgen.render.svg import render_page
+from cardgen.rulebook import boardpictures as pictures  # registers the rulebook's board: image scheme
+from cardgen.scene import Document, Page
 
 __all__ = ["check_game", "build_maps", "build_board", "build_mats", "build_tokens", "build_reference", "PRINTABLES"]
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cardgen.constraints import resolve_param
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.schema import Checked, Opt, check_mapping, check_value
-from cardgen.yamlsrc import YDict, load_yaml
+from cardgen.content.constraints import resolve_param
+from cardgen.core.options import Checked, Opt, check_mapping, check_value
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict, load_yaml
 
 KINDS = ("map", "terrain", "board", "mats", "tokens", "reference")
 
@@ -84,7 +84,7 @@ def card_size(name: Any, game, problems: Problems, loc: Loc | None) -> tuple[flo
     for k, v in raw.items():
         if k not in sizes and isinstance(v, dict):
             try:
-                from cardgen.units import length_mm
+                from cardgen.core.units import length_mm
                 sizes[k] = (length_mm(v.get("width")), length_mm(v.get("height")))
             except Exception:  # noqa: BLE001 - reported by the loader already
                 continue
@@ -96,7 +96,7 @@ def card_size(name: Any, game, problems: Problems, loc: Loc | None) -> tuple[flo
 
 
 def fonts_of(game) -> dict[str, str]:
-    from cardgen.fonts import font
+    from cardgen.core.fonts import font
     fonts = dict(game.fonts)
     for role in ("regular", "bold", "italic"):
         fonts.setdefault(role, {"regular": "LiberationSans-Regular", "bold": "LiberationSans-Bold",
@@ -122,7 +122,7 @@ def pick(colors: dict, *names: str, default: str = "#000000") -> str:
 
 def wrap(text: str, font: str, size: float, width: float) -> list[str]:
     """``text`` broken into lines no wider than ``width`` mm (a single word longer stays whole)."""
-    from cardgen.fonts import METRICS
+    from cardgen.core.fonts import METRICS
     lines: list[str] = []
     cur = ""
     for word in text.split():

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.collection_files import pool
-from cardgen.constraints import evaluate
-from cardgen.entries import ANY_KEY, bad_keys
-from cardgen.fonts import METRICS
-from cardgen.problems import Loc, Problems
-from cardgen.scene import Rect, Text
-from cardgen.schema import Opt
-from cardgen.templates import is_expr, make_env
-from cardgen.yamlsrc import YDict, YList
 from cardgen.boards import common
 from cardgen.boards.tiling import Seams
+from cardgen.content.collection_files import pool
+from cardgen.content.constraints import evaluate
+from cardgen.content.entries import ANY_KEY, bad_keys
+from cardgen.core.fonts import METRICS
+from cardgen.core.options import Opt
+from cardgen.core.problems import Loc, Problems
+from cardgen.core.yamlsrc import YDict, YList
+from cardgen.layout.templates import is_expr, make_env
+from cardgen.scene import Rect, Text
 
 TABLE_SPEC = {
     "title": Opt("str", required=True),

@@ -7,12 +7,12 @@ import math
 from bisect import bisect_left
 from typing import Any
 
-from cardgen import hexgrid as hg
-from cardgen.legibility import MIN_PT
-from cardgen.scene import Circle, Line, Polygon, Rect, Text
 from cardgen.boards import common
 from cardgen.boards.mapmodel import INK, HexMap, Terrain
 from cardgen.boards.tiling import NO_SEAMS, PT_MM, Board, Seams, text_box
+from cardgen.core import hexgrid as hg
+from cardgen.layout.legibility import MIN_PT
+from cardgen.scene import Circle, Line, Polygon, Rect, Text
 
 # --------------------------------------------------------------------------- drawing
 

@@ -7,13 +7,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from cardgen import hexgrid as hg
-from cardgen import sources
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.schema import Opt
-from cardgen.yamlsrc import YDict, YList
 from cardgen.boards import common
 from cardgen.boards.mapmodel import MAP_SPEC, HexMap, TerrainSet
+from cardgen.core import hexgrid as hg
+from cardgen.core import sources
+from cardgen.core.options import Opt
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict, YList
 
 
 def _layout_rows(doc: YDict, md: YDict) -> tuple[list[str], int, list[str]]:

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardgen import hexgrid as hg
-from cardgen.problems import Loc
-from cardgen.schema import Opt
+from cardgen.core import hexgrid as hg
+from cardgen.core.options import Opt
+from cardgen.core.problems import Loc
 
 DEFAULT_HEX = 25.0           # mm across flats: fits 25 mm miniature bases
 PATTERNS = ("none", "hatch", "crosshatch", "dots", "waves")

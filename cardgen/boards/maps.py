@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from cardgen import gamehooks
-from cardgen import hexgrid as hg
-from cardgen.problems import Problems, did_you_mean
-from cardgen.schema import Opt
-from cardgen.yamlsrc import YDict
 from cardgen.boards import common
 from cardgen.boards.mapdraw import PAD, TITLE_H, hex_layout, scene
 from cardgen.boards.mapfile import _fmt, load_map
 from cardgen.boards.mapmodel import MAP_SPEC, TERRAIN_SPEC, ZONE_SPEC, HexMap, Terrain, TerrainSet, Zone
+from cardgen.core import hexgrid as hg
+from cardgen.core.options import Opt
+from cardgen.core.problems import Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict
 
 __all__ = ["MAP_SPEC", "PAD", "TITLE_H", "HexMap", "check_map", "hex_layout", "islands", "load_all", "load_map",
            "load_terrain", "scene"]

@@ -15,13 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen.fonts import METRICS
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.scene import Circle, Rect, Text
-from cardgen.schema import Opt
-from cardgen.yamlsrc import YDict, YList
 from cardgen.boards import common
 from cardgen.boards.tiling import NO_SEAMS, Board, Seams
+from cardgen.core.fonts import METRICS
+from cardgen.core.options import Opt
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict, YList
+from cardgen.scene import Circle, Rect, Text
 
 GROUP_SPEC = {
     "label": Opt("str", required=True),

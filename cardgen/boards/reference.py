@@ -17,16 +17,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen.elements.base import DrawContext
-from cardgen.elements.text import layout_text
-from cardgen.legibility import MIN_RULES_PT
-from cardgen.problems import Loc, Problems
-from cardgen.scene import Line, Page, Rect, Text
-from cardgen.schema import Opt
-from cardgen.templates import make_env
-from cardgen.textfit import fit
-from cardgen.yamlsrc import YDict, plain
 from cardgen.boards import common
+from cardgen.core.options import Opt
+from cardgen.core.problems import Loc, Problems
+from cardgen.core.yamlsrc import YDict, plain
+from cardgen.layout.elements.base import DrawContext
+from cardgen.layout.elements.text import layout_text
+from cardgen.layout.legibility import MIN_RULES_PT
+from cardgen.layout.templates import make_env
+from cardgen.layout.textfit import fit
+from cardgen.scene import Line, Page, Rect, Text
 
 SECTION_SPEC = {"title": Opt("str", required=True), "text": Opt("str", required=True)}
 SHEET_SPEC = {

@@ -3,8 +3,28 @@ registration crosshairs, mini-map) and the assembly page (see :mod:`cardgen.boar
 
 from __future__ import annotations
 
+from cardgen.boards.tiling import (
+    COMMON_H,
+    COMMON_W,
+    CROSS_REACH,
+    CROSS_RING,
+    CUT_ROOM,
+    GLUE_FILL,
+    HEADER,
+    INK,
+    MARGIN,
+    OVERLAP,
+    PT_MM,
+    Board,
+    Tile,
+    Tiling,
+    col_name,
+    cull,
+    fit,
+    scale,
+    text_box,
+)
 from cardgen.scene import Circle, Clip, Line, Page, Rect, Text, translate
-from cardgen.boards.tiling import COMMON_H, COMMON_W, CROSS_REACH, CROSS_RING, CUT_ROOM, GLUE_FILL, HEADER, INK, MARGIN, OVERLAP, PT_MM, Board, Tile, Tiling, col_name, cull, fit, scale, text_box
 
 
 def crosshair(x: float, y: float, r: float = CROSS_RING) -> list:

@@ -23,7 +23,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from cardgen.fonts import METRICS
+from cardgen.core.fonts import METRICS
 from cardgen.scene import Circle, Clip, Image, Line, Polygon, Rect, Text
 
 COMMON_W, COMMON_H = 210.0, 279.4        # the area both A4 and Letter hold

@@ -13,16 +13,16 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen.fonts import METRICS
-from cardgen.imposition import back_position
-from cardgen.legibility import MIN_PT
-from cardgen.loader import DEFAULT_LIMITS
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.scene import Circle, Line, Page, Polygon, Rect, Text
-from cardgen.schema import Opt
-from cardgen.yamlsrc import YDict
 from cardgen.boards import common
 from cardgen.boards.tiling import COMMON_H, COMMON_W, MARGIN
+from cardgen.content.loader import DEFAULT_LIMITS
+from cardgen.core.fonts import METRICS
+from cardgen.core.options import Opt
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict
+from cardgen.layout.imposition import back_position
+from cardgen.layout.legibility import MIN_PT
+from cardgen.scene import Circle, Line, Page, Polygon, Rect, Text
 
 SYMBOLS = ("none", "star", "bolt", "drop", "cross", "dagger", "chain", "burst", "slashes", "shield", "crown",
            "puck", "diamond", "heart", "flag")

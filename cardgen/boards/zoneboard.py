@@ -16,13 +16,13 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen.problems import Loc, Problems
-from cardgen.scene import Circle, Line, Polygon, Rect, Text
-from cardgen.schema import Opt
-from cardgen.yamlsrc import YDict
 from cardgen.boards import common
 from cardgen.boards.dietable import load_table, table_panel, whole_number
 from cardgen.boards.tiling import NO_SEAMS, Board, Seams
+from cardgen.core.options import Opt
+from cardgen.core.problems import Loc, Problems
+from cardgen.core.yamlsrc import YDict
+from cardgen.scene import Circle, Line, Polygon, Rect, Text
 
 TRACK_SPEC = {
     "label": Opt("str", required=True),

@@ -1,6 +1,6 @@
 """Authoring commands: ``cardgen serve`` (the live preview in the browser) and ``cardgen schema``
 (JSON Schemas for editors). Wired in by :mod:`cardgen.cli`; the work is in :mod:`cardgen.serve`
-and :mod:`cardgen.editorschema`. ``obj`` is the CLI's context (root, games, check_games)."""
+and :mod:`cardgen.reference.editorschema`. ``obj`` is the CLI's context (root, games, check_games)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from cardgen.loader import load_game
-from cardgen.problems import Problems, to_json
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems, to_json
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Report as text lines or one JSON document.")
@@ -56,7 +56,9 @@ def serve(obj, game: str | None, port: int, watch: bool, fmt: str) -> None:
 def schema(obj, game: str, out: Path | None, fmt: str) -> None:
     """JSON Schemas of GAME's files (cards, templates, decks, params, maps, logs) for editors that
     check YAML as you type: put `# yaml-language-server: $schema=<file>` on a file's first line."""
-    from cardgen import editorschema  # reads the boards' specs (0.1 s of imports): only for this command
+    from cardgen.reference import (
+        editorschema,  # reads the boards' specs (0.1 s of imports): only for this command
+    )
     obj.check_games((game,))
     problems = Problems()
     g = load_game(obj.root, game, problems)

@@ -10,19 +10,20 @@ from pathlib import Path
 
 import click
 
-from cardgen import pipeline, sources
-from cardgen.atomic import OutputError, check_folder, replace_set
-from cardgen.cache import Store, cached_files, code_fingerprint, digest, files_digest
-from cardgen.cache import default_folder as cache_folder
-from cardgen.cache import enabled as cache_enabled
-from cardgen.loader import check_sizes_fit
-from cardgen.printables import for_game
-from cardgen.problems import Loc, Problems, did_you_mean, safe
-from cardgen.selection import SelectionError, select_cards
-from cardgen.selection import apply as apply_selection
-from cardgen.selection import printables as select_printables
-from cardgen.units import PAPER_MM, UnitError, length_mm
+from cardgen.builder import pipeline
+from cardgen.builder.selection import SelectionError, select_cards
+from cardgen.builder.selection import apply as apply_selection
+from cardgen.builder.selection import printables as select_printables
 from cardgen.cli.common import FORMAT, Ctx, report
+from cardgen.content.loader import check_sizes_fit
+from cardgen.core import sources
+from cardgen.core.atomic import OutputError, check_folder, replace_set
+from cardgen.core.problems import Loc, Problems, did_you_mean, safe
+from cardgen.core.units import PAPER_MM, UnitError, length_mm
+from cardgen.layout.cache import Store, cached_files, code_fingerprint, digest, files_digest
+from cardgen.layout.cache import default_folder as cache_folder
+from cardgen.layout.cache import enabled as cache_enabled
+from cardgen.printables import for_game
 
 
 @click.command()

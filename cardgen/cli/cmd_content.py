@@ -8,13 +8,16 @@ from pathlib import Path
 
 import click
 
-from cardgen import deckstats, gamehooks, pipeline, sources
-from cardgen.checker import run_check
-from cardgen.collection_files import deck_kinds
-from cardgen.loader import COMMON_FIELDS, load_game
-from cardgen.problems import Problems, safe
-from cardgen.sheets import write_csv
+from cardgen import gamehooks
+from cardgen.builder import pipeline
+from cardgen.builder.check import run_check
 from cardgen.cli.common import FORMAT, Ctx, report, titles
+from cardgen.content import deckstats
+from cardgen.content.collection_files import deck_kinds
+from cardgen.content.loader import COMMON_FIELDS, load_game
+from cardgen.content.spreadsheets import write_csv
+from cardgen.core import sources
+from cardgen.core.problems import Problems, safe
 
 
 @click.command()

@@ -7,16 +7,16 @@ from pathlib import Path
 
 import click
 
-from cardgen import proof as proofs
-from cardgen.atomic import write_bytes
+from cardgen.builder import proof as proofs
+from cardgen.builder.selection import SelectionError, select_cards
+from cardgen.cli.common import FORMAT, Ctx, report
+from cardgen.content.loader import load_game
+from cardgen.core.atomic import write_bytes
+from cardgen.core.problems import Problems, did_you_mean
 from cardgen.export.run import chosen as chosen_cards
 from cardgen.export.run import export as run_export
 from cardgen.export.run import targets as export_targets
-from cardgen.loader import load_game
 from cardgen.play.lookup import nearest
-from cardgen.problems import Problems, did_you_mean
-from cardgen.selection import SelectionError, select_cards
-from cardgen.cli.common import FORMAT, Ctx, report
 
 
 @click.command()

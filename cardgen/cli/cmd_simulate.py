@@ -8,11 +8,11 @@ from pathlib import Path
 import click
 
 from cardgen import gamehooks
-from cardgen.loader import load_game
-from cardgen.problems import Problems
+from cardgen.cli.common import FORMAT, Ctx, report
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
 from cardgen.simulate.command import Options, execute
 from cardgen.simulate.spec import SimError
-from cardgen.cli.common import FORMAT, Ctx, report
 
 
 @click.command()

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from cardgen import sources
-from cardgen.catalogue import rule_titles
-from cardgen.loader import list_games
-from cardgen.problems import Problems, did_you_mean, safe, to_json
+from cardgen.content.catalogue import rule_titles
+from cardgen.content.loader import list_games
+from cardgen.core import sources
+from cardgen.core.problems import Problems, did_you_mean, safe, to_json
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Report as text lines or one JSON document.")

@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 
 from cardgen import games as games_pkg
-from cardgen.catalogue import all_rules
-from cardgen.problems import display_path
+from cardgen.content.catalogue import all_rules
+from cardgen.core.problems import display_path
 from cardgen.scaffold import ScaffoldError, Spec, check_slug, parse_players, plan, prefix_for, taken
 from cardgen.scaffold.generate import generate
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import click
 
-from cardgen.catalogue import rule_titles
-from cardgen.explain import explain as explain_rule
-from cardgen.explain import known_ids
-from cardgen.problems import Problems, did_you_mean, safe, to_json
+from cardgen.content.catalogue import rule_titles
+from cardgen.core.problems import Problems, did_you_mean, safe, to_json
+from cardgen.reference.explain import explain as explain_rule
+from cardgen.reference.explain import known_ids
 
 
 def _root(ctx: click.Context) -> Path:
@@ -35,7 +35,7 @@ def _root(ctx: click.Context) -> Path:
 
 
 def _game(root: Path, slug: str, problems: Problems):
-    from cardgen.loader import list_games, load_game
+    from cardgen.content.loader import list_games, load_game
     games = list_games(root)
     if slug not in games:
         hint = did_you_mean(slug, games)

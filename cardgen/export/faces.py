@@ -11,13 +11,13 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from cardgen.cardlayout import CardLayout
-from cardgen.fonts import Metrics
-from cardgen.lazymod import lazy
-from cardgen.model import Card, Game
-from cardgen.problems import Problems
-from cardgen.scene import Image, Text, Use, translate
+from cardgen.content.model import Card, Game
+from cardgen.core.fonts import Metrics
+from cardgen.core.lazymod import lazy
+from cardgen.core.problems import Problems
 from cardgen.export.raster import Target, face_pdf, layout_bleed, png
+from cardgen.layout.card import CardLayout
+from cardgen.scene import Image, Text, Use, translate
 
 multiprocessing = lazy("multiprocessing")     # worker processes for an export only
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from PIL import Image as PILImage
 
-from cardgen.lazymod import lazy
-from cardgen.render_pdf import render
+from cardgen.core.lazymod import lazy
+from cardgen.render.pdf import render
 from cardgen.scene import Clip, Document, Page, Symbol, translate
 
 pdfium = lazy("pypdfium2")     # loaded when a face is rasterised, not by every command

@@ -6,9 +6,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from cardgen.model import Card, Game
-from cardgen.problems import Loc, Problems
-from cardgen.selection import CardSelection
+from cardgen.builder.selection import CardSelection
+from cardgen.content.model import Card, Game
+from cardgen.core.problems import Loc, Problems
 from cardgen.export import services, tts
 from cardgen.export.faces import render_faces
 from cardgen.export.raster import Target

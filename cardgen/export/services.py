@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen.problems import Loc, Problems
-from cardgen.schema import Opt, check_mapping
-from cardgen.yamlsrc import load_yaml
+from cardgen.core.options import Opt, check_mapping
+from cardgen.core.problems import Loc, Problems
+from cardgen.core.yamlsrc import load_yaml
 
 SPEC = {
     "name": Opt("str", required=True, doc="the service and product, as designers call it"),

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.model import Game
-from cardgen.playlog import Event, LogError
-from cardgen.problems import Loc, Problems
-from cardgen.schema import Opt, check_value
+from cardgen.content.model import Game
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.options import Opt, check_value
+from cardgen.core.problems import Loc, Problems
 from cardgen.play.params import ParamError, Params
 
 

@@ -8,8 +8,8 @@ cross's centre (x right, y down, in mm) is the ``print.offset`` to set, or ``--o
 
 from __future__ import annotations
 
-from cardgen.fonts import font
-from cardgen.render_pdf import render
+from cardgen.core.fonts import font
+from cardgen.render.pdf import render
 from cardgen.scene import Circle, Document, Line, Page, Rect, Text
 
 RANGE = 10         # mm either side of the centre

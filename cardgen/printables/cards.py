@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardgen import sources
-from cardgen.cutfile import cut_svg, registration_record
-from cardgen.errorcard import draft_mark
-from cardgen.imposition import impose
-from cardgen.jsonout import dumps
-from cardgen.problems import Loc, Problems
-from cardgen.render_pdf import render
+from cardgen.content.sheetfit import fit
+from cardgen.core import sources
+from cardgen.core.jsonout import dumps
+from cardgen.core.problems import Loc, Problems
+from cardgen.layout.cutfile import cut_svg, registration_record
+from cardgen.layout.errorcard import draft_mark
+from cardgen.layout.imposition import impose
+from cardgen.render.pdf import render
 from cardgen.scene import Document
-from cardgen.sheetfit import fit
 
 
 def document(laid, groups: dict | None = None) -> tuple[Document, dict]:

@@ -10,12 +10,13 @@ from typing import Any
 
 from jinja2.exceptions import UndefinedError
 
-from cardgen import cache, sources
-from cardgen.catalogue import load_catalogue
-from cardgen.collection_files import collection_files, load_collection_file
-from cardgen.model import Card, Game
-from cardgen.problems import Problems, did_you_mean
-from cardgen.yamlsrc import plain
+from cardgen.content.catalogue import load_catalogue
+from cardgen.content.collection_files import collection_files, load_collection_file
+from cardgen.content.model import Card, Game
+from cardgen.core import sources
+from cardgen.core.problems import Problems, did_you_mean
+from cardgen.core.yamlsrc import plain
+from cardgen.layout import cache
 from cardgen.rulebook.source import Version
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable, Paragraph, Table
 
-from cardgen.render_pdf import draw_items
+from cardgen.render.pdf import draw_items
 from cardgen.scene import Clip, Symbol, Use, translate
 
 MM = 72.0 / 25.4

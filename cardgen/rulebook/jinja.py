@@ -34,11 +34,11 @@ from jinja2 import StrictUndefined, TemplateError, TemplateNotFound, TemplateSyn
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.utils import missing
 
-from cardgen import sources
-from cardgen.model import Game
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.sandbox import BoundedSandbox, ProjectLoader
-from cardgen.templates import make_env
+from cardgen.content.model import Game
+from cardgen.core import sources
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.sandbox import BoundedSandbox, ProjectLoader
+from cardgen.layout.templates import make_env
 from cardgen.rulebook.context import CardIndex, MissingCard, _describe_keys, build_context
 from cardgen.rulebook.source import Version
 

@@ -45,12 +45,12 @@ from reportlab.platypus import (
 )
 from reportlab.platypus import Image as RLImage
 
-from cardgen import sources
-from cardgen.fonts import charset
-from cardgen.images import ImageError, image_size
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.schema import Opt, check_mapping
-from cardgen.yamlsrc import parse_yaml
+from cardgen.core import sources
+from cardgen.core.fonts import charset
+from cardgen.core.images import ImageError, image_size
+from cardgen.core.options import Opt, check_mapping
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.yamlsrc import parse_yaml
 from cardgen.rulebook.flowables import CardPicture, CardRow, Heading, callout
 from cardgen.rulebook.jinja import Rendered
 from cardgen.rulebook.md_inline import InlineMixin, _ancestors, plain_text

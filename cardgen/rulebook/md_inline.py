@@ -8,8 +8,8 @@ from xml.sax.saxutils import escape
 
 from markdown_it.tree import SyntaxTreeNode
 
-from cardgen.problems import Loc, did_you_mean
-from cardgen.yamlsrc import unmojibake
+from cardgen.core.problems import Loc, did_you_mean
+from cardgen.core.yamlsrc import unmojibake
 
 _ICON = re.compile(r"\{([A-Za-z][A-Za-z0-9_]*)\}")
 

@@ -17,8 +17,8 @@ import re
 
 from reportlab.platypus import Flowable
 
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.render_pdf import MM, draw_items
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.render.pdf import MM, draw_items
 from cardgen.rulebook.printable import register_image_scheme
 
 PRESET = "preset"
@@ -114,7 +114,7 @@ class _Presets:
     """The game's deck-like files (``collections`` in game.yaml) by file stem."""
 
     def __init__(self, rulebook):
-        from cardgen import collection_files as cols
+        from cardgen.content import collection_files as cols
         self.rulebook = rulebook
         self.game = rulebook.game
         self.files = {p.stem: p for p in cols.collection_files(self.game)}
@@ -145,8 +145,8 @@ class _Presets:
     def sheet(self, stem: str, opts: dict, loc: Loc, problems: Problems):
         from reportlab.platypus import KeepTogether, Paragraph, Spacer
 
-        from cardgen import collection_files as cols
         from cardgen import gamehooks
+        from cardgen.content import collection_files as cols
         game, path = self.game, self.files[stem]
         scratch = Problems()
         kind, body, _ = cols.load_collection_file(path, game, scratch)
@@ -240,7 +240,7 @@ class _Presets:
                 return Paragraph("<br/>".join(_esc(x).replace(" ", "&nbsp;") for x in v), mono)
             return "<br/>".join(_esc(for_players(str(x))) for x in v)
         if isinstance(v, str) and _CELLS.fullmatch(v):
-            from cardgen.elements.footprint import diagram
+            from cardgen.layout.elements.footprint import diagram
             cells = [(int(a), int(b)) for a, b in _CELL.findall(v)]
             ink = self.game.colors.get("ink", "#000000")
             items = diagram(cells, 0, 0, 70, 26, max_hex=9, fill="#d9c7a3", stroke=ink, width=0.3,
@@ -273,7 +273,7 @@ class _Presets:
         from reportlab.lib.colors import HexColor
         from reportlab.platypus import Paragraph, Table
 
-        from cardgen import collection_files as cols
+        from cardgen.content import collection_files as cols
         from cardgen.rulebook.flowables import FullWidth
         st = self.st
         entries = cols.entries_from(raw, self.game, Problems(), "deck")

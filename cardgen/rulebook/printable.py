@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from reportlab.platypus import Flowable, PageBreak
 
-from cardgen.model import Game
-from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.content.model import Game
+from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.rulebook import booklet as _booklet
 from cardgen.rulebook.diff import Change, Section, changes_markdown, diff, sections
 from cardgen.rulebook.flowables import CardPicture, expand
@@ -90,7 +90,7 @@ class Rulebook:
     @property
     def layout(self):
         if self._layout is None:
-            from cardgen.cardlayout import CardLayout
+            from cardgen.layout.card import CardLayout
             self._layout = CardLayout(self.game, Problems())    # its problems are validate's to report
         return self._layout
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardgen.model import Game
-from cardgen.problems import Loc, Problems
-from cardgen.schema import Opt, check_mapping
-from cardgen.yamlsrc import YDict, load_yaml
+from cardgen.content.model import Game
+from cardgen.core.options import Opt, check_mapping
+from cardgen.core.problems import Loc, Problems
+from cardgen.core.yamlsrc import YDict, load_yaml
 
 META_FILE = "rulebook.yaml"
 CURRENT_DIR = "rulebook"

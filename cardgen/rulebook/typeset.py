@@ -29,7 +29,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from cardgen import fonts
+from cardgen.core import fonts
 from cardgen.rulebook.flowables import CardPicture, CardRow, Heading
 
 MM = 72.0 / 25.4

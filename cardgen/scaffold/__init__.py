@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen import sources
+from cardgen.core import sources
 
 FILES = Path(__file__).with_name("files")
 SLUG = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")

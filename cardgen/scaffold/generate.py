@@ -12,10 +12,13 @@ import importlib
 import io
 from pathlib import Path
 
-from cardgen import checker, gamehooks, logschema, sources
-from cardgen.catalogue import load_catalogue
-from cardgen.problems import Problems
-from cardgen.ruledocs import catalogue_markdown
+from cardgen import gamehooks
+from cardgen.builder import check as checker
+from cardgen.content.catalogue import load_catalogue
+from cardgen.core import sources
+from cardgen.core.problems import Problems
+from cardgen.reference import logschema
+from cardgen.reference.ruledocs import catalogue_markdown
 from cardgen.scaffold import Spec, playtest_guide
 
 

@@ -20,9 +20,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from cardgen.pipeline import lay_out
+from cardgen.builder.pipeline import lay_out
+from cardgen.core.problems import Problems
 from cardgen.printables import for_game
-from cardgen.problems import Problems
 from cardgen.serve import page
 from cardgen.serve.preview import Preview
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from html import escape
 
-from cardgen.problems import display_path
+from cardgen.core.problems import display_path
 from cardgen.serve.preview import Entry, Snapshot, problem_dict
 
 GRID_DPI = 100

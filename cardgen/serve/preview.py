@@ -17,15 +17,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from cardgen.cache import Store, default_folder, digest, enabled
-from cardgen.cardlayout import CardLayout
+from cardgen.builder.pipeline import check_game
+from cardgen.content.loader import load_game
+from cardgen.content.model import Game
+from cardgen.core.problems import Problem, Problems, display_path
 from cardgen.export.raster import Target, face_pdf, png
-from cardgen.loader import load_game
-from cardgen.model import Game
-from cardgen.pipeline import check_game
-from cardgen.problems import Problem, Problems, display_path
+from cardgen.layout.cache import Store, default_folder, digest, enabled
+from cardgen.layout.card import CardLayout
+from cardgen.layout.scenecodec import encode
 from cardgen.scene import Clip, Image, Symbol, Use
-from cardgen.scenecodec import encode
 
 SOURCES = ("rules", "cards", "templates", "maps", "art")
 SLOW = {"rulebook", "maps", "board", "mats", "tokens"}     # printables whose checks read everything

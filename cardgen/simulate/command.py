@@ -17,8 +17,8 @@ from typing import Any, TextIO
 
 import click
 
-from cardgen.atomic import write_bytes
-from cardgen.model import Game
+from cardgen.content.model import Game
+from cardgen.core.atomic import write_bytes
 from cardgen.play.package import GamePackage
 from cardgen.simulate import html, run, text
 from cardgen.simulate.spec import SimError, make_plan

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardgen.atomic import write_bytes
+from cardgen.core.atomic import write_bytes
 from cardgen.simulate import backends, stats
 from cardgen.simulate.spec import Plan
 from cardgen.simulate.worker import Context

@@ -17,13 +17,13 @@ from typing import Any
 
 import yaml
 
-from cardgen import collection_files as cols
-from cardgen import pipeline
-from cardgen.model import Game
+from cardgen.builder import pipeline
+from cardgen.content import collection_files as cols
+from cardgen.content.model import Game
+from cardgen.core.problems import Problems, display_path
 from cardgen.play.lookup import hint_for, nearest
 from cardgen.play.package import GamePackage
 from cardgen.play.params import lookup
-from cardgen.problems import Problems, display_path
 
 RANDOM = "random"
 #: header keys that describe a log, not a setup

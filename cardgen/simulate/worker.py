@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cardgen.model import Game
+from cardgen.content.model import Game
 from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent, GamePackage
 from cardgen.play.playout import as_jsonl, play, random_agent

@@ -6,10 +6,10 @@ playtests (:mod:`.agents`). See ``docs/engines-bone_wars.md``."""
 
 from __future__ import annotations
 
-from cardgen.play.package import GamePackage
 from cardgen.games.bone_wars.agents import greedy, measures
 from cardgen.games.bone_wars.engine import Engine
 from cardgen.games.bone_wars.setup import new_state, setups
+from cardgen.play.package import GamePackage
 
 PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
                       measures=measures)

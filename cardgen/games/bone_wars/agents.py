@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from cardgen.model import Game
-from cardgen.play.api import Action
-from cardgen.play.package import Agent
-from cardgen.play.params import Params
+from cardgen.content.model import Game
 from cardgen.games.bone_wars.rules import MEET_TRAITS, REACH, Part, Rules
 from cardgen.games.bone_wars.setup import rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
+from cardgen.play.api import Action
+from cardgen.play.package import Agent
+from cardgen.play.params import Params
 
 # an observed monster: (owner, Str, Def, Atk, HP left, Traits, attacked)
 OWNER, STR, DEF, ATK, HP, TRAITS, TAPPED = range(7)

@@ -19,18 +19,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.play.api import Action
-from cardgen.play.lookup import Names, NotFound
-from cardgen.play.params import ParamError
-from cardgen.play.referee import BaseEngine
-from cardgen.playlog import Event, LogError
-from cardgen.problems import Loc
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.problems import Loc
 from cardgen.games.bone_wars.referee_combat import CombatReferee
 from cardgen.games.bone_wars.referee_turns import TurnReferee
 from cardgen.games.bone_wars.rules import Part, Rules, parts_of, turn_order
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
 from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EVENTS, HEADER, HIDDEN, NO_BLOCK
+from cardgen.play.api import Action
+from cardgen.play.lookup import Names, NotFound
+from cardgen.play.params import ParamError
+from cardgen.play.referee import BaseEngine
 
 
 class Engine(TurnReferee, CombatReferee, BaseEngine):

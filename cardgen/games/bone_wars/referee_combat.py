@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from cardgen.play.referee import Referee
-from cardgen.playlog import Event, LogError
+from cardgen.content.playlog import Event, LogError
 from cardgen.games.bone_wars.rules import Blocked, Monster, Part, Rules, blocked_combat, can_meet, meet_reason
 from cardgen.games.bone_wars.table import Combat, Outcome
 from cardgen.games.bone_wars.vocab import NO_BLOCK
+from cardgen.play.referee import Referee
 
 if TYPE_CHECKING:
     from cardgen.games.bone_wars.state import BoneWarsState

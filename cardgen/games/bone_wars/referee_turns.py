@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardgen.play.lookup import hint_for
-from cardgen.play.referee import Referee, typed
-from cardgen.playlog import Event, LogError
-from cardgen.problems import Loc
-from cardgen.schema import Opt
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.options import Opt
+from cardgen.core.problems import Loc
 from cardgen.games.bone_wars.rules import Monster, Part, Rules
 from cardgen.games.bone_wars.table import Outcome
 from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK, TURN_KINDS
+from cardgen.play.lookup import hint_for
+from cardgen.play.referee import Referee, typed
 
 if TYPE_CHECKING:
     from cardgen.games.bone_wars.state import BoneWarsState

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardgen.model import Game
+from cardgen.content.model import Game
 from cardgen.play.params import Params
 
 MEET_TRAITS = ("flying", "marine")     # BW-ATK-4: the Traits that restrict who meets whom

@@ -8,11 +8,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from cardgen.model import Game
-from cardgen.play.api import Action
-from cardgen.play.params import Params
+from cardgen.content.model import Game
 from cardgen.games.bone_wars.rules import Part, Rules, parts_of
 from cardgen.games.bone_wars.state import BoneWarsState
+from cardgen.play.api import Action
+from cardgen.play.params import Params
 
 NAMES = ("ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal")
 

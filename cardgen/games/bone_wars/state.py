@@ -16,12 +16,12 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import die_outcomes
 from cardgen.games.bone_wars.observe import Observation
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, can_attack, turn_order
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Table
 from cardgen.games.bone_wars.vocab import NO_BLOCK
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.dice import die_outcomes
 
 DEFEND_ROLL = "defend_roll"     # the unblocked defender chooses to roll (not a log event)
 

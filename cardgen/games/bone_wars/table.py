@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardgen.play.hidden import Hand
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, can_attack, can_block
+from cardgen.play.hidden import Hand
 
 SETUP_ORDER, SETUP_DEAL, PLAY = "order", "deal", "play"
 

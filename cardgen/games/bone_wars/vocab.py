@@ -4,7 +4,7 @@ generated from them). The game-state API's actions use the same kinds and fields
 
 from __future__ import annotations
 
-from cardgen.schema import Opt
+from cardgen.core.options import Opt
 
 HIDDEN = "?"           # a card left out of the log (hidden information)
 NO_BLOCK = "none"      # block.monster: the defender does not block

@@ -7,11 +7,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from cardgen.model import Game
-from cardgen.play.package import GamePackage
+from cardgen.content.model import Game
 from cardgen.games.bones_on_ice.agents import greedy, measures
 from cardgen.games.bones_on_ice.engine import Engine
 from cardgen.games.bones_on_ice.state import BoiState, Setup
+from cardgen.play.package import GamePackage
 
 
 def new_state(game: Game, setup: Mapping[str, Any]) -> BoiState:

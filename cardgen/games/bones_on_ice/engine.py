@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from cardgen.playlog import Event, LogError
-from cardgen.problems import did_you_mean
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.problems import did_you_mean
 from cardgen.games.bones_on_ice.model import Skater, Team
 from cardgen.games.bones_on_ice.ref_play import EnginePlay
 from cardgen.games.bones_on_ice.rules import die_sides

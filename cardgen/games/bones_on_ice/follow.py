@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardgen.games.bones_on_ice.state import BoiState
 from cardgen.play.api import CHANCE, Action
 from cardgen.play.lookup import Names, NotFound
-from cardgen.games.bones_on_ice.state import BoiState
 
 
 class Unmatched(Exception):

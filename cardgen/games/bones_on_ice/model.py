@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardgen.model import Card
+from cardgen.content.model import Card
 
 
 @dataclass(eq=False)

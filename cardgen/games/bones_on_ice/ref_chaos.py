@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.model import Card
-from cardgen.playlog import Event, LogError
-from cardgen.problems import did_you_mean
+from cardgen.content.model import Card
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.problems import did_you_mean
 from cardgen.games.bones_on_ice.ref_rounds import EngineRounds
 from cardgen.games.bones_on_ice.vocab import MID_PHASES
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from cardgen.model import Card
-from cardgen.play.lookup import Names, NotFound
-from cardgen.play.referee import BaseEngine
-from cardgen.playlog import Event, LogError
-from cardgen.problems import Loc, did_you_mean
+from cardgen.content.model import Card
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.problems import Loc, did_you_mean
 from cardgen.games.bones_on_ice.model import Skater, Team
 from cardgen.games.bones_on_ice.rules import Rules, RulesError
+from cardgen.play.lookup import Names, NotFound
+from cardgen.play.referee import BaseEngine
 
 
 class EngineCore(BaseEngine):

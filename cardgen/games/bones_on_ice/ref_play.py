@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cardgen.playlog import Event, LogError
+from cardgen.content.playlog import Event, LogError
 from cardgen.games.bones_on_ice.model import Muted, Skater
 from cardgen.games.bones_on_ice.ref_chaos import EngineChaos
 

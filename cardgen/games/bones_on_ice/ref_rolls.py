@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from cardgen.playlog import Event, LogError
+from cardgen.content.playlog import Event, LogError
 from cardgen.games.bones_on_ice.model import Side, Skater, Team
 from cardgen.games.bones_on_ice.ref_core import EngineCore
 from cardgen.games.bones_on_ice.rules import tie_winner, zone_mods

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from cardgen.playlog import Event, LogError
+from cardgen.content.playlog import Event, LogError
 from cardgen.games.bones_on_ice.model import Skater, Team
 from cardgen.games.bones_on_ice.ref_rolls import EngineRolls
 from cardgen.games.bones_on_ice.vocab import CONTINUES, MID_PHASES

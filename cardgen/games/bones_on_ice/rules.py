@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cardgen.model import Card, Game
-from cardgen.play.params import ParamError, Params
-from cardgen.problems import Loc
+from cardgen.content.model import Card, Game
+from cardgen.core.problems import Loc
 from cardgen.games.bones_on_ice.vocab import CHAOS_EFFECTS, SPIRIT_EFFECTS
+from cardgen.play.params import ParamError, Params
 
 
 class RulesError(Exception):

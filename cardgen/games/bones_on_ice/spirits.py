@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.play.api import Action
 from cardgen.games.bones_on_ice.turns import Turns
+from cardgen.play.api import Action
 
 
 class Spirits(Turns):

@@ -14,11 +14,11 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from cardgen.model import Card, Game
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.lookup import Names
+from cardgen.content.model import Card, Game
 from cardgen.games.bones_on_ice.rules import Rules, die_sides
 from cardgen.games.bones_on_ice.spirits import Spirits
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.lookup import Names
 
 
 def act(kind: str, **fields: Any) -> Action:

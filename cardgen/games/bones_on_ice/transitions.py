@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardgen.play.api import Action
 from cardgen.games.bones_on_ice.rules import tie_winner, zone_mods
+from cardgen.play.api import Action
 
 if TYPE_CHECKING:
     from cardgen.games.bones_on_ice.rules import Rules

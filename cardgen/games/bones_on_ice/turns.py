@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.play.api import Action
 from cardgen.games.bones_on_ice.transitions import Transitions
+from cardgen.play.api import Action
 
 
 class Turns(Transitions):

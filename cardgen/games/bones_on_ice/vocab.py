@@ -3,7 +3,7 @@ fields (documented in ``docs/playtest-logs.md``), and the effect kinds the rules
 
 from __future__ import annotations
 
-from cardgen.schema import Opt
+from cardgen.core.options import Opt
 
 # The log's vocabulary: header keys and event kinds with their typed fields.
 

@@ -19,7 +19,6 @@ the playtest rules engine, as the hooks of ``cardgen.gamehooks``.
 
 from __future__ import annotations
 
-from cardgen.play.package import GamePackage
 from cardgen.games.boss_fight.agents import greedy
 from cardgen.games.boss_fight.builds import analyse, boss_footprints, read_boss, read_deck, read_party
 from cardgen.games.boss_fight.content import check_game
@@ -31,6 +30,7 @@ from cardgen.games.boss_fight.placement import read_placement
 from cardgen.games.boss_fight.rules_combat import damage_formula
 from cardgen.games.boss_fight.sheets import printables
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BF_HEADER
+from cardgen.play.package import GamePackage
 
 __all__ = ["BF_EVENTS", "PACKAGE", "BossFightState", "new_state", "setups", "BF_HEADER", "Engine", "analyse", "boss_footprints", "boss_stats", "check_file",
            "check_game", "damage_formula", "printables", "read_boss", "read_deck", "read_party", "summary"]

@@ -9,8 +9,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from cardgen import hexgrid as hg
-from cardgen.model import Game
+from cardgen.content.model import Game
+from cardgen.core import hexgrid as hg
 from cardgen.play.api import Action
 from cardgen.play.package import Agent
 from cardgen.play.params import Params

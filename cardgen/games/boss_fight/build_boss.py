@@ -4,11 +4,24 @@ free slots, BF-BUILD-3; abilities' requirements; see :mod:`.builds`)."""
 
 from __future__ import annotations
 
-from cardgen.hexgrid import Hex, is_connected, rotate
-from cardgen.model import Card, Game
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.yamlsrc import YDict
-from cardgen.games.boss_fight.build_model import STATS, Build, Character, Piece, _cell, _cells_text, _components, _entry, _limit, _name, _Reader, check_needs
+from cardgen.content.model import Card, Game
+from cardgen.core.hexgrid import Hex, is_connected, rotate
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict
+from cardgen.games.boss_fight.build_model import (
+    STATS,
+    Build,
+    Character,
+    Piece,
+    _cell,
+    _cells_text,
+    _components,
+    _entry,
+    _limit,
+    _name,
+    _Reader,
+    check_needs,
+)
 
 
 def read_boss(game: Game, body: YDict, problems: Problems) -> Build:

@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardgen import collection_files as cols
-from cardgen.constraints import Entry
-from cardgen.hexgrid import Hex, neighbors
-from cardgen.model import Card, Game
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.yamlsrc import YDict, YList
+from cardgen.content import collection_files as cols
+from cardgen.content.constraints import Entry
+from cardgen.content.model import Card, Game
+from cardgen.core.hexgrid import Hex, neighbors
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict, YList
 
 STATS = ("health", "intelligence", "strength", "agility", "slots")
 SIDE_SETS = {"boss": ("boss", "neutral"), "hero": ("hero", "neutral")}    # params side_sets overrides

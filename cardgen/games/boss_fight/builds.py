@@ -18,13 +18,27 @@ each card's set against its side (BF-BUILD-5, params ``side_sets``), abilities' 
 
 from __future__ import annotations
 
-from cardgen import collection_files as cols
-from cardgen.constraints import Collection, evaluate
-from cardgen.model import Game
-from cardgen.problems import Problems, did_you_mean
-from cardgen.yamlsrc import YDict
+from cardgen.content import collection_files as cols
+from cardgen.content.constraints import Collection, evaluate
+from cardgen.content.model import Game
+from cardgen.core.problems import Problems, did_you_mean
+from cardgen.core.yamlsrc import YDict
 from cardgen.games.boss_fight.build_boss import read_boss
-from cardgen.games.boss_fight.build_model import STATS, Build, Character, Piece, _a, _cells_text, _entry, _limit, _name, _Reader, check_needs, need_phrases, side_sets
+from cardgen.games.boss_fight.build_model import (
+    STATS,
+    Build,
+    Character,
+    Piece,
+    _a,
+    _cells_text,
+    _entry,
+    _limit,
+    _name,
+    _Reader,
+    check_needs,
+    need_phrases,
+    side_sets,
+)
 
 __all__ = ["STATS", "Build", "Character", "Piece", "_cells_text", "analyse", "boss_footprints", "need_phrases",
            "read_boss", "read_deck", "read_party"]

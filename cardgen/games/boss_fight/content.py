@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from cardgen.hexgrid import Hex
-from cardgen.model import Game
-from cardgen.problems import Problems
+from cardgen.content.model import Game
+from cardgen.core.hexgrid import Hex
+from cardgen.core.problems import Problems
 from cardgen.games.boss_fight.builds import _cells_text, need_phrases
 
 _MOVE_TEXT = re.compile(r"\bmove (?:up to )?(\d+) tiles?\b", re.IGNORECASE)

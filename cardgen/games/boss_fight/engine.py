@@ -6,11 +6,11 @@ import math
 from collections import Counter
 from typing import Any
 
-from cardgen import hexgrid as hg
-from cardgen.checker import BaseEngine
-from cardgen.hexgrid import Hex, rotate
-from cardgen.playlog import Event
-from cardgen.problems import Loc
+from cardgen.builder.check import BaseEngine
+from cardgen.content.playlog import Event
+from cardgen.core import hexgrid as hg
+from cardgen.core.hexgrid import Hex, rotate
+from cardgen.core.problems import Loc
 from cardgen.games.boss_fight.builds import Build
 from cardgen.games.boss_fight.rules_cards import CardRules
 from cardgen.games.boss_fight.rules_combat import CombatRules

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.hexgrid import Hex
-from cardgen.model import Game
-from cardgen.problems import Problems
+from cardgen.content.model import Game
+from cardgen.core.hexgrid import Hex
+from cardgen.core.problems import Problems
 from cardgen.games.boss_fight.builds import STATS, Build, Character, _cells_text, analyse
 
 # --------------------------------------------------------------------------- computed figures

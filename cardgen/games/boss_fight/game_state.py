@@ -17,19 +17,19 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from cardgen import hexgrid as hg
 from cardgen.boards import common as board_common
-from cardgen.model import Game
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import die_outcomes
-from cardgen.play.referee import Referee
-from cardgen.playlog import Event
-from cardgen.problems import Loc, Problems
-from cardgen.schema import MISSING
+from cardgen.content.model import Game
+from cardgen.content.playlog import Event
+from cardgen.core import hexgrid as hg
+from cardgen.core.options import MISSING
+from cardgen.core.problems import Loc, Problems
 from cardgen.games.boss_fight.engine import Engine
 from cardgen.games.boss_fight.legal import attack_event, player_actions
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.dice import die_outcomes
+from cardgen.play.referee import Referee
 
 _TEMPLATES: dict[tuple, tuple[Game, Engine]] = {}
 

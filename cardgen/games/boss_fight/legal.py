@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen import hexgrid as hg
-from cardgen.hexgrid import Hex, rotate
-from cardgen.play.api import Action
+from cardgen.core import hexgrid as hg
+from cardgen.core.hexgrid import Hex, rotate
 from cardgen.games.boss_fight.engine import Engine
 from cardgen.games.boss_fight.placement import hero_starts
 from cardgen.games.boss_fight.rules_combat import damage_formula
 from cardgen.games.boss_fight.state import Fighter
+from cardgen.play.api import Action
 
 
 def _off(e: Engine, h: Hex) -> list[int]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from cardgen.play.api import GameState
 from cardgen.games.boss_fight.vocab import BOSS
+from cardgen.play.api import GameState
 
 
 def measures(state: GameState) -> dict[str, Any]:

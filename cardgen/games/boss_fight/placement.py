@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardgen import gamehooks
-from cardgen import hexgrid as hg
 from cardgen.boards import common as board_common
-from cardgen.problems import Loc, Problems, did_you_mean
-from cardgen.schema import Opt
-from cardgen.yamlsrc import YList
+from cardgen.core import hexgrid as hg
+from cardgen.core.options import Opt
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.yamlsrc import YList
 
 PLACEMENT_SPEC = {
     "hook": Opt("str", required=True, doc="this check: the package hook 'placement'"),

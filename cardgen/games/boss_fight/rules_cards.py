@@ -6,10 +6,10 @@ import re
 from collections import Counter
 from typing import Any
 
-from cardgen.hexgrid import rotate
-from cardgen.model import Card
-from cardgen.playlog import Event, LogError
-from cardgen.problems import Loc, did_you_mean
+from cardgen.content.model import Card
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.hexgrid import rotate
+from cardgen.core.problems import Loc, did_you_mean
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.vocab import HIDDEN
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from cardgen import hexgrid as hg
-from cardgen.model import Card
-from cardgen.playlog import Event, LogError
+from cardgen.content.model import Card
+from cardgen.content.playlog import Event, LogError
+from cardgen.core import hexgrid as hg
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.vocab import BOSS, HEROES
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 
-from cardgen import hexgrid as hg
-from cardgen.hexgrid import Hex, rotate
-from cardgen.playlog import Event, LogError
-from cardgen.problems import Loc
+from cardgen.content.playlog import Event, LogError
+from cardgen.core import hexgrid as hg
+from cardgen.core.hexgrid import Hex, rotate
+from cardgen.core.problems import Loc
 from cardgen.games.boss_fight.builds import _cells_text
 from cardgen.games.boss_fight.state import Fighter
 

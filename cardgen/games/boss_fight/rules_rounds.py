@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from cardgen.playlog import Event, LogError
-from cardgen.problems import Loc
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.problems import Loc
 from cardgen.games.boss_fight.state import Fighter, Pile
 from cardgen.games.boss_fight.vocab import HIDDEN
 

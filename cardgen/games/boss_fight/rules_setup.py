@@ -6,20 +6,20 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from cardgen import collection_files as cols
-from cardgen import hexgrid as hg
 from cardgen.boards import common as board_common
 from cardgen.boards import maps as board_maps
-from cardgen.hexgrid import Hex, rotate
-from cardgen.model import Card
-from cardgen.play.lookup import Names, NotFound
-from cardgen.playlog import Event, LogError
-from cardgen.problems import Loc, Problems, did_you_mean
+from cardgen.content import collection_files as cols
+from cardgen.content.model import Card
+from cardgen.content.playlog import Event, LogError
+from cardgen.core import hexgrid as hg
+from cardgen.core.hexgrid import Hex, rotate
+from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.games.boss_fight.builds import Build, _cells_text, analyse
 from cardgen.games.boss_fight.figures import boss_stats, leg_count
 from cardgen.games.boss_fight.placement import hero_starts
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.vocab import BOSS
+from cardgen.play.lookup import Names, NotFound
 
 
 class SetupRules:

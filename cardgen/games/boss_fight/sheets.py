@@ -22,16 +22,16 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from cardgen import collection_files as cols
-from cardgen.constraints import Entry
-from cardgen.elements.footprint import diagram
-from cardgen.fonts import font
-from cardgen.model import Game
-from cardgen.problems import Problems
-from cardgen.render_pdf import MM
-from cardgen.scene import Circle, Polygon, Text
+from cardgen.content import collection_files as cols
+from cardgen.content.constraints import Entry
+from cardgen.content.model import Game
+from cardgen.core.fonts import font
+from cardgen.core.problems import Problems
 from cardgen.games.boss_fight.builds import STATS, Build, Character, Piece, analyse
 from cardgen.games.boss_fight.figures import boss_stats, movement
+from cardgen.layout.elements.footprint import diagram
+from cardgen.render.pdf import MM
+from cardgen.scene import Circle, Polygon, Text
 
 
 def printables() -> dict[str, Any]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from cardgen.hexgrid import Hex, rotate
-from cardgen.model import Card
-from cardgen.problems import Loc
+from cardgen.content.model import Card
+from cardgen.core.hexgrid import Hex, rotate
+from cardgen.core.problems import Loc
 from cardgen.games.boss_fight.builds import Piece
 from cardgen.games.boss_fight.vocab import HIDDEN
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cardgen import hexgrid as hg
-from cardgen.hexgrid import Hex, rotate
+from cardgen.core import hexgrid as hg
+from cardgen.core.hexgrid import Hex, rotate
 from cardgen.games.boss_fight.state import Fighter
 
 

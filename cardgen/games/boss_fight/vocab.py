@@ -1,9 +1,9 @@
 """Boss Fight playtest logs: the typed header and event kinds (``cardgen check boss_fight``,
-the schema and reference ``cardgen.logschema`` generates)."""
+the schema and reference ``cardgen.reference.logschema`` generates)."""
 
 from __future__ import annotations
 
-from cardgen.schema import Opt
+from cardgen.core.options import Opt
 
 BOSS = "boss"                 # the boss's name in events
 HEROES = "heroes"             # the heroes' side, as a winner

@@ -17,13 +17,13 @@ import itertools
 import random
 from typing import Any
 
-from cardgen import collection_files as cols
-from cardgen.model import Game
-from cardgen.play.package import GamePackage
-from cardgen.play.params import Params
+from cardgen.content import collection_files as cols
+from cardgen.content.model import Game
 from cardgen.games.dino_battles.agents import greedy, measures
 from cardgen.games.dino_battles.engine import Engine
 from cardgen.games.dino_battles.state import new_state
+from cardgen.play.package import GamePackage
+from cardgen.play.params import Params
 
 
 def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:

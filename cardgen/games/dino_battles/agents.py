@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from cardgen.model import Game
+from cardgen.content.model import Game
 from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent
 from cardgen.play.params import Params

@@ -13,9 +13,9 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from cardgen.play.api import Action
 from cardgen.games.dino_battles.engine import Engine
 from cardgen.games.dino_battles.pieces import Dino, Side
+from cardgen.play.api import Action
 
 
 def distinct(hand: Counter, eng: Engine, kind: str) -> list[str]:

@@ -12,12 +12,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen import collection_files as cols
-from cardgen import pipeline
-from cardgen.model import Game
+from cardgen.builder import pipeline
+from cardgen.content import collection_files as cols
+from cardgen.content.model import Game
+from cardgen.content.playlog import LogError
+from cardgen.core.problems import Loc, Problem, Problems
 from cardgen.play.lookup import hint_for
-from cardgen.playlog import LogError
-from cardgen.problems import Loc, Problem, Problems
 
 #: problems of a deck file that leave cards unread (the replay would start from a wrong deck)
 _LOSES_CARDS = ("CARD-UNKNOWN-ID", "YAML-TYPE", "YAML-SYNTAX")

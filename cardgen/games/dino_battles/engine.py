@@ -32,12 +32,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from cardgen.model import Card
-from cardgen.play.lookup import Names, NotFound
-from cardgen.play.params import ParamError
-from cardgen.play.referee import BaseEngine
-from cardgen.playlog import Event, LogError
-from cardgen.problems import Loc, did_you_mean
+from cardgen.content.model import Card
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.problems import Loc, did_you_mean
 from cardgen.games.dino_battles import decks
 from cardgen.games.dino_battles.pieces import Combat, Dino, Side
 from cardgen.games.dino_battles.rules_cards import CardRules
@@ -45,7 +42,18 @@ from cardgen.games.dino_battles.rules_combat import CombatRules
 from cardgen.games.dino_battles.rules_ko import KnockOutRules
 from cardgen.games.dino_battles.rules_main import MainRules
 from cardgen.games.dino_battles.rules_turn import TurnRules
-from cardgen.games.dino_battles.vocab import ANSWERS, EVENTS, HEADER, KO_WINDOW, MAIN_PHASES, PHASES, REACTIONS
+from cardgen.games.dino_battles.vocab import (
+    ANSWERS,
+    EVENTS,
+    HEADER,
+    KO_WINDOW,
+    MAIN_PHASES,
+    PHASES,
+    REACTIONS,
+)
+from cardgen.play.lookup import Names, NotFound
+from cardgen.play.params import ParamError
+from cardgen.play.referee import BaseEngine
 
 
 class NotInPlay(Exception):

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from cardgen.model import Card
+from cardgen.content.model import Card
+from cardgen.core.problems import Loc
 from cardgen.play.hidden import Hand
-from cardgen.problems import Loc
 
 # ---------------------------------------------------------------------------------------
 # State

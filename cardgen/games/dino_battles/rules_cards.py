@@ -4,11 +4,11 @@ running out, and the setup events (BDB-SETUP-1…4).
 
 from __future__ import annotations
 
-from cardgen.model import Card
-from cardgen.play.hidden import Hand
-from cardgen.playlog import Event, LogError
-from cardgen.problems import Loc
+from cardgen.content.model import Card
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.problems import Loc
 from cardgen.games.dino_battles.pieces import Dino, Side
+from cardgen.play.hidden import Hand
 
 
 class CardRules:

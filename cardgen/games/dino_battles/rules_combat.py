@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cardgen.playlog import Event, LogError
+from cardgen.content.playlog import Event, LogError
 from cardgen.games.dino_battles.pieces import Combat, Dino, Side
 from cardgen.games.dino_battles.vocab import ANSWERS
 

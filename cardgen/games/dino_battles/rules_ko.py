@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.playlog import Event
-from cardgen.problems import Loc
+from cardgen.content.playlog import Event
+from cardgen.core.problems import Loc
 from cardgen.games.dino_battles.pieces import Dino, Side
 
 

@@ -4,10 +4,10 @@ cards, retreat; BDB-MAIN-1…3, BDB-ACT-1), card effects stated by the log, and 
 
 from __future__ import annotations
 
-from cardgen.play.referee import typed
-from cardgen.playlog import Event, LogError
-from cardgen.schema import Opt
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.options import Opt
 from cardgen.games.dino_battles.pieces import Dino, Side
+from cardgen.play.referee import typed
 
 
 class MainRules:

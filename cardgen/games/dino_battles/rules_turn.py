@@ -4,7 +4,7 @@ draws, who acts first in a phase (BDB-TURN-1, 2; BDB-ABIL-2; BDB-END-1).
 
 from __future__ import annotations
 
-from cardgen.playlog import Event
+from cardgen.content.playlog import Event
 from cardgen.games.dino_battles.pieces import Side
 from cardgen.games.dino_battles.vocab import MAIN_PHASES
 

@@ -22,17 +22,17 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from cardgen.model import Game
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import die_outcomes
-from cardgen.play.referee import Referee
-from cardgen.playlog import Event
-from cardgen.problems import Loc, Problems
-from cardgen.schema import MISSING
+from cardgen.content.model import Game
+from cardgen.content.playlog import Event
+from cardgen.core.options import MISSING
+from cardgen.core.problems import Loc, Problems
 from cardgen.games.dino_battles import choices as ch
 from cardgen.games.dino_battles import decks
 from cardgen.games.dino_battles.engine import Engine
 from cardgen.games.dino_battles.vocab import EVENTS, MAIN_PHASES
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.dice import die_outcomes
+from cardgen.play.referee import Referee
 
 LOG_NAME = "<played game>"
 

@@ -4,7 +4,7 @@ their typed fields (``docs/schemas/dino_battles.schema.json`` is generated from 
 
 from __future__ import annotations
 
-from cardgen.schema import Opt
+from cardgen.core.options import Opt
 
 # ---------------------------------------------------------------------------------------
 # The log's vocabulary: header keys and event kinds with their typed fields.

@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from itertools import product
 from typing import Any
 
-from cardgen.model import Game
-from cardgen.play.package import GamePackage
+from cardgen.content.model import Game
 from cardgen.games.loot_battles.agents import greedy, measures
 from cardgen.games.loot_battles.engine import Engine
 from cardgen.games.loot_battles.play import LootState, rules_of
 from cardgen.games.loot_battles.rules import Rules
+from cardgen.play.package import GamePackage
 
 _RULES: dict[int, tuple[Game, Rules]] = {}
 

@@ -14,12 +14,12 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from cardgen.model import Card, Game
+from cardgen.content.model import Card, Game
+from cardgen.games.loot_battles.rules import Rules
+from cardgen.games.loot_battles.state import Enemy, Player
 from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent
 from cardgen.play.params import ParamError, Params
-from cardgen.games.loot_battles.rules import Rules
-from cardgen.games.loot_battles.state import Enemy, Player
 
 #: the weights ``simulate.greedy`` in params.yaml gives
 WEIGHTS = ("kill", "heal_below", "loot", "threat", "damage", "heal", "armor", "dodge", "reference_dodge")

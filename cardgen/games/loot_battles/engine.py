@@ -20,11 +20,9 @@ import re
 from collections import Counter
 from typing import Any
 
-from cardgen.model import Card
-from cardgen.play.lookup import Names, NotFound, nearest
-from cardgen.play.referee import BaseEngine
-from cardgen.playlog import Event, LogError
-from cardgen.problems import Loc
+from cardgen.content.model import Card
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.problems import Loc
 from cardgen.games.loot_battles.engine_attack import AttackEvents
 from cardgen.games.loot_battles.engine_end import EndEvents
 from cardgen.games.loot_battles.engine_round import RoundEvents
@@ -32,6 +30,8 @@ from cardgen.games.loot_battles.engine_setup import SetupEvents
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
 from cardgen.games.loot_battles.vocab import EVENTS, HEADER
+from cardgen.play.lookup import Names, NotFound, nearest
+from cardgen.play.referee import BaseEngine
 
 
 class Engine(SetupEvents, RoundEvents, AttackEvents, EndEvents, BaseEngine):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.model import Card
-from cardgen.playlog import Event, LogError
+from cardgen.content.model import Card
+from cardgen.content.playlog import Event, LogError
 from cardgen.games.loot_battles.state import Encounter, Fighter, Player
 
 

@@ -3,8 +3,8 @@ and equipped, the Leader token passes (LB-ENC-1, LB-LOOT-1, LB-EQUIP-1)."""
 
 from __future__ import annotations
 
-from cardgen.model import Card
-from cardgen.playlog import Event, LogError
+from cardgen.content.model import Card
+from cardgen.content.playlog import Event, LogError
 from cardgen.games.loot_battles.state import Encounter
 
 

@@ -3,10 +3,10 @@ the game by loss (LB-RND-1, LB-DMG-1, LB-END-1)."""
 
 from __future__ import annotations
 
-from cardgen.play.referee import typed
-from cardgen.playlog import Event
+from cardgen.content.playlog import Event
 from cardgen.games.loot_battles.state import Encounter, Fighter, Player
 from cardgen.games.loot_battles.vocab import _STATE
+from cardgen.play.referee import typed
 
 
 class RoundEvents:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from cardgen.model import Card
-from cardgen.play.referee import typed
-from cardgen.playlog import Event, LogError
-from cardgen.problems import Loc
+from cardgen.content.model import Card
+from cardgen.content.playlog import Event, LogError
+from cardgen.core.problems import Loc
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy
 from cardgen.games.loot_battles.vocab import EVENTS
+from cardgen.play.referee import typed
 
 
 class SetupEvents:

@@ -16,12 +16,12 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from cardgen.model import Card, Game
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.params import Params
+from cardgen.content.model import Card, Game
 from cardgen.games.loot_battles.play_fight import Fight
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Player
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.params import Params
 
 
 def rules_of(game: Game) -> Rules:

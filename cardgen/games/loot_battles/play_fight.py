@@ -9,10 +9,10 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from cardgen.model import Card
-from cardgen.play.api import Action
+from cardgen.content.model import Card
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Fighter, Player
+from cardgen.play.api import Action
 
 
 class Fight:

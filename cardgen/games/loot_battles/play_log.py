@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.play.api import Action
 from cardgen.games.loot_battles.play import LootState
+from cardgen.play.api import Action
 
 MARKERS = ("round_end", "encounter_end", "battle_end", "leader_passed")
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cardgen.model import Card, Game
-from cardgen.play.api import Action
-from cardgen.play.params import ParamError, Params
-from cardgen.playlog import LogError
-from cardgen.problems import Loc, did_you_mean
+from cardgen.content.model import Card, Game
+from cardgen.content.playlog import LogError
+from cardgen.core.problems import Loc, did_you_mean
 from cardgen.games.loot_battles.state import Enemy, Fighter, Player
 from cardgen.games.loot_battles.vocab import UNIQUE_EFFECTS
+from cardgen.play.api import Action
+from cardgen.play.params import ParamError, Params
 
 
 class Rules:

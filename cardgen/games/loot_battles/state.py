@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardgen.model import Card
-from cardgen.problems import Loc
+from cardgen.content.model import Card
+from cardgen.core.problems import Loc
 
 
 @dataclass

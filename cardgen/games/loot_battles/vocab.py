@@ -4,7 +4,7 @@ generated from them), and the names of the unique loot effects ``params.yaml`` m
 
 from __future__ import annotations
 
-from cardgen.schema import Opt
+from cardgen.core.options import Opt
 
 # ---------------------------------------------------------------------------------------
 # The log's vocabulary: header keys and event kinds with their typed fields.

@@ -1,0 +1,255 @@
+"""The build, top to bottom: load → validate → lay out → write.
+
+Validation lays every card out too (text that does not fit is a content error), so a
+``validate`` that passes means ``build`` will succeed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardgen import gamehooks
+from cardgen.content import collection_files as cols
+from cardgen.content import constraints, deckstats
+from cardgen.content.catalogue import load_catalogue
+from cardgen.content.loader import load_game
+from cardgen.content.model import Card, Game
+from cardgen.core.problems import Problem, Problems
+from cardgen.layout.cache import Store, cached_files, digest, files_digest
+from cardgen.layout.card import CardLayout
+from cardgen.layout.errorcard import error_card
+from cardgen.layout.imposition import Placement
+from cardgen.layout.scenecodec import encode
+
+
+@dataclass
+class Laid:
+    """A game validated and laid out: what the printables draw from."""
+
+    game: Game
+    layout: CardLayout
+    groups: dict[str, list[Placement]] = field(default_factory=dict)   # card size → copies in order
+    draft: bool = False                 # a draft build: DRAFT marks, error cards, constraints as warnings
+    relaxed: int = 0                    # construction problems a draft build turned into warnings
+    absorbed: list[Problem] = field(default_factory=list)   # card errors printed as error cards
+    error_cards: int = 0
+
+
+def _relax(into: Problems, found: Problems) -> int:
+    """A draft build: construction problems become warnings (the deck prints anyway)."""
+    n = 0
+    for p in found:
+        if p.severity == "error":
+            into.warning(p.rule, f"{p.message} [draft build: printed anyway]", p.loc, p.hint)
+            n += 1
+        else:
+            into.extend([p])
+    return n
+
+
+def sources_key(game: Game) -> str:
+    """Everything of a game a printable may read but the card pool: its rules folder (params,
+    rulebook sources), maps, templates and art, deck-like files, components, settings."""
+    files = [game.rules_dir, game.root / "maps" / game.slug, game.templates_dir, game.root / "art" / game.slug,
+             *cols.collection_files(game)]
+    return digest(files_digest(files), asdict(game.print), game.meta, game.printables,
+                  [[c.id, c.kind, c.count, c.fields] for c in game.components])
+
+
+def placements_key(groups: dict[str, list[Placement]], symbols: dict, known: dict[int, tuple[list, str]]) -> str:
+    """The exact content of card sheets: every placement's scenes and the symbols they use.
+    ``known``: scenes the layout cache already identified, by id: (the list, its digest)."""
+    seen: dict[int, tuple[list, str]] = dict(known)
+
+    def d(items: list) -> str:
+        hit = seen.get(id(items))
+        if hit is None or hit[0] is not items:
+            hit = seen[id(items)] = (items, digest(encode(items)))
+        return hit[1]
+    return digest([[size, [[p.card_id, p.name, p.copy, p.bleed, d(p.front), d(p.back)] for p in pls]]
+                   for size, pls in groups.items()],
+                  {n: [s.w, s.h, encode(s.items)] for n, s in sorted(symbols.items())})
+
+
+def check_game(game: Game, problems: Problems, errors_before: int | None = None, draft: bool = False,
+               store: Store | None = None) -> int:
+    """Every content rule of the game: constraints over pool, components and kept decks.
+
+    ``errors_before``: how many errors ``problems`` held before this game was loaded (other
+    games' errors); by default, before this call. ``draft``: construction problems are
+    reported as warnings; returns how many were.
+    """
+    if errors_before is None:
+        errors_before = len(problems.errors)
+    construction = Problems() if draft else problems
+    collections = {"cards": cols.pool(game), "components": cols.components(game)}
+    constraints.evaluate(game.constraints, collections, game.params, construction)
+    for path in cols.collection_files(game):
+        check_file(game, path, construction)
+    extra = gamehooks.hook(game.slug, "check_game")
+    if extra:
+        extra(game, construction)
+    relaxed = _relax(problems, construction) if draft else 0
+    if set(game.printables) & {"maps", "board", "mats", "tokens", "reference"}:
+        from cardgen import boards
+
+        def check_boards(g: Game, p: Problems) -> dict[str, bytes]:
+            boards.check_game(g, p)
+            return {}
+        cached_files(store, "boards-check", sources_key(game), game, problems, check_boards)
+    if "rulebook" in game.printables and len(problems.errors) == errors_before:
+        # The rulebook prints the content: while the content has errors, checking it would only
+        # repeat them (a card that failed to load is also an unknown card of the rulebook).
+        from cardgen import boards, rulebook  # noqa: F401 - boards registers the rulebook's board: images
+
+        def check(g: Game, p: Problems) -> dict[str, bytes]:
+            rulebook.check(g, p)
+            return {}
+        cached_files(store, "rulebook-check", sources_key(game), game, problems, check)
+    return relaxed
+
+
+def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | None:
+    """A deck-like file against the game's construction rules; returns computed figures."""
+    kind, body, collections = cols.load_collection_file(path, game, problems)
+    if not kind or body is None:
+        return None
+    constraints.evaluate(game.constraints, {c.kind: c for c in collections}, game.params, problems)
+    for coll in collections:
+        check_backs(game, coll, problems)
+    hook = gamehooks.hook(game.slug, "check_file")
+    report = hook(game, kind, body, problems) if hook else None
+    summary = {"file": str(path), "kind": kind, "cards": sum(e.count for c in collections for e in c.entries)}
+    if report:
+        summary.update(report)
+    listed = [(e.fields, e.count) for c in collections for e in c.entries]
+    if any(n for _, n in listed):
+        summary["statistics"] = deckstats.summary(game, listed)
+    return summary
+
+
+def check_backs(game: Game, coll, problems: Problems) -> None:
+    """DECK-BACKS: cards of one type in a deck are shuffled together, so they must look the same
+    from behind, or players can tell what they will draw next. Compares the backs as drawn (a
+    back template may show a card's set). Different card types may differ: they are kept apart."""
+    by_id = {c.id: c for c in game.cards}
+    cards = [by_id[e.id] for e in coll.entries if e.id in by_id and not by_id[e.id].dangling]
+    layout = CardLayout(game, Problems())       # the cards' own problems are validate's to report
+    for type_key in dict.fromkeys(c.type for c in cards):
+        looks: dict[str, list[str]] = {}
+        for c in (c for c in cards if c.type == type_key):
+            looks.setdefault(digest(encode(layout.draw(c, "back"))), []).append(c.name)
+        if len(looks) > 1:
+            groups = sorted(looks.values(), key=len, reverse=True)
+            shown = "; ".join(", ".join(g[:3]) + (" …" if len(g) > 3 else "") for g in groups[:3])
+            problems.warning("DECK-BACKS", f"{coll.label} mixes {game.card_types[type_key].name} cards with "
+                             f"{len(looks)} different backs ({shown}): players can tell what they will draw next",
+                             coll.loc, hint="give the deck's cards one back, or keep them in separate decks")
+
+
+def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | None = None) -> Laid:
+    """Both sides of every copy of every card, grouped by card size. In a draft build a card
+    that cannot be drawn right (or read at all) prints as an error card naming its problems."""
+    layout = CardLayout(game, problems, store)
+    laid = Laid(game, layout, draft=draft)
+    order = list(game.card_types)
+    cards = sorted(game.cards, key=lambda c: order.index(c.type))
+    backs: dict[str, list] = {}
+    if draft:
+        _unread_error_cards(laid, problems)
+    for card in cards:
+        if card.dangling and not draft:     # names a card that is not there: reported as CARD-REF
+            continue
+        mark = len(problems.items)
+        front = layout.draw(card, "front") if not card.dangling else []
+        ct = game.card_types[card.type]
+        tpl = layout.template_for(card, "back")
+        if tpl is not None and tpl.static_prefix() == len(tpl.elements):
+            back = backs.get(card.type)
+            if back is None:
+                back = backs[card.type] = layout.draw(card, "back")
+        else:
+            back = layout.draw(card, "back")
+        if draft:
+            front = _error_front(laid, card, front, problems.items[mark:], problems)
+        for k in range(card.copies):
+            laid.groups.setdefault(ct.size, []).append(
+                Placement(card.id, card.name, k + 1, front, back, game.print.bleed))
+    return laid
+
+
+def _error_front(laid: Laid, card: Card, front: list, new: list[Problem], problems: Problems) -> list:
+    """The card's front, or an error card when drawing it (or its refs) found errors."""
+    errs = [p for p in new if p.severity == "error"]
+    if card.dangling:
+        errs += [p for p in problems.errors if p.rule == "CARD-REF" and f"card '{card.id}'" in p.message]
+        errs = errs or [Problem("CARD-REF", "error", "names a card that is not there", card.loc)]
+    if not errs:
+        return front
+    ct = laid.game.card_types[card.type]
+    laid.absorbed += errs
+    laid.error_cards += card.copies
+    return error_card(ct.width, ct.height, laid.game.print.bleed, f"{card.name} ({card.id})", errs)
+
+
+def _unread_error_cards(laid: Laid, problems: Problems) -> None:
+    """Cards that failed to load, and card files that could not be read, as error cards."""
+    game = laid.game
+    types = game.card_types
+    if not types:
+        return
+    first = next(iter(types.values()))
+    starts: dict[str, list[tuple[int, dict | None]]] = {}
+    for c in game.cards:
+        starts.setdefault(c.loc.file, []).append((c.loc.line, None))
+    for u in game.unread_cards:
+        loc = getattr(u, "loc", None)
+        if loc is not None:
+            starts.setdefault(loc.file, []).append((loc.line, u))
+    mine: dict[int, list[Problem]] = {}
+    for p in problems.errors:
+        if p.loc is None or p.loc.file not in starts:
+            continue
+        owner = None
+        for line, u in sorted(starts[p.loc.file], key=lambda t: t[0]):
+            if line <= p.loc.line:
+                owner = u
+        if owner is not None:
+            mine.setdefault(id(owner), []).append(p)
+    for u in game.unread_cards:
+        ct = types.get(str(u.get("type")), first)
+        n = u.get("copies", 1)
+        n = n if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 100 else 1
+        errs = mine.get(id(u)) or [Problem("CARD-INVALID", "error", "the card failed its checks",
+                                           getattr(u, "loc", None))]
+        _add_error_cards(laid, ct, f"{u.get('name', '?')} ({u.get('id', '?')})", errs, n)
+    for f in game.unread_files:
+        errs = [p for p in problems.errors if p.loc is not None and p.loc.file == str(f)]
+        _add_error_cards(laid, first, f"{f.name} could not be read", errs, 1)
+
+
+def _add_error_cards(laid: Laid, ct, title: str, errs: list[Problem], n: int) -> None:
+    items = error_card(ct.width, ct.height, laid.game.print.bleed, title, errs)
+    laid.absorbed += errs
+    laid.error_cards += n
+    for k in range(n):
+        laid.groups.setdefault(ct.size, []).append(
+            Placement(f"error:{title}", title, k + 1, items, items, laid.game.print.bleed))
+
+
+def validate(root: Path, slug: str, problems: Problems, draft: bool | None = None,
+             store: Store | None = None) -> Laid | None:
+    """Load, check and lay out a game. ``draft``: None follows the game's ``print.draft``;
+    ``store``: the build cache (card layouts, slow checks)."""
+    before = len(problems.errors)
+    game = load_game(root, slug, problems)
+    load_catalogue(root, slug, problems)         # the game's rule catalogue, when it has one
+    if game is None:
+        return None
+    draft = game.print.draft if draft is None else draft
+    relaxed = check_game(game, problems, before, draft, store)
+    laid = lay_out(game, problems, draft, store)
+    laid.relaxed = relaxed
+    return laid

@@ -1,0 +1,134 @@
+"""The model: plain data for a game, its cards and its settings. No I/O here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardgen.core.options import Opt
+from cardgen.core.problems import Loc
+
+
+@dataclass
+class Card:
+    """One card design; ``copies`` is how many the game holds."""
+
+    id: str
+    name: str
+    type: str
+    copies: int
+    fields: dict[str, Any]
+    loc: Loc
+    field_locs: dict[str, Loc] = field(default_factory=dict)
+    own: frozenset = frozenset()      # keys the card writes itself (not from its file's defaults)
+    dangling: bool = False            # a ``ref`` field names no loaded card: not laid out
+
+    def own_at(self, name: str) -> Loc:
+        """Where the card itself writes ``name``, else the card's own line."""
+        return self.field_locs.get(name, self.loc) if name in self.own else self.loc
+
+    def at(self, name: str) -> Loc:
+        return self.field_locs.get(name, self.loc)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.fields.get(name, default)
+
+    def context(self) -> dict[str, Any]:
+        """What a template sees as ``card``."""
+        return self.fields
+
+
+@dataclass
+class CardType:
+    key: str
+    name: str
+    template: str
+    back: str | None
+    size: str
+    width: float
+    height: float
+    fields: dict[str, Opt]
+    loc: Loc
+    template_loc: Loc | None = None
+    back_loc: Loc | None = None
+
+
+@dataclass
+class Component:
+    """A non-card component (token, die, board piece) with its count."""
+
+    id: str
+    name: str
+    kind: str
+    count: int
+    fields: dict[str, Any]
+    loc: Loc
+
+
+@dataclass
+class PrintSettings:
+    paper: str = "A4"
+    page_w: float = 210.0
+    page_h: float = 297.0
+    bleed: float = 3.0
+    duplex: str = "long"
+    offset: tuple[float, float] = (0.0, 0.0)
+    crop_marks: bool = True
+    draft: bool = False          # build as a draft unless told otherwise
+    safe: float = 3.0            # safe margin inside the trim, mm
+    gutter: float = 0.0          # space between neighbouring cards' bleeds, mm (crop marks go there)
+    margin: float = 4.2          # the printer's unprintable margin, mm: no card, bleed or mark in it
+    registration: str = "none"   # "silhouette": a cutting machine's registration marks and cut files
+
+
+@dataclass
+class Icon:
+    key: str
+    glyph: str
+    color: str | None
+
+
+@dataclass
+class Game:
+    """A game as data: everything the validator, layout, checker and rulebook read."""
+
+    slug: str
+    title: str
+    root: Path
+    meta: dict[str, Any]
+    params: Any
+    card_types: dict[str, CardType]
+    cards: list[Card]
+    components: list[Component]
+    constraints: list[Any]
+    colors: dict[str, str]
+    icons: dict[str, Icon]
+    print: PrintSettings
+    printables: list[str]
+    fonts: dict[str, str]
+    game_file: Path
+    unread_cards: list[dict[str, Any]] = field(default_factory=list)   # raw keys of cards that failed to load
+    unread_files: list[Path] = field(default_factory=list)             # card files that could not be read
+    unread_components: list[dict[str, Any]] = field(default_factory=list)   # components that failed their checks
+    failed_ids: set[str] = field(default_factory=set)   # ids of cards that failed to load or lie in unread files
+
+    @property
+    def cards_by_id(self) -> dict[str, Card]:
+        return {c.id: c for c in self.cards}
+
+    @property
+    def rules_dir(self) -> Path:
+        return self.root / "rules" / self.slug
+
+    @property
+    def cards_dir(self) -> Path:
+        return self.root / "cards" / self.slug
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.root / "templates" / self.slug
+
+    @property
+    def maps_dir(self) -> Path:
+        return self.root / "maps" / self.slug

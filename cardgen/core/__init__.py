@@ -1,0 +1,1 @@
+"""The core: problems, the one file resolver, YAML with positions, typed options, units, atomic writes."""

@@ -1,0 +1,59 @@
+"""Art files: what size a picture is (PNG and JPEG in pixels, SVG in points) and an SVG read as a
+reportlab drawing (svglib). Every read goes through the project's checks: :mod:`cardgen.core.sources`
+(inside the project, a regular file, a size cap) and, for PNG and JPEG, :mod:`cardgen.core.images`
+(fully decoded under Pillow's pixel-bomb limit). Each file version is read once."""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from cardgen.core import sources
+from cardgen.core.images import ImageError, checked, image_size
+
+RASTER = (".png", ".jpg", ".jpeg")
+VECTOR = (".svg",)
+KINDS = RASTER + VECTOR
+
+
+@dataclass(frozen=True)
+class ArtInfo:
+    width: float          # pixels (raster) or points (vector)
+    height: float
+    vector: bool
+
+
+def info(path: Path) -> ArtInfo:
+    """The picture's size; raises :class:`~cardgen.core.images.ImageError` (its ``rule``: FILE-MISSING,
+    PATH-ESCAPE, FILE-KIND, FILE-SIZE, IMAGE-READ, IMAGE-BOMB) when it cannot be used."""
+    if path.suffix.lower() in VECTOR:
+        d = svg_drawing(str(path))
+        if d is None or not d.width or not d.height:
+            raise ImageError("IMAGE-READ", f"{path.name} is not a readable SVG picture")
+        return ArtInfo(float(d.width), float(d.height), True)
+    if path.suffix.lower() not in RASTER:
+        raise ImageError("IMAGE-READ", f"{path.name} is no PNG, JPEG or SVG file")
+    w, h = image_size(path)
+    return ArtInfo(float(w), float(h), False)
+
+
+def svg_drawing(path: str) -> Any:
+    """The SVG as a reportlab Drawing; None when it cannot be read (raises ImageError for a file
+    the project's checks refuse)."""
+    real, st = checked(path)
+    return _svg(str(real), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=64)
+def _svg(path: str, _mtime: int, _size: int) -> Any:
+    from svglib.svglib import svg2rlg  # 0.3 s of imports (lxml…): paid only when a card has SVG art
+    logging.getLogger("svglib").setLevel(logging.CRITICAL)
+    try:
+        data = sources.read_bytes(path, cap=sources.MAX_IMAGE_BYTES)
+        return svg2rlg(io.BytesIO(data))
+    except Exception:  # noqa: BLE001 - a broken SVG is a problem on the card, never a crash
+        return None

@@ -1,0 +1,96 @@
+"""Bundled fonts (Liberation, SIL OFL 1.1): registration, metrics and glyph coverage.
+
+Text is measured here once per (font, word) and scaled by size, so layout never asks
+for the width of the same word twice.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FONT_DIR = Path(__file__).parent.parent / "fonts"
+PT_MM = 25.4 / 72.0
+
+
+def available() -> list[str]:
+    return sorted(p.stem for p in FONT_DIR.glob("*.ttf"))
+
+
+@cache
+def font(name: str) -> TTFont:
+    """Register (once) and return a bundled TrueType font; KeyError when not bundled."""
+    path = FONT_DIR / f"{name}.ttf"
+    if not path.exists():
+        raise KeyError(name)
+    f = TTFont(name, str(path))
+    pdfmetrics.registerFont(f)
+    return f
+
+
+@cache
+def charset(name: str) -> frozenset[int]:
+    return frozenset(font(name).face.charToGlyph)
+
+
+_MISSING: dict[tuple[str, str], str] = {}
+
+
+def glyphs_checked() -> dict[tuple[str, str], str]:
+    """(text, font) → :func:`missing_glyphs`' answer, for the texts checked so far (a hot loop's
+    shortcut: look here first)."""
+    return _MISSING
+
+
+def missing_glyphs(text: str, name: str) -> str:
+    """The characters of ``text`` the font cannot draw (newlines and tabs aside); remembered
+    per (text, font), as cards repeat their words."""
+    key = (text, name)
+    miss = _MISSING.get(key)
+    if miss is None:
+        cs = charset(name)
+        miss = "".join(sorted({ch for ch in text if ord(ch) not in cs and ch not in "\n\t\r"}))
+        if len(_MISSING) > 100_000:
+            _MISSING.clear()
+        _MISSING[key] = miss
+    return miss
+
+
+class Metrics:
+    """Width of text at size 1 pt, cached per (font, text); sizes scale linearly."""
+
+    def __init__(self) -> None:
+        self._w: dict[str, dict[str, float]] = {}
+
+    def table(self, name: str) -> dict[str, float]:
+        """text → width at 1 pt in font ``name``, for the texts measured so far (a hot loop's
+        shortcut: look here first, then call :meth:`width_pt`)."""
+        t = self._w.get(name)
+        if t is None:
+            font(name)
+            t = self._w[name] = {}
+        return t
+
+    def width_pt(self, text: str, name: str, size: float) -> float:
+        t = self._w.get(name) or self.table(name)
+        w = t.get(text)
+        if w is None:
+            w = t[text] = pdfmetrics.stringWidth(text, name, 1.0)
+        return w * size
+
+    def width_mm(self, text: str, name: str, size: float) -> float:
+        return self.width_pt(text, name, size) * PT_MM
+
+    @staticmethod
+    def ascent_mm(name: str, size: float) -> float:
+        return font(name).face.ascent / 1000.0 * size * PT_MM
+
+    @staticmethod
+    def descent_mm(name: str, size: float) -> float:
+        return -font(name).face.descent / 1000.0 * size * PT_MM
+
+
+METRICS = Metrics()

@@ -1,0 +1,1 @@
+"""Layout: cards, elements, text fitting and imposition, as a backend-neutral scene."""

@@ -1,0 +1,260 @@
+"""Lay out one card (front or back) from its template: card data → scene primitives.
+
+Coordinates are in the card's bleed box (origin at its top-left corner). The leading
+elements that are the same on every card of a template become one symbol, drawn once
+per document and placed by reference.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from cardgen.content.model import Card, Game
+from cardgen.core.problems import Loc, Problem, Problems
+from cardgen.core.yamlsrc import plain
+from cardgen.layout import cache as cachemod
+from cardgen.layout.cache import Recorder, Store, deps_hold, digest
+from cardgen.layout.elements import KINDS
+from cardgen.layout.elements.base import DrawContext
+from cardgen.layout.legibility import MIN_PT, describe, floor_of, small_texts, too_small
+from cardgen.layout.scenecodec import decode, encode
+from cardgen.layout.templates import Template, TemplateSet, evaluate
+from cardgen.scene import Symbol, Use
+
+
+class _Watched(Mapping):
+    """``cards`` / ``counts`` as a template sees them: reads reach the layout's recorder."""
+
+    def __init__(self, data: dict, layout: CardLayout, shape_only: bool):
+        self._data, self._layout, self._shape_only = data, layout, shape_only
+
+    def _note(self, key: Any = None) -> None:
+        rec = self._layout._recording
+        if rec is None:
+            return
+        if self._shape_only or key is None:
+            rec.shape = True
+        else:
+            rec.card(str(key))
+
+    def __getitem__(self, key: Any) -> Any:
+        self._note(key)
+        return self._data[key]
+
+    def __iter__(self) -> Iterator:
+        self._note()
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        self._note()
+        return len(self._data)
+
+    def __contains__(self, key: object) -> bool:
+        self._note(key)
+        return key in self._data
+
+
+class CardLayout:
+    """Lays cards out; with a :class:`~cardgen.layout.cache.Store`, each side is cached under the hash
+    of what it depends on (its card, the templates, the game's settings, the other cards its
+    template read), problems included."""
+
+    def __init__(self, game: Game, problems: Problems, store: Store | None = None):
+        self.game = game
+        self.store = store
+        self._recording: Recorder | None = None
+        self._static_key: str | None = None
+        self.content_ids: dict[int, tuple[list, str]] = {}   # id(items) → (items, a digest of them)
+        self.problems = problems
+        self.templates = TemplateSet(game.templates_dir, problems)
+        self.symbols: dict[str, Symbol] = {}
+        self._art = game.templates_dir
+        self._art_dir = game.root / "art" / game.slug
+        self._params = plain(game.params)
+        self._counts: dict[str, int] | None = None
+        self._refs: dict[int, list[str]] = {}
+        self._memo: dict = {}                 # the elements' per-game memo (DrawContext.memo)
+        # a problem of a template's own text (an element that reads no card field): reported once,
+        # at the template's line, with the cards that use the template counted
+        self._once: set[tuple] = set()
+        self._cards = {c.id: c.fields for c in game.cards}
+        self._game = {"title": game.title, "slug": game.slug, **{k: v for k, v in game.meta.items()
+                                                                 if k in ("subtitle", "designer")}}
+
+    def context(self, card: Card) -> dict[str, Any]:
+        ct = self.game.card_types[card.type]
+        return {"card": card.fields, "cards": _Watched(self._cards, self, False), "params": self._params,
+                "game": self._game, "type": {"key": ct.key, "name": ct.name},
+                "counts": _Watched(self.counts(), self, True)}
+
+    def counts(self) -> dict[str, int]:
+        if self._counts is None:
+            self._counts = {}
+            for c in self.game.cards:
+                self._counts[c.type] = self._counts.get(c.type, 0) + c.copies
+        return self._counts
+
+    def template_for(self, card: Card, side: str) -> Template | None:
+        ct = self.game.card_types[card.type]
+        name = ct.template if side == "front" else ct.back
+        if name is None:
+            return None
+        return self.templates.get(name, ct.template_loc if side == "front" else ct.back_loc)
+
+    def draw(self, card: Card, side: str) -> list:
+        """Primitives for one side of one card, bleed-box coordinates (from the cache when it
+        holds this side for the same inputs)."""
+        if self.store is None:
+            return self._draw(card, side)
+        key = digest(self.static_key(), side, card.id, card.name, card.type, card.copies, card.fields)
+        entry = self.store.get("layout", key)
+        parent = cachemod.active()
+        if isinstance(entry, dict) and deps_hold(entry.get("deps") or {}, self.game):
+            items = self._restore(entry, card)
+            if items is not None:
+                self.store.hits += 1
+                self.content_ids[id(items)] = (items, digest(key, entry["deps"]))
+                if parent is not None:
+                    parent.merge(entry["deps"])
+                return items
+        self.store.misses += 1
+        rec = self._recording = Recorder()
+        mark = len(self.problems.items)
+        try:
+            items = self._draw(card, side)
+        finally:
+            self._recording = None
+        deps = rec.deps(self.game)
+        if parent is not None:
+            parent.merge(deps)
+        self.content_ids[id(items)] = (items, digest(key, deps))
+        used = {it.name for it in items if isinstance(it, Use)}
+        self.store.put("layout", key, {
+            "deps": deps, "items": encode(items),
+            "symbols": {n: [self.symbols[n].w, self.symbols[n].h, encode(self.symbols[n].items)]
+                        for n in sorted(used) if n in self.symbols},
+            "problems": [[p.rule, p.severity, p.message, _loc(p.loc), p.hint] for p in self.problems.items[mark:]],
+            "locs": {"": _loc(card.loc), **{k: _loc(v) for k, v in card.field_locs.items()}}})
+        return items
+
+    def static_key(self) -> str:
+        """What every card of the game shares: code, templates (and art), settings, params."""
+        if self._static_key is None:
+            g = self.game
+            self._static_key = digest(
+                cachemod.code_fingerprint(), cachemod.files_digest([g.templates_dir, self._art_dir]), g.slug, g.title,
+                {k: v for k, v in g.meta.items() if k in ("subtitle", "designer")}, self._params, g.colors,
+                {k: [i.glyph, i.color] for k, i in g.icons.items()}, g.fonts, g.print.bleed,
+                {k: [t.template, t.back, t.size, t.width, t.height, t.name] for k, t in g.card_types.items()})
+        return self._static_key
+
+    def _restore(self, entry: dict, card: Card) -> list | None:
+        """A cached side: its symbols installed, its problems reported at the card's current
+        lines. None when the entry is malformed (then it is drawn anew)."""
+        try:
+            items = decode(entry["items"])
+            symbols = {n: Symbol(n, w, h, decode(its)) for n, (w, h, its) in entry["symbols"].items()}
+            now = {"": card.loc, **card.field_locs}
+            moved = {tuple(v): now[k] for k, v in entry["locs"].items() if k in now and v}
+            probs = [Problem(r, sev, msg, moved.get(tuple(loc), Loc(*loc)) if loc else None, hint)
+                     for r, sev, msg, loc, hint in entry["problems"]]
+        except (KeyError, TypeError, ValueError):
+            return None
+        for n, sym in symbols.items():
+            self.symbols.setdefault(n, sym)
+        self.problems.extend(probs)
+        return items
+
+    def _draw(self, card: Card, side: str) -> list:
+        tpl = self.template_for(card, side)
+        if tpl is None:
+            return []
+        ct = self.game.card_types[card.type]
+        bleed = self.game.print.bleed
+        ctx_vars = self.context(card)
+        out: list = []
+        n_static = tpl.static_prefix()
+        start = 0
+        if n_static:
+            name = f"{self.game.slug}:{tpl.name}:{ct.key}:static"
+            if name not in self.symbols:
+                items = self._elements(tpl, tpl.elements[:n_static], card, ct, bleed, ctx_vars)
+                self.symbols[name] = Symbol(name, ct.width + 2 * bleed, ct.height + 2 * bleed, items)
+            out.append(Use(name, 0.0, 0.0))
+            start = n_static
+        out.extend(self._elements(tpl, tpl.elements[start:], card, ct, bleed, ctx_vars))
+        return out
+
+    def _elements(self, tpl: Template, elements, card: Card, ct, bleed: float, ctx_vars: dict) -> list:
+        out: list = []
+        label = f"card '{card.id}' ({card.name})"
+        for el in elements:
+            v = evaluate(el, self.templates, ctx_vars, self.game.colors, self.problems, card.loc, label)
+            if v is None:
+                continue
+            field = self._field(card, el)
+            own = not self._refs[id(el)]           # the element reads no card field: the template's own text
+            sink = Problems() if own else self.problems
+            ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, sink, label,
+                              el.loc if own else (card.field_locs[field] if field else card.loc), card.field_locs,
+                              el.name, el.loc, self._art, field, self._art_dir, self._memo)
+            drawn = KINDS[el.kind].draw(v, ctx)
+            self._legibility(el, v, drawn, label)
+            out.extend(drawn)
+            for prob in sink if own else ():
+                self._report_once(prob, label, tpl.name)
+        return out
+
+    def _legibility(self, el, v: dict, drawn: list, label: str) -> None:
+        """TEXT-SMALL: a text size of the template under the floor (reported once, at the line of the
+        key that sets it), or text the element printed under the floor (at the element's line)."""
+        floor = floor_of(el.kind, v)
+        what = f"{'rules text' if floor > MIN_PT else 'text'} on a card"
+        for key, size, said, floor in too_small(el.kind, v):
+            loc = el.locs.get(key, el.loc)
+            self._small(loc, key, f"element '{el.name}' of template '{_stem(loc)}': {said} {size:g} pt, under the "
+                        f"{floor:g} pt minimum for {what}", f"set {key} to {floor:g} or more; give the text room")
+            return
+        tiny = small_texts(drawn, floor)
+        if tiny:
+            self._small(el.loc, "", f"{label}: element '{el.name}' of template '{_stem(el.loc)}' prints "
+                        f"{describe(tiny)}, under the {floor:g} pt minimum for {what}", "give the element more room")
+
+    def _small(self, loc, key: str, message: str, hint: str) -> None:
+        if (loc, key) not in self._once:
+            self._once.add((loc, key))
+            self.problems.warning("TEXT-SMALL", message, loc, hint=hint)
+
+    def _report_once(self, prob: Problem, label: str, template: str) -> None:
+        """A template's own problem, once at its line, with the cards that use the template counted."""
+        text = prob.message.removeprefix(f"{label}: ")
+        key = (prob.rule, prob.severity, text, prob.loc)
+        if key in self._once:
+            return
+        users = [c for c in self.game.cards if template in (self.game.card_types[c.type].template,
+                                                            self.game.card_types[c.type].back)]
+        self._once.add(key)
+        self.problems.add(prob.rule, prob.severity, f"template '{template}': {text}, on every card that uses it "
+                          f"({len(users)} designs, {sum(c.copies for c in users)} cards)", prob.loc, prob.hint)
+
+    def _field(self, card: Card, el) -> str | None:
+        """The card field a problem in this element belongs to: the first one it reads."""
+        refs = self._refs.get(id(el))
+        if refs is None:
+            refs = self._refs[id(el)] = [m.group(1) for v in el.raw.values() if isinstance(v, str)
+                                         for m in re.finditer(r"\bcards?\b(?:\.(\w+)|\[)", v)]
+        for name in refs:
+            if name in card.field_locs:
+                return name
+        return None
+
+
+def _stem(loc: Loc | None) -> str:
+    return Path(loc.file).stem if loc is not None else "?"
+
+
+def _loc(loc: Loc | None) -> list | None:
+    return [loc.file, loc.line, loc.col] if loc is not None else None

@@ -1,0 +1,47 @@
+"""badge: a stat in a shape — a value in large type and an optional caption."""
+
+import math
+
+from cardgen.core.options import Opt
+from cardgen.layout.elements.text import layout_text
+from cardgen.layout.legibility import MIN_PT
+from cardgen.scene import Circle, Polygon, Rect
+
+SPEC = {
+    "r": Opt("length", default=4.5, doc="half the badge's size"),
+    "shape": Opt("enum", choices=("circle", "square", "diamond", "hexagon", "shield"), default="circle"),
+    "fill": Opt("color", default="#ffffff"), "stroke": Opt("color", default="#000000"),
+    "stroke_width": Opt("length", default=0.35),
+    "value": Opt("str", required=True, doc="the number or symbol shown"),
+    "size": Opt("number", default=12.0), "color": Opt("color", default="#000000"),
+    "label": Opt("str", default=None, doc="caption under the badge"),
+    "label_size": Opt("number", default=6.0), "label_color": Opt("color", default="#000000"),
+}
+
+
+def shape(kind, cx, cy, r, fill, stroke, width):
+    if kind == "circle":
+        return Circle(cx, cy, r, fill, stroke, width)
+    if kind == "square":
+        return Rect(cx - r, cy - r, 2 * r, 2 * r, fill, stroke, width, r * 0.25)
+    if kind == "diamond":
+        return Polygon(((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)), fill, stroke, width)
+    if kind == "hexagon":
+        pts = tuple((cx + r * math.cos(math.radians(60 * k)), cy + r * math.sin(math.radians(60 * k)))
+                    for k in range(6))
+        return Polygon(pts, fill, stroke, width)
+    pts = ((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + 0.2 * r), (cx, cy + r), (cx - r, cy + 0.2 * r))
+    return Polygon(pts, fill, stroke, width)
+
+
+def draw(v, ctx):
+    cx, cy, r = ctx.ox(v["x"]), ctx.oy(v["y"]), v["r"]
+    out = [shape(v["shape"], cx, cy, r, v["fill"], v["stroke"], v["stroke_width"])]
+    tv = {"text": v["value"], "font": "bold", "size": v["size"], "min_size": min(6.0, v["size"]),
+          "color": v["color"], "align": "center", "valign": "middle", "leading": 1.0}
+    out += layout_text(tv, ctx, cx - r * 0.9, cy - r * 0.8, r * 1.8, r * 1.6)
+    if v["label"]:
+        lv = {"text": v["label"], "font": "bold", "size": v["label_size"], "min_size": min(MIN_PT, v["label_size"]),
+              "color": v["label_color"], "align": "center", "valign": "top", "leading": 1.0}
+        out += layout_text(lv, ctx, cx - r * 1.6, cy + r + 0.4, r * 3.2, 3.2)
+    return out

@@ -1,0 +1,40 @@
+"""What every drawing verb receives: the card's frame of reference and where to report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardgen.core.problems import Loc, Problems
+
+
+@dataclass
+class DrawContext:
+    w: float                  # trim width, mm
+    h: float                  # trim height, mm
+    bleed: float              # mm; element coordinates are relative to the trim's top-left
+    fonts: dict[str, str]     # role → bundled font name
+    icons: dict
+    problems: Problems
+    label: str                # "card 'rat' (Rat)" — names the card in messages
+    where: Loc                # the card's source position
+    field_locs: dict[str, Loc]
+    element: str
+    element_loc: Loc
+    art_root: Path            # images resolve inside this folder
+    field: str | None = None  # the card field the element shows (its first ``card.x``), if any
+    art_dir: Path | None = None   # art/<game>/: card pictures (the art element) resolve inside it
+    memo: dict | None = None  # the layout's memo: results that are the same on every card (resolved
+    #                           image paths, text laid out without problems), per game
+
+    @property
+    def what(self) -> str:
+        """The card field and the element, as messages name them."""
+        return (f"field '{self.field}' " if self.field else "") + f"(element '{self.element}' at {self.element_loc})"
+
+    def ox(self, x: float) -> float:
+        """Trim-relative x → bleed-box x."""
+        return x + self.bleed
+
+    def oy(self, y: float) -> float:
+        return y + self.bleed

@@ -1,0 +1,11 @@
+"""line: a straight rule from (x, y) to (x2, y2)."""
+
+from cardgen.core.options import Opt
+from cardgen.scene import Line
+
+SPEC = {"x2": Opt("length", required=True), "y2": Opt("length", required=True),
+        "stroke": Opt("color", default="#000000"), "width": Opt("length", default=0.25)}
+
+
+def draw(v, ctx):
+    return [Line(ctx.ox(v["x"]), ctx.oy(v["y"]), ctx.ox(v["x2"]), ctx.oy(v["y2"]), v["stroke"], v["width"])]

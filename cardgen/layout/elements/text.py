@@ -1,0 +1,116 @@
+"""text: a box of wrapped text that shrinks to fit, never clipped (TEXT-OVERFLOW instead)."""
+
+from cardgen.core.fonts import glyphs_checked, missing_glyphs
+from cardgen.core.options import Opt
+from cardgen.core.problems import did_you_mean
+from cardgen.layout.textfit import fit
+from cardgen.scene import Rect, Text
+
+SPEC = {
+    "w": Opt("length", required=True, doc="box width"), "h": Opt("length", required=True, doc="box height"),
+    "text": Opt("str", required=True, doc="the text; **bold**, *italic*, {icon}, newline"),
+    "font": Opt("enum", choices=("regular", "bold", "italic", "bolditalic"), default="regular"),
+    "size": Opt("number", default=8.0, min=2, doc="largest size, pt"),
+    "min_size": Opt("number", default=6.0, min=2, doc="smallest size it may shrink to, pt (under 6 pt: TEXT-SMALL)"),
+    "rules": Opt("bool", default=False, doc="rules text a player reads to play (an ability, an effect): "
+                 "7 pt minimum instead of 6"),
+    "color": Opt("color", default="#000000"),
+    "align": Opt("enum", choices=("left", "center", "right"), default="left"),
+    "valign": Opt("enum", choices=("top", "middle", "bottom"), default="top"),
+    "leading": Opt("number", default=1.2, min=0.8, max=3),
+    "fill": Opt("color", default=None, doc="box background"), "stroke": Opt("color", default=None),
+    "radius": Opt("length", default=0.0), "padding": Opt("length", default=0.0),
+}
+
+
+def layout_text(v, ctx, x, y, w, h):
+    """Fit and place ``v['text']`` in the box (x, y, w, h), bleed-box coordinates. The same text
+    in the same box on another card (labels, numbers) is laid out once: the result of a layout
+    that reported no problem is remembered in ``ctx.memo``."""
+    memo = ctx.memo
+    if memo is None:
+        return _layout_text(v, ctx, x, y, w, h)[0]
+    key = ("text", x, y, w, h, id(ctx.fonts), v["text"], v["font"], v["size"], v["min_size"], v["leading"],
+           v["color"], v["align"], v["valign"])
+    out = memo.get(key)
+    if out is None:
+        out, clean = _layout_text(v, ctx, x, y, w, h)
+        if clean:
+            if len(memo) > 50_000:
+                memo.clear()
+            memo[key] = out
+    return list(out)
+
+
+def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
+    """The Texts, and whether laying them out found no problem (then the same text in the same
+    box lays out the same on any card)."""
+    text = v["text"] or ""
+    fonts = ctx.fonts
+    base_bold = v["font"] in ("bold", "bolditalic")
+    base_italic = v["font"] in ("italic", "bolditalic")
+    f = fit(text, w, h, fonts, ctx.icons, v["size"], min(v["min_size"], v["size"]), v["leading"], base_bold,
+            italic=base_italic)
+    for name in f.unknown_icons:
+        ctx.problems.error("ICON-UNKNOWN", f"{ctx.label}: unknown icon '{{{name}}}' in {ctx.what}",
+                           ctx.where, hint=did_you_mean(name, ctx.icons))
+    if not f.fits:
+        ctx.problems.error("TEXT-OVERFLOW", f"{ctx.label}: text of {ctx.what} does not fit its "
+                           f"{w:.1f} × {h:.1f} mm box even at {v['min_size']:g} pt", ctx.where,
+                           hint="shorten the text, enlarge the box or lower min_size")
+        return [], False
+    clean = not f.unknown_icons
+    out = []
+    lines = f.lines
+    top = y
+    if v["valign"] == "middle":
+        top = y + (h - f.height) / 2
+    elif v["valign"] == "bottom":
+        top = y + h - f.height
+    base = top + f.ascent
+    known = glyphs_checked()
+    for line in lines:
+        if v["align"] == "center":
+            cx = x + (w - line.width) / 2
+        elif v["align"] == "right":
+            cx = x + w - line.width
+        else:
+            cx = x
+        # one Text per stretch of the same font and colour: spaces join their neighbours
+        pending: list = []          # [x, text, font, colour]
+        for run, rw in line.runs:
+            if run.text == " ":
+                if pending:
+                    pending[1] += " "
+                cx += rw
+                continue
+            font = fonts[run.style]
+            miss = known.get((run.text, font))
+            if miss is None:
+                miss = missing_glyphs(run.text, font)
+            if miss:
+                clean = False
+                ctx.problems.error("TEXT-GLYPH", f"{ctx.label}: the font {font} has no glyph for "
+                                   f"{', '.join(repr(c) + f' (U+{ord(c):04X})' for c in miss)} in "
+                                   f"{ctx.what}", ctx.where)
+            color = run.color or v["color"]
+            if pending and pending[2] == font and pending[3] == color:
+                pending[1] += run.text
+            else:
+                if pending:
+                    out.append(Text(pending[0], base, pending[1].rstrip(" "), pending[2], f.size, pending[3]))
+                pending = [cx, run.text, font, color]
+            cx += rw
+        if pending:
+            out.append(Text(pending[0], base, pending[1].rstrip(" "), pending[2], f.size, pending[3]))
+        base += f.line_height
+    return out, clean
+
+
+def draw(v, ctx):
+    x, y, w, h = ctx.ox(v["x"]), ctx.oy(v["y"]), v["w"], v["h"]
+    out = []
+    if v["fill"] or v["stroke"]:
+        out.append(Rect(x, y, w, h, v["fill"], v["stroke"], 0.3, v["radius"]))
+    p = v["padding"] or 0.0
+    return out + layout_text(v, ctx, x + p, y + p, w - 2 * p, h - 2 * p)

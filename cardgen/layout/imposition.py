@@ -1,0 +1,162 @@
+"""Imposition: cards on printer sheets, fronts and mirrored backs, crop marks, manifest.
+
+Cards of one size share sheets. Each front page is followed by its back page, where a
+card's back stands behind its front: mirrored left-right for long-edge duplex; for
+short-edge, mirrored top-bottom and turned 180° (so the back reads the same way up as a
+long-edge print's); then shifted by the printer's duplex offset.
+All positions are millimetres from the page's top-left corner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardgen.content.model import PrintSettings
+from cardgen.content.sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
+from cardgen.layout.cutfile import registration_marks
+from cardgen.scene import Clip, Line, Page, Rotate, Use, translate
+
+__all__ = ["Placement", "back_position", "crop_marks", "impose", "make_grid"]
+
+MARK_WIDTH = 0.25    # mm
+MARK_LENGTH = 6.0    # mm, at most, for the marks in the page margins
+GUTTER_INSET = 0.5   # mm between a mark in a gutter and the bleeds on either side
+
+
+def back_position(x: float, y: float, w: float, h: float, ps: PrintSettings) -> tuple[float, float]:
+    """Where the back of a card whose front trim is at (x, y) stands on the back page."""
+    dx, dy = ps.offset
+    if ps.duplex == "long":
+        return ps.page_w - x - w + dx, y + dy
+    return x + dx, ps.page_h - y - h + dy
+
+
+def crop_marks(grid: Grid, page_w: float, page_h: float, used: int | None = None, margin: float = 0.5) -> list:
+    """Crop marks on the trim lines, in the page margins and in the gutters — never inside a trim.
+
+    Between cards, marks sit in the gutter (``print: gutter``) clear of every bleed. Without a
+    gutter, a cut line is marked in the page margins only. The sheet fit (sheetfit.fit) always
+    leaves the marks room there, inside the printer's margin; only a grid made without that
+    room (make_grid alone) can leave a cut line unmarked outside, and then its marks stay
+    between the cards, in the neighbours' bleed, as the only guide for that cut.
+
+    ``used``: how many cells the sheet fills (row by row); a part-filled last sheet gets marks
+    for the rows and columns it uses only. ``margin``: the printer's unprintable margin, which
+    no mark enters (the sheet fit leaves room for the marks inside it).
+    """
+    out: list = []
+    b = grid.bleed
+    used = grid.per_page if used is None else used
+    cols, rows = min(used, grid.cols), -(-used // grid.cols)
+    xs = sorted({round(grid.x0 + c * (grid.w + grid.gap_x) + d, 6) for c in range(cols) for d in (0, grid.w)})
+    ys = sorted({round(grid.y0 + r * (grid.h + grid.gap_y) + d, 6) for r in range(rows) for d in (0, grid.h)})
+    top = grid.y0 - b
+    bottom = grid.y0 + rows * grid.h + (rows - 1) * grid.gap_y + b
+    left = grid.x0 - b
+    right = grid.x0 + cols * grid.w + (cols - 1) * grid.gap_x + b
+
+    def seg(a0, a1, fixed, vertical) -> bool:
+        if a1 - a0 >= 1.0:
+            out.append(Line(fixed, a0, fixed, a1, "#000000", MARK_WIDTH) if vertical
+                       else Line(a0, fixed, a1, fixed, "#000000", MARK_WIDTH))
+            return True
+        return False
+
+    def inner(end: float, gap: float, fixed: float, vertical: bool, outer: bool) -> None:
+        """Marks between neighbours: in the gutter when there is one (clear of both bleeds);
+        without one, only for a cut line the page margins leave no room to mark."""
+        gutter = gap - 2 * b
+        if gutter >= 1.0 + 2 * GUTTER_INSET:
+            seg(end + b + GUTTER_INSET, end + b + gutter - GUTTER_INSET, fixed, vertical)
+        elif not outer:
+            seg(end + MARK_GAP, end + gap - MARK_GAP, fixed, vertical)
+
+    for x in xs:
+        outer = seg(max(margin, top - MARK_GAP - MARK_LENGTH), top - MARK_GAP, x, True)
+        outer = seg(bottom + MARK_GAP, min(page_h - margin, bottom + MARK_GAP + MARK_LENGTH), x, True) or outer
+        for r in range(1, rows):
+            inner(grid.y0 + r * (grid.h + grid.gap_y) - grid.gap_y, grid.gap_y, x, True, outer)
+    for y in ys:
+        outer = seg(max(margin, left - MARK_GAP - MARK_LENGTH), left - MARK_GAP, y, False)
+        outer = seg(right + MARK_GAP, min(page_w - margin, right + MARK_GAP + MARK_LENGTH), y, False) or outer
+        for c in range(1, cols):
+            inner(grid.x0 + c * (grid.w + grid.gap_x) - grid.gap_x, grid.gap_x, y, False, outer)
+    return out
+
+
+@dataclass
+class Placement:
+    """One printed copy: its card id and the primitives of each side (bleed-box coordinates)."""
+
+    card_id: str
+    name: str
+    copy: int
+    front: list
+    back: list
+    bleed: float      # the bleed the primitives were laid out with
+
+
+def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
+           first_page: int = 1, fitted: Fit | None = None) -> tuple[list[Page], list[dict]]:
+    """Fronts and backs of cards of one size on sheets; returns pages and manifest entries.
+    ``fitted``: the size's sheet fit (default: worked out here)."""
+    fitted = fitted or fit(ps, w, h)
+    grid = fitted.grid
+    if grid.per_page == 0:
+        raise ValueError(f"a {w:g} × {h:g} mm card with {ps.bleed:g} mm bleed does not fit on {ps.paper}")
+    pages: list[Page] = []
+    manifest: list[dict] = []
+    for start in range(0, len(placements), grid.per_page):
+        chunk = placements[start:start + grid.per_page]
+        front = Page(ps.page_w, ps.page_h, label="front")
+        back = Page(ps.page_w, ps.page_h, label="back")
+        fm = {"page": first_page + len(pages), "side": "front", "cards": []}
+        bm = {"page": first_page + len(pages) + 1, "side": "back", "cards": []}
+        for k, pl in enumerate(chunk):
+            x, y, tw, th = grid.trim(k // grid.cols, k % grid.cols)
+            bx, by = back_position(x, y, tw, th, ps)
+            _place(front, pl.front, x, y, tw, th, pl.bleed, grid.bleed)
+            _place(back, pl.back, bx, by, tw, th, pl.bleed, grid.bleed, turn=ps.duplex == "short")
+            base = {"id": pl.card_id, "name": pl.name, "copy": pl.copy}
+            fm["cards"].append({**base, "side": "front", "trim": _r(x, y, tw, th),
+                                "bleed_box": _r(x - grid.bleed, y - grid.bleed, tw + 2 * grid.bleed,
+                                                th + 2 * grid.bleed)})
+            bm["cards"].append({**base, "side": "back", "trim": _r(bx, by, tw, th),
+                                "bleed_box": _r(bx - grid.bleed, by - grid.bleed, tw + 2 * grid.bleed,
+                                                th + 2 * grid.bleed)})
+        if ps.registration == "silhouette":        # a cutting machine cuts: its marks, no crop marks
+            front.items.extend(registration_marks(ps.page_w, ps.page_h))
+        elif ps.crop_marks:
+            front.items.extend(crop_marks(grid, ps.page_w, ps.page_h, len(chunk), max(ps.margin, 0.5)))
+        for page, m in ((front, fm), (back, bm)):      # for print shops' preflight
+            page.trim_box = _union([c["trim"] for c in m["cards"]])
+            page.bleed_box = _union([c["bleed_box"] for c in m["cards"]])
+        fm["grid"] = {"cols": grid.cols, "rows": grid.rows, "bleed": round(grid.bleed, 4)}
+        bm["grid"] = fm["grid"]
+        pages += [front, back]
+        manifest += [fm, bm]
+    return pages, manifest
+
+
+def _union(boxes: list[list[float]]) -> tuple[float, float, float, float]:
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def _r(*vals: float) -> list[float]:
+    return [round(v, 4) for v in vals]
+
+
+def _place(page: Page, items: list, x: float, y: float, w: float, h: float, laid_bleed: float,
+           bleed: float, turn: bool = False) -> None:
+    """One side of a card with its trim at (x, y); ``turn``: upside down about the trim's centre
+    (a short-edge duplex back)."""
+    ox, oy = x - laid_bleed, y - laid_bleed
+    if bleed + 1e-9 < laid_bleed:
+        placed = [Clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, tuple(translate(items, ox, oy)))]
+    elif len(items) == 1 and isinstance(items[0], Use):
+        placed = [Use(items[0].name, items[0].x + ox, items[0].y + oy)]
+    else:
+        placed = translate(items, ox, oy)
+    page.items.extend([Rotate(x + w / 2, y + h / 2, 180.0, tuple(placed))] if turn else placed)

@@ -1,0 +1,167 @@
+"""Wrap and shrink text to fit a box; report what cannot fit instead of clipping it.
+
+Markup in text values: ``**bold**``, ``*italic*``, ``{icon}`` for a game icon
+(e.g. ``{melee}`` → ■), a newline for a new paragraph. ``{{`` is left to Jinja.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from cardgen.core.fonts import METRICS, PT_MM
+
+_TOKEN = re.compile(r"\*\*|\*|\{([a-z0-9_]+)\}|[^*{]+|\{|\*")
+
+
+@dataclass(frozen=True)
+class Run:
+    text: str
+    style: str            # regular | bold | italic | bolditalic
+    color: str | None     # None: the box's colour
+
+
+_SPACE_RUNS = {st: Run(" ", st, None) for st in ("regular", "bold", "italic", "bolditalic")}
+_RUNS: dict[str, dict[str, Run]] = {}      # style → word → its Run (runs are immutable: shared)
+_PER_SIZE: dict[tuple, tuple] = {}         # (id of a fonts map, size) → (the map, space widths, width tables)
+
+
+@dataclass
+class Line:
+    runs: list[tuple[Run, float]]    # run and its width in mm
+    width: float
+
+
+@dataclass
+class Fitted:
+    size: float                       # chosen font size in pt
+    lines: list[Line]
+    line_height: float                # mm
+    ascent: float                     # mm, of the first line
+    height: float                     # mm, of the block
+    fits: bool
+    unknown_icons: list[str] = field(default_factory=list)
+
+
+def _style(bold: bool, italic: bool) -> str:
+    return {(False, False): "regular", (True, False): "bold", (False, True): "italic",
+            (True, True): "bolditalic"}[(bold, italic)]
+
+
+def parse(text: str, icons: dict, base_bold: bool = False,
+          base_italic: bool = False) -> tuple[list[list[list[Run]]], list[str]]:
+    """Text → paragraphs → words → runs; unknown ``{icons}`` are returned by name."""
+    paragraphs: list[list[list[Run]]] = []
+    unknown: list[str] = []
+    if "*" not in text and "{" not in text:       # no markup: words are the runs
+        style = _style(base_bold, base_italic)
+        runs = _RUNS.setdefault(style, {})
+        for para in text.split("\n"):
+            paragraphs.append([[runs.get(w) or runs.setdefault(w, Run(w, style, None))]
+                               for w in para.split(" ") if w])
+        if len(runs) > 100_000:
+            runs.clear()
+        return paragraphs, unknown
+    for para in text.split("\n"):
+        bold, italic = base_bold, base_italic
+        words: list[list[Run]] = []
+        cur: list[Run] = []
+        for m in _TOKEN.finditer(para):
+            tok = m.group(0)
+            if tok == "**":
+                bold = not bold
+                continue
+            if tok == "*":
+                italic = not italic
+                continue
+            if m.group(1) is not None:
+                ic = icons.get(m.group(1))
+                if ic is None:
+                    unknown.append(m.group(1))
+                    continue
+                cur.append(Run(ic.glyph, _style(bold, italic), ic.color))
+                continue
+            parts = re.split(r"( +)", tok)
+            for part in parts:
+                if not part:
+                    continue
+                if part.startswith(" "):
+                    if cur:
+                        words.append(cur)
+                        cur = []
+                else:
+                    cur.append(Run(part, _style(bold, italic), None))
+        if cur:
+            words.append(cur)
+        paragraphs.append(words)
+    return paragraphs, unknown
+
+
+def _wrap(paragraphs, fonts: dict[str, str], size: float, width: float,
+          too_tall=None) -> list[Line] | None | bool:
+    """Greedy wrap at ``size``; None when a single word is wider than the box, False as soon as
+    ``too_tall(n)`` says that n + 1 lines cannot fit (the rest is not measured)."""
+    width_pt = METRICS.width_pt
+    key = (id(fonts), size)
+    hit = _PER_SIZE.get(key)
+    if hit is None or hit[0] is not fonts:
+        if len(_PER_SIZE) > 10_000:
+            _PER_SIZE.clear()
+        hit = _PER_SIZE[key] = (fonts, {st: width_pt(" ", f, size) * PT_MM for st, f in fonts.items()},
+                                {st: METRICS.table(f) for st, f in fonts.items()})
+    spaces, tables = hit[1], hit[2]
+    limit = width + 1e-9
+    lines: list[Line] = []
+    for words in paragraphs:
+        cur: list[tuple[Run, float]] = []
+        cur_w = 0.0
+        for word in words:
+            if len(word) == 1:
+                r = word[0]
+                w1 = tables[r.style].get(r.text)
+                ww = (w1 * size if w1 is not None else width_pt(r.text, fonts[r.style], size)) * PT_MM
+                measured: list | tuple = ((r, ww),)
+            else:
+                measured = [(r, width_pt(r.text, fonts[r.style], size) * PT_MM) for r in word]
+                ww = sum(w for _, w in measured)
+            if ww > limit:
+                return None
+            if cur:
+                style = cur[-1][0].style
+                space = spaces[style]
+                if cur_w + space + ww > limit:
+                    lines.append(Line(cur, cur_w))
+                    if too_tall is not None and too_tall(len(lines)):
+                        return False
+                    cur, cur_w = [], 0.0
+                else:
+                    cur.append((_SPACE_RUNS[style], space))
+                    cur_w += space
+            cur.extend(measured)
+            cur_w += ww
+        lines.append(Line(cur, cur_w))
+    return lines
+
+
+def fit(text: str, width: float, height: float, fonts: dict[str, str], icons: dict, size: float,
+        min_size: float, leading: float = 1.2, bold: bool = False, step: float = 0.5,
+        italic: bool = False) -> Fitted:
+    """The largest size from ``size`` down to ``min_size`` at which the text fits the box."""
+    paragraphs, unknown = parse(text, icons, bold, italic)
+    s = size
+    last: Fitted | None = None
+    while s >= min_size - 1e-9:
+        asc = METRICS.ascent_mm(fonts["regular"], s)
+        desc = METRICS.descent_mm(fonts["regular"], s)
+        lh = s * leading * 25.4 / 72.0
+        lines = _wrap(paragraphs, fonts, s, width,
+                      lambda n, lh=lh, asc=asc, desc=desc: n * lh + asc + desc > height + 1e-9)
+        if lines:
+            h = (len(lines) - 1) * lh + asc + desc
+            last = Fitted(s, lines, lh, asc, h, h <= height + 1e-9, unknown)
+            if last.fits:
+                return last
+        s = round(s - step, 3)
+    if last is None:
+        last = Fitted(min_size, [], 0.0, 0.0, float("inf"), False, unknown)
+    return last

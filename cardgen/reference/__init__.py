@@ -1,0 +1,1 @@
+"""References generated from the code and the data: rule docs, authoring docs, schemas, explanations."""

@@ -1,0 +1,1 @@
+"""Render: scenes drawn as PDF or SVG, with the bundled fonts."""

@@ -1,0 +1,313 @@
+"""Render a scene document to PDF with reportlab (deterministic: invariant mode).
+
+Symbols become form XObjects drawn once and placed by reference; images are embedded
+once; graphics state changes are emitted only when they change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+
+from reportlab.graphics import renderPDF
+from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen import canvas
+
+from cardgen.core import fonts, sources
+from cardgen.core.artfiles import svg_drawing
+from cardgen.core.images import ImageError
+from cardgen.scene import (
+    Circle,
+    Clip,
+    Document,
+    Image,
+    Line,
+    Link,
+    Polygon,
+    Rect,
+    Rotate,
+    Text,
+    Use,
+    children,
+)
+
+MM = 72.0 / 25.4
+
+
+class _Pen:
+    """Draws primitives on a reportlab canvas, remembering the current paint state."""
+
+    def __init__(self, c: canvas.Canvas, doc: Document):
+        self.c = c
+        self.doc = doc
+        self._colors: dict[str, HexColor] = {}
+        self.forms: set[str] = set()      # SVG pictures already made into forms
+        self._codes: dict[str, tuple] = {}     # font → (assignments seen, code table, its characters, name)
+        self._ttf = None
+        self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
+        self._fp: dict[tuple, str] = {}                # numbers as written (fp_str), by value
+        self.reset()
+
+    def reset(self) -> None:
+        self.fill = self.stroke = self.font = None
+        self.lw = None
+
+    def color(self, h: str) -> HexColor:
+        col = self._colors.get(h)
+        if col is None:
+            col = self._colors[h] = HexColor(h)
+        return col
+
+    def set_fill(self, h: str) -> None:
+        if h != self.fill:
+            self.c.setFillColor(self.color(h))
+            self.fill = h
+
+    def set_stroke(self, h: str, width: float) -> None:
+        if h != self.stroke:
+            self.c.setStrokeColor(self.color(h))
+            self.stroke = h
+        if width != self.lw:
+            self.c.setLineWidth(width * MM)
+            self.lw = width
+
+    def ops(self, method, *args) -> None:
+        """``method(*args)`` for a canvas method that only appends path operators to the page:
+        the same call (same sheet slot on another page) repeats the operators it wrote before."""
+        code = self.c._code
+        key = (method.__name__, self.c._fillMode, *args)
+        done = self._ops.get(key)
+        if done is None:
+            n = len(code)
+            method(*args)
+            if len(self._ops) > 100_000:
+                self._ops.clear()
+            done = self._ops[key] = tuple(code[n:])
+        else:
+            code.extend(done)
+
+    def text(self, x: float, y: float, text: str, align: str) -> None:
+        """What ``drawString`` (``drawCentredString``, ``drawRightString``) writes for a TrueType
+        font, byte for byte, without a text object per call: the font's subset codes of text
+        whose characters all have one already come from a single ``str.translate``."""
+        c, ttf = self.c, self._ttf
+        if not c.bottomup or not getattr(ttf, "_dynamicFont", False):     # not the case this mirrors
+            {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)(x, y, text)
+            return
+        if align == "center":
+            x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
+        elif align == "right":
+            x = x - pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
+        xy = self._fp.get((x, y))
+        if xy is None:
+            if len(self._fp) > 100_000:
+                self._fp.clear()
+            xy = self._fp[(x, y)] = fp_str(x, y)
+        c._code.append(f"BT 1 0 0 1 {xy} Tm {self._shown(ttf, text)} T* ET")
+
+    def _shown(self, ttf, text: str) -> str:
+        """The operators that show ``text`` in the current font (``PDFTextObject._formatText``)."""
+        if not text:
+            return ""
+        c = self.c
+        doc = c._doc
+        state = ttf.state.get(doc)
+        if state is not None:
+            known = self._codes.get(ttf.fontName)
+            if known is None or known[0] != len(state.assignments):
+                table = {k: n for k, n in state.assignments.items() if n < 256}
+                if 32 in table:
+                    table[0xA0] = table[32]         # splitString shows a no-break space as a space
+                name = ttf.getSubsetInternalName(0, doc) if table else ""
+                known = self._codes[ttf.fontName] = (len(state.assignments), table,
+                                                     frozenset(map(chr, table)), name)
+            if known[2].issuperset(text):
+                tf = self._fp.get((ttf.fontName, c._fontsize, c._leading))
+                if tf is None:
+                    tf = self._fp[(ttf.fontName, c._fontsize, c._leading)] = \
+                        f"{known[3]} {fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
+                return f"{tf} ({c._escape(text.translate(known[1]).encode('latin-1'))}) Tj"
+        out = []
+        cur = -1
+        for subset, t in ttf.splitString(text, doc):
+            if subset != cur:
+                out.append(f"{ttf.getSubsetInternalName(subset, doc)} {fp_str(c._fontsize)} Tf "
+                           f"{fp_str(c._leading)} TL")
+                cur = subset
+            out.append(f"({c._escape(t)}) Tj")
+        return " ".join(out)
+
+    def draw(self, items, H: float) -> None:
+        c = self.c
+        for it in items:
+            t = type(it)
+            if t is Text:
+                self.set_fill(it.color)
+                if (it.font, it.size) != self.font:
+                    self._ttf = fonts.font(it.font)
+                    c.setFont(it.font, it.size)
+                    self.font = (it.font, it.size)
+                self.text(it.x * MM, (H - it.y) * MM, it.text, it.align)
+            elif t is Rect:
+                if it.fill is None and it.stroke is None:
+                    continue
+                if it.fill:
+                    self.set_fill(it.fill)
+                if it.stroke:
+                    self.set_stroke(it.stroke, it.width)
+                args = (it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM)
+                if it.radius:
+                    self.ops(c.roundRect, *args, it.radius * MM, int(bool(it.stroke)), int(bool(it.fill)))
+                else:
+                    self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
+            elif t is Use:
+                sym = self.doc.symbols[it.name]
+                c.saveState()
+                c.translate(it.x * MM, (H - it.y - sym.h) * MM)
+                c.doForm(_form_name(it.name))
+                c.restoreState()
+            elif t is Line:
+                self.set_stroke(it.stroke, it.width)
+                if it.dash:
+                    c.setDash([d * MM for d in it.dash])
+                self.ops(c.line, it.x1 * MM, (H - it.y1) * MM, it.x2 * MM, (H - it.y2) * MM)
+                if it.dash:
+                    c.setDash([])
+            elif t is Circle:
+                if it.fill:
+                    self.set_fill(it.fill)
+                if it.stroke:
+                    self.set_stroke(it.stroke, it.width)
+                c.circle(it.cx * MM, (H - it.cy) * MM, it.r * MM, stroke=int(bool(it.stroke)),
+                         fill=int(bool(it.fill)))
+            elif t is Polygon:
+                if it.fill:
+                    self.set_fill(it.fill)
+                if it.stroke:
+                    self.set_stroke(it.stroke, it.width)
+                p = c.beginPath()
+                (x0, y0), *rest = it.points
+                p.moveTo(x0 * MM, (H - y0) * MM)
+                for x, y in rest:
+                    p.lineTo(x * MM, (H - y) * MM)
+                p.close()
+                c.drawPath(p, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
+            elif t is Image and it.path.lower().endswith(".svg"):
+                self.svg(it, H)
+            elif t is Image:
+                c.drawImage(str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES)), it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
+                            preserveAspectRatio=True, anchor="c")
+            elif t is Clip:
+                c.saveState()
+                p = c.beginPath()
+                p.rect(it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM)
+                c.clipPath(p, stroke=0, fill=0)
+                saved = (self.fill, self.stroke, self.font, self.lw)
+                self.draw(it.items, H)
+                c.restoreState()
+                self.fill, self.stroke, self.font, self.lw = saved
+                self.reset()
+            elif t is Rotate:
+                c.saveState()
+                c.translate(it.cx * MM, (H - it.cy) * MM)
+                c.rotate(-it.angle)               # reportlab turns counter-clockwise, y up
+                c.translate(-it.cx * MM, -(H - it.cy) * MM)
+                saved = (self.fill, self.stroke, self.font, self.lw)
+                self.draw(it.items, H)
+                c.restoreState()
+                self.fill, self.stroke, self.font, self.lw = saved
+                self.reset()
+            elif t is Link:
+                c.bookmarkHorizontal(it.name, it.x * MM, (H - it.y) * MM)
+
+
+    def svg(self, it: Image, H: float) -> None:
+        """An SVG picture: its form (made once per document) scaled into the box."""
+        try:
+            drawing = svg_drawing(it.path)
+        except ImageError:          # reported when the card was laid out
+            return
+        if drawing is None or not drawing.width or not drawing.height:
+            return
+        name = _svg_form(it.path)
+        c = self.c
+        if name not in self.forms:
+            self.forms.add(name)
+            c.beginForm(name, 0, 0, drawing.width, drawing.height)
+            renderPDF.draw(drawing, c, 0, 0)
+            c.endForm()
+        c.saveState()
+        c.translate(it.x * MM, (H - it.y - it.h) * MM)
+        c.scale(it.w * MM / drawing.width, it.h * MM / drawing.height)
+        c.doForm(name)
+        c.restoreState()
+        self.reset()
+
+
+def _svg_form(path: str) -> str:
+    return "SVG" + hashlib.sha256(path.encode()).hexdigest()[:16]
+
+
+def draw_items(c: canvas.Canvas, items, height_mm: float, doc: Document | None = None) -> None:
+    """Draw scene primitives on any reportlab canvas (e.g. inside a platypus flowable);
+    ``height_mm`` is the height of the area the scene's top-left origin refers to."""
+    _Pen(c, doc or Document("scene")).draw(items, height_mm)
+
+
+def _form_name(name: str) -> str:
+    return "F" + "".join(ch if ch.isalnum() else "_" for ch in name)
+
+
+def _used_symbols(doc: Document) -> list[str]:
+    seen: dict[str, None] = {}
+
+    def walk(items):
+        for it in items:
+            if isinstance(it, Use) and it.name not in seen:
+                seen[it.name] = None
+                walk(doc.symbols[it.name].items)
+            else:
+                walk(children(it))
+    for p in doc.pages:
+        walk(p.items)
+    return list(seen)
+
+
+def _box(box: tuple[float, float, float, float] | None, page_h: float) -> tuple | None:
+    """A top-left mm rectangle as a PDF box [x0 y0 x1 y1] in points (y up)."""
+    if box is None:
+        return None
+    x, y, w, h = box
+    return tuple(round(v * MM, 3) for v in (x, page_h - y - h, x + w, page_h - y))
+
+
+def render(doc: Document) -> bytes:
+    """The document as PDF bytes; the same document always gives the same bytes."""
+    buf = io.BytesIO()
+    first = doc.pages[0] if doc.pages else None
+    size = (first.w * MM, first.h * MM) if first else (595.27, 841.89)
+    c = canvas.Canvas(buf, pagesize=size, invariant=1, pageCompression=1)
+    c.setTitle(doc.title)
+    c.setAuthor(doc.author)
+    c.setCreator("cardgen")
+    if doc.subject:
+        c.setSubject(doc.subject)
+    pen = _Pen(c, doc)
+    # symbols: innermost first so a form may place another
+    for name in reversed(_used_symbols(doc)):
+        sym = doc.symbols[name]
+        c.beginForm(_form_name(name), 0, 0, sym.w * MM, sym.h * MM)
+        pen.reset()
+        pen.draw(sym.items, sym.h)
+        c.endForm()
+    for page in doc.pages:
+        c.setPageSize((page.w * MM, page.h * MM))
+        c.setTrimBox(_box(page.trim_box, page.h))
+        c.setBleedBox(_box(page.bleed_box, page.h))
+        pen.reset()
+        pen.draw(page.items, page.h)
+        c.showPage()
+    c.save()
+    return buf.getvalue()
