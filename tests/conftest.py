@@ -22,6 +22,7 @@ from click.testing import CliRunner
 
 from cardgen.cli import main
 from cardgen.core.problems import Problems
+from tests import sharedbuild
 
 pytest.register_assert_rewrite("tests.checklogs")   # shared checker assertions report like test files
 
@@ -92,6 +93,14 @@ def update_goldens(request) -> bool:
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+@pytest.fixture(scope="session")
+def full_build(tmp_path_factory) -> sharedbuild.Build:
+    """``cardgen build GAME`` of each game from the project's sources, once per test run (shared
+    by the xdist workers, each game built when first asked for): read it, never write into it."""
+    return sharedbuild.Build(sharedbuild.session_folder(tmp_path_factory),
+                             lambda slug, out: problems_json("build", slug, "--out", str(out)))
 
 
 def run_cli(*args: str, root: Path = ROOT) -> tuple[int, str]:

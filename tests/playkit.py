@@ -8,6 +8,7 @@ reported at its line. Per-game test files call these with their slug.
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import os
@@ -52,11 +53,18 @@ def new_state(slug: str, seed: int) -> GameState:
     return pkg.new_state(game(slug), setups[seed % len(setups)])
 
 
+_PLAYED: dict[tuple[str, int], GameState] = {}
+
+
 def random_game(slug: str, seed: int) -> GameState:
-    state = new_state(slug, seed)
-    played = play(state, random_agent, random.Random(seed), MAX_STEPS)
-    assert played.finished, f"{slug} seed {seed}: no end after {played.steps} actions"
-    return played.state
+    """The game's seeded random game, played once per test process and shared by every test
+    that asks for it (the same seed plays the same game): read it, never change it."""
+    if (slug, seed) not in _PLAYED:
+        state = new_state(slug, seed)
+        played = play(state, random_agent, random.Random(seed), MAX_STEPS)
+        assert played.finished, f"{slug} seed {seed}: no end after {played.steps} actions"
+        _PLAYED[slug, seed] = played.state
+    return _PLAYED[slug, seed]
 
 
 def replay_text(slug: str, text: str, tmp: Path, name: str = "game.jsonl"):
@@ -120,7 +128,7 @@ def assert_mutation_caught(slug: str, tmp: Path, mutate: Callable[[list[dict[str
     done = 0
     for seed in range(n):
         state = random_game(slug, seed)
-        events = state.log_events()
+        events = copy.deepcopy(state.log_events())          # the shared game stays as played
         rng = random.Random(seed * 7919 + 1)
         i = mutate(events, rng)
         if i is None:

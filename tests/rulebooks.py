@@ -14,13 +14,25 @@ from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.rulebook import check
 from tests.conftest import ROOT, GameCopy, has_problem, qpdf_check
+from tests.sharedbuild import Build
+
+
+def rulebook_build(build: Build, slug: str) -> tuple[int, list[dict], Path]:
+    """The session's build of the game (``full_build``): (exit code, problems, output folder)."""
+    return build.code(slug), build.problems(slug), build.game(slug)
+
+
+def rulebook_names(out: Path) -> list[str]:
+    """The rulebook's files among a game's outputs (every one is named rulebook*.pdf)."""
+    return sorted(p.name for p in out.iterdir() if p.name.startswith("rulebook"))
 
 
 def assert_built_clean(built: tuple[int, list[dict], Path], names: list[str]) -> None:
-    """A ``GameCopy(...).only("rulebook").build()`` wrote exactly ``names``, each a sound PDF."""
+    """The build (:func:`rulebook_build`) reported no problem and wrote exactly ``names`` as the
+    rulebook, each a sound PDF."""
     code, probs, out = built
     assert code == 0 and not probs, probs
-    assert sorted(p.name for p in out.iterdir()) == sorted(names)
+    assert rulebook_names(out) == sorted(names)
     for name in names:
         qpdf_check(out / name)
 

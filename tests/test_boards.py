@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+import yaml
 
 from cardgen import gamehooks
 from cardgen.boards import maps as bmaps
@@ -26,13 +27,17 @@ from tests.conftest import ROOT, GameCopy, has_problem, qpdf_check
 
 MM = 72 / 25.4
 TOL = 0.1
-PRINTABLES = {
-    "boss_fight": ["maps", "mats", "tokens"],
-    "bones_on_ice": ["board", "tokens"],
-    "dino_battles": ["mats", "tokens"],
-    "loot_battles": ["tokens"],
-    "bone_wars": ["tokens"],
-}
+BOARD_KINDS = ("maps", "board", "mats", "tokens")
+
+
+def _printables(slug: str) -> list[str]:
+    return list(yaml.safe_load((ROOT / "rules" / slug / "game.yaml").read_text(encoding="utf-8"))["printables"])
+
+
+# every game of the project and the boards it prints
+PRINTABLES = {slug: [p for p in _printables(slug) if p in BOARD_KINDS]
+              for slug in sorted(p.parent.name for p in ROOT.glob("rules/*/game.yaml"))}
+PRINTABLES = {slug: kinds for slug, kinds in PRINTABLES.items() if kinds}
 
 
 def build(gc: GameCopy, *flags: str) -> tuple[int, list[dict], Path]:
@@ -44,13 +49,13 @@ def copy(tmp_path: Path, slug: str, printables: list[str] | None = None) -> Game
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, Path]:
-    """Every game's boards built once from the project's own content (the legal twins)."""
-    tmp = tmp_path_factory.mktemp("boards")
+def built(full_build) -> dict[str, Path]:
+    """Every game's boards as the session's build made them from the project's own content (the
+    legal twins)."""
     out = {}
-    for slug in PRINTABLES:
-        code, problems, folder = build(copy(tmp, slug))
-        assert code == 0, problems
+    for slug, folder in full_build.games(list(PRINTABLES)).items():
+        problems = full_build.problems(slug)
+        assert full_build.code(slug) == 0, problems
         assert not [p for p in problems if "maps/" in str(p["file"])], problems     # the boards' own files
         out[slug] = folder
     return out
@@ -79,10 +84,13 @@ def test_every_printable_is_written_and_passes_qpdf(built):
         "loot_battles": ["tokens.pdf"],
         "bone_wars": ["tokens.pdf"],
     }
+    assert set(expected) == set(PRINTABLES)
     for slug, files in expected.items():
         for f in files:
             assert (built[slug] / f).is_file(), (slug, f)
-        for pdf in built[slug].rglob("*.pdf"):
+        boards = [p for p in built[slug].rglob("*.pdf") if p.name in ("board.pdf", "mats.pdf", "tokens.pdf")
+                  or p.relative_to(built[slug]).parts[0] == "maps"]
+        for pdf in boards:
             qpdf_check(pdf)
 
 

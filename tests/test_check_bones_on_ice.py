@@ -603,7 +603,7 @@ mutated = partial(
     kinds=KINDS, header=header, expect_keys=["winner", "score", "stamina", "nope"])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])   # as the other games
 @given(doc=mutated(), form=st.sampled_from(["yaml", "jsonl"]), strict=st.booleans())
 def test_the_checker_never_raises_on_fuzzed_logs(doc, form, strict):
     checklogs.assert_the_checker_never_raises(GAME, doc, form, strict)

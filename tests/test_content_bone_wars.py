@@ -232,10 +232,8 @@ def test_overlong_trait_text_overflows_visibly(game_copy):
 
 # --- the printed cards --------------------------------------------------------------------
 
-def test_build_prints_every_card_with_its_back(tmp_path):
-    code, _ = run_cli("build", GAME, "--out", str(tmp_path))
-    assert code == 0
-    out = tmp_path / GAME
+def test_build_prints_every_card_with_its_back(full_build):
+    out = full_build.game(GAME)
     assert (out / "cards.pdf").is_file() and (out / "duplex-calibration.pdf").is_file()
     qpdf_check(out / "cards.pdf")
     manifest = json.loads((out / "cards.json").read_text(encoding="utf-8"))

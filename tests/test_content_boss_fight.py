@@ -449,12 +449,9 @@ def test_diagram_fits_its_box():
 # --------------------------------------------------------------------------- printables
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("bf")
-    code, _ = run_cli("build", GAME, "--out", str(out))
-    assert code == 0
-    return out / GAME
+@pytest.fixture
+def built(full_build):
+    return full_build.game(GAME)
 
 
 def test_build_writes_the_printables(built):

@@ -340,11 +340,9 @@ def test_params_name_every_rules_number():
     assert all(set(r) == {"id", "text"} for r in p["rulings"])
 
 
-def test_build_prints_every_copy_with_backs(tmp_path):
-    code, _ = run_cli("build", GAME, "--out", str(tmp_path))
-    assert code == 0
-    pdf = tmp_path / GAME / "cards.pdf"
-    assert pdf.exists() and (tmp_path / GAME / "duplex-calibration.pdf").exists()
+def test_build_prints_every_copy_with_backs(full_build):
+    pdf = full_build.game(GAME) / "cards.pdf"
+    assert pdf.exists() and (full_build.game(GAME) / "duplex-calibration.pdf").exists()
     total = sum(c["copies"] for c in pool())
     from pypdf import PdfReader
     assert len(PdfReader(str(pdf)).pages) == 2 * math.ceil(total / 9)

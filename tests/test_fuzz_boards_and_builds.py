@@ -133,7 +133,7 @@ def _through_boards(game, slug: str, name: str, doc) -> None:
 BOARD_CASES = st.sampled_from(sorted(BOARD_DOCS))
 
 
-@fuzz(40)
+@fuzz(20)
 @given(BOARD_CASES, RANDOM_BOARDS)
 def test_no_random_board_file_makes_boards_raise(tmp_path, case, doc):
     """Whatever a board file holds, validating and building the boards reports problems; it never raises."""
@@ -141,7 +141,7 @@ def test_no_random_board_file_makes_boards_raise(tmp_path, case, doc):
     _through_boards(_game(tmp_path, slug), slug, name, doc)
 
 
-@fuzz(45)
+@fuzz(20)
 @given(st.data())
 def test_no_mutated_board_file_makes_boards_raise(tmp_path, data):
     """A real board file with one value changed, dropped or added never makes the boards raise."""

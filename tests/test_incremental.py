@@ -39,6 +39,7 @@ def misses(log: str) -> set[str]:
 
 
 def test_a_one_card_edit_rebuilds_its_sheets_only_and_equals_a_clean_build(project, tmp_path):
+    """(Also the cache-off build: it writes no cache folder.)"""
     out = tmp_path / "out"
     assert build(project.root, out)[0] == 0
 
@@ -52,6 +53,8 @@ def test_a_one_card_edit_rebuilds_its_sheets_only_and_equals_a_clean_build(proje
     clean = tmp_path / "clean"
     assert build(project.root, clean, cache="off")[0] == 0
     assert outputs(out) == outputs(clean)
+    assert not (clean / ".cache").exists()                  # cache off: no cache folder
+    assert os.environ.get("CARDGEN_CACHE") in (None, "on", "off", "debug")
 
 
 def test_nothing_changed_is_up_to_date_and_a_missing_output_is_made_again(project, tmp_path):
@@ -92,9 +95,3 @@ def test_problems_of_cached_work_are_reported_again(project, tmp_path):
     assert res1.exit_code == res2.exit_code == 0
     assert "BW-CARD-3 warning" in res1.stdout and "BW-CARD-3 warning" in res2.stdout and "up to date" in res2.stderr
 
-
-def test_cache_off_builds_without_a_cache_folder(project, tmp_path):
-    out = tmp_path / "out"
-    assert build(project.root, out, cache="off")[0] == 0
-    assert not (out / ".cache").exists()
-    assert os.environ.get("CARDGEN_CACHE") in (None, "on", "off", "debug")

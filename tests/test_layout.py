@@ -13,7 +13,7 @@ from cardgen.content.loader import FONT_ROLES
 from cardgen.content.model import Icon
 from cardgen.core.problems import Problems
 from cardgen.layout.textfit import fit, parse
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT
 
 ICONS = {"melee": Icon("melee", "■", "#aa0000")}
 
@@ -60,10 +60,8 @@ def test_templates_extend_and_static_parts_become_symbols():
     assert any(name.startswith("loot_battles:back:") for name in laid.layout.symbols)
 
 
-def test_manifest_golden(tmp_path, update_goldens):
-    code, _ = run_cli("build", "loot_battles", "--out", str(tmp_path))
-    assert code == 0
-    got = json.loads((tmp_path / "loot_battles" / "cards.json").read_text())
+def test_manifest_golden(full_build, update_goldens):
+    got = json.loads((full_build.game("loot_battles") / "cards.json").read_text())
     golden = Path(__file__).parent / "goldens" / "loot_battles.cards.json"
     if update_goldens:
         golden.write_text(json.dumps(got, indent=1, ensure_ascii=False) + "\n")

@@ -4,12 +4,11 @@ the designer's edition of the rulebook keeps the rule IDs."""
 
 from __future__ import annotations
 
-import pdfplumber
 import pytest
 
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
-from tests.conftest import ROOT, problems_json
+from tests.conftest import ROOT
 from tests.player_text import developer_text, games, patterns, player_pdfs
 
 
@@ -23,30 +22,21 @@ def test_the_scan_finds_each_kind_of_developer_text():
     assert developer_text("Dragon Skull · Size 1 hex · 12 points · Heroic Feat (expend 4)", pats) == []
 
 
-@pytest.fixture(scope="module")
-def build(tmp_path_factory):
-    out = tmp_path_factory.mktemp("players") / "build"
-    code, probs = problems_json("build", "--out", str(out))
-    assert code == 0, [p for p in probs if p["severity"] == "error"]
-    return out
-
-
-def test_no_player_printable_shows_developer_text(build):
+@pytest.mark.parametrize("slug", games(ROOT))
+def test_no_player_printable_shows_developer_text(full_build, slug):
     found: list[str] = []
-    for slug in games(ROOT):
-        pats = patterns(ROOT, slug)
-        pdfs = player_pdfs(build, slug)
-        assert pdfs, slug
-        for pdf in pdfs:
-            with pdfplumber.open(pdf) as doc:
-                for n, page in enumerate(doc.pages, 1):
-                    for hit in developer_text(page.extract_text() or "", pats):
-                        found.append(f"{pdf.relative_to(build)} p.{n}: {hit}")
+    pats = patterns(ROOT, slug)
+    out = full_build.game(slug).parent
+    pdfs = player_pdfs(out, slug)
+    assert pdfs, slug
+    for pdf in pdfs:
+        for n, text in enumerate(full_build.pages(pdf), 1):
+            for hit in developer_text(text, pats):
+                found.append(f"{pdf.relative_to(out)} p.{n}: {hit}")
     assert not found, "\n".join(found[:40])
 
 
-def test_the_designers_edition_keeps_the_rule_ids(build):
+def test_the_designers_edition_keeps_the_rule_ids(full_build):
     pats = patterns(ROOT, "boss_fight")
-    with pdfplumber.open(build / "boss_fight" / "rulebook-designer.pdf") as doc:
-        text = "\n".join(p.extract_text() or "" for p in doc.pages)
+    text = "\n".join(full_build.pages(full_build.game("boss_fight") / "rulebook-designer.pdf"))
     assert pats["rule ID"].search(text) and "BF-MAP-1" in text

@@ -24,7 +24,7 @@ from cardgen.rulebook import Rulebook, booklet_order, check, impose_booklet
 from cardgen.rulebook.booklet import padded
 from cardgen.rulebook.jinja import line_map
 from tests.conftest import ROOT, GameCopy, has_problem, problems_json, qpdf_check, run_cli
-from tests.rulebooks import assert_toc_matches, outline, rulings
+from tests.rulebooks import assert_toc_matches, outline, rulebook_build, rulebook_names, rulings
 
 GAME = "loot_battles"
 CUR = "rules/loot_battles/rulebook"
@@ -36,17 +36,17 @@ if "rules" not in main.commands:          # the lead wires it into cli.py; until
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    g = GameCopy(tmp_path_factory.mktemp("rulebook"), GAME).only("rulebook")
-    code, probs, out = g.build()
+def built(full_build):
+    """The game's part of the session's build of every game: (exit code, its problems, its outputs)."""
+    code, probs, out = rulebook_build(full_build, GAME)
     assert code == 0, probs
-    return g, out, probs
+    return code, out, probs
 
 
 @pytest.fixture(scope="module")
-def texts(built):
+def texts(built, full_build):
     """The text of every page of rulebook.pdf, read once."""
-    return page_texts(built[1] / "rulebook.pdf")
+    return full_build.pages(built[1] / "rulebook.pdf")
 
 
 def page_texts(path: Path) -> list[str]:
@@ -59,7 +59,7 @@ def page_texts(path: Path) -> list[str]:
 def test_build_writes_every_version_and_the_booklet(built):
     _, out, probs = built
     assert not [p for p in probs if p["rule"].startswith("RULEBOOK")]        # the legal twin of every rule
-    names = sorted(p.name for p in out.iterdir())
+    names = rulebook_names(out)
     assert names == ["rulebook-booklet.pdf", "rulebook-designer.pdf", "rulebook-v0.9.pdf", "rulebook.pdf"]
     for name in names:
         qpdf_check(out / name)

@@ -21,23 +21,29 @@ from cardgen.content.catalogue import load_catalogue
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.rulebook import Rulebook
-from tests.conftest import ROOT, flat, pdf_pages, run_cli
-from tests.rulebooks import assert_toc_matches, outline
+from tests.conftest import ROOT, flat, run_cli
+from tests.rulebooks import assert_toc_matches, outline, rulebook_names
 
 GAMES = sorted(p.parent.name for p in (ROOT / "rules").glob("*/rulebook"))   # every game with a rulebook
 MOJIBAKE = re.compile("[âÃÂ\ufffd]")       # UTF-8 read as cp1252/latin-1 (â‰¥ for ≥) or lost bytes
 _BOOKS: dict[str, tuple[Rulebook, dict[str, bytes], dict[str, list[str]]]] = {}
 
 
-def book(slug: str) -> tuple[Rulebook, dict[str, bytes], dict[str, list[str]]]:
-    """The game's rulebook, every file it writes and the text of their pages (built once)."""
-    if slug not in _BOOKS:
-        problems = Problems()
-        rb = Rulebook(load_game(ROOT, slug, problems), problems)
-        files = rb.files()
-        assert files and not problems.has_errors, [p.text() for p in problems]
-        _BOOKS[slug] = (rb, files, {name: pdf_pages(data) for name, data in files.items()})
-    return _BOOKS[slug]
+@pytest.fixture
+def book(full_build):
+    """``book(slug)``: the game's rulebook, every file it wrote in the session's build of every
+    game and the text of their pages (read once)."""
+    def get(slug: str) -> tuple[Rulebook, dict[str, bytes], dict[str, list[str]]]:
+        if slug not in _BOOKS:
+            problems = Problems()
+            rb = Rulebook(load_game(ROOT, slug, problems), problems)
+            rb.check()
+            out = full_build.game(slug)
+            files = {name: (out / name).read_bytes() for name in rulebook_names(out)}
+            assert files and not problems.has_errors, [p.text() for p in problems]
+            _BOOKS[slug] = (rb, files, {name: full_build.pages(out / name) for name in files})
+        return _BOOKS[slug]
+    return get
 
 
 def catalogue_rulings(slug: str) -> list[str]:
@@ -47,7 +53,7 @@ def catalogue_rulings(slug: str) -> list[str]:
 
 
 @pytest.mark.parametrize("slug", GAMES)
-def test_current_older_versions_and_booklet_are_written(slug):
+def test_current_older_versions_and_booklet_are_written(book, slug):
     rb, files, _ = book(slug)
     older = [v.pdf_name for v in rb.versions if v is not rb.current]
     if not older:                                   # a new game's first draft: the current version only
@@ -62,13 +68,14 @@ def test_current_older_versions_and_booklet_are_written(slug):
     assert w > h                                                       # two half pages side by side
 
 
-def test_a_version_typesets_again_to_the_same_bytes():
+def test_a_version_typesets_again_to_the_same_bytes(book):
     rb, files, _ = book(GAMES[0])
-    assert rb.pdf(rb.current) == files["rulebook.pdf"]       # a story is spent by typesetting: built anew
+    first = rb.pdf(rb.current)
+    assert rb.pdf(rb.current) == first == files["rulebook.pdf"]     # a story is spent by typesetting: built anew
 
 
 @pytest.mark.parametrize("slug", GAMES)
-def test_contents_match_headings_and_pages(slug):
+def test_contents_match_headings_and_pages(book, slug):
     rb, files, texts = book(slug)
     for v in rb.versions:
         heads = [h.text for h in rb.headings(v) if h.level <= 2]
@@ -77,7 +84,7 @@ def test_contents_match_headings_and_pages(slug):
 
 
 @pytest.mark.parametrize("slug", GAMES)
-def test_outline_links_header_and_footer(slug):
+def test_outline_links_header_and_footer(book, slug):
     rb, files, texts = book(slug)
     cur = rb.current
     reader = PdfReader(io.BytesIO(files["rulebook.pdf"]))
@@ -94,7 +101,7 @@ def test_outline_links_header_and_footer(slug):
 
 
 @pytest.mark.parametrize("slug", GAMES)
-def test_no_mis_decoded_or_template_text_in_any_pdf(slug):
+def test_no_mis_decoded_or_template_text_in_any_pdf(book, slug):
     _, _, texts = book(slug)
     for name, pages in texts.items():
         for n, text in enumerate(pages, start=1):
@@ -103,7 +110,7 @@ def test_no_mis_decoded_or_template_text_in_any_pdf(slug):
 
 
 @pytest.mark.parametrize("slug", GAMES)
-def test_every_catalogue_ruling_is_clarified_under_its_rule(slug):
+def test_every_catalogue_ruling_is_clarified_under_its_rule(book, slug):
     rb, _, texts = book(slug)
     ids = {r["id"] for r in rb.game.params["rulings"]}
     missing = [i for i in catalogue_rulings(slug) if i not in ids]
@@ -118,7 +125,7 @@ def test_every_catalogue_ruling_is_clarified_under_its_rule(slug):
 
 
 @pytest.mark.parametrize("slug", GAMES)
-def test_rules_diff_between_versions(slug):
+def test_rules_diff_between_versions(book, slug):
     rb, _, _ = book(slug)
     if len(rb.versions) < 2:
         pytest.skip(f"{slug} has one rulebook version: nothing to compare")

@@ -17,8 +17,14 @@ from cardgen.content.catalogue import load_catalogue
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.rulebook import Rulebook
-from tests.conftest import ROOT, GameCopy, flat, pdf_pages, rulebook_pages
-from tests.rulebooks import assert_break_reported, assert_built_clean, assert_sources_check_clean, rulings
+from tests.conftest import ROOT, flat, pdf_pages, rulebook_pages
+from tests.rulebooks import (
+    assert_break_reported,
+    assert_built_clean,
+    assert_sources_check_clean,
+    rulebook_build,
+    rulings,
+)
 
 GAME = "bone_wars"
 CUR = "rules/bone_wars/rulebook"
@@ -37,14 +43,14 @@ def current_text(root: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return GameCopy(tmp_path_factory.mktemp("bw_rulebook"), GAME).only("rulebook").build()
+def built(full_build):
+    return rulebook_build(full_build, GAME)
 
 
 @pytest.fixture(scope="module")
-def texts(built):
+def texts(built, full_build):
     _, _, out = built
-    return {name: pdf_text((out / name).read_bytes()) for name in ("rulebook.pdf", "rulebook-v0.9.pdf",
+    return {name: "\n".join(full_build.pages(out / name)) for name in ("rulebook.pdf", "rulebook-v0.9.pdf",
                                                                  "rulebook-designer.pdf")}
 
 

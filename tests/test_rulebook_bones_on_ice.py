@@ -16,8 +16,14 @@ from cardgen.content.catalogue import load_catalogue
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.rulebook import Rulebook
-from tests.conftest import ROOT, GameCopy, pdf_pages, rulebook_pages
-from tests.rulebooks import assert_break_reported, assert_built_clean, assert_sources_check_clean, rulings
+from tests.conftest import ROOT, pdf_pages, rulebook_pages
+from tests.rulebooks import (
+    assert_break_reported,
+    assert_built_clean,
+    assert_sources_check_clean,
+    rulebook_build,
+    rulings,
+)
 
 GAME = "bones_on_ice"
 CUR = "rules/bones_on_ice/rulebook"
@@ -34,14 +40,14 @@ def current_text(root: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return GameCopy(tmp_path_factory.mktemp("boi_rulebook"), GAME).only("rulebook").build()
+def built(full_build):
+    return rulebook_build(full_build, GAME)
 
 
 @pytest.fixture(scope="module")
-def texts(built):
+def texts(built, full_build):
     _, _, out = built
-    return {name: pdf_text((out / name).read_bytes()) for name in ("rulebook.pdf", "rulebook-v7.8.pdf",
+    return {name: "\n".join(full_build.pages(out / name)) for name in ("rulebook.pdf", "rulebook-v7.8.pdf",
                                                                  "rulebook-designer.pdf")}
 
 

@@ -19,8 +19,14 @@ from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.games.boss_fight import analyse, boss_stats, damage_formula
 from cardgen.rulebook import Rulebook
-from tests.conftest import ROOT, GameCopy, flat, pdf_pages, rulebook_pages
-from tests.rulebooks import assert_break_reported, assert_built_clean, assert_sources_check_clean, rulings
+from tests.conftest import ROOT, flat, rulebook_pages
+from tests.rulebooks import (
+    assert_break_reported,
+    assert_built_clean,
+    assert_sources_check_clean,
+    rulebook_build,
+    rulings,
+)
 
 GAME = "boss_fight"
 CUR = "rules/boss_fight/rulebook"
@@ -33,14 +39,14 @@ def current_text(root: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return GameCopy(tmp_path_factory.mktemp("bf_rulebook"), GAME).only("rulebook").build()
+def built(full_build):
+    return rulebook_build(full_build, GAME)
 
 
 @pytest.fixture(scope="module")
-def pages(built):
+def pages(built, full_build):
     _, _, out = built
-    return {name: pdf_pages((out / name).read_bytes()) for name in ("rulebook.pdf", "rulebook-v0.9.pdf",
+    return {name: full_build.pages(out / name) for name in ("rulebook.pdf", "rulebook-v0.9.pdf",
                                                                   "rulebook-designer.pdf")}
 
 

@@ -17,14 +17,13 @@ from cardgen.core.problems import Problems
 from cardgen.rulebook import Rulebook
 from tests.conftest import (
     ROOT,
-    GameCopy,
     pdf_pages,
     problems_json,
     qpdf_check,
     rulebook_pages,
     run_cli,
 )
-from tests.rulebooks import rulings
+from tests.rulebooks import rulebook_build, rulebook_names, rulings
 
 GAME = "dino_battles"
 CUR = "rules/dino_battles/rulebook"
@@ -38,19 +37,19 @@ def flat(pages: list[str]) -> str:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return GameCopy(tmp_path_factory.mktemp("db_rulebook"), GAME).only("rulebook").build()
+def built(full_build):
+    return rulebook_build(full_build, GAME)
 
 
 @pytest.fixture(scope="module")
-def texts(built):
-    return pdf_pages((built[2] / "rulebook.pdf").read_bytes())
+def texts(built, full_build):
+    return full_build.pages(built[2] / "rulebook.pdf")
 
 
 def test_builds_without_problems(built):
     code, probs, out = built
     assert code == 0 and probs == [], probs
-    names = sorted(p.name for p in out.iterdir())
+    names = rulebook_names(out)
     assert names == ["rulebook-booklet.pdf", "rulebook-designer.pdf", "rulebook-v0.1.pdf", "rulebook.pdf"]
     for name in names:
         qpdf_check(out / name)
@@ -61,7 +60,7 @@ def test_validate_stays_clean():
     assert code == 0, probs
 
 
-def test_every_catalogue_rule_is_tagged_and_every_ruling_printed(texts, built):
+def test_every_catalogue_rule_is_tagged_and_every_ruling_printed(texts, built, full_build):
     problems = Problems()
     game = load_game(ROOT, GAME, problems)
     book = Rulebook(game, problems)
@@ -69,7 +68,7 @@ def test_every_catalogue_rule_is_tagged_and_every_ruling_printed(texts, built):
     ids = set(CATALOGUE.rules)
     assert len(ids) > 20 and ids <= tagged, sorted(ids - tagged)
     text = flat(texts)
-    designer = flat(pdf_pages((built[2] / "rulebook-designer.pdf").read_bytes()))
+    designer = flat(full_build.pages(built[2] / "rulebook-designer.pdf"))
     for r in rulings(game):
         assert r["id"] in designer and r["id"] not in text      # rule IDs: the designer's edition only
         assert flat([r["text"]])[:40] in text, r["id"]
