@@ -23,6 +23,9 @@ SPEC = {
 }
 
 
+_SEEN = ("text-seen",)          # the memo's set of texts laid out once (their keys' hashes)
+
+
 def layout_text(v, ctx, x, y, w, h):
     """Fit and place ``v['text']`` in the box (x, y, w, h), bleed-box coordinates. The same text
     in the same box on another card (labels, numbers) is laid out once: the result of a layout
@@ -36,9 +39,18 @@ def layout_text(v, ctx, x, y, w, h):
     if out is None:
         out, clean = _layout_text(v, ctx, x, y, w, h)
         if clean:
-            if len(memo) > 50_000:
-                memo.clear()
-            memo[key] = out
+            # kept from its second layout on: a text met once (a card's own name or rules) is
+            # not held for the rest of the build, only its key's hash
+            seen = memo.get(_SEEN)
+            if seen is None or len(seen) > 200_000:
+                seen = memo[_SEEN] = set()
+            k = hash(key)
+            if k in seen:
+                if len(memo) > 50_000:
+                    memo.clear()
+                memo[key] = out
+            else:
+                seen.add(k)
     return list(out)
 
 
