@@ -367,6 +367,9 @@ def _used_symbols(doc: Document) -> list[str]:
 
     def walk(items):
         for it in items:
+            t = type(it)
+            if t is Text or t is Rect:      # the commonest leaves: nothing inside
+                continue
             if isinstance(it, Use) and it.name not in seen:
                 seen[it.name] = None
                 walk(doc.symbols[it.name].items)
