@@ -1,6 +1,6 @@
 """text: a box of wrapped text that shrinks to fit, never clipped (TEXT-OVERFLOW instead)."""
 
-from cardgen.core.fonts import glyphs_checked, missing_glyphs
+from cardgen.core.fonts import drawable, glyphs_checked, missing_glyphs
 from cardgen.core.options import Opt
 from cardgen.core.problems import did_you_mean
 from cardgen.layout.textfit import fit
@@ -84,8 +84,9 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
     if f.plain:
         font = fonts[v["font"]]         # the style of unmarked text is the element's font
         words = [[r.text for r, _ in line.runs[::2]] for line in lines]   # word, space, word, …
-        if all(known.get((w, font)) == "" for ws in words for w in ws):
-            # one font and colour, every glyph known: a line is one Text, as the loop below makes it
+        if drawable(font).issuperset(text):
+            # one font and colour, no glyph missing (the words' characters all in the font, as
+            # missing_glyphs would find them): a line is one Text, as the loop below makes it
             color = v["color"]
             for line, ws in zip(lines, words):
                 if ws:
