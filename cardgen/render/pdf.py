@@ -410,8 +410,10 @@ def _pack(c: canvas.Canvas) -> None:
     page.stream = None
 
 
-def render(doc: Document) -> bytes:
-    """The document as PDF bytes; the same document always gives the same bytes."""
+def render(doc: Document, release: bool = False) -> bytes:
+    """The document as PDF bytes; the same document always gives the same bytes. ``release``:
+    the caller's last use of ``doc`` — each page's items are dropped once the page is drawn, so
+    its laid-out scenes are freed before the file is formatted."""
     buf = io.BytesIO()
     first = doc.pages[0] if doc.pages else None
     size = (first.w * MM, first.h * MM) if first else (595.27, 841.89)
@@ -437,4 +439,6 @@ def render(doc: Document) -> bytes:
         pen.draw(page.items, page.h)
         c.showPage()
         _pack(c)
+        if release:
+            page.items = []
     return c.getpdfdata()          # what save() writes, without copying it through the buffer
