@@ -24,6 +24,7 @@ from cardgen.core.units import PAPER_MM, UnitError, length_mm
 from cardgen.layout.cache import Store, cached_files, code_fingerprint, digest, files_digest
 from cardgen.layout.cache import default_folder as cache_folder
 from cardgen.layout.cache import enabled as cache_enabled
+from cardgen.printables import cards as cards_printable
 from cardgen.printables import for_game
 
 
@@ -194,14 +195,16 @@ def _up_to_date(store: Store, memo: str, problems: Problems, out: Path) -> list[
 
 
 def _make(store: Store | None, laid, name: str, fn, problems: Problems, out_dir: Path, extra: dict) -> dict[str, bytes]:
-    """One printable's files, from the build cache when nothing it read has changed."""
+    """One printable's files, from the build cache when nothing it read has changed. The card
+    sheets, the last reader of the laid-out placements, free them as they are drawn."""
+    own = {"release": True} if fn is cards_printable.build and not extra else {}
     if store is None:
-        return fn(laid, problems=problems, out_dir=out_dir, **extra)
+        return fn(laid, problems=problems, out_dir=out_dir, **extra, **own)
     if name == "cards":        # its input is the laid-out sheets themselves
         static = pipeline.placements_key(laid.groups, laid.layout.symbols, laid.layout.content_ids)
         static = pipeline.digest(static, asdict(laid.game.print), laid.draft, laid.game.title, laid.game.slug)
         return cached_files(store, name, static, laid.game, problems,
-                            lambda g, p: fn(laid, problems=p, out_dir=out_dir))
+                            lambda g, p: fn(laid, problems=p, out_dir=out_dir, **own))
     static = pipeline.digest(name, laid.game.slug, pipeline.sources_key(laid.game))
     return cached_files(store, name, static, laid.game, problems,
                         lambda g, p: fn(replace(laid, game=g), problems=p, out_dir=out_dir))

@@ -398,12 +398,14 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
         return None
     merged = YDict()
     merged.loc = getattr(cd, "loc", loc)
+    kl, vl = merged.key_locs, merged.val_locs
     for src in (defaults, cd):
-        for k, v in src.items():
-            merged[k] = v
-            if isinstance(src, YDict):
-                merged.key_locs[k] = src.key_at(k)
-                merged.val_locs[k] = src.at(k)
+        merged.update(src)
+        if isinstance(src, YDict):          # positions as src.key_at(k) and src.at(k) give them
+            skl, svl, sloc = src.key_locs, src.val_locs, src.loc
+            for k in src:
+                kl[k] = kloc = skl.get(k) or sloc
+                vl[k] = svl.get(k) or kloc
     label = f"card '{merged.get('id', '?')}'"
     ctype_key = merged.get("type")
     ctype = card_types.get(ctype_key) if isinstance(ctype_key, str) else None
@@ -422,6 +424,7 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
     if not r.ok:
         return None
     v = r.values
-    flocs = {k: merged.at(k) for k in merged}
+    mloc = merged.loc
+    flocs = {k: vl.get(k) or kl.get(k) or mloc for k in merged}      # merged.at(k)
     return Card(id=v["id"], name=v["name"], type=ctype.key, copies=v["copies"], fields=v, loc=merged.loc,
                 field_locs=flocs, own=frozenset(cd))

@@ -36,6 +36,13 @@ def charset(name: str) -> frozenset[int]:
     return frozenset(font(name).face.charToGlyph)
 
 
+@cache
+def drawable(name: str) -> frozenset[str]:
+    """The characters the font draws, with the white space text is split at or
+    :func:`missing_glyphs` lets pass: a text made of these misses no glyph."""
+    return frozenset(map(chr, charset(name))) | frozenset(" \n\t\r")
+
+
 _MISSING: dict[tuple[str, str], str] = {}
 
 

@@ -48,6 +48,9 @@ def dumps(obj: Any, indent: int = 1) -> str:
             breaks.append("\n" + pad * len(breaks))
         return breaks[level]
 
+    keys: dict[Any, str] = {}           # key → its text and ": " (keys repeat in every entry)
+    shared: dict[tuple[int, int], str] = {}  # (id, level) → text of a list met before (shared boxes)
+
     def enc(o: Any, level: int) -> None:
         if isinstance(o, str):
             out.append(encode_basestring(o))
@@ -64,6 +67,16 @@ def dumps(obj: Any, indent: int = 1) -> str:
         elif isinstance(o, (list, tuple)):
             if not o:
                 out.append("[]")
+                return
+            done_as = shared.get((id(o), level))
+            if done_as is not None:             # the same list again (every object in ``obj``
+                out.append(done_as)             # lives through the call: ids are not reused)
+                return
+            if len(o) <= 8 and all(type(v) is float or type(v) is int for v in o):
+                inner = nl(level + 1)
+                text = shared[(id(o), level)] = "[" + inner + ("," + inner).join(
+                    [_float(v) if type(v) is float else int.__repr__(v) for v in o]) + nl(level) + "]"
+                out.append(text)
                 return
             inner = nl(level + 1)
             sep = "," + inner
@@ -90,7 +103,12 @@ def dumps(obj: Any, indent: int = 1) -> str:
                 if not first:
                     out.append(sep)
                 first = False
-                out.append(_key(k) + ": ")
+                kt = keys.get(k) if type(k) is str else None
+                if kt is None:
+                    kt = _key(k) + ": "
+                    if type(k) is str:
+                        keys[k] = kt
+                out.append(kt)
                 enc(v, level + 1)
             out.append(nl(level) + "}")
         else:

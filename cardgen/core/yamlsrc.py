@@ -10,6 +10,10 @@ nesting deeper than :data:`MAX_DEPTH`, aliases that expand to more than
 :data:`MAX_ALIAS_NODES` values ("billion laughs") or into themselves, integers too long
 to convert, impossible dates, NUL and other control characters. Files are read through
 :mod:`cardgen.core.sources` (inside the project, regular files, a size cap).
+
+A plain file (no anchors, aliases, tags or repeated keys: most card files) is built straight
+from the parser's events by :mod:`cardgen.core.yamlplain`, without the node graph; any other
+file is read by the full loader below, which reports every problem.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from yaml.nodes import MappingNode, Node, SequenceNode
 
 from cardgen.core import sources
 from cardgen.core.problems import Loc, Problems
+from cardgen.core.yamlplain import UNUSUAL, read_plain
 
 if TYPE_CHECKING:               # libyaml's marks (its events carry them): same fields as PyYAML's
     from yaml._yaml import Mark as CMark
@@ -207,6 +212,15 @@ def check_shape(text: str) -> None:
 def parse_yaml(text: str, path: str, problems: Problems) -> Any:
     """Parse YAML text; syntax errors and duplicate keys go to ``problems``; None on failure."""
     loader_cls = _make_loader(path, problems)
+    fast = loader_cls(text)
+    try:
+        data = read_plain(fast, fast, path, YDict, YList, MAX_DEPTH)
+    finally:
+        fast.dispose()
+    if data is not UNUSUAL:
+        if not text.isascii() or "\\" in text:
+            check_mojibake(data, problems)
+        return data
     try:
         check_shape(text)
         loader = loader_cls(text)

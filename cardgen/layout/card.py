@@ -249,6 +249,8 @@ class CardLayout:
         """TEXT-SMALL: a text size of the template under the floor (reported once, at the line of the
         key that sets it), or text the element printed under the floor (at the element's line)."""
         sizes = None
+        if el.kind == "rect":           # no text, no text size: nothing to say
+            return
         if el.kind == "text":
             # a text element prints at sizes from min_size up to size only: when neither is under
             # the floor, none of its texts is (the same sizes on the next card: not looked at again)

@@ -225,7 +225,10 @@ class CardField:
     def render(self, context: dict) -> str:
         card = context.get("card")
         if type(card) is dict and self.name in card:
-            return f"{self.pre}{card[self.name]!s}{self.post}"
+            v = card[self.name]
+            if type(v) is str and not self.pre and not self.post:
+                return v                # the card's own string, not a copy of it per card
+            return f"{self.pre}{v!s}{self.post}"
         if self.template is None:
             self.template = self.owner.env.from_string(self.src)
         return self.template.render(context)

@@ -112,13 +112,16 @@ def _wrap(paragraphs: list[list[list[Run]]], fonts: dict[str, str], size: float,
         if len(_PER_SIZE) > 10_000:
             _PER_SIZE.clear()
         hit = _PER_SIZE[key] = (fonts, {st: width_pt(" ", f, size) * PT_MM for st, f in fonts.items()},
-                                {st: METRICS.table(f) for st, f in fonts.items()})
+                                {st: METRICS.table(f) for st, f in fonts.items()}, {st: {} for st in fonts})
     spaces, tables = hit[1], hit[2]
     limit = width + 1e-9
     lines: list[Line] = []
     if plain is not None:
+        sized = hit[3][plain]
+        if len(sized) > 100_000:
+            sized.clear()
         return _wrap_plain(paragraphs, fonts[plain], size, spaces[plain], tables[plain], _SPACE_RUNS[plain], limit,
-                           too_tall)
+                           too_tall, sized)
     for words in paragraphs:
         cur: list[tuple[Run, float]] = []
         cur_w = 0.0
@@ -151,17 +154,20 @@ def _wrap(paragraphs: list[list[list[Run]]], fonts: dict[str, str], size: float,
 
 
 def _wrap_plain(paragraphs, font: str, size: float, space: float, table: dict, space_run: Run, limit: float,
-                too_tall: Callable[[int], bool] | None) -> list[Line] | None | Literal[False]:
+                too_tall: Callable[[int], bool] | None, sized: dict[str, float]) -> list[Line] | None | Literal[False]:
     """:func:`_wrap` for words of one run each, all in one style (``paragraphs``: lists of those
-    runs): the same lines, the same sums."""
+    runs): the same lines, the same sums. ``sized``: word → its width in mm at this font and size,
+    as measured before."""
     width_pt = METRICS.width_pt
     lines: list[Line] = []
     for words in paragraphs:
         cur: list[tuple[Run, float]] = []
         cur_w = 0.0
         for r in words:
-            w1 = table.get(r.text)
-            ww = (w1 * size if w1 is not None else width_pt(r.text, font, size)) * PT_MM
+            ww = sized.get(r.text)
+            if ww is None:
+                w1 = table.get(r.text)
+                ww = sized[r.text] = (w1 * size if w1 is not None else width_pt(r.text, font, size)) * PT_MM
             if ww > limit:
                 return None
             if cur:

@@ -50,8 +50,14 @@ def document(laid, groups: dict | None = None) -> tuple[Document, dict]:
 
 
 def build(laid, groups: dict | None = None, stem: str = "cards", problems: Problems | None = None,
-          **_opts) -> dict[str, bytes]:
+          release: bool = False, **_opts) -> dict[str, bytes]:
+    """cards.pdf, cards.json (and cut files). ``release``: this is the last use of
+    ``laid.groups`` (a command-line build) — the placements are handed over and each sheet's
+    laid-out scenes are freed once the sheet is drawn (peak memory), ``laid.groups`` left empty."""
+    if release and groups is None:
+        groups, laid.groups = laid.groups, {}
     doc, manifest = document(laid, groups)
+    groups = None
     if laid.draft:
         manifest["draft"] = True
     if problems is not None:
@@ -64,7 +70,7 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
                 entry["cut_file"] = name = f"{stem}-cut-{entry['page']}.svg"
                 files[name] = render_page(*cut_page(ps.page_w, ps.page_h, [c["trim"] for c in entry["cards"]],
                                       f"{laid.game.title} — cut lines of {stem}.pdf page {entry['page']}"))
-    return {f"{stem}.pdf": render(doc),
+    return {f"{stem}.pdf": render(doc, release=release),
             f"{stem}.json": (dumps(manifest, indent=1) + "\n").encode("utf-8"), **files}
 
 

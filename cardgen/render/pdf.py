@@ -367,6 +367,9 @@ def _used_symbols(doc: Document) -> list[str]:
 
     def walk(items):
         for it in items:
+            t = type(it)
+            if t is Text or t is Rect:      # the commonest leaves: nothing inside
+                continue
             if isinstance(it, Use) and it.name not in seen:
                 seen[it.name] = None
                 walk(doc.symbols[it.name].items)
@@ -407,8 +410,10 @@ def _pack(c: canvas.Canvas) -> None:
     page.stream = None
 
 
-def render(doc: Document) -> bytes:
-    """The document as PDF bytes; the same document always gives the same bytes."""
+def render(doc: Document, release: bool = False) -> bytes:
+    """The document as PDF bytes; the same document always gives the same bytes. ``release``:
+    the caller's last use of ``doc`` — each page's items are dropped once the page is drawn, so
+    its laid-out scenes are freed before the file is formatted."""
     buf = io.BytesIO()
     first = doc.pages[0] if doc.pages else None
     size = (first.w * MM, first.h * MM) if first else (595.27, 841.89)
@@ -434,4 +439,6 @@ def render(doc: Document) -> bytes:
         pen.draw(page.items, page.h)
         c.showPage()
         _pack(c)
+        if release:
+            page.items = []
     return c.getpdfdata()          # what save() writes, without copying it through the buffer

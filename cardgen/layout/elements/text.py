@@ -1,6 +1,6 @@
 """text: a box of wrapped text that shrinks to fit, never clipped (TEXT-OVERFLOW instead)."""
 
-from cardgen.core.fonts import glyphs_checked, missing_glyphs
+from cardgen.core.fonts import drawable, glyphs_checked, missing_glyphs
 from cardgen.core.options import Opt
 from cardgen.core.problems import did_you_mean
 from cardgen.layout.textfit import fit
@@ -23,6 +23,9 @@ SPEC = {
 }
 
 
+_SEEN = ("text-seen",)          # the memo's set of texts laid out once (their keys' hashes)
+
+
 def layout_text(v, ctx, x, y, w, h):
     """Fit and place ``v['text']`` in the box (x, y, w, h), bleed-box coordinates. The same text
     in the same box on another card (labels, numbers) is laid out once: the result of a layout
@@ -36,9 +39,18 @@ def layout_text(v, ctx, x, y, w, h):
     if out is None:
         out, clean = _layout_text(v, ctx, x, y, w, h)
         if clean:
-            if len(memo) > 50_000:
-                memo.clear()
-            memo[key] = out
+            # kept from its second layout on: a text met once (a card's own name or rules) is
+            # not held for the rest of the build, only its key's hash
+            seen = memo.get(_SEEN)
+            if seen is None or len(seen) > 200_000:
+                seen = memo[_SEEN] = set()
+            k = hash(key)
+            if k in seen:
+                if len(memo) > 50_000:
+                    memo.clear()
+                memo[key] = out
+            else:
+                seen.add(k)
     return list(out)
 
 
@@ -72,8 +84,9 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
     if f.plain:
         font = fonts[v["font"]]         # the style of unmarked text is the element's font
         words = [[r.text for r, _ in line.runs[::2]] for line in lines]   # word, space, word, …
-        if all(known.get((w, font)) == "" for ws in words for w in ws):
-            # one font and colour, every glyph known: a line is one Text, as the loop below makes it
+        if drawable(font).issuperset(text):
+            # one font and colour, no glyph missing (the words' characters all in the font, as
+            # missing_glyphs would find them): a line is one Text, as the loop below makes it
             color = v["color"]
             for line, ws in zip(lines, words):
                 if ws:

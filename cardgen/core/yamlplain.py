@@ -1,0 +1,113 @@
+"""Plain YAML read straight from the parser's events: the fast path of :mod:`cardgen.core.yamlsrc`.
+
+Most card files are one document of mappings, lists and untagged scalars, with no anchors,
+aliases, merge keys or duplicate keys. Such a file is built here from libyaml's event stream
+in one pass — the same :class:`YDict` / :class:`YList` values with the same positions the
+node-graph loader gives, without building the node graph first (nor a second pass for the
+depth and alias limits). Anything else — an anchor, an alias, a tag, a key that is not a
+string, a repeated key, nesting past the limit, a syntax error, a scalar its constructor
+refuses — gives up with :data:`UNUSUAL`, and the caller reads the file with the full loader,
+which reports every problem as before (this path reports none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import yaml
+from yaml.events import (
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+    StreamStartEvent,
+)
+from yaml.nodes import ScalarNode
+
+from cardgen.core.problems import Loc
+
+UNUSUAL = object()              # the file needs the full loader
+_STR = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
+
+
+def read_plain(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: Callable[[], Any],
+               max_depth: int) -> Any:
+    """The file's one document from ``parser`` (events), or :data:`UNUSUAL`. ``loader`` resolves
+    plain scalars and constructs those that are not strings (numbers, booleans, dates, null)."""
+    try:
+        return _read(parser, loader, path, ydict, ylist, max_depth)
+    except Exception:           # noqa: BLE001 - whatever it is, the full loader reports it at its place
+        return UNUSUAL
+
+
+def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: Callable[[], Any],
+          max_depth: int) -> Any:
+    get = parser.get_event
+    if type(get()) is not StreamStartEvent or type(get()) is not DocumentStartEvent:
+        return UNUSUAL
+    resolve = loader.resolve
+    construct = loader.construct_object
+    root: Any = UNUSUAL
+    stack: list[Any] = []       # open collections, innermost last
+    keys: list[Any] = []        # per open collection: the mapping's pending key (None: none), or None
+    key_marks: list[Any] = []
+    while True:
+        ev = get()
+        t = type(ev)
+        if t is ScalarEvent:
+            if ev.anchor is not None or ev.tag is not None:
+                return UNUSUAL
+            val = ev.value
+            if ev.implicit[0]:
+                tag = resolve(ScalarNode, val, ev.implicit)
+                if tag != _STR:
+                    val = construct(ScalarNode(tag, val, ev.start_mark, ev.end_mark, ev.style), deep=True)
+            opened = None
+        elif t is MappingStartEvent or t is SequenceStartEvent:
+            if ev.anchor is not None or ev.tag is not None or len(stack) >= max_depth:
+                return UNUSUAL
+            val = ydict() if t is MappingStartEvent else ylist()
+            m = ev.start_mark
+            val.loc = Loc(path, m.line + 1, m.column + 1)
+            opened = val
+        elif t is MappingEndEvent or t is SequenceEndEvent:
+            stack.pop()
+            keys.pop()
+            key_marks.pop()
+            continue
+        elif t is DocumentEndEvent:
+            break
+        else:                   # an alias, another document
+            return UNUSUAL
+        if not stack:
+            root = val
+        else:
+            parent = stack[-1]
+            m = ev.start_mark
+            if isinstance(parent, list):
+                parent.append(val)
+                parent.item_locs.append(Loc(path, m.line + 1, m.column + 1))
+            elif keys[-1] is None:                  # a key
+                if type(val) is not str or val in parent:
+                    return UNUSUAL
+                keys[-1] = val
+                key_marks[-1] = m
+            else:
+                key = keys[-1]
+                km = key_marks[-1]
+                parent[key] = val
+                parent.key_locs[key] = Loc(path, km.line + 1, km.column + 1)
+                parent.val_locs[key] = Loc(path, m.line + 1, m.column + 1)
+                keys[-1] = None
+        if opened is not None:
+            stack.append(opened)
+            keys.append(None)
+            key_marks.append(None)
+    if type(get()) is not StreamEndEvent:
+        return UNUSUAL
+    return root
