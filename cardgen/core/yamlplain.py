@@ -13,7 +13,7 @@ which reports every problem as before (this path reports none).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from yaml.events import (
@@ -91,7 +91,7 @@ def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: 
             m = ev.start_mark
             if isinstance(parent, list):
                 parent.append(val)
-                parent.item_locs.append(Loc(path, m.line + 1, m.column + 1))
+                cast(Any, parent).item_locs.append(Loc(path, m.line + 1, m.column + 1))
             elif keys[-1] is None:                  # a key
                 if type(val) is not str or val in parent:
                     return UNUSUAL
