@@ -60,6 +60,17 @@ def check(d: Any, spec: dict, problems: Problems, what: str, colors: dict | None
     return check_mapping(d, spec, problems, what, colors)
 
 
+def section(doc: YDict, key: str, spec: dict, problems: Problems, what: str,
+            colors: dict | None = None) -> tuple[dict, YDict] | None:
+    """A board file's one top-level mapping ``key`` checked against ``spec``: (its checked values,
+    the mapping as written, for positions), or None when it is missing or wrong (reported)."""
+    r = check(doc, {key: Opt("map", required=True, fields=spec)}, problems, what, colors)
+    raw = doc.get(key)
+    if not r.ok or not isinstance(raw, YDict):
+        return None
+    return r.values[key], raw
+
+
 def param(value: Any, game, problems: Problems, loc: Loc | None) -> Any:
     """A value or ``{param: dotted.path}`` read from the game's params.yaml (RULES-PARAM when missing)."""
     return resolve(value, game.params if game is not None else {}, problems, loc or Loc(""))

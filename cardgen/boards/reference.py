@@ -52,12 +52,10 @@ class Sheet:
 
 
 def load(path: Path, doc: YDict, game, problems: Problems) -> Sheet | None:
-    r = common.check(doc, {"reference": Opt("map", required=True, fields=SHEET_SPEC)}, problems, path.name,
-                     game.colors)
-    rd = doc.get("reference")
-    if not r.ok or not isinstance(rd, YDict):
+    found = common.section(doc, "reference", SHEET_SPEC, problems, path.name, game.colors)
+    if found is None:
         return None
-    v = r.values["reference"]
+    v, rd = found
     env = make_env()
     ctx = {"params": plain(game.params), "game": {"title": game.title, "slug": game.slug}}
     sections = []

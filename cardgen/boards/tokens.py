@@ -102,12 +102,10 @@ def _face(raw: dict | None, base: Face, game, problems: Problems) -> Face | None
 
 
 def load(path: Path, doc: YDict, game, problems: Problems) -> Sheet | None:
-    r = common.check(doc, {"tokens": Opt("map", required=True, fields=SHEET_SPEC)}, problems, path.name,
-                      game.colors)
-    td = doc.get("tokens")
-    if not r.ok or not isinstance(td, YDict):
+    found = common.section(doc, "tokens", SHEET_SPEC, problems, path.name, game.colors)
+    if found is None:
         return None
-    v = r.values["tokens"]
+    v, td = found
     comps = {c.id: c for c in game.components}
     out: list[TokenDef] = []
     ok = True

@@ -97,11 +97,10 @@ class ZoneBoard:
 
 
 def load(path: Path, doc: YDict, game, problems: Problems) -> ZoneBoard | None:
-    r = common.check(doc, {"board": Opt("map", required=True, fields=BOARD_SPEC)}, problems, path.name)
-    bd = doc.get("board")
-    if not r.ok or not isinstance(bd, YDict):
+    found = common.section(doc, "board", BOARD_SPEC, problems, path.name)
+    if found is None:
         return None
-    v = r.values["board"]
+    v, bd = found
     ok = True
     card = common.card_size(v["card"], game, problems, bd.at("card"))
     slots = whole_number(v["slots_per_side"], game, problems, bd.at("slots_per_side"), "slots_per_side")
