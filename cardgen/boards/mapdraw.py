@@ -21,18 +21,25 @@ RULER = 6.0                # the band round the grid where the coordinates stand
 RULER_PT = 8.0
 
 
-def _clip_line(p0, p1, poly) -> tuple | None:
-    """The part of segment p0–p1 inside the convex polygon (counter-clockwise or clockwise)."""
-    t0, t1 = 0.0, 1.0
-    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+def _edges(poly) -> tuple[float, list[tuple[float, float, float, float]]]:
+    """The polygon's orientation (+1 counter-clockwise, -1 clockwise) and its edges
+    (start x, start y, dx, dy): worked out once per polygon, not once per clipped segment."""
     n = len(poly)
-    # orientation of the polygon
     area = sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n))
-    sgn = 1.0 if area > 0 else -1.0
+    edges = []
     for i in range(n):
         ax, ay = poly[i]
         bx, by = poly[(i + 1) % n]
-        ex, ey = bx - ax, by - ay
+        edges.append((ax, ay, bx - ax, by - ay))
+    return (1.0 if area > 0 else -1.0), edges
+
+
+def _clip_line(p0, p1, shape: tuple[float, list[tuple[float, float, float, float]]]) -> tuple | None:
+    """The part of segment p0–p1 inside the convex polygon whose :func:`_edges` are ``shape``."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+    sgn, edges = shape
+    for ax, ay, ex, ey in edges:
         # inside: sgn * cross(e, p - a) >= 0
         num = sgn * (ex * (p0[1] - ay) - ey * (p0[0] - ax))
         den = sgn * (ex * dy - ey * dx)
@@ -59,6 +66,7 @@ def pattern_items(kind: str, poly, cx: float, cy: float, flats: float, color: st
     """The pattern's strokes inside the hexagon ``poly`` (already inset a little)."""
     out: list = []
     r = flats
+    shape = _edges(poly)
     if kind in ("hatch", "crosshatch"):
         step = flats / 8
         dirs = [(1, -1)] if kind == "hatch" else [(1, -1), (1, 1)]
@@ -67,7 +75,7 @@ def pattern_items(kind: str, poly, cx: float, cy: float, flats: float, color: st
             k = -r
             while k <= r:
                 ox, oy = cx + nx * k, cy + ny * k
-                seg = _clip_line((ox - ux * r, oy - uy * r), (ox + ux * r, oy + uy * r), poly)
+                seg = _clip_line((ox - ux * r, oy - uy * r), (ox + ux * r, oy + uy * r), shape)
                 if seg:
                     (x0, y0), (x1, y1) = seg
                     out.append(Line(x0, y0, x1, y1, color, 0.35))
@@ -92,7 +100,7 @@ def pattern_items(kind: str, poly, cx: float, cy: float, flats: float, color: st
                 pts.append((x, y + math.sin((x - cx) / flats * 4 * math.pi) * flats / 40))
                 x += flats / 20
             for a, b in zip(pts, pts[1:]):
-                seg = _clip_line(a, b, poly)
+                seg = _clip_line(a, b, shape)
                 if seg:
                     out.append(Line(seg[0][0], seg[0][1], seg[1][0], seg[1][1], color, 0.3))
             k += step
@@ -146,7 +154,7 @@ def _tint(color: str, k: float = 0.55) -> str:
     return "#" + "".join(f"{round(c + (255 - c) * k):02x}" for c in (r, g, b))
 
 
-def draw_tile(m: HexMap, h: hg.Hex, lay: hg.Layout, fonts: dict[str, str], seams: Seams = NO_SEAMS) -> list:
+def draw_tile(m: HexMap, h: hg.Hex, lay: hg.Layout, fonts: dict[str, str]) -> list:
     t = m.terrain.terrain[m.tiles[h]]
     poly = hg.hex_corners(h, lay)
     cx, cy = hg.hex_to_pixel(h, lay)
@@ -241,21 +249,27 @@ def legend_items(m: HexMap, x: float, y: float, width: float, fonts: dict[str, s
     return out, row_y + row_h - y
 
 
-def scene(m: HexMap, fonts: dict[str, str], seams: Seams | None = None) -> Board:
+def grid_items(m: HexMap, lay: hg.Layout, fonts: dict[str, str]) -> list:
+    """The hexes: fills, patterns and zones, then the outlines on top (the same for any seams)."""
+    items: list = []
+    hexes = sorted(m.tiles, key=lambda h: (h.r, h.q))
+    for h in hexes:
+        items += draw_tile(m, h, lay, fonts)
+    for h in hexes:
+        items.append(Polygon(tuple(hg.hex_corners(h, lay)), None, INK, 0.35))
+    return items
+
+
+def scene(m: HexMap, fonts: dict[str, str], seams: Seams | None = None, grid: list | None = None) -> Board:
     """The whole map as one drawing: title, hexes true to scale, legend. With ``seams`` (where a
     tiling cuts it) the labels and the legend keep off the cut lines; the board's ``relayout``
-    draws it again for other seams."""
+    draws it again for other seams (reusing the hexes, ``grid``, which no seam moves)."""
     seams = seams or NO_SEAMS
     lay, mw, mh = hex_layout(m)
     band = ruler(m)
     width = max(mw + 2 * PAD + 2 * band, 190.0 if m.legend else 0)
-    items: list = []
-    hexes = sorted(m.tiles, key=lambda h: (h.r, h.q))
-    for h in hexes:
-        items += draw_tile(m, h, lay, fonts, seams)
-    # outlines last, on top of fills and patterns
-    for h in hexes:
-        items.append(Polygon(tuple(hg.hex_corners(h, lay)), None, INK, 0.35))
+    hexes_drawn = grid if grid is not None else grid_items(m, lay, fonts)
+    items = list(hexes_drawn)
     head = [Text(PAD, 9, m.name, fonts["bold"], 15, INK),
             Text(PAD, 13.5, (m.description + " · " if m.description else "") +
                  f"hexes {m.size:g} mm across flats · {len(m.tiles)} tiles" +
@@ -274,7 +288,7 @@ def scene(m: HexMap, fonts: dict[str, str], seams: Seams | None = None) -> Board
     board.seam_cost = _seam_cost(m, lay)
     board.play = [(PAD + band, TITLE_H + band, PAD + band + mw, grid_bottom)]   # crosshairs keep off the hexes
     board.notes = [f"Check: a hex measures {m.size:g} mm across its flat sides."]
-    board.relayout = lambda s: scene(m, fonts, s)
+    board.relayout = lambda s: scene(m, fonts, s, hexes_drawn)
     return board
 
 

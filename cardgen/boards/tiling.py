@@ -23,6 +23,7 @@ calibration bar to check the printer printed at 100 %.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -204,8 +205,17 @@ def _text_cost(items: list) -> tuple[list, list]:
     return xs, ys
 
 
-def _interval_cost(intervals: list, pos: float) -> float:
-    return float(sum(1 for lo, hi in intervals if lo < pos < hi))
+class _Spans:
+    """How many of some open intervals (lo, hi) hold a position, in log time: every interval
+    with lo < pos, less those that already ended (hi <= pos); empty intervals never count."""
+
+    def __init__(self, intervals: list[tuple[float, float]]):
+        kept = [(lo, hi) for lo, hi in intervals if lo < hi]
+        self.los = sorted(lo for lo, _ in kept)
+        self.his = sorted(hi for _, hi in kept)
+
+    def count(self, pos: float) -> int:
+        return bisect_left(self.los, pos) - bisect_right(self.his, pos)
 
 
 def split_axis(total: float, window: float, overlap: float, cost: Callable[[float], float],
@@ -240,6 +250,7 @@ def _place_seams(total: float, window: float, overlap: float, n: int,
     slots, or the rest of the board, out of reach)."""
     adv = window - overlap
     even = (total - overlap) / n
+    banned = _Spans(list(forbidden))
     seams: list[float] = []
     prev = 0.0
     for k in range(1, n):
@@ -253,7 +264,7 @@ def _place_seams(total: float, window: float, overlap: float, n: int,
         steps = int((hi - lo) / STEP + 1e-9)
         for i in range(steps + 1):
             pos = lo + i * STEP
-            if any(a < pos < b for a, b in forbidden):
+            if banned.count(pos):
                 continue
             kept = any(abs(pos - p) < STEP / 2 for p in prefer)
             key = (round(cost(pos), 6), not kept, abs(pos - target))
@@ -282,12 +293,12 @@ def plan(board: Board, page_w: float, page_h: float, overlap: float = OVERLAP,
     area = printable_area(page_w, page_h)
 
     def cost(axis: str) -> Callable[[float], float]:
-        spans = tx if axis == "x" else ty
-        boxes = ax if axis == "x" else ay
+        spans = _Spans(tx if axis == "x" else ty)
+        boxes = _Spans(ax if axis == "x" else ay)
         extra = board.seam_cost
 
         def f(pos: float) -> float:
-            c = 10.0 * _interval_cost(spans, pos) + 3.0 * _interval_cost(boxes, pos)
+            c = 10.0 * spans.count(pos) + 3.0 * boxes.count(pos)
             if extra is not None:
                 c += extra(axis, pos)
             return c

@@ -28,6 +28,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from jinja2 import StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError
@@ -91,12 +92,17 @@ def make_environment(search: list[Path], names: list[str]) -> BoundedSandbox:
 
 @dataclass
 class Rendered:
-    """One chapter after Jinja2: its text and, per output line, the source line it came from."""
+    """One chapter after Jinja2: its text and, per output line, the source line it came from
+    (``lines``, worked out from ``source`` and ``text`` when a problem first needs a line)."""
 
     path: Path
     text: str
-    lines: list[int]          # lines[i] = 1-based source line of output line i (0-based)
+    given_lines: list[int] | None   # lines[i] = 1-based source line of output line i (0-based)
     source: str
+
+    @cached_property
+    def lines(self) -> list[int]:
+        return self.given_lines if self.given_lines is not None else line_map(self.source, self.text)
 
     def loc(self, out_line: int, col: int = 1) -> Loc:
         """Source location of a 0-based output line."""
@@ -153,7 +159,16 @@ def line_map(source: str, output: str) -> list[int]:
 
 def _most_alike(candidates: list[int], src: list[str], line: str) -> int:
     """The candidate source line most like ``line`` (the first of equals)."""
-    return max(candidates, key=lambda i: difflib.SequenceMatcher(None, src[i], line).ratio())
+    best, best_ratio = candidates[0], -1.0
+    for i in candidates:
+        m = difflib.SequenceMatcher(None, src[i], line)
+        # ratio() <= quick_ratio() <= real_quick_ratio(): skip what cannot beat the best so far
+        if m.real_quick_ratio() <= best_ratio or m.quick_ratio() <= best_ratio:
+            continue
+        r = m.ratio()
+        if r > best_ratio:
+            best, best_ratio = i, r
+    return best
 
 
 _FOR = re.compile(r"\{%-?\s*for\b")
@@ -250,4 +265,4 @@ class ChapterRenderer:
             self.problems.error("RULEBOOK-JINJA", f"template error: {type(e).__name__}: {e}",
                                 Loc(at_file or str(path), at_line or 1, 1))
             return None
-        return Rendered(path, text, line_map(source, text), source)
+        return Rendered(path, text, None, source)
