@@ -6,7 +6,6 @@ nothing beside it passes exactly as this one does (``.ci/run``)."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
@@ -183,10 +182,7 @@ def has_problem(problems: list[dict], rule: str, file_end: str | None = None, li
 
 def pdf_pages(data: bytes) -> list[str]:
     """The extracted text of every page of a PDF."""
-    import pdfplumber
-
-    with pdfplumber.open(io.BytesIO(data)) as pdf:
-        return [p.extract_text() or "" for p in pdf.pages]
+    return sharedbuild.text_pages(data)
 
 
 def rulebook_pages(root: Path, slug: str) -> list[str]:

@@ -96,7 +96,7 @@ def assert_toc_matches(data: bytes, texts: list[str], headings: list[str], previ
             if m:
                 toc.append((m.group(1).strip(), int(m.group(2))))
     expected = [(t, p) for lvl, t, p in entries if lvl <= 1 and t != "Contents"]
-    assert toc == expected
+    assert toc == expected, (toc, expected)
     titles = [t for t, _ in toc]
     assert titles[: len(headings)] == headings
     if previous is not None:

@@ -13,13 +13,14 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pdfplumber
 import pytest
 
 
@@ -120,13 +121,30 @@ class Build:
 _TEXTS: dict[Path, list[str]] = {}
 
 
+def text_pages(data: bytes) -> list[str]:
+    """The text of every page of a PDF, line by line as it prints (poppler's ``pdftotext
+    -layout``, the runs of spaces that keep its columns folded to one): what a reader sees on
+    each line, the way pdfplumber reads it, many times faster."""
+    if shutil.which("pdftotext") is None:
+        pytest.skip("poppler-utils (pdftotext) not installed")
+    r = subprocess.run(["pdftotext", "-q", "-layout", "-enc", "UTF-8", "-", "-"], input=data, capture_output=True,
+                       check=True)
+    pages = r.stdout.decode("utf-8").split("\f")
+    if pages and pages[-1] == "":
+        pages.pop()
+    return ["\n".join(line for line in (_SPACES.sub(" ", ln).strip() for ln in page.splitlines()) if line)
+            for page in pages]
+
+
+_SPACES = re.compile(r"\s{2,}")
+
+
 def page_texts(pdf: Path, cache: Path) -> list[str]:
     """:func:`tests.conftest.pdf_pages` of a file that does not change during the run, extracted
     once per run (kept as JSON under ``cache``, named by the file's path)."""
     if pdf not in _TEXTS:
         def extract(_: Path) -> list[str]:
-            with pdfplumber.open(pdf) as doc:
-                return [p.extract_text() or "" for p in doc.pages]
+            return text_pages(pdf.read_bytes())
         name = hashlib.sha256(str(pdf.resolve()).encode()).hexdigest()[:24]
         made = once(cache, name, extract)
         assert made is not None

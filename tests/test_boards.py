@@ -23,7 +23,7 @@ from cardgen.core import hexgrid as hg
 from cardgen.core.problems import Problems
 from cardgen.games.boss_fight.placement import boss_starts, hero_starts
 from cardgen.scene import children
-from tests.conftest import ROOT, GameCopy, has_problem, qpdf_check
+from tests.conftest import ROOT, GameCopy, has_problem, pdf_pages, qpdf_check
 
 MM = 72 / 25.4
 TOL = 0.1
@@ -572,8 +572,7 @@ def test_boss_fight_hero_and_boss_mats(built):
     assert len(_slots(bboard, 63 + 2 * boss.margin, 88 + 2 * boss.margin)) == 3 + 3 + 3
     texts = {t.text for t in _texts(bboard.items)}
     assert {"Boss Pieces 9", "Action Deck", "Discard", "Used", "Immobilised", "Boss Health"} <= texts
-    with pdfplumber.open(built["boss_fight"] / "mats.pdf") as pdf:
-        assert "PRINT AT 100 %" in pdf.pages[0].extract_text()
+    assert "PRINT AT 100 %" in pdf_pages((built["boss_fight"] / "mats.pdf").read_bytes())[0]
 
 
 # --------------------------------------------------------------------------- tokens

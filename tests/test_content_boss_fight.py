@@ -12,7 +12,7 @@ import pytest
 
 from cardgen.layout.elements.footprint import diagram, parse_cells
 from cardgen.scene import Polygon
-from tests.conftest import ROOT, has_problem, problems_json, qpdf_check, run_cli
+from tests.conftest import ROOT, has_problem, pdf_pages, problems_json, qpdf_check, run_cli
 
 GAME = "boss_fight"
 PRESETS = "cards/boss_fight/presets"
@@ -500,8 +500,7 @@ def test_two_card_sizes_read_back_from_the_pdf(built):
 
 
 def test_card_list_lists_every_card(built):
-    with pdfplumber.open(built / "card-list.pdf") as doc:
-        text = "\n".join(p.extract_text() or "" for p in doc.pages)
+    text = "\n".join(pdf_pages((built / "card-list.pdf").read_bytes()))
     _, out = run_cli("cards", GAME, "--format", "json")
     for c in json.loads(out)["cards"]:
         assert c["name"] in text, c["name"]
@@ -510,8 +509,7 @@ def test_card_list_lists_every_card(built):
 
 
 def test_presets_sheet_per_preset(built):
-    with pdfplumber.open(built / "presets.pdf") as doc:
-        pages = [p.extract_text() or "" for p in doc.pages]
+    pages = pdf_pages((built / "presets.pdf").read_bytes())
     for name in ("The Ember Wyrm", "The Bone Colossus", "The Hive Queen", "The Lantern Company",
                  "The Shadows of Vael", "The Ironhold Vanguard"):
         assert any(pg.startswith(name) for pg in pages), name

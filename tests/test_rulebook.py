@@ -23,7 +23,7 @@ from cardgen.core.problems import Problems
 from cardgen.rulebook import Rulebook, booklet_order, check, impose_booklet
 from cardgen.rulebook.booklet import padded
 from cardgen.rulebook.jinja import line_map
-from tests.conftest import ROOT, GameCopy, has_problem, problems_json, qpdf_check, run_cli
+from tests.conftest import ROOT, GameCopy, has_problem, pdf_pages, problems_json, qpdf_check, run_cli
 from tests.rulebooks import assert_toc_matches, outline, rulebook_build, rulebook_names, rulings
 
 GAME = "loot_battles"
@@ -50,8 +50,7 @@ def texts(built, full_build):
 
 
 def page_texts(path: Path) -> list[str]:
-    with pdfplumber.open(str(path)) as pdf:
-        return [p.extract_text() or "" for p in pdf.pages]
+    return pdf_pages(path.read_bytes())
 
 
 # --- outputs -------------------------------------------------------------------------------------
@@ -97,8 +96,7 @@ def test_running_header_and_footer(built, texts):
         assert "Loot & Battles — Rulebook" in text
         assert "Version 1.0 · First Edition" in text
         assert re.search(rf"(^|\s){n}\s*$", text), n
-    with pdfplumber.open(str(out / "rulebook-v0.9.pdf")) as pdf:
-        assert "Version 0.9 · Design Challenge Draft" in pdf.pages[1].extract_text()
+    assert "Version 0.9 · Design Challenge Draft" in pdf_pages((out / "rulebook-v0.9.pdf").read_bytes())[1]
 
 
 def test_every_catalogue_rule_and_ruling_is_in_the_rulebook(texts, built):
@@ -131,8 +129,8 @@ def _current_pdf_text(root: Path, *needles: str) -> str:
     assert data is not None, [p.text() for p in problems]
     pages = [i for i, p in enumerate(PdfReader(io.BytesIO(data)).pages)
              if any(n in (p.extract_text() or "") for n in needles)]
-    with pdfplumber.open(io.BytesIO(data)) as pdf:
-        return "\n".join(pdf.pages[i].extract_text() or "" for i in pages)
+    texts = pdf_pages(data)
+    return "\n".join(texts[i] for i in pages)
 
 
 def test_a_number_changed_in_yaml_changes_the_rulebook(game_copy, texts):

@@ -25,7 +25,7 @@ from cardgen.rulebook import Rulebook, impose_booklet
 from cardgen.rulebook.booklet import slots
 from cardgen.rulebook.diff import edit, section_edits, word_diff
 from cardgen.rulebook.plaintext import Passage, Section, markup_text
-from tests.conftest import GameCopy, has_problem, problems_json, run_cli
+from tests.conftest import GameCopy, has_problem, pdf_pages, problems_json, run_cli
 
 if "rules" not in main.commands:          # the lead wires it into cli.py; until then, here
     main.add_command(rules)
@@ -237,8 +237,7 @@ def test_the_real_booklet_ends_on_its_back_cover_with_bookmarks(boi_built):
 # --- older versions picture their own cards ---------------------------------------------------------
 
 def _text(path) -> str:
-    with pdfplumber.open(str(path)) as pdf:
-        return "\n".join(p.extract_text() or "" for p in pdf.pages)
+    return "\n".join(pdf_pages(path.read_bytes()))
 
 
 def test_an_older_book_pictures_the_cards_of_its_version(boi_built):

@@ -4,15 +4,11 @@ quick-reference sheets whose numbers follow params.yaml."""
 
 from __future__ import annotations
 
-import io
-
-import pdfplumber
-
 from cardgen import boards
 from cardgen.boards import mats as bmats
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
-from tests.conftest import ROOT
+from tests.conftest import ROOT, pdf_pages
 
 
 def _mat(slug: str, root=ROOT, k: int = 0):
@@ -86,6 +82,5 @@ def test_the_quick_reference_reads_its_numbers_from_params(game_copy):
     p = Problems()
     out = boards.build_reference(type("Laid", (), {"game": g})(), problems=p)
     assert not p.has_errors
-    with pdfplumber.open(io.BytesIO(out["reference.pdf"])) as pdf:
-        text = " ".join(pg.extract_text() or "" for pg in pdf.pages)
+    text = " ".join(pdf_pages(out["reference.pdf"]))
     assert "Poisoned Dinosaurs lose 15 HP" in " ".join(text.split())
