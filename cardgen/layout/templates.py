@@ -250,6 +250,15 @@ class _Plan:
     exprs: list[tuple[str, Any, Opt, Loc]]
     when: Any
     ok: bool
+    fields: tuple[str, ...] | None = None    # every value a plain ``{{ card.x }}``: the fields read, in order
+
+
+def fields_read(el: Element) -> tuple[str, ...] | None:
+    """The card fields an element's values read, when each of its expressions is a plain
+    :class:`CardField` lookup and it has no ``when`` (its values are then those fields' values
+    and its constants, nothing else); None otherwise, or before it was first evaluated."""
+    plan = el.__dict__.get("_plan")
+    return plan.fields if plan is not None and plan.ok else None
 
 
 def _plan(el: Element, ts: TemplateSet, colors: dict, problems: Problems) -> _Plan:
@@ -285,6 +294,8 @@ def _plan(el: Element, ts: TemplateSet, colors: dict, problems: Problems) -> _Pl
         when = ts.compile("{{ " + str(el.raw["when"]) + " }}", el.locs.get("when"))
         ok = ok and when is not None
     plan = _Plan(consts, exprs, when, ok)
+    if when is None and exprs and all(type(t) is CardField for _, t, _, _ in exprs):
+        plan.fields = tuple(dict.fromkeys(t.name for _, t, _, _ in exprs))
     el.__dict__["_plan"] = plan
     return plan
 
