@@ -11,20 +11,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from jinja2 import StrictUndefined
-from jinja2 import Template as JinjaTemplate
+from typing import TYPE_CHECKING, Any
 
 from cardgen.core.lazymod import lazy
 from cardgen.core.options import MISSING, Opt, check_value
 from cardgen.core.problems import Loc, Problems, did_you_mean
-from cardgen.core.sandbox import BoundedSandbox
 from cardgen.core.yamlsrc import YDict, inside, load_yaml
 from cardgen.layout.elements import KINDS
 
-jinja2 = lazy("jinja2")              # a template of plain {{ card.x }} fields never needs it
-sandbox = lazy("jinja2.sandbox")
+if TYPE_CHECKING:
+    from jinja2 import Template as JinjaTemplate
+
+    from cardgen.core.sandbox import BoundedSandbox
+
+jinja2 = lazy("jinja2")              # a template of plain {{ card.x }} fields never needs Jinja:
+sandbox = lazy("cardgen.core.sandbox")   # both are imported when an expression first needs them
 
 COMMON_KEYS = {"kind", "when", "remove", "x", "y", "callout"}
 _CARD_REF = re.compile(r"\bcards?\b")
@@ -71,7 +72,7 @@ class Template:
 
 
 def make_env() -> BoundedSandbox:
-    env = BoundedSandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+    env = sandbox.BoundedSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
     env.filters["signed"] = lambda v: f"{v:+d}".replace("-", "\u2212") if isinstance(v, int) else str(v)
     env.filters["title"] = lambda v: str(v).replace("_", " ").title()
 
