@@ -32,6 +32,8 @@ from yaml.nodes import ScalarNode
 from cardgen.core.problems import Loc
 
 UNUSUAL = object()              # the file needs the full loader
+_UNSEEN = object()
+_SHARED = (int, float, bool, type(None))     # immutable: one value can stand for every scalar of its text
 _STR = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
 
 
@@ -52,6 +54,9 @@ def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: 
         return UNUSUAL
     resolve = loader.resolve
     construct = loader.construct_object
+    firsts = loader.yaml_implicit_resolvers     # first character → the implicit tags text starting with it may have
+    anywhere = None in firsts                   # resolvers for any first character: every plain scalar is resolved
+    known: dict[str, Any] = {}                  # a plain scalar's text → its number, flag or null, as constructed
     root: Any = UNUSUAL
     stack: list[Any] = []       # open collections, innermost last
     keys: list[Any] = []        # per open collection: the mapping's pending key (None: none), or None
@@ -63,10 +68,17 @@ def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: 
             if ev.anchor is not None or ev.tag is not None:
                 return UNUSUAL
             val = ev.value
-            if ev.implicit[0]:
-                tag = resolve(ScalarNode, val, ev.implicit)
-                if tag != _STR:
-                    val = construct(ScalarNode(tag, val, ev.start_mark, ev.end_mark, ev.style), deep=True)
+            if ev.implicit[0] and (anywhere or not val or val[0] in firsts):
+                got = known.get(val, _UNSEEN)
+                if got is not _UNSEEN:
+                    val = got
+                else:
+                    text = val
+                    tag = resolve(ScalarNode, val, ev.implicit)
+                    if tag != _STR:
+                        val = construct(ScalarNode(tag, val, ev.start_mark, ev.end_mark, ev.style), deep=True)
+                        if type(val) in _SHARED and len(known) < 10_000:
+                            known[text] = val
             opened = None
         elif t is MappingStartEvent or t is SequenceStartEvent:
             if ev.anchor is not None or ev.tag is not None or len(stack) >= max_depth:
