@@ -197,15 +197,19 @@ class CardLayout:
     def _elements(self, tpl: Template, elements, card: Card, ct, bleed: float, ctx_vars: dict) -> list:
         out: list = []
         label = f"card '{card.id}' ({card.name})"
+        kind_of = (ct.key, bleed)
+        same_of = self._same.get
+        remembered = self._by_values.get
+        fields = card.fields
         for el in elements:
-            same = self._same.get(id(el))
-            if same is not None and same[0] is el and same[1] == (ct.key, bleed):
+            same = same_of(id(el))
+            if same is not None and same[0] is el and same[1] == kind_of:
                 out.extend(same[2])
                 continue
             mark = len(self.problems.items)
-            key = self._values_key(el, card.fields, ct.key, bleed)
+            key = self._values_key(el, fields, ct.key, bleed)
             if key is not None:
-                hit = self._by_values.get(key)
+                hit = remembered(key)
                 if hit is not None and hit[0] is el:
                     out.extend(hit[1])
                     continue
@@ -217,7 +221,8 @@ class CardLayout:
             sink = Problems() if own else self.problems
             ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, sink, label,
                               el.loc if own else (card.field_locs[field] if field else card.loc), card.field_locs,
-                              el.name, el.loc, self._art, field, self._art_dir, self._memo)
+                              el.name, el.loc, self._art, field, self._art_dir, self._memo,
+                              remember_text=key is None)
             drawn = KINDS[el.kind].draw(v, ctx)
             self._legibility(el, v, drawn, label)
             out.extend(drawn)

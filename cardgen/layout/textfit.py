@@ -222,6 +222,8 @@ def fit(text: str, width: float, height: float, fonts: dict[str, str], icons: di
 
 
 _SIZED: dict[tuple[str, float], tuple[float, dict[str, float]]] = {}   # (font, size) → (space, word → width mm)
+_AT_SIZE: dict[tuple[str, float, float], tuple[float, float, float]] = {}   # (font, size, leading) → ascent,
+#                                                                              descent, line height (mm)
 
 
 @dataclass
@@ -247,11 +249,14 @@ def fit_plain(text: str, width: float, height: float, font: str, regular: str, s
     room = height + 1e-9
     s = size
     last: PlainFitted | None = None
-    face = METRICS
     while s >= min_size - 1e-9:
-        asc = face.ascent_mm(regular, s)
-        desc = face.descent_mm(regular, s)
-        lh = s * leading * 25.4 / 72.0
+        at = _AT_SIZE.get((regular, s, leading))
+        if at is None:
+            if len(_AT_SIZE) > 10_000:
+                _AT_SIZE.clear()
+            at = _AT_SIZE[(regular, s, leading)] = (METRICS.ascent_mm(regular, s), METRICS.descent_mm(regular, s),
+                                                    s * leading * 25.4 / 72.0)
+        asc, desc, lh = at
         breaks = _breaks(paras, font, s, limit, lh, asc, desc, room)
         if breaks:
             h = (len(breaks) - 1) * lh + asc + desc

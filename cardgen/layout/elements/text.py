@@ -29,9 +29,10 @@ _SEEN = ("text-seen",)          # the memo's set of texts laid out once (their k
 def layout_text(v, ctx, x, y, w, h):
     """Fit and place ``v['text']`` in the box (x, y, w, h), bleed-box coordinates. The same text
     in the same box on another card (labels, numbers) is laid out once: the result of a layout
-    that reported no problem is remembered in ``ctx.memo``."""
+    that reported no problem is remembered in ``ctx.memo`` (unless the caller remembers the whole
+    element: ``ctx.remember_text`` off)."""
     memo = ctx.memo
-    if memo is None:
+    if memo is None or not ctx.remember_text:
         return _layout_text(v, ctx, x, y, w, h)[0]
     key = ("text", x, y, w, h, id(ctx.fonts), v["text"], v["font"], v["size"], v["min_size"], v["leading"],
            v["color"], v["align"], v["valign"])
