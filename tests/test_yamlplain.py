@@ -16,6 +16,11 @@ PLAIN = [
     "just a string\n",
     "---\nk: |\n  block\n  text\nm: >-\n  folded\n...\n",
     "k: Ã©tÃ©\n",            # mojibake: the warning comes from the caller, after either path
+    # scalars met again (numbers, flags and nulls are constructed once per text): each its own type
+    "a: [1, 1, 1.0, 1.0, '1', \"1\", true, True, yes, null, ~, '', 010, 0x1F, 1_000, -0, -0.0, .inf, 1, 1.0, true]\n"
+    "b: {x: 1, y: 1.0, z: yes, w: no, v: Null, u: 2024-01-02, t: 2024-01-02, s: Yes}\n",
+    "[" * 100 + "1" + "]" * 100 + "\n",      # nested exactly to the limit
+    "a:\n  - b: [1, {c: [x, y]}, [], {}]\n    d: e\n  - f\ng: h\n",      # closing back out to each level
 ]
 UNUSUAL = [
     "a: &x 1\nb: *x\n",                     # anchors and aliases

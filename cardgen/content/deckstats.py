@@ -8,11 +8,13 @@ int or number field named ``cost`` or ``…_cost``; a *points* field one named `
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Iterable
 from typing import Any, TypeGuard
 
 from cardgen.content.model import Game
+from cardgen.core.lazymod import lazy
+
+statistics = lazy("statistics")     # 2 ms of imports (fractions, decimal, random) only when a tally is made
 
 BAR = 40            # the widest bar of the cost curve, in characters
 

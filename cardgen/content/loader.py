@@ -349,8 +349,10 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
     if not isinstance(defaults, dict) or not isinstance(card_list, list):
         return False        # reported above: the file's cards cannot be read
     mark = len(problems.items)
+    specs: dict[str, dict[str, Opt]] = {}
     for i, cd in enumerate(card_list):
-        card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i), limits, broken_types)
+        card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i), limits, broken_types,
+                          specs)
         if card is not None:
             cards.append(card)
         elif isinstance(cd, dict):
@@ -391,8 +393,9 @@ def load_sheet_file(path: Path, card_types: dict[str, CardType], colors: dict, c
 
 def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors: dict,
                problems: Problems, loc: Loc, limits: dict | None = None,
-               broken_types: set | None = None) -> Card | None:
-    """Defaults → the card's own keys → type check against its card type's fields."""
+               broken_types: set | None = None, specs: dict[str, dict[str, Opt]] | None = None) -> Card | None:
+    """Defaults → the card's own keys → type check against its card type's fields. ``specs``: the
+    fields' specs per card type, kept by a caller that parses many cards of the same types and limits."""
     if not isinstance(cd, dict):
         problems.error("YAML-TYPE", "a card must be a mapping of fields", loc)
         return None
@@ -418,8 +421,12 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
             problems.error("CARD-UNKNOWN-TYPE", f"{label} has unknown type {ctype_key!r}", merged.at("type"),
                            hint=did_you_mean(str(ctype_key), card_types))
         return None
-    spec = _bounded(COMMON_FIELDS, "copies", limits)
-    spec.update(ctype.fields)
+    spec = specs.get(ctype.key) if specs is not None else None
+    if spec is None:
+        spec = _bounded(COMMON_FIELDS, "copies", limits)
+        spec.update(ctype.fields)
+        if specs is not None:
+            specs[ctype.key] = spec
     r = check_mapping(merged, spec, problems, label, colors)
     if not r.ok:
         return None

@@ -4,7 +4,8 @@ needs Jinja) does not pay for importing them.
 
 ``pdfium = lazy("pypdfium2")`` at the top of a module stands for ``import pypdfium2 as pdfium``:
 the name is bound at once, the module is imported at the first attribute read. For third-party
-modules only: cardgen's own modules are imported as usual.
+modules, and for a module of cardgen's own that is there to wrap one (``core.sandbox``, built on
+Jinja's classes); cardgen's other modules are imported as usual.
 """
 
 from __future__ import annotations

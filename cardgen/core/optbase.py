@@ -192,15 +192,22 @@ def check_mapping(d: Any, spec: Mapping[str, Spec], problems: Problems, what: st
                            d.key_at(key) if isinstance(d, YDict) else loc, hint=hint)
             meant |= {k for k in spec if k not in d and hint == f"did you mean '{k}'?"}
             res.ok = False
+    values = res.values
     for key, opt in spec.items():
-        if key in d and d[key] is None and opt.default is not MISSING and opt.default is not None:
-            # ``gap:`` with no value: neither the value nor, silently, the default
-            problems.error("YAML-TYPE", f"'{key}' of {what} is empty: give {opt.describe()}, or leave the key "
-                           f"out for its default {opt.default!r}", d.at(key) if isinstance(d, YDict) else loc)
-            res.ok = False
-        elif key in d:
+        if key in d:
+            v = d[key]
+            if v is None and opt.default is not MISSING and opt.default is not None:
+                # ``gap:`` with no value: neither the value nor, silently, the default
+                problems.error("YAML-TYPE", f"'{key}' of {what} is empty: give {opt.describe()}, or leave the key "
+                               f"out for its default {opt.default!r}", d.at(key) if isinstance(d, YDict) else loc)
+                res.ok = False
+                continue
+            t = type(v)
+            if t in opt.kind.plain and opt.min is None and opt.max is None and (t is not float or math.isfinite(v)):
+                values[key] = v             # check_value's hot path (a plain number, text or flag), inline
+                continue
             vloc = d.at(key) if isinstance(d, YDict) else loc
-            ok, v = check_value(d[key], opt, vloc, problems, f"'{key}' of {what}", colors)
+            ok, v = check_value(v, opt, vloc, problems, f"'{key}' of {what}", colors)
             res.ok = res.ok and ok
             res.values[key] = v
         elif opt.required and key in meant:

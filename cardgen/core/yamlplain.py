@@ -13,7 +13,7 @@ which reports every problem as before (this path reports none).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import yaml
 from yaml.events import (
@@ -32,6 +32,8 @@ from yaml.nodes import ScalarNode
 from cardgen.core.problems import Loc
 
 UNUSUAL = object()              # the file needs the full loader
+_UNSEEN = object()
+_SHARED = (int, float, bool, type(None))     # immutable: one value can stand for every scalar of its text
 _STR = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
 
 
@@ -52,10 +54,16 @@ def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: 
         return UNUSUAL
     resolve = loader.resolve
     construct = loader.construct_object
+    firsts = loader.yaml_implicit_resolvers     # first character → the implicit tags text starting with it may have
+    anywhere = None in firsts                   # resolvers for any first character: every plain scalar is resolved
+    known: dict[str, Any] = {}                  # a plain scalar's text → its number, flag or null, as constructed
     root: Any = UNUSUAL
-    stack: list[Any] = []       # open collections, innermost last
-    keys: list[Any] = []        # per open collection: the mapping's pending key (None: none), or None
-    key_marks: list[Any] = []
+    parent: Any = None          # the innermost open collection (None: none open yet)
+    in_list = False             # whether it is a list
+    key: Any = None             # in a mapping: the key read, waiting for its value (None: none)
+    key_mark: Any = None
+    outer: list[tuple[Any, bool, Any, Any]] = []    # per open collection, the four above as they were
+    #                                                 when it opened (its length: the nesting depth)
     while True:
         ev = get()
         t = type(ev)
@@ -63,51 +71,52 @@ def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: 
             if ev.anchor is not None or ev.tag is not None:
                 return UNUSUAL
             val = ev.value
-            if ev.implicit[0]:
-                tag = resolve(ScalarNode, val, ev.implicit)
-                if tag != _STR:
-                    val = construct(ScalarNode(tag, val, ev.start_mark, ev.end_mark, ev.style), deep=True)
+            if ev.implicit[0] and (anywhere or not val or val[0] in firsts):
+                got = known.get(val, _UNSEEN)
+                if got is not _UNSEEN:
+                    val = got
+                else:
+                    text = val
+                    tag = resolve(ScalarNode, val, ev.implicit)
+                    if tag != _STR:
+                        val = construct(ScalarNode(tag, val, ev.start_mark, ev.end_mark, ev.style), deep=True)
+                        if type(val) in _SHARED and len(known) < 10_000:
+                            known[text] = val
             opened = None
         elif t is MappingStartEvent or t is SequenceStartEvent:
-            if ev.anchor is not None or ev.tag is not None or len(stack) >= max_depth:
+            if ev.anchor is not None or ev.tag is not None or len(outer) >= max_depth:
                 return UNUSUAL
             val = ydict() if t is MappingStartEvent else ylist()
             m = ev.start_mark
             val.loc = Loc(path, m.line + 1, m.column + 1)
             opened = val
         elif t is MappingEndEvent or t is SequenceEndEvent:
-            stack.pop()
-            keys.pop()
-            key_marks.pop()
+            parent, in_list, key, key_mark = outer.pop()
             continue
         elif t is DocumentEndEvent:
             break
         else:                   # an alias, another document
             return UNUSUAL
-        if not stack:
+        if parent is None:
             root = val
-        else:
-            parent = stack[-1]
+        elif in_list:
             m = ev.start_mark
-            if isinstance(parent, list):
-                parent.append(val)
-                cast(Any, parent).item_locs.append(Loc(path, m.line + 1, m.column + 1))
-            elif keys[-1] is None:                  # a key
-                if type(val) is not str or val in parent:
-                    return UNUSUAL
-                keys[-1] = val
-                key_marks[-1] = m
-            else:
-                key = keys[-1]
-                km = key_marks[-1]
-                parent[key] = val
-                parent.key_locs[key] = Loc(path, km.line + 1, km.column + 1)
-                parent.val_locs[key] = Loc(path, m.line + 1, m.column + 1)
-                keys[-1] = None
+            parent.append(val)
+            parent.item_locs.append(Loc(path, m.line + 1, m.column + 1))
+        elif key is None:                       # a key
+            if type(val) is not str or val in parent:
+                return UNUSUAL
+            key = val
+            key_mark = ev.start_mark
+        else:
+            m = ev.start_mark
+            parent[key] = val
+            parent.key_locs[key] = Loc(path, key_mark.line + 1, key_mark.column + 1)
+            parent.val_locs[key] = Loc(path, m.line + 1, m.column + 1)
+            key = None
         if opened is not None:
-            stack.append(opened)
-            keys.append(None)
-            key_marks.append(None)
+            outer.append((parent, in_list, key, key_mark))
+            parent, in_list, key, key_mark = opened, t is SequenceStartEvent, None, None
     if type(get()) is not StreamEndEvent:
         return UNUSUAL
     return root

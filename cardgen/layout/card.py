@@ -21,8 +21,10 @@ from cardgen.layout.elements import KINDS
 from cardgen.layout.elements.base import DrawContext
 from cardgen.layout.legibility import MIN_PT, describe, floor_of, small_texts, too_small
 from cardgen.layout.scenecodec import decode, encode
-from cardgen.layout.templates import Template, TemplateSet, evaluate
+from cardgen.layout.templates import Template, TemplateSet, evaluate, fields_read
 from cardgen.scene import Symbol, Use
+
+_ABSENT = object()
 
 
 class _Watched(Mapping):
@@ -82,6 +84,8 @@ class CardLayout:
         self._once: set[tuple] = set()
         self._legible: set[tuple] = set()     # text sizes (size, min_size, rules) known to be over the floor
         self._same: dict[int, tuple] = {}      # element → (it, card type, its primitives): a static element drawn
+        self._by_values: dict[tuple, tuple] = {}   # an element and the card fields it reads → (it, its primitives)
+        self._values_seen: set[int] = set()        # the hashes of those keys met once
         self._cards = {c.id: c.fields for c in game.cards}
         self._game = {"title": game.title, "slug": game.slug, **{k: v for k, v in game.meta.items()
                                                                  if k in ("subtitle", "designer")}}
@@ -193,12 +197,22 @@ class CardLayout:
     def _elements(self, tpl: Template, elements, card: Card, ct, bleed: float, ctx_vars: dict) -> list:
         out: list = []
         label = f"card '{card.id}' ({card.name})"
+        kind_of = (ct.key, bleed)
+        same_of = self._same.get
+        remembered = self._by_values.get
+        fields = card.fields
         for el in elements:
-            same = self._same.get(id(el))
-            if same is not None and same[0] is el and same[1] == (ct.key, bleed):
+            same = same_of(id(el))
+            if same is not None and same[0] is el and same[1] == kind_of:
                 out.extend(same[2])
                 continue
             mark = len(self.problems.items)
+            key = self._values_key(el, fields, ct.key, bleed)
+            if key is not None:
+                hit = remembered(key)
+                if hit is not None and hit[0] is el:
+                    out.extend(hit[1])
+                    continue
             v = evaluate(el, self.templates, ctx_vars, self.game.colors, self.problems, card.loc, label)
             if v is None:
                 continue
@@ -207,7 +221,8 @@ class CardLayout:
             sink = Problems() if own else self.problems
             ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, sink, label,
                               el.loc if own else (card.field_locs[field] if field else card.loc), card.field_locs,
-                              el.name, el.loc, self._art, field, self._art_dir, self._memo)
+                              el.name, el.loc, self._art, field, self._art_dir, self._memo,
+                              remember_text=key is None)
             drawn = KINDS[el.kind].draw(v, ctx)
             self._legibility(el, v, drawn, label)
             out.extend(drawn)
@@ -217,7 +232,40 @@ class CardLayout:
                 # it reads no card and found nothing to say: the next card of this type gets
                 # the same primitives (as the static part of a template's form does)
                 self._same[id(el)] = (el, (ct.key, bleed), drawn)
+            elif key is not None and len(self.problems.items) == mark:
+                self._remember(key, el, drawn)
         return out
+
+    def _values_key(self, el, fields: dict, type_key: str, bleed: float) -> tuple | None:
+        """For an element whose values are the card's fields as they are (:func:`fields_read`): the
+        key of what it draws, the element and those fields' values with their types (1, True and
+        "1" draw differently); None for any other element, or a value that is not text, a whole
+        number or a flag."""
+        names = fields_read(el)
+        if names is None:
+            return None
+        key: list = [id(el), type_key, bleed]
+        for name in names:
+            x = fields.get(name, _ABSENT)
+            t = type(x)
+            if t is not str and t is not int and t is not bool:
+                return None
+            key += (t, x)
+        return tuple(key)
+
+    def _remember(self, key: tuple, el, drawn: list) -> None:
+        """An element drawn without a problem from these field values: the next card with the same
+        values gets the same primitives. Kept from the second time the values are met on, so a
+        card's own name or rules text is not held to the end of the build (only its key's hash)."""
+        h = hash(key)
+        if h not in self._values_seen:
+            if len(self._values_seen) > 200_000:
+                self._values_seen.clear()
+            self._values_seen.add(h)
+            return
+        if len(self._by_values) > 50_000:
+            self._by_values.clear()
+        self._by_values[key] = (el, drawn)
 
     def callouts(self, card: Card, side: str = "front") -> list[tuple[str, tuple[float, float, float, float]]]:
         """The card's parts its template names for players (elements with ``callout``), each with

@@ -11,20 +11,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from jinja2 import StrictUndefined
-from jinja2 import Template as JinjaTemplate
+from typing import TYPE_CHECKING, Any
 
 from cardgen.core.lazymod import lazy
 from cardgen.core.options import MISSING, Opt, check_value
 from cardgen.core.problems import Loc, Problems, did_you_mean
-from cardgen.core.sandbox import BoundedSandbox
 from cardgen.core.yamlsrc import YDict, inside, load_yaml
 from cardgen.layout.elements import KINDS
 
-jinja2 = lazy("jinja2")              # a template of plain {{ card.x }} fields never needs it
-sandbox = lazy("jinja2.sandbox")
+if TYPE_CHECKING:
+    from jinja2 import Template as JinjaTemplate
+
+    from cardgen.core.sandbox import BoundedSandbox
+
+jinja2 = lazy("jinja2")              # a template of plain {{ card.x }} fields never needs Jinja:
+sandbox = lazy("cardgen.core.sandbox")   # both are imported when an expression first needs them
 
 COMMON_KEYS = {"kind", "when", "remove", "x", "y", "callout"}
 _CARD_REF = re.compile(r"\bcards?\b")
@@ -71,7 +72,7 @@ class Template:
 
 
 def make_env() -> BoundedSandbox:
-    env = BoundedSandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+    env = sandbox.BoundedSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
     env.filters["signed"] = lambda v: f"{v:+d}".replace("-", "\u2212") if isinstance(v, int) else str(v)
     env.filters["title"] = lambda v: str(v).replace("_", " ").title()
 
@@ -250,6 +251,15 @@ class _Plan:
     exprs: list[tuple[str, Any, Opt, Loc]]
     when: Any
     ok: bool
+    fields: tuple[str, ...] | None = None    # every value a plain ``{{ card.x }}``: the fields read, in order
+
+
+def fields_read(el: Element) -> tuple[str, ...] | None:
+    """The card fields an element's values read, when each of its expressions is a plain
+    :class:`CardField` lookup and it has no ``when`` (its values are then those fields' values
+    and its constants, nothing else); None otherwise, or before it was first evaluated."""
+    plan = el.__dict__.get("_plan")
+    return plan.fields if plan is not None and plan.ok else None
 
 
 def _plan(el: Element, ts: TemplateSet, colors: dict, problems: Problems) -> _Plan:
@@ -285,6 +295,8 @@ def _plan(el: Element, ts: TemplateSet, colors: dict, problems: Problems) -> _Pl
         when = ts.compile("{{ " + str(el.raw["when"]) + " }}", el.locs.get("when"))
         ok = ok and when is not None
     plan = _Plan(consts, exprs, when, ok)
+    if when is None and exprs and all(type(t) is CardField for _, t, _, _ in exprs):
+        plan.fields = tuple(dict.fromkeys(t.name for _, t, _, _ in exprs))
     el.__dict__["_plan"] = plan
     return plan
 

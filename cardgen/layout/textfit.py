@@ -219,3 +219,91 @@ def fit(text: str, width: float, height: float, fonts: dict[str, str], icons: di
     if last is None:
         last = Fitted(min_size, [], 0.0, 0.0, float("inf"), False, unknown)
     return last
+
+
+_SIZED: dict[tuple[str, float], tuple[float, dict[str, float]]] = {}   # (font, size) → (space, word → width mm)
+_AT_SIZE: dict[tuple[str, float, float], tuple[float, float, float]] = {}   # (font, size, leading) → ascent,
+#                                                                              descent, line height (mm)
+
+
+@dataclass
+class PlainFitted:
+    """:class:`Fitted` for text without markup in one font: each line its words joined by spaces."""
+
+    size: float
+    lines: list[tuple[str, float]]    # (the line's text, its width in mm)
+    line_height: float
+    ascent: float
+    height: float
+    fits: bool
+
+
+def fit_plain(text: str, width: float, height: float, font: str, regular: str, size: float, min_size: float,
+              leading: float = 1.2, step: float = 0.5) -> PlainFitted:
+    """:func:`fit` for text without markup (no ``*``, no ``{``) set in ``font`` (``regular``: the
+    font whose ascent and descent space the lines): the same size, line breaks and widths (the
+    same sums in the same order), without a run per word. Each word is measured once per (font,
+    size); a size stops at the first line too many."""
+    paras = [[w for w in para.split(" ") if w] for para in text.split("\n")]
+    limit = width + 1e-9
+    room = height + 1e-9
+    s = size
+    last: PlainFitted | None = None
+    while s >= min_size - 1e-9:
+        at = _AT_SIZE.get((regular, s, leading))
+        if at is None:
+            if len(_AT_SIZE) > 10_000:
+                _AT_SIZE.clear()
+            at = _AT_SIZE[(regular, s, leading)] = (METRICS.ascent_mm(regular, s), METRICS.descent_mm(regular, s),
+                                                    s * leading * 25.4 / 72.0)
+        asc, desc, lh = at
+        breaks = _breaks(paras, font, s, limit, lh, asc, desc, room)
+        if breaks:
+            h = (len(breaks) - 1) * lh + asc + desc
+            lines = [(" ".join(ws[i:j]), w) for ws, i, j, w in breaks]
+            last = PlainFitted(s, lines, lh, asc, h, h <= room)
+            if last.fits:
+                return last
+        s = round(s - step, 3)
+    if last is None:
+        last = PlainFitted(min_size, [], 0.0, 0.0, float("inf"), False)
+    return last
+
+
+def _breaks(paras: list[list[str]], font: str, size: float, limit: float, lh: float, asc: float, desc: float,
+            room: float) -> list[tuple[list[str], int, int, float]] | None:
+    """Greedy line breaks at ``size`` as :func:`_wrap_plain` finds them: (words, first, end, width)
+    per line; None when a word is wider than the box or as soon as one line too many is found."""
+    key = (font, size)
+    hit = _SIZED.get(key)
+    if hit is None:
+        if len(_SIZED) > 10_000:
+            _SIZED.clear()
+        hit = _SIZED[key] = (METRICS.width_pt(" ", font, size) * PT_MM, {})
+    space, sized = hit
+    if len(sized) > 100_000:
+        sized.clear()
+    table = METRICS.table(font)
+    width_pt = METRICS.width_pt
+    out: list[tuple[list[str], int, int, float]] = []
+    for ws in paras:
+        first = 0
+        cur_w = 0.0
+        for k, word in enumerate(ws):
+            ww = sized.get(word)
+            if ww is None:
+                w1 = table.get(word)
+                ww = sized[word] = (w1 * size if w1 is not None else width_pt(word, font, size)) * PT_MM
+            if ww > limit:
+                return None
+            if k > first:
+                if cur_w + space + ww > limit:
+                    out.append((ws, first, k, cur_w))
+                    if len(out) * lh + asc + desc > room:     # too_tall's sum, in its order
+                        return None
+                    first, cur_w = k, 0.0
+                else:
+                    cur_w += space
+            cur_w += ww
+        out.append((ws, first, len(ws), cur_w))
+    return out

@@ -26,6 +26,8 @@ class DrawContext:
     art_dir: Path | None = None   # art/<game>/: card pictures (the art element) resolve inside it
     memo: dict | None = None  # the layout's memo: results that are the same on every card (resolved
     #                           image paths, text laid out without problems), per game
+    remember_text: bool = True    # False: the caller remembers what the element draws for its values,
+    #                               so its text is not remembered in ``memo`` as well
 
     @property
     def what(self) -> str:

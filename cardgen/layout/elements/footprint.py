@@ -9,12 +9,17 @@ marks the anchor ``[0, 0]``; a footprint with no cells draws one pale "ghost" he
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardgen.core.fonts import METRICS
-from cardgen.core.hexgrid import Hex, Layout, Orientation, hex_corners, hex_to_pixel
+from cardgen.core.lazymod import lazy
 from cardgen.core.options import Opt
 from cardgen.scene import Circle, Polygon, Text
+
+if TYPE_CHECKING:
+    from cardgen.core.hexgrid import Orientation
+
+hexgrid = lazy("cardgen.core.hexgrid")   # the hex geometry, when a card draws a footprint
 
 SPEC = {
     "w": Opt("length", required=True, doc="box width"),
@@ -58,32 +63,32 @@ def diagram(cells: list[tuple[int, int]], x: float, y: float, w: float, h: float
 
     ``fills`` may colour single cells (e.g. one colour per piece of a boss).
     """
-    hexes = [Hex(q, r) for q, r in dict.fromkeys(cells)]
+    hexes = [hexgrid.Hex(q, r) for q, r in dict.fromkeys(cells)]
     ghost = not hexes
-    shown = hexes or [Hex(0, 0)]
-    unit = Layout(orientation, 1.0)
-    pts = [p for hx in shown for p in hex_corners(hx, unit)]
+    shown = hexes or [hexgrid.Hex(0, 0)]
+    unit = hexgrid.Layout(orientation, 1.0)
+    pts = [p for hx in shown for p in hexgrid.hex_corners(hx, unit)]
     if anchor and not ghost:
-        pts.append(hex_to_pixel(Hex(0, 0), unit))
+        pts.append(hexgrid.hex_to_pixel(hexgrid.Hex(0, 0), unit))
     x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
     y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
     bw, bh = max(x1 - x0, 1e-9), max(y1 - y0, 1e-9)
     size = min(max_hex, w / bw, h / bh)
     ox = x + (w - bw * size) / 2 - x0 * size
     oy = y + (h - bh * size) / 2 - y0 * size
-    lay = Layout(orientation, size, origin=(ox, oy))
+    lay = hexgrid.Layout(orientation, size, origin=(ox, oy))
     out: list = []
     for hx in shown:
-        corners = tuple(hex_corners(hx, lay))
+        corners = tuple(hexgrid.hex_corners(hx, lay))
         colour = empty_fill if ghost else (fills or {}).get((hx.q, hx.r), fill)
         out.append(Polygon(corners, colour, stroke, width))
     if ghost:
         if empty:
-            cx, cy = hex_to_pixel(Hex(0, 0), lay)
+            cx, cy = hexgrid.hex_to_pixel(hexgrid.Hex(0, 0), lay)
             pt = min(7.0, size * 0.75 / max(METRICS.width_mm(empty, font, 1.0), 1e-9))
             out.append(Text(cx, cy + METRICS.ascent_mm(font, pt) * 0.35, empty, font, pt, stroke, "center"))
     elif anchor:
-        cx, cy = hex_to_pixel(Hex(0, 0), lay)
+        cx, cy = hexgrid.hex_to_pixel(hexgrid.Hex(0, 0), lay)
         out.append(Circle(cx, cy, size * 0.14, anchor, None, 0))
     return out
 

@@ -3,7 +3,7 @@
 from cardgen.core.fonts import drawable, glyphs_checked, missing_glyphs
 from cardgen.core.options import Opt
 from cardgen.core.problems import did_you_mean
-from cardgen.layout.textfit import fit
+from cardgen.layout.textfit import fit, fit_plain
 from cardgen.scene import Rect, Text
 
 SPEC = {
@@ -29,9 +29,10 @@ _SEEN = ("text-seen",)          # the memo's set of texts laid out once (their k
 def layout_text(v, ctx, x, y, w, h):
     """Fit and place ``v['text']`` in the box (x, y, w, h), bleed-box coordinates. The same text
     in the same box on another card (labels, numbers) is laid out once: the result of a layout
-    that reported no problem is remembered in ``ctx.memo``."""
+    that reported no problem is remembered in ``ctx.memo`` (unless the caller remembers the whole
+    element: ``ctx.remember_text`` off)."""
     memo = ctx.memo
-    if memo is None:
+    if memo is None or not ctx.remember_text:
         return _layout_text(v, ctx, x, y, w, h)[0]
     key = ("text", x, y, w, h, id(ctx.fonts), v["text"], v["font"], v["size"], v["min_size"], v["leading"],
            v["color"], v["align"], v["valign"])
@@ -59,6 +60,10 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
     box lays out the same on any card)."""
     text = v["text"] or ""
     fonts = ctx.fonts
+    if "*" not in text and "{" not in text:
+        font = fonts[v["font"]]         # the style of unmarked text is the element's font
+        if drawable(font).issuperset(text):
+            return _layout_plain(text, font, v, ctx, x, y, w, h)
     base_bold = v["font"] in ("bold", "bolditalic")
     base_italic = v["font"] in ("italic", "bolditalic")
     f = fit(text, w, h, fonts, ctx.icons, v["size"], min(v["min_size"], v["size"]), v["leading"], base_bold,
@@ -81,18 +86,6 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
         top = y + h - f.height
     base = top + f.ascent
     known = glyphs_checked()
-    if f.plain:
-        font = fonts[v["font"]]         # the style of unmarked text is the element's font
-        words = [[r.text for r, _ in line.runs[::2]] for line in lines]   # word, space, word, …
-        if drawable(font).issuperset(text):
-            # one font and colour, no glyph missing (the words' characters all in the font, as
-            # missing_glyphs would find them): a line is one Text, as the loop below makes it
-            color = v["color"]
-            for line, ws in zip(lines, words):
-                if ws:
-                    out.append(Text(_line_x(v["align"], x, w, line.width), base, " ".join(ws), font, f.size, color))
-                base += f.line_height
-            return out, clean
     for line in lines:
         if v["align"] == "center":
             cx = x + (w - line.width) / 2
@@ -129,6 +122,30 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
             out.append(Text(pending[0], base, pending[1].rstrip(" "), pending[2], f.size, pending[3]))
         base += f.line_height
     return out, clean
+
+
+def _layout_plain(text: str, font: str, v, ctx, x, y, w, h) -> tuple[list, bool]:
+    """:func:`_layout_text` for text without markup whose characters the font all draws: one
+    font and colour, so a line is one Text (the lines, sizes and places the general path finds)."""
+    f = fit_plain(text, w, h, font, ctx.fonts["regular"], v["size"], min(v["min_size"], v["size"]), v["leading"])
+    if not f.fits:
+        ctx.problems.error("TEXT-OVERFLOW", f"{ctx.label}: text of {ctx.what} does not fit its "
+                           f"{w:.1f} × {h:.1f} mm box even at {v['min_size']:g} pt", ctx.where,
+                           hint="shorten the text, enlarge the box or lower min_size")
+        return [], False
+    top = y
+    if v["valign"] == "middle":
+        top = y + (h - f.height) / 2
+    elif v["valign"] == "bottom":
+        top = y + h - f.height
+    base = top + f.ascent
+    align, color, size, step = v["align"], v["color"], f.size, f.line_height
+    out = []
+    for line, width in f.lines:
+        if line:
+            out.append(Text(_line_x(align, x, w, width), base, line, font, size, color))
+        base += step
+    return out, True
 
 
 def _line_x(align: str, x: float, w: float, width: float) -> float:
