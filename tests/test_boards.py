@@ -701,6 +701,16 @@ def test_mat_names_unknown_token_and_card_size(tmp_path):
     assert code == 1 and has_problem(problems, "BOARD-CARD-SIZE", "mat.yaml", line)
 
 
+def test_a_track_end_read_from_cards_names_its_field_as_text(tmp_path):
+    """``to: {cards: [hp]}`` (a list where a field name belongs) is a problem at its line, not a crash."""
+    gc = copy(tmp_path, "dino_battles", ["mats"])
+    line = gc.edit("maps/dino_battles/mat.yaml", "to: {cards: hp, type: dinosaur}", "to: {cards: [hp], type: dinosaur}")
+    code, problems = build(gc)[:2]
+    assert code == 1 and has_problem(problems, "YAML-TYPE", "mat.yaml", line)
+    gc.edit("maps/dino_battles/mat.yaml", "to: {cards: [hp], type: dinosaur}", "to: {cards: hp, type: dinosaur}")
+    assert build(gc)[0] == 0
+
+
 # --------------------------------------------------------------------------- map content rules
 
 PILLARS = "maps/boss_fight/pillars.yaml"

@@ -187,6 +187,10 @@ def _count(value, game, problems: Problems, loc, what: str) -> int | None:
 def _track_end(value, game, problems: Problems, loc, what: str) -> int | None:
     """A track's end: a number, ``{param: …}``, or ``{cards: FIELD, type: TYPE}`` (the largest value)."""
     if isinstance(value, dict) and "cards" in value:
+        if not isinstance(value["cards"], str) or not isinstance(value.get("type"), (str, type(None))):
+            problems.error("YAML-TYPE", f"{what}: 'cards' names a card field and 'type' a card type, each as text",
+                           loc, hint="for example {cards: hp, type: dinosaur}")
+            return None
         cards = [c for c in game.cards if value.get("type") in (None, c.type)]
         vals = [c.fields.get(value["cards"]) for c in cards]
         vals = [x for x in vals if isinstance(x, int) and not isinstance(x, bool)]
