@@ -21,6 +21,7 @@ from cardgen.core import fonts, sources
 from cardgen.core.artfiles import svg_drawing
 from cardgen.core.images import ImageError
 from cardgen.core.lazymod import lazy
+from cardgen.render.pdfwrite import pdf_data
 from cardgen.scene import (
     Circle,
     Clip,
@@ -441,4 +442,5 @@ def render(doc: Document, release: bool = False) -> bytes:
         _pack(c)
         if release:
             page.items = []
-    return c.getpdfdata()          # what save() writes, without copying it through the buffer
+    del pen                     # its operator memos: their memory is the file's to use
+    return pdf_data(c)          # what save() writes, formatted into one buffer as it goes
