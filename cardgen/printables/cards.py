@@ -70,8 +70,11 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
                 entry["cut_file"] = name = f"{stem}-cut-{entry['page']}.svg"
                 files[name] = render_page(*cut_page(ps.page_w, ps.page_h, [c["trim"] for c in entry["cards"]],
                                       f"{laid.game.title} — cut lines of {stem}.pdf page {entry['page']}"))
-    return {f"{stem}.pdf": render(doc, release=release),
-            f"{stem}.json": (dumps(manifest, indent=1) + "\n").encode("utf-8"), **files}
+    text = dumps(manifest, indent=1)
+    text += "\n"
+    data = text.encode("utf-8")     # the manifest as bytes before drawing: its records are freed
+    del text, manifest              # first, and their memory is what the drawing reuses
+    return {f"{stem}.pdf": render(doc, release=release), f"{stem}.json": data, **files}
 
 
 def report_fit(game, manifest: dict, problems: Problems) -> None:
