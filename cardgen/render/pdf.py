@@ -12,8 +12,6 @@ from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color, HexColor
-from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFBase85Encode, PDFName, PDFStream, PDFZCompress
 from reportlab.pdfgen import canvas
 
@@ -21,6 +19,7 @@ from cardgen.core import fonts, sources
 from cardgen.core.artfiles import svg_drawing
 from cardgen.core.images import ImageError
 from cardgen.core.lazymod import lazy
+from cardgen.render.pdftext import TextOps
 from cardgen.render.pdfwrite import pdf_data
 from cardgen.scene import (
     Circle,
@@ -57,20 +56,27 @@ class _Pen:
         self.doc = doc
         self._colors: dict[str, HexColor] = {}
         self.forms: set[str] = set()      # SVG pictures already made into forms
-        self._codes: dict[str, tuple] = {}     # font → (assignments seen, code table, its characters, name)
         self._ttf: Any = None                  # the current font (reportlab's TTFont)
         self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
-        self._fp: dict[tuple, str] = {}                # numbers as written (fp_str), by value
         self._paths: dict[str, str] = {}               # picture paths, checked once per document
         self._paints: dict[tuple, str] = {}            # colour operators written, by (colour, fill)
-        self._said: dict[tuple, str] = {}              # text operators written, by text, place and font
-        self._fixed = False                            # the last text's codes were all assigned before
+        self.tx = TextOps()                            # text operators (and the font in effect)
         self._images: dict[tuple, tuple] = {}          # picture operators written, by picture and place
         self.reset()
 
     def reset(self) -> None:
+        """Nothing known of the graphics state (a new page or form)."""
         self.fill = self.stroke = self.font = None
         self.lw = None
+        self.tx.tf = None
+
+    def saved(self) -> tuple:
+        """The graphics state as tracked, to :meth:`restore` after a ``Q``."""
+        return self.fill, self.stroke, self.font, self.lw, self.tx.tf
+
+    def restore(self, saved: tuple) -> None:
+        """After a ``Q``: the state is again what it was at the matching ``q``."""
+        self.fill, self.stroke, self.font, self.lw, self.tx.tf = saved
 
     def color(self, h: str) -> HexColor:
         col = self._colors.get(h)
@@ -129,67 +135,14 @@ class _Pen:
             code.extend(done)
 
     def text(self, x: float, y: float, text: str, align: str) -> None:
-        """What ``drawString`` (``drawCentredString``, ``drawRightString``) writes for a TrueType
-        font, byte for byte, without a text object per call: the font's subset codes of text
-        whose characters all have one already come from a single ``str.translate``."""
+        """``text`` at (x, y) points in the current font (:mod:`cardgen.render.pdftext` for the
+        TrueType fonts cardgen bundles; reportlab's ``drawString`` for any other)."""
         c, ttf = self.c, self._ttf
-        if not c.bottomup or not getattr(ttf, "_dynamicFont", False):     # not the case this mirrors
+        if not c.bottomup or not getattr(ttf, "_dynamicFont", False):     # not the case it writes
             {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)(x, y, text)
+            self.tx.tf = None
             return
-        key = (x, y, text, align, ttf.fontName, c._fontsize, c._leading)
-        said = self._said.get(key)
-        if said is not None:            # the same text at the same place (a sheet slot) said before
-            c._code.append(said)
-            return
-        if align == "center":
-            x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
-        elif align == "right":
-            x = x - pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
-        xy = self._fp.get((x, y))
-        if xy is None:
-            if len(self._fp) > 100_000:
-                self._fp.clear()
-            xy = self._fp[(x, y)] = fp_str(x, y)
-        self._fixed = False
-        said = f"BT 1 0 0 1 {xy} Tm {self._shown(ttf, text)} T* ET"
-        c._code.append(said)
-        if self._fixed and len(text) <= 16:     # codes all assigned: the same next time (kept for
-            if len(self._said) > 20_000:        # short texts, labels and numbers, which repeat)
-                self._said.clear()
-            self._said[key] = said
-
-    def _shown(self, ttf, text: str) -> str:
-        """The operators that show ``text`` in the current font (``PDFTextObject._formatText``)."""
-        if not text:
-            return ""
-        c = self.c
-        doc = c._doc
-        state = ttf.state.get(doc)
-        if state is not None:
-            known = self._codes.get(ttf.fontName)
-            if known is None or known[0] != len(state.assignments):
-                table = {k: n for k, n in state.assignments.items() if n < 256}
-                if 32 in table:
-                    table[0xA0] = table[32]         # splitString shows a no-break space as a space
-                name = ttf.getSubsetInternalName(0, doc) if table else ""
-                known = self._codes[ttf.fontName] = (len(state.assignments), table,
-                                                     frozenset(map(chr, table)), name)
-            if known[2].issuperset(text):
-                tf = self._fp.get((ttf.fontName, c._fontsize, c._leading))
-                if tf is None:
-                    tf = self._fp[(ttf.fontName, c._fontsize, c._leading)] = \
-                        f"{known[3]} {fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
-                self._fixed = True
-                return f"{tf} ({c._escape(text.translate(known[1]).encode('latin-1'))}) Tj"
-        out = []
-        cur = -1
-        for subset, t in ttf.splitString(text, doc):
-            if subset != cur:
-                out.append(f"{ttf.getSubsetInternalName(subset, doc)} {fp_str(c._fontsize)} Tf "
-                           f"{fp_str(c._leading)} TL")
-                cur = subset
-            out.append(f"({c._escape(t)}) Tj")
-        return " ".join(out)
+        self.tx.show(c, ttf, x, y, text, align)
 
     def put_text(self, it: Text, x: float, y: float, H: float) -> None:
         """``it`` with its anchor at (x, y) (mm, top-left origin; ``H`` the page height)."""
@@ -306,21 +259,19 @@ class _Pen:
                 p = c.beginPath()
                 p.rect(it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM)
                 c.clipPath(p, stroke=0, fill=0)
-                saved = (self.fill, self.stroke, self.font, self.lw)
+                saved = self.saved()
                 self.draw(it.items, H)
                 c.restoreState()
-                self.fill, self.stroke, self.font, self.lw = saved
-                self.reset()
+                self.restore(saved)
             elif t is Rotate:
                 c.saveState()
                 c.translate(it.cx * MM, (H - it.cy) * MM)
                 c.rotate(-it.angle)               # reportlab turns counter-clockwise, y up
                 c.translate(-it.cx * MM, -(H - it.cy) * MM)
-                saved = (self.fill, self.stroke, self.font, self.lw)
+                saved = self.saved()
                 self.draw(it.items, H)
                 c.restoreState()
-                self.fill, self.stroke, self.font, self.lw = saved
-                self.reset()
+                self.restore(saved)
             elif t is Link:
                 c.bookmarkHorizontal(it.name, it.x * MM, (H - it.y) * MM)
 
