@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Iterable
 from typing import Any
 
-from reportlab import rl_config
 from reportlab.lib.colors import Color, HexColor
-from reportlab.pdfbase.pdfdoc import PDFArray, PDFBase85Encode, PDFName, PDFStream, PDFZCompress
 from reportlab.pdfgen import canvas
 
 from cardgen.core import fonts, sources
@@ -20,7 +19,7 @@ from cardgen.core.artfiles import svg_drawing
 from cardgen.core.images import ImageError
 from cardgen.core.lazymod import lazy
 from cardgen.render.pdftext import TextOps
-from cardgen.render.pdfwrite import pdf_data
+from cardgen.render.pdfwrite import pack_page, pdf_data
 from cardgen.scene import (
     Circle,
     Clip,
@@ -29,6 +28,7 @@ from cardgen.scene import (
     Line,
     Link,
     Moved,
+    Page,
     Polygon,
     Rect,
     Rotate,
@@ -61,6 +61,7 @@ class _Pen:
         self._paths: dict[str, str] = {}               # picture paths, checked once per document
         self._paints: dict[tuple, str] = {}            # colour operators written, by (colour, fill)
         self.tx = TextOps()                            # text operators (and the font in effect)
+        self._direct = False                           # the current font's text goes to self.tx
         self._images: dict[tuple, tuple] = {}          # picture operators written, by picture and place
         self.reset()
 
@@ -146,12 +147,17 @@ class _Pen:
 
     def put_text(self, it: Text, x: float, y: float, H: float) -> None:
         """``it`` with its anchor at (x, y) (mm, top-left origin; ``H`` the page height)."""
-        self.set_fill(it.color)
+        if it.color != self.fill:
+            self.set_fill(it.color)
         if (it.font, it.size) != self.font:
             self._ttf = fonts.font(it.font)
             self.c.setFont(it.font, it.size)
             self.font = (it.font, it.size)
-        self.text(x * MM, (H - y) * MM, it.text, it.align)
+            self._direct = self.c.bottomup and getattr(self._ttf, "_dynamicFont", False)
+        if self._direct:
+            self.tx.show(self.c, self._ttf, x * MM, (H - y) * MM, it.text, it.align)
+        else:
+            self.text(x * MM, (H - y) * MM, it.text, it.align)
 
     def rect(self, it: Rect, x: float, y: float, H: float) -> None:
         if it.fill is None and it.stroke is None:
@@ -313,7 +319,9 @@ def _form_name(name: str) -> str:
     return "F" + "".join(ch if ch.isalnum() else "_" for ch in name)
 
 
-def _used_symbols(doc: Document) -> list[str]:
+def used_symbols(symbols: dict, scenes: Iterable[list]) -> list[str]:
+    """The names of the symbols ``scenes`` place, in the order first placed (a symbol's own
+    symbols right after it): the order their forms are made in."""
     seen: dict[str, None] = {}
     walked: dict[int, list] = {}        # scenes looked through (a card's back, placed on every sheet)
 
@@ -324,15 +332,18 @@ def _used_symbols(doc: Document) -> list[str]:
                 continue
             if isinstance(it, Use) and it.name not in seen:
                 seen[it.name] = None
-                walk(doc.symbols[it.name].items)
+                walk(symbols[it.name].items)
             elif type(it) is Moved:
-                if walked.get(id(it.items)) is not it.items:
-                    walked[id(it.items)] = it.items
-                    walk(it.items)
+                once(it.items)
             else:
                 walk(children(it))
-    for p in doc.pages:
-        walk(p.items)
+
+    def once(items):
+        if walked.get(id(items)) is not items:
+            walked[id(items)] = items
+            walk(items)
+    for items in scenes:
+        once(items)
     return list(seen)
 
 
@@ -344,30 +355,20 @@ def _box(box: tuple[float, float, float, float] | None, page_h: float) -> tuple 
     return tuple(round(v * MM, 3) for v in (x, page_h - y - h, x + w, page_h - y))
 
 
-def _pack(c: canvas.Canvas) -> None:
-    """The page just shown, its content stream encoded now rather than when the document is
-    saved: what ``PDFPage.check_format`` and ``PDFStream.format`` would write, byte for byte, but
-    a page keeps its compressed operators instead of its whole text until ``save``."""
-    page = c._doc.Pages.pages[-1]
-    if not page.compression or page.Contents or not page.stream:
-        return
-    filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
-    content = page.stream
-    for f in reversed(filters):         # as PDFStream.format applies them
-        content = f.encode(content)
-    s = PDFStream(content=content, filters=[])
-    s.dictionary["Filter"] = PDFArray([PDFName(f.pdfname) for f in filters])
-    s.__Comment__ = "page stream"
-    page.Contents = s
-    page.stream = None
-
-
 def render(doc: Document, release: bool = False) -> bytes:
     """The document as PDF bytes; the same document always gives the same bytes. ``release``:
     the caller's last use of ``doc`` — each page's items are dropped once the page is drawn, so
     its laid-out scenes are freed before the file is formatted."""
+    return render_pages(doc, doc.pages, used_symbols(doc.symbols, (p.items for p in doc.pages)), release)
+
+
+def render_pages(doc: Document, pages: Iterable[Page], used: list[str], release: bool = False) -> bytes:
+    """:func:`render` of ``doc``'s title and symbols with ``pages`` (any iterable, drawn as it
+    yields them: a page need not exist before the one before it is drawn); ``used``: the symbols
+    the pages place, in :func:`used_symbols`' order."""
     buf = io.BytesIO()
-    first = doc.pages[0] if doc.pages else None
+    them = iter(pages)
+    first = next(them, None)
     size = (first.w * MM, first.h * MM) if first else (595.27, 841.89)
     c = canvas.Canvas(buf, pagesize=size, invariant=1, pageCompression=1)
     c.setTitle(doc.title)
@@ -377,21 +378,23 @@ def render(doc: Document, release: bool = False) -> bytes:
         c.setSubject(doc.subject)
     pen = _Pen(c, doc)
     # symbols: innermost first so a form may place another
-    for name in reversed(_used_symbols(doc)):
+    for name in reversed(used):
         sym = doc.symbols[name]
         c.beginForm(_form_name(name), 0, 0, sym.w * MM, sym.h * MM)
         pen.reset()
         pen.draw(sym.items, sym.h)
         c.endForm()
-    for page in doc.pages:
+    page = first
+    while page is not None:
         c.setPageSize((page.w * MM, page.h * MM))
         c.setTrimBox(_box(page.trim_box, page.h))
         c.setBleedBox(_box(page.bleed_box, page.h))
         pen.reset()
         pen.draw(page.items, page.h)
         c.showPage()
-        _pack(c)
+        pack_page(c)
         if release:
             page.items = []
-    del pen                     # its operator memos: their memory is the file's to use
+        page = next(them, None)
+    del pen, first              # its operator memos: their memory is the file's to use
     return pdf_data(c)          # what save() writes, formatted into one buffer as it goes

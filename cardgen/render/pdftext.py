@@ -33,6 +33,7 @@ class TextOps:
         self._fixed = False                 # the last text's codes were all assigned before
         self._open: str | None = None       # the text object last written (open to the next text)
         self._at = (0.0, 0.0)               # where its last text starts, as written
+        self._moves: dict[tuple, str] = {}  # relative moves written, by (from, to x, to y)
 
     def show(self, c: canvas.Canvas, ttf: Any, x: float, y: float, text: str, align: str) -> None:
         """``text`` in the canvas's current TrueType font and size with its anchor (left, centre
@@ -69,15 +70,27 @@ class TextOps:
         if last is not None:
             self.tf = last
         if self._open is not None and code and code[-1] is self._open:
-            px, py = self._at
-            dx, dy = fp_str(x - px), fp_str(y - py)
-            if abs(px + float(dx) - x) < EXACT and abs(py + float(dy) - y) < EXACT:
+            move = self._moves.get((self._at, x, y))
+            if move is None:
+                move = self._move(x, y)
+            if move:
                 self._at = (x, y)
-                self._open = code[-1] = f"{self._open[:-2]}{font}{dx} {dy} Td {shown} ET"
+                self._open = code[-1] = f"{self._open[:-2]}{font}{move} {shown} ET"
                 return
         self._at = (x, y)
         self._open = f"BT {font}{xy} Td {shown} ET"
         code.append(self._open)
+
+    def _move(self, x: float, y: float) -> str:
+        """``dx dy Td`` from the last text's start to (x, y), or "" when those numbers as written
+        would not land on (x, y) as written (remembered: sheet slots repeat the same moves)."""
+        px, py = self._at
+        dx, dy = fp_str(x - px), fp_str(y - py)
+        exact = abs(px + float(dx) - x) < EXACT and abs(py + float(dy) - y) < EXACT
+        if len(self._moves) > 100_000:
+            self._moves.clear()
+        move = self._moves[(self._at, x, y)] = f"{dx} {dy} Td" if exact else ""
+        return move
 
     def _shown(self, c: canvas.Canvas, ttf: Any, text: str) -> tuple[str | None, str, str | None]:
         """The first font operator, the rest of the operators that show ``text``, and the font

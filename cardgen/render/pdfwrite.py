@@ -5,7 +5,7 @@ end, so the whole file exists twice (three times with the page streams still hel
 moment of the largest memory use of a build. :func:`pdf_data` writes the same bytes, in the
 same order, but each object into one growing buffer as it is formatted, and lets go of a
 stream's content once it is written: the file exists once, and the page streams leave as it
-grows.
+grows. :func:`pack_page` encodes a page's content stream as soon as the page is shown.
 """
 
 from __future__ import annotations
@@ -14,12 +14,16 @@ import io
 
 from reportlab import rl_config
 from reportlab.pdfbase.pdfdoc import (
+    PDFArray,
+    PDFBase85Encode,
     PDFCrossReferenceTable,
     PDFDocument,
     PDFFile,
     PDFIndirectObject,
+    PDFName,
     PDFStream,
     PDFTrailer,
+    PDFZCompress,
 )
 from reportlab.pdfgen import canvas
 
@@ -94,3 +98,21 @@ def _format(doc: PDFDocument) -> bytes:
     out.add(PDFTrailer(startxref=at, Size=n + 1, Root=doc.Reference(cat), Info=doc.Reference(info),
                        ID=doc.ID()).format(doc))
     return out.format(doc)
+
+
+def pack_page(c: canvas.Canvas) -> None:
+    """The page just shown, its content stream encoded now rather than when the document is
+    saved: what ``PDFPage.check_format`` and ``PDFStream.format`` would write, byte for byte, but
+    a page keeps its compressed operators instead of its whole text until ``save``."""
+    page = c._doc.Pages.pages[-1]
+    if not page.compression or page.Contents or not page.stream:
+        return
+    filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
+    content = page.stream
+    for f in reversed(filters):         # as PDFStream.format applies them
+        content = f.encode(content)
+    s = PDFStream(content=content, filters=[])
+    s.dictionary["Filter"] = PDFArray([PDFName(f.pdfname) for f in filters])
+    s.__Comment__ = "page stream"
+    page.Contents = s
+    page.stream = None
