@@ -83,7 +83,8 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
     doc.symbols.update(laid.layout.symbols)
     used = used_symbols(doc.symbols, (scene for _, placements, _, fitted in sizes
                                       for scene in sheet_scenes(placements, fitted.grid.per_page)))
-    entries: list[bytes] = []       # cards.json, its pages' records written as they come
+    entries: list[bytes] = []       # cards.json's page records, as text, a batch at a time
+    batch: list[dict] = []
     cuts: dict[str, bytes] = {}
 
     def pages() -> Iterator[Page]:
@@ -93,26 +94,39 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
                 cuts[name] = render_page(*cut_page(game.print.page_w, game.print.page_h,
                                                    [c["trim"] for c in entry["cards"]],
                                                    f"{game.title} — cut lines of {stem}.pdf page {entry['page']}"))
-            entries.append(f"{_ENTRY}{dumps(entry, indent=1).replace(chr(10), _ENTRY)},".encode())
+            batch.append(entry)
+            if len(batch) >= BATCH:
+                entries.append(_records(batch))
             yield page
+        if batch:
+            entries.append(_records(batch))
         entries[:] = [_manifest(manifest, entries)]     # joined before the PDF file is formatted
     pdf = render_pages(doc, pages(), used, release=True)
     return {f"{stem}.pdf": pdf, f"{stem}.json": entries[0], **cuts}
 
 
-def _manifest(manifest: dict, entries: list[bytes]) -> bytes:
-    """cards.json: ``manifest`` (its pages left empty) with the pages' records ``entries`` (each
-    as it would stand there, a comma after it) in place: the text ``dumps`` writes for the whole."""
+BATCH = 200         # page records written to text together (dumps' memos of shared boxes per call)
+
+
+def _records(batch: list[dict]) -> bytes:
+    """The text of page records as they stand in cards.json's ``pages`` (one level deeper than
+    in a list of their own: a space more after each line break); ``batch`` emptied."""
+    text = dumps(batch, indent=1)           # "[\n {…},\n {…}\n]"
+    batch.clear()
+    return text[1:-2].replace("\n", "\n ").encode("utf-8")
+
+
+def _manifest(manifest: dict, records: list[bytes]) -> bytes:
+    """cards.json: ``manifest`` (its pages left empty) with the pages' ``records`` (batches of
+    :func:`_records`) in place: the text ``dumps`` writes for the whole."""
     text = dumps(manifest, indent=1) + "\n"
-    if not entries:
+    if not records:
         return text.encode("utf-8")
     at = text.index(_PAGES) + len(_PAGES) - 1
-    entries[-1] = entries[-1][:-1]      # no comma after the last
-    return b"".join([text[:at].encode("utf-8"), *entries, f"\n ]{text[at + 1:]}".encode()])
+    return b"".join([text[:at].encode("utf-8"), b",".join(records), f"\n ]{text[at + 1:]}".encode()])
 
 
 _PAGES = '\n "pages": []'   # where the pages' records go (a top-level key: no string holds a newline)
-_ENTRY = "\n  "     # where a page's record starts in cards.json (and each of its lines)
 
 
 def report_fit(game, manifest: dict, problems: Problems) -> None:
