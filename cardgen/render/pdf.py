@@ -73,11 +73,12 @@ class _Pen:
 
     def saved(self) -> tuple:
         """The graphics state as tracked, to :meth:`restore` after a ``Q``."""
-        return self.fill, self.stroke, self.font, self.lw, self.tx.tf
+        return self.fill, self.stroke, self.font, self._ttf, self._direct, self.lw, self.tx.tf
 
     def restore(self, saved: tuple) -> None:
-        """After a ``Q``: the state is again what it was at the matching ``q``."""
-        self.fill, self.stroke, self.font, self.lw, self.tx.tf = saved
+        """After a ``Q``: the state is again what it was at the matching ``q`` (reportlab's
+        ``restoreState`` restores its own: the canvas's font, size and colours)."""
+        self.fill, self.stroke, self.font, self._ttf, self._direct, self.lw, self.tx.tf = saved
 
     def color(self, h: str) -> HexColor:
         col = self._colors.get(h)
