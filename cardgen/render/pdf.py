@@ -63,6 +63,7 @@ class _Pen:
         self.tx = TextOps()                            # text operators (and the font in effect)
         self._direct = False                           # the current font's text goes to self.tx
         self._images: dict[tuple, tuple] = {}          # picture operators written, by picture and place
+        self._uses: dict[tuple, tuple] = {}            # form placements written, by symbol and place
         self.reset()
 
     def reset(self) -> None:
@@ -175,12 +176,25 @@ class _Pen:
             self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
 
     def use(self, name: str, x: float, y: float, H: float) -> None:
+        """A symbol's form placed with its top-left corner at (x, y); placed here before (a sheet
+        slot), its operators are written again (``q``, ``cm``, ``Do``, ``Q``: the state is as
+        before), with the form noted in use on the page as ``doForm`` notes it."""
         c = self.c
+        key = (name, x, y, H)
+        done = self._uses.get(key)
+        if done is not None:
+            c._code.extend(done[0])
+            c._formsinuse.append(done[1])
+            return
         sym = self.doc.symbols[name]
+        n = len(c._code)
         c.saveState()
         c.translate(x * MM, (H - y - sym.h) * MM)
-        c.doForm(_form_name(name))
+        c.doForm(form := _form_name(name))
         c.restoreState()
+        if len(self._uses) > 10_000:
+            self._uses.clear()
+        self._uses[key] = (tuple(c._code[n:]), form)
 
     def image(self, it: Image, x: float, y: float, H: float) -> None:
         """A raster picture (its file checked once per document)."""
