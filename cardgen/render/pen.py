@@ -110,13 +110,14 @@ class Pen:
                 self._paints[(h, fill)] = c._code[n]
             return
         c._code.append(op)
+        gs = c._extgstate.getValue      # the alpha in effect: setting it again would write nothing
         if fill:
             c._fillColorObj = col
-            if col.alpha is not None:
+            if col.alpha is not None and gs("ca") != col.alpha:
                 c.setFillAlpha(col.alpha)
         else:
             c._strokeColorObj = col
-            if col.alpha is not None:
+            if col.alpha is not None and gs("CA") != col.alpha:
                 c.setStrokeAlpha(col.alpha)
 
     def ops(self, method, *args) -> None:
