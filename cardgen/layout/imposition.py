@@ -18,7 +18,7 @@ from cardgen.content.sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
 from cardgen.layout.cutfile import registration_marks
 from cardgen.scene import Clip, Line, Moved, Page, Rotate, Use
 
-__all__ = ["Placement", "back_position", "crop_marks", "impose", "make_grid", "sheet_scenes", "sheets"]
+__all__ = ["Placement", "back_position", "crop_marks", "make_grid", "sheet_scenes", "sheets"]
 
 MARK_WIDTH = 0.25    # mm
 MARK_LENGTH = 6.0    # mm, at most, for the marks in the page margins
@@ -98,23 +98,13 @@ class Placement:
     bleed: float      # the bleed the primitives were laid out with
 
 
-def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
-           first_page: int = 1, fitted: Fit | None = None) -> tuple[list[Page], list[dict]]:
-    """Fronts and backs of cards of one size on sheets; returns pages and manifest entries.
-    ``fitted``: the size's sheet fit (default: worked out here)."""
-    pages: list[Page] = []
-    manifest: list[dict] = []
-    for front, back, fm, bm in sheets(placements, w, h, ps, first_page, fitted):
-        pages += [front, back]
-        manifest += [fm, bm]
-    return pages, manifest
-
-
 def sheets(placements: list, w: float, h: float, ps: PrintSettings, first_page: int = 1,
            fitted: Fit | None = None, release: bool = False) -> Iterator[tuple[Page, Page, dict, dict]]:
-    """:func:`impose` one sheet at a time: its front page, back page and their manifest entries.
-    ``release``: the caller's last use of ``placements`` — each sheet's placements are dropped
-    from the list once the sheet was taken (its scenes freed when the caller drops the pages)."""
+    """Fronts and backs of cards of one size on sheets, one sheet at a time: its front page, back
+    page and their manifest entries (``fitted``: the size's sheet fit, default: worked out here;
+    ``first_page``: the front page's number). ``release``: the caller's last use of
+    ``placements`` — each sheet's placements are dropped from the list once the sheet was taken
+    (its scenes freed when the caller drops the pages)."""
     fitted = fitted or fit(ps, w, h)
     grid = fitted.grid
     if grid.per_page == 0:
