@@ -70,6 +70,8 @@ def run(n: int, repeat: int) -> dict:
     if "floor" in res:
         res["ratio"] = round(res["cardgen"]["wall_s"] / res["floor"]["wall_s"], 2)
         res["cpu_ratio"] = round(res["cardgen"]["cpu_s"] / res["floor"]["cpu_s"], 2)
+        res["peak_ratio"] = round(res["cardgen"]["peak_mib"] / res["floor"]["peak_mib"], 2)
+        res["pdf_ratio"] = round(res["cardgen"]["pdf_kib"] / res["floor"]["pdf_kib"], 3)
     return res
 
 
@@ -100,6 +102,8 @@ def main() -> None:
         if "ratio" in r:
             print(f"{n:>6} ratio cardgen/floor wall time: ×{r['ratio']}, CPU time: ×{r['cpu_ratio']} "
                   "(CPU is the steadier figure on a loaded machine)")
+            print(f"{n:>6} ratio cardgen/floor peak memory: ×{r['peak_ratio']} (goal ≤ ×1.5), "
+                  f"PDF size: ×{r['pdf_ratio']} (goal ≤ ×1)")
     (WORK / "results.json").write_text(json.dumps(results, indent=2))
     subprocess.run([PY, str(HERE / "incremental.py")], check=True)
     if 540 in sizes:

@@ -9,6 +9,7 @@ All positions are millimetres from the page's top-left corner.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,7 @@ from cardgen.content.sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
 from cardgen.layout.cutfile import registration_marks
 from cardgen.scene import Clip, Line, Moved, Page, Rotate, Use
 
-__all__ = ["Placement", "back_position", "crop_marks", "impose", "make_grid"]
+__all__ = ["Placement", "back_position", "crop_marks", "make_grid", "sheet_scenes", "sheets"]
 
 MARK_WIDTH = 0.25    # mm
 MARK_LENGTH = 6.0    # mm, at most, for the marks in the page margins
@@ -97,23 +98,25 @@ class Placement:
     bleed: float      # the bleed the primitives were laid out with
 
 
-def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
-           first_page: int = 1, fitted: Fit | None = None) -> tuple[list[Page], list[dict]]:
-    """Fronts and backs of cards of one size on sheets; returns pages and manifest entries.
-    ``fitted``: the size's sheet fit (default: worked out here)."""
+def sheets(placements: list, w: float, h: float, ps: PrintSettings, first_page: int = 1,
+           fitted: Fit | None = None, release: bool = False) -> Iterator[tuple[Page, Page, dict, dict]]:
+    """Fronts and backs of cards of one size on sheets, one sheet at a time: its front page, back
+    page and their manifest entries (``fitted``: the size's sheet fit, default: worked out here;
+    ``first_page``: the front page's number). ``release``: the caller's last use of
+    ``placements`` — each sheet's placements are dropped from the list once the sheet was taken
+    (its scenes freed when the caller drops the pages)."""
     fitted = fitted or fit(ps, w, h)
     grid = fitted.grid
     if grid.per_page == 0:
         raise ValueError(f"a {w:g} × {h:g} mm card with {ps.bleed:g} mm bleed does not fit on {ps.paper}")
-    pages: list[Page] = []
-    manifest: list[dict] = []
     slots: dict[int, tuple] = {}
+    page_no = first_page
     for start in range(0, len(placements), grid.per_page):
         chunk = placements[start:start + grid.per_page]
         front = Page(ps.page_w, ps.page_h, label="front")
         back = Page(ps.page_w, ps.page_h, label="back")
-        fm: dict[str, Any] = {"page": first_page + len(pages), "side": "front", "cards": []}
-        bm: dict[str, Any] = {"page": first_page + len(pages) + 1, "side": "back", "cards": []}
+        fm: dict[str, Any] = {"page": page_no, "side": "front", "cards": []}
+        bm: dict[str, Any] = {"page": page_no + 1, "side": "back", "cards": []}
         for k, pl in enumerate(chunk):
             slot = slots.get(k)
             if slot is None:        # a sheet's k-th place: the same on every sheet (its lists shared)
@@ -138,9 +141,23 @@ def impose(placements: list[Placement], w: float, h: float, ps: PrintSettings,
             page.bleed_box = _union([c["bleed_box"] for c in m["cards"]])
         fm["grid"] = {"cols": grid.cols, "rows": grid.rows, "bleed": round(grid.bleed, 4)}
         bm["grid"] = fm["grid"]
-        pages += [front, back]
-        manifest += [fm, bm]
-    return pages, manifest
+        n = len(chunk)
+        del chunk, pl
+        if release:
+            placements[start:start + n] = [None] * n
+        yield front, back, fm, bm
+        page_no += 2
+
+
+def sheet_scenes(placements: list[Placement], per_page: int) -> Iterator[list]:
+    """The scenes of ``placements`` in the order :func:`sheets` puts them on pages (a sheet's
+    fronts, then its backs)."""
+    for start in range(0, len(placements), per_page):
+        chunk = placements[start:start + per_page]
+        for pl in chunk:
+            yield pl.front
+        for pl in chunk:
+            yield pl.back
 
 
 def _union(boxes: list[list[float]]) -> tuple[float, float, float, float]:

@@ -6,72 +6,127 @@ a sheet given up is a PRINT-FIT warning."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-from cardgen.content.sheetfit import fit
+from cardgen.content.sheetfit import Fit, fit
 from cardgen.core import sources
 from cardgen.core.jsonout import dumps
 from cardgen.core.problems import Loc, Problems
 from cardgen.layout.cutfile import cut_page, registration_record
 from cardgen.layout.errorcard import draft_mark
-from cardgen.layout.imposition import impose
-from cardgen.render.pdf import render
+from cardgen.layout.imposition import sheet_scenes, sheets
+from cardgen.render.pdf import render_pages, used_symbols
 from cardgen.render.svg import render_page
-from cardgen.scene import Document
+from cardgen.scene import Document, Page
 
 
-def document(laid, groups: dict | None = None) -> tuple[Document, dict]:
-    """The imposed sheets of ``groups`` (default: every card of the game) and the manifest.
-    A draft build marks every sheet DRAFT outside the cards."""
+def _head(laid) -> dict:
+    """cards.json without its pages (their place kept, empty)."""
     game = laid.game
     ps = game.print
-    doc = Document(f"{game.title} — cards", subject="card sheets")
     manifest = {"game": game.slug, "units": "mm", "origin": "top-left, y down",
                 "paper": ps.paper, "page_size": [ps.page_w, ps.page_h], "duplex": ps.duplex,
                 "offset": list(ps.offset), "bleed": ps.bleed, "margin": ps.margin, "fit": {}, "pages": []}
     if ps.registration != "none":
         manifest["registration"] = registration_record(ps.page_w, ps.page_h)
-    for size, placements in (laid.groups if groups is None else groups).items():
+    return manifest
+
+
+def _sizes(laid, groups: dict) -> list[tuple[str, list, Any, Fit]]:
+    """(card size, its placements, its first card type, its sheet fit) for each size printed."""
+    game = laid.game
+    out = []
+    for size, placements in groups.items():
         ct = next(t for t in game.card_types.values() if t.size == size)
-        fitted = fit(ps, ct.width, ct.height, size)
-        manifest["fit"][size] = fitted.record()
-        pages, entries = impose(placements, ct.width, ct.height, ps, first_page=len(doc.pages) + 1, fitted=fitted)
-        for e in entries:
-            e["card_size"] = size
-        if laid.draft:
-            for page, e in zip(pages, entries):
-                mark = draft_mark(ps.page_h, [c["bleed_box"] for c in e["cards"]])
-                if mark is not None:
-                    page.items.append(mark)
-        doc.pages += pages
-        manifest["pages"] += entries
-    doc.symbols.update(laid.layout.symbols)
-    return doc, manifest
+        out.append((size, placements, ct, fit(game.print, ct.width, ct.height, size)))
+    return out
+
+
+def _pages(laid, sizes: list, release: bool = False) -> Iterator[tuple[Page, dict]]:
+    """Every sheet's front and back page with its manifest entry, imposed as they are asked
+    for (``release``: each sheet's placements dropped once imposed)."""
+    ps = laid.game.print
+    first = 1
+    for size, placements, ct, fitted in sizes:
+        for front, back, fm, bm in sheets(placements, ct.width, ct.height, ps, first, fitted, release):
+            for page, e in ((front, fm), (back, bm)):
+                e["card_size"] = size
+                if laid.draft:
+                    mark = draft_mark(ps.page_h, [c["bleed_box"] for c in e["cards"]])
+                    if mark is not None:
+                        page.items.append(mark)
+                first += 1
+                yield page, e
 
 
 def build(laid, groups: dict | None = None, stem: str = "cards", problems: Problems | None = None,
           release: bool = False, **_opts) -> dict[str, bytes]:
-    """cards.pdf, cards.json (and cut files). ``release``: this is the last use of
+    """cards.pdf, cards.json (and cut files), sheet by sheet: each sheet is imposed, drawn and
+    written into the manifest before the next is made. ``release``: this is the last use of
     ``laid.groups`` (a command-line build) — the placements are handed over and each sheet's
     laid-out scenes are freed once the sheet is drawn (peak memory), ``laid.groups`` left empty."""
     if release and groups is None:
         groups, laid.groups = laid.groups, {}
-    doc, manifest = document(laid, groups)
+    sizes = _sizes(laid, laid.groups if groups is None else groups)
     groups = None
+    game = laid.game
+    manifest = _head(laid)
+    for size, _, _, fitted in sizes:
+        manifest["fit"][size] = fitted.record()
     if laid.draft:
         manifest["draft"] = True
     if problems is not None:
-        report_fit(laid.game, manifest, problems)
-    files = {}
-    ps = laid.game.print
-    if ps.registration != "none":
-        for entry in manifest["pages"]:
-            if entry["side"] == "front":
+        report_fit(game, manifest, problems)
+    doc = Document(f"{game.title} — cards", subject="card sheets")
+    doc.symbols.update(laid.layout.symbols)
+    used = used_symbols(doc.symbols, (scene for _, placements, _, fitted in sizes
+                                      for scene in sheet_scenes(placements, fitted.grid.per_page)))
+    entries: list[bytes] = []       # cards.json's page records, as text, a batch at a time
+    batch: list[dict] = []
+    cuts: dict[str, bytes] = {}
+
+    def pages() -> Iterator[Page]:
+        for page, entry in _pages(laid, sizes, release):
+            if game.print.registration != "none" and entry["side"] == "front":
                 entry["cut_file"] = name = f"{stem}-cut-{entry['page']}.svg"
-                files[name] = render_page(*cut_page(ps.page_w, ps.page_h, [c["trim"] for c in entry["cards"]],
-                                      f"{laid.game.title} — cut lines of {stem}.pdf page {entry['page']}"))
-    return {f"{stem}.pdf": render(doc, release=release),
-            f"{stem}.json": (dumps(manifest, indent=1) + "\n").encode("utf-8"), **files}
+                cuts[name] = render_page(*cut_page(game.print.page_w, game.print.page_h,
+                                                   [c["trim"] for c in entry["cards"]],
+                                                   f"{game.title} — cut lines of {stem}.pdf page {entry['page']}"))
+            batch.append(entry)
+            if len(batch) >= BATCH:
+                entries.append(_records(batch))
+            yield page
+        if batch:
+            entries.append(_records(batch))
+        entries[:] = [_manifest(manifest, entries)]     # joined before the PDF file is formatted
+    pdf = render_pages(doc, pages(), used, release=True)
+    return {f"{stem}.pdf": pdf, f"{stem}.json": entries[0], **cuts}
+
+
+BATCH = 200         # page records written to text together (dumps' memos of shared boxes per call)
+
+
+def _records(batch: list[dict]) -> bytes:
+    """The text of page records as they stand in cards.json's ``pages`` (one level deeper than
+    in a list of their own: a space more after each line break); ``batch`` emptied."""
+    text = dumps(batch, indent=1)           # "[\n {…},\n {…}\n]"
+    batch.clear()
+    return text[1:-2].replace("\n", "\n ").encode("utf-8")
+
+
+def _manifest(manifest: dict, records: list[bytes]) -> bytes:
+    """cards.json: ``manifest`` (its pages left empty) with the pages' ``records`` (batches of
+    :func:`_records`) in place: the text ``dumps`` writes for the whole."""
+    text = dumps(manifest, indent=1) + "\n"
+    if not records:
+        return text.encode("utf-8")
+    at = text.index(_PAGES) + len(_PAGES) - 1
+    return b"".join([text[:at].encode("utf-8"), b",".join(records), f"\n ]{text[at + 1:]}".encode()])
+
+
+_PAGES = '\n "pages": []'   # where the pages' records go (a top-level key: no string holds a newline)
 
 
 def report_fit(game, manifest: dict, problems: Problems) -> None:

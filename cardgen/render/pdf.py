@@ -1,367 +1,34 @@
 """Render a scene document to PDF with reportlab (deterministic: invariant mode).
 
 Symbols become form XObjects drawn once and placed by reference; images are embedded
-once; graphics state changes are emitted only when they change.
+once; graphics state changes are emitted only when they change (the drawing itself:
+:mod:`cardgen.render.pen`; text operators: :mod:`cardgen.render.pdftext`; the file:
+:mod:`cardgen.render.pdfwrite`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
-from typing import Any
+from collections.abc import Iterable
 
-from reportlab import rl_config
-from reportlab.lib.colors import Color, HexColor
-from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfdoc import PDFArray, PDFBase85Encode, PDFName, PDFStream, PDFZCompress
 from reportlab.pdfgen import canvas
 
-from cardgen.core import fonts, sources
-from cardgen.core.artfiles import svg_drawing
-from cardgen.core.images import ImageError
-from cardgen.core.lazymod import lazy
-from cardgen.scene import (
-    Circle,
-    Clip,
-    Document,
-    Image,
-    Line,
-    Link,
-    Moved,
-    Polygon,
-    Rect,
-    Rotate,
-    Text,
-    Use,
-    children,
-    translate,
-)
+from cardgen.render.pdfwrite import pack_page, pdf_data
+from cardgen.render.pen import MM, Pen, form_name
+from cardgen.scene import Document, Moved, Page, Rect, Text, Use, children
 
-renderPDF = lazy("reportlab.graphics.renderPDF")   # SVG pictures only (it loads platypus)
-
-MM = 72.0 / 25.4
-
-
-class _Pen:
-    """Draws primitives on a reportlab canvas, remembering the current paint state."""
-
-    fill: str | None
-    stroke: str | None
-    font: tuple[str, float] | None
-    lw: float | None
-
-    def __init__(self, c: canvas.Canvas, doc: Document):
-        self.c = c
-        self.doc = doc
-        self._colors: dict[str, HexColor] = {}
-        self.forms: set[str] = set()      # SVG pictures already made into forms
-        self._codes: dict[str, tuple] = {}     # font → (assignments seen, code table, its characters, name)
-        self._ttf: Any = None                  # the current font (reportlab's TTFont)
-        self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
-        self._fp: dict[tuple, str] = {}                # numbers as written (fp_str), by value
-        self._paths: dict[str, str] = {}               # picture paths, checked once per document
-        self._paints: dict[tuple, str] = {}            # colour operators written, by (colour, fill)
-        self._said: dict[tuple, str] = {}              # text operators written, by text, place and font
-        self._fixed = False                            # the last text's codes were all assigned before
-        self._images: dict[tuple, tuple] = {}          # picture operators written, by picture and place
-        self.reset()
-
-    def reset(self) -> None:
-        self.fill = self.stroke = self.font = None
-        self.lw = None
-
-    def color(self, h: str) -> HexColor:
-        col = self._colors.get(h)
-        if col is None:
-            col = self._colors[h] = HexColor(h)
-        return col
-
-    def set_fill(self, h: str) -> None:
-        if h != self.fill:
-            self._paint(h, True)
-            self.fill = h
-
-    def set_stroke(self, h: str, width: float) -> None:
-        if h != self.stroke:
-            self._paint(h, False)
-            self.stroke = h
-        if width != self.lw:
-            self.c.setLineWidth(width * MM)
-            self.lw = width
-
-    def _paint(self, h: str, fill: bool) -> None:
-        """``setFillColor`` (``setStrokeColor``) of the colour ``h``: the colour operator it wrote
-        the first time is written again, with the state it sets (the colour object, its alpha)."""
-        c = self.c
-        col = self.color(h)
-        op = self._paints.get((h, fill))
-        if op is None or c._enforceColorSpace is not None or type(col) is not Color:
-            n = len(c._code)
-            (c.setFillColor if fill else c.setStrokeColor)(col)
-            if c._enforceColorSpace is None and type(col) is Color:
-                self._paints[(h, fill)] = c._code[n]
-            return
-        c._code.append(op)
-        if fill:
-            c._fillColorObj = col
-            if col.alpha is not None:
-                c.setFillAlpha(col.alpha)
-        else:
-            c._strokeColorObj = col
-            if col.alpha is not None:
-                c.setStrokeAlpha(col.alpha)
-
-    def ops(self, method, *args) -> None:
-        """``method(*args)`` for a canvas method that only appends path operators to the page:
-        the same call (same sheet slot on another page) repeats the operators it wrote before."""
-        code = self.c._code
-        key = (method.__name__, self.c._fillMode, *args)
-        done = self._ops.get(key)
-        if done is None:
-            n = len(code)
-            method(*args)
-            if len(self._ops) > 100_000:
-                self._ops.clear()
-            done = self._ops[key] = tuple(code[n:])
-        else:
-            code.extend(done)
-
-    def text(self, x: float, y: float, text: str, align: str) -> None:
-        """What ``drawString`` (``drawCentredString``, ``drawRightString``) writes for a TrueType
-        font, byte for byte, without a text object per call: the font's subset codes of text
-        whose characters all have one already come from a single ``str.translate``."""
-        c, ttf = self.c, self._ttf
-        if not c.bottomup or not getattr(ttf, "_dynamicFont", False):     # not the case this mirrors
-            {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)(x, y, text)
-            return
-        key = (x, y, text, align, ttf.fontName, c._fontsize, c._leading)
-        said = self._said.get(key)
-        if said is not None:            # the same text at the same place (a sheet slot) said before
-            c._code.append(said)
-            return
-        if align == "center":
-            x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
-        elif align == "right":
-            x = x - pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
-        xy = self._fp.get((x, y))
-        if xy is None:
-            if len(self._fp) > 100_000:
-                self._fp.clear()
-            xy = self._fp[(x, y)] = fp_str(x, y)
-        self._fixed = False
-        said = f"BT 1 0 0 1 {xy} Tm {self._shown(ttf, text)} T* ET"
-        c._code.append(said)
-        if self._fixed and len(text) <= 16:     # codes all assigned: the same next time (kept for
-            if len(self._said) > 20_000:        # short texts, labels and numbers, which repeat)
-                self._said.clear()
-            self._said[key] = said
-
-    def _shown(self, ttf, text: str) -> str:
-        """The operators that show ``text`` in the current font (``PDFTextObject._formatText``)."""
-        if not text:
-            return ""
-        c = self.c
-        doc = c._doc
-        state = ttf.state.get(doc)
-        if state is not None:
-            known = self._codes.get(ttf.fontName)
-            if known is None or known[0] != len(state.assignments):
-                table = {k: n for k, n in state.assignments.items() if n < 256}
-                if 32 in table:
-                    table[0xA0] = table[32]         # splitString shows a no-break space as a space
-                name = ttf.getSubsetInternalName(0, doc) if table else ""
-                known = self._codes[ttf.fontName] = (len(state.assignments), table,
-                                                     frozenset(map(chr, table)), name)
-            if known[2].issuperset(text):
-                tf = self._fp.get((ttf.fontName, c._fontsize, c._leading))
-                if tf is None:
-                    tf = self._fp[(ttf.fontName, c._fontsize, c._leading)] = \
-                        f"{known[3]} {fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
-                self._fixed = True
-                return f"{tf} ({c._escape(text.translate(known[1]).encode('latin-1'))}) Tj"
-        out = []
-        cur = -1
-        for subset, t in ttf.splitString(text, doc):
-            if subset != cur:
-                out.append(f"{ttf.getSubsetInternalName(subset, doc)} {fp_str(c._fontsize)} Tf "
-                           f"{fp_str(c._leading)} TL")
-                cur = subset
-            out.append(f"({c._escape(t)}) Tj")
-        return " ".join(out)
-
-    def put_text(self, it: Text, x: float, y: float, H: float) -> None:
-        """``it`` with its anchor at (x, y) (mm, top-left origin; ``H`` the page height)."""
-        self.set_fill(it.color)
-        if (it.font, it.size) != self.font:
-            self._ttf = fonts.font(it.font)
-            self.c.setFont(it.font, it.size)
-            self.font = (it.font, it.size)
-        self.text(x * MM, (H - y) * MM, it.text, it.align)
-
-    def rect(self, it: Rect, x: float, y: float, H: float) -> None:
-        if it.fill is None and it.stroke is None:
-            return
-        if it.fill:
-            self.set_fill(it.fill)
-        if it.stroke:
-            self.set_stroke(it.stroke, it.width)
-        c = self.c
-        args = (x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM)
-        if it.radius:
-            self.ops(c.roundRect, *args, it.radius * MM, int(bool(it.stroke)), int(bool(it.fill)))
-        else:
-            self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
-
-    def use(self, name: str, x: float, y: float, H: float) -> None:
-        c = self.c
-        sym = self.doc.symbols[name]
-        c.saveState()
-        c.translate(x * MM, (H - y - sym.h) * MM)
-        c.doForm(_form_name(name))
-        c.restoreState()
-
-    def image(self, it: Image, x: float, y: float, H: float) -> None:
-        """A raster picture (its file checked once per document)."""
-        c = self.c
-        key = (it.path, x, y, it.w, it.h, H)
-        done = self._images.get(key)
-        if done is not None:            # drawn here before (a sheet slot): its operators again, and
-            c._currentPageHasImages = 1     # what drawImage notes for the page
-            c._code.extend(done[0])
-            c._formsinuse.append(done[1])
-            return
-        n = len(c._code)
-        paths = self._paths
-        c.drawImage(paths.get(it.path) or paths.setdefault(it.path, str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES))),
-                    x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
-                    preserveAspectRatio=True, anchor="c")
-        if len(self._images) > 100_000:
-            self._images.clear()
-        self._images[key] = (tuple(c._code[n:]), c._formsinuse[-1])
-
-    def moved(self, m: Moved, H: float) -> None:
-        """``m`` drawn exactly as ``translate(m.items, m.dx, m.dy)`` would be (the offset added to
-        each position as ``translate`` adds it), without making the moved copies of the common
-        primitives; the others are moved, then drawn."""
-        dx, dy = m.dx, m.dy
-        for it in m.items:
-            t = type(it)
-            if t is Text:
-                self.put_text(it, it.x + dx, it.y + dy, H)
-            elif t is Rect:
-                self.rect(it, it.x + dx, it.y + dy, H)
-            elif t is Use:
-                self.use(it.name, it.x + dx, it.y + dy, H)
-            elif t is Image and not it.path.lower().endswith(".svg"):
-                self.image(it, it.x + dx, it.y + dy, H)
-            else:
-                self.draw(translate([it], dx, dy), H)
-
-    def draw(self, items, H: float) -> None:
-        c = self.c
-        for it in items:
-            t = type(it)
-            if t is Text:
-                self.put_text(it, it.x, it.y, H)
-            elif t is Rect:
-                self.rect(it, it.x, it.y, H)
-            elif t is Moved:
-                self.moved(it, H)
-            elif t is Use:
-                self.use(it.name, it.x, it.y, H)
-            elif t is Line:
-                self.set_stroke(it.stroke, it.width)
-                if it.dash:
-                    c.setDash([d * MM for d in it.dash])
-                self.ops(c.line, it.x1 * MM, (H - it.y1) * MM, it.x2 * MM, (H - it.y2) * MM)
-                if it.dash:
-                    c.setDash([])
-            elif t is Circle:
-                if it.fill:
-                    self.set_fill(it.fill)
-                if it.stroke:
-                    self.set_stroke(it.stroke, it.width)
-                c.circle(it.cx * MM, (H - it.cy) * MM, it.r * MM, stroke=int(bool(it.stroke)),
-                         fill=int(bool(it.fill)))
-            elif t is Polygon:
-                if it.fill:
-                    self.set_fill(it.fill)
-                if it.stroke:
-                    self.set_stroke(it.stroke, it.width)
-                p = c.beginPath()
-                (x0, y0), *rest = it.points
-                p.moveTo(x0 * MM, (H - y0) * MM)
-                for x, y in rest:
-                    p.lineTo(x * MM, (H - y) * MM)
-                p.close()
-                c.drawPath(p, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
-            elif t is Image and it.path.lower().endswith(".svg"):
-                self.svg(it, H)
-            elif t is Image:
-                self.image(it, it.x, it.y, H)
-            elif t is Clip:
-                c.saveState()
-                p = c.beginPath()
-                p.rect(it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM)
-                c.clipPath(p, stroke=0, fill=0)
-                saved = (self.fill, self.stroke, self.font, self.lw)
-                self.draw(it.items, H)
-                c.restoreState()
-                self.fill, self.stroke, self.font, self.lw = saved
-                self.reset()
-            elif t is Rotate:
-                c.saveState()
-                c.translate(it.cx * MM, (H - it.cy) * MM)
-                c.rotate(-it.angle)               # reportlab turns counter-clockwise, y up
-                c.translate(-it.cx * MM, -(H - it.cy) * MM)
-                saved = (self.fill, self.stroke, self.font, self.lw)
-                self.draw(it.items, H)
-                c.restoreState()
-                self.fill, self.stroke, self.font, self.lw = saved
-                self.reset()
-            elif t is Link:
-                c.bookmarkHorizontal(it.name, it.x * MM, (H - it.y) * MM)
-
-
-    def svg(self, it: Image, H: float) -> None:
-        """An SVG picture: its form (made once per document) scaled into the box."""
-        try:
-            drawing = svg_drawing(it.path)
-        except ImageError:          # reported when the card was laid out
-            return
-        if drawing is None or not drawing.width or not drawing.height:
-            return
-        name = _svg_form(it.path)
-        c = self.c
-        if name not in self.forms:
-            self.forms.add(name)
-            c.beginForm(name, 0, 0, drawing.width, drawing.height)
-            renderPDF.draw(drawing, c, 0, 0)
-            c.endForm()
-        c.saveState()
-        c.translate(it.x * MM, (H - it.y - it.h) * MM)
-        c.scale(it.w * MM / drawing.width, it.h * MM / drawing.height)
-        c.doForm(name)
-        c.restoreState()
-        self.reset()
-
-
-def _svg_form(path: str) -> str:
-    return "SVG" + hashlib.sha256(path.encode()).hexdigest()[:16]
+__all__ = ["MM", "draw_items", "render", "render_pages", "used_symbols"]
 
 
 def draw_items(c: canvas.Canvas, items, height_mm: float, doc: Document | None = None) -> None:
     """Draw scene primitives on any reportlab canvas (e.g. inside a platypus flowable);
     ``height_mm`` is the height of the area the scene's top-left origin refers to."""
-    _Pen(c, doc or Document("scene")).draw(items, height_mm)
+    Pen(c, doc or Document("scene")).draw(items, height_mm)
 
 
-def _form_name(name: str) -> str:
-    return "F" + "".join(ch if ch.isalnum() else "_" for ch in name)
-
-
-def _used_symbols(doc: Document) -> list[str]:
+def used_symbols(symbols: dict, scenes: Iterable[list]) -> list[str]:
+    """The names of the symbols ``scenes`` place, in the order first placed (a symbol's own
+    symbols right after it): the order their forms are made in."""
     seen: dict[str, None] = {}
     walked: dict[int, list] = {}        # scenes looked through (a card's back, placed on every sheet)
 
@@ -372,15 +39,18 @@ def _used_symbols(doc: Document) -> list[str]:
                 continue
             if isinstance(it, Use) and it.name not in seen:
                 seen[it.name] = None
-                walk(doc.symbols[it.name].items)
+                walk(symbols[it.name].items)
             elif type(it) is Moved:
-                if walked.get(id(it.items)) is not it.items:
-                    walked[id(it.items)] = it.items
-                    walk(it.items)
+                once(it.items)
             else:
                 walk(children(it))
-    for p in doc.pages:
-        walk(p.items)
+
+    def once(items):
+        if walked.get(id(items)) is not items:
+            walked[id(items)] = items
+            walk(items)
+    for items in scenes:
+        once(items)
     return list(seen)
 
 
@@ -392,30 +62,20 @@ def _box(box: tuple[float, float, float, float] | None, page_h: float) -> tuple 
     return tuple(round(v * MM, 3) for v in (x, page_h - y - h, x + w, page_h - y))
 
 
-def _pack(c: canvas.Canvas) -> None:
-    """The page just shown, its content stream encoded now rather than when the document is
-    saved: what ``PDFPage.check_format`` and ``PDFStream.format`` would write, byte for byte, but
-    a page keeps its compressed operators instead of its whole text until ``save``."""
-    page = c._doc.Pages.pages[-1]
-    if not page.compression or page.Contents or not page.stream:
-        return
-    filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
-    content = page.stream
-    for f in reversed(filters):         # as PDFStream.format applies them
-        content = f.encode(content)
-    s = PDFStream(content=content, filters=[])
-    s.dictionary["Filter"] = PDFArray([PDFName(f.pdfname) for f in filters])
-    s.__Comment__ = "page stream"
-    page.Contents = s
-    page.stream = None
-
-
 def render(doc: Document, release: bool = False) -> bytes:
     """The document as PDF bytes; the same document always gives the same bytes. ``release``:
     the caller's last use of ``doc`` — each page's items are dropped once the page is drawn, so
     its laid-out scenes are freed before the file is formatted."""
+    return render_pages(doc, doc.pages, used_symbols(doc.symbols, (p.items for p in doc.pages)), release)
+
+
+def render_pages(doc: Document, pages: Iterable[Page], used: list[str], release: bool = False) -> bytes:
+    """:func:`render` of ``doc``'s title and symbols with ``pages`` (any iterable, drawn as it
+    yields them: a page need not exist before the one before it is drawn); ``used``: the symbols
+    the pages place, in :func:`used_symbols`' order."""
     buf = io.BytesIO()
-    first = doc.pages[0] if doc.pages else None
+    them = iter(pages)
+    first = next(them, None)
     size = (first.w * MM, first.h * MM) if first else (595.27, 841.89)
     c = canvas.Canvas(buf, pagesize=size, invariant=1, pageCompression=1)
     c.setTitle(doc.title)
@@ -423,22 +83,25 @@ def render(doc: Document, release: bool = False) -> bytes:
     c.setCreator("cardgen")
     if doc.subject:
         c.setSubject(doc.subject)
-    pen = _Pen(c, doc)
+    pen = Pen(c, doc)
     # symbols: innermost first so a form may place another
-    for name in reversed(_used_symbols(doc)):
+    for name in reversed(used):
         sym = doc.symbols[name]
-        c.beginForm(_form_name(name), 0, 0, sym.w * MM, sym.h * MM)
+        c.beginForm(form_name(name), 0, 0, sym.w * MM, sym.h * MM)
         pen.reset()
         pen.draw(sym.items, sym.h)
         c.endForm()
-    for page in doc.pages:
+    page = first
+    while page is not None:
         c.setPageSize((page.w * MM, page.h * MM))
         c.setTrimBox(_box(page.trim_box, page.h))
         c.setBleedBox(_box(page.bleed_box, page.h))
         pen.reset()
         pen.draw(page.items, page.h)
         c.showPage()
-        _pack(c)
+        pack_page(c)
         if release:
             page.items = []
-    return c.getpdfdata()          # what save() writes, without copying it through the buffer
+        page = next(them, None)
+    del pen, first              # its operator memos: their memory is the file's to use
+    return pdf_data(c)          # what save() writes, formatted into one buffer as it goes

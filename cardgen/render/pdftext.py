@@ -1,0 +1,131 @@
+"""Text operators of a page, written straight into a reportlab canvas's content stream.
+
+A text shown in a TrueType font (reportlab's subset fonts) is written as
+``BT [/Fn+k size Tf] x y Td (codes) Tj ET``: the position with ``Td`` (a text object starts
+at the identity matrix, so ``x y Td`` places its text as ``1 0 0 1 x y Tm`` would), no leading
+and no line break after it (nothing here uses them), and the font operator only when the font
+or size differs from the one in effect: the text state outlives ``ET`` and is saved and
+restored with the graphics state (``q``/``Q``), which the caller tracks through
+:attr:`TextOps.tf`. Texts written one after the other with nothing between them (the lines of
+a paragraph, a row of labels) share one text object, each placed from the one before with
+``dx dy Td`` when those two numbers, as written, land on its position as written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen import canvas
+
+EXACT = 1e-9        # points: a relative move must land on the absolute position this close
+
+
+class TextOps:
+    """The text operators of one document (memos of subset codes, positions, repeated texts)."""
+
+    def __init__(self) -> None:
+        self.tf: str | None = None          # the font operator in effect (None: unknown)
+        self._codes: dict[str, tuple] = {}  # font → (assignments seen, code table, its characters, name)
+        self._fp: dict[Any, Any] = {}       # numbers as written (fp_str), by value
+        self._said: dict[tuple, tuple] = {}  # texts written, by text, place and font
+        self._fixed = False                 # the last text's codes were all assigned before
+        self._open: str | None = None       # the text object last written (open to the next text)
+        self._at = (0.0, 0.0)               # where its last text starts, as written
+        self._moves: dict[tuple, str] = {}  # relative moves written, by (from, to x, to y)
+
+    def show(self, c: canvas.Canvas, ttf: Any, x: float, y: float, text: str, align: str) -> None:
+        """``text`` in the canvas's current TrueType font and size with its anchor (left, centre
+        or right end of the baseline) at (x, y) points."""
+        key = (x, y, text, align, ttf.fontName, c._fontsize)
+        said = self._said.get(key)
+        if said is not None:            # the same text at the same place (a sheet slot) said before
+            self._put(c, *said)
+            return
+        if align == "center":
+            x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
+        elif align == "right":
+            x = x - pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
+        at = self._fp.get((x, y))
+        if at is None:
+            if len(self._fp) > 100_000:
+                self._fp.clear()
+            xs, ys = fp_str(x), fp_str(y)
+            at = self._fp[(x, y)] = (f"{xs} {ys}", float(xs), float(ys))
+        self._fixed = False
+        said = (*at, *self._shown(c, ttf, text))
+        self._put(c, *said)
+        if self._fixed and len(text) <= 16:     # codes all assigned: the same next time (kept for
+            if len(self._said) > 20_000:        # short texts, labels and numbers, which repeat)
+                self._said.clear()
+            self._said[key] = said
+
+    def _put(self, c: canvas.Canvas, xy: str, x: float, y: float, tf: str | None, shown: str,
+             last: str | None) -> None:
+        """A text at ``xy`` (``x``, ``y`` as written) shown by ``shown``, its first font
+        operator ``tf`` (written only when not in effect already), ``last`` in effect after it."""
+        code = c._code
+        font = "" if tf is None or tf == self.tf else f"{tf} "
+        if last is not None:
+            self.tf = last
+        if self._open is not None and code and code[-1] is self._open:
+            move = self._moves.get((self._at, x, y))
+            if move is None:
+                move = self._move(x, y)
+            if move:
+                self._at = (x, y)
+                self._open = code[-1] = f"{self._open[:-2]}{font}{move} {shown} ET"
+                return
+        self._at = (x, y)
+        self._open = f"BT {font}{xy} Td {shown} ET"
+        code.append(self._open)
+
+    def _move(self, x: float, y: float) -> str:
+        """``dx dy Td`` from the last text's start to (x, y), or "" when those numbers as written
+        would not land on (x, y) as written (remembered: sheet slots repeat the same moves)."""
+        px, py = self._at
+        dx, dy = fp_str(x - px), fp_str(y - py)
+        exact = abs(px + float(dx) - x) < EXACT and abs(py + float(dy) - y) < EXACT
+        if len(self._moves) > 100_000:
+            self._moves.clear()
+        move = self._moves[(self._at, x, y)] = f"{dx} {dy} Td" if exact else ""
+        return move
+
+    def _shown(self, c: canvas.Canvas, ttf: Any, text: str) -> tuple[str | None, str, str | None]:
+        """The first font operator, the rest of the operators that show ``text``, and the font
+        operator in effect after them
+        (``PDFTextObject._formatText``: the font's subset codes; text whose characters all have a
+        code in the first subset comes from one ``str.translate``)."""
+        if not text:
+            return None, "", None
+        doc = c._doc
+        state = ttf.state.get(doc)
+        size = c._fontsize
+        if state is not None:
+            known = self._codes.get(ttf.fontName)
+            if known is None or known[0] != len(state.assignments):
+                table = {k: n for k, n in state.assignments.items() if n < 256}
+                if 32 in table:
+                    table[0xA0] = table[32]         # splitString shows a no-break space as a space
+                name = ttf.getSubsetInternalName(0, doc) if table else ""
+                known = self._codes[ttf.fontName] = (len(state.assignments), table,
+                                                     frozenset(map(chr, table)), name)
+            if known[2].issuperset(text):
+                tf = self._fp.get((ttf.fontName, size))
+                if tf is None:
+                    tf = self._fp[(ttf.fontName, size)] = f"{known[3]} {fp_str(size)} Tf"
+                self._fixed = True
+                return tf, f"({c._escape(text.translate(known[1]).encode('latin-1'))}) Tj", tf
+        out: list[str] = []
+        first = None
+        cur = None
+        for subset, t in ttf.splitString(text, doc):
+            tf = f"{ttf.getSubsetInternalName(subset, doc)} {fp_str(size)} Tf"
+            if first is None:
+                first = cur = tf
+            elif tf != cur:
+                out.append(tf)
+                cur = tf
+            out.append(f"({c._escape(t)}) Tj")
+        return first, " ".join(out), cur

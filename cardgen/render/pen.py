@@ -1,0 +1,341 @@
+"""The pen: scene primitives drawn on a reportlab canvas, remembering the graphics state.
+
+Colours, line widths and fonts are written only when they change; operators a primitive wrote
+at one place (a sheet slot: the same on every sheet) are written again as they were; text goes
+through :mod:`cardgen.render.pdftext`. A symbol is placed as the form XObject
+:func:`form_name` names (made by :func:`cardgen.render.pdf.render_pages`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfgen import canvas
+
+from cardgen.core import fonts, sources
+from cardgen.core.artfiles import svg_drawing
+from cardgen.core.images import ImageError
+from cardgen.core.lazymod import lazy
+from cardgen.render.pdftext import TextOps
+from cardgen.scene import (
+    Circle,
+    Clip,
+    Document,
+    Image,
+    Line,
+    Link,
+    Moved,
+    Polygon,
+    Rect,
+    Rotate,
+    Text,
+    Use,
+    translate,
+)
+
+renderPDF = lazy("reportlab.graphics.renderPDF")   # SVG pictures only (it loads platypus)
+
+MM = 72.0 / 25.4
+
+
+class Pen:
+    """Draws primitives on a reportlab canvas, remembering the current paint state."""
+
+    fill: str | None
+    stroke: str | None
+    font: tuple[str, float] | None
+    lw: float | None
+
+    def __init__(self, c: canvas.Canvas, doc: Document):
+        self.c = c
+        self.doc = doc
+        self._colors: dict[str, HexColor] = {}
+        self.forms: set[str] = set()      # SVG pictures already made into forms
+        self._ttf: Any = None                  # the current font (reportlab's TTFont)
+        self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
+        self._paths: dict[str, str] = {}               # picture paths, checked once per document
+        self._paints: dict[tuple, str] = {}            # colour operators written, by (colour, fill)
+        self.tx = TextOps()                            # text operators (and the font in effect)
+        self._direct = False                           # the current font's text goes to self.tx
+        self._images: dict[tuple, tuple] = {}          # picture operators written, by picture and place
+        self._uses: dict[tuple, tuple] = {}            # form placements written, by symbol and place
+        self.reset()
+
+    def reset(self) -> None:
+        """Nothing known of the graphics state (a new page or form)."""
+        self.fill = self.stroke = self.font = None
+        self.lw = None
+        self.tx.tf = None
+
+    def saved(self) -> tuple:
+        """The graphics state as tracked, to :meth:`restore` after a ``Q``."""
+        return self.fill, self.stroke, self.font, self._ttf, self._direct, self.lw, self.tx.tf
+
+    def restore(self, saved: tuple) -> None:
+        """After a ``Q``: the state is again what it was at the matching ``q`` (reportlab's
+        ``restoreState`` restores its own: the canvas's font, size and colours)."""
+        self.fill, self.stroke, self.font, self._ttf, self._direct, self.lw, self.tx.tf = saved
+
+    def color(self, h: str) -> HexColor:
+        col = self._colors.get(h)
+        if col is None:
+            col = self._colors[h] = HexColor(h)
+        return col
+
+    def set_fill(self, h: str) -> None:
+        if h != self.fill:
+            self._paint(h, True)
+            self.fill = h
+
+    def set_stroke(self, h: str, width: float) -> None:
+        if h != self.stroke:
+            self._paint(h, False)
+            self.stroke = h
+        if width != self.lw:
+            self.c.setLineWidth(width * MM)
+            self.lw = width
+
+    def _paint(self, h: str, fill: bool) -> None:
+        """``setFillColor`` (``setStrokeColor``) of the colour ``h``: the colour operator it wrote
+        the first time is written again, with the state it sets (the colour object, its alpha)."""
+        c = self.c
+        col = self.color(h)
+        op = self._paints.get((h, fill))
+        if op is None or c._enforceColorSpace is not None or type(col) is not Color:
+            n = len(c._code)
+            (c.setFillColor if fill else c.setStrokeColor)(col)
+            if c._enforceColorSpace is None and type(col) is Color:
+                self._paints[(h, fill)] = c._code[n]
+            return
+        c._code.append(op)
+        gs = c._extgstate.getValue      # the alpha in effect: setting it again would write nothing
+        if fill:
+            c._fillColorObj = col
+            if col.alpha is not None and gs("ca") != col.alpha:
+                c.setFillAlpha(col.alpha)
+        else:
+            c._strokeColorObj = col
+            if col.alpha is not None and gs("CA") != col.alpha:
+                c.setStrokeAlpha(col.alpha)
+
+    def ops(self, method, *args) -> None:
+        """``method(*args)`` for a canvas method that only appends path operators to the page:
+        the same call (same sheet slot on another page) repeats the operators it wrote before."""
+        code = self.c._code
+        key = (method.__name__, self.c._fillMode, *args)
+        done = self._ops.get(key)
+        if done is None:
+            n = len(code)
+            method(*args)
+            if len(self._ops) > 100_000:
+                self._ops.clear()
+            done = self._ops[key] = tuple(code[n:])
+        else:
+            code.extend(done)
+
+    def text(self, x: float, y: float, text: str, align: str) -> None:
+        """``text`` at (x, y) points in the current font (:mod:`cardgen.render.pdftext` for the
+        TrueType fonts cardgen bundles; reportlab's ``drawString`` for any other)."""
+        c, ttf = self.c, self._ttf
+        if not c.bottomup or not getattr(ttf, "_dynamicFont", False):     # not the case it writes
+            {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)(x, y, text)
+            self.tx.tf = None
+            return
+        self.tx.show(c, ttf, x, y, text, align)
+
+    def put_text(self, it: Text, x: float, y: float, H: float) -> None:
+        """``it`` with its anchor at (x, y) (mm, top-left origin; ``H`` the page height)."""
+        if it.color != self.fill:
+            self.set_fill(it.color)
+        if (it.font, it.size) != self.font:
+            self._ttf = fonts.font(it.font)
+            self.c.setFont(it.font, it.size)
+            self.font = (it.font, it.size)
+            self._direct = self.c.bottomup and getattr(self._ttf, "_dynamicFont", False)
+        if self._direct:
+            self.tx.show(self.c, self._ttf, x * MM, (H - y) * MM, it.text, it.align)
+        else:
+            self.text(x * MM, (H - y) * MM, it.text, it.align)
+
+    def rect(self, it: Rect, x: float, y: float, H: float) -> None:
+        if it.fill is None and it.stroke is None:
+            return
+        if it.fill:
+            self.set_fill(it.fill)
+        if it.stroke:
+            self.set_stroke(it.stroke, it.width)
+        c = self.c
+        args = (x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM)
+        if it.radius:
+            self.ops(c.roundRect, *args, it.radius * MM, int(bool(it.stroke)), int(bool(it.fill)))
+        else:
+            self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
+
+    def clip(self, it: Clip, H: float) -> None:
+        """The clipping path of ``it`` (its operators written again for the same box: a sheet slot)."""
+        c = self.c
+        key = ("clip", c._fillMode, it.x, it.y, it.w, it.h, H)
+        done = self._ops.get(key)
+        if done is not None:
+            c._code.extend(done)
+            return
+        n = len(c._code)
+        p = c.beginPath()
+        p.rect(it.x * MM, (H - it.y - it.h) * MM, it.w * MM, it.h * MM)
+        c.clipPath(p, stroke=0, fill=0)
+        if len(self._ops) > 100_000:
+            self._ops.clear()
+        self._ops[key] = tuple(c._code[n:])
+
+    def use(self, name: str, x: float, y: float, H: float) -> None:
+        """A symbol's form placed with its top-left corner at (x, y); placed here before (a sheet
+        slot), its operators are written again (``q``, ``cm``, ``Do``, ``Q``: the state is as
+        before), with the form noted in use on the page as ``doForm`` notes it."""
+        c = self.c
+        key = (name, x, y, H)
+        done = self._uses.get(key)
+        if done is not None:
+            c._code.extend(done[0])
+            c._formsinuse.append(done[1])
+            return
+        sym = self.doc.symbols[name]
+        n = len(c._code)
+        c.saveState()
+        c.translate(x * MM, (H - y - sym.h) * MM)
+        c.doForm(form := form_name(name))
+        c.restoreState()
+        if len(self._uses) > 10_000:
+            self._uses.clear()
+        self._uses[key] = (tuple(c._code[n:]), form)
+
+    def image(self, it: Image, x: float, y: float, H: float) -> None:
+        """A raster picture (its file checked once per document)."""
+        c = self.c
+        key = (it.path, x, y, it.w, it.h, H)
+        done = self._images.get(key)
+        if done is not None:            # drawn here before (a sheet slot): its operators again, and
+            c._currentPageHasImages = 1     # what drawImage notes for the page
+            c._code.extend(done[0])
+            c._formsinuse.append(done[1])
+            return
+        n = len(c._code)
+        paths = self._paths
+        c.drawImage(paths.get(it.path) or paths.setdefault(it.path, str(sources.resolve(it.path, cap=sources.MAX_IMAGE_BYTES))),
+                    x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM, mask="auto",
+                    preserveAspectRatio=True, anchor="c")
+        if len(self._images) > 100_000:
+            self._images.clear()
+        self._images[key] = (tuple(c._code[n:]), c._formsinuse[-1])
+
+    def moved(self, m: Moved, H: float) -> None:
+        """``m`` drawn exactly as ``translate(m.items, m.dx, m.dy)`` would be (the offset added to
+        each position as ``translate`` adds it), without making the moved copies of the common
+        primitives; the others are moved, then drawn."""
+        dx, dy = m.dx, m.dy
+        for it in m.items:
+            t = type(it)
+            if t is Text:
+                self.put_text(it, it.x + dx, it.y + dy, H)
+            elif t is Rect:
+                self.rect(it, it.x + dx, it.y + dy, H)
+            elif t is Use:
+                self.use(it.name, it.x + dx, it.y + dy, H)
+            elif t is Image and not it.path.lower().endswith(".svg"):
+                self.image(it, it.x + dx, it.y + dy, H)
+            else:
+                self.draw(translate([it], dx, dy), H)
+
+    def draw(self, items, H: float) -> None:
+        c = self.c
+        for it in items:
+            t = type(it)
+            if t is Text:
+                self.put_text(it, it.x, it.y, H)
+            elif t is Rect:
+                self.rect(it, it.x, it.y, H)
+            elif t is Moved:
+                self.moved(it, H)
+            elif t is Use:
+                self.use(it.name, it.x, it.y, H)
+            elif t is Line:
+                self.set_stroke(it.stroke, it.width)
+                if it.dash:
+                    c.setDash([d * MM for d in it.dash])
+                self.ops(c.line, it.x1 * MM, (H - it.y1) * MM, it.x2 * MM, (H - it.y2) * MM)
+                if it.dash:
+                    c.setDash([])
+            elif t is Circle:
+                if it.fill:
+                    self.set_fill(it.fill)
+                if it.stroke:
+                    self.set_stroke(it.stroke, it.width)
+                c.circle(it.cx * MM, (H - it.cy) * MM, it.r * MM, stroke=int(bool(it.stroke)),
+                         fill=int(bool(it.fill)))
+            elif t is Polygon:
+                if it.fill:
+                    self.set_fill(it.fill)
+                if it.stroke:
+                    self.set_stroke(it.stroke, it.width)
+                p = c.beginPath()
+                (x0, y0), *rest = it.points
+                p.moveTo(x0 * MM, (H - y0) * MM)
+                for x, y in rest:
+                    p.lineTo(x * MM, (H - y) * MM)
+                p.close()
+                c.drawPath(p, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
+            elif t is Image and it.path.lower().endswith(".svg"):
+                self.svg(it, H)
+            elif t is Image:
+                self.image(it, it.x, it.y, H)
+            elif t is Clip:
+                c.saveState()
+                self.clip(it, H)
+                saved = self.saved()
+                self.draw(it.items, H)
+                c.restoreState()
+                self.restore(saved)
+            elif t is Rotate:
+                c.saveState()
+                c.translate(it.cx * MM, (H - it.cy) * MM)
+                c.rotate(-it.angle)               # reportlab turns counter-clockwise, y up
+                c.translate(-it.cx * MM, -(H - it.cy) * MM)
+                saved = self.saved()
+                self.draw(it.items, H)
+                c.restoreState()
+                self.restore(saved)
+            elif t is Link:
+                c.bookmarkHorizontal(it.name, it.x * MM, (H - it.y) * MM)
+
+
+    def svg(self, it: Image, H: float) -> None:
+        """An SVG picture: its form (made once per document) scaled into the box."""
+        try:
+            drawing = svg_drawing(it.path)
+        except ImageError:          # reported when the card was laid out
+            return
+        if drawing is None or not drawing.width or not drawing.height:
+            return
+        name = _svg_form(it.path)
+        c = self.c
+        if name not in self.forms:
+            self.forms.add(name)
+            c.beginForm(name, 0, 0, drawing.width, drawing.height)
+            renderPDF.draw(drawing, c, 0, 0)
+            c.endForm()
+        c.saveState()
+        c.translate(it.x * MM, (H - it.y - it.h) * MM)
+        c.scale(it.w * MM / drawing.width, it.h * MM / drawing.height)
+        c.doForm(name)
+        c.restoreState()
+        self.reset()
+
+
+def _svg_form(path: str) -> str:
+    return "SVG" + hashlib.sha256(path.encode()).hexdigest()[:16]
+
+
+def form_name(name: str) -> str:
+    """The PDF name of a symbol's form."""
+    return "F" + "".join(ch if ch.isalnum() else "_" for ch in name)

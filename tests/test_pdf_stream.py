@@ -1,0 +1,149 @@
+"""The card sheets' PDF written as it goes: the file formatted object by object is reportlab's own
+file byte for byte; text objects share their font operator and their lines, and still put every
+character where the scene says, in its font and colour; cards.json written sheet by sheet is
+the text of the whole manifest."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfgen import canvas
+
+from cardgen.builder import pipeline
+from cardgen.core import fonts
+from cardgen.core.jsonout import dumps
+from cardgen.core.problems import Problems
+from cardgen.printables import cards
+from cardgen.render.pdf import MM, render
+from cardgen.render.pdfwrite import pack_page, pdf_data
+from cardgen.scene import Clip, Document, Page, Rect, Text
+from tests.conftest import ROOT
+
+REG, BOLD = "LiberationSans-Regular", "LiberationSans-Bold"
+
+
+def _canvas() -> canvas.Canvas:
+    """A document with forms, TrueType text, an outline entry and two packed pages."""
+    c = canvas.Canvas(io.BytesIO(), pagesize=(300, 400), invariant=1, pageCompression=1)
+    c.setTitle("t")
+    fonts.font(REG)
+    c.beginForm("F1", 0, 0, 50, 50)
+    c.rect(0, 0, 50, 50, fill=1)
+    c.endForm()
+    for k in range(2):
+        c.setFont(REG, 9)
+        c.drawString(20, 300 - k, f"page {k} – ünïcödé")
+        c.doForm("F1")
+        c.bookmarkPage(f"p{k}")
+        c.addOutlineEntry(f"page {k}", f"p{k}")
+        c.showPage()
+        pack_page(c)
+    return c
+
+
+def test_the_file_formatted_as_it_goes_is_reportlabs_byte_for_byte():
+    assert pdf_data(_canvas()) == _canvas().getpdfdata()
+
+
+def _face(name: str) -> str:
+    return fonts.font(name).face.name.decode()
+
+
+def _texts(doc_items: list, h: float = 100.0) -> bytes:
+    doc = Document("t")
+    doc.pages.append(Page(100.0, h, items=doc_items))
+    return render(doc)
+
+
+def _content(data: bytes) -> str:
+    page = PdfReader(io.BytesIO(data)).pages[0]
+    return page.get_contents().get_data().decode("latin-1")
+
+
+def test_lines_share_one_text_object_and_land_where_the_scene_puts_them():
+    lines = [Text(10.0, 20.0 + 3.36 * k, f"line {k} of the rules", REG, 8, "#000000", "left") for k in range(6)]
+    lines += [Text(60.5, 80.25, "#12", BOLD, 6, "#000000", "left")]
+    data = _texts(lines)
+    ops = _content(data).split("\n", 1)[1]        # after reportlab's page preamble
+    first = ops[ops.index("BT"):ops.index("ET") + 2]
+    assert all(f"(line {k} of the rules) Tj" in first for k in range(6))     # one text object
+    assert first.count(" Tf") == 1 and ops.count(" Tf") == 2       # a font operator per font
+    assert " Tm" not in ops and " TL" not in ops and "T*" not in ops
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        chars = pdf.pages[0].chars
+    assert "".join(ch["text"] for ch in chars) == "".join(t.text for t in lines)
+    at = 0
+    for t in lines:     # each text's origin where drawString puts it: its position as fp_str writes it
+        ch = chars[at]
+        at += len(t.text)
+        assert ch["matrix"][4] == pytest.approx(float(fp_str(t.x * MM)), abs=1e-9)
+        assert ch["matrix"][5] == pytest.approx(float(fp_str((100.0 - t.y) * MM)), abs=1e-9)
+        assert ch["fontname"].split("+")[-1] == _face(t.font) and ch["size"] == pytest.approx(t.size)
+
+
+def test_after_a_clip_the_outer_font_and_colour_hold_again():
+    """The font and colour operators are written only when they change: inside a clip (``q``…
+    ``Q``) another font and colour, after it the outer ones again without writing them."""
+    outer = Text(10.0, 20.0, "before", REG, 9, "#000000", "left")
+    inner = Text(10.0, 40.0, "inside", BOLD, 12, "#cc0000", "left")
+    after = Text(10.0, 60.0, "after", REG, 9, "#000000", "left")
+    data = _texts([outer, Clip(0.0, 30.0, 100.0, 20.0, (inner,)), after])
+    ops = _content(data).split("\n", 1)[1]
+    assert ops.count(" Tf") == 2 and ops.count(" rg") == 2        # not again after the Q
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        chars = pdf.pages[0].chars
+    seen = {}
+    for ch in chars:
+        seen.setdefault(ch["text"] if ch["text"] in "bia" else None, (ch["fontname"], ch["size"],
+                                                                  tuple(ch["non_stroking_color"])))
+    assert [seen[k][0].split("+")[-1] for k in "bia"] == [_face(REG), _face(BOLD), _face(REG)]
+    assert seen["b"][1:] == seen["a"][1:] == (9, (0, 0, 0))
+    assert seen["i"][1] == 12 and seen["i"][2] == pytest.approx((0.8, 0, 0))
+
+
+def test_a_text_after_other_drawing_starts_its_own_text_object():
+    data = _texts([Text(10.0, 20.0, "one", REG, 9, "#000000", "left"),
+                   Rect(5.0, 25.0, 10.0, 5.0, fill="#00ff00"),
+                   Text(10.0, 40.0, "two", REG, 9, "#000000", "left")])
+    ops = _content(data).split("\n", 1)[1]
+    assert ops.count("BT") == 2 and ops.count(" Tf") == 1
+    assert re.search(r"ET\s.*re f\*?\s.*BT", ops, re.S)
+
+
+@pytest.fixture(scope="module")
+def laid():
+    found = pipeline.validate(ROOT, "loot_battles", Problems())
+    assert found is not None
+    return found
+
+
+def test_cards_json_written_sheet_by_sheet_is_the_whole_manifest_as_dumps_writes_it(laid, monkeypatch):
+    monkeypatch.setattr(cards, "BATCH", 3)          # batches end inside the pages
+    files = cards.build(laid)
+    text = files["cards.json"].decode("utf-8")
+    manifest = json.loads(text)
+    assert len(manifest["pages"]) > 2 * cards.BATCH
+    assert dumps(manifest, indent=1) + "\n" == text
+    assert [p["page"] for p in manifest["pages"]] == list(range(1, len(manifest["pages"]) + 1))
+    monkeypatch.setattr(cards, "BATCH", 200)
+    assert cards.build(laid) == files
+
+
+def test_the_sheets_pages_are_the_manifests(laid):
+    files = cards.build(laid)
+    manifest = json.loads(files["cards.json"])
+    reader = PdfReader(io.BytesIO(files["cards.pdf"]))
+    assert len(reader.pages) == len(manifest["pages"])
+    assert [e["side"] for e in manifest["pages"]] == ["front", "back"] * (len(reader.pages) // 2)
+    H = manifest["page_size"][1]
+    for entry, page in zip(manifest["pages"], reader.pages):
+        boxes = [c["trim"] for c in entry["cards"]]
+        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        assert float(page.trimbox.left) / MM == pytest.approx(x0, abs=1e-3)
+        assert H - float(page.trimbox.top) / MM == pytest.approx(y0, abs=1e-3)
