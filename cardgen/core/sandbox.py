@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, Template, TemplateError, TemplateNotFound
@@ -37,6 +38,8 @@ MAX_CALL_DEPTH = 50
 MAX_INCLUDES = 200
 _WIDE_FORMAT = re.compile(r"%[-+ #0]*(\d{5,}|\*)|\.\d{5,}")
 _WIDE_BRACE = re.compile(r"\{[^{}]*:[^{}]*\d{5,}[^{}]*\}")
+_CODE: dict[tuple, CodeType] = {}   # compiled templates of this process (BoundedSandbox.compile)
+MAX_CODES = 20_000
 
 
 def _size(v: Any) -> int:
@@ -81,6 +84,32 @@ class BoundedSandbox(SandboxedEnvironment):
         for name in ("center", "indent"):
             self.filters[name] = self._wide(self.filters[name])
         self.filters["format"] = self._checked_format(self.filters["format"])
+
+    def compile(self, source: Any, name: str | None = None, filename: str | None = None, raw: bool = False,  # type: ignore[override]
+                defer_init: bool = False) -> Any:
+        """Jinja's compile, done once per process for each source text, name and file under the
+        same settings: a rulebook chapter or a template's expression is parsed and compiled once
+        however many rulebooks, versions or builds of the run use it. The settings are everything
+        Jinja reads while compiling (syntax, whitespace, sandboxing, the filters' and tests'
+        names: cardgen's filters are pure, so the same name folds to the same constant). A source
+        that fails to compile is not kept: it fails again, with its message, every time."""
+        if raw or not isinstance(source, str):
+            return super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload]
+        key = (self._signature(), source, name, filename, defer_init)
+        code = _CODE.get(key)
+        if code is None:
+            code = super().compile(source, name, filename, defer_init=defer_init)
+            if len(_CODE) >= MAX_CODES:         # a long `cardgen serve` session: start again
+                _CODE.clear()
+            _CODE[key] = code
+        return code
+
+    def _signature(self) -> tuple:
+        return (type(self), self.block_start_string, self.block_end_string, self.variable_start_string,
+                self.variable_end_string, self.comment_start_string, self.comment_end_string,
+                self.line_statement_prefix, self.line_comment_prefix, self.trim_blocks, self.lstrip_blocks,
+                self.newline_sequence, self.keep_trailing_newline, self.optimized, self.autoescape, self.finalize,
+                self.is_async, tuple(sorted(self.extensions)), tuple(sorted(self.filters)), tuple(sorted(self.tests)))
 
     def _range(self, *args: int) -> Any:
         r = range(*args)
