@@ -58,6 +58,7 @@ def test_a_one_card_edit_rebuilds_its_sheets_only_and_equals_a_clean_build(proje
 
 
 def test_nothing_changed_is_up_to_date_and_a_missing_output_is_made_again(project, tmp_path):
+    project.only("cards", "tokens")          # the rulebook's part is the first test's
     out = tmp_path / "out"
     assert build(project.root, out)[0] == 0
     first = outputs(out)
@@ -87,6 +88,7 @@ def test_a_corrupt_or_deleted_cache_changes_nothing_but_time(project, tmp_path):
 
 
 def test_problems_of_cached_work_are_reported_again(project, tmp_path):
+    project.only("cards")
     project.edit("cards/bone_wars/limbs.yaml", "cards:\n", "cards:\n  - {id: limbs_test, name: Test Legs, "
                  "copies: 1, str: 2, def: 1, atk: 1, hp: 3, traits: [haste], fossil: \"Lab\"}\n")
     out = tmp_path / "out"
