@@ -72,19 +72,12 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
         ctx.problems.error("ICON-UNKNOWN", f"{ctx.label}: unknown icon '{{{name}}}' in {ctx.what}",
                            ctx.where, hint=did_you_mean(name, ctx.icons))
     if not f.fits:
-        ctx.problems.error("TEXT-OVERFLOW", f"{ctx.label}: text of {ctx.what} does not fit its "
-                           f"{w:.1f} × {h:.1f} mm box even at {v['min_size']:g} pt", ctx.where,
-                           hint="shorten the text, enlarge the box or lower min_size")
+        _overflow(v, ctx, w, h)
         return [], False
     clean = not f.unknown_icons
     out = []
     lines = f.lines
-    top = y
-    if v["valign"] == "middle":
-        top = y + (h - f.height) / 2
-    elif v["valign"] == "bottom":
-        top = y + h - f.height
-    base = top + f.ascent
+    base = _top(v, y, h, f.height) + f.ascent
     known = glyphs_checked()
     for line in lines:
         if v["align"] == "center":
@@ -124,21 +117,29 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
     return out, clean
 
 
+def _overflow(v, ctx, w: float, h: float) -> None:
+    ctx.problems.error("TEXT-OVERFLOW", f"{ctx.label}: text of {ctx.what} does not fit its "
+                       f"{w:.1f} × {h:.1f} mm box even at {v['min_size']:g} pt", ctx.where,
+                       hint="shorten the text, enlarge the box or lower min_size")
+
+
+def _top(v, y: float, h: float, height: float) -> float:
+    """Where the text block starts down its box (valign)."""
+    if v["valign"] == "middle":
+        return y + (h - height) / 2
+    if v["valign"] == "bottom":
+        return y + h - height
+    return y
+
+
 def _layout_plain(text: str, font: str, v, ctx, x, y, w, h) -> tuple[list, bool]:
     """:func:`_layout_text` for text without markup whose characters the font all draws: one
     font and colour, so a line is one Text (the lines, sizes and places the general path finds)."""
     f = fit_plain(text, w, h, font, ctx.fonts["regular"], v["size"], min(v["min_size"], v["size"]), v["leading"])
     if not f.fits:
-        ctx.problems.error("TEXT-OVERFLOW", f"{ctx.label}: text of {ctx.what} does not fit its "
-                           f"{w:.1f} × {h:.1f} mm box even at {v['min_size']:g} pt", ctx.where,
-                           hint="shorten the text, enlarge the box or lower min_size")
+        _overflow(v, ctx, w, h)
         return [], False
-    top = y
-    if v["valign"] == "middle":
-        top = y + (h - f.height) / 2
-    elif v["valign"] == "bottom":
-        top = y + h - f.height
-    base = top + f.ascent
+    base = _top(v, y, h, f.height) + f.ascent
     align, color, size, step = v["align"], v["color"], f.size, f.line_height
     out = []
     for line, width in f.lines:
