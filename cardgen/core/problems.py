@@ -53,6 +53,8 @@ def display_path(path: str) -> str:
 
 @dataclass(frozen=True)
 class Problem:
+    """One problem: a rule ID, a severity, a message, where it is and how to fix it."""
+
     rule: str
     severity: str
     message: str
