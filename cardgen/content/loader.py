@@ -5,7 +5,6 @@ and every ``cards/<game>/*.yaml`` (card and component definitions)."""
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from cardgen.core.units import PAPER_MM
 from cardgen.core.yamlsrc import YDict, load_mapping, load_yaml
 
 spreadsheets = lazy("cardgen.content.spreadsheets")    # csv and cell positions: a game with spreadsheets
+difflib = lazy("difflib")                               # "did you mean": only for a misspelt key
 
 SHEET_KINDS = (".csv", ".xlsx")
 DEFAULT_LIMITS = {"copies": 1000, "count": 10000}     # game.yaml ``limits`` may change them

@@ -5,13 +5,16 @@ Text form (gcc/ruff style): ``FILE:LINE:COL: RULE-ID severity: message``.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from cardgen.core.lazymod import lazy
+
+difflib = lazy("difflib")      # "did you mean": only when a name is not found
 
 SEVERITIES = ("error", "warning", "note")
 # C0 and C1 controls, DEL and the Unicode line/paragraph separators: what could end a
