@@ -10,10 +10,18 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import pkgutil
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from cardgen.play.package import GamePackage
+from cardgen.core.lazymod import lazy
+
+if TYPE_CHECKING:
+    from cardgen.play.package import GamePackage
+
+# a game of YAML only has no package: the table's module (and the play core under it) loads
+# when a game's package is found
+play_package = lazy("cardgen.play.package")
+pkgutil = lazy("pkgutil")
 
 PARENT = "cardgen.games"
 
@@ -44,10 +52,10 @@ def package(slug: str) -> GamePackage | None:
     if m is None:
         return None
     pkg = getattr(m, "PACKAGE", None)
-    if isinstance(pkg, GamePackage):
+    if isinstance(pkg, play_package.GamePackage):
         return pkg
     # a module of the older shape: hooks as attributes
-    return GamePackage(engine=getattr(m, "Engine", None), check_file=getattr(m, "check_file", None),
+    return play_package.GamePackage(engine=getattr(m, "Engine", None), check_file=getattr(m, "check_file", None),
                        check_game=getattr(m, "check_game", None), printables=getattr(m, "printables", None),
                        hooks={k: v for k, v in vars(m).items() if callable(v) and not k.startswith("_")})
 
@@ -58,6 +66,6 @@ def hook(slug: str, name: str):
     if pkg is None:
         return None
     name = {v: k for k, v in _OLD_NAMES.items()}.get(name, name)
-    if name in GamePackage.__dataclass_fields__:
+    if name in play_package.GamePackage.__dataclass_fields__:
         return getattr(pkg, name)
     return pkg.hooks.get(name)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class Rect:
+    """A rectangle at (x, y), w × h mm, filled and/or stroked, corners rounded by ``radius``."""
+
     x: float
     y: float
     w: float
@@ -24,6 +26,8 @@ class Rect:
 
 @dataclass(frozen=True, slots=True)
 class Line:
+    """A straight line from (x1, y1) to (x2, y2), optionally dashed (mm on, mm off, …)."""
+
     x1: float
     y1: float
     x2: float
@@ -35,6 +39,8 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Circle:
+    """A circle of radius ``r`` about (cx, cy), filled and/or stroked."""
+
     cx: float
     cy: float
     r: float
@@ -45,6 +51,8 @@ class Circle:
 
 @dataclass(frozen=True, slots=True)
 class Polygon:
+    """A closed polygon through ``points``, filled and/or stroked."""
+
     points: tuple[tuple[float, float], ...]
     fill: str | None = None
     stroke: str | None = None
@@ -53,6 +61,8 @@ class Polygon:
 
 @dataclass(frozen=True, slots=True)
 class Text:
+    """One line of text in one font, size and colour, anchored at (x, baseline y) per ``align``."""
+
     x: float                    # anchor x (left, centre or right edge, per align)
     y: float                    # baseline
     text: str
@@ -64,6 +74,8 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class Image:
+    """A picture file drawn into the box (x, y, w, h)."""
+
     path: str
     x: float
     y: float
@@ -104,6 +116,8 @@ class Symbol:
 
 @dataclass
 class Page:
+    """One page: its primitives, a label, and the trim and bleed boxes a PDF records."""
+
     w: float
     h: float
     items: list = field(default_factory=list)
@@ -114,6 +128,8 @@ class Page:
 
 @dataclass
 class Document:
+    """A whole output: its pages, the symbols they place, and its metadata."""
+
     title: str
     pages: list[Page] = field(default_factory=list)
     symbols: dict[str, Symbol] = field(default_factory=dict)

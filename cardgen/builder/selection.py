@@ -48,6 +48,8 @@ def printables(only: list[str], available: list[str]) -> list[str]:
 
 @dataclass
 class CardSelection:
+    """The cards ``--cards`` picks, with their copies."""
+
     label: str                                  # for the output file names
     counts: dict[str, int] = field(default_factory=dict)   # card id → copies (None: the card's own)
     whole: set[str] = field(default_factory=set)           # card ids at their own copies

@@ -36,6 +36,8 @@ class Entry:
 
 @dataclass
 class Collection:
+    """A set of entries a constraint counts: the card pool, the components or one deck-like file."""
+
     kind: str               # "cards", "components" or a deck kind such as "deck"
     entries: list[Entry]
     loc: Loc                # where the collection as a whole is declared

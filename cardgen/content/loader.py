@@ -5,7 +5,6 @@ and every ``cards/<game>/*.yaml`` (card and component definitions)."""
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from pathlib import Path
 from typing import Any
 
@@ -13,15 +12,18 @@ from cardgen.content.entries import ANY_KEY
 from cardgen.content.model import Card, CardType, Component, Game, Icon, PrintSettings
 from cardgen.content.sheetfit import fit, make_grid, usable_margin
 from cardgen.content.slips import check_refs, ids_in, once_for_defaults, with_rule
-from cardgen.content.spreadsheets import read as read_sheet
-from cardgen.content.spreadsheets import sheet_files
 from cardgen.core import sources
 from cardgen.core.fonts import available as available_fonts
+from cardgen.core.lazymod import lazy
 from cardgen.core.options import Opt, check_mapping, check_value, opt_from_yaml
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.units import PAPER_MM
 from cardgen.core.yamlsrc import YDict, load_mapping, load_yaml
 
+spreadsheets = lazy("cardgen.content.spreadsheets")    # csv and cell positions: a game with spreadsheets
+difflib = lazy("difflib")                               # "did you mean": only for a misspelt key
+
+SHEET_KINDS = (".csv", ".xlsx")
 DEFAULT_LIMITS = {"copies": 1000, "count": 10000}     # game.yaml ``limits`` may change them
 
 GAME_SPEC: dict[str, Opt] = {
@@ -171,6 +173,11 @@ def list_games(root: Path) -> list[str]:
 def card_files(game_cards_dir: Path) -> list[Path]:
     """The card-pool files of a game (decks, presets and builds live in sub-folders)."""
     return sorted(game_cards_dir.glob("*.yaml"))
+
+
+def sheet_files(folder: Path) -> list[Path]:
+    """The spreadsheets of cards in a game's card folder (CSV or XLSX; no editor's lock files)."""
+    return sorted(p for p in folder.glob("*") if p.suffix.lower() in SHEET_KINDS and not p.name.startswith(("~", ".")))
 
 
 def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
@@ -380,7 +387,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
 def load_sheet_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
                     problems: Problems, failed: set[str] | None = None, unread: list[dict] | None = None) -> None:
     """A spreadsheet's cards (CSV or XLSX, see :mod:`.sheets`), checked as YAML cards are."""
-    for row in read_sheet(path, card_types, COMMON_FIELDS, problems):
+    for row in spreadsheets.read(path, card_types, COMMON_FIELDS, problems):
         card = parse_card(row, {}, card_types, colors, problems, row.loc)
         if card is not None:
             cards.append(card)

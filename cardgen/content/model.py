@@ -41,6 +41,8 @@ class Card:
 
 @dataclass
 class CardType:
+    """A card type from game.yaml: its templates, its size and its fields' specs."""
+
     key: str
     name: str
     template: str
@@ -68,6 +70,8 @@ class Component:
 
 @dataclass
 class PrintSettings:
+    """How a game prints: paper, bleed, duplex, marks, margins (mm)."""
+
     paper: str = "A4"
     page_w: float = 210.0
     page_h: float = 297.0
@@ -84,6 +88,8 @@ class PrintSettings:
 
 @dataclass
 class Icon:
+    """An inline icon a game names: its glyph, colour and an optional drawn pictogram."""
+
     key: str
     glyph: str
     color: str | None

@@ -35,6 +35,8 @@ REG_CLEAR = 2.0      # mm kept empty around each mark's 20 mm corner and inside 
 
 @dataclass(frozen=True)
 class Grid:
+    """Cards placed on a sheet: columns and rows of one size, their gaps and the top-left trim (mm)."""
+
     cols: int
     rows: int
     w: float          # trim

@@ -29,7 +29,6 @@ from cardgen.core.optkinds import CELL_SEP
 from cardgen.core.problems import Loc, Problems, display_path
 from cardgen.core.yamlsrc import YDict
 
-SHEET_KINDS = (".csv", ".xlsx")
 SEP = CELL_SEP
 _UNDECLARED = Opt("any")
 
@@ -51,10 +50,6 @@ def col_name(n: int) -> str:
         n, r = divmod(n - 1, 26)
         s = chr(65 + r) + s
     return s or "A"
-
-
-def sheet_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.glob("*") if p.suffix.lower() in SHEET_KINDS and not p.name.startswith(("~", ".")))
 
 
 def read(path: Path, card_types: dict[str, CardType], common: dict[str, Opt], problems: Problems) -> list[YDict]:

@@ -22,6 +22,8 @@ KINDS = RASTER + VECTOR
 
 @dataclass(frozen=True)
 class ArtInfo:
+    """A picture's size (pixels, or points for a vector picture) and whether it is vector."""
+
     width: float          # pixels (raster) or points (vector)
     height: float
     vector: bool

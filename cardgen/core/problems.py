@@ -5,13 +5,16 @@ Text form (gcc/ruff style): ``FILE:LINE:COL: RULE-ID severity: message``.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from cardgen.core.lazymod import lazy
+
+difflib = lazy("difflib")      # "did you mean": only when a name is not found
 
 SEVERITIES = ("error", "warning", "note")
 # C0 and C1 controls, DEL and the Unicode line/paragraph separators: what could end a
@@ -53,6 +56,8 @@ def display_path(path: str) -> str:
 
 @dataclass(frozen=True)
 class Problem:
+    """One problem: a rule ID, a severity, a message, where it is and how to fix it."""
+
     rule: str
     severity: str
     message: str

@@ -37,6 +37,8 @@ def is_expr(v: Any) -> bool:
 
 @dataclass
 class Element:
+    """One element of a template: its kind, its raw keys and their positions."""
+
     name: str
     kind: str
     raw: dict[str, Any]
@@ -52,6 +54,8 @@ class Element:
 
 @dataclass
 class Template:
+    """A card template: its elements in drawing order."""
+
     name: str
     file: Path
     elements: list[Element] = field(default_factory=list)

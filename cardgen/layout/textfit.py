@@ -18,6 +18,8 @@ _TOKEN = re.compile(r"\*\*|\*|\{([a-z0-9_]+)\}|[^*{]+|\{|\*")
 
 @dataclass(frozen=True)
 class Run:
+    """A piece of text in one style and colour."""
+
     text: str
     style: str            # regular | bold | italic | bolditalic
     color: str | None     # None: the box's colour
@@ -30,12 +32,16 @@ _PER_SIZE: dict[tuple, tuple] = {}         # (id of a fonts map, size) → (the 
 
 @dataclass
 class Line:
+    """A fitted line: its runs with their widths, and its width (mm)."""
+
     runs: list[tuple[Run, float]]    # run and its width in mm
     width: float
 
 
 @dataclass
 class Fitted:
+    """Text fitted to a box: the size chosen, its lines and measures, and whether it fits."""
+
     size: float                       # chosen font size in pt
     lines: list[Line]
     line_height: float                # mm

@@ -10,6 +10,8 @@ from cardgen.core.problems import Loc, Problems
 
 @dataclass
 class DrawContext:
+    """What an element draws with: the card's box, fonts, icons, problems and where things are."""
+
     w: float                  # trim width, mm
     h: float                  # trim height, mm
     bleed: float              # mm; element coordinates are relative to the trim's top-left

@@ -10,26 +10,39 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cardgen.layout.pictograms import arms, beasts
+from cardgen.core.lazymod import lazy
 from cardgen.layout.pictograms.pen import Pen
 
 Drawing = Callable[[Pen], None]
 
-DRAWINGS: dict[str, Drawing] = {
-    "sword": arms.sword, "crossed_swords": arms.crossed_swords, "dagger": arms.dagger, "bow": arms.bow,
-    "target": arms.target, "shield": arms.shield, "armor": arms.armor, "spell": arms.spell, "club": arms.club,
-    "claw": arms.claw, "flask": arms.flask, "gear": arms.gear, "bolt": arms.bolt, "infinity": arms.infinity,
-    "crown": arms.crown, "helmet": arms.helmet, "scales": arms.scales, "chest": arms.chest, "banner": arms.banner,
-    "swerve": arms.swerve,
-    "rat": beasts.rat, "long_limbs": beasts.long_limbs, "footprint": beasts.footprint, "fangs": beasts.fangs,
-    "skull": beasts.skull, "ribcage": beasts.ribcage, "bone": beasts.bone, "tail": beasts.tail,
-    "dinosaur": beasts.dinosaur, "tombstone": beasts.tombstone, "rubble": beasts.rubble,
+# the drawings' modules load when a pictogram is first drawn or described, not when a game's
+# icon names are checked against the table
+arms = lazy("cardgen.layout.pictograms.arms")
+beasts = lazy("cardgen.layout.pictograms.beasts")
+
+_MODULES = {
+    arms: ("sword", "crossed_swords", "dagger", "bow", "target", "shield", "armor", "spell", "club", "claw", "flask",
+           "gear", "bolt", "infinity", "crown", "helmet", "scales", "chest", "banner", "swerve"),
+    beasts: ("rat", "long_limbs", "footprint", "fangs", "skull", "ribcage", "bone", "tail", "dinosaur", "tombstone",
+             "rubble"),
 }
+
+
+def _drawing(module: object, name: str) -> Drawing:
+    """The function ``name`` of ``module``, looked up when first called."""
+    def drawing(pen: Pen) -> None:
+        getattr(module, name)(pen)
+    drawing.__name__ = drawing.__qualname__ = name
+    return drawing
+
+
+DRAWINGS: dict[str, Drawing] = {name: _drawing(mod, name) for mod, names in _MODULES.items() for name in names}
+_SOURCE = {name: mod for mod, names in _MODULES.items() for name in names}
 
 
 def describe(name: str) -> str:
     """The drawing's one-line description (its docstring)."""
-    return (DRAWINGS[name].__doc__ or name).strip().splitlines()[0]
+    return (getattr(_SOURCE[name], name).__doc__ or name).strip().splitlines()[0]
 
 
 def draw(name: str, cx: float, cy: float, side: float, ink: str, paper: str = "#ffffff") -> list:
