@@ -441,11 +441,9 @@ _OWN: dict[tuple, frozenset] = {}      # a card's own keys: one frozenset per ke
 
 
 def _own_keys(cd: dict) -> frozenset:
-    """``frozenset(cd)``, one object for every card that writes the same keys in the same order
-    (thousands of cards of a file share a handful: ~0.5 KiB a card less)."""
+    """``frozenset(cd)``, one for all cards writing the same keys in the same order (~0.5 KiB a card)."""
     keys = tuple(cd)
-    own = _OWN.get(keys)
-    if own is None:
+    if (own := _OWN.get(keys)) is None:
         if len(_OWN) > 10_000:
             _OWN.clear()
         own = _OWN[keys] = frozenset(keys)
