@@ -204,6 +204,7 @@ def lay_out_streamed(game: Game, problems: Problems) -> Laid:
     order = list(game.card_types)
     made: dict[str | None, list] = {}
     groups: dict[str, Streamed] = {}
+    by_type: dict[str, tuple[list, list]] = {}      # the forms a card places: its type's templates'
     for card in sorted(game.cards, key=lambda c: order.index(c.type)):
         if card.dangling:                   # names a card that is not there: reported as CARD-REF
             continue
@@ -211,7 +212,10 @@ def lay_out_streamed(game: Game, problems: Problems) -> Laid:
         group = groups.get(size)
         if group is None:
             group = groups[size] = Streamed(layout, game.print.bleed)
-        group.add(card, streamed_uses(layout, card, made))
+        uses = by_type.get(card.type)
+        if uses is None:
+            uses = by_type[card.type] = streamed_uses(layout, card, made)
+        group.add(card, uses)
     laid.groups = groups            # type: ignore[assignment]   # a Streamed is read as a list is
     return laid
 
