@@ -8,7 +8,7 @@ import pytest
 from cardgen.builder import pipeline
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
-from cardgen.layout.streamed import Streamed
+from cardgen.layout.streamed import WINDOW, Streamed
 from cardgen.printables import cards
 from tests.conftest import ROOT
 
@@ -34,17 +34,18 @@ def test_streamed_sheets_are_the_laid_out_ones_byte_for_byte(slug):
     assert eager_problems == streamed_problems
 
 
-def test_a_streamed_group_lays_a_card_out_when_taken_and_keeps_only_the_last():
+def test_a_streamed_group_lays_cards_out_when_taken_and_keeps_only_a_window():
     problems = Problems()
     game = load_game(ROOT, "loot_battles", problems)
     assert game is not None
     laid = pipeline.lay_out_streamed(game, problems)
     group = next(iter(laid.groups.values()))
-    assert isinstance(group, Streamed) and group._last is None        # nothing laid out yet
+    assert isinstance(group, Streamed) and group._window == []        # nothing laid out yet
     first = group[0:2]
     assert first[0].front is first[1].front or first[0].card_id != first[1].card_id
     last = group[len(group) - 1]
-    assert group._last is not None and group._last[0].id == last.card_id
+    assert 0 < len(group._window) <= WINDOW and group._start + len(group._window) == len(group)
+    assert last.front is group._window[-1][0]
     assert len(group) == sum(c.copies for c in game.cards if not c.dangling and
                              game.card_types[c.type].size == next(iter(laid.groups)))
 

@@ -2,8 +2,8 @@
 
 A build that prints every card (no cache, no selection, no draft) need not hold every card's
 laid-out scenes at once: :class:`Streamed` stands for one card size's placements, in the order
-the full layout would make them, and lays out a card when a sheet takes it — so only one
-sheet's scenes exist at a time. What must be known before the first page is drawn, the forms
+the full layout would make them, and lays out cards when a sheet takes them (a few sheets'
+worth at a time) — so the scenes of all cards never exist at once. What must be known before the first page is drawn, the forms
 the pages place and in which order, is known beforehand: a card side places at most its
 template's form of the part that is the same on every card (:meth:`CardLayout.static_symbol`),
 made for the first card of its type as the full layout makes it.
@@ -19,12 +19,13 @@ from cardgen.layout.card import CardLayout
 from cardgen.layout.imposition import Placement
 from cardgen.scene import Use
 
+WINDOW = 128       # placements laid out at a time (a few sheets: ~0.4 MiB of scenes for poker cards)
+
 
 class Streamed:
-    """One card size's placements (each copy of each card, in order), laid out when taken: a
-    card's two sides are kept until the next card is taken (its copies follow each other), a
-    card type's back that is the same on every card for the whole build (as the full layout
-    shares it)."""
+    """One card size's placements (each copy of each card, in order), laid out when taken,
+    ``WINDOW`` at a time; a card type's back that is the same on every card is kept for the
+    whole build (as the full layout shares it)."""
 
     def __init__(self, layout: CardLayout, bleed: float) -> None:
         self.layout = layout
@@ -32,7 +33,8 @@ class Streamed:
         self._cards: list[Card] = []            # per placement: its card, and its copy number
         self._copies: list[int] = []
         self._uses: list[tuple[list, list]] = []    # per placement: what its sides place, as scenes
-        self._last: tuple[Card, list, list] | None = None
+        self._start = 0                         # the placements laid out: from _start, both sides
+        self._window: list[tuple[list, list]] = []
         self._backs: dict[str, list] = {}
 
     def add(self, card: Card, uses: tuple[list, list]) -> None:
@@ -61,12 +63,28 @@ class Streamed:
             yield self._placement(k)
 
     def _placement(self, k: int) -> Placement:
+        at = k - self._start
+        if not 0 <= at < len(self._window):
+            self._lay_out_from(k)
+            at = 0
+        front, back = self._window[at]
         card = self._cards[k]
-        if self._last is None or self._last[0] is not card:
-            self._last = None           # the card before: its scenes are the sheets' now
-            self._last = (card, *self._draw(card, k))
-        _, front, back = self._last
         return Placement(card.id, card.name, self._copies[k], front, back, self.bleed)
+
+    def _lay_out_from(self, k: int) -> None:
+        """Placements ``k`` on, ``WINDOW`` of them (a card's copies share its scenes), laid out
+        together: layout and drawing take turns by the window, not by the card (fewer trips
+        between the two, the same result); the window before is let go."""
+        self._window = []
+        self._start = k
+        last: Card | None = None
+        sides: tuple[list, list] = ([], [])
+        for i in range(k, min(k + WINDOW, len(self._cards))):
+            card = self._cards[i]
+            if card is not last:
+                sides = self._draw(card, i)
+                last = card
+            self._window.append(sides)
 
     def _draw(self, card: Card, k: int) -> tuple[list, list]:
         """Both sides of ``card`` as the full layout draws them (``pipeline.lay_out``)."""
