@@ -28,8 +28,9 @@ from tests.conftest import ROOT
 REG, BOLD = "LiberationSans-Regular", "LiberationSans-Bold"
 
 
-def _canvas() -> canvas.Canvas:
-    """A document with forms, TrueType text, an outline entry and two packed pages."""
+def _canvas(spill: bool = True) -> canvas.Canvas:
+    """A document with forms, TrueType text, an outline entry and two packed pages (their
+    streams kept in a temporary file, or in memory)."""
     c = canvas.Canvas(io.BytesIO(), pagesize=(300, 400), invariant=1, pageCompression=1)
     c.setTitle("t")
     fonts.font(REG)
@@ -43,12 +44,14 @@ def _canvas() -> canvas.Canvas:
         c.bookmarkPage(f"p{k}")
         c.addOutlineEntry(f"page {k}", f"p{k}")
         c.showPage()
-        pack_page(c)
+        pack_page(c, spill)
     return c
 
 
 def test_the_file_formatted_as_it_goes_is_reportlabs_byte_for_byte():
-    assert pdf_data(_canvas()) == _canvas().getpdfdata()
+    expected = _canvas(spill=False).getpdfdata()
+    assert pdf_data(_canvas()) == expected
+    assert pdf_data(_canvas(spill=False)) == expected
 
 
 def _face(name: str) -> str:

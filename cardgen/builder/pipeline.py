@@ -6,6 +6,7 @@ Validation lays every card out too (text that does not fit is a content error), 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ from cardgen.layout.errorcard import error_card
 from cardgen.layout.imposition import Placement
 from cardgen.layout.pictograms import DRAWINGS
 from cardgen.layout.scenecodec import encode
+from cardgen.layout.streamed import Streamed
+from cardgen.layout.streamed import uses as streamed_uses
 
 boards = lazy("cardgen.boards")        # the board and rulebook checks load their printables when a
 rulebook = lazy("cardgen.rulebook")    # game has them (0.25 s of imports a cards-only command skips)
@@ -40,6 +43,7 @@ class Laid:
     relaxed: int = 0                    # construction problems a draft build turned into warnings
     absorbed: list[Problem] = field(default_factory=list)   # card errors printed as error cards
     error_cards: int = 0
+    streamed: bool = False              # groups of ``layout.streamed.Streamed``: laid out as printed
 
 
 def _relax(into: Problems, found: Problems) -> int:
@@ -191,6 +195,39 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
     return laid
 
 
+def lay_out_streamed(game: Game, problems: Problems) -> Laid:
+    """:func:`lay_out` (no draft, no cache) with each size's placements laid out as the sheets
+    take them (``layout.streamed``): the forms are made now, each card when its sheet is drawn,
+    so the cards' problems are known once the card sheets are (or :func:`finish`)."""
+    layout = CardLayout(game, problems)
+    laid = Laid(game, layout, streamed=True)
+    order = list(game.card_types)
+    made: dict[str | None, list] = {}
+    groups: dict[str, Streamed] = {}
+    by_type: dict[str, tuple[list, list]] = {}      # the forms a card places: its type's templates'
+    for card in sorted(game.cards, key=lambda c: order.index(c.type)):
+        if card.dangling:                   # names a card that is not there: reported as CARD-REF
+            continue
+        size = game.card_types[card.type].size
+        group = groups.get(size)
+        if group is None:
+            group = groups[size] = Streamed(layout, game.print.bleed)
+        uses = by_type.get(card.type)
+        if uses is None:
+            uses = by_type[card.type] = streamed_uses(layout, card, made)
+        group.add(card, uses)
+    laid.groups = groups            # type: ignore[assignment]   # a Streamed is read as a list is
+    return laid
+
+
+def finish(laid: Laid) -> None:
+    """Every card of a streamed layout laid out and let go (its problems reported), for a build
+    that stops before printing."""
+    for group in laid.groups.values():
+        for _ in group:
+            pass
+
+
 def _error_front(laid: Laid, card: Card, front: list, new: list[Problem], problems: Problems) -> list:
     """The card's front, or an error card when drawing it (or its refs) found errors."""
     errs = [p for p in new if p.severity == "error"]
@@ -251,9 +288,10 @@ def _add_error_cards(laid: Laid, ct, title: str, errs: list[Problem], n: int) ->
 
 
 def validate(root: Path, slug: str, problems: Problems, draft: bool | None = None,
-             store: Store | None = None) -> Laid | None:
+             store: Store | None = None, stream: Callable[[Game], bool] | None = None) -> Laid | None:
     """Load, check and lay out a game. ``draft``: None follows the game's ``print.draft``;
-    ``store``: the build cache (card layouts, slow checks)."""
+    ``store``: the build cache (card layouts, slow checks); ``stream``: whether a game (not a
+    draft, no store) is laid out as its card sheets are printed (:func:`lay_out_streamed`)."""
     before = len(problems.errors)
     game = load_game(root, slug, problems)
     load_catalogue(root, slug, problems)         # the game's rule catalogue, when it has one
@@ -261,6 +299,8 @@ def validate(root: Path, slug: str, problems: Problems, draft: bool | None = Non
         return None
     draft = game.print.draft if draft is None else draft
     relaxed = check_game(game, problems, before, draft, store)
+    if stream is not None and not draft and store is None and stream(game):
+        return lay_out_streamed(game, problems)
     laid = lay_out(game, problems, draft, store)
     laid.relaxed = relaxed
     return laid

@@ -87,8 +87,14 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
             if fmt == "text":
                 click.echo(f"up to date: {', '.join(names)} (nothing changed since the last build)", err=True)
             return
+    def stream(game: Game) -> bool:       # the cards printed as they are laid out (memory)
+        wanted = [n for n in game.printables if n in for_game(game.slug)]
+        try:
+            return cards_sel is None and "cards" in (select_printables(list(only), wanted) if only else wanted)
+        except SelectionError:             # reported by _steps
+            return False
     for slug in names:
-        laid = pipeline.validate(obj.root, slug, problems, draft=draft, store=store)
+        laid = pipeline.validate(obj.root, slug, problems, draft=draft, store=store, stream=stream)
         if laid is None:
             continue
         ps = laid.game.print
@@ -101,6 +107,7 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
         if off:
             ps.offset = off
         plans.append(laid)
+    printed = _print_streamed(plans, problems, out)
     absorbed = {id(p) for laid in plans for p in laid.absorbed}
     if any(id(p) not in absorbed for p in problems.errors):
         report(problems, fmt, {"written": []})
@@ -122,7 +129,11 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     with click.progressbar(steps, label="building", file=sys.stderr,
                            item_show_func=lambda s: f"{s[0].game.slug}: {s[1]}" if s else "") as bar:
         for laid, name, fn, extra in bar:
-            files = _make(store if not extra else None, laid, name, fn, problems, out / laid.game.slug, extra)
+            if (id(laid), name) in printed:     # printed while laid out: its own problems join here
+                files, found = printed.pop((id(laid), name))
+                problems.extend(found)
+            else:
+                files = _make(store if not extra else None, laid, name, fn, problems, out / laid.game.slug, extra)
             outputs.setdefault(laid.game.slug, {}).update(files)
     if any(id(p) not in absorbed for p in problems.errors):
         report(problems, fmt, {"written": []})
@@ -192,6 +203,24 @@ def _up_to_date(store: Store, memo: str, problems: Problems, out: Path) -> list[
     for r, sev, msg, loc, hint in entry.get("problems") or []:
         problems.add(r, sev, msg, Loc(*loc) if loc else None, hint)
     return list(entry["files"])
+
+
+def _print_streamed(plans: list, problems: Problems, out: Path) -> dict[tuple[int, str], tuple[dict, Problems]]:
+    """The card sheets of the games laid out as printed (``pipeline.lay_out_streamed``), printed
+    now, while the layout reports the cards' problems: (its files, its own problems) per game.
+    Games with errors already are only laid out (their problems reported), never printed."""
+    printed = {}
+    absorbed = {id(p) for laid in plans for p in laid.absorbed}
+    for laid in plans:
+        if not laid.streamed:
+            continue
+        if any(id(p) not in absorbed for p in problems.errors):
+            pipeline.finish(laid)
+            continue
+        own = Problems()
+        files = cards_printable.build(laid, problems=own, out_dir=out / laid.game.slug, release=True)
+        printed[(id(laid), "cards")] = (files, own)
+    return printed
 
 
 def _make(store: Store | None, laid, name: str, fn, problems: Problems, out_dir: Path, extra: dict) -> dict[str, bytes]:

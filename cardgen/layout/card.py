@@ -185,14 +185,29 @@ class CardLayout:
         n_static = tpl.static_prefix()
         start = 0
         if n_static:
-            name = f"{self.game.slug}:{tpl.name}:{ct.key}:static"
-            if name not in self.symbols:
-                items = self._elements(tpl, tpl.elements[:n_static], card, ct, bleed, ctx_vars)
-                self.symbols[name] = Symbol(name, ct.width + 2 * bleed, ct.height + 2 * bleed, items)
-            out.append(Use(name, 0.0, 0.0))
+            out.append(Use(self._static(tpl, n_static, card, ct, bleed, ctx_vars), 0.0, 0.0))
             start = n_static
         out.extend(self._elements(tpl, tpl.elements[start:], card, ct, bleed, ctx_vars))
         return out
+
+    def _static(self, tpl: Template, n_static: int, card: Card, ct, bleed: float, ctx_vars: dict) -> str:
+        """The name of the form of ``tpl``'s part that is the same on every card of ``ct``, made
+        from ``card`` when it is the first."""
+        name = f"{self.game.slug}:{tpl.name}:{ct.key}:static"
+        if name not in self.symbols:
+            items = self._elements(tpl, tpl.elements[:n_static], card, ct, bleed, ctx_vars)
+            self.symbols[name] = Symbol(name, ct.width + 2 * bleed, ct.height + 2 * bleed, items)
+        return name
+
+    def static_symbol(self, card: Card, side: str) -> str | None:
+        """The form ``draw(card, side)`` places first (made now if no card made it before), or None
+        when its template has no part that is the same on every card (no store: no cache)."""
+        tpl = self.template_for(card, side)
+        n_static = tpl.static_prefix() if tpl is not None else 0
+        if tpl is None or not n_static:
+            return None
+        return self._static(tpl, n_static, card, self.game.card_types[card.type], self.game.print.bleed,
+                            self.context(card))
 
     def _elements(self, tpl: Template, elements, card: Card, ct, bleed: float, ctx_vars: dict) -> list:
         out: list = []

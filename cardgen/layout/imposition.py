@@ -9,7 +9,7 @@ All positions are millimetres from the page's top-left corner.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,13 +98,14 @@ class Placement:
     bleed: float      # the bleed the primitives were laid out with
 
 
-def sheets(placements: list, w: float, h: float, ps: PrintSettings, first_page: int = 1,
+def sheets(placements: Sequence[Placement], w: float, h: float, ps: PrintSettings, first_page: int = 1,
            fitted: Fit | None = None, release: bool = False) -> Iterator[tuple[Page, Page, dict, dict]]:
     """Fronts and backs of cards of one size on sheets, one sheet at a time: its front page, back
     page and their manifest entries (``fitted``: the size's sheet fit, default: worked out here;
     ``first_page``: the front page's number). ``release``: the caller's last use of
     ``placements`` — each sheet's placements are dropped from the list once the sheet was taken
-    (its scenes freed when the caller drops the pages)."""
+    (its scenes freed when the caller drops the pages; placements laid out as they are taken,
+    ``layout.streamed``, hold no scenes to drop)."""
     fitted = fitted or fit(ps, w, h)
     grid = fitted.grid
     if grid.per_page == 0:
@@ -143,7 +144,7 @@ def sheets(placements: list, w: float, h: float, ps: PrintSettings, first_page: 
         bm["grid"] = fm["grid"]
         n = len(chunk)
         del chunk, pl
-        if release:
+        if release and isinstance(placements, list):
             placements[start:start + n] = [None] * n
         yield front, back, fm, bm
         page_no += 2

@@ -17,6 +17,7 @@ from cardgen.core.problems import Loc, Problems
 from cardgen.layout.cutfile import cut_page, registration_record
 from cardgen.layout.errorcard import draft_mark
 from cardgen.layout.imposition import sheet_scenes, sheets
+from cardgen.layout.streamed import Streamed
 from cardgen.render.pdf import render_pages, used_symbols
 from cardgen.render.svg import render_page
 from cardgen.scene import Document, Page
@@ -61,6 +62,14 @@ def _pages(laid, sizes: list, release: bool = False) -> Iterator[tuple[Page, dic
                 yield page, e
 
 
+def _scenes(placements, per_page: int) -> Iterator[list]:
+    """The scenes the sheets place, in order, or (placements laid out as the sheets take them)
+    the forms they place, for the forms' order."""
+    if isinstance(placements, Streamed):
+        return placements.symbol_scenes(per_page)
+    return sheet_scenes(placements, per_page)
+
+
 def build(laid, groups: dict | None = None, stem: str = "cards", problems: Problems | None = None,
           release: bool = False, **_opts) -> dict[str, bytes]:
     """cards.pdf, cards.json (and cut files), sheet by sheet: each sheet is imposed, drawn and
@@ -82,7 +91,7 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
     doc = Document(f"{game.title} — cards", subject="card sheets")
     doc.symbols.update(laid.layout.symbols)
     used = used_symbols(doc.symbols, (scene for _, placements, _, fitted in sizes
-                                      for scene in sheet_scenes(placements, fitted.grid.per_page)))
+                                      for scene in _scenes(placements, fitted.grid.per_page)))
     entries: list[bytes] = []       # cards.json's page records, as text, a batch at a time
     batch: list[dict] = []
     cuts: dict[str, bytes] = {}

@@ -5,12 +5,14 @@ end, so the whole file exists twice (three times with the page streams still hel
 moment of the largest memory use of a build. :func:`pdf_data` writes the same bytes, in the
 same order, but each object into one growing buffer as it is formatted, and lets go of a
 stream's content once it is written: the file exists once, and the page streams leave as it
-grows. :func:`pack_page` encodes a page's content stream as soon as the page is shown.
+grows. :func:`pack_page` encodes a page's content stream as soon as the page is shown and
+keeps it in an unnamed temporary file until the file is formatted (memory flat per page).
 """
 
 from __future__ import annotations
 
 import io
+import tempfile
 
 from reportlab import rl_config
 from reportlab.pdfbase.pdfdoc import (
@@ -76,12 +78,15 @@ def _format(doc: PDFDocument) -> bytes:
     counter = 0
     number_to_id, id_to_ob, id_to_of = doc.numberToId, doc.idToObject, doc.idToOffset
     comments = not rl_config.invariant and rl_config.pdfComments
+    spill: _Spill | None = getattr(doc, "_cardgen_spill", None)
     while True:                 # objects may be added while others are formatted
         counter += 1
         if counter not in number_to_id:
             break
         oid = number_to_id[counter]
         obj = id_to_ob[oid]
+        if spill is not None and type(obj) is PDFStream:
+            spill.take(obj)
         text = PDFIndirectObject(oid, obj).format(doc)
         if comments:
             out.add(f"% {ascii(oid)}: class {type(obj).__name__[:50]} \n")
@@ -97,13 +102,17 @@ def _format(doc: PDFDocument) -> bytes:
     at = out.add(xref.format(doc))
     out.add(PDFTrailer(startxref=at, Size=n + 1, Root=doc.Reference(cat), Info=doc.Reference(info),
                        ID=doc.ID()).format(doc))
+    if spill is not None:
+        spill.file.close()
     return out.format(doc)
 
 
-def pack_page(c: canvas.Canvas) -> None:
+def pack_page(c: canvas.Canvas, spill: bool = True) -> None:
     """The page just shown, its content stream encoded now rather than when the document is
     saved: what ``PDFPage.check_format`` and ``PDFStream.format`` would write, byte for byte, but
-    a page keeps its compressed operators instead of its whole text until ``save``."""
+    a page keeps its compressed operators instead of its whole text until ``save``. ``spill``:
+    the encoded stream waits in a temporary file (the canvas is then written by :func:`pdf_data`
+    only); else in memory (``getpdfdata`` and ``save`` still work)."""
     page = c._doc.Pages.pages[-1]
     if not page.compression or page.Contents or not page.stream:
         return
@@ -111,8 +120,42 @@ def pack_page(c: canvas.Canvas) -> None:
     content = page.stream
     for f in reversed(filters):         # as PDFStream.format applies them
         content = f.encode(content)
-    s = PDFStream(content=content, filters=[])
+    s = PDFStream(content=b"" if spill else content, filters=[])
     s.dictionary["Filter"] = PDFArray([PDFName(f.pdfname) for f in filters])
     s.__Comment__ = "page stream"
     page.Contents = s
     page.stream = None
+    if spill:
+        _spill(c).put(s, content)
+
+
+class _Spill:
+    """Encoded page streams kept in an unnamed temporary file, each read back as it is written
+    into the PDF file (the streams of a 1,200-page document are ~4 MiB)."""
+
+    def __init__(self) -> None:
+        self.file = tempfile.TemporaryFile()
+        self.at: dict[int, tuple[PDFStream, int, int, bool]] = {}   # id(stream) → it, offset, length, text?
+        self.end = 0
+
+    def put(self, s: PDFStream, content: bytes | str) -> None:
+        data = content.encode("latin1") if isinstance(content, str) else content    # ASCII85 text
+        self.file.write(data)
+        self.at[id(s)] = (s, self.end, len(data), isinstance(content, str))
+        self.end += len(data)
+
+    def take(self, s: PDFStream) -> None:
+        """``s``'s content back in place, when it was spilled."""
+        hit = self.at.pop(id(s), None)
+        if hit is not None and hit[0] is s:
+            self.file.seek(hit[1])
+            data = self.file.read(hit[2])
+            s.content = data.decode("latin1") if hit[3] else data
+            self.file.seek(0, 2)
+
+
+def _spill(c: canvas.Canvas) -> _Spill:
+    sp = getattr(c._doc, "_cardgen_spill", None)
+    if sp is None:
+        sp = c._doc._cardgen_spill = _Spill()
+    return sp
