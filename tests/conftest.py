@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+import reportlab.rl_config  # noqa: F401 - reads ~/.reportlab_mods at import, before the audit hook below
 from click.testing import CliRunner
 
 from cardgen.cli import main

@@ -11,7 +11,8 @@ import re
 from pathlib import Path
 
 from cardgen.content.catalogue import load_catalogue
-from cardgen.content.loader import list_games, load_game
+from cardgen.content.gamefiles import list_games
+from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 
 NOT_FOR_PLAYERS = ("rulebook-designer.pdf", "duplex-calibration.pdf")

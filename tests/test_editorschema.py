@@ -10,7 +10,8 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from cardgen.content.loader import list_games, load_game
+from cardgen.content.gamefiles import list_games
+from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.reference import editorschema
 from tests.conftest import ROOT, run_cli

@@ -13,7 +13,8 @@ import subprocess
 
 import pytest
 
-from cardgen.content.loader import list_games, load_game
+from cardgen.content.gamefiles import list_games
+from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from tests.conftest import ROOT, problems_json, qpdf_check
 from tests.test_games_are_data import SLUG, make_project

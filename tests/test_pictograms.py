@@ -9,7 +9,8 @@ import unicodedata
 
 import pytest
 
-from cardgen.content.loader import list_games, load_game
+from cardgen.content.gamefiles import list_games
+from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.layout.card import CardLayout
 from cardgen.layout.elements.art import placeholder

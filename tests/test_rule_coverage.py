@@ -17,7 +17,7 @@ import pytest
 
 from cardgen import gamehooks
 from cardgen.content.catalogue import Catalogue, load_catalogue
-from cardgen.content.loader import list_games
+from cardgen.content.gamefiles import list_games
 from cardgen.core.problems import Problems
 from tests.conftest import ROOT
 

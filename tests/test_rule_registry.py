@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cardgen.content.catalogue import all_rules, load_catalogue, load_framework_rules
-from cardgen.content.loader import list_games
+from cardgen.content.gamefiles import list_games
 from cardgen.core.problems import Problems
 from cardgen.core.yamlsrc import load_yaml, plain
 from tests.conftest import ROOT

@@ -12,7 +12,8 @@ import pdfplumber
 import pytest
 
 import cardgen.boards  # noqa: F401 - registers the board: images
-from cardgen.content.loader import list_games, load_game
+from cardgen.content.gamefiles import list_games
+from cardgen.content.loader import load_game
 from cardgen.core.problems import Loc, Problems
 from cardgen.layout.legibility import MIN_PT, texts
 from cardgen.rulebook import Rulebook

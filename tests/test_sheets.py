@@ -9,7 +9,7 @@ import pytest
 import yaml
 from openpyxl import Workbook
 
-from cardgen.content.loader import list_games
+from cardgen.content.gamefiles import list_games
 from tests.conftest import ROOT, run_cli
 
 

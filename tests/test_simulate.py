@@ -28,7 +28,8 @@ from PIL import Image
 from cardgen import gamehooks
 from cardgen.builder import check as checker
 from cardgen.cli import main
-from cardgen.content.loader import list_games, load_game
+from cardgen.content.gamefiles import list_games
+from cardgen.content.loader import load_game
 from cardgen.content.playlog import read
 from cardgen.core.problems import Problems
 from cardgen.simulate import run, spec, stats, worker

@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from cardgen.content.catalogue import load_catalogue, load_framework_rules
-from cardgen.content.loader import list_games
+from cardgen.content.gamefiles import list_games
 from cardgen.core.problems import Problems
 from cardgen.reference.ruledocs import generated_docs
 from tests import conftest

@@ -11,7 +11,7 @@ from typing import TextIO
 import click
 
 from cardgen.content.catalogue import rule_titles
-from cardgen.content.loader import list_games
+from cardgen.content.gamefiles import list_games
 from cardgen.core import sources
 from cardgen.core.problems import Problems, did_you_mean, safe, to_json
 

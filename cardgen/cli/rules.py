@@ -20,7 +20,8 @@ import click
 
 from cardgen.cli.common import find_root
 from cardgen.content.catalogue import rule_titles
-from cardgen.content.loader import list_games, load_game
+from cardgen.content.gamefiles import list_games
+from cardgen.content.loader import load_game
 from cardgen.core.atomic import write_text
 from cardgen.core.lazymod import lazy
 from cardgen.core.problems import Problems, did_you_mean, safe, to_json

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen.content.loader import list_games
+from cardgen.content.gamefiles import list_games
 from cardgen.core import sources
 from cardgen.core.options import Opt, check_mapping
 from cardgen.core.problems import Loc, Problems

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.content.entries import ANY_KEY
+from cardgen.content.gamefiles import card_files, sheet_files
 from cardgen.content.model import Card, CardType, Component, Game, Icon, PrintSettings
 from cardgen.content.sheetfit import fit, make_grid, usable_margin
 from cardgen.content.slips import check_refs, ids_in, once_for_defaults, with_rule
@@ -23,7 +24,6 @@ from cardgen.core.yamlsrc import YDict, load_mapping, load_yaml
 spreadsheets = lazy("cardgen.content.spreadsheets")    # csv and cell positions: a game with spreadsheets
 difflib = lazy("difflib")                               # "did you mean": only for a misspelt key
 
-SHEET_KINDS = (".csv", ".xlsx")
 DEFAULT_LIMITS = {"copies": 1000, "count": 10000}     # game.yaml ``limits`` may change them
 
 GAME_SPEC: dict[str, Opt] = {
@@ -160,24 +160,6 @@ def check_sizes_fit(sizes: dict[str, tuple[float, float]], ps: PrintSettings, pr
             problems.error("YAML-RANGE", f"card size '{name}' ({w:g} × {h:g} mm with {ps.bleed:g} mm bleed) "
                            f"does not fit on {ps.paper} paper inside its {usable_margin(ps):g} mm margin{why}", where.at(name) if isinstance(where, YDict)
                            else None)
-
-
-def list_games(root: Path) -> list[str]:
-    """Every game slug: a folder under rules/ holding a game.yaml."""
-    rules = root / "rules"
-    if not rules.is_dir():
-        return []
-    return sorted(p.parent.name for p in rules.glob("*/game.yaml"))
-
-
-def card_files(game_cards_dir: Path) -> list[Path]:
-    """The card-pool files of a game (decks, presets and builds live in sub-folders)."""
-    return sorted(game_cards_dir.glob("*.yaml"))
-
-
-def sheet_files(folder: Path) -> list[Path]:
-    """The spreadsheets of cards in a game's card folder (CSV or XLSX; no editor's lock files)."""
-    return sorted(p for p in folder.glob("*") if p.suffix.lower() in SHEET_KINDS and not p.name.startswith(("~", ".")))
 
 
 def load_game(root: Path, slug: str, problems: Problems) -> Game | None:

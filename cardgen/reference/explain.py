@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.content.catalogue import Catalogue, Rule, load_catalogue, load_framework_rules
-from cardgen.content.loader import list_games
+from cardgen.content.gamefiles import list_games
 from cardgen.core import sources
 from cardgen.core.problems import Problems, display_path
 from cardgen.core.yamlsrc import YDict, load_yaml

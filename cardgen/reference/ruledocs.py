@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardgen.content.catalogue import Catalogue, Rule, load_catalogue, load_framework_rules
-from cardgen.content.loader import list_games
+from cardgen.content.gamefiles import list_games
 from cardgen.core import sources
 from cardgen.core.problems import Problems
 from cardgen.reference.authoring import refresh as refresh_reference
