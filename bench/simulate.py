@@ -23,7 +23,8 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
 from cardgen import gamehooks  # noqa: E402
-from cardgen.content.loader import list_games, load_game  # noqa: E402
+from cardgen.content.gamefiles import list_games  # noqa: E402
+from cardgen.content.loader import load_game  # noqa: E402
 from cardgen.core.problems import Problems  # noqa: E402
 from cardgen.simulate import run, spec  # noqa: E402
 
