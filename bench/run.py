@@ -58,8 +58,13 @@ def run(n: int, repeat: int) -> dict:
         cmds["floor"] = [PY, str(KIT / "floor_reportlab.py"), "--cards", str(WORK / "data" / f"cards_{n}.json"),
                          "--icon", str(WORK / "assets" / "icon.png"), "--out", str(out_f), "--font", "vera",
                          "--n", str(n)]
+    # the tools take turns, run by run, so that a change in the machine's load falls on both
+    taken: dict[str, list[dict]] = {name: [] for name in cmds}
+    for _ in range(repeat):
+        for name, cmd in cmds.items():
+            taken[name].append(sh(*cmd))
     for name, cmd in cmds.items():
-        runs = [sh(*cmd) for _ in range(repeat)]
+        runs = taken[name]
         if any(r["rc"] for r in runs):
             raise SystemExit(f"{name} failed: {' '.join(cmd)}")
         wall = statistics.median(r["wall"] for r in runs)
@@ -78,7 +83,7 @@ def run(n: int, repeat: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sizes", default="540,5400")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(",")]
     WORK.mkdir(exist_ok=True)
@@ -93,7 +98,7 @@ def main() -> None:
     print(f"{'cards':>6} {'tool':<8} {'wall s':>8} {'CPU s':>7} {'cards/s':>9} {'peak MiB':>9} {'PDF KiB':>8}")
     results = {}
     for n in sizes:
-        r = run(n, a.repeat if n <= 1000 else 1)
+        r = run(n, a.repeat if n <= 1000 else 3)
         results[n] = r
         for tool in ("cardgen", "floor"):
             if (t := r.get(tool)) is not None:
