@@ -140,6 +140,9 @@ class _Boards:
         return ""
 
 
+_HEX_PAIR = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*:\s*(\d+)\s*,\s*(\d+)\s*")   # "column,row:column,row", two hexes by their printed labels
+
+
 def _options(query: str, loc: Loc, problems: Problems) -> dict | None:
     out: dict = {}
     for part in filter(None, query.split("&")):
@@ -162,7 +165,7 @@ def _options(query: str, loc: Loc, problems: Problems) -> dict | None:
                 return None
             out["width"] = f
         elif key == "crop":
-            m = re.fullmatch(r"\s*(\d+)\s*,\s*(\d+)\s*:\s*(\d+)\s*,\s*(\d+)\s*", value)
+            m = _HEX_PAIR.fullmatch(value)
             if not m:
                 problems.error("RULEBOOK-BOARD", f"crop={value!r}: write the first and last hex as "
                                "column,row:column,row (the printed labels), e.g. crop=0,0:7,6", loc)
@@ -172,7 +175,7 @@ def _options(query: str, loc: Loc, problems: Problems) -> dict | None:
         else:
             pairs = []
             for seg in filter(None, value.split(";")):
-                m = re.fullmatch(r"\s*(\d+)\s*,\s*(\d+)\s*:\s*(\d+)\s*,\s*(\d+)\s*", seg)
+                m = _HEX_PAIR.fullmatch(seg)
                 if not m:
                     problems.error("RULEBOOK-BOARD", f"sight={seg!r}: write two hexes as column,row:column,row "
                                    "(the printed labels), e.g. sight=2,4:9,4", loc)
