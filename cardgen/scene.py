@@ -7,10 +7,12 @@ Renderers (PDF, SVG, PNG) draw the same scene.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from cardgen.core.record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Rect:
     """A rectangle at (x, y), w × h mm, filled and/or stroked, corners rounded by ``radius``."""
 
@@ -24,7 +26,7 @@ class Rect:
     radius: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Line:
     """A straight line from (x1, y1) to (x2, y2), optionally dashed (mm on, mm off, …)."""
 
@@ -37,7 +39,7 @@ class Line:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Circle:
     """A circle of radius ``r`` about (cx, cy), filled and/or stroked."""
 
@@ -49,7 +51,7 @@ class Circle:
     width: float = 0.3
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Polygon:
     """A closed polygon through ``points``, filled and/or stroked."""
 
@@ -59,7 +61,7 @@ class Polygon:
     width: float = 0.3
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Text:
     """One line of text in one font, size and colour, anchored at (x, baseline y) per ``align``."""
 
@@ -72,7 +74,7 @@ class Text:
     align: str = "left"         # left | center | right
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Image:
     """A picture file drawn into the box (x, y, w, h)."""
 
@@ -83,7 +85,7 @@ class Image:
     h: float
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Use:
     """Draw the symbol ``name`` with its top-left corner at (x, y)."""
 
@@ -92,7 +94,7 @@ class Use:
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Link:
     """A named destination or an internal link area (renderers may ignore it)."""
 
@@ -104,7 +106,7 @@ class Link:
 Primitive = Rect | Line | Circle | Polygon | Text | Image | Use | Link
 
 
-@dataclass
+@record
 class Symbol:
     """A reusable drawing (a PDF form XObject, an SVG <symbol>): drawn once, placed often."""
 
@@ -114,7 +116,7 @@ class Symbol:
     items: list = field(default_factory=list)
 
 
-@dataclass
+@record
 class Page:
     """One page: its primitives, a label, and the trim and bleed boxes a PDF records."""
 
@@ -126,7 +128,7 @@ class Page:
     bleed_box: tuple[float, float, float, float] | None = None   # and BleedBox
 
 
-@dataclass
+@record
 class Document:
     """A whole output: its pages, the symbols they place, and its metadata."""
 
@@ -173,7 +175,7 @@ def translate(items: list, dx: float, dy: float) -> list:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Clip:
     """Draw ``items`` clipped to the rectangle (x, y, w, h)."""
 
@@ -184,7 +186,7 @@ class Clip:
     items: tuple = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rotate:
     """Draw ``items`` turned by ``angle`` degrees clockwise (as seen on the page) about (cx, cy):
     a short-edge duplex back stands upside down behind its front."""
@@ -195,7 +197,7 @@ class Rotate:
     items: tuple = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Moved:
     """``items`` moved by (dx, dy), the moved copies made only when drawn: an imposed sheet
     refers to a card's laid-out scene (shared by its copies) instead of holding a copy of it.

@@ -78,7 +78,7 @@ def test_the_framework_imports_no_game_package():
 
 def test_the_play_core_depends_only_on_the_core():
     allowed = ("cardgen.play", "cardgen.content.model", "cardgen.content.playlog", "cardgen.core.problems", "cardgen.core.options",
-               "cardgen.core.params")
+               "cardgen.core.params", "cardgen.core.record")
     for name, tree in modules().items():
         if name != "cardgen.play" and not name.startswith("cardgen.play."):
             continue

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from cardgen.core import hexgrid as hg
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc
+from cardgen.core.record import record
 
 DEFAULT_HEX = 25.0           # mm across flats: fits 25 mm miniature bases
 PATTERNS = ("none", "hatch", "crosshatch", "dots", "waves")
@@ -48,7 +49,7 @@ MAP_SPEC = {
 }
 
 
-@dataclass
+@record
 class Terrain:
     key: str
     name: str
@@ -61,7 +62,7 @@ class Terrain:
     note: str
 
 
-@dataclass
+@record
 class Zone:
     key: str
     name: str
@@ -72,7 +73,7 @@ class Zone:
     pattern: str = "none"
 
 
-@dataclass
+@record
 class TerrainSet:
     terrain: dict[str, Terrain] = field(default_factory=dict)
     zones: dict[str, Zone] = field(default_factory=dict)
@@ -87,7 +88,7 @@ class TerrainSet:
         return out
 
 
-@dataclass
+@record
 class HexMap:
     key: str
     path: Path

@@ -14,7 +14,6 @@ like every board; a seam never runs through a card slot (the slot moves past it)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.boards import common
@@ -23,6 +22,7 @@ from cardgen.content.collection_files import collection_files
 from cardgen.core.fonts import METRICS
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict, YList, load_yaml
 from cardgen.scene import Circle, Rect, Text
 
@@ -59,7 +59,7 @@ PAD = 4.0
 SLOT_RADIUS = 3.0         # a card slot's corners (what tells a slot from the other boxes)
 
 
-@dataclass
+@record
 class Group:
     label: str
     count: int
@@ -72,7 +72,7 @@ class Group:
     track: tuple[int, int] | None = None
 
 
-@dataclass
+@record
 class Mat:
     path: Path
     loc: Loc
@@ -243,7 +243,7 @@ def _group_size(g: Group, m: Mat) -> tuple[float, float]:
     return per * sw + (per - 1) * m.gap, LABEL_H + lines * sh + (lines - 1) * m.gap
 
 
-@dataclass
+@record
 class Placed:
     """A group where the mat draws it: its corner, and for card slots where each column and line
     of slots starts (moved off the seams of a tiling, so no cut runs through a slot)."""

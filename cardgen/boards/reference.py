@@ -14,12 +14,12 @@ numbers on the sheet are the rules' own::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.boards import common
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc, Problems
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict, plain
 from cardgen.layout.elements.base import DrawContext
 from cardgen.layout.elements.text import layout_text
@@ -40,7 +40,7 @@ MARGIN = 12.0
 GUTTER = 7.0
 
 
-@dataclass
+@record
 class Sheet:
     path: Path
     loc: Loc

@@ -25,9 +25,10 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from cardgen.boards.geometry import PT_MM, bbox, cull, rotated_box, scale, text_box  # noqa: F401 - also read from here
+from cardgen.core.record import record
 from cardgen.scene import Rotate, Text
 
 COMMON_W, COMMON_H = 210.0, 279.4        # the area both A4 and Letter hold
@@ -55,7 +56,7 @@ class TilingError(ValueError):
     """The board cannot be tiled within the supported limits (the message says why and how big)."""
 
 
-@dataclass
+@record
 class Board:
     """A drawing to print across pages: primitives in mm, top-left origin, ``w`` × ``h``."""
 
@@ -73,7 +74,7 @@ class Board:
     # keep off it where the seam leaves room (title bands, legends, margins)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Seams:
     """Where the cut lines of a tiling fall on a board (board mm): ``xs`` vertical, ``ys`` horizontal.
 
@@ -120,7 +121,7 @@ class Seams:
 NO_SEAMS = Seams()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Tile:
     col: int
     row: int
@@ -151,7 +152,7 @@ def printable_area(page_w: float, page_h: float) -> tuple[float, float]:
     return w, h
 
 
-@dataclass
+@record
 class Tiling:
     board: Board
     landscape: bool

@@ -10,7 +10,6 @@ game's card files already count.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.boards import common
@@ -19,6 +18,7 @@ from cardgen.content.loader import DEFAULT_LIMITS
 from cardgen.core.fonts import METRICS
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict
 from cardgen.layout.imposition import back_position
 from cardgen.layout.legibility import MIN_PT
@@ -58,7 +58,7 @@ SHEET_SPEC = {
 }
 
 
-@dataclass
+@record
 class Face:
     label: str
     value: str | None
@@ -67,7 +67,7 @@ class Face:
     ink: str
 
 
-@dataclass
+@record
 class TokenDef:
     id: str
     name: str
@@ -79,7 +79,7 @@ class TokenDef:
     loc: Loc
 
 
-@dataclass
+@record
 class Sheet:
     path: Path
     name: str

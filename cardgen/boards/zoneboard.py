@@ -13,7 +13,7 @@ follows the rules. Nothing here names a game: the game's words live in its board
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from cardgen.boards import common
@@ -21,6 +21,7 @@ from cardgen.boards.dietable import load_table, table_panel, whole_number
 from cardgen.boards.tiling import NO_SEAMS, Board, Seams, text_box
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc, Problems
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict
 from cardgen.scene import Circle, Line, Polygon, Rect, Rotate, Text
 
@@ -63,7 +64,7 @@ BOARD_SPEC = {
     "table": Opt("map", default=None),
     "colors": Opt("map", default={}, doc="surface, border, line, blue_line, ink, panel"),
 }
-@dataclass
+@record
 class Track:
     label: str
     lo: int
@@ -74,7 +75,7 @@ class Track:
     mark_label: str
 
 
-@dataclass
+@record
 class ZoneBoard:
     path: Path
     loc: Loc

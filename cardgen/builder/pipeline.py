@@ -7,7 +7,7 @@ Validation lays every card out too (text that does not fit is a content error), 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from cardgen.content.loader import load_game
 from cardgen.content.model import Card, Game
 from cardgen.core.lazymod import lazy
 from cardgen.core.problems import Problem, Problems, did_you_mean
+from cardgen.core.record import record
 from cardgen.layout.cache import Store, cached_files, digest, files_digest
 from cardgen.layout.card import CardLayout
 from cardgen.layout.errorcard import error_card
@@ -32,7 +33,7 @@ boards = lazy("cardgen.boards")        # the board and rulebook checks load thei
 rulebook = lazy("cardgen.rulebook")    # game has them (0.25 s of imports a cards-only command skips)
 
 
-@dataclass
+@record
 class Laid:
     """A game validated and laid out: what the printables draw from."""
 

@@ -8,12 +8,13 @@ cards at its counts. Whatever names nothing is a usage error with the nearest na
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from cardgen.content import collection_files as cols
 from cardgen.content.model import Game
 from cardgen.core.problems import Problems
+from cardgen.core.record import record
 from cardgen.layout.imposition import Placement
 from cardgen.play.lookup import hint_for
 
@@ -46,7 +47,7 @@ def printables(only: list[str], available: list[str]) -> list[str]:
     return [p for p in available if p in wanted]
 
 
-@dataclass
+@record
 class CardSelection:
     """The cards ``--cards`` picks, with their copies."""
 

@@ -14,13 +14,14 @@ from its catalogue (``pytest --update-goldens`` rewrites both).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from cardgen.content.gamefiles import list_games
 from cardgen.core import sources
 from cardgen.core.options import Opt, check_mapping
 from cardgen.core.problems import Loc, Problems
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict, load_yaml, parse_yaml
 
 FRAMEWORK_FILE = Path(__file__).parent.parent / "framework_rules.yaml"
@@ -60,7 +61,7 @@ FRAMEWORK_RULE_SPEC: dict[str, Opt] = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     """One rule of a catalogue (or of the framework's list)."""
 
@@ -74,7 +75,7 @@ class Rule:
     severity: str = "error"
 
 
-@dataclass
+@record
 class Catalogue:
     """A game's rule catalogue: its rules in order, by ID."""
 

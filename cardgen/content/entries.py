@@ -9,15 +9,16 @@ the card is fixed, so one mistake is reported once, at its own line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from cardgen.core.problems import Loc
+from cardgen.core.record import record
 
 ANY_KEY = "*"       # in ``bad``: nothing of the card is known (its card type is unknown)
 
 
-@dataclass
+@record
 class Entry:
     """One line of a collection: a card (or component) and how many of it."""
 
@@ -34,7 +35,7 @@ class Entry:
         return self.field_locs.get(name, self.loc)
 
 
-@dataclass
+@record
 class Collection:
     """A set of entries a constraint counts: the card pool, the components or one deck-like file."""
 

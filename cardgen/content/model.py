@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc
+from cardgen.core.record import record
 
 
-@dataclass
+@record
 class Card:
     """One card design; ``copies`` is how many the game holds."""
 
@@ -39,7 +40,7 @@ class Card:
         return self.fields
 
 
-@dataclass
+@record
 class CardType:
     """A card type from game.yaml: its templates, its size and its fields' specs."""
 
@@ -56,7 +57,7 @@ class CardType:
     back_loc: Loc | None = None
 
 
-@dataclass
+@record
 class Component:
     """A non-card component (token, die, board piece) with its count."""
 
@@ -68,7 +69,7 @@ class Component:
     loc: Loc
 
 
-@dataclass
+@record
 class PrintSettings:
     """How a game prints: paper, bleed, duplex, marks, margins (mm)."""
 
@@ -86,7 +87,7 @@ class PrintSettings:
     registration: str = "none"   # "silhouette": a cutting machine's registration marks and cut files
 
 
-@dataclass
+@record
 class Icon:
     """An inline icon a game names: its glyph, colour and an optional drawn pictogram."""
 
@@ -97,7 +98,7 @@ class Icon:
     draw_loc: Loc | None = None
 
 
-@dataclass
+@record
 class Game:
     """A game as data: everything the validator, layout, checker and rulebook read."""
 

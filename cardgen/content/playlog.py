@@ -19,12 +19,13 @@ Unreadable logs raise :class:`LogError` (exit 2), never a traceback.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from cardgen.core import sources
 from cardgen.core.problems import Loc, Problems
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict, YList, parse_yaml
 
 
@@ -36,7 +37,7 @@ class LogError(Exception):
         self.rule, self.message, self.loc, self.hint = rule, message, loc, hint
 
 
-@dataclass
+@record
 class Event:
     index: int
     kind: str
@@ -54,7 +55,7 @@ class Event:
         return self.fields[name]
 
 
-@dataclass
+@record
 class PlayLog:
     path: Path
     header: dict[str, Any]

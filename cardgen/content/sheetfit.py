@@ -14,9 +14,10 @@ All lengths are millimetres from the page's top-left corner.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from cardgen.content.model import PrintSettings
+from cardgen.core.record import record
 
 MARK_GAP = 1.0       # mm between a crop mark and the bleed box it points at
 MIN_MARK = 2.0       # mm: the shortest crop mark worth printing
@@ -33,7 +34,7 @@ REG_THICKNESS = 0.5
 REG_CLEAR = 2.0      # mm kept empty around each mark's 20 mm corner and inside the marks' lines
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Grid:
     """Cards placed on a sheet: columns and rows of one size, their gaps and the top-left trim (mm)."""
 
@@ -108,7 +109,7 @@ def _clear_of(grid: Grid, boxes: list) -> bool:
     return not any(_overlaps(cell, k) for cell in cells for k in boxes)
 
 
-@dataclass
+@record
 class Fit:
     """A card size's grid on the sheet, and what fitting it inside the margins gave up."""
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +26,14 @@ from cardgen.core import sources
 from cardgen.core.options import Opt, from_cell
 from cardgen.core.optkinds import CELL_SEP
 from cardgen.core.problems import Loc, Problems, display_path
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict
 
 SEP = CELL_SEP
 _UNDECLARED = Opt("any")
 
 
-@dataclass(frozen=True, order=True)
+@record(frozen=True, order=True)
 class CellLoc(Loc):
     """A spreadsheet cell: shown as ``FILE:SHEET!A1``; ``line`` is the row, ``col`` the column."""
 

@@ -7,20 +7,20 @@ from __future__ import annotations
 
 import io
 import logging
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from cardgen.core import sources
 from cardgen.core.images import ImageError, checked, image_size
+from cardgen.core.record import record
 
 RASTER = (".png", ".jpg", ".jpeg")
 VECTOR = (".svg",)
 KINDS = RASTER + VECTOR
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ArtInfo:
     """A picture's size (pixels, or points for a vector picture) and whether it is vector."""
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar, Protocol
 
 from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict
 
 MISSING: Any = object()
@@ -47,7 +48,7 @@ class Spec(Protocol):
     def describe(self) -> str: ...
 
 
-@dataclass
+@record
 class Checked:
     """The result of checking a mapping: normalised values and whether all went well."""
 

@@ -11,13 +11,14 @@ spreadsheet cells, docs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from cardgen.core import optkinds
 from cardgen.core.optbase import MISSING, Checked, Kind, check_mapping, check_value, from_cell, json_schema
 from cardgen.core.params import find, resolve
 from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict
 
 #: type name → its kind: the one table of option types
@@ -27,7 +28,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
 TYPES = tuple(KINDS)
 
 
-@dataclass
+@record
 class Opt:
     """One option: its type, whether it is required, its documented default and limits.
 

@@ -9,10 +9,11 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from cardgen.core.lazymod import lazy
+from cardgen.core.record import record
 
 difflib = lazy("difflib")      # "did you mean": only when a name is not found
 
@@ -33,7 +34,7 @@ def safe(text: str) -> str:
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@record(frozen=True, order=True, slots=True)
 class Loc:
     """A position in a source file; line and column are 1-based."""
 
@@ -54,7 +55,7 @@ def display_path(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Problem:
     """One problem: a rule ID, a severity, a message, where it is and how to fix it."""
 
@@ -88,7 +89,7 @@ class Problem:
         return d
 
 
-@dataclass
+@record
 class Problems:
     """A collector: code reports into it and goes on; the caller decides when to abort.
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from cardgen.content.model import Card, Game
 from cardgen.core.fonts import Metrics
 from cardgen.core.lazymod import lazy
 from cardgen.core.problems import Problems
+from cardgen.core.record import record
 from cardgen.export.raster import Target, face_pdf, layout_bleed, png
 from cardgen.layout.card import CardLayout
 from cardgen.scene import Image, Text, Use, translate
@@ -24,7 +25,7 @@ multiprocessing = lazy("multiprocessing")     # worker processes for an export o
 SIDES = ("front", "back")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Face:
     card_id: str
     side: str

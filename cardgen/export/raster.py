@@ -8,11 +8,11 @@ rasterised at the target's resolution, so the image has the service's pixel size
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 
 from PIL import Image as PILImage
 
 from cardgen.core.lazymod import lazy
+from cardgen.core.record import record
 from cardgen.render.pdf import render
 from cardgen.scene import Clip, Document, Page, Symbol, translate
 
@@ -21,7 +21,7 @@ pdfium = lazy("pypdfium2")     # loaded when a face is rasterised, not by every 
 MM_IN = 25.4
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Target:
     """What an image covers: the trim (mm), the bleed kept around it (mm), the resolution."""
 

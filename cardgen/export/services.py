@@ -7,11 +7,11 @@ files are named. A card whose size differs from the preset's by more than ``tole
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.core.options import Opt, check_mapping
 from cardgen.core.problems import Loc, Problems
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import load_yaml
 
 SPEC = {
@@ -29,7 +29,7 @@ SPEC = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Service:
     key: str
     name: str

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import io
 import math
-from dataclasses import dataclass
 
 from PIL import Image as PILImage
+
+from cardgen.core.record import record
 
 COLS, ROWS, MAX_SIDE = 10, 7, 4096
 PER_SHEET = COLS * ROWS - 1
 
 
-@dataclass
+@record
 class Deck:
     name: str
     cards: list[tuple[str, str, int]]       # (card id, card name, copies)

@@ -10,11 +10,11 @@ All positions are millimetres from the page's top-left corner.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from cardgen.content.model import PrintSettings
 from cardgen.content.sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
+from cardgen.core.record import record
 from cardgen.layout.cutfile import registration_marks
 from cardgen.scene import Clip, Line, Moved, Page, Rotate, Use
 
@@ -86,7 +86,7 @@ def crop_marks(grid: Grid, page_w: float, page_h: float, used: int | None = None
     return out
 
 
-@dataclass
+@record
 class Placement:
     """One printed copy: its card id and the primitives of each side (bleed-box coordinates)."""
 

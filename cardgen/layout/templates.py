@@ -9,13 +9,14 @@ evaluated per card in a sandbox with StrictUndefined, so a typo is an error.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardgen.core.lazymod import lazy
 from cardgen.core.options import MISSING, Opt, check_value
 from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict, inside, load_yaml
 from cardgen.layout.elements import KINDS
 
@@ -35,7 +36,7 @@ def is_expr(v: Any) -> bool:
     return isinstance(v, str) and ("{{" in v or "{%" in v)
 
 
-@dataclass
+@record
 class Element:
     """One element of a template: its kind, its raw keys and their positions."""
 
@@ -52,7 +53,7 @@ class Element:
         return not any(_CARD_REF.search(str(v)) for v in vals)
 
 
-@dataclass
+@record
 class Template:
     """A card template: its elements in drawing order."""
 
@@ -247,7 +248,7 @@ def spec_for(el: Element) -> dict[str, Opt]:
     return spec
 
 
-@dataclass
+@record
 class _Plan:
     """An element prepared once: constant values checked and converted, expressions compiled."""
 

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from cardgen.core.fonts import METRICS, PT_MM
+from cardgen.core.record import record
 
 _TOKEN = re.compile(r"\*\*|\*|\{([a-z0-9_]+)\}|[^*{]+|\{|\*")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Run:
     """A piece of text in one style and colour."""
 
@@ -30,7 +31,7 @@ _RUNS: dict[str, dict[str, Run]] = {}      # style → word → its Run (runs ar
 _PER_SIZE: dict[tuple, tuple] = {}         # (id of a fonts map, size) → (the map, space widths, width tables)
 
 
-@dataclass
+@record
 class Line:
     """A fitted line: its runs with their widths, and its width (mm)."""
 
@@ -38,7 +39,7 @@ class Line:
     width: float
 
 
-@dataclass
+@record
 class Fitted:
     """Text fitted to a box: the size chosen, its lines and measures, and whether it fits."""
 
@@ -232,7 +233,7 @@ _AT_SIZE: dict[tuple[str, float, float], tuple[float, float, float]] = {}   # (f
 #                                                                              descent, line height (mm)
 
 
-@dataclass
+@record
 class PlainFitted:
     """:class:`Fitted` for text without markup in one font: each line its words joined by spaces."""
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from cardgen.core.record import record
 
 CHANCE = -1          #: current_player() at a chance node (a die, a draw, a shuffle)
 TERMINAL = -4        #: current_player() once the game is over
@@ -27,7 +28,7 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Action:
     """One choice (or chance outcome): an event kind and its fields, hashable.
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from cardgen.core.record import record
 
 HIDDEN = "?"       #: a card the log leaves out (hidden information)
 
 
-@dataclass
+@record
 class Hand:
     """A player's hand as the log reveals it: ``known`` cards by id and ``hidden`` unknowns."""
 

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from cardgen.core.record import record
 from cardgen.play.api import Action, GameState
 
 #: An agent chooses among the legal actions from what its player may see.
 Agent = Callable[[Mapping[str, Any], list[Action], random.Random], Action]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GamePackage:
     """A game's own code, as the framework sees it."""
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from cardgen.core.record import record
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import pick
 from cardgen.play.package import Agent
@@ -18,7 +18,7 @@ def random_agent(observation: Mapping[str, Any], legal: list[Action], rng: rando
     return legal[rng.randrange(len(legal))]
 
 
-@dataclass
+@record
 class Played:
     state: GameState
     steps: int

@@ -5,19 +5,20 @@ name it, and where the current rulebook states it (the chapter lines tagged ``ru
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from cardgen.content.catalogue import Catalogue, Rule, load_catalogue, load_framework_rules
 from cardgen.content.gamefiles import list_games
 from cardgen.core import sources
 from cardgen.core.problems import Problems, display_path
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict, load_yaml
 
 _TAG = re.compile(r'\brule="([^"]*)"')
 
 
-@dataclass
+@record
 class Explained:
     """One rule and where the project states, decides and prints it."""
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from reportlab.platypus import Flowable
@@ -42,6 +42,7 @@ from cardgen.boards import common, maps, mats, tokens, zoneboard
 from cardgen.boards.tiling import bbox
 from cardgen.core import hexgrid as hg
 from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.record import record
 from cardgen.render.pdf import MM, draw_items
 from cardgen.rulebook.flowables import CardPicture, greeked
 from cardgen.scene import Circle, Line, Polygon, Rect, Text, translate
@@ -53,7 +54,7 @@ BLOCKED = "#b3261e"
 OPTIONS = ("width", "bare", "thumb", "sight", "crop")
 
 
-@dataclass
+@record
 class Picture:
     """What one file draws: scene primitives (mm, top-left origin) in a ``w`` × ``h`` box."""
 

@@ -20,9 +20,10 @@ the step before it, which must lead to it. Arrows to any other step run down the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from cardgen.core.problems import did_you_mean
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict
 from cardgen.rulebook.diagram_kit import (
     BOLD,
@@ -46,7 +47,7 @@ PAD, VGAP, LANE, POINT, SHIFT = 1.5, 4.6, 3.0, 3.0, 1.5
 FIRST_LANE = 5.5          # room for a yes or no between the boxes and the first lane
 
 
-@dataclass
+@record
 class Step:
     id: str
     text: str

@@ -27,10 +27,11 @@ Cards and boards keep their proportions at one common scale; labels print at the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from cardgen.content.model import Game
 from cardgen.core.problems import did_you_mean
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict, YList
 from cardgen.rulebook.diagram_kit import (
     BOLD,
@@ -59,7 +60,7 @@ GAP, PAD = 2.5, 2.0
 SCALES = [x / 100 for x in range(24, 7, -1)]
 
 
-@dataclass
+@record
 class Item:
     kind: str                           # card | board | area | dice | tokens
     label: str = ""
@@ -73,14 +74,14 @@ class Item:
     rows: list[tuple[str, list[Item]]] = field(default_factory=list)     # a board's bands
 
 
-@dataclass
+@record
 class Seat:
     title: str
     side: str | None
     items: list[Item]
 
 
-@dataclass
+@record
 class Setup:
     middle: list[Item]
     seats: list[Seat]
@@ -187,7 +188,7 @@ def _items(seq: YList, r: Reader, game: Game) -> list[Item]:
 # --------------------------------------------------------------------------- drawing
 
 
-@dataclass
+@record
 class Block:
     """Something drawn at (0, 0): its size and primitives."""
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from cardgen.core.record import record
 from cardgen.rulebook.plaintext import Section
 
 KINDS = ("rule", "added", "removed", "reworded")     # the order a section lists its edits in
@@ -29,7 +30,7 @@ _WORD = re.compile(r"[\w′’'-]+|[^\w\s]")
 _NUMBER = re.compile(r"^(?:\d+(?:[.,]\d+)?%?|d\d+|\d+(?:st|nd|rd|th))$")
 
 
-@dataclass
+@record
 class Edit:
     """One changed passage of a section."""
 
@@ -44,7 +45,7 @@ class Edit:
                 "words": [list(w) for w in self.words], "numbers": [list(n) for n in self.numbers]}
 
 
-@dataclass
+@record
 class Change:
     """A section added, removed or changed."""
 

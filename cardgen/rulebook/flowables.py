@@ -4,12 +4,13 @@ tables and callout boxes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable, Paragraph, Table
 
 from cardgen.core.fonts import METRICS, PT_MM
+from cardgen.core.record import record
 from cardgen.layout.legibility import MIN_PT
 from cardgen.render.pdf import draw_items
 from cardgen.scene import Clip, Rect, Rotate, Symbol, Text, Use, translate
@@ -59,7 +60,7 @@ def expand(items: list, symbols: dict[str, Symbol]) -> list:
     return out
 
 
-@dataclass
+@record
 class CardPicture:
     """One side of one card as the card pipeline laid it out (bleed-box coordinates, mm)."""
 

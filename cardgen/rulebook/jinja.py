@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -38,6 +37,7 @@ from jinja2.utils import missing
 from cardgen.content.model import Game
 from cardgen.core import sources
 from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.record import record
 from cardgen.core.sandbox import BoundedSandbox, ProjectLoader
 from cardgen.layout.templates import make_env
 from cardgen.rulebook.context import CardIndex, MissingCard, _describe_keys, build_context
@@ -90,7 +90,7 @@ def make_environment(search: list[Path], names: list[str]) -> BoundedSandbox:
     return env
 
 
-@dataclass
+@record
 class Rendered:
     """One chapter after Jinja2: its text and, per output line, the source line it came from
     (``lines``, worked out from ``source`` and ``text`` when a problem first needs a line)."""

@@ -15,7 +15,7 @@ Every problem carries the chapter's source FILE:LINE (through the Jinja2 line ma
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -46,6 +46,7 @@ from reportlab.platypus import (
 from cardgen.core.fonts import charset
 from cardgen.core.options import Opt, check_mapping
 from cardgen.core.problems import Loc, Problems
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import parse_yaml
 from cardgen.rulebook.annotate import AnnotatedCard
 from cardgen.rulebook.flowables import MM, CardPicture, Heading, callout, card_rows
@@ -74,7 +75,7 @@ def make_parser() -> MarkdownIt:
 _PARSER = make_parser()
 
 
-@dataclass
+@record
 class Chapter:
     """One chapter: rendered text, syntax tree, and chapter options from its front matter."""
 
@@ -134,7 +135,7 @@ def slugify(text: str) -> str:
     return s or "section"
 
 
-@dataclass
+@record
 class HeadingInfo:
     chapter: int
     line: int          # 0-based output line

@@ -12,11 +12,12 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from reportlab.platypus import Flowable, KeepTogether, ListFlowable, ListItem, Paragraph, Preformatted, Table
 
 from cardgen.core.problems import safe
+from cardgen.core.record import record
 from cardgen.rulebook.flowables import CardRow, FullWidth, Heading
 from cardgen.scene import Text, children
 
@@ -24,13 +25,13 @@ SEP = " › "
 SECTION_LEVELS = 3          # headings #, ## and ### start a section; #### is a passage of its section
 
 
-@dataclass
+@record
 class Passage:
     text: str
     kind: str = "text"      # text | item | row | box | picture | heading
 
 
-@dataclass
+@record
 class Section:
     """One section of a version as typeset: its heading path and its passages in reading order."""
 

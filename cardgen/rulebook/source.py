@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.core.options import Opt, check_mapping
 from cardgen.core.problems import Loc, Problems
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict, load_yaml
 
 META_FILE = "rulebook.yaml"
@@ -45,7 +46,7 @@ META_SPEC: dict[str, Opt] = {
 _VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.+-]*$")
 
 
-@dataclass
+@record
 class Version:
     """One version of a rulebook: its metadata and its chapter files."""
 

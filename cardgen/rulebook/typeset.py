@@ -10,7 +10,7 @@ contents stop moving, so every page number printed is the page the heading stand
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import field
 from xml.sax.saxutils import escape
 
 from reportlab.lib.colors import HexColor
@@ -30,6 +30,7 @@ from reportlab.platypus import (
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from cardgen.core import fonts
+from cardgen.core.record import record
 from cardgen.rulebook.flowables import CardPicture, CardRow, Heading
 
 MM = 72.0 / 25.4
@@ -56,7 +57,7 @@ def mix(color: str, other: str, t: float) -> str:
     return f"#{round(r * 255):02x}{round(g * 255):02x}{round(bl * 255):02x}"
 
 
-@dataclass
+@record
 class PageSpec:
     name: str
     w: float            # mm
@@ -76,7 +77,7 @@ class PageSpec:
         return (self.w - 2 * self.margin_x) * MM
 
 
-@dataclass
+@record
 class Styles:
     """Every paragraph style of the rulebook, sized for one page size."""
 

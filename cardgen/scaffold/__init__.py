@@ -15,10 +15,10 @@ import datetime
 import keyword
 import random
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.core import sources
+from cardgen.core.record import record
 
 FILES = Path(__file__).with_name("files")
 SLUG = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
@@ -30,7 +30,7 @@ class ScaffoldError(Exception):
     """A bad or taken name, or a bad player range: a usage error, nothing written."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Spec:
     slug: str
     title: str

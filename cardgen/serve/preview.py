@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from cardgen.builder.pipeline import check_game
 from cardgen.content.loader import load_game
 from cardgen.content.model import Game
 from cardgen.core.problems import Problem, Problems, display_path
+from cardgen.core.record import record
 from cardgen.export.raster import Target, face_pdf, png
 from cardgen.layout.cache import Store, default_folder, digest, enabled
 from cardgen.layout.card import CardLayout
@@ -32,7 +33,7 @@ SLOW = {"rulebook", "maps", "board", "mats", "tokens"}     # printables whose ch
 KEEP_IMAGES = 2000          # PNGs kept in memory (front and back, two sizes)
 
 
-@dataclass
+@record
 class Face:
     """One side of a card as drawn: its primitives, the symbols they use, its digest."""
 
@@ -43,7 +44,7 @@ class Face:
     h: float
 
 
-@dataclass
+@record
 class Entry:
     """A card (or a card that failed to load) as the page shows it."""
 
@@ -75,7 +76,7 @@ def problem_dict(p: Problem) -> dict[str, Any]:
             "where": f"{display_path(p.loc.file)}:{p.loc.line}:{p.loc.col}" if p.loc else None}
 
 
-@dataclass
+@record
 class Snapshot:
     """Everything the page shows at one moment; replaced whole on each rebuild."""
 

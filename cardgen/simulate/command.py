@@ -11,7 +11,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -19,12 +18,13 @@ import click
 
 from cardgen.content.model import Game
 from cardgen.core.atomic import write_bytes
+from cardgen.core.record import record
 from cardgen.play.package import GamePackage
 from cardgen.simulate import html, run, text
 from cardgen.simulate.spec import SimError, make_plan
 
 
-@dataclass
+@record
 class Options:
     games: int = 1000
     seed: int = 0

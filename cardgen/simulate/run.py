@@ -9,11 +9,11 @@ nothing that depends on timing, workers or backend, so equal runs give equal byt
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cardgen.core.atomic import write_bytes
+from cardgen.core.record import record
 from cardgen.simulate import backends, stats
 from cardgen.simulate.spec import Plan
 from cardgen.simulate.worker import Context
@@ -21,7 +21,7 @@ from cardgen.simulate.worker import Context
 SCHEMA_ID = "cardgen-simulate/1"
 
 
-@dataclass
+@record
 class Outcome:
     report: dict[str, Any]
     records: list[list[dict[str, Any]]]       # per variant, in game order

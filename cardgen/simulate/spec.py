@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from cardgen.content import collection_files as cols
 from cardgen.content.model import Game
 from cardgen.core.params import lookup
 from cardgen.core.problems import Problems, display_path
+from cardgen.core.record import record
 from cardgen.play.lookup import hint_for, nearest
 from cardgen.play.package import GamePackage
 
@@ -42,7 +43,7 @@ class SimError(Exception):
         return self.message + (f" ({self.hint})" if self.hint else "")
 
 
-@dataclass
+@record
 class Variant:
     """The game under one value of the swept parameter (or as it is, without ``--vary``)."""
 
@@ -51,7 +52,7 @@ class Variant:
     game: Game
 
 
-@dataclass
+@record
 class Plan:
     """Everything a run needs, resolved and checked."""
 

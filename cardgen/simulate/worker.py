@@ -15,10 +15,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from cardgen.content.model import Game
+from cardgen.core.record import record
 from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent, GamePackage
 from cardgen.play.playout import as_jsonl, play, random_agent
@@ -37,7 +37,7 @@ def game_seed(seed: int, index: int) -> int:
     return (seed << 32) + index
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Context:
     """What every task of a run shares (shipped once to each worker)."""
 
@@ -51,7 +51,7 @@ class Context:
     log_every: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Task:
     variant: int
     start: int

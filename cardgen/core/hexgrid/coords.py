@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from cardgen.core.record import record
 
 # --------------------------------------------------------------------------- coordinates
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@record(frozen=True, order=True, slots=True)
 class Hex:
     """A hex in axial coordinates ``(q, r)``; ``s = -q - r`` is the third cube coordinate."""
 

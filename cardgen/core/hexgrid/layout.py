@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Literal
 
 from cardgen.core.hexgrid.coords import _CORNER_OFFSETS, Hex, cube_round
+from cardgen.core.record import record
 
 # --------------------------------------------------------------------------- layouts
 
@@ -14,7 +14,7 @@ Orientation = Literal["flat", "pointy"]
 _SQRT3 = math.sqrt(3.0)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Layout:
     """How hexes sit on the page.
 

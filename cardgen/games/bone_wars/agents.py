@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from cardgen.content.model import Game
+from cardgen.core.record import record
 from cardgen.games.bone_wars.rules import MEET_TRAITS, REACH, Part, Rules
 from cardgen.games.bone_wars.setup import rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
@@ -36,7 +36,7 @@ def p_beats(sides: int, margin: int) -> float:
     return wins / (sides * sides)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Weights:
     attack_odds: float
     block_odds: float

@@ -5,17 +5,18 @@ compared with it, then kept as recorded."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from cardgen.content.playlog import Event, LogError
+from cardgen.core.record import record
 from cardgen.games.bone_wars.referee_base import RefereeBase
 from cardgen.games.bone_wars.rules import Blocked, Monster, blocked_combat, can_meet, meet_reason
 from cardgen.games.bone_wars.table import Combat, Outcome
 from cardgen.games.bone_wars.vocab import NO_BLOCK
 
 
-@dataclass
+@record
 class Fight:
     """The last blocked attack, for the claims that follow it."""
 

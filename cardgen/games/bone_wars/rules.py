@@ -8,17 +8,18 @@ from __future__ import annotations
 import builtins
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from cardgen.content.model import Game
+from cardgen.core.record import record
 from cardgen.play.params import Params
 
 MEET_TRAITS = ("flying", "marine")     # BW-ATK-4: the Traits that restrict who meets whom
 REACH = "reach"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rules:
     """Every number and ruling of ``rules/bone_wars/params.yaml`` the engine needs, typed."""
 
@@ -66,7 +67,7 @@ class Rules:
         return ", ".join(self.trait_names.get(t, t) for t in sorted(traits))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Part:
     """A Part card: its type, the four stats and its Traits (BW-CARD-1)."""
 
@@ -182,7 +183,7 @@ def can_attack(m: Monster, turn: int) -> bool:
     return not fresh or m.has("haste")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Blocked:
     """BW-ATK-6…9: the arithmetic of a blocked attack."""
 

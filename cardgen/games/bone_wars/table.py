@@ -9,16 +9,17 @@ reported what was wrong), so a slip never stops the replay.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from cardgen.core.record import record
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, can_attack, can_block
 from cardgen.play.hidden import Hand
 
 SETUP_ORDER, SETUP_DEAL, PLAY = "order", "deal", "play"
 
 
-@dataclass
+@record
 class Combat:
     attacker: Monster
     defender: str
@@ -28,7 +29,7 @@ class Combat:
     blocker: Monster | None = None
 
 
-@dataclass
+@record
 class Outcome:
     """What the last attack (or edit) did, for the claims that follow it."""
 

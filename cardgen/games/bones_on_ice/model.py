@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from cardgen.content.model import Card
+from cardgen.core.record import record
 from cardgen.play.referee import Referee
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Skater:
     card: Card
     team: Team
@@ -28,7 +29,7 @@ class Skater:
         return s.replace("_", " ").title()
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Team:
     idx: int
     key: str
@@ -55,7 +56,7 @@ class Team:
         return next((s for s in self.skaters if s.role == role), None)
 
 
-@dataclass
+@record
 class Side:
     """One side of a roll: who rolls which die, the value, and what is added to it."""
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from cardgen.content.model import Card, Game
 from cardgen.core.problems import Loc
+from cardgen.core.record import record
 from cardgen.games.bones_on_ice.vocab import CHAOS_EFFECTS, SPIRIT_EFFECTS
 from cardgen.play.params import ParamError, Params
 
@@ -33,7 +33,7 @@ def die_sides(value: Any) -> int:
     return int(m.group(1)) if m else 0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rules:
     """The game's rules numbers and tables (see ``rules/bones_on_ice/params.yaml``)."""
 

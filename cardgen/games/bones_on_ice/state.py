@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
 from cardgen.content.model import Card, Game
+from cardgen.core.record import record
 from cardgen.games.bones_on_ice.rules import Rules, die_sides
 from cardgen.games.bones_on_ice.spirits import Spirits
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
@@ -37,7 +37,7 @@ def two_dice(sa: int, sd: int, na: int = 1, nd: int = 1) -> list[tuple[Action, f
     return [(Action("rolls", (("rolls", (x, y)),)), p) for x in fa for y in fd]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Piece:
     """A skater as the state knows it (fixed for the game)."""
 
@@ -48,7 +48,7 @@ class Piece:
     aliases: tuple[str, ...] = ()   # the card's name, its id without the team prefix
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Setup:
     """What does not change during a game: the rules, the two teams and their skaters."""
 

@@ -4,7 +4,7 @@ geometry text and abilities' requirements (see :mod:`.builds`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ from cardgen.content.constraints import Entry
 from cardgen.content.model import Card, Game
 from cardgen.core.hexgrid import Hex, neighbors
 from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict, YList
 
 STATS = ("health", "intelligence", "strength", "agility", "slots")
@@ -23,7 +24,7 @@ NO_LIMIT = ("none", "no limit", "unlimited")
 # --------------------------------------------------------------------------- the model of a build
 
 
-@dataclass
+@record
 class Piece:
     """A Boss Piece as a build places it."""
 
@@ -45,7 +46,7 @@ class Piece:
         return (self.card.get("slots") or 0) - self.used
 
 
-@dataclass
+@record
 class Character:
     """The boss or one hero: its card (heroes), equipment, abilities and action deck."""
 
@@ -58,7 +59,7 @@ class Character:
     deck_loc: Loc | None = None
 
 
-@dataclass
+@record
 class Build:
     kind: str                        # boss | party | deck
     name: str

@@ -5,7 +5,6 @@ leaving enough clear tiles (in the hero zone) far enough from every boss hex for
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from cardgen import gamehooks
@@ -13,6 +12,7 @@ from cardgen.boards import common as board_common
 from cardgen.core import hexgrid as hg
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YList
 
 PLACEMENT_SPEC = {
@@ -27,7 +27,7 @@ PLACEMENT_SPEC = {
 }
 
 
-@dataclass
+@record
 class Placement:
     """The start check the terrain file asks for, read once."""
 

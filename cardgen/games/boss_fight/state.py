@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from cardgen.content.model import Card
 from cardgen.core.hexgrid import Hex, rotate
 from cardgen.core.problems import Loc
+from cardgen.core.record import record
 from cardgen.games.boss_fight.builds import Piece
 from cardgen.games.boss_fight.vocab import HIDDEN
 
 
-@dataclass
+@record
 class Pile:
     """Cards of one zone: those known by name and a number of unnamed ones."""
 
@@ -41,7 +42,7 @@ class Pile:
             self.known[cid] += n
 
 
-@dataclass
+@record
 class Fighter:
     """The boss or a hero, as the game goes."""
 

@@ -9,7 +9,7 @@ as a deck at all stops the check (exit 2, ``LOG-FIELD``): the game cannot be rep
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from cardgen.builder import pipeline
@@ -17,13 +17,14 @@ from cardgen.content import collection_files as cols
 from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
 from cardgen.core.problems import Loc, Problem, Problems
+from cardgen.core.record import record
 from cardgen.play.lookup import hint_for
 
 #: problems of a deck file that leave cards unread (the replay would start from a wrong deck)
 _LOSES_CARDS = ("CARD-UNKNOWN-ID", "YAML-TYPE", "YAML-SYNTAX")
 
 
-@dataclass
+@record
 class Deck:
     """A Main Deck as the header names it: its name, its cards and its construction problems."""
 

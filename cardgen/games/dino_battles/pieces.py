@@ -5,17 +5,18 @@ side of the table (hand, decks, zones), the Combat phase's exchange.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from cardgen.content.model import Card
 from cardgen.core.problems import Loc
+from cardgen.core.record import record
 from cardgen.play.hidden import Hand
 
 # ---------------------------------------------------------------------------------------
 # State
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Dino:
     card: Card
     label: str
@@ -64,7 +65,7 @@ class Dino:
         return f"{self.name} {self.hp}/{self.max_hp}" + (f" [{'; '.join(marks)}]" if marks else "")
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Side:
     name: str
     index: int                          # 0: player A, 1: player B
@@ -120,7 +121,7 @@ class Side:
         return sum(self.items_known.values()) + self.items_unknown
 
 
-@dataclass
+@record
 class Combat:
     first: int                        # index of the player with the first move of this exchange
     passed: bool = False

@@ -4,14 +4,15 @@ the referee of a log (``engine.py``); the rules over them are in ``rules.py``.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from cardgen.content.model import Card
 from cardgen.core.problems import Loc
+from cardgen.core.record import record
 
 
-@dataclass
+@record
 class Fighter:
     name: str
     max_health: int = 0
@@ -34,7 +35,7 @@ class Fighter:
         return {"health": self.health, "armor": self.armor, "dodge": self.dodge, "knocked_out": self.ko}
 
 
-@dataclass
+@record
 class Player(Fighter):
     cls: Card | None = None
     base: dict[str, int] = field(default_factory=dict)
@@ -57,7 +58,7 @@ class Player(Fighter):
                       dict(self.restored) if self.restored is not None else None)
 
 
-@dataclass
+@record
 class Enemy(Fighter):
     card: Card | None = None
     front: str = ""
@@ -73,7 +74,7 @@ class Enemy(Fighter):
                      self.dodge, self.ko, self.card, self.front)
 
 
-@dataclass
+@record
 class Encounter:
     card: Card
     reinforcement: bool
@@ -103,7 +104,7 @@ class Encounter:
                          self.leader_moved)
 
 
-@dataclass
+@record
 class Battle:
     number: int
     first: Card

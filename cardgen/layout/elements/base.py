@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.core.problems import Loc, Problems
+from cardgen.core.record import record
 
 
-@dataclass
+@record
 class DrawContext:
     """What an element draws with: the card's box, fonts, icons, problems and where things are."""
 
