@@ -20,6 +20,7 @@ from cardgen.core import fonts
 from cardgen.core.jsonout import dumps
 from cardgen.core.problems import Problems
 from cardgen.printables import cards
+from cardgen.render import pdf as pdf_render
 from cardgen.render.pdf import MM, render
 from cardgen.render.pdfwrite import pack_page, pdf_data
 from cardgen.scene import Clip, Document, Page, Rect, Text
@@ -132,7 +133,7 @@ def test_cards_json_written_sheet_by_sheet_is_the_whole_manifest_as_dumps_writes
     text = files["cards.json"].decode("utf-8")
     manifest = json.loads(text)
     assert len(manifest["pages"]) > 2 * cards.BATCH
-    assert dumps(manifest, indent=1) + "\n" == text
+    assert dumps(manifest, indent=1, inline=cards.ONE_LINE) + "\n" == text
     assert [p["page"] for p in manifest["pages"]] == list(range(1, len(manifest["pages"]) + 1))
     monkeypatch.setattr(cards, "BATCH", 200)
     assert cards.build(laid) == files
@@ -150,3 +151,13 @@ def test_the_sheets_pages_are_the_manifests(laid):
         x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
         assert float(page.trimbox.left) / MM == pytest.approx(x0, abs=1e-3)
         assert H - float(page.trimbox.top) / MM == pytest.approx(y0, abs=1e-3)
+
+
+def test_pages_and_streams_formatted_here_are_reportlabs_bytes(laid, monkeypatch):
+    """Card sheets (TrueType subsets, forms, pictures, trim and bleed boxes, many pages): the
+    pages, their streams and the page tree written by render.pdffmt, byte for byte what
+    reportlab's getpdfdata writes for the same canvas."""
+    ours = cards.build(laid)["cards.pdf"]
+    monkeypatch.setattr(pdf_render, "pack_page", lambda c: pack_page(c, spill=False))
+    monkeypatch.setattr(pdf_render, "pdf_data", lambda c: c.getpdfdata())
+    assert cards.build(laid)["cards.pdf"] == ours

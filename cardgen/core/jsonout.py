@@ -1,10 +1,13 @@
 """Indented JSON, fast: the text of ``json.dumps(obj, indent=n, ensure_ascii=False)``, character
 for character, for the manifests of large decks (the standard library encodes indented JSON in
-pure Python, one generator per nesting level; this writes into one list)."""
+pure Python, one generator per nesting level; this writes into one list). With ``inline=d``,
+every list or mapping nested ``d`` deep is written on one line as ``json.dumps(o,
+ensure_ascii=False)`` writes it (the standard library's C encoder): a card's record in
+cards.json is one line."""
 
 from __future__ import annotations
 
-from json.encoder import encode_basestring
+from json.encoder import JSONEncoder, encode_basestring
 from typing import Any
 
 _INF = float("inf")
@@ -36,8 +39,12 @@ def _key(k: Any) -> str:
     raise TypeError(f"keys must be str, int, float, bool or None, not {type(k).__name__}")
 
 
-def dumps(obj: Any, indent: int = 1) -> str:
-    """``json.dumps(obj, indent=indent, ensure_ascii=False)``."""
+_ONE_LINE = JSONEncoder(ensure_ascii=False).encode
+
+
+def dumps(obj: Any, indent: int = 1, inline: int | None = None) -> str:
+    """``json.dumps(obj, indent=indent, ensure_ascii=False)``; with ``inline``, the lists and
+    mappings nested that deep (the top is 0) each on one line."""
     out: list[str] = []
     done: list[str] = []
     pad = " " * indent
@@ -64,6 +71,8 @@ def dumps(obj: Any, indent: int = 1) -> str:
             out.append(int.__repr__(o))
         elif isinstance(o, float):
             out.append(_float(o))
+        elif level == inline and isinstance(o, (list, tuple, dict)):
+            out.append(_ONE_LINE(o))
         elif isinstance(o, (list, tuple)):
             if not o:
                 out.append("[]")

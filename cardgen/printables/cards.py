@@ -115,12 +115,13 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
 
 
 BATCH = 200         # page records written to text together (dumps' memos of shared boxes per call)
+ONE_LINE = 4        # cards.json's depth written one per line: the top, "pages", a page, its "cards", a card
 
 
 def _records(batch: list[dict]) -> bytes:
     """The text of page records as they stand in cards.json's ``pages`` (one level deeper than
     in a list of their own: a space more after each line break); ``batch`` emptied."""
-    text = dumps(batch, indent=1)           # "[\n {…},\n {…}\n]"
+    text = dumps(batch, indent=1, inline=ONE_LINE - 1)     # "[\n {…},\n {…}\n]"
     batch.clear()
     return text[1:-2].replace("\n", "\n ").encode("utf-8")
 
@@ -128,7 +129,7 @@ def _records(batch: list[dict]) -> bytes:
 def _manifest(manifest: dict, records: list[bytes]) -> bytes:
     """cards.json: ``manifest`` (its pages left empty) with the pages' ``records`` (batches of
     :func:`_records`) in place: the text ``dumps`` writes for the whole."""
-    text = dumps(manifest, indent=1) + "\n"
+    text = dumps(manifest, indent=1, inline=ONE_LINE) + "\n"
     if not records:
         return text.encode("utf-8")
     at = text.index(_PAGES) + len(_PAGES) - 1

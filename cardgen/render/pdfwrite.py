@@ -29,6 +29,8 @@ from reportlab.pdfbase.pdfdoc import (
 )
 from reportlab.pdfgen import canvas
 
+from cardgen.render.pdffmt import TOP, Formatter
+
 
 class _Out(PDFFile):
     """reportlab's output collector (offsets as it counts them), writing into one buffer."""
@@ -78,6 +80,7 @@ def _format(doc: PDFDocument) -> bytes:
     counter = 0
     number_to_id, id_to_ob, id_to_of = doc.numberToId, doc.idToObject, doc.idToOffset
     comments = not rl_config.invariant and rl_config.pdfComments
+    fast = None if comments else Formatter(doc)     # pages and their streams (reportlab's bytes)
     spill: _Spill | None = getattr(doc, "_cardgen_spill", None)
     while True:                 # objects may be added while others are formatted
         counter += 1
@@ -87,7 +90,10 @@ def _format(doc: PDFDocument) -> bytes:
         obj = id_to_ob[oid]
         if spill is not None and type(obj) is PDFStream:
             spill.take(obj)
-        text = PDFIndirectObject(oid, obj).format(doc)
+        if fast is not None and type(obj) in TOP:
+            text = fast.indirect(oid, obj)
+        else:
+            text = PDFIndirectObject(oid, obj).format(doc)
         if comments:
             out.add(f"% {ascii(oid)}: class {type(obj).__name__[:50]} \n")
         id_to_of[oid] = out.add(text)
