@@ -23,7 +23,7 @@ from cardgen.printables import cards
 from cardgen.render import pdf as pdf_render
 from cardgen.render.pdf import MM, render
 from cardgen.render.pdfwrite import pack_page, pdf_data
-from cardgen.scene import Clip, Document, Page, Rect, Text
+from cardgen.scene import Clip, Document, Image, Page, Rect, Text
 from tests.conftest import ROOT
 
 REG, BOLD = "LiberationSans-Regular", "LiberationSans-Bold"
@@ -161,3 +161,18 @@ def test_pages_and_streams_formatted_here_are_reportlabs_bytes(laid, monkeypatch
     monkeypatch.setattr(pdf_render, "pack_page", lambda c: pack_page(c, spill=False))
     monkeypatch.setattr(pdf_render, "pdf_data", lambda c: c.getpdfdata())
     assert cards.build(laid)["cards.pdf"] == ours
+
+
+def test_an_svg_pictures_form_is_named_by_its_content_not_where_the_project_lies(tmp_path):
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+           '<rect x="1" y="1" width="8" height="8" fill="#c00"/></svg>')
+    made = []
+    for where in ("one", "two/deeper"):
+        art = tmp_path / where / "art.svg"
+        art.parent.mkdir(parents=True)
+        art.write_text(svg)
+        doc = Document("svg")
+        doc.pages.append(Page(20, 20, [Image(str(art), 2, 2, 10, 10)]))
+        made.append(render(doc))
+    assert b"/FormXob.SVG" in made[0]
+    assert made[0] == made[1]

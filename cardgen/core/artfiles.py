@@ -5,6 +5,7 @@ reportlab drawing (svglib). Every read goes through the project's checks: :mod:`
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 from functools import lru_cache
@@ -48,6 +49,21 @@ def svg_drawing(path: str) -> Any:
     the project's checks refuse)."""
     real, st = checked(path)
     return _svg(str(real), st.st_mtime_ns, st.st_size)
+
+
+def svg_digest(path: str) -> str:
+    """A digest of the SVG file's bytes: the name of its form in a PDF, the same for the same
+    picture wherever the project lies (raises ImageError for a file the project's checks refuse)."""
+    real, st = checked(path)
+    return _digest(str(real), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=64)
+def _digest(path: str, _mtime: int, _size: int) -> str:
+    try:
+        return hashlib.sha256(sources.read_bytes(path, cap=sources.MAX_IMAGE_BYTES)).hexdigest()[:16]
+    except sources.SourceError as e:
+        raise ImageError(e.rule, e.message) from e
 
 
 @lru_cache(maxsize=64)

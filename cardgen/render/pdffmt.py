@@ -50,6 +50,7 @@ class Formatter:
         self._text: dict[str, bytes] = {}       # str → its bytes (names, numbers, operators)
         self._names: dict[str, bytes] = {}      # dictionary key → "/Key" as bytes
         self._refs: dict[str, bytes] = {}       # internal name → "n v R"
+        self._nums: dict[float, bytes] = {}     # number → its text (equal numbers: the same text)
         self._multi = bool(rl_config.pdfMultiLine)
 
     def indirect(self, oid: str, obj: Any) -> bytes:
@@ -78,7 +79,10 @@ class Formatter:
                 t = self._text[e] = pdfdocEnc(e)
             return t
         if kind is int or kind is float:
-            return self.value(fp_str(e))
+            t = self._nums.get(e)
+            if t is None:
+                t = self._nums[e] = self.value(fp_str(e))
+            return t
         if kind is bytes:
             return e
         if kind is PDFObjectReference:
@@ -174,7 +178,7 @@ class Formatter:
         content = s.content
         filters = s.filters if s.filters is not None else self.doc.defaultStreamFilters
         if filters is not None and "Filter" not in d.dict:
-            names = []
+            names: list[str] = []
             for f in reversed(list(filters)):
                 content = f.encode(content)
                 names.insert(0, PDFName(f.pdfname))

@@ -8,14 +8,13 @@ through :mod:`cardgen.render.pdftext`. A symbol is placed as the form XObject
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen import canvas
 
 from cardgen.core import fonts, sources
-from cardgen.core.artfiles import svg_drawing
+from cardgen.core.artfiles import svg_digest, svg_drawing
 from cardgen.core.images import ImageError
 from cardgen.core.lazymod import lazy
 from cardgen.render.pdftext import TextOps
@@ -313,11 +312,11 @@ class Pen:
         """An SVG picture: its form (made once per document) scaled into the box."""
         try:
             drawing = svg_drawing(it.path)
+            name = "SVG" + svg_digest(it.path)      # by content: the same bytes wherever the project lies
         except ImageError:          # reported when the card was laid out
             return
         if drawing is None or not drawing.width or not drawing.height:
             return
-        name = _svg_form(it.path)
         c = self.c
         if name not in self.forms:
             self.forms.add(name)
@@ -330,10 +329,6 @@ class Pen:
         c.doForm(name)
         c.restoreState()
         self.reset()
-
-
-def _svg_form(path: str) -> str:
-    return "SVG" + hashlib.sha256(path.encode()).hexdigest()[:16]
 
 
 def form_name(name: str) -> str:
