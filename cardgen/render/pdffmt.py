@@ -120,20 +120,20 @@ class Formatter:
         if not isinstance(items, OrderedDict):
             keys.sort()
         parts = [self._key(k) + b" " + self.value(items[k]) for k in keys]
-        if (d.multiline and self._multi) or d.multiline == "forced":
-            return b"<<\n" + b"\n ".join(parts) + b"\n>>"
-        for i in reversed(range(6, len(parts), 6)):
-            parts.insert(i, b"\n ")
-        return b"<<\n" + b" ".join(parts) + b"\n>>"
+        return self._joined(parts, d.multiline, 6, b"<<\n", b"\n>>")
 
     def _array(self, a: PDFArray) -> bytes:
         """``PDFArray.format``."""
-        parts = [self.value(e) for e in a.sequence]
-        if (a.multiline and self._multi) or a.multiline == "forced":
-            return b"[ " + b"\n ".join(parts) + b" ]"
-        for i in reversed(range(10, len(parts), 10)):
+        return self._joined([self.value(e) for e in a.sequence], a.multiline, 10, b"[ ", b" ]")
+
+    def _joined(self, parts: list[bytes], multiline: Any, every: int, start: bytes, end: bytes) -> bytes:
+        """A dictionary's or an array's parts, one a line (multiline), else a line break every
+        ``every`` parts."""
+        if (multiline and self._multi) or multiline == "forced":
+            return start + b"\n ".join(parts) + end
+        for i in reversed(range(every, len(parts), every)):
             parts.insert(i, b"\n ")
-        return b"[ " + b" ".join(parts) + b" ]"
+        return start + b" ".join(parts) + end
 
     def _catalog(self, obj: PDFCatalog) -> bytes:
         """``PDFCatalog.format`` (pages and the page tree are catalogs to reportlab)."""
