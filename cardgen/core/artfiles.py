@@ -47,31 +47,32 @@ def info(path: Path) -> ArtInfo:
 def svg_drawing(path: str) -> Any:
     """The SVG as a reportlab Drawing; None when it cannot be read (raises ImageError for a file
     the project's checks refuse)."""
-    real, st = checked(path)
-    return _svg(str(real), st.st_mtime_ns, st.st_size)
+    return _svg_file(path)[0]
 
 
 def svg_digest(path: str) -> str:
     """A digest of the SVG file's bytes: the name of its form in a PDF, the same for the same
-    picture wherever the project lies (raises ImageError for a file the project's checks refuse)."""
+    picture wherever the project lies ("" when it cannot be read; raises ImageError as
+    :func:`svg_drawing` does)."""
+    return _svg_file(path)[1]
+
+
+def _svg_file(path: str) -> tuple[Any, str]:
     real, st = checked(path)
-    return _digest(str(real), st.st_mtime_ns, st.st_size)
+    return _svg(str(real), st.st_mtime_ns, st.st_size)
 
 
 @lru_cache(maxsize=64)
-def _digest(path: str, _mtime: int, _size: int) -> str:
-    try:
-        return hashlib.sha256(sources.read_bytes(path, cap=sources.MAX_IMAGE_BYTES)).hexdigest()[:16]
-    except sources.SourceError as e:
-        raise ImageError(e.rule, e.message) from e
-
-
-@lru_cache(maxsize=64)
-def _svg(path: str, _mtime: int, _size: int) -> Any:
+def _svg(path: str, _mtime: int, _size: int) -> tuple[Any, str]:
+    """(the drawing or None, the digest of the bytes): the file read once for both."""
     from svglib.svglib import svg2rlg  # 0.3 s of imports (lxml…): paid only when a card has SVG art
     logging.getLogger("svglib").setLevel(logging.CRITICAL)
     try:
         data = sources.read_bytes(path, cap=sources.MAX_IMAGE_BYTES)
-        return svg2rlg(io.BytesIO(data))
+    except Exception:  # noqa: BLE001 - an unreadable SVG is a problem on the card, never a crash
+        return None, ""
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    try:
+        return svg2rlg(io.BytesIO(data)), digest
     except Exception:  # noqa: BLE001 - a broken SVG is a problem on the card, never a crash
-        return None
+        return None, digest
