@@ -127,7 +127,7 @@ def _check_bases(cls: Any, frozen: bool) -> None:
 
 def _init(cls: Any, flds: tuple[Field, ...], frozen: bool) -> Callable[..., None]:
     """``__init__`` as ``dataclass`` writes it: one compile per class."""
-    names: dict[str, Any] = {"__object": object, "__factory": _FACTORY}
+    names: dict[str, Any] = {"__set": object.__setattr__, "__factory": _FACTORY}
     params = ["self"]
     body = []
     for f in flds:
@@ -152,7 +152,7 @@ def _init(cls: Any, flds: tuple[Field, ...], frozen: bool) -> Callable[..., None
             value = f"__dflt_{n}"
         else:
             continue
-        body.append(f"  __object.__setattr__(self, {n!r}, {value})" if frozen else f"  self.{n} = {value}")
+        body.append(f"  __set(self, {n!r}, {value})" if frozen else f"  self.{n} = {value}")
     if hasattr(cls, "__post_init__"):
         body.append("  self.__post_init__()")
     src = (f"def __create(__names):\n def __init__({', '.join(params)}):\n"
