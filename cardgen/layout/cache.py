@@ -109,8 +109,11 @@ class Recorder:
                 self.card(cid)
         self.shape = self.shape or "shape" in deps
 
-    def deps(self, game: Game) -> dict[str, Any]:
-        by_id = {c.id: c for c in game.cards}
+    def deps(self, game: Game, by_id: Mapping[str, Card] | None = None) -> dict[str, Any]:
+        """What was read, as digests of the game's current cards (``by_id``: the game's cards by
+        id, when the caller keeps them: a layout records one card side at a time)."""
+        if by_id is None:
+            by_id = game.cards_by_id
         cards: dict[str, Any] = {}
         for cid in sorted(self.cards):
             c, names = by_id.get(cid), self.cards[cid]
@@ -131,9 +134,11 @@ def active() -> Recorder | None:
     return _active.get()
 
 
-def deps_hold(deps: Mapping[str, Any], game: Game) -> bool:
-    """Do recorded dependencies still describe the current game?"""
-    by_id = {c.id: c for c in game.cards}
+def deps_hold(deps: Mapping[str, Any], game: Game, by_id: Mapping[str, Card] | None = None) -> bool:
+    """Do recorded dependencies still describe the current game? (``by_id`` as for
+    :meth:`Recorder.deps`.)"""
+    if by_id is None:
+        by_id = game.cards_by_id
     for cid, d in (deps.get("cards") or {}).items():
         c = by_id.get(cid)
         if isinstance(d, dict):
@@ -263,6 +268,7 @@ class Store:
 
     def __init__(self, folder: Path):
         self.folder = folder
+        self._made: set[Path] = set()
         self.hits = 0
         self.misses = 0
 
@@ -275,9 +281,14 @@ class Store:
         return self.folder / kind / key[:2] / f"{key}.json"
 
     def get(self, kind: str, key: str) -> Any:
-        """The entry, or None (absent, corrupt, or unreadable: all a miss)."""
+        """The entry, or None (absent, corrupt, or unreadable: all a miss). An absent entry is
+        known from one ``stat`` (a first build asks for thousands), a present one is read through
+        the project's checks."""
+        path = self._entry_path(kind, key)
+        if not os.path.exists(path):
+            return None
         try:
-            raw = sources.read_bytes(self._entry_path(kind, key), self.folder, MAX_ENTRY)
+            raw = sources.read_bytes(path, self.folder, MAX_ENTRY)
             head, _, body = raw.partition(b"\n")
             if hashlib.sha256(body).hexdigest().encode() != head:
                 return None
@@ -308,7 +319,9 @@ class Store:
         entry only costs time)."""
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.parent not in self._made:       # each folder made once per run
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._made.add(path.parent)
             tmp.write_bytes(data)
             os.replace(tmp, path)
         except OSError:

@@ -87,6 +87,7 @@ class CardLayout:
         self._by_values: dict[tuple, tuple] = {}   # an element and the card fields it reads → (it, its primitives)
         self._values_seen: set[int] = set()        # the hashes of those keys met once
         self._cards = {c.id: c.fields for c in game.cards}
+        self._by_id = game.cards_by_id         # the cache's dependencies are read against it
         self._game = {"title": game.title, "slug": game.slug, **{k: v for k, v in game.meta.items()
                                                                  if k in ("subtitle", "designer")}}
 
@@ -118,7 +119,7 @@ class CardLayout:
         key = digest(self.static_key(), side, card.id, card.name, card.type, card.copies, card.fields)
         entry = self.store.get("layout", key)
         parent = cachemod.active()
-        if isinstance(entry, dict) and deps_hold(entry.get("deps") or {}, self.game):
+        if isinstance(entry, dict) and deps_hold(entry.get("deps") or {}, self.game, self._by_id):
             items = self._restore(entry, card)
             if items is not None:
                 self.store.hits += 1
@@ -133,7 +134,7 @@ class CardLayout:
             items = self._draw(card, side)
         finally:
             self._recording = None
-        deps = rec.deps(self.game)
+        deps = rec.deps(self.game, self._by_id)
         if parent is not None:
             parent.merge(deps)
         self.content_ids[id(items)] = (items, digest(key, deps))

@@ -6,12 +6,16 @@ so a decoded scene equals the encoded one and renders to the same bytes.
 
 from __future__ import annotations
 
-from dataclasses import astuple, fields
+from dataclasses import fields
+from operator import attrgetter
 from typing import Any
 
 from cardgen.scene import Circle, Clip, Image, Line, Link, Polygon, Rect, Text, Use
 
 KINDS: dict[str, type] = {t.__name__: t for t in (Rect, Line, Circle, Polygon, Text, Image, Use, Link, Clip)}
+# a primitive's fields in declaration order (what ``dataclasses.astuple`` gives for these flat
+# records, without its deep copies)
+_VALUES: dict[type, Any] = {t: attrgetter(*(f.name for f in fields(t))) for t in KINDS.values()}
 
 
 def encode(items: list) -> list:
@@ -22,7 +26,7 @@ def encode(items: list) -> list:
         elif isinstance(it, Polygon):
             out.append(["Polygon", [list(p) for p in it.points], it.fill, it.stroke, it.width])
         else:
-            out.append([type(it).__name__, *astuple(it)])
+            out.append([type(it).__name__, *_VALUES[type(it)](it)])
     return out
 
 
