@@ -10,13 +10,14 @@ from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.hexgrid import rotate
 from cardgen.core.problems import Loc, did_you_mean
+from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.vocab import HIDDEN
 
 _NAMED_TEXT = re.compile(r"\*\*([^*]+)\*\*")
 
 
-class CardRules:
+class CardRules(EngineBase):
     """Cards of :class:`~.engine.Engine`."""
 
     # -- cards: hand and piles (BF-ACT-2, BF-ACT-3) -----------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core import hexgrid as hg
+from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.vocab import BOSS, HEROES
 
@@ -31,7 +32,7 @@ def damage_formula(base: int, s: int, t: int, f: dict[str, int]) -> tuple[int, s
 
 
 
-class CombatRules:
+class CombatRules(EngineBase):
     """Combat of :class:`~.engine.Engine`."""
 
     # -- attacks (BF-LOS-1, 2, BF-CMB-1, 2, 3) --------------------------------------------------------------

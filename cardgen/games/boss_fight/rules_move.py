@@ -9,10 +9,11 @@ from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
 from cardgen.core.problems import Loc
 from cardgen.games.boss_fight.builds import _cells_text
+from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
 
 
-class MoveRules:
+class MoveRules(EngineBase):
     """Movement of :class:`~.engine.Engine`."""
 
     # -- movement (BF-MOVE-1, BF-MOVE-2) ------------------------------------------------------------

@@ -7,11 +7,12 @@ from typing import Any
 
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
+from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter, Pile
 from cardgen.games.boss_fight.vocab import HIDDEN
 
 
-class RoundRules:
+class RoundRules(EngineBase):
     """Rounds, draws and turns of :class:`~.engine.Engine`."""
 
     # -- rounds (BF-INIT-1, BF-DRAW-1) ---------------------------------------------------------------

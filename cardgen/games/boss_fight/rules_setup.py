@@ -15,6 +15,7 @@ from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.games.boss_fight.builds import Build, _cells_text, analyse
+from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.figures import boss_stats, leg_count
 from cardgen.games.boss_fight.placement import hero_starts
 from cardgen.games.boss_fight.state import Fighter
@@ -22,7 +23,7 @@ from cardgen.games.boss_fight.vocab import BOSS
 from cardgen.play.lookup import Names, NotFound
 
 
-class SetupRules:
+class SetupRules(EngineBase):
     """The header and placement of :class:`~.engine.Engine`."""
 
     # -- reading the header: map and builds ---------------------------------------------------

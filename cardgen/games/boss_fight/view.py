@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
+from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
 
 
-class MapView:
+class MapView(EngineBase):
     """Geometry and trace of :class:`~.engine.Engine`."""
 
     # -- geometry -----------------------------------------------------------------------------
