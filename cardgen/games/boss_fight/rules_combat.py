@@ -75,6 +75,7 @@ class CombatRules(EngineBase):
             if self.phase == "place":
                 self._end_placement(ev)
             if not f.alive:
+                assert f.dead is not None
                 self.ref.violation("BF-CMB-3", f"{f.key} died at line {f.dead.line}: the dead do not attack", ev.loc)
         atype = ev["attack"]
         if atype is None and card is not None:
@@ -141,6 +142,7 @@ class CombatRules(EngineBase):
 
     def _resolve(self, ev: Event, f: Fighter, t: Fighter, atype: str | None, card: Card | None) -> None:
         if not t.alive:
+            assert t.dead is not None
             self.ref.violation("BF-CMB-3", f"{t.key} died at line {t.dead.line}: a death token cannot be attacked",
                                ev.at("target"))
             return

@@ -35,6 +35,7 @@ class MoveRules(EngineBase):
             self._card_or_text(ev["source"], ev.at("source"), "source")
         if not f.alive:
             if ev["card"] is None:
+                assert f.dead is not None
                 self.ref.violation("BF-CMB-3", f"{f.key} died at line {f.dead.line}: a death token does not move", ev.loc)
             return
         tiles = None
