@@ -269,8 +269,7 @@ class CardRules(EngineBase):
                         self.ref.violation("BF-MOVE-1", f"{t.key} is put on {where}", ev.at("to"))
                     t.origin = x
                 else:
-                    d = x - (t.origin + rotate(t.anchor, t.rot))
-                    t.origin = t.origin + d
+                    t.origin = x - rotate(t.anchor, t.rot)      # its anchor on x (placed or not yet)
                 parts.append(f"{t.key} to {self._off(x)}")
             for k, d in (ev["stats"] or {}).items():
                 sk = str(k).lower()
