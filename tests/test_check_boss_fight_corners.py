@@ -1,7 +1,8 @@
 """Boss Fight checker corners (issue 20): the rule actually broken is the one reported, at its
 line, each with its legal twin — a defence roll of 6 (BF-CMB-1), poison after a successful cure
 roll (BF-STATUS-2), the ``players`` header (BF-PLAYERS-1), a multi-hex boss through a gap
-narrower than itself (BF-MOVE-1), a party of five heroes with no points limit (legal)."""
+narrower than itself (BF-MOVE-1), a party of five heroes with no points limit (legal), card text
+putting a boss that was never placed (BF-PLACE-1, no engine failure)."""
 
 from __future__ import annotations
 
@@ -109,3 +110,30 @@ def test_a_party_of_five_heroes_with_no_points_limit_is_legal(tmp_path):
     b = analyse(game(GAME), kind, body, probs)
     assert b is not None and len(b.characters) == 5
     assert not [p for p in probs.errors if p.rule == "BF-PLAYERS-1"], [p.text() for p in probs.errors]
+
+
+UNPLACED = """\
+game: boss_fight
+rules_version: "1.0"
+map: arena
+boss: ember_wyrm
+party: lantern_company
+events:
+  - {kind: place, character: aldric, at: [4, 2]}
+  - {kind: place, character: wren, at: [6, 2]}
+  - {kind: place, character: maelis, at: [3, 8]}
+  - {kind: effect, source: heavy_attack, target: boss, to: [5, 6]}
+"""
+
+
+def test_an_effect_puts_the_boss_by_its_anchor_even_before_it_is_placed(tmp_path):
+    """The boss never placed (BF-PLACE-1), then card text puts it on a hex: it stands there by its
+    anchor, as a placed boss moved the same way does (this was a TypeError, CHECK-INTERNAL)."""
+    code, probs, final = checklogs.check(GAME, checklogs.write(tmp_path, UNPLACED))
+    assert {p["rule"] for p in checklogs.errors(probs)} == {"BF-PLACE-1"}, probs
+    placed = UNPLACED.replace("events:\n", "events:\n  - {kind: place, character: boss, at: [5, 5]}\n")
+    _, probs2, final2 = checklogs.check(GAME, checklogs.write(tmp_path, placed, "placed.yaml"))
+    assert checklogs.errors(probs2) == [], probs2
+    assert final is not None and final2 is not None
+    assert [5, 6] in final["characters"]["boss"]["cells"]
+    assert final["characters"]["boss"]["cells"] == final2["characters"]["boss"]["cells"]

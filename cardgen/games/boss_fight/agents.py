@@ -30,7 +30,7 @@ def greedy(game: Game) -> Agent:
     w = Params(game.params, game.rules_dir / "params.yaml")
     weights = {k: w.number(f"simulate.greedy.{k}") for k in ("attack", "weakest", "approach", "item", "discard")}
 
-    def choose(obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         def score(a: Action) -> float:
             who = a.get("character")
             if a.kind == "attack" and a.get("target") is not None:

@@ -105,6 +105,7 @@ def _attach(b: Build, by_label: dict[str, list[Piece]], it: YDict | None, card: 
         problems.error("BF-BUILD-3", f"'{card.id}' ({card.name}) must be attached to a piece of boss '{b.name}': "
                        "add `piece:` naming it", loc, hint=hint)
         return
+    assert it is not None                       # on was read from it
     where = it.at("piece")
     pieces = by_label.get(str(on), [])
     if not pieces:

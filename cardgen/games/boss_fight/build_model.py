@@ -105,7 +105,7 @@ class _Reader:
         if not isinstance(val, YList):
             self.problems.error("YAML-TYPE", f"'{key}' of {what} must be a list", body.at(key))
             return []
-        out = []
+        out: list[tuple[YDict | None, Any, Loc]] = []
         for i, it in enumerate(val):
             if isinstance(it, YDict):
                 for k in it:

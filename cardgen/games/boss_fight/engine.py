@@ -84,7 +84,7 @@ class Engine(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules,
         self.cards = {c.id: c for c in game.cards}
         self.fighters: dict[str, Fighter] = {}
         self.order_keys: list[str] = []
-        self.map = None
+        self.map = None                     # type: ignore[assignment]  # start() loads it before any event
         self.rubble: set[Hex] = set()
         self.boss_build: Build | None = None
         self.party_build: Build | None = None

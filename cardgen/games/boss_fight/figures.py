@@ -95,6 +95,7 @@ def _players(params: dict, heroes: int) -> str:
 
 def _hero_line(params: dict, h: Character) -> str:
     c = h.card
+    assert c is not None                        # a party's characters are its hero cards
     short = params.get("stat_short") or {}
     stats = ", ".join(f"{short.get(k, k)} {c.get(k)}" for k in ("health", "intelligence", "strength", "agility",
                                                                "feat_cost"))

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.hexgrid import rotate
 from cardgen.core.problems import Loc, did_you_mean
+from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.vocab import HIDDEN
 
 _NAMED_TEXT = re.compile(r"\*\*([^*]+)\*\*")
 
 
-class CardRules:
+class CardRules(EngineBase):
     """Cards of :class:`~.engine.Engine`."""
 
     # -- cards: hand and piles (BF-ACT-2, BF-ACT-3) -----------------------------------------------------
@@ -60,7 +62,7 @@ class CardRules:
             f.discard.put(c.id)
         return c
 
-    def _expend(self, f: Fighter, n: int, named: list[Card | None], ev: Event, what: str, loc: Loc | None) -> None:
+    def _expend(self, f: Fighter, n: int, named: Sequence[Card | None], ev: Event, what: str, loc: Loc | None) -> None:
         if f.discard.size < n:
             self.ref.violation("BF-ACT-3", f"{what} expends {n} card{'s' if n != 1 else ''} from the Discard pile, "
                                f"which holds {f.discard.size}: it cannot be used", loc)
@@ -234,6 +236,7 @@ class CardRules:
                 t.hp = 0
                 other = self.occupant(t.origin, but=t) if t.origin is not None else None
                 if other is not None:
+                    assert t.origin is not None         # other is only looked for there
                     self.ref.violation("BF-MOVE-1", f"{t.key} returns at {self._off(t.origin)}, where {other.key} stands",
                                        ev.at("revive"))
                 parts.append(f"{t.key} returns at its death token")
@@ -243,6 +246,7 @@ class CardRules:
             self.ref.violation("BF-STATUS-2", f"{t.key} is not {self.status_names[self.poison]}{cured}: poison deals "
                                "it no damage", ev.at("damage"))
         if not t.alive and (ev["damage"] or ev["heal"] or ev["status"] or ev["to"]):
+            assert t.dead is not None
             self.ref.violation("BF-CMB-3", f"{t.key} died at line {t.dead.line}: only a death token is left", ev.loc)
         else:
             if ev["damage"]:
@@ -260,12 +264,12 @@ class CardRules:
                 if t.side == "hero":
                     other = self.occupant(x, but=t)
                     if not self._clear(x) or other is not None:
-                        where = self._where(x) if not self._clear(x) else f"{self._off(x)}, where {other.key} stands"
+                        where = self._where(x) if not self._clear(x) or other is None else \
+                            f"{self._off(x)}, where {other.key} stands"
                         self.ref.violation("BF-MOVE-1", f"{t.key} is put on {where}", ev.at("to"))
                     t.origin = x
                 else:
-                    d = x - (t.origin + rotate(t.anchor, t.rot))
-                    t.origin = t.origin + d
+                    t.origin = x - rotate(t.anchor, t.rot)      # its anchor on x (placed or not yet)
                 parts.append(f"{t.key} to {self._off(x)}")
             for k, d in (ev["stats"] or {}).items():
                 sk = str(k).lower()

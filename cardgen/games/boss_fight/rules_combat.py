@@ -5,6 +5,7 @@ from __future__ import annotations
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core import hexgrid as hg
+from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.vocab import BOSS, HEROES
 
@@ -31,7 +32,7 @@ def damage_formula(base: int, s: int, t: int, f: dict[str, int]) -> tuple[int, s
 
 
 
-class CombatRules:
+class CombatRules(EngineBase):
     """Combat of :class:`~.engine.Engine`."""
 
     # -- attacks (BF-LOS-1, 2, BF-CMB-1, 2, 3) --------------------------------------------------------------
@@ -74,6 +75,7 @@ class CombatRules:
             if self.phase == "place":
                 self._end_placement(ev)
             if not f.alive:
+                assert f.dead is not None
                 self.ref.violation("BF-CMB-3", f"{f.key} died at line {f.dead.line}: the dead do not attack", ev.loc)
         atype = ev["attack"]
         if atype is None and card is not None:
@@ -140,6 +142,7 @@ class CombatRules:
 
     def _resolve(self, ev: Event, f: Fighter, t: Fighter, atype: str | None, card: Card | None) -> None:
         if not t.alive:
+            assert t.dead is not None
             self.ref.violation("BF-CMB-3", f"{t.key} died at line {t.dead.line}: a death token cannot be attacked",
                                ev.at("target"))
             return

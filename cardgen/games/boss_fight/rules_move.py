@@ -9,10 +9,11 @@ from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
 from cardgen.core.problems import Loc
 from cardgen.games.boss_fight.builds import _cells_text
+from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
 
 
-class MoveRules:
+class MoveRules(EngineBase):
     """Movement of :class:`~.engine.Engine`."""
 
     # -- movement (BF-MOVE-1, BF-MOVE-2) ------------------------------------------------------------
@@ -34,6 +35,7 @@ class MoveRules:
             self._card_or_text(ev["source"], ev.at("source"), "source")
         if not f.alive:
             if ev["card"] is None:
+                assert f.dead is not None
                 self.ref.violation("BF-CMB-3", f"{f.key} died at line {f.dead.line}: a death token does not move", ev.loc)
             return
         tiles = None

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
+from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter, Pile
 from cardgen.games.boss_fight.vocab import HIDDEN
 
 
-class RoundRules:
+class RoundRules(EngineBase):
     """Rounds, draws and turns of :class:`~.engine.Engine`."""
 
     # -- rounds (BF-INIT-1, BF-DRAW-1) ---------------------------------------------------------------
@@ -115,7 +117,7 @@ class RoundRules:
 
     def on_draw(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
-        named = []
+        named: list[Card | None] = []
         for x in ev["cards"] or []:
             if str(x).strip() == HIDDEN:
                 named.append(None)
@@ -143,6 +145,7 @@ class RoundRules:
                                    f"{f.key} draws {count} in round {self.round} after turns began", ev.loc,
                                    "a draw that card text makes names the card with 'source:'")
             elif not f.alive:
+                assert f.dead is not None
                 self.ref.violation("BF-DRAW-1", f"{f.key} is dead (line {f.dead.line}): dead characters draw nothing",
                                    ev.loc)
             else:
@@ -152,6 +155,7 @@ class RoundRules:
                                        f"{self.round}; it draws {due} ({self._why_due(f)})", ev.loc)
             self.drawn[f.key] += count
         elif not f.alive:
+            assert f.dead is not None
             self.ref.violation("BF-CMB-3", f"{f.key} is dead (line {f.dead.line}): it draws nothing", ev.loc)
         got = 0
         for i in range(count):
@@ -227,6 +231,7 @@ class RoundRules:
             if not self.turns_begun:
                 self._check_draws(ev)
             if not f.alive:
+                assert f.dead is not None
                 self.ref.violation("BF-CMB-3", f"{f.key} died at line {f.dead.line}: the dead have no turns", ev.loc)
             elif f.key in self.acted:
                 self.ref.violation("BF-INIT-1", f"{f.key} already had its turn in round {self.round}", ev.loc)
@@ -277,6 +282,7 @@ class RoundRules:
             return
         self.current = None
         if not quiet and not self.over and f.alive and self.used_actions < self.need and f.hand.size > 0:
+            assert self.turn_loc is not None        # set with self.current by _begin_turn
             self.ref.violation("BF-ACT-1", f"{f.key} used {self.used_actions} of its {self.need} action"
                                f"{'s' if self.need != 1 else ''} in its turn (line {self.turn_loc.line}); "
                                f"{'a hero uses' if f.side == 'hero' else 'the boss uses'} exactly "

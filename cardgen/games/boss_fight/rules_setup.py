@@ -15,6 +15,7 @@ from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.games.boss_fight.builds import Build, _cells_text, analyse
+from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.figures import boss_stats, leg_count
 from cardgen.games.boss_fight.placement import hero_starts
 from cardgen.games.boss_fight.state import Fighter
@@ -22,7 +23,7 @@ from cardgen.games.boss_fight.vocab import BOSS
 from cardgen.play.lookup import Names, NotFound
 
 
-class SetupRules:
+class SetupRules(EngineBase):
     """The header and placement of :class:`~.engine.Engine`."""
 
     # -- reading the header: map and builds ---------------------------------------------------
@@ -102,12 +103,13 @@ class SetupRules:
             raise LogError("LOG-FIELD", f"the {kind} build {path.name} cannot be read"
                            + (f": {first.loc.line if first and first.loc else '?'}: {first.message}" if first else ""),
                            loc, f"run `cardgen validate {self.game.slug} {path}`")
-        for p in probs.errors:                  # construction rules (BF-BUILD, BF-DECK): checked first
-            self.ref.violation(p.rule, f"{p.message} (in the {kind} build)", p.loc or loc)
+        for pr in probs.errors:                 # construction rules (BF-BUILD, BF-DECK): checked first
+            self.ref.violation(pr.rule, f"{pr.message} (in the {kind} build)", pr.loc or loc)
         return b
 
     def _fighters(self) -> None:
         b = self.boss_build
+        assert b is not None and self.party_build is not None      # start() read both builds first
         boss = b.characters[0]
         stats = boss_stats(b)
         f = Fighter(BOSS, b.name, "boss", None, stats, None, list(boss.equipment), list(boss.abilities),
@@ -119,6 +121,7 @@ class SetupRules:
         self.fighters[BOSS] = f
         for h in self.party_build.characters:
             c = h.card
+            assert c is not None                # a party's characters are its hero cards
             st = {k: int(c.get(k) or 0) for k in ("health", "intelligence", "strength", "agility")}
             hf = Fighter(c.id, c.name, "hero", c, st, int(c.get("feat_cost") or 0), list(h.equipment),
                          list(h.abilities), [], Counter(), [Hex(0, 0)])
@@ -245,6 +248,7 @@ class SetupRules:
             cells = f.hexes()
             early = [h for h in self.heroes() if h.placed is not None]
             if early and self.phase == "place" and f.placed is None:
+                assert early[0].placed is not None
                 self.ref.violation(rule, f"the boss is placed first, then the heroes; {early[0].key} was placed "
                                    f"before it (line {early[0].placed.line})", ev.loc)
             zone = self._zone("boss")

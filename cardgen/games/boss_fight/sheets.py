@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from reportlab.lib import colors
@@ -82,7 +83,7 @@ def _markup(game: Game, text: str) -> str:
     return re.sub(r"\{([a-z0-9_]+)\}", icon, s)
 
 
-def _table(game: Game, st, head: list[str], rows: list[list[Any]], widths: list[float], set_key: str):
+def _table(game: Game, st, head: list[str], rows: list[list[Any]], widths: Sequence[float], set_key: str):
     hs = st["cell"].clone("head", fontName=game.fonts["bold"], textColor=colors.white)
     data = [[Paragraph(_esc(h), hs) for h in head]]
     for r in rows:
@@ -329,10 +330,10 @@ def _sheet(game, st, params, path, b: Build, scratch: Problems, KeepTogether, Pa
                                            [f"<b>{len(b.hexes)}</b> hex{'es' if len(b.hexes) != 1 else ''}",
                                             _esc(movement(game, b))]],
                           [19, 23, 19, 19, 27, 19, 56], set_key))
-        tints = {}
+        tints: dict[tuple[int, int], str] = {}
         for k, p in enumerate(b.pieces):
-            for h in p.cells:
-                tints.setdefault((h.q, h.r), PIECE_TINTS[k % len(PIECE_TINTS)])
+            for cell in p.cells:
+                tints.setdefault((cell.q, cell.r), PIECE_TINTS[k % len(PIECE_TINTS)])
         cells = [(h.q, h.r) for h in b.hexes]
         items = diagram(cells, 0, 0, 80, 52, max_hex=13, fill="#d9c7a3", stroke=game.colors.get("ink", "#000000"),
                         width=0.35, anchor=game.colors.get("boss"), empty="1 hex",
@@ -365,6 +366,7 @@ def _sheet(game, st, params, path, b: Build, scratch: Problems, KeepTogether, Pa
         consts = params.get("constitutions") or {}
         for h in b.characters:
             c = h.card
+            assert c is not None                # a party's characters are its hero cards
             ic = game.icons.get(c.get("constitution"))
             glyph = f"<font color='{ic.color}'>{_esc(ic.glyph)}</font> " if ic else ""
             block = [Paragraph(f"{glyph}{_esc(c.name)}, {_esc(c.get('title'))} — "

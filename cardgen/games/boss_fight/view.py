@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
+from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
 
 
-class MapView:
+class MapView(EngineBase):
     """Geometry and trace of :class:`~.engine.Engine`."""
 
     # -- geometry -----------------------------------------------------------------------------
@@ -135,7 +136,7 @@ class MapView:
         if f.origin is not None:
             where = f" at {self._off(f.hexes()[0])}" if f.side == "hero" else \
                 f" at {self._off(f.origin + rotate(f.anchor, f.rot))} (anchor, turned {f.rot}×60°)"
-        life = f"dead (line {f.dead.line})" if not f.alive else f"{f.hp}/{f.stats['health']} HP"
+        life = f"dead (line {f.dead.line})" if f.dead is not None else f"{f.hp}/{f.stats['health']} HP"
         return (f"{f.letter} {f.key}: {life}{where}" + (f" · {st}" if st else "") + (f" · {mods}" if mods else "")
                 + f" · hand {f.hand.size}, deck {f.deck}, discard {f.discard.size}, expended {f.expended.size}, "
                   f"used {f.used.size}")
