@@ -4,7 +4,7 @@ card sheet has by the thousand: pages, their content streams, the page tree.
 ``pdfdoc.format`` walks every object through ``isinstance`` tests, builds a ``PDFName`` and
 encodes every name, number and reference through the ``extpdfdoc`` codec each time it meets
 it: about 60 µs a page and as much again for its stream, a tenth of a 5,400-card build.
-:class:`Formatter` writes the same bytes (``PDFIndirectObject.format`` of reportlab 4, without
+:class:`Formatter` writes the same bytes (``PDFIndirectObject.format`` of reportlab 4 and 5, without
 encryption or PDF comments, which :mod:`cardgen.render.pdfwrite` leaves to reportlab) with the
 text of each name, number and reference kept once made. The classes it knows are matched
 exactly, not by ``isinstance`` (a subclass may format itself otherwise): anything else is
