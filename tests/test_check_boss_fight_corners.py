@@ -112,18 +112,10 @@ def test_a_party_of_five_heroes_with_no_points_limit_is_legal(tmp_path):
     assert not [p for p in probs.errors if p.rule == "BF-PLAYERS-1"], [p.text() for p in probs.errors]
 
 
-UNPLACED = """\
-game: boss_fight
-rules_version: "1.0"
-map: arena
-boss: ember_wyrm
-party: lantern_company
-events:
-  - {kind: place, character: aldric, at: [4, 2]}
-  - {kind: place, character: wren, at: [6, 2]}
-  - {kind: place, character: maelis, at: [3, 8]}
-  - {kind: effect, source: heavy_attack, target: boss, to: [5, 6]}
-"""
+BOSS_PLACED = "  - {kind: place, character: boss, at: [5, 5]}\n"
+# BASE's header and heroes' places, the boss never placed, then card text that puts it on a hex
+UNPLACED = (BASE[:BASE.index("  - {kind: round")].replace(BOSS_PLACED, "")
+            + "  - {kind: effect, source: heavy_attack, target: boss, to: [5, 6]}\n")
 
 
 def test_an_effect_puts_the_boss_by_its_anchor_even_before_it_is_placed(tmp_path):
@@ -131,7 +123,7 @@ def test_an_effect_puts_the_boss_by_its_anchor_even_before_it_is_placed(tmp_path
     anchor, as a placed boss moved the same way does (this was a TypeError, CHECK-INTERNAL)."""
     code, probs, final = checklogs.check(GAME, checklogs.write(tmp_path, UNPLACED))
     assert {p["rule"] for p in checklogs.errors(probs)} == {"BF-PLACE-1"}, probs
-    placed = UNPLACED.replace("events:\n", "events:\n  - {kind: place, character: boss, at: [5, 5]}\n")
+    placed = UNPLACED.replace("events:\n", "events:\n" + BOSS_PLACED)
     _, probs2, final2 = checklogs.check(GAME, checklogs.write(tmp_path, placed, "placed.yaml"))
     assert checklogs.errors(probs2) == [], probs2
     assert final is not None and final2 is not None
