@@ -10,8 +10,12 @@ rate and the mean length against the swept value.
 from __future__ import annotations
 
 import html
+import importlib
 import io
+import os
 import re
+import sys
+import tempfile
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -22,9 +26,31 @@ from cardgen.simulate.text import num, pct
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
 COLORS = ["#3b6ea8", "#d0792c", "#4f9a55", "#b0413e", "#7d5ba6", "#8c6d4f", "#c4579b", "#6f6f6f"]
 
+_USER_STATE = ("HOME", "MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME")
+
+
 def _matplotlib() -> tuple[Any, Any]:
     """matplotlib's rc_context and Figure, imported when a report is drawn (it costs every other
-    command a quarter of a second at start-up)."""
+    command a quarter of a second at start-up).
+
+    On its first import matplotlib reads the user's ``matplotlibrc`` and builds (or reads from a
+    per-user cache) a font list by walking ``~/.fonts`` and ``~/.local/share/fonts``. The report
+    needs neither: its text is drawn as paths in matplotlib's own DejaVu Sans, styled by
+    :data:`STYLE`. So the first import sees an empty home and a private configuration folder,
+    removed afterwards: the same plots on every machine, cold or warm, and nothing read from
+    the user's home."""
+    if "matplotlib.figure" not in sys.modules:
+        saved = {k: os.environ.get(k) for k in _USER_STATE}
+        with tempfile.TemporaryDirectory(prefix="cardgen-mpl-") as empty:
+            os.environ.update({k: empty for k in _USER_STATE})
+            try:
+                importlib.import_module("matplotlib.figure")
+            finally:
+                for k, v in saved.items():
+                    if v is None:
+                        os.environ.pop(k, None)
+                    else:
+                        os.environ[k] = v
     from matplotlib import rc_context
     from matplotlib.figure import Figure
     return rc_context, Figure
