@@ -647,3 +647,17 @@ def test_a_wrong_player_hp_shows_the_arithmetic(tmp_path):
     first = next(p for p in probs if p["severity"] == "error")
     assert (first["rule"], first["line"]) == ("BW-ATK-9", line), probs
     assert "(Club tramples: 4 damage − Rex's 2 HP left = 2; 4 − 2 = 2)" in first["message"]
+
+
+def test_a_monster_laid_down_to_block_is_one_create_1(tmp_path):
+    """ben lays a new monster down during ana's attack (outside his Creation Phase) and blocks:
+    one BW-CREATE-1 at the create; the attack still awaits ben's answer (no BW-ATK-3, ATK-6 or
+    ATK-10 cascade), and the new monster may block it. The legal twin is BASE."""
+    block = _ev("kind: block, player: ben, monster: Plates") + _ev("kind: roll, attacker: 10, blocker: 10")
+    for blocker in ("Plates", "Stomper"):
+        new = (_ev("kind: create, player: ben, card: limbs_sauropod, monster: Stomper")
+               + block.replace("monster: Plates", f"monster: {blocker}"))
+        text, line = edit(BASE, block, new, "kind: create, player: ben")
+        if blocker == "Stomper":        # Plates is not hit: the damage it took is not recorded
+            text = text.replace(_ev("kind: damage, monster: Plates, amount: 2, hp_left: 2"), "")
+        checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-CREATE-1", "error", line)})

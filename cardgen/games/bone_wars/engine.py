@@ -27,7 +27,7 @@ from cardgen.games.bone_wars.referee_turns import TurnReferee
 from cardgen.games.bone_wars.rules import Part, Rules, parts_of, turn_order
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
-from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EVENTS, HEADER, HIDDEN, NO_BLOCK
+from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, EVENTS, HEADER, HIDDEN, NO_BLOCK
 from cardgen.play.api import Action
 from cardgen.play.lookup import Names
 from cardgen.play.params import ParamError
@@ -215,7 +215,8 @@ class Engine(TurnReferee, CombatReferee, BaseEngine):
     def apply(self, ev: Event) -> None:
         if not self.s.players or self._past_end(ev):
             return
-        if self.s.combat is not None and ev.kind not in COMBAT_KINDS[self.s.combat.stage]:
+        if self.s.combat is not None and ev.kind not in COMBAT_KINDS[self.s.combat.stage] \
+                and ev.kind not in EDIT_KINDS:      # an edit mid-combat is its own slip (BW-CREATE-1, BW-ATK-1)
             self._close_combat(ev)
         super().apply(ev)
 

@@ -124,9 +124,14 @@ class TurnReferee(RefereeBase):
         """An edit or attack by a player whose turn the log has not started — a draw is due from
         them and the log goes on with the current player, or with that player's own draw later —
         is made outside their turn (BW-CREATE-1, BW-TURN-1); the turn stays the current player's.
+        So is an edit by another player while an attack awaits its answer (a monster laid down to block).
         (With the pile empty no draw marks a turn: the event starts the next player's turn.)"""
         s = self.s
-        if s.current is None or p == s.current or s.out.get(p) is not None or s.pile <= 0:
+        if s.current is None or p == s.current or s.out.get(p) is not None:
+            return False
+        if s.combat is not None:                      # the defender builds mid-attack: still the attacker's turn
+            return True
+        if s.pile <= 0:
             return False
         nxt = next((e for e in self.ahead(ev) if e.kind in TURN_KINDS), None)
         if nxt is None:
