@@ -301,10 +301,20 @@ class MainRules(EngineBase):
 
     def _claim_hp(self, ev: Event, rule: str | None, spikes: dict | None = None, hint: str | None = None) -> None:
         """HP stated by the log; one off by exactly the Spiked damage is a BDB-ABIL-3 slip. With no
-        ``rule`` (HP stated on a phase event), a wrong HP breaks the rule of the Dinosaur's last HP change."""
+        ``rule`` (HP stated on a phase event), a wrong HP breaks the rule of the Dinosaur's last HP change,
+        unless it is off by exactly the next Startup's loss: that loss taken at the wrong step (BDB-ABIL-2),
+        applied as recorded and not taken again at that Startup."""
         spikes = spikes or {}
 
         def claim(d: Dino, hp: int) -> None:
+            due = d.startup_loss(self.poison_hp, self.wound_hp) if rule is None and not d.prepaid else 0
+            if due and hp != d.hp and hp == d.hp - due:     # the next Startup's loss, taken at another step
+                self.ref.violation("BDB-ABIL-2", f"the log says {d.who} has {hp} HP: {d.hp} less the {due} it loses "
+                                   "at the start of the next Startup phase (poison, Wound tokens), taken early",
+                                   ev.at("hp"))
+                self._set_hp(d, hp, ev)
+                d.prepaid, d.hp_rule = True, "BDB-ABIL-2"
+                return
             rule_d = rule or d.hp_rule
             r = "BDB-ABIL-3" if spikes.get(d) and hp == d.hp + spikes[d] else rule_d
             extra = f" (the Spiked damage, {spikes[d]}, is left out)" if r != rule_d else ""
