@@ -274,6 +274,9 @@ CASES = [
      "kind: move, character: boss, card: walk"),
     ("BF-DRAW-1", "SMALL4", _ev("kind: draw, character: wren, count: 1"), _ev("kind: draw, character: wren, count: 2"),
      None),
+    # a short round draw is reported at its own line, not at the round's first turn (issue 33)
+    ("BF-DRAW-1", "SMALL4", _ev("kind: draw, character: boss, count: 3"), _ev("kind: draw, character: boss, count: 2"),
+     None),
     ("BF-DRAW-1", "BASE", _ev("kind: draw, character: maelis, cards: [special_attack, sidestep], source: focus_elixir"),
      _ev("kind: draw, character: maelis, cards: [special_attack, sidestep]"), None),
     ("BF-DRAW-1", "BASE", "cards: [healing_potion, focus_elixir]}\n",
