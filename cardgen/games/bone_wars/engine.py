@@ -27,7 +27,15 @@ from cardgen.games.bone_wars.referee_turns import TurnReferee
 from cardgen.games.bone_wars.rules import Part, Rules, parts_of, turn_order
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
-from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, EVENTS, HEADER, HIDDEN, NO_BLOCK
+from cardgen.games.bone_wars.vocab import (
+    CLAIM_KINDS,
+    COMBAT_KINDS,
+    EDIT_KINDS,
+    EVENTS,
+    HEADER,
+    HIDDEN,
+    NO_BLOCK,
+)
 from cardgen.play.api import Action
 from cardgen.play.lookup import Names
 from cardgen.play.params import ParamError
