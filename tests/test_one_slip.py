@@ -39,7 +39,7 @@ GAMES = ("bone_wars", "bones_on_ice", "boss_fight", "dino_battles", "loot_battle
 STATED = {
     "bone_wars": {"hp", "hp_left", "amount", "damage", "stats"},
     "bones_on_ice": {"stamina", "score"},
-    "boss_fight": {"hp", "hp_left", "damage", "heal"},
+    "boss_fight": {"hp", "hp_left", "damage"},
     "dino_battles": {"hp", "total", "deck_left", "hand", "damage"},
     "loot_battles": {"damage", "hp_left", "armor_left", "dodge_left"},
 }
