@@ -324,8 +324,8 @@ class MainRules(EngineBase):
             # a statement that is where the game would be without an earlier slip of this HP brings the
             # replay back in step, unless it is a slip of its own that the rules name (Spiked left out)
             if r != rule_d or not in_step(self.ref, f"{d.who}'s HP", hp, d.hp):
-                self.ref.violation(r, f"the log says {d.who} has {hp} HP, but the rules give {d.hp}{extra}",
-                                   ev.at("hp"), hint if r == rule else None)
+                wrong.append((r, f"the log says {d.who} has {hp} HP, but the rules give {d.hp}{extra}",
+                              hint if r == rule else None))
             if hp != d.hp:
                 self._set_hp(d, hp, ev)
 
@@ -334,6 +334,14 @@ class MainRules(EngineBase):
             return
         if not isinstance(raw, dict):
             raise LogError("LOG-FIELD", "'hp' must map players to HP", ev.at("hp"))
+        wrong: list[tuple[str, str, str | None]] = []       # HP off by one slip (a die, a total): one problem
+        self._each_hp(ev, raw, rule, claim)
+        for r in dict.fromkeys(w[0] for w in wrong):
+            same = [w for w in wrong if w[0] == r]
+            self.ref.violation(r, "; ".join(w[1] for w in same), ev.at("hp"), same[0][2])
+
+    def _each_hp(self, ev: Event, raw: dict, rule: str | None, claim) -> None:
+        """Each Dinosaur's HP an 'hp' statement gives, to ``claim``."""
         for who, val in raw.items():
             s = self._side(who, ev, "hp", ev.at("hp"))
             if isinstance(val, dict):
