@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardgen.builder.check import unslipped
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.core.yamlsrc import YDict
@@ -214,7 +215,20 @@ class Engine(TurnReferee, CombatReferee, BaseEngine):
             self.closed = True
         return self.over and (ev.kind not in CLAIM_KINDS or self.closed)
 
+    def _slipped_end(self, ev: Event) -> None:
+        """The game ended with an elimination the log's own wrong HP statement caused (reported
+        there), and the log plays on: the player is back, in step with the log."""
+        if not self.over or ev.kind in CLAIM_KINDS:
+            return
+        for p in list(self.s.out_order):
+            alt = unslipped(self.ref, f"{p}'s HP", self.s.hp[p])
+            if alt is not None and alt > 0:
+                self.s.hp[p] = alt
+                self.s.uneliminate(p)
+                self._t(ev, f"{p} is still in the game ({alt} HP), as the log goes on")
+
     def before(self, ev: Event) -> None:
+        self._slipped_end(ev)
         if self._past_end(ev):
             end = self.s.end_where
             self.ref.violation(self.end_rule, f"'{ev.kind}' after the game ended ({self.s.winner} won at line "

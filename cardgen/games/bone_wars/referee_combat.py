@@ -48,7 +48,7 @@ class CombatReferee(RefereeBase):
             self.ref.violation("BW-TURN-1", f"{p} attacks during {self.s.current}'s turn {self.s.turn}: turns go "
                                f"clockwise ({', '.join(self.s.players)}), and {p}'s own turn starts with a draw",
                                ev.at("player"))
-        if not self.s.alive(m):
+        if not self.s.alive(m) and not self._back_from_slip(m):
             self.ref.violation("BW-ATK-8", f"{m.name} was destroyed (line {m.gone.line if m.gone else '?'}) and "
                                "cannot attack", ev.at("monster"))
             self.s.restore(m)
@@ -114,7 +114,7 @@ class CombatReferee(RefereeBase):
                 self._t(ev, f"{c.defender} does not block")
             return
         b = self._find_monster(name, ev.at("monster"), "monster")
-        if not self.s.alive(b):
+        if not self.s.alive(b) and not self._back_from_slip(b):
             self.ref.violation("BW-ATK-8", f"{b.name} was destroyed (line {b.gone.line if b.gone else '?'}) and "
                                "cannot block", ev.at("monster"))
             self.s.restore(b)

@@ -200,7 +200,7 @@ class TurnReferee(RefereeBase):
 
     def _own_monster(self, ev: Event, p: str, rule: str) -> Monster:
         m = self._find_monster(ev["monster"], ev.at("monster"), "monster")
-        if not self.s.alive(m):
+        if not self.s.alive(m) and not self._back_from_slip(m):
             self.ref.violation("BW-ATK-8", f"{m.name} was destroyed (line {m.gone.line if m.gone else '?'}) and "
                                "its parts discarded", ev.at("monster"))
             self.s.restore(m)
