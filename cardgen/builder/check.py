@@ -65,6 +65,12 @@ def unslipped(ref: Referee, what: str, value: Any) -> Any:
     return ref.unslipped(what, value) if isinstance(ref, ResyncReferee) else None
 
 
+def back_in_step(ref: Referee, what: str) -> None:
+    """An engine took ``what`` back to its value without the last slip (the log plays on with it)."""
+    if isinstance(ref, ResyncReferee):
+        ref.offsets.pop(what, None)
+
+
 def in_step(ref: Referee, what: str, stated: Any, computed: Any) -> bool:
     """:meth:`ResyncReferee.in_step` for an engine's own statements (plain equality under another referee,
     as simulated play uses)."""
