@@ -661,3 +661,14 @@ def test_a_monster_laid_down_to_block_is_one_create_1(tmp_path):
         if blocker == "Stomper":        # Plates is not hit: the damage it took is not recorded
             text = text.replace(_ev("kind: damage, monster: Plates, amount: 2, hp_left: 2"), "")
         checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-CREATE-1", "error", line)})
+
+
+def test_an_hp_written_wrong_then_right_is_one_problem(tmp_path):
+    """ben's HP left written 16 for 17, and the log goes on from 17: one BW-ATK-10 at the slip; the
+    end of turn's 17 brings the replay back in step (no BW-ATK-10 there). The legal twin is BASE;
+    a table that plays on from its 16 is one problem too (the replay applied it as recorded)."""
+    slip = "{kind: take_damage, player: ben, damage: 3, hp_left: 16}"
+    text, line = edit(BASE, "{kind: take_damage, player: ben, damage: 3, hp_left: 17}", slip)
+    checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-ATK-10", "error", line)})
+    text = text.replace("ben: 17}}", "ben: 16}}").replace("hp_left: 12}", "hp_left: 11}").replace("ben: 12}", "ben: 11}")
+    checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-ATK-10", "error", line)})
