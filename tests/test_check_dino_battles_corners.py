@@ -204,3 +204,16 @@ def test_poison_taken_at_the_wrong_step_is_one_abil_2(tmp_path, phase):
     text, _ = edited(ABIL, old, old[:-1] + ", hp: {bo: 57}}")
     code, probs, _ = check(write(tmp_path, _body(text)))
     assert errors(probs)[0]["rule"] == "BDB-CMB-3", probs
+
+
+def test_a_total_written_wrong_is_one_problem(tmp_path):
+    """ana's ATK total written 11 for 10, and the counterattack's HP from the right total: one
+    BDB-CMB-3 at the total (not a second one at the HP); a table that plays on from its 11
+    (bo's Stego-Dynamo at 64) is one problem too. The legal twin is ABIL itself."""
+    old = "{kind: attack, player: ana, roll: 6, total: 10}"
+    bad = old.replace("total: 10", "total: 11")
+    text, _ = edited(ABIL, old, bad)
+    for t in (text, text.replace("hp: {ana: 36, bo: 65}", "hp: {ana: 36, bo: 64}")
+              .replace("hp: {bo: 55}", "hp: {bo: 54}")):
+        code, probs, _ = check(write(tmp_path, _body(t)))
+        assert [(p["rule"], p["line"]) for p in errors(probs)] == [("BDB-CMB-3", line_of(t, bad))], probs

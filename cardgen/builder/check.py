@@ -65,6 +65,13 @@ def unslipped(ref: Referee, what: str, value: Any) -> Any:
     return ref.unslipped(what, value) if isinstance(ref, ResyncReferee) else None
 
 
+def diverged(ref: Referee, what: str, off: int) -> None:
+    """An engine applied a slip as recorded that moved ``what`` by ``off`` from the rules' value
+    without a statement of ``what`` itself (a wrong total, say): a later statement may come back."""
+    if isinstance(ref, ResyncReferee) and off:
+        ref.offsets[what] = ref.offsets.get(what, 0) + off
+
+
 def back_in_step(ref: Referee, what: str) -> None:
     """An engine took ``what`` back to its value without the last slip (the log plays on with it)."""
     if isinstance(ref, ResyncReferee):
