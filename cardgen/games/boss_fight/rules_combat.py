@@ -307,6 +307,11 @@ class CombatRules(EngineBase):
 
     def on_game_end(self, ev: Event) -> None:
         w = ev["winner"]
+        for f in self.fighters.values():     # alive only by a Health the log stated wrong: back in step
+            alt = unslipped(self.ref, f"{f.key}'s Health", f.hp) if f.alive and not self.over else None
+            if alt is not None and alt <= 0:
+                f.hp = alt
+                self._settle(f, ev)
         if not self.over:
             self.ref.violation("BF-END-1", "the game is not over: it ends when every hero or the boss is dead "
                                f"(the boss has {self.boss().hp} Health; {sum(h.alive for h in self.heroes())} "
