@@ -274,6 +274,9 @@ CASES = [
      "kind: move, character: boss, card: walk"),
     ("BF-DRAW-1", "SMALL4", _ev("kind: draw, character: wren, count: 1"), _ev("kind: draw, character: wren, count: 2"),
      None),
+    # a short round draw is reported at its own line, not at the round's first turn (issue 33)
+    ("BF-DRAW-1", "SMALL4", _ev("kind: draw, character: boss, count: 3"), _ev("kind: draw, character: boss, count: 2"),
+     None),
     ("BF-DRAW-1", "BASE", _ev("kind: draw, character: maelis, cards: [special_attack, sidestep], source: focus_elixir"),
      _ev("kind: draw, character: maelis, cards: [special_attack, sidestep]"), None),
     ("BF-DRAW-1", "BASE", "cards: [healing_potion, focus_elixir]}\n",
@@ -763,3 +766,13 @@ def test_legal_next_allows_every_event_of_a_legal_log(tmp_path, name):
     checklogs.assert_every_event_was_legal(seen)
     if name.endswith(".yaml"):
         assert eng.winner is not None and set(eng.legal_next()) == {"game_end", "death", "end_turn"}
+
+
+def test_a_wrong_damage_with_the_right_health_left_is_one_problem(tmp_path):
+    """The boss's hit on aldric written as 5 damage while the Health left, 6, is the rules' (6 damage):
+    one BF-CMB-2 at that line, not a second one for the Health; the legal twin is BASE."""
+    old = "defence: 3, defence_bonus: 1, damage: 6, hp_left: 6"
+    text, line = checklogs.edit(BASE, old, old.replace("damage: 6", "damage: 5"))
+    text = text[: text.index("expect:")] if "expect:" in text else text
+    code, probs, _ = checklogs.check(GAME, _write(tmp_path, text))
+    assert [(p["rule"], p["line"]) for p in checklogs.errors(probs)] == [("BF-CMB-2", line)], probs

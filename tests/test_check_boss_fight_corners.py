@@ -90,6 +90,10 @@ def test_a_multi_hex_boss_does_not_pass_a_gap_narrower_than_itself(tmp_path):
     old = "to: [3, 8], rotate: 4}"
     checklogs.assert_break_and_twin(GAME, tmp_path, GAP, "BF-MOVE-1", old, "to: [1, 9], rotate: 1}", old,
                                     "to: [3, 8]", BUILDS, notes=True)
+    # the same way written hex by hex: each step of the path is checked, not only where it ends
+    for path in ("[[2, 8], [3, 8]]", "[[2, 9], [3, 8]]", "[[1, 8], [2, 8], [3, 8]]"):
+        checklogs.assert_break_and_twin(GAME, tmp_path, GAP, "BF-MOVE-1", old, "to: [1, 9], rotate: 1}",
+                                        f"path: {path}, rotate: 4}}", "path:", BUILDS, notes=True)
 
 
 FIVE = """\

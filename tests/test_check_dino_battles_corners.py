@@ -182,3 +182,38 @@ def test_naming_a_knocked_out_dinosaur_is_a_violation_not_an_unreadable_log(tmp_
     never, _ = edited(text, "card: armor_spikes, dino: bastion_trike}", "card: armor_spikes, dino: para_siren}")
     code, probs, _ = check(write(tmp_path, never))
     assert code == 2 and probs[0]["rule"] == "LOG-FIELD"
+
+
+# -- the Startup loss taken at the wrong step (issue 33) ------------------------------------------
+
+@pytest.mark.parametrize("phase", ["end", "postcombat_main, combat_end: decks_empty"])
+def test_poison_taken_at_the_wrong_step_is_one_abil_2(tmp_path, phase):
+    """The poisoned Stego-Dynamo (65 HP) loses its 10 in the End phase instead of at the next Startup:
+    one BDB-ABIL-2 at that line (not the rule of its last HP change, BDB-CMB-3); applied as recorded,
+    the Startup does not take it again, so the Startup's stated 55 is no second problem. Its legal
+    twin states 65 there; an HP off by any other amount is still the last change's rule."""
+    old = "{kind: phase, phase: " + phase + "}"
+    text, _ = edited(ABIL, old, old[:-1] + ", hp: {bo: 65}}")
+    code, probs, _ = check(write(tmp_path, text))
+    assert (code, errors(probs)) == (0, []), probs
+    bad = old[:-1] + ", hp: {bo: 55}}"
+    text, _ = edited(ABIL, old, bad)
+    code, probs, final = check(write(tmp_path, text))
+    assert [(p["rule"], p["line"]) for p in errors(probs)] == [("BDB-ABIL-2", line_of(text, bad))], probs
+    assert final is not None and final["players"]["bo"]["hp"]["stego_dynamo"] == 55
+    text, _ = edited(ABIL, old, old[:-1] + ", hp: {bo: 57}}")
+    code, probs, _ = check(write(tmp_path, _body(text)))
+    assert errors(probs)[0]["rule"] == "BDB-CMB-3", probs
+
+
+def test_a_total_written_wrong_is_one_problem(tmp_path):
+    """ana's ATK total written 11 for 10, and the counterattack's HP from the right total: one
+    BDB-CMB-3 at the total (not a second one at the HP); a table that plays on from its 11
+    (bo's Stego-Dynamo at 64) is one problem too. The legal twin is ABIL itself."""
+    old = "{kind: attack, player: ana, roll: 6, total: 10}"
+    bad = old.replace("total: 10", "total: 11")
+    text, _ = edited(ABIL, old, bad)
+    for t in (text, text.replace("hp: {ana: 36, bo: 65}", "hp: {ana: 36, bo: 64}")
+              .replace("hp: {bo: 55}", "hp: {bo: 54}")):
+        code, probs, _ = check(write(tmp_path, _body(t)))
+        assert [(p["rule"], p["line"]) for p in errors(probs)] == [("BDB-CMB-3", line_of(t, bad))], probs

@@ -65,6 +65,9 @@ class PlayLog:
     expect_loc: Loc | None
     allow: list[dict[str, Any]]
     allow_locs: list[Loc]
+    #: where each header key itself is written (``header_locs`` has its value, which may start a line
+    #: later): a misspelt or unknown key is reported here
+    header_key_locs: dict[str, Loc] = field(default_factory=dict)
 
 
 def _from_ydict(d: YDict) -> tuple[dict, dict]:
@@ -109,7 +112,8 @@ def read(path: Path) -> PlayLog:
     if not isinstance(allow, list):
         raise LogError("LOG-FIELD", "'allow' must be a list of {rule, reason}", doc.at("allow"))
     return PlayLog(path, header, hlocs, events, expect, doc.at("expect") if "expect" in doc else None,
-                   list(allow), [allow.at(i) for i in range(len(allow))] if isinstance(allow, YList) else [])
+                   list(allow), [allow.at(i) for i in range(len(allow))] if isinstance(allow, YList) else [],
+                   {k: doc.key_at(k) for k in header})
 
 
 def _no_constant(name: str) -> float:

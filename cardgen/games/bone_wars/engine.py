@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardgen.builder.check import unslipped
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.core.yamlsrc import YDict
@@ -27,7 +28,15 @@ from cardgen.games.bone_wars.referee_turns import TurnReferee
 from cardgen.games.bone_wars.rules import Part, Rules, parts_of, turn_order
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
-from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EVENTS, HEADER, HIDDEN, NO_BLOCK
+from cardgen.games.bone_wars.vocab import (
+    CLAIM_KINDS,
+    COMBAT_KINDS,
+    EDIT_KINDS,
+    EVENTS,
+    HEADER,
+    HIDDEN,
+    NO_BLOCK,
+)
 from cardgen.play.api import Action
 from cardgen.play.lookup import Names
 from cardgen.play.params import ParamError
@@ -206,7 +215,20 @@ class Engine(TurnReferee, CombatReferee, BaseEngine):
             self.closed = True
         return self.over and (ev.kind not in CLAIM_KINDS or self.closed)
 
+    def _slipped_end(self, ev: Event) -> None:
+        """The game ended with an elimination the log's own wrong HP statement caused (reported
+        there), and the log plays on: the player is back, in step with the log."""
+        if not self.over or ev.kind in CLAIM_KINDS:
+            return
+        for p in list(self.s.out_order):
+            alt = unslipped(self.ref, f"{p}'s HP", self.s.hp[p])
+            if alt is not None and alt > 0:
+                self.s.hp[p] = alt
+                self.s.uneliminate(p)
+                self._t(ev, f"{p} is still in the game ({alt} HP), as the log goes on")
+
     def before(self, ev: Event) -> None:
+        self._slipped_end(ev)
         if self._past_end(ev):
             end = self.s.end_where
             self.ref.violation(self.end_rule, f"'{ev.kind}' after the game ended ({self.s.winner} won at line "
@@ -215,7 +237,8 @@ class Engine(TurnReferee, CombatReferee, BaseEngine):
     def apply(self, ev: Event) -> None:
         if not self.s.players or self._past_end(ev):
             return
-        if self.s.combat is not None and ev.kind not in COMBAT_KINDS[self.s.combat.stage]:
+        if self.s.combat is not None and ev.kind not in COMBAT_KINDS[self.s.combat.stage] \
+                and ev.kind not in EDIT_KINDS:      # an edit mid-combat is its own slip (BW-CREATE-1, BW-ATK-1)
             self._close_combat(ev)
         super().apply(ev)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardgen.builder.check import unslipped
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.games.bone_wars.rules import Monster, Part, Rules
@@ -67,6 +68,16 @@ class RefereeBase(BaseEngine):
                            (f"monsters: {', '.join(s.monsters)}" if s.monsters else "no monster yet")) from None
 
     # -- monsters and players, with their trace ---------------------------------------------
+
+    def _back_from_slip(self, m: Monster) -> bool:
+        """A destroyed monster that acts, destroyed only by an HP left the log stated wrong (reported
+        there): it is back on the table, in step with the log, and no new problem."""
+        alt = unslipped(self.ref, f"{m.name}'s HP left", m.hp_left)
+        if self.s.alive(m) or alt is None or alt <= 0:
+            return False
+        self.s.restore(m)
+        m.damage = m.hp - alt
+        return True
 
     def brief(self, m: Monster) -> str:
         flags = []

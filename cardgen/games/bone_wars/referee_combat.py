@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from cardgen.builder.check import in_step, unslipped
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.record import record
 from cardgen.games.bone_wars.referee_base import RefereeBase
@@ -47,7 +48,7 @@ class CombatReferee(RefereeBase):
             self.ref.violation("BW-TURN-1", f"{p} attacks during {self.s.current}'s turn {self.s.turn}: turns go "
                                f"clockwise ({', '.join(self.s.players)}), and {p}'s own turn starts with a draw",
                                ev.at("player"))
-        if not self.s.alive(m):
+        if not self.s.alive(m) and not self._back_from_slip(m):
             self.ref.violation("BW-ATK-8", f"{m.name} was destroyed (line {m.gone.line if m.gone else '?'}) and "
                                "cannot attack", ev.at("monster"))
             self.s.restore(m)
@@ -113,7 +114,7 @@ class CombatReferee(RefereeBase):
                 self._t(ev, f"{c.defender} does not block")
             return
         b = self._find_monster(name, ev.at("monster"), "monster")
-        if not self.s.alive(b):
+        if not self.s.alive(b) and not self._back_from_slip(b):
             self.ref.violation("BW-ATK-8", f"{b.name} was destroyed (line {b.gone.line if b.gone else '?'}) and "
                                "cannot block", ev.at("monster"))
             self.s.restore(b)
@@ -239,7 +240,7 @@ class CombatReferee(RefereeBase):
                ("BW-ATK-9" if out is not None and out.blocked else "BW-ATK-10")
         computed = out.player_dmg.get(p, 0) if out else 0
         bad_amount = amount is not None and amount != computed
-        bad_hp = hp is not None and hp != self.s.hp[p]
+        bad_hp = hp is not None and not in_step(self.ref, f"{p}'s HP", hp, self.s.hp[p])
         how = f" ({self.blow[1]})" if self.blow is not None and self.blow[0] is out and out is not None else ""
         if bad_amount and bad_hp:        # one slip, one problem
             self.ref.violation(rule, f"the log says {p} takes {amount} and has {hp} HP, but the rules give "
@@ -309,7 +310,7 @@ class CombatReferee(RefereeBase):
         """BW-ATK-7 (or BW-ATK-6 when the stated damage is the one without an Intimidating
         blocker's penalty): one problem for one slip, with the dice arithmetic."""
         bad_amount = amount is not None and amount != computed
-        bad_hp = hp is not None and hp != m.hp_left
+        bad_hp = hp is not None and not in_step(self.ref, f"{m.name}'s HP left", hp, m.hp_left)
         if not (bad_amount or bad_hp):
             return
         f = self.fight if self.fight is not None and self.fight.out is self.s.last and self.fight.b is m else None
@@ -335,7 +336,11 @@ class CombatReferee(RefereeBase):
 
     def on_destroyed(self, ev: Event) -> None:
         m = self._find_monster(ev["monster"], ev.at("monster"), "monster")
-        if self.s.alive(m):
+        alt = unslipped(self.ref, f"{m.name}'s HP left", m.hp_left)
+        if self.s.alive(m) and alt is not None and alt <= 0:       # the HP left stated was the slip
+            self.s.destroy(m, ev.loc)
+            self._t(ev, f"{m.name} is destroyed (back in step with the log)")
+        elif self.s.alive(m):
             self.ref.violation("BW-ATK-8", f"{m.name} has {m.damage} damage and {m.hp} HP: a monster "
                                "is destroyed when its damage reaches its HP", ev.at("monster"))
             self.s.destroy(m, ev.loc)
@@ -343,7 +348,10 @@ class CombatReferee(RefereeBase):
 
     def on_eliminated(self, ev: Event) -> None:
         p = self._find_player(ev["player"], ev.at("player"), "player")
-        if self.s.out.get(p) is None:
+        alt = unslipped(self.ref, f"{p}'s HP", self.s.hp[p])
+        if self.s.out.get(p) is None and alt is not None and alt <= 0:     # the HP stated was the slip
+            self._eliminate(p, ev)
+        elif self.s.out.get(p) is None:
             self.ref.violation("BW-END-1", f"{p} has {self.s.hp[p]} HP: a player is removed at 0 HP or less",
                                ev.at("player"))
             self._eliminate(p, ev)

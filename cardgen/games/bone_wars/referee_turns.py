@@ -124,9 +124,14 @@ class TurnReferee(RefereeBase):
         """An edit or attack by a player whose turn the log has not started — a draw is due from
         them and the log goes on with the current player, or with that player's own draw later —
         is made outside their turn (BW-CREATE-1, BW-TURN-1); the turn stays the current player's.
+        So is an edit by another player while an attack awaits its answer (a monster laid down to block).
         (With the pile empty no draw marks a turn: the event starts the next player's turn.)"""
         s = self.s
-        if s.current is None or p == s.current or s.out.get(p) is not None or s.pile <= 0:
+        if s.current is None or p == s.current or s.out.get(p) is not None:
+            return False
+        if s.combat is not None:                      # the defender builds mid-attack: still the attacker's turn
+            return True
+        if s.pile <= 0:
             return False
         nxt = next((e for e in self.ahead(ev) if e.kind in TURN_KINDS), None)
         if nxt is None:
@@ -195,7 +200,7 @@ class TurnReferee(RefereeBase):
 
     def _own_monster(self, ev: Event, p: str, rule: str) -> Monster:
         m = self._find_monster(ev["monster"], ev.at("monster"), "monster")
-        if not self.s.alive(m):
+        if not self.s.alive(m) and not self._back_from_slip(m):
             self.ref.violation("BW-ATK-8", f"{m.name} was destroyed (line {m.gone.line if m.gone else '?'}) and "
                                "its parts discarded", ev.at("monster"))
             self.s.restore(m)

@@ -95,6 +95,7 @@ HEADER: dict[str, Opt] = {
 }
 
 CLAIM_KINDS = ("damage", "destroyed", "eliminated")
+EDIT_KINDS = ("create", "add_part", "replace_part")     # the Creation Phase's
 TURN_KINDS = ("draw", "create", "add_part", "replace_part", "attack", "end_turn")   # the acting player's
 COMBAT_KINDS = {        # combat stage → the events that continue it
     "block": ("block", "roll", "take_damage"),

@@ -96,6 +96,7 @@ class Engine(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules,
         self.acted: set[str] = set()
         self.due: dict[str, int] = {}
         self.drawn: Counter = Counter()
+        self.draw_at: dict[str, Loc] = {}
         self.turns_begun = False
         self.current: Fighter | None = None
         self.turn_loc: Loc | None = None

@@ -65,6 +65,7 @@ class EngineBase(BaseEngine):
     acted: set[str]
     due: dict[str, int]
     drawn: Counter[str]
+    draw_at: dict[str, Loc]             # each character's last round draw this round (a short one is reported there)
     turns_begun: bool
     current: Fighter | None
     turn_loc: Loc | None

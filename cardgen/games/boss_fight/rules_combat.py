@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cardgen.builder.check import unslipped
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core import hexgrid as hg
@@ -227,6 +228,7 @@ class CombatRules(EngineBase):
         else:
             dmg, why = 0, f"defence {roll}: the attack misses"
         self.ref.claim("BF-CMB-2", "the damage", ev["damage"], dmg, ev.at("damage"))
+        rules_dmg = dmg
         if ev["damage"] is not None:
             dmg = int(ev["damage"])
         before = t.hp
@@ -239,7 +241,8 @@ class CombatRules(EngineBase):
                         + f" → {why} = {dmg} damage; {t.key} {before} → {t.hp} HP")
         else:
             self._t(ev, f"{head}: {why}" + (f"; as recorded {dmg} damage, {t.key} {t.hp} HP" if dmg else ""))
-        self._hp_claim(t, ev["hp_left"], ev.at("hp_left"), "BF-CMB-2")
+        if dmg == rules_dmg or ev["hp_left"] != before - rules_dmg:    # a wrong damage with the right Health
+            self._hp_claim(t, ev["hp_left"], ev.at("hp_left"), "BF-CMB-2")     # left is one slip, reported once
         if ev["hp_left"] is not None and ev["hp_left"] != t.hp:
             t.hp = int(ev["hp_left"])
         if hit and dmg >= 0:
@@ -292,8 +295,10 @@ class CombatRules(EngineBase):
     def on_death(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         if f.alive:
-            self.ref.violation("BF-CMB-3", f"{f.key} has {f.hp} Health: a character dies at 0 or below",
-                               ev.at("character"))
+            alt = unslipped(self.ref, f"{f.key}'s Health", f.hp)
+            if alt is None or alt > 0:      # else the Health stated before was the slip: back in step
+                self.ref.violation("BF-CMB-3", f"{f.key} has {f.hp} Health: a character dies at 0 or below",
+                                   ev.at("character"))
             f.dead = ev.loc
             self.deaths.append(f.key)
             f.statuses = {}
@@ -302,6 +307,11 @@ class CombatRules(EngineBase):
 
     def on_game_end(self, ev: Event) -> None:
         w = ev["winner"]
+        for f in self.fighters.values():     # alive only by a Health the log stated wrong: back in step
+            alt = unslipped(self.ref, f"{f.key}'s Health", f.hp) if f.alive and not self.over else None
+            if alt is not None and alt <= 0:
+                f.hp = alt
+                self._settle(f, ev)
         if not self.over:
             self.ref.violation("BF-END-1", "the game is not over: it ends when every hero or the boss is dead "
                                f"(the boss has {self.boss().hp} Health; {sum(h.alive for h in self.heroes())} "

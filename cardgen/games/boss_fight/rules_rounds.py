@@ -50,6 +50,7 @@ class RoundRules(EngineBase):
         self.round += 1
         self.acted = set()
         self.drawn = Counter()
+        self.draw_at = {}
         self.turns_begun = False
         self.current = None
         self.start_agility = {f.key: self.stat(f, "agility") for f in self._living()}
@@ -154,6 +155,7 @@ class RoundRules(EngineBase):
                     self.ref.violation("BF-DRAW-1", f"{f.key} draws {self.drawn[f.key] + count} at the start of round "
                                        f"{self.round}; it draws {due} ({self._why_due(f)})", ev.loc)
             self.drawn[f.key] += count
+            self.draw_at[f.key] = ev.loc
         elif not f.alive:
             assert f.dead is not None
             self.ref.violation("BF-CMB-3", f"{f.key} is dead (line {f.dead.line}): it draws nothing", ev.loc)
@@ -195,12 +197,13 @@ class RoundRules(EngineBase):
         return "the first round" if self.round == 1 else f"a {'boss' if f.side == 'boss' else 'hero'}"
 
     def _check_draws(self, ev: Event) -> None:
-        """At the round's first turn: every living character drew what the round gives."""
+        """At the round's first turn: every living character drew what the round gives; a short draw
+        is reported at its own line (the last draw the character made), a missing one here."""
         for f in self._living():
             due = self.due.get(f.key, 0)
             if self.drawn[f.key] < due:
                 self.ref.violation("BF-DRAW-1", f"{f.key} drew {self.drawn[f.key]} of its {due} cards at the start of "
-                                   f"round {self.round} ({self._why_due(f)})", ev.loc)
+                                   f"round {self.round} ({self._why_due(f)})", self.draw_at.get(f.key, ev.loc))
 
     # -- turns (BF-INIT-1, BF-ACT-1, BF-STATUS-1, 2) ---------------------------------------------------
 

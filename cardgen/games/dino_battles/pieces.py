@@ -29,6 +29,7 @@ class Dino:
     evade_bonus: int = 0
     hp_rule: str = "BDB-KO-1"        # the rule of the last change to its HP (for an HP stated later)
     ko_at: Loc | None = None            # set when its HP fell to 0 or less (a K.O. not yet recorded)
+    prepaid: bool = False               # its next Startup loss was taken early (BDB-ABIL-2, applied as recorded)
 
     @property
     def name(self) -> str:
@@ -46,6 +47,10 @@ class Dino:
 
     def level(self, key: str) -> int:
         return int(self.card.get(key) or 0) + sum(int(u.get(key) or 0) for u in self.upgrades)
+
+    def startup_loss(self, poison_hp: int, wound_hp: int) -> int:
+        """The HP it loses at the next Startup (BDB-ABIL-2): poison, and each Wound token."""
+        return (poison_hp if self.poison_turns > 0 else 0) + wound_hp * self.wound_tokens
 
     @property
     def who(self) -> str:

@@ -4,6 +4,7 @@ running out, and the setup events (BDB-SETUP-1…4).
 
 from __future__ import annotations
 
+from cardgen.builder.check import back_in_step, unslipped
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
@@ -66,6 +67,18 @@ class CardRules(EngineBase):
         s.deck_left -= n
         s.cards.hidden += n - len(named[:n])
         return n
+
+    def _deck_back_in_step(self, s: Side, want: int) -> None:
+        """A draw the Main Deck as the log stated it cannot cover, but the deck without that slip
+        (reported there) can: the log plays on from the right count, and so does the replay."""
+        what = f"{s.name}'s Main Deck"
+        alt = unslipped(self.ref, what, s.deck_left)
+        if alt is None or not s.deck_left < want <= alt:
+            return
+        back_in_step(self.ref, what)
+        s.deck_left = alt
+        if self.phase == "end" and self.owed.get(s.index):
+            self.owed[s.index] = min(alt, max(0, self.draw_up - s.hand))
 
     def _named(self, ev: Event, fname: str = "cards") -> list[Card]:
         raw = ev.get(fname) or []
@@ -144,6 +157,7 @@ class CardRules(EngineBase):
         count = ev["count"]
         if count is not None and count < len(named):
             raise LogError("LOG-FIELD", f"'count' is {count}, but 'cards' names {len(named)}", ev.at("count"))
+        self._deck_back_in_step(s, count if count is not None else len(named))
         if self.phase is None:
             rule = "BDB-SETUP-2"
             if s.drew:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from cardgen.builder.check import diverged
 from cardgen.content.playlog import Event, LogError
 from cardgen.games.dino_battles.engine_base import EngineBase
+from cardgen.games.dino_battles.exchange import exchange_losses
 from cardgen.games.dino_battles.pieces import Combat, Dino, Side
 from cardgen.games.dino_battles.vocab import ANSWERS
 
@@ -249,7 +251,23 @@ class CombatRules(EngineBase):
             roll = 0 if isinstance(roll, bool) or not isinstance(roll, int) else roll
         total = roll + (d.stat(stat) if d else 0) + mv["bonus"]
         self.ref.claim(rule, f"the {stat.upper()} total", ev["total"], total, ev.at("total"))
+        mv["rules_total"] = total
         return total if ev["total"] is None else ev["total"]
+
+    def _totals_diverged(self, kind: str, att: dict, ans: dict | None, x: Dino | None, y: Dino | None,
+                         negated: bool) -> None:
+        """A total stated wrong is applied as recorded (reported by its claim); the HP it moves from
+        the rules' is remembered, so a later HP statement from the rules' total is no second problem."""
+        a_rec = att["ev"]["total"] if att["ev"]["total"] is not None else att.get("rules_total")
+        o_rec = None if ans is None else ans["ev"]["total"] if ans["ev"]["total"] is not None else ans.get("rules_total")
+        a_rules, o_rules = att.get("rules_total"), None if ans is None else ans.get("rules_total")
+        if not isinstance(a_rec, int) or not isinstance(a_rules, int) or (a_rec == a_rules and o_rec == o_rules):
+            return
+        rec = exchange_losses(kind, a_rec, o_rec, negated, self.unanswered_hits)
+        alt = exchange_losses(kind, a_rules, o_rules, negated, self.unanswered_hits)
+        for dd, r_, a_ in ((x, rec[0], alt[0]), (y, rec[1], alt[1])):
+            if dd is not None:
+                diverged(self.ref, f"{dd.who}'s HP", a_ - r_)
 
     def _resolve(self, ev: Event | None, kind: str, ans: dict | None, failed: str | None = None) -> None:
         c = self.cmb
@@ -311,6 +329,7 @@ class CombatRules(EngineBase):
         spikes: dict[Dino, int] = {}
         hint = ("ruling: ATK total minus DEF total; a positive result is taken by the defender, a negative one by "
                 "the attacker (the seed has the sign the other way round)") if kind == "defend" else None
+        self._totals_diverged(kind, att, ans, x, y, negated is not None)
         lost = self._hits(hits, notes, spikes)
         for dd in lost:
             dd.hp_rule = "BDB-ABIL-3" if dd in spikes and lost[dd] == spikes[dd] else rule

@@ -4,6 +4,7 @@ cards, retreat; BDB-MAIN-1…3, BDB-ACT-1), card effects stated by the log, and 
 
 from __future__ import annotations
 
+from cardgen.builder.check import in_step
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.options import Opt
 from cardgen.games.dino_battles.engine_base import EngineBase
@@ -301,18 +302,31 @@ class MainRules(EngineBase):
 
     def _claim_hp(self, ev: Event, rule: str | None, spikes: dict | None = None, hint: str | None = None) -> None:
         """HP stated by the log; one off by exactly the Spiked damage is a BDB-ABIL-3 slip. With no
-        ``rule`` (HP stated on a phase event), a wrong HP breaks the rule of the Dinosaur's last HP change."""
+        ``rule`` (HP stated on a phase event), a wrong HP breaks the rule of the Dinosaur's last HP change,
+        unless it is off by exactly the next Startup's loss: that loss taken at the wrong step (BDB-ABIL-2),
+        applied as recorded and not taken again at that Startup."""
         spikes = spikes or {}
 
         def claim(d: Dino, hp: int) -> None:
+            due = d.startup_loss(self.poison_hp, self.wound_hp) if rule is None and not d.prepaid else 0
+            if due and hp != d.hp and hp == d.hp - due:     # the next Startup's loss, taken at another step
+                self.ref.violation("BDB-ABIL-2", f"the log says {d.who} has {hp} HP: {d.hp} less the {due} it loses "
+                                   "at the start of the next Startup phase (poison, Wound tokens), taken early",
+                                   ev.at("hp"))
+                self._set_hp(d, hp, ev)
+                d.prepaid, d.hp_rule = True, "BDB-ABIL-2"
+                return
             rule_d = rule or d.hp_rule
             r = "BDB-ABIL-3" if spikes.get(d) and hp == d.hp + spikes[d] else rule_d
             extra = f" (the Spiked damage, {spikes[d]}, is left out)" if r != rule_d else ""
             if rule is None and r == rule_d:
                 extra = f" (its HP last changed by {rule_d})"
+            # a statement that is where the game would be without an earlier slip of this HP brings the
+            # replay back in step, unless it is a slip of its own that the rules name (Spiked left out)
+            if r != rule_d or not in_step(self.ref, f"{d.who}'s HP", hp, d.hp):
+                wrong.append((r, f"the log says {d.who} has {hp} HP, but the rules give {d.hp}{extra}",
+                              hint if r == rule else None))
             if hp != d.hp:
-                self.ref.violation(r, f"the log says {d.who} has {hp} HP, but the rules give {d.hp}{extra}",
-                                   ev.at("hp"), hint if r == rule else None)
                 self._set_hp(d, hp, ev)
 
         raw = ev.get("hp")
@@ -320,6 +334,14 @@ class MainRules(EngineBase):
             return
         if not isinstance(raw, dict):
             raise LogError("LOG-FIELD", "'hp' must map players to HP", ev.at("hp"))
+        wrong: list[tuple[str, str, str | None]] = []       # HP off by one slip (a die, a total): one problem
+        self._each_hp(ev, raw, rule, claim)
+        for r in dict.fromkeys(w[0] for w in wrong):
+            same = [w for w in wrong if w[0] == r]
+            self.ref.violation(r, "; ".join(w[1] for w in same), ev.at("hp"), same[0][2])
+
+    def _each_hp(self, ev: Event, raw: dict, rule: str | None, claim) -> None:
+        """Each Dinosaur's HP an 'hp' statement gives, to ``claim``."""
         for who, val in raw.items():
             s = self._side(who, ev, "hp", ev.at("hp"))
             if isinstance(val, dict):

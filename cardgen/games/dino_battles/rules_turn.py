@@ -102,6 +102,10 @@ class TurnRules(EngineBase):
         for s in self._order():
             for d in s.in_play:
                 loss, parts = 0, []
+                if d.prepaid:                   # taken early (reported there): not again
+                    d.prepaid = False
+                    d.poison_turns = max(0, d.poison_turns - 1)
+                    continue
                 if d.poison_turns > 0:
                     loss += self.poison_hp
                     d.poison_turns -= 1
