@@ -36,6 +36,8 @@ if TYPE_CHECKING:               # libyaml's marks (its events carry them): same 
 
 MAX_DEPTH = 100                 # nested mappings and lists in one file
 MAX_ALIAS_NODES = 100_000       # values added by expanding aliases, over the whole file
+MAX_INT_DIGITS = 1000           # an integer written in any base (decimal, hex, octal, binary, 1:2:3)
+_INT_LIMIT = 10 ** MAX_INT_DIGITS
 
 
 class _Refused(yaml.MarkedYAMLError):
@@ -142,7 +144,7 @@ def _make_loader(path: str, problems: Problems) -> type[Any]:
 
     def construct_object(loader: Any, node: Node, deep: bool = False) -> Any:
         try:
-            return _BASE_LOADER.construct_object(loader, node, deep)
+            got = _BASE_LOADER.construct_object(loader, node, deep)
         except yaml.MarkedYAMLError:
             raise
         except (ValueError, TypeError, AttributeError, OverflowError, IndexError) as e:
@@ -152,6 +154,13 @@ def _make_loader(path: str, problems: Problems) -> type[Any]:
             shown = value if len(value) <= 40 else f"{value[:20]}… ({len(value)} characters)"
             why = f" ({e})" if isinstance(e, ValueError) and not isinstance(e, UnicodeError) else ""
             raise _Refused("YAML-TYPE", f"not a valid {what}: {shown!r}{why}", node.start_mark) from e
+        if type(got) is int and not -_INT_LIMIT < got < _INT_LIMIT:
+            # hex, octal, binary and base-60 integers are built without Python's 4,300-digit cap
+            # on decimal text, and could then never be printed: refused here, whatever the base
+            raw = node.value if isinstance(node.value, str) else ""
+            raise _Refused("YAML-TYPE", f"not a valid integer: {raw[:20]!r}… ({len(raw)} characters): "
+                           f"cardgen reads integers of at most {MAX_INT_DIGITS:,} digits", node.start_mark)
+        return got
 
     Loader.construct_object = construct_object
     Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
