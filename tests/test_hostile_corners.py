@@ -4,11 +4,13 @@ folders that are symlinks out of the project. Each breaking case beside its lega
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from cardgen.core.problems import Problems
 from cardgen.core.yamlsrc import MAX_INT_DIGITS, parse_yaml
-from tests.conftest import problems_json
+from tests.conftest import problems_json, run_cli
 from tests.hostilekit import project_fixture  # noqa: F401 - the fixture
 from tests.test_games_are_data import SLUG
 
@@ -62,3 +64,73 @@ def test_a_huge_integer_in_a_card_field_is_a_problem_not_a_traceback(project, va
     f.write_text(text.replace("speed: 4", "speed: 0x5"), encoding="utf-8")         # the twin: hex, in range
     code, probs = problems_json("validate", SLUG, root=project)
     assert code == 0, probs
+
+
+# --- a file whose value is no mapping; a flood of bad entries: every problem at its file:line ---
+
+@pytest.mark.parametrize("text, line", [
+    ("!!set {a, b}\n", 1), ("# a comment\n---\n42\n", 3), ("hello\n", 1), ("!!omap [a: 1]\n", 1),
+    ("!!pairs [a: 1]\n", 1), ("!!binary aGVsbG8=\n", 1), ("2020-01-01\n", 1), ("true\n", 1), ("1.5\n", 1),
+    ("\n\n  'quoted'\n", 3),
+])
+@pytest.mark.parametrize("rel", [f"cards/{SLUG}/runners.yaml", f"rules/{SLUG}/game.yaml", f"rules/{SLUG}/params.yaml",
+                                 f"templates/{SLUG}/front.yaml", f"rules/{SLUG}/constraints.yaml"])
+def test_a_file_that_holds_no_mapping_is_one_problem_at_its_line(project, rel, text, line):
+    (project / rel).write_text(text, encoding="utf-8")
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 1 and all(p["file"] and p["line"] >= 1 for p in probs), probs
+    mine = [(p["rule"], p["line"]) for p in probs if p["file"].endswith(rel.rsplit("/", 1)[-1])]
+    assert mine == [("YAML-TYPE", line)], probs
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "null\n", "~\n"])
+def test_its_legal_twin_an_empty_card_file_is_no_cards(project, text):
+    (project / "cards" / SLUG / "more.yaml").write_text(text, encoding="utf-8")
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 0, probs
+
+
+@pytest.mark.parametrize("entry", ["  - {{id: c{i}, name: C{i}, speed: 99, text: x, type: runner}}", "  - {i}",
+                                   "  - {{id: c{i}, name: C{i}, speed: 1, text: x, type: nope}}"])
+def test_fifteen_thousand_bad_entries_are_each_at_their_line(project, entry):
+    rows = [entry.format(i=i) for i in range(15_000)]
+    (project / "cards" / SLUG / "runners.yaml").write_text("cards:\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 1 and len(probs) >= 15_000
+    assert all(p["file"] and p["line"] >= 1 for p in probs), [p for p in probs if not p["line"]][:3]
+    lines = {p["line"] for p in probs if p["file"].endswith("runners.yaml")}
+    assert set(range(2, 15_002)) <= lines
+
+
+# --- game folders that are symlinks out of the project: refused whole, one problem each ----------
+
+@pytest.mark.parametrize("rel", [f"rules/{SLUG}", f"cards/{SLUG}", f"templates/{SLUG}", "cards", "templates"])
+def test_a_game_folder_linked_out_of_the_project_is_one_problem_and_no_game(project, tmp_path, rel):
+
+    outside = tmp_path / "outside" / rel
+    outside.parent.mkdir(parents=True)
+    shutil.move(str(project / rel), str(outside))
+    (project / rel).symlink_to(outside, target_is_directory=True)
+    for args in (("validate", SLUG), ("validate",), ("cards", SLUG)):
+        code, probs = problems_json(*args, root=project)
+        assert code == 1 and [(p["rule"], p["file"].endswith(rel), p["line"]) for p in probs] == \
+            [("PATH-ESCAPE", True, 1)], (args, probs)
+    code, _out = run_cli("build", SLUG, root=project)
+    assert code == 1 and not (project / "build" / SLUG).exists()
+
+
+def test_a_sub_folder_linked_out_is_refused_and_its_legal_twin_a_link_inside_is_read(project, tmp_path):
+
+    decks = project / "cards" / SLUG / "more"
+    decks.mkdir()
+    shutil.copy(project / "cards" / SLUG / "runners.yaml", decks / "x.yaml")
+    inside = project / "shared_templates"
+    shutil.move(str(project / "templates" / SLUG), str(inside))
+    (project / "templates" / SLUG).symlink_to(inside, target_is_directory=True)     # inside: fine
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 0, probs
+    shutil.move(str(decks), str(tmp_path / "more"))
+    decks.symlink_to(tmp_path / "more", target_is_directory=True)
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 1 and [(p["rule"], p["file"].endswith("cards/pebble_race/more")) for p in probs] == \
+        [("PATH-ESCAPE", True)], probs

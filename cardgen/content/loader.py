@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.content.entries import ANY_KEY
-from cardgen.content.gamefiles import card_files, sheet_files
+from cardgen.content.gamefiles import card_files, escaping, sheet_files
 from cardgen.content.model import Card, CardType, Component, Game, Icon, PrintSettings
 from cardgen.content.sheetfit import fit, make_grid, usable_margin
 from cardgen.content.slips import check_refs, ids_in, once_for_defaults, with_rule
@@ -171,6 +171,8 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
 
 
 def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
+    if escaping(root, slug, problems):
+        return None
     game_file = root / "rules" / slug / "game.yaml"
     raw = load_yaml(game_file, problems)
     if raw is None:

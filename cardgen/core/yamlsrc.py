@@ -229,7 +229,7 @@ def parse_yaml(text: str, path: str, problems: Problems) -> Any:
     if data is not UNUSUAL:
         if not text.isascii() or "\\" in text:
             check_mojibake(data, problems)
-        return data
+        return _collection(data, text, path, problems)
     try:
         check_shape(text)
         loader = loader_cls(text)
@@ -268,7 +268,41 @@ def parse_yaml(text: str, path: str, problems: Problems) -> Any:
         return None
     if not text.isascii() or "\\" in text:      # else no string of it can hold a non-ASCII character
         check_mojibake(data, problems)
-    return data
+    return _collection(data, text, path, problems)
+
+
+def _collection(data: Any, text: str, path: str, problems: Problems) -> Any:
+    """The file's value when it is a mapping, a list or empty. Every file cardgen reads holds a
+    mapping (or a list): a file of one number, text, date, ``!!set`` or ``!!omap`` is one problem
+    at the value's own line (a scalar has no position of its own to report later), and None."""
+    if data is None or isinstance(data, (YDict, YList)):
+        return data
+    kind = {int: "a number", float: "a number", bool: "a true/false value", str: "text", bytes: "binary data",
+            set: "a !!set", tuple: "a !!pairs list"}.get(type(data), "a date" if hasattr(data, "year") else
+                                                          f"a {type(data).__name__}")
+    if isinstance(data, list):
+        kind = "an !!omap or !!pairs list"
+    shown = repr(data)
+    shown = shown if len(shown) <= 40 else ""
+    problems.error("YAML-TYPE", f"the file must hold a mapping of keys (or a list), not {kind}"
+                   + (f" ({shown})" if shown else ""), _root_loc(text, path))
+    return None
+
+
+def _root_loc(text: str, path: str) -> Loc:
+    """Where the document's value starts (after comments, directives and ``---``)."""
+    parser = _EventParser(text)
+    try:
+        while True:
+            ev = parser.get_event()
+            if ev is None or isinstance(ev, yaml.StreamEndEvent):
+                break
+            if isinstance(ev, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                m = ev.start_mark
+                return Loc(path, m.line + 1, m.column + 1) if m is not None else Loc(path, 1, 1)
+    except yaml.YAMLError:
+        pass
+    return Loc(path, 1, 1)
 
 
 def _tab_indented(text: str, line: int) -> bool:
