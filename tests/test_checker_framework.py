@@ -457,6 +457,25 @@ def _complete_and_legal(trace: str) -> bool:
     return final.get("winner") is not None and not re.search(r":\d+:\d+: [A-Z][A-Z0-9-]* error:", trace)
 
 
+def stale_golden_traces() -> list[Path]:
+    """Golden traces whose example log is gone (or whose game is): nothing generates them any more."""
+    logs = {(slug, p.stem) for slug, p in example_logs() if p.suffix == ".yaml"}
+    return sorted(p for p in GOLDEN_TRACES.glob("*/*.txt") if (p.parent.name, p.stem) not in logs)
+
+
+def test_no_stale_golden_trace(update_goldens):
+    """``make goldens`` removes the traces of logs that no longer exist (then the check below holds)."""
+    stale = stale_golden_traces()
+    if update_goldens:
+        for p in stale:
+            p.unlink()
+        for folder in GOLDEN_TRACES.iterdir():
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+        stale = stale_golden_traces()
+    assert not stale, f"golden traces without their log (run `make goldens`): {[str(p) for p in stale]}"
+
+
 @pytest.mark.parametrize("slug", MODULES)
 def test_every_engine_has_golden_playthroughs(slug):
     engine(slug)
