@@ -100,7 +100,7 @@ def explain(root: Path, rid: str) -> Explained | None:
         if isinstance(r, YDict) and r.get("id") == rid and isinstance(r.get("text"), str):
             loc = r.loc
             if names is None and ("{{" in r["text"] or "{%" in r["text"]):
-                names = context(root, cat.slug, params)
+                names = context(root, cat.slug, params if isinstance(params, dict) else {})
             ex.rulings.append((f"{display_path(loc.file)}:{loc.line}" if loc else display_path(str(params_file)),
                                filled(r["text"], names or {})))
     for md in sorted((root / "rules" / cat.slug / "rulebook").glob("*.md")):
