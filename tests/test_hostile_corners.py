@@ -134,3 +134,39 @@ def test_a_sub_folder_linked_out_is_refused_and_its_legal_twin_a_link_inside_is_
     code, probs = problems_json("validate", SLUG, root=project)
     assert code == 1 and [(p["rule"], p["file"].endswith("cards/pebble_race/more")) for p in probs] == \
         [("PATH-ESCAPE", True)], probs
+
+
+# --- a value that is no mapping where one is due, inside a file: at its own line ------------------
+
+@pytest.mark.parametrize("rel, old, new", [
+    (f"rules/{SLUG}/game.yaml", "  mini: {width: 44mm, height: 68mm}", "  mini: 7"),
+    (f"rules/{SLUG}/game.yaml", '  step: {glyph: "→", color: ink}', "  step: 7"),
+    (f"rules/{SLUG}/game.yaml", "  runner:\n    name: Runner\n    template: front\n    back: back\n    size: mini\n"
+     "    fields:\n      speed: {type: int, min: 1, max: {param: max_speed}}\n      text: str\n", "  runner: 7\n"),
+    (f"rules/{SLUG}/constraints.yaml", "  - {rule: PR-CARD-1", "  - 7\n  - {rule: PR-CARD-1"),
+    (f"cards/{SLUG}/runners.yaml", "cards:", "components: [7]\ncards:"),
+])
+def test_a_nested_value_that_is_no_mapping_is_at_its_line(project, rel, old, new):
+    f = project / rel
+    text = f.read_text(encoding="utf-8")
+    bad = text.replace(old, new)
+    line = next(n for n, row in enumerate(bad.splitlines(), 1) if "7" in row and row.strip().endswith(("7", "[7]")))
+    f.write_text(bad, encoding="utf-8")
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 1 and all(p["file"] and p["line"] >= 1 for p in probs), probs
+    assert any(p["file"].endswith(rel.rsplit("/", 1)[-1]) and p["line"] == line for p in probs), (line, probs)
+    f.write_text(text, encoding="utf-8")                    # the twin: as it was
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 0, probs
+
+
+def test_a_die_tables_effects_that_are_no_mapping_are_a_problem_not_a_traceback(game_copy):
+    g = game_copy("bones_on_ice")
+    params = g.root / "rules" / "bones_on_ice" / "params.yaml"
+    rows = params.read_text(encoding="utf-8").splitlines(True)
+    start = next(i for i, row in enumerate(rows) if row.startswith("chaos_effects:"))
+    end = next(i for i in range(start + 1, len(rows)) if rows[i].strip() and not rows[i].startswith((" ", "#")))
+    params.write_text("".join(rows[:start] + ["chaos_effects: 7\n"] + rows[end:]), encoding="utf-8")
+    code, probs = g.validate()
+    assert code == 1 and any(p["rule"] == "RULES-PARAM" and p["file"].endswith("params.yaml") and p["line"] == start + 1
+                             for p in probs), probs
