@@ -302,3 +302,26 @@ def test_help_works_anywhere(tmp_path):
     res = subprocess.run([sys.executable, "-m", "cardgen.entry", "build", "--help"], capture_output=True, text=True,
                          cwd=str(tmp_path), timeout=60)
     assert res.returncode == 0 and "Usage" in res.stdout
+
+
+@pytest.mark.parametrize("args", [["schema", "bone_wars", "--out", "{out}"],
+                                  ["proof", "bone_wars", "limbs_raptor", "--out", "{out}"],
+                                  ["simulate", "dino_battles", "--games", "2", "--workers", "1", "--out", "{out}"],
+                                  ["build", "bone_wars", "--only", "cards", "--out", "{out}"]])
+def test_every_command_that_writes_says_output_write_at_the_path(tmp_path, args):
+    """A file where an output folder goes, in any command that writes: one OUTPUT-WRITE problem line at
+    the file, exit 1, no traceback; the twin (a folder) writes."""
+    from click.testing import CliRunner
+
+    from cardgen.cli import main
+    from tests.conftest import ROOT
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    res = CliRunner().invoke(main, ["--root", str(ROOT), *[a.format(out=blocker / "sub") for a in args]])
+    assert res.exit_code == 1 and res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    lines = [ln for ln in res.stdout.splitlines() if "OUTPUT-WRITE" in ln]
+    assert lines == [f"{blocker}:0:0: OUTPUT-WRITE error: cannot write to {blocker / 'sub'}: {blocker} is a file, "
+                     "not a folder"], res.stdout + res.stderr
+    assert blocker.read_text() == "x"
+    res = CliRunner().invoke(main, ["--root", str(ROOT), *[a.format(out=tmp_path / "ok") for a in args]])
+    assert res.exit_code == 0 and any((tmp_path / "ok").rglob("*")), res.stdout + res.stderr
