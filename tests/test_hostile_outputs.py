@@ -325,3 +325,38 @@ def test_every_command_that_writes_says_output_write_at_the_path(tmp_path, args)
     assert blocker.read_text() == "x"
     res = CliRunner().invoke(main, ["--root", str(ROOT), *[a.format(out=tmp_path / "ok") for a in args]])
     assert res.exit_code == 0 and any((tmp_path / "ok").rglob("*")), res.stdout + res.stderr
+
+
+def test_output_write_in_json_is_a_problem_of_the_document(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from cardgen.cli import main
+    from tests.conftest import ROOT
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    res = CliRunner().invoke(main, ["--root", str(ROOT), "proof", "bone_wars", "limbs_raptor", "--out",
+                                    str(blocker / "sub"), "--format", "json"])
+    assert res.exit_code == 1
+    probs = json.loads(res.stdout)["problems"]
+    assert [(p["rule"], p["file"], p["line"]) for p in probs] == [("OUTPUT-WRITE", str(blocker), 0)], probs
+
+
+@pytest.mark.parametrize("where", ["fsync", "symlink"])
+def test_disk_full_half_way_through_the_set_keeps_the_previous_one(built, monkeypatch, where):
+    """ENOSPC while the new set's files are written (fsync) or while its link is made: one OUTPUT-WRITE
+    line, exit 1, the previous set whole, nothing left behind."""
+    import errno
+
+    from cardgen.core import atomic
+    project, out, before = built
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic.os, where, full)
+    code, text = _build(project, out, "--offset", "1mm,0")
+    assert code == 1 and "the disk is full" in _problem_line(text, out / SLUG)
+    monkeypatch.undo()
+    assert _snapshot(out / SLUG) == before and _names(out) == [SLUG]

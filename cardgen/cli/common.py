@@ -89,13 +89,13 @@ class CardgenGroup(click.Group):
     """The command group: Ctrl-C anywhere in a command is "interrupted", exit 130."""
 
     def invoke(self, ctx: click.Context):
+        args = list(ctx.args)           # the words after the command's name (the group consumes them)
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             interrupted()
         except OutputError as e:        # any command's output that cannot be written: one problem line
-            args = [*ctx.protected_args, *ctx.args]
-            fmt = "json" if any(a in ("--format=json",) or (a == "--format" and args[i + 1:i + 2] == ["json"])
+            fmt = "json" if any(a == "--format=json" or (a == "--format" and args[i + 1:i + 2] == ["json"])
                                 for i, a in enumerate(args)) else "text"
             output_failed(Problems(), e, fmt)
 
