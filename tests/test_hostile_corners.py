@@ -170,3 +170,17 @@ def test_a_die_tables_effects_that_are_no_mapping_are_a_problem_not_a_traceback(
     code, probs = g.validate()
     assert code == 1 and any(p["rule"] == "RULES-PARAM" and p["file"].endswith("params.yaml") and p["line"] == start + 1
                              for p in probs), probs
+
+
+def test_rules_explain_does_not_list_a_rulebook_linked_out(game_copy, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside") / "elsewhere"      # (game_copy's project is tmp_path)
+    g = game_copy("bone_wars")
+    book = g.root / "rules" / "bone_wars" / "rulebook"
+    code, before = run_cli("rules", "explain", "BW-ATK-6", root=g.root)
+    assert code == 0 and "The rulebook states it:" in before                 # the twin: inside, listed
+    shutil.move(str(book), str(outside))
+    book.symlink_to(outside, target_is_directory=True)
+    code, out = run_cli("rules", "explain", "BW-ATK-6", root=g.root)
+    assert code == 0 and "The rulebook has no section tagged with it." in out and "elsewhere" not in out
+    code, probs = problems_json("validate", "bone_wars", root=g.root)
+    assert code == 1 and [(p["rule"], p["file"].endswith("rulebook")) for p in probs] == [("PATH-ESCAPE", True)]

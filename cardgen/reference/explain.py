@@ -103,8 +103,12 @@ def explain(root: Path, rid: str) -> Explained | None:
                 names = context(root, cat.slug, params if isinstance(params, dict) else {})
             ex.rulings.append((f"{display_path(loc.file)}:{loc.line}" if loc else display_path(str(params_file)),
                                filled(r["text"], names or {})))
-    for md in sorted((root / "rules" / cat.slug / "rulebook").glob("*.md")):
-        lines = sources.read_bytes(md).decode("utf-8", "replace").splitlines()
+    folder = root / "rules" / cat.slug / "rulebook"
+    for md in [] if sources.escapes(folder, root) else sorted(folder.glob("*.md")):    # (linked out: not listed)
+        try:
+            lines = sources.read_bytes(md, root).decode("utf-8", "replace").splitlines()
+        except sources.SourceError:         # `cardgen validate` reports it
+            continue
         for i, ln in enumerate(lines):
             m = _TAG.search(ln)
             if m and rid in m.group(1).split():
