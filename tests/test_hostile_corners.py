@@ -184,3 +184,16 @@ def test_rules_explain_does_not_list_a_rulebook_linked_out(game_copy, tmp_path_f
     assert code == 0 and "The rulebook has no section tagged with it." in out and "elsewhere" not in out
     code, probs = problems_json("validate", "bone_wars", root=g.root)
     assert code == 1 and [(p["rule"], p["file"].endswith("rulebook")) for p in probs] == [("PATH-ESCAPE", True)]
+
+
+@pytest.mark.parametrize("key", ["template: front", "back: back"])
+def test_a_template_name_too_long_for_the_file_system_is_not_found(project, key):
+    """A name no file system can hold (5,000 characters) is TEMPLATE-MISSING at its line, not an
+    OSError (ENAMETOOLONG) traceback; its twin, the real name, builds."""
+    f = project / "rules" / SLUG / "game.yaml"
+    text = f.read_text(encoding="utf-8")
+    name, _ = key.split(": ")
+    f.write_text(text.replace(key, f"{name}: {'x' * 5000}"), encoding="utf-8")
+    line = text[: text.index(key)].count("\n") + 1
+    code, probs = problems_json("validate", SLUG, root=project)
+    assert code == 1 and [(p["rule"], p["line"]) for p in probs] == [("TEMPLATE-MISSING", line)], probs

@@ -141,6 +141,15 @@ def leaves(path: str | os.PathLike, root: Path | None = None) -> Path | None:
     return None if real.is_relative_to(base) else real
 
 
+def is_file(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is a file; False for a name no file system can hold (too long, a NUL), where
+    ``Path.is_file`` raises."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _check_stat(text: str, st: os.stat_result, cap: int) -> None:
     if not stat.S_ISREG(st.st_mode):
         what = "a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else \
@@ -170,5 +179,5 @@ def read_bytes(path: str | os.PathLike, root: Path | None = None, cap: int = MAX
     return data
 
 
-__all__ = ["MAX_IMAGE_BYTES", "MAX_LOG_BYTES", "MAX_TEXT_BYTES", "SourceError", "beside", "current_project", "escapes", "leaves", "named",
+__all__ = ["MAX_IMAGE_BYTES", "MAX_LOG_BYTES", "MAX_TEXT_BYTES", "SourceError", "beside", "current_project", "escapes", "is_file", "leaves", "named",
            "project", "read_bytes", "resolve", "set_project"]
