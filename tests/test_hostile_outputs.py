@@ -178,12 +178,19 @@ def test_kill_9_right_after_the_rename_leaves_the_whole_new_set(built):
 
 
 READER = """
-import os, sys, time
+import json, os, sys
 folder, stop = sys.argv[1], sys.argv[2]
 seen = 0
 while not os.path.exists(stop):
-    names = set(os.listdir(folder))
-    if not {"cards.pdf", "cards.json", "duplex-calibration.pdf"} <= names:
+    try:
+        names = set(os.listdir(folder))
+        with open(os.path.join(folder, "cards.json"), "rb") as f:
+            json.loads(f.read())                  # whole, not half-written
+        with open(os.path.join(folder, "cards.pdf"), "rb") as f:
+            pdf = f.read()
+    except (OSError, ValueError) as e:
+        print("BROKEN", e); sys.exit(1)
+    if not {"cards.pdf", "cards.json", "duplex-calibration.pdf"} <= names or not pdf.rstrip().endswith(b"%%EOF"):
         print("MISSING", sorted(names)); sys.exit(1)
     seen += 1
 print(seen)
@@ -192,13 +199,14 @@ print(seen)
 
 def test_a_reader_always_finds_a_whole_set(built):
     """While builds replace the set again and again, a reader polling the folder never finds a
-    file of the set missing (the symlink swap is one rename)."""
+    file of the set missing or half-written (the symlink swap is one rename; the previous set is
+    kept until the next build, so a reader that resolved the old link reads it whole)."""
     project, out, before = built
     stop = project / "stop"
     reader = subprocess.Popen([sys.executable, "-c", READER, str(out / SLUG), str(stop)], stdout=subprocess.PIPE,
                               text=True)
     try:
-        for mm in ("1mm,0", "2mm,0", "3mm,0"):
+        for mm in ("1mm,0", "2mm,0", "3mm,0", "4mm,0", "5mm,0"):
             code, text = _build(project, out, "--offset", mm)
             assert code == 0, text
     finally:
@@ -360,3 +368,30 @@ def test_disk_full_half_way_through_the_set_keeps_the_previous_one(built, monkey
     assert code == 1 and "the disk is full" in _problem_line(text, out / SLUG)
     monkeypatch.undo()
     assert _snapshot(out / SLUG) == before and _names(out) == [SLUG]
+
+
+def test_a_real_folder_without_renameat2_is_swapped_by_two_renames_and_recovered(tmp_path, monkeypatch):
+    """Where the kernel has no RENAME_EXCHANGE, an older cardgen's real folder becomes the symlink
+    with two renames; a kill between them is undone by the next build (the previous set returns)."""
+    from cardgen.core import atomic
+    target = tmp_path / "game"
+    target.mkdir()
+    (target / "cards.pdf").write_bytes(b"old")
+    monkeypatch.setattr(atomic, "_exchange", lambda a, b: False)
+    real = os.symlink
+    calls = []
+
+    def killed(src, dst, *a, **k):
+        calls.append(dst)
+        if Path(dst) == target:                 # the second step: killed before it
+            raise KeyboardInterrupt
+        return real(src, dst, *a, **k)
+
+    monkeypatch.setattr(atomic.os, "symlink", killed)
+    with pytest.raises(KeyboardInterrupt):
+        atomic.replace_set(target, {"cards.pdf": b"new"})
+    monkeypatch.setattr(atomic.os, "symlink", real)
+    atomic.recover(target)
+    assert (target / "cards.pdf").read_bytes() == b"old" and not atomic.leftovers(target)
+    atomic.replace_set(target, {"cards.pdf": b"new"})
+    assert target.is_symlink() and (target / "cards.pdf").read_bytes() == b"new" and not atomic.leftovers(target)

@@ -6,7 +6,9 @@
   (each file and the folder fsynced), then points a new symlink at it and renames that over
   ``build/<game>`` — one ``rename(2)``, atomic — and fsyncs ``build/``. At every instant a reader
   finds either the whole previous set or the whole new one, whenever the process is killed
-  (``kill -9``, power loss after the fsyncs). The previous set's folder is removed after the swap.
+  (``kill -9``, power loss after the fsyncs). The previous set's folder stays, behind the link
+  ``build/.<game>.kept``, until the next build: a reader that resolved ``build/<game>`` just before
+  the swap reads it whole. At most two sets are on disk.
 - :func:`recover`, run by the next build (and :func:`leftovers` to see them): set folders no
   symlink points at, half-made symlinks, the legacy ``.staging-``/``.previous-`` folders and
   ``.tmp`` files of a killed build are removed; a previous set moved aside but never replaced
@@ -31,7 +33,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-STAGE, OLD, SET, LINK = ".staging-", ".previous-", ".set-", ".link-"
+STAGE, OLD, SET, LINK, KEPT = ".staging-", ".previous-", ".set-", ".link-", ".kept"
 
 
 class OutputError(Exception):
@@ -115,19 +117,26 @@ def _hidden(target: Path, kind: str) -> list[Path]:
     return sorted(p for p in parent.iterdir() if p.name.startswith(f".{target.name}{kind}"))
 
 
-def _current(target: Path) -> Path | None:
-    """The set folder ``target`` (a symlink) points at, when it is one of ours."""
-    if not target.is_symlink():
+def _current(target: Path, link: Path | None = None) -> Path | None:
+    """The set folder ``link`` (default: ``target``, a symlink) points at, when it is one of ours."""
+    link = link or target
+    if not link.is_symlink():
         return None
-    dest = target.parent / os.readlink(target)
+    dest = target.parent / os.readlink(link)
     return dest if dest.parent == target.parent and dest.name.startswith(f".{target.name}{SET}") else None
+
+
+def _kept(target: Path) -> Path:
+    """The symlink to the previous set, kept until the next build: a reader that resolved
+    ``target`` just before the swap goes on reading a whole set."""
+    return target.parent / f".{target.name}{KEPT}"
 
 
 def leftovers(target: str | os.PathLike) -> list[Path]:
     """What a killed build left beside or in ``target``: :func:`recover` removes it."""
     target = Path(target)
-    keep = _current(target)
-    found = [p for kind in (STAGE, OLD, SET, LINK) for p in _hidden(target, kind) if p != keep]
+    keep = {_current(target), _current(target, _kept(target))}
+    found = [p for kind in (STAGE, OLD, SET, LINK) for p in _hidden(target, kind) if p not in keep]
     if target.is_dir():
         found += sorted(target.glob(".*.tmp"))
     return found
@@ -180,6 +189,17 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(err, os.strerror(err), str(b))
 
 
+def _keep(target: Path, previous: Path) -> None:
+    """Point the kept link at ``previous`` (the set just replaced) and remove the one it kept before."""
+    kept = _kept(target)
+    before = _current(target, kept)
+    tmp = target.parent / f".{target.name}{LINK}{previous.name.rsplit('-', 1)[-1]}k"
+    os.symlink(previous.name, tmp)
+    os.replace(tmp, kept)
+    if before is not None and before not in (previous, _current(target)):
+        shutil.rmtree(before, ignore_errors=True)
+
+
 def replace_set(target: str | os.PathLike, files: dict[str, bytes]) -> list[Path]:
     """Make ``target`` hold exactly ``files`` ({name: bytes}), all at once; returns the paths."""
     target = Path(target)
@@ -188,7 +208,7 @@ def replace_set(target: str | os.PathLike, files: dict[str, bytes]) -> list[Path
         p = target / name
         if p.is_dir() and not p.is_symlink():
             raise OutputError(f"cannot write to {p}: it is a folder, where cardgen writes a file; move it away", p)
-    stage = link = None
+    stage = link = aside = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         recover(target)
@@ -221,14 +241,15 @@ def replace_set(target: str | os.PathLike, files: dict[str, bytes]) -> list[Path
             link = None
             previous = Path(tempfile.mkdtemp(prefix=f".{target.name}{OLD}", dir=target.parent))
             os.replace(target, previous)
+            aside = previous                         # (interrupted now: put back below)
             os.symlink(stage.name, target)
+            aside = None
         stage = None
         _fsync_dir(target.parent)
-        if previous is not None:
-            if previous.is_symlink():
-                previous.unlink()
-            else:
-                shutil.rmtree(previous, ignore_errors=True)
+        if previous is not None and previous.name.startswith(f".{target.name}{SET}"):
+            _keep(target, previous)
+        elif previous is not None:                   # an older cardgen's folder, moved aside
+            shutil.rmtree(previous, ignore_errors=True)
     except OSError as e:
         raise failed(target, e) from e
     finally:
@@ -239,4 +260,6 @@ def replace_set(target: str | os.PathLike, files: dict[str, bytes]) -> list[Path
                 pass
         if stage is not None:
             shutil.rmtree(stage, ignore_errors=True)
+        if aside is not None and not target.exists() and not target.is_symlink():
+            os.replace(aside, target)                # between the two renames: the previous set returns
     return [target / name for name in files]
