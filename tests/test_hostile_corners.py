@@ -197,3 +197,18 @@ def test_a_template_name_too_long_for_the_file_system_is_not_found(project, key)
     line = text[: text.index(key)].count("\n") + 1
     code, probs = problems_json("validate", SLUG, root=project)
     assert code == 1 and [(p["rule"], p["line"]) for p in probs] == [("TEMPLATE-MISSING", line)], probs
+
+
+@pytest.mark.parametrize("speed, ok", [("9" * 5000, False), ("-" + "9" * 4400, False), ("4", True)])
+def test_a_spreadsheet_cell_of_thousands_of_digits_is_a_problem_at_its_row(project, speed, ok):
+    """A CSV cell of more digits than Python converts stays text, and the field's check says so at
+    its row; its twin, a small number, is read as one."""
+    (project / "cards" / SLUG / "runners.yaml").unlink()
+    rows = ["id,name,type,copies,speed,text", "hare,Hare,runner,2,6,Fast.", "tortoise,Tortoise,runner,2,1,Slow.",
+            f"fox,Fox,runner,2,{speed},Sly.", "crow,Crow,runner,2,5,Flies."]
+    (project / "cards" / SLUG / "pool.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, probs = problems_json("validate", SLUG, root=project)
+    if ok:
+        assert code == 0, probs
+        return
+    assert code == 1 and [(p["file"].endswith("pool.csv"), p["line"]) for p in probs] == [(True, 4)], probs
