@@ -212,3 +212,22 @@ def test_a_spreadsheet_cell_of_thousands_of_digits_is_a_problem_at_its_row(proje
         assert code == 0, probs
         return
     assert code == 1 and [(p["file"].endswith("pool.csv"), p["line"]) for p in probs] == [(True, 4)], probs
+
+
+def test_a_game_folder_linked_to_the_root_of_the_disk_is_never_walked(project, monkeypatch):
+    """``cards/<game>`` → ``/``: the build's change detection does not walk the disk (it would take
+    hours), the build stops at once with one PATH-ESCAPE."""
+    from pathlib import Path
+    walked = []
+    real = Path.rglob
+
+    def rglob(self, pattern):
+        walked.append(self)
+        return real(self, pattern)
+
+    shutil.rmtree(project / "cards" / SLUG)
+    (project / "cards" / SLUG).symlink_to("/", target_is_directory=True)
+    monkeypatch.setattr(Path, "rglob", rglob)
+    code, probs = problems_json("build", SLUG, root=project)
+    assert code == 1 and [p["rule"] for p in probs] == ["PATH-ESCAPE"], probs
+    assert project / "cards" / SLUG not in walked, walked
