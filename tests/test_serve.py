@@ -223,3 +223,14 @@ def test_only_requests_addressed_to_this_machine_are_answered(tmp_path, host, st
             assert got == status and b"127.0.0.1" in body and b"loot_battles" not in body, (path, body[:200])
     if status == 200:
         assert json.loads(asgi_get(app, "/state.json", host)[1])["version"] == 0
+
+
+def test_a_source_folder_linked_out_of_the_project_is_not_watched(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "proj"
+    (root / "rules").mkdir(parents=True)
+    (root / "templates").mkdir()
+    (root / "cards").symlink_to(outside, target_is_directory=True)
+    assert Preview(root.resolve(), "x", out=tmp_path / "b").watched() == [root.resolve() / "rules",
+                                                                         root.resolve() / "templates"]
