@@ -457,6 +457,43 @@ def _complete_and_legal(trace: str) -> bool:
     return final.get("winner") is not None and not re.search(r":\d+:\d+: [A-Z][A-Z0-9-]* error:", trace)
 
 
+def stale_golden_traces(folder: Path = GOLDEN_TRACES, logs: set[tuple[str, str]] | None = None) -> list[Path]:
+    """Golden traces whose example log is gone (or whose game is): nothing generates them any more."""
+    if logs is None:
+        logs = {(slug, p.stem) for slug, p in example_logs() if p.suffix == ".yaml"}
+    return sorted(p for p in folder.glob("*/*.txt") if (p.parent.name, p.stem) not in logs)
+
+
+def remove_stale_golden_traces(folder: Path = GOLDEN_TRACES, logs: set[tuple[str, str]] | None = None) -> None:
+    """What ``make goldens`` does besides rewriting: the traces of logs that are gone go, and so do
+    the folders of games left with none."""
+    for p in stale_golden_traces(folder, logs):
+        p.unlink()
+    for sub in folder.iterdir():
+        if sub.is_dir() and not any(sub.iterdir()):
+            sub.rmdir()
+
+
+def test_no_stale_golden_trace(update_goldens):
+    """``make goldens`` removes the traces of logs that no longer exist (then the check below holds)."""
+    if update_goldens:
+        remove_stale_golden_traces()
+    stale = stale_golden_traces()
+    assert not stale, f"golden traces without their log (run `make goldens`): {[str(p) for p in stale]}"
+
+
+def test_make_goldens_removes_the_traces_it_no_longer_writes(tmp_path):
+    for rel in ("g/kept.txt", "g/gone.txt", "old_game/a.txt"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x", encoding="utf-8")
+    logs = {("g", "kept")}
+    assert [p.relative_to(tmp_path).as_posix() for p in stale_golden_traces(tmp_path, logs)] == \
+        ["g/gone.txt", "old_game/a.txt"]
+    remove_stale_golden_traces(tmp_path, logs)
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == ["g", "g/kept.txt"]
+    assert not stale_golden_traces(tmp_path, logs)                  # the twin: nothing left to remove
+
+
 @pytest.mark.parametrize("slug", MODULES)
 def test_every_engine_has_golden_playthroughs(slug):
     engine(slug)

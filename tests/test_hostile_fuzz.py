@@ -9,6 +9,7 @@ it. Every run ends in problems (or a LogError for a log), within seconds.
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from pathlib import Path
@@ -26,13 +27,16 @@ from cardgen.core.problems import Problems
 from tests.conftest import ROOT
 from tests.test_games_are_data import SLUG, make_project
 
-FUZZ = settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(max_examples=int(os.environ.get("FUZZ_N", 15)),          # FUZZ_N=200: a longer hunt
+                deadline=None, suppress_health_check=list(HealthCheck))
 SNIPPETS = ["&a [1, 2]", "*a", "*nope", "[" * 150, "{" * 120, "\x00", "\x1b[2J", "\u2028", ".nan", "-.inf",
             "9" * 5000, "2026-11-31", "!!timestamp 99999-01-01", "!!binary zz", "!!python/object:os.system ls",
             "{{ 7**99999999 }}", "{{ 'x' * 10**10 }}", "{% for i in range(100000) %}{% endfor %}",
             "{% include 'self.md' %}", "{{ ''.__class__ }}", "copies: 100000000", "count: 100000000",
             "../../../etc/passwd", "/dev/zero", "? [a]\n: b", "- - - - - -", ": :", "'", '"', "#", "|", ">",
-            "NaN", "Infinity", '{"allow": 5}', "null", "~", "{}", "[]", "0x1F", "1e999", "-0", "true"]
+            "NaN", "Infinity", '{"allow": 5}', "null", "~", "{}", "[]", "0x1F", "1e999", "-0", "true",
+            "0x" + "f" * 5000, "1" + ":59" * 3000, "0b" + "1" * 20000, "0" + "7" * 6000, "!!set {a, b}\n",
+            "!!omap [a: 1]", "7\n", "--- 7\n", "- 7\n"]
 
 
 @st.composite
@@ -82,10 +86,13 @@ def test_mutated_game_files(pebble, rel):
     @given(text=_mutated(path))
     def run(text):
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        found = Problems()
         try:
-            _bounded(lambda: pipeline.validate(pebble, SLUG, Problems()))
+            _bounded(lambda: pipeline.validate(pebble, SLUG, found))
         finally:
             path.write_text(original, encoding="utf-8")
+        nowhere = [p.text() for p in found if p.loc is None or not p.loc.file or p.loc.line < 1]
+        assert not nowhere, nowhere             # every problem at its file and line
     run()
 
 

@@ -71,3 +71,25 @@ def test_the_rulebook_reads_the_catalogue():
     assert ctx["rules"]["BW-ATK-7"]["rulings"] == ["rounded down."]
     by_rule = {r["id"]: r for r in ctx["rulings_by_rule"]()}
     assert by_rule["BW-ATK-6"]["title"] == "Blocked combat" and by_rule["BW-ATK-6"]["texts"]
+
+
+def test_rulings_print_their_parameters_filled_in():
+    """A ruling of params.yaml written with ``{{ params.… }}`` prints its values, as the rulebook
+    does (BW-CARD-3: "60 Part cards; at least 4 × 7 + 20 = 48"); its twin, a plain ruling, as written."""
+    import yaml
+
+    from cardgen.reference.explain import explain, filled
+    ids = set()
+    for params in sorted((ROOT / "rules").glob("*/params.yaml")):
+        for r in yaml.safe_load(params.read_text(encoding="utf-8")).get("rulings") or []:
+            if "{{" in r.get("text", ""):
+                ids.add(r["id"])
+    assert len(ids) >= 5
+    for rid in sorted(ids):
+        ex = explain(ROOT, rid)
+        assert ex is not None and ex.rulings and not any("{{" in t or "}}" in t for _, t in ex.rulings), (rid, ex.rulings)
+    ex = explain(ROOT, "BW-CARD-3")
+    assert ex is not None and any("60 Part cards; at least 4 × 7 + 20 = 48" in t for _, t in ex.rulings), ex.rulings
+    assert filled("no parameters here", {}) == "no parameters here"
+    assert filled("{{ params.nope.deeper }}", {}) == "{{ params.nope.deeper }}"      # broken: as written
+    assert filled("d{{ params.die }}", {"params": {"die": 6}}) == "d6"

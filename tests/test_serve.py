@@ -184,3 +184,53 @@ def test_a_port_in_use_is_a_usage_error():
         s.listen()
         code, _ = run_cli("serve", "loot_battles", "--port", str(s.getsockname()[1]))
     assert code == 2
+
+
+def asgi_get(app, path: str, host: str | None) -> tuple[int, bytes]:
+    """One GET straight through the ASGI app (no lifespan, no socket): status and body."""
+    import asyncio
+    headers = [(b"host", host.encode("latin-1"))] if host is not None else []
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": headers,
+             "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000)}
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+    asyncio.run(app(scope, receive, send))
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+@pytest.mark.parametrize("host, status", [
+    ("127.0.0.1:8000", 200), ("localhost:8000", 200), ("LOCALHOST", 200), ("[::1]:8000", 200), ("[::1]", 200),
+    ("evil.example:8000", 421), ("evil.example", 421), ("127.0.0.1.evil.example", 421), ("localhost.", 421),
+    ("[::1]evil", 421), ("0.0.0.0:8000", 421), ("", 421), (None, 400),
+])
+def test_only_requests_addressed_to_this_machine_are_answered(tmp_path, host, status):
+    """DNS rebinding: a page elsewhere whose domain now points at 127.0.0.1 sends its own name as
+    Host; the server answers only 127.0.0.1, localhost and [::1] (any port), never a card."""
+    from cardgen.serve.app import make_app
+    app = make_app(Preview(tmp_path, "loot_battles", out=tmp_path / "build"), watch=False)
+    for path in ("/state.json", "/", "/cards"):
+        got, body = asgi_get(app, path, host)
+        if status == 200:
+            assert got == 200, (path, body[:200])
+        else:
+            assert got == status and b"127.0.0.1" in body and b"loot_battles" not in body, (path, body[:200])
+    if status == 200:
+        assert json.loads(asgi_get(app, "/state.json", host)[1])["version"] == 0
+
+
+def test_a_source_folder_linked_out_of_the_project_is_not_watched(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "proj"
+    (root / "rules").mkdir(parents=True)
+    (root / "templates").mkdir()
+    (root / "cards").symlink_to(outside, target_is_directory=True)
+    assert Preview(root.resolve(), "x", out=tmp_path / "b").watched() == [root.resolve() / "rules",
+                                                                         root.resolve() / "templates"]

@@ -14,7 +14,7 @@ from cardgen.content.entries import ANY_KEY, bad_keys
 from cardgen.core.fonts import METRICS
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc, Problems
-from cardgen.core.yamlsrc import YDict, YList
+from cardgen.core.yamlsrc import YDict, YList, loc_of
 from cardgen.layout.templates import is_expr, make_env
 from cardgen.scene import Rect, Text
 
@@ -76,6 +76,10 @@ def load_table(td: YDict, game, problems: Problems) -> dict | None:
     source = ""
     if v["card_type"]:
         effects = (game.params or {}).get(v["effects"]) or {} if v["effects"] else {}
+        if not isinstance(effects, dict):
+            problems.error("RULES-PARAM", f"'{v['effects']}' in params.yaml (the table's effects) must be a mapping "
+                           f"of card id → effect, not {effects!r}", loc_of(game.params, v["effects"]) or td.at("effects"))
+            return None
         for c in game.cards:
             if c.type == v["card_type"]:
                 face = c.get(v["key"])

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from cardgen.content import collection_files as cols
 from cardgen.content.model import Game
+from cardgen.core import sources
 from cardgen.core.problems import Problems
 from cardgen.core.record import record
 from cardgen.layout.imposition import Placement
@@ -79,7 +80,7 @@ def select_cards(text: str, game: Game, root: Path, problems: Problems) -> CardS
         elif part.endswith((".yaml", ".yml")) or "/" in part:
             path = Path(part)
             path = path if path.is_absolute() else (Path.cwd() / path)
-            if not path.is_file():
+            if not sources.is_file(path):
                 raise SelectionError(f"--cards {part!r}: no such deck, party or build file")
             _, body, collections = cols.load_collection_file(path.resolve(), game, problems)
             for coll in collections:

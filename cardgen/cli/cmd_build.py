@@ -14,11 +14,11 @@ from cardgen.builder import pipeline
 from cardgen.builder.selection import SelectionError, select_cards
 from cardgen.builder.selection import apply as apply_selection
 from cardgen.builder.selection import printables as select_printables
-from cardgen.cli.common import FORMAT, Ctx, report
+from cardgen.cli.common import FORMAT, Ctx, output_failed, report
 from cardgen.content.loader import check_sizes_fit
 from cardgen.content.model import Game
 from cardgen.core import sources
-from cardgen.core.atomic import OutputError, check_folder, replace_set
+from cardgen.core.atomic import OutputError, check_folder, leftovers, replace_set
 from cardgen.core.problems import Loc, Problems, did_you_mean, safe
 from cardgen.core.units import PAPER_MM, UnitError, length_mm
 from cardgen.layout.cache import Store, cached_files, code_fingerprint, digest, files_digest
@@ -69,8 +69,7 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     try:
         check_folder(out)
     except OutputError as e:
-        click.echo(f"build stopped: {e}; nothing was written.", err=True)
-        sys.exit(1)
+        output_failed(Problems(), e, fmt, {"written": []}, "build stopped: nothing was written.")
     problems = Problems()
     written: list[str] = []
     started = time.monotonic()
@@ -144,9 +143,8 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
         try:
             written += [str(p) for p in replace_set(out / slug, files)]
         except OutputError as e:
-            report(problems, fmt, {"written": written})
-            click.echo(f"build stopped: {e}; the previous outputs of {slug} are intact.", err=True)
-            sys.exit(1)
+            output_failed(problems, e, fmt, {"written": written},
+                          f"build stopped: the previous outputs of {slug} are intact.")
     report(problems, fmt, {"written": written})
     if fmt == "text":
         for w in written:
@@ -188,7 +186,7 @@ def _up_to_date(store: Store, memo: str, problems: Problems, out: Path) -> list[
     for folder in {out / Path(p).relative_to(out).parts[0] for p in recorded}:
         try:            # exactly the files built, and nothing a killed build left beside them
             here = {str(p) for p in folder.rglob("*") if p.is_file()}
-            strays = [p for p in out.iterdir() if p.name.startswith(f".{folder.name}")]
+            strays = leftovers(folder)
         except (OSError, ValueError):
             return None
         if strays or here != {p for p in recorded if Path(p).is_relative_to(folder)}:

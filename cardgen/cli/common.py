@@ -6,14 +6,15 @@ import importlib
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 import click
 
 from cardgen.content.catalogue import rule_titles
 from cardgen.content.gamefiles import list_games
 from cardgen.core import sources
-from cardgen.core.problems import Problems, did_you_mean, safe, to_json
+from cardgen.core.atomic import OutputError
+from cardgen.core.problems import Loc, Problem, Problems, did_you_mean, safe, to_json
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Report as text lines or one JSON document.")
@@ -88,10 +89,33 @@ class CardgenGroup(click.Group):
     """The command group: Ctrl-C anywhere in a command is "interrupted", exit 130."""
 
     def invoke(self, ctx: click.Context):
+        args = list(ctx.args)           # the words after the command's name (the group consumes them)
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             interrupted()
+        except OutputError as e:        # any command's output that cannot be written: one problem line
+            fmt = "json" if any(a == "--format=json" or (a == "--format" and args[i + 1:i + 2] == ["json"])
+                                for i, a in enumerate(args)) else "text"
+            output_failed(Problems(), e, fmt)
+
+
+def output_failed(problems: Problems, e: OutputError, fmt: str, extra: dict | None = None,
+                  note: str | None = None) -> NoReturn:
+    """An output that cannot be written: ``PATH:0:0: OUTPUT-WRITE error: …`` with the problems so
+    far, then ``note`` on stderr; exit 1."""
+    problems.error("OUTPUT-WRITE", str(e), Loc(e.path or "-", 0, 0))
+    report(problems, fmt, extra)
+    if note and fmt == "text":
+        click.echo(note, err=True)
+    sys.exit(1)
+
+
+def no_project(where: Path) -> NoReturn:
+    """No project at ``where``: one problem line on stderr, exit 2."""
+    click.echo(Problem("PROJECT-MISSING", "error", "no cardgen project here: a project folder holds rules/ and "
+                       "cards/ (give it with --root)", Loc(str(where), 0, 0)).text(), err=True)
+    sys.exit(2)
 
 
 def interrupted() -> None:
@@ -117,10 +141,7 @@ class Ctx:
         if self._root is None:
             found = self._given if self._given is not None else find_root(Path.cwd())
             if found is None or not is_project(found):
-                where = found if found is not None else Path.cwd()
-                click.echo(safe(f"cardgen: no cardgen project here ({where}): a project folder holds rules/ "
-                                "and cards/ (give it with --root)"), err=True)
-                sys.exit(2)
+                no_project(found if found is not None else Path.cwd())
             self._root = found.resolve()
             self._ctx.with_resource(sources.project(self._root))    # every file read stays inside it
         return self._root

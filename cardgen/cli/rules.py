@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli.common import find_root
+from cardgen.cli.common import find_root, no_project
 from cardgen.content.catalogue import rule_titles
 from cardgen.content.gamefiles import list_games
 from cardgen.content.loader import load_game
@@ -38,8 +38,7 @@ def _root(ctx: click.Context) -> Path:
     if root is None:
         found = find_root(Path.cwd())
         if found is None:
-            click.echo("cardgen: no cardgen project here", err=True)
-            sys.exit(2)
+            no_project(Path.cwd())
         root = found.resolve()
     return Path(root)
 

@@ -22,7 +22,7 @@ from cardgen.core import sources
 from cardgen.core.options import Opt, check_mapping
 from cardgen.core.problems import Loc, Problems
 from cardgen.core.record import record
-from cardgen.core.yamlsrc import YDict, load_yaml, parse_yaml
+from cardgen.core.yamlsrc import YDict, load_yaml, loc_of, parse_yaml
 
 FRAMEWORK_FILE = Path(__file__).parent.parent / "framework_rules.yaml"
 RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+$")
@@ -127,14 +127,14 @@ def load_catalogue(root: Path, slug: str, problems: Problems) -> Catalogue | Non
         return None
     game, about = top.values.get("game"), top.values.get("about")
     cat = Catalogue(slug, game if isinstance(game, str) else slug, about if isinstance(about, str) else "", path)
-    for sec in sections if isinstance(sections, list) else []:
-        s = check_mapping(sec, SECTION_SPEC, problems, "a catalogue section")
+    for si, sec in enumerate(sections if isinstance(sections, list) else []):
+        s = check_mapping(sec, SECTION_SPEC, problems, "a catalogue section", at=loc_of(sections, si))
         name, by, rules = s.values.get("name"), s.values.get("checked_by"), s.values.get("rules")
         name = name if isinstance(name, str) else ""
         by = by if by in CHECKED_BY else "check"
         cat.sections.append((name, by))
-        for r in rules if isinstance(rules, list) else []:
-            v = check_mapping(r, RULE_SPEC, problems, f"a rule of section '{name}'").values
+        for ri, r in enumerate(rules if isinstance(rules, list) else []):
+            v = check_mapping(r, RULE_SPEC, problems, f"a rule of section '{name}'", at=loc_of(rules, ri)).values
             rid, loc = v.get("id"), getattr(r, "loc", None)
             stmt = v.get("statement")
             if not isinstance(rid, str) or not isinstance(stmt, str) or not stmt.strip():

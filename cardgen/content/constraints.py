@@ -20,7 +20,7 @@ from cardgen.content.constraint_table import TABLE_ARGS, k_table
 from cardgen.content.entries import Collection, Entry, matches, selects, uncertain
 from cardgen.core.params import resolve
 from cardgen.core.problems import Loc, Problems, did_you_mean
-from cardgen.core.yamlsrc import YDict
+from cardgen.core.yamlsrc import YDict, loc_of
 
 __all__ = ["Collection", "Entry", "evaluate", "matches", "selects", "resolve_args", "resolve_param", "KINDS"]
 
@@ -249,7 +249,7 @@ def evaluate(constraints: list[Any], collections: dict[str, Collection], params:
     """Run every constraint whose ``of`` names one of ``collections``."""
     reported: dict[str, set[Loc]] = {}      # rule → where its problems so far stand
     for i, raw in enumerate(constraints):
-        loc = getattr(raw, "loc", Loc(""))
+        loc = getattr(raw, "loc", None) or loc_of(constraints, i) or Loc("")
         if not isinstance(raw, YDict) or "rule" not in raw or "kind" not in raw:
             problems.error("RULES-CONSTRAINT", f"constraint {i + 1} needs 'rule' and 'kind'", loc)
             continue

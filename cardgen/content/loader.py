@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.content.entries import ANY_KEY
-from cardgen.content.gamefiles import card_files, sheet_files
+from cardgen.content.gamefiles import card_files, escaping, sheet_files
 from cardgen.content.model import Card, CardType, Component, Game, Icon, PrintSettings
 from cardgen.content.sheetfit import fit, make_grid, usable_margin
 from cardgen.content.slips import check_refs, ids_in, once_for_defaults, with_rule
@@ -19,7 +19,7 @@ from cardgen.core.lazymod import lazy
 from cardgen.core.options import Opt, check_mapping, check_value, opt_from_yaml
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.units import PAPER_MM
-from cardgen.core.yamlsrc import YDict, load_mapping, load_yaml
+from cardgen.core.yamlsrc import YDict, load_mapping, load_yaml, loc_of
 
 spreadsheets = lazy("cardgen.content.spreadsheets")    # csv and cell positions: a game with spreadsheets
 difflib = lazy("difflib")                               # "did you mean": only for a misspelt key
@@ -119,7 +119,7 @@ def checked_collections(raw: YDict, problems: Problems) -> dict[str, dict]:
     """game.yaml ``collections``: each kind checked; a folder stays inside the game's card folder."""
     out: dict[str, dict] = {}
     for kind, spec in raw.items():
-        r = check_mapping(spec, COLLECTION_SPEC, problems, f"collection '{kind}'", fill_absent=False)
+        r = check_mapping(spec, COLLECTION_SPEC, problems, f"collection '{kind}'", fill_absent=False, at=raw.at(kind))
         folder = r.values.get("folder")
         if folder is not None and ("\0" in folder or Path(folder).is_absolute() or ".." in Path(folder).parts):
             problems.error("YAML-TYPE", f"folder of collection '{kind}' must lie inside cards/<game>/, "
@@ -171,6 +171,8 @@ def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
 
 
 def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
+    if escaping(root, slug, problems):
+        return None
     game_file = root / "rules" / slug / "game.yaml"
     raw = load_yaml(game_file, problems)
     if raw is None:
@@ -206,7 +208,7 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     bad_sizes: set = set()          # reported: the card types using them, and their cards, are not again
     broken_types: set = set()
     for name, sd in raw["card_sizes"].items():
-        r = check_mapping(sd, CARD_SIZE_SPEC, problems, f"card size '{name}'")
+        r = check_mapping(sd, CARD_SIZE_SPEC, problems, f"card size '{name}'", at=raw["card_sizes"].at(name))
         if r.ok:
             sizes[name] = (r.values["width"], r.values["height"])
         else:
@@ -214,7 +216,7 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     check_sizes_fit(sizes, settings, problems, raw["card_sizes"])
     icons: dict[str, Icon] = {}
     for name, idef in (v.get("icons") or {}).items():
-        r = check_mapping(idef, ICON_SPEC, problems, f"icon '{name}'", colors)
+        r = check_mapping(idef, ICON_SPEC, problems, f"icon '{name}'", colors, at=loc_of(raw.get("icons"), name))
         if r.ok:     # the drawing's name is checked with the layout's pictograms (builder.pipeline)
             icons[name] = Icon(name, r.values["glyph"], r.values["color"], r.values.get("draw"), idef.at("draw"))
     fonts = checked_fonts(v.get("fonts") or YDict(), problems)
@@ -224,7 +226,7 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     card_types: dict[str, CardType] = {}
     for key, td in raw["card_types"].items():
         where = f"card type '{key}'"
-        r = check_mapping(td, CARD_TYPE_SPEC, problems, where)
+        r = check_mapping(td, CARD_TYPE_SPEC, problems, where, at=raw["card_types"].at(key))
         if not r.ok:
             continue
         tv = r.values
@@ -255,7 +257,7 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         cdoc = load_yaml(cons_file, problems)
         if isinstance(cdoc, dict):
             r = check_mapping(cdoc, {"constraints": Opt("list", required=True)}, problems, "constraints.yaml")
-            constraints = list(cdoc.get("constraints") or []) if r.ok else []
+            constraints = (cdoc.get("constraints") or []) if r.ok else []     # (a YList: its items' places)
     cards: list[Card] = []
     components: list[Component] = []
     failed: set[str] = set()
@@ -355,7 +357,8 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
     once_for_defaults(problems, mark, defaults)
     comps = doc.get("components") or []
     for i, cd in enumerate(comps if isinstance(comps, list) else []):
-        rr = check_mapping(cd, _bounded(COMPONENT_SPEC, "count", limits), problems, f"component {i + 1}", colors)
+        rr = check_mapping(cd, _bounded(COMPONENT_SPEC, "count", limits), problems, f"component {i + 1}", colors,
+                           at=loc_of(comps, i))
         if rr.ok:
             vv = rr.values
             components.append(Component(vv["id"], vv["name"], vv["kind"], vv["count"], vv,

@@ -173,14 +173,17 @@ def check_value(value: Any, opt: Spec, loc: Loc | None, problems: Problems, what
 
 
 def check_mapping(d: Any, spec: Mapping[str, Spec], problems: Problems, what: str,
-                  colors: Colors | None = None, extra_ok: bool = False, fill_absent: bool = True) -> Checked:
+                  colors: Colors | None = None, extra_ok: bool = False, fill_absent: bool = True,
+                  at: Loc | None = None) -> Checked:
     """Check a mapping against ``spec``: unknown keys, missing keys, types; normalise values.
 
     Absent optional keys get their documented default, or None when ``fill_absent``
     (top-level records, so templates can test ``x is none``); nested maps keep them absent.
+    ``at``: where ``d`` stands when it is no mapping (a number has no position of its own; its
+    parent's ``.at(key)`` has).
     """
     res = Checked()
-    loc = getattr(d, "loc", None)
+    loc = getattr(d, "loc", None) or at
     if not isinstance(d, dict):
         problems.error("YAML-TYPE", f"{what} must be a mapping, not {d!r}", loc)
         res.ok = False

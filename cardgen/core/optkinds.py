@@ -27,7 +27,7 @@ from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.units import UnitError, length_mm
 from cardgen.core.yamlsrc import YDict, YList
 
-_INT = re.compile(r"^[+-]?\d+$")
+_INT = re.compile(r"^[+-]?\d{1,1000}$")     # longer: text (Python refuses > 4,300 digits)
 _NUM = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _COLOR = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})$")
 #: between the items of a list written in one spreadsheet cell

@@ -107,6 +107,49 @@ def resolve(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TE
     return real
 
 
+def escapes(folder: str | os.PathLike, root: Path | None = None) -> list[tuple[Path, Path]]:
+    """Every folder symlink at or under ``folder`` (the folder itself included) that leads outside the
+    project, as (the link, where it leads): a game folder or a sub-folder (decks, a rulebook) that
+    is a symlink to elsewhere is refused as a whole — one problem — before any file of it is listed.
+    Links are not followed while looking; a missing folder has none."""
+    start = Path(folder)
+    real = leaves(start, root)
+    if real is not None:
+        return [(start, real)]
+    if not start.is_dir():
+        return []
+    found: list[tuple[Path, Path]] = []
+    for top, dirs, _files in os.walk(start, followlinks=False):     # (files: each checked as it is read)
+        for name in dirs:
+            p = Path(top, name)
+            real = leaves(p, root)
+            if real is not None:
+                found.append((p, real))
+    return found
+
+
+def leaves(path: str | os.PathLike, root: Path | None = None) -> Path | None:
+    """Where ``path``, a symlink, leads when that is outside the project; else None."""
+    p = Path(path)
+    if not p.is_symlink():
+        return None
+    try:
+        real = p.resolve()
+    except (OSError, RuntimeError):
+        return None
+    base = Path(root if root is not None else _ROOT.get() or ".").resolve()
+    return None if real.is_relative_to(base) else real
+
+
+def is_file(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is a file; False for a name no file system can hold (too long, a NUL), where
+    ``Path.is_file`` raises."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _check_stat(text: str, st: os.stat_result, cap: int) -> None:
     if not stat.S_ISREG(st.st_mode):
         what = "a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else \
@@ -136,5 +179,5 @@ def read_bytes(path: str | os.PathLike, root: Path | None = None, cap: int = MAX
     return data
 
 
-__all__ = ["MAX_IMAGE_BYTES", "MAX_LOG_BYTES", "MAX_TEXT_BYTES", "SourceError", "beside", "current_project", "named", "project",
-           "read_bytes", "resolve", "set_project"]
+__all__ = ["MAX_IMAGE_BYTES", "MAX_LOG_BYTES", "MAX_TEXT_BYTES", "SourceError", "beside", "current_project", "escapes", "is_file", "leaves", "named",
+           "project", "read_bytes", "resolve", "set_project"]

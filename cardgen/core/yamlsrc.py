@@ -36,6 +36,8 @@ if TYPE_CHECKING:               # libyaml's marks (its events carry them): same 
 
 MAX_DEPTH = 100                 # nested mappings and lists in one file
 MAX_ALIAS_NODES = 100_000       # values added by expanding aliases, over the whole file
+MAX_INT_DIGITS = 1000           # an integer written in any base (decimal, hex, octal, binary, 1:2:3)
+_INT_LIMIT = 10 ** MAX_INT_DIGITS
 
 
 class _Refused(yaml.MarkedYAMLError):
@@ -142,7 +144,7 @@ def _make_loader(path: str, problems: Problems) -> type[Any]:
 
     def construct_object(loader: Any, node: Node, deep: bool = False) -> Any:
         try:
-            return _BASE_LOADER.construct_object(loader, node, deep)
+            got = _BASE_LOADER.construct_object(loader, node, deep)
         except yaml.MarkedYAMLError:
             raise
         except (ValueError, TypeError, AttributeError, OverflowError, IndexError) as e:
@@ -152,6 +154,13 @@ def _make_loader(path: str, problems: Problems) -> type[Any]:
             shown = value if len(value) <= 40 else f"{value[:20]}… ({len(value)} characters)"
             why = f" ({e})" if isinstance(e, ValueError) and not isinstance(e, UnicodeError) else ""
             raise _Refused("YAML-TYPE", f"not a valid {what}: {shown!r}{why}", node.start_mark) from e
+        if type(got) is int and not -_INT_LIMIT < got < _INT_LIMIT:
+            # hex, octal, binary and base-60 integers are built without Python's 4,300-digit cap
+            # on decimal text, and could then never be printed: refused here, whatever the base
+            raw = node.value if isinstance(node.value, str) else ""
+            raise _Refused("YAML-TYPE", f"not a valid integer: {raw[:20]!r}… ({len(raw)} characters): "
+                           f"cardgen reads integers of at most {MAX_INT_DIGITS:,} digits", node.start_mark)
+        return got
 
     Loader.construct_object = construct_object
     Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
@@ -220,7 +229,7 @@ def parse_yaml(text: str, path: str, problems: Problems) -> Any:
     if data is not UNUSUAL:
         if not text.isascii() or "\\" in text:
             check_mojibake(data, problems)
-        return data
+        return _collection(data, text, path, problems)
     try:
         check_shape(text)
         loader = loader_cls(text)
@@ -259,7 +268,41 @@ def parse_yaml(text: str, path: str, problems: Problems) -> Any:
         return None
     if not text.isascii() or "\\" in text:      # else no string of it can hold a non-ASCII character
         check_mojibake(data, problems)
-    return data
+    return _collection(data, text, path, problems)
+
+
+def _collection(data: Any, text: str, path: str, problems: Problems) -> Any:
+    """The file's value when it is a mapping, a list or empty. Every file cardgen reads holds a
+    mapping (or a list): a file of one number, text, date, ``!!set`` or ``!!omap`` is one problem
+    at the value's own line (a scalar has no position of its own to report later), and None."""
+    if data is None or isinstance(data, (YDict, YList)):
+        return data
+    kind = {int: "a number", float: "a number", bool: "a true/false value", str: "text", bytes: "binary data",
+            set: "a !!set", tuple: "a !!pairs list"}.get(type(data), "a date" if hasattr(data, "year") else
+                                                          f"a {type(data).__name__}")
+    if isinstance(data, list):
+        kind = "an !!omap or !!pairs list"
+    shown = repr(data)
+    shown = shown if len(shown) <= 40 else ""
+    problems.error("YAML-TYPE", f"the file must hold a mapping of keys (or a list), not {kind}"
+                   + (f" ({shown})" if shown else ""), _root_loc(text, path))
+    return None
+
+
+def _root_loc(text: str, path: str) -> Loc:
+    """Where the document's value starts (after comments, directives and ``---``)."""
+    parser = _EventParser(text)
+    try:
+        while True:
+            ev = parser.get_event()
+            if ev is None or isinstance(ev, yaml.StreamEndEvent):
+                break
+            if isinstance(ev, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                m = ev.start_mark
+                return Loc(path, m.line + 1, m.column + 1) if m is not None else Loc(path, 1, 1)
+    except yaml.YAMLError:
+        pass
+    return Loc(path, 1, 1)
 
 
 def _tab_indented(text: str, line: int) -> bool:

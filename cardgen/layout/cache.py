@@ -55,6 +55,9 @@ def files_digest(paths: Iterable[Path]) -> str:
     project's one resolver; a file it refuses counts by its refusal (the build reports it)."""
     h = hashlib.sha256()
     for top in paths:
+        if sources.leaves(top) is not None:        # a folder linked out of the project (to / ?): never walked
+            h.update(f"{top}!PATH-ESCAPE".encode())
+            continue
         files = sorted(p for p in top.rglob("*") if p.is_file()) if top.is_dir() else [top] if top.is_file() else []
         for p in files:
             h.update(str(p).encode())

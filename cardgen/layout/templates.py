@@ -13,6 +13,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardgen.core import sources
 from cardgen.core.lazymod import lazy
 from cardgen.core.options import MISSING, Opt, check_value
 from cardgen.core.problems import Loc, Problems, did_you_mean
@@ -125,7 +126,7 @@ class TemplateSet:
             self.problems.error("PATH-ESCAPE", f"template '{name}' lies outside {self.folder}", ref)
             self._cache[name] = None
             return None
-        if not path.exists():
+        if not sources.is_file(path):       # (a name too long for the file system: not found)
             known = [p.stem for p in self.folder.glob("*.yaml")]
             self.problems.error("TEMPLATE-MISSING", f"template '{name}' not found in {self.folder}", ref,
                                 hint=did_you_mean(name, known))

@@ -20,8 +20,11 @@ from cardgen.reference.logschema import type_text
 BEGIN = "<!-- begin generated reference: make goldens (pytest --update-goldens) -->"
 END = "<!-- end generated reference -->"
 
-COMMON = {"kind": "the element kind (below)", "x": "left edge from the trim's left (length, default 0)",
-          "y": "top edge from the trim's top (length, default 0)",
+COMMON = {"kind": "the element kind (below)",
+          "x": "across from the trim's left (length, default 0): the element's left edge — but the centre of a "
+               "`badge` or an `icon`, and a `line`'s start",
+          "y": "down from the trim's top (length, default 0): the element's top edge — but the centre of a "
+               "`badge` or an `icon`, and a `line`'s start",
           "when": "a Jinja2 test; the element is drawn only where it is true",
           "remove": "true: drop an element inherited through `extends`",
           "callout": "the part's name for players (\"Health\"): an annotated picture of the card in the rulebook "

@@ -28,6 +28,7 @@ from cardgen.boards.tokens import SHEET_SPEC
 from cardgen.content.collection_files import deck_kinds
 from cardgen.content.loader import CARD_TYPE_SPEC, COLLECTION_SPEC, COMMON_FIELDS, COMPONENT_SPEC, GAME_SPEC
 from cardgen.content.model import Game
+from cardgen.core.atomic import write_bytes
 from cardgen.core.options import Opt
 from cardgen.layout.elements import KINDS
 from cardgen.layout.templates import COMMON_KEYS
@@ -203,10 +204,10 @@ def targets(game: Game) -> list[tuple[str, list[Path]]]:
 
 
 def write(game: Game, folder: Path) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
+    """Write the schemas into ``folder`` (what cannot be written: :class:`OutputError`)."""
     paths = []
     for name, s in schemas(game).items():
         p = folder / name
-        p.write_text(json.dumps(s, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_bytes(p, (json.dumps(s, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
         paths.append(p)
     return paths

@@ -10,10 +10,15 @@ from pathlib import Path
 
 from cardgen.content.catalogue import Catalogue, Rule, load_catalogue, load_framework_rules
 from cardgen.content.gamefiles import list_games
+from cardgen.content.loader import load_game
 from cardgen.core import sources
+from cardgen.core.lazymod import lazy
 from cardgen.core.problems import Problems, display_path
 from cardgen.core.record import record
-from cardgen.core.yamlsrc import YDict, load_yaml
+from cardgen.core.yamlsrc import YDict, load_yaml, plain
+
+rulebook = lazy("cardgen.rulebook")             # the rulebook's Jinja and names: only when a ruling
+rulebook_jinja = lazy("cardgen.rulebook.jinja")     # holds an expression ({{ params.… }}, {{ cards.… }})
 
 _TAG = re.compile(r'\brule="([^"]*)"')
 
@@ -90,16 +95,45 @@ def explain(root: Path, rid: str) -> Explained | None:
     ex = Explained(rule, cat.game, cat.slug)
     params_file = root / "rules" / cat.slug / "params.yaml"
     params = load_yaml(params_file, Problems()) if params_file.is_file() else None
+    names: dict | None = None
     for r in (params.get("rulings") or []) if isinstance(params, dict) else []:
         if isinstance(r, YDict) and r.get("id") == rid and isinstance(r.get("text"), str):
             loc = r.loc
+            if names is None and ("{{" in r["text"] or "{%" in r["text"]):
+                names = context(root, cat.slug, params if isinstance(params, dict) else {})
             ex.rulings.append((f"{display_path(loc.file)}:{loc.line}" if loc else display_path(str(params_file)),
-                               r["text"]))
-    for md in sorted((root / "rules" / cat.slug / "rulebook").glob("*.md")):
-        lines = sources.read_bytes(md).decode("utf-8", "replace").splitlines()
+                               filled(r["text"], names or {})))
+    folder = root / "rules" / cat.slug / "rulebook"
+    for md in [] if sources.escapes(folder, root) else sorted(folder.glob("*.md")):    # (linked out: not listed)
+        try:
+            lines = sources.read_bytes(md, root).decode("utf-8", "replace").splitlines()
+        except sources.SourceError:         # `cardgen validate` reports it
+            continue
         for i, ln in enumerate(lines):
             m = _TAG.search(ln)
             if m and rid in m.group(1).split():
                 head = next((x.strip() for x in lines[i + 1:i + 3] if x.startswith("#")), ln.strip())
                 ex.rulebook.append((f"{display_path(str(md))}:{i + 2 if head != ln.strip() else i + 1}", head))
     return ex
+
+
+def context(root: Path, slug: str, params: dict) -> dict:
+    """The names a ruling's expressions see, the rulebook's (``params``, ``cards``, ``game``…); just
+    ``params`` when the game does not load."""
+    game = load_game(root, slug, Problems())
+    if game is None:
+        return {"params": plain(params)}
+    book = rulebook.Rulebook(game, Problems())
+    return dict(rulebook_jinja.build_context(game, book.current, book.versions))
+
+
+def filled(text: str, names: dict) -> str:
+    """A ruling's text with its ``{{ params.… }}`` and ``{{ cards.… }}`` filled in, as the rulebook
+    prints it; the text as written when it is no valid expression (``cardgen validate`` says why)."""
+    if "{{" not in text and "{%" not in text:
+        return text
+    try:
+        env = rulebook_jinja.make_environment([], list(names))
+        return str(env.from_string(text).render(**names))
+    except Exception:  # noqa: BLE001 - any Jinja error: the text as written
+        return text

@@ -16,9 +16,11 @@ from pathlib import Path
 import uvicorn
 import watchfiles
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from cardgen.builder.pipeline import lay_out
 from cardgen.core.problems import Problems
@@ -28,6 +30,35 @@ from cardgen.serve.preview import Preview
 
 HOST = "127.0.0.1"
 KEEPALIVE = 15.0            # seconds between comment lines on an idle event stream
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})     # the Host names answered (any port)
+
+
+def host_name(header: str) -> str:
+    """The host of a ``Host`` header without its port, lower case (``[::1]:8000`` → ``[::1]``)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        end = header.find("]")
+        rest = header[end + 1:]
+        return header[: end + 1] if end > 0 and (not rest or rest.startswith(":")) else ""
+    return header.split(":", 1)[0]
+
+
+class LocalHostOnly:
+    """Answer only requests addressed to this machine by name: a page elsewhere that points its own
+    domain at 127.0.0.1 (DNS rebinding) sends its own name as ``Host`` and gets 421, never a card."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            hosts = [v.decode("latin-1") for k, v in scope["headers"] if k == b"host"]
+            if len(hosts) != 1 or host_name(hosts[0]) not in LOCAL_HOSTS:
+                status = 400 if len(hosts) != 1 else 421
+                await PlainTextResponse("cardgen serve answers only http://127.0.0.1, http://localhost and "
+                                        "http://[::1] (with any port)", status)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class Live:
@@ -143,7 +174,7 @@ def make_app(preview: Preview, watch: bool = True) -> Starlette:
     routes = [Route("/", index), Route("/cards", cards), Route("/state.json", state),
               Route("/face/{key:str}.png", face), Route("/printable/{name:str}", printable),
               Route("/events", events)]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(LocalHostOnly)])
 
 
 def _printable(preview: Preview, name: str) -> tuple[bytes | None, str]:

@@ -20,6 +20,7 @@ from typing import Any
 from cardgen.builder.pipeline import check_game
 from cardgen.content.loader import load_game
 from cardgen.content.model import Game
+from cardgen.core import sources
 from cardgen.core.problems import Problem, Problems, display_path
 from cardgen.core.record import record
 from cardgen.export.raster import Target, face_pdf, png
@@ -110,8 +111,9 @@ class Preview:
 
     def watched(self) -> list[Path]:
         """The project's source folders (rules/, cards/, templates/, maps/, art/: those that exist),
-        so a game folder made while the preview runs (art/<game>/) is seen too."""
-        return [p for p in (self.root / d for d in SOURCES) if p.is_dir()]
+        so a game folder made while the preview runs (art/<game>/) is seen too. A folder linked out
+        of the project is not watched (the game's load reports it: PATH-ESCAPE)."""
+        return [p for p in (self.root / d for d in SOURCES) if p.is_dir() and sources.leaves(p, self.root) is None]
 
     def concerns(self, path: str | Path) -> bool:
         """Whether a changed file is one of this game's sources."""

@@ -87,8 +87,7 @@ def execute(game: Game, package: GamePackage, o: Options, out: TextIO | None = N
     if o.logs is not None:
         written = run.write_logs(outcome, plan, o.logs)
         err.write(f"wrote {len(written):,} playtest log(s) under {o.logs}\n")
-    if o.out is not None:
-        o.out.mkdir(parents=True, exist_ok=True)
+    if o.out is not None:                           # (a folder that cannot be made: OUTPUT-WRITE)
         write_bytes(o.out / "report.json", run.to_json(report).encode("utf-8"))
         write_bytes(o.out / "report.html", html.render(report).encode("utf-8"))
         err.write(f"wrote {o.out / 'report.json'} and {o.out / 'report.html'}\n")

@@ -1,4 +1,4 @@
-"""badge: a stat in a shape — a value in large type and an optional caption. A value that is
+"""badge: a stat in a shape centred on (x, y) — a value in large type and an optional caption. A value that is
 one drawn icon alone (``"{skull}"`` where game.yaml gives ``skull`` a ``draw:``) is drawn."""
 
 import math

@@ -1,5 +1,6 @@
 """image: a PNG or JPEG from the game's folder, fitted into its box."""
 
+from cardgen.core import sources
 from cardgen.core.images import ImageError, image_size
 from cardgen.core.options import Opt
 from cardgen.core.yamlsrc import inside
@@ -12,7 +13,7 @@ SPEC = {"w": Opt("length", required=True), "h": Opt("length", required=True),
 def _resolve(root, src: str):
     """(the path, whether it is a file); None for a path leaving ``root``."""
     path = inside(root, src)
-    return None if path is None else (str(path), path.is_file())
+    return None if path is None else (str(path), sources.is_file(path))
 
 
 def draw(v, ctx):
