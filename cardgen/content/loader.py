@@ -225,15 +225,14 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     for key, td in raw["card_types"].items():
         where = f"card type '{key}'"
         r = check_mapping(td, CARD_TYPE_SPEC, problems, where)
-        if not r.ok:
-            continue
         tv = r.values
-        if tv["size"] in bad_sizes:
+        if not r.ok or tv["size"] in bad_sizes:     # reported: its cards are not also of an unknown type
             broken_types.add(key)
             continue
         if tv["size"] not in sizes:
             problems.error("YAML-UNKNOWN-KEY", f"{where} uses unknown card size '{tv['size']}'", td.at("size"),
                            hint=did_you_mean(tv["size"], sizes))
+            broken_types.add(key)
             continue
         fields: dict[str, Opt] = {}
         fdefs = tv["fields"] if isinstance(tv["fields"], YDict) else YDict()
@@ -245,6 +244,10 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
             o = opt_from_yaml(fspec, fdefs.at(fname), problems, f"field '{fname}' of {where}", params)
             if o is not None:
                 fields[fname] = with_rule(o, tv.get("rule"))
+            else:
+                broken_types.add(key)
+        if key in broken_types:     # a field's declaration is broken (reported): its cards wait
+            continue
         w, h = sizes[tv["size"]]
         card_types[key] = CardType(key, tv["name"], tv["template"], tv["back"], tv["size"], w, h, fields, td.loc,
                                    td.at("template"), td.at("back"))

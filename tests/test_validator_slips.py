@@ -1,0 +1,81 @@
+"""The validator's last corners (issue 33): one mistake, one problem, at its own line — each
+breaking case with its legal twin.
+
+- a misspelt key of a deck-like file: the did-you-mean, not also the counts of what it held;
+- a card type that fails its checks in game.yaml: reported there, its cards not also of an
+  unknown type (nor the boards and builds that read them);
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_validator_corners import errors, line_of
+
+IRON_HERD = "cards/dino_battles/decks/iron_herd.yaml"
+LANTERN = "cards/boss_fight/presets/party_lantern_company.yaml"
+
+
+# --- a misspelt key of a deck-like file ---------------------------------------------------------
+
+@pytest.mark.parametrize("slug,rel,old,new", [
+    ("dino_battles", IRON_HERD, "  cards:", "  crads:"),
+    ("boss_fight", "cards/boss_fight/presets/deck_boss_starter.yaml", "  cards:", "  card:"),
+    ("boss_fight", LANTERN, "  heroes:", "  heros:"),
+    ("boss_fight", "cards/boss_fight/presets/boss_ember_wyrm.yaml", "  pieces:", "  peices:"),
+    ("boss_fight", LANTERN, "      cards: {walk", "      crads: {walk"),      # a key of an entry
+])
+def test_a_misspelt_key_of_a_deck_is_one_problem(game_copy, slug, rel, old, new):
+    g = game_copy(slug)
+    line = g.edit(rel, old, new)
+    code, probs = g.validate()
+    assert code == 1 and errors(probs) == [("YAML-UNKNOWN-KEY", rel.rsplit("/", 1)[-1], line)], probs
+    assert probs[0]["hint"] == f"did you mean '{old.split(':')[0].strip()}'?"
+
+
+def test_a_deck_without_its_misspelt_key_still_counts(game_copy):
+    """The legal twin's other side: a slip in a key nothing counts (notes) leaves the counts on."""
+    g = game_copy("dino_battles")
+    line = g.edit(IRON_HERD, "  notes:", "  nots:")
+    g.edit(IRON_HERD, "    bastion_trike: 2\n", "    bastion_trike: 1\n")
+    code, probs = g.validate()
+    rules = sorted(errors(probs))
+    assert ("YAML-UNKNOWN-KEY", "iron_herd.yaml", line) in rules and "BDB-DECK-1" in {r for r, _, _ in rules}, probs
+
+
+def test_the_decks_legal_twin(game_copy):
+    code, probs = game_copy("dino_battles").validate()
+    assert code == 0 and not errors(probs), probs
+
+
+# --- a card type that fails its checks ----------------------------------------------------------
+
+@pytest.mark.parametrize("slug,old,new,rule,at_type", [
+    ("dino_battles", "    template: dinosaur\n", "    tempalte: dinosaur\n", "YAML-UNKNOWN-KEY", False),
+    ("dino_battles", "    template: dinosaur\n", "", "YAML-MISSING-KEY", True),
+    ("boss_fight", "    template: piece\n", "    templates: piece\n", "YAML-UNKNOWN-KEY", False),
+    ("boss_fight", "    template: piece\n", "    template: piecez\n", "TEMPLATE-MISSING", False),
+])
+def test_a_broken_card_type_is_one_problem_at_its_line(game_copy, slug, old, new, rule, at_type):
+    g = game_copy(slug)
+    rel = f"rules/{slug}/game.yaml"
+    line = g.edit(rel, old, new) - (1 if at_type else 0)      # a missing key: the type's own line
+    code, probs = (g.only("cards").build()[:2] if rule == "TEMPLATE-MISSING" else g.validate())
+    assert code == 1 and errors(probs) == [(rule, "game.yaml", line)], probs
+
+
+def test_a_card_types_legal_twin_lays_its_cards_out(game_copy):
+    g = game_copy("boss_fight")
+    assert line_of(g, "rules/boss_fight/game.yaml", "    template: piece\n") > 0
+    code, probs, _ = g.only("cards").build()
+    assert code == 0 and not errors(probs), probs
+
+
+def test_a_missing_base_template_is_one_problem_at_the_extends_line(game_copy):
+    """A template extending one that is missing: its elements are not also checked against nothing."""
+    g = game_copy("dino_battles")
+    g.path("templates/dino_battles/plain.yaml").unlink()
+    code, probs = g.validate()
+    assert code == 1 and [e[0] for e in errors(probs)] == ["TEMPLATE-MISSING"], probs
+    p = probs[0]
+    assert g.path(p["file"]).read_text(encoding="utf-8").splitlines()[p["line"] - 1].strip() == "extends: plain"
