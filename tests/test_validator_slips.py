@@ -79,3 +79,14 @@ def test_a_missing_base_template_is_one_problem_at_the_extends_line(game_copy):
     assert code == 1 and [e[0] for e in errors(probs)] == ["TEMPLATE-MISSING"], probs
     p = probs[0]
     assert g.path(p["file"]).read_text(encoding="utf-8").splitlines()[p["line"] - 1].strip() == "extends: plain"
+
+
+# --- a template fits every legal value (tests/test_template_fit.py lays every game out) --------
+
+@pytest.mark.parametrize("value,rule", [(30, None), (31, "BF-CARD-4")])
+def test_an_items_deck_limit_up_to_the_deck_size_fits(game_copy, value, rule):
+    g = game_copy("boss_fight")
+    line = g.edit("cards/boss_fight/actions.yaml", "kind: item, copies: 4,", f"kind: item, copies: 4, max_copies: {value},")
+    code, probs = g.validate()
+    assert errors(probs) == ([(rule, "actions.yaml", line)] if rule else []), probs
+    assert code == (1 if rule else 0)
