@@ -90,3 +90,35 @@ def test_an_items_deck_limit_up_to_the_deck_size_fits(game_copy, value, rule):
     code, probs = g.validate()
     assert errors(probs) == ([(rule, "actions.yaml", line)] if rule else []), probs
     assert code == (1 if rule else 0)
+
+
+# --- an icon the game does not have --------------------------------------------------------------
+
+COMBAT = "cards/dino_battles/combat.yaml"
+
+
+@pytest.mark.parametrize("slug,rel,old,new,near", [
+    ("dino_battles", COMBAT, "Attack the opposing", "Attack {shield} the opposing", "spiked"),
+    ("boss_fight", "cards/boss_fight/actions.yaml", '"Move 2 tiles', '"Move 2 {shield} tiles', "wild"),
+    ("loot_battles", "cards/loot_battles/loot.yaml", "ruling: LB-CARD-5}", 'ruling: "LB-CARD-5 {sheild}"}', "shield"),
+    ("bone_wars", "cards/bone_wars/skulls.yaml", "name: Raptor Skull,", 'name: "Raptor {skul} Skull",', "skull"),
+])
+def test_an_unknown_icon_in_card_text_is_one_problem_at_its_column(game_copy, slug, rel, old, new, near):
+    """Printed or not (a loot card's ruling is not), at the icon's own line and column."""
+    g = game_copy(slug)
+    line = g.edit(rel, old, new)
+    col = g.path(rel).read_text(encoding="utf-8").splitlines()[line - 1].index("{" + new.split("{")[1].split("}")[0]) + 1
+    code, probs = g.validate()
+    assert code == 1 and errors(probs) == [("ICON-UNKNOWN", rel.rsplit("/", 1)[-1], line)], probs
+    assert probs[0]["column"] == col and probs[0]["hint"] == f"did you mean '{near}'?", probs[0]
+    if slug == "dino_battles":          # the build reports it once too: the layout does not repeat it
+        code, probs, _ = g.only("cards").build()
+        assert code == 1 and [e[0] for e in errors(probs)] == ["ICON-UNKNOWN"], probs
+
+
+def test_known_icons_and_expressions_in_card_text_are_no_problem(game_copy):
+    """The legal twin: an icon the game has, and a Jinja expression's braces, are not unknown icons."""
+    g = game_copy("dino_battles")
+    g.edit(COMBAT, "Attack the opposing", "Attack {atk} the {{ 'opposing' }}")
+    code, probs = g.validate()
+    assert code == 0 and not errors(probs), probs

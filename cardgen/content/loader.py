@@ -10,6 +10,7 @@ from typing import Any
 
 from cardgen.content.entries import ANY_KEY
 from cardgen.content.gamefiles import card_files, sheet_files
+from cardgen.content.icontext import check_icons
 from cardgen.content.model import Card, CardType, Component, Game, Icon, PrintSettings
 from cardgen.content.sheetfit import fit, make_grid, usable_margin
 from cardgen.content.slips import check_refs, ids_in, once_for_defaults, with_rule
@@ -282,7 +283,10 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         else:
             seen[c.id] = c
     check_refs(cards, card_types, failed, problems, retyped)
+    texts = {k: {f for f, o in {"name": COMMON_FIELDS["name"], **t.fields}.items() if o.type == "str"}
+             for k, t in card_types.items()}
     return Game(slug=slug, title=v.get("title") or slug, root=root, meta=v, params=params,
+                icon_slips=check_icons(cards, texts, icons, problems),
                 card_types=card_types, cards=cards, components=components, constraints=constraints,
                 colors=colors, icons=icons, print=settings, printables=list(v.get("printables") or []),
                 fonts=fonts, game_file=game_file, unread_cards=unread,

@@ -69,6 +69,8 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
     f = fit(text, w, h, fonts, ctx.icons, v["size"], min(v["min_size"], v["size"]), v["leading"], base_bold,
             italic=base_italic)
     for name in f.unknown_icons:
+        if name in ctx.icon_slips:
+            continue        # the card's own text names it: reported at its line with the content
         ctx.problems.error("ICON-UNKNOWN", f"{ctx.label}: unknown icon '{{{name}}}' in {ctx.what}",
                            ctx.where, hint=did_you_mean(name, ctx.icons))
     if not f.fits:
