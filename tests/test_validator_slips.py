@@ -122,3 +122,13 @@ def test_known_icons_and_expressions_in_card_text_are_no_problem(game_copy):
     g.edit(COMBAT, "Attack the opposing", "Attack {atk} the {{ 'opposing' }}")
     code, probs = g.validate()
     assert code == 0 and not errors(probs), probs
+
+
+def test_an_unknown_icon_in_a_templates_own_text_is_at_its_column(game_copy):
+    g = game_copy("bone_wars")
+    rel = "templates/bone_wars/reference.yaml"
+    line = g.edit(rel, "takes {atk} Atk", "takes {shield} Atk")
+    col = g.path(rel).read_text(encoding="utf-8").splitlines()[line - 1].index("{shield}") + 1
+    code, probs = g.validate()
+    assert code == 1 and errors(probs) == [("ICON-UNKNOWN", "reference.yaml", line)], probs
+    assert probs[0]["column"] == col

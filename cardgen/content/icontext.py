@@ -35,7 +35,7 @@ def check_icons(cards: list[Card], text_fields: dict[str, set[str]], icons: dict
             if not found:
                 continue
             loc = card.field_locs.get(key) or card.loc
-            for name, at in zip(found, _positions(loc, found)):
+            for name, at in zip(found, positions(loc, found)):
                 problems.error("ICON-UNKNOWN", f"card '{card.id}' ({card.name}): unknown icon '{{{name}}}' in "
                                f"field '{key}'", at, hint=did_you_mean(name, icons) or
                                f"the game's icons: {', '.join(sorted(icons)) or 'none'} (game.yaml icons)")
@@ -45,7 +45,7 @@ def check_icons(cards: list[Card], text_fields: dict[str, set[str]], icons: dict
     return out
 
 
-def _positions(loc: Loc, found: list[str]) -> list[Loc]:
+def positions(loc: Loc, found: list[str]) -> list[Loc]:
     """Where each ``{name}`` stands in the file, searched from the value's start (the value's own
     position where the source cannot be read or the text is escaped past recognition)."""
     try:
