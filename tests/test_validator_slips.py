@@ -132,3 +132,24 @@ def test_an_unknown_icon_in_a_templates_own_text_is_at_its_column(game_copy):
     code, probs = g.validate()
     assert code == 1 and errors(probs) == [("ICON-UNKNOWN", "reference.yaml", line)], probs
     assert probs[0]["column"] == col
+
+
+# --- a broken token file: the mats that name its tokens wait ---------------------------------------
+
+@pytest.mark.parametrize("old,new", [("       symbol: chain,", "       symbol: chian,"),
+                                     ("  shape: round\n  size: 20mm", "  shape: rond\n  size: 20mm")])
+def test_a_slip_in_the_token_file_is_not_also_unknown_tokens_on_the_mats(game_copy, old, new):
+    g = game_copy("boss_fight")
+    line = g.edit("maps/boss_fight/tokens.yaml", old, new)
+    code, probs = g.validate()
+    assert code == 1 and errors(probs) == [("YAML-TYPE", "tokens.yaml", line)], probs
+
+
+def test_a_mat_naming_no_token_still_says_so(game_copy):
+    """The legal twin's other side: with the token file sound, an unknown token is TOKEN-UNKNOWN."""
+    g = game_copy("boss_fight")
+    text = g.path("maps/boss_fight/mat.yaml").read_text(encoding="utf-8")
+    assert "immobilised" in text
+    line = g.edit("maps/boss_fight/mat.yaml", "immobilised", "immobilized")
+    code, probs = g.validate()
+    assert code == 1 and ("TOKEN-UNKNOWN", "mat.yaml", line) in errors(probs), probs

@@ -86,7 +86,7 @@ class Mat:
     fill: str
 
 
-def load(path: Path, doc: YDict, game, problems: Problems, token_defs: dict) -> list[Mat]:
+def load(path: Path, doc: YDict, game, problems: Problems, token_defs: dict | None) -> list[Mat]:
     r = common.check(doc, {"mats": Opt("list", required=True)}, problems, path.name)
     if not r.ok:
         return []
@@ -121,7 +121,7 @@ def load(path: Path, doc: YDict, game, problems: Problems, token_defs: dict) -> 
     return out
 
 
-def _group(gd, loc, card, game, problems: Problems, token_defs: dict, what: str) -> Group | None:
+def _group(gd, loc, card, game, problems: Problems, token_defs: dict | None, what: str) -> Group | None:
     r = common.mapping(gd, loc, GROUP_SPEC, problems, what)
     if not r.ok:
         return None
@@ -149,6 +149,8 @@ def _group(gd, loc, card, game, problems: Problems, token_defs: dict, what: str)
         track = (first, last)
     toks = None
     if v["tokens"] is not None:
+        if token_defs is None:
+            return None         # the token files are broken (reported there): which tokens exist is unknown
         toks = []
         for i, tid in enumerate(v["tokens"]):
             t = token_defs.get(tid)
