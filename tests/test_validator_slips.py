@@ -153,3 +153,34 @@ def test_a_mat_naming_no_token_still_says_so(game_copy):
     line = g.edit("maps/boss_fight/mat.yaml", "immobilised", "immobilized")
     code, probs = g.validate()
     assert code == 1 and ("TOKEN-UNKNOWN", "mat.yaml", line) in errors(probs), probs
+
+
+# --- maps: a terrain at its tile, once ----------------------------------------------------------------
+
+PILLARS = "maps/boss_fight/pillars.yaml"
+
+
+@pytest.mark.parametrize("old,new", [("  - {at: [6, 1], terrain: obstacle}", "  - {at: [6, 1], terrain: obstacel}"),
+                                     ("  - {at: [6, 1], terrain: obstacle}", "  - at: [6, 1]\n    terrain: obstacel")])
+def test_an_unknown_terrain_is_at_its_tile(game_copy, old, new):
+    g = game_copy("boss_fight")
+    line = g.edit(PILLARS, old, new) + new.count("\n")
+    code, probs = g.validate()
+    assert code == 1 and errors(probs) == [("MAP-TERRAIN", "pillars.yaml", line)], probs
+    assert probs[0]["hint"] == "did you mean 'obstacle'?"
+
+
+def test_a_renamed_terrain_is_one_problem_at_its_first_tile(game_copy):
+    g = game_copy("boss_fight")
+    g.edit("maps/boss_fight/terrain.yaml", "  obstacle:\n    name: Obstacle", "  obstacel:\n    name: Obstacle")
+    code, probs = g.validate()
+    first = line_of(g, PILLARS, "  - {at: [3, 1], terrain: obstacle}")
+    assert code == 1 and errors(probs) == [("MAP-TERRAIN", "pillars.yaml", first)], probs
+    assert "and 9 more" in probs[0]["message"]
+
+
+def test_a_broken_terrain_definition_is_not_also_every_maps_symbol(game_copy):
+    g = game_copy("boss_fight")
+    line = g.edit("maps/boss_fight/terrain.yaml", '    symbol: "#"', '    symbol: "##"')
+    code, probs = g.validate()
+    assert code == 1 and errors(probs) == [("YAML-TYPE", "terrain.yaml", line)], probs
