@@ -184,3 +184,26 @@ def test_a_broken_terrain_definition_is_not_also_every_maps_symbol(game_copy):
     line = g.edit("maps/boss_fight/terrain.yaml", '    symbol: "#"', '    symbol: "##"')
     code, probs = g.validate()
     assert code == 1 and errors(probs) == [("YAML-TYPE", "terrain.yaml", line)], probs
+
+
+# --- a key every card of a file lacks: its defaults lost it ------------------------------------------
+
+def test_a_key_no_card_of_the_file_holds_is_one_problem(game_copy):
+    g = game_copy("bone_wars")
+    rel = "cards/bone_wars/skulls.yaml"
+    g.edit(rel, "defaults: {type: part, part: skull, set: core}", "defaults: {type: part, set: core}")
+    code, probs = g.validate()
+    first = line_of(g, rel, "  - {id: skull_tyrant,")
+    assert code == 1 and errors(probs) == [("BW-CARD-2", "skulls.yaml", first)], probs
+    assert "lacks required key 'part'" in probs[0]["message"] and "7 more cards" in probs[0]["message"]
+
+
+def test_a_key_one_card_lacks_is_still_its_own_problem(game_copy):
+    """The legal twin's other side: two cards of a file each missing a key are two problems."""
+    g = game_copy("bone_wars")
+    rel = "cards/bone_wars/skulls.yaml"
+    g.edit(rel, "atk: 5, hp: 3, traits: [intimidating]", "atk: 5, traits: [intimidating]")
+    g.edit(rel, "atk: 3, hp: 2, traits: [haste]", "atk: 3, traits: [haste]")
+    code, probs = g.validate()
+    assert code == 1 and [e[2] for e in errors(probs)] == [line_of(g, rel, "  - {id: skull_tyrant,"),
+                                                           line_of(g, rel, "  - {id: skull_raptor,")], probs

@@ -359,7 +359,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
                 raw.loc = getattr(cd, "loc", doc["cards"].at(i))
                 raw.bad = bad_keys(raw, card_types, colors)      # type: ignore[attr-defined]
                 unread.append(raw)
-    once_for_defaults(problems, mark, defaults)
+    once_for_defaults(problems, mark, defaults, len(card_list))
     comps = doc.get("components") or []
     for i, cd in enumerate(comps if isinstance(comps, list) else []):
         rr = check_mapping(cd, _bounded(COMPONENT_SPEC, "count", limits), problems, f"component {i + 1}", colors)
