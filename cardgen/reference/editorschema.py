@@ -12,8 +12,10 @@ the validator itself checks with, so they cannot drift from it:
 - ``maps.schema.json``       maps/<game>/*.yaml (maps, token sheets, mats)
 - ``log.schema.json``        playtest logs (:mod:`cardgen.reference.logschema`), for a game with an engine
 
-The validator stays the authority: a schema describes the shape an editor can check as you
-type (it cannot know, say, that a card's defaults come from its file's ``defaults:``).
+A card file's schema requires what the validator requires of a card (:func:`requirements`), with
+the file's ``defaults:`` supplying keys as the loader merges them; tests/test_schema_agrees.py
+proves the two agree on random mutations of every card file. The validator stays the authority
+for what a shape cannot say: counts, totals, a seed's tables.
 """
 
 from __future__ import annotations
