@@ -207,3 +207,31 @@ def test_a_key_one_card_lacks_is_still_its_own_problem(game_copy):
     code, probs = g.validate()
     assert code == 1 and [e[2] for e in errors(probs)] == [line_of(g, rel, "  - {id: skull_tyrant,"),
                                                            line_of(g, rel, "  - {id: skull_raptor,")], probs
+
+
+# --- a value outside a closed set (a `max: 0` count with `except:`) is that value's problem --------
+
+ACTIONS = "cards/boss_fight/actions.yaml"
+
+
+def test_a_set_no_action_may_have_is_one_problem_at_the_value(game_copy):
+    g = game_copy("boss_fight")
+    line = g.edit(ACTIONS, "- {id: walk, name: Walk Movement, set: neutral,", "- {id: walk, name: Walk Movement, set: nuetral,")
+    col = g.path(ACTIONS).read_text(encoding="utf-8").splitlines()[line - 1].index("nuetral") + 1
+    code, probs = g.validate()
+    assert code == 1 and errors(probs) == [("BF-CARD-4", "actions.yaml", line)], probs
+    assert probs[0]["column"] == col and probs[0]["hint"] == "did you mean 'neutral'?"
+
+
+def test_a_closed_set_slip_in_a_files_defaults_is_one_problem(game_copy):
+    g = game_copy("boss_fight")
+    rel = "cards/boss_fight/boss_pieces.yaml"
+    line = g.edit(rel, "defaults: {type: boss_piece, set: boss}", "defaults: {type: boss_piece, set: bos}")
+    code, probs = g.validate()
+    assert code == 1 and errors(probs) == [("BF-CARD-1", "boss_pieces.yaml", line)], probs
+    assert "50 more cards" in probs[0]["message"]
+
+
+def test_the_sets_legal_twin(game_copy):
+    code, probs = game_copy("boss_fight").validate()
+    assert code == 0 and not errors(probs), probs
