@@ -99,7 +99,7 @@ def test_a_multi_hex_boss_does_not_pass_a_gap_narrower_than_itself(tmp_path):
 FIVE = """\
 party:
   name: The Five
-  points: none
+  points_limit: none
   heroes:
 """ + "".join(f"""    - id: {h}
       cards: {{walk: 10, basic_attack: 10, run: 10}}

@@ -46,9 +46,10 @@ def _boards(game, problems: Problems, files=None) -> dict:
         r = zoneboard.load(path, doc, game, problems)
         if r is not None:
             out["board"].append((r, [zoneboard.scene(r, fonts)]))
-    defs = tokens.all_defs(game, Problems(), files)        # token problems are reported once, below
-    for path, doc in files["mats"]:
-        for mat in mats.load(path, doc, game, problems, defs):
+    found = Problems()
+    defs = tokens.all_defs(game, found, files)        # token problems are reported once, below
+    for path, doc in files["mats"]:     # a broken token file: the tokens the mats name wait (None)
+        for mat in mats.load(path, doc, game, problems, None if found.has_errors else defs):
             out["mats"].append((mat, [mats.scene(mat, c, game, fonts) for c in mat.copies]))
     for path, doc in files["tokens"]:
         sheet = tokens.load(path, doc, game, problems)

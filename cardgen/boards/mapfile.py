@@ -32,6 +32,13 @@ def _layout_rows(doc: YDict, md: YDict) -> tuple[list[str], int, list[str]]:
     return text.splitlines(), line, raw
 
 
+def _unknown(problems: Problems, what: str, at: list[tuple[Loc, str]], hint: str | None) -> None:
+    """One name unknown at several places: one problem, at the first (one slip, one problem)."""
+    more = f" (and {len(at) - 1} more: {'; '.join(w for _, w in at[1:4])}{'; …' if len(at) > 4 else ''})" \
+        if len(at) > 1 else ""
+    problems.error("MAP-TERRAIN", f"{what} at {at[0][1]}{more}", at[0][0], hint=hint)
+
+
 def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -> HexMap | None:
     r = common.check(doc, {"map": Opt("map", required=True, fields=MAP_SPEC),
                             "tiles": Opt("list", default=[]), "starts": Opt("map", default={})},
@@ -65,6 +72,7 @@ def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -
     if v["layout"] is not None:
         rows, first_line, raw = _layout_rows(doc, md)
         symbols = ts.by_symbol()
+        unknown: dict[str, list[tuple[Loc, str]]] = {}      # one problem a symbol, at its first hex
         for i, text in enumerate(rows):
             line = first_line + i
             raw_line = raw[line - 1] if 0 < line <= len(raw) else text
@@ -74,11 +82,11 @@ def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -
                 sym = m.group(0)
                 if sym == "-":
                     continue
+                if sym not in symbols and ts.broken:
+                    ok = False      # a definition failed its check (reported): the symbols are not known
+                    continue
                 if sym not in symbols:
-                    problems.error("MAP-TERRAIN", f"unknown map symbol '{sym}' at column {col}, row {i}",
-                                   Loc(str(path), line, m.start() + 1),
-                                   hint=did_you_mean(sym, symbols) or "symbols: " + " ".join(
-                                       f"'{s}' {k[1] or k[0]}" for s, k in symbols.items()))
+                    unknown.setdefault(sym, []).append((Loc(str(path), line, m.start() + 1), f"column {col}, row {i}"))
                     ok = False
                     continue
                 terr, zone = symbols[sym]
@@ -86,6 +94,9 @@ def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -
                 if zone:
                     zones[zone].add(h)
                     zone_locs.setdefault(zone, md.at("layout"))
+        for sym, at in unknown.items():
+            _unknown(problems, f"unknown map symbol '{sym}'", at, did_you_mean(sym, symbols) or "symbols: " + " ".join(
+                f"'{s}' {k[1] or k[0]}" for s, k in symbols.items()))
     elif v["size"] is not None:
         if default is None:
             problems.error("MAP-TERRAIN", "a map given by size needs a fill terrain (map fill or the terrain "
@@ -103,6 +114,7 @@ def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -
         return None
     # single-hex overrides
     seen: dict[hg.Hex, Loc] = {}
+    bad_terrain: dict[str, list[tuple[Loc, str]]] = {}
     tl = doc.get("tiles") or []
     for i, td in enumerate(tl if isinstance(tl, list) else []):
         loc = tl.at(i) if isinstance(tl, YList) else doc.loc
@@ -122,12 +134,16 @@ def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -
             continue
         seen[h] = loc
         terr = rr.values["terrain"]
+        if terr not in ts.terrain and ts.broken:
+            ok = False
+            continue
         if terr not in ts.terrain:
-            problems.error("MAP-TERRAIN", f"unknown terrain '{terr}' at {_fmt(offsets[h])}", td.at("terrain"),
-                           hint=did_you_mean(terr, ts.terrain))
+            bad_terrain.setdefault(terr, []).append((td.at("terrain"), _fmt(offsets[h])))
             ok = False
             continue
         tiles[h] = terr
+    for terr, at in bad_terrain.items():
+        _unknown(problems, f"unknown terrain '{terr}'", at, did_you_mean(terr, ts.terrain))
     # start zones listed by coordinates
     st = doc.get("starts")
     starts = st if isinstance(st, YDict) else YDict()

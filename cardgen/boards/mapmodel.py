@@ -80,6 +80,8 @@ class TerrainSet:
     placement: Any = None             # the game's placement check (a hook's object with .check)
     default: str | None = None
     loc: Loc | None = None
+    broken: set[str] = field(default_factory=set)     # terrain and zone keys and symbols whose definition
+    #                                                   failed its check (reported there): maps using them wait
 
     def by_symbol(self) -> dict[str, tuple[str, str | None]]:
         out: dict[str, tuple[str, str | None]] = {t.symbol: (t.key, None) for t in self.terrain.values()}

@@ -36,6 +36,12 @@ __all__ = ["MAP_SPEC", "PAD", "TITLE_H", "HexMap", "check_map", "hex_layout", "i
 # --------------------------------------------------------------------------- loading
 
 
+def _broken(key: str, d: object) -> set[str]:
+    """A definition that failed its check: its key, and its symbol when it wrote one."""
+    sym = d.get("symbol") if isinstance(d, dict) else None
+    return {str(key), *([sym] if isinstance(sym, str) else [])}
+
+
 def load_terrain(files: list[tuple[Path, YDict]], game, problems: Problems) -> TerrainSet:
     ts = TerrainSet()
     for path, doc in files:
@@ -48,12 +54,14 @@ def load_terrain(files: list[tuple[Path, YDict]], game, problems: Problems) -> T
         seen_sym: dict[str, str] = {}
         for key, td in raw_t.items():
             rr = common.mapping(td, raw_t.at(key), TERRAIN_SPEC, problems, f"terrain '{key}'", game.colors)
-            if not rr.ok:
-                continue
             v = rr.values
+            if not rr.ok:
+                ts.broken |= _broken(key, td)
+                continue
             if len(v["symbol"]) != 1 or v["symbol"].isspace() or v["symbol"] == "-":
                 problems.error("YAML-TYPE", f"symbol of terrain '{key}' must be one visible character other "
                                "than '-'", td.at("symbol"))
+                ts.broken |= _broken(key, td)
                 continue
             if v["symbol"] in seen_sym:
                 problems.error("MAP-TERRAIN", f"terrain '{key}' reuses the symbol '{v['symbol']}' of "
@@ -65,12 +73,14 @@ def load_terrain(files: list[tuple[Path, YDict]], game, problems: Problems) -> T
         raw_z = raw_z if isinstance(raw_z, YDict) else YDict()
         for key, zd in raw_z.items():
             rr = common.mapping(zd, raw_z.at(key), ZONE_SPEC, problems, f"zone '{key}'", game.colors)
-            if not rr.ok:
-                continue
             v = rr.values
+            if not rr.ok or v["terrain"] in ts.broken:
+                ts.broken |= _broken(key, zd)
+                continue
             if v["terrain"] not in ts.terrain:
                 problems.error("MAP-TERRAIN", f"zone '{key}' stands on unknown terrain '{v['terrain']}'",
                                zd.at("terrain"), hint=did_you_mean(v["terrain"], ts.terrain))
+                ts.broken |= _broken(key, zd)
                 continue
             if v["symbol"] in seen_sym:
                 problems.error("MAP-TERRAIN", f"zone '{key}' reuses the symbol '{v['symbol']}' of "

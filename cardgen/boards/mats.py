@@ -86,7 +86,7 @@ class Mat:
     fill: str
 
 
-def load(path: Path, doc: YDict, game, problems: Problems, token_defs: dict) -> list[Mat]:
+def load(path: Path, doc: YDict, game, problems: Problems, token_defs: dict | None) -> list[Mat]:
     r = common.check(doc, {"mats": Opt("list", required=True)}, problems, path.name)
     if not r.ok:
         return []
@@ -121,7 +121,7 @@ def load(path: Path, doc: YDict, game, problems: Problems, token_defs: dict) -> 
     return out
 
 
-def _group(gd, loc, card, game, problems: Problems, token_defs: dict, what: str) -> Group | None:
+def _group(gd, loc, card, game, problems: Problems, token_defs: dict | None, what: str) -> Group | None:
     r = common.mapping(gd, loc, GROUP_SPEC, problems, what)
     if not r.ok:
         return None
@@ -149,6 +149,8 @@ def _group(gd, loc, card, game, problems: Problems, token_defs: dict, what: str)
         track = (first, last)
     toks = None
     if v["tokens"] is not None:
+        if token_defs is None:
+            return None         # the token files are broken (reported there): which tokens exist is unknown
         toks = []
         for i, tid in enumerate(v["tokens"]):
             t = token_defs.get(tid)
@@ -194,6 +196,8 @@ def _track_end(value, game, problems: Problems, loc, what: str) -> int | None:
         cards = [c for c in game.cards if value.get("type") in (None, c.type)]
         vals = [c.fields.get(value["cards"]) for c in cards]
         vals = [x for x in vals if isinstance(x, int) and not isinstance(x, bool)]
+        if not vals and (game.failed_ids or game.unread_files):
+            return None     # cards failed to load (reported there): the one holding it may be one of them
         if not vals:
             problems.error("YAML-TYPE", f"{what}: no card{' of type ' + str(value.get('type')) if value.get('type') else ''}"
                            f" has a whole-number '{value['cards']}'", loc)

@@ -97,6 +97,9 @@ def check_game(game: Game, problems: Problems, errors_before: int | None = None,
     check_drawings(game, problems)
     collections = {"cards": cols.pool(game), "components": cols.components(game)}
     constraints.evaluate(game.constraints, collections, game.params, construction)
+    kept = {e.id for e in collections["cards"].entries}
+    for card in game.cards:     # a card outside a closed set (a bad value, reported): not laid out either
+        card.dangling = card.dangling or card.id not in kept
     for path in cols.collection_files(game):
         check_file(game, path, construction)
     extra = gamehooks.hook(game.slug, "check_game")

@@ -9,9 +9,12 @@ from typing import Any
 from cardgen.content.constraints import Collection, Entry
 from cardgen.content.entries import ANY_KEY
 from cardgen.content.model import Game
+from cardgen.core.lazymod import lazy
 from cardgen.core.options import Opt, check_value
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.yamlsrc import YDict, YList, load_yaml
+
+difflib = lazy("difflib")       # "did you mean": only for a misspelt key
 
 
 def pool(game: Game) -> Collection:
@@ -129,10 +132,17 @@ def load_collection_file(path: Path, game: Game, problems: Problems) -> tuple[st
         problems.error("YAML-TYPE", f"'{kind}' must be a mapping", doc.at(kind))
         return kind, None, []
     allowed = set((kinds[kind] or {}).get("keys", [])) | {"name", "cards", "notes"}
+    slips = set()           # keys that are absent because they are misspelt: what reads them waits
     for k in body:
         if k not in allowed:
+            near = difflib.get_close_matches(str(k), sorted(allowed), n=1, cutoff=0.6)
             problems.error("YAML-UNKNOWN-KEY", f"unknown key '{k}' in {kind} file", body.key_at(k),
                            hint=did_you_mean(str(k), allowed))
+            slips |= {n for n in near if n not in body}
+    if slips - {"name", "notes"}:
+        # its cards (or a key the game's own checks read) are unknown: counting them would only
+        # repeat the slip as deck-size problems (one mistake, one problem)
+        return kind, None, []
     for key in ("name", "notes"):          # free text, but text: a list or mapping is a mistake
         if key in body and body[key] is not None:
             ok, text = check_value(body[key], Opt("str"), body.at(key), problems, f"'{key}' of the {kind} file")

@@ -244,10 +244,11 @@ def _already(col: Collection, c: dict, locs: set[Loc]) -> bool:
                ({e.loc, e.card_loc, *e.field_locs.values()} & locs) for e in col.entries)
 
 
-def evaluate(constraints: list[Any], collections: dict[str, Collection], params: Any,
-             problems: Problems) -> None:
-    """Run every constraint whose ``of`` names one of ``collections``."""
-    reported: dict[str, set[Loc]] = {}      # rule → where its problems so far stand
+def _prepared(constraints: list[Any], collections: dict[str, Collection], params: Any,
+              problems: Problems) -> list[tuple[dict, Collection, str, Loc]]:
+    """Each well-formed constraint whose ``of`` names one of ``collections``: (its arguments, its
+    collection, its rule, where it is written); malformed ones are reported."""
+    out = []
     for i, raw in enumerate(constraints):
         loc = getattr(raw, "loc", None) or loc_of(constraints, i) or Loc("")
         if not isinstance(raw, YDict) or "rule" not in raw or "kind" not in raw:
@@ -262,19 +263,63 @@ def evaluate(constraints: list[Any], collections: dict[str, Collection], params:
         c = {k: resolve_args(k, v, params, problems, raw.at(k)) for k, v in raw.items()}
         if not _args_ok(raw, c, problems):
             continue
-        fn = KINDS.get(c["kind"])
-        if fn is None:
+        if c["kind"] not in KINDS:
             problems.error("RULES-CONSTRAINT", f"unknown constraint kind '{c['kind']}'", raw.at("kind"),
                            hint=did_you_mean(c["kind"], KINDS))
             continue
         col = collections.get(c.get("of") or "cards")
-        if col is None:
+        if col is not None:
+            out.append((c, col, str(raw["rule"]), loc))
+    return out
+
+
+def _closed(c: dict, col: Collection) -> bool:
+    """A pool constraint "no card of `where` outside `except`" (``max: 0``): a closed set of values."""
+    return c["kind"] == "count" and c.get("max") == 0 and isinstance(c.get("except"), dict) and not c.get("per") \
+        and col.kind in ("cards", "components")
+
+
+def _outside(col: Collection, c: dict, rule: str, problems: Problems) -> None:
+    """Each card outside a closed set is a bad value of its own: reported at that value, and the card
+    is known but invalid (the counts that read the value wait), as a card failing its field check is."""
+    keys = [str(k) for k in c["except"]]
+    out = [e for e in col.entries if selects(e.fields, c)]
+    by_loc: dict[Loc, list[tuple[Entry, str]]] = {}     # one value a file's defaults give many cards: once
+    for e in out:
+        k = next((k for k in keys if k in e.field_locs), keys[0])
+        by_loc.setdefault(e.at(k), []).append((e, k))
+    for at, es in by_loc.items():
+        e, k = es[0]
+        allowed = c["except"][k] if isinstance(c["except"][k], list) else [c["except"][k]]
+        more = f" (and {len(es) - 1} more card{'s' if len(es) > 2 else ''} of the file from its defaults)" \
+            if len(es) > 1 else ""
+        problems.error(rule, f"{e.id} ({e.name}): {k} {e.fields.get(k)!r} puts it among the {c.get('label') or 'cards'}"
+                       f"; it must be one of {', '.join(map(repr, allowed))}{more}", at,
+                       hint=did_you_mean(str(e.fields.get(k)), [str(a) for a in allowed]))
+    for e in out:
+        raw = YDict(e.fields)
+        raw.bad = frozenset(keys)       # type: ignore[attr-defined]
+        col.unread.append(raw)
+    if out:
+        col.entries[:] = [e for e in col.entries if all(e is not o for o in out)]
+
+
+def evaluate(constraints: list[Any], collections: dict[str, Collection], params: Any,
+             problems: Problems) -> None:
+    """Run every constraint whose ``of`` names one of ``collections``: first the closed sets of
+    the pool (a card outside one is a bad value, not also a wrong count elsewhere), then the rest."""
+    reported: dict[str, set[Loc]] = {}      # rule → where its problems so far stand
+    prepared = _prepared(constraints, collections, params, problems)
+    for c, col, rule, _loc in prepared:
+        if _closed(c, col):
+            _outside(col, c, rule, problems)
+    for c, col, rule, loc in prepared:
+        if _closed(c, col):
             continue
-        rule = str(raw["rule"])
         if c["kind"] not in PER_CARD and any(uncertain(u, c) for u in col.unread):
             continue        # a card it counts failed to load (reported at its line): its total is unknown
         if c["kind"] not in PER_CARD and _already(col, c, reported.get(rule, set())):
             continue        # a card it counts already breaks this rule (reported at its line): one slip, one problem
         before = len(problems.items)
-        fn(col, c, rule, problems, loc)
+        KINDS[c["kind"]](col, c, rule, problems, loc)
         reported.setdefault(rule, set()).update(p.loc for p in problems.items[before:] if p.loc is not None)

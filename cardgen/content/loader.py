@@ -10,6 +10,7 @@ from typing import Any
 
 from cardgen.content.entries import ANY_KEY
 from cardgen.content.gamefiles import card_files, escaping, sheet_files
+from cardgen.content.icontext import check_icons
 from cardgen.content.model import Card, CardType, Component, Game, Icon, PrintSettings
 from cardgen.content.sheetfit import fit, make_grid, usable_margin
 from cardgen.content.slips import check_refs, ids_in, once_for_defaults, with_rule
@@ -227,15 +228,14 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     for key, td in raw["card_types"].items():
         where = f"card type '{key}'"
         r = check_mapping(td, CARD_TYPE_SPEC, problems, where, at=raw["card_types"].at(key))
-        if not r.ok:
-            continue
         tv = r.values
-        if tv["size"] in bad_sizes:
+        if not r.ok or tv["size"] in bad_sizes:     # reported: its cards are not also of an unknown type
             broken_types.add(key)
             continue
         if tv["size"] not in sizes:
             problems.error("YAML-UNKNOWN-KEY", f"{where} uses unknown card size '{tv['size']}'", td.at("size"),
                            hint=did_you_mean(tv["size"], sizes))
+            broken_types.add(key)
             continue
         fields: dict[str, Opt] = {}
         fdefs = tv["fields"] if isinstance(tv["fields"], YDict) else YDict()
@@ -247,6 +247,10 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
             o = opt_from_yaml(fspec, fdefs.at(fname), problems, f"field '{fname}' of {where}", params)
             if o is not None:
                 fields[fname] = with_rule(o, tv.get("rule"))
+            else:
+                broken_types.add(key)
+        if key in broken_types:     # a field's declaration is broken (reported): its cards wait
+            continue
         w, h = sizes[tv["size"]]
         card_types[key] = CardType(key, tv["name"], tv["template"], tv["back"], tv["size"], w, h, fields, td.loc,
                                    td.at("template"), td.at("back"))
@@ -281,7 +285,10 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
         else:
             seen[c.id] = c
     check_refs(cards, card_types, failed, problems, retyped)
+    texts = {k: {f for f, o in {"name": COMMON_FIELDS["name"], **t.fields}.items() if o.type == "str"}
+             for k, t in card_types.items()}
     return Game(slug=slug, title=v.get("title") or slug, root=root, meta=v, params=params,
+                icon_slips=check_icons(cards, texts, icons, problems),
                 card_types=card_types, cards=cards, components=components, constraints=constraints,
                 colors=colors, icons=icons, print=settings, printables=list(v.get("printables") or []),
                 fonts=fonts, game_file=game_file, unread_cards=unread,
@@ -354,7 +361,7 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
                 raw.loc = getattr(cd, "loc", doc["cards"].at(i))
                 raw.bad = bad_keys(raw, card_types, colors)      # type: ignore[attr-defined]
                 unread.append(raw)
-    once_for_defaults(problems, mark, defaults)
+    once_for_defaults(problems, mark, defaults, len(card_list))
     comps = doc.get("components") or []
     for i, cd in enumerate(comps if isinstance(comps, list) else []):
         rr = check_mapping(cd, _bounded(COMPONENT_SPEC, "count", limits), problems, f"component {i + 1}", colors,

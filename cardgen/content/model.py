@@ -121,6 +121,8 @@ class Game:
     unread_files: list[Path] = field(default_factory=list)             # card files that could not be read
     unread_components: list[dict[str, Any]] = field(default_factory=list)   # components that failed their checks
     failed_ids: set[str] = field(default_factory=set)   # ids of cards that failed to load or lie in unread files
+    icon_slips: dict[str, frozenset[str]] = field(default_factory=dict)   # card id → unknown icons its text
+    #                                                  names (reported with the content: the layout does not again)
 
     @property
     def cards_by_id(self) -> dict[str, Card]:

@@ -42,26 +42,37 @@ def ids_in(path: Path) -> set[str]:
     return set(_ID_LINE.findall(text))
 
 
-def once_for_defaults(problems: Problems, mark: int, defaults: Any) -> None:
+_LACKS = re.compile(r"^card '.*' lacks required key '([^']+)'")
+
+
+def once_for_defaults(problems: Problems, mark: int, defaults: Any, n_cards: int = 0) -> None:
     """A bad value in a file's ``defaults`` is one slip: reported once (for the first card it reaches,
-    with how many more), not once per card of the file."""
-    if not isinstance(defaults, YDict):
+    with how many more), not once per card of the file. So is a required key that none of the file's
+    ``n_cards`` cards holds, nor its defaults: a key the defaults lack."""
+    if not isinstance(defaults, dict):
         return
-    at = set(defaults.val_locs.values()) | set(defaults.key_locs.values())
+    at = set(defaults.val_locs.values()) | set(defaults.key_locs.values()) if isinstance(defaults, YDict) else set()
+    lacking: dict[tuple, int] = {}
+    for p in problems.items[mark:]:
+        if (m := _LACKS.match(p.message)) is not None:
+            lacking[(p.rule, m.group(1))] = lacking.get((p.rule, m.group(1)), 0) + 1
+    everyone = {k for k, n in lacking.items() if n == n_cards > 1}
     first: dict[tuple, int] = {}
     more: dict[tuple, int] = {}
     keep: list[Problem] = []
     for p in problems.items[mark:]:
-        key = (p.rule, p.loc)
-        if p.loc in at and key in first:
+        m = _LACKS.match(p.message)
+        key = (p.rule, m.group(1)) if m is not None and (p.rule, m.group(1)) in everyone else (p.rule, p.loc)
+        if (p.loc in at or key[1] != p.loc) and key in first:
             more[key] = more.get(key, 0) + 1
             continue
         first.setdefault(key, len(keep))
         keep.append(p)
     for key, n in more.items():
         p = keep[first[key]]
-        keep[first[key]] = replace(p, message=f"{p.message} (and {n} more card{'s' if n > 1 else ''} of the file "
-                                               f"from its defaults)")
+        tail = ": none holds it, nor the file's defaults" if key in everyone else " from its defaults"
+        keep[first[key]] = replace(p, message=f"{p.message} (and {n} more card{'s' if n > 1 else ''} of the "
+                                               f"file{tail})")
     problems.items[mark:] = keep
 
 

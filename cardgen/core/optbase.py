@@ -124,6 +124,15 @@ class Kind:
         """The JSON Schema keywords of the type (description and default are added around them)."""
         return {}
 
+    def widest(self, opt: Spec) -> list[Any]:
+        """The legal values that may print widest (a template must fit each): every choice, a
+        number's declared bounds; [] when the declaration bounds nothing (free text, lists)."""
+        if opt.choices:
+            return list(opt.choices)
+        if self.numeric:
+            return [b for b in (opt.min, opt.max) if b is not None]
+        return []
+
     def type_text(self, opt: Spec) -> str:
         """The docs' type column: "whole number 1–6"."""
         base = self.word

@@ -60,6 +60,10 @@ class Int(Kind):
     def cell_text(self, raw: str, text: str, opt: Spec) -> AnyValue:
         return int(text) if _INT.match(text) else text
 
+    def widest(self, opt: Spec) -> list[AnyValue]:
+        low = [math.ceil(opt.min)] if opt.min is not None else []
+        return low + ([math.floor(opt.max)] if opt.max is not None else [])
+
     def schema(self, opt: Spec) -> dict[str, AnyValue]:
         return {"type": "integer", **_bounds(opt)}
 
@@ -134,6 +138,9 @@ class Bool(Kind):
 
     def schema(self, opt: Spec) -> dict[str, AnyValue]:
         return {"type": "boolean"}
+
+    def widest(self, opt: Spec) -> list[AnyValue]:
+        return [False, True]
 
 
 class Length(Kind):

@@ -25,6 +25,7 @@ from cardgen.layout.templates import Template, TemplateSet, evaluate, fields_rea
 from cardgen.scene import Symbol, Use
 
 _ABSENT = object()
+_NONE: frozenset[str] = frozenset()
 
 
 class _Watched(Mapping):
@@ -238,7 +239,7 @@ class CardLayout:
             ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, sink, label,
                               el.loc if own else (card.field_locs[field] if field else card.loc), card.field_locs,
                               el.name, el.loc, self._art, field, self._art_dir, self._memo,
-                              remember_text=key is None)
+                              remember_text=key is None, icon_slips=self.game.icon_slips.get(card.id, _NONE))
             drawn = KINDS[el.kind].draw(v, ctx)
             self._legibility(el, v, drawn, label)
             out.extend(drawn)

@@ -149,8 +149,9 @@ class TemplateSet:
         tpl = Template(name, path)
         if "extends" in doc:
             parent = self.get(str(doc["extends"]), doc.at("extends"), chain)
-            if parent is not None:
-                tpl.elements = [Element(e.name, e.kind, dict(e.raw), dict(e.locs), e.loc) for e in parent.elements]
+            if parent is None:
+                return None     # its parent is missing or broken (reported): its elements would only repeat it
+            tpl.elements = [Element(e.name, e.kind, dict(e.raw), dict(e.locs), e.loc) for e in parent.elements]
         els = doc.get("elements") or YDict()
         if not isinstance(els, YDict):
             self.problems.error("YAML-TYPE", "'elements' must be a mapping of named elements", doc.at("elements"))

@@ -12,8 +12,10 @@ the validator itself checks with, so they cannot drift from it:
 - ``maps.schema.json``       maps/<game>/*.yaml (maps, token sheets, mats)
 - ``log.schema.json``        playtest logs (:mod:`cardgen.reference.logschema`), for a game with an engine
 
-The validator stays the authority: a schema describes the shape an editor can check as you
-type (it cannot know, say, that a card's defaults come from its file's ``defaults:``).
+A card file's schema requires what the validator requires of a card (:func:`requirements`), with
+the file's ``defaults:`` supplying keys as the loader merges them; tests/test_schema_agrees.py
+proves the two agree on random mutations of every card file. The validator stays the authority
+for what a shape cannot say: counts, totals, a seed's tables.
 """
 
 from __future__ import annotations
@@ -72,9 +74,13 @@ def game_schema(game: Game) -> dict[str, Any]:
 
 def card_schema(game: Game) -> dict[str, Any]:
     """A card: the common fields, every type's fields (a name two types share accepts either's
-    values), and per type only its own fields."""
+    values), and per type only its own fields, with their values. What a card must hold is the
+    file's business (its ``defaults:`` may give it): :func:`cards_schema`."""
     props: dict[str, Any] = {k: opt(o) for k, o in COMMON_FIELDS.items()}
     props["type"] = {"enum": list(game.card_types), "description": COMMON_FIELDS["type"].doc}
+    most = (game.meta.get("limits") or {}).get("copies")
+    if isinstance(most, int):
+        props["copies"]["maximum"] = most           # game.yaml limits, as the validator bounds it
     for ct in game.card_types.values():
         for k, o in ct.fields.items():
             s = opt(o)
@@ -84,22 +90,89 @@ def card_schema(game: Game) -> dict[str, Any]:
             elif k not in props:
                 props[k] = s
     per_type = [{"if": {"properties": {"type": {"const": key}}, "required": ["type"]},
-                 "then": {"propertyNames": {"enum": [*COMMON_FIELDS, *ct.fields]},
-                          "description": f"a {ct.name} card"}}
-                for key, ct in game.card_types.items()]
+                 "then": {"$ref": f"#/$defs/type_{key}"}} for key in game.card_types]
     return {"type": "object", "properties": props, "additionalProperties": False, "allOf": per_type}
+
+
+def _type_schema(ct: Any) -> dict[str, Any]:
+    """What a card of one type may hold, and its own fields' values."""
+    return {"propertyNames": {"enum": [*COMMON_FIELDS, *ct.fields]},
+            "properties": {k: opt(o) for k, o in ct.fields.items()}, "description": f"a {ct.name} card"}
+
+
+def _where(c: Any, game: Game) -> dict[str, list] | None:
+    """A ``required`` constraint's ``where`` as field → allowed values, or None when a schema
+    cannot say it (an exception, parameters, a field holding a list)."""
+    if not isinstance(c, dict) or c.get("kind") != "required" or c.get("of", "cards") != "cards" \
+            or c.get("except") or not isinstance(c.get("fields"), list):
+        return None
+    where = c.get("where") or {}
+    if not isinstance(where, dict):
+        return None
+    out: dict[str, list] = {}
+    for k, want in where.items():
+        vals = want if isinstance(want, list) else [want]
+        listy = any(ct.fields.get(k) is not None and ct.fields[k].type == "list" for ct in game.card_types.values())
+        if listy or not all(isinstance(v, (str, int, bool)) for v in vals):
+            return None
+        out[str(k)] = list(vals)
+    return out
+
+
+def requirements(game: Game) -> list[tuple[dict[str, list], str]]:
+    """Every (condition, field) the validator requires of a card: the common required fields, each
+    card type's required fields, and the game's ``required`` constraints a schema can state."""
+    out: list[tuple[dict[str, list], str]] = [({}, k) for k, o in COMMON_FIELDS.items() if o.required]
+    for key, ct in game.card_types.items():
+        out += [({"type": [key]}, k) for k, o in ct.fields.items() if o.required]
+    for c in game.constraints:
+        where = _where(c, game)
+        if where is not None:
+            out += [(where, str(f)) for f in c["fields"] if isinstance(f, str)]
+    return out
+
+
+def _required_rules(where: dict[str, list], field: str) -> list[dict[str, Any]]:
+    """A card file's rules that a card matching ``where`` holds ``field``, where either may come
+    from the file's ``defaults:`` (the card's own key wins): one rule per way of sourcing them."""
+    rules = []
+    keys = sorted(where)
+    for mask in range(2 ** len(keys)):
+        dkeys = [k for i, k in enumerate(keys) if mask >> i & 1]      # these come from the defaults
+        own = [k for k in keys if k not in dkeys]
+        lacks = {"not": {"properties": {"defaults": {"required": [field]}}, "required": ["defaults"]}}
+        cond: dict[str, Any] = {"allOf": [lacks]}
+        if dkeys:
+            cond["allOf"].append({"required": ["defaults"], "properties": {"defaults": {
+                "required": dkeys, "properties": {k: {"enum": where[k]} for k in dkeys}}}})
+        item: dict[str, Any] = {}
+        if own:
+            item.update({"required": own, "properties": {k: {"enum": where[k]} for k in own}})
+        if dkeys:
+            item["not"] = {"anyOf": [{"required": [k]} for k in dkeys]}
+        need = {"required": [field]}
+        rules.append({"if": cond, "then": {"properties": {"cards": {"items": {"if": item, "then": need}
+                                                                    if item else need}}}})
+    return rules
 
 
 def cards_schema(game: Game) -> dict[str, Any]:
     card = card_schema(game)
     defaults = dict(card)
     defaults.pop("allOf", None)
+    rules = [rule for where, f in requirements(game) for rule in _required_rules(where, f)]
+    for key in game.card_types:         # a card whose type is its file's default: that type's fields
+        rules.append({"if": {"required": ["defaults"], "properties": {"defaults": {
+                          "required": ["type"], "properties": {"type": {"const": key}}}}},
+                      "then": {"properties": {"cards": {"items": {
+                          "if": {"not": {"required": ["type"]}}, "then": {"$ref": f"#/$defs/type_{key}"}}}}}})
     return _doc(f"{game.title}: a card file (cards/{game.slug}/*.yaml)", {
         "type": "object", "additionalProperties": False,
         "properties": {"defaults": {**defaults, "description": "keys every card of the file gets"},
                        "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
                        "components": {"type": "array", "items": obj(COMPONENT_SPEC)}},
-        "$defs": {"card": card}})
+        "allOf": rules,
+        "$defs": {"card": card, **{f"type_{k}": _type_schema(ct) for k, ct in game.card_types.items()}}})
 
 
 def template_schema(game: Game) -> dict[str, Any]:

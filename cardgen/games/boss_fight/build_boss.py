@@ -71,8 +71,8 @@ def read_boss(game: Game, body: YDict, problems: Problems) -> Build:
         if card is None:
             continue
         b.entries.append(_entry(card, loc))
-        if card.type != "equipment" or card.get("set") != "boss":
-            continue
+        if card.type != "equipment" or card.get("set") != "boss" or rd.waits:
+            continue        # (waits: a piece failed to load, the pieces and their slots are not known)
         _attach(b, by_label, it, card, loc, problems)
     for _it, cid, loc in rd.items(body, "abilities", ("id",), what):
         card = rd.card(cid, loc, "ability", "boss", "BF-BUILD-4", f"the abilities of {what}")

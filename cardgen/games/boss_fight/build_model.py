@@ -115,6 +115,8 @@ class _Reader:
                             hint = f"YAML reads a bare on/off/yes/no key as {k}; expected one of: {', '.join(allowed)}"
                         self.problems.error("YAML-UNKNOWN-KEY", f"unknown key '{k}' in an entry of '{key}' of {what}",
                                             it.key_at(k), hint=hint)
+                        if any(f"'{a}'" in (hint or "") and a not in it for a in allowed):
+                            self.waits = True       # a misspelt key: what it holds is unknown, its checks wait
                 if "id" not in it:
                     self.problems.error("YAML-MISSING-KEY", f"an entry of '{key}' of {what} lacks 'id'", it.loc)
                     continue

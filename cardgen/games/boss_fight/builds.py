@@ -156,7 +156,7 @@ def _sides(game: Game, b: Build, label: str, problems: Problems) -> None:
     ok = " and ".join(str(names.get(s, s)) for s in allowed)
     for e in b.entries:
         s = e.fields.get("set")
-        if s not in allowed:
+        if s not in allowed and s in names:      # a set that is none of the game's: the card's own slip (BF-CARD-*)
             problems.error("BF-BUILD-5", f"'{e.id}' ({e.name}) is {_a(str(names.get(s, s)))} card; {label} takes only "
                            f"{ok} cards", e.loc)
 

@@ -30,6 +30,7 @@ class DrawContext:
     #                           image paths, text laid out without problems), per game
     remember_text: bool = True    # False: the caller remembers what the element draws for its values,
     #                               so its text is not remembered in ``memo`` as well
+    icon_slips: frozenset[str] = frozenset()   # unknown icons the card's text names, reported with the content
 
     @property
     def what(self) -> str:

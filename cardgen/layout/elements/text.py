@@ -1,5 +1,6 @@
 """text: a box of wrapped text that shrinks to fit, never clipped (TEXT-OVERFLOW instead)."""
 
+from cardgen.content.icontext import positions
 from cardgen.core.fonts import drawable, glyphs_checked, missing_glyphs
 from cardgen.core.options import Opt
 from cardgen.core.problems import did_you_mean
@@ -69,8 +70,12 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
     f = fit(text, w, h, fonts, ctx.icons, v["size"], min(v["min_size"], v["size"]), v["leading"], base_bold,
             italic=base_italic)
     for name in f.unknown_icons:
+        if name in ctx.icon_slips:
+            continue        # the card's own text names it: reported at its line with the content
+        # the template's own text: at the name in the template (else where the element is)
+        at = ctx.where if ctx.field else positions(ctx.where, [name])[0]
         ctx.problems.error("ICON-UNKNOWN", f"{ctx.label}: unknown icon '{{{name}}}' in {ctx.what}",
-                           ctx.where, hint=did_you_mean(name, ctx.icons))
+                           at, hint=did_you_mean(name, ctx.icons))
     if not f.fits:
         _overflow(v, ctx, w, h)
         return [], False
