@@ -351,3 +351,13 @@ def test_a_card_size_or_bleed_that_cannot_be_printed_is_reported_at_its_line(pro
                                  ("min: 1,", "min: .nan,", "YAML-TYPE", 18)]:
         game.write_text(text.replace(old, new))
         assert [(r, n) for r, n, _m in _problems_of(project)][:1] == [(rule, line)], new
+
+
+def test_an_author_that_looks_like_markup_is_printed_as_text(tmp_path):
+    """Found by the fuzzer: ``authors: ['<?']`` reached the title page's paragraph unescaped and made
+    the typesetter raise ("parse ended with 1 unclosed tags")."""
+    game = _book_game(tmp_path)
+    shutil.rmtree(game.rules_dir / "versions", ignore_errors=True)
+    _write_book(game.rules_dir / "rulebook", {"title": "Bones", "version": "8.0", "edition": "Fuzz", "date": "2026-11",
+                                                "authors": ["<?"]}, ["# Rules\n\nPlay.\n"])
+    _check_and_typeset(game)

@@ -236,7 +236,7 @@ def title_page(st: Styles, spec: PageSpec, meta: dict, cover: list[CardPicture])
         out.append(CardRow(cover, st.caption, scale=0.7))
         out.append(Spacer(1, 10 * MM * st.f))
     for extra in meta.get("lines", []):
-        out.append(Paragraph(extra, st.small_center))
+        out.append(Paragraph(escape(extra), st.small_center))
     out.append(Spacer(1, 8 * MM * st.f))
     out.append(Paragraph(escape(meta.get("colophon", "")), ParagraphStyle("colo", parent=st.fine,
                                                                         alignment=TA_CENTER)))
