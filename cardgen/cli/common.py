@@ -10,6 +10,7 @@ from typing import TextIO
 
 import click
 
+from cardgen import gamehooks
 from cardgen.content.catalogue import rule_titles
 from cardgen.content.gamefiles import list_games
 from cardgen.core import sources
@@ -122,6 +123,7 @@ class Ctx:
                                 "and cards/ (give it with --root)"), err=True)
                 sys.exit(2)
             self._root = found.resolve()
+            gamehooks.use_project(self._root)                       # its own games/ packages
             self._ctx.with_resource(sources.project(self._root))    # every file read stays inside it
         return self._root
 
