@@ -78,6 +78,7 @@ def new_state(slug: str, seed: int) -> GameState:
     pkg = package(slug)
     rng = random.Random(seed)
     setups = pkg.setups(game(slug), rng) if pkg.setups else [{}]
+    assert pkg.new_state is not None
     return pkg.new_state(game(slug), setups[seed % len(setups)])
 
 
@@ -95,12 +96,13 @@ def random_game(slug: str, seed: int) -> GameState:
     return _PLAYED[root(), slug, seed]
 
 
-def replay_text(slug: str, text: str, tmp: Path, name: str = "game.jsonl"):
+def replay_text(slug: str, text: str, tmp: Path, name: str = "game.jsonl") -> tuple[Problems, dict[str, Any]]:
     """Replay a JSON Lines log through the checker: (problems, final)."""
     path = tmp / name
     path.write_text(text, encoding="utf-8")
     log = read(path)
     engine = package(slug).engine
+    assert engine is not None
     checker._check_shape(engine, log, slug)
     problems, final, _ = checker.replay_log(game(slug), engine, log)
     return problems, final

@@ -96,8 +96,8 @@ def new(ctx: click.Context, path: str, players: str, designer: str, fmt: str) ->
                                "players": [lo, hi], "written": shown, "todo": todo, "problems": []},
                               indent=2, ensure_ascii=False))
         return
-    for p in shown:
-        click.echo(f"wrote {p}")
+    for line in shown:
+        click.echo(f"wrote {line}")
     here = "" if root == Path.cwd().resolve() else f"  cd {display_path(str(root))}\n"
     click.echo(f"\n{spec.title} ({slug}, rule IDs {spec.prefix}-…, {lo}–{hi} players) is ready:\n{here}"
                f"  cardgen validate {slug}\n  cardgen build {slug}\n"
