@@ -25,5 +25,5 @@ from tests.conftest import ROOT
 
 testing.use(ROOT)
 
-__all__ = ["GAMES", "as_jsonl", "play", "random_agent", "MAX_STEPS", "assert_api_sound", "assert_mutation_caught", "assert_random_games_replay", "game",
+__all__ = ["testing", "GAMES", "as_jsonl", "play", "random_agent", "MAX_STEPS", "assert_api_sound", "assert_mutation_caught", "assert_random_games_replay", "game",
            "legal_action_keys", "new_state", "package", "random_game", "replay_text"]
