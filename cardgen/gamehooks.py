@@ -20,10 +20,12 @@ Nothing is ever written inside the installed package.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -48,6 +50,17 @@ _project: list[Path] = []
 def use_project(root: Path | None) -> None:
     """The project whose ``games/`` folder holds game packages (None: found from the current folder)."""
     _project[:] = [Path(root).resolve()] if root is not None else []
+
+
+@contextlib.contextmanager
+def project(root: Path) -> Iterator[Path]:
+    """Use the project ``root`` for the time of a command (the one before it afterwards)."""
+    before = list(_project)
+    use_project(root)
+    try:
+        yield _project[0]
+    finally:
+        _project[:] = before
 
 
 def project_root() -> Path | None:

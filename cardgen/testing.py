@@ -68,7 +68,9 @@ def game(slug: str) -> Any:
 
 
 def package(slug: str) -> GamePackage:
-    pkg = gamehooks.package(slug)
+    """The game's package, found from the project the tests run on."""
+    with gamehooks.project(root()):
+        pkg = gamehooks.package(slug)
     assert pkg is not None and pkg.new_state is not None and pkg.engine is not None
     return pkg
 
@@ -186,7 +188,7 @@ def legal_action_keys(state: GameState) -> set[Action]:
 def check(slug: str, path: Path, strict: bool = False) -> tuple[int, list[dict[str, Any]], dict[str, Any] | None]:
     """``cardgen check SLUG PATH --format json`` in process: exit code, problems, final state."""
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()), gamehooks.project(root()):
         code = checker.run_check(root(), slug, path, strict=strict, trace=False, fmt="json")
     doc = json.loads(out.getvalue())
     return code, doc["problems"], doc["final"]

@@ -123,7 +123,7 @@ class Ctx:
                                 "and cards/ (give it with --root)"), err=True)
                 sys.exit(2)
             self._root = found.resolve()
-            gamehooks.use_project(self._root)                       # its own games/ packages
+            self._ctx.with_resource(gamehooks.project(self._root))  # its own games/ packages
             self._ctx.with_resource(sources.project(self._root))    # every file read stays inside it
         return self._root
 

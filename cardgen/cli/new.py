@@ -88,8 +88,8 @@ def new(ctx: click.Context, path: str, players: str, designer: str, fmt: str) ->
         for p in done:
             p.unlink(missing_ok=True)
         raise click.UsageError(f"cannot write {e.filename}: {e.strerror}") from None
-    gamehooks.use_project(root)
-    generated, todo = generate(root, spec)
+    with gamehooks.project(root):
+        generated, todo = generate(root, spec)
     shown = [display_path(str(p)) for p in [*done, *generated]]
     if fmt == "json":
         click.echo(json.dumps({"game": slug, "project": str(root), "title": spec.title, "prefix": spec.prefix,
