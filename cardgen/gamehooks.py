@@ -1,15 +1,32 @@
-"""The one place the framework meets a game's own code: the package ``cardgen.games.<slug>``.
+"""The one place the framework meets a game's own code: its package.
 
 A game package defines ``PACKAGE``, a :class:`cardgen.play.package.GamePackage` table
 (engine, initial state, setups, agents, measures, file checks, printables, board hooks).
 No package is needed: a game may be YAML only. Found by slug, never registered on import.
 A module without ``PACKAGE`` is read for hooks as module attributes.
+
+Where a game's package is found (the first that exists):
+
+1. the project's own ``games/<slug>/`` folder (a package: ``games/<slug>/__init__.py``), the
+   project being the folder given by :func:`use_project` (the command line gives its root), else
+   the nearest folder upwards from the current one holding ``rules/`` and ``cards/``. It is
+   imported by path under a name unique to the project (``cardgen_project_<hash>.<slug>``), so
+   ``sys.path`` is never changed and two projects never share a module; inside the package,
+   modules import each other relatively (``from .state import State``);
+2. ``cardgen.games.<slug>``: the games that ship with cardgen.
+
+Nothing is ever written inside the installed package.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import importlib
 import importlib.util
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -24,20 +41,84 @@ play_package = lazy("cardgen.play.package")
 pkgutil = lazy("pkgutil")
 
 PARENT = "cardgen.games"
+#: a project's own game packages, in the project folder
+PROJECT_GAMES = "games"
+
+_project: list[Path] = []
+
+
+def use_project(root: Path | None) -> None:
+    """The project whose ``games/`` folder holds game packages (None: found from the current folder)."""
+    _project[:] = [Path(root).resolve()] if root is not None else []
+
+
+@contextlib.contextmanager
+def project(root: Path) -> Iterator[Path]:
+    """Use the project ``root`` for the time of a command (the one before it afterwards)."""
+    before = list(_project)
+    use_project(root)
+    try:
+        yield _project[0]
+    finally:
+        _project[:] = before
+
+
+def project_root() -> Path | None:
+    """The project in use: the one given, else the nearest folder upwards holding rules/ and cards/."""
+    if _project:
+        return _project[0]
+    here = Path.cwd()
+    for p in [here, *here.parents]:
+        if (p / "rules").is_dir() and (p / "cards").is_dir():
+            return p
+    return None
+
+
+def project_parent(root: Path) -> str:
+    """The module name a project's games are imported under (one per project folder)."""
+    name = "cardgen_project_" + hashlib.sha1(str(root).encode("utf-8")).hexdigest()[:10]
+    if name not in sys.modules:
+        parent = ModuleType(name, f"the game packages of the cardgen project {root}")
+        parent.__path__ = [str(root / PROJECT_GAMES)]
+        sys.modules[name] = parent
+    return name
+
+
+def project_games(root: Path | None = None) -> list[str]:
+    """The slugs of a project's own game packages (``games/<slug>/__init__.py``)."""
+    root = root if root is not None else project_root()
+    if root is None or not (root / PROJECT_GAMES).is_dir():
+        return []
+    return sorted(p.parent.name for p in (root / PROJECT_GAMES).glob("*/__init__.py"))
 
 
 def installed() -> list[str]:
-    """The slugs of the game packages under ``cardgen.games`` (found on disk, not imported)."""
+    """The slugs of every game package: the project's own and those under ``cardgen.games``
+    (found on disk, not imported)."""
     spec = importlib.util.find_spec(PARENT)
-    if spec is None or not spec.submodule_search_locations:
-        return []
-    return sorted(m.name for m in pkgutil.iter_modules(spec.submodule_search_locations) if m.ispkg)
+    shipped = [] if spec is None or not spec.submodule_search_locations else \
+        [m.name for m in pkgutil.iter_modules(spec.submodule_search_locations) if m.ispkg]
+    return sorted({*shipped, *project_games()})
 
-_OLD_NAMES = {"engine": "Engine"}
+
+def where(slug: str) -> Path | None:
+    """The folder of the game's package, or None when it has none."""
+    root = project_root()
+    if root is not None and (root / PROJECT_GAMES / slug / "__init__.py").is_file():
+        return root / PROJECT_GAMES / slug
+    spec = importlib.util.find_spec(PARENT)
+    for base in (spec.submodule_search_locations or []) if spec is not None else []:
+        if (Path(base) / slug / "__init__.py").is_file():
+            return Path(base) / slug
+    return None
 
 
 def module(slug: str) -> ModuleType | None:
-    for parent in (PARENT,):
+    root = project_root()
+    parents = [PARENT]
+    if root is not None and (root / PROJECT_GAMES / slug / "__init__.py").is_file():
+        parents.insert(0, project_parent(root))
+    for parent in parents:
         try:
             return importlib.import_module(f"{parent}.{slug}")
         except ModuleNotFoundError as e:
@@ -65,7 +146,8 @@ def hook(slug: str, name: str):
     pkg = package(slug)
     if pkg is None:
         return None
-    name = {v: k for k, v in _OLD_NAMES.items()}.get(name, name)
+    if name == "Engine":        # the older name
+        name = "engine"
     if name in play_package.GamePackage.__dataclass_fields__:
         return getattr(pkg, name)
     return pkg.hooks.get(name)

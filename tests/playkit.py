@@ -1,151 +1,29 @@
-"""The self-consistency proof every game's engine gives (see docs/engines.md): seeded random
-play over the game-state API ends within a cap; the played game, written as a playtest log,
-replays through the checker with no violation and the same result; one mutated event is
-reported at its line. Per-game test files call these with their slug.
+"""The self-consistency proof every game's engine gives, for this repository's games: the
+library a game's own tests import (:mod:`cardgen.testing`), run on this project.
 
 ``CARDGEN_PLAY_GAMES=N`` plays N games per property instead of the suite's few dozen.
 """
 
 from __future__ import annotations
 
-import copy
-import functools
-import json
-import os
-import random
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
-
-from cardgen import gamehooks
-from cardgen.builder import check as checker
-from cardgen.content.loader import load_game
-from cardgen.content.playlog import read
-from cardgen.core.problems import Problems
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import pick
+from cardgen import testing
 from cardgen.play.playout import as_jsonl, play, random_agent
+from cardgen.testing import (
+    GAMES,
+    MAX_STEPS,
+    assert_api_sound,
+    assert_mutation_caught,
+    assert_random_games_replay,
+    game,
+    legal_action_keys,
+    new_state,
+    package,
+    random_game,
+    replay_text,
+)
 from tests.conftest import ROOT
 
-GAMES = int(os.environ.get("CARDGEN_PLAY_GAMES", "30"))
-MAX_STEPS = 50_000
+testing.use(ROOT)
 
-
-@functools.cache
-def game(slug: str):
-    problems = Problems()
-    g = load_game(ROOT, slug, problems)
-    assert g is not None and not problems.has_errors, [p.text() for p in problems.errors]
-    return g
-
-
-def package(slug: str):
-    pkg = gamehooks.package(slug)
-    assert pkg is not None and pkg.new_state is not None and pkg.engine is not None
-    return pkg
-
-
-def new_state(slug: str, seed: int) -> GameState:
-    """A fresh state on one of the game's own setups, chosen by ``seed``."""
-    pkg = package(slug)
-    rng = random.Random(seed)
-    setups = pkg.setups(game(slug), rng) if pkg.setups else [{}]
-    return pkg.new_state(game(slug), setups[seed % len(setups)])
-
-
-_PLAYED: dict[tuple[str, int], GameState] = {}
-
-
-def random_game(slug: str, seed: int) -> GameState:
-    """The game's seeded random game, played once per test process and shared by every test
-    that asks for it (the same seed plays the same game): read it, never change it."""
-    if (slug, seed) not in _PLAYED:
-        state = new_state(slug, seed)
-        played = play(state, random_agent, random.Random(seed), MAX_STEPS)
-        assert played.finished, f"{slug} seed {seed}: no end after {played.steps} actions"
-        _PLAYED[slug, seed] = played.state
-    return _PLAYED[slug, seed]
-
-
-def replay_text(slug: str, text: str, tmp: Path, name: str = "game.jsonl"):
-    """Replay a JSON Lines log through the checker: (problems, final)."""
-    path = tmp / name
-    path.write_text(text, encoding="utf-8")
-    log = read(path)
-    engine = package(slug).engine
-    checker._check_shape(engine, log, slug)
-    problems, final, _ = checker.replay_log(game(slug), engine, log)
-    return problems, final
-
-
-def assert_random_games_replay(slug: str, tmp: Path, n: int = GAMES, seed0: int = 0) -> None:
-    """n seeded random games end, and each replays with no violation and the same result."""
-    for seed in range(seed0, seed0 + n):
-        state = random_game(slug, seed)
-        text = as_jsonl(state)
-        problems, final = replay_text(slug, text, tmp)
-        errs = [p.text() for p in problems.items if p.severity == "error"]
-        assert not errs, f"{slug} seed {seed}: the random game does not replay:\n" + "\n".join(errs[:5])
-        assert final == state.result() or all(final.get(k) == v for k, v in state.result().items()), \
-            f"{slug} seed {seed}: replayed {final}, played {state.result()}"
-
-
-def assert_api_sound(slug: str, n: int = GAMES) -> None:
-    """Along random games: chance outcomes sum to 1, legal actions are distinct, clones are
-    independent, observations hide nothing of another player's that the state keeps hidden."""
-    for seed in range(n):
-        state = new_state(slug, seed)
-        rng = random.Random(seed)
-        steps = 0
-        while not state.is_terminal() and steps < MAX_STEPS:
-            who = state.current_player()
-            if who == CHANCE:
-                outs = state.chance_outcomes()
-                assert outs and abs(sum(p for _, p in outs) - 1) < 1e-9, f"seed {seed} step {steps}: {outs}"
-                assert state.legal_actions() == []
-                action = pick(outs, rng)
-            else:
-                assert 0 <= who < len(state.players) and who != TERMINAL
-                legal = state.legal_actions()
-                assert legal, f"seed {seed} step {steps}: no legal action"
-                assert len(set(legal)) == len(legal), f"seed {seed}: duplicate legal actions"
-                action = legal[rng.randrange(len(legal))]
-            if steps % 50 == 0:
-                twin = state.clone()
-                twin.apply_action(action)
-                assert len(state.history) == len(twin.history) - 1, "a clone shares its history"
-            state.apply_action(action)
-            steps += 1
-        assert state.is_terminal()
-        assert len(state.returns()) == len(state.players)
-
-
-def assert_mutation_caught(slug: str, tmp: Path, mutate: Callable[[list[dict[str, Any]], random.Random],
-                                                                  int | None], n: int = GAMES) -> int:
-    """For n random games: ``mutate(events, rng)`` changes one event in place (returning its
-    index, or None when it finds nothing to change); the checker reports an error at that
-    event's line. Returns how many games were mutated."""
-    done = 0
-    for seed in range(n):
-        state = random_game(slug, seed)
-        events = copy.deepcopy(state.log_events())          # the shared game stays as played
-        rng = random.Random(seed * 7919 + 1)
-        i = mutate(events, rng)
-        if i is None:
-            continue
-        header = json.dumps(state.log_header(), ensure_ascii=False)
-        text = header + "\n" + "\n".join(json.dumps(e, ensure_ascii=False) for e in events) + "\n"
-        problems, _ = replay_text(slug, text, tmp, "mutated.jsonl")
-        line = i + 2
-        errs = [p for p in problems.items if p.severity == "error"]
-        assert any(p.loc and p.loc.line == line for p in errs), \
-            f"{slug} seed {seed}: mutated event {events[i]} at line {line} not reported; got " + \
-            "; ".join(p.text() for p in errs[:4])
-        done += 1
-    return done
-
-
-def legal_action_keys(state: GameState) -> set[Action]:
-    if state.current_player() == CHANCE:
-        return {a for a, _ in state.chance_outcomes()}
-    return set(state.legal_actions())
+__all__ = ["testing", "GAMES", "as_jsonl", "play", "random_agent", "MAX_STEPS", "assert_api_sound", "assert_mutation_caught", "assert_random_games_replay", "game",
+           "legal_action_keys", "new_state", "package", "random_game", "replay_text"]

@@ -129,7 +129,7 @@ def test_one_mutated_event_is_reported_at_its_line(tmp_path, mutate, monkeypatch
         _DECK_OF.update({p["name"]: p["deck"] for p in state.log_header()["players"]})
         return state
 
-    monkeypatch.setattr(playkit, "random_game", remember)
+    monkeypatch.setattr(playkit.testing, "random_game", remember)     # what assert_mutation_caught calls
     done = playkit.assert_mutation_caught(SLUG, tmp_path, mutate, n=N)
     assert done >= N // 3, f"only {done} games had an event to mutate"
 

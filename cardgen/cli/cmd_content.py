@@ -84,7 +84,8 @@ def check(obj: Ctx, game: str, log: Path, strict: bool, trace: bool, fmt: str) -
     obj.check_games((game,))
     runner = gamehooks.hook(game, "Engine")
     if runner is None:
-        click.echo(f"cardgen check: not yet supported for {game}", err=True)
+        click.echo(f"cardgen check: not yet supported for {game}: it has no engine (a game's playtest checker is "
+                   f"PACKAGE.engine of its package games/{game}/ in the project; see docs/engines.md)", err=True)
         sys.exit(2)
     sys.exit(run_check(obj.root, game, log, strict=strict, trace=trace, fmt=fmt))
 

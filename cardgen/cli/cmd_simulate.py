@@ -42,7 +42,9 @@ def simulate(obj: Ctx, game: str, n_games: int, seed: int, agents: tuple[str, ..
     obj.check_games((game,))
     pkg = gamehooks.package(game)
     if pkg is None or pkg.new_state is None:
-        raise click.UsageError(f"cardgen simulate: not yet supported for {game} (its engine has no game state)")
+        why = "it has no engine" if pkg is None else "its package has no game state (PACKAGE.new_state)"
+        raise click.UsageError(f"cardgen simulate: not yet supported for {game}: {why} (a game's code is its "
+                               f"package games/{game}/ in the project; see docs/engines.md)")
     problems = Problems()
     g = load_game(obj.root, game, problems)
     if g is None or problems.has_errors:

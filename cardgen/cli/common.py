@@ -10,6 +10,7 @@ from typing import NoReturn, TextIO
 
 import click
 
+from cardgen import gamehooks
 from cardgen.content.catalogue import rule_titles
 from cardgen.content.gamefiles import list_games
 from cardgen.core import sources
@@ -143,6 +144,7 @@ class Ctx:
             if found is None or not is_project(found):
                 no_project(found if found is not None else Path.cwd())
             self._root = found.resolve()
+            self._ctx.with_resource(gamehooks.project(self._root))  # its own games/ packages
             self._ctx.with_resource(sources.project(self._root))    # every file read stays inside it
         return self._root
 

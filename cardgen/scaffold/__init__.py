@@ -4,9 +4,11 @@ files under ``cardgen/scaffold/files/`` (paths and text with ``__SLUG__``, ``__T
 
 A small push-your-luck dice game: game.yaml, params.yaml, constraints, a rule catalogue, one
 card type with its template and back, a two-chapter rulebook, a game package on the game-state
-API (``cardgen/games/<slug>/``: state, engine, PACKAGE), two legal example logs and one with
-the table's slips, and its tests (tests/test_check_<slug>.py, tests/test_play_<slug>.py).
-Nothing is written when the slug is bad or taken.
+API in the project's own ``games/<slug>/`` (state, engine, PACKAGE: see cardgen.gamehooks), two
+legal example logs and one with the table's slips, and its tests (tests/test_check_<slug>.py,
+tests/test_play_<slug>.py, on cardgen.testing: ``pytest`` in the project folder). A new project
+also gets its pyproject.toml (pytest and mypy settings), .gitignore and tests/conftest.py.
+Nothing is written when the slug is bad or taken, nor ever inside cardgen's own package.
 """
 
 from __future__ import annotations
@@ -57,11 +59,16 @@ def parse_players(text: str) -> tuple[int, int]:
     return lo, hi
 
 
-def taken(root: Path, slug: str, games_dir: Path) -> list[str]:
-    """What already uses the slug in the project."""
+def taken(root: Path, slug: str) -> list[str]:
+    """What already uses the slug in the project (a project's own game of a shipped game's
+    name takes its place there)."""
     where = [root / "rules" / slug, root / "cards" / slug, root / "templates" / slug, root / "maps" / slug,
-             games_dir / slug]
-    return [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in where if p.exists()]
+             root / "games" / slug]
+    return [str(p.relative_to(root)) for p in where if p.exists()]
+
+
+#: a project's own files, written with its first game and never overwritten
+PROJECT_FILES = ("pyproject.toml", ".gitignore", "tests/conftest.py")
 
 
 def check_slug(slug: str) -> None:
@@ -85,17 +92,17 @@ def prefix_for(slug: str, used: set[str]) -> str:
     return f"{cands[0]}{n}"
 
 
-def plan(root: Path, spec: Spec, games_dir: Path) -> dict[Path, str]:
-    """Every file to write: destination → text."""
+def plan(root: Path, spec: Spec) -> dict[Path, str]:
+    """Every file to write: destination → text (a project's own files only when it has none)."""
     out: dict[Path, str] = {}
     for src in sorted(FILES.rglob("*")):
-        if not src.is_file():
+        if not src.is_file() or "__pycache__" in src.parts:
             continue
         rel = spec.fill(src.relative_to(FILES).as_posix()).removesuffix(".tmpl")
-        dest = games_dir / rel.removeprefix("cardgen/games/") if rel.startswith("cardgen/games/") else root / rel
-        if rel.startswith("tests/") and not (root / "tests").is_dir():
-            continue                    # a project without the test suite gets the game only
-        out[dest] = spec.fill(sources.read_bytes(src, FILES).decode("utf-8"))
+        rel = ".gitignore" if rel == "gitignore" else rel
+        if rel in PROJECT_FILES and (root / rel).exists():
+            continue
+        out[root / rel] = spec.fill(sources.read_bytes(src, FILES).decode("utf-8"))
     for name, text in example_logs(spec).items():
         out[root / "examples" / "logs" / spec.slug / name] = text
     return out

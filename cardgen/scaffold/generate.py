@@ -23,7 +23,7 @@ from cardgen.scaffold import Spec, playtest_guide
 
 
 def importable(slug: str) -> bool:
-    """The new game package can be imported by this Python (it lies in the installed cardgen)."""
+    """The new game package can be imported (from the project's games/, see cardgen.gamehooks)."""
     importlib.invalidate_caches()
     try:
         return gamehooks.package(slug) is not None
@@ -57,8 +57,8 @@ def generate(root: Path, spec: Spec) -> tuple[list[Path], list[str]]:
             docs.write_text(text[:i] + playtest_guide(spec) + text[i:], encoding="utf-8")
             written.append(docs)
     if not importable(spec.slug):
-        todo.append("run `make goldens`: this Python cannot import the new game package yet, so its log schema, "
-                    "event reference and golden traces are not written")
+        todo.append("the new game package cannot be imported (see the error above, or `cardgen check`), so its "
+                    "log schema, event reference and golden traces are not written")
         return written, todo
     engine = gamehooks.hook(spec.slug, "engine")
     schema = logschema.schema_path(root, spec.slug)
