@@ -35,7 +35,12 @@ NOT_RUN = {
     "cardgen simulate bones_on_ice --games 1000 --agent greedy --vary boost.bonus=1,2,3 --out build/sim/boost":
         "3,000 games (minutes); tests/test_simulate.py covers --vary",
     "cardgen simulate bones_on_ice --games 100000 --cluster tcp://A:8786": "needs a Dask cluster",
-    "cardgen new dig_deep --players 2-4": "writes a game package; tests/test_scaffold.py runs this walk-through",
+    "cardgen new ~/games/dig_deep --players 2-4": "writes a project in the reader's home; tests/test_scaffold.py "
+                                                  "runs this walk-through in a temporary folder",
+    "cardgen new ~/games/gem_raiders": "writes a project in the reader's home (tests/test_scaffold.py)",
+    "cardgen build": "in the project `cardgen new` writes (tests/test_scaffold.py)",
+    "cardgen check gem_raiders examples/logs/gem_raiders/first-game.yaml": "the game `cardgen new` writes "
+                                                                            "(tests/test_scaffold.py)",
     "cardgen validate dig_deep": "the game `cardgen new` writes (tests/test_scaffold.py)",
     "cardgen build dig_deep": "the game `cardgen new` writes (tests/test_scaffold.py)",
     "cardgen check dig_deep examples/logs/dig_deep/first-game.yaml --trace": "the game `cardgen new` writes "
@@ -85,7 +90,7 @@ SAMPLES = {
 }
 NOT_RUN.update({
     "cardgen serve GAME [--port 8000]": "a server: tests/test_serve.py runs it on a free port",
-    "cardgen new SLUG [--players 2-4]": "writes a game package: tests/test_scaffold.py",
+    "cardgen new PATH|SLUG [--players 2-4]": "writes a project or a game package: tests/test_scaffold.py",
 })
 
 _PLACEHOLDER = re.compile(r"\[|\||…|<|\b[A-Z][A-Z0-9_-]*[A-Z0-9]\b(?![-\w]*-\d)|\bDIR/")
