@@ -44,9 +44,9 @@ def proof(obj: Ctx, game: str, card_names: tuple[str, ...], out: Path | None, pn
     printer_profiles.apply(g.print, layers)
     by_id = {c.id: c for c in g.cards}
     by_name = {c.name.lower(): c for c in g.cards}
-    chosen = []
+    chosen: list = []
     for n in card_names:
-        c = by_id.get(n) or by_name.get(n.lower())
+        c = by_id.get(n) or by_name.get(n.lower()) or proofs.broken_card(g, n, problems)
         if c is None:
             near = nearest(n, [*by_id, *(c.name for c in g.cards)])
             raise click.UsageError(f"{g.title} has no card {n!r}" +
