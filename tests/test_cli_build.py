@@ -193,3 +193,33 @@ def test_build_only_reports_only_what_it_wrote(game_copy):
         written = {p.rsplit("/", 1)[-1] for p in json.loads(doc)["written"]}
         assert code == 0 and written and written <= want and "rulebook.pdf" not in written, flags
         assert (out / "rulebook.pdf").is_file()          # kept, not reported
+
+
+def test_a_misindented_line_is_reported_at_that_line_and_alone(game_copy):
+    """One slip in a card file: one problem, at the slipped line — not the start of its list,
+    and no follow-on problem in another file (the mat's hp track read the cards)."""
+    from cardgen.core.problems import Problems
+    from cardgen.core.yamlsrc import parse_yaml
+    for text, line in (("cards:\n  - id: a\n    hp: 1\n   def: 2\n", 4),            # under-indented key
+                       ("cards:\n  - id: a\n    specials:\n      - x\n     - y\n", 5),   # list item out of line
+                       ("a:\n  b: 1\n  c: [1, 2\n", 3)):                               # flow: where it opens
+        p = Problems()
+        assert parse_yaml(text, "f.yaml", p) is None
+        (prob,) = p.items
+        assert (prob.rule, prob.loc.line) == ("YAML-SYNTAX", line), (text, prob.text())
+    g = game_copy("dino_battles")
+    line = g.edit("cards/dino_battles/dinosaurs.yaml", "    def: 5\n    hp: 90\n", "   def: 5\n    hp: 90\n")
+    code, probs = g.validate()
+    assert code == 1 and [(p["rule"], p["file"].rsplit("/", 1)[-1], p["line"]) for p in probs] == [
+        ("YAML-SYNTAX", "dinosaurs.yaml", line)], probs
+
+
+def test_the_correctly_indented_twin_validates_clean(game_copy):
+    from cardgen.core.problems import Problems
+    from cardgen.core.yamlsrc import parse_yaml
+    p = Problems()
+    assert parse_yaml("cards:\n  - id: a\n    hp: 1\n    def: 2\n", "f.yaml", p) == {"cards": [{"id": "a", "hp": 1,
+                                                                                           "def": 2}]}
+    assert not p.items
+    code, probs = game_copy("dino_battles").validate()
+    assert code == 0 and probs == []
