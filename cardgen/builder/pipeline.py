@@ -197,8 +197,9 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
         else:
             back = layout.draw(card, "back")
         if draft:
-            own = [p for loc in {card.loc, *card.field_locs.values()} if loc is not None
-                   for p in relaxed_at.get((loc.file, loc.line), ())]
+            own = [p for loc in {card.loc, *card.field_locs.values()} if loc is not None     # naming it:
+                   for p in relaxed_at.get((loc.file, loc.line), ())                         # not a count
+                   if p.message.startswith(f"{card.id} (") or f"'{card.id}'" in p.message]   # it tops
             front = _error_front(laid, card, front, problems.items[mark:], problems, own)
         for k in range(card.copies):
             laid.groups.setdefault(ct.size, []).append(
