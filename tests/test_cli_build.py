@@ -223,3 +223,16 @@ def test_the_correctly_indented_twin_validates_clean(game_copy):
     assert not p.items
     code, probs = game_copy("dino_battles").validate()
     assert code == 0 and probs == []
+
+
+def test_a_proof_of_a_card_missing_a_required_field_is_its_error_card(game_copy, tmp_path):
+    g = game_copy("dino_battles")
+    g.edit("cards/dino_battles/dinosaurs.yaml", "    hp: 90\n", "")
+    code, out = run_cli("proof", "dino_battles", "chainsaw_rex", "--out", str(tmp_path), "--no-png",
+                        "--format", "json", root=g.root)
+    probs = json.loads(out)["problems"]
+    text = _text((tmp_path / "proof.pdf").read_bytes())
+    assert code == 1 and [p["rule"] for p in probs] == ["BDB-CARD-2"] and "lacks 'hp'" in probs[0]["message"]
+    assert "None" not in text and "ERROR" in text
+    code, _ = run_cli("proof", "dino_battles", "chainsaw_rex", "--out", str(tmp_path), "--no-png")   # its twin
+    assert code == 0 and "ERROR" not in _text((tmp_path / "proof.pdf").read_bytes())

@@ -10,6 +10,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from cardgen.content import collection_files as cols
+from cardgen.content import constraints
 from cardgen.content.model import Card, CardType, Game
 from cardgen.core.lazymod import lazy
 from cardgen.core.problems import Problem, Problems
@@ -71,6 +73,17 @@ def broken_card(game: Game, name: str, problems: Problems) -> Broken | None:
                           errs or [Problem("CARD-INVALID", "error", "the card failed its checks",
                                            getattr(u, "loc", None))])
     return None
+
+
+def own_problems(game: Game, card: Card) -> list[Problem]:
+    """The construction rules the card itself breaks (a required field left out): the problems
+    of the game's constraints that stand at the card and name it (a deck count it tops is not its own)."""
+    found = Problems()
+    constraints.evaluate(game.constraints, {"cards": cols.pool(game), "components": cols.components(game)},
+                         game.params, found)
+    lines = {(loc.file, loc.line) for loc in (card.loc, *card.field_locs.values()) if loc is not None}
+    return [p for p in found.errors if p.loc is not None and (p.loc.file, p.loc.line) in lines
+            and (p.message.startswith(f"{card.id} (") or f"'{card.id}'" in p.message)]
 
 
 def document(game: Game, cards: list[Card | Broken], problems: Problems) -> Document:

@@ -12,6 +12,7 @@ from cardgen.builder.selection import SelectionError, select_cards
 from cardgen.cli.common import FORMAT, PRINTER, Ctx, parse_offset, printer_layers, report
 from cardgen.content import printers as printer_profiles
 from cardgen.content.loader import load_game
+from cardgen.content.model import Card
 from cardgen.content.printers import MAX_MARGIN_MM
 from cardgen.core.atomic import write_bytes
 from cardgen.core.problems import Problems, did_you_mean, safe
@@ -51,7 +52,12 @@ def proof(obj: Ctx, game: str, card_names: tuple[str, ...], out: Path | None, pn
             near = nearest(n, [*by_id, *(c.name for c in g.cards)])
             raise click.UsageError(f"{g.title} has no card {n!r}" +
                                    (f"; nearest: {', '.join(near)}" if near else ""))
-        chosen.append(c)
+        own = proofs.own_problems(g, c) if isinstance(c, Card) else []
+        if isinstance(c, Card) and own:     # a card that breaks a rule itself: its error card, never "None"
+            problems.extend(own)
+            chosen.append(proofs.Broken(c.id, c.name, g.card_types[c.type], own))
+        else:
+            chosen.append(c)
     doc = proofs.document(g, chosen, problems)
     data = proofs.pdf(doc)
     folder = (out or obj.root / "build" / "proof" / game).resolve()
