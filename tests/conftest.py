@@ -27,6 +27,8 @@ from tests import sharedbuild
 pytest.register_assert_rewrite("tests.checklogs")   # shared checker assertions report like test files
 
 ROOT = Path(__file__).resolve().parent.parent
+# the user's printers file (~/.config/cardgen/printers.yaml) is never read: none, unless a test names one
+os.environ["CARDGEN_PRINTERS"] = os.path.join(tempfile.mkdtemp(prefix="cardgen-no-printers-"), "printers.yaml")
 
 # --- the suite never reads outside the clone ----------------------------------------------------
 _SYSTEM = ("/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/proc", "/sys", "/dev", "/run", "/var", "/opt",

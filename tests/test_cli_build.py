@@ -139,3 +139,100 @@ def test_usage_errors_exit_2(tmp_path):
     deck.write_text("party: [class_melee]\n")
     code, _ = run_cli("validate", "loot_battles", str(deck))
     assert code == 2
+
+
+# --- errors a designer trusts mid-session -------------------------------------------------------
+
+def _text(pdf: bytes) -> str:
+    from tests.conftest import pdf_pages
+    return " ".join(pdf_pages(pdf))
+
+
+def test_a_draft_never_prints_none_for_a_left_out_required_field(game_copy):
+    """A construction rule the draft relaxes, broken by the card itself, makes it an error card."""
+    g = game_copy("dino_battles").only("cards")
+    line = g.edit("cards/dino_battles/dinosaurs.yaml", "    hp: 90\n", "")
+    code, probs, out = g.build("--draft")
+    text = _text((out / "cards.pdf").read_bytes())
+    assert code == 1 and "None" not in text and "ERROR" in text and "BDB-CARD-2" in text
+    assert [(p["rule"], p["severity"]) for p in probs] == [("BDB-CARD-2", "warning")] and probs[0]["line"] < line
+
+
+def test_a_draft_with_every_field_prints_no_error_card(game_copy):
+    code, probs, out = game_copy("dino_battles").only("cards").build("--draft")
+    assert code == 0 and probs == [] and "ERROR" not in _text((out / "cards.pdf").read_bytes())
+
+
+def test_a_proof_of_a_card_with_bad_fields_shows_its_problems_and_error_card(game_copy, tmp_path):
+    g = game_copy("loot_battles")
+    l1 = g.edit("cards/loot_battles/classes.yaml", "    health: 10\n", "    health: ten\n")
+    l2 = g.edit("cards/loot_battles/classes.yaml", "    armor: 2\n", "    armor: lots\n")
+    code, out = run_cli("proof", "loot_battles", "class_melee", "--out", str(tmp_path), "--no-png",
+                        "--format", "json", root=g.root)
+    probs = json.loads(out)["problems"]
+    assert code == 1 and sorted(p["line"] for p in probs) == [l1, l2]      # every problem, not the first
+    text = _text((tmp_path / "proof.pdf").read_bytes())
+    assert "ERROR" in text and "LB-CARD-1" in text and "has no card" not in out
+    code, _ = run_cli("proof", "loot_battles", "class_meele", "--out", str(tmp_path), root=g.root)
+    assert code == 2                                   # a card that is not there is still a usage error
+
+
+def test_a_proof_of_a_sound_card_is_no_error_card(tmp_path):
+    code, _ = run_cli("proof", "loot_battles", "class_melee", "--out", str(tmp_path), "--no-png")
+    assert code == 0 and "ERROR" not in _text((tmp_path / "proof.pdf").read_bytes())
+
+
+def test_build_only_reports_only_what_it_wrote(game_copy):
+    g = game_copy("loot_battles").only("cards", "duplex-calibration", "rulebook")
+    code, _, out = g.build()
+    assert code == 0 and (out / "rulebook.pdf").is_file()
+    for flags, want in ((("--only", "cards"), {"cards.pdf", "cards.json", "duplex-calibration.pdf"}),
+                        (("--cards", "class_melee"), {"cards-class_melee.pdf", "cards-class_melee.json"})):
+        code, doc = run_cli("build", "loot_battles", "--out", str(g.root / "build"), *flags, "--format", "json",
+                            root=g.root)
+        written = {p.rsplit("/", 1)[-1] for p in json.loads(doc)["written"]}
+        assert code == 0 and written and written <= want and "rulebook.pdf" not in written, flags
+        assert (out / "rulebook.pdf").is_file()          # kept, not reported
+
+
+def test_a_misindented_line_is_reported_at_that_line_and_alone(game_copy):
+    """One slip in a card file: one problem, at the slipped line — not the start of its list,
+    and no follow-on problem in another file (the mat's hp track read the cards)."""
+    from cardgen.core.problems import Problems
+    from cardgen.core.yamlsrc import parse_yaml
+    for text, line in (("cards:\n  - id: a\n    hp: 1\n   def: 2\n", 4),            # under-indented key
+                       ("cards:\n  - id: a\n    specials:\n      - x\n     - y\n", 5),   # list item out of line
+                       ("a:\n  b: 1\n  c: [1, 2\n", 3)):                               # flow: where it opens
+        p = Problems()
+        assert parse_yaml(text, "f.yaml", p) is None
+        (prob,) = p.items
+        assert (prob.rule, prob.loc.line) == ("YAML-SYNTAX", line), (text, prob.text())
+    g = game_copy("dino_battles")
+    line = g.edit("cards/dino_battles/dinosaurs.yaml", "    def: 5\n    hp: 90\n", "   def: 5\n    hp: 90\n")
+    code, probs = g.validate()
+    assert code == 1 and [(p["rule"], p["file"].rsplit("/", 1)[-1], p["line"]) for p in probs] == [
+        ("YAML-SYNTAX", "dinosaurs.yaml", line)], probs
+
+
+def test_the_correctly_indented_twin_validates_clean(game_copy):
+    from cardgen.core.problems import Problems
+    from cardgen.core.yamlsrc import parse_yaml
+    p = Problems()
+    assert parse_yaml("cards:\n  - id: a\n    hp: 1\n    def: 2\n", "f.yaml", p) == {"cards": [{"id": "a", "hp": 1,
+                                                                                           "def": 2}]}
+    assert not p.items
+    code, probs = game_copy("dino_battles").validate()
+    assert code == 0 and probs == []
+
+
+def test_a_proof_of_a_card_missing_a_required_field_is_its_error_card(game_copy, tmp_path):
+    g = game_copy("dino_battles")
+    g.edit("cards/dino_battles/dinosaurs.yaml", "    hp: 90\n", "")
+    code, out = run_cli("proof", "dino_battles", "chainsaw_rex", "--out", str(tmp_path), "--no-png",
+                        "--format", "json", root=g.root)
+    probs = json.loads(out)["problems"]
+    text = _text((tmp_path / "proof.pdf").read_bytes())
+    assert code == 1 and [p["rule"] for p in probs] == ["BDB-CARD-2"] and "lacks 'hp'" in probs[0]["message"]
+    assert "None" not in text and "ERROR" in text
+    code, _ = run_cli("proof", "dino_battles", "chainsaw_rex", "--out", str(tmp_path), "--no-png")   # its twin
+    assert code == 0 and "ERROR" not in _text((tmp_path / "proof.pdf").read_bytes())

@@ -296,7 +296,7 @@ def test_calibration_sheet_is_a_centred_grid_of_offsets(a4, tmp_path, flags, pap
     assert bh == [round(H / 2 + k, 2) for k in range(-10, 11)]
     for label in ("−10", "−5", "0", "+5", "+10"):
         assert text.count(label) >= 2, label
-    assert "--offset" in text and "print: offset" in text
+    assert "cardgen calibrate PRINTER --offset" in text and "--printer PRINTER" in text and "game.yaml" not in text
     with pdfplumber.open(sheet) as doc:      # the front's frame just inside the printer's margin, to check it
         frame = [b for b in boxes(doc.pages[0]) if b[2] > W / 2]
         # a 0.2 mm line whose outer edge is the 4.2 mm margin (pdfplumber gives the line's centre)

@@ -196,8 +196,9 @@ def _track_end(value, game, problems: Problems, loc, what: str) -> int | None:
         cards = [c for c in game.cards if value.get("type") in (None, c.type)]
         vals = [c.fields.get(value["cards"]) for c in cards]
         vals = [x for x in vals if isinstance(x, int) and not isinstance(x, bool)]
-        if not vals and (game.failed_ids or game.unread_files):
-            return None     # cards failed to load (reported there): the one holding it may be one of them
+        if not vals and (game.failed_ids or game.unread_files
+                         or any(value.get("type") in (None, u.get("type")) for u in game.unread_cards)):
+            return None         # the cards that would have it failed to load: reported there, once
         if not vals:
             problems.error("YAML-TYPE", f"{what}: no card{' of type ' + str(value.get('type')) if value.get('type') else ''}"
                            f" has a whole-number '{value['cards']}'", loc)

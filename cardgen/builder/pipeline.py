@@ -6,12 +6,13 @@ Validation lays every card out too (text that does not fit is a content error), 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, field
 from pathlib import Path
 from typing import Any
 
 from cardgen import gamehooks
+from cardgen.builder.proof import unread_problems
 from cardgen.content import collection_files as cols
 from cardgen.content import constraints, deckstats
 from cardgen.content.catalogue import load_catalogue
@@ -47,12 +48,15 @@ class Laid:
     streamed: bool = False              # groups of ``layout.streamed.Streamed``: laid out as printed
 
 
+DRAFT_TAG = " [draft build: printed anyway]"
+
+
 def _relax(into: Problems, found: Problems) -> int:
     """A draft build: construction problems become warnings (the deck prints anyway)."""
     n = 0
     for p in found:
         if p.severity == "error":
-            into.warning(p.rule, f"{p.message} [draft build: printed anyway]", p.loc, p.hint)
+            into.warning(p.rule, f"{p.message}{DRAFT_TAG}", p.loc, p.hint)
             n += 1
         else:
             into.extend([p])
@@ -176,8 +180,12 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
     order = list(game.card_types)
     cards = sorted(game.cards, key=lambda c: order.index(c.type))
     backs: dict[str, list] = {}
+    relaxed_at: dict[tuple[str, int], list[Problem]] = {}    # a card's own construction problems
     if draft:
         _unread_error_cards(laid, problems)
+        for p in problems.items:
+            if p.severity == "warning" and p.loc is not None and p.message.endswith(DRAFT_TAG):
+                relaxed_at.setdefault((p.loc.file, p.loc.line), []).append(p)
     for card in cards:
         if card.dangling and not draft:     # names a card that is not there: reported as CARD-REF
             continue
@@ -192,7 +200,10 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
         else:
             back = layout.draw(card, "back")
         if draft:
-            front = _error_front(laid, card, front, problems.items[mark:], problems)
+            own = [p for loc in {card.loc, *card.field_locs.values()} if loc is not None     # naming it:
+                   for p in relaxed_at.get((loc.file, loc.line), ())                         # not a count
+                   if p.message.startswith(f"{card.id} (") or f"'{card.id}'" in p.message]   # it tops
+            front = _error_front(laid, card, front, problems.items[mark:], problems, own)
         for k in range(card.copies):
             laid.groups.setdefault(ct.size, []).append(
                 Placement(card.id, card.name, k + 1, front, back, game.print.bleed))
@@ -232,9 +243,12 @@ def finish(laid: Laid) -> None:
             pass
 
 
-def _error_front(laid: Laid, card: Card, front: list, new: list[Problem], problems: Problems) -> list:
-    """The card's front, or an error card when drawing it (or its refs) found errors."""
-    errs = [p for p in new if p.severity == "error"]
+def _error_front(laid: Laid, card: Card, front: list, new: list[Problem], problems: Problems,
+                 relaxed: Sequence[Problem] = ()) -> list:
+    """The card's front, or an error card when drawing it (or its refs) found errors, or when a
+    construction rule the draft relaxed is broken by the card itself (a required field left out:
+    never a silent "None" on a player-facing card)."""
+    errs = [p for p in new if p.severity == "error"] + list(relaxed)
     if card.dangling:
         errs += [p for p in problems.errors if p.rule == "CARD-REF" and f"card '{card.id}'" in p.message]
         errs = errs or [Problem("CARD-REF", "error", "names a card that is not there", card.loc)]
@@ -253,23 +267,7 @@ def _unread_error_cards(laid: Laid, problems: Problems) -> None:
     if not types:
         return
     first = next(iter(types.values()))
-    starts: dict[str, list[tuple[int, dict | None]]] = {}
-    for c in game.cards:
-        starts.setdefault(c.loc.file, []).append((c.loc.line, None))
-    for u in game.unread_cards:
-        loc = getattr(u, "loc", None)
-        if loc is not None:
-            starts.setdefault(loc.file, []).append((loc.line, u))
-    mine: dict[int, list[Problem]] = {}
-    for p in problems.errors:
-        if p.loc is None or p.loc.file not in starts:
-            continue
-        owner = None
-        for line, unread in sorted(starts[p.loc.file], key=lambda t: t[0]):
-            if line <= p.loc.line:
-                owner = unread
-        if owner is not None:
-            mine.setdefault(id(owner), []).append(p)
+    mine = {id(u): errs for u, errs in unread_problems(game, problems)}
     for u in game.unread_cards:
         ct = types.get(str(u.get("type")), first)
         n = u.get("copies", 1)

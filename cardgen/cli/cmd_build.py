@@ -14,13 +14,14 @@ from cardgen.builder import pipeline
 from cardgen.builder.selection import SelectionError, select_cards
 from cardgen.builder.selection import apply as apply_selection
 from cardgen.builder.selection import printables as select_printables
-from cardgen.cli.common import FORMAT, Ctx, output_failed, report
+from cardgen.cli.common import FORMAT, PRINTER, Ctx, output_failed, parse_offset, printer_layers, report
+from cardgen.content import printers as printer_profiles
 from cardgen.content.loader import check_sizes_fit
 from cardgen.content.model import Game
 from cardgen.core import sources
 from cardgen.core.atomic import OutputError, check_folder, leftovers, replace_set
 from cardgen.core.problems import Loc, Problems, did_you_mean, safe
-from cardgen.core.units import PAPER_MM, UnitError, length_mm
+from cardgen.core.units import PAPER_MM
 from cardgen.layout.cache import Store, cached_files, code_fingerprint, digest, files_digest
 from cardgen.layout.cache import default_folder as cache_folder
 from cardgen.layout.cache import enabled as cache_enabled
@@ -32,12 +33,14 @@ from cardgen.printables import for_game
 @click.argument("games", nargs=-1)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: build/ in the project).")
-@click.option("--paper", type=click.Choice(list(PAPER_MM)), default=None, help="Paper size (default: each game's print.paper in rules/<game>/game.yaml).")
+@PRINTER
+@click.option("--paper", type=click.Choice(list(PAPER_MM)), default=None, help="Paper size (default: the printer's, "
+              "else each game's print.paper in rules/<game>/game.yaml).")
 @click.option("--duplex", type=click.Choice(["long", "short"]), default=None, help="Edge the printer flips the sheet on; backs are mirrored to match "
-                   "(default: the game's print.duplex).")
+                   "(default: the printer's, else the game's print.duplex).")
 @click.option("--offset", default=None, metavar="X,Y",
               help="Shift of back pages, e.g. '0.5mm,-1mm', x right and y down, read off duplex-calibration.pdf "
-                   "(default: the game's print.offset).")
+                   "(default: the printer's, else the game's print.offset).")
 @click.option("--draft/--final", "draft", default=None,
               help="Draft: construction problems become warnings, broken cards print as error cards and "
                    "sheets carry a DRAFT mark (default: the game's print.draft).")
@@ -49,8 +52,8 @@ from cardgen.printables import for_game
                    "counts (comma-separated); writes cards-<selection>.pdf.")
 @FORMAT
 @click.pass_obj
-def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None, duplex: str | None,
-          offset: str | None, draft: bool | None, only: tuple[str, ...], cards_sel: str | None, fmt: str) -> None:
+def build(obj: Ctx, games: tuple[str, ...], out: Path | None, printer: str | None, paper: str | None,
+          duplex: str | None, offset: str | None, draft: bool | None, only: tuple[str, ...], cards_sel: str | None, fmt: str) -> None:
     """Validate, then write every printable of GAMES (all games when none named) under build/."""
     names = obj.check_games(games)
     try:
@@ -61,6 +64,7 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     if cards_sel is not None and len(names) != 1:
         raise click.UsageError("--cards selects the cards of one game: name it (cardgen build GAME --cards …)")
     off = parse_offset(offset) if offset is not None else None
+    layers = [*printer_layers(printer, fmt), ("flag", {"paper": paper, "duplex": duplex, "offset": off})]
     out = (out or obj.root / "build").resolve()
     for src in ("cards", "rules", "templates", "maps"):
         if out.is_relative_to(obj.root / src):
@@ -77,7 +81,7 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
     store = Store(cache_folder(out)) if cache_enabled() else None
     memo = None
     if store is not None and cards_sel is None:
-        memo = digest(code_fingerprint(), str(obj.root), str(out), paper, duplex, off, draft, sorted(only),
+        memo = digest(code_fingerprint(), str(obj.root), str(out), layers, draft, sorted(only),
                       [[slug, files_digest([obj.root / d / slug for d in ("rules", "cards", "templates", "maps", "art")])]
                        for slug in names])
         current = _up_to_date(store, memo, problems, out)
@@ -97,14 +101,12 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
         if laid is None:
             continue
         ps = laid.game.print
-        if paper:
-            ps.paper, (ps.page_w, ps.page_h) = paper, PAPER_MM[paper]
+        before = (ps.paper, ps.margin)
+        printer_profiles.apply(ps, layers)
+        if (ps.paper, ps.margin) != before:
+            why = " (--paper)" if paper else f" (printer {printer or 'default'})"
             check_sizes_fit({ct.size: (ct.width, ct.height) for ct in laid.game.card_types.values()}, ps,
-                            problems, laid.game.meta.get("card_sizes"), " (--paper)")
-        if duplex:
-            ps.duplex = duplex
-        if off:
-            ps.offset = off
+                            problems, laid.game.meta.get("card_sizes"), why)
         plans.append(laid)
     printed = _print_streamed(plans, problems, out)
     absorbed = {id(p) for laid in plans for p in laid.absorbed}
@@ -138,10 +140,12 @@ def build(obj: Ctx, games: tuple[str, ...], out: Path | None, paper: str | None,
         report(problems, fmt, {"written": []})
         sys.exit(1)
     for slug, files in outputs.items():         # each game's outputs replaced as one set
+        made = set(files)
         if only or cards_sel is not None:       # a part of the game: its other outputs stay
             files = {**_existing(out / slug), **files}
-        try:
-            written += [str(p) for p in replace_set(out / slug, files)]
+        try:                                    # reported: only what this build wrote
+            written += [str(p) for p in replace_set(out / slug, files)
+                        if p.relative_to(out / slug).as_posix() in made]
         except OutputError as e:
             output_failed(problems, e, fmt, {"written": written},
                           f"build stopped: the previous outputs of {slug} are intact.")
@@ -256,22 +260,3 @@ def _steps(plans: list, for_game, only: list[str], cards_sel: str | None, root: 
 
 def _loc(game: Game, key: str) -> Loc:
     return Loc(str(game.game_file), 1, 1)
-
-
-MAX_OFFSET_MM = 50.0       # a printer's duplex drift is a few millimetres; more is a typo
-
-
-def parse_offset(text: str) -> tuple[float, float]:
-    """``X,Y`` → two finite lengths in mm, each within ±MAX_OFFSET_MM (else a usage error)."""
-    parts = [p.strip() for p in text.split(",")]
-    try:
-        if len(parts) != 2 or not all(parts):
-            raise UnitError(f"two lengths, got {text!r}")
-        xy = length_mm(parts[0]), length_mm(parts[1])
-    except UnitError as e:
-        raise click.BadParameter(f"expected X,Y such as '0.5mm,-1mm' ({e})", param_hint="--offset") from e
-    for v in xy:
-        if not -MAX_OFFSET_MM <= v <= MAX_OFFSET_MM:
-            raise click.BadParameter(f"{v:g} mm is more than the {MAX_OFFSET_MM:g} mm a back page may be shifted",
-                                     param_hint="--offset")
-    return xy

@@ -9,10 +9,14 @@ import click
 
 from cardgen.builder import proof as proofs
 from cardgen.builder.selection import SelectionError, select_cards
-from cardgen.cli.common import FORMAT, Ctx, report
+from cardgen.cli.common import FORMAT, PRINTER, Ctx, parse_offset, printer_layers, report
+from cardgen.content import printers as printer_profiles
 from cardgen.content.loader import load_game
+from cardgen.content.model import Card
+from cardgen.content.printers import MAX_MARGIN_MM
 from cardgen.core.atomic import write_bytes
-from cardgen.core.problems import Problems, did_you_mean
+from cardgen.core.problems import Problems, did_you_mean, safe
+from cardgen.core.units import PAPER_MM, UnitError, length_mm
 from cardgen.export.run import chosen as chosen_cards
 from cardgen.export.run import export as run_export
 from cardgen.export.run import targets as export_targets
@@ -25,26 +29,35 @@ from cardgen.play.lookup import nearest
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: build/proof/<game>/).")
 @click.option("--png/--no-png", default=True, show_default=True, help="Also write proof.png.")
+@PRINTER
 @FORMAT
 @click.pass_obj
-def proof(obj: Ctx, game: str, card_names: tuple[str, ...], out: Path | None, png: bool, fmt: str) -> None:
+def proof(obj: Ctx, game: str, card_names: tuple[str, ...], out: Path | None, png: bool, printer: str | None,
+          fmt: str) -> None:
     """A one-page proof of CARDs (ids or names): front and back at true size, trim and safe area shown."""
     obj.check_games((game,))
+    layers = printer_layers(printer, fmt)
     problems = Problems()
     g = load_game(obj.root, game, problems)
     if g is None:
         report(problems, fmt)
         sys.exit(1)
+    printer_profiles.apply(g.print, layers)
     by_id = {c.id: c for c in g.cards}
     by_name = {c.name.lower(): c for c in g.cards}
-    chosen = []
+    chosen: list = []
     for n in card_names:
-        c = by_id.get(n) or by_name.get(n.lower())
+        c = by_id.get(n) or by_name.get(n.lower()) or proofs.broken_card(g, n, problems)
         if c is None:
             near = nearest(n, [*by_id, *(c.name for c in g.cards)])
             raise click.UsageError(f"{g.title} has no card {n!r}" +
                                    (f"; nearest: {', '.join(near)}" if near else ""))
-        chosen.append(c)
+        own = proofs.own_problems(g, c) if isinstance(c, Card) else []
+        if isinstance(c, Card) and own:     # a card that breaks a rule itself: its error card, never "None"
+            problems.extend(own)
+            chosen.append(proofs.Broken(c.id, c.name, g.card_types[c.type], own))
+        else:
+            chosen.append(c)
     doc = proofs.document(g, chosen, problems)
     data = proofs.pdf(doc)
     folder = (out or obj.root / "build" / "proof" / game).resolve()
@@ -74,12 +87,14 @@ def proof(obj: Ctx, game: str, card_names: tuple[str, ...], out: Path | None, pn
 @click.option("--url", default=None, help="tts: the base URL the sheet images will be served from "
                                           "(default: file:/// paths of the written files).")
 @click.option("--workers", type=click.IntRange(1, 64), default=None, help="Processes (default: all cores).")
+@PRINTER
 @FORMAT
 @click.pass_obj
 def export(obj: Ctx, game: str, to: str, cards_sel: str | None, out: Path | None, dpi: int | None, trim: bool,
-           url: str | None, workers: int | None, fmt: str) -> None:
+           url: str | None, workers: int | None, printer: str | None, fmt: str) -> None:
     """Card images for print services and virtual tabletops, from the same drawing as the PDF."""
     obj.check_games((game,))
+    layers = printer_layers(printer, fmt)
     names = export_targets(obj.root)
     if to not in names:
         hint = did_you_mean(to, names)
@@ -90,6 +105,7 @@ def export(obj: Ctx, game: str, to: str, cards_sel: str | None, out: Path | None
     if g is None or problems.has_errors:
         report(problems, fmt)
         sys.exit(1)
+    printer_profiles.apply(g.print, layers)
     try:
         sel = select_cards(cards_sel, g, obj.root, problems) if cards_sel else None
     except SelectionError as e:
@@ -107,3 +123,40 @@ def export(obj: Ctx, game: str, to: str, cards_sel: str | None, out: Path | None
     report(problems, fmt, {"written": [str(folder / n) for n in files]})
     if fmt == "text":
         click.echo(f"wrote {len(files)} file(s) to {folder}", err=True)
+
+
+@click.command()
+@click.argument("name")
+@click.option("--offset", default=None, metavar="X,Y",
+              help="The reading off duplex-calibration.pdf's back page, e.g. '0.5mm,-1mm' (x right, y down).")
+@click.option("--margin", default=None, metavar="LENGTH", help="The printer's unprintable margin, e.g. 3mm.")
+@click.option("--duplex", type=click.Choice(["long", "short"]), default=None, help="The edge it flips the sheet on.")
+@click.option("--paper", type=click.Choice(list(PAPER_MM)), default=None, help="The paper it is loaded with.")
+@FORMAT
+def calibrate(name: str, offset: str | None, margin: str | None, duplex: str | None, paper: str | None,
+              fmt: str) -> None:
+    """Record printer NAME's settings in your printers file (made when absent; its comments and
+    other printers kept); then print with --printer NAME."""
+    values: dict = {}
+    if offset is not None:
+        values["offset"] = list(parse_offset(offset))
+    if margin is not None:
+        try:
+            values["margin"] = length_mm(margin)
+        except UnitError as e:
+            raise click.BadParameter(f"expected a length such as 3mm ({e})", param_hint="--margin") from e
+        if not 0 <= values["margin"] <= MAX_MARGIN_MM:
+            raise click.BadParameter(f"{values['margin']:g} mm is outside 0 to {MAX_MARGIN_MM:g} mm",
+                                     param_hint="--margin")
+    values.update({k: v for k, v in (("duplex", duplex), ("paper", paper)) if v is not None})
+    if not values:
+        raise click.UsageError("nothing to record: give --offset X,Y (and/or --margin, --duplex, --paper)")
+    path = printer_profiles.user_file()
+    problems = Problems()
+    if printer_profiles.record_reading(path, name, values, problems) is None:
+        report(problems, fmt)
+        sys.exit(2)
+    report(problems, fmt, {"written": [str(path)], "printer": name})
+    if fmt == "text":
+        said = ", ".join(f"{k} {printer_profiles.shown(k, v)}" for k, v in values.items())
+        click.echo(safe(f"printer {name} in {path}: {said}; print with --printer {name}"), err=True)

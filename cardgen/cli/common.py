@@ -11,14 +11,38 @@ from typing import NoReturn, TextIO
 import click
 
 from cardgen import gamehooks
+from cardgen.content import printers as printer_profiles
 from cardgen.content.catalogue import rule_titles
 from cardgen.content.gamefiles import list_games
+from cardgen.content.printers import MAX_OFFSET_MM
 from cardgen.core import sources
 from cardgen.core.atomic import OutputError
 from cardgen.core.problems import Loc, Problem, Problems, did_you_mean, safe, to_json
+from cardgen.core.units import UnitError, length_mm
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Report as text lines or one JSON document.")
+
+PRINTER = click.option("--printer", "printer", default=None, metavar="NAME",
+                       help="A printer of your printers file (cardgen calibrate writes it): its paper, duplex, "
+                            "offset and margin over the game's print: (default: the file's default printer).")
+
+
+def printer_layers(name: str | None, fmt: str = "text") -> list[tuple[str, dict]]:
+    """The settings of ``--printer NAME`` (or the file's default printer) as a layer for
+    ``printers.apply``. A malformed file: its problems, exit 2; an unknown name: a usage error."""
+    problems = Problems()
+    profiles = printer_profiles.load(problems)
+    if problems.has_errors:
+        report(problems, fmt)
+        click.echo(safe(f"cardgen: the printers file {profiles.file} has problems (above); fix it or set "
+                        "CARDGEN_PRINTERS to another file"), err=True)
+        sys.exit(2)
+    try:
+        chosen, source, values = printer_profiles.choose(profiles, name)
+    except printer_profiles.PrinterError as e:
+        raise click.UsageError(safe(str(e))) from None
+    return [(source, values)] if chosen is not None else []
 
 
 def find_root(start: Path) -> Path | None:
@@ -186,3 +210,19 @@ def report(problems: Problems, fmt: str, extra: dict | None = None, out: TextIO 
     n_warn = sum(1 for p in problems if p.severity == "warning")
     if n_err or n_warn:
         click.echo(f"{n_err} error(s), {n_warn} warning(s)", err=True)
+
+
+def parse_offset(text: str) -> tuple[float, float]:
+    """``X,Y`` → two finite lengths in mm, each within ±MAX_OFFSET_MM (else a usage error)."""
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        if len(parts) != 2 or not all(parts):
+            raise UnitError(f"two lengths, got {text!r}")
+        xy = length_mm(parts[0]), length_mm(parts[1])
+    except UnitError as e:
+        raise click.BadParameter(f"expected X,Y such as '0.5mm,-1mm' ({e})", param_hint="--offset") from e
+    for v in xy:
+        if not -MAX_OFFSET_MM <= v <= MAX_OFFSET_MM:
+            raise click.BadParameter(f"{v:g} mm is more than the {MAX_OFFSET_MM:g} mm a back page may be shifted",
+                                     param_hint="--offset")
+    return xy

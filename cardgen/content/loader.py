@@ -204,7 +204,9 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                              else 3.0, gutter=float(pr.get("gutter") or 0.0)
                              if isinstance(pr.get("gutter") or 0.0, (int, float)) else 0.0,
                              margin=_length(pr.get("margin", 4.2), 4.2),
-                             registration=pr.get("registration") or "none")
+                             registration=pr.get("registration") or "none",
+                             origin={k: "game" if isinstance(raw.get("print"), dict) and k in raw["print"]
+                                     else "built-in" for k in ("paper", "duplex", "offset", "margin")})
     sizes: dict[str, tuple[float, float]] = {}
     bad_sizes: set = set()          # reported: the card types using them, and their cards, are not again
     broken_types: set = set()

@@ -85,6 +85,8 @@ class PrintSettings:
     gutter: float = 0.0          # space between neighbouring cards' bleeds, mm (crop marks go there)
     margin: float = 4.2          # the printer's unprintable margin, mm: no card, bleed or mark in it
     registration: str = "none"   # "silhouette": a cutting machine's registration marks and cut files
+    # where each printer setting came from: "flag", "printer", "default printer", "game" or "built-in"
+    origin: dict[str, str] = field(default_factory=dict)
 
 
 @record

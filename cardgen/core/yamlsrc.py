@@ -241,10 +241,15 @@ def parse_yaml(text: str, path: str, problems: Problems) -> Any:
         mark = e.context_mark or e.problem_mark
         if e.problem_mark and _tab_indented(text, e.problem_mark.line):
             mark = e.problem_mark       # a tab in the indentation: the slip is on the tab's own line
+        misindent = _misindented(e)
+        if misindent:                   # a block's line indented wrong: the slip is on that line
+            mark = e.problem_mark
         loc = _loc(path, mark) if mark else Loc(path, 1, 1)
         msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
         if mark is e.context_mark and mark is not None and e.problem_mark and e.problem_mark.line != mark.line:
             msg += f" (detected at line {e.problem_mark.line + 1})"
+        if misindent and e.context_mark is not None:
+            msg = f"this line is indented wrong for the block that starts at line {e.context_mark.line + 1} ({e.problem})"
         tab = mark is not None and mark is e.problem_mark and _tab_indented(text, mark.line)
         if isinstance(e, _Refused):
             problems.error(e.rule, str(e.problem), loc)
@@ -303,6 +308,13 @@ def _root_loc(text: str, path: str) -> Loc:
     except yaml.YAMLError:
         pass
     return Loc(path, 1, 1)
+
+
+def _misindented(e: yaml.MarkedYAMLError) -> bool:
+    """A block mapping or list broken by a later line indented wrong: PyYAML marks the block's
+    start as the context and the wrong line as the problem."""
+    return bool(e.context and e.context.startswith("while parsing a block") and e.problem_mark is not None
+                and e.context_mark is not None and e.problem_mark.line != e.context_mark.line)
 
 
 def _tab_indented(text: str, line: int) -> bool:

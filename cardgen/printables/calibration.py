@@ -3,7 +3,8 @@
 The front page prints a cross through the page centre; the back page a millimetre grid
 centred on the same point, printed without any offset. Held to the light, the front's
 cross shows through the grid where the printer really put it: the grid reading under the
-cross's centre (x right, y down, in mm) is the ``print.offset`` to set, or ``--offset X,Y``.
+cross's centre (x right, y down, in mm) is the printer's offset: ``cardgen calibrate PRINTER
+--offset X,Y`` records it in the user's printers file (``--offset X,Y`` for one build).
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ def front_page(W: float, H: float, bold: str, reg: str, duplex: str, margin: flo
     if margin > 0:          # the printer's margin, checked: a frame just inside it
         p.items += [Rect(margin + MARGIN_LINE / 2, margin + MARGIN_LINE / 2, W - 2 * margin - MARGIN_LINE,
                          H - 2 * margin - MARGIN_LINE, None, INK, MARGIN_LINE),
-                    Text(cx, 19.5, f"The thin frame runs {margin:g} mm from the edges (print: margin). If a side "
+                    Text(cx, 19.5, f"The thin frame runs {margin:g} mm from the edges (the printer's margin). If a side "
                          "of it is missing or cut, your printer's", reg, 8, INK, "center"),
-                    Text(cx, 22.8, "margin is wider: set print: margin to it, and cards keep clear of it.",
+                    Text(cx, 22.8, "margin is wider: record it (cardgen calibrate PRINTER --margin 6mm); cards keep clear of it.",
                          reg, 8, INK, "center")]
     p.items += [Line(cx, 24, cx, H - 24, INK, 0.35), Line(16, cy, W - 16, cy, INK, 0.35),
                 Circle(cx, cy, 3.0, None, INK, 0.35),
@@ -65,9 +66,10 @@ def back_page(W: float, H: float, bold: str, reg: str, slug: str) -> Page:
         "1. Hold the printed sheet against a window or a lamp, this page towards you.",
         "2. The front's cross shows through. Read where its centre falls on the grid:",
         "    x on the top scale (+ is right), y on the left scale (+ is down), to 0.5 mm.",
-        "3. That reading is your printer's duplex offset. Set it in the game's YAML",
-        f"    (rules/{slug}/game.yaml, print: offset: [x mm, y mm]) or pass",
-        "    cardgen build --offset Xmm,Ymm. It replaces, not adds to, an offset set before.",
+        "3. That reading is your printer's duplex offset. Record it once for this printer:",
+        "    cardgen calibrate PRINTER --offset Xmm,Ymm   (PRINTER: a name you choose)",
+        "    then print every game with cardgen build --printer PRINTER.",
+        "    It replaces, not adds to, an offset recorded before.",
         "A cross on the grid's centre (0, 0) needs no offset.",
     ]
     p.items.append(Text(cx, 18, "Duplex calibration — back", bold, 16, INK, "center"))

@@ -29,7 +29,8 @@ def _head(laid) -> dict:
     ps = game.print
     manifest = {"game": game.slug, "units": "mm", "origin": "top-left, y down",
                 "paper": ps.paper, "page_size": [ps.page_w, ps.page_h], "duplex": ps.duplex,
-                "offset": list(ps.offset), "bleed": ps.bleed, "margin": ps.margin, "fit": {}, "pages": []}
+                "offset": list(ps.offset), "bleed": ps.bleed, "margin": ps.margin,
+                "print_sources": dict(ps.origin), "fit": {}, "pages": []}
     if ps.registration != "none":
         manifest["registration"] = registration_record(ps.page_w, ps.page_h)
     return manifest
