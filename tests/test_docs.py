@@ -58,7 +58,7 @@ NOT_RUN = {
 #: same command and sub-command, options the synopsis shows, placeholders filled with a shipped
 #: game's names, outputs under ``{tmp}``. A synopsis neither here nor in NOT_RUN fails the test.
 SAMPLES = {
-    "cardgen build [GAME ...] [--paper A4|Letter] [--duplex long|short] [--offset X,Y]":
+    "cardgen build [GAME ...] [--printer NAME] [--paper A4|Letter] [--duplex long|short] [--offset X,Y]":
         "cardgen build bone_wars --paper Letter --duplex short --offset 0.5mm,-1mm --only cards --out {tmp}/b1",
     "cardgen build GAME --draft": "cardgen build bone_wars --draft --only cards --out {tmp}/b2",
     "cardgen build GAME --only cards": "cardgen build bones_on_ice --only cards --out {tmp}/b3",
@@ -90,6 +90,7 @@ SAMPLES = {
 }
 NOT_RUN.update({
     "cardgen serve GAME [--port 8000]": "a server: tests/test_serve.py runs it on a free port",
+    "cardgen calibrate NAME --offset X,Y [--margin 3mm]": "writes the user's printers file: tests/test_printers.py",
     "cardgen new PATH|SLUG [--players 2-4]": "writes a project or a game package: tests/test_scaffold.py",
 })
 

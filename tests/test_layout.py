@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgen.builder.pipeline import validate
-from cardgen.content.loader import FONT_ROLES
+from cardgen.content.fontroles import FONT_ROLES
 from cardgen.content.model import Icon
 from cardgen.core.problems import Problems
 from cardgen.layout.textfit import fit, parse

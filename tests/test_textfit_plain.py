@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgen.content.loader import FONT_ROLES
+from cardgen.content.fontroles import FONT_ROLES
 from cardgen.layout.textfit import fit, fit_plain
 
 WORDS = st.sampled_from(["a", "the", "Hit", "hard.", "Draw", "two", "cards;", "discard", "one", "WWWWWW",

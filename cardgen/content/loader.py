@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.content.entries import ANY_KEY
+from cardgen.content.fontroles import checked_fonts
 from cardgen.content.gamefiles import card_files, escaping, sheet_files
 from cardgen.content.icontext import check_icons
 from cardgen.content.model import Card, CardType, Component, Game, Icon, PrintSettings
 from cardgen.content.sheetfit import fit, make_grid, usable_margin
 from cardgen.content.slips import check_refs, ids_in, once_for_defaults, with_rule
 from cardgen.core import sources
-from cardgen.core.fonts import available as available_fonts
 from cardgen.core.lazymod import lazy
 from cardgen.core.options import Opt, check_mapping, check_value, opt_from_yaml
 from cardgen.core.problems import Loc, Problems, did_you_mean
@@ -94,9 +94,6 @@ COMPONENT_SPEC: dict[str, Opt] = {
     "text": Opt("str", default=None, doc="what it is for"),
 }
 
-FONT_ROLES = {"regular": "LiberationSans-Regular", "bold": "LiberationSans-Bold",
-              "italic": "LiberationSans-Italic", "bolditalic": "LiberationSans-BoldItalic"}
-
 
 CARD_SIZE_SPEC: dict[str, Opt] = {
     "width": Opt("length", required=True, min=1, doc="the trimmed card's width"),
@@ -129,22 +126,6 @@ def checked_collections(raw: YDict, problems: Problems) -> dict[str, dict]:
         if r.ok:
             out[str(kind)] = r.values
     return out
-
-
-def checked_fonts(raw: YDict, problems: Problems) -> dict[str, str]:
-    """game.yaml ``fonts``: a bundled font for some of the four roles; the others keep their default."""
-    fonts = dict(FONT_ROLES)
-    bundled = available_fonts()
-    for role, fname in raw.items():
-        if role not in FONT_ROLES:
-            problems.error("YAML-UNKNOWN-KEY", f"unknown font role '{role}' in game.yaml fonts", raw.key_at(role),
-                           hint=did_you_mean(str(role), FONT_ROLES) or f"roles: {', '.join(FONT_ROLES)}")
-        elif not isinstance(fname, str) or fname not in bundled:
-            problems.error("YAML-TYPE", f"font {fname!r} for '{role}' is not a bundled font", raw.at(role),
-                           hint=did_you_mean(str(fname), bundled) or f"bundled: {', '.join(bundled)}")
-        else:
-            fonts[role] = fname
-    return fonts
 
 
 def _length(value: Any, default: float) -> float:
