@@ -27,6 +27,7 @@ class Fight:
     knockouts: Counter
     rounds_played: int
     pending: dict[str, Any] | None
+    winner: str | None
 
     def _by(self, name: str) -> Player:
         return next(p for p in self.seats if p.name == name)
@@ -117,7 +118,9 @@ class Fight:
             self._resolve_attack(pend, enc, total)
         else:
             self._resolve_enemy_attack(pend, enc, total or 0)
-        if not enc.alive() and not enc.done:
+        if not enc.alive() and not enc.done and self.winner is None:
+            # the blow that knocked out the last player may also have slain the last enemy (a
+            # Mirror Aegis reflecting it): the party is out, the game lost, no Encounter won
             self._end_encounter(enc)
 
     def _claims(self, ev: dict[str, Any], t: Fighter, hit: bool, dmg: int | None) -> None:
