@@ -66,6 +66,11 @@ class GameRules(Protocol):
         """The rule ``action`` breaks at ``state`` (it is not legal there): (rule ID, message)."""
         ...
 
+    def claims(self, state: GameState, event: Mapping[str, Any]) -> tuple[str, str] | None:
+        """After ``event`` was played: the first consequence it states that the state did not
+        produce, as (rule ID, message); None when they agree."""
+        ...
+
 
 @record(frozen=True)
 class Rejection:
@@ -123,7 +128,8 @@ class StateReferee:
     def event(self, index: int, event: Mapping[str, Any]) -> list[Rejection]:
         """Replay one event; the rejections it caused (one at most: the first broken rule)."""
         found: list[Rejection] = []
-        for a in self.rules.actions_of(self.state, event):
+        actions = self.rules.actions_of(self.state, event)
+        for a in actions:
             if not found and not allowed_at(self.state, a):
                 rule, message = self.rules.why_not(self.state, a)
                 found.append(Rejection(index, a, rule, message))
@@ -133,6 +139,11 @@ class StateReferee:
                 if not found:
                     raise
                 break
+        if not found:
+            wrong = self.rules.claims(self.state, event)
+            if wrong is not None:
+                last = actions[-1] if actions else Action(str(event.get("kind", "")))
+                found.append(Rejection(index, last, *wrong))
         self.rejections += found
         return found
 
