@@ -22,6 +22,7 @@ from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Player
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.params import Params
+from cardgen.play.view import LazyView
 
 
 def rules_of(game: Game) -> Rules:
@@ -351,8 +352,12 @@ class LootState(Fight, GameState):
             "loot_pool": sorted(self.pool.elements()),
         }
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """Everything is face up: the table as ``result`` gives it, the phase and the choices."""
+    def observation(self, player: int) -> Mapping[str, Any]:
+        """Everything is face up: the table as ``result`` gives it, the phase and the choices
+        (built when an agent reads it: a random playout never does)."""
+        return LazyView(self, lambda: self._observe(player))
+
+    def _observe(self, player: int) -> dict[str, Any]:
         obs = self.result()
         obs.update(me=self.players[player], phase=self.phase, drawn=list(self.drawn),
                    max_health={p.name: p.max_health for p in self.seats},
