@@ -63,7 +63,20 @@ class Fight:
         return {n: g for n, g in groups.items() if not any(c.id in used for c in g)}
 
     def _attacks(self, p: Player, enc: Encounter) -> list[Action]:
+        """The attacks ``p`` may make now (made once per kit, roll left and targets: cached)."""
         alive = enc.alive()
+        used = enc.used.get(p.name)
+        key = (p.name, p.cls.id if p.cls else None, tuple(p.equipment), frozenset(used) if used else None,
+               tuple((e.name, e.front == p.name) for e in alive))
+        cache = self.rules.attack_cache
+        out = cache.get(key)
+        if out is None:
+            if len(cache) > 200_000:
+                cache.clear()
+            out = cache[key] = self._make_attacks(p, enc, alive)
+        return out
+
+    def _make_attacks(self, p: Player, enc: Encounter, alive: list[Enemy]) -> list[Action]:
         front = [e for e in alive if e.front == p.name]
         allowed = front if front and self.rules.melee_only(p) else alive
         out = []

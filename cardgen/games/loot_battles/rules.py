@@ -48,6 +48,9 @@ class Rules:
         self.enemy_cards = {c.id: c for c in self.by_type.get("enemy", [])}
         self._effects: dict[str, Mapping[str, Any]] = {}
         self._fx: dict[tuple[str, str], Any] = {}       # (card, effect) → value (None: none)
+        #: the playable state's attack lists by (player, class, kit, rolls used, targets) (play_fight.py)
+        self.attack_cache: dict[tuple, list[Action]] = {}
+        self.equip_cache: dict[tuple, list[Action]] = {}        # … and its equip phase's choices (play.py)
         self._actions: dict[tuple, Action] = {}
         self._dice: dict[tuple[str, int], list[tuple[Action, float]]] = {}
 
