@@ -6,9 +6,10 @@ and agents drawing from ``random.Random(game_seed(S, i))``: a game's record depe
 nothing but ``(S, i)``, never on the chunk or the worker that plays it.
 
 Every game is replayed through the rules before it counts (:mod:`.verify`): one they reject
-is an engine error with its seed. Each game comes back as a small JSON-ready record: its status (finished, unfinished at the
-step cap, error), steps, returns, lengths, the cards each seat drew and played, the game's own
-measures, and, for every k-th game and every game that did not finish, its playtest log.
+is an engine error with its seed. Each game comes back as a small JSON-ready record: its
+status (finished, unfinished at the step cap, error), steps, returns, lengths, the cards each
+seat drew and played, the game's own measures, and, for every k-th game and every game that
+did not finish, its playtest log.
 """
 
 from __future__ import annotations
