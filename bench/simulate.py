@@ -2,9 +2,11 @@
 
 For every game whose package has a game state: games/s on one worker with the ``random`` agent
 and with each of the game's own agents (``greedy``…), through the whole simulation (seeded
-games, records, statistics); then the same games on 1 and on 2 worker processes and the ratio of
+games, records, statistics, every game replayed through its referee); then the same games on 1 and on 2 worker processes and the ratio of
 their wall times. Each measurement plays about ``--seconds`` worth of games (calibrated on a
-short first run). Prints a table; writes bench/work/simulate.json.
+short first run). Then the engines' raw speed (``bench/playspeed.py``): bare random playouts,
+the play floor (``bench/play_floor/``) and the ratio, clone + apply steps/s of a mid-game state.
+Prints the tables; writes bench/work/simulate.json.
 
     .venv/bin/python bench/simulate.py [--games bone_wars,loot_battles] [--seconds 4]
 """
@@ -21,6 +23,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+
+import playspeed  # noqa: E402
 
 from cardgen import gamehooks  # noqa: E402
 from cardgen.content.gamefiles import list_games  # noqa: E402
@@ -74,6 +78,21 @@ def main() -> None:
         res["speedup_2_workers"] = round(one / two, 2)
         print(f"{slug:<14} {'random':<8} {n:>7} {'':>13} {one / two:>12.2f}×")
         results[slug] = res
+    print(f"\n{'game':<14} {'playouts/s/core':>16} {'floor/s':>9} {'engine ÷ floor':>15} {'clone+apply/s':>14}")
+    for slug in slugs:
+        pkg = gamehooks.package(slug)
+        if pkg is None or pkg.new_state is None:
+            continue
+        game = load_game(ROOT, slug, Problems())
+        _, eng = playspeed.engine_rate(game, pkg, a.seconds)
+        fl = playspeed.floor_rate(slug, game, pkg, a.seconds)
+        ca = playspeed.clone_apply_rate(game, pkg, min(a.seconds, 2.0))
+        raw = {"playouts_per_s": round(eng, 1), "clone_apply_per_s": round(ca, 1)}
+        if fl is not None:
+            raw.update(floor_per_s=round(fl[1], 1), slower_than_floor=round(fl[1] / eng, 2))
+        results.setdefault(slug, {})["raw"] = raw
+        print(f"{slug:<14} {eng:>16.1f} {fl[1] if fl else float('nan'):>9.1f} "
+              f"{(fl[1] / eng) if fl else float('nan'):>14.2f}× {ca:>14.0f}")
     (HERE / "work").mkdir(exist_ok=True)
     (HERE / "work" / "simulate.json").write_text(json.dumps(results, indent=2) + "\n")
 

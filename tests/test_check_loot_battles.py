@@ -300,6 +300,21 @@ def test_a_slip_does_not_bury_the_rest(tmp_path):
     assert [(p["rule"], p["line"]) for p in errors(probs)] == [("LB-ATK-4", line_of(text, "damage: 2, armor"))]
 
 
+def test_a_misread_die_with_its_damage_left_is_one_problem(tmp_path):
+    """One slip, one problem (issue 29): a die changed from 5 to 1 with ``damage: 2`` left as
+    recorded says the blow hit; it is reported once at its line and followed as a hit — not
+    a dozen knock-ons from the enemy the miss would have left standing."""
+    text = (EXAMPLES / "win-2p.yaml").read_text(encoding="utf-8")
+    bad, _ = edited(text, "target: rats#2, dice: [5], damage: 2}", "target: rats#2, dice: [1], damage: 2}")
+    code, probs, final = check(write(tmp_path, bad))
+    at = line_of(bad, "dice: [1], damage: 2")
+    assert [(p["rule"], p["line"]) for p in errors(probs)] == [("LB-ATK-3", at)], probs
+    assert "hits for 2, but 1 does not beat rats#2's Dodge 3" in errors(probs)[0]["message"]
+    assert code == 1 and final["winner"] == "players"
+    twin, _ = edited(text, "target: rats#2, dice: [5], damage: 2}", "target: rats#2, dice: [4], damage: 2}")
+    assert check(write(tmp_path, twin))[:2] == (0, [])      # the legal twin: 4 beats Dodge 3
+
+
 # -- complete games ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("name,winner,won", [("win-2p.yaml", "players", 3), ("loss-3p.yaml", "enemies", 1),

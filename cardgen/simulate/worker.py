@@ -5,9 +5,11 @@ setup ``i mod #setups`` with the agents' seating ``(i div #setups) mod #rotation
 and agents drawing from ``random.Random(game_seed(S, i))``: a game's record depends on
 nothing but ``(S, i)``, never on the chunk or the worker that plays it.
 
-Each game comes back as a small JSON-ready record: its status (finished, unfinished at the
-step cap, error), steps, returns, lengths, the cards each seat drew and played, the game's own
-measures, and, for every k-th game and every game that did not finish, its playtest log.
+Every game is replayed through the rules before it counts (:mod:`.verify`): one they reject
+is an engine error with its seed. Each game comes back as a small JSON-ready record: its
+status (finished, unfinished at the step cap, error), steps, returns, lengths, the cards each
+seat drew and played, the game's own measures, and, for every k-th game and every game that
+did not finish, its playtest log.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent, GamePackage
 from cardgen.play.playout import as_jsonl, play, random_agent
 from cardgen.simulate.spec import RANDOM, agent_at
+from cardgen.simulate.verify import verify
 
 #: measures keys with a meaning to the simulation (see docs/simulate.md)
 RESERVED = ("cards_played", "cards_drawn", "sides", "length")
@@ -157,6 +160,7 @@ def play_one(ctx: Context, variant: int, index: int, agents: dict[str, Agent], c
         rec["agents"] = names
         played = play(state, [seat_agent(p, agents[a]) for p, a in enumerate(names)], rng, ctx.max_steps)
         rec["steps"] = played.steps
+        verify(ctx.package, game, ctx.setups[rec["setup"]], state, index)     # the rules accept it, or an error
         if not played.finished:
             rec["status"] = "unfinished"
         else:
@@ -176,7 +180,7 @@ def play_one(ctx: Context, variant: int, index: int, agents: dict[str, Agent], c
                                  for k, v in s.items()} for s in sides]
             rec["measures"] = _jsonable({k: v for k, v in m.items() if k not in RESERVED})
         rec["players"] = list(state.players)
-    except Exception as e:  # noqa: BLE001 - (NoLegalAction too) one game's engine error must not stop the run
+    except Exception as e:  # noqa: BLE001 - (NoLegalAction, Rejected too) one game's engine error must not stop the run
         rec["status"] = "error"
         rec["error"] = f"{type(e).__name__}: {e}"
         if state is not None:

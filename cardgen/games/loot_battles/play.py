@@ -22,6 +22,7 @@ from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Player
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.params import Params
+from cardgen.play.view import LazyView
 
 
 def rules_of(game: Game) -> Rules:
@@ -192,18 +193,27 @@ class LootState(Fight, GameState):
                     for c in r.by_type.get("encounter", []) if c.get("loot") in r.first_loot and self.enc_deck[c.id]]
         if ph == "pick":
             return [self.rules.act("encounter_drawn", pick=c, by=leader) for c in dict.fromkeys(self.drawn)]
-        if ph == "equip":
-            out = []
-            for p in self.seats:
-                out += [self.rules.act("equip", player=p.name, card=c) for c in sorted(self.pool) if self.pool[c]
-                        and self._may_equip(p, r.cards[c])]
-                out += [self.rules.act("unequip", player=p.name, card=c) for c in dict.fromkeys(p.equipment)]
-            return [*out, self.rules.act("ready", by=leader)]
+        if ph == "equip":       # the same pool and kits give the same choices: made once
+            key = (leader, tuple(sorted(self.pool.items())), tuple((p.name, tuple(p.equipment)) for p in self.seats))
+            out = r.equip_cache.get(key)
+            if out is None:
+                if len(r.equip_cache) > 100_000:
+                    r.equip_cache.clear()
+                out = r.equip_cache[key] = self._equip_choices(leader)
+            return list(out)
         p = self.seats[who]
         enc = self._enc()
         if self.turn_open is not None:
             return [*self._attacks(p, enc), self.rules.act("end_turn", player=p.name)]
         return [*self._attacks(p, enc), *self._heals(p), self.rules.act("pass", player=p.name)]
+
+    def _equip_choices(self, leader: str) -> list[Action]:
+        r, out = self.rules, []
+        for p in self.seats:
+            out += [self.rules.act("equip", player=p.name, card=c) for c in sorted(self.pool) if self.pool[c]
+                    and self._may_equip(p, r.cards[c])]
+            out += [self.rules.act("unequip", player=p.name, card=c) for c in dict.fromkeys(p.equipment)]
+        return [*out, self.rules.act("ready", by=leader)]
 
     def _may_equip(self, p: Player, c: Card) -> bool:
         """LB-EQUIP-1: at most the limit of a category, and no more hands than a player has."""
@@ -351,8 +361,12 @@ class LootState(Fight, GameState):
             "loot_pool": sorted(self.pool.elements()),
         }
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """Everything is face up: the table as ``result`` gives it, the phase and the choices."""
+    def observation(self, player: int) -> Mapping[str, Any]:
+        """Everything is face up: the table as ``result`` gives it, the phase and the choices
+        (built when an agent reads it: a random playout never does)."""
+        return LazyView(self, lambda: self._observe(player))
+
+    def _observe(self, player: int) -> dict[str, Any]:
         obs = self.result()
         obs.update(me=self.players[player], phase=self.phase, drawn=list(self.drawn),
                    max_health={p.name: p.max_health for p in self.seats},

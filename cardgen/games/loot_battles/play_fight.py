@@ -27,6 +27,7 @@ class Fight:
     knockouts: Counter
     rounds_played: int
     pending: dict[str, Any] | None
+    winner: str | None
 
     def _by(self, name: str) -> Player:
         return next(p for p in self.seats if p.name == name)
@@ -62,7 +63,20 @@ class Fight:
         return {n: g for n, g in groups.items() if not any(c.id in used for c in g)}
 
     def _attacks(self, p: Player, enc: Encounter) -> list[Action]:
+        """The attacks ``p`` may make now (made once per kit, roll left and targets: cached)."""
         alive = enc.alive()
+        used = enc.used.get(p.name)
+        key = (p.name, p.cls.id if p.cls else None, tuple(p.equipment), frozenset(used) if used else None,
+               tuple((e.name, e.front == p.name) for e in alive))
+        cache = self.rules.attack_cache
+        out = cache.get(key)
+        if out is None:
+            if len(cache) > 200_000:
+                cache.clear()
+            out = cache[key] = self._make_attacks(p, enc, alive)
+        return out
+
+    def _make_attacks(self, p: Player, enc: Encounter, alive: list[Enemy]) -> list[Action]:
         front = [e for e in alive if e.front == p.name]
         allowed = front if front and self.rules.melee_only(p) else alive
         out = []
@@ -117,7 +131,9 @@ class Fight:
             self._resolve_attack(pend, enc, total)
         else:
             self._resolve_enemy_attack(pend, enc, total or 0)
-        if not enc.alive() and not enc.done:
+        if not enc.alive() and not enc.done and self.winner is None:
+            # the blow that knocked out the last player may also have slain the last enemy (a
+            # Mirror Aegis reflecting it): the party is out, the game lost, no Encounter won
             self._end_encounter(enc)
 
     def _claims(self, ev: dict[str, Any], t: Fighter, hit: bool, dmg: int | None) -> None:

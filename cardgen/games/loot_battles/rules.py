@@ -47,6 +47,10 @@ class Rules:
             self.by_type.setdefault(c.type, []).append(c)
         self.enemy_cards = {c.id: c for c in self.by_type.get("enemy", [])}
         self._effects: dict[str, Mapping[str, Any]] = {}
+        self._fx: dict[tuple[str, str], Any] = {}       # (card, effect) → value (None: none)
+        #: the playable state's attack lists by (player, class, kit, rolls used, targets) (play_fight.py)
+        self.attack_cache: dict[tuple, list[Action]] = {}
+        self.equip_cache: dict[tuple, list[Action]] = {}        # … and its equip phase's choices (play.py)
         self._actions: dict[tuple, Action] = {}
         self._dice: dict[tuple[str, int], list[tuple[Action, float]]] = {}
 
@@ -54,8 +58,12 @@ class Rules:
 
     def act(self, kind: str, **fields: Any) -> Action:
         """``Action.make(kind, **fields)``, cached (list fields as tuples)."""
-        key = (kind, *((k, tuple(v) if isinstance(v, list) else v) for k, v in fields.items()))
-        a = self._actions.get(key)
+        try:                # the fast path: every field hashable (no lists)
+            key: tuple = (kind, *fields.items())
+            a = self._actions.get(key)
+        except TypeError:
+            key = (kind, *((k, tuple(v) if isinstance(v, list) else v) for k, v in fields.items()))
+            a = self._actions.get(key)
         if a is None:
             a = self._actions[key] = Action.make(kind, **fields)
         return a
@@ -79,7 +87,11 @@ class Rules:
 
     def effect(self, card: Card, name: str) -> Any:
         """A unique card's effect parameter (``unique_effects.<card>.<name>``), or None."""
+        key = (card.id, name)
+        if key in self._fx:
+            return self._fx[key]
         if card.get("rank") != "unique":
+            self._fx[key] = None
             return None
         effects = self._effects.get(card.id)
         if effects is None:
@@ -96,7 +108,8 @@ class Rules:
                                    effects.at(k) if hasattr(effects, "at") else Loc(str(self.params_file), 1, 1),
                                    did_you_mean(str(k), UNIQUE_EFFECTS) or f"known: {', '.join(UNIQUE_EFFECTS)}")
             self._effects[card.id] = effects
-        return effects.get(name)
+        self._fx[key] = v = effects.get(name)
+        return v
 
     def loot_total(self) -> int:
         return sum(c.copies for c in self.by_type.get("loot", []))

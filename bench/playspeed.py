@@ -1,0 +1,76 @@
+"""make bench (part of bench/simulate.py): the engines' raw speed, against the play floor.
+
+Per game with a game state: random playouts per second on one core through a bare ``play()``
+loop (no simulation records, no referee replay), and clone + apply steps per second from a
+mid-game state (what a search agent does thousands of times a move). For a game with a play
+floor (``bench/play_floor/<slug>.py``: the same random game written the shortest plain-Python
+way, no API), the floor's games/s and the engine's ratio to it (issue 29: within ×2).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from typing import Any
+
+from cardgen.play.api import CHANCE, TERMINAL
+from cardgen.play.dice import pick
+from cardgen.play.playout import play, random_agent
+
+
+def _setups(game: Any, pkg: Any) -> list[dict[str, Any]]:
+    return pkg.setups(game, random.Random(0)) if pkg.setups else [{}]
+
+
+def _for(seconds: float, one) -> tuple[int, float]:
+    """Run ``one(i)`` for about ``seconds``; (count, per second)."""
+    n, started = 0, time.perf_counter()
+    while True:
+        one(n)
+        n += 1
+        took = time.perf_counter() - started
+        if took >= seconds:
+            return n, n / took
+
+
+def engine_rate(game: Any, pkg: Any, seconds: float) -> tuple[int, float]:
+    setups = _setups(game, pkg)
+
+    def one(i: int) -> None:
+        play(pkg.new_state(game, setups[i % len(setups)]), random_agent, random.Random(i))
+    return _for(seconds, one)
+
+
+def floor_rate(slug: str, game: Any, pkg: Any, seconds: float) -> tuple[int, float] | None:
+    try:
+        mod = importlib.import_module(f"play_floor.{slug}")
+    except ModuleNotFoundError:
+        return None
+    setups, floor = _setups(game, pkg), mod.Floor(game)
+
+    def one(i: int) -> None:
+        s = setups[i % len(setups)]
+        mod.play(floor, [p["class"] for p in s["players"]], bool(s.get("starting_loot")), random.Random(i))
+    return _for(seconds, one)
+
+
+def clone_apply_rate(game: Any, pkg: Any, seconds: float) -> float:
+    """Steps/s of ``clone()`` + one random action, from the middle of a seeded random game."""
+    setups = _setups(game, pkg)
+    whole = pkg.new_state(game, setups[0])
+    play(whole, random_agent, random.Random(1))
+    mid = pkg.new_state(game, setups[0])
+    for a in whole.history[: len(whole.history) // 2]:
+        mid.apply_action(a)
+    rng = random.Random(2)
+
+    def one(_: int) -> None:
+        s = mid.clone()
+        who = s.current_player()
+        if who == CHANCE:
+            s.apply_action(pick(s.chance_outcomes(), rng))
+        elif who != TERMINAL:
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+    return _for(seconds, one)[1]

@@ -1,0 +1,119 @@
+"""Loot & Battles on the shared referee (:mod:`cardgen.play.replay`): the game's contract.
+
+The state (``play.py``) is where every rule lives; this module only translates a log's events
+into the state's actions (:func:`.play_log.actions_for`) and names the catalogue rule an action
+the state does not allow breaks (:func:`why_not`). The log's stated consequences of a blow are
+compared with the ones the state produced (:func:`claims`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cardgen.content.model import Game
+from cardgen.games.loot_battles.play import LootState
+from cardgen.games.loot_battles.play_log import actions_for
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.replay import GameInfo
+
+#: a stated consequence of a blow → the rule a wrong one breaks
+CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "armor_left": "LB-DMG-1",
+               "dodge_left": "LB-ATK-3", "ko": "LB-DMG-1"}
+
+
+def _why_player(s: LootState, a: Action) -> tuple[str, str]:
+    who = s.current_player()
+    name = a.get("player")
+    if who < 0 or name != s.players[who]:
+        now = "the enemies" if who == CHANCE else s.players[who] if who >= 0 else "nobody"
+        return "LB-RND-1", f"{name} acts, but it is {now}'s turn now"
+    p = s._by(name)
+    if a.kind == "heal":
+        spell = s.rules.cards.get(a.get("with") or "")
+        if a.get("target") == name:
+            return "LB-HEAL-1", "a Healing spell heals another player, not its caster"
+        if spell is None or spell.id not in p.equipment:
+            return "LB-HEAL-1", f"{name} holds no such Healing spell"
+        return "LB-DMG-1", f"{a.get('target')} is knocked out until the Battle ends: no healing"
+    if a.kind != "attack":
+        return "LB-RND-1", f"{a} is not {name}'s to do now"
+    enc = s._enc()
+    names = list(a.get("targets") or ()) or [a.get("target")]
+    foes = {e.name: e for e in enc.enemies}
+    for t in names:
+        if t not in foes or foes[t].ko:
+            return "LB-DMG-1", f"{t} was defeated and removed: it cannot be attacked"
+    for c in a.get("with") or ():
+        if c not in p.equipment:
+            return "LB-EQUIP-1", f"{name} has no {c} equipped"
+    front = [e.name for e in enc.alive() if e.front == name]
+    if s.rules.melee_only(p) and front and any(t not in front for t in names):
+        return "LB-ATK-1", f"{name} has only Melee attacks and must attack an enemy in front of them " \
+                           f"({', '.join(front)})"
+    return "LB-ATK-2", f"{name} has no such roll left this turn (one roll per weapon)"
+
+
+def why_not(state: GameState, action: Action) -> tuple[str, str]:
+    """The catalogue rule ``action`` breaks at ``state`` (it is not among the legal actions)."""
+    assert isinstance(state, LootState)
+    s, who = state, state.current_player()
+    if who == TERMINAL:
+        return "LB-END-1", f"'{action.kind}' after the game has ended"
+    if action.kind == "die":
+        return "LB-ATK-2", f"a die shows {action.get('value')!r}, but a d{s.rules.attack_die} shows " \
+                           f"1–{s.rules.attack_die}"
+    if action.kind == "place":
+        return "LB-TGT-1", f"a target die shows {action.get('value')!r}"
+    if action.kind == "draw":
+        return "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3", f"{action.get('card')} is not in the deck"
+    if action.kind == "enemy_turn":
+        return "LB-RND-1", f"{action.get('enemy')} does not attack now"
+    if action.kind in ("equip", "unequip"):
+        return "LB-EQUIP-1", f"{action.get('player')} cannot {action.kind} {action.get('card')} now"
+    if action.kind in ("encounter_chosen", "encounter_drawn", "ready"):
+        return "LB-SETUP-3", f"'{action.kind}' is not the Leader's to do now"
+    if who == CHANCE and action.kind != "end_turn":
+        return "LB-RND-1", f"{action.get('player')} acts, but the enemies in front of the last player attack first"
+    return _why_player(s, action)
+
+
+def claims(state: GameState, event: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The first consequence of a blow the log states and the state's own event of it does not
+    give: (rule, message); None when they agree."""
+    assert isinstance(state, LootState)
+    if event.get("kind") not in ("attack", "enemy_attack") or not state.events:
+        return None
+    mine = next((e for e in reversed(state.events) if e["kind"] == event["kind"]), None)
+    if mine is None:
+        return None
+    for key, rule in CLAIM_RULES.items():
+        stated = event.get(key)
+        if stated is not None and key in mine and stated != mine[key]:
+            return rule, f"the log says {key} is {stated!r}, but the rules give {mine[key]!r}"
+    return None
+
+
+class LootRules:
+    """Loot & Battles as a :class:`cardgen.play.replay.GameRules`."""
+
+    def __init__(self, game: Game, new_state: Any):
+        self.game = game
+        self._new = new_state
+        state = new_state(game, {"players": []})
+        self.info = GameInfo(name=game.slug, min_players=state.rules.n_min, max_players=state.rules.n_max,
+                             chance_mode="explicit_stochastic", information="perfect", utility="identical",
+                             max_game_length=20_000)
+
+    def new_state(self, setup: Mapping[str, Any]) -> GameState:
+        return self._new(self.game, setup)
+
+    def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
+        assert isinstance(state, LootState)
+        return actions_for(state, dict(event))
+
+    def why_not(self, state: GameState, action: Action) -> tuple[str, str]:
+        return why_not(state, action)
+
+    def claims(self, state: GameState, event: Mapping[str, Any]) -> tuple[str, str] | None:
+        return claims(state, event)

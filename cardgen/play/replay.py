@@ -1,0 +1,154 @@
+"""The shared replay: a game's rules live in its state; the referee asks the state.
+
+A game on the shared referee gives a :class:`GameRules` (its typed contract: OpenSpiel-like
+metadata in :class:`GameInfo`, the initial state, and the hooks below). The
+:class:`StateReferee` replays a playtest log over that state, event by event:
+
+1. ``actions_of(state, event)`` — the actions (chance outcomes included) the event stands for;
+   markers the state follows by itself stand for none;
+2. each is accepted when it is among the state's legal actions or chance outcomes at its point;
+   otherwise ``why_not(state, action)`` names the catalogue rule it breaks and says why;
+3. the event is applied as recorded (a rejected action too, where the state can take it: one
+   slip, one problem), and ``consequences(state, event)`` compares what the log states with
+   what the state produces.
+
+:func:`replay_actions` is the cheap form a simulation uses: a game's own actions replayed on a
+fresh state, each of which must be legal at its point (a game the rules do not accept is an
+engine error, never a result).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal, Protocol
+
+from cardgen.core.record import record
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+
+ChanceMode = Literal["deterministic", "explicit_stochastic", "sampled_stochastic"]
+Information = Literal["perfect", "imperfect"]
+Utility = Literal["zero_sum", "constant_sum", "general_sum", "identical"]
+
+
+@record(frozen=True)
+class GameInfo:
+    """What a game is, in OpenSpiel's terms (``pyspiel.GameType`` / ``GameInfo``)."""
+
+    name: str
+    min_players: int
+    max_players: int
+    chance_mode: ChanceMode = "explicit_stochastic"
+    information: Information = "imperfect"
+    utility: Utility = "general_sum"
+    #: a co-operative game (every player shares one result) has ``utility == "identical"``
+    min_utility: float = 0.0
+    max_utility: float = 1.0
+    #: the longest game, in applied actions (a simulation's step cap never needs to be higher)
+    max_game_length: int = 20_000
+
+
+class GameRules(Protocol):
+    """The contract of a game on the shared referee. The state is the one model: every rule
+    lives there; these hooks only translate the log and name broken rules."""
+
+    info: GameInfo
+
+    def new_state(self, setup: Mapping[str, Any]) -> GameState:
+        """The game at its start for a setup (a log header)."""
+        ...
+
+    def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
+        """The actions that play ``event`` from ``state`` (implicit steps included), in order;
+        ``state`` is left as it was."""
+        ...
+
+    def why_not(self, state: GameState, action: Action) -> tuple[str, str]:
+        """The rule ``action`` breaks at ``state`` (it is not legal there): (rule ID, message)."""
+        ...
+
+    def claims(self, state: GameState, event: Mapping[str, Any]) -> tuple[str, str] | None:
+        """After ``event`` was played: the first consequence it states that the state did not
+        produce, as (rule ID, message); None when they agree."""
+        ...
+
+
+@record(frozen=True)
+class Rejection:
+    """One action the rules do not accept, where it stands in the replay."""
+
+    step: int                  #: index of the action (or of the event, for a log)
+    action: Action
+    rule: str
+    message: str
+
+    def text(self) -> str:
+        return f"step {self.step}: {self.action}: {self.rule}: {self.message}"
+
+
+def allowed_at(state: GameState, action: Action) -> bool:
+    """``action`` is among the legal actions of the player to act, or a chance outcome."""
+    who = state.current_player()
+    if who == TERMINAL:
+        return False
+    if who == CHANCE:
+        return any(a == action and p > 0 for a, p in state.chance_outcomes())
+    return action in state.legal_actions()
+
+
+def _plain_why(state: GameState, action: Action) -> tuple[str, str]:
+    who = state.current_player()
+    if who == TERMINAL:
+        return "END", f"{action} after the game has ended"
+    if who == CHANCE:
+        return "CHANCE", f"{action} is not an outcome of the chance node here"
+    return "LEGAL", f"{action} is not among {state.players[who]}'s legal actions"
+
+
+def replay_actions(state: GameState, actions: Iterable[Action],
+                   why_not: Callable[[GameState, Action], tuple[str, str]] | None = None) -> Rejection | None:
+    """Replay ``actions`` on ``state`` (in place); the first one the rules do not accept, or
+    None when every one was legal at its point."""
+    why = why_not or _plain_why
+    for i, a in enumerate(actions):
+        if not allowed_at(state, a):
+            rule, message = why(state, a)
+            return Rejection(i, a, rule, message)
+        state.apply_action(a)
+    return None
+
+
+class StateReferee:
+    """Replays a log's events over a game's state (see the module docstring)."""
+
+    def __init__(self, rules: GameRules, setup: Mapping[str, Any]):
+        self.rules = rules
+        self.state = rules.new_state(setup)
+        self.rejections: list[Rejection] = []
+
+    def event(self, index: int, event: Mapping[str, Any]) -> list[Rejection]:
+        """Replay one event; the rejections it caused (one at most: the first broken rule)."""
+        found: list[Rejection] = []
+        actions = self.rules.actions_of(self.state, event)
+        for a in actions:
+            if not found and not allowed_at(self.state, a):
+                rule, message = self.rules.why_not(self.state, a)
+                found.append(Rejection(index, a, rule, message))
+            try:
+                self.state.apply_action(a)      # as recorded: the state moves on with the log
+            except Exception:  # noqa: BLE001 - an action the state cannot take at all: already named
+                if not found:
+                    raise
+                break
+        if not found:
+            wrong = self.rules.claims(self.state, event)
+            if wrong is not None:
+                last = actions[-1] if actions else Action(str(event.get("kind", "")))
+                found.append(Rejection(index, last, *wrong))
+        self.rejections += found
+        return found
+
+    def replay(self, events: Sequence[Mapping[str, Any]]) -> list[Rejection]:
+        """Replay every event; every rejection, in order."""
+        for i, ev in enumerate(events):
+            self.event(i, ev)
+        return self.rejections
