@@ -41,8 +41,10 @@ class GamePackage:
     agents: Mapping[str, Callable[[Any], Agent]] = field(default_factory=dict)
     #: a game with hidden cards: (state, player, rng) → a copy where every card ``player``
     #: cannot see is dealt again consistently with their observation (search agents decide on
-    #: these, never on the true state); a game without it has no hidden information
+    #: these, never on the true state)
     determinize: Determinize | None = None
+    #: True for a game that hides cards: search agents refuse it until it has ``determinize``
+    hidden_information: bool = False
     #: the game's own measures of a finished game (for the simulation report)
     measures: Callable[[GameState], dict[str, Any]] | None = None
     #: extra checks and figures for a deck-like file: (game, kind, body, problems) → dict | None

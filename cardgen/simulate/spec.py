@@ -84,6 +84,9 @@ def check_agent(package: GamePackage, name: str) -> str:
         return name
     base, colon, budget = name.partition(":")
     if base in SEARCH:
+        if package.hidden_information and package.determinize is None:
+            raise SimError(f"agent '{name}': this game hides cards and has no determinize hook yet, so a "
+                           "search agent could only peek", f"agents: {', '.join(known)}")
         if not colon:
             raise SimError(f"agent '{name}' needs a budget", f"write {base}:500 (playouts a move) or {base}:2s")
         try:

@@ -36,6 +36,6 @@ __all__ = ["BF_EVENTS", "PACKAGE", "BossFightState", "new_state", "setups", "BF_
            "check_game", "damage_formula", "printables", "read_boss", "read_deck", "read_party", "summary"]
 
 PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
-                      measures=measures, check_file=check_file,
+                      measures=measures, check_file=check_file, hidden_information=True,
                       check_game=check_game, printables=printables,
                       hooks={"boss_footprints": boss_footprints, "placement": read_placement})

@@ -39,4 +39,4 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
 
 
 PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
-                      measures=measures)
+                      measures=measures, hidden_information=True)
