@@ -11,6 +11,7 @@ lower — 50 % in a coin-flip game, near 100 % in chess.
 
 from __future__ import annotations
 
+import html
 import math
 import random
 from collections.abc import Sequence
@@ -125,3 +126,24 @@ def side_by_side(strong: dict[str, Any], weak: dict[str, Any]) -> list[dict[str,
                          "random": None if w is None else {k: w[k] for k in ("games", "rate", "low", "high")},
                          "strong": {k: g[k] for k in ("games", "rate", "low", "high")}})
     return rows
+
+
+def _cell(r: dict[str, Any] | None) -> str:
+    return "–" if r is None or r.get("rate") is None else \
+        f"{100 * r['rate']:.1f}% [{100 * r['low']:.1f}–{100 * r['high']:.1f}] n={r['games']:,}"
+
+
+def as_html(lad: dict[str, Any]) -> str:
+    """The ladder's section of the HTML report: ratings, pairs, skill vs luck, balance."""
+    e = html.escape
+    rows = "".join(f"<tr><td>{e(r['agent'])}</td><td>{r['elo']:+.0f}</td><td>[{r['low']:+.0f} … {r['high']:+.0f}]</td></tr>"
+                   for r in sorted(lad["ratings"], key=lambda r: -r["elo"]))
+    pairs = "".join(f"<tr><td>{e(p['a'])} vs {e(p['b'])}</td><td>{_cell(p)}</td></tr>" for p in lad["pairs"])
+    bal = "".join(f"<tr><td>{e(r['attr'])} {e(r['group'])}</td><td>{_cell(r['random'])}</td><td>{_cell(r['strong'])}</td></tr>"
+                  for r in lad["balance"])
+    words = "".join(f"<li>{e(s)}</li>" for s in lad["summary"])
+    return (f"<h2>Skill ladder</h2><table><tr><th>agent</th><th>rating (Elo points)</th><th>95% interval</th></tr>{rows}"
+            f"</table><table><tr><th>pair</th><th>first agent's share</th></tr>{pairs}</table>"
+            f"<p>Skill vs luck: the higher-rated agent wins {_cell(lad['skill'])} (a coin flip 50%, chess near 100%).</p>"
+            f"<h2>Balance under strong play</h2><table><tr><th>side</th><th>random</th><th>{e(lad['strongest'])} "
+            f"in every seat</th></tr>{bal}</table><ul>{words}</ul>")
