@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from cardgen.cli import main
 from cardgen.games.bone_wars.state import BoneWarsState
+from cardgen.games.dino_battles.state import DinoState
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import pick
 from cardgen.play.hidden import Hand
@@ -185,7 +186,7 @@ def test_bad_agents_are_usage_errors(agent: str, expect: str) -> None:
 
 
 def test_search_refuses_a_hidden_game_without_determinize() -> None:
-    res = CliRunner().invoke(main, ["--root", str(ROOT), "simulate", "dino_battles", "--games", "1",
+    res = CliRunner().invoke(main, ["--root", str(ROOT), "simulate", "boss_fight", "--games", "1",
                                     "--agent", "mcts:10"], catch_exceptions=False)
     assert res.exit_code == 2 and "could only peek" in res.output
 
@@ -196,3 +197,37 @@ def test_mcts_in_simulate_is_reproducible() -> None:
     a = CliRunner().invoke(main, args, catch_exceptions=False)
     b = CliRunner().invoke(main, [*args[:-1], "2"], catch_exceptions=False)
     assert a.exit_code == 0 and a.stdout == b.stdout
+
+
+def test_dino_battles_determinization_does_not_peek() -> None:
+    """A determinization is itself a position the player cannot tell from the true one: from
+    either, the same generator gives the same determinization and the same choice."""
+    pkg = playkit.package("dino_battles")
+    det = pkg.determinize
+    assert det is not None
+    state = playkit.new_state("dino_battles", 2)
+    rng = random.Random(2)
+    for k in range(90):
+        who = state.current_player()
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            state.apply_action(pick(state.chance_outcomes(), rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[random.Random(k).randrange(len(legal))])
+    while state.current_player() == CHANCE:
+        state.apply_action(pick(state.chance_outcomes(), rng))
+    me = state.current_player()
+    assert me >= 0
+    twin = det(state, me, random.Random(99))
+    assert dict(twin.observation(me)) == dict(state.observation(me))
+    a, b = det(state, me, random.Random(5)), det(twin, me, random.Random(5))
+    assert isinstance(a, DinoState) and isinstance(b, DinoState) and isinstance(state, DinoState)
+    assert a.hands == b.hands and a.decks == b.decks and a.comps == b.comps
+    assert a.hands[me] == state.hands[me]
+    legal = state.legal_actions()
+    if len(legal) > 1:
+        pick_a = MCTS(Budget(playouts=6)).choose(View(state, me, det), legal, random.Random(7))
+        pick_b = MCTS(Budget(playouts=6)).choose(View(twin, me, det), twin.legal_actions(), random.Random(7))
+        assert pick_a == pick_b

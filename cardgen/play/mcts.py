@@ -77,7 +77,8 @@ class Node:
 
 
 def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP) -> list[float]:
-    """Play ``state`` to its end at random; the returns (a draw if it runs past ``cap``)."""
+    """Play ``state`` to its end at random; the returns (a draw if it runs past ``cap`` or
+    reaches a player with no legal action — an engine's slip, which real play reports)."""
     for _ in range(cap):
         who = state.current_player()
         if who == TERMINAL:
@@ -86,6 +87,8 @@ def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP) -> lis
             state.apply_action(pick(state.chance_outcomes(), rng))
         else:
             legal = state.legal_actions()
+            if not legal:           # an engine that lists nothing here: the playout counts as a draw
+                break
             state.apply_action(legal[rng.randrange(len(legal))])
     if state.is_terminal():
         return list(state.returns())
@@ -148,6 +151,8 @@ class MCTS(SearchAgent):
                 node = child
                 continue
             legal = state.legal_actions()
+            if not legal:
+                break
             untried = []
             for a in legal:
                 c = node.children.get(a)
