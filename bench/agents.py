@@ -27,7 +27,7 @@ from cardgen.content.loader import load_game  # noqa: E402
 from cardgen.core.problems import Problems  # noqa: E402
 from cardgen.play.api import CHANCE, TERMINAL  # noqa: E402
 from cardgen.play.dice import pick  # noqa: E402
-from cardgen.play.mcts import MCTS, Budget  # noqa: E402
+from cardgen.play.mcts import MCTS, Budget, rollout  # noqa: E402
 from cardgen.play.search import View  # noqa: E402
 
 
@@ -55,6 +55,14 @@ def moves_per_second(game, pkg, playouts: int, seconds: float) -> dict[str, floa
     return {"moves_per_s": round(moves / took, 3), "playouts_per_s": round(agent.playouts / took, 1), "moves": moves}
 
 
+def playout_seconds(game, pkg) -> float:
+    """Seconds one random playout from the start takes (the cost of one search playout, at most)."""
+    state = pkg.new_state(game, pkg.setups(game, random.Random(1))[0])
+    started = time.perf_counter()
+    rollout(state, random.Random(1))
+    return time.perf_counter() - started
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", default="")
@@ -77,7 +85,12 @@ def main() -> None:
         if game is None:
             continue
         out[slug] = {}
+        per = playout_seconds(game, pkg)
         for b in [int(x) for x in a.budgets.split(",")]:
+            if b * per > 3 * a.seconds:
+                print(f"{slug:<16} {'mcts:' + str(b):>8}  skipped: one move ≈ {b * per:,.0f} s (a playout {per:.2f} s)")
+                out[slug][f"mcts:{b}"] = {"skipped_move_s": round(b * per, 1)}
+                continue
             r = moves_per_second(game, pkg, b, a.seconds)
             out[slug][f"mcts:{b}"] = r
             print(f"{slug:<16} {'mcts:' + str(b):>8} {r['moves_per_s']:>9.2f} {r['playouts_per_s']:>11.0f}", flush=True)
