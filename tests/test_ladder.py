@@ -12,11 +12,12 @@ from click.testing import CliRunner
 
 from cardgen import gamehooks
 from cardgen.cli import main
-from cardgen.simulate.ladder import bradley_terry, game_score, ladder
+from cardgen.simulate.ladder import bradley_terry, game_score, ladder, summary
 from tests import simtoy
 from tests.conftest import ROOT
 
 TOY_ROOT = ROOT / "tests" / "data" / "dice_race"
+EMPTY = {"first_seat": {"games": 0}, "win_rates": {}}
 SCHEMA = json.loads((ROOT / "docs" / "schemas" / "simulate-report.schema.json").read_text(encoding="utf-8"))
 
 
@@ -49,6 +50,9 @@ def test_skill_vs_luck_of_a_sweep_and_a_coin_flip() -> None:
         return [{"status": "finished", "returns": [s, 1 - s], "agents": ["a", "b"]} for s in scores]
     sweep = ladder(["a", "b"], {(0, 1): recs([0.0] * 30)}, 1)
     assert sweep["strongest"] == "b" and sweep["skill"]["rate"] == 1.0
+    even = ladder(["a", "b"], {(0, 1): recs([0.5] * 10)}, 1)
+    assert even["skill"]["rate"] is None
+    assert "cannot tell the agents apart" in summary(even, EMPTY, EMPTY)[0]
     coin = ladder(["a", "b"], {(0, 1): recs([0.0, 1.0] * 15)}, 1)
     assert coin["skill"]["rate"] is None or abs(coin["skill"]["rate"] - 0.5) < 1e-9
 

@@ -97,8 +97,11 @@ def summary(lad: dict[str, Any], strong: dict[str, Any], weak: dict[str, Any]) -
     """Sentences a designer can quote: skill vs luck, and the seat/side shares under strong play
     beside random play."""
     best = lad["strongest"]
-    out = [f"the agent rated higher wins {_pct(lad['skill'])} of its games against one rated lower "
-           "(a coin-flip game: 50 %, chess: near 100 %)"]
+    if lad["skill"]["rate"] is None:
+        out = ["the ladder cannot tell the agents apart: they rate the same (no pair had a decisive result)"]
+    else:
+        out = [f"the agent rated higher wins {_pct(lad['skill'])} of its games against one rated lower "
+               "(a coin-flip game: 50 %, chess: near 100 %)"]
     fs, fw = strong["first_seat"], weak["first_seat"]
     if fs["games"] and fw["games"]:
         out.append(f"under strong play ({best} in every seat) the first seat wins {_pct(fs)}; "
