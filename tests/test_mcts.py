@@ -3,6 +3,7 @@ cards; bad agent names and budgets are usage errors (exit 2) with "did you mean"
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from cardgen import gamehooks
 from cardgen.cli import main
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.dino_battles.state import DinoState
@@ -185,8 +187,10 @@ def test_bad_agents_are_usage_errors(agent: str, expect: str) -> None:
     assert expect in res.output
 
 
-def test_search_refuses_a_hidden_game_without_determinize() -> None:
-    res = CliRunner().invoke(main, ["--root", str(ROOT), "simulate", "boss_fight", "--games", "1",
+def test_search_refuses_a_hidden_game_without_determinize(monkeypatch) -> None:
+    real = gamehooks.package
+    monkeypatch.setattr(gamehooks, "package", lambda slug: dataclasses.replace(real(slug), determinize=None))
+    res = CliRunner().invoke(main, ["--root", str(ROOT), "simulate", "bone_wars", "--games", "1",
                                     "--agent", "mcts:10"], catch_exceptions=False)
     assert res.exit_code == 2 and "could only peek" in res.output
 
@@ -231,3 +235,35 @@ def test_dino_battles_determinization_does_not_peek() -> None:
         pick_a = MCTS(Budget(playouts=6)).choose(View(state, me, det), legal, random.Random(7))
         pick_b = MCTS(Budget(playouts=6)).choose(View(twin, me, det), twin.legal_actions(), random.Random(7))
         assert pick_a == pick_b
+
+
+def test_boss_fight_determinization_does_not_peek() -> None:
+    """Other characters' hands are re-dealt from their unseen cards; a determinization is a
+    position the player cannot tell from the true one and gives the same determinizations."""
+    pkg = playkit.package("boss_fight")
+    det = pkg.determinize
+    assert det is not None
+    state = playkit.new_state("boss_fight", 1)
+    rng = random.Random(1)
+    for k in range(120):
+        who = state.current_player()
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            state.apply_action(pick(state.chance_outcomes(), rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[random.Random(k).randrange(len(legal))])
+    while state.current_player() == CHANCE:
+        state.apply_action(pick(state.chance_outcomes(), rng))
+    me = state.current_player()
+    assert me >= 0
+    twin = det(state, me, random.Random(99))
+    assert dict(twin.observation(me)) == dict(state.observation(me))
+    a, b = det(state, me, random.Random(5)), det(twin, me, random.Random(5))
+    hands = [{k: (dict(f.hand.known), f.hand.unknown) for k, f in x.eng.fighters.items()}  # type: ignore[attr-defined]
+             for x in (a, b, state)]
+    assert hands[0] == hands[1]
+    mine = [k for k, s in state.seat.items() if s == me]  # type: ignore[attr-defined]
+    assert all(hands[0][k] == hands[2][k] for k in mine)
+    assert twin.legal_actions() == state.legal_actions()
