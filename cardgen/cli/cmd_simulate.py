@@ -20,7 +20,11 @@ from cardgen.simulate.spec import SimError
 @click.option("--games", "n_games", type=click.IntRange(min=1), default=1000, show_default=True, help="Games per block (per --vary value).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the run; game i plays with seed S×2³²+i.")
 @click.option("--agent", "agents", multiple=True, metavar="NAME",
-              help="Agent: 'random' or one of the game's (e.g. 'greedy'); several take turns in every seat.")
+              help="Agent: 'random', one of the game's (e.g. 'greedy') or a search 'mcts:PLAYOUTS' / 'mcts:SECONDSs' "
+                   "(a time budget is not reproducible); several take turns in every seat.")
+@click.option("--ladder", default=None, metavar="A,B,…",
+              help="Skill ladder: every pair of these agents in both seat orders (--games each), ratings, "
+                   "skill vs luck, and balance with the strongest in every seat beside random.")
 @click.option("--setup", "setups", multiple=True, metavar="FILE",
               help="Deck, party or build file to play (validated first); default: the game's own setups.")
 @click.option("--vary", default=None, metavar="PARAM=V1,V2,…", help="Sweep a params.yaml value (dotted path).")
@@ -37,7 +41,7 @@ from cardgen.simulate.spec import SimError
 @click.pass_obj
 def simulate(obj: Ctx, game: str, n_games: int, seed: int, agents: tuple[str, ...], setups: tuple[str, ...],
              vary: str | None, workers: int | None, cluster: str | None, logs: Path | None, log_every: int,
-             max_steps: int, out: Path | None, fmt: str) -> None:
+             max_steps: int, out: Path | None, fmt: str, ladder: str | None) -> None:
     """Play simulated games of GAME between agents and report balance statistics."""
     obj.check_games((game,))
     pkg = gamehooks.package(game)
@@ -50,7 +54,7 @@ def simulate(obj: Ctx, game: str, n_games: int, seed: int, agents: tuple[str, ..
     if g is None or problems.has_errors:
         report(problems, fmt)
         sys.exit(1)
-    opts = Options(n_games, seed, agents, setups, vary, workers, cluster, logs, log_every, out, fmt, max_steps)
+    opts = Options(n_games, seed, agents, setups, vary, workers, cluster, logs, log_every, out, fmt, max_steps, ladder)
     try:
         code = execute(g, pkg, opts)
     except SimError as e:

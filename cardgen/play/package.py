@@ -14,9 +14,12 @@ from typing import Any
 
 from cardgen.core.record import record
 from cardgen.play.api import Action, GameState
+from cardgen.play.search import Determinize, SearchAgent
 
 #: An agent chooses among the legal actions from what its player may see.
 Agent = Callable[[Mapping[str, Any], list[Action], random.Random], Action]
+#: what plays a seat: a plain agent, or a search agent (it decides on a view that samples copies)
+Player = Agent | SearchAgent
 
 
 @record(frozen=True)
@@ -36,6 +39,12 @@ class GamePackage:
     setups_from_files: Callable[[Any, list[tuple[str, Any, Any]], random.Random], list[dict[str, Any]]] | None = None
     #: agents beyond ``random`` (e.g. ``greedy``), by name; each gets the game and its weights
     agents: Mapping[str, Callable[[Any], Agent]] = field(default_factory=dict)
+    #: a game with hidden cards: (state, player, rng) → a copy where every card ``player``
+    #: cannot see is dealt again consistently with their observation (search agents decide on
+    #: these, never on the true state)
+    determinize: Determinize | None = None
+    #: True for a game that hides cards: search agents refuse it until it has ``determinize``
+    hidden_information: bool = False
     #: the game's own measures of a finished game (for the simulation report)
     measures: Callable[[GameState], dict[str, Any]] | None = None
     #: extra checks and figures for a deck-like file: (game, kind, body, problems) → dict | None

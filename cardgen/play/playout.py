@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardgen.core.record import record
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import pick
-from cardgen.play.package import Agent
+from cardgen.play.package import Player
+from cardgen.play.search import Determinize, SearchAgent, View
 
 
 def random_agent(observation: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
@@ -29,8 +30,20 @@ class NoLegalAction(Exception):
     """A player is to act but the state lists no legal action (an engine bug)."""
 
 
-def play(state: GameState, agents: list[Agent] | Agent, rng: random.Random, max_steps: int = 20_000) -> Played:
-    """Play ``state`` on (in place) until it ends or ``max_steps`` actions were applied."""
+def decide(agent: Player, state: GameState, who: int, legal: list[Action], rng: random.Random,
+           determinize: Determinize | None = None) -> Action:
+    """``agent``'s choice for player ``who``: a plain agent sees the observation, a search agent
+    a :class:`View` (sampled copies — determinizations when the game has the hook)."""
+    if isinstance(agent, SearchAgent):
+        return agent.choose(View(state, who, determinize), legal, rng)
+    return agent(state.observation(who), legal, rng)
+
+
+def play(state: GameState, agents: list[Player] | Player, rng: random.Random, max_steps: int = 20_000,
+         determinize: Determinize | None = None, on_choice: Callable[[int], None] | None = None) -> Played:
+    """Play ``state`` on (in place) until it ends or ``max_steps`` actions were applied.
+    ``determinize`` is the game's hook (for search agents); ``on_choice(player)`` is called
+    before each player's choice is applied."""
     steps = 0
     while steps < max_steps:
         who = state.current_player()
@@ -46,7 +59,10 @@ def play(state: GameState, agents: list[Agent] | Agent, rng: random.Random, max_
             if not legal:
                 raise NoLegalAction(f"{state.players[who]} has no legal action after {steps} steps")
             agent = agents[who] if isinstance(agents, list) else agents
-            state.apply_action(agent(state.observation(who), legal, rng))
+            action = decide(agent, state, who, legal, rng, determinize)
+            if on_choice is not None:
+                on_choice(who)
+            state.apply_action(action)
         steps += 1
     return Played(state, steps, state.is_terminal())
 

@@ -7,6 +7,7 @@ agent, setup file or parameter, a cluster that does not answer).
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -19,9 +20,14 @@ import click
 from cardgen.content.model import Game
 from cardgen.core.atomic import write_bytes
 from cardgen.core.record import record
+from cardgen.play.api import CHANCE, TERMINAL
+from cardgen.play.dice import pick
+from cardgen.play.mcts import SEARCH, parse_budget
 from cardgen.play.package import GamePackage
-from cardgen.simulate import html, run, text
-from cardgen.simulate.spec import SimError, make_plan
+from cardgen.play.playout import random_agent
+from cardgen.simulate import html, ladder, run, text
+from cardgen.simulate.backends import default_workers
+from cardgen.simulate.spec import RANDOM, Plan, SimError, check_agent, make_plan
 
 
 @record
@@ -38,6 +44,7 @@ class Options:
     out: Path | None = None
     fmt: str = "text"
     max_steps: int = 20_000
+    ladder: str | None = None
 
 
 @contextmanager
@@ -61,9 +68,98 @@ def progress_bar(total: int, err: TextIO) -> Iterator[Callable[[int], None]]:
         yield step
 
 
+def ladder_names(package: GamePackage, text_: str) -> list[str]:
+    names = [n.strip() for n in text_.split(",") if n.strip()]
+    for n in names:
+        check_agent(package, n)
+    if len(set(names)) < 2 or len(set(names)) != len(names):
+        raise SimError(f"--ladder {text_!r}: name two or more different agents", "e.g. --ladder random,greedy,mcts:100")
+    return names
+
+
+def estimate(plan: Plan, games: dict[str, float], workers: int) -> float:
+    """Seconds the run's search agents will take, from a few timed random playouts of the first
+    setup: decisions a game × playouts a decision × seconds a playout, per agent."""
+    search = [n for n in games if n.partition(":")[0] in SEARCH and n not in plan.package.agents]
+    if not search or plan.package.new_state is None:
+        return 0.0
+    rng = random.Random(plan.seed)
+    started, decisions, tries = time.monotonic(), 0, 3
+    for _ in range(tries):
+        state = plan.package.new_state(plan.variants[0].game, plan.setups[0])
+        for _step in range(plan.max_steps):
+            who = state.current_player()
+            if who == TERMINAL:
+                break
+            if who == CHANCE:
+                state.apply_action(pick(state.chance_outcomes(), rng))
+                continue
+            legal = state.legal_actions()
+            decisions += len(legal) > 1
+            state.apply_action(random_agent({}, legal, rng))
+    per_playout = (time.monotonic() - started) / tries
+    per_game = decisions / tries / 2              # an agent makes about half a 2-seat game's decisions
+    total = 0.0
+    for n in search:
+        b = parse_budget(n.partition(":")[2])
+        total += games[n] * per_game * (b.playouts * per_playout if b.playouts else b.seconds)
+    return total / max(1, workers)
+
+
+def _say_estimate(err: TextIO, seconds: float) -> None:
+    if seconds >= 1:
+        long = " — hours: lower the budget or --games" if seconds > 3600 else ""
+        err.write(f"estimate: about {seconds / 60:,.1f} min of search (timed from 3 random playouts){long}\n")
+        err.flush()
+
+
+def run_ladder(game: Game, package: GamePackage, o: Options, err: TextIO) -> tuple[dict[str, Any], int]:
+    """Every pair of the ladder's agents in both seat orders, then the strongest and random in
+    every seat: the strong-play report with its ``ladder`` section."""
+    assert o.ladder is not None
+    names = ladder_names(package, o.ladder)
+
+    def plan_of(agents: list[str]) -> Plan:
+        return make_plan(game, package, games=o.games, seed=o.seed, agents=agents, setup_files=o.setups,
+                         max_steps=o.max_steps)
+    workers = o.workers or default_workers()
+    per_agent = {n: o.games * (len(names) - 1) + o.games / 2 for n in names}
+    _say_estimate(err, estimate(plan_of([RANDOM]), per_agent, workers))
+    pairs, errors = {}, 0
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            oc = run.simulate(plan_of([names[i], names[j]]), o.workers, o.cluster)
+            pairs[i, j] = oc.records[0]
+            errors += oc.errors
+    lad = ladder.ladder(names, pairs, o.seed)
+    strong = run.simulate(plan_of([lad["strongest"]]), o.workers, o.cluster)
+    weak = run.simulate(plan_of([RANDOM]), o.workers, o.cluster)
+    errors += strong.errors + weak.errors
+    report = strong.report
+    sb, wb = report["results"][0], weak.report["results"][0]
+    lad["balance"] = ladder.side_by_side(sb, wb)
+    lad["summary"] = ladder.summary(lad, sb, wb)
+    report["ladder"] = lad
+    return report, errors
+
+
 def execute(game: Game, package: GamePackage, o: Options, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run the command; prints the report (stdout) and notes (stderr); returns the exit code."""
     out, err = out or sys.stdout, err or sys.stderr
+    if o.ladder is not None:
+        if o.agents or o.vary or o.logs:
+            raise SimError("--ladder plays its own agents: leave out --agent, --vary and --logs")
+        started = time.monotonic()
+        report, errors = run_ladder(game, package, o, err)
+        out.write(run.to_json(report) if o.fmt == "json" else text.render(report))
+        out.flush()
+        err.write(f"played the ladder in {time.monotonic() - started:.1f} s\n")
+        if o.out is not None:
+            o.out.mkdir(parents=True, exist_ok=True)
+            write_bytes(o.out / "report.json", run.to_json(report).encode("utf-8"))
+            write_bytes(o.out / "report.html", html.render(report).encode("utf-8"))
+            err.write(f"wrote {o.out / 'report.json'} and {o.out / 'report.html'}\n")
+        return 1 if errors else 0
     if o.log_every < 1:
         raise SimError("--log-every must be at least 1")
     if o.out is not None:
@@ -72,6 +168,8 @@ def execute(game: Game, package: GamePackage, o: Options, out: TextIO | None = N
                 raise SimError(f"{o.out} lies inside the sources ({src}/); simulate never writes there")
     plan = make_plan(game, package, games=o.games, seed=o.seed, agents=o.agents, setup_files=o.setups,
                      vary=o.vary, max_steps=o.max_steps, log_every=o.log_every if o.logs else 0)
+    share = len(plan.variants) * o.games / len(plan.agents)
+    _say_estimate(err, estimate(plan, {n: share * 2 for n in plan.agents}, o.workers or default_workers()))
     started = time.monotonic()
     with progress_bar(o.games * len(plan.variants), err) as step:
         outcome = run.simulate(plan, o.workers, o.cluster, step)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+from cardgen.simulate import ladder
 from cardgen.simulate.text import num, pct
 
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
@@ -224,6 +225,8 @@ def render(report: dict[str, Any]) -> str:
     head = (f"<p class='meta'>{report['games']:,} games a block · seed {report['seed']} · agents "
             f"{e(', '.join(report['agents']))} · {len(report['setups'])} setup(s) · step cap {report['max_steps']:,}</p>")
     body = [f"<h1>{e(title)}</h1>", head]
+    if report.get("ladder"):
+        body.append(ladder.as_html(report["ladder"]))
     if report["vary"]:
         body.append(f"<h2>Sweep of {e(report['vary']['param'])}</h2>")
         attrs = list(dict.fromkeys(a for b in report["results"] for a in b["win_rates"]))

@@ -24,6 +24,7 @@ from cardgen.core.params import lookup
 from cardgen.core.problems import Problems, display_path
 from cardgen.core.record import record
 from cardgen.play.lookup import hint_for, nearest
+from cardgen.play.mcts import SEARCH, BudgetError, parse_budget
 from cardgen.play.package import GamePackage
 
 RANDOM = "random"
@@ -75,11 +76,32 @@ def agent_names(package: GamePackage) -> list[str]:
     return [RANDOM, *[n for n in package.agents if n != RANDOM]]
 
 
-def check_agents(package: GamePackage, names: Sequence[str]) -> list[str]:
+def check_agent(package: GamePackage, name: str) -> str:
+    """``name`` if it names an agent (``random``, the game's own, ``mcts:BUDGET``), else a
+    SimError (exit 2) with "did you mean"."""
     known = agent_names(package)
+    if name in known:
+        return name
+    base, colon, budget = name.partition(":")
+    if base in SEARCH:
+        if package.hidden_information and package.determinize is None:
+            raise SimError(f"agent '{name}': this game hides cards and has no determinize hook yet, so a "
+                           "search agent could only peek", f"agents: {', '.join(known)}")
+        if not colon:
+            raise SimError(f"agent '{name}' needs a budget", f"write {base}:500 (playouts a move) or {base}:2s")
+        try:
+            parse_budget(budget)
+        except BudgetError as e:
+            raise SimError(f"agent '{name}': {e}", f"did you mean '{base}:500' or '{base}:2s'?") from None
+        return name
+    offered = known + [f"{s}:{budget if colon else 500}" for s in SEARCH]
+    hint = hint_for(name, offered)
+    raise SimError(f"unknown agent '{name}'", hint or f"agents: {', '.join(known + [s + ':BUDGET' for s in SEARCH])}")
+
+
+def check_agents(package: GamePackage, names: Sequence[str]) -> list[str]:
     for n in names:
-        if n not in known:
-            raise SimError(f"unknown agent '{n}'", hint_for(n, known) or f"agents: {', '.join(known)}")
+        check_agent(package, n)
     return list(names) or [RANDOM]
 
 

@@ -86,10 +86,32 @@ def _listed(title: str, games: list[dict[str, Any]], count: int, extra: str = ""
     return lines
 
 
+def _ladder(lad: dict[str, Any]) -> list[str]:
+    w = max(len(r["agent"]) for r in lad["ratings"])
+    lines = ["", "skill ladder (Bradley–Terry, Elo points, first agent 0; 95% bootstrap interval)"]
+    for r in sorted(lad["ratings"], key=lambda r: -r["elo"]):
+        lines.append(f"  {r['agent']:<{w}}  {r['elo']:>+7.0f}  [{r['low']:+.0f} … {r['high']:+.0f}]")
+    lines.append("pairs (first agent's share, both seat orders)")
+    for p in lad["pairs"]:
+        lines.append(f"  {p['a']} vs {p['b']}: {interval(p)}  n={p['games']:,}")
+    sk = lad["skill"]
+    lines.append(f"skill vs luck: the higher-rated agent wins {interval(sk)} (coin flip 50%, chess ~100%)")
+    lines.append(f"balance: random beside {lad['strongest']} in every seat")
+    a = max((len(r["attr"]) + len(r["group"]) for r in lad["balance"]), default=4) + 1
+    for r in lad["balance"]:
+        left = interval(r["random"]) if r["random"] else "–"
+        lines.append(f"  {r['attr'] + ' ' + r['group']:<{a}}  random {left:<22}  strong {interval(r['strong'])}")
+    lines += ["in plain words:"] + [f"  {s}" for s in lad["summary"]]
+    lines += ["", f"the report below: {lad['strongest']} in every seat"]
+    return lines
+
+
 def render(report: dict[str, Any]) -> str:
     agents = ", ".join(report["agents"])
     lines = [f"{report['title']}: {report['games']:,} game(s) a block, seed {report['seed']}, agents {agents}, "
              f"{len(report['setups'])} setup(s), step cap {report['max_steps']:,}"]
+    if report.get("ladder"):
+        lines += _ladder(report["ladder"])
     for b in report["results"]:
         lines.append("")
         if b["label"]:

@@ -21,8 +21,9 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.core.record import record
-from cardgen.play.api import Action, GameState
-from cardgen.play.package import Agent, GamePackage
+from cardgen.play.api import GameState
+from cardgen.play.mcts import MCTS, SEARCH, parse_budget
+from cardgen.play.package import GamePackage, Player
 from cardgen.play.playout import as_jsonl, play, random_agent
 from cardgen.simulate.spec import RANDOM, agent_at
 from cardgen.simulate.verify import verify
@@ -61,11 +62,18 @@ class Task:
     stop: int
 
 
-def _agents(ctx: Context, game: Game) -> dict[str, Agent]:
-    out: dict[str, Agent] = {RANDOM: random_agent}
-    for name in set(ctx.agents) - {RANDOM}:
-        out[name] = ctx.package.agents[name](game)
-    return out
+def make_agent(package: GamePackage, game: Game, name: str) -> Player:
+    """The agent a checked name stands for (see ``spec.check_agent``)."""
+    if name == RANDOM:
+        return random_agent
+    base, colon, budget = name.partition(":")
+    if colon and base in SEARCH and name not in package.agents:
+        return MCTS(parse_budget(budget))
+    return package.agents[name](game)
+
+
+def _agents(ctx: Context, game: Game) -> dict[str, Player]:
+    return {name: make_agent(ctx.package, game, name) for name in sorted(set(ctx.agents) | {RANDOM})}
 
 
 def _card_ids(value: Any, cards: Mapping[str, Any]) -> list[str]:
@@ -135,7 +143,7 @@ def _jsonable(v: Any) -> Any:
     return str(v)
 
 
-def play_one(ctx: Context, variant: int, index: int, agents: dict[str, Agent], cards: Mapping[str, Any]
+def play_one(ctx: Context, variant: int, index: int, agents: dict[str, Player], cards: Mapping[str, Any]
              ) -> dict[str, Any]:
     """Play game ``index`` of ``variant``; never raises for an engine's error (it is recorded)."""
     game = ctx.games[variant]
@@ -151,14 +159,11 @@ def play_one(ctx: Context, variant: int, index: int, agents: dict[str, Agent], c
         state = ctx.package.new_state(game, ctx.setups[rec["setup"]])
         st = state
 
-        def seat_agent(p: int, agent: Agent) -> Agent:
-            def chosen(obs: Mapping[str, Any], legal: list[Action], r: random.Random) -> Action:
-                seats[len(st.history)] = p
-                return agent(obs, legal, r)
-            return chosen
+        def chosen(p: int) -> None:
+            seats[len(st.history)] = p
         names = [agent_at(ctx.agents, rec["rotation"], p) for p in range(len(state.players))]
         rec["agents"] = names
-        played = play(state, [seat_agent(p, agents[a]) for p, a in enumerate(names)], rng, ctx.max_steps)
+        played = play(state, [agents[a] for a in names], rng, ctx.max_steps, ctx.package.determinize, chosen)
         rec["steps"] = played.steps
         verify(ctx.package, game, ctx.setups[rec["setup"]], state, index)     # the rules accept it, or an error
         if not played.finished:

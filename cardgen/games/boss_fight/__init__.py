@@ -22,6 +22,7 @@ from __future__ import annotations
 from cardgen.games.boss_fight.agents import greedy
 from cardgen.games.boss_fight.builds import analyse, boss_footprints, read_boss, read_deck, read_party
 from cardgen.games.boss_fight.content import check_game
+from cardgen.games.boss_fight.determinize import determinize
 from cardgen.games.boss_fight.engine import Engine
 from cardgen.games.boss_fight.figures import boss_stats, check_file, summary
 from cardgen.games.boss_fight.game_state import BossFightState, new_state, setups
@@ -36,6 +37,6 @@ __all__ = ["BF_EVENTS", "PACKAGE", "BossFightState", "new_state", "setups", "BF_
            "check_game", "damage_formula", "printables", "read_boss", "read_deck", "read_party", "summary"]
 
 PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
-                      measures=measures, check_file=check_file,
+                      measures=measures, check_file=check_file, hidden_information=True, determinize=determinize,
                       check_game=check_game, printables=printables,
                       hooks={"boss_footprints": boss_footprints, "placement": read_placement})

@@ -1,0 +1,178 @@
+"""Monte-Carlo tree search agents: UCT, and single-observer information-set MCTS.
+
+One compact implementation serves both (Cowling, Powley & Whitehouse 2012, "Information Set
+Monte Carlo Tree Search", SO-ISMCTS): every iteration starts from a copy of the position the
+agent's :class:`~.search.View` samples — the position itself in a game without hidden
+information (then this is plain UCT), a determinization otherwise — descends the tree by UCB1
+over the actions legal in that copy (counting how often each was *available*, as ISMCTS
+does), samples chance nodes by their probabilities, adds one node, plays the rest at random,
+and backs up ``state.returns()``: each node scores the return of the player who chose it.
+
+Budgets: ``mcts:500`` is 500 playouts a move (reproducible: the agent draws from the game's
+seeded generator); ``mcts:2s`` is two seconds a move (not reproducible: how many playouts fit
+depends on the machine).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import time
+
+from cardgen.core.record import record
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.dice import pick
+from cardgen.play.search import SearchAgent, View
+
+#: the search agents' names (``NAME:BUDGET``)
+SEARCH = ("mcts",)
+#: UCB1's exploration constant (returns lie in [0, 1])
+EXPLORE = 0.7
+#: a playout that has not ended after this many actions counts as a draw
+ROLLOUT_CAP = 5000
+
+_BUDGET = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<unit>s|ms)?")
+
+
+@record(frozen=True)
+class Budget:
+    playouts: int = 0             #: playouts a move (reproducible)
+    seconds: float = 0.0          #: or a time a move (not reproducible)
+
+    def __str__(self) -> str:
+        return f"{self.playouts}" if self.playouts else f"{self.seconds:g}s"
+
+
+class BudgetError(ValueError):
+    pass
+
+
+def parse_budget(text: str) -> Budget:
+    """``500`` → 500 playouts, ``2s``/``1.5s``/``300ms`` → a time a move; else BudgetError."""
+    m = _BUDGET.fullmatch(text.strip())
+    if m is None:
+        raise BudgetError(f"'{text}' is no budget: write playouts a move (mcts:500) or a time (mcts:2s)")
+    n, unit = float(m["n"]), m["unit"]
+    if unit is None:
+        if not m["n"].isdigit():
+            raise BudgetError(f"'{text}': playouts are a whole number (mcts:500), or add a unit (mcts:{text}s)")
+        if int(n) < 1:
+            raise BudgetError(f"'{text}': a search needs at least 1 playout a move")
+        return Budget(playouts=int(n))
+    seconds = n / 1000 if unit == "ms" else n
+    if seconds <= 0:
+        raise BudgetError(f"'{text}': a time budget must be more than 0")
+    return Budget(seconds=seconds)
+
+
+class Node:
+    __slots__ = ("children", "visits", "avail", "total")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+
+
+def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP) -> list[float]:
+    """Play ``state`` to its end at random; the returns (a draw if it runs past ``cap`` or
+    reaches a player with no legal action — an engine's slip, which real play reports)."""
+    for _ in range(cap):
+        who = state.current_player()
+        if who == TERMINAL:
+            return list(state.returns())
+        if who == CHANCE:
+            state.apply_action(pick(state.chance_outcomes(), rng))
+        else:
+            legal = state.legal_actions()
+            if not legal:           # an engine that lists nothing here: the playout counts as a draw
+                break
+            state.apply_action(legal[rng.randrange(len(legal))])
+    if state.is_terminal():
+        return list(state.returns())
+    n = len(state.players)
+    return [1.0 / n] * n
+
+
+class MCTS(SearchAgent):
+    """UCT / SO-ISMCTS with random playouts (see the module's text)."""
+
+    def __init__(self, budget: Budget, explore: float = EXPLORE, cap: int = ROLLOUT_CAP):
+        self.budget, self.explore, self.cap = budget, explore, cap
+        self.playouts = 0             # playouts made so far (for speed figures)
+
+    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        root = Node()
+        if self.budget.playouts:
+            for _ in range(self.budget.playouts):
+                self.iterate(root, view.sample(rng), rng)
+        else:
+            deadline = time.monotonic() + self.budget.seconds
+            while True:
+                self.iterate(root, view.sample(rng), rng)
+                if time.monotonic() >= deadline:
+                    break
+        order = {a: i for i, a in enumerate(legal)}
+        best = max((a for a in root.children if a in order),
+                   key=lambda a: (root.children[a].visits, root.children[a].total, -order[a]), default=None)
+        return best if best is not None else legal[0]
+
+    def _select(self, node: Node, legal: list[Action]) -> Action:
+        best, best_v = legal[0], -math.inf
+        for a in legal:
+            c = node.children[a]
+            v = c.total / c.visits + self.explore * math.sqrt(math.log(c.avail) / c.visits)
+            if v > best_v:
+                best, best_v = a, v
+        return best
+
+    def iterate(self, root: Node, state: GameState, rng: random.Random) -> None:
+        """One iteration on ``state`` (a sampled copy, played on in place)."""
+        self.playouts += 1
+        node = root
+        path: list[tuple[Node, int]] = []
+        while True:
+            who = state.current_player()
+            if who == TERMINAL:
+                break
+            if who == CHANCE:
+                a = pick(state.chance_outcomes(), rng)
+                child = node.children.get(a)
+                state.apply_action(a)
+                if child is None:
+                    node.children[a] = child = Node()
+                    path.append((child, CHANCE))
+                    break
+                path.append((child, CHANCE))
+                node = child
+                continue
+            legal = state.legal_actions()
+            if not legal:
+                break
+            untried = []
+            for a in legal:
+                c = node.children.get(a)
+                if c is None:
+                    untried.append(a)
+                else:
+                    c.avail += 1
+            if untried:
+                a = untried[rng.randrange(len(untried))]
+                node.children[a] = child = Node()
+                state.apply_action(a)
+                path.append((child, who))
+                break
+            a = self._select(node, legal)
+            node = node.children[a]
+            state.apply_action(a)
+            path.append((node, who))
+        returns = rollout(state, rng, self.cap)
+        root.visits += 1
+        for n, who in path:
+            n.visits += 1
+            if who >= 0:
+                n.total += returns[who]

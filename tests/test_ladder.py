@@ -1,0 +1,88 @@
+"""The skill ladder: ratings that order agents by strength, the report (text, JSON against its
+schema, HTML), the same bytes on 1 or 2 workers, and bad ladders as usage errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from cardgen import gamehooks
+from cardgen.cli import main
+from cardgen.simulate.ladder import bradley_terry, game_score, ladder, summary
+from tests import simtoy
+from tests.conftest import ROOT
+
+TOY_ROOT = ROOT / "tests" / "data" / "dice_race"
+EMPTY = {"first_seat": {"games": 0}, "win_rates": {}}
+SCHEMA = json.loads((ROOT / "docs" / "schemas" / "simulate-report.schema.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    real = gamehooks.package
+    monkeypatch.setattr(gamehooks, "package", lambda slug: simtoy.PACKAGE if slug == simtoy.SLUG else real(slug))
+
+    def invoke(*args: str):
+        return CliRunner().invoke(main, ["--root", str(TOY_ROOT), *args], catch_exceptions=False)
+    return invoke
+
+
+def test_bradley_terry_orders_by_wins() -> None:
+    elo = bradley_terry(["a", "b", "c"], {(0, 1): [0.0] * 8 + [1.0] * 2, (0, 2): [0.0] * 10, (1, 2): [0.0] * 7 + [1.0] * 3})
+    assert elo[0] == 0 and elo[0] < elo[1] < elo[2]
+    even = bradley_terry(["a", "b"], {(0, 1): [1.0, 0.0] * 10})
+    assert abs(even[1]) < 1e-6
+
+
+def test_game_score_counts_seats_of_each_agent() -> None:
+    rec = {"status": "finished", "returns": [0.0, 1.0], "agents": ["x", "y"]}
+    assert game_score(rec, "x", "y") == 0.0 and game_score(rec, "y", "x") == 1.0
+    assert game_score({**rec, "returns": [0.5, 0.5]}, "x", "y") == 0.5
+    assert game_score({"status": "error"}, "x", "y") is None
+
+
+def test_skill_vs_luck_of_a_sweep_and_a_coin_flip() -> None:
+    def recs(scores: list[float]) -> list[dict]:
+        return [{"status": "finished", "returns": [s, 1 - s], "agents": ["a", "b"]} for s in scores]
+    sweep = ladder(["a", "b"], {(0, 1): recs([0.0] * 30)}, 1)
+    assert sweep["strongest"] == "b" and sweep["skill"]["rate"] == 1.0
+    even = ladder(["a", "b"], {(0, 1): recs([0.5] * 10)}, 1)
+    assert even["skill"]["rate"] is None
+    assert "cannot tell the agents apart" in summary(even, EMPTY, EMPTY)[0]
+    coin = ladder(["a", "b"], {(0, 1): recs([0.0, 1.0] * 15)}, 1)
+    assert coin["skill"]["rate"] is None or abs(coin["skill"]["rate"] - 0.5) < 1e-9
+
+
+def test_ladder_report(cli, tmp_path: Path) -> None:
+    args = ("simulate", simtoy.SLUG, "--ladder", "random,greedy,mcts:4", "--games", "16", "--format", "json")
+    one = cli(*args, "--workers", "1")
+    two = cli(*args, "--workers", "2", "--out", str(tmp_path))
+    assert one.exit_code == 0, one.output
+    assert one.stdout == two.stdout
+    report = json.loads(one.stdout)
+    jsonschema.validate(report, SCHEMA)
+    lad = report["ladder"]
+    assert [r["agent"] for r in lad["ratings"]] == ["random", "greedy", "mcts:4"]
+    assert report["agents"] == [lad["strongest"]]
+    assert lad["summary"] and "first seat wins" in " ".join(lad["summary"])
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "Skill ladder" in page and "Balance under strong play" in page
+    text = cli("simulate", simtoy.SLUG, "--ladder", "random,greedy", "--games", "8")
+    assert text.exit_code == 0 and "skill vs luck" in text.stdout and "in plain words" in text.stdout
+
+
+@pytest.mark.parametrize("ladder_arg,expect", [("random", "two or more"), ("random,random", "two or more"),
+                                               ("random,gredy", "did you mean 'greedy'?"),
+                                               ("random,mcts:abc", "no budget")])
+def test_bad_ladders(cli, ladder_arg: str, expect: str) -> None:
+    res = cli("simulate", simtoy.SLUG, "--ladder", ladder_arg, "--games", "2")
+    assert res.exit_code == 2 and expect in res.output, res.output
+
+
+def test_ladder_refuses_agent_options(cli) -> None:
+    res = cli("simulate", simtoy.SLUG, "--ladder", "random,greedy", "--agent", "greedy", "--games", "2")
+    assert res.exit_code == 2 and "--ladder plays its own agents" in res.output
