@@ -53,7 +53,14 @@ DICE = {
     "loot_battles": {"dice", "rolls"},
 }
 PER_GAME = 25          # mutations of each class per game
-LOOT_XFAIL = pytest.mark.xfail(strict=False, reason="loot_battles: knock-on fixed in the one-model branch")
+#: Loot & Battles' slips that still knock on (a stated Health or Dodge that a later event reads
+#: again, an enemy-placement roll that reshuffles the battle): known debt until its checker is the
+#: shared replay over its state (issue 29); strict, so a fix must take its line out of this set
+LOOT_STILL = {"stated-win-2p.yaml:221:hp_left@79-80", "stated-win-2p.yaml:86:hp_left@82-83",
+              "stated-win-2p.yaml:33:dodge_left@63-64", "stated-win-2p.yaml:97:dodge_left@66-67",
+              "stated-loss-3p.yaml:109:hp_left@70-71", "stated-loss-3p.yaml:37:dodge_left@63-64",
+              "die-win-2p.yaml:15:rolls@50-51", "die-win-2p.yaml:132:dice@50-51", "die-loss-3p.yaml:15:rolls@59-60"}
+LOOT_XFAIL = pytest.mark.xfail(strict=True, reason="loot_battles: a knock-on left for the shared replay (issue 29)")
 
 _NUM = re.compile(r"(?<=[\[\s:,{])(-?\d+)(?=[\],}\s])")
 _KEY = re.compile(r"([A-Za-z_][\w#]*)\s*:")
@@ -109,8 +116,9 @@ def _cases() -> list:
     for game in GAMES:
         for kind in ("stated", "die"):
             for m in _mutations(game, kind):
-                marks = [LOOT_XFAIL] if game == "loot_battles" else []
-                out.append(pytest.param(game, kind, *m, marks=marks, id=f"{game}-{kind}-{m[0]}:{m[1]}:{m[2]}"))
+                tail = f"{kind}-{m[0]}:{m[1]}:{m[2]}"
+                marks = [LOOT_XFAIL] if game == "loot_battles" and tail in LOOT_STILL else []
+                out.append(pytest.param(game, kind, *m, marks=marks, id=f"{game}-{tail}"))
     return out
 
 
@@ -146,7 +154,6 @@ def test_one_mutated_number_is_one_error(games, tmp_path, game, kind, name, line
         assert len(errs) <= 1 and all(at >= line for _, at in errs), (where, errs)
 
 
-@LOOT_XFAIL
 def test_a_missed_die_with_its_damage_left_as_recorded_is_one_error(games, tmp_path):
     """Issue 28's case: ana's die [5] written [1] (a miss) with 'damage: 2' left as recorded is one
     error at that line; the replay goes on with the damage (rats#2 is down), so no knock-on after it
