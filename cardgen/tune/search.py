@@ -122,12 +122,15 @@ def search(game: Game, package: GamePackage, spec: TuneSpec, s: Settings, out: P
     history = [(t.number, dict(t.params), list(t.values)) for t in complete]
     front = [t.number for t in st.best_trials]
     best_t = min(st.best_trials, key=lambda t: (sum(t.values), t.number))
-    best = {k.name: best_t.params[k.name] for k in knobs}
     today = {k.name: k.current for k in knobs}
+    imp = importances(st, knobs, len(s.objectives))
+    # a knob unimportant to every objective keeps today's value: the proposal changes what matters
+    idle = {k.name for k in knobs if imp and all(shares[k.name] < UNIMPORTANT for shares in imp)}
+    best = {k.name: today[k.name] if k.name in idle else best_t.params[k.name] for k in knobs}
     n = s.check_games or 4 * s.games
     before = Side(params_of(knobs, today), play(game, package, s, params_of(knobs, today), 2 * s.seed + 1, n))
     after = Side(params_of(knobs, best), play(game, package, s, params_of(knobs, best), 2 * s.seed + 1, n))
-    return Result(knobs, s, history, front, best, before, after, importances(st, knobs, len(s.objectives)))
+    return Result(knobs, s, history, front, best, before, after, imp)
 
 
 def importances(st: Any, knobs: Sequence[Knob], n: int) -> list[dict[str, float]]:
