@@ -47,6 +47,7 @@ goldens: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/simulate.py
+	$(BIN)/python bench/tune.py
 
 clean:
 	rm -rf build bench/work
