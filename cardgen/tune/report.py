@@ -64,10 +64,17 @@ def changes(game: Game, r: Result) -> str:
     out.append("")
     for i, o in enumerate(r.settings.objectives):
         b, a = r.before.measured[i], r.after.measured[i]
-        verdict = "" if r.significant(i) else " (inside the noise)"
+        verdict = f" ({verdict_of(r, i)})"
         out.append(f"- {objs.label(o)}: {_m(b)} → {_m(a)}{verdict}, re-measured on "
                    f"{r.settings.check_games or 4 * r.settings.games} fresh games")
     return "\n".join(out) + "\n"
+
+
+def verdict_of(r: Result, i: int) -> str:
+    b, a = r.before.measured[i], r.after.measured[i]
+    if r.significant(i):
+        return "improved beyond the noise"
+    return "better, inside the noise" if a.value < b.value else "no better on fresh games"
 
 
 def _m(m: objs.Measured) -> str:
@@ -114,7 +121,7 @@ def render(game: Game, r: Result, diff_text: str) -> str:
     for i, o in enumerate(r.settings.objectives):
         b, a = r.before.measured[i], r.after.measured[i]
         rows.append(f"<tr><td>{h.escape(objs.label(o))}</td><td>{_m(b)}</td><td>{_m(a)}</td>"
-                    f"<td>{'improved' if r.significant(i) else 'inside the noise'}</td></tr>")
+                    f"<td>{verdict_of(r, i)}</td></tr>")
     imp = []
     for i, shares in enumerate(r.importances):
         for k, v in sorted(shares.items(), key=lambda kv: -kv[1]):
