@@ -181,3 +181,13 @@ def test_out_inside_the_sources_is_refused(tmp_path):
     g = game(root)
     with pytest.raises(SimError, match="inside the sources"):
         execute(g, tunetoy.PACKAGE, settings(), root / "rules" / "x", False, Problems(), io.StringIO())
+
+
+def test_several_objectives_give_a_pareto_front(tmp_path):
+    g = game(project(tmp_path))
+    s = settings(objectives=objectives.parse(["balance", "first_seat", "length=1..2"]), trials=4, games=40)
+    r = search.search(g, tunetoy.PACKAGE, spec.load(g, Problems()), s, tmp_path / "o")
+    assert r.pareto and set(r.pareto) <= {n for n, _p, _v in r.history}
+    assert r.after.measured[2].value == 0.0            # a duel is two rolls: inside 1..2
+    assert len(r.importances) == 3
+    assert "<img" in report.render(g, r, report.diff(g, r.after.values))
