@@ -163,6 +163,8 @@ def test_the_command_changes_sources_only_with_apply(tmp_path, cli):
     assert res.exit_code == 0, res.output
     new = params.read_text(encoding="utf-8")
     assert new == old.replace("hares: {bonus: 1}", "hares: {bonus: 0}")       # comments and layout kept
+    assert "rebuilding dice_race's printables" in res.output
+    assert list((root / "build").rglob("*.pdf"))
     assert "`teams.hares.bonus`: 1 → 0" in (root / "rules" / "dice_race" / "tune-changes.md").read_text(encoding="utf-8")
 
 

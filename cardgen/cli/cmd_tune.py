@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from cardgen import gamehooks
+from cardgen.cli.cmd_build import build
 from cardgen.cli.common import FORMAT, Ctx, report
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
@@ -31,7 +32,8 @@ from cardgen.tune.search import Settings
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("tune-out"), show_default=True,
               help="The study (resumable), report.html, params.diff, changelog.md.")
-@click.option("--apply", "do_apply", is_flag=True, help="Write the proposal into params.yaml (and a changelog entry).")
+@click.option("--apply", "do_apply", is_flag=True,
+              help="Write the proposal into params.yaml (and a changelog entry), then rebuild GAME's printables.")
 @FORMAT
 @click.pass_obj
 def tune(obj: Ctx, game: str, objective: tuple[str, ...], agents: tuple[str, ...], trials: int, games_per_trial: int,
@@ -63,4 +65,9 @@ def tune(obj: Ctx, game: str, objective: tuple[str, ...], agents: tuple[str, ...
     if r is None:
         report(problems, fmt)
         sys.exit(1)
+    if do_apply and r.after.values != r.before.values:
+        # the printables that print those numbers: a build redoes only what changed (build/.cache)
+        click.echo(f"rebuilding {game}'s printables", err=True)
+        click.get_current_context().invoke(build, games=(game,), out=None, paper=None, duplex=None, offset=None,
+                                           draft=None, only=(), cards_sel=None, fmt=fmt)
     sys.exit(0)
