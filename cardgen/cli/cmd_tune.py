@@ -24,12 +24,14 @@ from cardgen.tune.search import Settings
               help="balance (default), first_seat or length=LO..HI; several: a Pareto front (NSGA-II).")
 @click.option("--agent", "agents", multiple=True, metavar="NAME", help="Agent(s), as `cardgen simulate --agent`.")
 @click.option("--trials", type=click.IntRange(min=1), default=30, show_default=True, help="Trials in the study (resumed ones count).")
-@click.option("--games-per-trial", type=click.IntRange(min=1), default=200, show_default=True)
+@click.option("--games-per-trial", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Seeded games each trial plays (the same games for every trial).")
 @click.option("--check-games", type=click.IntRange(min=0), default=0,
               help="Fresh games re-measuring today's and the proposed numbers (default 4 × games per trial).")
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Local worker processes (default: all cores).")
 @click.option("--cluster", default=None, metavar="ADDRESS", help="Dask scheduler, e.g. tcp://HOST:8786.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the study: trials play seed 2S, the re-measure 2S+1.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("tune-out"), show_default=True,
               help="The study (resumable), report.html, params.diff, changelog.md.")
 @click.option("--apply", "do_apply", is_flag=True,
