@@ -193,3 +193,20 @@ def test_several_objectives_give_a_pareto_front(tmp_path):
     assert r.after.measured[2].value == 0.0            # a duel is two rolls: inside 1..2
     assert len(r.importances) == 3
     assert "<img" in report.render(g, r, report.diff(g, r.after.values))
+
+
+def test_ctrl_c_leaves_a_resumable_study_and_untouched_sources(tmp_path):
+    root = project(tmp_path)
+    params = root / "rules" / "dice_race" / "params.yaml"
+    old = params.read_text(encoding="utf-8")
+    g = game(root)
+    sp = spec.load(g, Problems())
+
+    def interrupt(n: int, _vals: list[float]) -> None:
+        if n == 2:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        search.search(g, tunetoy.PACKAGE, sp, settings(trials=5, games=40), tmp_path / "o", interrupt)
+    assert params.read_text(encoding="utf-8") == old
+    r = search.search(g, tunetoy.PACKAGE, sp, settings(trials=5, games=40), tmp_path / "o")
+    assert len(r.history) == 5 and [n for n, _p, _v in r.history][:2] == [0, 1]      # trials 0, 1 kept
