@@ -210,3 +210,11 @@ def test_ctrl_c_leaves_a_resumable_study_and_untouched_sources(tmp_path):
     assert params.read_text(encoding="utf-8") == old
     r = search.search(g, tunetoy.PACKAGE, sp, settings(trials=5, games=40), tmp_path / "o")
     assert len(r.history) == 5 and [n for n, _p, _v in r.history][:2] == [0, 1]      # trials 0, 1 kept
+
+
+def test_a_study_resumes_only_under_its_own_settings(tmp_path):
+    g = game(project(tmp_path))
+    sp = spec.load(g, Problems())
+    search.search(g, tunetoy.PACKAGE, sp, settings(trials=2, games=30), tmp_path / "o")
+    with pytest.raises(SimError, match="holds a study of other settings"):
+        search.search(g, tunetoy.PACKAGE, sp, settings(trials=3, games=50), tmp_path / "o")

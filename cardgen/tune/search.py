@@ -104,8 +104,14 @@ def search(game: Game, package: GamePackage, spec: TuneSpec, s: Settings, out: P
     st = study(game, s, out)
     knobs = spec.knobs
     done = [t for t in st.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    made = {"games": s.games, "seed": s.seed, "agents": list(s.agents),
+            "knobs": [[k.name, k.low, k.high, k.step] for k in knobs]}
     if not st.trials:
+        st.set_user_attr("settings", made)
         st.enqueue_trial({k.name: k.current for k in knobs})      # today's numbers: trial 0
+    elif st.user_attrs.get("settings") != made:
+        raise SimError(f"{out} holds a study of other settings (games per trial, seed, agents or tune.yaml)",
+                       "give another --out, or the same settings to resume it")
 
     def objective(trial: Any) -> list[float]:
         values = {k.name: _suggest(trial, k) for k in knobs}
