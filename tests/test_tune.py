@@ -136,6 +136,22 @@ def test_unknown_objectives_are_usage_errors():
     with pytest.raises(SimError, match="length=LO..HI"):
         objectives.parse(["length=9..3"])
     assert [o.name for o in objectives.parse(["balance", "length=2..4"])] == ["balance", "length"]
+    assert objectives.parse(["measure:gap=0..1"])[0].measure == "gap"
+    with pytest.raises(SimError, match="measure:NAME=LO..HI"):
+        objectives.parse(["measure:=0..1"])
+
+
+def test_a_games_own_measure_is_an_objective(tmp_path):
+    g = game(project(tmp_path, "numbers:\n  teams.hares.bonus: {min: 0, max: 3}\n"))
+    sp = spec.load(g, Problems())
+    s = settings(objectives=objectives.parse(["measure:gap=3..9"]), trials=6, games=100)
+    r = search.search(g, tunetoy.PACKAGE, sp, s, tmp_path / "o")
+    # the mean gap is 35/18, 2.06, 2.56, 3.22 for bonus 0..3 (closed form): the largest tried bonus is best
+    assert r.best["teams.hares.bonus"] == max(p["teams.hares.bonus"] for _n, p, _v in r.history)
+    s = settings(objectives=objectives.parse(["measure:goals=0..1"]), trials=2, games=20)
+    with pytest.raises(SimError, match="'goals' is no measure") as e:
+        search.search(g, tunetoy.PACKAGE, sp, s, tmp_path / "p")
+    assert e.value.hint == "measures: gap, tie"
 
 
 @pytest.fixture

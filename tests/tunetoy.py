@@ -83,4 +83,9 @@ def new_state(game: Game, setup: Mapping[str, Any]) -> DuelState:
     return DuelState(game, setup)
 
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups)
+def measures(state: GameState) -> dict[str, Any]:
+    assert isinstance(state, DuelState)
+    return {"gap": abs(state.totals[0] - state.totals[1]), "tie": state.totals[0] == state.totals[1]}
+
+
+PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, measures=measures)

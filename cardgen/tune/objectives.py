@@ -5,6 +5,8 @@
 - ``first_seat``: the first seat's advantage over the fair share, in absolute value.
 - ``length=LO..HI``: how far the mean game length (the report's first length measure) lies
   outside LO..HI.
+- ``measure:NAME=LO..HI``: the same for one of the game's own measures (a number or true/false
+  per game, as ``cardgen simulate`` lists them), e.g. ``measure:goals=2..4``.
 """
 
 from __future__ import annotations
@@ -17,14 +19,15 @@ from typing import Any
 from cardgen.core.record import record
 from cardgen.simulate.spec import SimError
 
-BUILT_IN = ("balance", "first_seat", "length=LO..HI")
+BUILT_IN = ("balance", "first_seat", "length=LO..HI", "measure:NAME=LO..HI")
 
 
 @record
 class Objective:
     name: str
-    low: float = 0.0              # length target
+    low: float = 0.0              # length or measure target
     high: float = 0.0
+    measure: str = ""
 
 
 @record
@@ -40,18 +43,20 @@ def parse(texts: Sequence[str]) -> list[Objective]:
         if t in ("balance", "first_seat"):
             out.append(Objective(t))
             continue
-        if t.startswith("length="):
-            lo, sep, hi = t.removeprefix("length=").partition("..")
+        if t.startswith(("length=", "measure:")):
+            head, _, rng = t.partition("=")
+            lo, sep, hi = rng.partition("..")
             try:
                 a, b = float(lo), float(hi)
             except ValueError:
                 a = b = math.nan
-            if not sep or not a <= b:
-                raise SimError(f"--objective {t}: expects length=LO..HI (numbers, LO ≤ HI)")
-            out.append(Objective("length", a, b))
+            what = head.removeprefix("measure:")
+            if not sep or not a <= b or not what:
+                raise SimError(f"--objective {t}: expects length=LO..HI or measure:NAME=LO..HI (numbers, LO ≤ HI)")
+            out.append(Objective("length", a, b) if head == "length" else Objective("measure", a, b, what))
             continue
         raise SimError(f"unknown objective '{t}'", f"built in: {', '.join(BUILT_IN)}")
-    if len({o.name for o in out}) != len(out):
+    if len({label(o) for o in out}) != len(out):
         raise SimError("an objective is given twice")
     return out
 
@@ -74,8 +79,21 @@ def measure(obj: Objective, block: Mapping[str, Any], records: Sequence[Mapping[
         if not devs:
             return Measured(0.0, 0.0, 0.0)
         return Measured(max(d.value for d in devs), max(d.low for d in devs), max(d.high for d in devs))
+    finished = [r for r in records if r["status"] == "finished"]
+    if obj.name == "measure":
+        xs = [float(r["measures"][obj.measure]) for r in finished
+              if isinstance((r.get("measures") or {}).get(obj.measure), (int, float))]
+        if not xs:
+            known = sorted(k for k, v in block["measures"].items() if v.get("kind") in ("number", "rate"))
+            raise SimError(f"--objective {label(obj)}: {obj.measure!r} is no measure of numbers or true/false "
+                           f"of this game", f"measures: {', '.join(known) or 'none'}")
+        return _outside(obj, xs)
     names = list(block["length"])
-    xs = [float(r["length"][names[0]]) for r in records if r["status"] == "finished" and names and names[0] in r["length"]]
+    xs = [float(r["length"][names[0]]) for r in finished if names and names[0] in r["length"]]
+    return _outside(obj, xs)
+
+
+def _outside(obj: Objective, xs: Sequence[float]) -> Measured:
     if not xs:
         return Measured(math.inf, math.inf, math.inf)
     mean = statistics.fmean(xs)
@@ -89,4 +107,6 @@ def measure(obj: Objective, block: Mapping[str, Any], records: Sequence[Mapping[
 
 
 def label(obj: Objective) -> str:
+    if obj.name == "measure":
+        return f"{obj.measure} in {obj.low:g}..{obj.high:g}"
     return f"length in {obj.low:g}..{obj.high:g}" if obj.name == "length" else obj.name
