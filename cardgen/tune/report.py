@@ -107,12 +107,15 @@ def plot(r: Result) -> str:
             ax.legend()
         else:
             for i, name in enumerate(names):
-                ax.plot([n for n, _p, _v in r.history], [v[i] for _n, _p, v in r.history], ".", label=name)
+                xs, ys = [n for n, _p, _v in r.history], [v[i] for _n, _p, v in r.history]
+                ax.plot(xs, ys, ".", label=name)
+                if len(names) == 1:
+                    ax.step(xs, [min(ys[:j + 1]) for j in range(len(ys))], where="post", label="best so far")
             ax.set_xlabel("trial")
             ax.set_ylabel("objective (lower is better)")
             ax.legend()
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=96, metadata={"Software": None})
+        fig.savefig(buf, format="png", dpi=96, bbox_inches="tight", metadata={"Software": None})
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
