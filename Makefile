@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/simulate.py
 	$(BIN)/python bench/agents.py
+	$(BIN)/python bench/tune.py
 
 clean:
 	rm -rf build bench/work

@@ -22,7 +22,7 @@ STARTUP = {"cardgen/entry.py"}
 #: (``lazy("cardgen.x")`` counts as an import); the package root only holds the version
 RANK = {"core": 0, "content": 1, "play": 2, "gamehooks": 3, "scene": 3, "layout": 4, "render": 4,
         "boards": 5, "rulebook": 6, "printables": 6, "builder": 7, "export": 8, "reference": 8, "simulate": 8,
-        "serve": 9, "scaffold": 9, "testing": 9, "games": 10, "cli": 11, "entry": 12}
+        "serve": 9, "scaffold": 9, "testing": 9, "tune": 9, "games": 10, "cli": 11, "entry": 12}
 
 
 def modules() -> dict[str, ast.Module]:

@@ -16,7 +16,8 @@ from cardgen.cli.common import CardgenGroup, Commands, Ctx
 # Each command's module is imported when the command runs (or when help lists them all), so
 # ``cardgen build`` does not pay for the simulator, the live preview or the scaffolder.
 COMMANDS = {"build": "cmd_build", "validate": "cmd_content", "check": "cmd_content", "cards": "cmd_content",
-            "proof": "cmd_output", "export": "cmd_output", "calibrate": "cmd_output", "simulate": "cmd_simulate", "rules": "rules",
+            "proof": "cmd_output", "export": "cmd_output", "calibrate": "cmd_output", "simulate": "cmd_simulate", "tune": "cmd_tune",
+            "rules": "rules",
             "new": "new", "serve": "authoring", "schema": "authoring"}
 
 

@@ -1,0 +1,147 @@
+"""What tune writes: ``report.html`` (objective history or Pareto front, before/after with
+intervals, importances), ``params.diff`` (the proposal as a diff of ``params.yaml``) and, with
+``--apply``, the edited ``params.yaml`` (only the numbers' text changes) and a changelog entry.
+"""
+
+from __future__ import annotations
+
+import base64
+import difflib
+import html as h
+import io
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from cardgen.content.model import Game
+from cardgen.core.atomic import write_bytes
+from cardgen.core.params import lookup
+from cardgen.core.yamlsrc import loc_of
+from cardgen.simulate.html import _matplotlib
+from cardgen.tune import objectives as objs
+from cardgen.tune.search import UNIMPORTANT, Result
+
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def edited(game: Game, values: Mapping[str, Any]) -> str:
+    """params.yaml's text with each value's number replaced in place (comments and layout kept)."""
+    path = game.rules_dir / "params.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    for p, v in values.items():
+        *parents, last = p.split(".")
+        node = lookup(game.params, parents) if parents else game.params
+        loc = loc_of(node, last if last in node or not last.isdigit() else int(last))
+        if loc is None or not loc.line:
+            raise ValueError(f"no position known for {p}")
+        i, col = loc.line - 1, loc.col - 1
+        m = _NUMBER.match(lines[i], col)
+        if m is None:
+            raise ValueError(f"{path}:{loc.line}: no number where {p} is")
+        lines[i] = lines[i][:m.start()] + _text(v) + lines[i][m.end():]
+    return "".join(lines)
+
+
+def _text(v: Any) -> str:
+    return str(v) if isinstance(v, int) else repr(float(v))
+
+
+def diff(game: Game, values: Mapping[str, Any]) -> str:
+    path = game.rules_dir / "params.yaml"
+    old = path.read_text(encoding="utf-8")
+    rel = f"rules/{game.slug}/params.yaml"
+    return "".join(difflib.unified_diff(old.splitlines(keepends=True), edited(game, values).splitlines(keepends=True),
+                                        f"a/{rel}", f"b/{rel}"))
+
+
+def changes(game: Game, r: Result) -> str:
+    """A changelog entry the rulebook can quote."""
+    out = ["## Balance changes (cardgen tune)", ""]
+    for p, v in r.after.values.items():
+        if r.before.values[p] != v:
+            out.append(f"- `{p}`: {r.before.values[p]} → {v}")
+    out.append("")
+    for i, o in enumerate(r.settings.objectives):
+        b, a = r.before.measured[i], r.after.measured[i]
+        verdict = f" ({verdict_of(r, i)})"
+        out.append(f"- {objs.label(o)}: {_m(b)} → {_m(a)}{verdict}, re-measured on "
+                   f"{r.settings.check_games or 4 * r.settings.games} fresh games")
+    return "\n".join(out) + "\n"
+
+
+def verdict_of(r: Result, i: int) -> str:
+    b, a = r.before.measured[i], r.after.measured[i]
+    if r.significant(i):
+        return "improved beyond the noise"
+    return "better, inside the noise" if a.value < b.value else "no better on fresh games"
+
+
+def _m(m: objs.Measured) -> str:
+    return f"{m.value:.3f} [{m.low:.3f}, {m.high:.3f}]"
+
+
+def apply(game: Game, r: Result) -> list[Path]:
+    """Write the proposal into params.yaml (atomically) and append the changelog entry."""
+    path = game.rules_dir / "params.yaml"
+    write_bytes(path, edited(game, r.after.values).encode("utf-8"))
+    log = game.rules_dir / "tune-changes.md"
+    old = log.read_text(encoding="utf-8") if log.is_file() else ""
+    write_bytes(log, (old + ("\n" if old else "") + changes(game, r)).encode("utf-8"))
+    return [path, log]
+
+
+def plot(r: Result) -> str:
+    rc_context, figure = _matplotlib()
+    with rc_context({"svg.fonttype": "path"}):
+        fig = figure(figsize=(6, 3.2))
+        ax = fig.add_subplot()
+        names = [objs.label(o) for o in r.settings.objectives]
+        if len(names) == 2:
+            xs, ys = [v[0] for _n, _p, v in r.history], [v[1] for _n, _p, v in r.history]
+            ax.scatter(xs, ys, s=12, color="#999")
+            front = [v for n, _p, v in r.history if n in r.pareto]
+            ax.scatter([v[0] for v in front], [v[1] for v in front], s=20, color="#c33", label="Pareto front")
+            ax.set_xlabel(names[0])
+            ax.set_ylabel(names[1])
+            ax.legend()
+        else:
+            for i, name in enumerate(names):
+                xs, ys = [n for n, _p, _v in r.history], [v[i] for _n, _p, v in r.history]
+                ax.plot(xs, ys, ".", label=name)
+                if len(names) == 1:
+                    ax.step(xs, [min(ys[:j + 1]) for j in range(len(ys))], where="post", label="best so far")
+            ax.set_xlabel("trial")
+            ax.set_ylabel("objective (lower is better)")
+            ax.legend()
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=96, bbox_inches="tight", metadata={"Software": None})
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def render(game: Game, r: Result, diff_text: str) -> str:
+    rows = []
+    for i, o in enumerate(r.settings.objectives):
+        b, a = r.before.measured[i], r.after.measured[i]
+        rows.append(f"<tr><td>{h.escape(objs.label(o))}</td><td>{_m(b)}</td><td>{_m(a)}</td>"
+                    f"<td>{verdict_of(r, i)}</td></tr>")
+    imp = []
+    for i, shares in enumerate(r.importances):
+        for k, v in sorted(shares.items(), key=lambda kv: -kv[1]):
+            imp.append(f"<tr><td>{h.escape(objs.label(r.settings.objectives[i]))}</td><td>{h.escape(k)}</td>"
+                       f"<td>{v:.2f}</td><td>{'unimportant' if v < UNIMPORTANT else ''}</td></tr>")
+    vals = "".join(f"<tr><td>{h.escape(p)}</td><td>{r.before.values[p]}</td><td>{v}</td></tr>"
+                   for p, v in r.after.values.items())
+    n = r.settings.check_games or 4 * r.settings.games
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>tune: {h.escape(game.title)}</title>
+<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}td,th{{padding:.2em .8em;text-align:left}}</style>
+</head><body><h1>cardgen tune: {h.escape(game.title)}</h1>
+<p>{len(r.history)} trials of {r.settings.games} games (seed {2 * r.settings.seed}); before and after re-measured
+on {n} fresh games (seed {2 * r.settings.seed + 1}), 95 % intervals.</p>
+<img alt="search" src="data:image/png;base64,{plot(r)}">
+<h2>Objectives (lower is better)</h2><table><tr><th>objective</th><th>today</th><th>proposed</th><th></th></tr>
+{''.join(rows)}</table>
+<h2>Proposed numbers</h2><table><tr><th>param</th><th>today</th><th>proposed</th></tr>{vals}</table>
+<h2>Parameter importances</h2>{'<table>' + ''.join(imp) + '</table>' if imp else '<p>(one knob: none computed)</p>'}
+<h2>params.diff</h2><pre>{h.escape(diff_text) or '(no change)'}</pre></body></html>
+"""

@@ -1,0 +1,156 @@
+"""The search: an Optuna study over a game's knobs, each trial a seeded simulate run.
+
+Trials play on seed ``2×S`` (every trial the same games: common random numbers, so two trials
+differ by their numbers, not their dice); the proposal and today's numbers are re-measured on
+seed ``2×S+1``, games the search never saw. The study lives in ``OUT/study.journal`` (Optuna's
+JournalStorage on a file: resumable after Ctrl-C, no database needed). TPE (seeded) for one
+objective, NSGA-II (seeded) for several (a Pareto front). Deterministic for a seed and worker
+count when run in one go.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import field
+from pathlib import Path
+from typing import Any
+
+from cardgen.content.model import Game
+from cardgen.core.lazymod import lazy
+from cardgen.core.record import record
+from cardgen.play.package import GamePackage
+from cardgen.simulate import run
+from cardgen.simulate.spec import SimError, make_plan
+from cardgen.tune import objectives as objs
+from cardgen.tune.spec import Knob, TuneSpec, apply
+
+optuna = lazy("optuna")
+UNIMPORTANT = 0.1                 # a knob below this share of the variance explained is unimportant
+
+
+@record
+class Settings:
+    objectives: list[objs.Objective]
+    agents: tuple[str, ...] = ()
+    trials: int = 30
+    games: int = 200              # per trial
+    check_games: int = 0          # the re-measure (0: 4 × games)
+    seed: int = 0
+    workers: int | None = None
+    cluster: str | None = None
+
+
+@record
+class Side:
+    values: dict[str, Any]        # param → value
+    measured: list[objs.Measured]
+
+
+@record
+class Result:
+    knobs: list[Knob]
+    settings: Settings
+    history: list[tuple[int, dict[str, Any], list[float]]]     # trial number, knob values, objective values
+    pareto: list[int]
+    best: dict[str, Any]          # knob → value
+    before: Side
+    after: Side
+    importances: list[dict[str, float]] = field(default_factory=list)   # per objective, knob → share
+
+    def significant(self, i: int) -> bool:
+        """The proposal's interval of objective ``i`` lies wholly below today's."""
+        return self.after.measured[i].high < self.before.measured[i].low
+
+
+def params_of(knobs: Sequence[Knob], values: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k in knobs:
+        out.update(k.values(values[k.name]))
+    return out
+
+
+def play(game: Game, package: GamePackage, s: Settings, params: dict[str, Any], seed: int,
+         games: int) -> list[objs.Measured]:
+    plan = make_plan(apply(game, params), package, games=games, seed=seed, agents=s.agents)
+    outcome = run.simulate(plan, s.workers, s.cluster)
+    block = outcome.report["results"][0]
+    if block["errors"]["count"]:
+        first = block["errors"]["games"][0]
+        raise SimError(f"an engine error at {params} (seed {first['seed']}): {first['error']}", code=1)
+    return [objs.measure(o, block, outcome.records[0]) for o in s.objectives]
+
+
+def _suggest(trial: Any, k: Knob) -> float:
+    if k.integer:
+        return float(trial.suggest_int(k.name, int(k.low), int(k.high), step=int(k.step or 1)))
+    return float(trial.suggest_float(k.name, k.low, k.high, step=k.step))
+
+
+def study(game: Game, s: Settings, out: Path) -> Any:
+    optuna.logging.set_verbosity(logging.WARNING)
+    storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(out / "study.journal")))
+    many = len(s.objectives) > 1
+    sampler = optuna.samplers.NSGAIISampler(seed=s.seed) if many else optuna.samplers.TPESampler(seed=s.seed)
+    name = f"{game.slug}:" + ",".join(objs.label(o) for o in s.objectives)
+    return optuna.create_study(study_name=name, storage=storage, sampler=sampler, load_if_exists=True,
+                               directions=["minimize"] * len(s.objectives))
+
+
+def search(game: Game, package: GamePackage, spec: TuneSpec, s: Settings, out: Path,
+           progress: Callable[[int, list[float]], None] | None = None) -> Result:
+    out.mkdir(parents=True, exist_ok=True)
+    st = study(game, s, out)
+    knobs = spec.knobs
+    done = [t for t in st.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    made = {"games": s.games, "seed": s.seed, "agents": list(s.agents),
+            "knobs": [[k.name, k.low, k.high, k.step] for k in knobs]}
+    if not st.trials:
+        st.set_user_attr("settings", made)
+        st.enqueue_trial({k.name: k.current for k in knobs})      # today's numbers: trial 0
+    elif st.user_attrs.get("settings") != made:
+        raise SimError(f"{out} holds a study of other settings (games per trial, seed, agents or tune.yaml)",
+                       "give another --out, or the same settings to resume it")
+
+    def objective(trial: Any) -> list[float]:
+        values = {k.name: _suggest(trial, k) for k in knobs}
+        ms = play(game, package, s, params_of(knobs, values), 2 * s.seed, s.games)
+        vals = [m.value for m in ms]
+        if progress:
+            progress(trial.number, vals)
+        return vals
+
+    left = s.trials - len(done)
+    if left > 0:
+        st.optimize(objective, n_trials=left, catch=())
+    complete = [t for t in st.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    history = [(t.number, dict(t.params), list(t.values)) for t in complete]
+    front = [t.number for t in st.best_trials]
+    best_t = min(st.best_trials, key=lambda t: (sum(t.values), t.number))
+    today = {k.name: k.current for k in knobs}
+    imp = importances(st, knobs, len(s.objectives))
+    # a knob unimportant to every objective keeps today's value: the proposal changes what matters
+    idle = {k.name for k in knobs if imp and all(shares[k.name] < UNIMPORTANT for shares in imp)}
+    best = {k.name: today[k.name] if k.name in idle else best_t.params[k.name] for k in knobs}
+    n = s.check_games or 4 * s.games
+    before = Side(params_of(knobs, today), play(game, package, s, params_of(knobs, today), 2 * s.seed + 1, n))
+    after = Side(params_of(knobs, best), play(game, package, s, params_of(knobs, best), 2 * s.seed + 1, n))
+    return Result(knobs, s, history, front, best, before, after, imp)
+
+
+def importances(st: Any, knobs: Sequence[Knob], n: int) -> list[dict[str, float]]:
+    if len(knobs) < 2:
+        return []
+    out = []
+    for i in range(n):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)      # "importances to achieve low values": yes
+                imp = optuna.importance.get_param_importances(
+                    st, target=lambda t, i=i: t.values[i],
+                    evaluator=optuna.importance.PedAnovaImportanceEvaluator())
+        except (RuntimeError, ValueError):
+            return []
+        out.append({k.name: float(imp.get(k.name, 0.0)) for k in knobs})
+    return out

@@ -1,0 +1,236 @@
+"""``cardgen tune`` on Dice Duel (tests/tunetoy.py), whose fair value is known in closed form:
+the search finds it within the re-measured interval, a param nobody reads is unimportant, bad
+tune files are reported at their line (each with its legal twin), sources change only with
+--apply, a study resumes and is deterministic for a seed."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen import gamehooks
+from cardgen.cli import main
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
+from cardgen.simulate.spec import SimError
+from cardgen.tune import objectives, report, search, spec
+from cardgen.tune.command import execute
+from tests import tunetoy
+from tests.conftest import ROOT
+
+TOY_ROOT = ROOT / "tests" / "data" / "dice_race"
+GOOD = "numbers:\n  teams.hares.bonus: {min: -2, max: 3}   # today 1\n  max_turns: {min: 10, max: 60, step: 5}\n"
+
+
+def project(tmp_path: Path, tune_text: str | None = GOOD) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(TOY_ROOT, root)
+    if tune_text is not None:
+        (root / "rules" / "dice_race" / "tune.yaml").write_text(tune_text, encoding="utf-8")
+    return root
+
+
+def game(root: Path):
+    problems = Problems()
+    g = load_game(root, tunetoy.SLUG, problems)
+    assert g is not None and not problems.has_errors
+    return g
+
+
+def problems_of(tmp_path: Path, text: str) -> list[str]:
+    g = game(project(tmp_path, text))
+    problems = Problems()
+    assert (spec.load(g, problems) is None) == problems.has_errors
+    return [p.text() for p in problems.errors]
+
+
+def settings(**kw) -> search.Settings:
+    base = {"objectives": objectives.parse(()), "trials": 12, "games": 200, "workers": 1}
+    return search.Settings(**{**base, **kw})
+
+
+def test_the_closed_form_fair_value():
+    assert tunetoy.hare_share(6, 0, 0) == Fraction(1, 2)
+    assert tunetoy.hare_share(6, 1, 0) == Fraction(47, 72)      # today's hares: 65.3 %
+    assert all(tunetoy.hare_share(6, h, 0) != Fraction(1, 2) for h in (-2, -1, 1, 2, 3))
+
+
+def test_tune_finds_the_fair_value_and_calls_the_idle_param_unimportant(tmp_path):
+    g = game(project(tmp_path))
+    sp = spec.load(g, Problems())
+    r = search.search(g, tunetoy.PACKAGE, sp, settings(), tmp_path / "out")
+    assert r.best == {"teams.hares.bonus": 0, "max_turns": 60}      # the idle knob keeps today's value
+    assert tunetoy.hare_share(6, r.after.values["teams.hares.bonus"], 0) == Fraction(1, 2)
+    after, before = r.after.measured[0], r.before.measured[0]
+    assert after.low == 0.0                           # the fair point lies inside the re-measured interval
+    assert before.low <= 11 / 72 <= before.high        # today's exact deviation, inside its interval
+    assert r.significant(0)
+    shares = r.importances[0]
+    assert shares["max_turns"] < search.UNIMPORTANT < shares["teams.hares.bonus"]
+    text = report.render(g, r, report.diff(g, r.after.values))
+    assert "unimportant" in text and "<img" in text
+
+
+def test_a_study_is_deterministic_and_resumes(tmp_path):
+    g = game(project(tmp_path))
+    sp = spec.load(g, Problems())
+    a = search.search(g, tunetoy.PACKAGE, sp, settings(trials=4, games=60), tmp_path / "a")
+    b = search.search(g, tunetoy.PACKAGE, sp, settings(trials=4, games=60), tmp_path / "b")
+    assert a.history == b.history and a.after == b.after
+    more = search.search(g, tunetoy.PACKAGE, sp, settings(trials=6, games=60), tmp_path / "a")
+    assert len(more.history) == 6 and more.history[:4] == a.history
+
+
+def test_an_improvement_inside_the_noise_is_called_so(tmp_path):
+    text = "numbers:\n  max_turns: {min: 10, max: 60, step: 10}\n"
+    g = game(project(tmp_path, text))
+    r = search.search(g, tunetoy.PACKAGE, spec.load(g, Problems()), settings(trials=3, games=40), tmp_path / "o")
+    assert not r.significant(0)
+    assert "improved beyond" not in report.changes(g, r)
+
+
+@pytest.mark.parametrize(("text", "expect"), [
+    ("numbers:\n  teams.hares.bonsu: {min: 0, max: 2}\n", "tune.yaml:2:3: TUNE-PARAM error: no param 'teams.hares.bonsu'"),
+    ("numbers:\n  teams.hares: {min: 0, max: 2}\n", "tune.yaml:2:3: TUNE-PARAM error: 'teams.hares' is"),
+    ("numbers:\n  die: {min: 4, max: 8.5}\n", "tune.yaml:2:22: TUNE-RANGE error: die: max 8.5 is not an integer"),
+    ("numbers:\n  die: {min: 4, max: 9, step: 2}\n", "TUNE-RANGE error: die: step 2 does not divide 4..9"),
+    ("numbers:\n  die: {min: 6, max: 4}\n", "TUNE-RANGE error: die: min 6 is not below max 4"),
+    ("numbers:\n  die: {min: 4}\n", "tune.yaml:2:8: TUNE-SHAPE error: die: expects"),
+    ("number:\n  die: {min: 4, max: 8}\n", "tune.yaml:1:1: TUNE-SHAPE error: unknown key 'number'"),
+    ("numbers:\n  deck_size: {min: 6, max: 8}\n", "tune.yaml:2:14: TUNE-BREAKS error: deck_size at 6 breaks "
+                                                  "a construction rule: DR-DECK-1"),
+    ("groups:\n  bonus: {params: [teams.hares.bonus, teams.hares.bonus], min: -1, max: 1}\n", "tuned twice"),
+    ("groups:\n  bonus: {params: [teams.hares.bonus], min: -1, max: 1}\n", "TUNE-SHAPE error: group 'bonus'"),
+])
+def test_bad_tune_files_are_reported_at_their_line(tmp_path, text, expect):
+    found = problems_of(tmp_path, text)
+    assert len(found) == 1 and expect in found[0], found
+
+
+@pytest.mark.parametrize("text", [
+    "numbers:\n  teams.hares.bonus: {min: 0, max: 2}\n",
+    "numbers:\n  die: {min: 4, max: 8}\n",
+    "numbers:\n  die: {min: 4, max: 8, step: 2}\n",
+    "numbers:\n  hand_size: {min: 1, max: 3}\n",
+    "groups:\n  bonus: {params: [teams.hares.bonus, teams.tortoises.bonus], min: -1, max: 1}\n",
+])
+def test_their_legal_twins_pass(tmp_path, text):
+    assert problems_of(tmp_path, text) == []
+
+
+def test_a_group_moves_its_params_together(tmp_path):
+    text = "groups:\n  bonus: {params: [teams.hares.bonus, teams.tortoises.bonus], min: -1, max: 2}\n"
+    sp = spec.load(game(project(tmp_path, text)), Problems())
+    assert sp is not None
+    assert sp.knobs[0].values(2) == {"teams.hares.bonus": 3, "teams.tortoises.bonus": 2}
+
+
+def test_unknown_objectives_are_usage_errors():
+    with pytest.raises(SimError, match="unknown objective 'balanse'"):
+        objectives.parse(["balanse"])
+    with pytest.raises(SimError, match="length=LO..HI"):
+        objectives.parse(["length=9..3"])
+    assert [o.name for o in objectives.parse(["balance", "length=2..4"])] == ["balance", "length"]
+    assert objectives.parse(["measure:gap=0..1"])[0].measure == "gap"
+    with pytest.raises(SimError, match="measure:NAME=LO..HI"):
+        objectives.parse(["measure:=0..1"])
+
+
+def test_a_games_own_measure_is_an_objective(tmp_path):
+    g = game(project(tmp_path, "numbers:\n  teams.hares.bonus: {min: 0, max: 3}\n"))
+    sp = spec.load(g, Problems())
+    s = settings(objectives=objectives.parse(["measure:gap=3..9"]), trials=6, games=100)
+    r = search.search(g, tunetoy.PACKAGE, sp, s, tmp_path / "o")
+    # the mean gap is 35/18, 2.06, 2.56, 3.22 for bonus 0..3 (closed form): the largest tried bonus is best
+    assert r.best["teams.hares.bonus"] == max(p["teams.hares.bonus"] for _n, p, _v in r.history)
+    s = settings(objectives=objectives.parse(["measure:goals=0..1"]), trials=2, games=20)
+    with pytest.raises(SimError, match="'goals' is no measure") as e:
+        search.search(g, tunetoy.PACKAGE, sp, s, tmp_path / "p")
+    assert e.value.hint == "measures: gap, tie"
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    real = gamehooks.package
+    monkeypatch.setattr(gamehooks, "package", lambda slug: tunetoy.PACKAGE if slug == tunetoy.SLUG else real(slug))
+
+    def invoke(root: Path, *args: str):
+        return CliRunner().invoke(main, ["--root", str(root), "tune", tunetoy.SLUG, *args], catch_exceptions=False)
+    return invoke
+
+
+def test_the_command_changes_sources_only_with_apply(tmp_path, cli):
+    root = project(tmp_path, "numbers:\n  teams.hares.bonus: {min: -2, max: 3}\n")
+    params = root / "rules" / "dice_race" / "params.yaml"
+    old = params.read_text(encoding="utf-8")
+    args = ["--trials", "8", "--games-per-trial", "100", "--workers", "1"]
+    res = cli(root, *args, "--out", str(tmp_path / "o"))
+    assert res.exit_code == 0, res.output
+    assert params.read_text(encoding="utf-8") == old
+    diff = (tmp_path / "o" / "params.diff").read_text(encoding="utf-8")
+    assert "-  hares: {bonus: 1}" in diff and "+  hares: {bonus: 0}" in diff
+    assert (tmp_path / "o" / "report.html").is_file()
+    res = cli(root, *args, "--out", str(tmp_path / "o"), "--apply")
+    assert res.exit_code == 0, res.output
+    new = params.read_text(encoding="utf-8")
+    assert new == old.replace("hares: {bonus: 1}", "hares: {bonus: 0}")       # comments and layout kept
+    assert "rebuilding dice_race's printables" in res.output
+    assert list((root / "build").rglob("*.pdf"))
+    assert "`teams.hares.bonus`: 1 → 0" in (root / "rules" / "dice_race" / "tune-changes.md").read_text(encoding="utf-8")
+
+
+def test_the_command_reports_a_bad_tune_file_before_any_game(tmp_path, cli):
+    root = project(tmp_path, "numbers:\n  teams.hares.bonsu: {min: 0, max: 2}\n")
+    res = cli(root, "--out", str(tmp_path / "o"))
+    assert res.exit_code == 1
+    assert "tune.yaml:2:3: TUNE-PARAM error" in res.output and "teams.hares.bonus" in res.output
+    assert not (tmp_path / "o").exists()
+    res = cli(root, "--objective", "nope", "--out", str(tmp_path / "o"))
+    assert res.exit_code == 2 and "unknown objective" in res.output
+
+
+def test_out_inside_the_sources_is_refused(tmp_path):
+    root = project(tmp_path)
+    g = game(root)
+    with pytest.raises(SimError, match="inside the sources"):
+        execute(g, tunetoy.PACKAGE, settings(), root / "rules" / "x", False, Problems(), io.StringIO())
+
+
+def test_several_objectives_give_a_pareto_front(tmp_path):
+    g = game(project(tmp_path))
+    s = settings(objectives=objectives.parse(["balance", "first_seat", "length=1..2"]), trials=4, games=40)
+    r = search.search(g, tunetoy.PACKAGE, spec.load(g, Problems()), s, tmp_path / "o")
+    assert r.pareto and set(r.pareto) <= {n for n, _p, _v in r.history}
+    assert r.after.measured[2].value == 0.0            # a duel is two rolls: inside 1..2
+    assert len(r.importances) == 3
+    assert "<img" in report.render(g, r, report.diff(g, r.after.values))
+
+
+def test_ctrl_c_leaves_a_resumable_study_and_untouched_sources(tmp_path):
+    root = project(tmp_path)
+    params = root / "rules" / "dice_race" / "params.yaml"
+    old = params.read_text(encoding="utf-8")
+    g = game(root)
+    sp = spec.load(g, Problems())
+
+    def interrupt(n: int, _vals: list[float]) -> None:
+        if n == 2:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        search.search(g, tunetoy.PACKAGE, sp, settings(trials=5, games=40), tmp_path / "o", interrupt)
+    assert params.read_text(encoding="utf-8") == old
+    r = search.search(g, tunetoy.PACKAGE, sp, settings(trials=5, games=40), tmp_path / "o")
+    assert len(r.history) == 5 and [n for n, _p, _v in r.history][:2] == [0, 1]      # trials 0, 1 kept
+
+
+def test_a_study_resumes_only_under_its_own_settings(tmp_path):
+    g = game(project(tmp_path))
+    sp = spec.load(g, Problems())
+    search.search(g, tunetoy.PACKAGE, sp, settings(trials=2, games=30), tmp_path / "o")
+    with pytest.raises(SimError, match="holds a study of other settings"):
+        search.search(g, tunetoy.PACKAGE, sp, settings(trials=3, games=50), tmp_path / "o")
