@@ -77,7 +77,8 @@ SAMPLES = {
                                                    "--strict --trace",
     "cardgen check GAME LOG [--format json] [--strict] [--trace]":
         "cardgen check bones_on_ice examples/logs/bones_on_ice/regulation.yaml --format json --strict --trace",
-    "cardgen simulate GAME [--games N] [--agent NAME]... [--setup FILE]... [--vary PARAM=V1,V2] [--out DIR]":
+    "cardgen simulate GAME [--games N] [--agent NAME|mcts:N]... [--ladder A,B,…] [--setup FILE]... "
+    "[--vary PARAM=V1,V2] [--out DIR]":
         "cardgen simulate dino_battles --games 4 --agent random --setup cards/dino_battles/decks/steel_jaws.yaml "
         "--setup cards/dino_battles/decks/iron_herd.yaml --vary hand_size=5,6 --out {tmp}/sim1",
     "cardgen simulate GAME [--games N] [--seed S] [--agent NAME]... [--setup FILE]...":
@@ -87,9 +88,16 @@ SAMPLES = {
     "cardgen rules diff GAME A B [--changelog FILE] [--sections] [--color/--no-color] [--format json]":
         "cardgen rules diff bone_wars 0.9 1.0 --changelog {tmp}/c2.md --sections --no-color --format json",
     "cardgen rules explain RULE-ID": "cardgen rules explain BW-ATK-6",
+    "cardgen tune GAME [--objective NAME]... [--agent NAME]... [--trials N] [--games-per-trial N] [--out DIR] "
+    "[--apply]": "cardgen tune bone_wars --objective balance --agent random --trials 2 --games-per-trial 4 "
+                 "--out {tmp}/tune",
 }
 NOT_RUN.update({
     "cardgen serve GAME [--port 8000]": "a server: tests/test_serve.py runs it on a free port",
+    "cardgen simulate bones_on_ice --ladder random,greedy,mcts:10 --games 12": "a ladder of minutes; "
+                                                                              "tests/test_ladder.py plays a small one",
+    "cardgen tune bones_on_ice --agent greedy --trials 30 --games-per-trial 100 --check-games 1000 --out build/tune":
+        "3,000 games and more (minutes); tests/test_tune.py tunes a toy game",
     "cardgen calibrate NAME --offset X,Y [--margin 3mm]": "writes the user's printers file: tests/test_printers.py",
     "cardgen new PATH|SLUG [--players 2-4]": "writes a project or a game package: tests/test_scaffold.py",
 })

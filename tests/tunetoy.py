@@ -20,7 +20,7 @@ from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_outcomes
 from cardgen.play.package import GamePackage
 from cardgen.play.params import Params
-from tests.simtoy import SLUG, Engine
+from tests.simtoy import SLUG
 
 
 def hare_share(die: int, hares: int, tortoises: int) -> Fraction:
@@ -88,4 +88,4 @@ def measures(state: GameState) -> dict[str, Any]:
     return {"gap": abs(state.totals[0] - state.totals[1]), "tie": state.totals[0] == state.totals[1]}
 
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, measures=measures)
+PACKAGE = GamePackage(new_state=new_state, setups=setups, measures=measures)   # replayed by its own actions
