@@ -8,8 +8,8 @@ import math
 
 import pytest
 
-from cardgen.boards import mats as bmats
 from cardgen.boards import maps as bmaps
+from cardgen.boards import mats as bmats
 from cardgen.boards import tokens as btokens
 from cardgen.boards import zoneboard
 from cardgen.boards.common import board_files, fonts_of
