@@ -4,20 +4,24 @@ sized from the rules' numbers; what stands on a 25 mm hex is cut as a hex that f
 
 from __future__ import annotations
 
+import io
 import math
+from types import SimpleNamespace
 
+import pdfplumber
 import pytest
 
+from cardgen.boards import build_tokens, zoneboard
 from cardgen.boards import maps as bmaps
 from cardgen.boards import mats as bmats
 from cardgen.boards import tokens as btokens
-from cardgen.boards import zoneboard
 from cardgen.boards.common import board_files, fonts_of
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.scene import Polygon, Rect, Text, children
 from tests.conftest import ROOT
 
+MM = 72 / 25.4
 GAMES = sorted(p.parent.name for p in ROOT.glob("rules/*/params.yaml"))
 
 
@@ -154,3 +158,22 @@ def test_hex_token_counts_multiply_and_number_their_copies(tmp_path):
     assert btokens._count([{"param": "box_heroes"}, 2], g, p, None, "x", product=True) == 2 * g.params["box_heroes"]
     assert btokens._count({"cards": "nope", "type": "boss_piece"}, g, p, None, "x") is None
     assert p.has_errors
+
+
+def test_boss_fight_hex_tokens_read_back_from_the_pdf_fit_a_map_hex():
+    """tokens.pdf as printed: every hex cut line (an unfilled six-sided path) is at most a map hex wide
+    across its flats and tall across its corners."""
+    g = _game("boss_fight")
+    flats = _hex_size(g)
+    pdf_bytes = build_tokens(SimpleNamespace(game=g))["tokens.pdf"]
+    n = 0
+    with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
+        for page in pdf.pages[::2]:
+            for c in page.curves:
+                if c.get("fill") or len(c["pts"]) < 6 or abs(c["width"] / MM - 23) > 1.5:
+                    continue
+                n += 1
+                assert c["width"] / MM <= flats + 0.05
+                assert c["height"] / MM <= flats * 2 / math.sqrt(3) + 0.05
+    hexes = [t for t in _printed(g)["tokens"].values() if t.shape == "hex"]
+    assert n >= sum(t.count for t in hexes)
