@@ -277,12 +277,20 @@ def _off(seams: tuple[float, ...], a: float, length: float) -> float:
     return a
 
 
+def _fits(seams: tuple[float, ...], length: float) -> bool:
+    """True when a span of ``length`` fits between every two neighbouring seams (so :func:`_off` ends)."""
+    gaps = [b - a for a, b in zip(sorted(seams), sorted(seams)[1:])]
+    return all(length + 2 * (SLOT_PAD + 0.5) < gp for gp in gaps)
+
+
 def _place_row(row: list[Group], m: Mat, x: float, y: float, seams: Seams) -> list[Placed]:
     out = []
     for g in row:
         gw, gh = _group_size(g, m)
-        if g.track is not None or g.tokens is not None:
-            out.append(Placed(g, x, y, gw, gh, [], []))
+        if g.track is not None or g.tokens is not None:     # rings and tracks step past a seam like slots
+            x = _off(seams.xs, x, gw) if _fits(seams.xs, gw) else x
+            gy = _off(seams.ys, y + LABEL_H, gh - LABEL_H) - LABEL_H if _fits(seams.ys, gh - LABEL_H) else y
+            out.append(Placed(g, x, gy, gw, gh + gy - y, [], []))
             x += gw + 3 * m.gap
             continue
         per, lines, sw, sh = _slot_grid(g, m)
