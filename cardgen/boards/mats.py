@@ -289,7 +289,7 @@ def _place_row(row: list[Group], m: Mat, x: float, y: float, seams: Seams) -> li
         gw, gh = _group_size(g, m)
         if g.track is not None or g.tokens is not None:     # rings and tracks step past a seam like slots
             x = _off(seams.xs, x, gw) if _fits(seams.xs, gw) else x
-            gy = _off(seams.ys, y + LABEL_H, gh - LABEL_H) - LABEL_H if _fits(seams.ys, gh - LABEL_H) else y
+            gy = _off(seams.ys, y, gh) if _fits(seams.ys, gh) else y         # with its label
             out.append(Placed(g, x, gy, gw, gh + gy - y, [], []))
             x += gw + 3 * m.gap
             continue
