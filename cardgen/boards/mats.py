@@ -52,6 +52,7 @@ MAT_SPEC = {
 }
 LABEL_H = 14.0            # group label and its note above the slots
 TRACK_BOX = 10.0          # a track box: room for a 9 mm marker or a die
+TRACK_GAP = 3.0           # between the tracks of a group of several (one per Dinosaur …)
 TRACK_ROW = 16            # longer tracks become two dials, tens and units
 RING_GAP = 6.0
 RING_LABEL = 6.0
@@ -234,12 +235,18 @@ def _slot_grid(g: Group, m: Mat) -> tuple[int, int, float, float]:
     return per, -(-g.count // per), g.size[0] + 2 * m.margin, g.size[1] + 2 * m.margin
 
 
+def _track_lead(g: Group) -> float:
+    """The column before a track's boxes: its number (one track of several) and ×10 / ×1."""
+    caps = any(cap for cap, _ in _track_rows(g))
+    return TRACK_BOX * ((1 if caps else 0) + (1 if g.count > 1 else 0))
+
+
 def _group_size(g: Group, m: Mat) -> tuple[float, float]:
     if g.track is not None:
         track_rows = _track_rows(g)
-        lead = TRACK_BOX if any(cap for cap, _ in track_rows) else 0.0
-        return (max(lead + max(len(b) for _, b in track_rows) * TRACK_BOX, 40.0),
-                LABEL_H + len(track_rows) * (TRACK_BOX + 2))
+        each = len(track_rows) * (TRACK_BOX + 2)
+        return (max(_track_lead(g) + max(len(b) for _, b in track_rows) * TRACK_BOX, 40.0),
+                LABEL_H + g.count * each + (g.count - 1) * TRACK_GAP)
     if g.tokens is not None:
         cols, rows, d = _ring_grid(g)
         cell_w = d + RING_GAP + 8
@@ -275,12 +282,20 @@ def _off(seams: tuple[float, ...], a: float, length: float) -> float:
     return a
 
 
+def _fits(seams: tuple[float, ...], length: float) -> bool:
+    """True when a span of ``length`` fits between every two neighbouring seams (so :func:`_off` ends)."""
+    gaps = [b - a for a, b in zip(sorted(seams), sorted(seams)[1:])]
+    return all(length + 2 * (SLOT_PAD + 0.5) < gp for gp in gaps)
+
+
 def _place_row(row: list[Group], m: Mat, x: float, y: float, seams: Seams) -> list[Placed]:
     out = []
     for g in row:
         gw, gh = _group_size(g, m)
-        if g.track is not None or g.tokens is not None:
-            out.append(Placed(g, x, y, gw, gh, [], []))
+        if g.track is not None or g.tokens is not None:     # rings and tracks step past a seam like slots
+            x = _off(seams.xs, x, gw) if _fits(seams.xs, gw) else x
+            gy = _off(seams.ys, y, gh) if _fits(seams.ys, gh) else y         # with its label
+            out.append(Placed(g, x, gy, gw, gh + gy - y, [], []))
             x += gw + 3 * m.gap
             continue
         per, lines, sw, sh = _slot_grid(g, m)
@@ -327,8 +342,28 @@ def scene(m: Mat, copy: str, game, fonts: dict[str, str], seams: Seams | None = 
     board = Board(title, W, H, bg + items)
     board.avoid = [(r.x, r.y, r.x + r.w, r.y + r.h) for r in items if isinstance(r, Rect) and r.fill == "#ffffff"]
     board.slots = [(r.x, r.y, r.x + r.w, r.y + r.h) for r in items if isinstance(r, Rect) and r.radius == SLOT_RADIUS]
+    # a token's ring and a track's row of boxes are kept whole too (no seam cuts a status ring)
+    board.slots += [(c.cx - c.r, c.cy - c.r, c.cx + c.r, c.cy + c.r) for c in items
+                    if isinstance(c, Circle) and c.fill == "#ffffff"]
+    board.slots += _track_spans(placed)
     board.relayout = lambda s: scene(m, copy, game, fonts, s)
     return board
+
+
+def _track_spans(placed: list[Placed]) -> list[tuple[float, float, float, float]]:
+    """The box of every row of every track (its boxes, end to end)."""
+    out = []
+    for p in placed:
+        g = p.group
+        if g.track is None:
+            continue
+        rows = _track_rows(g)
+        each = len(rows) * (TRACK_BOX + 2) + TRACK_GAP
+        for t in range(g.count):
+            for r, (_cap, boxes) in enumerate(rows):
+                by = p.y + LABEL_H + t * each + r * (TRACK_BOX + 2)
+                out.append((p.x + _track_lead(g), by, p.x + _track_lead(g) + len(boxes) * TRACK_BOX, by + TRACK_BOX))
+    return out
 
 
 def _draw_group(p: Placed, m: Mat, fonts, seams: Seams) -> list:
@@ -342,16 +377,22 @@ def _draw_group(p: Placed, m: Mat, fonts, seams: Seams) -> list:
     y0 = y + LABEL_H
     if g.track is not None:
         rows = _track_rows(g)
-        lead = TRACK_BOX if any(cap for cap, _ in rows) else 0.0
-        for r, (cap, boxes) in enumerate(rows):
-            by = y0 + r * (TRACK_BOX + 2)
-            if cap:
-                out.append(Text(x + lead / 2, by + TRACK_BOX / 2 + 1.4, cap, fonts["bold"], 8, col, "center"))
-            for k, n in enumerate(boxes):
-                bx = x + lead + k * TRACK_BOX
-                out.append(Rect(bx, by, TRACK_BOX, TRACK_BOX, "#ffffff", col, 0.8 if g.highlight else 0.4, 1.0))
-                out.append(Text(bx + TRACK_BOX / 2, by + TRACK_BOX / 2 + 1.4, str(n), fonts["bold"], 9,
-                                "#7a7a7a", "center"))
+        lead = _track_lead(g)
+        each = len(rows) * (TRACK_BOX + 2) + TRACK_GAP
+        for t in range(g.count):
+            if g.count > 1:
+                out.append(Text(x + TRACK_BOX / 2, y0 + t * each + TRACK_BOX / 2 + 1.8, str(t + 1), fonts["bold"], 11,
+                                col, "center"))
+            for r, (cap, boxes) in enumerate(rows):
+                by = y0 + t * each + r * (TRACK_BOX + 2)
+                if cap:
+                    out.append(Text(x + lead - TRACK_BOX / 2, by + TRACK_BOX / 2 + 1.4, cap, fonts["bold"], 8, col,
+                                    "center"))
+                for k, n in enumerate(boxes):
+                    bx = x + lead + k * TRACK_BOX
+                    out.append(Rect(bx, by, TRACK_BOX, TRACK_BOX, "#ffffff", col, 0.8 if g.highlight else 0.4, 1.0))
+                    out.append(Text(bx + TRACK_BOX / 2, by + TRACK_BOX / 2 + 1.4, str(n), fonts["bold"], 9,
+                                    "#7a7a7a", "center"))
         return out
     if g.tokens is not None:
         cols, _rows, d = _ring_grid(g)

@@ -13,6 +13,7 @@ import math
 from pathlib import Path
 
 from cardgen.boards import common
+from cardgen.boards.symbols import SYMBOLS, symbol_items
 from cardgen.boards.tiling import MARGIN, printable_area
 from cardgen.content.loader import DEFAULT_LIMITS
 from cardgen.core.fonts import METRICS
@@ -24,8 +25,7 @@ from cardgen.layout.imposition import back_position
 from cardgen.layout.legibility import MIN_PT
 from cardgen.scene import Circle, Line, Page, Polygon, Rect, Text
 
-SYMBOLS = ("none", "star", "bolt", "drop", "cross", "dagger", "chain", "burst", "slashes", "shield", "crown",
-           "puck", "diamond", "heart", "flag")
+SHAPES = ("round", "square", "hex")      # hex: pointy-top, like the hex maps; ``size`` across flats
 BLEED = 1.0          # colour printed beyond the cut line
 
 FACE_SPEC = {
@@ -41,14 +41,17 @@ TOKEN_SPEC = {
     "count": Opt("any", default=None, doc="how many to print: a number, {param: …}, or a list of them added up"),
     "component": Opt("str", default=None, doc="a component id whose count is printed"),
     "card": Opt("str", default=None, doc="a card id whose copies are printed as tokens"),
-    "shape": Opt("enum", choices=("round", "square"), default=None),
-    "size": Opt("length", default=None, min=5, doc="diameter or side"),
+    "shape": Opt("enum", choices=SHAPES, default=None),
+    "size": Opt("length", default=None, min=5, doc="diameter, side, or a hex's width across flats"),
+    "times": Opt("any", default=None, doc="the count multiplied by this: a number, {param: …}, or a list of them "
+                 "multiplied (one per player, two per dial …)"),
+    "numbered": Opt("bool", default=False, doc="print the copies 1, 2, 3 … (figures, start tiles)"),
     **FACE_SPEC,
     "back": Opt("map", default=None, doc="the back: same keys as the front (default: the front again)"),
 }
 SHEET_SPEC = {
     "name": Opt("str", required=True),
-    "shape": Opt("enum", choices=("round", "square"), default="round"),
+    "shape": Opt("enum", choices=SHAPES, default="round"),
     "size": Opt("length", default=20.0, min=5),
     "gap": Opt("length", default=4.0, min=2, doc="between neighbouring tokens"),
     "color": Opt("color", default="#ffffff"),
@@ -77,6 +80,12 @@ class TokenDef:
     front: Face
     back: Face
     loc: Loc
+    numbered: bool = False
+
+    @property
+    def extent(self) -> float:
+        """The side of the square cell the token is cut from (a hex: its height across corners)."""
+        return self.size * 2 / math.sqrt(3) if self.shape == "hex" else self.size
 
 
 @record
@@ -153,6 +162,12 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> Sheet | None:
             if count is None:
                 ok = False
                 continue
+        if t["times"] is not None:
+            factor = _count(t["times"], game, problems, raw.at("times"), t["id"], product=True)
+            if factor is None:
+                ok = False
+                continue
+            count *= factor
         name = name or t["id"]
         front = Face(t["label"] if t["label"] is not None else name, t["value"], t["symbol"] or "none",
                      t["color"] or v["color"], t["ink"] or v["ink"])
@@ -162,23 +177,25 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> Sheet | None:
             ok = False
             continue
         out.append(TokenDef(t["id"], name, count, t["shape"] or v["shape"], t["size"] or v["size"], front, back,
-                            loc))
+                            loc, t["numbered"]))
     if not ok:
         return None
     return Sheet(path, v["name"], v["gap"], out, td.loc)
 
 
-def _count(raw, game, problems: Problems, loc: Loc, tid: str) -> int | None:
+def _count(raw, game, problems: Problems, loc: Loc, tid: str, product: bool = False) -> int | None:
+    """A count: a number or ``{param: …}``, or a list of them added up (``product``: multiplied)."""
     parts = raw if isinstance(raw, list) else [raw]
-    total = 0
+    total = 1 if product else 0
     for p in parts:
-        v = common.param(p, game, problems, loc)
+        v = _in_cards(p, game, problems, loc) if isinstance(p, dict) and "cards" in p else common.param(p, game,
+                                                                                                         problems, loc)
         if v is None:
             return None
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             problems.error("YAML-TYPE", f"count of token '{tid}' must be whole numbers ≥ 0, not {v!r}", loc)
             return None
-        total += v
+        total = total * v if product else total + v
     limit = (game.meta.get("limits") or {}).get("count") or DEFAULT_LIMITS["count"]
     if total > limit:
         problems.error("TOKEN-COUNT", f"count of token '{tid}' is {total:,}, more than the game's limit of "
@@ -187,75 +204,21 @@ def _count(raw, game, problems: Problems, loc: Loc, tid: str) -> int | None:
     return total
 
 
+def _in_cards(raw: dict, game, problems: Problems, loc: Loc) -> int | None:
+    """``{cards: FIELD, type: TYPE}``: FIELD added up over every copy of the game's cards of TYPE (a list
+    counts its entries: the hexes of every boss piece's footprint)."""
+    field, ctype = raw.get("cards"), raw.get("type")
+    if not isinstance(field, str) or not isinstance(ctype, str) or set(raw) != {"cards", "type"}:
+        problems.error("YAML-TYPE", "a count from the cards is {cards: FIELD, type: TYPE}, not " + repr(dict(raw)), loc)
+        return None
+    vals = [(c.fields.get(field), c.copies) for c in game.cards if c.type == ctype and field in c.fields]
+    if not vals:
+        problems.error("YAML-TYPE", f"no card of type '{ctype}' has a field '{field}' to count", loc)
+        return None
+    return sum((len(v) if isinstance(v, list) else int(v or 0)) * n for v, n in vals)
+
+
 # --------------------------------------------------------------------------- drawing
-
-
-def _star(cx, cy, r, n=5, inner=0.45) -> list:
-    pts = []
-    for k in range(2 * n):
-        a = -math.pi / 2 + k * math.pi / n
-        rr = r if k % 2 == 0 else r * inner
-        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
-    return pts
-
-
-def symbol_items(kind: str, cx: float, cy: float, s: float, ink: str) -> list:
-    """A small vector symbol of size ``s`` centred on (cx, cy)."""
-    h = s / 2
-    if kind == "star":
-        return [Polygon(tuple(_star(cx, cy, h)), ink, None, 0)]
-    if kind == "burst":
-        return [Polygon(tuple(_star(cx, cy, h, 8, 0.55)), ink, None, 0)]
-    if kind == "bolt":
-        pts = [(0.15, -1), (-0.55, 0.1), (-0.05, 0.1), (-0.2, 1), (0.55, -0.15), (0.05, -0.15), (0.3, -1)]
-        return [Polygon(tuple((cx + x * h, cy + y * h) for x, y in pts), ink, None, 0)]
-    if kind == "drop":
-        pts = [(0, -1)]
-        for k in range(0, 19):
-            a = math.pi * (-0.15 + 1.3 * k / 18)
-            pts.append((math.cos(a) * 0.62, 0.3 + math.sin(a) * 0.62))
-        return [Polygon(tuple((cx + x * h, cy + y * h) for x, y in pts), ink, None, 0)]
-    if kind == "cross":
-        w = 0.32
-        pts = [(-w, -1), (w, -1), (w, -w), (1, -w), (1, w), (w, w), (w, 1), (-w, 1), (-w, w), (-1, w), (-1, -w),
-               (-w, -w)]
-        return [Polygon(tuple((cx + x * h, cy + y * h) for x, y in pts), ink, None, 0)]
-    if kind == "dagger":
-        pts = [(-0.12, -1), (0.12, -1), (0.12, -0.45), (0.6, -0.45), (0.6, -0.22), (0.12, -0.22), (0.12, 1),
-               (-0.12, 1), (-0.12, -0.22), (-0.6, -0.22), (-0.6, -0.45), (-0.12, -0.45)]
-        return [Polygon(tuple((cx + x * h, cy + y * h) for x, y in pts), ink, None, 0)]
-    if kind == "chain":
-        r = h * 0.42
-        return [Circle(cx - r * 0.75, cy, r, None, ink, s * 0.1), Circle(cx + r * 0.75, cy, r, None, ink, s * 0.1)]
-    if kind == "slashes":
-        return [Line(cx + d * h * 0.55 - h * 0.45, cy + h * 0.8, cx + d * h * 0.55 + h * 0.45, cy - h * 0.8, ink,
-                     s * 0.1) for d in (-1, 0, 1)]
-    if kind == "shield":
-        pts = [(-0.8, -0.9), (0.8, -0.9), (0.8, 0.1), (0, 1), (-0.8, 0.1)]
-        return [Polygon(tuple((cx + x * h, cy + y * h) for x, y in pts), ink, None, 0),
-                Line(cx - 0.1 * h, cy - 0.9 * h, cx + 0.15 * h, cy - 0.2 * h, "#ffffff", s * 0.06),
-                Line(cx + 0.15 * h, cy - 0.2 * h, cx - 0.15 * h, cy + 0.3 * h, "#ffffff", s * 0.06)]
-    if kind == "crown":
-        pts = [(-0.9, 0.6), (-0.9, -0.6), (-0.45, -0.05), (0, -0.8), (0.45, -0.05), (0.9, -0.6), (0.9, 0.6)]
-        return [Polygon(tuple((cx + x * h, cy + y * h) for x, y in pts), ink, None, 0)]
-    if kind == "puck":
-        return [Rect(cx - h, cy - h * 0.35, s, h * 0.7, ink, None, 0, h * 0.3),
-                Line(cx - h * 0.8, cy - h * 0.05, cx + h * 0.8, cy - h * 0.05, "#888888", s * 0.04)]
-    if kind == "diamond":
-        return [Polygon(((cx, cy - h), (cx + h * 0.7, cy), (cx, cy + h), (cx - h * 0.7, cy)), ink, None, 0)]
-    if kind == "heart":
-        pts = []
-        for k in range(40):
-            t = 2 * math.pi * k / 40
-            x = 16 * math.sin(t) ** 3
-            y = -(13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t))
-            pts.append((cx + x / 17 * h, cy + y / 17 * h))
-        return [Polygon(tuple(pts), ink, None, 0)]
-    if kind == "flag":
-        return [Line(cx - 0.6 * h, cy - h, cx - 0.6 * h, cy + h, ink, s * 0.08),
-                Polygon(((cx - 0.6 * h, cy - h), (cx + 0.8 * h, cy - 0.55 * h), (cx - 0.6 * h, cy - 0.1 * h)), ink,
-                        None, 0)]
-    return []
 
 
 def _fit(text: str, font: str, size: float, width: float, min_size: float = 4.0) -> float:
@@ -265,11 +228,15 @@ def _fit(text: str, font: str, size: float, width: float, min_size: float = 4.0)
 
 
 def face_items(t: TokenDef, face: Face, x: float, y: float, fonts: dict[str, str]) -> list:
-    """One side of a token whose cut box has its top-left corner at (x, y)."""
+    """One side of a token whose cut box (``t.extent`` square) has its top-left corner at (x, y)."""
     s = t.size
-    cx, cy = x + s / 2, y + s / 2
+    cx, cy = x + t.extent / 2, y + t.extent / 2
     out: list = []
-    if t.shape == "round":
+    if t.shape == "hex":
+        out.append(Polygon(hex_corners(cx, cy, s + 2 * BLEED), face.color, None, 0))
+        out.append(Polygon(hex_corners(cx, cy, s * 0.88), None, face.ink, max(0.2, s * 0.012)))
+        out.append(Polygon(hex_corners(cx, cy, s), None, "#000000", 0.15))   # the cut line
+    elif t.shape == "round":
         out.append(Circle(cx, cy, s / 2 + BLEED, face.color, None, 0))
         out.append(Circle(cx, cy, s / 2 - s * 0.06, None, face.ink, max(0.2, s * 0.012)))
         out.append(Circle(cx, cy, s / 2, None, "#000000", 0.15))        # the cut line
@@ -292,6 +259,20 @@ def face_items(t: TokenDef, face: Face, x: float, y: float, fonts: dict[str, str
     return out
 
 
+def hex_corners(cx: float, cy: float, flats: float) -> tuple[tuple[float, float], ...]:
+    """A pointy-top hexagon ``flats`` wide across its flats, centred on (cx, cy)."""
+    r = flats / math.sqrt(3)
+    return tuple((cx + r * math.cos(math.radians(-90 + 60 * k)), cy + r * math.sin(math.radians(-90 + 60 * k)))
+                 for k in range(6))
+
+
+def numbered(t: TokenDef, face: Face, copy: int) -> Face:
+    """The face of copy ``copy`` (0-based): its number in the middle when the token is numbered."""
+    if not t.numbered:
+        return face
+    return Face(face.label, str(copy + 1), "none", face.color, face.ink)
+
+
 TICK = 4.0          # crop mark length
 TICK_GAP = 1.0      # between a crop mark and the printed colour
 
@@ -303,7 +284,8 @@ def _shelves(sheet: Sheet, width: float) -> list[tuple[float, list[tuple[TokenDe
     for t in sheet.tokens:
         groups.setdefault((t.shape, t.size), []).extend((t, k) for k in range(t.count))
     rows = []
-    for (_shape, size), copies in groups.items():
+    for copies in groups.values():
+        size = copies[0][0].extent
         per = max(1, int((width + sheet.gap) // (size + sheet.gap)))
         for i in range(0, len(copies), per):
             rows.append((size, copies[i:i + per], i == 0, i + per >= len(copies)))
@@ -356,10 +338,13 @@ def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[d
         if not block:
             return
         size = block[0][1]
-        ncols = max(n for _, _, n, _ in block)
+        ncols = max(n for _, _, n, _, _ in block)
         x0 = block[0][0]
+        if block[0][4]:           # hexes: cut along their printed outline, not on a grid
+            block.clear()
+            return
         xs = sorted({x0 + c * (size + sheet.gap) + d for c in range(ncols) for d in (0, size)})
-        ys = sorted({yy + d for _, _, _, yy in block for d in (0, size)})
+        ys = sorted({yy + d for _, _, _, yy, _ in block for d in (0, size)})
         front.items.extend(_marks(xs, block[0][3], block[-1][3] + size, ys, x0,
                                   x0 + ncols * size + (ncols - 1) * sheet.gap))
         block.clear()
@@ -378,14 +363,17 @@ def pages(sheet: Sheet, game, fonts: dict[str, str]) -> tuple[list[Page], list[d
         x0 = bx + (cw - gw) / 2
         if block and block[0][1] != size:
             close_block()
-        block.append((x0, size, len(copies), y))
+        if block and block[0][4] != (copies[0][0].shape == "hex"):
+            close_block()
+        block.append((x0, size, len(copies), y, copies[0][0].shape == "hex"))
         for c, (t, copy) in enumerate(copies):
             x = x0 + c * (size + sheet.gap)
-            front.items += face_items(t, t.front, x, y, fonts)
+            front.items += face_items(t, numbered(t, t.front, copy), x, y, fonts)
             bxx, byy = back_position(x, y, size, size, ps)
-            back.items += face_items(t, t.back, bxx, byy, fonts)
-            manifest[-2]["tokens"].append({"id": t.id, "copy": copy + 1, "box": [round(x, 4), round(y, 4), size, size]})
-            manifest[-1]["tokens"].append({"id": t.id, "copy": copy + 1,
+            back.items += face_items(t, numbered(t, t.back, copy), bxx, byy, fonts)
+            manifest[-2]["tokens"].append({"id": t.id, "copy": copy + 1, "shape": t.shape,
+                                           "box": [round(x, 4), round(y, 4), size, size]})
+            manifest[-1]["tokens"].append({"id": t.id, "copy": copy + 1, "shape": t.shape,
                                            "box": [round(bxx, 4), round(byy, 4), size, size]})
         y += size + sheet.gap
     close_block()
