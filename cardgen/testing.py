@@ -28,6 +28,7 @@ from cardgen import gamehooks
 from cardgen.builder import check as checker
 from cardgen.content.loader import load_game
 from cardgen.content.playlog import read
+from cardgen.core import sources
 from cardgen.core.problems import Problems
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import pick
@@ -226,7 +227,8 @@ def assert_slips_are_marked(slug: str, path: Path, marker: str) -> list[dict[str
     lines with a ``marker`` comment are the problems' lines. Returns the problems."""
     code, probs, _ = check(slug, path)
     assert code == 1, probs
-    text = path.read_text(encoding="utf-8").splitlines()
+    with sources.named(path):
+        text = sources.read_bytes(path).decode("utf-8").splitlines()
     for p in probs:
         assert p["rule"] in text[p["line"] - 1], (p, text[p["line"] - 1])
     marked = [i + 1 for i, ln in enumerate(text) if marker in ln]

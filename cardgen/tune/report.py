@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.content.model import Game
+from cardgen.core import sources
 from cardgen.core.atomic import write_bytes
 from cardgen.core.params import lookup
 from cardgen.core.yamlsrc import loc_of
@@ -28,7 +29,7 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 def edited(game: Game, values: Mapping[str, Any]) -> str:
     """params.yaml's text with each value's number replaced in place (comments and layout kept)."""
     path = game.rules_dir / "params.yaml"
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = sources.read_bytes(path, game.root).decode("utf-8").splitlines(keepends=True)
     for p, v in values.items():
         *parents, last = p.split(".")
         node = lookup(game.params, parents) if parents else game.params
@@ -49,7 +50,7 @@ def _text(v: Any) -> str:
 
 def diff(game: Game, values: Mapping[str, Any]) -> str:
     path = game.rules_dir / "params.yaml"
-    old = path.read_text(encoding="utf-8")
+    old = sources.read_bytes(path, game.root).decode("utf-8")
     rel = f"rules/{game.slug}/params.yaml"
     return "".join(difflib.unified_diff(old.splitlines(keepends=True), edited(game, values).splitlines(keepends=True),
                                         f"a/{rel}", f"b/{rel}"))
@@ -86,7 +87,7 @@ def apply(game: Game, r: Result) -> list[Path]:
     path = game.rules_dir / "params.yaml"
     write_bytes(path, edited(game, r.after.values).encode("utf-8"))
     log = game.rules_dir / "tune-changes.md"
-    old = log.read_text(encoding="utf-8") if log.is_file() else ""
+    old = sources.read_bytes(log, game.root).decode("utf-8") if sources.is_file(log) else ""
     write_bytes(log, (old + ("\n" if old else "") + changes(game, r)).encode("utf-8"))
     return [path, log]
 
