@@ -212,6 +212,8 @@ def _in_cards(raw: dict, game, problems: Problems, loc: Loc) -> int | None:
         problems.error("YAML-TYPE", "a count from the cards is {cards: FIELD, type: TYPE}, not " + repr(dict(raw)), loc)
         return None
     vals = [(c.fields.get(field), c.copies) for c in game.cards if c.type == ctype and field in c.fields]
+    if not vals and (game.failed_ids or game.unread_files or any(u.get("type") in (None, ctype) for u in game.unread_cards)):
+        return None         # the cards that would have it failed to load: reported there, once
     if not vals:
         problems.error("YAML-TYPE", f"no card of type '{ctype}' has a field '{field}' to count", loc)
         return None
