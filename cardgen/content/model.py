@@ -85,6 +85,8 @@ class PrintSettings:
     gutter: float = 0.0          # space between neighbouring cards' bleeds, mm (crop marks go there)
     margin: float = 4.2          # the printer's unprintable margin, mm: no card, bleed or mark in it
     registration: str = "none"   # "silhouette": a cutting machine's registration marks and cut files
+    card_numbers: bool = True    # each front's number in the set and edition ("23/60 · v1.0")
+    ink_saver: bool = False      # backs drawn as a light tint with an outline, not full-bleed colour
 
 
 @record
