@@ -128,8 +128,36 @@ def test_readme_is_one_page_that_agrees_with_the_build(full_build, slug):
     printed = sum(len(p["cards"]) for p in manifest["pages"] if p["side"] == "front")
     assert f"{printed} cards in all" in text
     for name, designs, copies, _ in card_counts(game):
-        assert f"{name}: {copies} card" in text, name
+        assert f"{name}: {copies} card{'s' * (copies != 1)} ({designs} design" in text, name
     for name in game.printables:
         if name != "readme":
             assert name in text, name
     qpdf_check(out / "readme.pdf")
+
+
+def test_fold_and_glue_puts_each_back_beside_its_front(tmp_path):
+    g = GameCopy(tmp_path, GAME).only("cards")
+    g.edit(f"rules/{GAME}/game.yaml", "  crop_marks: true", "  crop_marks: true\n  layout: fold")
+    code, probs, out = g.build()
+    assert code == 0, probs
+    manifest = json.loads((out / "cards.json").read_text())
+    pages = manifest["pages"]
+    assert {p["side"] for p in pages} == {"fold"}
+    # A4: a 126 × 88 mm pair a row, three rows — one side of the paper, no duplex
+    assert pages[0]["grid"]["cols"] == 1 and pages[0]["grid"]["rows"] == 3
+    assert sum(len(p["cards"]) for p in pages) == 156
+    with pdfplumber.open(out / "cards.pdf") as doc:
+        assert len(doc.pages) == len(pages)
+        for entry in pages[:3]:
+            page = doc.pages[entry["page"] - 1]
+            for c in entry["cards"]:
+                x, y, w, h = c["trim"]
+                assert c["back_trim"] == pytest.approx([x + w, y, w, h])
+                front = {wd["text"] for wd in page.extract_words() if x < wd["x0"] / MM and wd["x1"] / MM < x + w}
+                back = {wd["text"] for wd in page.extract_words() if x + w < wd["x0"] / MM < x + 2 * w}
+                assert c["name"].split()[0] in front and ("CLASS" in back or "ENEMY" in back), (front, back)
+                fold = [ln for ln in page.lines if abs(ln["x0"] / MM - (x + w)) < 0.05]
+                assert any(ln["top"] / MM < y - 0.5 for ln in fold)          # marked outside the block too
+                assert any(abs(ln["top"] / MM - y) < 0.05 and abs(ln["bottom"] / MM - (y + h)) < 0.05
+                           for ln in fold)                                   # the dashed fold line
+    qpdf_check(out / "cards.pdf")

@@ -87,6 +87,7 @@ class PrintSettings:
     registration: str = "none"   # "silhouette": a cutting machine's registration marks and cut files
     card_numbers: bool = True    # each front's number in the set and edition ("23/60 · v1.0")
     ink_saver: bool = False      # backs drawn as a light tint with an outline, not full-bleed colour
+    layout: str = "duplex"       # "fold": front and back side by side on one side, a fold line between
 
 
 @record

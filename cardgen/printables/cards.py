@@ -16,6 +16,7 @@ from cardgen.core.jsonout import dumps
 from cardgen.core.problems import Loc, Problems
 from cardgen.layout.cutfile import cut_page, registration_record
 from cardgen.layout.errorcard import draft_mark
+from cardgen.layout.foldsheet import fold_fit, fold_sheets
 from cardgen.layout.imposition import sheet_scenes, sheets
 from cardgen.layout.streamed import Streamed
 from cardgen.printables.cardmarks import ink_saver_back, number_tab, numbering
@@ -42,7 +43,8 @@ def _sizes(laid, groups: dict) -> list[tuple[str, list, Any, Fit]]:
     out = []
     for size, placements in groups.items():
         ct = next(t for t in game.card_types.values() if t.size == size)
-        out.append((size, placements, ct, fit(game.print, ct.width, ct.height, size)))
+        fitted = (fold_fit if game.print.layout == "fold" else fit)(game.print, ct.width, ct.height, size)
+        out.append((size, placements, ct, fitted))
     return out
 
 
@@ -53,6 +55,14 @@ def _pages(laid, sizes: list, release: bool = False) -> Iterator[tuple[Page, dic
     first = 1
     numbers = numbering(laid.game) if ps.card_numbers else {}
     for size, placements, ct, fitted in sizes:
+        if ps.layout == "fold":         # one side: each card's front and back side by side, a fold line between
+            for page, e in fold_sheets(placements, ct.width, ct.height, ps, fitted, first):
+                page.items.extend(it for c in e["cards"] if c["id"] in numbers
+                                  for it in number_tab(numbers[c["id"]], c["trim"], ps.safe))
+                e["card_size"] = size
+                first += 1
+                yield page, e
+            continue
         for front, back, fm, bm in sheets(placements, ct.width, ct.height, ps, first, fitted, release):
             for c in fm["cards"]:       # "23/60 · v1.0" on each front
                 label = numbers.get(c["id"])
