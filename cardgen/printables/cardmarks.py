@@ -12,7 +12,7 @@ from __future__ import annotations
 from cardgen.content.model import Game
 from cardgen.core.fonts import METRICS
 from cardgen.core.problems import Problems
-from cardgen.rulebook.source import CURRENT_DIR, has_rulebook, load_version
+from cardgen.core.yamlsrc import YDict, load_yaml
 from cardgen.scene import Rect, Text
 
 FONT = "LiberationSans-Regular"
@@ -23,10 +23,10 @@ INK = "#3a3632"
 
 def edition(game: Game) -> str:
     """The current rulebook's version as a short code ("v1.0"); "" without a rulebook."""
-    if not has_rulebook(game):
-        return ""
-    v = load_version(game.rules_dir / CURRENT_DIR, True, Problems(), game.colors)
-    return f"v{v.version}" if v is not None and v.version else ""
+    meta = game.rules_dir / "rulebook" / "rulebook.yaml"    # the rulebook checks it (RULEBOOK-META)
+    raw = load_yaml(meta, Problems()) if meta.is_file() else None
+    version = raw.get("version") if isinstance(raw, YDict) else None
+    return f"v{version}" if isinstance(version, (str, int, float)) and str(version).strip() else ""
 
 
 def numbering(game: Game) -> dict[str, str]:
