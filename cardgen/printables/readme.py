@@ -12,9 +12,10 @@ import math
 
 from cardgen.boards import tokens
 from cardgen.content.model import Game
-from cardgen.content.sheetfit import fit
+from cardgen.content.sheetfit import Fit, fit, make_grid, mark_room, usable_margin
 from cardgen.core.fonts import METRICS
 from cardgen.core.problems import Problems
+from cardgen.layout.foldsheet import fold_fit
 from cardgen.render.pdf import render
 from cardgen.scene import Document, Line, Page, Rect, Text
 
@@ -52,17 +53,31 @@ def card_counts(game: Game) -> list[tuple[str, int, int, str]]:
     return [tuple(r) for r in out.values()]         # type: ignore[misc]
 
 
-def card_sheets(game: Game) -> int:
-    """How many sheets cards.pdf fills: each card size's copies over the cards a sheet holds."""
+def card_fits(game: Game) -> list[tuple[int, Fit, float, float]]:
+    """(copies, the sheet fit, card width, height) of each card size, as cards.pdf imposes them."""
     per_size: dict[str, int] = {}
     for _, _, copies, size in card_counts(game):
         per_size[size] = per_size.get(size, 0) + copies
-    total = 0
+    how = fold_fit if game.print.layout == "fold" else fit
+    out = []
     for size, copies in per_size.items():
         w, h = next((t.width, t.height) for t in game.card_types.values() if t.size == size)
-        per = fit(game.print, w, h, size).grid.per_page
-        total += math.ceil(copies / per) if per else 0
-    return total
+        out.append((copies, how(game.print, w, h, size), w, h))
+    return out
+
+
+def card_sheets(game: Game) -> int:
+    """How many sheets cards.pdf fills: each card size's copies over the cards a sheet holds."""
+    return sum(math.ceil(n / f.grid.per_page) for n, f, _, _ in card_fits(game) if f.grid.per_page)
+
+
+def ticked(game: Game) -> bool:
+    """Whether some card sheet marks cut lines by ticks where rows meet (no room at two edges)."""
+    ps = game.print
+    room = mark_room(ps)
+    return bool(room) and any(
+        f.grid.per_page > make_grid(ps.page_w, ps.page_h, f.grid.w, h, ps.bleed, ps.gutter, usable_margin(ps),
+                                    room).per_page for _, f, _, h in card_fits(game))
 
 
 def token_counts(game: Game) -> list[tuple[str, int]]:
@@ -79,9 +94,11 @@ def lines(game: Game) -> list[tuple[str, str]]:
     sheets = card_sheets(game)
     out: list[tuple[str, str]] = [("h", "1. What to print")]
     for name in game.printables:
-        if name == "readme":
+        if name == "readme" or (name == "duplex-calibration" and ps.layout == "fold"):
             continue
         stock, how = HOW.get(name, ("plain paper", "one side"))
+        if name == "cards" and ps.layout == "fold":
+            how = "one side only; each card's front and back side by side, to fold and glue"
         what = FILES.get(name, f"{name}.pdf")
         extra = f" — {sheets} sheets" if name == "cards" else ""
         out.append(("b", f"{what}{extra}: on {stock}, {how.format(edge=edge)}."))
@@ -93,8 +110,10 @@ def lines(game: Game) -> list[tuple[str, str]]:
             ("b", f"Nothing is printed within {ps.margin:g} mm of the paper's edges."),
             ("h", "3. Cutting order"),
             ("b", "Cards: cut the long cuts first, across the whole sheet, on the marks at its edges; then cut each "
-                  "strip into cards on the marks between them (small ticks where rows meet). The bleed around "
-                  "each card falls away."),
+                  "strip into cards on the marks " + ("between them (small ticks where rows meet)" if ticked(game)
+                                                      else "at the sheet's edges") + ". The bleed around each card "
+                  "falls away." + (" Fold each pair on its dashed line, the back behind the front, and glue."
+                                   if ps.layout == "fold" else "")),
             ("b", "Then tokens, then mats and boards: cut on their lines, and tape board sheets edge to edge."),
             ("h", "4. Checklist")]
     counts = card_counts(game)
