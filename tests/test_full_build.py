@@ -33,7 +33,8 @@ def test_every_game_writes_every_printable_it_lists(full_build):
     games = list_games(ROOT)
     assert sorted(games) == GAMES and len(GAMES) >= 5
     first_file = {"cards": "cards.pdf", "duplex-calibration": "duplex-calibration.pdf", "rulebook": "rulebook.pdf",
-                  "tokens": "tokens.pdf", "mats": "mats.pdf", "board": "board.pdf", "maps": "maps"}
+                  "tokens": "tokens.pdf", "mats": "mats.pdf", "board": "board.pdf", "maps": "maps",
+                  "readme": "readme.pdf"}
     for slug, out in full_build.games(games).items():
         game = load_game(ROOT, slug, Problems())
         assert full_build.code(slug) == 0 and not [p for p in full_build.problems(slug) if p["severity"] == "error"]

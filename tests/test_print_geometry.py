@@ -6,8 +6,9 @@ with an offset) goes through the same page-by-page check against the manifest, w
 includes: nothing (bleed, mark, text) inside the 4.2 mm unprintable margin. That changed two
 expectations on purpose (issue 15): A4 poker keeps 9 a sheet with its bleed narrowed from 3 to
 1.1 mm (the sides are what is tight: 3 × 63 mm leave 21 mm for two margins, crop-mark room and
-six bleeds); Letter poker prints 6 a sheet, not 9 (a third 88 mm row would leave 0.17 mm bleed
-inside the margins), with a PRINT-FIT warning.
+six bleeds); Letter poker prints 9 a sheet (issue 32): crop marks on the left and right edges,
+and the column cuts marked by ticks where rows meet (a third 88 mm row leaves no room for marks
+above and below the block).
 """
 
 from __future__ import annotations
@@ -210,19 +211,29 @@ def test_short_edge_with_offset(tmp_path, card_types):
     qpdf_check(pdf)
 
 
-def test_letter_by_flag_prints_six_cards_whole_inside_the_margin(tmp_path, card_types):
+def test_letter_by_flag_prints_nine_cards_whole_inside_the_margin(tmp_path, card_types):
     pdf, manifest, probs = build(tmp_path, "--paper", "Letter", "--offset", "1mm,0.5mm")
     assert manifest["paper"] == "Letter"
     assert_sheets(pdf, manifest, card_types, (215.9, 279.4), "long", (1.0, 0.5))
     first = manifest["pages"][0]
-    # three 88 mm rows need 264 mm of the 265 mm between the margins and the crop-mark room:
-    # 0.17 mm bleed, under the 1 mm floor, so two rows; across, 3 × 63 mm leave 2.08 mm bleed
-    assert first["grid"] == {"cols": 3, "rows": 2, "bleed": 2.0833} and len(first["cards"]) == 6
-    assert manifest["fit"]["poker"]["per_sheet"] == 6
-    fits = [p for p in probs if p["rule"] == "PRINT-FIT"]
-    assert [p["severity"] for p in fits] == ["warning"], fits
-    assert [g["what"] for g in manifest["fit"]["poker"]["given_up"]] == ["cards", "bleed"]
-    assert "6 per Letter sheet (3 × 2), not 9" in fits[0]["message"] and "print.margin" in fits[0]["hint"]
+    # three 88 mm rows leave 7 mm of the 271 mm between the margins, less twice the backs' 0.5 mm
+    # offset: 1 mm bleed, no room for crop marks above and below the block — the column cuts are
+    # marked where rows meet instead
+    assert first["grid"] == {"cols": 3, "rows": 3, "bleed": 1.0} and len(first["cards"]) == 9
+    assert manifest["fit"]["poker"]["per_sheet"] == 9
+    assert not [p for p in probs if p["rule"] == "PRINT-FIT" and p["severity"] == "warning"], probs
+    assert [g["what"] for g in manifest["fit"]["poker"]["given_up"]] == ["bleed"]
+    with pdfplumber.open(pdf) as doc:
+        page = doc.pages[0]
+        trims = [c["trim"] for c in first["cards"]]
+        top = min(t[1] for t in trims) - 1.0
+        bottom = max(t[1] + t[3] for t in trims) + 1.0
+        vertical = [ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 1e-6]
+        # no vertical mark above or below the block; each column cut marked in both row junctions
+        assert all(top < ln["top"] / MM and ln["bottom"] / MM < bottom for ln in vertical)
+        for x in {round(v, 3) for t in trims for v in (t[0], t[0] + t[2])}:
+            ticks = {round(ln["top"] / MM) for ln in vertical if abs(ln["x0"] / MM - x) < TOL}
+            assert len(ticks) == 2, (x, ticks)
     qpdf_check(pdf)
 
 

@@ -48,6 +48,10 @@ GAME_SPEC: dict[str, Opt] = {
         "registration": Opt("enum", choices=("none", "silhouette"), default="none",
                             doc="silhouette: Silhouette Studio type 1 registration marks on front sheets "
                             "and a cut file (SVG of the trims) per sheet, instead of crop marks"),
+        "card_numbers": Opt("bool", default=True, doc="each card front's number and edition (23/60 · v1.0)"),
+        "ink_saver": Opt("bool", default=False, doc="card backs as a light tint with an outline (saves ink)"),
+        "layout": Opt("enum", choices=("duplex", "fold"), default="duplex", doc="fold: each card's front and "
+                      "back side by side on one side of the paper, to fold and glue (no duplex printing)"),
     }),
     "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
     "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
@@ -187,7 +191,9 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                              margin=_length(pr.get("margin", 4.2), 4.2),
                              registration=pr.get("registration") or "none",
                              origin={k: "game" if isinstance(raw.get("print"), dict) and k in raw["print"]
-                                     else "built-in" for k in ("paper", "duplex", "offset", "margin")})
+                                     else "built-in" for k in ("paper", "duplex", "offset", "margin")},
+                             card_numbers=pr.get("card_numbers", True) is not False, ink_saver=pr.get("ink_saver") is True,
+                             layout="fold" if pr.get("layout") == "fold" else "duplex")
     sizes: dict[str, tuple[float, float]] = {}
     bad_sizes: set = set()          # reported: the card types using them, and their cards, are not again
     broken_types: set = set()

@@ -87,6 +87,9 @@ class PrintSettings:
     registration: str = "none"   # "silhouette": a cutting machine's registration marks and cut files
     # where each printer setting came from: "flag", "printer", "default printer", "game" or "built-in"
     origin: dict[str, str] = field(default_factory=dict)
+    card_numbers: bool = True    # each front's number in the set and edition ("23/60 · v1.0")
+    ink_saver: bool = False      # backs drawn as a light tint with an outline, not full-bleed colour
+    layout: str = "duplex"       # "fold": front and back side by side on one side, a fold line between
 
 
 @record

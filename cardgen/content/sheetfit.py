@@ -78,13 +78,14 @@ def _axis(span: float, trim: float, bleed: float, gutter: float, floor: float,
 
 def make_grid(page_w: float, page_h: float, w: float, h: float, bleed: float, gutter: float = 0.0,
               margin: float = 0.0, room: float = 0.0, floor: float = BLEED_FLOOR,
-              cols: int | None = None, rows: int | None = None) -> Grid:
+              cols: int | None = None, rows: int | None = None, room_y: float | None = None) -> Grid:
     """The grid of one card size, centred on the page: inside ``margin`` plus ``room`` (for
-    crop marks) at every edge; ``cols``/``rows`` cap the counts. Neighbouring bleed boxes
-    touch, or stand ``gutter`` apart."""
-    edge = 2 * (margin + room)
-    nx, bx = _axis(page_w - edge, w, bleed, gutter, floor, cols)
-    ny, by = _axis(page_h - edge, h, bleed, gutter, floor, rows)
+    crop marks) at the left and right edges and ``room_y`` (default: ``room``) at the top and
+    bottom; ``cols``/``rows`` cap the counts. Neighbouring bleed boxes touch, or stand
+    ``gutter`` apart."""
+    room_y = room if room_y is None else room_y
+    nx, bx = _axis(page_w - 2 * (margin + room), w, bleed, gutter, floor, cols)
+    ny, by = _axis(page_h - 2 * (margin + room_y), h, bleed, gutter, floor, rows)
     b = min(bx, by)
     gx = gy = 2 * b + gutter
     total_w = nx * w + (nx - 1) * gx
@@ -142,6 +143,11 @@ def fit(ps: PrintSettings, w: float, h: float, size: str = "") -> Fit:
     """The grid of ``w`` × ``h`` mm cards on ``ps``'s paper, inside its margins."""
     margin, room = usable_margin(ps), mark_room(ps)
     grid = make_grid(ps.page_w, ps.page_h, w, h, ps.bleed, ps.gutter, margin, room)
+    if room:        # crop marks on two outer edges only, the other cut lines marked where rows/columns meet
+        dx, dy = (abs(d) for d in ps.offset)      # the backs, shifted by the duplex offset, stay inside too
+        one_side = [make_grid(ps.page_w, ps.page_h, w, h, ps.bleed, ps.gutter, margin, rx, room_y=ry)
+                    for rx, ry in ((max(room, dx), dy), (dx, max(room, dy)))]
+        grid = max([grid, *one_side], key=lambda g: g.per_page)
     if ps.registration == "silhouette" and grid.per_page:
         keep = registration_keepouts(ps.page_w, ps.page_h)
         while grid.per_page and not _clear_of(grid, keep):

@@ -9,11 +9,13 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 FONT_DIR = Path(__file__).parent.parent / "fonts"
 PT_MM = 25.4 / 72.0
+BASE_FONT = "LiberationSans-Regular"
 
 
 def available() -> list[str]:
@@ -29,6 +31,17 @@ def font(name: str) -> TTFont:
     f = TTFont(name, str(path))
     pdfmetrics.registerFont(f)
     return f
+
+
+@cache
+def base_font() -> str:
+    """Make a bundled font every new reportlab canvas's and drawing's initial font (reportlab's default,
+    Helvetica, would be referenced by every page and embedded by none — a preflight flags it);
+    call before making a canvas or a platypus document."""
+    font(BASE_FONT)
+    rl_config.canvas_basefontname = BASE_FONT
+    rl_config.defaultGraphicsFontName = BASE_FONT       # an SVG picture's initial font (renderPDF)
+    return BASE_FONT
 
 
 @cache

@@ -23,6 +23,7 @@ __all__ = ["Placement", "back_position", "crop_marks", "make_grid", "sheet_scene
 MARK_WIDTH = 0.25    # mm
 MARK_LENGTH = 6.0    # mm, at most, for the marks in the page margins
 GUTTER_INSET = 0.5   # mm between a mark in a gutter and the bleeds on either side
+BLEED_TICK_INSET = 0.25  # mm between a tick in touching bleeds and the trims on either side
 
 
 def back_position(x: float, y: float, w: float, h: float, ps: PrintSettings) -> tuple[float, float]:
@@ -37,10 +38,10 @@ def crop_marks(grid: Grid, page_w: float, page_h: float, used: int | None = None
     """Crop marks on the trim lines, in the page margins and in the gutters — never inside a trim.
 
     Between cards, marks sit in the gutter (``print: gutter``) clear of every bleed. Without a
-    gutter, a cut line is marked in the page margins only. The sheet fit (sheetfit.fit) always
-    leaves the marks room there, inside the printer's margin; only a grid made without that
-    room (make_grid alone) can leave a cut line unmarked outside, and then its marks stay
-    between the cards, in the neighbours' bleed, as the only guide for that cut.
+    gutter, a cut line is marked in the page margins where they have room. When a sheet holds
+    more cards with marks on two opposite edges only (Letter poker: 9, not 6, with no marks
+    above and below the block), the other cut lines are marked where rows (or columns) meet:
+    a short tick in the neighbours' touching bleed, haloed white, which the cut takes away.
 
     ``used``: how many cells the sheet fills (row by row); a part-filled last sheet gets marks
     for the rows and columns it uses only. ``margin``: the printer's unprintable margin, which
@@ -70,8 +71,13 @@ def crop_marks(grid: Grid, page_w: float, page_h: float, used: int | None = None
         gutter = gap - 2 * b
         if gutter >= 1.0 + 2 * GUTTER_INSET:
             seg(end + b + GUTTER_INSET, end + b + gutter - GUTTER_INSET, fixed, vertical)
-        elif not outer:
-            seg(end + MARK_GAP, end + gap - MARK_GAP, fixed, vertical)
+        elif not outer:         # in the neighbours' bleed, cut away: a white-haloed tick
+            inset = MARK_GAP if gap - 2 * MARK_GAP >= 1.0 else BLEED_TICK_INSET
+            a0, a1 = end + inset, end + gap - inset
+            if a1 - a0 >= 1.0:
+                out.append(Line(fixed, a0, fixed, a1, "#ffffff", 3 * MARK_WIDTH) if vertical
+                           else Line(a0, fixed, a1, fixed, "#ffffff", 3 * MARK_WIDTH))
+            seg(a0, a1, fixed, vertical)
 
     for x in xs:
         outer = seg(max(margin, top - MARK_GAP - MARK_LENGTH), top - MARK_GAP, x, True)

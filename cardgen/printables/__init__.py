@@ -35,6 +35,7 @@ REGISTRY: dict[str, Builder] = {
     "tokens": _lazy("..boards", "build_tokens"),
     "reference": _lazy("..boards", "build_reference"),
     "rulebook": _lazy("..rulebook", "build"),
+    "readme": _lazy(".readme", "build"),
 }
 
 

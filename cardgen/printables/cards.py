@@ -16,11 +16,13 @@ from cardgen.core.jsonout import dumps
 from cardgen.core.problems import Loc, Problems
 from cardgen.layout.cutfile import cut_page, registration_record
 from cardgen.layout.errorcard import draft_mark
+from cardgen.layout.foldsheet import fold_fit, fold_sheets
 from cardgen.layout.imposition import sheet_scenes, sheets
 from cardgen.layout.streamed import Streamed
+from cardgen.printables.cardmarks import ink_saver_back, number_tab, numbering
 from cardgen.render.pdf import render_pages, used_symbols
 from cardgen.render.svg import render_page
-from cardgen.scene import Document, Page
+from cardgen.scene import Document, Page, Rotate
 
 
 def _head(laid) -> dict:
@@ -42,7 +44,8 @@ def _sizes(laid, groups: dict) -> list[tuple[str, list, Any, Fit]]:
     out = []
     for size, placements in groups.items():
         ct = next(t for t in game.card_types.values() if t.size == size)
-        out.append((size, placements, ct, fit(game.print, ct.width, ct.height, size)))
+        fitted = (fold_fit if game.print.layout == "fold" else fit)(game.print, ct.width, ct.height, size)
+        out.append((size, placements, ct, fitted))
     return out
 
 
@@ -51,8 +54,23 @@ def _pages(laid, sizes: list, release: bool = False) -> Iterator[tuple[Page, dic
     for (``release``: each sheet's placements dropped once imposed)."""
     ps = laid.game.print
     first = 1
+    numbers = numbering(laid.game) if ps.card_numbers else {}
     for size, placements, ct, fitted in sizes:
+        if ps.layout == "fold":         # one side: each card's front and back side by side, a fold line between
+            for page, e in fold_sheets(placements, ct.width, ct.height, ps, fitted, first):
+                page.items.extend(it for c in e["cards"] if c["id"] in numbers
+                                  for it in number_tab(numbers[c["id"]], c["trim"], ps.safe))
+                e["card_size"] = size
+                first += 1
+                yield page, e
+            continue
         for front, back, fm, bm in sheets(placements, ct.width, ct.height, ps, first, fitted, release):
+            for c in fm["cards"]:       # "23/60 · v1.0" on each front
+                label = numbers.get(c["id"])
+                if label:
+                    front.items.extend(number_tab(label, c["trim"], ps.safe))
+            if ps.ink_saver:            # backs as a light tint with an outline, not full-bleed colour
+                back.items = [it for c in bm["cards"] for it in _ink_saver(laid.game, c, fitted.grid.bleed)]
             for page, e in ((front, fm), (back, bm)):
                 e["card_size"] = size
                 if laid.draft:
@@ -61,6 +79,17 @@ def _pages(laid, sizes: list, release: bool = False) -> Iterator[tuple[Page, dic
                         page.items.append(mark)
                 first += 1
                 yield page, e
+
+
+def _ink_saver(game, c: dict, bleed: float) -> list:
+    card = game.cards_by_id.get(c["id"])
+    ct = game.card_types.get(card.type) if card is not None else None
+    kind = ct.name if ct is not None else c["name"]
+    items = ink_saver_back(game.title, kind, c["trim"], bleed, game.colors.get("ink", "#1d1a16"))
+    if game.print.duplex == "short":       # upside down, as every short-edge back (imposition.sheets)
+        x, y, w, h = c["trim"]
+        return [Rotate(x + w / 2, y + h / 2, 180.0, tuple(items))]
+    return items
 
 
 def _scenes(placements, per_page: int) -> Iterator[list]:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from reportlab.pdfgen import canvas
 
+from cardgen.core.fonts import base_font
 from cardgen.render.pdfwrite import pack_page, pdf_data
 from cardgen.render.pen import MM, Pen, form_name
 from cardgen.scene import Document, Moved, Page, Rect, Text, Use, children
@@ -77,7 +78,7 @@ def render_pages(doc: Document, pages: Iterable[Page], used: list[str], release:
     them = iter(pages)
     first = next(them, None)
     size = (first.w * MM, first.h * MM) if first else (595.27, 841.89)
-    c = canvas.Canvas(buf, pagesize=size, invariant=1, pageCompression=1)
+    c = canvas.Canvas(buf, pagesize=size, invariant=1, pageCompression=1, initialFontName=base_font())
     c.setTitle(doc.title)
     c.setAuthor(doc.author)
     c.setCreator("cardgen")

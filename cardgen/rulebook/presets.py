@@ -102,7 +102,8 @@ def _esc(text) -> str:
 
 
 _SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
-_NAMED = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+) \(([^)]+)\)")
+_NAMED = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)*) \(([A-Z][^)]*)\)")
+_ID = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
 
 
 def for_players(text: str) -> str:
@@ -110,7 +111,9 @@ def for_players(text: str) -> str:
     that only repeats the name it is followed by dropped, no ``snake_case`` left."""
     def named(m: re.Match) -> str:
         words = m.group(1).replace("_", " ")
-        return m.group(2) if words.lower() == m.group(2).lower() else f"{words.title()} ({m.group(2)})"
+        if words.lower() == m.group(2).lower() or set(words.lower().split()) <= set(m.group(2).lower().split()):
+            return m.group(2)       # ``scythe (Mantis Scythe)``: the label only repeats part of the name
+        return f"{words.title()} ({m.group(2)})"
     text = _NAMED.sub(named, text)
     return _SNAKE.sub(lambda m: m.group(0).replace("_", " ").title(), text)
 
@@ -211,10 +214,15 @@ class _Presets:
 
     def item(self, it) -> str:
         if isinstance(it, dict):
-            extra = ", ".join(f"{k} {for_players(self.plain(v))}" for k, v in it.items() if k not in ("id", "at"))
+            extra = ", ".join(f"{k} {self.words(v)}" for k, v in it.items() if k not in ("id", "at"))
             return _esc(self.name_of(it.get("id"))) + (f" <font color='#5c574f'>({_esc(extra)})</font>"
                                                        if extra else "")
         return _esc(self.name_of(it))
+
+    def words(self, v) -> str:
+        """A value as a player reads it: a label that is an id (``scythe``) title-cased (``Scythe``)."""
+        text = for_players(self.plain(v))
+        return text.title() if _ID.fullmatch(text) else text
 
     @staticmethod
     def plain(v) -> str:

@@ -292,7 +292,9 @@ class Rulebook:
             if half is not None:
                 ps = self.game.print
                 spec = self.page_spec(cur, half=True)
-                back = back_cover(spec, self.styles(cur, spec), self.meta(cur))
+                # the band stays inside the printer's margin, however the half page is scaled onto the sheet
+                scale = min(ps.page_h / 2 / spec.w, ps.page_w / spec.h)      # on the landscape sheet
+                back = back_cover(spec, self.styles(cur, spec), self.meta(cur), inset=ps.margin / scale)
                 out["rulebook-booklet.pdf"] = _booklet.impose(half, ps.page_w, ps.page_h, back=back)
         return {} if self.problems.has_errors else out
 

@@ -27,6 +27,7 @@ from reportlab.platypus import (
     Paragraph,
     Spacer,
 )
+from reportlab.platypus import tables as _tables
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from cardgen.core import fonts
@@ -44,6 +45,9 @@ SANS = {"normal": "LiberationSans-Regular", "bold": "LiberationSans-Bold", "ital
 
 
 def register_fonts() -> None:
+    """The bundled fonts, and a bundled font wherever reportlab would fall back on Helvetica
+    (a canvas's initial font, a table cell's text): every font a PDF names is embedded."""
+    _tables.CellStyle.fontname = fonts.base_font()
     for fam, names in (("LiberationSerif", SERIF), ("LiberationSans", SANS)):
         for n in set(names.values()):
             fonts.font(n)
@@ -266,9 +270,10 @@ def typeset(story_body: list[Flowable], spec: PageSpec, st: Styles, meta: dict,
     return buf.getvalue(), list(doc.placed)
 
 
-def back_cover(spec: PageSpec, st: Styles, meta: dict) -> bytes:
+def back_cover(spec: PageSpec, st: Styles, meta: dict, inset: float = 0.0) -> bytes:
     """A booklet's back cover, one page: the title, the version and who the game is for, on a band
-    of the accent colour — so the last page of a folded booklet is a cover, never a page of text."""
+    of the accent colour — so the last page of a folded booklet is a cover, never a page of text.
+    ``inset`` (mm): the printer's unprintable margin, which the band stays inside of."""
     register_fonts()
     buf = io.BytesIO()
     W, H = spec.w * MM, spec.h * MM
@@ -279,7 +284,7 @@ def back_cover(spec: PageSpec, st: Styles, meta: dict) -> bytes:
     def band(canv, _doc):
         canv.saveState()
         canv.setFillColor(HexColor(st.accent))
-        canv.rect(0, 0, W, 14 * MM * st.f, stroke=0, fill=1)
+        canv.rect(inset * MM, inset * MM, W - 2 * inset * MM, 14 * MM * st.f, stroke=0, fill=1)
         canv.restoreState()
 
     frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, leftPadding=0, rightPadding=0,

@@ -32,6 +32,7 @@ from cardgen.games.boss_fight.builds import STATS, Build, Character, Piece, anal
 from cardgen.games.boss_fight.figures import boss_stats, movement
 from cardgen.layout.elements.footprint import diagram
 from cardgen.render.pdf import MM
+from cardgen.rulebook.typeset import register_fonts
 from cardgen.scene import Circle, Polygon, Text
 
 
@@ -111,6 +112,7 @@ def _attack_cell(line: Any) -> str:
 
 def _doc(game: Game, buf, title: str, subject: str):
     ps = game.print
+    register_fonts()        # every font named embedded (no Helvetica fallback)
     return SimpleDocTemplate(buf, pagesize=(ps.page_w * mm, ps.page_h * mm), leftMargin=14 * mm,
                              rightMargin=14 * mm, topMargin=14 * mm, bottomMargin=14 * mm, title=title,
                              author=str(game.meta.get("designer") or "cardgen"), subject=subject,
