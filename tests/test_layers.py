@@ -18,6 +18,24 @@ OPTIONAL = {"openpyxl", "svglib", "reportlab.graphics", "uvicorn", "starlette", 
 #: function-level imports of project modules allowed: the start-up guard (Ctrl-C during imports is
 #: exit 130, so the command line is imported inside it)
 STARTUP = {"cardgen/entry.py"}
+#: cardgen's own modules that load on first use (``core.lazymod``: the others are plain imports), each
+#: saving more than 5 ms of start-up to the commands that never use it (measured with ``python -X importtime``
+#: and a timed import after ``import cardgen.entry``; a comment at each says why). The list only shrinks:
+#: a new stand-in fails the test, and so does one listed here that the code no longer has.
+LAZY_OWN = {
+    # the element kinds: the first one drawn pulls 0.1-0.5 s (text: fonts and fitting; rect: the pen), and
+    # `cardgen --help` and `validate` load the table without drawing
+    "cardgen/layout/elements/__init__.py": {f"cardgen.layout.elements.{k}" for k in (
+        "rect", "frame", "line", "text", "badge", "icon", "image", "footprint", "art")},
+    "cardgen/layout/templates.py": {"cardgen.core.sandbox"},         # Jinja (~0.1 s): only for an expression
+    "cardgen/gamehooks.py": {"cardgen.play.package"},                 # ~10 ms; gamehooks is being rewritten
+    "cardgen/reference/explain.py": {"cardgen.rulebook", "cardgen.rulebook.jinja"},     # the rulebook: > 0.4 s
+    "cardgen/cli/authoring.py": {"cardgen.serve.app", "cardgen.serve.preview",          # starlette, uvicorn
+                                 "cardgen.reference.editorschema"},                     # the boards' specs: 0.1 s
+    "cardgen/cli/rules.py": {"cardgen.rulebook", "cardgen.rulebook.diff"},              # typesetting: > 0.4 s
+    "cardgen/builder/pipeline.py": {"cardgen.boards", "cardgen.rulebook"},              # 0.25 s: boards' games only
+    "cardgen/printables/__init__.py": {"cardgen.boards", "cardgen.rulebook"},           # the same, for a build
+}
 #: the layers, bottom up: a module imports its own layer or a lower one, never a higher one
 #: (a module loaded by name — ``lazy("cardgen.x")``, ``importlib.import_module`` and their aliases and
 #: wrappers — counts as an import); the package root only holds the version. The printables table
@@ -101,13 +119,29 @@ def _absolute(target: str, package: str) -> str:
     return ".".join(base + ([target[level:]] if target[level:] else []))
 
 
+def _base(name: str) -> list[str]:
+    """The package a module's relative imports start from."""
+    is_pkg = (PKG / Path(*name.split(".")[1:]) / "__init__.py").exists() if name != "cardgen" else True
+    return name.split(".") if is_pkg else name.split(".")[:-1]
+
+
+def loaded_by_name(name: str, tree: ast.Module) -> list[tuple[str, int]]:
+    """Modules a module loads by name (``lazy("cardgen.x")``, ``importlib.import_module``, their aliases and
+    wrappers), as absolute names; a name computed at run time (a game's slug) is not a layer's."""
+    load, out = loaders(tree), []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and (i := _loader_of(n, load)) is not None and len(n.args) > i:
+            arg = n.args[i]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                out.append((_absolute(arg.value, ".".join(_base(name))), n.lineno))
+    return out
+
+
 def imported(name: str, tree: ast.Module, top_only: bool) -> list[tuple[str, int]]:
     """Absolute module names a module imports (top level only, or anywhere): import statements, and
-    modules loaded by name (``lazy("cardgen.x")``, ``importlib.import_module``, their aliases and wrappers)."""
-    is_pkg = (PKG / Path(*name.split(".")[1:]) / "__init__.py").exists() if name != "cardgen" else True
-    base = name.split(".") if is_pkg else name.split(".")[:-1]
+    modules loaded by name (loaded on first use: still imported)."""
+    base = _base(name)
     nodes = tree.body if top_only else list(ast.walk(tree))
-    load = loaders(tree)
     out = []
     for n in nodes:
         if isinstance(n, ast.Import):
@@ -119,11 +153,7 @@ def imported(name: str, tree: ast.Module, top_only: bool) -> list[tuple[str, int
                 mod = n.module or ""
             out.append((mod, n.lineno))
             out += [(f"{mod}.{a.name}", n.lineno) for a in n.names]
-        elif isinstance(n, ast.Call) and (i := _loader_of(n, load)) is not None and len(n.args) > i:
-            arg = n.args[i]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                out.append((_absolute(arg.value, ".".join(base)), n.lineno))   # loaded on first use: still imported
-    return out
+    return out + loaded_by_name(name, tree)
 
 
 def _is_cli(name: str) -> bool:
@@ -249,3 +279,15 @@ def test_modules_loaded_by_name_count_as_imports():
     assert got == ["cardgen.boards", "cardgen.builder", "cardgen.core", "cardgen.core.lazymod",
                    "cardgen.core.lazymod.lazy", "cardgen.export", "cardgen.printables.calibration",
                    "cardgen.rulebook", "cardgen.serve"]
+
+
+def test_cardgens_own_modules_load_on_first_use_only_where_listed():
+    found: dict[str, set[str]] = {}
+    for p in sorted(PKG.rglob("*.py")):
+        rel = p.relative_to(ROOT)
+        name = ".".join(rel.with_suffix("").parts[:-1] if p.name == "__init__.py" else rel.with_suffix("").parts)
+        own = {m for m, _ in loaded_by_name(name, ast.parse(p.read_text(encoding="utf-8"))) if m.startswith("cardgen.")}
+        if own:
+            found[str(rel)] = own
+    assert found == LAZY_OWN, ("cardgen's own modules are plain imports (core/lazymod.py); a stand-in that saves "
+                               "more than 5 ms of start-up is listed in LAZY_OWN with the reason")
