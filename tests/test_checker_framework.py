@@ -354,7 +354,7 @@ MODULES = logschema.module_names()      # imported in each test: one broken engi
 def engine(slug):
     eng = logschema.engine_of(slug)
     if eng is None:
-        pytest.skip(f"cardgen.engines.{slug} has no rules engine")
+        pytest.skip(f"cardgen.games.{slug} has no rules engine")
     return eng
 
 
@@ -499,7 +499,7 @@ def test_every_engine_has_golden_playthroughs(slug):
     engine(slug)
     goldens = sorted(p.stem for p in (GOLDEN_TRACES / slug).glob("*.txt"))
     complete = [g for g in goldens if _complete_and_legal((GOLDEN_TRACES / slug / f"{g}.txt").read_text("utf-8"))]
-    assert len(complete) >= 2, f"cardgen.engines.{slug} has {len(complete)} golden playthrough(s) of a complete " \
+    assert len(complete) >= 2, f"cardgen.games.{slug} has {len(complete)} golden playthrough(s) of a complete " \
                                f"legal game ({goldens}); record two"
     logs = {p.stem for p in (ROOT / "examples" / "logs" / slug).glob("*.yaml")}
     assert set(goldens) <= logs, f"goldens without their log: {sorted(set(goldens) - logs)}"

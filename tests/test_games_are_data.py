@@ -177,7 +177,7 @@ def test_the_framework_names_no_game():
         names.add(yaml.safe_load(game_file.read_text(encoding="utf-8"))["title"])
     pattern = re.compile("|".join(re.escape(n) for n in sorted(names)), re.I)
     hits = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
-            for p in sorted((ROOT / "cardgen").rglob("*.py")) if not {"engines", "games"} & set(p.relative_to(ROOT).parts)
+            for p in sorted((ROOT / "cardgen").rglob("*.py")) if "games" not in p.relative_to(ROOT).parts
             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
     assert len(names) >= 10 and not hits, hits
 

@@ -26,21 +26,13 @@ _REPORTED = re.compile(rf'(?:\b(?:error|warning|note|LogError|violation)\(\s*|\b
 
 
 def game_code(slug: str) -> list[Path]:
-    """A game's own code: its package under cardgen/games/, or its older module under cardgen/engines/."""
-    out: list[Path] = []
-    for base in (ROOT / "cardgen" / "games", ROOT / "cardgen" / "engines"):
-        if (base / f"{slug}.py").is_file():
-            out.append(base / f"{slug}.py")
-        if (base / slug).is_dir():
-            out += sorted((base / slug).rglob("*.py"))
-    return out
+    """A game's own code: its package under cardgen/games/."""
+    return sorted((ROOT / "cardgen" / "games" / slug).rglob("*.py"))
 
 
 def framework_code() -> list[Path]:
-    games = {p for slug in GAMES for p in game_code(slug)}
-    skip = (ROOT / "cardgen" / "engines", ROOT / "cardgen" / "games")
-    return [p for p in sorted((ROOT / "cardgen").rglob("*.py")) if p not in games
-            and not any(p.is_relative_to(s) and p.parent != s for s in skip)]
+    games = ROOT / "cardgen" / "games"
+    return [p for p in sorted((ROOT / "cardgen").rglob("*.py")) if not p.is_relative_to(games) or p.parent == games]
 
 
 def test_every_rule_the_framework_reports_is_in_its_list():

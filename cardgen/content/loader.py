@@ -8,6 +8,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from cardgen.content import spreadsheets
 from cardgen.content.entries import ANY_KEY
 from cardgen.content.fontroles import checked_fonts
 from cardgen.content.gamefiles import card_files, escaping, sheet_files
@@ -22,7 +23,6 @@ from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.units import PAPER_MM
 from cardgen.core.yamlsrc import YDict, load_mapping, load_yaml, loc_of
 
-spreadsheets = lazy("cardgen.content.spreadsheets")    # csv and cell positions: a game with spreadsheets
 difflib = lazy("difflib")                               # "did you mean": only for a misspelt key
 
 DEFAULT_LIMITS = {"copies": 1000, "count": 10000}     # game.yaml ``limits`` may change them

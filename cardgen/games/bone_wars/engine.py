@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.builder.check import unslipped
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.core.yamlsrc import YDict
@@ -41,6 +40,7 @@ from cardgen.play.api import Action
 from cardgen.play.lookup import Names
 from cardgen.play.params import ParamError
 from cardgen.play.referee import BaseEngine
+from cardgen.play.resync import unslipped
 
 
 class Engine(TurnReferee, CombatReferee, BaseEngine):

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.builder.check import unslipped
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.games.bone_wars.rules import Monster, Part, Rules
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.play.lookup import Names, NotFound
 from cardgen.play.referee import BaseEngine
+from cardgen.play.resync import unslipped
 
 
 class RefereeBase(BaseEngine):

@@ -8,13 +8,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from cardgen.builder.check import in_step, unslipped
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.record import record
 from cardgen.games.bone_wars.referee_base import RefereeBase
 from cardgen.games.bone_wars.rules import Blocked, Monster, blocked_combat, can_meet, meet_reason
 from cardgen.games.bone_wars.table import Combat, Outcome
 from cardgen.games.bone_wars.vocab import NO_BLOCK
+from cardgen.play.resync import in_step, unslipped
 
 
 @record

@@ -6,7 +6,6 @@ import math
 from collections import Counter
 from typing import Any
 
-from cardgen.builder.check import BaseEngine
 from cardgen.content.playlog import Event
 from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
@@ -20,6 +19,7 @@ from cardgen.games.boss_fight.rules_setup import SetupRules
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.view import MapView
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BF_HEADER, BOSS
+from cardgen.play.referee import BaseEngine
 
 # =========================================================================== the playtest checker
 #

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from cardgen.builder.check import unslipped
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core import hexgrid as hg
 from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.vocab import BOSS, HEROES
+from cardgen.play.resync import unslipped
 
 
 def _ceil_div(a: int, b: int) -> int:

@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import field
 from pathlib import Path
 
-from cardgen.builder import pipeline
 from cardgen.content import collection_files as cols
+from cardgen.content import constraints
 from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
 from cardgen.core.problems import Loc, Problem, Problems
@@ -95,8 +95,8 @@ def read(game: Game, value: str, loc: Loc | None) -> Deck:
         raise LogError("LOG-FIELD", f"the deck file {value!r} cannot be read as a deck: {why}", loc,
                        (first.hint if first is not None and first.hint else None)
                        or f"run `cardgen validate {game.slug} {path}`")
-    probs = Problems()
-    pipeline.check_file(game, path, probs)
+    probs = Problems()      # the deck rules (BDB-DECK-*) over the collections just read
+    constraints.evaluate(game.constraints, {c.kind: c for c in collections}, game.params, probs)
     deck = Deck(str(body.get("name") or path.stem))
     for col in collections:
         for e in col.entries:

@@ -4,13 +4,13 @@ running out, and the setup events (BDB-SETUP-1…4).
 
 from __future__ import annotations
 
-from cardgen.builder.check import back_in_step, unslipped
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.pieces import Dino, Side
 from cardgen.play.hidden import Hand
+from cardgen.play.resync import back_in_step, unslipped
 
 
 class CardRules(EngineBase):

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cardgen.builder.check import diverged
 from cardgen.content.playlog import Event, LogError
 from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.exchange import exchange_losses
 from cardgen.games.dino_battles.pieces import Combat, Dino, Side
 from cardgen.games.dino_battles.vocab import ANSWERS
+from cardgen.play.resync import diverged
 
 
 class CombatRules(EngineBase):

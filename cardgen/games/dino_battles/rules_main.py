@@ -4,12 +4,12 @@ cards, retreat; BDB-MAIN-1…3, BDB-ACT-1), card effects stated by the log, and 
 
 from __future__ import annotations
 
-from cardgen.builder.check import in_step
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.options import Opt
 from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.pieces import Dino, Side
 from cardgen.play.referee import typed
+from cardgen.play.resync import in_step
 
 
 class MainRules(EngineBase):

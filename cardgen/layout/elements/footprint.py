@@ -11,15 +11,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from cardgen.core import hexgrid
 from cardgen.core.fonts import METRICS
-from cardgen.core.lazymod import lazy
 from cardgen.core.options import Opt
 from cardgen.scene import Circle, Polygon, Text
 
 if TYPE_CHECKING:
     from cardgen.core.hexgrid import Orientation
-
-hexgrid = lazy("cardgen.core.hexgrid")   # the hex geometry, when a card draws a footprint
 
 SPEC = {
     "w": Opt("length", required=True, doc="box width"),

@@ -10,15 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cardgen.core.lazymod import lazy
+from cardgen.layout.pictograms import arms, beasts
 from cardgen.layout.pictograms.pen import Pen
 
 Drawing = Callable[[Pen], None]
-
-# the drawings' modules load when a pictogram is first drawn or described, not when a game's
-# icon names are checked against the table
-arms = lazy("cardgen.layout.pictograms.arms")
-beasts = lazy("cardgen.layout.pictograms.beasts")
 
 _MODULES = {
     arms: ("sword", "crossed_swords", "dagger", "bow", "target", "shield", "armor", "spell", "club", "claw", "flask",
@@ -28,15 +23,7 @@ _MODULES = {
 }
 
 
-def _drawing(module: object, name: str) -> Drawing:
-    """The function ``name`` of ``module``, looked up when first called."""
-    def drawing(pen: Pen) -> None:
-        getattr(module, name)(pen)
-    drawing.__name__ = drawing.__qualname__ = name
-    return drawing
-
-
-DRAWINGS: dict[str, Drawing] = {name: _drawing(mod, name) for mod, names in _MODULES.items() for name in names}
+DRAWINGS: dict[str, Drawing] = {name: getattr(mod, name) for mod, names in _MODULES.items() for name in names}
 _SOURCE = {name: mod for mod, names in _MODULES.items() for name in names}
 
 
