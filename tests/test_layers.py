@@ -34,7 +34,8 @@ LAZY_OWN = {
                                  "cardgen.reference.editorschema"},                     # the boards' specs: 0.1 s
     "cardgen/cli/rules.py": {"cardgen.rulebook", "cardgen.rulebook.diff"},              # typesetting: > 0.4 s
     "cardgen/builder/pipeline.py": {"cardgen.boards", "cardgen.rulebook"},              # 0.25 s: boards' games only
-    "cardgen/printables/__init__.py": {"cardgen.boards", "cardgen.rulebook"},           # the same, for a build
+    "cardgen/printables/__init__.py": {"cardgen.boards", "cardgen.rulebook",            # the same, for a build
+                                       "cardgen.printables.readme"},                    # the kit's readme: boards
 }
 #: the layers, bottom up: a module imports its own layer or a lower one, never a higher one
 #: (a module loaded by name — ``lazy("cardgen.x")``, ``importlib.import_module`` and their aliases and

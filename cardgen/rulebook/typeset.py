@@ -16,7 +16,6 @@ from xml.sax.saxutils import escape
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import registerFontFamily
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -27,32 +26,15 @@ from reportlab.platypus import (
     Paragraph,
     Spacer,
 )
-from reportlab.platypus import tables as _tables
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from cardgen.core import fonts
 from cardgen.core.record import record
+from cardgen.render.platypusfonts import SANS, SERIF, register_fonts
 from cardgen.rulebook.flowables import CardPicture, CardRow, Heading
 
 MM = 72.0 / 25.4
 PAGE_MM = {"A4": (210.0, 297.0), "A5": (148.0, 210.0), "Letter": (215.9, 279.4), "half-letter": (139.7, 215.9)}
 HALF = {"A4": "A5", "Letter": "half-letter"}
-
-SERIF = {"normal": "LiberationSerif-Regular", "bold": "LiberationSerif-Bold", "italic": "LiberationSerif-Italic",
-         "boldItalic": "LiberationSerif-Bold"}
-SANS = {"normal": "LiberationSans-Regular", "bold": "LiberationSans-Bold", "italic": "LiberationSans-Italic",
-        "boldItalic": "LiberationSans-BoldItalic"}
-
-
-def register_fonts() -> None:
-    """The bundled fonts, and a bundled font wherever reportlab would fall back on Helvetica
-    (a canvas's initial font, a table cell's text): every font a PDF names is embedded."""
-    _tables.CellStyle.fontname = fonts.base_font()
-    for fam, names in (("LiberationSerif", SERIF), ("LiberationSans", SANS)):
-        for n in set(names.values()):
-            fonts.font(n)
-        registerFontFamily(fam, **names)
-
 
 def mix(color: str, other: str, t: float) -> str:
     """``color`` moved a fraction ``t`` towards ``other`` (both '#rrggbb')."""

@@ -32,7 +32,7 @@ from cardgen.games.boss_fight.builds import STATS, Build, Character, Piece, anal
 from cardgen.games.boss_fight.figures import boss_stats, movement
 from cardgen.layout.elements.footprint import diagram
 from cardgen.render.pdf import MM
-from cardgen.rulebook.typeset import register_fonts
+from cardgen.render.platypusfonts import register_fonts
 from cardgen.scene import Circle, Polygon, Text
 
 
