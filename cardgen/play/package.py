@@ -28,6 +28,9 @@ class GamePackage:
 
     #: the playtest rules engine (a :class:`cardgen.play.referee.BaseEngine`): ``cardgen check``
     engine: type | None = None
+    #: the game's contract on the shared referee (:class:`cardgen.play.replay.GameRules`), made
+    #: from the loaded game; its checker is :func:`cardgen.play.stateengine.state_engine`
+    rules: Callable[[Any], Any] | None = None
     #: a setup (a log header: players, classes/teams/decks/builds/map) → the initial state
     new_state: Callable[[Any, Mapping[str, Any]], GameState] | None = None
     #: the game's own setups (presets, decks, teams, classes), for simulated playtests;

@@ -1,0 +1,92 @@
+"""``cardgen check`` over a game's one model: the shared replay as the checker's engine.
+
+A game on the shared referee gives its package a :class:`~cardgen.play.replay.GameRules` (the
+``rules`` entry of :class:`~cardgen.play.package.GamePackage`: loaded game → contract) and its
+log vocabulary; :func:`state_engine` makes the engine ``cardgen check`` drives from them. No
+game writes a referee class of its own: the rules live in the state, the contract translates
+events into actions and names broken rules, and this module turns each rejection into a
+problem at its event's line (the referee's ``allow``, ``--strict`` and trace included).
+
+Optional hooks a contract may have beyond :class:`GameRules` (looked up by name, each with a
+plain default here):
+
+- ``setup_problems(game, header) -> [(rule, message, header key or None)]``: the setup facts a
+  header gets wrong that still let the game be played (e.g. a starting player who should not
+  start); a header the game cannot be set up from at all raises ``LogError`` from ``new_state``;
+- ``describe(state, event) -> str | None``: the trace line of an event (``--trace``);
+- ``finish(state) -> [(rule, message)]``: what the end of the log leaves wrong;
+- ``final(state) -> dict``: the final claims ``expect`` is compared with (default:
+  ``state.result()``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from cardgen.content.model import Game
+from cardgen.content.playlog import Event
+from cardgen.core.options import Opt
+from cardgen.play.api import GameState
+from cardgen.play.referee import BaseEngine
+from cardgen.play.replay import GameRules, StateReferee
+
+#: a game's contract from its loaded game
+RulesFactory = Callable[[Game], GameRules]
+
+
+class StateEngine(BaseEngine):
+    """Replays a log over the game's state through its contract (see the module docstring)."""
+
+    RULES: ClassVar[RulesFactory]
+    #: the rule an event after the end of the game breaks
+    END_RULE: ClassVar[str] = "LOG-END"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.end_rule = type(self).END_RULE
+
+    def start(self) -> None:
+        self.rules: GameRules = type(self).RULES(self.game)
+        hook = getattr(self.rules, "setup_problems", None)
+        for rule, message, key in (hook(self.game, self.header) if hook else ()):
+            self.ref.violation(rule, message, self.header_locs.get(key) if key else self.header_locs.get("game"))
+        self.referee = StateReferee(self.rules, self.header)
+
+    @property
+    def state(self) -> GameState:
+        return self.referee.state
+
+    def before(self, ev: Event) -> None:
+        """The contract names an event after the end (its ``why_not`` at a terminal state)."""
+
+    def apply(self, ev: Event) -> None:
+        event = {"kind": ev.kind, **ev.fields}
+        for r in self.referee.event(ev.index, event):
+            self.ref.violation(r.rule, r.message, ev.loc)
+        describe = getattr(self.rules, "describe", None)
+        text = describe(self.state, event) if describe else None
+        if text:
+            self._t(ev, text)
+
+    def finish(self) -> None:
+        hook = getattr(self.rules, "finish", None)
+        for rule, message in (hook(self.state) if hook else ()):
+            self.ref.violation(rule, message, None)
+
+    def final(self) -> dict[str, Any]:
+        referee = getattr(self, "referee", None)
+        if referee is None:
+            return {"winner": None}
+        hook = getattr(self.rules, "final", None)
+        return dict(hook(referee.state) if hook else referee.state.result())
+
+
+def state_engine(name: str, rules: RulesFactory, header: Mapping[str, Opt],
+                 events: Mapping[str, Mapping[str, Opt]], expect_rules: Mapping[str, str] | None = None,
+                 end_rule: str = "LOG-END") -> type[StateEngine]:
+    """The checker's engine of a game on the shared referee: its contract and its vocabulary."""
+    attrs = {"RULES": staticmethod(rules), "HEADER": dict(header),
+             "EVENTS": {k: dict(v) for k, v in events.items()}, "EXPECT_RULES": dict(expect_rules or {}),
+             "END_RULE": end_rule, "__doc__": f"The checker of {name}: the shared replay over its state."}
+    return type(f"{name}Engine", (StateEngine,), attrs)
