@@ -181,7 +181,7 @@ def test_the_command_changes_sources_only_with_apply(tmp_path, cli):
     assert new == old.replace("hares: {bonus: 1}", "hares: {bonus: 0}")       # comments and layout kept
     assert "rebuilding dice_race's printables" in res.output
     assert list((root / "build").rglob("*.pdf"))
-    assert "`teams.hares.bonus`: 1 → 0" in (root / "rules" / "dice_race" / "tune-changes.md").read_text(encoding="utf-8")
+    assert "`teams.hares.bonus`: 1 → 0" in (root / "rules" / "dice_race" / "notes" / "tune.md").read_text(encoding="utf-8")
 
 
 def test_the_command_reports_a_bad_tune_file_before_any_game(tmp_path, cli):
@@ -234,3 +234,104 @@ def test_a_study_resumes_only_under_its_own_settings(tmp_path):
     search.search(g, tunetoy.PACKAGE, sp, settings(trials=2, games=30), tmp_path / "o")
     with pytest.raises(SimError, match="holds a study of other settings"):
         search.search(g, tunetoy.PACKAGE, sp, settings(trials=3, games=50), tmp_path / "o")
+
+
+# --- card fields: a team's dice, a card's number (cards: in tune.yaml) ---------------------------
+
+CARD_TUNE = "cards:\n  jog.boost: {min: 0, max: 3}   # today 1: hares +0\n"
+
+
+def test_tune_moves_a_card_field_to_its_fair_value_and_apply_edits_the_card_file(tmp_path):
+    root = project(tmp_path, CARD_TUNE)
+    g = game(root)
+    sp = spec.load(g, Problems())
+    assert sp is not None and [k.name for k in sp.knobs] == ["card:jog.boost"]
+    r = search.search(g, tunetoy.PACKAGE, sp, settings(), tmp_path / "out")
+    assert r.best["card:jog.boost"] == 0                  # bonus 1 + (0 − 1): the fair point
+    assert r.after.values["card:jog.boost"] == 0 and r.significant(0)
+    d = report.diff(g, r.after.values)
+    assert "a/cards/dice_race/boosts.yaml" in d and '{id: jog, name: Jog, boost: 0, text: "One more."}' in d
+    assert "`jog.boost (card)`: 1 → 0" in report.changes(g, r)
+    before = (root / "rules" / "dice_race" / "params.yaml").read_bytes()
+    written = report.apply(g, r)
+    assert root / "cards" / "dice_race" / "boosts.yaml" in written
+    assert "boost: 0, text" in (root / "cards" / "dice_race" / "boosts.yaml").read_text()
+    assert (root / "rules" / "dice_race" / "params.yaml").read_bytes() == before     # no param moved
+    assert game(root).cards_by_id["jog"].fields["boost"] == 0
+
+
+def _boi(tmp_path: Path, text: str):
+    g = load_game(ROOT, "bones_on_ice", Problems())
+    assert g is not None
+    path = tmp_path / "tune.yaml"
+    path.write_text(text, encoding="utf-8")
+    problems = Problems()
+    return g, spec.load(g, problems, path), problems
+
+
+def test_a_die_on_a_card_moves_along_its_declared_values(tmp_path):
+    g, sp, problems = _boi(tmp_path, "cards:\n  femurs_sully.marksmanship: {min: d8, max: d12}\n"
+                                     "groups:\n  femur_reflexes: {cards: [femurs_frank.reflexes, femurs_tess.reflexes], "
+                                     "min: -1, max: 1}\n")
+    assert sp is not None and not problems.has_errors, [p.text() for p in problems.items]
+    one, group = sp.knobs
+    assert (one.low, one.high, one.current, one.shown(one.low)) == (2, 4, 4, "d8")
+    assert one.values(3) == {"card:femurs_sully.marksmanship": "d10"}
+    assert group.values(1) == {"card:femurs_frank.reflexes": "d10", "card:femurs_tess.reflexes": "d8"}
+    moved = spec.apply(g, {**one.values(2), **group.values(-1)})
+    assert moved.cards_by_id["femurs_sully"].fields["marksmanship"] == "d8"
+    assert moved.cards_by_id["femurs_tess"].fields["reflexes"] == "d4"
+    assert g.cards_by_id["femurs_sully"].fields["marksmanship"] == "d12"          # the loaded game untouched
+    d = report.diff(g, one.values(3))
+    assert "-  - {id: femurs_sully" in d and "marksmanship: d10, text" in d
+
+
+@pytest.mark.parametrize(("text", "rule", "line"), [
+    ("cards:\n  femurs_sully.marksmanship: {min: d7, max: d12}\n", "TUNE-RANGE", 2),
+    ("cards:\n  femurs_sully.marksmanship: {min: d12, max: d8}\n", "TUNE-RANGE", 2),
+    ("cards:\n  femurs_sullly.marksmanship: {min: d8, max: d12}\n", "TUNE-PARAM", 2),
+    ("cards:\n  femurs_sully.name: {min: d8, max: d12}\n", "TUNE-PARAM", 2),
+    ("groups:\n  mixed: {cards: [femurs_sully.marksmanship, femurs_spirit.cost], min: -1, max: 1}\n", "TUNE-SHAPE", 2),
+])
+def test_a_bad_card_knob_is_one_problem_at_its_line(tmp_path, text, rule, line):
+    _g, sp, problems = _boi(tmp_path, text)
+    assert sp is None
+    assert [(p.rule, p.loc.line if p.loc else 0) for p in problems.errors] == [(rule, line)]
+
+
+# --- skill vs luck as an objective ---------------------------------------------------------------
+
+def _games(a_wins: int, b_wins: int, even: int) -> list[dict]:
+    out = []
+    for i in range(a_wins + b_wins + even):
+        seats = ["mcts:50", "random"] if i % 2 else ["random", "mcts:50"]
+        ret = [1.0, 0.0] if i < a_wins else [0.0, 1.0] if i < a_wins + b_wins else [0.5, 0.5]
+        mine = seats.index("mcts:50")
+        out.append({"status": "finished", "agents": seats, "returns": ret if mine == 0 else ret[::-1]})
+    return out
+
+
+def test_skill_is_the_stronger_agents_share_and_its_distance_from_the_target():
+    (obj,) = objectives.parse(["skill=0.6..0.7"])
+    m = objectives.skill(obj, _games(140, 40, 20))           # (140 + 10) / 200 = 0.75
+    assert m.value == pytest.approx(0.05)
+    assert m.low == 0 and m.high == pytest.approx(0.105, abs=0.001)   # Wilson [0.686, 0.805] reaches 0.7
+    far = objectives.skill(obj, _games(850, 150, 0))         # 0.85 on 1,000 games: Wilson [0.827, 0.871]
+    assert far.value == pytest.approx(0.15) and 0.12 < far.low < 0.15 < far.high < 0.18
+    inside = objectives.skill(obj, _games(13, 7, 0))        # 0.65: inside the target
+    assert inside.value == 0 and inside.low == 0
+    weaker_first = objectives.skill(obj, [{**g, "agents": g["agents"][::-1]} for g in _games(140, 40, 20)])
+    assert weaker_first.value == pytest.approx(0.05)         # whichever agent is stronger
+    assert objectives.label(obj) == "skill in 0.6..0.7"
+
+
+@pytest.mark.parametrize("text", ["skill=0.3..0.6", "skill=0.8..0.7", "skill=abc"])
+def test_a_bad_skill_target_is_a_usage_error(text):
+    with pytest.raises(SimError):
+        objectives.parse([text])
+
+
+def test_skill_needs_two_agents():
+    (obj,) = objectives.parse(["skill=0.6..0.7"])
+    with pytest.raises(SimError, match="two agents"):
+        objectives.skill(obj, [{"status": "finished", "agents": ["random", "random"], "returns": [1.0, 0.0]}])

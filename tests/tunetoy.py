@@ -4,7 +4,8 @@ It plays on the Dice Race project (tests/data/dice_race): each runner rolls the 
 and adds its team's ``teams.<team>.bonus``; the higher total wins, a tie is a draw. Hares win
 a share of ``P(r₁ + h > r₂ + t) + ½ P(r₁ + h = r₂ + t)``, exactly ½ when the bonuses are equal
 (:func:`hare_share` enumerates it). ``max_turns`` is read by nobody here: a param that does
-not matter.
+not matter. The Jog card's ``boost`` adds ``boost − 1`` to the hares (1 on the card: nothing), so
+a card field tune moves has its fair value too: ``boost = 1 − bonus``.
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ class DuelState(GameState):
         p = Params(game.params, game.rules_dir / "params.yaml")
         self.header = {"game": SLUG, "players": [dict(x) for x in header["players"]]}
         self.players = [x["name"] for x in header["players"]]
-        self.bonus = [p.int(f"teams.{x['team']}.bonus") for x in header["players"]]
+        jog = game.cards_by_id["jog"].fields["boost"] - 1
+        self.bonus = [p.int(f"teams.{x['team']}.bonus") + (jog if x["team"] == "hares" else 0)
+                      for x in header["players"]]
         self.die = p.int("die")
         self.totals: list[int] = []
         self.history: list[Action] = []

@@ -17,6 +17,7 @@ from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.layout.card import CardLayout
 from cardgen.layout.legibility import texts
 from cardgen.rulebook import booklet as _booklet
+from cardgen.rulebook import notes
 from cardgen.rulebook.changelog import changes_markdown
 from cardgen.rulebook.diff import Change, diff
 from cardgen.rulebook.flowables import CardPicture, expand
@@ -72,6 +73,9 @@ class Rulebook:
                     continue
                 if out is not None:
                     out.append(parse(rendered, self.problems, i))
+            quoted = notes.chapter(self.game, self.problems) if self.designer and version.current else None
+            if out is not None and quoted is not None:
+                out.append(parse(quoted, self.problems, len(out)))
             self._chapters[version.version] = out
             if out is not None:
                 self._heads[version.version] = headings(out)

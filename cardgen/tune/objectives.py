@@ -7,6 +7,9 @@
   outside LO..HI.
 - ``measure:NAME=LO..HI``: the same for one of the game's own measures (a number or true/false
   per game, as ``cardgen simulate`` lists them), e.g. ``measure:goals=2..4``.
+- ``skill=LO..HI``: skill vs luck — how often the stronger of two agents (``--agent mcts:200
+  --agent random``) wins a game between them (½ a win for an even game) — how far it lies outside
+  LO..HI (shares, 0.5..1): 0.5 is a coin flip, near 1 a game of pure skill.
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardgen.core.record import record
+from cardgen.simulate.ladder import game_score
 from cardgen.simulate.spec import SimError
+from cardgen.simulate.stats import rate
 
-BUILT_IN = ("balance", "first_seat", "length=LO..HI", "measure:NAME=LO..HI")
+BUILT_IN = ("balance", "first_seat", "length=LO..HI", "measure:NAME=LO..HI", "skill=LO..HI")
 
 
 @record
@@ -43,7 +48,7 @@ def parse(texts: Sequence[str]) -> list[Objective]:
         if t in ("balance", "first_seat"):
             out.append(Objective(t))
             continue
-        if t.startswith(("length=", "measure:")):
+        if t.startswith(("length=", "measure:", "skill=")):
             head, _, rng = t.partition("=")
             lo, sep, hi = rng.partition("..")
             try:
@@ -52,8 +57,11 @@ def parse(texts: Sequence[str]) -> list[Objective]:
                 a = b = math.nan
             what = head.removeprefix("measure:")
             if not sep or not a <= b or not what:
-                raise SimError(f"--objective {t}: expects length=LO..HI or measure:NAME=LO..HI (numbers, LO ≤ HI)")
-            out.append(Objective("length", a, b) if head == "length" else Objective("measure", a, b, what))
+                raise SimError(f"--objective {t}: expects length=LO..HI, measure:NAME=LO..HI or skill=LO..HI "
+                               "(numbers, LO ≤ HI)")
+            if head == "skill" and not 0.5 <= a <= b <= 1:
+                raise SimError(f"--objective {t}: the stronger agent's share lies in 0.5..1 (e.g. skill=0.6..0.8)")
+            out.append(Objective(head, a, b) if head in ("length", "skill") else Objective("measure", a, b, what))
             continue
         raise SimError(f"unknown objective '{t}'", f"built in: {', '.join(BUILT_IN)}")
     if len({label(o) for o in out}) != len(out):
@@ -80,6 +88,8 @@ def measure(obj: Objective, block: Mapping[str, Any], records: Sequence[Mapping[
             return Measured(0.0, 0.0, 0.0)
         return Measured(max(d.value for d in devs), max(d.low for d in devs), max(d.high for d in devs))
     finished = [r for r in records if r["status"] == "finished"]
+    if obj.name == "skill":
+        return skill(obj, finished)
     if obj.name == "measure":
         xs = [float(r["measures"][obj.measure]) for r in finished
               if isinstance((r.get("measures") or {}).get(obj.measure), (int, float))]
@@ -91,6 +101,26 @@ def measure(obj: Objective, block: Mapping[str, Any], records: Sequence[Mapping[
     names = list(block["length"])
     xs = [float(r["length"][names[0]]) for r in finished if names and names[0] in r["length"]]
     return _outside(obj, xs)
+
+
+def skill(obj: Objective, finished: Sequence[Mapping[str, Any]]) -> Measured:
+    """How far the stronger agent's share of the games between the first two agents lies
+    outside the target (its 95 % Wilson interval carried through)."""
+    names = list(dict.fromkeys(n for r in finished for n in r["agents"]))
+    if len(names) < 2:
+        raise SimError(f"--objective {label(obj)}: skill vs luck needs two agents",
+                       "e.g. --agent mcts:200 --agent random")
+    scores = [s for r in finished if (s := game_score(dict(r), names[0], names[1])) is not None]
+    if not scores:
+        return Measured(1.0, 1.0, 1.0)
+    share = sum(scores) / len(scores)
+    r = rate(max(share, 1 - share) * len(scores), len(scores))
+
+    def off(m: float) -> float:
+        return max(0.0, obj.low - m, m - obj.high)
+    ends = (off(r["low"]), off(r["high"]))
+    inside = obj.low <= r["high"] and r["low"] <= obj.high
+    return Measured(off(r["rate"]), 0.0 if inside else min(ends), max(ends))
 
 
 def _outside(obj: Objective, xs: Sequence[float]) -> Measured:
@@ -109,4 +139,6 @@ def _outside(obj: Objective, xs: Sequence[float]) -> Measured:
 def label(obj: Objective) -> str:
     if obj.name == "measure":
         return f"{obj.measure} in {obj.low:g}..{obj.high:g}"
+    if obj.name == "skill":
+        return f"skill in {obj.low:g}..{obj.high:g}"
     return f"length in {obj.low:g}..{obj.high:g}" if obj.name == "length" else obj.name

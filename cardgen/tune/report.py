@@ -19,7 +19,9 @@ from cardgen.core import sources
 from cardgen.core.atomic import write_bytes
 from cardgen.core.params import lookup
 from cardgen.core.yamlsrc import loc_of
+from cardgen.rulebook import notes
 from cardgen.simulate.html import _matplotlib
+from cardgen.tune import cardfields
 from cardgen.tune import objectives as objs
 from cardgen.tune.search import UNIMPORTANT, Result
 
@@ -31,6 +33,8 @@ def edited(game: Game, values: Mapping[str, Any]) -> str:
     path = game.rules_dir / "params.yaml"
     lines = sources.read_bytes(path, game.root).decode("utf-8").splitlines(keepends=True)
     for p, v in values.items():
+        if cardfields.is_card(p):
+            continue
         *parents, last = p.split(".")
         node = lookup(game.params, parents) if parents else game.params
         loc = loc_of(node, last if last in node or not last.isdigit() else int(last))
@@ -48,12 +52,27 @@ def _text(v: Any) -> str:
     return str(v) if isinstance(v, int) else repr(float(v))
 
 
+def texts(game: Game, values: Mapping[str, Any]) -> dict[Path, str]:
+    """Every source file the proposal changes → its new text (params.yaml, card files)."""
+    out = {game.rules_dir / "params.yaml": edited(game, values)}
+    out.update(cardfields.edited(game, {p: v for p, v in values.items() if cardfields.is_card(p)}))
+    return out
+
+
 def diff(game: Game, values: Mapping[str, Any]) -> str:
-    path = game.rules_dir / "params.yaml"
-    old = sources.read_bytes(path, game.root).decode("utf-8")
-    rel = f"rules/{game.slug}/params.yaml"
-    return "".join(difflib.unified_diff(old.splitlines(keepends=True), edited(game, values).splitlines(keepends=True),
-                                        f"a/{rel}", f"b/{rel}"))
+    """The proposal as a unified diff of the files it changes."""
+    parts = []
+    for path, new in texts(game, values).items():
+        old = sources.read_bytes(path, game.root).decode("utf-8")
+        rel = path.relative_to(game.root).as_posix() if path.is_relative_to(game.root) else str(path)
+        parts.append("".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                                  f"a/{rel}", f"b/{rel}")))
+    return "".join(parts)
+
+
+def named(p: str) -> str:
+    """A knob's param as a designer reads it: a card field as ``<card id>.<field> (card)``."""
+    return f"{p.removeprefix(cardfields.PREFIX)} (card)" if cardfields.is_card(p) else p
 
 
 def changes(game: Game, r: Result) -> str:
@@ -61,7 +80,7 @@ def changes(game: Game, r: Result) -> str:
     out = ["## Balance changes (cardgen tune)", ""]
     for p, v in r.after.values.items():
         if r.before.values[p] != v:
-            out.append(f"- `{p}`: {r.before.values[p]} → {v}")
+            out.append(f"- `{named(p)}`: {r.before.values[p]} → {v}")
     out.append("")
     for i, o in enumerate(r.settings.objectives):
         b, a = r.before.measured[i], r.after.measured[i]
@@ -83,13 +102,18 @@ def _m(m: objs.Measured) -> str:
 
 
 def apply(game: Game, r: Result) -> list[Path]:
-    """Write the proposal into params.yaml (atomically) and append the changelog entry."""
-    path = game.rules_dir / "params.yaml"
-    write_bytes(path, edited(game, r.after.values).encode("utf-8"))
-    log = game.rules_dir / "tune-changes.md"
+    """Write the proposal into params.yaml and the card files (each atomically) and append the
+    changelog entry."""
+    written = []
+    for path, text in texts(game, r.after.values).items():
+        old_text = sources.read_bytes(path, game.root).decode("utf-8")
+        if text != old_text:
+            write_bytes(path, text.encode("utf-8"))
+            written.append(path)
+    log = game.rules_dir / notes.FOLDER / "tune.md"
     old = sources.read_bytes(log, game.root).decode("utf-8") if sources.is_file(log) else ""
     write_bytes(log, (old + ("\n" if old else "") + changes(game, r)).encode("utf-8"))
-    return [path, log]
+    return [*written, log]
 
 
 def plot(r: Result) -> str:
@@ -131,7 +155,7 @@ def render(game: Game, r: Result, diff_text: str) -> str:
         for k, v in sorted(shares.items(), key=lambda kv: -kv[1]):
             imp.append(f"<tr><td>{h.escape(objs.label(r.settings.objectives[i]))}</td><td>{h.escape(k)}</td>"
                        f"<td>{v:.2f}</td><td>{'unimportant' if v < UNIMPORTANT else ''}</td></tr>")
-    vals = "".join(f"<tr><td>{h.escape(p)}</td><td>{r.before.values[p]}</td><td>{v}</td></tr>"
+    vals = "".join(f"<tr><td>{h.escape(named(p))}</td><td>{r.before.values[p]}</td><td>{v}</td></tr>"
                    for p, v in r.after.values.items())
     n = r.settings.check_games or 4 * r.settings.games
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>tune: {h.escape(game.title)}</title>

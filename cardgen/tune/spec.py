@@ -6,8 +6,11 @@ the only thing in ``params.yaml`` and ``--vary``/the rulebook never see the sear
     numbers:                      # one knob per dotted param
       teams.hares.bonus: {min: -2, max: 3}          # step 1 for integers
       odds.crit: {min: 0.05, max: 0.3, step: 0.05}
-    groups:                       # params that move together: one shift added to each
+    cards:                        # card fields, by card id: numbers, or along their declared values
+      femurs_sully.marksmanship: {min: d8, max: d12}
+    groups:                       # params (or card fields) that move together: one shift added to each
       speed: {params: [teams.a.speed, teams.b.speed], min: -1, max: 1}
+      femur_dice: {cards: [femurs_sully.reflexes, femurs_frank.reflexes], min: -1, max: 1}
 
 Problems (exit 1, at the file's line): TUNE-SHAPE (not the shape above), TUNE-PARAM (no such
 param, with "did you mean"), TUNE-RANGE (a range outside the param's type, empty, a step that
@@ -28,8 +31,10 @@ from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict, load_mapping, loc_of
 from cardgen.play.lookup import hint_for
 from cardgen.simulate.spec import leaf_paths, with_param
+from cardgen.tune import cardfields
 
 FILE = "tune.yaml"
+SECTIONS = ("numbers", "cards", "groups")
 
 
 @record
@@ -44,14 +49,25 @@ class Knob:
     step: float | None
     integer: bool
     shift: bool                   # a group: the value is added to each param's base
+    #: a card field with declared values: the knob (and ``base``) counts steps along them
+    ladder: tuple[Any, ...] = ()
 
     def values(self, x: float) -> dict[str, Any]:
         """The params' values when the knob reads ``x``."""
         out: dict[str, Any] = {}
         for p, b in zip(self.params, self.base):
             v = b + x if self.shift else x
-            out[p] = int(round(v)) if self.integer else round(float(v), 9)
+            if self.ladder:
+                out[p] = self.ladder[max(0, min(len(self.ladder) - 1, int(round(v))))]
+            else:
+                out[p] = int(round(v)) if self.integer else round(float(v), 9)
         return out
+
+    def shown(self, x: float) -> Any:
+        """What the knob reads, as a designer writes it (a die for a ladder's step)."""
+        if self.ladder and not self.shift:
+            return self.ladder[int(round(x))]
+        return int(round(x)) if self.integer else x
 
     @property
     def current(self) -> float:
@@ -74,10 +90,24 @@ def _kind(v: Any) -> str | None:
     return None
 
 
-def _range(body: Any, where: str, integer: bool, problems: Problems, loc: Any) -> tuple[float, float, float | None] | None:
-    if not isinstance(body, Mapping) or not {"min", "max"} <= set(body) or set(body) - {"min", "max", "step", "params"}:
+def _range(body: Any, where: str, integer: bool, problems: Problems, loc: Any,
+           ladder: tuple[Any, ...] = ()) -> tuple[float, float, float | None] | None:
+    if not isinstance(body, Mapping) or not {"min", "max"} <= set(body) or set(body) - {"min", "max", "step", "params",
+                                                                                         "cards"}:
         problems.error("TUNE-SHAPE", f"{where}: expects {{min: …, max: …[, step: …]}}", loc)
         return None
+    if ladder:
+        ends = []
+        for key in ("min", "max"):
+            if body[key] not in ladder:
+                problems.error("TUNE-RANGE", f"{where}: {key} {body[key]!r} is not one of {', '.join(map(str, ladder))}",
+                               loc_of(body, key))
+                return None
+            ends.append(ladder.index(body[key]))
+        if ends[0] >= ends[1]:
+            problems.error("TUNE-RANGE", f"{where}: min {body['min']} is not below max {body['max']}", loc_of(body, "min"))
+            return None
+        return ends[0], ends[1], 1
     lo, hi, step = body["min"], body["max"], body.get("step", 1 if integer else None)
     for key, v in (("min", lo), ("max", hi), ("step", step)):
         if v is None:
@@ -109,12 +139,19 @@ def _param(game: Game, path: Any, problems: Problems, loc: Any) -> Any:
     return v
 
 
+def _card(game: Game, path: Any, problems: Problems, loc: Any) -> tuple[Any, tuple[Any, ...]] | None:
+    found = cardfields.field(game, str(path))
+    if isinstance(found, str):
+        problems.error("TUNE-PARAM", found, loc)
+        return None
+    return found
+
+
 def _breaks(game: Game, knob: Knob, problems: Problems, loc: Any) -> None:
     """Run the game's content checks with each end of the range substituted."""
     for end in (knob.low, knob.high):
         g = game
-        for p, v in knob.values(end).items():
-            g = with_param(g, p, v)
+        g = apply(g, knob.values(end))
         found = Problems()
         pipeline.check_game(g, found)
         if found.has_errors:
@@ -135,12 +172,13 @@ def load(game: Game, problems: Problems, path: Path | None = None) -> TuneSpec |
         return None
     before = len(problems.errors)
     for k in data:
-        if k not in ("numbers", "groups"):
-            problems.error("TUNE-SHAPE", f"unknown key '{k}' (tune.yaml holds 'numbers' and 'groups')",
-                           data.key_at(k), hint=hint_for(str(k), ["numbers", "groups"]))
+        if k not in SECTIONS:
+            problems.error("TUNE-SHAPE", f"unknown key '{k}' (tune.yaml holds 'numbers', 'cards' and 'groups')",
+                           data.key_at(k), hint=hint_for(str(k), SECTIONS))
     knobs: list[Knob] = []
     numbers, groups = data.get("numbers") or YDict(), data.get("groups") or YDict()
-    for section, what in ((numbers, "numbers"), (groups, "groups")):
+    cards = data.get("cards") or YDict()
+    for section, what in ((numbers, "numbers"), (cards, "cards"), (groups, "groups")):
         if not isinstance(section, Mapping):
             problems.error("TUNE-SHAPE", f"'{what}' is a mapping", data.at(what))
     if problems.has_errors:
@@ -151,43 +189,70 @@ def load(game: Game, problems: Problems, path: Path | None = None) -> TuneSpec |
         if v is None:
             continue
         knobs += _knob(game, str(name), (str(name),), (v,), body, False, problems, numbers.at(name), seen)
+    for name, body in cards.items():
+        found = _card(game, name, problems, cards.key_at(name))
+        if found is None:
+            continue
+        v, ladder = found
+        knobs += _knob(game, f"{cardfields.PREFIX}{name}", (f"{cardfields.PREFIX}{name}",),
+                       (ladder.index(v) if ladder else v,), body, False, problems, cards.at(name), seen, ladder)
     for name, body in groups.items():
-        members = body.get("params") if isinstance(body, Mapping) else None
-        if not isinstance(members, Sequence) or isinstance(members, str) or len(members) < 2:
-            problems.error("TUNE-SHAPE", f"group '{name}': expects params: [two or more dotted params]",
-                           groups.at(name))
-            continue
-        vals = [_param(game, m, problems, loc_of(members, i)) for i, m in enumerate(members)]
-        if any(v is None for v in vals):
-            continue
-        knobs += _knob(game, str(name), tuple(map(str, members)), tuple(vals), body, True, problems,
-                       groups.at(name), seen)
+        knobs += _group(game, str(name), body, problems, groups.at(name), seen)
     if len(problems.errors) > before:
         return None
     return TuneSpec(path, knobs)
 
 
+def _group(game: Game, name: str, body: Any, problems: Problems, loc: Any, seen: dict[str, str]) -> list[Knob]:
+    """A group of params, or of card fields, moved by one shift."""
+    on_cards = isinstance(body, Mapping) and "cards" in body
+    members = body.get("cards" if on_cards else "params") if isinstance(body, Mapping) else None
+    if (not isinstance(members, Sequence) or isinstance(members, str) or len(members) < 2
+            or (isinstance(body, Mapping) and {"cards", "params"} <= set(body))):
+        problems.error("TUNE-SHAPE", f"group '{name}': expects params: [two or more dotted params] or "
+                       "cards: [two or more card fields]", loc)
+        return []
+    if not on_cards:
+        vals = [_param(game, m, problems, loc_of(members, i)) for i, m in enumerate(members)]
+        if any(v is None for v in vals):
+            return []
+        return _knob(game, name, tuple(map(str, members)), tuple(vals), body, True, problems, loc, seen)
+    found = [_card(game, m, problems, loc_of(members, i)) for i, m in enumerate(members)]
+    if any(f is None for f in found):
+        return []
+    ladders = {f[1] for f in found if f is not None}
+    if len(ladders) > 1:
+        problems.error("TUNE-SHAPE", f"group '{name}': its card fields move along different values", loc)
+        return []
+    ladder = ladders.pop()
+    base = tuple(ladder.index(f[0]) if ladder else f[0] for f in found if f is not None)
+    return _knob(game, name, tuple(f"{cardfields.PREFIX}{m}" for m in members), base, body, True, problems, loc,
+                 seen, ladder)
+
+
 def _knob(game: Game, name: str, params: tuple[str, ...], vals: tuple[Any, ...], body: Any, shift: bool,
-          problems: Problems, loc: Any, seen: dict[str, str]) -> list[Knob]:
+          problems: Problems, loc: Any, seen: dict[str, str], ladder: tuple[Any, ...] = ()) -> list[Knob]:
     for p in params:
         if p in seen:
             problems.error("TUNE-PARAM", f"'{p}' is tuned twice (also by {seen[p]})", loc)
             return []
         seen[p] = name
-    integer = all(_kind(v) == "int" for v in vals)
-    r = _range(body, name, integer, problems, loc)
+    integer = bool(ladder) or all(_kind(v) == "int" for v in vals)
+    r = _range(body, name, integer, problems, loc, () if shift else ladder)
     if r is None:
         return []
-    knob = Knob(name, params, vals, r[0], r[1], r[2], integer, shift)
+    knob = Knob(name, params, vals, r[0], r[1], r[2], integer, shift, ladder)
     if not shift and not knob.low <= vals[0] <= knob.high:
-        problems.warning("TUNE-RANGE", f"{name}: today's value {vals[0]} lies outside {r[0]}..{r[1]}", loc)
+        problems.warning("TUNE-RANGE", f"{name}: today's value {knob.shown(vals[0])} lies outside "
+                         f"{knob.shown(r[0])}..{knob.shown(r[1])}", loc)
     before = len(problems.errors)
     _breaks(game, knob, problems, loc)
     return [knob] if len(problems.errors) == before else []
 
 
 def apply(game: Game, values: Mapping[str, Any]) -> Game:
-    """A copy of ``game`` with the params' values (files untouched)."""
+    """A copy of ``game`` with the params' and card fields' values (files untouched)."""
     for p, v in values.items():
-        game = with_param(game, p, v)
-    return game
+        if not cardfields.is_card(p):
+            game = with_param(game, p, v)
+    return cardfields.with_fields(game, {p: v for p, v in values.items() if cardfields.is_card(p)})
