@@ -335,3 +335,12 @@ def test_skill_needs_two_agents():
     (obj,) = objectives.parse(["skill=0.6..0.7"])
     with pytest.raises(SimError, match="two agents"):
         objectives.skill(obj, [{"status": "finished", "agents": ["random", "random"], "returns": [1.0, 0.0]}])
+
+
+def test_a_short_study_proposes_its_best_trial_whole(tmp_path):
+    """Fewer than four trials a knob: importances are noise, so no knob is reset to today's value."""
+    g = game(project(tmp_path))
+    sp = spec.load(g, Problems())
+    r = search.search(g, tunetoy.PACKAGE, sp, settings(trials=5), tmp_path / "out")
+    best = min((sum(v), n, p) for n, p, v in r.history)
+    assert r.best == {k: (int(v) if float(v).is_integer() else v) for k, v in best[2].items()} or r.best == best[2]

@@ -28,6 +28,7 @@ from cardgen.tune.spec import Knob, TuneSpec, apply
 
 optuna = lazy("optuna")
 UNIMPORTANT = 0.1                 # a knob below this share of the variance explained is unimportant
+TRIALS_PER_KNOB = 4               # importances are read (and idle knobs kept) from this many trials a knob
 
 
 @record
@@ -130,8 +131,10 @@ def search(game: Game, package: GamePackage, spec: TuneSpec, s: Settings, out: P
     best_t = min(st.best_trials, key=lambda t: (sum(t.values), t.number))
     today = {k.name: k.current for k in knobs}
     imp = importances(st, knobs, len(s.objectives))
-    # a knob unimportant to every objective keeps today's value: the proposal changes what matters
-    idle = {k.name for k in knobs if imp and all(shares[k.name] < UNIMPORTANT for shares in imp)}
+    # a knob unimportant to every objective keeps today's value: the proposal changes what matters —
+    # once there are trials enough to tell (a few per knob); before that, importances are noise
+    enough = len(complete) >= TRIALS_PER_KNOB * len(knobs)
+    idle = {k.name for k in knobs if enough and imp and all(shares[k.name] < UNIMPORTANT for shares in imp)}
     best = {k.name: today[k.name] if k.name in idle else best_t.params[k.name] for k in knobs}
     n = s.check_games or 4 * s.games
     before = Side(params_of(knobs, today), play(game, package, s, params_of(knobs, today), 2 * s.seed + 1, n))
