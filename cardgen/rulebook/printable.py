@@ -91,7 +91,10 @@ class Rulebook:
     def changes(self, old: Version, new: Version) -> list[Change] | None:
         """What changed from ``old`` to ``new`` in the typeset text, section by section."""
         a, b = self.text_sections(old), self.text_sections(new)
-        return None if a is None or b is None else diff(a, b)
+        if a is None or b is None:
+            return None
+        rules = [[s for s in v if s.path[:1] != (notes.TITLE,)] for v in (a, b)]     # notes are no rules
+        return diff(rules[0], rules[1])
 
     # --- cards --------------------------------------------------------------------------------
     @property
