@@ -29,6 +29,7 @@ from them).
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -36,7 +37,8 @@ from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.games.dino_battles import decks
 from cardgen.games.dino_battles.engine_base import EngineBase, NotInPlay
-from cardgen.games.dino_battles.pieces import Side
+from cardgen.games.dino_battles.pieces import Dino, Side
+from cardgen.play.lookup import Names
 from cardgen.games.dino_battles.rules_cards import CardRules
 from cardgen.games.dino_battles.rules_combat import CombatRules
 from cardgen.games.dino_battles.rules_ko import KnockOutRules
@@ -97,6 +99,22 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, Engine
             self._take_deck(side, self.deck_for(str(entry.get("deck")), side.loc))
         self.ref.trace("      " + " against ".join(f"{s.name} (player {self._seat(s.index)}, {s.deck_name})"
                                                     for s in self.sides))
+
+    def clone(self) -> Engine:
+        """An independent copy of the table (cards, rules and decks shared, never copied)."""
+        e = copy.copy(self)
+        dinos: dict[int, Dino] = {}
+        e.sides = [s.copy(dinos) for s in self.sides]
+        e.by_name = {s.name: s for s in e.sides}
+        e.player_names = Names("player", ((s.name, s) for s in e.sides))
+        e.owed, e.acted, e.played = dict(self.owed), set(self.acted), list(self.played)
+        if self.cmb is not None:
+            e.cmb = copy.copy(self.cmb)
+            att = self.cmb.attack
+            if att is not None:
+                e.cmb.attack = {**att, "side": e.sides[att["side"].index],
+                                "dino": dinos.get(id(att["dino"]), att["dino"])}
+        return e
 
     def deck_for(self, value: str, loc: Loc) -> decks.Deck:
         """The deck a header entry names: handed over in ``self.decks`` (a played state), or read

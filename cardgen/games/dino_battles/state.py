@@ -33,6 +33,7 @@ from cardgen.games.dino_battles.vocab import EVENTS, MAIN_PHASES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_outcomes
 from cardgen.play.referee import Referee
+from cardgen.play.view import LazyView
 
 LOG_NAME = "<played game>"
 
@@ -95,11 +96,6 @@ class DinoState(GameState):
         self.first_stated = False
         self.used: set[str] = set()               # Permanent Items used this turn
         self.finished = False
-        shared: dict[int, Any] = {id(eng.game): eng.game, id(eng.cards): eng.cards, id(eng.specials): eng.specials,
-                                  id(eng.p): eng.p, id(eng.decks): eng.decks, id(eng.params): eng.params}
-        shared.update({id(c): c for c in eng.game.cards})
-        shared[id(shared)] = shared
-        self._shared = shared
         self._advance()
 
     # -- the API ------------------------------------------------------------------------------
@@ -161,7 +157,10 @@ class DinoState(GameState):
     def result(self) -> dict[str, Any]:
         return self.eng.final()
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: int) -> Mapping[str, Any]:
+        return LazyView(self, lambda: self._observe(player))
+
+    def _observe(self, player: int) -> dict[str, Any]:
         e = self.eng
         sides = []
         for s in e.sides:
@@ -185,7 +184,15 @@ class DinoState(GameState):
         return [dict(ev) for ev in self.events]
 
     def clone(self) -> DinoState:
-        return copy.deepcopy(self, dict(self._shared))
+        c = copy.copy(self)
+        c.eng = self.eng.clone()
+        c.history, c.events = list(self.history), list(self.events)
+        c.decks, c.hands, c.comps = [Counter(x) for x in self.decks], [Counter(x) for x in self.hands], \
+            [Counter(x) for x in self.comps]
+        if self.chance is not None and "got" in self.chance:
+            c.chance = {**self.chance, "got": list(self.chance["got"])}
+        c.move, c.main_done, c.used = dict(self.move), set(self.main_done), set(self.used)
+        return c
 
     # -- events ---------------------------------------------------------------------------------
 
