@@ -36,13 +36,8 @@ from typing import Any
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.games.dino_battles import decks
-from cardgen.games.dino_battles.engine_base import EngineBase, NotInPlay
+from cardgen.games.dino_battles.engine_base import NotInPlay
 from cardgen.games.dino_battles.pieces import Dino, Side
-from cardgen.play.lookup import Names
-from cardgen.games.dino_battles.rules_cards import CardRules
-from cardgen.games.dino_battles.rules_combat import CombatRules
-from cardgen.games.dino_battles.rules_ko import KnockOutRules
-from cardgen.games.dino_battles.rules_main import MainRules
 from cardgen.games.dino_battles.rules_turn import TurnRules
 from cardgen.games.dino_battles.vocab import (
     ANSWERS,
@@ -52,12 +47,13 @@ from cardgen.games.dino_battles.vocab import (
     MAIN_PHASES,
     REACTIONS,
 )
+from cardgen.play.lookup import Names
 
 #: the rule an event breaks when it names a knocked-out Dinosaur
 _GONE_RULE = {"retreat": "BDB-MAIN-1", "upgrade": "BDB-MAIN-2"}
 
 
-class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, EngineBase):
+class Engine(TurnRules):
     """Replays a Biomechanic Dino Battles playtest, event by event (see the module docstring)."""
 
     HEADER = HEADER
@@ -173,10 +169,6 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, Engine
         self.ref.trace(f"      final: winner {self.winner or 'none yet'}"
                        + (f" ({self._why()})" if self.over else "") + "; K.O.s "
                        + ", ".join(f"{s.name} {s.kos}" for s in self.sides))
-
-    def _why(self) -> str:
-        return {"kos": f"{self.kos_to_win} K.O.s", "no_dinosaurs": "no Dinosaur left",
-                "deck_out": "a Main Deck ran out"}.get(self.ended_by or "", "")
 
     def final(self) -> dict[str, Any]:
         out: dict[str, Any] = {

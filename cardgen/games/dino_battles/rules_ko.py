@@ -7,12 +7,12 @@ from typing import Any
 
 from cardgen.content.playlog import Event
 from cardgen.core.problems import Loc
-from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.pieces import Dino, Side
+from cardgen.games.dino_battles.rules_cards import CardRules
 
 
-class KnockOutRules(EngineBase):
-    """Mixed into :class:`~.engine.Engine`; uses its state and referee."""
+class KnockOutRules(CardRules):
+    """A step of :class:`~.engine.Engine`'s rules, on :class:`CardRules`."""
 
     # -- knock-outs and the end ------------------------------------------------------------------
 

@@ -36,6 +36,9 @@ from cardgen.play.referee import Referee
 from cardgen.play.view import LazyView
 
 LOG_NAME = "<played game>"
+#: each event kind's fields with their defaults (an event the state makes holds every field)
+_DEFAULTS = {kind: {k: None if opt.default is MISSING else opt.default for k, opt in fields.items()}
+             for kind, fields in EVENTS.items()}
 
 
 class EngineSlip(Exception):
@@ -55,25 +58,12 @@ class QuietReferee(Referee):
         pass
 
 
-_DECKS: dict[int, tuple[Game, dict[str, decks.Deck]]] = {}
-
-
-def deck_of(game: Game, name: str) -> decks.Deck:
-    """A deck by name, read once per loaded game (the loader's data, not the engine's I/O)."""
-    held = _DECKS.get(id(game))
-    if held is None or held[0] is not game:
-        held = _DECKS[id(game)] = (game, {})
-    if name not in held[1]:
-        held[1][name] = decks.read(game, name, None)
-    return held[1][name]
-
-
 def new_state(game: Game, setup: Mapping[str, Any]) -> DinoState:
     """The state before the Initiative roll, for a log header's ``players`` (name and deck)."""
     players = [{"name": str(p["name"]), "deck": str(p["deck"])} for p in setup["players"]]
     eng = Engine(game, {"players": players}, {}, QuietReferee())
     for p in players:
-        eng.decks[p["deck"]] = deck_of(game, p["deck"])
+        eng.decks[p["deck"]] = decks.cached(game, p["deck"])
     eng.start()
     return DinoState(eng, players)
 
@@ -199,8 +189,7 @@ class DinoState(GameState):
     def _emit(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Make a log event, have the referee apply it, and log it."""
         given = {k: (list(v) if isinstance(v, tuple) else v) for k, v in fields.items() if v is not None}
-        full = {k: given.get(k, None if opt.default is MISSING else copy.copy(opt.default))
-                for k, opt in EVENTS[kind].items()}
+        full = {k: given[k] if k in given else list(v) if isinstance(v, list) else v for k, v in _DEFAULTS[kind].items()}
         ev = Event(len(self.events), kind, full, Loc(LOG_NAME, len(self.events) + 2, 1))
         self.eng.before(ev)
         self.eng.apply(ev)
@@ -230,12 +219,12 @@ class DinoState(GameState):
             self._rolled(c["purpose"], int(a["value"]))
             return
         seat, card = c["seat"], str(a["card"])
-        if c["purpose"] == "ko_comp":
-            self.comps[seat][card] -= 1
-            self.comps[seat] = +self.comps[seat]
+        pile = (self.comps if c["purpose"] == "ko_comp" else self.decks)[seat]
+        left = pile[card] - 1
+        if left > 0:
+            pile[card] = left
         else:
-            self.decks[seat][card] -= 1
-            self.decks[seat] = +self.decks[seat]
+            del pile[card]
         (self.comps if c["purpose"] == "comp" else self.hands)[seat][card] += 1
         c["got"].append(card)
         if len(c["got"]) >= c["n"]:
