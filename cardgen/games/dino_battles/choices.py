@@ -144,14 +144,6 @@ def answers(eng: Engine, s: Side) -> list[Action]:
     return out
 
 
-def cost_of(eng: Engine, kind: str, special: str | None, d: Dino | None) -> dict[str, int]:
-    """The Combat cards a move takes from the Combat Deck (BDB-CMB-2)."""
-    for sp in specials(d):
-        if special is not None and str(sp["name"]) == special:
-            return {k: int(v) for k, v in (sp.get("cost") or {}).items() if v}
-    return {{"counterattack": "attack"}.get(kind, kind): 1}
-
-
 # -- knock-outs ----------------------------------------------------------------------------------
 
 def comp_choices(eng: Engine, s: Side, d: Dino) -> list[Action]:

@@ -32,6 +32,9 @@ class NotInPlay(Exception):
 class EngineBase(BaseEngine):
     """The replay's rules, state and helpers (see :class:`.engine.Engine`)."""
 
+    #: False under a played state: no trace lines are written
+    tracing = True
+
     def __init__(self, game, header, header_locs, ref):
         super().__init__(game, header, header_locs, ref)
         self.end_rule = "BDB-END-2"
@@ -197,7 +200,13 @@ class EngineBase(BaseEngine):
                 f"items {s.items} · comp {s.comp}",
                 f"{'':<{width}}  active {act} · bench {bench}"]
 
+    def _t(self, ev: Event | None, text: str) -> None:
+        if self.tracing:
+            super()._t(ev, text)
+
     def _state(self, title: str) -> None:
+        if not self.tracing:
+            return
         self.ref.trace(f"      {title}")
         for s in self.sides:
             for line in self._side_lines(s):

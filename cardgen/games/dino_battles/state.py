@@ -41,6 +41,17 @@ _DEFAULTS = {kind: {k: None if opt.default is MISSING else opt.default for k, op
              for kind, fields in EVENTS.items()}
 
 
+_DEALS: dict[tuple[str, str], Action] = {}
+
+
+def _deal(player: str, card: str) -> Action:
+    """The chance outcome of ``player`` drawing ``card`` (made once: the hot path of a playout)."""
+    a = _DEALS.get((player, card))
+    if a is None:
+        a = _DEALS[(player, card)] = Action("deal", (("player", player), ("card", card)))
+    return a
+
+
 class EngineSlip(Exception):
     """The state made an event its own referee rejects: a bug in the legal actions."""
 
@@ -62,6 +73,7 @@ def new_state(game: Game, setup: Mapping[str, Any]) -> DinoState:
     """The state before the Initiative roll, for a log header's ``players`` (name and deck)."""
     players = [{"name": str(p["name"]), "deck": str(p["deck"])} for p in setup["players"]]
     eng = Engine(game, {"players": players}, {}, QuietReferee())
+    eng.tracing = False
     for p in players:
         eng.decks[p["deck"]] = decks.cached(game, p["deck"])
     eng.start()
@@ -125,8 +137,8 @@ class DinoState(GameState):
             return die_outcomes("roll", self.eng.die_sides)
         pile = self.comps[c["seat"]] if c["purpose"] == "ko_comp" else self.decks[c["seat"]]
         total = sum(pile.values())
-        who = ("player", self.players[c["seat"]])
-        return [(Action("deal", (who, ("card", card))), n / total) for card, n in sorted(pile.items()) if n > 0]
+        who = self.players[c["seat"]]
+        return [(_deal(who, card), n / total) for card, n in sorted(pile.items()) if n > 0]
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
