@@ -49,6 +49,8 @@ from cardgen.games.dino_battles.vocab import (
 )
 from cardgen.play.lookup import Names
 
+#: what may follow an attack before its answer
+_AWAIT_ANSWER = frozenset(ANSWERS + REACTIONS + ("pass",))
 #: the rule an event breaks when it names a knocked-out Dinosaur
 _GONE_RULE = {"retreat": "BDB-MAIN-1", "upgrade": "BDB-MAIN-2"}
 
@@ -142,7 +144,7 @@ class Engine(TurnRules):
     def apply(self, ev: Event) -> None:
         if self.broken or not self.sides or (self.over and ev.kind != "game_end"):
             return
-        if self.cmb is not None and self.cmb.attack is not None and ev.kind not in ANSWERS + REACTIONS + ("pass",):
+        if self.cmb is not None and self.cmb.attack is not None and ev.kind not in _AWAIT_ANSWER:
             att = self.cmb.attack
             self.ref.violation("BDB-CMB-2", f"{att['side'].name}'s attack (line {att['ev'].loc.line}) is never "
                                "answered: record a counterattack, evade, defend or no_answer", ev.loc)

@@ -139,7 +139,7 @@ class Side:
 
     @property
     def in_play(self) -> list[Dino]:
-        return ([self.active] if self.active is not None else []) + list(self.bench)
+        return [self.active, *self.bench] if self.active is not None else list(self.bench)
 
     @property
     def items(self) -> int:

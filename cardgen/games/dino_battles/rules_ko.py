@@ -94,7 +94,8 @@ class KnockOutRules(CardRules):
 
     def _settle_kos(self, ev: Event | None, recorded: bool) -> None:
         """Knock-outs the log did not record are applied; when none is pending, the game may end."""
-        pending = [(s, d) for s in self._order() for d in s.in_play if d.ko_at is not None]
+        pending = [(s, d) for s in self._order() for d in s.in_play if d.ko_at is not None] \
+            if any(d.ko_at is not None for s in self.sides for d in s.in_play) else []
         if pending and not recorded:
             for s, d in pending:
                 line = d.ko_at.line if d.ko_at else 0

@@ -331,12 +331,16 @@ class DinoState(GameState):
             pick = a.get("dino")
             if pick is not None and not s.bench:
                 hand[pick] -= 1
+                self.hands[i] = +hand
             self._knock_out(pick)
         else:
             fields = dict(a.items)
             for c in ch.cards_spent(a):
-                hand[c] -= 1
-            self.hands[i] = +hand
+                left = hand[c] - 1
+                if left > 0:
+                    hand[c] = left
+                else:
+                    del hand[c]
             if k == "use_item" and e.cards[str(a["card"])].get("permanent"):
                 self.used.add(str(a["card"]))
             self._emit(k, **fields)
@@ -350,9 +354,9 @@ class DinoState(GameState):
                 self._emit("game_end", winner=e.winner, reason=e.ended_by)
                 self.finished = True
                 return
-            pending = [(s, d) for s in e._order() for d in s.in_play if d.ko_at is not None]
+            pending = next(((s, d) for s in e._order() for d in s.in_play if d.ko_at is not None), None)
             if pending:
-                s, d = pending[0]
+                s, d = pending
                 self.move = {"seat": s.index, "dino": d.label}
                 self.decision = ("ko", s.index)
             elif e.phase is None:
