@@ -53,6 +53,41 @@ def test_observation_hides_the_other_hand():
         assert all("hand" not in side or isinstance(side["hand"], int) for side in obs["sides"])
 
 
+def _through_clones(seed: int, every: bool) -> tuple[Any, list[tuple[Any, int, dict[str, Any]]]]:
+    """A seeded random game; with ``every``, each step is played on a clone of the state before it."""
+    state, rng, left = playkit.new_state(SLUG, seed), random.Random(seed), []
+    while not state.is_terminal():
+        if every:
+            left.append((state, len(state.history), state.result()))
+            state = state.clone()
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(random.Random(rng.random()).choices([a for a, _ in outcomes],
+                                                                   [p for _, p in outcomes])[0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    return state, left
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_game_played_on_clones_is_the_same_game(seed):
+    """Issue 29: a clone copies the table (sides, Dinosaurs, the exchange under way) and shares the
+    card data: a game whose every step is played on a fresh clone is the same game, and no state
+    it left behind moved."""
+    plain, _ = _through_clones(seed, every=False)
+    cloned, left = _through_clones(seed, every=True)
+    assert cloned.log_events() == plain.log_events() and cloned.result() == plain.result()
+    for old, n, result in left[::23]:
+        assert len(old.history) == n and old.result() == result
+    mid = left[len(left) // 2][0]
+    copy = mid.clone()
+    for a, b in zip(mid.eng.sides, copy.eng.sides):
+        assert a is not b and a.cards is not b.cards and a.combat_deck is not b.combat_deck
+        for d, e in zip(a.in_play, b.in_play):
+            assert d is not e and d.card is e.card          # the card's data is shared, never copied
+
+
 # -- mutations: each one event changed, reported at its line -----------------------------------
 
 def _actives(events: list[dict[str, Any]], upto: int) -> dict[str, str]:

@@ -62,11 +62,6 @@ def placements(eng: Engine, s: Side, hand: Counter) -> list[Action]:
     return out
 
 
-def _act(kind: str, *items: tuple[str, object]) -> Action:
-    """An action from fields already hashable (the hot path of :func:`main_plays`)."""
-    return Action(kind, items)
-
-
 # -- the Main phases -----------------------------------------------------------------------------
 
 def main_plays(eng: Engine, s: Side, hand: Counter, used: set[str]) -> list[Action]:
@@ -75,25 +70,29 @@ def main_plays(eng: Engine, s: Side, hand: Counter, used: set[str]) -> list[Acti
     Dinosaur (paying the Retreat Cost from hand), play an Action, use an Item. ``used``: the
     Permanent Items already used this turn (using one again changes nothing the rules model)."""
     out: list[Action] = []
-    name = s.name
+    name = ("player", s.name)
+    kinds: dict[str, list[str]] = {"dinosaur": [], "upgrade": [], "item": [], "combat": [], "action": []}
+    cards = eng.cards
+    for c in sorted(c for c, n in hand.items() if n > 0):
+        kinds.setdefault(cards[c].type, []).append(c)
     if len(s.bench) < eng.bench_max:
-        out += [_act("bench", ("player", name), ("dino", c)) for c in distinct(hand, eng, "dinosaur")]
-    for u in distinct(hand, eng, "upgrade"):
-        uname = eng.cards[u].name
+        out += [Action("bench", (name, ("dino", c))) for c in kinds["dinosaur"]]
+    for u in kinds["upgrade"]:
+        uname = cards[u].name
         for d in s.bench:
             if sum(1 for x in d.upgrades if x.name == uname) < eng.upgrade_max:
-                out.append(_act("upgrade", ("player", name), ("card", u), ("dino", d.label)))
+                out.append(Action("upgrade", (name, ("card", u), ("dino", d.label))))
     if s.items < eng.item_max:
-        out += [_act("item", ("player", name), ("card", c)) for c in distinct(hand, eng, "item")]
-    out += [_act("combat_to_deck", ("player", name), ("cards", (c,))) for c in distinct(hand, eng, "combat")]
+        out += [Action("item", (name, ("card", c))) for c in kinds["item"]]
+    out += [Action("combat_to_deck", (name, ("cards", (c,)))) for c in kinds["combat"]]
     if s.active is not None and s.bench:
         cost = int(s.active.card.get("retreat_cost") or 0)
         for pay in _multisets(hand, cost):
             for d in s.bench:
-                out.append(_act("retreat", ("player", name), ("to", d.label), ("discard", tuple(pay))))
-    out += [_act("action", ("player", name), ("card", c)) for c in distinct(hand, eng, "action")]
-    out += [_act("use_item", ("player", name), ("card", c)) for c in sorted(+s.items_known)
-            if not (eng.cards[c].get("permanent") and c in used)]
+                out.append(Action("retreat", (name, ("to", d.label), ("discard", pay))))
+    out += [Action("action", (name, ("card", c))) for c in kinds["action"]]
+    out += [Action("use_item", (name, ("card", c))) for c in sorted(+s.items_known)
+            if not (cards[c].get("permanent") and c in used)]
     return out
 
 
@@ -143,14 +142,6 @@ def answers(eng: Engine, s: Side) -> list[Action]:
                 out.append(Action.make(kind, player=s.name))
     out.append(Action.make("no_answer", player=s.name))
     return out
-
-
-def cost_of(eng: Engine, kind: str, special: str | None, d: Dino | None) -> dict[str, int]:
-    """The Combat cards a move takes from the Combat Deck (BDB-CMB-2)."""
-    for sp in specials(d):
-        if special is not None and str(sp["name"]) == special:
-            return {k: int(v) for k, v in (sp.get("cost") or {}).items() if v}
-    return {{"counterattack": "attack"}.get(kind, kind): 1}
 
 
 # -- knock-outs ----------------------------------------------------------------------------------

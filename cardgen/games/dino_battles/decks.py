@@ -103,3 +103,16 @@ def read(game: Game, value: str, loc: Loc | None) -> Deck:
             deck.cards[e.id] += e.count
     deck.problems = [p for p in probs if p.severity == "error"]
     return deck
+
+
+_DECKS: dict[int, tuple[Game, dict[str, Deck]]] = {}
+
+
+def cached(game: Game, name: str) -> Deck:
+    """A deck by name, read once per loaded game (the loader's data, not the engine's I/O)."""
+    held = _DECKS.get(id(game))
+    if held is None or held[0] is not game:
+        held = _DECKS[id(game)] = (game, {})
+    if name not in held[1]:
+        held[1][name] = read(game, name, None)
+    return held[1][name]

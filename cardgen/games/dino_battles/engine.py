@@ -29,18 +29,15 @@ from them).
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.games.dino_battles import decks
-from cardgen.games.dino_battles.engine_base import EngineBase, NotInPlay
-from cardgen.games.dino_battles.pieces import Side
-from cardgen.games.dino_battles.rules_cards import CardRules
-from cardgen.games.dino_battles.rules_combat import CombatRules
-from cardgen.games.dino_battles.rules_ko import KnockOutRules
-from cardgen.games.dino_battles.rules_main import MainRules
+from cardgen.games.dino_battles.engine_base import NotInPlay
+from cardgen.games.dino_battles.pieces import Dino, Side
 from cardgen.games.dino_battles.rules_turn import TurnRules
 from cardgen.games.dino_battles.vocab import (
     ANSWERS,
@@ -50,12 +47,15 @@ from cardgen.games.dino_battles.vocab import (
     MAIN_PHASES,
     REACTIONS,
 )
+from cardgen.play.lookup import Names
 
+#: what may follow an attack before its answer
+_AWAIT_ANSWER = frozenset(ANSWERS + REACTIONS + ("pass",))
 #: the rule an event breaks when it names a knocked-out Dinosaur
 _GONE_RULE = {"retreat": "BDB-MAIN-1", "upgrade": "BDB-MAIN-2"}
 
 
-class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, EngineBase):
+class Engine(TurnRules):
     """Replays a Biomechanic Dino Battles playtest, event by event (see the module docstring)."""
 
     HEADER = HEADER
@@ -98,6 +98,22 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, Engine
         self.ref.trace("      " + " against ".join(f"{s.name} (player {self._seat(s.index)}, {s.deck_name})"
                                                     for s in self.sides))
 
+    def clone(self) -> Engine:
+        """An independent copy of the table (cards, rules and decks shared, never copied)."""
+        e = copy.copy(self)
+        dinos: dict[int, Dino] = {}
+        e.sides = [s.copy(dinos) for s in self.sides]
+        e.by_name = {s.name: s for s in e.sides}
+        e.player_names = Names("player", ((s.name, s) for s in e.sides))
+        e.owed, e.acted, e.played = dict(self.owed), set(self.acted), list(self.played)
+        if self.cmb is not None:
+            e.cmb = copy.copy(self.cmb)
+            att = self.cmb.attack
+            if att is not None:
+                e.cmb.attack = {**att, "side": e.sides[att["side"].index],
+                                "dino": dinos.get(id(att["dino"]), att["dino"])}
+        return e
+
     def deck_for(self, value: str, loc: Loc) -> decks.Deck:
         """The deck a header entry names: handed over in ``self.decks`` (a played state), or read
         by the game's deck loader (a log being checked)."""
@@ -128,7 +144,7 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, Engine
     def apply(self, ev: Event) -> None:
         if self.broken or not self.sides or (self.over and ev.kind != "game_end"):
             return
-        if self.cmb is not None and self.cmb.attack is not None and ev.kind not in ANSWERS + REACTIONS + ("pass",):
+        if self.cmb is not None and self.cmb.attack is not None and ev.kind not in _AWAIT_ANSWER:
             att = self.cmb.attack
             self.ref.violation("BDB-CMB-2", f"{att['side'].name}'s attack (line {att['ev'].loc.line}) is never "
                                "answered: record a counterattack, evade, defend or no_answer", ev.loc)
@@ -155,10 +171,6 @@ class Engine(CardRules, TurnRules, MainRules, CombatRules, KnockOutRules, Engine
         self.ref.trace(f"      final: winner {self.winner or 'none yet'}"
                        + (f" ({self._why()})" if self.over else "") + "; K.O.s "
                        + ", ".join(f"{s.name} {s.kos}" for s in self.sides))
-
-    def _why(self) -> str:
-        return {"kos": f"{self.kos_to_win} K.O.s", "no_dinosaurs": "no Dinosaur left",
-                "deck_out": "a Main Deck ran out"}.get(self.ended_by or "", "")
 
     def final(self) -> dict[str, Any]:
         out: dict[str, Any] = {

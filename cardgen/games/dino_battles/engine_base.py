@@ -13,6 +13,7 @@ from cardgen.core.problems import Loc, did_you_mean
 from cardgen.games.dino_battles import decks
 from cardgen.games.dino_battles.pieces import Combat, Dino, Side
 from cardgen.games.dino_battles.vocab import (
+    MAIN_PHASES,
     PHASES,
 )
 from cardgen.play.lookup import Names, NotFound
@@ -30,6 +31,9 @@ class NotInPlay(Exception):
 
 class EngineBase(BaseEngine):
     """The replay's rules, state and helpers (see :class:`.engine.Engine`)."""
+
+    #: False under a played state: no trace lines are written
+    tracing = True
 
     def __init__(self, game, header, header_locs, ref):
         super().__init__(game, header, header_locs, ref)
@@ -196,73 +200,89 @@ class EngineBase(BaseEngine):
                 f"items {s.items} · comp {s.comp}",
                 f"{'':<{width}}  active {act} · bench {bench}"]
 
+    def _t(self, ev: Event | None, text: str) -> None:
+        if self.tracing:
+            super()._t(ev, text)
+
     def _state(self, title: str) -> None:
+        if not self.tracing:
+            return
         self.ref.trace(f"      {title}")
         for s in self.sides:
             for line in self._side_lines(s):
                 self.ref.trace(f"        {line}")
 
-    # -- lifecycle ------------------------------------------------------------------------
-
-    # -- the rule groups' steps, which the others take (defined in the module named) ----------
+    # -- steps every rule group takes ---------------------------------------------------------
 
     @staticmethod
     def _pn(p: str) -> str:
-        raise NotImplementedError           # rules_turn
-
-    def _from_hand(self, s: Side, c: Card | None, ev: Event, loc: Loc | None, rule: str) -> None:
-        raise NotImplementedError           # rules_cards
-
-    def _to_junk(self, s: Side, c: Card | None) -> None:
-        raise NotImplementedError           # rules_cards
-
-    def _end(self, winner: str, how: str, ev: Event | None, text: str) -> None:
-        raise NotImplementedError           # rules_cards
-
-    def _draw(self, s: Side, n: int, named: list[Card], ev: Event, rule: str) -> int:
-        raise NotImplementedError           # rules_cards
-
-    def _deck_out(self, s: Side, ev: Event) -> None:
-        raise NotImplementedError           # rules_cards
-
-    def _reveal(self, s: Side, c: Card, ev: Event, loc: Loc | None, rule: str) -> None:
-        raise NotImplementedError           # rules_cards
-
-    def _new_dino(self, s: Side, c: Card) -> Dino:
-        raise NotImplementedError           # rules_cards
-
-    def _named(self, ev: Event, fname: str = "cards") -> list[Card]:
-        raise NotImplementedError           # rules_cards
-
-    def _main(self, s: Side, ev: Event, what: str, rule: str = "BDB-MAIN-1") -> bool:
-        raise NotImplementedError           # rules_turn
+        return {"startup": "Startup", "precombat_main": "Precombat Main", "combat": "Combat",
+                "postcombat_main": "Postcombat Main", "end": "End"}.get(p, p)
 
     def _order(self) -> list[Side]:
-        raise NotImplementedError           # rules_turn
+        i = self.initiative or 0
+        return self.sides[i:] + self.sides[:i]
 
     def _phase_order(self, s: Side, ev: Event, what: str) -> None:
-        raise NotImplementedError           # rules_turn
+        """TURN-1: within a Main or End phase, the Initiative holder acts first."""
+        holder = self.initiative or 0
+        if s.index == holder and self.acted - {holder}:
+            other = ", ".join(self.sides[j].name for j in sorted(self.acted - {holder}))
+            self.ref.violation("BDB-TURN-1", f"{s.name} holds the Initiative token and acts first in the "
+                               f"{self._pn(str(self.phase))} phase; {other} has already begun, so {s.name} no longer "
+                               f"{what}", ev.loc)
+        self.acted.add(s.index)
 
-    def _claim_hp(self, ev: Event, rule: str | None, spikes: dict | None = None, hint: str | None = None) -> None:
-        raise NotImplementedError           # rules_main
-
-    def _set_hp(self, d: Dino, hp: int, ev: Event) -> None:
-        raise NotImplementedError           # rules_main
+    def _main(self, s: Side, ev: Event, what: str, rule: str = "BDB-MAIN-1") -> bool:
+        if self.phase not in MAIN_PHASES:
+            when = "during setup" if self.phase is None else f"in the {self._pn(self.phase)} phase"
+            self.ref.violation(rule, f"{s.name} {what} {when}: that is done in a Main phase only", ev.loc)
+            return False
+        self._phase_order(s, ev, what)
+        return True
 
     def _source(self, ev: Event, s: Side, rule: str | None) -> str:
-        raise NotImplementedError           # rules_main
+        """The card named in 'source' must be in use: played or used this turn, or in play. Returns its name."""
+        raw = ev["source"]
+        low = str(raw).strip().lower()
+        if low in self.specials and low not in {c.id for c in self.game.cards}:
+            card, sp = self.specials[low]
+            ok = any(d.card.id == card.id for x in self.sides for d in x.in_play)
+            rule = rule or "BDB-CMB-2"
+            if not ok:
+                self.ref.violation(rule, f"'source' is {sp['name']}, but no {card.name} is in play", ev.at("source"))
+            self._src_type = "special"
+            self._src_owner = None
+            return str(sp["name"])
+        c = self._card(raw, ev, "source")
+        self._src_type = c.type
+        owners = [i for i, cid in self.played if cid == c.id]
+        self._src_owner = owners[-1] if owners else None
+        rule = rule or self._source_rule(c.type)
+        if c.type in ("action", "item"):
+            perm = c.type == "item" and c.get("permanent") and any(x.items_known[c.id] for x in self.sides)
+            if perm:
+                self._src_owner = next(x.index for x in self.sides if x.items_known[c.id])
+            if not owners and not perm:
+                self.ref.violation(rule, f"'source' is {c.name}, which nobody has "
+                                   f"{'played' if c.type == 'action' else 'used'} this turn", ev.at("source"))
+        elif c.type in ("dinosaur", "upgrade"):
+            holders = [x.index for x in self.sides for d in x.in_play
+                       if d.card.id == c.id or any(u.id == c.id for u in d.upgrades)]
+            if not holders:
+                self.ref.violation(rule, f"'source' is {c.name}, which is not in play", ev.at("source"))
+            else:
+                self._src_owner = holders[0] if s.index not in holders else s.index
+        else:
+            self.ref.violation(rule, f"'source' is {c.name}, a {c.type} card: its text has no effect to apply",
+                               ev.at("source"))
+        return c.name
 
-    def _start_combat(self, ev: Event) -> None:
-        raise NotImplementedError           # rules_combat
-
-    def _resolve(self, ev: Event | None, kind: str, ans: dict | None, failed: str | None = None) -> None:
-        raise NotImplementedError           # rules_combat
-
-    def _mark_ko(self, d: Dino, ev: Event | None) -> None:
-        raise NotImplementedError           # rules_ko
-
-    def _settle_kos(self, ev: Event | None, recorded: bool) -> None:
-        raise NotImplementedError           # rules_ko
+    @staticmethod
+    def _source_rule(kind: str | None) -> str:
+        return {"action": "BDB-ACT-1", "item": "BDB-MAIN-3", "upgrade": "BDB-MAIN-2", "dinosaur": "BDB-CMB-2",
+                "special": "BDB-CMB-2"}.get(kind or "", "BDB-ACT-1")
 
     def _why(self) -> str:
-        raise NotImplementedError           # engine
+        return {"kos": f"{self.kos_to_win} K.O.s", "no_dinosaurs": "no Dinosaur left",
+                "deck_out": "a Main Deck ran out"}.get(self.ended_by or "", "")

@@ -4,6 +4,7 @@ side of the table (hand, decks, zones), the Combat phase's exchange.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import field
 
@@ -30,6 +31,12 @@ class Dino:
     hp_rule: str = "BDB-KO-1"        # the rule of the last change to its HP (for an HP stated later)
     ko_at: Loc | None = None            # set when its HP fell to 0 or less (a K.O. not yet recorded)
     prepaid: bool = False               # its next Startup loss was taken early (BDB-ABIL-2, applied as recorded)
+
+    def copy(self) -> Dino:
+        """An independent copy (the card data shared, never copied)."""
+        d = copy.copy(self)
+        d.upgrades = list(self.upgrades)
+        return d
 
     @property
     def name(self) -> str:
@@ -98,6 +105,19 @@ class Side:
     made: Counter = field(default_factory=Counter)           # Dinosaurs put in play, per card (for labels)
     out_at: int | None = None                                # the order in which the deck ran out
 
+    def copy(self, dinos: dict[int, Dino]) -> Side:
+        """An independent copy; ``dinos`` receives each Dinosaur's copy by the original's id."""
+        t = copy.copy(self)
+        t.seen, t.combat_deck, t.items_known = Counter(self.seen), Counter(self.combat_deck), Counter(self.items_known)
+        t.junk, t.made = Counter(self.junk), Counter(self.made)
+        t.cards = Hand(Counter(self.cards.known), self.cards.hidden)
+        t.hand_sizes, t.knocked_out = list(self.hand_sizes), list(self.knocked_out)
+        for d in self.in_play:
+            dinos[id(d)] = d.copy()
+        t.active = dinos[id(self.active)] if self.active is not None else None
+        t.bench = [dinos[id(d)] for d in self.bench]
+        return t
+
     @property
     def hand(self) -> int:
         return self.cards.size
@@ -119,7 +139,7 @@ class Side:
 
     @property
     def in_play(self) -> list[Dino]:
-        return ([self.active] if self.active is not None else []) + list(self.bench)
+        return [self.active, *self.bench] if self.active is not None else list(self.bench)
 
     @property
     def items(self) -> int:

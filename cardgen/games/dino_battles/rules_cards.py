@@ -14,7 +14,7 @@ from cardgen.play.resync import back_in_step, unslipped
 
 
 class CardRules(EngineBase):
-    """Mixed into :class:`~.engine.Engine`; uses its state and referee."""
+    """A step of :class:`~.engine.Engine`'s rules, on :class:`EngineBase`."""
 
     # -- moving cards -----------------------------------------------------------------------
 

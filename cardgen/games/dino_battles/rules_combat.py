@@ -7,15 +7,15 @@ from __future__ import annotations
 from collections import Counter
 
 from cardgen.content.playlog import Event, LogError
-from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.exchange import exchange_losses
 from cardgen.games.dino_battles.pieces import Combat, Dino, Side
+from cardgen.games.dino_battles.rules_main import MainRules
 from cardgen.games.dino_battles.vocab import ANSWERS
 from cardgen.play.resync import diverged
 
 
-class CombatRules(EngineBase):
-    """Mixed into :class:`~.engine.Engine`; uses its state and referee."""
+class CombatRules(MainRules):
+    """A step of :class:`~.engine.Engine`'s rules, on :class:`MainRules`."""
 
     # -- combat ---------------------------------------------------------------------------------
 

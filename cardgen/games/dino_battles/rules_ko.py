@@ -7,12 +7,12 @@ from typing import Any
 
 from cardgen.content.playlog import Event
 from cardgen.core.problems import Loc
-from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.pieces import Dino, Side
+from cardgen.games.dino_battles.rules_cards import CardRules
 
 
-class KnockOutRules(EngineBase):
-    """Mixed into :class:`~.engine.Engine`; uses its state and referee."""
+class KnockOutRules(CardRules):
+    """A step of :class:`~.engine.Engine`'s rules, on :class:`CardRules`."""
 
     # -- knock-outs and the end ------------------------------------------------------------------
 
@@ -94,7 +94,8 @@ class KnockOutRules(EngineBase):
 
     def _settle_kos(self, ev: Event | None, recorded: bool) -> None:
         """Knock-outs the log did not record are applied; when none is pending, the game may end."""
-        pending = [(s, d) for s in self._order() for d in s.in_play if d.ko_at is not None]
+        pending = [(s, d) for s in self._order() for d in s.in_play if d.ko_at is not None] \
+            if any(d.ko_at is not None for s in self.sides for d in s.in_play) else []
         if pending and not recorded:
             for s, d in pending:
                 line = d.ko_at.line if d.ko_at else 0

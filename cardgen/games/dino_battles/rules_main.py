@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.options import Opt
-from cardgen.games.dino_battles.engine_base import EngineBase
-from cardgen.games.dino_battles.pieces import Dino, Side
+from cardgen.games.dino_battles.pieces import Dino
+from cardgen.games.dino_battles.rules_ko import KnockOutRules
 from cardgen.play.referee import typed
 from cardgen.play.resync import in_step
 
 
-class MainRules(EngineBase):
-    """Mixed into :class:`~.engine.Engine`; uses its state and referee."""
+class MainRules(KnockOutRules):
+    """A step of :class:`~.engine.Engine`'s rules, on :class:`KnockOutRules`."""
 
     # -- main-phase plays ---------------------------------------------------------------------
 
@@ -167,48 +167,6 @@ class MainRules(EngineBase):
                 + f" by {src}; hand {s.hand}")
 
     # -- card effects stated by the log -------------------------------------------------------
-
-    def _source(self, ev: Event, s: Side, rule: str | None) -> str:
-        """The card named in 'source' must be in use: played or used this turn, or in play. Returns its name."""
-        raw = ev["source"]
-        low = str(raw).strip().lower()
-        if low in self.specials and low not in {c.id for c in self.game.cards}:
-            card, sp = self.specials[low]
-            ok = any(d.card.id == card.id for x in self.sides for d in x.in_play)
-            rule = rule or "BDB-CMB-2"
-            if not ok:
-                self.ref.violation(rule, f"'source' is {sp['name']}, but no {card.name} is in play", ev.at("source"))
-            self._src_type = "special"
-            self._src_owner = None
-            return str(sp["name"])
-        c = self._card(raw, ev, "source")
-        self._src_type = c.type
-        owners = [i for i, cid in self.played if cid == c.id]
-        self._src_owner = owners[-1] if owners else None
-        rule = rule or self._source_rule(c.type)
-        if c.type in ("action", "item"):
-            perm = c.type == "item" and c.get("permanent") and any(x.items_known[c.id] for x in self.sides)
-            if perm:
-                self._src_owner = next(x.index for x in self.sides if x.items_known[c.id])
-            if not owners and not perm:
-                self.ref.violation(rule, f"'source' is {c.name}, which nobody has "
-                                   f"{'played' if c.type == 'action' else 'used'} this turn", ev.at("source"))
-        elif c.type in ("dinosaur", "upgrade"):
-            holders = [x.index for x in self.sides for d in x.in_play
-                       if d.card.id == c.id or any(u.id == c.id for u in d.upgrades)]
-            if not holders:
-                self.ref.violation(rule, f"'source' is {c.name}, which is not in play", ev.at("source"))
-            else:
-                self._src_owner = holders[0] if s.index not in holders else s.index
-        else:
-            self.ref.violation(rule, f"'source' is {c.name}, a {c.type} card: its text has no effect to apply",
-                               ev.at("source"))
-        return c.name
-
-    @staticmethod
-    def _source_rule(kind: str | None) -> str:
-        return {"action": "BDB-ACT-1", "item": "BDB-MAIN-3", "upgrade": "BDB-MAIN-2", "dinosaur": "BDB-CMB-2",
-                "special": "BDB-CMB-2"}.get(kind or "", "BDB-ACT-1")
 
     def on_effect(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")

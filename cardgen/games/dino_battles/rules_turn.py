@@ -5,13 +5,11 @@ draws, who acts first in a phase (BDB-TURN-1, 2; BDB-ABIL-2; BDB-END-1).
 from __future__ import annotations
 
 from cardgen.content.playlog import Event
-from cardgen.games.dino_battles.engine_base import EngineBase
-from cardgen.games.dino_battles.pieces import Side
-from cardgen.games.dino_battles.vocab import MAIN_PHASES
+from cardgen.games.dino_battles.rules_combat import CombatRules
 
 
-class TurnRules(EngineBase):
-    """Mixed into :class:`~.engine.Engine`; uses its state and referee."""
+class TurnRules(CombatRules):
+    """A step of :class:`~.engine.Engine`'s rules, on :class:`CombatRules`."""
 
     # -- phases -------------------------------------------------------------------------------
 
@@ -56,11 +54,6 @@ class TurnRules(EngineBase):
             self._leave(p, ev)
         self._enter(new, ev)
         return False
-
-    @staticmethod
-    def _pn(p: str) -> str:
-        return {"startup": "Startup", "precombat_main": "Precombat Main", "combat": "Combat",
-                "postcombat_main": "Postcombat Main", "end": "End"}.get(p, p)
 
     def _check_setup(self, ev: Event) -> None:
         if not self.rolled:
@@ -120,10 +113,6 @@ class TurnRules(EngineBase):
                     self._t(ev, f"Startup: {s.name}'s {d.name} loses {loss} HP ({', '.join(parts)}): {d.hp}")
                     self._mark_ko(d, ev)
 
-    def _order(self) -> list[Side]:
-        i = self.initiative or 0
-        return self.sides[i:] + self.sides[:i]
-
     def _enter(self, p: str, ev: Event, skipped: bool = False) -> None:
         self.phase = p
         self.acted = set()
@@ -168,21 +157,3 @@ class TurnRules(EngineBase):
             self.owed = {}
             if not self.over:
                 self._state(f"after turn {self.turn}")
-
-    def _phase_order(self, s: Side, ev: Event, what: str) -> None:
-        """TURN-1: within a Main or End phase, the Initiative holder acts first."""
-        holder = self.initiative or 0
-        if s.index == holder and self.acted - {holder}:
-            other = ", ".join(self.sides[j].name for j in sorted(self.acted - {holder}))
-            self.ref.violation("BDB-TURN-1", f"{s.name} holds the Initiative token and acts first in the "
-                               f"{self._pn(str(self.phase))} phase; {other} has already begun, so {s.name} no longer "
-                               f"{what}", ev.loc)
-        self.acted.add(s.index)
-
-    def _main(self, s: Side, ev: Event, what: str, rule: str = "BDB-MAIN-1") -> bool:
-        if self.phase not in MAIN_PHASES:
-            when = "during setup" if self.phase is None else f"in the {self._pn(self.phase)} phase"
-            self.ref.violation(rule, f"{s.name} {what} {when}: that is done in a Main phase only", ev.loc)
-            return False
-        self._phase_order(s, ev, what)
-        return True

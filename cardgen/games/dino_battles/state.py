@@ -33,8 +33,23 @@ from cardgen.games.dino_battles.vocab import EVENTS, MAIN_PHASES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_outcomes
 from cardgen.play.referee import Referee
+from cardgen.play.view import LazyView
 
 LOG_NAME = "<played game>"
+#: each event kind's fields with their defaults (an event the state makes holds every field)
+_DEFAULTS = {kind: {k: None if opt.default is MISSING else opt.default for k, opt in fields.items()}
+             for kind, fields in EVENTS.items()}
+
+
+_DEALS: dict[tuple[str, str], Action] = {}
+
+
+def _deal(player: str, card: str) -> Action:
+    """The chance outcome of ``player`` drawing ``card`` (made once: the hot path of a playout)."""
+    a = _DEALS.get((player, card))
+    if a is None:
+        a = _DEALS[(player, card)] = Action("deal", (("player", player), ("card", card)))
+    return a
 
 
 class EngineSlip(Exception):
@@ -54,25 +69,13 @@ class QuietReferee(Referee):
         pass
 
 
-_DECKS: dict[int, tuple[Game, dict[str, decks.Deck]]] = {}
-
-
-def deck_of(game: Game, name: str) -> decks.Deck:
-    """A deck by name, read once per loaded game (the loader's data, not the engine's I/O)."""
-    held = _DECKS.get(id(game))
-    if held is None or held[0] is not game:
-        held = _DECKS[id(game)] = (game, {})
-    if name not in held[1]:
-        held[1][name] = decks.read(game, name, None)
-    return held[1][name]
-
-
 def new_state(game: Game, setup: Mapping[str, Any]) -> DinoState:
     """The state before the Initiative roll, for a log header's ``players`` (name and deck)."""
     players = [{"name": str(p["name"]), "deck": str(p["deck"])} for p in setup["players"]]
     eng = Engine(game, {"players": players}, {}, QuietReferee())
+    eng.tracing = False
     for p in players:
-        eng.decks[p["deck"]] = deck_of(game, p["deck"])
+        eng.decks[p["deck"]] = decks.cached(game, p["deck"])
     eng.start()
     return DinoState(eng, players)
 
@@ -95,11 +98,6 @@ class DinoState(GameState):
         self.first_stated = False
         self.used: set[str] = set()               # Permanent Items used this turn
         self.finished = False
-        shared: dict[int, Any] = {id(eng.game): eng.game, id(eng.cards): eng.cards, id(eng.specials): eng.specials,
-                                  id(eng.p): eng.p, id(eng.decks): eng.decks, id(eng.params): eng.params}
-        shared.update({id(c): c for c in eng.game.cards})
-        shared[id(shared)] = shared
-        self._shared = shared
         self._advance()
 
     # -- the API ------------------------------------------------------------------------------
@@ -139,8 +137,8 @@ class DinoState(GameState):
             return die_outcomes("roll", self.eng.die_sides)
         pile = self.comps[c["seat"]] if c["purpose"] == "ko_comp" else self.decks[c["seat"]]
         total = sum(pile.values())
-        who = ("player", self.players[c["seat"]])
-        return [(Action("deal", (who, ("card", card))), n / total) for card, n in sorted(pile.items()) if n > 0]
+        who = self.players[c["seat"]]
+        return [(_deal(who, card), n / total) for card, n in sorted(pile.items()) if n > 0]
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
@@ -161,7 +159,10 @@ class DinoState(GameState):
     def result(self) -> dict[str, Any]:
         return self.eng.final()
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: int) -> Mapping[str, Any]:
+        return LazyView(self, lambda: self._observe(player))
+
+    def _observe(self, player: int) -> dict[str, Any]:
         e = self.eng
         sides = []
         for s in e.sides:
@@ -185,15 +186,22 @@ class DinoState(GameState):
         return [dict(ev) for ev in self.events]
 
     def clone(self) -> DinoState:
-        return copy.deepcopy(self, dict(self._shared))
+        c = copy.copy(self)
+        c.eng = self.eng.clone()
+        c.history, c.events = list(self.history), list(self.events)
+        c.decks, c.hands, c.comps = [Counter(x) for x in self.decks], [Counter(x) for x in self.hands], \
+            [Counter(x) for x in self.comps]
+        if self.chance is not None and "got" in self.chance:
+            c.chance = {**self.chance, "got": list(self.chance["got"])}
+        c.move, c.main_done, c.used = dict(self.move), set(self.main_done), set(self.used)
+        return c
 
     # -- events ---------------------------------------------------------------------------------
 
     def _emit(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Make a log event, have the referee apply it, and log it."""
         given = {k: (list(v) if isinstance(v, tuple) else v) for k, v in fields.items() if v is not None}
-        full = {k: given.get(k, None if opt.default is MISSING else copy.copy(opt.default))
-                for k, opt in EVENTS[kind].items()}
+        full = {k: given[k] if k in given else list(v) if isinstance(v, list) else v for k, v in _DEFAULTS[kind].items()}
         ev = Event(len(self.events), kind, full, Loc(LOG_NAME, len(self.events) + 2, 1))
         self.eng.before(ev)
         self.eng.apply(ev)
@@ -223,12 +231,12 @@ class DinoState(GameState):
             self._rolled(c["purpose"], int(a["value"]))
             return
         seat, card = c["seat"], str(a["card"])
-        if c["purpose"] == "ko_comp":
-            self.comps[seat][card] -= 1
-            self.comps[seat] = +self.comps[seat]
+        pile = (self.comps if c["purpose"] == "ko_comp" else self.decks)[seat]
+        left = pile[card] - 1
+        if left > 0:
+            pile[card] = left
         else:
-            self.decks[seat][card] -= 1
-            self.decks[seat] = +self.decks[seat]
+            del pile[card]
         (self.comps if c["purpose"] == "comp" else self.hands)[seat][card] += 1
         c["got"].append(card)
         if len(c["got"]) >= c["n"]:
@@ -323,12 +331,16 @@ class DinoState(GameState):
             pick = a.get("dino")
             if pick is not None and not s.bench:
                 hand[pick] -= 1
+                self.hands[i] = +hand
             self._knock_out(pick)
         else:
             fields = dict(a.items)
             for c in ch.cards_spent(a):
-                hand[c] -= 1
-            self.hands[i] = +hand
+                left = hand[c] - 1
+                if left > 0:
+                    hand[c] = left
+                else:
+                    del hand[c]
             if k == "use_item" and e.cards[str(a["card"])].get("permanent"):
                 self.used.add(str(a["card"]))
             self._emit(k, **fields)
@@ -342,9 +354,9 @@ class DinoState(GameState):
                 self._emit("game_end", winner=e.winner, reason=e.ended_by)
                 self.finished = True
                 return
-            pending = [(s, d) for s in e._order() for d in s.in_play if d.ko_at is not None]
+            pending = next(((s, d) for s in e._order() for d in s.in_play if d.ko_at is not None), None)
             if pending:
-                s, d = pending[0]
+                s, d = pending
                 self.move = {"seat": s.index, "dino": d.label}
                 self.decision = ("ko", s.index)
             elif e.phase is None:
