@@ -9,8 +9,15 @@ metadata in :class:`GameInfo`, the initial state, and the hooks below). The
 2. each is accepted when it is among the state's legal actions or chance outcomes at its point;
    otherwise ``why_not(state, action)`` names the catalogue rule it breaks and says why;
 3. the event is applied as recorded (a rejected action too, where the state can take it: one
-   slip, one problem), and ``consequences(state, event)`` compares what the log states with
-   what the state produces.
+   slip, one problem), and ``claims(state, event)`` compares what the log states with what the
+   state produces.
+
+A log often names less than a legal action does: a card drawn face down, a hand the table never
+showed. A game whose state can stand for what the log leaves unknown (a hand of known cards
+and a count of hidden ones, :class:`cardgen.play.hidden.Hand`) gives the optional hook
+``allows(state, action) -> bool`` — a predicate over the same rules its legal actions come
+from — instead of membership in the list. ``why_not`` and ``claims`` may name several broken
+rules, each a :class:`Finding` with the event's field it is about and a hint.
 
 :func:`replay_actions` is the cheap form a simulation uses: a game's own actions replayed on a
 fresh state, each of which must be legal at its point (a game the rules do not accept is an
@@ -62,14 +69,42 @@ class GameRules(Protocol):
         ``state`` is left as it was."""
         ...
 
-    def why_not(self, state: GameState, action: Action) -> tuple[str, str]:
-        """The rule ``action`` breaks at ``state`` (it is not legal there): (rule ID, message)."""
+    def why_not(self, state: GameState, action: Action) -> Findings:
+        """The rule ``action`` breaks at ``state`` (it is not legal there): (rule ID, message),
+        or one or more :class:`Finding`."""
         ...
 
-    def claims(self, state: GameState, event: Mapping[str, Any]) -> tuple[str, str] | None:
-        """After ``event`` was played: the first consequence it states that the state did not
-        produce, as (rule ID, message); None when they agree."""
+    def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:
+        """After ``event`` was played: the consequence it states that the state did not
+        produce, as (rule ID, message) or :class:`Finding` (several: a list); None when they agree."""
         ...
+
+
+@record(frozen=True)
+class Finding:
+    """A broken rule as the replay reports it."""
+
+    rule: str
+    message: str
+    #: the event's field it is about (the problem's column), None for the event as a whole
+    field: str | None = None
+    hint: str | None = None
+    severity: Literal["error", "warning", "note"] = "error"
+
+
+#: what ``why_not``/``claims`` return: (rule, message), a finding, or several
+Findings = tuple[str, str] | Finding | Sequence[Finding]
+
+
+def findings(found: Findings | None) -> list[Finding]:
+    """``why_not``'s or ``claims``' answer as a list of findings."""
+    if found is None:
+        return []
+    if isinstance(found, Finding):
+        return [found]
+    if isinstance(found, tuple) and len(found) == 2 and all(isinstance(x, str) for x in found):
+        return [Finding(str(found[0]), str(found[1]))]
+    return [f for f in found if isinstance(f, Finding)]
 
 
 @record(frozen=True)
@@ -80,6 +115,13 @@ class Rejection:
     action: Action
     rule: str
     message: str
+    field: str | None = None   #: the event's field it is about
+    hint: str | None = None
+    severity: str = "error"
+
+    @classmethod
+    def of(cls, step: int, action: Action, f: Finding) -> Rejection:
+        return cls(step, action, f.rule, f.message, f.field, f.hint, f.severity)
 
     def text(self) -> str:
         return f"step {self.step}: {self.action}: {self.rule}: {self.message}"
@@ -105,14 +147,14 @@ def _plain_why(state: GameState, action: Action) -> tuple[str, str]:
 
 
 def replay_actions(state: GameState, actions: Iterable[Action],
-                   why_not: Callable[[GameState, Action], tuple[str, str]] | None = None) -> Rejection | None:
+                   why_not: Callable[[GameState, Action], Findings] | None = None) -> Rejection | None:
     """Replay ``actions`` on ``state`` (in place); the first one the rules do not accept, or
     None when every one was legal at its point."""
     why = why_not or _plain_why
     for i, a in enumerate(actions):
         if not allowed_at(state, a):
-            rule, message = why(state, a)
-            return Rejection(i, a, rule, message)
+            first = (findings(why(state, a)) or [Finding(*_plain_why(state, a))])[0]
+            return Rejection.of(i, a, first)
         state.apply_action(a)
     return None
 
@@ -126,13 +168,15 @@ class StateReferee:
         self.rejections: list[Rejection] = []
 
     def event(self, index: int, event: Mapping[str, Any]) -> list[Rejection]:
-        """Replay one event; the rejections it caused (one at most: the first broken rule)."""
+        """Replay one event; the rejections it caused (those of its first broken action, or of
+        the consequences it states)."""
         found: list[Rejection] = []
+        allows = getattr(self.rules, "allows", None) or allowed_at
         actions = self.rules.actions_of(self.state, event)
         for a in actions:
-            if not found and not allowed_at(self.state, a):
-                rule, message = self.rules.why_not(self.state, a)
-                found.append(Rejection(index, a, rule, message))
+            if not found and not allows(self.state, a):
+                named = findings(self.rules.why_not(self.state, a)) or [Finding(*_plain_why(self.state, a))]
+                found += [Rejection.of(index, a, f) for f in named]
             try:
                 self.state.apply_action(a)      # as recorded: the state moves on with the log
             except Exception:  # noqa: BLE001 - an action the state cannot take at all: already named
@@ -140,10 +184,8 @@ class StateReferee:
                     raise
                 break
         if not found:
-            wrong = self.rules.claims(self.state, event)
-            if wrong is not None:
-                last = actions[-1] if actions else Action(str(event.get("kind", "")))
-                found.append(Rejection(index, last, *wrong))
+            last = actions[-1] if actions else Action(str(event.get("kind", "")))
+            found += [Rejection.of(index, last, f) for f in findings(self.rules.claims(self.state, event))]
         self.rejections += found
         return found
 

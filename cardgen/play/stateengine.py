@@ -13,7 +13,7 @@ plain default here):
 - ``setup_problems(game, header) -> [(rule, message, header key or None)]``: the setup facts a
   header gets wrong that still let the game be played (e.g. a starting player who should not
   start); a header the game cannot be set up from at all raises ``LogError`` from ``new_state``;
-- ``describe(state, event) -> str | None``: the trace line of an event (``--trace``);
+- ``describe(state, event) -> str | list[str] | None``: the trace line(s) of an event (``--trace``);
 - ``finish(state) -> [(rule, message)]``: what the end of the log leaves wrong;
 - ``final(state) -> dict``: the final claims ``expect`` is compared with (default:
   ``state.result()``).
@@ -63,11 +63,17 @@ class StateEngine(BaseEngine):
     def apply(self, ev: Event) -> None:
         event = {"kind": ev.kind, **ev.fields}
         for r in self.referee.event(ev.index, event):
-            self.ref.violation(r.rule, r.message, ev.loc)
+            loc = ev.at(r.field) if r.field else ev.loc
+            if r.severity == "error":
+                self.ref.violation(r.rule, r.message, loc, r.hint)
+            elif r.severity == "warning":
+                self.ref.problems.warning(r.rule, r.message, loc, r.hint)
+            else:
+                self.ref.problems.note(r.rule, r.message, loc)
         describe = getattr(self.rules, "describe", None)
         text = describe(self.state, event) if describe else None
-        if text:
-            self._t(ev, text)
+        for line in [text] if isinstance(text, str) else text or ():
+            self._t(ev, line)
 
     def finish(self) -> None:
         hook = getattr(self.rules, "finish", None)
