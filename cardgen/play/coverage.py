@@ -8,9 +8,14 @@ naming one catalogue rule and what in a played game shows that rule came into pl
         - {rule: BOI-MID-5, action: tactical_move}            # an action of that kind
         - {rule: BOI-REC-1, event: "*", where: {stamina.*: 0}} # a log event with a field of that value
         - {rule: BOI-END-2, measure: shootout}                 # a measure the game reports (true, > 0)
+        - {rule: BOI-MID-5, action: tactical_move, ruling: BOI-SETUP-2}
+
+``ruling`` names a catalogue rule whose ruling (the project's decision where the seed is silent)
+decides how often this one comes into play: the report quotes it beside a rule seldom or never
+in play, saying it is the project's, not the seed's.
 
 ``action`` matches the kinds of the state's history (``*``: any kind), ``event`` the kinds of
-its playtest-log events; ``where`` holds dotted field paths (``*`` stands for any key or item)
+its playtest-log events (a kind or a list of kinds); ``where`` holds dotted field paths (``*`` stands for any key or item)
 and the value one of them must have. A rule is exercised as many times in a game as its
 triggers match. :func:`read_triggers` checks the block (``SIM-COVERAGE`` at its file and line:
 an unknown rule, an entry of the wrong shape); :func:`count` counts one finished game.
@@ -28,17 +33,18 @@ from cardgen.play.api import GameState
 from cardgen.play.lookup import hint_for
 
 RULE = "SIM-COVERAGE"
-KEYS = ("rule", "action", "event", "measure", "where")
+KEYS = ("rule", "action", "event", "measure", "where", "ruling")
 ANY = "*"
 
 
 @record(frozen=True)
 class Trigger:
     rule: str
-    action: str | None = None
-    event: str | None = None
+    action: tuple[str, ...] | None = None      # kinds (``*``: any)
+    event: tuple[str, ...] | None = None
     measure: str | None = None
     where: tuple[tuple[str, Any], ...] = ()
+    ruling: str | None = None     # a catalogue rule whose ruling decides how often this one comes into play
 
 
 def loc_of(obj: Any, key: Any = None) -> Loc | None:
@@ -81,15 +87,30 @@ def read_triggers(params: Mapping[str, Any], file: Path, known: Collection[str] 
         elif not isinstance(rule, str) or (known is not None and rule not in known):
             _bad(problems, loc_of(entry, "rule") or loc, file,
                  f"coverage names rule {rule!r}, which the game's catalogue does not hold", hint_for(str(rule), known or ()))
-        elif len(sources) != 1 or not all(isinstance(entry[k], str) for k in sources):
-            _bad(problems, loc, file, f"coverage of {rule}: give exactly one of action, event or measure (a name)")
+        elif "ruling" in entry and (not isinstance(entry["ruling"], str) or (known is not None and entry["ruling"] not in known)):
+            _bad(problems, loc_of(entry, "ruling") or loc, file,
+                 f"coverage of {rule}: ruling {entry['ruling']!r} names no rule of the game's catalogue",
+                 hint_for(str(entry["ruling"]), known or ()))
+        elif len(sources) != 1 or not (isinstance(entry["measure"], str) if sources[0] == "measure"
+                                       else _kinds(entry[sources[0]]) is not None):
+            _bad(problems, loc, file, f"coverage of {rule}: give exactly one of action, event (a kind or a list "
+                 "of kinds) or measure (a name)")
         elif not isinstance(where, Mapping) or (where and sources[0] == "measure"):
             _bad(problems, loc_of(entry, "where") or loc, file,
                  f"coverage of {rule}: 'where' is a mapping of field paths to values, for an action or event")
         else:
-            out.append(Trigger(rule, entry.get("action"), entry.get("event"), entry.get("measure"),
-                               tuple((str(k), v) for k, v in where.items())))
+            out.append(Trigger(rule, _kinds(entry.get("action")), _kinds(entry.get("event")), entry.get("measure"),
+                               tuple((str(k), v) for k, v in where.items()), entry.get("ruling")))
     return out
+
+
+def _kinds(value: Any) -> tuple[str, ...] | None:
+    """An action/event entry's kinds: a name or a list of names (None when neither)."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return None
 
 
 def _values(obj: Any, path: list[str]) -> list[Any]:
@@ -132,7 +153,7 @@ def count(triggers: list[Trigger], state: GameState, measures: Mapping[str, Any]
             vs = _values(measures, t.measure.split("."))
             out[t.rule] += sum(_measure(v) for v in vs)
             continue
-        kind = t.action if t.action is not None else t.event
+        kinds = (t.action if t.action is not None else t.event) or ()
         pool = actions if t.action is not None else events
-        out[t.rule] += sum(1 for k, f in pool if (kind == ANY or k == kind) and _matches(f, t.where))
+        out[t.rule] += sum(1 for k, f in pool if (ANY in kinds or k in kinds) and _matches(f, t.where))
     return out

@@ -279,7 +279,11 @@ def rule_counters(game: Game) -> tuple[list[coverage.Trigger], dict[str, dict[st
     rules: dict[str, dict[str, Any]] = {}
     for t in triggers:
         r = known.get(t.rule) if known is not None else None
-        rules.setdefault(t.rule, {"title": r.title if r else "", "rulings": list(r.rulings) if r else []})
+        info = rules.setdefault(t.rule, {"title": r.title if r else "",
+                                         "rulings": [f"{t.rule}: {x}" for x in (r.rulings if r else ())]})
+        linked = known.get(t.ruling) if known is not None and t.ruling else None
+        if linked is not None:
+            info["rulings"] += [f"{linked.id}: {x}" for x in linked.rulings if f"{linked.id}: {x}" not in info["rulings"]]
     return triggers, rules
 
 

@@ -117,15 +117,22 @@ def _first_seat_name(sides: Sequence[Sequence[Mapping[str, Any]]]) -> str:
     return ", ".join(f"{a} {v}" for a, v in sorted((common or {}).items()))
 
 
+#: a rule "seldom" in play: in some games, but its share's whole interval under this
+SELDOM = 0.05
+
+
 def rules_in_play(games: list[dict[str, Any]], rules: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]] | None:
     """Per rule the coverage names (``rules``: id → {title, rulings}): games it came into play
-    in (with an interval), times in all, and ``never`` when it came into play in none."""
+    in (with an interval), times in all, ``never`` when it came into play in none, ``seldom``
+    when in some but surely under :data:`SELDOM` of the games."""
     if not rules:
         return None
     out = []
     for rid, info in rules.items():
         counts = [int((g.get("rules") or {}).get(rid, 0)) for g in games]
         played = sum(1 for c in counts if c)
+        r = rate(played, len(games))
         out.append({"rule": rid, "title": str(info.get("title", "")), "rulings": list(info.get("rulings", [])),
-                    "times": sum(counts), **rate(played, len(games)), "never": played == 0 and bool(games)})
+                    "times": sum(counts), **r, "never": played == 0 and bool(games),
+                    "seldom": 0 < played and r["high"] < SELDOM})
     return out

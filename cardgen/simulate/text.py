@@ -108,12 +108,13 @@ def _rules(b: dict[str, Any]) -> list[str]:
     w = max(len(r["rule"]) for r in rows)
     lines = ["rules in play (the game's simulate.coverage): share of games a rule came into play, times in all"]
     for r in rows:
-        flag = "  never came into play" if r["never"] else ""
+        flag = "  NEVER came into play" if r["never"] else "  seldom in play" if r.get("seldom") else ""
         lines.append(f"  {r['rule']:<{w}}  {interval(r)}  ×{r['times']:,}  {r['title']}{flag}")
-    never = [r for r in rows if r["never"]]
-    for r in never:
-        if r["rulings"]:
-            lines.append(f"  {r['rule']} carries the project's ruling, not the seed's: " + " / ".join(r["rulings"]))
+    for r in rows:
+        if (r["never"] or r.get("seldom")) and r["rulings"]:
+            lines.append(f"  {r['rule']} {'never comes' if r['never'] else 'seldom comes'} into play; it hangs on a "
+                         "ruling that is the project's ruling (not the seed's):")
+            lines += [f"    {x}" for x in r["rulings"]]
     return lines
 
 
