@@ -5,15 +5,23 @@ last long not), matchup tables, rule counters and histograms that show a distrib
 
 from __future__ import annotations
 
+import io
+import json
 import statistics
 
+import jsonschema
 import pytest
 
+from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.core.yamlsrc import parse_yaml
 from cardgen.play import coverage
-from cardgen.simulate import run, stats, tables, text
-from tests import simdeck
+from cardgen.simulate import command, run, spec, stats, tables, text
+from tests import simdeck, simtoy
+from tests.conftest import ROOT
+
+TOY_ROOT = ROOT / "tests" / "data" / "dice_race"
+SCHEMA = json.loads((ROOT / "docs" / "schemas" / "simulate-report.schema.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +122,7 @@ def test_a_team_table_holds_each_pairing_with_its_interval() -> None:
     assert team["cells"][0][1]["rate"] == 0.25 and team["cells"][0][0]["rate"] == 0.5
     assert team["cells"][1][1] is None
     by_map = next(t for t in b["matchups"] if t["cols_by"] == "map")
-    assert by_map["subject"] == "row in games of column" and by_map["cols"] == ["ice", "rock"]
+    assert by_map["subject"] == "the row in games of the column" and by_map["cols"] == ["ice", "rock"]
     out = text.render({"title": "t", "games": 50, "seed": 0, "agents": ["random"], "setups": setups, "max_steps": 9,
                        "results": [b]})
     assert "team × team" in out and "75.0%" in out
@@ -179,3 +187,34 @@ def test_rule_counters_count_each_rule_and_flag_one_never_in_play() -> None:
     assert rows["DR-WIN-1"]["rate"] > 0.5 and rows["DR-WIN-1"]["times"] > rows["DR-WIN-1"]["wins"]
     report = text.render(out.report)
     assert "DR-DUD-1" in report and "NEVER came into play" in report and "the project's ruling (not the seed's)" in report
+
+
+# --- strong play beside random ----------------------------------------------------------------
+def test_compare_puts_each_side_beside_the_same_games_under_another_agent(tmp_path) -> None:
+    """``--agent greedy --compare random``: each row's two figures are those of the two runs
+    made apart (the comparison adds nothing of its own), with the sentences a designer quotes."""
+    toy = load_game(TOY_ROOT, simtoy.SLUG, Problems())
+    out, err = io.StringIO(), io.StringIO()
+    opts = command.Options(games=60, agents=("greedy",), compare="random", workers=1, fmt="json", out=tmp_path)
+    assert command.execute(toy, simtoy.PACKAGE, opts, out, err) == 0
+    report = json.loads(out.getvalue())
+    jsonschema.validate(report, SCHEMA)
+    alone = run.simulate(spec.make_plan(toy, simtoy.PACKAGE, games=60, agents=["random"]), workers=1).report["results"][0]
+    (blk,) = report["compare"]["blocks"]
+    rows = {(r["attr"], r["group"]): r for r in blk["rows"]}
+    for g in alone["win_rates"]["team"]:
+        assert rows["team", g["group"]]["compared"]["rate"] == g["rate"]
+    mine = {g["group"]: g for g in report["results"][0]["win_rates"]["team"]}
+    assert all(rows["team", k]["this"]["rate"] == v["rate"] for k, v in mine.items())
+    fm = report["results"][0]["first_mover"][0]
+    assert any(s.startswith("under strong play (greedy in every seat) the first mover wins "
+                            f"{100 * fm['rate']:.0f} % [{100 * fm['low']:.0f}–{100 * fm['high']:.0f}]")
+               for s in blk["summary"])
+    assert "beside random" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_an_unknown_compare_agent_is_a_usage_error() -> None:
+    toy = load_game(TOY_ROOT, simtoy.SLUG, Problems())
+    with pytest.raises(spec.SimError) as e:
+        command.execute(toy, simtoy.PACKAGE, command.Options(games=2, compare="randon"), io.StringIO(), io.StringIO())
+    assert e.value.code == 2 and "did you mean 'random'" in e.value.text()

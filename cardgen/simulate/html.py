@@ -190,7 +190,7 @@ def _block(b: dict[str, Any]) -> str:
                      _table([attr, "games", "win rate [95%]"],
                             [[e(g["group"]), f"{g['games']:,}", _iv(g)] for g in groups]) + "</div>")
     for t in b.get("matchups") or []:
-        parts.append(f"<h3>{e(t['rows_by'])} × {e(t['cols_by'])}</h3><p>{e(t['subject'])}'s win rate, 95% interval</p>")
+        parts.append(f"<h3>{e(t['rows_by'])} × {e(t['cols_by'])}</h3><p>win rate of {e(t['subject'])}, 95% interval</p>")
         parts.append(_table([f"{t['rows_by']} \\ {t['cols_by']}", *t["cols"]],
                             [[e(r), *(text.cell(x) for x in row)] for r, row in zip(t["rows"], t["cells"])]))
     if b["length"]:
@@ -250,6 +250,8 @@ def render(report: dict[str, Any]) -> str:
     body = [f"<h1>{e(title)}</h1>", head]
     if report.get("ladder"):
         body.append(ladder.as_html(report["ladder"]))
+    if report.get("compare"):
+        body.append(ladder.compare_html(report["compare"], ", ".join(report["agents"])))
     if report["vary"]:
         body.append(f"<h2>Sweep of {e(report['vary']['param'])}</h2>")
         attrs = list(dict.fromkeys(a for b in report["results"] for a in b["win_rates"]))

@@ -81,7 +81,7 @@ def matchups(games: list[dict[str, Any]], sides: Sequence[Sequence[Mapping[str, 
                                 t[x, y][0] += g["returns"][p]
                                 t[x, y][1] += 1
             if t:
-                out.append({"rows_by": a, "cols_by": b, "subject": "row against column", **_cells(t)})
+                out.append({"rows_by": a, "cols_by": b, "subject": "the row against the column", **_cells(t)})
         for d, per_setup in dims.items():
             t = defaultdict(lambda: [0.0, 0])
             for g, ss in zip(games, sides):
@@ -92,7 +92,7 @@ def matchups(games: list[dict[str, Any]], sides: Sequence[Sequence[Mapping[str, 
                             t[x, col][0] += g["returns"][p]
                             t[x, col][1] += 1
             if t:
-                out.append({"rows_by": a, "cols_by": d, "subject": "row in games of column", **_cells(t)})
+                out.append({"rows_by": a, "cols_by": d, "subject": "the row in games of the column", **_cells(t)})
     names = list(dims)
     first = _first_seat_name(sides)
     for i, d1 in enumerate(names):

@@ -45,7 +45,7 @@ def cell(r: dict[str, Any] | None) -> str:
 def _matchups(b: dict[str, Any]) -> list[str]:
     lines = []
     for t in b.get("matchups") or []:
-        lines.append(f"{t['rows_by']} × {t['cols_by']} ({t['subject']}'s win rate, 95% interval)")
+        lines.append(f"{t['rows_by']} × {t['cols_by']}: win rate of {t['subject']} (95% interval)")
         w = max(len(r) for r in t["rows"])
         cw = max(17, *(len(c) for c in t["cols"]))
         lines.append(f"  {'':<{w}}  " + "  ".join(f"{c:>{cw}}" for c in t["cols"]))
@@ -167,12 +167,28 @@ def _ladder(lad: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _compare(report: dict[str, Any]) -> list[str]:
+    cmp = report["compare"]
+    agents = ", ".join(report["agents"])
+    lines = []
+    for b in cmp["blocks"]:
+        lines += ["", f"balance: {agents} beside {cmp['agent']} in every seat" + (f" ({b['label']})" if b["label"] else "")]
+        a = max((len(r["attr"]) + len(r["group"]) for r in b["rows"]), default=4) + 1
+        for r in b["rows"]:
+            left = interval(r["compared"]) if r["compared"] else "–"
+            lines.append(f"  {r['attr'] + ' ' + r['group']:<{a}}  {cmp['agent']} {left:<22}  {agents} {interval(r['this'])}")
+        lines += ["in plain words:"] + [f"  {s}" for s in b["summary"]]
+    return lines
+
+
 def render(report: dict[str, Any]) -> str:
     agents = ", ".join(report["agents"])
     lines = [f"{report['title']}: {report['games']:,} game(s) a block, seed {report['seed']}, agents {agents}, "
              f"{len(report['setups'])} setup(s), step cap {report['max_steps']:,}"]
     if report.get("ladder"):
         lines += _ladder(report["ladder"])
+    if report.get("compare"):
+        lines += _compare(report)
     for b in report["results"]:
         lines.append("")
         if b["label"]:
