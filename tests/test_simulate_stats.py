@@ -218,3 +218,23 @@ def test_an_unknown_compare_agent_is_a_usage_error() -> None:
     with pytest.raises(spec.SimError) as e:
         command.execute(toy, simtoy.PACKAGE, command.Options(games=2, compare="randon"), io.StringIO(), io.StringIO())
     assert e.value.code == 2 and "did you mean 'random'" in e.value.text()
+
+
+def test_a_search_budget_that_would_take_hours_says_so_before_the_first_game(monkeypatch) -> None:
+    toy = load_game(TOY_ROOT, simtoy.SLUG, Problems())
+    plan = spec.make_plan(toy, simtoy.PACKAGE, games=10, agents=["mcts:100"])
+    small = command.estimate(plan, {"mcts:100": 10}, 1)
+    # the estimate grows with the playouts a move (timed, so only roughly: ×10,000 the budget, ≥ ×1,000 the time)
+    huge = command.estimate(spec.make_plan(toy, simtoy.PACKAGE, games=10, agents=["mcts:1000000"]), {"mcts:1000000": 10}, 1)
+    assert 0 < small and huge > 1000 * small
+    said: list[str] = []
+
+    def stop(*a, **k):
+        said.append("played")
+        raise KeyboardInterrupt
+    monkeypatch.setattr(command, "estimate", lambda *a, **k: 5 * 3600.0)
+    monkeypatch.setattr(run, "simulate", stop)
+    err = io.StringIO()
+    with pytest.raises(KeyboardInterrupt):
+        command.execute(toy, simtoy.PACKAGE, command.Options(games=10, agents=("mcts:100000",)), io.StringIO(), err)
+    assert "estimate: about 300.0 min of search" in err.getvalue() and "hours" in err.getvalue() and said == ["played"]
