@@ -79,8 +79,10 @@ def _lengths(b: dict[str, Any]) -> list[str]:
     for name, d in b["length"].items():
         lines.append(f"  {name:<8} {num(d['mean']):>8} {num(d['median']):>8} {num(d['p95']):>8} "
                      f"{num(d['min']):>6} {num(d['max']):>6}")
-    name = "rounds" if "rounds" in b["length"] else "turns" if "turns" in b["length"] else "steps"
-    if b["length"].get(name, {}).get("histogram"):
+    # the length that varies most (most bins in use): Bones on Ice's rounds are always 15
+    pref = {"rounds": 0, "turns": 1, "steps": 2}
+    name = max(b["length"], key=lambda k: (sum(1 for c in b["length"][k]["histogram"]["counts"] if c), -pref.get(k, 3)))
+    if b["length"][name].get("histogram"):
         lines += [f"  {name} histogram"] + bars(b["length"][name]["histogram"])
     return lines
 
@@ -112,8 +114,8 @@ def _rules(b: dict[str, Any]) -> list[str]:
         lines.append(f"  {r['rule']:<{w}}  {interval(r)}  ×{r['times']:,}  {r['title']}{flag}")
     for r in rows:
         if (r["never"] or r.get("seldom")) and r["rulings"]:
-            lines.append(f"  {r['rule']} {'never comes' if r['never'] else 'seldom comes'} into play; it hangs on a "
-                         "ruling that is the project's ruling (not the seed's):")
+            lines.append(f"  {r['rule']} {'never comes' if r['never'] else 'seldom comes'} into play; the game's "
+                         "coverage ties it to the project's ruling (not the seed's):")
             lines += [f"    {x}" for x in r["rulings"]]
     return lines
 
