@@ -223,10 +223,12 @@ def test_an_unknown_compare_agent_is_a_usage_error() -> None:
 def test_a_search_budget_that_would_take_hours_says_so_before_the_first_game(monkeypatch) -> None:
     toy = load_game(TOY_ROOT, simtoy.SLUG, Problems())
     plan = spec.make_plan(toy, simtoy.PACKAGE, games=10, agents=["mcts:100"])
+    clock = iter(range(1_000_000))          # each timed stretch lasts one "second": the sums are exact
+    monkeypatch.setattr(command.time, "monotonic", lambda: float(next(clock)))
     small = command.estimate(plan, {"mcts:100": 10}, 1)
-    # the estimate grows with the playouts a move (timed, so only roughly: ×10,000 the budget, ≥ ×1,000 the time)
     huge = command.estimate(spec.make_plan(toy, simtoy.PACKAGE, games=10, agents=["mcts:1000000"]), {"mcts:1000000": 10}, 1)
-    assert 0 < small and huge > 1000 * small
+    assert 0 < small and huge == pytest.approx(10_000 * small)
+    monkeypatch.undo()
     said: list[str] = []
 
     def stop(*a, **k):
@@ -238,3 +240,16 @@ def test_a_search_budget_that_would_take_hours_says_so_before_the_first_game(mon
     with pytest.raises(KeyboardInterrupt):
         command.execute(toy, simtoy.PACKAGE, command.Options(games=10, agents=("mcts:100000",)), io.StringIO(), err)
     assert "estimate: about 300.0 min of search" in err.getvalue() and "hours" in err.getvalue() and said == ["played"]
+
+
+def test_teammates_are_not_each_others_opponents() -> None:
+    """A boss against a party of two heroes who share every result: the role table pits each
+    hero against the boss, never against the other hero."""
+    games = [{**_game(0, ("x", "y"), 0), "returns": [1.0, 0.0, 0.0] if k % 3 else [0.0, 1.0, 1.0],
+              "players": ["a", "b", "c"], "played": [{}] * 3, "drawn": [{}] * 3, "agents": ["random"] * 3,
+              "sides": [{"role": "boss"}, {"role": "aldric"}, {"role": "wren"}]} for k in range(30)]
+    b = stats.block(games, [{}], "", None)
+    t = next(t for t in b["matchups"] if t["rows_by"] == "role" and t["cols_by"] == "role")
+    cell = {(r, c): x for r, row in zip(t["rows"], t["cells"]) for c, x in zip(t["cols"], row)}
+    assert cell["aldric", "wren"] is None and cell["wren", "aldric"] is None
+    assert cell["boss", "aldric"]["rate"] == pytest.approx(2 / 3, abs=1e-6) and cell["aldric", "boss"]["games"] == 30

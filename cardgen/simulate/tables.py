@@ -6,7 +6,8 @@
   (``first_seat``): in a game that rolls for the start they differ.
 - **Matchups**: for every pair of the setups' dimensions, a table of win rates with intervals.
   Two per-seat attributes (team × team, deck × deck, class × class): the row's seat-games
-  against an opponent of the column's. A per-seat attribute and a whole-game one (class × map):
+  against an opponent of the column's (seats that share every result of their setup — a
+  party's heroes — are teammates, not opponents). A per-seat attribute and a whole-game one (class × map):
   the row's seat-games in games of the column's. Two whole-game dimensions (boss × party,
   party × map): the first seat's win rate (named by what it always is, e.g. ``role boss``).
 - **Rules in play**: per catalogue rule the game's ``simulate.coverage`` names, the games it
@@ -64,6 +65,7 @@ def matchups(games: list[dict[str, Any]], sides: Sequence[Sequence[Mapping[str, 
              setups: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The matchup tables (see the module's docstring); ``sides[i]`` are game i's seats'
     attributes."""
+    mates = teammates(games)
     seat_attrs = sorted({a for ss in sides for s in ss for a in s})
     seat_attrs = [a for a in seat_attrs if len({v for ss in sides for s in ss for v in _values(s.get(a, []))}) >= 2]
     dims = game_dims(setups)
@@ -74,7 +76,7 @@ def matchups(games: list[dict[str, Any]], sides: Sequence[Sequence[Mapping[str, 
             for g, ss in zip(games, sides):
                 for p, sp in enumerate(ss):
                     for q, sq in enumerate(ss):
-                        if p == q or a not in sp or b not in sq:
+                        if p == q or a not in sp or b not in sq or (g["setup"], p, q) in mates:
                             continue
                         for x in _values(sp[a]):
                             for y in _values(sq[b]):
@@ -105,6 +107,24 @@ def matchups(games: list[dict[str, Any]], sides: Sequence[Sequence[Mapping[str, 
                     t[x, y][1] += 1
             if t:
                 out.append({"rows_by": d1, "cols_by": d2, "subject": f"seat 1 ({first})" if first else "seat 1", **_cells(t)})
+    return out
+
+
+def teammates(games: list[dict[str, Any]]) -> set[tuple[int, int, int]]:
+    """(setup, p, q) for seats that share every result of their setup's games (some of them
+    decisive): a party's heroes are each other's teammates, not opponents."""
+    by_setup: dict[int, list[list[float]]] = defaultdict(list)
+    for g in games:
+        by_setup[g["setup"]].append(g["returns"])
+    out = set()
+    for setup, rets in by_setup.items():
+        n = len(rets[0])
+        if not any(max(r) > min(r) for r in rets):
+            continue
+        for p in range(n):
+            for q in range(n):
+                if p != q and all(len(r) == n and r[p] == r[q] for r in rets):
+                    out.add((setup, p, q))
     return out
 
 
