@@ -145,6 +145,9 @@ def test_a_long_tail_does_not_squash_the_histogram() -> None:
     h = stats.histogram(xs)
     assert len(h["counts"]) >= 10 and h["clipped"] == [0, 1] and sum(h["counts"]) == len(xs)
     assert max(h["counts"]) < len(xs) / 5
+    rows = text.bars(stats.histogram(list(range(199, 290, 3))))
+    assert rows[0].split()[:2] == ["199–203", "█" * 40] and rows[-1].split()[0] == "289–293"
+    assert text.bars(h)[-1].split()[0].endswith("+")            # the bin that holds the clipped tail says so
     assert stats.histogram([3, 3, 4, 7]) == {"edges": [2.5, 3.5, 4.5, 5.5, 6.5, 7.5], "counts": [2, 1, 0, 0, 1],
                                               "clipped": [0, 0]}
 

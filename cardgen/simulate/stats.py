@@ -59,8 +59,9 @@ def histogram(xs: Sequence[float], bins: int = 20) -> dict[str, list[Any]]:
     clipped = [0, 0]
     for x in s:
         k = int((x - edges[0]) // (edges[1] - edges[0]))
-        clipped[0] += x < edges[0]
-        clipped[1] += x > edges[-1]
+        slack = 1e-9 * (edges[-1] - edges[0])
+        clipped[0] += x < edges[0] - slack
+        clipped[1] += x > edges[-1] + slack
         counts[min(len(counts) - 1, max(0, k))] += 1
     return {"edges": [r6(e) for e in edges], "counts": counts, "clipped": clipped}
 

@@ -63,7 +63,11 @@ def bars(hist: dict[str, Any], width: int = 40) -> list[str]:
     out = []
     for k, n in enumerate(counts):
         lo, hi = edges[k], edges[k + 1]
-        span = num(lo + 0.5) if hi - lo == 1 and float(lo + 0.5).is_integer() else f"{num(lo)}–{num(hi)}"
+        if float(lo + 0.5).is_integer() and float(hi - lo).is_integer():   # whole-number bins: the values they hold
+            a, z = int(lo + 0.5), int(hi - 0.5)
+            span = str(a) if a == z else f"{a}–{z}"
+        else:
+            span = f"{num(lo)}–{num(hi)}"
         if k == 0 and hist.get("clipped", [0, 0])[0]:
             span = "≤" + span
         if k == len(counts) - 1 and hist.get("clipped", [0, 0])[1]:
