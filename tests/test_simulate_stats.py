@@ -16,7 +16,7 @@ from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.core.yamlsrc import parse_yaml
 from cardgen.play import coverage
-from cardgen.simulate import command, run, spec, stats, tables, text
+from cardgen.simulate import command, html, run, spec, stats, tables, text
 from tests import simdeck, simtoy
 from tests.conftest import ROOT
 
@@ -188,6 +188,8 @@ def test_rule_counters_count_each_rule_and_flag_one_never_in_play() -> None:
     assert rows["DR-ACE-1"]["times"] == aces > 0 and not rows["DR-ACE-1"]["never"]
     assert rows["DR-DUD-1"] == {**rows["DR-DUD-1"], "times": 0, "never": True, "games": 300}
     assert rows["DR-WIN-1"]["rate"] > 0.5 and rows["DR-WIN-1"]["times"] > rows["DR-WIN-1"]["wins"]
+    page = html.render(out.report)
+    assert "Rules in play" in page and "never came into play" in page and "the project's ruling, not the seed's" in page
     report = text.render(out.report)
     assert "DR-DUD-1" in report and "NEVER came into play" in report and "the project's ruling (not the seed's):" in report
 
