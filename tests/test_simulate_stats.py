@@ -189,7 +189,7 @@ def test_rule_counters_count_each_rule_and_flag_one_never_in_play() -> None:
     assert rows["DR-DUD-1"] == {**rows["DR-DUD-1"], "times": 0, "never": True, "games": 300}
     assert rows["DR-WIN-1"]["rate"] > 0.5 and rows["DR-WIN-1"]["times"] > rows["DR-WIN-1"]["wins"]
     page = html.render(out.report)
-    assert "Rules in play" in page and "never came into play" in page and "the project's ruling, not the seed's" in page
+    assert "Rules in play" in page and "never came into play" in page and "to the project's ruling, not the seed's" in page
     report = text.render(out.report)
     assert "DR-DUD-1" in report and "NEVER came into play" in report and "the project's ruling (not the seed's):" in report
 

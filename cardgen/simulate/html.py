@@ -215,7 +215,7 @@ def _block(b: dict[str, Any]) -> str:
         parts.append(_table(["rule", "title", "games", "times", "note"], [
             [e(r["rule"]), e(r["title"]), _iv(r), f"{r['times']:,}",
              ('<span class="flag">' + ("never came into play" if r["never"] else "seldom in play") + "</span>" +
-              (" — under the project's ruling, not the seed's: " + e(" / ".join(r["rulings"])) if r["rulings"] else ""))
+              (" — the game's coverage ties it to the project's ruling, not the seed's: " + e(" / ".join(r["rulings"])) if r["rulings"] else ""))
              if r["never"] or r.get("seldom") else ""] for r in b["rules_in_play"]]))
     if b["measures"]:
         parts.append("<h3>The game's own measures</h3>")
