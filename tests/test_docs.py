@@ -94,8 +94,10 @@ SAMPLES = {
 }
 NOT_RUN.update({
     "cardgen serve GAME [--port 8000]": "a server: tests/test_serve.py runs it on a free port",
-    "cardgen simulate bones_on_ice --ladder random,greedy,mcts:10 --games 12": "a ladder of minutes; "
+    "cardgen simulate bones_on_ice --ladder random,greedy,mcts:40 --games 12": "a ladder of minutes; "
                                                                               "tests/test_ladder.py plays a small one",
+    "cardgen simulate bones_on_ice --agent mcts:40 --compare random --games 24": "search in every seat (minutes); "
+                                                                                 "tests/test_simulate_stats.py compares on a toy",
     "cardgen tune bones_on_ice --agent greedy --trials 30 --games-per-trial 100 --check-games 1000 --out build/tune":
         "3,000 games and more (minutes); tests/test_tune.py tunes a toy game",
     "cardgen calibrate NAME --offset X,Y [--margin 3mm]": "writes the user's printers file: tests/test_printers.py",

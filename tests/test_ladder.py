@@ -68,7 +68,7 @@ def test_ladder_report(cli, tmp_path: Path) -> None:
     lad = report["ladder"]
     assert [r["agent"] for r in lad["ratings"]] == ["random", "greedy", "mcts:4"]
     assert report["agents"] == [lad["strongest"]]
-    assert lad["summary"] and "first seat wins" in " ".join(lad["summary"])
+    assert lad["summary"] and "first mover wins" in " ".join(lad["summary"]) and "first-listed seat wins" in " ".join(lad["summary"])
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "Skill ladder" in page and "Balance under strong play" in page
     text = cli("simulate", simtoy.SLUG, "--ladder", "random,greedy", "--games", "8")

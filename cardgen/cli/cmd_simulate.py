@@ -25,6 +25,9 @@ from cardgen.simulate.spec import SimError
 @click.option("--ladder", default=None, metavar="A,B,…",
               help="Skill ladder: every pair of these agents in both seat orders (--games each), ratings, "
                    "skill vs luck, and balance with the strongest in every seat beside random.")
+@click.option("--compare", default=None, metavar="AGENT",
+              help="Also play the same games with AGENT in every seat (e.g. random) and show the win rates "
+                   "by seat, first mover, team, deck, class and role side by side, in plain words.")
 @click.option("--setup", "setups", multiple=True, metavar="FILE",
               help="Deck, party or build file to play (validated first); default: the game's own setups.")
 @click.option("--vary", default=None, metavar="PARAM=V1,V2,…", help="Sweep a params.yaml value (dotted path).")
@@ -41,7 +44,7 @@ from cardgen.simulate.spec import SimError
 @click.pass_obj
 def simulate(obj: Ctx, game: str, n_games: int, seed: int, agents: tuple[str, ...], setups: tuple[str, ...],
              vary: str | None, workers: int | None, cluster: str | None, logs: Path | None, log_every: int,
-             max_steps: int, out: Path | None, fmt: str, ladder: str | None) -> None:
+             max_steps: int, out: Path | None, fmt: str, ladder: str | None, compare: str | None) -> None:
     """Play simulated games of GAME between agents and report balance statistics."""
     obj.check_games((game,))
     pkg = gamehooks.package(game)
@@ -54,7 +57,8 @@ def simulate(obj: Ctx, game: str, n_games: int, seed: int, agents: tuple[str, ..
     if g is None or problems.has_errors:
         report(problems, fmt)
         sys.exit(1)
-    opts = Options(n_games, seed, agents, setups, vary, workers, cluster, logs, log_every, out, fmt, max_steps, ladder)
+    opts = Options(n_games, seed, agents, setups, vary, workers, cluster, logs, log_every, out, fmt, max_steps, ladder,
+                   compare)
     try:
         code = execute(g, pkg, opts)
     except SimError as e:

@@ -45,6 +45,7 @@ class Options:
     fmt: str = "text"
     max_steps: int = 20_000
     ladder: str | None = None
+    compare: str | None = None
 
 
 @contextmanager
@@ -147,8 +148,8 @@ def execute(game: Game, package: GamePackage, o: Options, out: TextIO | None = N
     """Run the command; prints the report (stdout) and notes (stderr); returns the exit code."""
     out, err = out or sys.stdout, err or sys.stderr
     if o.ladder is not None:
-        if o.agents or o.vary or o.logs:
-            raise SimError("--ladder plays its own agents: leave out --agent, --vary and --logs")
+        if o.agents or o.vary or o.logs or o.compare:
+            raise SimError("--ladder plays its own agents: leave out --agent, --vary, --logs and --compare")
         started = time.monotonic()
         report, errors = run_ladder(game, package, o, err)
         out.write(run.to_json(report) if o.fmt == "json" else text.render(report))
@@ -168,13 +169,27 @@ def execute(game: Game, package: GamePackage, o: Options, out: TextIO | None = N
                 raise SimError(f"{o.out} lies inside the sources ({src}/); simulate never writes there")
     plan = make_plan(game, package, games=o.games, seed=o.seed, agents=o.agents, setup_files=o.setups,
                      vary=o.vary, max_steps=o.max_steps, log_every=o.log_every if o.logs else 0)
+    other = None
+    if o.compare is not None:
+        check_agent(package, o.compare)
+        other = make_plan(game, package, games=o.games, seed=o.seed, agents=[o.compare], setup_files=o.setups,
+                          vary=o.vary, max_steps=o.max_steps)
     share = len(plan.variants) * o.games / len(plan.agents)
-    _say_estimate(err, estimate(plan, {n: share * 2 for n in plan.agents}, o.workers or default_workers()))
+    need = {n: share * 2 for n in plan.agents}
+    if other is not None:
+        need[o.compare or RANDOM] = need.get(o.compare or RANDOM, 0) + len(plan.variants) * o.games * 2
+    _say_estimate(err, estimate(plan, need, o.workers or default_workers()))
     started = time.monotonic()
     with progress_bar(o.games * len(plan.variants), err) as step:
         outcome = run.simulate(plan, o.workers, o.cluster, step)
-    took = time.monotonic() - started
     report = outcome.report
+    errors = outcome.errors
+    if other is not None:
+        base = run.simulate(other, o.workers, o.cluster)
+        report["compare"] = ladder.compare(", ".join(plan.agents), report["results"], base.report["results"],
+                                           other.agents[0])
+        errors += base.errors
+    took = time.monotonic() - started
     if o.fmt == "json":
         out.write(run.to_json(report))
     else:
@@ -189,7 +204,7 @@ def execute(game: Game, package: GamePackage, o: Options, out: TextIO | None = N
         write_bytes(o.out / "report.json", run.to_json(report).encode("utf-8"))
         write_bytes(o.out / "report.html", html.render(report).encode("utf-8"))
         err.write(f"wrote {o.out / 'report.json'} and {o.out / 'report.html'}\n")
-    if outcome.errors:
-        err.write(f"{outcome.errors} game(s) stopped on an engine error (seeds in the report)\n")
+    if errors:
+        err.write(f"{errors} game(s) stopped on an engine error (seeds in the report)\n")
         return 1
     return 0

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-from cardgen.simulate import ladder
+from cardgen.simulate import ladder, text
 from cardgen.simulate.text import num, pct
 
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
@@ -168,20 +168,31 @@ def _iv(r: dict[str, Any]) -> str:
     return f"{pct(r['rate'])} [{100 * r['low']:.1f}–{100 * r['high']:.1f}]"
 
 
+def _effect(x: dict[str, Any] | None) -> str:
+    return "–" if not x else f"{100 * x['effect']:+.1f} [{100 * x['low']:+.1f} … {100 * x['high']:+.1f}]"
+
+
 def _block(b: dict[str, Any]) -> str:
     e = html.escape
     parts = [f"<h2>{e(b['label'] or 'Results')}</h2>",
              f"<p>{b['finished']:,} of {b['games']:,} games finished · draws {b['draws']['count']:,} "
              f"({pct(b['draws']['rate'])}) · no winner {b['no_winner']:,} · unfinished {b['unfinished']['count']:,} · engine errors "
              f"{b['errors']['count']:,}</p>"]
+    for fm in b.get("first_mover") or []:
+        parts.append(f"<p>First mover ({fm['players']} players): {_iv(fm)}, fair share {pct(fm['fair'])}: advantage "
+                     f"{100 * fm['advantage']:+.1f} points (n={fm['games']:,}).</p>")
     fs = b["first_seat"]
     if fs["games"]:
-        parts.append(f"<p>First seat: {_iv(fs)}, fair share {pct(fs['fair'])}: advantage "
+        parts.append(f"<p>First seat (seat order): {_iv(fs)}, fair share {pct(fs['fair'])}: advantage "
                      f"{100 * (fs['advantage'] or 0):+.1f} points.</p>")
     for attr, groups in b["win_rates"].items():
         parts.append('<div class="pair">' + _plot("win-rate", win_rate_plot(attr, groups, fs.get("fair"))) +
                      _table([attr, "games", "win rate [95%]"],
                             [[e(g["group"]), f"{g['games']:,}", _iv(g)] for g in groups]) + "</div>")
+    for t in b.get("matchups") or []:
+        parts.append(f"<h3>{e(t['rows_by'])} × {e(t['cols_by'])}</h3><p>win rate of {e(t['subject'])}, 95% interval</p>")
+        parts.append(_table([f"{t['rows_by']} \\ {t['cols_by']}", *t["cols"]],
+                            [[e(r), *(text.cell(x) for x in row)] for r, row in zip(t["rows"], t["cells"])]))
     if b["length"]:
         parts.append('<div class="pair">' + "".join(_plot("length", histogram_plot(name, d["histogram"]))
                                                     for name, d in b["length"].items()) + "</div>")
@@ -190,10 +201,22 @@ def _block(b: dict[str, Any]) -> str:
                              for n, d in b["length"].items()]))
     if b["cards"]:
         parts.append("<h3>Cards</h3>")
-        parts.append(_table(["card", "drawn", "played", "win played", "win not played", "flags"], [
-            [e(c["card"]), f"{c['drawn']:,}", f"{c['played']:,}", _iv(c["win_played"]), _iv(c["win_not_played"]),
+        parts.append("<p>Effect: the win rate of seat-games that drew the card among their first draws minus "
+                     "those that did not (the shuffle decides: a controlled comparison), 95% interval. Win played / "
+                     "not played are descriptive: cards are played more in games that go well.</p>")
+        parts.append(_table(["card", "drawn", "played", "effect", "win played", "win not played", "flags"], [
+            [e(c["card"]), f"{c['drawn']:,}", f"{c['played']:,}", _effect(c.get("effect")), _iv(c["win_played"]),
+             _iv(c["win_not_played"]),
              '<span class="flag">' + " ".join(f for f, on in (("dead", c["dead"]), ("must-pick", c["must_pick"]))
                                               if on) + "</span>"] for c in b["cards"]]))
+    if b.get("rules_in_play"):
+        parts.append("<h3>Rules in play</h3><p>Per rule the game's <code>simulate.coverage</code> names: the share "
+                     "of games it came into play in, and how often.</p>")
+        parts.append(_table(["rule", "title", "games", "times", "note"], [
+            [e(r["rule"]), e(r["title"]), _iv(r), f"{r['times']:,}",
+             ('<span class="flag">' + ("never came into play" if r["never"] else "seldom in play") + "</span>" +
+              (" — the game's coverage ties it to the project's ruling, not the seed's: " + e(" / ".join(r["rulings"])) if r["rulings"] else ""))
+             if r["never"] or r.get("seldom") else ""] for r in b["rules_in_play"]]))
     if b["measures"]:
         parts.append("<h3>The game's own measures</h3>")
         rows = []
@@ -227,6 +250,8 @@ def render(report: dict[str, Any]) -> str:
     body = [f"<h1>{e(title)}</h1>", head]
     if report.get("ladder"):
         body.append(ladder.as_html(report["ladder"]))
+    if report.get("compare"):
+        body.append(ladder.compare_html(report["compare"], ", ".join(report["agents"])))
     if report["vary"]:
         body.append(f"<h2>Sweep of {e(report['vary']['param'])}</h2>")
         attrs = list(dict.fromkeys(a for b in report["results"] for a in b["win_rates"]))

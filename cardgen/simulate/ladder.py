@@ -94,31 +94,49 @@ def _pct(r: dict[str, Any]) -> str:
 
 
 def summary(lad: dict[str, Any], strong: dict[str, Any], weak: dict[str, Any]) -> list[str]:
-    """Sentences a designer can quote: skill vs luck, and the seat/side shares under strong play
-    beside random play."""
-    best = lad["strongest"]
+    """Sentences a designer can quote: skill vs luck, and the first mover's and each side's
+    shares under strong play beside random play."""
     if lad["skill"]["rate"] is None:
         out = ["the ladder cannot tell the agents apart: they rate the same (no pair had a decisive result)"]
     else:
         out = [f"the agent rated higher wins {_pct(lad['skill'])} of its games against one rated lower "
                "(a coin-flip game: 50 %, chess: near 100 %)"]
+    return out + plain_words(lad["strongest"], strong, weak)
+
+
+def plain_words(best: str, strong: dict[str, Any], weak: dict[str, Any], weak_name: str = "random") -> list[str]:
+    """The first mover's and each side's shares under strong play (``best`` in every seat) beside
+    ``weak_name`` play, as sentences."""
+    out = []
+    base_fm = {r["players"]: r for r in weak.get("first_mover") or []}
+    for fm in strong.get("first_mover") or []:
+        w = base_fm.get(fm["players"])
+        out.append(f"under strong play ({best} in every seat) the first mover wins {_pct(fm)} of "
+                   f"{fm['players']}-player games (fair share {100 * fm['fair']:.0f} %)"
+                   + (f"; under {weak_name} play {_pct(w)}" if w else ""))
     fs, fw = strong["first_seat"], weak["first_seat"]
     if fs["games"] and fw["games"]:
-        out.append(f"under strong play ({best} in every seat) the first seat wins {_pct(fs)}; "
-                   f"under random play {_pct(fw)}")
+        out.append(f"under strong play the first-listed seat wins {_pct(fs)}; under {weak_name} play {_pct(fw)}")
     for attr, groups in strong["win_rates"].items():
         if attr in ("seat", "agent"):
             continue
         base = {g["group"]: g for g in weak["win_rates"].get(attr, [])}
         for g in groups:
             if g["group"] in base:
-                out.append(f"under strong play {attr} {g['group']} wins {_pct(g)}; under random play {_pct(base[g['group']])}")
+                out.append(f"under strong play {attr} {g['group']} wins {_pct(g)}; under {weak_name} play "
+                           f"{_pct(base[g['group']])}")
     return out
 
 
 def side_by_side(strong: dict[str, Any], weak: dict[str, Any]) -> list[dict[str, Any]]:
     """Win rates by seat/team/deck/class/role under random play and under strong play."""
     rows = []
+    keep = ("games", "rate", "low", "high")
+    base_fm = {r["players"]: r for r in weak.get("first_mover") or []}
+    for fm in strong.get("first_mover") or []:
+        w = base_fm.get(fm["players"])
+        rows.append({"attr": "first mover", "group": f"{fm['players']} players",
+                     "random": None if w is None else {k: w[k] for k in keep}, "strong": {k: fm[k] for k in keep}})
     for attr, groups in strong["win_rates"].items():
         if attr == "agent":
             continue
@@ -129,6 +147,30 @@ def side_by_side(strong: dict[str, Any], weak: dict[str, Any]) -> list[dict[str,
                          "random": None if w is None else {k: w[k] for k in ("games", "rate", "low", "high")},
                          "strong": {k: g[k] for k in ("games", "rate", "low", "high")}})
     return rows
+
+
+def compare(agents: str, this: list[dict[str, Any]], other: list[dict[str, Any]], other_name: str) -> dict[str, Any]:
+    """``--compare``: each result block's win rates beside the same games played by ``other_name``
+    in every seat, and the plain-words sentences."""
+    blocks = []
+    for b, w in zip(this, other):
+        rows = [{"attr": r["attr"], "group": r["group"], "this": r["strong"], "compared": r["random"]}
+                for r in side_by_side(b, w)]
+        blocks.append({"label": b["label"], "rows": rows, "summary": plain_words(agents, b, w, other_name)})
+    return {"agent": other_name, "blocks": blocks}
+
+
+def compare_html(cmp: dict[str, Any], agents: str) -> str:
+    e = html.escape
+    out = []
+    for b in cmp["blocks"]:
+        rows = "".join(f"<tr><td>{e(r['attr'])} {e(r['group'])}</td><td>{_cell(r['compared'])}</td><td>{_cell(r['this'])}</td></tr>"
+                       for r in b["rows"])
+        words = "".join(f"<li>{e(s)}</li>" for s in b["summary"])
+        out.append(f"<h2>Balance: {e(agents)} beside {e(cmp['agent'])}{' — ' + e(b['label']) if b['label'] else ''}</h2>"
+                   f"<table><tr><th>side</th><th>{e(cmp['agent'])} in every seat</th><th>{e(agents)}</th></tr>{rows}</table>"
+                   f"<ul>{words}</ul>")
+    return "".join(out)
 
 
 def _cell(r: dict[str, Any] | None) -> str:

@@ -33,7 +33,8 @@ class Outcome:
 
 def context(plan: Plan) -> Context:
     return Context(plan.package, tuple(v.game for v in plan.variants), tuple(plan.setups), tuple(plan.agents),
-                   plan.rotations, plan.seed, plan.max_steps, plan.log_every)
+                   plan.rotations, plan.seed, plan.max_steps, plan.log_every,
+                   tuple(tuple(plan.triggers) for _ in plan.variants))
 
 
 def setup_label(setup: dict[str, Any]) -> str:
@@ -53,7 +54,7 @@ def simulate(plan: Plan, workers: int | None = None, cluster: str | None = None,
     ``cluster``) and compute the report."""
     ctx = context(plan)
     records = backends.run(ctx, len(plan.variants), plan.games, workers, cluster, progress)
-    blocks = [stats.block(recs, plan.setups, v.label, v.value, {c.id: c.type for c in v.game.cards})
+    blocks = [stats.block(recs, plan.setups, v.label, v.value, {c.id: c.type for c in v.game.cards}, plan.rules)
               for v, recs in zip(plan.variants, records)]
     report = {
         "schema": SCHEMA_ID,

@@ -19,10 +19,12 @@ import yaml
 
 from cardgen.builder import pipeline
 from cardgen.content import collection_files as cols
+from cardgen.content.catalogue import load_catalogue
 from cardgen.content.model import Game
 from cardgen.core.params import lookup
 from cardgen.core.problems import Problems, display_path
 from cardgen.core.record import record
+from cardgen.play import coverage
 from cardgen.play.lookup import hint_for, nearest
 from cardgen.play.mcts import SEARCH, BudgetError, parse_budget
 from cardgen.play.package import GamePackage
@@ -70,6 +72,10 @@ class Plan:
     log_every: int = 0            # 0: no logs; k: every k-th game (game index % k == 0)
     vary_param: str | None = None
     setup_files: list[str] = field(default_factory=list)
+    #: the rule counters (params.yaml ``simulate.coverage``) and what the catalogue says of each
+    #: rule they name: id → {title, rulings}
+    triggers: list[coverage.Trigger] = field(default_factory=list)
+    rules: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def agent_names(package: GamePackage) -> list[str]:
@@ -261,6 +267,26 @@ def variants(game: Game, vary: str | None) -> tuple[str | None, list[Variant]]:
                           v, with_param(game, path, v)) for v in values]
 
 
+def rule_counters(game: Game) -> tuple[list[coverage.Trigger], dict[str, dict[str, Any]]]:
+    """The game's ``simulate.coverage`` triggers, checked against its catalogue (a mistake:
+    SimError, exit 1, with its SIM-COVERAGE problems), and its rules' titles and rulings."""
+    problems = Problems()
+    cat = load_catalogue(game.root, game.slug, Problems())
+    known = cat.rules if cat is not None else None
+    triggers = coverage.read_triggers(game.params, game.rules_dir / "params.yaml", known, problems)
+    if problems.has_errors:
+        raise SimError(f"{len(problems.errors)} problem(s) in simulate.coverage", code=1, problems=problems)
+    rules: dict[str, dict[str, Any]] = {}
+    for t in triggers:
+        r = known.get(t.rule) if known is not None else None
+        info = rules.setdefault(t.rule, {"title": r.title if r else "",
+                                         "rulings": [f"{t.rule}: {x}" for x in (r.rulings if r else ())]})
+        linked = known.get(t.ruling) if known is not None and t.ruling else None
+        if linked is not None:
+            info["rulings"] += [f"{linked.id}: {x}" for x in linked.rulings if f"{linked.id}: {x}" not in info["rulings"]]
+    return triggers, rules
+
+
 def make_plan(game: Game, package: GamePackage, *, games: int = 1000, seed: int = 0,
               agents: Sequence[str] = (), setup_files: Sequence[str] = (), vary: str | None = None,
               max_steps: int = 20_000, log_every: int = 0) -> Plan:
@@ -274,5 +300,6 @@ def make_plan(game: Game, package: GamePackage, *, games: int = 1000, seed: int 
     names = check_agents(package, agents)
     path, vs = variants(game, vary)
     setups = file_setups(game, package, setup_files, seed) if setup_files else game_setups(game, package, seed)
+    triggers, rules = rule_counters(game)
     return Plan(game.slug, game.title, package, vs, setups, names, rotations(names), games, seed, max_steps, log_every,
-                path, [str(f) for f in setup_files])
+                path, [str(f) for f in setup_files], triggers, rules)

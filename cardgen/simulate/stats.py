@@ -15,36 +15,15 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from cardgen.simulate import cardeffect, tables
+from cardgen.simulate.rates import Z95, label_of, natural, r6, rate, wilson
 from cardgen.simulate.spec import NOT_SETUP
 
-Z95 = 1.959963984540054
-#: a card is "dead" when drawn in at least DEAD_MIN player-games and played in under DEAD_SHARE of them
-DEAD_MIN, DEAD_SHARE = 20, 0.05
-#: a "must-pick": played and not played both in at least PICK_MIN player-games, the win rates'
-#: intervals apart and at least PICK_GAP apart
-PICK_MIN, PICK_GAP = 20, 0.10
-THRESHOLDS = {"dead_min_games": DEAD_MIN, "dead_play_share": DEAD_SHARE, "must_pick_min_games": PICK_MIN,
-              "must_pick_gap": PICK_GAP}
+__all__ = ["Z95", "block", "distribution", "histogram", "measures", "profiles", "r6", "rate", "wilson"]
 
-
-def r6(x: float) -> float:
-    return round(float(x), 6)
-
-
-def wilson(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``wins / n`` (0, 1 when n is 0)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def rate(wins: float, n: float) -> dict[str, Any]:
-    low, high = wilson(wins, n)
-    return {"games": n, "wins": r6(wins), "rate": r6(wins / n) if n else None, "low": r6(low), "high": r6(high)}
+#: the flags' thresholds (see cardeffect): dead below a played share, must-pick above an effect
+THRESHOLDS = {"dead_min_games": cardeffect.DEAD_MIN, "dead_play_share": cardeffect.DEAD_SHARE,
+              "must_pick_effect": cardeffect.PICK_EFFECT, "effect_arm_min": cardeffect.ARM_MIN}
 
 
 def percentile(sorted_xs: Sequence[float], q: float) -> float:
@@ -61,35 +40,33 @@ def distribution(xs: Iterable[float]) -> dict[str, Any]:
             "p95": r6(percentile(s, 0.95)), "min": r6(s[0]), "max": r6(s[-1])}
 
 
-def histogram(xs: Sequence[float], bins: int = 30) -> dict[str, list[Any]]:
-    """Counts per bin; ``edges`` has one more entry than ``counts``. Whole numbers over a
-    small range get a bin each."""
+def histogram(xs: Sequence[float], bins: int = 20) -> dict[str, list[Any]]:
+    """At most ``bins`` bins of equal width over the 1st–99th percentile, so a long tail does not
+    squash the distribution into one bar (values beyond fall into the end bins: ``clipped``
+    counts them, below and above). Whole numbers get whole-number bins (one a value when the
+    range is small); ``edges`` has one more entry than ``counts``."""
     if not xs:
-        return {"edges": [], "counts": []}
-    lo, hi = min(xs), max(xs)
-    if all(float(x).is_integer() for x in xs) and hi - lo < 60:
-        edges = [lo - 0.5 + k for k in range(int(hi - lo) + 2)]
+        return {"edges": [], "counts": [], "clipped": [0, 0]}
+    s = sorted(xs)
+    lo, hi = (s[0], s[-1]) if len(s) < 100 else (percentile(s, 0.01), percentile(s, 0.99))
+    if all(float(x).is_integer() for x in s):
+        step = max(1, math.ceil((hi - lo + 1) / bins))
+        edges = [lo - 0.5 + k * step for k in range(math.ceil((hi - lo + 1) / step) + 1)]
     else:
         width = (hi - lo) / bins or 1.0
         edges = [lo + k * width for k in range(bins + 1)]
     counts = [0] * (len(edges) - 1)
-    for x in xs:
-        k = min(len(counts) - 1, max(0, int((x - edges[0]) // (edges[1] - edges[0]))))
-        counts[k] += 1
-    return {"edges": [r6(e) for e in edges], "counts": counts}
+    clipped = [0, 0]
+    for x in s:
+        k = int((x - edges[0]) // (edges[1] - edges[0]))
+        slack = 1e-9 * (edges[-1] - edges[0])
+        clipped[0] += x < edges[0] - slack
+        clipped[1] += x > edges[-1] + slack
+        counts[min(len(counts) - 1, max(0, k))] += 1
+    return {"edges": [r6(e) for e in edges], "counts": counts, "clipped": clipped}
 
 
 # --- who is who: the attributes a setup gives each seat --------------------------------
-def _label(v: Any) -> str | None:
-    if isinstance(v, bool) or v is None:
-        return None
-    if isinstance(v, (str, int, float)):
-        return str(v)
-    if isinstance(v, (list, tuple)) and v and all(isinstance(x, (str, int)) for x in v):
-        return "+".join(map(str, v))
-    return None
-
-
 def profiles(header: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, str | list[str]]]:
     """Per seat, what the setup header gives it: fields of per-seat entries (``players: [{name,
     class}]``, ``teams: [{team}]`` → class, team) and per-player mappings (``players: {ana:
@@ -102,7 +79,7 @@ def profiles(header: Mapping[str, Any], players: Sequence[str]) -> list[dict[str
         if isinstance(v, (list, tuple)) and len(v) == n and all(isinstance(x, Mapping) for x in v):
             for p, entry in enumerate(v):
                 for f, y in entry.items():
-                    lab = _label(y)
+                    lab = label_of(y)
                     if f not in ("name", "player") and lab is not None:
                         out[p][str(f)] = lab
         elif isinstance(v, Mapping) and n and set(map(str, v)) == set(players):
@@ -111,16 +88,20 @@ def profiles(header: Mapping[str, Any], players: Sequence[str]) -> list[dict[str
                 attr = "role" if key == "players" else str(key)
                 if isinstance(y, (list, tuple)) and y and all(isinstance(x, (str, int)) for x in y):
                     out[p][attr] = [str(x) for x in y]
-                elif _label(y) is not None:
-                    out[p][attr] = str(_label(y))
+                elif label_of(y) is not None:
+                    out[p][attr] = str(label_of(y))
     return out
 
 
 # --- the report of one variant -----------------------------------------------------------
-def _win_rates(games: list[dict[str, Any]], setups: Sequence[Mapping[str, Any]]) -> dict[str, list[dict]]:
+def _sides(games: list[dict[str, Any]], setups: Sequence[Mapping[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Per game, what each seat is (the game's ``sides`` measure, else the setup's)."""
+    return [g.get("sides") or profiles(setups[g["setup"]], g["players"]) for g in games]
+
+
+def _win_rates(games: list[dict[str, Any]], all_sides: list[list[dict[str, Any]]]) -> dict[str, list[dict]]:
     tally: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0]))
-    for g in games:
-        sides = g.get("sides") or profiles(setups[g["setup"]], g["players"])
+    for g, sides in zip(games, all_sides):
         for p, ret in enumerate(g["returns"]):
             keys = {"seat": str(p + 1), "agent": g["agents"][p], **(sides[p] if p < len(sides) else {})}
             for attr, vals in keys.items():
@@ -132,13 +113,8 @@ def _win_rates(games: list[dict[str, Any]], setups: Sequence[Mapping[str, Any]])
     for attr, groups in tally.items():
         if attr != "seat" and len(groups) < 2:
             continue
-        out[attr] = [{"group": val, **rate(w, n)} for val, (w, n) in sorted(groups.items(), key=_natural)]
+        out[attr] = [{"group": val, **rate(w, n)} for val, (w, n) in sorted(groups.items(), key=natural)]
     return out
-
-
-def _natural(item: tuple[str, Any]) -> tuple:
-    k = item[0]
-    return (0, int(k), "") if k.isdigit() else (1, 0, k)
 
 
 def _first_seat(games: list[dict[str, Any]]) -> dict[str, Any]:
@@ -154,8 +130,8 @@ def _first_seat(games: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _cards(games: list[dict[str, Any]], card_types: Mapping[str, str]) -> list[dict[str, Any]]:
-    drawn_n: Counter = Counter()
-    played_n: Counter = Counter()
+    """Per card: copies drawn and played, the descriptive win rates of seat-games that played it
+    and did not (survivorship included: see cardeffect), its controlled effect and its flags."""
     known: set[str] = set()
     for g in games:
         for d in g["drawn"]:
@@ -165,19 +141,20 @@ def _cards(games: list[dict[str, Any]], card_types: Mapping[str, str]) -> list[d
     seat_games = [(g["returns"][p], g["drawn"][p], g["played"][p], (g["setup"], p))
                   for g in games for p in range(len(g["returns"]))]
     played_types = {card_types.get(c) for g in games for p in g["played"] for c in p}
+    effect = cardeffect.effects(games, sorted(known))
     rows = []
     for card in sorted(known):
         any_draws = False
         pw = pn = nw = nn = 0.0
-        gd = gp = 0
+        gd = gp = gdp = drawn_n = played_n = 0
         seats_playing = set()       # (setup, seat) that ever play it: who has it to play
         for ret, drawn, played, seat in seat_games:
             d, k = drawn.get(card, 0), played.get(card, 0)
-            drawn_n[card] += d
-            played_n[card] += k
+            drawn_n += d
+            played_n += k
             any_draws = any_draws or d > 0
-            if d:
-                gd += 1
+            gd += d > 0
+            gdp += d > 0 and k > 0
             if k:
                 gp += 1
                 pw += ret
@@ -189,16 +166,14 @@ def _cards(games: list[dict[str, Any]], card_types: Mapping[str, str]) -> list[d
             if not played.get(card) and (drawn.get(card) if any_draws else seat in seats_playing):
                 nw += ret
                 nn += 1
-        win_p, win_n = rate(pw, int(pn)), rate(nw, int(nn))
         pool = gd if any_draws else gp + int(nn)
+        share = rate(gdp if any_draws else gp, pool)
         # a card type none of whose cards is ever seen played: the game's plays of it are not
         # visible to the simulation (see docs/simulate.md), so no card of it is called dead
-        dead = pool >= DEAD_MIN and gp / pool < DEAD_SHARE and card_types.get(card) in played_types
-        pick = (pn >= PICK_MIN and nn >= PICK_MIN and win_p["low"] > win_n["high"]
-                and (win_p["rate"] or 0) - (win_n["rate"] or 0) >= PICK_GAP)
-        rows.append({"card": card, "drawn": drawn_n[card], "played": played_n[card], "games_drawn": gd,
-                     "games_played": gp, "win_played": win_p, "win_not_played": win_n,
-                     "dead": bool(dead), "must_pick": bool(pick)})
+        fl = cardeffect.flags(effect[card], pool, share["high"], card_types.get(card) in played_types)
+        rows.append({"card": card, "drawn": drawn_n, "played": played_n, "games_drawn": gd,
+                     "games_played": gp, "played_share": share, "win_played": rate(pw, int(pn)),
+                     "win_not_played": rate(nw, int(nn)), "effect": effect[card], **fl})
     return rows
 
 
@@ -252,9 +227,12 @@ def measures(games: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def block(records: list[dict[str, Any]], setups: Sequence[Mapping[str, Any]], label: str, value: Any,
-          card_types: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The result block of one variant's records (``card_types``: card id → its type)."""
+          card_types: Mapping[str, str] | None = None, rules: Mapping[str, Mapping[str, Any]] | None = None
+          ) -> dict[str, Any]:
+    """The result block of one variant's records (``card_types``: card id → its type; ``rules``:
+    the catalogue rules the game's coverage names, id → {title, rulings})."""
     finished = [r for r in records if r["status"] == "finished"]
+    sides = _sides(finished, setups)
     unfinished = [{"index": r["index"], "seed": r["seed"], "steps": r["steps"]} for r in records
                   if r["status"] == "unfinished"]
     errors = [{"index": r["index"], "seed": r["seed"], "error": r["error"]} for r in records if r["status"] == "error"]
@@ -271,5 +249,8 @@ def block(records: list[dict[str, Any]], setups: Sequence[Mapping[str, Any]], la
             "no_winner": nobody,
             "unfinished": {"count": len(unfinished), "games": unfinished},
             "errors": {"count": len(errors), "games": errors},
-            "win_rates": _win_rates(finished, setups), "first_seat": _first_seat(finished),
-            "length": lengths, "cards": _cards(finished, card_types or {}), "measures": measures(finished)}
+            "win_rates": _win_rates(finished, sides), "first_seat": _first_seat(finished),
+            "first_mover": tables.first_movers(finished),
+            "matchups": tables.matchups(finished, sides, setups),
+            "length": lengths, "cards": _cards(finished, card_types or {}), "measures": measures(finished),
+            "rules_in_play": tables.rules_in_play(finished, rules or {})}

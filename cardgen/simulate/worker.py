@@ -21,6 +21,7 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.core.record import record
+from cardgen.play import coverage
 from cardgen.play.api import GameState
 from cardgen.play.mcts import MCTS, SEARCH, parse_budget
 from cardgen.play.package import GamePackage, Player
@@ -32,6 +33,8 @@ from cardgen.simulate.verify import verify
 RESERVED = ("cards_played", "cards_drawn", "sides", "length")
 #: action fields that name cards (their values, when card ids, are played or drawn cards)
 CARD_FIELDS = ("card", "cards")
+#: draws of a seat kept in order (the controlled card comparison looks at the first few)
+MAX_EARLY = 40
 #: state attributes read as game lengths, when the measures give no ``length``
 LENGTH_ATTRS = (("rounds", "round"), ("turns", "turn"))
 
@@ -53,6 +56,7 @@ class Context:
     seed: int
     max_steps: int
     log_every: int
+    triggers: tuple[tuple[coverage.Trigger, ...], ...] = ()     # per variant: its rule counters
 
 
 @record(frozen=True)
@@ -108,6 +112,31 @@ def _cards_from_history(state: GameState, seats: dict[int, int], cards: Mapping[
         elif isinstance(player, str) and player in index:
             drawn[index[player]].update(ids)
     return [dict(c) for c in played], [dict(c) for c in drawn]
+
+
+def _draw_order(state: GameState, seats: dict[int, int], cards: Mapping[str, Any]) -> list[list[str]]:
+    """Per seat, the card ids of the chance outcomes that name it (``player``), in order — its
+    draws as the shuffle dealt them (the first :data:`MAX_EARLY`)."""
+    index = {name: i for i, name in enumerate(state.players)}
+    out: list[list[str]] = [[] for _ in state.players]
+    for k, action in enumerate(state.history):
+        if k in seats:
+            continue
+        who = action.get("player")
+        if isinstance(who, str) and who in index and len(out[index[who]]) < MAX_EARLY:
+            for f in CARD_FIELDS:
+                out[index[who]] += _card_ids(action.get(f), cards)
+            del out[index[who]][MAX_EARLY:]
+    return out
+
+
+def first_mover(state: GameState, seats: dict[int, int]) -> int | None:
+    """The seat that moved first: the game's own word (``result()['first_mover']``, a player
+    name) when it gives one, else the player of the game's first non-chance action."""
+    named = state.result().get("first_mover")
+    if isinstance(named, str) and named in state.players:
+        return state.players.index(named)
+    return seats[min(seats)] if seats else None
 
 
 def _per_seat(value: Any, players: list[str]) -> list[dict[str, Any]] | None:
@@ -179,6 +208,10 @@ def play_one(ctx: Context, variant: int, index: int, agents: dict[str, Player], 
                 hp, hd = _cards_from_history(state, seats, cards)
                 p_cards, d_cards = p_cards if p_cards is not None else hp, d_cards if d_cards is not None else hd
             rec["played"], rec["drawn"] = p_cards, d_cards
+            rec["draw_order"] = _draw_order(state, seats, cards)
+            rec["first_mover"] = first_mover(state, seats)
+            if ctx.triggers and ctx.triggers[variant]:
+                rec["rules"] = coverage.count(list(ctx.triggers[variant]), state, m)
             sides = _per_seat(m.get("sides"), state.players)
             if sides is not None:
                 rec["sides"] = [{str(k): [str(x) for x in v] if isinstance(v, (list, tuple)) else str(v)
