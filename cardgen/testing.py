@@ -13,10 +13,8 @@ current folder. Plain asserts, no pytest needed to import it.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import functools
-import io
 import json
 import os
 import random
@@ -188,11 +186,10 @@ def legal_action_keys(state: GameState) -> set[Action]:
 
 def check(slug: str, path: Path, strict: bool = False) -> tuple[int, list[dict[str, Any]], dict[str, Any] | None]:
     """``cardgen check SLUG PATH --format json`` in process: exit code, problems, final state."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()), gamehooks.project(root()):
-        code = checker.run_check(root(), slug, path, strict=strict, trace=False, fmt="json")
-    doc = json.loads(out.getvalue())
-    return code, doc["problems"], doc["final"]
+    with gamehooks.project(root()):
+        done = checker.check_output(root(), slug, path, strict=strict, trace=False, fmt="json")
+    doc = json.loads(done.stdout)
+    return done.code, doc["problems"], doc["final"]
 
 
 def write(tmp: Path, text: str, name: str = "log.yaml") -> Path:

@@ -8,8 +8,6 @@ their cases and thin tests that call these."""
 from __future__ import annotations
 
 import bisect
-import contextlib
-import io
 import json
 import re
 import tempfile
@@ -110,10 +108,8 @@ def check(game: str, path: Path, *extra: str, root: Path = ROOT) -> tuple[int, l
 def run_quiet(game: str, path: Path, strict: bool = False, fmt: str = "json",
               trace: bool = True) -> tuple[int, str, str]:
     """The checker in process (no CLI), its output captured: exit code, stdout, stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = checker.run_check(ROOT, game, path, strict=strict, trace=trace, fmt=fmt)
-    return code, out.getvalue(), err.getvalue()
+    done = checker.check_output(ROOT, game, path, strict=strict, trace=trace, fmt=fmt)
+    return done.code, done.stdout, done.stderr
 
 
 def cached_game_fixture(slug: str, autouse: bool = False):

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from cardgen import gamehooks
-from cardgen.builder.check import BaseEngine, Referee, StopReplay, _check_shape, replay, run_check
+from cardgen.builder.check import BaseEngine, Referee, StopReplay, _check_shape, check_output, replay
 from cardgen.cli import main
 from cardgen.content.playlog import LogError, read
 from cardgen.core.options import Opt
@@ -273,11 +273,12 @@ def test_an_allow_entry_the_log_never_needs_is_a_warning(dice_engine, tmp_path):
 
 # -- output ------------------------------------------------------------------------------------------
 
-def test_text_output(dice_engine, tmp_path, capsys):
+def test_text_output(dice_engine, tmp_path):
     text = LOG.replace("die: 2}", "die: 2, total: 3}")
     path = write(tmp_path, text)
-    assert run_check(ROOT, SLUG, path, strict=False, trace=True, fmt="text") == 1
-    out, err = capsys.readouterr()
+    done = check_output(ROOT, SLUG, path, strict=False, trace=True, fmt="text")
+    assert done.code == 1
+    out, err = done.stdout, done.stderr
     lines = out.splitlines()
     assert lines[0] == "ana rolls 5: 5"
     # the trace shows the slip (after the trace of its event), then the problem list names file:line
@@ -286,8 +287,9 @@ def test_text_output(dice_engine, tmp_path, capsys):
                for ln in lines[4:])
     assert lines[-1].startswith("final: {") and json.loads(lines[-1][7:])["winner"] == "ana"
     assert "1 violation(s)" in err
-    assert run_check(ROOT, SLUG, write(tmp_path, LOG), strict=False, trace=False, fmt="text") == 0
-    out, err = capsys.readouterr()
+    done = check_output(ROOT, SLUG, write(tmp_path, LOG), strict=False, trace=False, fmt="text")
+    assert done.code == 0
+    out, err = done.stdout, done.stderr
     assert "legal: no violations" in err and not out.startswith("ana")
 
 

@@ -271,7 +271,7 @@ def test_ctrl_c_inside_a_command(built, monkeypatch, where):
     module, name = where.rsplit(".", 1)
     monkeypatch.setattr(f"{module}.{name}", ctrl_c)
     if name == "replace_set":
-        monkeypatch.setattr("cardgen.cli.cmd_build.replace_set", ctrl_c)
+        monkeypatch.setattr("cardgen.builder.build.replace_set", ctrl_c)
     res = CliRunner().invoke(main, ["--root", str(project), "build", SLUG, "--offset", "2mm,0"])   # not up to date
     assert res.exit_code == 130 and "interrupted" in res.stderr
     assert _snapshot(out / SLUG) == before

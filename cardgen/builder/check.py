@@ -10,7 +10,6 @@ typed options, and checked here before the engine sees them.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from cardgen import gamehooks
@@ -21,6 +20,7 @@ from cardgen.content.playlog import LogError, PlayLog, read
 from cardgen.core import sources
 from cardgen.core.options import MISSING, check_value
 from cardgen.core.problems import Loc, Problem, Problems, did_you_mean, display_path, safe
+from cardgen.core.record import record
 from cardgen.core.yamlsrc import YList
 from cardgen.play.referee import BaseEngine, Referee, StopReplay
 from cardgen.play.resync import ResyncReferee
@@ -234,36 +234,40 @@ def check_expect(engine_cls, log: PlayLog, final: dict, ref: Referee) -> None:
             ref.violation(rule, f"expect: {key} is {actual!r}, not {claimed!r}", kloc)
 
 
-def run_check(root: Path, slug: str, path: Path, strict: bool, trace: bool, fmt: str) -> int:
-    """The ``cardgen check`` command: 0 legal, 1 violations, 2 unreadable."""
+@record(frozen=True)
+class CheckOutput:
+    """What ``cardgen check`` prints: its exit code (0 legal, 1 violations, 2 unreadable), its
+    standard output and its standard error. The builder prints nothing: the caller writes them."""
+
+    code: int
+    stdout: str
+    stderr: str
+
+
+def check_output(root: Path, slug: str, path: Path, strict: bool, trace: bool, fmt: str) -> CheckOutput:
+    """The ``cardgen check`` command's outcome, as text (see :class:`CheckOutput`)."""
     try:
         problems, final, lines = replay(root, slug, path, strict)
     except LogError as e:
         where = f"{e.loc}" if e.loc else display_path(str(path))
         if fmt == "json":
-            print(json.dumps({"problems": [{"rule": e.rule, "severity": "error", "file": display_path(str(path)),
-                                            "line": e.loc.line if e.loc else 0,
-                                            "column": e.loc.col if e.loc else 0, "message": e.message,
-                                            **({"hint": e.hint} if e.hint else {}),
-                                            **({"title": t} if (t := rule_titles(root).get(e.rule)) else {})}],
-                              "final": None}, ensure_ascii=False))
-        else:
-            line = Problem(e.rule, "error", e.message, e.loc, e.hint).text()
-            print(line if e.loc else f"{safe(where)}{line[len('-:0:0'):]}", file=sys.stderr)
-        return 2
+            return CheckOutput(2, json.dumps({"problems": [{"rule": e.rule, "severity": "error", "file": display_path(str(path)),
+                                                           "line": e.loc.line if e.loc else 0,
+                                                           "column": e.loc.col if e.loc else 0, "message": e.message,
+                                                           **({"hint": e.hint} if e.hint else {}),
+                                                           **({"title": t} if (t := rule_titles(root).get(e.rule)) else {})}],
+                                             "final": None}, ensure_ascii=False) + "\n", "")
+        line = Problem(e.rule, "error", e.message, e.loc, e.hint).text()
+        return CheckOutput(2, "", (line if e.loc else f"{safe(where)}{line[len('-:0:0'):]}") + "\n")
+    code = 1 if problems.has_errors else 0
     if fmt == "json":
         titles = rule_titles(root)
         doc = {"problems": [p.as_dict(titles) for p in problems.sorted()], "final": final}
         if trace:
             doc["trace"] = lines
-        print(json.dumps(doc, indent=2, ensure_ascii=False, default=str))
-    else:
-        if trace:
-            for ln in lines:
-                print(safe(ln))
-        for p in problems.sorted():
-            print(p.text())
-        print(f"final: {json.dumps(final, ensure_ascii=False, default=str)}")
-        n = len(problems.errors)
-        print(f"{n} violation(s)" if n else "legal: no violations", file=sys.stderr)
-    return 1 if problems.has_errors else 0
+        return CheckOutput(code, json.dumps(doc, indent=2, ensure_ascii=False, default=str) + "\n", "")
+    out = [safe(ln) for ln in lines] if trace else []
+    out += [p.text() for p in problems.sorted()]
+    out.append(f"final: {json.dumps(final, ensure_ascii=False, default=str)}")
+    n = len(problems.errors)
+    return CheckOutput(code, "\n".join(out) + "\n", (f"{n} violation(s)" if n else "legal: no violations") + "\n")

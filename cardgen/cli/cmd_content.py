@@ -10,7 +10,7 @@ import click
 
 from cardgen import gamehooks
 from cardgen.builder import pipeline
-from cardgen.builder.check import run_check
+from cardgen.builder.check import check_output
 from cardgen.cli.common import FORMAT, Ctx, report, titles
 from cardgen.content import deckstats
 from cardgen.content.collection_files import deck_kinds
@@ -87,7 +87,11 @@ def check(obj: Ctx, game: str, log: Path, strict: bool, trace: bool, fmt: str) -
         click.echo(f"cardgen check: not yet supported for {game}: it has no engine (a game's playtest checker is "
                    f"PACKAGE.engine of its package games/{game}/ in the project; see docs/engines.md)", err=True)
         sys.exit(2)
-    sys.exit(run_check(obj.root, game, log, strict=strict, trace=trace, fmt=fmt))
+    done = check_output(obj.root, game, log, strict=strict, trace=trace, fmt=fmt)
+    sys.stdout.write(done.stdout)
+    sys.stdout.flush()
+    sys.stderr.write(done.stderr)
+    sys.exit(done.code)
 
 
 

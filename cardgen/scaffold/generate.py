@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import io
 from pathlib import Path
 
 from cardgen import gamehooks
@@ -33,10 +32,9 @@ def importable(slug: str) -> bool:
 
 def trace(root: Path, slug: str, log: Path) -> str:
     """``cardgen check SLUG LOG --trace`` as printed from the project folder."""
-    out = io.StringIO()
-    with contextlib.chdir(root), contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        checker.run_check(root, slug, log, strict=False, trace=True, fmt="text")
-    return out.getvalue().replace(str(root) + "/", "")
+    with contextlib.chdir(root):
+        done = checker.check_output(root, slug, log, strict=False, trace=True, fmt="text")
+    return done.stdout.replace(str(root) + "/", "")
 
 
 def generate(root: Path, spec: Spec) -> tuple[list[Path], list[str]]:

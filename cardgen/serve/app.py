@@ -22,9 +22,8 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from cardgen.builder.pipeline import lay_out
+from cardgen.builder import build
 from cardgen.core.problems import Problems
-from cardgen.printables import for_game
 from cardgen.serve import page
 from cardgen.serve.preview import Preview
 
@@ -184,9 +183,8 @@ def _printable(preview: Preview, name: str) -> tuple[bytes | None, str]:
     if game is None:
         return None, "the game could not be loaded"
     problems = Problems()
-    laid = lay_out(game, problems, draft=True, store=preview.store)
     try:
-        files = for_game(game.slug)[name](laid, problems=problems, out_dir=preview.root / "build" / game.slug)
+        files = build.one_printable(game, name, problems, preview.root / "build" / game.slug, preview.store)
     except Exception as e:  # noqa: BLE001 - a failing printable is a message on the page, not a dead server
         return None, f"{type(e).__name__}: {e}"
     pdfs = sorted((f != f"{name}.pdf", f) for f in files if f.endswith(".pdf"))
