@@ -3,9 +3,10 @@
 The greedy agent sees only its player's observation (the table, its own hand) and the Part
 cards' printed stats. Its few weights are ``simulate.greedy`` in ``rules/bone_wars/params.yaml``:
 it builds the monster worth the most (stats and Traits weighted), attacks where the odds
-favour it (unblockable, or a hit at least ``attack_odds`` likely against the best blocker),
-keeps its last able blocker home (``keep_back``) unless the attack finishes the target, blocks
-when the block holds at least ``block_odds`` likely or the hit would be lethal, and rolls
+favour it (unblockable, or at least an ``attack_odds`` share of its Atk expected through the
+best blocker — a tie counts as the half damage it deals), keeps its last able blocker home
+(``keep_back``) unless the attack finishes the target, blocks when the block holds (no damage:
+a tie is not a hold) at least ``block_odds`` likely or the hit would be lethal, and rolls
 rather than takes the damage when it may.
 """
 
@@ -34,6 +35,12 @@ def p_beats(sides: int, margin: int) -> float:
     """P(d + margin > d') for two fair d``sides``."""
     wins = sum(1 for a in range(1, sides + 1) for b in range(1, sides + 1) if a + margin > b)
     return wins / (sides * sides)
+
+
+@cache
+def p_ties(sides: int, margin: int) -> float:
+    """P(d + margin == d') for two fair d``sides``."""
+    return sum(1 for a in range(1, sides + 1) if 1 <= a + margin <= sides) / (sides * sides)
 
 
 @record(frozen=True)
@@ -84,8 +91,18 @@ class Greedy:
                     + v.get("hp", 0) * p.hp for p in parts) + sum(t.get(x, 0.0) for x in traits))
 
     def hit_odds(self, a: tuple, b: tuple) -> float:
+        """The share of ``a``'s Atk a block by ``b`` lets through, on average (BW-ATK-6, 7): a
+        hit deals it all, a tie deals the tie damage (half, as the ruling rounds)."""
         pen = self.rules.penalty if "intimidating" in b[TRAITS] else 0
-        return p_beats(self.rules.die, a[STR] - pen - b[DEF])
+        margin, atk = a[STR] - pen - b[DEF], a[ATK]
+        tie = self.rules.tie(atk) / atk if atk > 0 else 0.0
+        return p_beats(self.rules.die, margin) + p_ties(self.rules.die, margin) * tie
+
+    def hold_odds(self, a: tuple, b: tuple) -> float:
+        """P(``b``'s block holds against ``a``: no damage at all) — a tie is not a hold."""
+        pen = self.rules.penalty if "intimidating" in b[TRAITS] else 0
+        margin = a[STR] - pen - b[DEF]
+        return 1.0 - p_beats(self.rules.die, margin) - p_ties(self.rules.die, margin)
 
     def __call__(self, obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         kinds = {a.kind for a in legal}
@@ -154,7 +171,7 @@ class Greedy:
             if name not in mons:
                 continue
             b = mons[name]
-            odds = 1.0 - self.hit_odds(a, b)
+            odds = self.hold_odds(a, b)
             if odds > held:
                 best, held = act, odds
         no = next(x for x in legal if x["monster"] not in mons)

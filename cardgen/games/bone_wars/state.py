@@ -347,6 +347,7 @@ class BoneWarsState(Table, GameState):
         mons = {**self.graveyard, **self.monsters}
         return {
             "winner": self.winner,
+            "first_mover": self.rolled_first,       # the turn-order d20's winner (BW-SETUP-3)
             "hp": dict(self.hp),
             "eliminated": list(self.out_order),
             "players": {p: {"hp": self.hp[p], "eliminated": self.out.get(p) is not None,
