@@ -75,14 +75,8 @@ class Greedy:
         self.rules: Rules
         self.rules, self.parts = rules_of(game)
         self.w = Weights.read(game)
-        self._worth: dict[tuple[str, ...], float] = {}
-
-    def worth(self, parts: list[Part]) -> float:
-        key = tuple(p.id for p in parts)
-        w = self._worth.get(key)
-        if w is None:
-            w = self._worth[key] = self._value(parts)
-        return w
+        self._one = {cid: self._value([part]) for cid, part in self.parts.items()}    # one part's worth
+        self._hit: dict[tuple[int, int, int, bool], float] = {}
 
     def _value(self, parts: list[Part]) -> float:
         v, t = self.w.value, self.w.traits
@@ -93,10 +87,13 @@ class Greedy:
     def hit_odds(self, a: tuple, b: tuple) -> float:
         """The share of ``a``'s Atk a block by ``b`` lets through, on average (BW-ATK-6, 7): a
         hit deals it all, a tie deals the tie damage (half, as the ruling rounds)."""
-        pen = self.rules.penalty if "intimidating" in b[TRAITS] else 0
-        margin, atk = a[STR] - pen - b[DEF], a[ATK]
-        tie = self.rules.tie(atk) / atk if atk > 0 else 0.0
-        return p_beats(self.rules.die, margin) + p_ties(self.rules.die, margin) * tie
+        key = (a[STR], a[ATK], b[DEF], "intimidating" in b[TRAITS])
+        odds = self._hit.get(key)
+        if odds is None:
+            margin, atk = a[STR] - (self.rules.penalty if key[3] else 0) - b[DEF], a[ATK]
+            tie = self.rules.tie(atk) / atk if atk > 0 else 0.0
+            odds = self._hit[key] = p_beats(self.rules.die, margin) + p_ties(self.rules.die, margin) * tie
+        return odds
 
     def hold_odds(self, a: tuple, b: tuple) -> float:
         """P(``b``'s block holds against ``a``: no damage at all) — a tie is not a hold."""
@@ -124,14 +121,12 @@ class Greedy:
 
     def best_edit(self, obs: Mapping[str, Any], edits: list[Action]) -> tuple[Action | None, float]:
         best, gain = None, 0.0
+        one = self._one
         for a in edits:
-            new = self.parts[a["card"]]
-            if a.kind == "create":
-                g = self.worth([new])
-            else:
-                m = obs["monsters"][a["monster"]]
-                old = [self.parts[a["replaces"]]] if a.kind == "replace_part" else []
-                g = self.worth([new]) - self.worth(old) - (new.hp if a.kind == "replace_part" and m[HP] <= 0 else 0)
+            f = dict(a.items)
+            g = one[f["card"]]
+            if a.kind == "replace_part":
+                g -= one[f["replaces"]] + (self.parts[f["card"]].hp if obs["monsters"][f["monster"]][HP] <= 0 else 0)
             if g > gain:
                 best, gain = a, g
         return best, gain
@@ -141,13 +136,14 @@ class Greedy:
         mine_able = [m for m in mons.values() if m[OWNER] == me and not m[TAPPED]]
         scored = []
         guards = {t: [x for x in mons.values() if x[OWNER] == t and (not x[TAPPED] or "vigilant" in x[TRAITS])]
-                  for t in {a["target"] for a in attacks}}
+                  for t in {dict(a.items)["target"] for a in attacks}}
         for a in attacks:
-            m, target = mons[a["monster"]], a["target"]
+            f = dict(a.items)
+            m, target = mons[f["monster"]], f["target"]
             blockers = [b for b in guards[target] if meets(m[TRAITS], b[TRAITS])]
             lethal = m[ATK] >= hp[target]
             if blockers:
-                odds = min(self.hit_odds(m, b) for b in blockers)
+                odds = min([self.hit_odds(m, b) for b in blockers])
                 if odds < self.w.attack_odds and not lethal:
                     continue
             else:

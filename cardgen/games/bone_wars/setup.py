@@ -40,6 +40,7 @@ def new_state(game: Game, setup: Mapping[str, Any]) -> BoneWarsState:
     for p, cards in (setup.get("deals") or {}).items():
         for c in cards:
             s.apply_action(Action.make("deal", player=p, card=c))
+    s.opening = list(s.history)
     s.history.clear()
     return s
 

@@ -32,10 +32,11 @@ def _die(kind: str, sides: int, field: str, player: str | None = None) -> tuple[
 
 
 @cache
-def _two_dice(sides: int) -> tuple[tuple[Action, float], ...]:
+def _two_dice(sides: int) -> list[tuple[Action, float]]:
+    """The blocked attack's two dice (one list shared by every state: read, never changed)."""
     p = 1.0 / (sides * sides)
-    return tuple((Action(kind="roll", items=(("attacker", a), ("blocker", b))), p)
-                 for a in range(1, sides + 1) for b in range(1, sides + 1))
+    return [(Action(kind="roll", items=(("attacker", a), ("blocker", b))), p)
+            for a in range(1, sides + 1) for b in range(1, sides + 1)]
 
 
 _EDITS: dict[tuple[str, ...], Action] = {}      # the edit actions made so far, by a flat key
@@ -65,11 +66,12 @@ class BoneWarsState(Table, GameState):
     """One position of a game of Bone Wars: the :class:`Table` and the API over it."""
 
     def __init__(self, rules: Rules, parts: dict[str, Part], players: list[str], start_hp: int | None = None,
-                 record: bool = True):
+                 record: bool = False):
         Table.__init__(self, rules, parts, players, start_hp)
         self.history: list[Action] = []
-        self.record = record
+        self.record = record        # write the log's events as actions are applied (log_events' twin only)
         self.events: list[dict[str, Any]] = []
+        self.opening: list[Action] = []     # the setup the header gave (turn-order rolls, deals)
         self.dealt: dict[str, list[str]] = {p: [] for p in self.players}
         self.round: dict[str, int] = {}
         self.stuck = False          # ruling: nobody can ever attack or play again (unfinished)
@@ -117,7 +119,7 @@ class BoneWarsState(Table, GameState):
             return self._draws("deal", self._next_dealt())
         c = self.combat
         if c is not None:
-            return list(_two_dice(sides)) if c.stage == "roll" else list(_die("roll", sides, "defender"))
+            return _two_dice(sides) if c.stage == "roll" else list(_die("roll", sides, "defender"))
         return self._draws("draw", self.current)
 
     def _draws(self, kind: str, p: str | None) -> list[tuple[Action, float]]:
@@ -145,29 +147,31 @@ class BoneWarsState(Table, GameState):
         return sorted(cards)
 
     def legal_actions(self) -> list[Action]:
-        who = self.current_player()
-        if who < 0:
+        if self.over or self.stuck or self.setup != PLAY:
             return []
         c = self.combat
         if c is not None:
             d = c.defender
             if c.stage == "block":
-                return ([_act("block", ("player", d), ("monster", b.name)) for b in c.able]
-                        + [_act("block", ("player", d), ("monster", NO_BLOCK))])
+                return [*(_act("block", ("player", d), ("monster", b.name)) for b in c.able),
+                        _act("block", ("player", d), ("monster", NO_BLOCK))]
             if c.stage == "choice":
                 return [_act("take_damage", ("player", d)), _act(DEFEND_ROLL, ("player", d))]
-            return [_act("take_damage", ("player", d))]
-        p = self.players[who]
+            return [] if c.stage in ("roll", "defroll") else [_act("take_damage", ("player", d))]
+        p = self.current
+        if p is None or (self.phase == "draw" and self.drawn < self.need):
+            return []
         out: list[Action] = []
-        r = self.rules
-        if self.phase != "destroy" and self.edits < r.edits_per_turn:
+        if self.phase != "destroy" and self.edits < self.rules.edits_per_turn:
             cards = self.hand_cards(p)
             if cards:
-                out += self._edits(p, cards)
-        opponents = [t for t in self.players if t != p and self.out[t] is None]
+                out = self._edits(p, cards)
+        out_ = self.out
+        opponents = [t for t in self.players if t != p and out_[t] is None]
         turn = self.turn
         for m in self.monsters.values():
-            if m.owner == p and can_attack(m, turn):
+            if m.owner == p and m.attacked != turn and (
+                    (m.born != turn and m.replaced != turn) or "haste" in m.traits):     # can_attack
                 out += [_act("attack", ("player", p), ("monster", m.name), ("target", t)) for t in opponents]
         out.append(_act("end_turn", ("player", p)))
         return out
@@ -210,8 +214,7 @@ class BoneWarsState(Table, GameState):
 
     # --- apply --------------------------------------------------------------------------
     def _log(self, event: dict[str, Any]) -> None:
-        if self.record:
-            self.events.append(event)
+        self.events.append(event)       # (callers check ``record``: no event is built otherwise)
 
     def _stated(self, kind: str, p: str, m: Monster, **fields: Any) -> None:
         if self.record:
@@ -242,13 +245,15 @@ class BoneWarsState(Table, GameState):
             self.begun = True
             self.reveal(f["card"])
             self.draw(p, f["card"])
-            self._log({"kind": "draw", "player": p, "card": f["card"]})
+            if self.record:
+                self._log({"kind": "draw", "player": p, "card": f["card"]})
         elif k in ("create", "add_part", "replace_part"):
             self._edit(k, p, f)
         elif k == "attack":
             self.begun = True
             self.attack(p, self.monsters[f["monster"]], f["target"])
-            self._log({"kind": "attack", "player": p, "monster": f["monster"], "target": f["target"]})
+            if self.record:
+                self._log({"kind": "attack", "player": p, "monster": f["monster"], "target": f["target"]})
         elif k == "block":
             self._block(p, f["monster"])
         elif k == DEFEND_ROLL:
@@ -260,10 +265,12 @@ class BoneWarsState(Table, GameState):
             assert self.combat is not None
             d = self.combat.defender
             out, _ = self.resolve_unblocked(self.combat, None, True)
-            self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0), "hp_left": self.hp[d]})
+            if self.record:
+                self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0), "hp_left": self.hp[d]})
             self._log_out(out.eliminated)
         elif k == "end_turn":
-            self._log({"kind": "end_turn", "player": p, "hp": dict(self.hp)})
+            if self.record:
+                self._log({"kind": "end_turn", "player": p, "hp": dict(self.hp)})
             self.end_turn()
             self._check_stuck()
         else:
@@ -279,25 +286,30 @@ class BoneWarsState(Table, GameState):
             self.reveal(part.id)
         if k == "create":
             m = self.create(p, part, f["monster"])
-            self._stated(k, p, m, card=part.id, monster=m.name)
+            if self.record:
+                self._stated(k, p, m, card=part.id, monster=m.name)
             return
         m = self.monsters[f["monster"]]
         if k == "add_part":
             m.add(part)
-            self._stated(k, p, m, monster=m.name, card=part.id)
+            if self.record:
+                self._stated(k, p, m, monster=m.name, card=part.id)
             return
         old = next((x for x in m.parts if x.id == f.get("replaces")), None) or \
             next((x for x in m.parts if x.part == part.part), None)
         self.replace(p, m, old, part)
-        self._stated(k, p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
+        if self.record:
+            self._stated(k, p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
         if m.damage >= m.hp:        # BW-ATK-8: its damage now reaches its HP
             self.destroy(m, True)
-            self._log({"kind": "destroyed", "monster": m.name})
+            if self.record:
+                self._log({"kind": "destroyed", "monster": m.name})
 
     def _block(self, p: str, name: str) -> None:
         c = self.combat
         assert c is not None
-        self._log({"kind": "block", "player": p, "monster": name})
+        if self.record:
+            self._log({"kind": "block", "player": p, "monster": name})
         if name == NO_BLOCK:
             c.stage = "declined" if c.able else "choice"
         else:
@@ -310,21 +322,28 @@ class BoneWarsState(Table, GameState):
         if "attacker" in f:
             b = c.blocker
             assert b is not None
-            self._log({"kind": "roll", "attacker": f["attacker"], "blocker": f["blocker"]})
+            if self.record:
+                self._log({"kind": "roll", "attacker": f["attacker"], "blocker": f["blocker"]})
             out, res, _, over = self.resolve_blocked(c, f["attacker"], f["blocker"], True)
             if res.block_total <= res.attack_total:
-                self._log({"kind": "damage", "monster": b.name, "amount": res.damage, "hp_left": b.hp_left})
+                if self.record:
+                    self._log({"kind": "damage", "monster": b.name, "amount": res.damage, "hp_left": b.hp_left})
             if out.destroyed:
-                self._log({"kind": "destroyed", "monster": b.name})
+                if self.record:
+                    self._log({"kind": "destroyed", "monster": b.name})
             if over:
-                self._log({"kind": "damage", "player": b.owner, "amount": over, "hp_left": self.hp[b.owner]})
+                if self.record:
+                    self._log({"kind": "damage", "player": b.owner, "amount": over, "hp_left": self.hp[b.owner]})
         else:
             d = c.defender
-            self._log({"kind": "roll", "defender": f["defender"]})
+            if self.record:
+                self._log({"kind": "roll", "defender": f["defender"]})
             out, saved = self.resolve_unblocked(c, f["defender"], True)
             if not saved:
-                self._log({"kind": "damage", "player": d, "amount": out.player_dmg[d], "hp_left": self.hp[d]})
-        self._log_out(out.eliminated)
+                if self.record:
+                    self._log({"kind": "damage", "player": d, "amount": out.player_dmg[d], "hp_left": self.hp[d]})
+        if self.record:
+            self._log_out(out.eliminated)
 
     def _log_out(self, players: list[str]) -> None:
         for q in players:
@@ -374,13 +393,21 @@ class BoneWarsState(Table, GameState):
         return head
 
     def log_events(self) -> list[dict[str, Any]]:
-        return [dict(e) for e in self.events]
+        """The log of the game so far, written by replaying it on a twin that records (random play
+        and search never build an event)."""
+        if self.record:
+            return [dict(e) for e in self.events]
+        twin = BoneWarsState(self.rules, self.parts, self.players, self.start_hp, record=True)
+        for a in (*self.opening, *self.history):
+            twin.apply_action(a)
+        return twin.events
 
     def clone(self) -> BoneWarsState:
         twin = BoneWarsState.__new__(BoneWarsState)
         self.copy_table(twin)
         twin.history = list(self.history)
         twin.events = list(self.events)
+        twin.opening = self.opening
         twin.dealt = {p: list(cs) for p, cs in self.dealt.items()}
         twin.round = dict(self.round)
         return twin
