@@ -170,8 +170,7 @@ class BoneWarsState(Table, GameState):
         opponents = [t for t in self.players if t != p and out_[t] is None]
         turn = self.turn
         for m in self.monsters.values():
-            if m.owner == p and m.attacked != turn and (
-                    (m.born != turn and m.replaced != turn) or "haste" in m.traits):     # can_attack
+            if m.owner == p and can_attack(m, turn):
                 out += [_act("attack", ("player", p), ("monster", m.name), ("target", t)) for t in opponents]
         out.append(_act("end_turn", ("player", p)))
         return out
