@@ -62,13 +62,15 @@ class GameRules(Protocol):
         ``state`` is left as it was."""
         ...
 
-    def why_not(self, state: GameState, action: Action) -> tuple[str, str]:
-        """The rule ``action`` breaks at ``state`` (it is not legal there): (rule ID, message)."""
+    def why_not(self, state: GameState, action: Action) -> tuple[str, str] | tuple[str, str, str]:
+        """The rule ``action`` breaks at ``state`` (it is not legal there): (rule ID, message), or
+        (rule ID, message, the event's field it is broken at)."""
         ...
 
-    def claims(self, state: GameState, event: Mapping[str, Any]) -> tuple[str, str] | None:
+    def claims(self, state: GameState, event: Mapping[str, Any]) -> tuple[str, str] | tuple[str, str, str] | None:
         """After ``event`` was played: the first consequence it states that the state did not
-        produce, as (rule ID, message); None when they agree."""
+        produce, as (rule ID, message) or (rule ID, message, the event's field); None when they
+        agree."""
         ...
 
 
@@ -80,6 +82,8 @@ class Rejection:
     action: Action
     rule: str
     message: str
+    #: the event's field the rule is broken at (``why_not`` may name it as a third item), or None
+    field: str | None = None
 
     def text(self) -> str:
         return f"step {self.step}: {self.action}: {self.rule}: {self.message}"
@@ -105,14 +109,14 @@ def _plain_why(state: GameState, action: Action) -> tuple[str, str]:
 
 
 def replay_actions(state: GameState, actions: Iterable[Action],
-                   why_not: Callable[[GameState, Action], tuple[str, str]] | None = None) -> Rejection | None:
+                   why_not: Callable[[GameState, Action], tuple[str, ...]] | None = None) -> Rejection | None:
     """Replay ``actions`` on ``state`` (in place); the first one the rules do not accept, or
     None when every one was legal at its point."""
     why = why_not or _plain_why
     for i, a in enumerate(actions):
         if not allowed_at(state, a):
-            rule, message = why(state, a)
-            return Rejection(i, a, rule, message)
+            rule, message, *at = why(state, a)
+            return Rejection(i, a, rule, message, at[0] if at else None)
         state.apply_action(a)
     return None
 
@@ -126,13 +130,20 @@ class StateReferee:
         self.rejections: list[Rejection] = []
 
     def event(self, index: int, event: Mapping[str, Any]) -> list[Rejection]:
-        """Replay one event; the rejections it caused (one at most: the first broken rule)."""
+        """Replay one event; the rejections it caused (the first broken rule, or every one the
+        contract's ``why_not_all`` names)."""
         found: list[Rejection] = []
         actions = self.rules.actions_of(self.state, event)
+        #: optional hook: an action the log stands for that is legal though not listed — a chance
+        #: outcome the log leaves hidden (a card drawn face down)
+        accepts = getattr(self.rules, "accepts", None)
         for a in actions:
-            if not found and not allowed_at(self.state, a):
-                rule, message = self.rules.why_not(self.state, a)
-                found.append(Rejection(index, a, rule, message))
+            if not found and not allowed_at(self.state, a) and not (accepts is not None and accepts(self.state, a)):
+                #: optional hook: every rule the action breaks (distinct slips in one event), first first
+                every = getattr(self.rules, "why_not_all", None)
+                for rule, message, *at in (every(self.state, a) if every is not None else ()) or \
+                        [self.rules.why_not(self.state, a)]:
+                    found.append(Rejection(index, a, rule, message, at[0] if at else None))
             try:
                 self.state.apply_action(a)      # as recorded: the state moves on with the log
             except Exception:  # noqa: BLE001 - an action the state cannot take at all: already named

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from cardgen.content.model import Game
-from cardgen.content.playlog import Event
+from cardgen.content.playlog import Event, LogError
 from cardgen.core.options import Opt
 from cardgen.play.api import GameState
 from cardgen.play.referee import BaseEngine
@@ -62,8 +62,14 @@ class StateEngine(BaseEngine):
 
     def apply(self, ev: Event) -> None:
         event = {"kind": ev.kind, **ev.fields}
-        for r in self.referee.event(ev.index, event):
-            self.ref.violation(r.rule, r.message, ev.loc)
+        try:
+            found = self.referee.event(ev.index, event)
+        except LogError as e:           # a name the log gets wrong: at its event when the contract has no place
+            if e.loc is None:
+                e.loc = ev.loc
+            raise
+        for r in found:
+            self.ref.violation(r.rule, r.message, ev.at(r.field) if r.field else ev.loc)
         describe = getattr(self.rules, "describe", None)
         text = describe(self.state, event) if describe else None
         if text:

@@ -19,11 +19,12 @@ from typing import Any
 from cardgen.games.bone_wars.observe import Observation
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, can_attack, turn_order
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Table
-from cardgen.games.bone_wars.vocab import NO_BLOCK
+from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_outcomes
 
 DEFEND_ROLL = "defend_roll"     # the unblocked defender chooses to roll (not a log event)
+DROP_ATTACK = "drop_attack"     # a replayed log leaves an attack unanswered (never legal: the replay's)
 
 
 @cache
@@ -132,6 +133,15 @@ class BoneWarsState(Table, GameState):
         total = sum(n for n in deck.values() if n > 0)       # a replayed log revealed too many
         return [(acts[cid], n / total) for cid, n in deck.items() if n > 0]
 
+    def on_table(self, name: str) -> Monster:
+        """The monster named; one a replayed log plays on after it was destroyed comes back as
+        recorded (the replay reported it)."""
+        m = self.monsters.get(name)
+        if m is None:
+            m = self.graveyard[name]
+            self.restore(m)
+        return m
+
     def next_name(self) -> str:
         n = self.created + 1
         while f"M{n}" in self.monsters or f"M{n}" in self.graveyard:
@@ -237,12 +247,14 @@ class BoneWarsState(Table, GameState):
         elif k == "deal":
             self.dealt[p].append(f["card"])
             self.hands[p].add(f["card"])
-            self.reveal(f["card"])
+            if f["card"] != HIDDEN:             # a replayed log may deal face down
+                self.reveal(f["card"])
             self.pile -= 1
             self._deal_done()
         elif k == "draw":
             self.begun = True
-            self.reveal(f["card"])
+            if f["card"] != HIDDEN:             # a replayed log may draw face down
+                self.reveal(f["card"])
             self.draw(p, f["card"])
             if self.record:
                 self._log({"kind": "draw", "player": p, "card": f["card"]})
@@ -250,11 +262,13 @@ class BoneWarsState(Table, GameState):
             self._edit(k, p, f)
         elif k == "attack":
             self.begun = True
-            self.attack(p, self.monsters[f["monster"]], f["target"])
+            self.attack(p, self.on_table(f["monster"]), f["target"])
             if self.record:
                 self._log({"kind": "attack", "player": p, "monster": f["monster"], "target": f["target"]})
         elif k == "block":
             self._block(p, f["monster"])
+        elif k == DROP_ATTACK:
+            self.combat = None
         elif k == DEFEND_ROLL:
             assert self.combat is not None
             self.combat.stage = "defroll"
@@ -266,11 +280,11 @@ class BoneWarsState(Table, GameState):
             out, _ = self.resolve_unblocked(self.combat, None, True)
             if self.record:
                 self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0), "hp_left": self.hp[d]})
-            self._log_out(out.eliminated)
+                self._log_out(out.eliminated)
         elif k == "end_turn":
             if self.record:
                 self._log({"kind": "end_turn", "player": p, "hp": dict(self.hp)})
-            self.end_turn()
+            self.end_turn(f.get("to"))      # ``to``: a replayed log hands the turn to another player
             self._check_stuck()
         else:
             raise ValueError(f"not a Bone Wars action: {action}")
@@ -288,7 +302,7 @@ class BoneWarsState(Table, GameState):
             if self.record:
                 self._stated(k, p, m, card=part.id, monster=m.name)
             return
-        m = self.monsters[f["monster"]]
+        m = self.on_table(f["monster"])
         if k == "add_part":
             m.add(part)
             if self.record:
@@ -312,7 +326,7 @@ class BoneWarsState(Table, GameState):
         if name == NO_BLOCK:
             c.stage = "declined" if c.able else "choice"
         else:
-            c.blocker = self.monsters[name]
+            c.blocker = self.on_table(name)
             c.stage = "roll"
 
     def _roll(self, f: Mapping[str, Any]) -> None:

@@ -40,6 +40,8 @@ class Outcome:
     player_rule: dict[str, str] = field(default_factory=dict)     # player → the rule that computed it
     destroyed: list[str] = field(default_factory=list)
     eliminated: list[str] = field(default_factory=list)
+    #: a blocked attack: (attacker, blocker, its dice, the Str penalty, the damage without it, HP left before)
+    fight: tuple = ()
 
 
 class Table:
@@ -113,7 +115,7 @@ class Table:
         if self.last is not None:
             o = self.last
             other.last = Outcome(o.where, o.blocked, dict(o.monster_dmg), dict(o.player_dmg), dict(o.player_rule),
-                                 list(o.destroyed), list(o.eliminated))
+                                 list(o.destroyed), list(o.eliminated), o.fight)
 
     # -- who is where --------------------------------------------------------------------
 
@@ -298,6 +300,9 @@ class Table:
         self.last = out
         res = blocked_combat(self.rules, a, b, ra, rb)
         before = b.hp_left
+        if res.penalty:
+            out.fight = (a, b, (ra, rb), res.penalty, blocked_combat(self.rules, a, b, ra + res.penalty, rb).damage,
+                         before)
         if res.block_total > res.attack_total:
             return out, res, before, 0
         b.damage += res.damage
