@@ -7,10 +7,11 @@ measures of simulated playtests (:mod:`.agents`). See ``docs/engines-bone_wars.m
 from __future__ import annotations
 
 from cardgen.games.bone_wars.agents import greedy, measures
+from cardgen.games.bone_wars.contract import contract
 from cardgen.games.bone_wars.determinize import determinize
 from cardgen.games.bone_wars.engine import Engine
 from cardgen.games.bone_wars.setup import new_state, setups
 from cardgen.play.package import GamePackage
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+PACKAGE = GamePackage(engine=Engine, rules=contract, new_state=new_state, setups=setups, agents={"greedy": greedy},
                       measures=measures, determinize=determinize, hidden_information=True)
