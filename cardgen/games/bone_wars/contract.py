@@ -16,6 +16,7 @@ from typing import Any
 from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
 from cardgen.core.problems import Problems
+from cardgen.games.bone_wars.claims import Claim, monster_hit, player_hit
 from cardgen.games.bone_wars.rules import Monster
 from cardgen.games.bone_wars.setup import new_state, rules_of
 from cardgen.games.bone_wars.state import DEFEND_ROLL, DROP_ATTACK, BoneWarsState
@@ -25,8 +26,6 @@ from cardgen.play.api import Action, GameState
 from cardgen.play.lookup import Names, NotFound
 from cardgen.play.replay import GameInfo
 from cardgen.play.resync import ResyncReferee
-
-Claim = tuple[str, str, str]        # (rule, message, the event's field)
 
 
 class BoneWarsRules:
@@ -39,6 +38,7 @@ class BoneWarsRules:
         #: one slip, one problem: a later statement where the game would be without an earlier slip
         #: (a number written wrong, then played on from the right one) is back in step, silently
         self.resync = ResyncReferee(Problems(), {}, False)
+        self.closed = False
         self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max,
                              chance_mode="explicit_stochastic", information="imperfect", utility="general_sum",
                              max_game_length=20_000)
@@ -140,6 +140,8 @@ class BoneWarsRules:
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         assert isinstance(state, BoneWarsState)
         s, kind = state, str(event.get("kind"))
+        if s.over and kind not in CLAIM_KINDS:
+            self.closed = True          # after the end only the claims about the last blow may follow, at once
         if kind in CLAIM_KINDS:
             return []
         p = self.player(s, event["player"], "player") if event.get("player") is not None else None
@@ -207,20 +209,28 @@ class BoneWarsRules:
             return self._stats(s, event)
         if kind == "take_damage" or (kind == "damage" and event.get("player") is not None):
             p = self.player(s, event["player"], "player")
-            return self._player_hit(s, p, self.resync, event.get("damage" if kind == "take_damage" else "amount"),
-                                    event.get("hp_left"))
+            f = "damage" if kind == "take_damage" else "amount"
+            return player_hit(s, p, self.resync, event.get(f), event.get("hp_left"), f)
         if kind == "damage":
-            return self._monster_hit(s, self.resync, self.monster(s, event["monster"], "monster"), event.get("amount"),
+            return monster_hit(s, self.resync, self.monster(s, event["monster"], "monster"), event.get("amount"),
                                      event.get("hp_left"))
+        if kind in CLAIM_KINDS and s.over and self.closed:
+            return "BW-END-2", f"'{kind}' after the game ended ({s.winner} won): no event may follow the end", "kind"
         if kind == "destroyed":
             m = self.monster(s, event["monster"], "monster")
-            if s.alive(m):
+            alt = self.resync.unslipped(f"{m.name}'s HP left", m.hp_left)
+            if s.alive(m) and alt is not None and alt <= 0:      # the HP left stated was the slip
+                s.destroy(m, True)
+            elif s.alive(m):
                 s.destroy(m, True)
                 return ("BW-ATK-8", f"{m.name} has {m.damage} damage and {m.hp} HP: a monster is destroyed when "
                         "its damage reaches its HP", "monster")
         if kind == "eliminated":
             p = self.player(s, event["player"], "player")
-            if s.out.get(p) is None:
+            alt = self.resync.unslipped(f"{p}'s HP", s.hp[p])
+            if s.out.get(p) is None and alt is not None and alt <= 0:     # the HP stated was the slip
+                s.eliminate(p, True)
+            elif s.out.get(p) is None:
                 hp = s.hp[p]
                 s.eliminate(p, True)
                 return "BW-END-1", f"{p} has {hp} HP: a player is removed at 0 HP or less", "player"
@@ -251,55 +261,6 @@ class BoneWarsRules:
                 return ("BW-CREATE-5", f"the log gives {m.name} the Traits {self.rules.trait_list(stated) or 'none'}, "
                         f"but the union of its parts' is {self.rules.trait_list(m.traits) or 'none'}", "traits")
         return None
-
-    @staticmethod
-    def _player_hit(s: BoneWarsState, p: str, resync: ResyncReferee, amount: Any, hp: Any) -> Claim | None:
-        out = s.last
-        rule = (out.player_rule.get(p) if out else None) or ("BW-ATK-9" if out is not None and out.blocked
-                                                              else "BW-ATK-10")
-        computed = out.player_dmg.get(p, 0) if out else 0
-        found: Claim | None = None
-        bad_hp = hp is not None and not resync.in_step(f"{p}'s HP", hp, s.hp[p])
-        if amount is not None and amount != computed:
-            found = rule, f"the log says the damage to {p} is {amount!r}, but the rules give {computed!r}", "damage"
-        elif bad_hp:
-            found = rule, f"the log says {p}'s HP is {hp!r}, but the rules give {s.hp[p]!r}", "hp_left"
-        if hp is not None:                          # as recorded
-            s.hp[p] = hp
-        elif amount is not None:
-            s.hp[p] -= amount - computed
-        if s.hp[p] <= 0 and s.out.get(p) is None:
-            s.eliminate(p, True)
-        elif s.hp[p] > 0 and s.out.get(p) is not None and out is not None and p in out.eliminated:
-            out.eliminated.remove(p)
-            s.uneliminate(p)
-        return found
-
-    @staticmethod
-    def _monster_hit(s: BoneWarsState, resync: ResyncReferee, m: Monster, amount: Any, hp: Any) -> Claim | None:
-        out = s.last
-        computed = out.monster_dmg.get(m.name, 0) if out else 0
-        found: Claim | None = None
-        bad_hp = hp is not None and not resync.in_step(f"{m.name}'s HP left", hp, m.hp_left)
-        if (amount is not None and amount != computed) or bad_hp:
-            fight = out.fight if out is not None else None
-            if fight and fight[1] is m and (amount is None or amount == fight[4]) and \
-                    (hp is None or hp == max(0, fight[5] - fight[4])):
-                found = ("BW-ATK-6", f"the log says {m.name} takes {amount!r}: that is {fight[0].name}'s attack "
-                         f"without {m.name}'s Intimidating penalty", "amount" if amount is not None else "hp_left")
-            else:
-                found = ("BW-ATK-7", f"the log says {m.name} takes {amount!r} and has {hp!r} HP left, but the rules give "
-                         f"{computed} and {m.hp_left} HP left", "amount" if amount != computed else "hp_left")
-        if hp is not None and hp != m.hp_left:      # as recorded
-            m.damage = m.hp - hp
-        elif amount is not None:
-            m.damage += amount - computed
-        if s.alive(m) and m.damage >= m.hp:
-            s.destroy(m, True)
-        elif not s.alive(m) and m.damage < m.hp and out is not None and m.name in out.destroyed:
-            out.destroyed.remove(m.name)
-            s.restore(m)
-        return found
 
 
 def contract(game: Game) -> BoneWarsRules:

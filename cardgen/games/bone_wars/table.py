@@ -40,8 +40,10 @@ class Outcome:
     player_rule: dict[str, str] = field(default_factory=dict)     # player → the rule that computed it
     destroyed: list[str] = field(default_factory=list)
     eliminated: list[str] = field(default_factory=list)
-    #: a blocked attack: (attacker, blocker, its dice, the Str penalty, the damage without it, HP left before)
+    #: a blocked attack: (attacker, blocker, their dice, the arithmetic, the blocker's HP left before)
     fight: tuple = ()
+    #: an unblocked attack: (attacker, the defender's roll or None)
+    blow: tuple = ()
 
 
 class Table:
@@ -115,7 +117,7 @@ class Table:
         if self.last is not None:
             o = self.last
             other.last = Outcome(o.where, o.blocked, dict(o.monster_dmg), dict(o.player_dmg), dict(o.player_rule),
-                                 list(o.destroyed), list(o.eliminated), o.fight)
+                                 list(o.destroyed), list(o.eliminated), o.fight, o.blow)
 
     # -- who is where --------------------------------------------------------------------
 
@@ -300,9 +302,7 @@ class Table:
         self.last = out
         res = blocked_combat(self.rules, a, b, ra, rb)
         before = b.hp_left
-        if res.penalty:
-            out.fight = (a, b, (ra, rb), res.penalty, blocked_combat(self.rules, a, b, ra + res.penalty, rb).damage,
-                         before)
+        out.fight = (a, b, ra, rb, res, before)
         if res.block_total > res.attack_total:
             return out, res, before, 0
         b.damage += res.damage
@@ -320,7 +320,7 @@ class Table:
         """BW-ATK-10: (the outcome, whether the defender's roll beat the Str)."""
         a = c.attacker
         self.combat = None
-        out = Outcome(where, False)
+        out = Outcome(where, False, blow=(a, roll))
         self.last = out
         if roll is not None and roll > a.str:
             out.player_rule[c.defender] = "BW-ATK-10"
