@@ -17,6 +17,11 @@ plain default here):
 - ``finish(state) -> [(rule, message)]``: what the end of the log leaves wrong;
 - ``final(state) -> dict``: the final claims ``expect`` is compared with (default:
   ``state.result()``).
+- ``upcoming(events)``: before each event, the log's later events (an iterator, read only as far as
+  needed): a game that follows the log's own markers may look ahead (was an event made out of turn,
+  or does it start the next turn?);
+- ``accepts(state, action) -> bool`` and ``why_not_all(state, action) -> [why]`` (see
+  :class:`~cardgen.play.replay.StateReferee`).
 """
 
 from __future__ import annotations
@@ -62,6 +67,9 @@ class StateEngine(BaseEngine):
 
     def apply(self, ev: Event) -> None:
         event = {"kind": ev.kind, **ev.fields}
+        upcoming = getattr(self.rules, "upcoming", None)
+        if upcoming is not None:        # optional hook: the log's later events, read only as far as needed
+            upcoming({"kind": e.kind, **e.fields} for e in self.ahead(ev))
         try:
             found = self.referee.event(ev.index, event)
         except LogError as e:           # a name the log gets wrong: at its event when the contract has no place

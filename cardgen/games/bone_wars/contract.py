@@ -10,7 +10,7 @@ keeps them as recorded so one slip is one problem.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cardgen.content.model import Game
@@ -20,6 +20,7 @@ from cardgen.games.bone_wars.claims import Claim, monster_hit, player_hit
 from cardgen.games.bone_wars.rules import Monster
 from cardgen.games.bone_wars.setup import new_state, rules_of
 from cardgen.games.bone_wars.state import DEFEND_ROLL, DROP_ATTACK, BoneWarsState
+from cardgen.games.bone_wars.table import PLAY
 from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, HIDDEN, NO_BLOCK, TURN_KINDS
 from cardgen.games.bone_wars.whynot import why_not, why_not_all
 from cardgen.play.api import Action, GameState
@@ -39,6 +40,7 @@ class BoneWarsRules:
         #: (a number written wrong, then played on from the right one) is back in step, silently
         self.resync = ResyncReferee(Problems(), {}, False)
         self.closed = False
+        self.ahead: Iterator[Mapping[str, Any]] = iter(())
         self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max,
                              chance_mode="explicit_stochastic", information="imperfect", utility="general_sum",
                              max_game_length=20_000)
@@ -108,6 +110,10 @@ class BoneWarsRules:
         contenders: list[str] | None = [str(p) for p in players]
         for i, rnd in enumerate(rounds):
             rolls = {str(k): v for k, v in rnd.items()} if isinstance(rnd, Mapping) else {}
+            for p, v in rolls.items():
+                if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= r.die:
+                    out.append(("BW-SETUP-3", f"{p}'s turn-order d{r.die} shows {v!r}, but a d{r.die} shows "
+                                f"1–{r.die}", f"turn_order_rolls[{i}]"))
             if contenders is None:
                 out.append(("BW-SETUP-3", "the first player already rolled highest: only a tie for the highest roll "
                             "is re-rolled", f"turn_order_rolls[{i}]"))
@@ -126,15 +132,41 @@ class BoneWarsRules:
     def final(self, state: GameState) -> dict[str, Any]:
         return state.result()
 
+    def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
+        self.ahead = events
+
+    def out_of_turn(self, s: BoneWarsState, p: str | None) -> bool:
+        """An edit or attack by a player whose turn the log has not started — a draw is due from
+        them and the log goes on with the current player, or with that player's own draw later —
+        is made outside their turn (BW-CREATE-1, BW-TURN-1); the turn stays the current player's.
+        So is an edit by another player while an attack awaits its answer. (With the pile empty no
+        draw marks a turn: the event starts the next player's turn.)"""
+        cur = s.current
+        if cur is None or p is None or p == cur or s.out.get(p) is not None:
+            return False
+        if s.combat is not None:
+            return True
+        if s.pile <= 0:
+            return False
+        nxt = next((e for e in self.ahead if e.get("kind") in TURN_KINDS), None)
+        if nxt is None:
+            return False
+        who = str(nxt.get("player") or "").strip().lower()
+        if who == cur.lower():
+            return nxt.get("kind") != "draw" or not s.begun
+        return nxt.get("kind") == "draw" and who == p.lower()
+
     def accepts(self, state: GameState, action: Action) -> bool:
         """What the state allows though its list has it otherwise: a card drawn face down (the
-        outcome is left hidden) and a monster created under the log's own name (the state's own
-        games name them M1, M2…)."""
+        outcome is left hidden), a monster created under the log's own name (the state's own
+        games name them M1, M2…) and a block by a monster a log laid down during the attack."""
         assert isinstance(state, BoneWarsState)
         if action.kind == "draw" and action.get("card") == HIDDEN:
             return why_not(state, action.with_fields(card=next(iter(state.unseen), None))) is None
         if action.kind == "create" and action["monster"] not in state.monsters:
             return action.with_fields(monster=state.next_name()) in state.legal_actions()
+        if action.kind == "block":      # by a monster laid down during the attack (reported at its create)
+            return not why_not_all(state, action)
         return False
 
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
@@ -146,12 +178,14 @@ class BoneWarsRules:
             return []
         p = self.player(s, event["player"], "player") if event.get("player") is not None else None
         out: list[Action] = []
+        if s.current is None and p is not None and kind in TURN_KINDS and s.setup == PLAY and not s.over:
+            s.begin_turn(p)     # no first player settled (reported at the header): the log's first actor starts
         c = s.combat
         if c is not None and kind not in COMBAT_KINDS[c.stage] and kind not in EDIT_KINDS:
             out.append(Action.make(DROP_ATTACK, player=c.defender))      # an attack left unanswered
             c = None
         if c is None and kind in TURN_KINDS and s.current is not None and p != s.current and s.begun \
-                and s.out.get(p or "") is None:
+                and s.out.get(p or "") is None and not (kind in ("attack", *EDIT_KINDS) and self.out_of_turn(s, p)):
             out.append(Action.make("end_turn", player=s.current, to=None if p == s.next_player(s.current) else p))
         if c is not None and c.stage == "block" and kind in ("roll", "take_damage"):
             out.append(Action.make("block", player=c.defender, monster=NO_BLOCK))
@@ -205,6 +239,8 @@ class BoneWarsRules:
         is stated in; each is then kept as recorded (the log plays on from it)."""
         assert isinstance(state, BoneWarsState)
         s, kind = state, event.get("kind")
+        if kind in CLAIM_KINDS and s.over and self.closed:
+            return "BW-END-2", f"'{kind}' after the game ended ({s.winner} won): no event may follow the end", "kind"
         if kind in EDIT_KINDS:
             return self._stats(s, event)
         if kind == "take_damage" or (kind == "damage" and event.get("player") is not None):
@@ -214,8 +250,6 @@ class BoneWarsRules:
         if kind == "damage":
             return monster_hit(s, self.resync, self.monster(s, event["monster"], "monster"), event.get("amount"),
                                      event.get("hp_left"))
-        if kind in CLAIM_KINDS and s.over and self.closed:
-            return "BW-END-2", f"'{kind}' after the game ended ({s.winner} won): no event may follow the end", "kind"
         if kind == "destroyed":
             m = self.monster(s, event["monster"], "monster")
             alt = self.resync.unslipped(f"{m.name}'s HP left", m.hp_left)

@@ -262,7 +262,7 @@ class BoneWarsState(Table, GameState):
             self._edit(k, p, f)
         elif k == "attack":
             self.begun = True
-            self.attack(p, self.on_table(f["monster"]), f["target"])
+            self.attack(p, self.on_table(f["monster"]), f["target"], own_turn=p == self.current)
             if self.record:
                 self._log({"kind": "attack", "player": p, "monster": f["monster"], "target": f["target"]})
         elif k == "block":

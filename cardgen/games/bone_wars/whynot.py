@@ -122,7 +122,7 @@ def _edit(s: BoneWarsState, a: Action) -> Iterator[Why]:
     rule, does, what = EDITS[k]
     if k != "create":
         yield from _mine(s, a, rule, "edit")
-    if s.combat is not None or (p != s.current and s.current is not None):
+    if p != s.current and s.current is not None:
         yield "BW-CREATE-1", f"{p} {does} during {s.current}'s turn {s.turn}: a player creates or edits only in " \
                              "their own Creation Phase"
     else:
@@ -190,7 +190,7 @@ def _attack(s: BoneWarsState, a: Action) -> Iterator[Why]:
         how = "was created" if m.born == s.turn else "had a part replaced"
         yield "BW-CREATE-6", f"{m.name} {how} this turn and has no {s.rules.trait('haste')}: it cannot attack " \
                              f"until {p}'s next turn", "monster"
-    if target == p:
+    if target == (m.owner if m is not None else p):
         yield "BW-ATK-2", f"{p} attacks an opponent, not themselves", "target"
     elif s.out.get(target) is not None:
         yield "BW-ATK-2", f"{target} is out of the game; attacks go to an opponent still in the game", "target"
