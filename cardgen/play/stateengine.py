@@ -13,7 +13,8 @@ plain default here):
 - ``setup_problems(game, header) -> [(rule, message, header key or None)]``: the setup facts a
   header gets wrong that still let the game be played (e.g. a starting player who should not
   start); a header the game cannot be set up from at all raises ``LogError`` from ``new_state``;
-- ``describe(state, event) -> str | None``: the trace line of an event (``--trace``);
+- ``describe(state, event) -> str | list[str] | None``: the trace line(s) of an event (``--trace``;
+  lines after the first are written as given);
 - ``finish(state) -> [(rule, message)]``: what the end of the log leaves wrong;
 - ``final(state) -> dict``: the final claims ``expect`` is compared with (default:
   ``state.result()``).
@@ -80,8 +81,11 @@ class StateEngine(BaseEngine):
             self.ref.violation(r.rule, r.message, ev.at(r.field) if r.field else ev.loc)
         describe = getattr(self.rules, "describe", None)
         text = describe(self.state, event) if describe else None
-        if text:
-            self._t(ev, text)
+        lines = [text] if isinstance(text, str) else list(text or ())
+        if lines:
+            self._t(ev, lines[0])
+            for line in lines[1:]:          # the event's further lines (a list from ``describe``)
+                self.ref.trace(line)
 
     def finish(self) -> None:
         hook = getattr(self.rules, "finish", None)

@@ -30,7 +30,7 @@ def blow_text(s: BoneWarsState, p: str) -> str:
     if out is None:
         return ""
     if out.blow:
-        a, roll = out.blow
+        a, roll, _ = out.blow
         rolled = f"{p} rolls {roll} against {a.name}'s Str {a.str}: " if roll is not None else ""
         if p not in out.player_dmg:
             return f" ({rolled}no damage)"

@@ -21,6 +21,7 @@ from cardgen.games.bone_wars.rules import Monster
 from cardgen.games.bone_wars.setup import new_state, rules_of
 from cardgen.games.bone_wars.state import DEFEND_ROLL, DROP_ATTACK, BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
+from cardgen.games.bone_wars.trace import describe, table
 from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, HIDDEN, NO_BLOCK, TURN_KINDS
 from cardgen.games.bone_wars.whynot import why_not, why_not_all
 from cardgen.play.api import Action, GameState
@@ -40,6 +41,8 @@ class BoneWarsRules:
         #: (a number written wrong, then played on from the right one) is back in step, silently
         self.resync = ResyncReferee(Problems(), {}, False)
         self.closed = False
+        self.turn_was = 0                   # the turn before the event being replayed (for the trace)
+        self.ended: list[str] = []          # the table at a turn's end the event's marker closed
         self.ahead: Iterator[Mapping[str, Any]] = iter(())
         self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max,
                              chance_mode="explicit_stochastic", information="imperfect", utility="general_sum",
@@ -129,6 +132,17 @@ class BoneWarsRules:
                         "re-roll until one is highest", f"turn_order_rolls[{len(rounds) - 1}]"))
         return out
 
+    def describe(self, state: GameState, event: Mapping[str, Any]) -> list[str]:
+        """The trace of ``event``: what it did, and the table when it ended a turn."""
+        assert isinstance(state, BoneWarsState)
+        s = state
+        lines = describe(s, event)
+        if event.get("kind") == "end_turn":
+            self.ended = table(s, f"after turn {self.turn_was} ({event.get('player')})")
+        if s.turn != self.turn_was and self.ended:
+            lines += [*self.ended, f"      turn {s.turn} · {s.current}"]
+        return [*lines[:1], *(ln if ln.startswith("      ") else f"      {ln}" for ln in lines[1:])]
+
     def final(self, state: GameState) -> dict[str, Any]:
         return state.result()
 
@@ -178,6 +192,7 @@ class BoneWarsRules:
             return []
         p = self.player(s, event["player"], "player") if event.get("player") is not None else None
         out: list[Action] = []
+        self.turn_was, self.ended = s.turn, []
         if s.current is None and p is not None and kind in TURN_KINDS and s.setup == PLAY and not s.over:
             s.begin_turn(p)     # no first player settled (reported at the header): the log's first actor starts
         c = s.combat
@@ -187,6 +202,7 @@ class BoneWarsRules:
         if c is None and kind in TURN_KINDS and s.current is not None and p != s.current and s.begun \
                 and s.out.get(p or "") is None and not (kind in ("attack", *EDIT_KINDS) and self.out_of_turn(s, p)):
             out.append(Action.make("end_turn", player=s.current, to=None if p == s.next_player(s.current) else p))
+            self.ended = table(s, f"after turn {s.turn} ({s.current})")
         if c is not None and c.stage == "block" and kind in ("roll", "take_damage"):
             out.append(Action.make("block", player=c.defender, monster=NO_BLOCK))
         if kind == "draw":

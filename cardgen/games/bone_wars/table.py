@@ -42,7 +42,7 @@ class Outcome:
     eliminated: list[str] = field(default_factory=list)
     #: a blocked attack: (attacker, blocker, their dice, the arithmetic, the blocker's HP left before)
     fight: tuple = ()
-    #: an unblocked attack: (attacker, the defender's roll or None)
+    #: an unblocked attack: (attacker, the defender's roll or None, the defender)
     blow: tuple = ()
 
 
@@ -320,7 +320,7 @@ class Table:
         """BW-ATK-10: (the outcome, whether the defender's roll beat the Str)."""
         a = c.attacker
         self.combat = None
-        out = Outcome(where, False, blow=(a, roll))
+        out = Outcome(where, False, blow=(a, roll, c.defender))
         self.last = out
         if roll is not None and roll > a.str:
             out.player_rule[c.defender] = "BW-ATK-10"
