@@ -13,54 +13,17 @@ stated consequences (stats, damage, HP left, destroyed, eliminated, HP at a turn
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
+from cardgen.games.bone_wars.actions import _act, _die, _draw_actions, _two_dice, edit_actions
 from cardgen.games.bone_wars.observe import Observation
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, can_attack, turn_order
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Table
 from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import die_outcomes
 
 DEFEND_ROLL = "defend_roll"     # the unblocked defender chooses to roll (not a log event)
 DROP_ATTACK = "drop_attack"     # a replayed log leaves an attack unanswered (never legal: the replay's)
-
-
-@cache
-def _die(kind: str, sides: int, field: str, player: str | None = None) -> tuple[tuple[Action, float], ...]:
-    return tuple(die_outcomes(kind, sides, field, player=player))
-
-
-@cache
-def _two_dice(sides: int) -> list[tuple[Action, float]]:
-    """The blocked attack's two dice (one list shared by every state: read, never changed)."""
-    p = 1.0 / (sides * sides)
-    return [(Action(kind="roll", items=(("attacker", a), ("blocker", b))), p)
-            for a in range(1, sides + 1) for b in range(1, sides + 1)]
-
-
-_EDITS: dict[tuple[str, ...], Action] = {}      # the edit actions made so far, by a flat key
-
-
-@cache
-def _draw_actions(kind: str, p: str | None) -> dict[str, Action]:
-    return _DrawActions(kind, p)
-
-
-class _DrawActions(dict):
-    def __init__(self, kind: str, p: str | None):
-        super().__init__()
-        self.kind, self.p = kind, p
-
-    def __missing__(self, cid: str) -> Action:
-        a = self[cid] = Action(self.kind, (("player", self.p), ("card", cid)))
-        return a
-
-
-@cache
-def _act(kind: str, *items: tuple[str, Any]) -> Action:
-    return Action(kind, items)
 
 
 class BoneWarsState(Table, GameState):
@@ -175,7 +138,7 @@ class BoneWarsState(Table, GameState):
         if self.phase != "destroy" and self.edits < self.rules.edits_per_turn:
             cards = self.hand_cards(p)
             if cards:
-                out = self._edits(p, cards)
+                out = edit_actions(self, p, cards)
         out_ = self.out
         opponents = [t for t in self.players if t != p and out_[t] is None]
         turn = self.turn
@@ -183,42 +146,6 @@ class BoneWarsState(Table, GameState):
             if m.owner == p and can_attack(m, turn):
                 out += [_act("attack", ("player", p), ("monster", m.name), ("target", t)) for t in opponents]
         out.append(_act("end_turn", ("player", p)))
-        return out
-
-    def _edits(self, p: str, cards: list[str]) -> list[Action]:
-        """Every create and edit ``p`` may make with ``cards`` (BW-CREATE-2…4)."""
-        name = self.next_name()
-        acts = _EDITS
-        if len(acts) > 200_000:         # bounded: names and cards repeat from game to game
-            acts.clear()
-        out = []
-        for cid in cards:
-            key: tuple[str, ...] = ("create", p, cid, name)
-            a = acts.get(key)
-            if a is None:
-                a = acts[key] = Action("create", (("player", p), ("card", cid), ("monster", name)))
-            out.append(a)
-        parts, room = self.parts, self.rules.max_parts
-        for m in self.monsters.values():
-            if m.owner != p:
-                continue
-            types = {x.part: x.id for x in m.parts}
-            can_add = len(m.parts) < room
-            for cid in cards:
-                old = types.get(parts[cid].part)
-                if old is not None:
-                    key = ("replace_part", p, m.name, cid, old)
-                    a = acts.get(key)
-                    if a is None:
-                        a = acts[key] = Action("replace_part", (("player", p), ("monster", m.name), ("card", cid),
-                                                                ("replaces", old)))
-                    out.append(a)
-                elif can_add:
-                    key = ("add_part", p, m.name, cid)
-                    a = acts.get(key)
-                    if a is None:
-                        a = acts[key] = Action("add_part", (("player", p), ("monster", m.name), ("card", cid)))
-                    out.append(a)
         return out
 
     # --- apply --------------------------------------------------------------------------
