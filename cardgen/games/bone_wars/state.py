@@ -217,10 +217,11 @@ class BoneWarsState(Table, GameState):
             raise ValueError(f"not a Bone Wars action: {action}")
 
     def _edit(self, k: str, p: str, f: Mapping[str, Any]) -> None:
-        self.begun = True
-        if self.phase == "draw":
-            self.phase = "create"
-        self.edits += 1
+        if p == self.current:       # (a replayed log's edit out of turn leaves the turn as it was)
+            self.begun = True
+            if self.phase == "draw":
+                self.phase = "create"
+            self.edits += 1
         part = self.parts[f["card"]]
         if self.take(p, part.id) != "known":
             self.reveal(part.id)
