@@ -57,7 +57,12 @@ class StateEngine(BaseEngine):
         hook = getattr(self.rules, "setup_problems", None)
         for rule, message, key in (hook(self.game, self.header) if hook else ()):
             self.ref.violation(rule, message, self.header_locs.get(key) if key else self.header_locs.get("game"))
-        self.referee = StateReferee(self.rules, self.header)
+        try:
+            self.referee = StateReferee(self.rules, self.header)
+        except LogError as e:           # a header the game cannot be set up from: at the header
+            if e.loc is None:
+                e.loc = self.header_locs.get("players") or self.header_locs.get("game")
+            raise
 
     @property
     def state(self) -> GameState:
