@@ -51,6 +51,8 @@ class BoneWarsRules:
     # -- the log's names ----------------------------------------------------------------------
 
     def card(self, value: Any, field: str) -> str:
+        if isinstance(value, str) and value in self.parts:       # an id, as written by the state
+            return value
         try:
             return str(self.cards.find(value).id)
         except NotFound as e:
@@ -58,6 +60,8 @@ class BoneWarsRules:
 
     @staticmethod
     def player(s: BoneWarsState, value: Any, field: str) -> str:
+        if isinstance(value, str) and value in s.seat:
+            return value
         try:
             return Names("player", [(p, p) for p in s.players]).find(value)
         except NotFound as e:
@@ -67,6 +71,8 @@ class BoneWarsRules:
 
     @staticmethod
     def monster(s: BoneWarsState, value: Any, field: str) -> Monster:
+        if isinstance(value, str) and (value in s.monsters or value in s.graveyard):
+            return s.monsters.get(value) or s.graveyard[value]
         try:
             return Names("monster", [*s.graveyard.items(), *s.monsters.items()]).find(value)
         except NotFound as e:
