@@ -131,14 +131,18 @@ class StateReferee:
 
     def event(self, index: int, event: Mapping[str, Any]) -> list[Rejection]:
         """Replay one event; the rejections it caused (the first broken rule, or every one the
-        contract's ``why_not_all`` names)."""
+        contract's ``why_not_all`` names; with ``every_slip``, every rejected action's and a wrong
+        stated consequence too)."""
         found: list[Rejection] = []
         actions = self.rules.actions_of(self.state, event)
         #: optional hook: an action the log stands for that is legal though not listed — a chance
         #: outcome the log leaves hidden (a card drawn face down)
         accepts = getattr(self.rules, "accepts", None)
+        #: optional flag: each distinct slip of one event is its own problem — every action is
+        #: checked, and the stated consequences too, after a rejection (default: the first only)
+        every_slip = getattr(self.rules, "every_slip", False)
         for a in actions:
-            if not found and not allowed_at(self.state, a) and not (accepts is not None and accepts(self.state, a)):
+            if (every_slip or not found) and not allowed_at(self.state, a) and not (accepts is not None and accepts(self.state, a)):
                 #: optional hook: every rule the action breaks (distinct slips in one event), first first
                 every = getattr(self.rules, "why_not_all", None)
                 for rule, message, *at in (every(self.state, a) if every is not None else ()) or \
@@ -150,11 +154,12 @@ class StateReferee:
                 if not found:
                     raise
                 break
-        if not found:
-            wrong = self.rules.claims(self.state, event)
-            if wrong is not None:
-                last = actions[-1] if actions else Action(str(event.get("kind", "")))
-                found.append(Rejection(index, last, *wrong))
+        else:
+            if every_slip or not found:
+                wrong = self.rules.claims(self.state, event)
+                if wrong is not None:
+                    last = actions[-1] if actions else Action(str(event.get("kind", "")))
+                    found.append(Rejection(index, last, *wrong))
         self.rejections += found
         return found
 

@@ -41,6 +41,8 @@ class BoneWarsRules:
         #: (a number written wrong, then played on from the right one) is back in step, silently
         self.resync = ResyncReferee(Problems(), {}, False)
         self.closed = False
+        #: each distinct slip of one event is one problem (the shared replay's optional flag)
+        self.every_slip = True
         self.turn_was = 0                   # the turn before the event being replayed (for the trace)
         self.ended: list[str] = []          # the table at a turn's end the event's marker closed
         self.ahead: Iterator[Mapping[str, Any]] = iter(())
