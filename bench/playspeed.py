@@ -48,10 +48,14 @@ def floor_rate(slug: str, game: Any, pkg: Any, seconds: float) -> tuple[int, flo
     except ModuleNotFoundError:
         return None
     setups, floor = _setups(game, pkg), mod.Floor(game)
+    by_setup = getattr(mod, "play_setup", None)     # a floor may take the setup (a log header) whole
 
     def one(i: int) -> None:
         s = setups[i % len(setups)]
-        mod.play(floor, [p["class"] for p in s["players"]], bool(s.get("starting_loot")), random.Random(i))
+        if by_setup is not None:
+            by_setup(floor, s, random.Random(i))
+        else:
+            mod.play(floor, [p["class"] for p in s["players"]], bool(s.get("starting_loot")), random.Random(i))
     return _for(seconds, one)
 
 

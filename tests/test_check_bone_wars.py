@@ -14,14 +14,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgen.builder.check import Referee
 from cardgen.content.loader import load_game
-from cardgen.content.playlog import Event
-from cardgen.core.problems import Loc, Problems
-from cardgen.games.bone_wars.engine import Engine
-from cardgen.games.bone_wars.vocab import EVENTS
+from cardgen.content.playlog import read
+from cardgen.core.problems import Problems
+from cardgen.games.bone_wars import PACKAGE
+from cardgen.games.bone_wars.contract import contract
+from cardgen.games.bone_wars.vocab import CLAIM_KINDS, EVENTS
+from cardgen.play.playout import play, random_agent
+from cardgen.play.replay import StateReferee
 from tests import checklogs
-from tests.checklogs import dump, edit, load, to_jsonl, write
+from tests.checklogs import dump, edit, to_jsonl, write
 from tests.checklogs import ev as _ev
 from tests.conftest import ROOT, run_cli
 
@@ -439,39 +441,13 @@ def test_checker_never_raises_on_fuzzed_logs(tmp_path, doc, jsonl):
 _GAME = load_game(ROOT, GAME, Problems())
 
 
-def simulate(seed: int, players: int, max_events: int = 400) -> dict:
-    """Play a game by picking uniformly among the engine's legal events and rolling dice."""
-    rnd = random.Random(seed)
-    names = ["ana", "ben", "cy", "dee"][:players]
-    deck = [c.id for c in _GAME.cards if c.type == "part" for _ in range(c.copies)]
-    rnd.shuffle(deck)
-    rolls = [{p: rnd.randint(1, 20) for p in names}]
-    while list(rolls[-1].values()).count(max(rolls[-1].values())) > 1:
-        top = max(rolls[-1].values())
-        rolls.append({p: rnd.randint(1, 20) for p, v in rolls[-1].items() if v == top})
-    header = {"game": GAME, "rules_version": "1.0", "players": names, "turn_order_rolls": rolls,
-              "deals": {p: [deck.pop() for _ in range(7)] for p in names}}
-    eng = Engine(_GAME, json.loads(json.dumps(header)), {}, Referee(Problems(), {}, False))
-    eng.start()
-    events: list[dict] = []
-    while len(events) < max_events:
-        options = eng.legal_events()
-        if not options:
-            break
-        ev = dict(rnd.choice(options))
-        if ev["kind"] == "draw":
-            ev["card"] = deck.pop()
-        for k in ("attacker", "blocker", "defender"):
-            if k in ev:
-                ev[k] = rnd.randint(1, 20)
-        if ev.get("monster", "") is None:
-            ev["monster"] = f"M{len(events)}"
-        events.append(ev)
-        full = {k: None for k in EVENTS[ev["kind"]]} | ev
-        eng.before(Event(len(events), ev["kind"], full, Loc("sim", len(events), 1)))
-        eng.apply(Event(len(events), ev["kind"], full, Loc("sim", len(events), 1)))
-        assert not eng.ref.problems.has_errors, (ev, eng.ref.problems.items)
-    return {**header, "events": events, "_final": eng.final()}
+def simulate(seed: int, players: int) -> dict:
+    """A game played by picking uniformly among the state's legal actions (dice and draws from
+    its chance outcomes), every card dealt and drawn recorded: its log and result."""
+    state = PACKAGE.new_state(_GAME, {"game": GAME, "players": ["ana", "ben", "cy", "dee"][:players]})
+    assert play(state, random_agent, random.Random(seed), 20_000).finished
+    doc = {"rules_version": "1.0", **state.log_header(), "events": state.log_events()}
+    return {**doc, "_final": state.result()}
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -485,22 +461,38 @@ def test_simulated_games_from_legal_events_are_legal(tmp_path, seed, players):
     assert after == final
 
 
-def test_legal_next_follows_the_state():
-    header = load(BASE)
-    events = header.pop("events")
-    header.pop("expect")
-    eng = Engine(_GAME, header, {}, Referee(Problems(), {}, False))
-    eng.start()
-    assert eng.legal_next() == ["draw"]
+def _replayed(path: Path) -> tuple[StateReferee, list[tuple[str, set[str]]]]:
+    """A log's events replayed over the contract; (kind, the kinds of the state's legal actions and
+    chance outcomes before it) for each."""
+    log = read(path)
+    rules = contract(_GAME)
+    ref = StateReferee(rules, log.header)
     seen = []
-    for i, ev in enumerate(events[:4]):
-        full = {k: None for k in EVENTS[ev["kind"]]} | ev
-        eng.apply(Event(i, ev["kind"], full, Loc("t", i + 1, 1)))
-        seen.append(eng.legal_next())
-    assert "create" in seen[0] and "attack" not in seen[0]
-    assert seen[1][:1] == ["attack"] and "create" not in seen[1]   # Rex has Haste
-    assert seen[2] == ["block", "take_damage", "roll"]             # ben answers; nothing can block: may skip it
-    assert seen[3] == ["take_damage", "roll"]                      # no monster able to block
+    for ev in log.events:
+        s = ref.state
+        seen.append((ev.kind, {a.kind for a in s.legal_actions()} | {a.kind for a, _ in s.chance_outcomes()}))
+        assert not ref.event(ev.index, {"kind": ev.kind, **ev.fields}), ev
+    return ref, seen
+
+
+def test_the_legal_actions_follow_the_state(tmp_path):
+    _ref, seen = _replayed(write(tmp_path, BASE))
+    assert seen[0][1] == {"draw"}                                   # a turn starts with a draw
+    assert "create" in seen[1][1] and "attack" not in seen[1][1]
+    assert "attack" in seen[2][1] and "create" not in seen[2][1]    # Rex has Haste; the Creation Phase is over
+    assert seen[3][1] == {"block"}                                  # ben answers: nothing can block, 'none'
+    assert seen[4][1] == {"take_damage", "defend_roll"}             # unblocked: take it, or roll
+
+
+@pytest.mark.parametrize("name", ["BASE", "SHORT", "THREE", "SKIP", "duel-2p.yaml", "three-way-3p.yaml"])
+def test_every_event_of_a_legal_log_replays_legal(tmp_path, name):
+    path = write(tmp_path, BASES[name]) if name in BASES else EXAMPLES / name
+    ref, seen = _replayed(path)
+    assert all(kind in CLAIM_KINDS or kind in legal or (kind == "roll" and "defend_roll" in legal)
+               or (kind in ("roll", "take_damage") and "block" in legal) or (kind == "draw" and "end_turn" in legal)
+               for kind, legal in seen), seen
+    if name.endswith(".yaml") or name == "SHORT":
+        assert ref.state.is_terminal() and ref.state.legal_actions() == []      # claims only, then nothing
 
 
 # --- more checks ---------------------------------------------------------------------------
@@ -547,15 +539,6 @@ def test_the_rules_numbers_come_from_params(game_copy, old, new, rule):
     g = game_copy(GAME)
     g.edit("rules/bone_wars/params.yaml", old, new)
     checklogs.assert_params_decide(GAME, g.root, BASE, rule)
-
-
-@pytest.mark.parametrize("name", ["BASE", "SHORT", "THREE", "SKIP", "duel-2p.yaml", "three-way-3p.yaml"])
-def test_legal_next_allows_every_event_of_a_legal_log(tmp_path, name):
-    path = write(tmp_path, BASES[name]) if name in BASES else EXAMPLES / name
-    eng, seen = checklogs.replay_engine(Engine, _GAME, GAME, path)
-    checklogs.assert_every_event_was_legal(seen)
-    if name.endswith(".yaml") or name == "SHORT":
-        assert eng.over and eng.legal_next() == ["damage", "destroyed", "eliminated"]   # claims only
 
 
 # --- issue 20: one slip, one problem; the rule that was broken -----------------------------------
@@ -672,3 +655,26 @@ def test_an_hp_written_wrong_then_right_is_one_problem(tmp_path):
     checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-ATK-10", "error", line)})
     text = text.replace("ben: 17}}", "ben: 16}}").replace("hp_left: 12}", "hp_left: 11}").replace("ben: 12}", "ben: 11}")
     checklogs.assert_reports_exactly(GAME, write(tmp_path, text), {("BW-ATK-10", "error", line)})
+
+
+def test_a_roll_left_out_is_atk_6_where_the_blow_is_stated(tmp_path):
+    """The dice of a blocked attack forgotten, its damage stated: BW-ATK-6 at the damage's line
+    (the event that shows the roll is missing), not a claim of the wrong damage alone."""
+    text, line = edit(BASE, "  - {kind: roll, attacker: 10, blocker: 10}\n  - {kind: damage, monster: Plates, amount: 2, "
+                      "hp_left: 2}\n", "  - {kind: damage, monster: Plates, amount: 2, hp_left: 2}\n")
+    code, probs, _ = check(tmp_path, text)
+    checklogs.assert_reported(code, probs, "BW-ATK-6", line)
+    assert next(p for p in probs if p["severity"] == "error")["line"] == line
+    assert "not recorded: a 'roll' with attacker and blocker" in probs[0]["message"]
+
+
+@pytest.mark.parametrize("event,rule", [("{kind: roll, defender: 2}", "BW-ATK-6"),
+                                        ("{kind: roll, attacker: 3, blocker: 15}", "BW-ATK-6")])
+def test_a_roll_with_no_attack_is_atk_6_in_the_logs_words(tmp_path, event, rule):
+    """A roll whose attack is not in the log: BW-ATK-6 naming the log's own event ('roll'), never
+    an internal action."""
+    text, line = edit(BASE, "  - {kind: draw, player: ana, card: skull_frill}\n",
+                      f"  - {event}\n  - {{kind: draw, player: ana, card: skull_frill}}\n")
+    code, probs, _ = check(tmp_path, text)
+    first = next(p for p in probs if p["severity"] == "error")
+    assert (first["rule"], first["line"]) == (rule, line) and first["message"] == "'roll' with no attack to answer"

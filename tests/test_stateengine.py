@@ -99,7 +99,7 @@ class DrawRules:
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         return [Action.make("draw", player=event["player"], card=event.get("card"))]
 
-    def allows(self, state: GameState, action: Action) -> bool:
+    def accepts(self, state: GameState, action: Action) -> bool:
         """A face-down draw (no card named) is allowed whenever a named one could be."""
         assert isinstance(state, Draws)
         return action["player"] == state.players[state.turn] and (action.get("card") is None or

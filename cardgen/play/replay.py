@@ -15,9 +15,12 @@ metadata in :class:`GameInfo`, the initial state, and the hooks below). The
 A log often names less than a legal action does: a card drawn face down, a hand the table never
 showed. A game whose state can stand for what the log leaves unknown (a hand of known cards
 and a count of hidden ones, :class:`cardgen.play.hidden.Hand`) gives the optional hook
-``allows(state, action) -> bool`` — a predicate over the same rules its legal actions come
-from — instead of membership in the list. ``why_not`` and ``claims`` may name several broken
-rules, each a :class:`Finding` with the event's field it is about and a hint.
+``accepts(state, action) -> bool`` — a predicate over the same rules its legal actions come
+from — for an action that is legal though not listed. ``why_not`` and ``claims`` may name
+several broken rules, each a :class:`Finding` with the event's field it is about and a hint (or
+a tuple: (rule, message) or (rule, message, field)); ``why_not_all`` names every rule an action
+breaks; ``every_slip = True`` makes each distinct slip of one event its own problem (every
+action checked, and the stated consequences after a rejection too).
 
 :func:`replay_actions` is the cheap form a simulation uses: a game's own actions replayed on a
 fresh state, each of which must be legal at its point (a game the rules do not accept is an
@@ -92,19 +95,19 @@ class Finding:
     severity: Literal["error", "warning", "note"] = "error"
 
 
-#: what ``why_not``/``claims`` return: (rule, message), a finding, or several
-Findings = tuple[str, str] | Finding | Sequence[Finding]
+#: what ``why_not``/``claims`` return: (rule, message[, field]), a finding, or several
+Findings = tuple[str, str] | tuple[str, str, str] | Finding | Sequence[Finding | tuple[str, str] | tuple[str, str, str]]
 
 
-def findings(found: Findings | None) -> list[Finding]:
-    """``why_not``'s or ``claims``' answer as a list of findings."""
+def findings(found: Any) -> list[Finding]:
+    """``why_not``'s or ``claims``' answer (see :data:`Findings`) as a list of findings."""
     if found is None:
         return []
     if isinstance(found, Finding):
         return [found]
-    if isinstance(found, tuple) and len(found) == 2 and all(isinstance(x, str) for x in found):
-        return [Finding(str(found[0]), str(found[1]))]
-    return [f for f in found if isinstance(f, Finding)]
+    if isinstance(found, tuple) and 2 <= len(found) <= 3 and all(isinstance(x, str | None) for x in found):
+        return [Finding(str(found[0]), str(found[1]), found[2] if len(found) == 3 else None)]
+    return [g for f in found for g in findings(f)]
 
 
 @record(frozen=True)
@@ -169,23 +172,31 @@ class StateReferee:
 
     def event(self, index: int, event: Mapping[str, Any]) -> list[Rejection]:
         """Replay one event; the rejections it caused (those of its first broken action, or of
-        the consequences it states)."""
+        the consequences it states; with ``every_slip``, of every broken action and the
+        consequences too)."""
         found: list[Rejection] = []
-        allows = getattr(self.rules, "allows", None) or allowed_at
-        actions = self.rules.actions_of(self.state, event)
+        rules = self.rules
+        actions = rules.actions_of(self.state, event)
+        accepts = getattr(rules, "accepts", None)
+        every_slip = getattr(rules, "every_slip", False)
+        why_all = getattr(rules, "why_not_all", None)
+        broke = False
         for a in actions:
-            if not found and not allows(self.state, a):
-                named = findings(self.rules.why_not(self.state, a)) or [Finding(*_plain_why(self.state, a))]
+            if (every_slip or not found) and not allowed_at(self.state, a) \
+                    and not (accepts is not None and accepts(self.state, a)):
+                named = findings(why_all(self.state, a) if why_all is not None else None) \
+                    or findings(rules.why_not(self.state, a)) or [Finding(*_plain_why(self.state, a))]
                 found += [Rejection.of(index, a, f) for f in named]
             try:
                 self.state.apply_action(a)      # as recorded: the state moves on with the log
             except Exception:  # noqa: BLE001 - an action the state cannot take at all: already named
                 if not found:
                     raise
+                broke = True
                 break
-        if not found:
+        if not broke and (every_slip or not found):
             last = actions[-1] if actions else Action(str(event.get("kind", "")))
-            found += [Rejection.of(index, last, f) for f in findings(self.rules.claims(self.state, event))]
+            found += [Rejection.of(index, last, f) for f in findings(rules.claims(self.state, event))]
         self.rejections += found
         return found
 

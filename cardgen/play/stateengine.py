@@ -13,10 +13,16 @@ plain default here):
 - ``setup_problems(game, header) -> [(rule, message, header key or None)]``: the setup facts a
   header gets wrong that still let the game be played (e.g. a starting player who should not
   start); a header the game cannot be set up from at all raises ``LogError`` from ``new_state``;
-- ``describe(state, event) -> str | list[str] | None``: the trace line(s) of an event (``--trace``);
+- ``describe(state, event) -> str | list[str] | None``: the trace line(s) of an event (``--trace``;
+  lines after the first are written as given);
 - ``finish(state) -> [(rule, message)]``: what the end of the log leaves wrong;
 - ``final(state) -> dict``: the final claims ``expect`` is compared with (default:
   ``state.result()``).
+- ``upcoming(events)``: before each event, the log's later events (an iterator, read only as far as
+  needed): a game that follows the log's own markers may look ahead (was an event made out of turn,
+  or does it start the next turn?);
+- ``accepts(state, action) -> bool`` and ``why_not_all(state, action) -> [why]`` (see
+  :class:`~cardgen.play.replay.StateReferee`).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from cardgen.content.model import Game
-from cardgen.content.playlog import Event
+from cardgen.content.playlog import Event, LogError
 from cardgen.core.options import Opt
 from cardgen.play.api import GameState
 from cardgen.play.referee import BaseEngine
@@ -51,7 +57,12 @@ class StateEngine(BaseEngine):
         hook = getattr(self.rules, "setup_problems", None)
         for rule, message, key in (hook(self.game, self.header) if hook else ()):
             self.ref.violation(rule, message, self.header_locs.get(key) if key else self.header_locs.get("game"))
-        self.referee = StateReferee(self.rules, self.header)
+        try:
+            self.referee = StateReferee(self.rules, self.header)
+        except LogError as e:           # a header the game cannot be set up from: at the header
+            if e.loc is None:
+                e.loc = self.header_locs.get("players") or self.header_locs.get("game")
+            raise
 
     @property
     def state(self) -> GameState:
@@ -62,7 +73,16 @@ class StateEngine(BaseEngine):
 
     def apply(self, ev: Event) -> None:
         event = {"kind": ev.kind, **ev.fields}
-        for r in self.referee.event(ev.index, event):
+        upcoming = getattr(self.rules, "upcoming", None)
+        if upcoming is not None:        # optional hook: the log's later events, read only as far as needed
+            upcoming({"kind": e.kind, **e.fields} for e in self.ahead(ev))
+        try:
+            found = self.referee.event(ev.index, event)
+        except LogError as e:           # a name the log gets wrong: at its event when the contract has no place
+            if e.loc is None:
+                e.loc = ev.loc
+            raise
+        for r in found:
             loc = ev.at(r.field) if r.field else ev.loc
             if r.severity == "error":
                 self.ref.violation(r.rule, r.message, loc, r.hint)
@@ -72,8 +92,11 @@ class StateEngine(BaseEngine):
                 self.ref.problems.note(r.rule, r.message, loc)
         describe = getattr(self.rules, "describe", None)
         text = describe(self.state, event) if describe else None
-        for line in [text] if isinstance(text, str) else text or ():
-            self._t(ev, line)
+        lines = [text] if isinstance(text, str) else list(text or ())
+        if lines:
+            self._t(ev, lines[0])
+            for line in lines[1:]:          # the event's further lines (a list from ``describe``)
+                self.ref.trace(line)
 
     def finish(self) -> None:
         hook = getattr(self.rules, "finish", None)

@@ -1,16 +1,23 @@
-"""Bone Wars — the game's own code: the log vocabulary (:mod:`.vocab`), the rules as data and
-functions (:mod:`.rules`), the table every rule plays on (:mod:`.table`), the game state on
-the game-state API (:mod:`.state`), the referee of ``cardgen check`` (:mod:`.engine`, with
-:mod:`.referee_turns` and :mod:`.referee_combat` on :mod:`.referee_base`) and the agents and
-measures of simulated playtests (:mod:`.agents`). See ``docs/engines-bone_wars.md``."""
+"""Bone Wars — the game's own code. One model: the game state (:mod:`.state`, on the table of
+:mod:`.table` and the rules of :mod:`.rules`) is the only place a rule lives. ``cardgen check``
+replays a log over it through the game's contract (:mod:`.contract`, on the shared replay of
+:mod:`cardgen.play.stateengine`): the contract translates events into actions, names the rule an
+action the state does not allow breaks (:mod:`.whynot`), compares the stated consequences
+(:mod:`.claims`) and writes the trace (:mod:`.trace`). The log's vocabulary: :mod:`.vocab`; the
+agents and measures of simulated playtests: :mod:`.agents`. See ``docs/engines-bone_wars.md``."""
 
 from __future__ import annotations
 
 from cardgen.games.bone_wars.agents import greedy, measures
+from cardgen.games.bone_wars.contract import contract
 from cardgen.games.bone_wars.determinize import determinize
-from cardgen.games.bone_wars.engine import Engine
 from cardgen.games.bone_wars.setup import new_state, setups
+from cardgen.games.bone_wars.vocab import EVENTS, EXPECT_RULES, HEADER
 from cardgen.play.package import GamePackage
+from cardgen.play.stateengine import state_engine
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+#: the checker of ``cardgen check bone_wars``: the shared replay over the contract
+Engine = state_engine("BoneWars", contract, HEADER, EVENTS, EXPECT_RULES, end_rule="BW-END-2")
+
+PACKAGE = GamePackage(engine=Engine, rules=contract, new_state=new_state, setups=setups, agents={"greedy": greedy},
                       measures=measures, determinize=determinize, hidden_information=True)

@@ -3,9 +3,10 @@
 The greedy agent sees only its player's observation (the table, its own hand) and the Part
 cards' printed stats. Its few weights are ``simulate.greedy`` in ``rules/bone_wars/params.yaml``:
 it builds the monster worth the most (stats and Traits weighted), attacks where the odds
-favour it (unblockable, or a hit at least ``attack_odds`` likely against the best blocker),
-keeps its last able blocker home (``keep_back``) unless the attack finishes the target, blocks
-when the block holds at least ``block_odds`` likely or the hit would be lethal, and rolls
+favour it (unblockable, or at least an ``attack_odds`` share of its Atk expected through the
+best blocker — a tie counts as the half damage it deals), keeps its last able blocker home
+(``keep_back``) unless the attack finishes the target, blocks when the block holds (no damage:
+a tie is not a hold) at least ``block_odds`` likely or the hit would be lethal, and rolls
 rather than takes the damage when it may.
 """
 
@@ -34,6 +35,12 @@ def p_beats(sides: int, margin: int) -> float:
     """P(d + margin > d') for two fair d``sides``."""
     wins = sum(1 for a in range(1, sides + 1) for b in range(1, sides + 1) if a + margin > b)
     return wins / (sides * sides)
+
+
+@cache
+def p_ties(sides: int, margin: int) -> float:
+    """P(d + margin == d') for two fair d``sides``."""
+    return sum(1 for a in range(1, sides + 1) if 1 <= a + margin <= sides) / (sides * sides)
 
 
 @record(frozen=True)
@@ -68,14 +75,8 @@ class Greedy:
         self.rules: Rules
         self.rules, self.parts = rules_of(game)
         self.w = Weights.read(game)
-        self._worth: dict[tuple[str, ...], float] = {}
-
-    def worth(self, parts: list[Part]) -> float:
-        key = tuple(p.id for p in parts)
-        w = self._worth.get(key)
-        if w is None:
-            w = self._worth[key] = self._value(parts)
-        return w
+        self._one = {cid: self._value([part]) for cid, part in self.parts.items()}    # one part's worth
+        self._hit: dict[tuple[int, int, int, bool], float] = {}
 
     def _value(self, parts: list[Part]) -> float:
         v, t = self.w.value, self.w.traits
@@ -84,8 +85,21 @@ class Greedy:
                     + v.get("hp", 0) * p.hp for p in parts) + sum(t.get(x, 0.0) for x in traits))
 
     def hit_odds(self, a: tuple, b: tuple) -> float:
+        """The share of ``a``'s Atk a block by ``b`` lets through, on average (BW-ATK-6, 7): a
+        hit deals it all, a tie deals the tie damage (half, as the ruling rounds)."""
+        key = (a[STR], a[ATK], b[DEF], "intimidating" in b[TRAITS])
+        odds = self._hit.get(key)
+        if odds is None:
+            margin, atk = a[STR] - (self.rules.penalty if key[3] else 0) - b[DEF], a[ATK]
+            tie = self.rules.tie(atk) / atk if atk > 0 else 0.0
+            odds = self._hit[key] = p_beats(self.rules.die, margin) + p_ties(self.rules.die, margin) * tie
+        return odds
+
+    def hold_odds(self, a: tuple, b: tuple) -> float:
+        """P(``b``'s block holds against ``a``: no damage at all) — a tie is not a hold."""
         pen = self.rules.penalty if "intimidating" in b[TRAITS] else 0
-        return p_beats(self.rules.die, a[STR] - pen - b[DEF])
+        margin = a[STR] - pen - b[DEF]
+        return 1.0 - p_beats(self.rules.die, margin) - p_ties(self.rules.die, margin)
 
     def __call__(self, obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         kinds = {a.kind for a in legal}
@@ -107,14 +121,12 @@ class Greedy:
 
     def best_edit(self, obs: Mapping[str, Any], edits: list[Action]) -> tuple[Action | None, float]:
         best, gain = None, 0.0
+        one = self._one
         for a in edits:
-            new = self.parts[a["card"]]
-            if a.kind == "create":
-                g = self.worth([new])
-            else:
-                m = obs["monsters"][a["monster"]]
-                old = [self.parts[a["replaces"]]] if a.kind == "replace_part" else []
-                g = self.worth([new]) - self.worth(old) - (new.hp if a.kind == "replace_part" and m[HP] <= 0 else 0)
+            f = dict(a.items)
+            g = one[f["card"]]
+            if a.kind == "replace_part":
+                g -= one[f["replaces"]] + (self.parts[f["card"]].hp if obs["monsters"][f["monster"]][HP] <= 0 else 0)
             if g > gain:
                 best, gain = a, g
         return best, gain
@@ -124,13 +136,14 @@ class Greedy:
         mine_able = [m for m in mons.values() if m[OWNER] == me and not m[TAPPED]]
         scored = []
         guards = {t: [x for x in mons.values() if x[OWNER] == t and (not x[TAPPED] or "vigilant" in x[TRAITS])]
-                  for t in {a["target"] for a in attacks}}
+                  for t in {dict(a.items)["target"] for a in attacks}}
         for a in attacks:
-            m, target = mons[a["monster"]], a["target"]
+            f = dict(a.items)
+            m, target = mons[f["monster"]], f["target"]
             blockers = [b for b in guards[target] if meets(m[TRAITS], b[TRAITS])]
             lethal = m[ATK] >= hp[target]
             if blockers:
-                odds = min(self.hit_odds(m, b) for b in blockers)
+                odds = min([self.hit_odds(m, b) for b in blockers])
                 if odds < self.w.attack_odds and not lethal:
                     continue
             else:
@@ -154,7 +167,7 @@ class Greedy:
             if name not in mons:
                 continue
             b = mons[name]
-            odds = 1.0 - self.hit_odds(a, b)
+            odds = self.hold_odds(a, b)
             if odds > held:
                 best, held = act, odds
         no = next(x for x in legal if x["monster"] not in mons)

@@ -11,6 +11,8 @@ from typing import Any
 from cardgen.content.model import Game
 from cardgen.games.bone_wars.rules import Part, Rules, parts_of
 from cardgen.games.bone_wars.state import BoneWarsState
+from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER
+from cardgen.games.bone_wars.vocab import HIDDEN
 from cardgen.play.api import Action
 from cardgen.play.params import Params
 
@@ -29,17 +31,30 @@ def rules_of(game: Game) -> tuple[Rules, dict[str, Part]]:
     return _READ[0][1], _READ[0][2]
 
 
-def new_state(game: Game, setup: Mapping[str, Any]) -> BoneWarsState:
-    """The state at the start of the game the header describes."""
+def new_state(game: Game, setup: Mapping[str, Any], hidden_rest: bool = False) -> BoneWarsState:
+    """The state at the start of the game the header describes. ``hidden_rest`` (a log being
+    checked): the cards the header does not name were dealt face down; otherwise the deal is left
+    to chance, as are turn-order rolls the header lacks."""
     rules, parts = rules_of(game)
     players = [str(p) for p in setup["players"]]
     s = BoneWarsState(rules, parts, players, setup.get("starting_hp"))
     for rnd in setup.get("turn_order_rolls") or []:
-        for p, v in rnd.items():
-            s.apply_action(Action.make("turn_order_roll", player=p, value=v))
-    for p, cards in (setup.get("deals") or {}).items():
+        for p, v in (rnd.items() if isinstance(rnd, Mapping) else ()):
+            if p in s.players and s.setup == SETUP_ORDER:
+                s.apply_action(Action.make("turn_order_roll", player=p, value=v))
+    if hidden_rest and s.setup == SETUP_ORDER:      # a turn order left unsettled (the check reports it)
+        s.setup = SETUP_DEAL
+    deals = setup.get("deals") or {}
+    for p in players:
+        cards = deals.get(p, [] if not hidden_rest else rules.hand_size)
+        cards = [HIDDEN] * cards if isinstance(cards, int) and not isinstance(cards, bool) else list(cards)
+        if hidden_rest:
+            cards += [HIDDEN] * (rules.hand_size - len(cards))
         for c in cards:
-            s.apply_action(Action.make("deal", player=p, card=c))
+            s.apply_action(Action.make("deal", player=p, card=c if c in parts or not hidden_rest else HIDDEN))
+    if hidden_rest and s.setup != PLAY:
+        s.start_play()
+    s.opening = list(s.history)
     s.history.clear()
     return s
 

@@ -13,63 +13,29 @@ stated consequences (stats, damage, HP left, destroyed, eliminated, HP at a turn
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
+from cardgen.games.bone_wars.actions import _act, _die, _draw_actions, _two_dice, edit_actions
 from cardgen.games.bone_wars.observe import Observation
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, can_attack, turn_order
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Table
-from cardgen.games.bone_wars.vocab import NO_BLOCK
+from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import die_outcomes
 
 DEFEND_ROLL = "defend_roll"     # the unblocked defender chooses to roll (not a log event)
-
-
-@cache
-def _die(kind: str, sides: int, field: str, player: str | None = None) -> tuple[tuple[Action, float], ...]:
-    return tuple(die_outcomes(kind, sides, field, player=player))
-
-
-@cache
-def _two_dice(sides: int) -> tuple[tuple[Action, float], ...]:
-    p = 1.0 / (sides * sides)
-    return tuple((Action(kind="roll", items=(("attacker", a), ("blocker", b))), p)
-                 for a in range(1, sides + 1) for b in range(1, sides + 1))
-
-
-_EDITS: dict[tuple[str, ...], Action] = {}      # the edit actions made so far, by a flat key
-
-
-@cache
-def _draw_actions(kind: str, p: str | None) -> dict[str, Action]:
-    return _DrawActions(kind, p)
-
-
-class _DrawActions(dict):
-    def __init__(self, kind: str, p: str | None):
-        super().__init__()
-        self.kind, self.p = kind, p
-
-    def __missing__(self, cid: str) -> Action:
-        a = self[cid] = Action(self.kind, (("player", self.p), ("card", cid)))
-        return a
-
-
-@cache
-def _act(kind: str, *items: tuple[str, Any]) -> Action:
-    return Action(kind, items)
+DROP_ATTACK = "drop_attack"     # a replayed log leaves an attack unanswered (never legal: the replay's)
 
 
 class BoneWarsState(Table, GameState):
     """One position of a game of Bone Wars: the :class:`Table` and the API over it."""
 
     def __init__(self, rules: Rules, parts: dict[str, Part], players: list[str], start_hp: int | None = None,
-                 record: bool = True):
+                 record: bool = False):
         Table.__init__(self, rules, parts, players, start_hp)
         self.history: list[Action] = []
-        self.record = record
+        self.record = record        # write the log's events as actions are applied (log_events' twin only)
         self.events: list[dict[str, Any]] = []
+        self.opening: list[Action] = []     # the setup the header gave (turn-order rolls, deals)
         self.dealt: dict[str, list[str]] = {p: [] for p in self.players}
         self.round: dict[str, int] = {}
         self.stuck = False          # ruling: nobody can ever attack or play again (unfinished)
@@ -117,7 +83,7 @@ class BoneWarsState(Table, GameState):
             return self._draws("deal", self._next_dealt())
         c = self.combat
         if c is not None:
-            return list(_two_dice(sides)) if c.stage == "roll" else list(_die("roll", sides, "defender"))
+            return _two_dice(sides) if c.stage == "roll" else list(_die("roll", sides, "defender"))
         return self._draws("draw", self.current)
 
     def _draws(self, kind: str, p: str | None) -> list[tuple[Action, float]]:
@@ -129,6 +95,15 @@ class BoneWarsState(Table, GameState):
             return [(acts[cid], n / total) for cid, n in deck.items()]
         total = sum(n for n in deck.values() if n > 0)       # a replayed log revealed too many
         return [(acts[cid], n / total) for cid, n in deck.items() if n > 0]
+
+    def on_table(self, name: str) -> Monster:
+        """The monster named; one a replayed log plays on after it was destroyed comes back as
+        recorded (the replay reported it)."""
+        m = self.monsters.get(name)
+        if m is None:
+            m = self.graveyard[name]
+            self.restore(m)
+        return m
 
     def next_name(self) -> str:
         n = self.created + 1
@@ -145,26 +120,27 @@ class BoneWarsState(Table, GameState):
         return sorted(cards)
 
     def legal_actions(self) -> list[Action]:
-        who = self.current_player()
-        if who < 0:
+        if self.over or self.stuck or self.setup != PLAY:
             return []
         c = self.combat
         if c is not None:
             d = c.defender
             if c.stage == "block":
-                return ([_act("block", ("player", d), ("monster", b.name)) for b in c.able]
-                        + [_act("block", ("player", d), ("monster", NO_BLOCK))])
+                return [*(_act("block", ("player", d), ("monster", b.name)) for b in c.able),
+                        _act("block", ("player", d), ("monster", NO_BLOCK))]
             if c.stage == "choice":
                 return [_act("take_damage", ("player", d)), _act(DEFEND_ROLL, ("player", d))]
-            return [_act("take_damage", ("player", d))]
-        p = self.players[who]
+            return [] if c.stage in ("roll", "defroll") else [_act("take_damage", ("player", d))]
+        p = self.current
+        if p is None or (self.phase == "draw" and self.drawn < self.need):
+            return []
         out: list[Action] = []
-        r = self.rules
-        if self.phase != "destroy" and self.edits < r.edits_per_turn:
+        if self.phase != "destroy" and self.edits < self.rules.edits_per_turn:
             cards = self.hand_cards(p)
             if cards:
-                out += self._edits(p, cards)
-        opponents = [t for t in self.players if t != p and self.out[t] is None]
+                out = edit_actions(self, p, cards)
+        out_ = self.out
+        opponents = [t for t in self.players if t != p and out_[t] is None]
         turn = self.turn
         for m in self.monsters.values():
             if m.owner == p and can_attack(m, turn):
@@ -172,46 +148,9 @@ class BoneWarsState(Table, GameState):
         out.append(_act("end_turn", ("player", p)))
         return out
 
-    def _edits(self, p: str, cards: list[str]) -> list[Action]:
-        """Every create and edit ``p`` may make with ``cards`` (BW-CREATE-2…4)."""
-        name = self.next_name()
-        acts = _EDITS
-        if len(acts) > 200_000:         # bounded: names and cards repeat from game to game
-            acts.clear()
-        out = []
-        for cid in cards:
-            key: tuple[str, ...] = ("create", p, cid, name)
-            a = acts.get(key)
-            if a is None:
-                a = acts[key] = Action("create", (("player", p), ("card", cid), ("monster", name)))
-            out.append(a)
-        parts, room = self.parts, self.rules.max_parts
-        for m in self.monsters.values():
-            if m.owner != p:
-                continue
-            types = {x.part: x.id for x in m.parts}
-            can_add = len(m.parts) < room
-            for cid in cards:
-                old = types.get(parts[cid].part)
-                if old is not None:
-                    key = ("replace_part", p, m.name, cid, old)
-                    a = acts.get(key)
-                    if a is None:
-                        a = acts[key] = Action("replace_part", (("player", p), ("monster", m.name), ("card", cid),
-                                                                ("replaces", old)))
-                    out.append(a)
-                elif can_add:
-                    key = ("add_part", p, m.name, cid)
-                    a = acts.get(key)
-                    if a is None:
-                        a = acts[key] = Action("add_part", (("player", p), ("monster", m.name), ("card", cid)))
-                    out.append(a)
-        return out
-
     # --- apply --------------------------------------------------------------------------
     def _log(self, event: dict[str, Any]) -> None:
-        if self.record:
-            self.events.append(event)
+        self.events.append(event)       # (callers check ``record``: no event is built otherwise)
 
     def _stated(self, kind: str, p: str, m: Monster, **fields: Any) -> None:
         if self.record:
@@ -235,22 +174,28 @@ class BoneWarsState(Table, GameState):
         elif k == "deal":
             self.dealt[p].append(f["card"])
             self.hands[p].add(f["card"])
-            self.reveal(f["card"])
+            if f["card"] != HIDDEN:             # a replayed log may deal face down
+                self.reveal(f["card"])
             self.pile -= 1
             self._deal_done()
         elif k == "draw":
             self.begun = True
-            self.reveal(f["card"])
+            if f["card"] != HIDDEN:             # a replayed log may draw face down
+                self.reveal(f["card"])
             self.draw(p, f["card"])
-            self._log({"kind": "draw", "player": p, "card": f["card"]})
+            if self.record:
+                self._log({"kind": "draw", "player": p, "card": f["card"]})
         elif k in ("create", "add_part", "replace_part"):
             self._edit(k, p, f)
         elif k == "attack":
             self.begun = True
-            self.attack(p, self.monsters[f["monster"]], f["target"])
-            self._log({"kind": "attack", "player": p, "monster": f["monster"], "target": f["target"]})
+            self.attack(p, self.on_table(f["monster"]), f["target"], own_turn=p == self.current)
+            if self.record:
+                self._log({"kind": "attack", "player": p, "monster": f["monster"], "target": f["target"]})
         elif k == "block":
             self._block(p, f["monster"])
+        elif k == DROP_ATTACK:
+            self.combat = None
         elif k == DEFEND_ROLL:
             assert self.combat is not None
             self.combat.stage = "defroll"
@@ -260,48 +205,56 @@ class BoneWarsState(Table, GameState):
             assert self.combat is not None
             d = self.combat.defender
             out, _ = self.resolve_unblocked(self.combat, None, True)
-            self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0), "hp_left": self.hp[d]})
-            self._log_out(out.eliminated)
+            if self.record:
+                self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0), "hp_left": self.hp[d]})
+                self._log_out(out.eliminated)
         elif k == "end_turn":
-            self._log({"kind": "end_turn", "player": p, "hp": dict(self.hp)})
-            self.end_turn()
+            if self.record:
+                self._log({"kind": "end_turn", "player": p, "hp": dict(self.hp)})
+            self.end_turn(f.get("to"))      # ``to``: a replayed log hands the turn to another player
             self._check_stuck()
         else:
             raise ValueError(f"not a Bone Wars action: {action}")
 
     def _edit(self, k: str, p: str, f: Mapping[str, Any]) -> None:
-        self.begun = True
-        if self.phase == "draw":
-            self.phase = "create"
-        self.edits += 1
+        if p == self.current:       # (a replayed log's edit out of turn leaves the turn as it was)
+            self.begun = True
+            if self.phase == "draw":
+                self.phase = "create"
+            self.edits += 1
         part = self.parts[f["card"]]
         if self.take(p, part.id) != "known":
             self.reveal(part.id)
         if k == "create":
             m = self.create(p, part, f["monster"])
-            self._stated(k, p, m, card=part.id, monster=m.name)
+            if self.record:
+                self._stated(k, p, m, card=part.id, monster=m.name)
             return
-        m = self.monsters[f["monster"]]
+        m = self.on_table(f["monster"])
         if k == "add_part":
             m.add(part)
-            self._stated(k, p, m, monster=m.name, card=part.id)
+            if self.record:
+                self._stated(k, p, m, monster=m.name, card=part.id)
             return
         old = next((x for x in m.parts if x.id == f.get("replaces")), None) or \
             next((x for x in m.parts if x.part == part.part), None)
         self.replace(p, m, old, part)
-        self._stated(k, p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
+        if self.record:
+            self._stated(k, p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
         if m.damage >= m.hp:        # BW-ATK-8: its damage now reaches its HP
             self.destroy(m, True)
-            self._log({"kind": "destroyed", "monster": m.name})
+            if self.record:
+                self._log({"kind": "destroyed", "monster": m.name})
 
     def _block(self, p: str, name: str) -> None:
         c = self.combat
         assert c is not None
-        self._log({"kind": "block", "player": p, "monster": name})
+        if self.record:
+            self._log({"kind": "block", "player": p, "monster": name})
         if name == NO_BLOCK:
             c.stage = "declined" if c.able else "choice"
         else:
-            c.blocker = self.monsters[name]
+            c.blocker = self.on_table(name)
             c.stage = "roll"
 
     def _roll(self, f: Mapping[str, Any]) -> None:
@@ -310,21 +263,28 @@ class BoneWarsState(Table, GameState):
         if "attacker" in f:
             b = c.blocker
             assert b is not None
-            self._log({"kind": "roll", "attacker": f["attacker"], "blocker": f["blocker"]})
+            if self.record:
+                self._log({"kind": "roll", "attacker": f["attacker"], "blocker": f["blocker"]})
             out, res, _, over = self.resolve_blocked(c, f["attacker"], f["blocker"], True)
             if res.block_total <= res.attack_total:
-                self._log({"kind": "damage", "monster": b.name, "amount": res.damage, "hp_left": b.hp_left})
+                if self.record:
+                    self._log({"kind": "damage", "monster": b.name, "amount": res.damage, "hp_left": b.hp_left})
             if out.destroyed:
-                self._log({"kind": "destroyed", "monster": b.name})
+                if self.record:
+                    self._log({"kind": "destroyed", "monster": b.name})
             if over:
-                self._log({"kind": "damage", "player": b.owner, "amount": over, "hp_left": self.hp[b.owner]})
+                if self.record:
+                    self._log({"kind": "damage", "player": b.owner, "amount": over, "hp_left": self.hp[b.owner]})
         else:
             d = c.defender
-            self._log({"kind": "roll", "defender": f["defender"]})
+            if self.record:
+                self._log({"kind": "roll", "defender": f["defender"]})
             out, saved = self.resolve_unblocked(c, f["defender"], True)
             if not saved:
-                self._log({"kind": "damage", "player": d, "amount": out.player_dmg[d], "hp_left": self.hp[d]})
-        self._log_out(out.eliminated)
+                if self.record:
+                    self._log({"kind": "damage", "player": d, "amount": out.player_dmg[d], "hp_left": self.hp[d]})
+        if self.record:
+            self._log_out(out.eliminated)
 
     def _log_out(self, players: list[str]) -> None:
         for q in players:
@@ -347,6 +307,7 @@ class BoneWarsState(Table, GameState):
         mons = {**self.graveyard, **self.monsters}
         return {
             "winner": self.winner,
+            "first_mover": self.rolled_first,       # the turn-order d20's winner (BW-SETUP-3)
             "hp": dict(self.hp),
             "eliminated": list(self.out_order),
             "players": {p: {"hp": self.hp[p], "eliminated": self.out.get(p) is not None,
@@ -373,13 +334,21 @@ class BoneWarsState(Table, GameState):
         return head
 
     def log_events(self) -> list[dict[str, Any]]:
-        return [dict(e) for e in self.events]
+        """The log of the game so far, written by replaying it on a twin that records (random play
+        and search never build an event)."""
+        if self.record:
+            return [dict(e) for e in self.events]
+        twin = BoneWarsState(self.rules, self.parts, self.players, self.start_hp, record=True)
+        for a in (*self.opening, *self.history):
+            twin.apply_action(a)
+        return twin.events
 
     def clone(self) -> BoneWarsState:
         twin = BoneWarsState.__new__(BoneWarsState)
         self.copy_table(twin)
         twin.history = list(self.history)
         twin.events = list(self.events)
+        twin.opening = self.opening
         twin.dealt = {p: list(cs) for p, cs in self.dealt.items()}
         twin.round = dict(self.round)
         return twin

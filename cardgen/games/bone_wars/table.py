@@ -40,6 +40,10 @@ class Outcome:
     player_rule: dict[str, str] = field(default_factory=dict)     # player → the rule that computed it
     destroyed: list[str] = field(default_factory=list)
     eliminated: list[str] = field(default_factory=list)
+    #: a blocked attack: (attacker, blocker, their dice, the arithmetic, the blocker's HP left before)
+    fight: tuple = ()
+    #: an unblocked attack: (attacker, the defender's roll or None, the defender)
+    blow: tuple = ()
 
 
 class Table:
@@ -113,7 +117,7 @@ class Table:
         if self.last is not None:
             o = self.last
             other.last = Outcome(o.where, o.blocked, dict(o.monster_dmg), dict(o.player_dmg), dict(o.player_rule),
-                                 list(o.destroyed), list(o.eliminated))
+                                 list(o.destroyed), list(o.eliminated), o.fight, o.blow)
 
     # -- who is where --------------------------------------------------------------------
 
@@ -298,6 +302,7 @@ class Table:
         self.last = out
         res = blocked_combat(self.rules, a, b, ra, rb)
         before = b.hp_left
+        out.fight = (a, b, ra, rb, res, before)
         if res.block_total > res.attack_total:
             return out, res, before, 0
         b.damage += res.damage
@@ -315,7 +320,7 @@ class Table:
         """BW-ATK-10: (the outcome, whether the defender's roll beat the Str)."""
         a = c.attacker
         self.combat = None
-        out = Outcome(where, False)
+        out = Outcome(where, False, blow=(a, roll, c.defender))
         self.last = out
         if roll is not None and roll > a.str:
             out.player_rule[c.defender] = "BW-ATK-10"

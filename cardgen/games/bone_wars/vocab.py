@@ -103,3 +103,11 @@ COMBAT_KINDS = {        # combat stage → the events that continue it
     "choice": ("roll", "take_damage"),
     "declined": ("take_damage", "roll"),
 }
+
+#: a final claim (``expect``) → the rule a wrong one breaks
+EXPECT_RULES = {
+    "winner": "BW-END-2", "hp": "BW-END-1", "eliminated": "BW-END-1", "players": "BW-END-1",
+    "monsters": "BW-ATK-8", "damage": "BW-ATK-7", "parts": "BW-CREATE-5", "hand": "BW-TURN-1",
+    "pile": "BW-TURN-1", "turns": "BW-TURN-1",
+    "str": "BW-CREATE-5", "def": "BW-CREATE-5", "atk": "BW-CREATE-5", "traits": "BW-CREATE-5",
+}

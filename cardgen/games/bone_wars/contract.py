@@ -1,0 +1,328 @@
+"""Bone Wars on the shared referee (:mod:`cardgen.play.replay`): the game's contract.
+
+The state (:mod:`.state`) is where every rule lives; this module translates a log's events into
+the state's actions (:meth:`BoneWarsRules.actions_of`: the log's shortcuts — the next player's
+draw ending a turn, no ``block`` written when nothing blocks — spelled out), names the catalogue
+rule an action the state does not allow breaks (:func:`.whynot.why_not`) and compares the
+consequences a log states with the ones the state produced (:meth:`BoneWarsRules.claims`), then
+keeps them as recorded so one slip is one problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from cardgen.content.model import Game
+from cardgen.content.playlog import LogError
+from cardgen.core.problems import Problems
+from cardgen.games.bone_wars.claims import Claim, monster_hit, player_hit
+from cardgen.games.bone_wars.rules import Monster
+from cardgen.games.bone_wars.setup import new_state, rules_of
+from cardgen.games.bone_wars.state import DEFEND_ROLL, DROP_ATTACK, BoneWarsState
+from cardgen.games.bone_wars.table import PLAY
+from cardgen.games.bone_wars.trace import describe, table
+from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, HIDDEN, NO_BLOCK, TURN_KINDS
+from cardgen.games.bone_wars.whynot import why_not, why_not_all
+from cardgen.play.api import Action, GameState
+from cardgen.play.lookup import Names, NotFound
+from cardgen.play.replay import GameInfo
+from cardgen.play.resync import ResyncReferee
+
+
+class BoneWarsRules:
+    """Bone Wars as a :class:`cardgen.play.replay.GameRules` (see the module docstring)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.rules, self.parts = rules_of(game)
+        self.cards = Names("card", [(c.id, c) for c in game.cards], lambda c: [c.name])
+        #: one slip, one problem: a later statement where the game would be without an earlier slip
+        #: (a number written wrong, then played on from the right one) is back in step, silently
+        self.resync = ResyncReferee(Problems(), {}, False)
+        self.closed = False
+        #: each distinct slip of one event is one problem (the shared replay's optional flag)
+        self.every_slip = True
+        self.turn_was = 0                   # the turn before the event being replayed (for the trace)
+        self.ended: list[str] = []          # the table at a turn's end the event's marker closed
+        self.ahead: Iterator[Mapping[str, Any]] = iter(())
+        self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max,
+                             chance_mode="explicit_stochastic", information="imperfect", utility="general_sum",
+                             max_game_length=20_000)
+
+    # -- the log's names ----------------------------------------------------------------------
+
+    def card(self, value: Any, field: str) -> str:
+        if isinstance(value, str) and value in self.parts:       # an id, as written by the state
+            return value
+        try:
+            return str(self.cards.find(value).id)
+        except NotFound as e:
+            raise LogError("LOG-FIELD", f"'{field}' names no card: {value!r}", None, e.hint) from None
+
+    @staticmethod
+    def player(s: BoneWarsState, value: Any, field: str) -> str:
+        if isinstance(value, str) and value in s.seat:
+            return value
+        try:
+            return Names("player", [(p, p) for p in s.players]).find(value)
+        except NotFound as e:
+            raise LogError("LOG-FIELD", f"'{field}' names no player: {value!r}", None,
+                           e.hint if e.hint and "did you mean" in e.hint else f"players: {', '.join(s.players)}") \
+                from None
+
+    @staticmethod
+    def monster(s: BoneWarsState, value: Any, field: str) -> Monster:
+        if isinstance(value, str) and (value in s.monsters or value in s.graveyard):
+            return s.monsters.get(value) or s.graveyard[value]
+        try:
+            return Names("monster", [*s.graveyard.items(), *s.monsters.items()]).find(value)
+        except NotFound as e:
+            raise LogError("LOG-FIELD", f"'{field}' names no monster: {value!r} (a monster is named by its "
+                           "'create' event)", None, e.hint) from None
+
+    def _card_id(self, value: Any) -> Any:
+        c = self.cards.get(value)
+        return c.id if c is not None else value
+
+    # -- the contract -------------------------------------------------------------------------
+
+    def new_state(self, setup: Mapping[str, Any]) -> GameState:
+        """The game a log header sets up; hands it leaves out were dealt face down."""
+        players = [str(p).strip() for p in setup.get("players") or []]
+        for p in players:
+            if not p or p in (HIDDEN, NO_BLOCK) or players.count(p) > 1:
+                raise LogError("LOG-FIELD", f"player name {p!r} is empty, reserved or used twice", None)
+        deals: dict[str, Any] = {}
+        for key, val in (setup.get("deals") or {}).items():
+            p = Names("player", [(q, q) for q in players]).get(key) or str(key)
+            deals[p] = val if not isinstance(val, list) else \
+                [HIDDEN if str(x).strip() == HIDDEN else self._card_id(x) for x in val]
+        return new_state(self.game, {**setup, "players": players, "deals": deals}, hidden_rest=True)
+
+    def setup_problems(self, game: Game, header: Mapping[str, Any]) -> list[tuple[str, str, str | None]]:
+        """BW-SETUP-1…4: what the header gets wrong that still lets the game be played."""
+        r, out = self.rules, list[tuple[str, str, str | None]]()
+        players = list(header.get("players") or [])
+        if not r.n_min <= len(players) <= r.n_max:
+            out.append(("BW-SETUP-1", f"{len(players)} player(s); Bone Wars is for {r.n_min}–{r.n_max}", "players"))
+        hp = header.get("starting_hp")
+        if hp is not None and hp != r.start_hp:
+            out.append(("BW-SETUP-4", f"the log says the starting HP is {hp!r}, but the rules give {r.start_hp!r}",
+                        "starting_hp"))
+        for p, val in (header.get("deals") or {}).items():
+            n = val if isinstance(val, int) else len(val) if isinstance(val, list) else r.hand_size
+            if n != r.hand_size:
+                out.append(("BW-SETUP-2", f"each player is dealt {r.hand_size} cards; {p} gets {n}", "deals"))
+        rounds = list(header.get("turn_order_rolls") or [])
+        if not rounds:
+            out.append(("BW-SETUP-3", f"every player rolls a d{r.die} for the turn order; no roll is recorded",
+                        "turn_order_rolls"))
+        contenders: list[str] | None = [str(p) for p in players]
+        for i, rnd in enumerate(rounds):
+            rolls = {str(k): v for k, v in rnd.items()} if isinstance(rnd, Mapping) else {}
+            for p, v in rolls.items():
+                if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= r.die:
+                    out.append(("BW-SETUP-3", f"{p}'s turn-order d{r.die} shows {v!r}, but a d{r.die} shows "
+                                f"1–{r.die}", f"turn_order_rolls[{i}]"))
+            if contenders is None:
+                out.append(("BW-SETUP-3", "the first player already rolled highest: only a tie for the highest roll "
+                            "is re-rolled", f"turn_order_rolls[{i}]"))
+                break
+            if set(rolls) != set(contenders):
+                out.append(("BW-SETUP-3", f"the players who roll are {', '.join(contenders)}, not "
+                            f"{', '.join(rolls) or 'nobody'}", f"turn_order_rolls[{i}]"))
+            top = max([v for v in rolls.values() if isinstance(v, int)], default=None)
+            tied = [p for p in rolls if rolls[p] == top]
+            contenders = None if len(tied) == 1 or r.tie_rule == "first_listed" else tied
+        if contenders is not None and len(contenders) > 1 and rounds:
+            out.append(("BW-SETUP-3", f"{' and '.join(contenders)} tie for the highest roll: the tied players "
+                        "re-roll until one is highest", f"turn_order_rolls[{len(rounds) - 1}]"))
+        return out
+
+    def describe(self, state: GameState, event: Mapping[str, Any]) -> list[str]:
+        """The trace of ``event``: what it did, and the table when it ended a turn."""
+        assert isinstance(state, BoneWarsState)
+        s = state
+        lines = describe(s, event)
+        if event.get("kind") == "end_turn":
+            self.ended = table(s, f"after turn {self.turn_was} ({event.get('player')})")
+        if s.turn != self.turn_was and self.ended:
+            lines += [*self.ended, f"      turn {s.turn} · {s.current}"]
+        return [*lines[:1], *(ln if ln.startswith("      ") else f"      {ln}" for ln in lines[1:])]
+
+    def final(self, state: GameState) -> dict[str, Any]:
+        return state.result()
+
+    def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
+        self.ahead = events
+
+    def out_of_turn(self, s: BoneWarsState, p: str | None) -> bool:
+        """An edit or attack by a player whose turn the log has not started — a draw is due from
+        them and the log goes on with the current player, or with that player's own draw later —
+        is made outside their turn (BW-CREATE-1, BW-TURN-1); the turn stays the current player's.
+        So is an edit by another player while an attack awaits its answer. (With the pile empty no
+        draw marks a turn: the event starts the next player's turn.)"""
+        cur = s.current
+        if cur is None or p is None or p == cur or s.out.get(p) is not None:
+            return False
+        if s.combat is not None:
+            return True
+        if s.pile <= 0:
+            return False
+        nxt = next((e for e in self.ahead if e.get("kind") in TURN_KINDS), None)
+        if nxt is None:
+            return False
+        who = str(nxt.get("player") or "").strip().lower()
+        if who == cur.lower():
+            return nxt.get("kind") != "draw" or not s.begun
+        return nxt.get("kind") == "draw" and who == p.lower()
+
+    def accepts(self, state: GameState, action: Action) -> bool:
+        """What the state allows though its list has it otherwise: a card drawn face down (the
+        outcome is left hidden), a monster created under the log's own name (the state's own
+        games name them M1, M2…) and a block by a monster a log laid down during the attack."""
+        assert isinstance(state, BoneWarsState)
+        if action.kind == "draw" and action.get("card") == HIDDEN:
+            return why_not(state, action.with_fields(card=next(iter(state.unseen), None))) is None
+        if action.kind == "create" and action["monster"] not in state.monsters:
+            return action.with_fields(monster=state.next_name()) in state.legal_actions()
+        if action.kind == "block":      # by a monster laid down during the attack (reported at its create)
+            return not why_not_all(state, action)
+        return False
+
+    def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
+        assert isinstance(state, BoneWarsState)
+        s, kind = state, str(event.get("kind"))
+        if s.over and kind not in CLAIM_KINDS:
+            self.closed = True          # after the end only the claims about the last blow may follow, at once
+        if kind in CLAIM_KINDS:
+            c = s.combat        # a blow's damage stated while its dice are still unrecorded: the roll is missing
+            return [Action.make(DROP_ATTACK, player=c.defender)] if kind == "damage" and c is not None \
+                and c.stage == "roll" and event.get("monster") is not None else []
+        p = self.player(s, event["player"], "player") if event.get("player") is not None else None
+        out: list[Action] = []
+        self.turn_was, self.ended = s.turn, []
+        if s.current is None and p is not None and kind in TURN_KINDS and s.setup == PLAY and not s.over:
+            s.begin_turn(p)     # no first player settled (reported at the header): the log's first actor starts
+        c = s.combat
+        if c is not None and kind not in COMBAT_KINDS[c.stage] and kind not in EDIT_KINDS:
+            out.append(Action.make(DROP_ATTACK, player=c.defender))      # an attack left unanswered
+            c = None
+        if c is None and kind in TURN_KINDS and s.current is not None and p != s.current and s.begun \
+                and s.out.get(p or "") is None and not (kind in ("attack", *EDIT_KINDS) and self.out_of_turn(s, p)):
+            out.append(Action.make("end_turn", player=s.current, to=None if p == s.next_player(s.current) else p))
+            self.ended = table(s, f"after turn {s.turn} ({s.current})")
+        if c is not None and c.stage == "block" and kind in ("roll", "take_damage"):
+            out.append(Action.make("block", player=c.defender, monster=NO_BLOCK))
+        if kind == "draw":
+            card = event.get("card")
+            return out + [Action.make("draw", player=p, card=HIDDEN if card in (None, HIDDEN)
+                                      else self.card(card, "card"))]
+        if kind in EDIT_KINDS:
+            card = self.card(event["card"], "card")
+            if kind == "create":
+                name = str(event["monster"]).strip()
+                if not name or name.lower() == NO_BLOCK or name in s.monsters:
+                    raise LogError("LOG-FIELD", f"monster name {name!r} is empty, reserved or already on the table: "
+                                   "give each monster its own name", None)
+                return out + [Action.make("create", player=p, card=card, monster=name)]
+            m = self.monster(s, event["monster"], "monster")
+            if kind == "add_part":
+                return out + [Action.make("add_part", player=p, monster=m.name, card=card)]
+            part = self.parts.get(card)
+            old = (self.card(event["replaces"], "replaces") if event.get("replaces") is not None else
+                   next((x.id for x in m.parts if part is not None and x.part == part.part), None))
+            return out + [Action.make("replace_part", player=p, monster=m.name, card=card, replaces=old)]
+        if kind == "attack":
+            m = self.monster(s, event["monster"], "monster")
+            return out + [Action.make("attack", player=p, monster=m.name,
+                                      target=self.player(s, event["target"], "target"))]
+        if kind == "block":
+            said = event.get("monster")
+            name = NO_BLOCK if said is None or str(said).strip().lower() == NO_BLOCK else \
+                self.monster(s, said, "monster").name
+            return out + [Action.make("block", player=p, monster=name)]
+        if kind == "roll":
+            if event.get("defender") is not None:
+                d = c.defender if c is not None else None
+                return out + [Action.make(DEFEND_ROLL, player=d), Action.make("roll", defender=event["defender"])]
+            return out + [Action.make("roll", attacker=event.get("attacker"), blocker=event.get("blocker"))]
+        if kind == "take_damage":
+            return out + [Action.make("take_damage", player=p)]
+        return out + [Action.make("end_turn", player=p)]
+
+    def why_not(self, state: GameState, action: Action) -> tuple[str, str] | tuple[str, str, str]:
+        assert isinstance(state, BoneWarsState)
+        return why_not(state, action) or ("BW-TURN-1", f"{action} is not a legal action here")
+
+    def why_not_all(self, state: GameState, action: Action) -> list[tuple[str, str] | tuple[str, str, str]]:
+        assert isinstance(state, BoneWarsState)
+        return why_not_all(state, action) or [self.why_not(state, action)]
+
+    def claims(self, state: GameState, event: Mapping[str, Any]) -> Claim | None:
+        """The first consequence ``event`` states that the state did not produce, with the field it
+        is stated in; each is then kept as recorded (the log plays on from it)."""
+        assert isinstance(state, BoneWarsState)
+        s, kind = state, event.get("kind")
+        if kind in CLAIM_KINDS and s.over and self.closed:
+            return "BW-END-2", f"'{kind}' after the game ended ({s.winner} won): no event may follow the end", "kind"
+        if kind in EDIT_KINDS:
+            return self._stats(s, event)
+        if kind == "take_damage" or (kind == "damage" and event.get("player") is not None):
+            p = self.player(s, event["player"], "player")
+            f = "damage" if kind == "take_damage" else "amount"
+            return player_hit(s, p, self.resync, event.get(f), event.get("hp_left"), f)
+        if kind == "damage":
+            return monster_hit(s, self.resync, self.monster(s, event["monster"], "monster"), event.get("amount"),
+                                     event.get("hp_left"))
+        if kind == "destroyed":
+            m = self.monster(s, event["monster"], "monster")
+            alt = self.resync.unslipped(f"{m.name}'s HP left", m.hp_left)
+            if s.alive(m) and alt is not None and alt <= 0:      # the HP left stated was the slip
+                s.destroy(m, True)
+            elif s.alive(m):
+                s.destroy(m, True)
+                return ("BW-ATK-8", f"{m.name} has {m.damage} damage and {m.hp} HP: a monster is destroyed when "
+                        "its damage reaches its HP", "monster")
+        if kind == "eliminated":
+            p = self.player(s, event["player"], "player")
+            alt = self.resync.unslipped(f"{p}'s HP", s.hp[p])
+            if s.out.get(p) is None and alt is not None and alt <= 0:     # the HP stated was the slip
+                s.eliminate(p, True)
+            elif s.out.get(p) is None:
+                hp = s.hp[p]
+                s.eliminate(p, True)
+                return "BW-END-1", f"{p} has {hp} HP: a player is removed at 0 HP or less", "player"
+        if kind == "end_turn" and isinstance(event.get("hp"), Mapping):
+            wrong = None
+            for key, v in event["hp"].items():
+                q = self.player(s, key, "hp")
+                if isinstance(v, int) and v != s.hp[q]:
+                    if not self.resync.in_step(f"{q}'s HP", v, s.hp[q]):
+                        wrong = wrong or (s.hp_rule[q], f"the log says {q}'s HP is {v!r}, but the rules give "
+                                          f"{s.hp[q]!r}", "hp")
+                    s.hp[q] = v             # as recorded
+            return wrong
+        return None
+
+    def _stats(self, s: BoneWarsState, event: Mapping[str, Any]) -> Claim | None:
+        name = str(event.get("monster") or "").strip()
+        m = s.monsters.get(name) or s.graveyard.get(name)
+        if m is None:
+            return None
+        for k, v in (event.get("stats") or {}).items():
+            if v is not None and v != m.stat(k):
+                return ("BW-CREATE-5", f"the log says {m.name}'s {self.rules.stat_names.get(k, k)} is {v!r}, but the "
+                        f"rules give {m.stat(k)!r}", "stats")
+        if event.get("traits") is not None:
+            stated = {str(t).strip().lower() for t in event["traits"]}
+            if stated != m.traits:
+                return ("BW-CREATE-5", f"the log gives {m.name} the Traits {self.rules.trait_list(stated) or 'none'}, "
+                        f"but the union of its parts' is {self.rules.trait_list(m.traits) or 'none'}", "traits")
+        return None
+
+
+def contract(game: Game) -> BoneWarsRules:
+    """The contract of ``game`` (the ``rules`` entry of the game's package)."""
+    return BoneWarsRules(game)

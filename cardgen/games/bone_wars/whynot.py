@@ -1,0 +1,246 @@
+"""Bone Wars — the catalogue rule an action the state does not allow breaks (the contract's
+``why_not``): each check reads the state, the one model; none changes it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cardgen.games.bone_wars.rules import Monster, can_meet, meet_reason
+from cardgen.games.bone_wars.state import DEFEND_ROLL, DROP_ATTACK, BoneWarsState
+from cardgen.games.bone_wars.table import PLAY
+from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK
+from cardgen.play.api import TERMINAL, Action
+
+Why = tuple[str, str] | tuple[str, str, str]      # (rule, message[, the event's field])
+EDITS = {"create": ("BW-CREATE-2", "creates a monster", "create"),
+         "add_part": ("BW-CREATE-3", "adds a part", "add a part"),
+         "replace_part": ("BW-CREATE-4", "replaces a part", "replace a part")}
+
+
+def why_not_one(s: BoneWarsState, a: Action) -> Why | None:
+    """The rule an action of one check breaks (turns, draws, the answers to an attack)."""
+    k = a.kind
+    if k == DROP_ATTACK:
+        return _unanswered(s)
+    if k == "end_turn":
+        return _turn(s, a) or _draw_first(s)
+    if k == "draw":
+        return _draw(s, a)
+    return _answer(s, a)
+
+
+def why_not(s: BoneWarsState, a: Action) -> Why | None:
+    """The first rule ``a`` breaks at ``s`` (None when the checks here find none)."""
+    every = why_not_all(s, a)
+    return every[0] if every else None
+
+
+def why_not_all(s: BoneWarsState, a: Action) -> list[Why]:
+    """Every rule ``a`` breaks at ``s``: distinct slips of one event, each one problem."""
+    if s.current_player() == TERMINAL and s.setup == PLAY and s.over:
+        return [("BW-END-2", f"'{a.kind}' after the game ended ({s.winner} won): no event may follow the end")]
+    k = a.kind
+    if k in EDITS:
+        return list(_edit(s, a))
+    if k == "attack":
+        return list(_attack(s, a))
+    if k == "block":
+        return list(_block(s, a))
+    one = why_not_one(s, a)
+    return [one] if one else []
+
+
+def _unanswered(s: BoneWarsState) -> Why:
+    c = s.combat
+    assert c is not None
+    a = c.attacker.name
+    if c.stage == "block":
+        return "BW-ATK-3", f"{c.defender}'s answer to {a}'s attack is not recorded: a 'block' (a monster, or none) " \
+                           "and the dice or 'take_damage'"
+    if c.stage == "roll":
+        b = c.blocker.name if c.blocker is not None else "its blocker"
+        return "BW-ATK-6", f"the dice of {a} against {b} are not recorded: a 'roll' with attacker and blocker"
+    return "BW-ATK-10", f"{c.defender} neither takes {a}'s damage nor rolls: a 'take_damage' or a 'roll' with defender"
+
+
+def _turn(s: BoneWarsState, a: Action) -> Why | None:
+    """BW-TURN-1 (BW-SETUP-3 on the first turn): the player acts in their own turn."""
+    p, cur = a.get("player"), s.current
+    if a.get("to") is not None:
+        p = a["to"]
+    if s.out.get(p) is not None:
+        return "BW-TURN-1", f"{p} is out of the game; eliminated players are skipped", "player"
+    if p == cur or cur is None:
+        return None
+    if s.combat is not None:
+        return "BW-TURN-1", f"{p} acts during {cur}'s turn {s.turn}, while an attack awaits its answer", "player"
+    if not s.begun and s.turn == 1 and s.rolled_first == cur:
+        return "BW-SETUP-3", f"{cur} rolled highest ({s.first_roll}) and takes the first turn, not {p}", "player"
+    nxt = s.next_player(cur)
+    return "BW-TURN-1", f"{p} acts during {cur}'s turn {s.turn}; turns go clockwise ({', '.join(s.players)}): " \
+                        f"after {cur} comes {nxt}", "player"
+
+
+def _draw_first(s: BoneWarsState) -> Why | None:
+    if s.phase == "draw" and s.drawn < s.need:
+        n = "a card" if s.need == 1 else f"{s.need} cards"
+        return "BW-TURN-1", f"{s.current}'s turn starts by drawing {n} from the center pile ({s.pile} left); no " \
+                            "draw is recorded"
+    return None
+
+
+def _draw(s: BoneWarsState, a: Action) -> Why | None:
+    p, card, per = a["player"], a.get("card"), s.rules.draw_per_turn
+    found = _turn(s, a)
+    if found is not None:
+        return found
+    if s.pile <= 0:
+        return "BW-TURN-1", "the center pile is empty: no card is drawn"
+    if s.phase != "draw":
+        return "BW-TURN-1", f"a turn starts by drawing {per} card; {p} draws after the Creation Phase began"
+    if s.drawn >= s.need:
+        return "BW-TURN-1", f"a turn starts by drawing exactly {per} card; {p} draws again"
+    if card not in s.parts and card != HIDDEN:
+        return "BW-TURN-1", f"{card} is not in the center pile (Part cards only)", "card"
+    if card != HIDDEN and s.unseen.get(card, 0) <= 0:
+        c = s.parts[card]
+        return "BW-TURN-1", f"{p} draws {c.name}, but the center pile holds {c.copies} and {c.copies} " \
+                            f"{'is' if c.copies == 1 else 'are'} already out", "card"
+    return None
+
+
+def _mine(s: BoneWarsState, a: Action, rule: str, verb: str) -> Iterator[Why]:
+    m = s.monsters.get(a["monster"]) or s.graveyard.get(a["monster"])
+    if m is None or not s.alive(m):
+        yield "BW-ATK-8", f"{a['monster']} was destroyed and cannot {verb}", "monster"
+    if m is not None and m.owner != a["player"]:
+        yield rule, f"{m.name} is {m.owner}'s monster; {a['player']} {verb}s only with monsters they control", "monster"
+
+
+def _edit(s: BoneWarsState, a: Action) -> Iterator[Why]:
+    p, k = a["player"], a.kind
+    rule, does, what = EDITS[k]
+    if k != "create":
+        yield from _mine(s, a, rule, "edit")
+    if p != s.current and s.current is not None:
+        yield "BW-CREATE-1", f"{p} {does} during {s.current}'s turn {s.turn}: a player creates or edits only in " \
+                             "their own Creation Phase"
+    else:
+        yield from filter(None, [_draw_first(s)])
+        if s.phase == "destroy":
+            yield "BW-ATK-1", f"{p} cannot {what} after the first attack of the turn: the Creation Phase is over"
+        elif s.edits >= s.rules.edits_per_turn:
+            yield "BW-CREATE-1", f"{s.rules.edits_per_turn} create-or-edit per turn; {p} already used it this turn"
+    card = s.parts.get(a["card"])
+    if card is None:
+        yield rule, f"{a['card']} is not a Part card: only Part cards build monsters", "card"
+        return
+    m = s.monsters.get(a["monster"]) or s.graveyard.get(a["monster"])
+    if k != "create" and m is not None:
+        yield from _part_fits(s, m, a)
+    yield from filter(None, [_in_hand(s, p, a["card"], rule)])
+
+
+def _part_fits(s: BoneWarsState, m: Monster, a: Action) -> Iterator[Why]:
+    card, names = s.parts[a["card"]], s.rules.part_names
+    if a.kind == "add_part":
+        if len(m.parts) >= s.rules.max_parts:
+            yield "BW-CREATE-3", f"a part is added only to a monster with fewer than {s.rules.max_parts} parts; " \
+                                  f"{m.name} has {len(m.parts)}"
+        if any(x.part == card.part for x in m.parts):
+            yield "BW-CREATE-3", f"{m.name} already has a {names.get(card.part, card.part)} part; an added part is " \
+                                  "of a type the monster lacks", "card"
+        return
+    old = next((x for x in m.parts if x.id == a.get("replaces")), None)
+    if old is None:
+        yield "BW-CREATE-4", f"{m.name} has no {names.get(card.part, card.part)} part for {card.name} to replace", \
+            "card"
+    elif old.part != card.part:
+        yield "BW-CREATE-4", f"a part is replaced by one of the same type: {old.name} is {names.get(old.part)}, " \
+                              f"{card.name} is {names.get(card.part)}", "card"
+
+
+def _in_hand(s: BoneWarsState, p: str, cid: str, rule: str) -> Why | None:
+    hand = s.hands[p]
+    if hand.known[cid] > 0:
+        return None
+    c = s.parts[cid]
+    if hand.hidden <= 0:
+        have = ", ".join(s.parts[i].name for i in hand.cards()) or "no cards"
+        return rule, f"{p} has no {c.name} in hand (the hand holds {have})", "card"
+    if s.unseen.get(cid, 0) <= 0:
+        return rule, f"{p} plays {c.name}, but the center pile holds {c.copies} and {c.copies} " \
+                     f"{'is' if c.copies == 1 else 'are'} already out", "card"
+    return None
+
+
+def _attack(s: BoneWarsState, a: Action) -> Iterator[Why]:
+    p, target = a["player"], a["target"]
+    if p != s.current or s.combat is not None:
+        yield "BW-TURN-1", f"{p} attacks during {s.current}'s turn {s.turn}: turns go clockwise " \
+                           f"({', '.join(s.players)}), and {p}'s own turn starts with a draw", "player"
+    else:
+        yield from filter(None, [_draw_first(s)])
+    yield from _mine(s, a, "BW-ATK-2", "attack")
+    m = s.monsters.get(a["monster"]) or s.graveyard.get(a["monster"])
+    if m is not None and m.attacked == s.turn:
+        yield "BW-ATK-2", f"{m.name} already attacked this turn (each monster attacks at most once per turn)", \
+            "monster"
+    elif m is not None and (m.born == s.turn or m.replaced == s.turn) and not m.has("haste"):
+        how = "was created" if m.born == s.turn else "had a part replaced"
+        yield "BW-CREATE-6", f"{m.name} {how} this turn and has no {s.rules.trait('haste')}: it cannot attack " \
+                             f"until {p}'s next turn", "monster"
+    if target == (m.owner if m is not None else p):
+        yield "BW-ATK-2", f"{p} attacks an opponent, not themselves", "target"
+    elif s.out.get(target) is not None:
+        yield "BW-ATK-2", f"{target} is out of the game; attacks go to an opponent still in the game", "target"
+
+
+def _block(s: BoneWarsState, a: Action) -> Iterator[Why]:
+    c = s.combat
+    if c is None or c.stage != "block":
+        yield "BW-ATK-3", "'block' with no attack to answer"
+        return
+    if a["player"] != c.defender:
+        yield "BW-ATK-3", f"{c.attacker.name} attacks {c.defender}; {a['player']} does not defend", "player"
+    if a["monster"] == NO_BLOCK:
+        return
+    yield from _mine(s, a.with_fields(player=c.defender), "BW-ATK-3", "block")
+    b = s.monsters.get(a["monster"]) or s.graveyard.get(a["monster"])
+    if b is None:
+        return
+    if not can_meet(c.attacker, b):
+        yield "BW-ATK-4", f"{b.name} cannot block {c.attacker.name}: {meet_reason(s.rules, c.attacker, b)}", "monster"
+    if b.tapped and not b.has("vigilant"):
+        yield "BW-ATK-5", f"{b.name} attacked (turn {b.attacked}) and cannot block until {b.owner}'s next turn " \
+                          f"(it is not {s.rules.trait('vigilant')})", "monster"
+
+
+def _answer(s: BoneWarsState, a: Action) -> Why | None:
+    """The answers to an attack: the defender's roll or damage, and the dice."""
+    c, die = s.combat, s.rules.die
+    if c is None:
+        kind = "roll" if a.kind == DEFEND_ROLL else a.kind        # the log writes the defender's choice as its roll
+        return ("BW-ATK-10" if kind == "take_damage" else "BW-ATK-6"), f"'{kind}' with no attack to answer"
+    if a.kind == "roll" and a.get("defender") is None:
+        if c.stage != "roll":
+            return "BW-ATK-3", f"the dice are rolled but {c.defender} named no blocker"
+        for f in ("attacker", "blocker"):
+            v = a.get(f)
+            if v is None:
+                return "BW-ATK-6", f"a blocked attack rolls two d{die}s: record 'attacker' and 'blocker'"
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= die:
+                return "BW-ATK-6", f"the {f}'s d{die} shows {v!r}, but a d{die} shows 1–{die}", f
+        return None
+    if c.stage == "roll":
+        b = c.blocker.name if c.blocker is not None else "a monster"
+        return "BW-ATK-6", f"{c.defender} blocked with {b}: a blocked attack is settled by the dice"
+    if a.kind == "take_damage" and a.get("player") != c.defender:
+        return "BW-ATK-10", f"{c.attacker.name} attacks {c.defender}, not {a.get('player')}", "player"
+    if a.kind == DEFEND_ROLL and c.stage == "declined":
+        return "BW-ATK-10", f"{c.defender} could block with {', '.join(b.name for b in c.able)}: a defender who " \
+                            "declines to block takes the damage (no roll)", "defender"
+    v = a.get("defender")
+    if a.kind == "roll" and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= die):
+        return "BW-ATK-10", f"the defender's d{die} shows {v!r}, but a d{die} shows 1–{die}", "defender"
+    return None
