@@ -6,6 +6,7 @@ logs among the state's legal actions (or chance outcomes) at its point."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -212,3 +213,23 @@ def test_a_header_line_up_is_the_state_s_and_its_log_replays(tmp_path):
     playkit.play(state, playkit.random_agent, random.Random(3), playkit.MAX_STEPS)
     problems, final = playkit.replay_text(SLUG, playkit.as_jsonl(state), tmp_path)
     assert not [p for p in problems.items if p.severity == "error"] and final["winner"] == state.result()["winner"]
+
+
+def test_the_greedy_agent_shoots_for_every_team():
+    """Greedy takes the best shot a Mid-Game offers (issue 30: it used to skate the carrier forward,
+    which spends the action a shot needs, so only the Cracklers — whose Team Spirit gives a skater
+    that acted another action — shot often): every team shoots in most of its games."""
+    game, pkg = playkit.game(SLUG), playkit.package(SLUG)
+    greedy = pkg.agents["greedy"](game)
+    setups = pkg.setups(game, random.Random(0))
+    shots: Counter = Counter()
+    played: Counter = Counter()
+    rng = random.Random(3)
+    for i in range(2 * len(setups)):
+        state = pkg.new_state(game, setups[i % len(setups)])
+        playkit.play(state, [greedy, greedy], rng)
+        for t in setups[i % len(setups)]["teams"]:
+            played[t["team"]] += 1
+        shots.update(e["skater"].split("_")[0] for e in state.log_events() if e["kind"] == "shoot")
+    assert set(played) == {"cracklers", "femurs", "marauders", "titans"}
+    assert all(shots[t] >= played[t] for t in played), (dict(shots), dict(played))

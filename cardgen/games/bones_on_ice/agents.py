@@ -1,7 +1,9 @@
 """Bones on Ice — agents for simulated playtests, and the game's own measures of a played game.
 
 The ``greedy`` agent plays from its observation only (the rink, the puck, Stamina, score, the
-skater cards' dice): it skates the puck forward and shoots from the Attack Zone, sends its best
+skater cards' dice): it takes the best shot a Mid-Game offers — from the Attack Zone when the
+puck is there, else at once, by the carrier or a better shooter it passes to (a skater acts once
+a Mid-Game: skating forward spends the action a shot needs) —, sends its best
 die to each roll, Boosts the rolls that score or stop a score while it can spare the Stamina,
 and uses its Team Spirit when it can afford it. Its weights are ``simulate.greedy`` in
 ``rules/bones_on_ice/params.yaml``.
@@ -69,11 +71,29 @@ class Greedy:
         return self.mid_game(obs, legal, stamina)
 
     def mid_game(self, obs: Mapping[str, Any], legal: list[Action], stamina: int) -> Action:
-        zone = obs["zones"]
+        """Take the best shot this Mid-Game offers: from the Attack Zone if the puck is there (or
+        passed to a teammate waiting there), else now — by the carrier, or by a better shooter it
+        passes to. A skater acts once a Mid-Game, so skating the puck forward (or a teammate
+        there) spends the action a shot needs."""
+        zone, sk = obs["zones"], obs["skaters"]
+        acted = set(obs.get("acted") or ())
         attack, home = self.zones[-1], self.zones[0]
+
+        def aim(name: str) -> int:
+            return int(sk[name].get("marksmanship", 0))
+
+        def free(name: str) -> bool:
+            return name not in acted and sk[name]["role"] in self.acting
         shoot = [a for a in legal if a.kind == "shoot"]
         if shoot and zone[shoot[0]["skater"]] == attack:
             return shoot[0]
+        passes = [a for a in legal if a.kind == "pass" and free(a["to"])]
+        there = [a for a in passes if zone[a["to"]] == attack]
+        if there:
+            return max(there, key=lambda a: (aim(a["to"]), a["to"]))
+        if shoot:
+            better = [a for a in passes if aim(a["to"]) > aim(shoot[0]["skater"])]
+            return max(better, key=lambda a: (aim(a["to"]), a["to"])) if better else shoot[0]
         forward = [a for a in legal if a.kind == "move" and self.zones.index(a["zone"]) >
                    self.zones.index(zone[a["skater"]])]
         if forward:
@@ -81,12 +101,6 @@ class Greedy:
         tactical = [a for a in legal if a.kind == "tactical_move" and a["zone"] != home]
         if tactical and stamina >= self.tactical_reserve:
             return max(tactical, key=lambda a: (self.zones.index(a["zone"]), a["skater"]))
-        passes = [a for a in legal if a.kind == "pass" and zone[a["to"]] == attack
-                  and obs["skaters"][a["to"]]["role"] in self.acting]
-        if passes:
-            return passes[0]
-        if shoot:
-            return shoot[0]
         return next((a for a in legal if a.kind == "recovery"), legal[0])
 
 
