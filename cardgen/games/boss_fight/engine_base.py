@@ -17,6 +17,7 @@ from cardgen.core.hexgrid import Hex
 from cardgen.core.problems import Loc
 from cardgen.games.boss_fight.builds import Build
 from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.sweep import Sweep
 from cardgen.play.lookup import Names
 from cardgen.play.referee import BaseEngine
 
@@ -114,6 +115,9 @@ class EngineBase(BaseEngine):
         raise NotImplementedError           # rules_setup
 
     def _clear(self, h: Hex) -> bool:
+        raise NotImplementedError           # view
+
+    def ground(self, shape: list[Hex], over: bool = False) -> Sweep:
         raise NotImplementedError           # view
 
     def _obstacles(self) -> set[Hex]:

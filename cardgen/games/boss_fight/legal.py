@@ -87,11 +87,15 @@ def turn_actions(e: Engine, f: Fighter) -> list[Action]:
     attacks = e.attacks if mine else 0
     limit = e.attack_limit if mine else e.attack_cap
     out: list[Action] = []
+    moves: dict[int, list[tuple[int, ...]]] = {}           # tiles → where a Move of that many ends
     for cid in hand_cards(e, f):
         c = e.cards[cid]
         kind = c.get("kind")
         if kind == "move" and not any(s in e.no_move for s in f.statuses):
-            for dest in sorted(e.legal_moves(f.key, int(c.get("move") or 0))):
+            tiles = int(c.get("move") or 0)
+            if tiles not in moves:
+                moves[tiles] = sorted(e.legal_moves(f.key, tiles))
+            for dest in moves[tiles]:
                 if f.side == "hero":
                     out.append(Action.make("move", character=f.key, card=cid, to=list(dest)))
                 else:
