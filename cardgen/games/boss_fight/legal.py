@@ -95,11 +95,12 @@ def turn_actions(e: Engine, f: Fighter) -> list[Action]:
             tiles = int(c.get("move") or 0)
             if tiles not in moves:
                 moves[tiles] = sorted(e.legal_moves(f.key, tiles))
+            head = (("character", f.key), ("card", cid))         # Action.make's frozen fields, built once
             for dest in moves[tiles]:
                 if f.side == "hero":
-                    out.append(Action.make("move", character=f.key, card=cid, to=list(dest)))
+                    out.append(Action("move", (*head, ("to", dest))))
                 else:
-                    out.append(Action.make("move", character=f.key, card=cid, to=list(dest[:2]), rotate=dest[2]))
+                    out.append(Action("move", (*head, ("to", dest[:2]), ("rotate", dest[2]))))
         elif kind == "attack" and not (f.side == "boss" and attacks >= limit):
             atype = c.get("attack")
             if atype is None:
