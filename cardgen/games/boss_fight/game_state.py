@@ -33,6 +33,7 @@ from cardgen.play.dice import die_outcomes
 from cardgen.play.referee import Referee
 
 _TEMPLATES: dict[tuple, tuple[Game, Engine]] = {}
+_BY_MAP: dict[tuple[int, str], dict[Any, Any]] = {}
 
 
 def _blank(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -59,6 +60,9 @@ def _engine(game: Game, setup: Mapping[str, Any]) -> Engine:
         eng = Engine(game, header, {}, Referee(Problems(), {}, False))
         eng.pictures = False
         eng.start()
+        # sight and the boss's reach depend on the map (and the tokens, part of each key) only:
+        # every setup on one map shares what was found
+        eng.sight_memo = _BY_MAP.setdefault((id(game), key[1]), eng.sight_memo)
         _TEMPLATES[key] = hit = (game, eng)
     return _copy_engine(hit[1])
 
@@ -66,7 +70,7 @@ def _engine(game: Game, setup: Mapping[str, Any]) -> Engine:
 def _shared(eng: Engine) -> dict[int, Any]:
     """What engines of one setup share and never change: the game, cards, map and builds (found
     once per setup: every copy shares these very objects)."""
-    got = eng.sight_memo.get("shared")
+    got = eng.sight_memo.get(("shared", id(eng.header)))
     if got is not None:
         return dict(got)
     memo: dict[int, Any] = {}
@@ -79,7 +83,7 @@ def _shared(eng: Engine) -> dict[int, Any]:
     for x in keep:
         if x is not None:
             memo[id(x)] = x
-    eng.sight_memo["shared"] = memo
+    eng.sight_memo[("shared", id(eng.header))] = memo
     return dict(memo)
 
 

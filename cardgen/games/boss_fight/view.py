@@ -22,11 +22,15 @@ class MapView(EngineBase):
         """The boss's footprint ``shape`` over the terrain as it stands (:mod:`.sweep`): clear
         tiles, or every tile of the map when card text lets it cross obstacles. Shared by every
         copy of the game (the map never changes; the obstacle tokens are part of the key)."""
-        key = ("ground", tuple(shape), over, frozenset(self.rubble))
+        rubble = frozenset(self.rubble)
+        key = ("ground", tuple(shape), over, rubble)
         got = self.sight_memo.get(key)
         if got is None:
-            tiles = self.map.tiles
-            got = self.sight_memo[key] = Sweep(shape, tiles.__contains__ if over else self._clear)
+            m = self.map                    # the predicate reads nothing that changes: it is shared
+
+            def clear(h: Hex) -> bool:
+                return m.passable(h) and h not in rubble
+            got = self.sight_memo[key] = Sweep(shape, m.tiles.__contains__ if over else clear)
         return got
 
     def _obstacles(self) -> set[Hex]:
@@ -71,7 +75,7 @@ class MapView(EngineBase):
         obs = None
         for x in ha:
             for y in hb:
-                key = (rubble, x, y)
+                key = (rubble, x, y) if x <= y else (rubble, y, x)      # sight goes both ways
                 seen = memo.get(key)
                 if seen is None:
                     obs = self._obstacles() if obs is None else obs
