@@ -202,8 +202,7 @@ class MoveRules(EngineBase):
         tight = next((i for i, h in enumerate(steps[:-1]) if not hg.fits_turned(shape, h, passes)), None)
         ground, end = self._ground_for(ev, shape), steps[-1]
         whole = bool(ground.fits((end.q, end.r)) >> rot & 1)          # else the end check names it
-        slide = ground.walk((start.q, start.r), f.rot, [(h.q, h.r) for h in (steps if whole else steps[:-1])],
-                            rot if whole else None)
+        slide = ground.walk((start.q, start.r), f.rot, [(h.q, h.r) for h in (steps if whole else steps[:-1])])
         if slide is not None and (tight is None or slide < tight):
             tight = slide
         if tight is None:

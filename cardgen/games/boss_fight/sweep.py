@@ -8,8 +8,9 @@ Clarifications) makes the facings of consecutive hexes agree: the boss slides fr
 each step keeping its facing or turning it 60°, and the facing it steps in must fit on clear
 tiles there (obstacles decide this; heroes are checked as before: in some facing on every hex,
 never under the anchor, never where it ends). Where the move starts and where it ends it may
-also turn in place, 60° at a time, through facings that fit. A one-hex gap between obstacles
-thus lets through only a boss one hex wide along its way.
+turn in place to any facing that fits (so a slip in one move's facing never carries into the
+next). A one-hex gap between obstacles thus lets through only a boss one hex wide along its
+way.
 
 The geometry works on ``(q, r)`` tuples and 6-bit facing masks, memoised per hex for one move.
 """
@@ -60,38 +61,28 @@ class Sweep:
             self._fit_memo[at] = got
         return got
 
-    def turn(self, at: Cell, facings: int) -> int:
-        """The facings reached from ``facings`` by turning in place at ``at``, 60° at a time
-        through facings that fit there."""
-        fit = self.fits(at)
-        got = facings & fit
-        while True:
-            more = _spread(got) & fit
-            if more | got == got:
-                return got
-            got |= more
-
     def step(self, at: Cell, facings: int) -> int:
         """The facings the footprint may have on ``at`` after a step onto it from a hex where it
         had ``facings``: kept or turned 60° as it steps."""
         return (facings | _spread(facings)) & self.fits(at)
 
-    def walk(self, start: Cell, facing: int, steps: Sequence[Cell], end: int | None) -> int | None:
+    def walk(self, start: Cell, facing: int, steps: Sequence[Cell]) -> int | None:
         """The index of the first hex of ``steps`` (the anchor's, after ``start``) the footprint
-        cannot step onto (with ``end``: the last one, then turning in place to face ``end``);
-        None when the walk passes."""
-        now = self.turn(start, 1 << facing) or 1 << facing
+        cannot step onto; None when the walk passes. It starts in any facing that fits on
+        ``start`` (``facing``, the one it stands in, when none does)."""
+        now = self.fits(start) or 1 << facing
         for i, h in enumerate(steps):
             now = self.step(h, now)
-            if not now or (end is not None and i == len(steps) - 1 and not self.turn(h, now) >> end & 1):
+            if not now:
                 return i
         return None
 
     def costs(self, start: Cell, facing: int, limit: int,
               enter: Callable[[Cell], bool] | None = None) -> dict[tuple[Cell, int], int]:
-        """Fewest steps (at most ``limit``) to every (anchor hex, facing) a move can end in; the
-        anchor steps only onto hexes ``enter`` allows."""
-        first = self.turn(start, 1 << facing) or 1 << facing
+        """Fewest steps (at most ``limit``) to every (anchor hex, facing) a move can end in: a hex
+        the footprint steps onto, in any facing that fits there; the anchor steps only onto hexes
+        ``enter`` allows."""
+        first = self.fits(start) or 1 << facing
         seen: set[tuple[Cell, int]] = {(start, first)}
         todo: deque[tuple[Cell, int, int]] = deque([(start, first, 0)])
         out: dict[tuple[Cell, int], int] = {(start, k): 0 for k in range(6) if first >> k & 1}
@@ -106,7 +97,7 @@ class Sweep:
                 if moved and (n, moved) not in seen and (enter is None or enter(n)):
                     seen.add((n, moved))
                     todo.append((n, moved, c + 1))
-                    ends = self.turn(n, moved)
+                    ends = self.fits(n)
                     for k in range(6):
                         if ends >> k & 1 and (n, k) not in out:
                             out[(n, k)] = c + 1
