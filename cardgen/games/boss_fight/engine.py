@@ -212,6 +212,6 @@ class Engine(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules,
                 got = seen[c] = sum(1 << k for k in range(6) if fit(c) >> k & 1 and
                                     not any((q + dq, r + dr) in blocked for dq, dr in turned[k]))
             return got
-        ends = ground.costs((start.q, start.r), f.rot, limit, lambda c: whole(c) > 0)
+        ends = ground.costs((start.q, start.r), limit, lambda c: whole(c) > 0)
         style = self.map.style
         return {(*hg.to_offset(Hex(*d), style), k) for d, k in ends if whole(d) >> k & 1}

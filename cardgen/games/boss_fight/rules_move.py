@@ -147,11 +147,11 @@ class MoveRules(EngineBase):
         f.origin = end
 
     def _reach_check(self, ev, f, start, end, tiles, limit, enemies, shape: list[Hex] | None = None,
-                     facing: int = 0, turned: int = 0) -> bool:
+                     turned: int = 0) -> bool:
         """A move given by where it ends: some way there within its tiles (BF-MOVE-1, -2). With the
         boss's ``shape`` (its cells around the walking anchor; at the end turned ``turned``), the
-        whole shape passes every hex on the way in some facing clear of enemies, and slides
-        straight through it over the terrain (:mod:`.sweep`: no gap narrower than the boss)."""
+        whole shape passes every hex on the way in some facing clear of enemies, and steps from
+        hex to hex over the terrain as :mod:`.sweep` says (no gap narrower than the boss)."""
         ok = self._passable_for(ev, enemies)
         reach = max(limit or 0, 0) if limit is not None else 99
         if shape is None:
@@ -163,9 +163,9 @@ class MoveRules(EngineBase):
             def step(h: Hex) -> bool:
                 return ok(h) and (h == end or whole.fits((h.q, h.r)) > 0)
             if ground.fits(e) >> turned & 1:     # else the end check names it, once the anchor gets there
-                near = ground.costs((start.q, start.r), facing, reach, lambda c: step(Hex(*c))).get((e, turned))
+                near = ground.costs((start.q, start.r), reach, lambda c: step(Hex(*c))).get((e, turned))
                 if near is None and limit is not None:
-                    near = ground.costs((start.q, start.r), facing, 99, lambda c: step(Hex(*c))).get((e, turned))
+                    near = ground.costs((start.q, start.r), 99, lambda c: step(Hex(*c))).get((e, turned))
                 far = {end: near} if near is not None and near <= reach else {}
                 anyhow = {end: near} if near is not None else {}
             else:
@@ -195,14 +195,14 @@ class MoveRules(EngineBase):
     def _tight(self, ev: Event, f: Fighter, a: Hex, start: Hex, steps: list[Hex], rot: int,
                heroes: set[Hex]) -> bool:
         """A boss's path hex by hex (BF-MOVE-1): the whole shape passes each hex on the way in
-        some facing clear of enemies, and slides straight through it over the terrain
-        (:mod:`.sweep`); False after reporting the first hex it cannot pass."""
+        some facing clear of enemies, and steps from hex to hex over the terrain as :mod:`.sweep`
+        says; False after reporting the first hex it cannot pass."""
         shape = [c - a for c in f.cells]
         passes = self._passable_for(ev, heroes - set(f.hexes()))
         tight = next((i for i, h in enumerate(steps[:-1]) if not hg.fits_turned(shape, h, passes)), None)
         ground, end = self._ground_for(ev, shape), steps[-1]
         whole = bool(ground.fits((end.q, end.r)) >> rot & 1)          # else the end check names it
-        slide = ground.walk((start.q, start.r), f.rot, [(h.q, h.r) for h in (steps if whole else steps[:-1])])
+        slide = ground.walk((start.q, start.r), [(h.q, h.r) for h in (steps if whole else steps[:-1])])
         if slide is not None and (tight is None or slide < tight):
             tight = slide
         if tight is None:
@@ -239,7 +239,7 @@ class MoveRules(EngineBase):
                 self._too_far(f, len(steps), tiles, limit, ev.at("path"), ev)
         else:
             ok = self._reach_check(ev, f, start, end, tiles, limit, heroes - set(f.hexes()),
-                                   [c - a for c in f.cells] if len(f.cells) > 1 else None, f.rot, rot)
+                                   [c - a for c in f.cells] if len(f.cells) > 1 else None, rot)
         cells = [end + rotate(c - a, rot) for c in f.cells]
         if ok:
             bad = [h for h in cells if not self._clear(h)]

@@ -66,23 +66,23 @@ class Sweep:
         had ``facings``: kept or turned 60° as it steps."""
         return (facings | _spread(facings)) & self.fits(at)
 
-    def walk(self, start: Cell, facing: int, steps: Sequence[Cell]) -> int | None:
+    def walk(self, start: Cell, steps: Sequence[Cell]) -> int | None:
         """The index of the first hex of ``steps`` (the anchor's, after ``start``) the footprint
         cannot step onto; None when the walk passes. It starts in any facing that fits on
-        ``start`` (``facing``, the one it stands in, when none does)."""
-        now = self.fits(start) or 1 << facing
+        ``start`` (in any at all where none does: where it stands was a problem of its own)."""
+        now = self.fits(start) or ALL
         for i, h in enumerate(steps):
             now = self.step(h, now)
             if not now:
                 return i
         return None
 
-    def costs(self, start: Cell, facing: int, limit: int,
+    def costs(self, start: Cell, limit: int,
               enter: Callable[[Cell], bool] | None = None) -> dict[tuple[Cell, int], int]:
         """Fewest steps (at most ``limit``) to every (anchor hex, facing) a move can end in: a hex
         the footprint steps onto, in any facing that fits there; the anchor steps only onto hexes
         ``enter`` allows."""
-        first = self.fits(start) or 1 << facing
+        first = self.fits(start) or ALL
         seen: set[tuple[Cell, int]] = {(start, first)}
         todo: deque[tuple[Cell, int, int]] = deque([(start, first, 0)])
         out: dict[tuple[Cell, int], int] = {(start, k): 0 for k in range(6) if first >> k & 1}
