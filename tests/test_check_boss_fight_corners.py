@@ -96,6 +96,44 @@ def test_a_multi_hex_boss_does_not_pass_a_gap_narrower_than_itself(tmp_path):
                                         f"path: {path}, rotate: 4}}", "path:", BUILDS, notes=True)
 
 
+# Issue 33: the Bone Colossus (at least three hexes wide whichever way it turns) walked by the
+# crystal at its tip (anchor [2, -1]) through a one-hex gap in a wall of obstacle tokens. On
+# every hex of the way it fits in some facing, so checking each hex alone (or only the end)
+# passed it; stepping from hex to hex (the ruling: a step keeps its facing or turns it 60°)
+# it cannot get its body through. The legal twin: the same walk where the gap is three wide.
+WALL = "rubble: [[1, 5], [2, 5], [3, 5], [4, 5], [6, 5], [7, 5]]"
+THROUGH = """\
+game: boss_fight
+map: arena
+boss: bone_colossus
+party: lantern_company
+events:
+  - {kind: place, character: boss, at: [6, 4], rotate: 2}
+  - {kind: place, character: aldric, at: [9, 8]}
+  - {kind: place, character: wren, at: [2, 8]}
+  - {kind: place, character: maelis, at: [9, 7]}
+  - {kind: effect, character: boss, source: stomp, WALL}
+  - {kind: round, number: 1}
+  - {kind: draw, character: boss, cards: [stomp, walk, lumber, basic_attack]}
+  - {kind: draw, character: wren, count: 4}
+  - {kind: draw, character: aldric, count: 4}
+  - {kind: draw, character: maelis, count: 4}
+  - {kind: move, character: boss, card: stomp, anchor: [2, -1], path: [[5, 4], [5, 5], [5, 6]], rotate: 0}
+allow:
+  - {rule: BF-INIT-1, reason: "only the boss's move is tested"}
+""".replace("WALL", WALL)
+
+
+def test_a_boss_does_not_walk_through_a_one_hex_gap_it_fits_on_hex_by_hex(tmp_path):
+    wide = "rubble: [[1, 5], [2, 5], [3, 5], [7, 5]]"
+    checklogs.assert_break_and_twin(GAME, tmp_path, THROUGH, "BF-MOVE-1", WALL, wide, WALL, "kind: move",
+                                    BUILDS, notes=True)
+    # the same walk given by where it ends: no way there within Stomp's tiles slides through
+    to = THROUGH.replace("path: [[5, 4], [5, 5], [5, 6]]", "to: [5, 6]")
+    checklogs.assert_break_and_twin(GAME, tmp_path, to, "BF-MOVE-1", WALL, wide, WALL, "kind: move", BUILDS,
+                                    notes=True)
+
+
 FIVE = """\
 party:
   name: The Five

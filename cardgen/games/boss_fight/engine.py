@@ -197,8 +197,21 @@ class Engine(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules,
             return {hg.to_offset(h, self.map.style) for h in ok}
         limit = math.floor(tiles * self._legs_factor() + 1e-9)
         heroes = frozenset(h for g in self.heroes() if g.alive for h in g.hexes())
-        fp = hg.footprint(c - f.anchor for c in f.cells) if hg.is_connected(f.cells) else \
-            frozenset(c - f.anchor for c in f.cells)
-        ends = hg.reachable_placements(fp, f.origin + rotate(f.anchor, f.rot), limit, self._clear, heroes, f.rot,
-                                       sweep=True)
-        return {(*hg.to_offset(d, self.map.style), k) for d, k in ends}
+        start = f.origin + rotate(f.anchor, f.rot)
+        shape = [c - f.anchor for c in f.cells]
+        ground = self.ground(shape)
+        turned, fit = ground.turned, ground.fits
+
+        blocked, seen = {(h.q, h.r) for h in heroes}, dict[tuple[int, int], int]()
+
+        def whole(c: tuple[int, int]) -> int:
+            """The facings that fit at ``c`` clear of the heroes too."""
+            got = seen.get(c)
+            if got is None:
+                q, r = c
+                got = seen[c] = sum(1 << k for k in range(6) if fit(c) >> k & 1 and
+                                    not any((q + dq, r + dr) in blocked for dq, dr in turned[k]))
+            return got
+        ends = ground.costs((start.q, start.r), limit, lambda c: whole(c) > 0)
+        style = self.map.style
+        return {(*hg.to_offset(Hex(*d), style), k) for d, k in ends if whole(d) >> k & 1}

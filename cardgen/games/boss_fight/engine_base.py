@@ -7,8 +7,8 @@ declarations here; the engine's own definitions come first in its method order."
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 from cardgen.boards.mapmodel import HexMap
 from cardgen.content.model import Card
@@ -17,8 +17,41 @@ from cardgen.core.hexgrid import Hex
 from cardgen.core.problems import Loc
 from cardgen.games.boss_fight.builds import Build
 from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.sweep import Sweep
 from cardgen.play.lookup import Names
 from cardgen.play.referee import BaseEngine
+
+
+class _CardStep(Protocol):
+    def __call__(self, value: Any, loc: Loc | None, fname: str, types: tuple[str, ...] | None = None) -> Card: ...
+
+
+class _GroundStep(Protocol):
+    def __call__(self, shape: list[Hex], over: bool = False) -> Sweep: ...
+
+
+class _OccupantStep(Protocol):
+    def __call__(self, h: Hex, but: Fighter | None = None) -> Fighter | None: ...
+
+
+class _SeesStep(Protocol):
+    def __call__(self, a: Fighter, b: Fighter, obstacles: set[Hex] | None = None) -> bool: ...
+
+
+class _NewRoundStep(Protocol):
+    def __call__(self, ev: Event, first: bool = False) -> None: ...
+
+
+class _HpClaimStep(Protocol):
+    def __call__(self, g: Fighter, stated: Any, loc: Loc | None, rule: str | None = None) -> None: ...
+
+
+class _ActionStep(Protocol):
+    def __call__(self, ev: Event, f: Fighter, attack: bool = False) -> None: ...
+
+
+class _PlayStep(Protocol):
+    def __call__(self, ev: Event, f: Fighter, kind: str, fname: str = "card") -> Card: ...
 
 
 class EngineBase(BaseEngine):
@@ -81,103 +114,39 @@ class EngineBase(BaseEngine):
     pictures: bool
     sight_memo: dict[Any, Any]
 
-    # -- the rule groups' steps, which the others take (defined in the module named) -------------
-
-    def boss(self) -> Fighter:
-        raise NotImplementedError           # rules_setup
-
-    def heroes(self) -> list[Fighter]:
-        raise NotImplementedError           # rules_setup
-
-    def _fighter(self, value: Any, loc: Loc | None, fname: str) -> Fighter:
-        raise NotImplementedError           # rules_setup
-
-    def _card(self, value: Any, loc: Loc | None, fname: str, types: tuple[str, ...] | None = None) -> Card:
-        raise NotImplementedError           # rules_setup
-
-    def _status(self, value: Any, loc: Loc | None, fname: str) -> str:
-        raise NotImplementedError           # rules_setup
-
-    def _hex(self, raw: Any, loc: Loc | None) -> Hex:
-        raise NotImplementedError           # rules_setup
-
-    def _off(self, h: Hex) -> str:
-        raise NotImplementedError           # rules_setup
-
-    def _offs(self, hexes: Iterable[Hex]) -> str:
-        raise NotImplementedError           # rules_setup
-
-    def _claim_cells(self, ev: Event, f: Fighter, rule: str) -> None:
-        raise NotImplementedError           # rules_setup
-
-    def _end_placement(self, ev: Event) -> None:
-        raise NotImplementedError           # rules_setup
-
-    def _clear(self, h: Hex) -> bool:
-        raise NotImplementedError           # view
-
-    def _obstacles(self) -> set[Hex]:
-        raise NotImplementedError           # view
-
-    def _where(self, h: Hex) -> str:
-        raise NotImplementedError           # view
-
-    def occupant(self, h: Hex, but: Fighter | None = None) -> Fighter | None:
-        raise NotImplementedError           # view
-
-    def enemies_of(self, f: Fighter) -> list[Fighter]:
-        raise NotImplementedError           # view
-
-    def _dist(self, a: Fighter, b: Fighter) -> int | None:
-        raise NotImplementedError           # view
-
-    def sees(self, a: Fighter, b: Fighter, obstacles: set[Hex] | None = None) -> bool:
-        raise NotImplementedError           # view
-
-    def _look(self, f: Fighter) -> None:
-        raise NotImplementedError           # view
-
-    def _legs_factor(self) -> float:
-        raise NotImplementedError           # view
-
-    def _legs_factor_text(self) -> str:
-        raise NotImplementedError           # view
-
-    def stat(self, f: Fighter, key: str) -> int:
-        raise NotImplementedError           # view
-
-    def _state(self, title: str) -> None:
-        raise NotImplementedError           # view
-
-    def _new_round(self, ev: Event, first: bool = False) -> None:
-        raise NotImplementedError           # rules_rounds
-
-    def _pool(self, f: Fighter, cid: str) -> int:
-        raise NotImplementedError           # rules_rounds
-
-    def _enter_turn(self, f: Fighter, ev: Event) -> None:
-        raise NotImplementedError           # rules_rounds
-
-    def _hp_claim(self, g: Fighter, stated: Any, loc: Loc | None, rule: str | None = None) -> None:
-        raise NotImplementedError           # rules_rounds
-
-    def _action(self, ev: Event, f: Fighter, attack: bool = False) -> None:
-        raise NotImplementedError           # rules_rounds
-
-    def _after_action(self, ev: Event, f: Fighter) -> None:
-        raise NotImplementedError           # rules_rounds
-
-    def _play(self, ev: Event, f: Fighter, kind: str, fname: str = "card") -> Card:
-        raise NotImplementedError           # rules_cards
-
-    def _card_or_text(self, value: Any, loc: Loc | None, fname: str) -> str:
-        raise NotImplementedError           # rules_cards
-
-    def _settle(self, f: Fighter, ev: Event) -> None:
-        raise NotImplementedError           # rules_combat
-
-    def _inflict(self, t: Fighter, s: str, ev: Event) -> None:
-        raise NotImplementedError           # rules_combat
-
-    def _heal(self, t: Fighter, n: int) -> int:
-        raise NotImplementedError           # rules_combat
+    # -- the rule groups' steps, which the others take: declared here (each defined in the module
+    #    named), so the groups type-check against one another without stubs --------------------
+    boss: Callable[[], Fighter]                           # rules_setup
+    heroes: Callable[[], list[Fighter]]                   # rules_setup
+    _fighter: Callable[[Any, Loc | None, str], Fighter]   # rules_setup
+    _card: _CardStep                                      # rules_setup
+    _status: Callable[[Any, Loc | None, str], str]        # rules_setup
+    _hex: Callable[[Any, Loc | None], Hex]                # rules_setup
+    _off: Callable[[Hex], str]                            # rules_setup
+    _offs: Callable[[Iterable[Hex]], str]                 # rules_setup
+    _claim_cells: Callable[[Event, Fighter, str], None]   # rules_setup
+    _end_placement: Callable[[Event], None]               # rules_setup
+    _clear: Callable[[Hex], bool]                         # view
+    ground: _GroundStep                                   # view
+    _obstacles: Callable[[], set[Hex]]                    # view
+    _where: Callable[[Hex], str]                          # view
+    occupant: _OccupantStep                               # view
+    enemies_of: Callable[[Fighter], list[Fighter]]        # view
+    _dist: Callable[[Fighter, Fighter], int | None]       # view
+    sees: _SeesStep                                       # view
+    _look: Callable[[Fighter], None]                      # view
+    _legs_factor: Callable[[], float]                     # view
+    _legs_factor_text: Callable[[], str]                  # view
+    stat: Callable[[Fighter, str], int]                   # view
+    _state: Callable[[str], None]                         # view
+    _new_round: _NewRoundStep                             # rules_rounds
+    _pool: Callable[[Fighter, str], int]                  # rules_rounds
+    _enter_turn: Callable[[Fighter, Event], None]         # rules_rounds
+    _hp_claim: _HpClaimStep                               # rules_rounds
+    _action: _ActionStep                                  # rules_rounds
+    _after_action: Callable[[Event, Fighter], None]       # rules_rounds
+    _play: _PlayStep                                      # rules_cards
+    _card_or_text: Callable[[Any, Loc | None, str], str]  # rules_cards
+    _settle: Callable[[Fighter, Event], None]             # rules_combat
+    _inflict: Callable[[Fighter, str, Event], None]       # rules_combat
+    _heal: Callable[[Fighter, int], int]                  # rules_combat

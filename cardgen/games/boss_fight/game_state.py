@@ -21,17 +21,19 @@ from cardgen.boards import common as board_common
 from cardgen.content.model import Game
 from cardgen.content.playlog import Event
 from cardgen.core import hexgrid as hg
+from cardgen.core.hexgrid import Hex
 from cardgen.core.options import MISSING
 from cardgen.core.problems import Loc, Problems
 from cardgen.games.boss_fight.engine import Engine
 from cardgen.games.boss_fight.legal import attack_event, player_actions
-from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.state import Fighter, Pile
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_outcomes
 from cardgen.play.referee import Referee
 
 _TEMPLATES: dict[tuple, tuple[Game, Engine]] = {}
+_BY_MAP: dict[tuple[int, str], dict[Any, Any]] = {}
 
 
 def _blank(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -58,12 +60,19 @@ def _engine(game: Game, setup: Mapping[str, Any]) -> Engine:
         eng = Engine(game, header, {}, Referee(Problems(), {}, False))
         eng.pictures = False
         eng.start()
+        # sight and the boss's reach depend on the map (and the tokens, part of each key) only:
+        # every setup on one map shares what was found
+        eng.sight_memo = _BY_MAP.setdefault((id(game), key[1]), eng.sight_memo)
         _TEMPLATES[key] = hit = (game, eng)
     return _copy_engine(hit[1])
 
 
 def _shared(eng: Engine) -> dict[int, Any]:
-    """What engines of one setup share and never change: the game, cards, map and builds."""
+    """What engines of one setup share and never change: the game, cards, map and builds (found
+    once per setup: every copy shares these very objects)."""
+    got = eng.sight_memo.get(("shared", id(eng.header)))
+    if got is not None:
+        return dict(got)
     memo: dict[int, Any] = {}
     keep: list[Any] = [eng.game, eng.params, eng.p, eng.map, eng.boss_build, eng.party_build, eng.cards,
                        eng.header, eng.header_locs, eng.params_file, eng.game.cards, eng.sight_memo,
@@ -74,13 +83,48 @@ def _shared(eng: Engine) -> dict[int, Any]:
     for x in keep:
         if x is not None:
             memo[id(x)] = x
-    return memo
+    eng.sight_memo[("shared", id(eng.header))] = memo
+    return dict(memo)
+
+
+_PLAIN = (str, int, float, bool, type(None), Loc, Hex, tuple, frozenset)
+
+
+def _copy_value(v: Any, memo: dict[int, Any]) -> Any:
+    """A copy of one piece of the game as it goes: plain values and what every copy shares as
+    they are, flat containers of plain values copied flat, anything else deep-copied."""
+    if isinstance(v, _PLAIN) or id(v) in memo:
+        return v
+    if isinstance(v, Pile):
+        return Pile(Counter(v.known), v.unknown)
+    if type(v) in (list, set, dict, Counter):
+        items = v.values() if isinstance(v, dict) else v
+        if all(isinstance(x, _PLAIN) for x in items):
+            return type(v)(v)
+    return copy.deepcopy(v, memo)
+
+
+def _copy_fighter(f: Fighter, memo: dict[int, Any]) -> Fighter:
+    twin = copy.copy(f)
+    for k, v in f.__dict__.items():
+        twin.__dict__[k] = _copy_value(v, memo)
+    return twin
 
 
 def _copy_engine(eng: Engine) -> Engine:
+    """A copy to play on: what never changes shared (:func:`_shared`), the game as it goes
+    copied (a clone is a search agent's hot path: no deep copy of card data)."""
     memo = _shared(eng)
-    memo[id(eng.ref)] = Referee(Problems(), {}, False)
-    return copy.deepcopy(eng, memo)
+    twin = copy.copy(eng)
+    d = twin.__dict__
+    d.pop("_names", None)                   # the name lookup holds the fighters: built again when asked
+    for k, v in eng.__dict__.items():
+        if k not in ("fighters", "current", "ref", "_names"):
+            d[k] = _copy_value(v, memo)
+    twin.ref = Referee(Problems(), {}, False)
+    twin.fighters = {k: _copy_fighter(f, memo) for k, f in eng.fighters.items()}
+    twin.current = twin.fighters[eng.current.key] if eng.current is not None else None
+    return twin
 
 
 class BossFightState(GameState):

@@ -87,15 +87,20 @@ def turn_actions(e: Engine, f: Fighter) -> list[Action]:
     attacks = e.attacks if mine else 0
     limit = e.attack_limit if mine else e.attack_cap
     out: list[Action] = []
+    moves: dict[int, list[tuple[int, ...]]] = {}           # tiles → where a Move of that many ends
     for cid in hand_cards(e, f):
         c = e.cards[cid]
         kind = c.get("kind")
         if kind == "move" and not any(s in e.no_move for s in f.statuses):
-            for dest in sorted(e.legal_moves(f.key, int(c.get("move") or 0))):
+            tiles = int(c.get("move") or 0)
+            if tiles not in moves:
+                moves[tiles] = sorted(e.legal_moves(f.key, tiles))
+            head = (("character", f.key), ("card", cid))         # Action.make's frozen fields, built once
+            for dest in moves[tiles]:
                 if f.side == "hero":
-                    out.append(Action.make("move", character=f.key, card=cid, to=list(dest)))
+                    out.append(Action("move", (*head, ("to", dest))))
                 else:
-                    out.append(Action.make("move", character=f.key, card=cid, to=list(dest[:2]), rotate=dest[2]))
+                    out.append(Action("move", (*head, ("to", dest[:2]), ("rotate", dest[2]))))
         elif kind == "attack" and not (f.side == "boss" and attacks >= limit):
             atype = c.get("attack")
             if atype is None:

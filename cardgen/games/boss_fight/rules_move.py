@@ -11,6 +11,7 @@ from cardgen.core.problems import Loc
 from cardgen.games.boss_fight.builds import _cells_text
 from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.sweep import Sweep
 
 
 class MoveRules(EngineBase):
@@ -145,27 +146,70 @@ class MoveRules(EngineBase):
                     + (f" ({len(steps)} step{'s' if len(steps) != 1 else ''})" if steps is not None else ""))
         f.origin = end
 
-    def _reach_check(self, ev, f, start, end, tiles, limit, enemies, shape: list[Hex] | None = None) -> bool:
+    def _reach_check(self, ev, f, start, end, tiles, limit, enemies, shape: list[Hex] | None = None,
+                     turned: int = 0) -> bool:
         """A move given by where it ends: some way there within its tiles (BF-MOVE-1, -2). With the
-        boss's ``shape`` (its cells around the walking anchor), the whole shape passes every hex on
-        the way, turned as it likes (BF-MOVE-1: no gap narrower than the boss)."""
+        boss's ``shape`` (its cells around the walking anchor; at the end turned ``turned``), the
+        whole shape passes every hex on the way in some facing clear of enemies, and steps from
+        hex to hex over the terrain as :mod:`.sweep` says (no gap narrower than the boss)."""
         ok = self._passable_for(ev, enemies)
-        step = ok if shape is None else (lambda h: ok(h) and (h == end or hg.fits_turned(shape, h, ok)))
-        far = hg.move_costs(start, max(limit or 0, 0) if limit is not None else 99, step)
+        reach = max(limit or 0, 0) if limit is not None else 99
+        if shape is None:
+            far = hg.move_costs(start, reach, ok)
+            anyhow = far if end in far or limit is None else hg.move_costs(start, 99, ok)
+        else:
+            whole, ground, e = Sweep(shape, ok), self._ground_for(ev, shape), (end.q, end.r)
+
+            def step(h: Hex) -> bool:
+                return ok(h) and (h == end or whole.fits((h.q, h.r)) > 0)
+            if ground.fits(e) >> turned & 1:     # else the end check names it, once the anchor gets there
+                near = ground.costs((start.q, start.r), reach, lambda c: step(Hex(*c))).get((e, turned))
+                if near is None and limit is not None:
+                    near = ground.costs((start.q, start.r), 99, lambda c: step(Hex(*c))).get((e, turned))
+                far = {end: near} if near is not None and near <= reach else {}
+                anyhow = {end: near} if near is not None else {}
+            else:
+                far = hg.move_costs(start, reach, step)
+                anyhow = far if end in far else hg.move_costs(start, 99, step)
         if end in far:
             return True
-        anyhow = hg.move_costs(start, 99, step)
         if end in anyhow and limit is not None:
             self._too_far(f, anyhow[end], tiles, limit, ev.at("to"), ev)
             return True
         if shape is not None and end in hg.move_costs(start, 99, ok):
-            self.ref.violation("BF-MOVE-1", f"the boss cannot reach {self._off(end)} from {self._off(start)}: "
-                               f"every way there leads through a gap its whole shape ({len(shape)} hexes) cannot "
-                               "pass, even when turned", ev.at("to"))
+            self.ref.violation("BF-MOVE-1", f"the boss cannot reach {self._off(end)} from {self._off(start)}"
+                               f": every way there leads "
+                               f"through a gap its whole shape ({len(shape)} hexes) cannot pass, even when turned",
+                               ev.at("to"))
             return False
         self.ref.violation("BF-MOVE-1", f"{f.key} cannot reach {self._off(end)} from {self._off(start)}: "
                            + (f"{self._where(end)} cannot be entered" if not self._clear(end) else
                               "obstacles and enemy pieces close every way"), ev.at("to"))
+        return False
+
+    def _ground_for(self, ev: Event, shape: list[Hex]) -> Sweep:
+        """The boss's ``shape`` over the terrain (:mod:`.sweep`): clear tiles, or any tile of the
+        map when card text lets it cross obstacles."""
+        return self.ground(shape, (ev["crosses"] or "") in ("obstacles", "both"))
+
+    def _tight(self, ev: Event, f: Fighter, a: Hex, start: Hex, steps: list[Hex], rot: int,
+               heroes: set[Hex]) -> bool:
+        """A boss's path hex by hex (BF-MOVE-1): the whole shape passes each hex on the way in
+        some facing clear of enemies, and steps from hex to hex over the terrain as :mod:`.sweep`
+        says; False after reporting the first hex it cannot pass."""
+        shape = [c - a for c in f.cells]
+        passes = self._passable_for(ev, heroes - set(f.hexes()))
+        tight = next((i for i, h in enumerate(steps[:-1]) if not hg.fits_turned(shape, h, passes)), None)
+        ground, end = self._ground_for(ev, shape), steps[-1]
+        whole = bool(ground.fits((end.q, end.r)) >> rot & 1)          # else the end check names it
+        slide = ground.walk((start.q, start.r), [(h.q, h.r) for h in (steps if whole else steps[:-1])])
+        if slide is not None and (tight is None or slide < tight):
+            tight = slide
+        if tight is None:
+            return True
+        self.ref.violation("BF-MOVE-1", f"the boss's whole shape ({len(shape)} hexes) cannot pass "
+                           f"{self._off(steps[tight])}, even when turned: a boss moves through no gap "
+                           "narrower than itself", ev.at("path"))
         return False
 
     def _move_boss(self, ev: Event, f: Fighter, tiles: int | None, limit: int | None) -> None:
@@ -186,15 +230,8 @@ class MoveRules(EngineBase):
         ok = True
         if steps is not None:
             ok = self._walk(ev, f, start, [h for h in steps[:-1]], heroes) if len(steps) > 1 else True
-            if ok and len(f.cells) > 1:
-                passes = self._passable_for(ev, heroes - set(f.hexes()))
-                shape = [c - a for c in f.cells]
-                tight = next((h for h in steps[:-1] if not hg.fits_turned(shape, h, passes)), None)
-                if tight is not None:
-                    self.ref.violation("BF-MOVE-1", f"the boss's whole shape ({len(shape)} hexes) cannot pass "
-                                       f"{self._off(tight)}, even when turned: a boss moves through no gap narrower "
-                                       "than itself", ev.at("path"))
-                    ok = False
+            if ok and len(f.cells) > 1 and steps:
+                ok = self._tight(ev, f, a, start, steps, rot, heroes)
             if ok and steps and not hg.are_adjacent(steps[-2] if len(steps) > 1 else start, steps[-1]):
                 self.ref.violation("BF-MOVE-1", "the path's last step is not to a neighbouring hex", ev.at("path"))
                 ok = False
@@ -202,7 +239,7 @@ class MoveRules(EngineBase):
                 self._too_far(f, len(steps), tiles, limit, ev.at("path"), ev)
         else:
             ok = self._reach_check(ev, f, start, end, tiles, limit, heroes - set(f.hexes()),
-                                   [c - a for c in f.cells] if len(f.cells) > 1 else None)
+                                   [c - a for c in f.cells] if len(f.cells) > 1 else None, rot)
         cells = [end + rotate(c - a, rot) for c in f.cells]
         if ok:
             bad = [h for h in cells if not self._clear(h)]

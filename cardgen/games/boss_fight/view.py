@@ -6,6 +6,7 @@ from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
 from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.sweep import Sweep
 
 
 class MapView(EngineBase):
@@ -16,6 +17,21 @@ class MapView(EngineBase):
     def _clear(self, h: Hex) -> bool:
         """A tile pieces may enter and stand on (BF-MAP-1): on the map, passable, no obstacle token."""
         return self.map.passable(h) and h not in self.rubble
+
+    def ground(self, shape: list[Hex], over: bool = False) -> Sweep:
+        """The boss's footprint ``shape`` over the terrain as it stands (:mod:`.sweep`): clear
+        tiles, or every tile of the map when card text lets it cross obstacles. Shared by every
+        copy of the game (the map never changes; the obstacle tokens are part of the key)."""
+        rubble = frozenset(self.rubble)
+        key = ("ground", tuple(shape), over, rubble)
+        got = self.sight_memo.get(key)
+        if got is None:
+            m = self.map                    # the predicate reads nothing that changes: it is shared
+
+            def clear(h: Hex) -> bool:
+                return m.passable(h) and h not in rubble
+            got = self.sight_memo[key] = Sweep(shape, m.tiles.__contains__ if over else clear)
+        return got
 
     def _obstacles(self) -> set[Hex]:
         walls = self.sight_memo.get("walls")
@@ -59,7 +75,7 @@ class MapView(EngineBase):
         obs = None
         for x in ha:
             for y in hb:
-                key = (rubble, x, y)
+                key = (rubble, x, y) if x <= y else (rubble, y, x)      # sight goes both ways
                 seen = memo.get(key)
                 if seen is None:
                     obs = self._obstacles() if obs is None else obs
