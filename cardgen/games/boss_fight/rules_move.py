@@ -174,6 +174,12 @@ class MoveRules(EngineBase):
         if end in far:
             return True
         if end in anyhow and limit is not None:
+            plain = hg.move_costs(start, reach, ok) if shape is not None else {}
+            if end in plain:        # near enough as the crow walks: the shape is what takes the long way
+                self.ref.violation("BF-MOVE-1", f"the boss cannot reach {self._off(end)} in {limit} tiles: its "
+                                   f"whole shape ({len(shape or ())} hexes) gets past the obstacles only by a way of "
+                                   f"{anyhow[end]} (it turns at most 60° a step: the project's ruling)", ev.at("to"))
+                return True
             self._too_far(f, anyhow[end], tiles, limit, ev.at("to"), ev)
             return True
         if shape is not None and end in hg.move_costs(start, 99, ok):
