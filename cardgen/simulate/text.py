@@ -83,7 +83,7 @@ def _lengths(b: dict[str, Any]) -> list[str]:
     for name, d in b["length"].items():
         lines.append(f"  {name:<8} {num(d['mean']):>8} {num(d['median']):>8} {num(d['p95']):>8} "
                      f"{num(d['min']):>6} {num(d['max']):>6}")
-    # the length that varies most (most bins in use): Bones on Ice's rounds are always 15
+    # the length that varies most (most bins in use): a game of a fixed number of rounds shows its turns
     pref = {"rounds": 0, "turns": 1, "steps": 2}
     name = max(b["length"], key=lambda k: (sum(1 for c in b["length"][k]["histogram"]["counts"] if c), -pref.get(k, 3)))
     if b["length"][name].get("histogram"):
