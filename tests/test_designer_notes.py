@@ -46,7 +46,8 @@ def test_a_note_that_is_not_utf8_is_a_problem_at_its_file(tmp_path):
         [("RULEBOOK-META", True)]
 
 
-def test_the_notes_text_reaches_the_typeset_sections(tmp_path):
+def _book(tmp_path) -> Rulebook:
+    """The designer's edition of a copy of the game whose notes hold NOTE."""
     copy = GameCopy(tmp_path, GAME)
     copy.path(f"rules/{GAME}/notes").mkdir()
     copy.path(f"rules/{GAME}/notes/tune.md").write_text(NOTE, encoding="utf-8")
@@ -55,18 +56,18 @@ def test_the_notes_text_reaches_the_typeset_sections(tmp_path):
     assert game is not None
     book = Rulebook(game, problems, designer=True)
     assert book.current is not None
+    return book
+
+
+def test_the_notes_text_reaches_the_typeset_sections(tmp_path):
+    book = _book(tmp_path)
+    assert book.current is not None
     found = [s for s in book.sections(book.current) or [] if s.path[-1] == "Balance changes (cardgen tune)"]
     assert found and "d12 → d10" in " ".join(p.text for p in found[0].passages)
 
 
 def test_the_notes_are_no_change_of_the_rules(tmp_path):
-    copy = GameCopy(tmp_path, GAME)
-    copy.path(f"rules/{GAME}/notes").mkdir()
-    copy.path(f"rules/{GAME}/notes/tune.md").write_text(NOTE, encoding="utf-8")
-    problems = Problems()
-    game = load_game(copy.root, GAME, problems)
-    assert game is not None
-    book = Rulebook(game, problems, designer=True)
+    book = _book(tmp_path)
     assert book.current is not None
     old = book.previous(book.current)
     assert old is not None
