@@ -71,6 +71,9 @@ def test_ladder_report(cli, tmp_path: Path) -> None:
     assert lad["summary"] and "first mover wins" in " ".join(lad["summary"]) and "first-listed seat wins" in " ".join(lad["summary"])
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "Skill ladder" in page and "Balance under strong play" in page
+    note = (tmp_path / "note.md").read_text(encoding="utf-8")      # a designer's note the rulebook can quote
+    assert note.startswith("## Balance under strong play (cardgen simulate, seed 0)\n")
+    assert all(f"- {s}" in note for s in lad["summary"]) and "the higher-rated agent wins" in note
     text = cli("simulate", simtoy.SLUG, "--ladder", "random,greedy", "--games", "8")
     assert text.exit_code == 0 and "skill vs luck" in text.stdout and "in plain words" in text.stdout
 
@@ -86,3 +89,8 @@ def test_bad_ladders(cli, ladder_arg: str, expect: str) -> None:
 def test_ladder_refuses_agent_options(cli) -> None:
     res = cli("simulate", simtoy.SLUG, "--ladder", "random,greedy", "--agent", "greedy", "--games", "2")
     assert res.exit_code == 2 and "--ladder plays its own agents" in res.output
+
+
+def test_a_run_that_compares_nothing_writes_no_note(cli, tmp_path: Path) -> None:
+    res = cli("simulate", simtoy.SLUG, "--games", "4", "--out", str(tmp_path))
+    assert res.exit_code == 0 and (tmp_path / "report.json").is_file() and not (tmp_path / "note.md").exists()

@@ -157,9 +157,7 @@ def execute(game: Game, package: GamePackage, o: Options, out: TextIO | None = N
         err.write(f"played the ladder in {time.monotonic() - started:.1f} s\n")
         if o.out is not None:
             o.out.mkdir(parents=True, exist_ok=True)
-            write_bytes(o.out / "report.json", run.to_json(report).encode("utf-8"))
-            write_bytes(o.out / "report.html", html.render(report).encode("utf-8"))
-            err.write(f"wrote {o.out / 'report.json'} and {o.out / 'report.html'}\n")
+            _write(o.out, report, err)
         return 1 if errors else 0
     if o.log_every < 1:
         raise SimError("--log-every must be at least 1")
@@ -201,10 +199,20 @@ def execute(game: Game, package: GamePackage, o: Options, out: TextIO | None = N
         written = run.write_logs(outcome, plan, o.logs)
         err.write(f"wrote {len(written):,} playtest log(s) under {o.logs}\n")
     if o.out is not None:                           # (a folder that cannot be made: OUTPUT-WRITE)
-        write_bytes(o.out / "report.json", run.to_json(report).encode("utf-8"))
-        write_bytes(o.out / "report.html", html.render(report).encode("utf-8"))
-        err.write(f"wrote {o.out / 'report.json'} and {o.out / 'report.html'}\n")
+        _write(o.out, report, err)
     if errors:
         err.write(f"{errors} game(s) stopped on an engine error (seeds in the report)\n")
         return 1
     return 0
+
+
+def _write(out: Path, report: dict[str, Any], err: TextIO) -> None:
+    """report.json, report.html and, for a run that compared agents, note.md (a designer's note)."""
+    write_bytes(out / "report.json", run.to_json(report).encode("utf-8"))
+    write_bytes(out / "report.html", html.render(report).encode("utf-8"))
+    err.write(f"wrote {out / 'report.json'} and {out / 'report.html'}\n")
+    said = text.note(report)
+    if said is not None:
+        write_bytes(out / "note.md", said.encode("utf-8"))
+        err.write(f"wrote {out / 'note.md'} (copy it to rules/<game>/notes/ for the designer's edition)\n")
+

@@ -206,3 +206,25 @@ def render(report: dict[str, Any]) -> str:
                      _listed("engine errors", b["errors"]["games"], b["errors"]["count"], "error")):
             lines += part
     return "\n".join(lines) + "\n"
+
+
+def note(report: dict[str, Any]) -> str | None:
+    """A designer's note from a run that compared agents (``--ladder`` or ``--compare``): its
+    plain-words sentences as Markdown, for ``rules/<game>/notes/`` (the designer's edition of the
+    rulebook quotes every note there). None for a run that compared nothing."""
+    lad, cmp = report.get("ladder"), report.get("compare")
+    if not lad and not cmp:
+        return None
+    agents = ", ".join(report["agents"])
+    out = [f"## Balance under strong play (cardgen simulate, seed {report['seed']})", ""]
+    if lad:
+        out.append(f"- Ladder of {', '.join(r['agent'] for r in lad['ratings'])}, {report['games']:,} games a pair: "
+                   f"the higher-rated agent wins {interval(lad['skill'])} of its games (a coin flip is 50 %).")
+        out += [f"- {s}" for s in lad["summary"]]
+    if cmp:
+        for b in cmp["blocks"]:
+            out += [f"- {s}" + (f" ({b['label']})" if b["label"] else "") for s in b["summary"]]
+        out.append(f"- {report['games']:,} games with {agents} in every seat beside the same games under "
+                   f"{cmp['agent']}.")
+    return "\n".join(out) + "\n"
+
