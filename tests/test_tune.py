@@ -344,3 +344,15 @@ def test_a_short_study_proposes_its_best_trial_whole(tmp_path):
     r = search.search(g, tunetoy.PACKAGE, sp, settings(trials=5), tmp_path / "out")
     best = min((sum(v), n, p) for n, p, v in r.history)
     assert r.best == {k: (int(v) if float(v).is_integer() else v) for k, v in best[2].items()} or r.best == best[2]
+
+
+def test_a_knob_that_looks_idle_is_kept_when_leaving_it_out_does_worse(tmp_path, monkeypatch):
+    """Importances judge knobs one at a time; knobs may matter together. The proposal keeps an
+    'idle' knob's found value unless the proposal trimmed of it does as well on fresh games."""
+    g = game(project(tmp_path))
+    sp = spec.load(g, Problems())
+    fake = [{"teams.hares.bonus": 0.0, "max_turns": 1.0}]        # the knob that matters called idle
+    monkeypatch.setattr(search, "importances", lambda st, knobs, n: fake)
+    r = search.search(g, tunetoy.PACKAGE, sp, settings(), tmp_path / "out")
+    assert r.best["teams.hares.bonus"] == 0                       # trimming it back to 1 would undo the fix
+    assert r.significant(0)

@@ -131,14 +131,22 @@ def search(game: Game, package: GamePackage, spec: TuneSpec, s: Settings, out: P
     best_t = min(st.best_trials, key=lambda t: (sum(t.values), t.number))
     today = {k.name: k.current for k in knobs}
     imp = importances(st, knobs, len(s.objectives))
-    # a knob unimportant to every objective keeps today's value: the proposal changes what matters —
-    # once there are trials enough to tell (a few per knob); before that, importances are noise
+    # a knob unimportant to every objective keeps today's value — the proposal changes what matters —
+    # once there are trials enough to tell (a few per knob), and only if the proposal so trimmed
+    # does as well on fresh games: knobs may matter together though each alone looks idle
     enough = len(complete) >= TRIALS_PER_KNOB * len(knobs)
     idle = {k.name for k in knobs if enough and imp and all(shares[k.name] < UNIMPORTANT for shares in imp)}
-    best = {k.name: today[k.name] if k.name in idle else best_t.params[k.name] for k in knobs}
+    whole = {k.name: best_t.params[k.name] for k in knobs}
     n = s.check_games or 4 * s.games
-    before = Side(params_of(knobs, today), play(game, package, s, params_of(knobs, today), 2 * s.seed + 1, n))
-    after = Side(params_of(knobs, best), play(game, package, s, params_of(knobs, best), 2 * s.seed + 1, n))
+    fresh = 2 * s.seed + 1
+    before = Side(params_of(knobs, today), play(game, package, s, params_of(knobs, today), fresh, n))
+    best = whole
+    after = Side(params_of(knobs, whole), play(game, package, s, params_of(knobs, whole), fresh, n))
+    trimmed = {k: today[k] if k in idle else v for k, v in whole.items()}
+    if trimmed != whole:
+        cut = Side(params_of(knobs, trimmed), play(game, package, s, params_of(knobs, trimmed), fresh, n))
+        if all(c.low <= a.high for c, a in zip(cut.measured, after.measured)):     # as good, within the noise
+            best, after = trimmed, cut
     return Result(knobs, s, history, front, best, before, after, imp)
 
 
