@@ -36,8 +36,13 @@ class Fight:
 
     def _next_in_round(self, enc: Encounter) -> Player | Enemy | None:
         """The player to act, or the enemy to attack next; None when the round is complete."""
-        for q in self.rules.order(self.seats, self.leader):
-            if q.name not in enc.acted:
+        seats, acted = self.seats, enc.acted       # LB-RND-1's order, walked without a list (hot path)
+        n = len(seats)
+        for i in range(n):
+            q = seats[(self.leader + i) % n]
+            if q.ko:
+                continue
+            if q.name not in acted:
                 return q
             for e in enc.enemies:
                 if not e.ko and e.front == q.name and e.name not in enc.attacked and e.name not in enc.excused:
