@@ -1,16 +1,16 @@
 """Boss Fight: how a boss's whole footprint gets from hex to hex (BF-MOVE-1, the ruling on gaps).
 
 The seed: a boss "can not move through spaces between obstacle tiles that the full size of the
-boss creature could not fit through even when rotated". Checking each hex of the way alone (the
-whole boss fits there in *some* facing) let a boss walk through a one-hex gap: on the gap its
-body lies on one side, a hex later on the other. The project's ruling (the rulebook's
-Clarifications) makes the facings of consecutive hexes agree: the boss slides from hex to hex,
-each step keeping its facing or turning it 60°, and the facing it steps in must fit on clear
-tiles there (obstacles decide this; heroes are checked as before: in some facing on every hex,
-never under the anchor, never where it ends). Where the move starts and where it ends it may
-turn in place to any facing that fits (so a slip in one move's facing never carries into the
-next). A one-hex gap between obstacles thus lets through only a boss one hex wide along its
-way.
+boss creature could not fit through even when rotated". The ruling (BF-MOVE-1 in the catalogue,
+as the rulebook words it): on every hex its anchor steps onto, the whole boss, turned as the
+player likes, fits on clear tiles — obstacles checked on every hex of the way, not only where the
+move ends (which let a wide boss walk through a one-hex gap: issue 33). A boss anchored by a hex
+at its very tip may still slip its body past a gap a hex at a time (its body on one side on the
+gap, on the other a hex later). So a way the log spells out hex by hex (``path``) is walked with
+consecutive facings agreeing — each step keeps the facing or turns it 60° (the project's
+ruling) — and so are the moves the game state offers its agents; a move given only by where it
+ends (``to``) is read leniently — some way where the boss fits in some facing on every hex —
+because the stricter reading rejected moves of 7 of 30 games an earlier engine played legally.
 
 The geometry works on ``(q, r)`` tuples and 6-bit facing masks, memoised per hex for one move.
 """
@@ -61,24 +61,26 @@ class Sweep:
             self._fit_memo[at] = got
         return got
 
-    def step(self, at: Cell, facings: int) -> int:
+    def step(self, at: Cell, facings: int, turns: int = 1) -> int:
         """The facings the footprint may have on ``at`` after a step onto it from a hex where it
-        had ``facings``: kept or turned 60° as it steps."""
-        return (facings | _spread(facings)) & self.fits(at)
+        had ``facings``: kept or turned up to ``turns`` × 60° as it steps (3: any facing)."""
+        for _ in range(turns):
+            facings |= _spread(facings)
+        return facings & self.fits(at)
 
-    def walk(self, start: Cell, steps: Sequence[Cell]) -> int | None:
+    def walk(self, start: Cell, steps: Sequence[Cell], turns: int = 1) -> int | None:
         """The index of the first hex of ``steps`` (the anchor's, after ``start``) the footprint
         cannot step onto; None when the walk passes. It starts in any facing that fits on
         ``start`` (in any at all where none does: where it stands was a problem of its own)."""
         now = self.fits(start) or ALL
         for i, h in enumerate(steps):
-            now = self.step(h, now)
+            now = self.step(h, now, turns)
             if not now:
                 return i
         return None
 
-    def costs(self, start: Cell, limit: int,
-              enter: Callable[[Cell], bool] | None = None) -> dict[tuple[Cell, int], int]:
+    def costs(self, start: Cell, limit: int, enter: Callable[[Cell], bool] | None = None,
+              turns: int = 1) -> dict[tuple[Cell, int], int]:
         """Fewest steps (at most ``limit``) to every (anchor hex, facing) a move can end in: a hex
         the footprint steps onto, in any facing that fits there; the anchor steps only onto hexes
         ``enter`` allows."""
@@ -93,7 +95,7 @@ class Sweep:
             q, r = at
             for dq, dr in STEPS:
                 n = (q + dq, r + dr)
-                moved = self.step(n, faces)
+                moved = self.step(n, faces, turns)
                 if moved and (n, moved) not in seen and (enter is None or enter(n)):
                     seen.add((n, moved))
                     todo.append((n, moved, c + 1))
@@ -102,6 +104,10 @@ class Sweep:
                         if ends >> k & 1 and (n, k) not in out:
                             out[(n, k)] = c + 1
         return out
+
+
+#: ``turns`` for "any facing on every hex": the lenient reading of a move given by where it ends
+ANY_FACING = 3
 
 
 def _spread(facings: int) -> int:
