@@ -50,7 +50,8 @@ def test_every_number_an_aid_prints_is_in_the_rulebook(slug: str) -> None:
 
 def test_the_test_sees_an_aid_grant_a_rule_the_book_lacks(tmp_path: Path) -> None:
     aid = tmp_path / "reference.yaml"
-    aid.write_text("text: An action is a card, or a Walk of {{ params.walk_tiles }} tiles.\n", encoding="utf-8")
+    aid.write_text("text: An action is a card, or a Walk of {{ params.walk_tiles }} tiles.\n",
+                   encoding="utf-8")
     book = printed(sorted((ROOT / "rules" / "boss_fight" / "rulebook").glob("*.md")))
     assert printed([aid]) == {"walk_tiles"} and not _covered("walk_tiles", book)
 

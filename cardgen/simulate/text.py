@@ -218,8 +218,9 @@ def note(report: dict[str, Any]) -> str | None:
     agents = ", ".join(report["agents"])
     out = [f"## Balance under strong play (cardgen simulate, seed {report['seed']})", ""]
     if lad:
-        out.append(f"- Ladder of {', '.join(r['agent'] for r in lad['ratings'])}, {report['games']:,} games a pair: "
-                   f"the higher-rated agent wins {interval(lad['skill'])} of its games (a coin flip is 50 %).")
+        names = ", ".join(r["agent"] for r in lad["ratings"])
+        out.append(f"- Ladder of {names}, {report['games']:,} games a pair: the higher-rated agent wins "
+                   f"{interval(lad['skill'])} of its games (a coin flip is 50 %).")
         out += [f"- {s}" for s in lad["summary"]]
     if cmp:
         for b in cmp["blocks"]:

@@ -70,7 +70,7 @@ def _engine(game: Game, setup: Mapping[str, Any]) -> Engine:
 def _shared(eng: Engine) -> dict[int, Any]:
     """What engines of one setup share and never change: the game, cards, map and builds (found
     once per setup: every copy shares these very objects)."""
-    got = eng.sight_memo.get(("shared", id(eng.header)))
+    got = eng.sight_memo.get(("common", id(eng.header)))
     if got is not None:
         return dict(got)
     memo: dict[int, Any] = {}
@@ -83,7 +83,7 @@ def _shared(eng: Engine) -> dict[int, Any]:
     for x in keep:
         if x is not None:
             memo[id(x)] = x
-    eng.sight_memo[("shared", id(eng.header))] = memo
+    eng.sight_memo[("common", id(eng.header))] = memo
     return dict(memo)
 
 

@@ -163,9 +163,10 @@ class MoveRules(EngineBase):
             def step(h: Hex) -> bool:
                 return ok(h) and (h == end or whole.fits((h.q, h.r)) > 0)
             if ground.fits(e) >> turned & 1:     # else the end check names it, once the anchor gets there
-                near = ground.costs((start.q, start.r), reach, lambda c: step(Hex(*c)), ANY_FACING).get((e, turned))
+                here = (start.q, start.r)
+                near = ground.costs(here, reach, lambda c: step(Hex(*c)), ANY_FACING).get((e, turned))
                 if near is None and limit is not None:
-                    near = ground.costs((start.q, start.r), 99, lambda c: step(Hex(*c)), ANY_FACING).get((e, turned))
+                    near = ground.costs(here, 99, lambda c: step(Hex(*c)), ANY_FACING).get((e, turned))
                 far = {end: near} if near is not None and near <= reach else {}
                 anyhow = {end: near} if near is not None else {}
             else:
@@ -178,7 +179,8 @@ class MoveRules(EngineBase):
             if end in plain:        # near enough as the crow walks: the shape is what takes the long way
                 self.ref.violation("BF-MOVE-1", f"the boss cannot reach {self._off(end)} in {limit} tiles: its "
                                    f"whole shape ({len(shape or ())} hexes) gets past the obstacles only by a way of "
-                                   f"{anyhow[end]} (on every hex of the way it must fit in some facing)", ev.at("to"))
+                                   f"{anyhow[end]} (on every hex of the way it must fit in some facing)",
+                                   ev.at("to"))
                 return True
             self._too_far(f, anyhow[end], tiles, limit, ev.at("to"), ev)
             return True
