@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardgen.builder.pipeline import validate as lay_out_game
+from cardgen.core.fonts import METRICS
 from cardgen.core.problems import Problems
 from cardgen.scene import Text
 from tests.conftest import ROOT, has_problem, problems_json, run_cli
@@ -211,3 +212,24 @@ def test_rulings_are_listed_with_ids():
     assert {"BOI-CARD-3", "BOI-SETUP-2", "BOI-STAM-2", "BOI-MID-1", "BOI-1V1-1", "BOI-END-2"} <= set(ids)
     assert len(ids) == len(set(ids))
     assert all(isinstance(r["text"], str) and r["text"] for r in params["rulings"])
+
+
+def test_the_rink_cards_lines_of_text_do_not_run_into_each_other():
+    """Issue 32: the "Rink and Rolls" card printed DEFENSIVE ZONENEUTRAL ZONE — three centred
+    labels wider than their zones. No two lines of text on the card's front overlap."""
+    probs = Problems()
+    laid = lay_out_game(ROOT, GAME, probs)
+    assert laid is not None
+    front = next(pl.front for group in laid.groups.values() for pl in group if pl.card_id == "summary_rink")
+    lines = [t for t in front if isinstance(t, Text) and t.text.strip()]
+    assert any(t.text == "NEUTRAL" for t in lines)
+
+    def extent(t: Text) -> tuple[float, float]:
+        w = METRICS.width_mm(t.text, t.font, t.size)
+        left = t.x - (w / 2 if t.align == "center" else w if t.align == "right" else 0)
+        return left, left + w
+    for i, a in enumerate(lines):
+        for b in lines[i + 1:]:
+            if abs(a.y - b.y) < 0.5 * max(a.size, b.size) * 0.3528:       # the same line, within half a size
+                (l1, r1), (l2, r2) = extent(a), extent(b)
+                assert r1 <= l2 or r2 <= l1, f"{a.text!r} runs into {b.text!r}"
