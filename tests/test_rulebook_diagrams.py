@@ -77,6 +77,15 @@ def test_setup_numbers_come_from_params(game_copy):
     assert count == 3 * 5 + 3      # the hands and the three sheets of the center pile
 
 
+def test_dino_battles_setup_shows_the_hand_left_after_the_dinosaurs_are_placed():
+    """Issue 32: the diagram of the fields "when the Dinosaurs are placed" showed the whole hand of 6
+    although 4 Dinosaurs had just left it: the hand is hand_size − bench_max − active_dinosaurs."""
+    pic, problems = diagram(ROOT, "dino_battles", "setup")
+    assert pic is not None, [p.text() for p in problems]
+    words = " ".join(scene_texts(pic))
+    assert "Hand: 2 cards (6 dealt, 4 Dinosaurs placed)" in words, words
+
+
 def test_loot_battles_flow_of_play(game_copy):
     chapter = (ROOT / "rules/loot_battles/rulebook/03-battle.md").read_text(encoding="utf-8")
     assert "](diagram:round)" in chapter
@@ -89,6 +98,9 @@ def test_loot_battles_flow_of_play(game_copy):
     assert developer_text(flat, patterns(ROOT, "loot_battles")) == []
     assert "must win 5 Battles (with 3 players)" in flat and "The party wins" in flat and "The party loses" in flat
     assert "yes" in scene_texts(pic) and "no" in scene_texts(pic)
+    # between the Encounters of a Battle Armor comes back, Health and Dodge do not (the rulebook's
+    # "Reinforcements"): the flowchart says both (issue 32: it skipped the Armor)
+    assert re.search(r"Armor\s+back\s+to\s+full\.\s+Health\s+and\s+Dodge\s+are\s+not\s+restored", flat), flat
     g = game_copy("loot_battles")
     g.edit("rules/loot_battles/params.yaml", "battles_to_win: {2: 3, 3: 5,", "battles_to_win: {2: 3, 3: 6,")
     g.edit("rules/loot_battles/params.yaml", "encounters_drawn: 3 ", "encounters_drawn: 4 ")
