@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
 
+from cardgen.builder.pipeline import validate as lay_out_game
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Loc, Problems
 from cardgen.layout.legibility import MIN_PT, small_texts, texts
@@ -165,3 +167,30 @@ def test_a_game_without_diagrams_yaml(game_copy):
     pic, problems = diagram(g.root, "bone_wars", "setup", problems)
     assert pic is None and has_problem([{"rule": p.rule, "file": p.loc.file if p.loc else "", "line": 1}
                                         for p in problems], "RULEBOOK-DIAGRAM")
+
+
+def test_boss_fight_setup_draws_face_down_action_cards_as_their_printed_backs():
+    """Issue 32: the setup diagram drew the Action decks and hands red and blue, the sets' colours,
+    but an Action card's printed back is the game's ink. Every face-down Action card of the
+    diagram is the colour the laid-out Action back is filled with."""
+    probs = Problems()
+    laid = lay_out_game(ROOT, "boss_fight", probs)
+    assert laid is not None
+    back = next(pl.back for group in laid.groups.values() for pl in group if pl.card_id == "walk")
+    ground = next(it for it in back if isinstance(it, Rect) and it.fill)
+    game = load_game(ROOT, "boss_fight", Problems())
+    assert game is not None
+    spec = yaml.safe_load((ROOT / "rules/boss_fight/diagrams.yaml").read_text(encoding="utf-8"))
+    found = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if node.get("card") == "action" and node.get("face") == "down":
+                found.append(game.colors.get(str(node.get("color")), str(node.get("color"))))
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(spec)
+    assert len(found) == 4 and {c.lower() for c in found} == {str(ground.fill).lower()}, (found, ground.fill)
