@@ -141,8 +141,6 @@ def test_rotate_is_an_svg_group_transform():
     assert next(g.iter(f"{SVG}text")).text == "BACK"
 
 
-@pytest.mark.xfail(strict=False, reason="crop marks on two outer edges (Letter 9 a sheet, issue 32): this "
-                   "property still asks for a horizontal mark at every row cut; to be restated for the ticks")
 @pytest.mark.parametrize("paper", [(210, 297), (215.9, 279.4), (148, 210), (297, 420)])
 def test_every_fit_keeps_cards_and_marks_inside_the_margin(paper):
     """Over papers, card sizes, bleeds, margins, gutters, with and without crop marks: every bleed

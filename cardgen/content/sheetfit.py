@@ -20,6 +20,7 @@ from cardgen.content.model import PrintSettings
 from cardgen.core.record import record
 
 MARK_GAP = 1.0       # mm between a crop mark and the bleed box it points at
+BLEED_TICK_INSET = 0.25  # mm between a tick in touching bleeds and the trims on either side
 MIN_MARK = 2.0       # mm: the shortest crop mark worth printing
 MARK_ROOM = MARK_GAP + MIN_MARK
 BLEED_FLOOR = 1.0    # mm: a careful cut (±0.5 mm) plus a calibrated duplex's drift (±0.5 mm)
@@ -139,14 +140,24 @@ def mark_room(ps: PrintSettings) -> float:
     return MARK_ROOM if ps.crop_marks and ps.registration == "none" else 0.0
 
 
+def marks_between(gap: float) -> bool:
+    """A cut line between two neighbouring cards ``gap`` mm apart (trim to trim) can be marked
+    there: in the gutter, or as a tick in their touching bleeds, at least 1 mm long."""
+    return gap - 2 * BLEED_TICK_INSET >= 1.0
+
+
 def fit(ps: PrintSettings, w: float, h: float, size: str = "") -> Fit:
     """The grid of ``w`` × ``h`` mm cards on ``ps``'s paper, inside its margins."""
     margin, room = usable_margin(ps), mark_room(ps)
     grid = make_grid(ps.page_w, ps.page_h, w, h, ps.bleed, ps.gutter, margin, room)
     if room:        # crop marks on two outer edges only, the other cut lines marked where rows/columns meet
         dx, dy = (abs(d) for d in ps.offset)      # the backs, shifted by the duplex offset, stay inside too
-        one_side = [make_grid(ps.page_w, ps.page_h, w, h, ps.bleed, ps.gutter, margin, rx, room_y=ry)
-                    for rx, ry in ((max(room, dx), dy), (dx, max(room, dy)))]
+        # room on the left and right: the column cuts are marked between the rows (in their gap),
+        # and the other way round; a layout whose gap cannot take a mark is no layout
+        sides = make_grid(ps.page_w, ps.page_h, w, h, ps.bleed, ps.gutter, margin, max(room, dx), room_y=dy)
+        ends = make_grid(ps.page_w, ps.page_h, w, h, ps.bleed, ps.gutter, margin, dx, room_y=max(room, dy))
+        one_side = [g for g, n, gap in ((sides, sides.rows, sides.gap_y), (ends, ends.cols, ends.gap_x))
+                    if n <= 1 or marks_between(gap)]
         grid = max([grid, *one_side], key=lambda g: g.per_page)
     if ps.registration == "silhouette" and grid.per_page:
         keep = registration_keepouts(ps.page_w, ps.page_h)

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from cardgen.content.model import PrintSettings
-from cardgen.content.sheetfit import MARK_GAP, Fit, Grid, fit, make_grid
+from cardgen.content.sheetfit import BLEED_TICK_INSET, MARK_GAP, Fit, Grid, fit, make_grid
 from cardgen.core.record import record
 from cardgen.layout.cutfile import registration_marks
 from cardgen.scene import Clip, Line, Moved, Page, Rotate, Use
@@ -23,7 +23,6 @@ __all__ = ["Placement", "back_position", "crop_marks", "make_grid", "sheet_scene
 MARK_WIDTH = 0.25    # mm
 MARK_LENGTH = 6.0    # mm, at most, for the marks in the page margins
 GUTTER_INSET = 0.5   # mm between a mark in a gutter and the bleeds on either side
-BLEED_TICK_INSET = 0.25  # mm between a tick in touching bleeds and the trims on either side
 
 
 def back_position(x: float, y: float, w: float, h: float, ps: PrintSettings) -> tuple[float, float]:
