@@ -33,6 +33,16 @@ def fonts_not_embedded(pdf: Path) -> list[str]:
     return [r.split()[0] for r in rows if r.split()[-5] != "yes"]
 
 
+def _cards_built_with(tmp_path: Path, setting: str) -> Path:
+    """The game's cards built with one more line under ``print:`` (e.g. ``layout: fold``): its
+    output folder."""
+    g = GameCopy(tmp_path, GAME).only("cards")
+    g.edit(f"rules/{GAME}/game.yaml", "  crop_marks: true", f"  crop_marks: true\n  {setting}")
+    code, probs, out = g.build()
+    assert code == 0, probs
+    return out
+
+
 @pytest.mark.parametrize("slug", games(ROOT))
 def test_every_font_of_every_pdf_is_embedded(full_build, slug):
     out = full_build.game(slug)
@@ -72,19 +82,13 @@ def test_each_front_carries_its_number_and_edition(full_build):
 
 
 def test_numbers_can_be_turned_off(tmp_path):
-    g = GameCopy(tmp_path, GAME).only("cards")
-    g.edit(f"rules/{GAME}/game.yaml", "  crop_marks: true", "  crop_marks: true\n  card_numbers: false")
-    code, probs, out = g.build()
-    assert code == 0, probs
+    out = _cards_built_with(tmp_path, "card_numbers: false")
     with pdfplumber.open(out / "cards.pdf") as doc:
         assert "/68" not in doc.pages[0].extract_text()
 
 
 def test_ink_saver_backs_are_a_light_tint_with_the_type(tmp_path):
-    g = GameCopy(tmp_path, GAME).only("cards")
-    g.edit(f"rules/{GAME}/game.yaml", "  crop_marks: true", "  crop_marks: true\n  ink_saver: true")
-    code, probs, out = g.build()
-    assert code == 0, probs
+    out = _cards_built_with(tmp_path, "ink_saver: true")
     manifest = json.loads((out / "cards.json").read_text())
     with pdfplumber.open(out / "cards.pdf") as doc:
         back = doc.pages[1]
@@ -136,10 +140,7 @@ def test_readme_is_one_page_that_agrees_with_the_build(full_build, slug):
 
 
 def test_fold_and_glue_puts_each_back_beside_its_front(tmp_path):
-    g = GameCopy(tmp_path, GAME).only("cards")
-    g.edit(f"rules/{GAME}/game.yaml", "  crop_marks: true", "  crop_marks: true\n  layout: fold")
-    code, probs, out = g.build()
-    assert code == 0, probs
+    out = _cards_built_with(tmp_path, "layout: fold")
     manifest = json.loads((out / "cards.json").read_text())
     pages = manifest["pages"]
     assert {p["side"] for p in pages} == {"fold"}

@@ -64,10 +64,6 @@ def with_fields(game: Game, values: Mapping[str, Any]) -> Game:
     return g
 
 
-def _text(v: Any) -> str:
-    return str(v)
-
-
 def edited(game: Game, values: Mapping[str, Any]) -> dict[Path, str]:
     """Each card file's text with the fields' values replaced in place (comments and layout kept)."""
     lines_of: dict[Path, list[str]] = {}
@@ -86,5 +82,5 @@ def edited(game: Game, values: Mapping[str, Any]) -> dict[Path, str]:
         m = _SCALAR.match(lines[i], col)
         if m is None:
             raise ValueError(f"{path}:{loc.line}: no value where {ident}.{name} is")
-        lines[i] = lines[i][:m.start()] + _text(v) + lines[i][m.end():]
+        lines[i] = lines[i][:m.start()] + str(v) + lines[i][m.end():]
     return {p: "".join(lines) for p, lines in lines_of.items()}
