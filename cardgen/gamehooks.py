@@ -28,7 +28,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardgen.core.lazymod import lazy
 
@@ -141,7 +141,7 @@ def package(slug: str) -> GamePackage | None:
                        hooks={k: v for k, v in vars(m).items() if callable(v) and not k.startswith("_")})
 
 
-def hook(slug: str, name: str):
+def hook(slug: str, name: str) -> Any:
     """A named hook of the game's package (``engine``, ``check_file``…, or a board hook), or None."""
     pkg = package(slug)
     if pkg is None:

@@ -153,7 +153,7 @@ def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | N
     return summary
 
 
-def check_backs(game: Game, coll, problems: Problems) -> None:
+def check_backs(game: Game, coll: Any, problems: Problems) -> None:
     """DECK-BACKS: cards of one type in a deck are shuffled together, so they must look the same
     from behind, or players can tell what they will draw next. Compares the backs as drawn (a
     back template may show a card's set). Different card types may differ: they are kept apart."""
@@ -280,7 +280,7 @@ def _unread_error_cards(laid: Laid, problems: Problems) -> None:
         _add_error_cards(laid, first, f"{f.name} could not be read", errs, 1)
 
 
-def _add_error_cards(laid: Laid, ct, title: str, errs: list[Problem], n: int) -> None:
+def _add_error_cards(laid: Laid, ct: Any, title: str, errs: list[Problem], n: int) -> None:
     items = error_card(ct.width, ct.height, laid.game.print.bleed, title, errs)
     laid.absorbed += errs
     laid.error_cards += n
