@@ -11,10 +11,11 @@ import json
 import re
 import subprocess
 import sys
-import tomllib
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from tests.conftest import ROOT
 
