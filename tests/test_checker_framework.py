@@ -64,7 +64,7 @@ class Dice(BaseEngine):
 
 @pytest.fixture
 def dice_engine(monkeypatch):
-    monkeypatch.setattr(gamehooks, "hook", lambda slug, name: Dice if name == "Engine" else None)
+    monkeypatch.setattr(gamehooks, "engine", lambda slug: Dice)
     return Dice
 
 
@@ -311,7 +311,7 @@ def test_unreadable_text_output_names_file_and_line(dice_engine, tmp_path):
 
 
 def test_a_game_without_an_engine(monkeypatch, tmp_path):
-    monkeypatch.setattr(gamehooks, "hook", lambda slug, name: None)
+    monkeypatch.setattr(gamehooks, "engine", lambda slug: None)
     res = CliRunner().invoke(main, ["--root", str(ROOT), "check", SLUG, str(write(tmp_path, LOG))])
     assert res.exit_code == 2 and "not yet supported" in res.output
 

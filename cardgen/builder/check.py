@@ -121,7 +121,7 @@ def _check_shape(engine_cls: Any, log: PlayLog, slug: str) -> None:
 
 def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Problems, dict, list[str]]:
     """Replay a log; returns (problems, final state, trace lines). Raises LogError if unreadable."""
-    engine_cls = gamehooks.hook(slug, "Engine")
+    engine_cls = gamehooks.engine(slug)
     if engine_cls is None:
         raise LogError("LOG-GAME", f"cardgen check: not yet supported for {slug}", Loc(str(path), 1, 1))
     log = read(path)

@@ -126,7 +126,7 @@ def boss_footprints(spec: Any, game, problems: Problems, loc: Loc | None) -> lis
     if not isinstance(spec, dict) or "hook" not in spec:
         problems.error("YAML-TYPE", "boss_sizes must be {hook: function name}", loc)
         return []
-    fn = gamehooks.hook(game.slug, str(spec["hook"]))
+    fn = gamehooks.board_hook(game.slug, str(spec["hook"]))
     if fn is None:
         return []
     out = []
