@@ -87,12 +87,14 @@ class BaseEngine:
     EXPECT_RULES: dict[str, str] = {}
     #: event kind → the method that applies it (see the class's docstring)
     HANDLERS: ClassVar[dict[str, Handler]] = {}
-    #: True for an engine whose ``apply`` takes every event its own way (no ``on_<kind>`` methods)
+    #: True for an engine whose ``apply`` takes every event its own way (also when it overrides
+    #: ``apply`` and has no ``on_<kind>`` method at all)
     OWN_APPLY: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
-        if cls.OWN_APPLY:
+        own = cls.apply is not BaseEngine.apply and not any(n.startswith("on_") for n in dir(cls))
+        if cls.OWN_APPLY or own:        # its own apply, and no on_<kind> method: it takes every event itself
             cls.HANDLERS = {}
             return
         table = {kind: getattr(cls, "on_" + kind.replace("-", "_"), None) for kind in cls.EVENTS}
