@@ -395,3 +395,17 @@ def test_a_knob_that_looks_idle_is_kept_when_leaving_it_out_does_worse(tmp_path,
     r = search.search(g, tunetoy.PACKAGE, sp, settings(), tmp_path / "out")
     assert r.best["teams.hares.bonus"] == 0                       # trimming it back to 1 would undo the fix
     assert r.significant(0)
+
+
+def test_near_searches_around_todays_numbers_and_finds_the_fair_value(tmp_path):
+    """--near: CMA-ES started at today's numbers (trial 0), its trials close to them."""
+    g = game(project(tmp_path, "numbers:\n  teams.hares.bonus: {min: -2, max: 3}   # today 1\n"))
+    sp = spec.load(g, Problems())
+    r = search.search(g, tunetoy.PACKAGE, sp, settings(near=True, trials=10), tmp_path / "out")
+    assert r.history[0][1] == {"teams.hares.bonus": 1}
+    assert r.best == {"teams.hares.bonus": 0} and r.significant(0)
+
+
+def test_near_is_for_one_objective():
+    with pytest.raises(SimError, match="one objective"):
+        search.sampler(settings(near=True, objectives=objectives.parse(["balance", "first_seat"])), [])

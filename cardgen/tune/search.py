@@ -45,6 +45,7 @@ class Settings:
     seed: int = 0
     workers: int | None = None
     cluster: str | None = None
+    near: bool = False            # CMA-ES started at today's numbers (one objective) instead of TPE
 
 
 @record
@@ -94,23 +95,37 @@ def _suggest(trial: Any, k: Knob) -> float:
     return float(trial.suggest_float(k.name, k.low, k.high, step=k.step))
 
 
-def study(game: Game, s: Settings, out: Path) -> Any:
+def sampler(s: Settings, knobs: Sequence[Knob]) -> Any:
+    """NSGA-II for several objectives; one objective: TPE over the whole ranges, or — ``near`` —
+    CMA-ES started at today's numbers (a search that stays near them: small edits to a design)."""
+    if len(s.objectives) > 1:
+        if s.near:
+            raise SimError("--near searches for one objective (CMA-ES); several give a Pareto front (NSGA-II)")
+        return optuna.samplers.NSGAIISampler(seed=s.seed)
+    if s.near:
+        with warnings.catch_warnings():     # x0 is deprecated in Optuna 4.9 (its removal, 6.0, is pinned out)
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            warnings.simplefilter("ignore", FutureWarning)
+            return optuna.samplers.CmaEsSampler(x0={k.name: k.current for k in knobs}, seed=s.seed, with_margin=True,
+                                                n_startup_trials=0, warn_independent_sampling=False)
+    return optuna.samplers.TPESampler(seed=s.seed)
+
+
+def study(game: Game, s: Settings, out: Path, knobs: Sequence[Knob] = ()) -> Any:
     optuna.logging.set_verbosity(logging.WARNING)
     storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(out / "study.journal")))
-    many = len(s.objectives) > 1
-    sampler = optuna.samplers.NSGAIISampler(seed=s.seed) if many else optuna.samplers.TPESampler(seed=s.seed)
     name = f"{game.slug}:" + ",".join(objs.label(o) for o in s.objectives)
-    return optuna.create_study(study_name=name, storage=storage, sampler=sampler, load_if_exists=True,
+    return optuna.create_study(study_name=name, storage=storage, sampler=sampler(s, knobs), load_if_exists=True,
                                directions=["minimize"] * len(s.objectives))
 
 
 def search(game: Game, package: GamePackage, spec: TuneSpec, s: Settings, out: Path,
            progress: Callable[[int, list[float]], None] | None = None) -> Result:
     out.mkdir(parents=True, exist_ok=True)
-    st = study(game, s, out)
     knobs = spec.knobs
+    st = study(game, s, out, knobs)
     done = [t for t in st.trials if t.state == optuna.trial.TrialState.COMPLETE]
-    made = {"games": s.games, "seed": s.seed, "agents": list(s.agents),
+    made = {"games": s.games, "seed": s.seed, "agents": list(s.agents), **({"near": True} if s.near else {}),
             "knobs": [[k.name, k.low, k.high, k.step] for k in knobs]}
     if not st.trials:
         st.set_user_attr("settings", made)
