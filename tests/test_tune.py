@@ -409,3 +409,19 @@ def test_near_searches_around_todays_numbers_and_finds_the_fair_value(tmp_path):
 def test_near_is_for_one_objective():
     with pytest.raises(SimError, match="one objective"):
         search.sampler(settings(near=True, objectives=objectives.parse(["balance", "first_seat"])), [])
+
+
+def test_only_moves_the_knobs_it_names(tmp_path):
+    g = game(project(tmp_path))
+    sp = spec.load(g, Problems())
+    assert [k.name for k in spec.only(sp, ["teams.*"]).knobs] == ["teams.hares.bonus"]
+    assert spec.only(sp, []) is sp
+    with pytest.raises(SimError, match="--only max_turn: no knob") as e:
+        spec.only(sp, ["max_turn"])
+    assert e.value.code == 2 and "max_turns" in (e.value.hint or "")
+
+
+def test_only_is_a_usage_error_on_the_command_line(tmp_path, cli):
+    root = project(tmp_path)
+    res = cli(root, "--only", "nothing*", "--trials", "1", "--games-per-trial", "4", "--out", str(tmp_path / "o"))
+    assert res.exit_code == 2 and "no knob of tune.yaml matches" in res.output

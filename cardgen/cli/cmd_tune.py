@@ -34,6 +34,8 @@ from cardgen.tune.search import Settings
               help="Seed of the study: trials play seed 2S, the re-measure 2S+1.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("tune-out"), show_default=True,
               help="The study (resumable), report.html, params.diff, changelog.md.")
+@click.option("--only", "only", multiple=True, metavar="PATTERN",
+              help="Move only the knobs of tune.yaml whose names match (shell-style, e.g. '*_spirit.cost'); repeatable.")
 @click.option("--near", is_flag=True,
               help="Search near today's numbers (CMA-ES started at them) rather than over the whole ranges (TPE).")
 @click.option("--apply", "do_apply", is_flag=True,
@@ -41,8 +43,8 @@ from cardgen.tune.search import Settings
 @FORMAT
 @click.pass_obj
 def tune(obj: Ctx, game: str, objective: tuple[str, ...], agents: tuple[str, ...], trials: int, games_per_trial: int,
-         check_games: int, workers: int | None, cluster: str | None, seed: int, out: Path, near: bool,
-         do_apply: bool, fmt: str) -> None:
+         check_games: int, workers: int | None, cluster: str | None, seed: int, out: Path, only: tuple[str, ...],
+         near: bool, do_apply: bool, fmt: str) -> None:
     """Search GAME's tunable numbers (rules/GAME/tune.yaml) for balance and propose them."""
     obj.check_games((game,))
     pkg = gamehooks.package(game)
@@ -57,7 +59,7 @@ def tune(obj: Ctx, game: str, objective: tuple[str, ...], agents: tuple[str, ...
         sys.exit(1)
     try:
         s = Settings(objectives.parse(objective), agents, trials, games_per_trial, check_games, seed, workers, cluster,
-                     near)
+                     near, only)
         r = execute(g, pkg, s, out, do_apply, problems, sys.stderr)
     except SimError as e:
         if e.problems is not None:

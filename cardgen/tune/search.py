@@ -46,6 +46,7 @@ class Settings:
     workers: int | None = None
     cluster: str | None = None
     near: bool = False            # CMA-ES started at today's numbers (one objective) instead of TPE
+    only: tuple[str, ...] = ()    # the knobs of tune.yaml this study moves (shell patterns); all without
 
 
 @record
