@@ -425,3 +425,14 @@ def test_only_is_a_usage_error_on_the_command_line(tmp_path, cli):
     root = project(tmp_path)
     res = cli(root, "--only", "nothing*", "--trials", "1", "--games-per-trial", "4", "--out", str(tmp_path / "o"))
     assert res.exit_code == 2 and "no knob of tune.yaml matches" in res.output
+
+
+def test_first_mover_is_the_worst_player_counts_advantage():
+    def fm(n, r, fair):
+        return {"players": n, "rate": r, "low": r - 0.02, "high": r + 0.02, "fair": fair}
+    block = {"finished": 100, "first_seat": {"fair": 0.5, "rate": 0.5, "low": 0.45, "high": 0.55},
+             "first_mover": [fm(2, 0.554, 0.5), fm(3, 0.364, 1 / 3), fm(4, 0.278, 0.25)]}
+    (o,) = objectives.parse(["first_mover"])
+    assert objectives.measure(o, block, []).value == pytest.approx(0.054)
+    with pytest.raises(SimError, match="who moved first"):
+        objectives.measure(o, {**block, "first_mover": []}, [])

@@ -21,7 +21,7 @@ from cardgen.tune.search import Settings
 @click.command()
 @click.argument("game")
 @click.option("--objective", "objective", multiple=True, metavar="NAME",
-              help="balance (default), matchups, first_seat, length=LO..HI, measure:NAME=LO..HI or skill=LO..HI; several: a Pareto front (NSGA-II).")
+              help="balance (default), matchups, first_seat, first_mover, length=LO..HI, measure:NAME=LO..HI or skill=LO..HI; several: a Pareto front (NSGA-II).")
 @click.option("--agent", "agents", multiple=True, metavar="NAME", help="Agent(s), as `cardgen simulate --agent`.")
 @click.option("--trials", type=click.IntRange(min=1), default=30, show_default=True, help="Trials in the study (resumed ones count).")
 @click.option("--games-per-trial", type=click.IntRange(min=1), default=200, show_default=True,

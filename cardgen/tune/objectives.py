@@ -6,6 +6,8 @@
   team, a deck against another deck (the report's tables of an attribute against itself, the
   mirror cells aside). Stricter than ``balance`` and noisier: each cell has a share of the games.
 - ``first_seat``: the first seat's advantage over the fair share, in absolute value.
+- ``first_mover``: the first mover's advantage (the player who moved first, as the game says) over
+  the fair share, in absolute value — the worst of the player counts played.
 - ``length=LO..HI``: how far the mean game length (the report's first length measure) lies
   outside LO..HI.
 - ``measure:NAME=LO..HI``: the same for one of the game's own measures (a number or true/false
@@ -27,7 +29,7 @@ from cardgen.simulate.ladder import game_score
 from cardgen.simulate.spec import SimError
 from cardgen.simulate.stats import rate
 
-BUILT_IN = ("balance", "matchups", "first_seat", "length=LO..HI", "measure:NAME=LO..HI", "skill=LO..HI")
+BUILT_IN = ("balance", "matchups", "first_seat", "first_mover", "length=LO..HI", "measure:NAME=LO..HI", "skill=LO..HI")
 
 
 @record
@@ -48,7 +50,7 @@ class Measured:
 def parse(texts: Sequence[str]) -> list[Objective]:
     out = []
     for t in texts or ("balance",):
-        if t in ("balance", "matchups", "first_seat"):
+        if t in ("balance", "matchups", "first_seat", "first_mover"):
             out.append(Objective(t))
             continue
         if t.startswith(("length=", "measure:", "skill=")):
@@ -84,6 +86,12 @@ def measure(obj: Objective, block: Mapping[str, Any], records: Sequence[Mapping[
     fair = fs["fair"]
     if obj.name == "first_seat":
         return _dev(fs, fair)
+    if obj.name == "first_mover":
+        movers = block.get("first_mover") or []
+        if not movers:
+            raise SimError(f"--objective {label(obj)}: this game's results do not say who moved first",
+                           "first_seat measures the seat order instead")
+        return _worst([_dev(m, m["fair"]) for m in movers])
     if obj.name == "balance":
         devs = [_dev(g, fair) for attr, groups in block["win_rates"].items() if attr != "agent" for g in groups
                 if g["rate"] is not None]
