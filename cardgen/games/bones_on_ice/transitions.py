@@ -13,6 +13,7 @@ from cardgen.games.bones_on_ice.rules import tie_winner, zone_mods
 from cardgen.play.api import Action
 
 if TYPE_CHECKING:
+    from cardgen.games.bones_on_ice.moves import Moves
     from cardgen.games.bones_on_ice.rules import Rules
     from cardgen.games.bones_on_ice.state import Setup
 
@@ -28,6 +29,7 @@ class Transitions:
 
     s: Setup
     r: Rules
+    m: Moves
     players: list[str]
     history: list[Action]
     events: list[dict[str, Any]]
@@ -64,10 +66,13 @@ class Transitions:
 
     # -- helpers ----------------------------------------------------------------------------
     def piece(self, sid: str) -> int:
-        return next(i for i, p in enumerate(self.s.pieces) if p.id == sid)
+        return self.s.index[sid]
 
     def goalie(self, team: int) -> int:
-        return next(i for i, p in enumerate(self.s.pieces) if p.team == team and p.role == self.r.goalie_role)
+        g = self.s.goalies[team]
+        if g < 0:
+            raise ValueError(f"the {self.players[team]} have no Goalie")
+        return g
 
     def spend(self, team: int, amount: int) -> None:
         if amount > 0:
@@ -137,7 +142,7 @@ class Transitions:
         while roll["order"]:
             team = roll["order"].pop(0)
             roll["stage"], roll["chooser"] = "boost", team
-            if len(self.stage_options(team)) > 1:
+            if self.has_choice(team):
                 return
         roll["stage"] = "dice"
         da, dd = roll["die"]
@@ -146,11 +151,14 @@ class Transitions:
     def stage_options(self, team: int) -> list[Action]:
         """A team's choices before the dice of a roll: a Boost (BOI-STAM-2) and a Team Spirit
         that changes this roll (Cold Snap, Dead Eye: BOI-SPIRIT-1). Overridden in Spirits."""
-        key = self.players[team]
-        out = [Action("boost", (("team", key), ("boost", False)))]
-        if not self.no_boost and self.stamina[team] >= self.r.costs["boost"]:
-            out.append(Action("boost", (("team", key), ("boost", True))))
-        return out
+        no, yes = self.m.boost[team]
+        return [no, yes] if not self.no_boost and self.stamina[team] >= self.r.costs["boost"] else [no]
+
+    def has_choice(self, team: int) -> bool:
+        """Whether ``team`` has more than one choice before the dice (a Boost it can pay, or a
+        Team Spirit for this roll)."""
+        return (not self.no_boost and self.stamina[team] >= self.r.costs["boost"]) or \
+            (self.s.spirit_fx[team] is not None and len(self.stage_options(team)) > 1)
 
     def resolve(self, values: tuple[int, int]) -> None:
         roll = self.roll

@@ -82,8 +82,7 @@ class Turns(Transitions):
     def do_faceoff(self, action: Action) -> None:
         sk = self.piece(action["skater"])
         self.picks.append(sk)
-        for i, p in enumerate(self.s.pieces):
-            self.pos[i] = self.r.start_pos(p.team, p.role)
+        self.pos = list(self.m.start)
         if self.power_play is not None:
             self.events.append({"kind": "faceoff", "skaters": [action["skater"]],
                                 "winner": self.players[self.power_play]})
