@@ -35,6 +35,8 @@ class Moves:
     passes: tuple[tuple[Action | None, ...], ...]   #: [passer][receiver] (None: not a teammate)
     recovery: Action
     no_intercept: Action
+    rounds: tuple[tuple[Action, float], ...]        #: [n - 1]: the chance node that starts round n
+    chaos: tuple[tuple[Action, float], ...]         #: the Chaos die's outcomes
 
     @classmethod
     def of(cls, r: Rules, keys: Sequence[str], pieces: Sequence[Any]) -> Moves:
@@ -56,4 +58,7 @@ class Moves:
             shoot=tuple(act("shoot", skater=p.id) for p in pieces),
             passes=tuple(tuple(act("pass", skater=p.id, to=q.id) if q.team == p.team and q is not p else None
                                for q in pieces) for p in pieces),
-            recovery=act("recovery"), no_intercept=act("no_intercept"))
+            recovery=act("recovery"), no_intercept=act("no_intercept"),
+            rounds=tuple((act("round_start", round=k), 1.0) for k in range(1, r.rounds + 1)),
+            chaos=tuple((Action.make("chaos", die=v, entry=card.id if card else None), 1.0 / r.chaos_die)
+                        for v in range(1, r.chaos_die + 1) for card in (r.chaos_card(v),)))

@@ -259,13 +259,9 @@ class BoiState(Spirits, GameState):
         if self.roll is not None:
             return two_dice(*self.roll["sides"], *self.roll["best"])
         if self.phase == "round":
-            return [(Action.make("round_start", round=self.round + 1), 1.0)]
+            return [self.m.rounds[self.round]]
         if self.phase == "chaos":
-            out = []
-            for v in range(1, r.chaos_die + 1):
-                card = r.chaos_card(v)
-                out.append((Action.make("chaos", die=v, entry=card.id if card else None), 1.0 / r.chaos_die))
-            return out
+            return list(self.m.chaos)
         assert self.scramble is not None       # the phase of a scramble
         sk = self.scramble["left"][0]
         die = int(self.effect.get("die") or r.chaos_die)

@@ -85,43 +85,6 @@ class Transitions:
         n = [sum(1 for t, _ in self.shots if t == k) for k in (0, 1)]
         return first if n[first] <= n[1 - first] else 1 - first
 
-    # -- apply ------------------------------------------------------------------------------
-    def apply_action(self, action: Action) -> None:
-        self.history.append(action)
-        k = action.kind
-        if k == "rolls":
-            self.resolve(action["rolls"])
-        elif k == "defend":
-            assert self.roll is not None
-            self.roll["d"] = self.piece(action["skater"])
-            self.roll["ev"]["defender"] = action["skater"]
-            self.next_stage()
-        elif k == "boost":
-            assert self.roll is not None
-            team = self.players.index(action["team"])
-            if action["boost"]:
-                self.roll["boosts"].append(team)
-                self.spend(team, self.r.costs["boost"])
-            self.next_stage()
-        elif k == "round_start":
-            self.begin_round(action["round"])
-        elif k == "chaos":
-            self.on_chaos(action["die"], action.get("entry"))
-        elif k == "scramble_roll":
-            self.on_scramble_roll(action["skater"], action["value"])
-        else:
-            getattr(self, "do_" + k)(action)
-
-    # the rounds' own moves (:class:`~.turns.Turns`)
-    def begin_round(self, n: int) -> None:
-        raise NotImplementedError
-
-    def on_chaos(self, die: int, entry: str | None) -> None:
-        raise NotImplementedError
-
-    def on_scramble_roll(self, sid: str, value: int) -> None:
-        raise NotImplementedError
-
     # -- rolls ------------------------------------------------------------------------------
     def start_roll(self, kind: str, ev: dict[str, Any], a: int, d: int | None, a_stat: str, d_stat: str) -> None:
         """A contested roll: ``a`` (the initiator) against ``d`` (None: the opponent picks)."""

@@ -14,6 +14,33 @@ from cardgen.play.api import Action
 class Turns(Transitions):
     """Decisions and their consequences (the state's fields are set in :class:`~.state.BoiState`)."""
 
+    # -- apply ------------------------------------------------------------------------------
+    def apply_action(self, action: Action) -> None:
+        self.history.append(action)
+        k = action.kind
+        if k == "rolls":
+            self.resolve(action["rolls"])
+        elif k == "defend":
+            assert self.roll is not None
+            self.roll["d"] = self.piece(action["skater"])
+            self.roll["ev"]["defender"] = action["skater"]
+            self.next_stage()
+        elif k == "boost":
+            assert self.roll is not None
+            team = self.players.index(action["team"])
+            if action["boost"]:
+                self.roll["boosts"].append(team)
+                self.spend(team, self.r.costs["boost"])
+            self.next_stage()
+        elif k == "round_start":
+            self.begin_round(action["round"])
+        elif k == "chaos":
+            self.on_chaos(action["die"], action.get("entry"))
+        elif k == "scramble_roll":
+            self.on_scramble_roll(action["skater"], action["value"])
+        else:
+            getattr(self, "do_" + k)(action)
+
     # -- the round --------------------------------------------------------------------------
     def begin_round(self, n: int) -> None:
         self.round = n
