@@ -71,13 +71,14 @@ class Spirits(Turns):
         assert card is not None and eff is not None
         self.spirit_uses[team] += 1
         self.spend(team, int(card.get("cost") or 0))
-        ev: dict[str, Any] = {"kind": "team_spirit", "team": action["team"]}
         sid = action.get("skater")
-        if sid is not None:
-            ev["skater"] = sid
-        paid = self.roll.get("paid", {}).get(team, 0) if self.roll is not None else 0
-        ev["stamina"] = {action["team"]: self.stamina[team] + paid}
-        self.events.append(ev)
+        if self.log:
+            ev: dict[str, Any] = {"kind": "team_spirit", "team": action["team"]}
+            if sid is not None:
+                ev["skater"] = sid
+            paid = self.roll.get("paid", {}).get(team, 0) if self.roll is not None else 0
+            ev["stamina"] = {action["team"]: self.stamina[team] + paid}
+            self.events.append(ev)
         kind = eff["effect"]
         if kind == "extra_action":
             self.extra[self.piece(sid)] += int(eff["actions"])

@@ -116,7 +116,7 @@ class Setup:
 class BoiState(Spirits, GameState):
     """One position of a game of Bones on Ice."""
 
-    def __init__(self, setup: Setup, fresh: bool = True):
+    def __init__(self, setup: Setup, fresh: bool = True, log: bool = False):
         self.s = setup
         self.r = setup.rules
         self.players = list(setup.teams)
@@ -124,6 +124,9 @@ class BoiState(Spirits, GameState):
             return
         r = self.r
         self.history: list[Action] = []
+        #: the playtest log's events, kept only by a state that writes a log (``log``; a state
+        #: that does not gives :meth:`log_events` by replaying its actions on one that does)
+        self.log = log
         self.events: list[dict[str, Any]] = []
         self.round = 0
         self.phase = "round"             # round chaos penalty faceoff scramble mid pass mid_over shootout over
@@ -318,6 +321,11 @@ class BoiState(Spirits, GameState):
         return {"game": "bones_on_ice", "teams": teams}
 
     def log_events(self) -> list[dict[str, Any]]:
+        if not self.log:                # the events are written by a state that keeps a log
+            twin = BoiState(self.s, log=True)
+            for a in self.history:
+                twin.apply_action(a)
+            return twin.log_events()
         return [dict(e) for e in self.events]
 
 

@@ -33,6 +33,7 @@ class Transitions:
     players: list[str]
     history: list[Action]
     events: list[dict[str, Any]]
+    log: bool
     round: int
     phase: str
     stamina: list[int]
@@ -145,16 +146,18 @@ class Transitions:
             va += amount if ta == team else 0
             vd += amount if td == team else 0
         w = tie_winner(va, vd, r.ties[TIES[kind]])
-        ev = roll["ev"]
-        ev["rolls"] = [list(v) if isinstance(v, tuple) else v for v in values]
-        if roll["boosts"]:
-            ev["boosts"] = [self.players[t] for t in roll["boosts"]]
-        won = w == "a"
-        if kind in ("one_v_one", "penalty_shot", "shootout"):
-            ev["goal"] = won
-        elif w is not None:
-            ev["winner"] = self.players[ta if won else td]
+        ev, log = roll["ev"], self.log
+        if log:                         # the event as the log states it (only when a log is kept)
+            ev["rolls"] = [list(v) if isinstance(v, tuple) else v for v in values]
+            if roll["boosts"]:
+                ev["boosts"] = [self.players[t] for t in roll["boosts"]]
+            if kind in ("one_v_one", "penalty_shot", "shootout"):
+                ev["goal"] = w == "a"
+            elif w is not None:
+                ev["winner"] = self.players[ta if w == "a" else td]
         getattr(self, "after_" + kind)(ev, a, d, w)
+        if not log:
+            return
         if roll["boosts"] and kind not in ("intercept",):
             ev["stamina"] = {self.players[t]: self.stamina[t] for t in sorted(set(roll["boosts"]))}
         elif kind == "intercept":
