@@ -183,6 +183,8 @@ class BoiState(Spirits, GameState):
         if self.roll is not None:
             st = self.roll["stage"]
             return CHANCE if st == "dice" else self.roll["chooser"]
+        if ph == "mid" or ph == "mid_over":
+            return self.active if self.active is not None else 0
         if ph == "window":
             return 1 - self.active if self.active is not None else 0
         if ph in ("round", "chaos", "scramble"):
