@@ -64,10 +64,8 @@ class Setup:
     index: dict[str, int] = field(default_factory=dict)
     goalies: tuple[int, ...] = ()
     moves: Moves | None = None
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(p.id for p in self.pieces)
+    #: the skater cards as an observation shows them (shared by every observation: read only)
+    cards: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def cached(cls, game: Game, header: dict[str, Any]) -> Setup:
@@ -110,7 +108,8 @@ class Setup:
         goalies = tuple(next((i for i, p in enumerate(pieces) if p.team == t and p.role == r.goalie_role), -1)
                         for t in range(len(keys)))
         return cls(r, tuple(keys), tuple(names), tuple(pieces), cards_of, fx,
-                   {p.id: i for i, p in enumerate(pieces)}, goalies, Moves.of(r, keys, pieces))
+                   {p.id: i for i, p in enumerate(pieces)}, goalies, Moves.of(r, keys, pieces),
+                   {p.id: {"team": keys[p.team], "role": p.role, **p.dice} for p in pieces})
 
 
 class BoiState(Spirits, GameState):
@@ -300,15 +299,15 @@ class BoiState(Spirits, GameState):
         return Observation(self, player)
 
     def seen(self, player: int) -> dict[str, Any]:
-        """The observation of ``player``, built."""
+        """The observation of ``player``, built (its ``skaters`` are the setup's: read only)."""
         P = self.s.pieces
+        named = self.r.zones if player == 0 else self.r.zones[::-1]
         return {"player": player, "team": self.players[player], "round": self.round, "phase": self.phase,
                 "score": list(self.score), "stamina": list(self.stamina), "shootout": list(self.so),
                 "active": self.active, "puck": P[self.puck].id if self.puck is not None else None,
-                "zones": dict(zip(self.s.ids, (self.r.zones[x if player == 0 else len(self.r.zones) - 1 - x]
-                                               for x in self.pos))),
+                "zones": dict(zip(self.s.index, [named[x] for x in self.pos])),
                 "acted": sorted(P[i].id for i, n in enumerate(self.acted) if n), "chaos": self.entry_id,
-                "skaters": {p.id: {"team": self.players[p.team], "role": p.role, **p.dice} for p in P},
+                "skaters": self.s.cards,
                 "roll": None if self.roll is None else {
                     "kind": self.roll["kind"], "stage": self.roll["stage"],
                     "boosts": [self.players[t] for t in self.roll["boosts"]],
