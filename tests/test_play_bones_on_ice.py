@@ -12,6 +12,7 @@ import pytest
 
 from cardgen.builder import check as checker
 from cardgen.content.playlog import read
+from cardgen.games.bones_on_ice import BoiState
 from cardgen.games.bones_on_ice.follow import Follower, Unmatched
 from cardgen.play.api import CHANCE, TERMINAL
 from tests import playkit
@@ -157,6 +158,24 @@ def test_a_random_game_is_followed_back_from_its_own_log():
         state = playkit.new_state(SLUG, seed)
         Follower(state).follow(played.log_events())
         assert state.result() == played.result() and state.log_events() == played.log_events()
+
+
+def test_a_state_without_a_log_builds_no_events_and_gives_its_log_by_replay():
+    """The hot path of search (issue 29): a state of a simulation keeps no event dicts; its log is
+    written on demand by replaying its actions on a state that keeps one — the same log; its
+    observation, built when read, is the table as it stands."""
+    played = playkit.random_game(SLUG, 3)
+    assert not played.log and played.events == []
+    twin = BoiState(played.s, log=True)
+    for a in played.history:
+        twin.apply_action(a)
+    assert twin.events and played.log_events() == twin.log_events()
+    mid = playkit.new_state(SLUG, 3)
+    for a in played.history[: len(played.history) // 2]:
+        mid.apply_action(a)
+    copy = mid.clone()
+    obs = copy.observation(0)
+    assert dict(obs) == copy.seen(0) and obs["round"] == mid.round and copy.events == []
 
 
 def test_an_illegal_event_is_not_made_of_legal_actions():

@@ -16,7 +16,7 @@ from cardgen.play.package import GamePackage
 
 def new_state(game: Game, setup: Mapping[str, Any]) -> BoiState:
     """The state at the start of a game of ``setup`` (a log header: its two ``teams``)."""
-    return BoiState(Setup.of(game, dict(setup)))
+    return BoiState(Setup.cached(game, dict(setup)))
 
 
 def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:

@@ -119,11 +119,6 @@ class Engine(EnginePlay):
         self.ref.trace(f"      {a.name} ({a.key}) vs {b.name} ({b.key}): {self.r.rounds} rounds, Stamina "
                        f"{a.stamina}/{b.stamina}; {a.label} defend the left end")
 
-    def _place_for_faceoff(self) -> None:
-        for sk in self.skaters:
-            zone = self.r.goalie_zone if sk.role == self.r.goalie_role else self.r.faceoff_zone
-            sk.zone = self._abs(sk.team, self.r.zones.index(zone) if zone in self.r.zones else 0)
-
     def before(self, ev: Event) -> None:
         self.reopen_if_premature(ev)
         if self.over and not self.past_end:   # one problem: the play after the end is not judged again

@@ -29,6 +29,9 @@ class Follower:
 
     def __init__(self, state: BoiState):
         self.state = state
+        if not state.log:               # the log's events are compared with the ones the state writes
+            assert not state.history, "a log is followed from the start of the game"
+            state.log = True
         P = state.s.pieces
         self.skaters = Names("skater", ((p.id, p.id) for p in P), lambda sid: next(
             p.aliases for p in P if p.id == sid))

@@ -8,16 +8,12 @@ from typing import Any
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import did_you_mean
-from cardgen.games.bones_on_ice.model import Skater
 from cardgen.games.bones_on_ice.ref_rounds import EngineRounds
 from cardgen.games.bones_on_ice.vocab import MID_PHASES
 
 
 class EngineChaos(EngineRounds):
     """The Chaos Table's events."""
-
-    def _shot_on_goal(self, ev: Event, sk: Skater, kind: str, what: str, base: str) -> bool:
-        raise NotImplementedError           # the Mid-Game's (EnginePlay)
 
     def _chaos_card(self, value: Any, ev: Event) -> Card:
         s = str(value).strip().lower()
@@ -154,8 +150,3 @@ class EngineChaos(EngineRounds):
                                f"for {', '.join(missing)}", ev.at("rolls"))
         self._t(ev, "scramble: " + ", ".join(moved))
         self.ref.trace(f"        rink: {self._rink_text()}")
-
-    def _scramble_missed(self, ev: Event) -> None:
-        self.ref.violation("BOI-CHAOS-2", f"{self.chaos_name}: the skaters are scrambled after the Face-Off "
-                           "('scramble' event) before the Mid-Game goes on", ev.loc)
-        self.scramble_due = False

@@ -217,19 +217,6 @@ class EnginePlay(EngineChaos):
 
     # -- 1v1 (BOI-1V1-1), penalty and shootout shots ------------------------------------------
 
-    def _shot_on_goal(self, ev: Event, sk: Skater, kind: str, what: str, base: str) -> bool:
-        """A shot against the opposing Goalie; returns whether it scores."""
-        opp = self._other(sk.team)
-        goalie = opp.goalie(self.r.goalie_role) or opp.skaters[0]
-        a, d = self._side(sk, "marksmanship"), self._side(goalie, "reflexes")
-        w, text = self._contest(ev, kind, a, d, self.r.ties["one_on_one"], base, what, self._stated_goal(ev, sk.team))
-        goal = w is not None and w.skater is sk
-        if goal and kind != "shootout":
-            sk.team.score += 1
-        self._t(ev, f"{what}: {text} → " + (f"GOAL! {self._score_text()}" if goal and kind != "shootout"
-                                             else "GOAL" if goal else f"SAVE by {goalie.short}"))
-        return goal
-
     def on_one_v_one(self, ev: Event) -> None:
         shooter = self.shot
         if self.phase != "one_v_one" or shooter is None:

@@ -141,3 +141,15 @@ class EngineRolls(EngineCore):
         g = ev.get("goal")
         return None if g is None else shooter if g else self._other(shooter)
 
+    def _shot_on_goal(self, ev: Event, sk: Skater, kind: str, what: str, base: str) -> bool:
+        """A shot against the opposing Goalie; returns whether it scores."""
+        opp = self._other(sk.team)
+        goalie = opp.goalie(self.r.goalie_role) or opp.skaters[0]
+        a, d = self._side(sk, "marksmanship"), self._side(goalie, "reflexes")
+        w, text = self._contest(ev, kind, a, d, self.r.ties["one_on_one"], base, what, self._stated_goal(ev, sk.team))
+        goal = w is not None and w.skater is sk
+        if goal and kind != "shootout":
+            sk.team.score += 1
+        self._t(ev, f"{what}: {text} → " + (f"GOAL! {self._score_text()}" if goal and kind != "shootout"
+                                             else "GOAL" if goal else f"SAVE by {goalie.short}"))
+        return goal

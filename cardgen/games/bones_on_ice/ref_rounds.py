@@ -15,12 +15,15 @@ from cardgen.games.bones_on_ice.vocab import CONTINUES, MID_PHASES
 class EngineRounds(EngineRolls):
     """Rounds, Chaos and Face-Offs."""
 
-    # defined further up the engine: the Chaos Table's (EngineChaos) and the Face-Off's (Engine)
-    def _scramble_missed(self, ev: Event) -> None:
-        raise NotImplementedError
-
     def _place_for_faceoff(self) -> None:
-        raise NotImplementedError
+        for sk in self.skaters:
+            zone = self.r.goalie_zone if sk.role == self.r.goalie_role else self.r.faceoff_zone
+            sk.zone = self._abs(sk.team, self.r.zones.index(zone) if zone in self.r.zones else 0)
+
+    def _scramble_missed(self, ev: Event) -> None:
+        self.ref.violation("BOI-CHAOS-2", f"{self.chaos_name}: the skaters are scrambled after the Face-Off "
+                           "('scramble' event) before the Mid-Game goes on", ev.loc)
+        self.scramble_due = False
 
     # -- rounds -------------------------------------------------------------------------------
 

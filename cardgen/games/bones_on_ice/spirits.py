@@ -25,19 +25,17 @@ class Spirits(Turns):
     """Team Spirit choices and effects."""
 
     def spirit(self, team: int) -> tuple[Any, dict[str, Any]] | tuple[None, None]:
-        card = self.s.spirits[team]
-        if card is None or card.id not in self.r.spirit_effects:
-            return None, None
-        return card, self.r.effect("spirit_effects", card)
+        eff = self.s.spirit_fx[team]
+        return (None, None) if eff is None else (self.s.spirits[team], eff)
 
     def spirit_kind(self, team: int) -> str | None:
-        _card, eff = self.spirit(team)
+        eff = self.s.spirit_fx[team]
         return eff["effect"] if eff else None
 
     def spirit_ok(self, team: int) -> bool:
-        card, _eff = self.spirit(team)
-        return card is not None and self.spirit_uses[team] < self.r.spirit_per_round and \
-            self.stamina[team] >= int(card.get("cost") or 0)
+        card = self.s.spirits[team]
+        return self.s.spirit_fx[team] is not None and self.spirit_uses[team] < self.r.spirit_per_round and \
+            card is not None and self.stamina[team] >= int(card.get("cost") or 0)
 
     def stage_options(self, team: int) -> list[Action]:
         out = super().stage_options(team)
@@ -73,13 +71,14 @@ class Spirits(Turns):
         assert card is not None and eff is not None
         self.spirit_uses[team] += 1
         self.spend(team, int(card.get("cost") or 0))
-        ev: dict[str, Any] = {"kind": "team_spirit", "team": action["team"]}
         sid = action.get("skater")
-        if sid is not None:
-            ev["skater"] = sid
-        paid = self.roll.get("paid", {}).get(team, 0) if self.roll is not None else 0
-        ev["stamina"] = {action["team"]: self.stamina[team] + paid}
-        self.events.append(ev)
+        if self.log:
+            ev: dict[str, Any] = {"kind": "team_spirit", "team": action["team"]}
+            if sid is not None:
+                ev["skater"] = sid
+            paid = self.roll.get("paid", {}).get(team, 0) if self.roll is not None else 0
+            ev["stamina"] = {action["team"]: self.stamina[team] + paid}
+            self.events.append(ev)
         kind = eff["effect"]
         if kind == "extra_action":
             self.extra[self.piece(sid)] += int(eff["actions"])

@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Iterator, Mapping
+from dataclasses import field
 from typing import Any
 
 from cardgen.content.model import Card, Game
 from cardgen.core.record import record
+from cardgen.games.bones_on_ice.moves import Moves, act
 from cardgen.games.bones_on_ice.rules import Rules, die_sides
 from cardgen.games.bones_on_ice.spirits import Spirits
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.lookup import Names
-
-
-def act(kind: str, **fields: Any) -> Action:
-    """An action of scalar fields (no freezing needed: the fast path of legal actions)."""
-    return Action(kind, tuple(fields.items()))
 
 
 @functools.cache
@@ -48,6 +46,9 @@ class Piece:
     aliases: tuple[str, ...] = ()   # the card's name, its id without the team prefix
 
 
+_SETUPS: list[tuple[Game, dict[str, Setup]]] = []   # the last game's setups (see Setup.cached)
+
+
 @record(frozen=True)
 class Setup:
     """What does not change during a game: the rules, the two teams and their skaters."""
@@ -57,10 +58,25 @@ class Setup:
     names: tuple[str, ...]
     pieces: tuple[Piece, ...]
     spirits: tuple[Card | None, ...]
+    #: read once for the hot path: each team's Team Spirit effect (None: no card, or no effect
+    #: entry), each skater's index by id, each team's Goalie
+    spirit_fx: tuple[dict[str, Any] | None, ...] = ()
+    index: dict[str, int] = field(default_factory=dict)
+    goalies: tuple[int, ...] = ()
+    moves: Moves | None = None
+    #: the skater cards as an observation shows them (shared by every observation: read only)
+    cards: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(p.id for p in self.pieces)
+    @classmethod
+    def cached(cls, game: Game, header: dict[str, Any]) -> Setup:
+        """:meth:`of`, kept for the last loaded game (a simulation sets up the same pairings again)."""
+        key = repr(header.get("teams"))
+        if not _SETUPS or _SETUPS[0][0] is not game:
+            _SETUPS[:] = [(game, {})]
+        made = _SETUPS[0][1]
+        if key not in made:
+            made[key] = cls.of(game, header)
+        return made[key]
 
     @classmethod
     def of(cls, game: Game, header: dict[str, Any]) -> Setup:
@@ -86,13 +102,20 @@ class Setup:
                 pieces.append(Piece(c.id, i, str(c.get("role")),
                                     {s: die_sides(c.get(s)) for s in ("reflexes", "marksmanship")},
                                     (c.name, c.id.removeprefix(f"{c.get('team')}_"))))
-        return cls(r, tuple(keys), tuple(names), tuple(pieces), tuple(spirits.get(k) for k in keys))
+        cards_of = tuple(spirits.get(k) for k in keys)
+        fx = tuple(r.effect("spirit_effects", c) if c is not None and c.id in r.spirit_effects else None
+                   for c in cards_of)
+        goalies = tuple(next((i for i, p in enumerate(pieces) if p.team == t and p.role == r.goalie_role), -1)
+                        for t in range(len(keys)))
+        return cls(r, tuple(keys), tuple(names), tuple(pieces), cards_of, fx,
+                   {p.id: i for i, p in enumerate(pieces)}, goalies, Moves.of(r, keys, pieces),
+                   {p.id: {"team": keys[p.team], "role": p.role, **p.dice} for p in pieces})
 
 
 class BoiState(Spirits, GameState):
     """One position of a game of Bones on Ice."""
 
-    def __init__(self, setup: Setup, fresh: bool = True):
+    def __init__(self, setup: Setup, fresh: bool = True, log: bool = False):
         self.s = setup
         self.r = setup.rules
         self.players = list(setup.teams)
@@ -100,6 +123,9 @@ class BoiState(Spirits, GameState):
             return
         r = self.r
         self.history: list[Action] = []
+        #: the playtest log's events, kept only by a state that writes a log (``log``; a state
+        #: that does not gives :meth:`log_events` by replaying its actions on one that does)
+        self.log = log
         self.events: list[dict[str, Any]] = []
         self.round = 0
         self.phase = "round"             # round chaos penalty faceoff scramble mid pass mid_over shootout over
@@ -107,7 +133,8 @@ class BoiState(Spirits, GameState):
         self.score = [0, 0]
         self.so = [0, 0]
         self.touched = [False, False]
-        self.pos = [r.start_pos(p.team, p.role) for p in setup.pieces]
+        self.m: Moves = setup.moves or Moves.of(r, setup.teams, setup.pieces)
+        self.pos = list(self.m.start)
         self.active: int | None = None
         self.puck: int | None = None
         self.acted = [0] * len(setup.pieces)    # actions taken this Mid-Game, by skater
@@ -155,6 +182,8 @@ class BoiState(Spirits, GameState):
         if self.roll is not None:
             st = self.roll["stage"]
             return CHANCE if st == "dice" else self.roll["chooser"]
+        if ph == "mid" or ph == "mid_over":
+            return self.active if self.active is not None else 0
         if ph == "window":
             return 1 - self.active if self.active is not None else 0
         if ph in ("round", "chaos", "scramble"):
@@ -171,57 +200,60 @@ class BoiState(Spirits, GameState):
 
     def legal_actions(self) -> list[Action]:
         who = self.current_player()
-        if who in (CHANCE, TERMINAL):
+        if who < 0:                     # chance or the end
             return []
-        r, P = self.r, self.s.pieces
+        m = self.m
         if self.roll is not None:
             if self.roll["stage"] == "defend":
-                return [act("defend", skater=p.id) for p in P if p.team == who and p.role in r.defending_roles]
+                return list(m.defend[who])
             return self.stage_options(who)
         ph = self.phase
+        if ph == "mid":
+            return self.mid_actions(who) + [m.recovery]
+        if ph == "faceoff":
+            return list(m.faceoff[who])
+        if ph == "pass":
+            return [m.no_intercept, *m.intercept[who]] if self.stamina[who] >= self.r.costs["interception"] \
+                else [m.no_intercept]
+        if ph == "mid_over":
+            return [m.recovery]
         if ph == "penalty":
             role = self.effect.get("shooter")
-            return [act("penalty_shot", skater=p.id) for p in P
-                    if p.team == who and (p.role == role if role else p.role in r.acting_roles)]
-        if ph == "faceoff":
-            return [act("faceoff", skater=p.id) for p in P if p.team == who and p.role in r.acting_roles]
+            return [act("penalty_shot", skater=p.id) for p in self.s.pieces
+                    if p.team == who and (p.role == role if role else p.role in self.r.acting_roles)]
         if ph == "shootout":
-            return [act("shootout", skater=p.id) for p in P if p.team == who and p.role in r.shooter_roles]
-        if ph == "pass":
-            out = [act("no_intercept")]
-            if self.stamina[who] >= r.costs["interception"]:
-                out += [act("intercept", skater=p.id) for p in P
-                        if p.team == who and p.role in r.defending_roles]
-            return out
+            return list(m.shootout[who])
         if ph == "window":
             return [act("no_spirit", team=self.players[who]), act("team_spirit", team=self.players[who])]
-        if ph == "mid_over":
-            return [act("recovery")]
-        return self.mid_actions(who) + [act("recovery")]
+        return self.mid_actions(who) + [m.recovery]
 
     def mid_actions(self, team: int) -> list[Action]:
         """The active team's Mid-Game actions (BOI-MID-1…5)."""
-        r, P, out = self.r, self.s.pieces, []
+        r, m, pos, out = self.r, self.m, self.pos, []
         last = len(r.zones) - 1
-        can = [i for i, p in enumerate(P) if p.team == team and p.role in r.acting_roles
-               and self.acted[i] < 1 + self.extra[i]]
+        acted, extra = self.acted, self.extra
+        can = [i for i in m.acting[team] if acted[i] < 1 + extra[i]]
         c = self.puck
         if c is not None and c in can:
-            here = self.pos[c]
-            out += [act("move", skater=P[c].id, zone=r.rel(team, z)) for z in (here - 1, here + 1)
-                    if 0 <= z <= last]
-            out.append(act("shoot", skater=P[c].id))
+            here = pos[c]
+            if here > 0:
+                out.append(m.move[c][here - 1])
+            if here < last:
+                out.append(m.move[c][here + 1])
+            out.append(m.shoot[c])
             if self.stamina[team] >= r.costs["pass"]:
-                out += [act("pass", skater=P[c].id, to=P[i].id) for i, p in enumerate(P)
-                        if p.team == team and i != c and abs(self.pos[i] - here) <= 1]
+                out += [a for i, a in enumerate(m.passes[c]) if a is not None and abs(pos[i] - here) <= 1]
         if self.stamina[team] >= r.costs["tactical_move"]:
             for i in can:
                 if i != c:
-                    out += [act("tactical_move", skater=P[i].id, zone=r.rel(team, z))
-                            for z in (self.pos[i] - 1, self.pos[i] + 1) if 0 <= z <= last]
-        if self.spirit_kind(team) == "extra_action" and self.spirit_ok(team):
-            out += [act("team_spirit", team=self.players[team], skater=p.id) for i, p in enumerate(P)
-                    if p.team == team and p.role in r.acting_roles and self.acted[i] >= 1]
+                    here = pos[i]
+                    if here > 0:
+                        out.append(m.tactical[i][here - 1])
+                    if here < last:
+                        out.append(m.tactical[i][here + 1])
+        if self.s.spirit_fx[team] is not None and self.spirit_kind(team) == "extra_action" and self.spirit_ok(team):
+            out += [act("team_spirit", team=self.players[team], skater=self.s.pieces[i].id) for i in m.acting[team]
+                    if acted[i] >= 1]
         return out
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -231,13 +263,9 @@ class BoiState(Spirits, GameState):
         if self.roll is not None:
             return two_dice(*self.roll["sides"], *self.roll["best"])
         if self.phase == "round":
-            return [(Action.make("round_start", round=self.round + 1), 1.0)]
+            return [self.m.rounds[self.round]]
         if self.phase == "chaos":
-            out = []
-            for v in range(1, r.chaos_die + 1):
-                card = r.chaos_card(v)
-                out.append((Action.make("chaos", die=v, entry=card.id if card else None), 1.0 / r.chaos_die))
-            return out
+            return list(self.m.chaos)
         assert self.scramble is not None       # the phase of a scramble
         sk = self.scramble["left"][0]
         die = int(self.effect.get("die") or r.chaos_die)
@@ -265,16 +293,21 @@ class BoiState(Spirits, GameState):
                       for i, k in enumerate(keys)},
         }
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """Everything on the table is public in Bones on Ice: the rink, the puck, Stamina, score."""
+    def observation(self, player: int) -> Mapping[str, Any]:
+        """Everything on the table is public in Bones on Ice: the rink, the puck, Stamina, score
+        (built when an agent first reads it: a random agent never does)."""
+        return Observation(self, player)
+
+    def seen(self, player: int) -> dict[str, Any]:
+        """The observation of ``player``, built (its ``skaters`` are the setup's: read only)."""
         P = self.s.pieces
+        named = self.r.zones if player == 0 else self.r.zones[::-1]
         return {"player": player, "team": self.players[player], "round": self.round, "phase": self.phase,
                 "score": list(self.score), "stamina": list(self.stamina), "shootout": list(self.so),
                 "active": self.active, "puck": P[self.puck].id if self.puck is not None else None,
-                "zones": dict(zip(self.s.ids, (self.r.zones[x if player == 0 else len(self.r.zones) - 1 - x]
-                                               for x in self.pos))),
+                "zones": dict(zip(self.s.index, [named[x] for x in self.pos])),
                 "acted": sorted(P[i].id for i, n in enumerate(self.acted) if n), "chaos": self.entry_id,
-                "skaters": {p.id: {"team": self.players[p.team], "role": p.role, **p.dice} for p in P},
+                "skaters": self.s.cards,
                 "roll": None if self.roll is None else {
                     "kind": self.roll["kind"], "stage": self.roll["stage"],
                     "boosts": [self.players[t] for t in self.roll["boosts"]],
@@ -289,4 +322,34 @@ class BoiState(Spirits, GameState):
         return {"game": "bones_on_ice", "teams": teams}
 
     def log_events(self) -> list[dict[str, Any]]:
+        if not self.log:                # the events are written by a state that keeps a log
+            twin = BoiState(self.s, log=True)
+            for a in self.history:
+                twin.apply_action(a)
+            return twin.log_events()
         return [dict(e) for e in self.events]
+
+
+class Observation(Mapping[str, Any]):
+    """A player's observation, built on first read (the state is not changed while an agent
+    decides on it)."""
+
+    __slots__ = ("_state", "_player", "_built")
+
+    def __init__(self, state: BoiState, player: int):
+        self._state, self._player = state, player
+        self._built: dict[str, Any] | None = None
+
+    def _get(self) -> dict[str, Any]:
+        if self._built is None:
+            self._built = self._state.seen(self._player)
+        return self._built
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())

@@ -13,6 +13,7 @@ from cardgen.games.bones_on_ice.rules import tie_winner, zone_mods
 from cardgen.play.api import Action
 
 if TYPE_CHECKING:
+    from cardgen.games.bones_on_ice.moves import Moves
     from cardgen.games.bones_on_ice.rules import Rules
     from cardgen.games.bones_on_ice.state import Setup
 
@@ -28,9 +29,11 @@ class Transitions:
 
     s: Setup
     r: Rules
+    m: Moves
     players: list[str]
     history: list[Action]
     events: list[dict[str, Any]]
+    log: bool
     round: int
     phase: str
     stamina: list[int]
@@ -64,10 +67,13 @@ class Transitions:
 
     # -- helpers ----------------------------------------------------------------------------
     def piece(self, sid: str) -> int:
-        return next(i for i, p in enumerate(self.s.pieces) if p.id == sid)
+        return self.s.index[sid]
 
     def goalie(self, team: int) -> int:
-        return next(i for i, p in enumerate(self.s.pieces) if p.team == team and p.role == self.r.goalie_role)
+        g = self.s.goalies[team]
+        if g < 0:
+            raise ValueError(f"the {self.players[team]} have no Goalie")
+        return g
 
     def spend(self, team: int, amount: int) -> None:
         if amount > 0:
@@ -79,43 +85,6 @@ class Transitions:
         first = self.last_fo if self.last_fo is not None else 0
         n = [sum(1 for t, _ in self.shots if t == k) for k in (0, 1)]
         return first if n[first] <= n[1 - first] else 1 - first
-
-    # -- apply ------------------------------------------------------------------------------
-    def apply_action(self, action: Action) -> None:
-        self.history.append(action)
-        k = action.kind
-        if k == "rolls":
-            self.resolve(action["rolls"])
-        elif k == "defend":
-            assert self.roll is not None
-            self.roll["d"] = self.piece(action["skater"])
-            self.roll["ev"]["defender"] = action["skater"]
-            self.next_stage()
-        elif k == "boost":
-            assert self.roll is not None
-            team = self.players.index(action["team"])
-            if action["boost"]:
-                self.roll["boosts"].append(team)
-                self.spend(team, self.r.costs["boost"])
-            self.next_stage()
-        elif k == "round_start":
-            self.begin_round(action["round"])
-        elif k == "chaos":
-            self.on_chaos(action["die"], action.get("entry"))
-        elif k == "scramble_roll":
-            self.on_scramble_roll(action["skater"], action["value"])
-        else:
-            getattr(self, "do_" + k)(action)
-
-    # the rounds' own moves (:class:`~.turns.Turns`)
-    def begin_round(self, n: int) -> None:
-        raise NotImplementedError
-
-    def on_chaos(self, die: int, entry: str | None) -> None:
-        raise NotImplementedError
-
-    def on_scramble_roll(self, sid: str, value: int) -> None:
-        raise NotImplementedError
 
     # -- rolls ------------------------------------------------------------------------------
     def start_roll(self, kind: str, ev: dict[str, Any], a: int, d: int | None, a_stat: str, d_stat: str) -> None:
@@ -137,7 +106,7 @@ class Transitions:
         while roll["order"]:
             team = roll["order"].pop(0)
             roll["stage"], roll["chooser"] = "boost", team
-            if len(self.stage_options(team)) > 1:
+            if self.has_choice(team):
                 return
         roll["stage"] = "dice"
         da, dd = roll["die"]
@@ -146,11 +115,14 @@ class Transitions:
     def stage_options(self, team: int) -> list[Action]:
         """A team's choices before the dice of a roll: a Boost (BOI-STAM-2) and a Team Spirit
         that changes this roll (Cold Snap, Dead Eye: BOI-SPIRIT-1). Overridden in Spirits."""
-        key = self.players[team]
-        out = [Action("boost", (("team", key), ("boost", False)))]
-        if not self.no_boost and self.stamina[team] >= self.r.costs["boost"]:
-            out.append(Action("boost", (("team", key), ("boost", True))))
-        return out
+        no, yes = self.m.boost[team]
+        return [no, yes] if not self.no_boost and self.stamina[team] >= self.r.costs["boost"] else [no]
+
+    def has_choice(self, team: int) -> bool:
+        """Whether ``team`` has more than one choice before the dice (a Boost it can pay, or a
+        Team Spirit for this roll)."""
+        return (not self.no_boost and self.stamina[team] >= self.r.costs["boost"]) or \
+            (self.s.spirit_fx[team] is not None and len(self.stage_options(team)) > 1)
 
     def resolve(self, values: tuple[int, int]) -> None:
         roll = self.roll
@@ -174,16 +146,18 @@ class Transitions:
             va += amount if ta == team else 0
             vd += amount if td == team else 0
         w = tie_winner(va, vd, r.ties[TIES[kind]])
-        ev = roll["ev"]
-        ev["rolls"] = [list(v) if isinstance(v, tuple) else v for v in values]
-        if roll["boosts"]:
-            ev["boosts"] = [self.players[t] for t in roll["boosts"]]
-        won = w == "a"
-        if kind in ("one_v_one", "penalty_shot", "shootout"):
-            ev["goal"] = won
-        elif w is not None:
-            ev["winner"] = self.players[ta if won else td]
+        ev, log = roll["ev"], self.log
+        if log:                         # the event as the log states it (only when a log is kept)
+            ev["rolls"] = [list(v) if isinstance(v, tuple) else v for v in values]
+            if roll["boosts"]:
+                ev["boosts"] = [self.players[t] for t in roll["boosts"]]
+            if kind in ("one_v_one", "penalty_shot", "shootout"):
+                ev["goal"] = w == "a"
+            elif w is not None:
+                ev["winner"] = self.players[ta if w == "a" else td]
         getattr(self, "after_" + kind)(ev, a, d, w)
+        if not log:
+            return
         if roll["boosts"] and kind not in ("intercept",):
             ev["stamina"] = {self.players[t]: self.stamina[t] for t in sorted(set(roll["boosts"]))}
         elif kind == "intercept":

@@ -14,10 +14,38 @@ from cardgen.play.api import Action
 class Turns(Transitions):
     """Decisions and their consequences (the state's fields are set in :class:`~.state.BoiState`)."""
 
+    # -- apply ------------------------------------------------------------------------------
+    def apply_action(self, action: Action) -> None:
+        self.history.append(action)
+        k = action.kind
+        if k == "rolls":
+            self.resolve(action["rolls"])
+        elif k == "defend":
+            assert self.roll is not None
+            self.roll["d"] = self.piece(action["skater"])
+            self.roll["ev"]["defender"] = action["skater"]
+            self.next_stage()
+        elif k == "boost":
+            assert self.roll is not None
+            team = self.players.index(action["team"])
+            if action["boost"]:
+                self.roll["boosts"].append(team)
+                self.spend(team, self.r.costs["boost"])
+            self.next_stage()
+        elif k == "round_start":
+            self.begin_round(action["round"])
+        elif k == "chaos":
+            self.on_chaos(action["die"], action.get("entry"))
+        elif k == "scramble_roll":
+            self.on_scramble_roll(action["skater"], action["value"])
+        else:
+            getattr(self, "do_" + k)(action)
+
     # -- the round --------------------------------------------------------------------------
     def begin_round(self, n: int) -> None:
         self.round = n
-        self.events.append({"kind": "round_start", "round": n})
+        if self.log:
+            self.events.append({"kind": "round_start", "round": n})
         self.touched = [False, False]
         self.effect, self.entry_id = {}, None
         self.penalty_queue, self.power_play, self.no_boost, self.roll_bonus = [], None, False, None
@@ -33,7 +61,8 @@ class Turns(Transitions):
         self.phase = "faceoff"
         card = r.chaos_card(die)
         if card is None:
-            self.events.append(ev)
+            if self.log:
+                self.events.append(ev)
             return
         ev["entry"] = card.id
         self.entry_id = card.id
@@ -56,14 +85,16 @@ class Turns(Transitions):
         elif kind == "recover":
             for t in who:
                 self.stamina[t] = min(r.st_max, self.stamina[t] + int(eff["amount"]))
-            ev["stamina"] = {self.players[t]: self.stamina[t] for t in (0, 1)}
+            if self.log:
+                ev["stamina"] = {self.players[t]: self.stamina[t] for t in (0, 1)}
         elif kind == "win_faceoff":
             self.power_play = who[0] if len(who) == 1 else None
         elif kind == "no_boost":
             self.no_boost = True
         elif kind == "roll_bonus":
             self.roll_bonus = (who[0], int(eff["amount"])) if len(who) == 1 else None
-        self.events.append(ev)
+        if self.log:
+            self.events.append(ev)
 
     def do_penalty_shot(self, action: Action) -> None:
         sk = self.piece(action["skater"])
@@ -75,18 +106,19 @@ class Turns(Transitions):
     def after_penalty_shot(self, ev: dict[str, Any], a: int, d: int, w: str | None) -> None:
         if w == "a":
             self.score[self.s.pieces[a].team] += 1
-            ev["score"] = self.score_map()
+            if self.log:
+                ev["score"] = self.score_map()
         self.phase = "penalty" if self.penalty_queue else "faceoff"
 
     # -- the Face-Off -----------------------------------------------------------------------
     def do_faceoff(self, action: Action) -> None:
         sk = self.piece(action["skater"])
         self.picks.append(sk)
-        for i, p in enumerate(self.s.pieces):
-            self.pos[i] = self.r.start_pos(p.team, p.role)
+        self.pos = list(self.m.start)
         if self.power_play is not None:
-            self.events.append({"kind": "faceoff", "skaters": [action["skater"]],
-                                "winner": self.players[self.power_play]})
+            if self.log:
+                self.events.append({"kind": "faceoff", "skaters": [action["skater"]],
+                                    "winner": self.players[self.power_play]})
             self.won_faceoff(sk)
             return
         if len(self.picks) == 2:
@@ -129,7 +161,8 @@ class Turns(Transitions):
         if z in self.r.zones:
             self.pos[sk] = self.r.pos(self.s.pieces[sk].team, self.r.zones.index(z))
         if not self.scramble["left"]:
-            self.events.append({"kind": "scramble", "rolls": dict(self.scramble["rolls"])})
+            if self.log:
+                self.events.append({"kind": "scramble", "rolls": dict(self.scramble["rolls"])})
             self.scramble, self.scramble_due = None, False
             self.open_mid()
 
@@ -168,7 +201,8 @@ class Turns(Transitions):
     def after_one_v_one(self, ev: dict[str, Any], a: int, d: int, w: str | None) -> None:
         if w == "a":
             self.score[self.s.pieces[a].team] += 1
-            ev["score"] = self.score_map()
+            if self.log:
+                ev["score"] = self.score_map()
             self.puck, self.phase = None, "mid_over"
         else:
             self.start_roll("rebound", {"kind": "rebound"}, a, d, "reflexes", "reflexes")
@@ -184,8 +218,9 @@ class Turns(Transitions):
         self.acted[sk] += 1
         team = self.s.pieces[sk].team
         self.spend(team, self.r.costs["pass"])
-        self.events.append({"kind": "pass", "skater": action["skater"], "to": action["to"],
-                            "stamina": {self.players[team]: self.stamina[team]}})
+        if self.log:
+            self.events.append({"kind": "pass", "skater": action["skater"], "to": action["to"],
+                                "stamina": {self.players[team]: self.stamina[team]}})
         self.puck, self.pass_info, self.phase = to, (sk, to), "pass"
 
     def do_no_intercept(self, action: Action) -> None:
@@ -213,8 +248,9 @@ class Turns(Transitions):
         self.acted[sk] += 1
         self.spend(team, self.r.costs["tactical_move"])
         self.pos[sk] = self.r.pos(team, self.r.zones.index(action["zone"]))
-        self.events.append({"kind": "tactical_move", "skater": action["skater"], "zone": action["zone"],
-                            "stamina": {self.players[team]: self.stamina[team]}})
+        if self.log:
+            self.events.append({"kind": "tactical_move", "skater": action["skater"], "zone": action["zone"],
+                                "stamina": {self.players[team]: self.stamina[team]}})
 
     # -- Recovery and the end -----------------------------------------------------------------
     def do_recovery(self, action: Action) -> None:
@@ -222,8 +258,9 @@ class Turns(Transitions):
         for t in (0, 1):
             self.stamina[t] = min(r.st_max, self.stamina[t] + (r.exhausted_recovery if self.touched[t]
                                                               else r.recovery))
-        self.events.append({"kind": "recovery", "stamina": {self.players[t]: self.stamina[t] for t in (0, 1)},
-                            "score": self.score_map()})
+        if self.log:
+            self.events.append({"kind": "recovery", "stamina": {self.players[t]: self.stamina[t] for t in (0, 1)},
+                                "score": self.score_map()})
         self.active, self.puck, self.pass_info = None, None, None
         if self.round < r.rounds:
             self.phase = "round"
@@ -244,7 +281,8 @@ class Turns(Transitions):
         self.shots.append((team, w == "a"))
         if w == "a":
             self.so[team] += 1
-        ev["score"] = {self.players[t]: self.so[t] for t in (0, 1)}
+        if self.log:
+            ev["score"] = {self.players[t]: self.so[t] for t in (0, 1)}
         n = [sum(1 for t, _ in self.shots if t == k) for k in (0, 1)]
         if n[0] == n[1]:                 # a shootout round is over: Team Spirits may be used again
             self.spirit_uses = [0, 0]
