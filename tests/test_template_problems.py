@@ -34,7 +34,8 @@ def test_an_element_key_with_no_value_is_one_problem_at_its_line(game_copy):
     code, probs = g.validate()
     empty = [p for p in probs if p["rule"] == "YAML-TYPE"]
     assert code == 1 and len(empty) == 1, probs
-    assert empty[0]["line"] == line and "'size' of element" in empty[0]["message"] and "is empty" in empty[0]["message"]
+    assert empty[0]["line"] == line
+    assert "'size' of element" in empty[0]["message"] and "is empty" in empty[0]["message"]
 
 
 def test_its_legal_twin_leaves_the_key_out(game_copy):

@@ -360,7 +360,8 @@ def test_the_race_sends_a_lucky_trial_back(tmp_path, monkeypatch):
         value = 0.01 if (games == s.games and bonus == 2) else abs(bonus) / 10 + 0.02
         return [objectives.Measured(value, value, value)]
     monkeypatch.setattr(search, "play", play)
-    r = search.search(g, tunetoy.PACKAGE, sp, settings(trials=12, games=50, check_games=400), tmp_path / "out")
+    s = settings(trials=12, games=50, check_games=400)
+    r = search.search(g, tunetoy.PACKAGE, sp, s, tmp_path / "out")
     trial_best = min(r.history, key=lambda t: sum(t[2]))
     assert trial_best[1]["teams.hares.bonus"] == 2                 # the lucky trial led the study
     assert r.best["teams.hares.bonus"] == 0 and len(r.race) == search.FINALISTS
@@ -381,7 +382,8 @@ def test_matchups_is_the_worst_cell_of_a_table_of_an_attribute_against_itself():
     (m,) = objectives.parse(["matchups"])
     (b,) = objectives.parse(["balance"])
     got = objectives.measure(m, block, [])
-    assert got.value == pytest.approx(0.08) and got.low == pytest.approx(0.03)   # a vs b; mirrors and maps aside
+    # a vs b; the mirrors and the team × map table aside
+    assert got.value == pytest.approx(0.08) and got.low == pytest.approx(0.03)
     assert objectives.measure(b, block, []).value == pytest.approx(0.05)
 
 
@@ -423,7 +425,8 @@ def test_only_moves_the_knobs_it_names(tmp_path):
 
 def test_only_is_a_usage_error_on_the_command_line(tmp_path, cli):
     root = project(tmp_path)
-    res = cli(root, "--only", "nothing*", "--trials", "1", "--games-per-trial", "4", "--out", str(tmp_path / "o"))
+    res = cli(root, "--only", "nothing*", "--trials", "1", "--games-per-trial", "4",
+              "--out", str(tmp_path / "o"))
     assert res.exit_code == 2 and "no knob of tune.yaml matches" in res.output
 
 

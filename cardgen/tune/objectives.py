@@ -29,7 +29,8 @@ from cardgen.simulate.ladder import game_score
 from cardgen.simulate.spec import SimError
 from cardgen.simulate.stats import rate
 
-BUILT_IN = ("balance", "matchups", "first_seat", "first_mover", "length=LO..HI", "measure:NAME=LO..HI", "skill=LO..HI")
+BUILT_IN = ("balance", "matchups", "first_seat", "first_mover", "length=LO..HI", "measure:NAME=LO..HI",
+            "skill=LO..HI")
 
 
 @record

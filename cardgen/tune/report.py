@@ -161,7 +161,8 @@ def render(game: Game, r: Result, diff_text: str) -> str:
     race = "".join(f"<tr><td>trial {t}</td>" + "".join(f"<td>{v:.3f}</td>" for v in vals_) + "</tr>"
                    for t, vals_ in r.race)
     heads = "".join(f"<th>{h.escape(objs.label(o))}</th>" for o in r.settings.objectives)
-    race = (f"<p>The best trials replayed on {n} games of the search's seed; the proposal is the best there.</p>"
+    race = (f"<p>The best trials replayed on {n} games of the search's seed; the proposal is the best "
+            "there.</p>"
             f"<table><tr><th></th>{heads}</tr>{race}</table>" if race else "<p>(one candidate: no race)</p>")
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>tune: {h.escape(game.title)}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}td,th{{padding:.2em .8em;text-align:left}}</style>

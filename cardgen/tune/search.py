@@ -65,7 +65,8 @@ class Result:
     before: Side
     after: Side
     importances: list[dict[str, float]] = field(default_factory=list)   # per objective, knob → share
-    race: list[tuple[int, list[float]]] = field(default_factory=list)    # finalist trial, objectives on more games
+    #: the race: each finalist trial and its objectives on more games
+    race: list[tuple[int, list[float]]] = field(default_factory=list)
 
     def significant(self, i: int) -> bool:
         """The proposal's interval of objective ``i`` lies wholly below today's."""
@@ -101,14 +102,16 @@ def sampler(s: Settings, knobs: Sequence[Knob]) -> Any:
     CMA-ES started at today's numbers (a search that stays near them: small edits to a design)."""
     if len(s.objectives) > 1:
         if s.near:
-            raise SimError("--near searches for one objective (CMA-ES); several give a Pareto front (NSGA-II)")
+            raise SimError("--near searches for one objective (CMA-ES); several give a Pareto front "
+                           "(NSGA-II)")
         return optuna.samplers.NSGAIISampler(seed=s.seed)
     if s.near:
         with warnings.catch_warnings():     # x0 is deprecated in Optuna 4.9 (its removal, 6.0, is pinned out)
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
             warnings.simplefilter("ignore", FutureWarning)
-            return optuna.samplers.CmaEsSampler(x0={k.name: k.current for k in knobs}, seed=s.seed, with_margin=True,
-                                                n_startup_trials=0, warn_independent_sampling=False)
+            return optuna.samplers.CmaEsSampler(x0={k.name: k.current for k in knobs}, seed=s.seed,
+                                                with_margin=True, n_startup_trials=0,
+                                                warn_independent_sampling=False)
     return optuna.samplers.TPESampler(seed=s.seed)
 
 
@@ -116,7 +119,8 @@ def study(game: Game, s: Settings, out: Path, knobs: Sequence[Knob] = ()) -> Any
     optuna.logging.set_verbosity(logging.WARNING)
     storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(out / "study.journal")))
     name = f"{game.slug}:" + ",".join(objs.label(o) for o in s.objectives)
-    return optuna.create_study(study_name=name, storage=storage, sampler=sampler(s, knobs), load_if_exists=True,
+    return optuna.create_study(study_name=name, storage=storage, sampler=sampler(s, knobs),
+                               load_if_exists=True,
                                directions=["minimize"] * len(s.objectives))
 
 
@@ -171,8 +175,8 @@ def search(game: Game, package: GamePackage, spec: TuneSpec, s: Settings, out: P
     return Result(knobs, s, history, front, best, before, after, imp, race)
 
 
-def finalist(game: Game, package: GamePackage, s: Settings, knobs: Sequence[Knob], st: Any, complete: Sequence[Any],
-             n: int) -> tuple[Any, list[tuple[int, list[float]]]]:
+def finalist(game: Game, package: GamePackage, s: Settings, knobs: Sequence[Knob], st: Any,
+             complete: Sequence[Any], n: int) -> tuple[Any, list[tuple[int, list[float]]]]:
     """The trial the proposal takes: the best few (by the sum of their objectives; several
     objectives: the Pareto front first) replayed on ``n`` games of the search's seed, the best
     there kept. One distinct candidate: no race."""

@@ -175,7 +175,8 @@ def only(spec: TuneSpec, patterns: Sequence[str]) -> TuneSpec:
             raise SimError(f"--only {pat}: no knob of {spec.path.name} matches it",
                            did_you_mean(pat, [name(k) for k in spec.knobs]) or
                            f"knobs: {', '.join(name(k) for k in spec.knobs)}")
-    return TuneSpec(spec.path, [k for k in spec.knobs if any(fnmatch.fnmatchcase(name(k), p) for p in patterns)])
+    return TuneSpec(spec.path, [k for k in spec.knobs
+                                if any(fnmatch.fnmatchcase(name(k), p) for p in patterns)])
 
 
 def load(game: Game, problems: Problems, path: Path | None = None) -> TuneSpec | None:

@@ -146,7 +146,8 @@ class EngineRolls(EngineCore):
         opp = self._other(sk.team)
         goalie = opp.goalie(self.r.goalie_role) or opp.skaters[0]
         a, d = self._side(sk, "marksmanship"), self._side(goalie, "reflexes")
-        w, text = self._contest(ev, kind, a, d, self.r.ties["one_on_one"], base, what, self._stated_goal(ev, sk.team))
+        stated = self._stated_goal(ev, sk.team)
+        w, text = self._contest(ev, kind, a, d, self.r.ties["one_on_one"], base, what, stated)
         goal = w is not None and w.skater is sk
         if goal and kind != "shootout":
             sk.team.score += 1

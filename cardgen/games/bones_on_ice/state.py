@@ -251,8 +251,10 @@ class BoiState(Spirits, GameState):
                         out.append(m.tactical[i][here - 1])
                     if here < last:
                         out.append(m.tactical[i][here + 1])
-        if self.s.spirit_fx[team] is not None and self.spirit_kind(team) == "extra_action" and self.spirit_ok(team):
-            out += [act("team_spirit", team=self.players[team], skater=self.s.pieces[i].id) for i in m.acting[team]
+        if (self.s.spirit_fx[team] is not None and self.spirit_kind(team) == "extra_action"
+                and self.spirit_ok(team)):
+            out += [act("team_spirit", team=self.players[team], skater=self.s.pieces[i].id)
+                    for i in m.acting[team]
                     if acted[i] >= 1]
         return out
 

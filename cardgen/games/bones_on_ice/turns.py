@@ -67,13 +67,13 @@ class Turns(Transitions):
         ev["entry"] = card.id
         self.entry_id = card.id
         eff = self.effect = r.effect("chaos_effects", card)
-        trailing = [] if self.score[0] == self.score[1] else [0 if self.score[0] < self.score[1] else 1]
-        if eff.get("who", "all") == "all":
-            who = [0, 1]
-        elif not trailing:
-            who = [0, 1] if eff.get("level") == "both" else []
-        else:
-            who = trailing
+        self._chaos_effect(eff, self._chaos_teams(eff), ev)
+        if self.log:
+            self.events.append(ev)
+
+    def _chaos_effect(self, eff: dict[str, Any], who: list[int], ev: dict[str, Any]) -> None:
+        """What a Chaos entry does (params' chaos_effects) to the teams it falls on."""
+        r = self.r
         kind = eff["effect"]
         if kind == "penalty_shot":
             first = self.last_fo if self.last_fo is not None else 0
@@ -93,8 +93,15 @@ class Turns(Transitions):
             self.no_boost = True
         elif kind == "roll_bonus":
             self.roll_bonus = (who[0], int(eff["amount"])) if len(who) == 1 else None
-        if self.log:
-            self.events.append(ev)
+
+    def _chaos_teams(self, eff: dict[str, Any]) -> list[int]:
+        """The teams a Chaos entry falls on: all, or the trailing team (on a level score both or
+        none, as the entry says)."""
+        if eff.get("who", "all") == "all":
+            return [0, 1]
+        if self.score[0] == self.score[1]:
+            return [0, 1] if eff.get("level") == "both" else []
+        return [0 if self.score[0] < self.score[1] else 1]
 
     def do_penalty_shot(self, action: Action) -> None:
         sk = self.piece(action["skater"])
@@ -259,7 +266,8 @@ class Turns(Transitions):
             self.stamina[t] = min(r.st_max, self.stamina[t] + (r.exhausted_recovery if self.touched[t]
                                                               else r.recovery))
         if self.log:
-            self.events.append({"kind": "recovery", "stamina": {self.players[t]: self.stamina[t] for t in (0, 1)},
+            stamina = {self.players[t]: self.stamina[t] for t in (0, 1)}
+            self.events.append({"kind": "recovery", "stamina": stamina,
                                 "score": self.score_map()})
         self.active, self.puck, self.pass_info = None, None, None
         if self.round < r.rounds:
