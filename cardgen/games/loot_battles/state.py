@@ -96,6 +96,13 @@ class Encounter:
     def alive(self) -> list[Enemy]:
         return [e for e in self.enemies if not e.ko]
 
+    def enemy(self, name: str) -> Enemy:
+        """The enemy called ``name`` (``<enemy card>#<k>``, the k-th placed; StopIteration if none)."""
+        k = name.rpartition("#")[2]
+        if k.isdigit() and 0 < int(k) <= len(self.enemies) and self.enemies[int(k) - 1].name == name:
+            return self.enemies[int(k) - 1]
+        return next(e for e in self.enemies if e.name == name)
+
     def copy(self) -> Encounter:
         return Encounter(self.card, self.reinforcement, [e.copy() for e in self.enemies], self.placed, self.done,
                          self.round, set(self.acted), set(self.attacked), set(self.closed), set(self.excused),
