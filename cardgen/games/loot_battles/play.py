@@ -303,7 +303,7 @@ class LootState(Fight, GameState):
         if self.phase == "fight" and self.battle is not None and self.pending is None and self.turn_open is None:
             enc = self._enc()
             nxt = self._next_in_round(enc)
-            if nxt is None and enc.alive():
+            if nxt is None and not enc.cleared():
                 self._end_round(enc)
             else:
                 self._nxt = nxt         # who acts next: current_player() reads it

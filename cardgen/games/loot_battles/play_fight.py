@@ -131,14 +131,13 @@ class Fight:
     def _resolve(self) -> None:
         pend, self.pending = self.pending, None
         assert pend is not None and self.battle is not None
-        enc = self.battle.current
-        assert enc is not None
+        enc = self.battle.queue[self.battle.index]
         total = sum(pend["dice"]) if pend["n"] else None
         if pend["kind"] == "attack":
             self._resolve_attack(pend, enc, total)
         else:
             self._resolve_enemy_attack(pend, enc, total or 0)
-        if not enc.alive() and not enc.done and self.winner is None:
+        if enc.cleared() and not enc.done and self.winner is None:
             # the blow that knocked out the last player may also have slain the last enemy (a
             # Mirror Aegis reflecting it): the party is out, the game lost, no Encounter won
             self._end_encounter(enc)
@@ -172,7 +171,7 @@ class Fight:
             if not hit:
                 r.miss(t)
             else:
-                dmg = r.damage(items, total, t, p)[0]
+                dmg = r.damage(items, total, t, p, explain=False)[0]
                 r.hurt(t, dmg)
                 for c in items:
                     heal = r.effect(c, "heal_on_hit")
@@ -183,7 +182,7 @@ class Fight:
             if t.health <= 0:
                 t.ko = True
         self.events.append(ev)
-        if not enc.alive() or not self._unused(p, enc):
+        if enc.cleared() or not self._unused(p, enc):
             self.turn_open = None
 
     def _resolve_enemy_attack(self, pend: dict[str, Any], enc: Encounter, total: int) -> None:
@@ -196,9 +195,8 @@ class Fight:
         else:
             dmg = int(e.card.get("damage") or 0)
             r.hurt(t, dmg)
-            for c in r.items(t):
-                frac = r.effect(c, "reflect")
-                back = int(dmg * float(frac)) if frac else 0
+            for frac in r.kit_effects(t, "reflect"):
+                back = int(dmg * float(frac))
                 if back:
                     r.hurt(e, back)
                     if e.health <= 0:

@@ -58,9 +58,10 @@ class Rules:
         self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
         self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells
         self._enemy_turns: dict[tuple, list[tuple[Action, float]]] = {}
-        self._draws: dict[tuple, list[tuple[Action, float]]] = {}
+        self._draw: dict[str, Action] = {}
         self._reach: dict[tuple, tuple[int, bool]] = {}
         self._kit: dict[tuple, Action] = {}
+        self._kit_fx: dict[tuple, list[Any]] = {}
         self._dice: dict[tuple[str, int], list[tuple[Action, float]]] = {}
 
     # -- actions, made once (they are immutable; the playable state asks for them often) -----
@@ -100,16 +101,13 @@ class Rules:
         return out
 
     def draws(self, deck: Mapping[str, int]) -> list[tuple[Action, float]]:
-        """A draw from a deck of known composition: each card with its share (cached by the deck)."""
-        key = tuple(deck.items())
-        out = self._draws.get(key)
-        if out is None:
-            if len(self._draws) > 100_000:
-                self._draws.clear()
-            total = sum(deck.values())
-            out = self._draws[key] = [(self.act("draw", card=c), n / total)
-                                      for c, n in sorted(deck.items()) if n > 0] if total else []
-        return out
+        """A draw from a deck of known composition: each card with its share (in card id order)."""
+        total = sum(deck.values())
+        if not total:
+            return []
+        draw = self._draw
+        return [(draw.get(c) or draw.setdefault(c, self.act("draw", card=c)), deck[c] / total)
+                for c in sorted(deck) if deck[c] > 0]
 
     def _missing(self, e: ParamError) -> LogError:
         return LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
@@ -246,27 +244,38 @@ class Rules:
         types = {c.get("damage_type") for c in items} if items else {p.cls.get("damage_type") if p.cls else None}
         return types == {"melee"}
 
-    def damage(self, items: list[Card], total: int | None, t: Fighter, p: Player) -> tuple[int, str]:
-        """LB-ATK-4: the weapons' damage, plus the class damage when its type matches the attack's."""
+    def damage(self, items: list[Card], total: int | None, t: Fighter, p: Player,
+               explain: bool = True) -> tuple[int, str]:
+        """LB-ATK-4: the weapons' damage, plus the class damage when its type matches the attack's;
+        with the arithmetic in words (``explain``: the playable state needs only the number)."""
         cls_dmg = int(p.cls.get("damage") or 0) if p.cls else 0
         cls_type = p.cls.get("damage_type") if p.cls else None
         cls_name = p.cls.name if p.cls else "class"
         if not items:
-            return cls_dmg, f"{cls_name} class damage {cls_dmg}, no weapon"
+            return cls_dmg, f"{cls_name} class damage {cls_dmg}, no weapon" if explain else ""
         dmg, parts = 0, []
         for c in items:
             d = int(c.get("damage") or 0)
             k = self.effect(c, "double_damage_at")
             if k and total is not None and total >= k * t.dodge:
                 d *= 2
-                parts.append(f"{c.name} {d} (doubled: {total} ≥ {k} × Dodge {t.dodge})")
-            else:
+                if explain:
+                    parts.append(f"{c.name} {d} (doubled: {total} ≥ {k} × Dodge {t.dodge})")
+            elif explain:
                 parts.append(f"{c.name} {d}")
             dmg += d
         if any(c.get("damage_type") == cls_type for c in items):
             dmg += cls_dmg
-            return dmg, " + ".join([*parts, f"{cls_name} class {cls_dmg}"])
-        return dmg, " + ".join(parts) + f"; no class damage: the attack is not {cls_name}"
+            return dmg, " + ".join([*parts, f"{cls_name} class {cls_dmg}"]) if explain else ""
+        return dmg, " + ".join(parts) + f"; no class damage: the attack is not {cls_name}" if explain else ""
+
+    def kit_effects(self, p: Player, name: str) -> list[Any]:
+        """The values of effect ``name`` among a player's items (cached by kit)."""
+        key = (name, *p.equipment)
+        out = self._kit_fx.get(key)
+        if out is None:
+            out = self._kit_fx[key] = [v for c in self.items(p) if (v := self.effect(c, name))]
+        return out
 
     # -- blows ------------------------------------------------------------------------------
 

@@ -96,6 +96,13 @@ class Encounter:
     def alive(self) -> list[Enemy]:
         return [e for e in self.enemies if not e.ko]
 
+    def cleared(self) -> bool:
+        """No enemy of the Encounter stands."""
+        for e in self.enemies:
+            if not e.ko:
+                return False
+        return True
+
     def enemy(self, name: str) -> Enemy:
         """The enemy called ``name`` (``<enemy card>#<k>``, the k-th placed; StopIteration if none)."""
         k = name.rpartition("#")[2]
