@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.content.model import Game
+from cardgen.games.loot_battles.follow import Follow
 from cardgen.games.loot_battles.play import LootState
-from cardgen.games.loot_battles.play_log import actions_for
+from cardgen.games.loot_battles.play_log import MARKERS, actions_for
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.replay import GameInfo
+from cardgen.play.replay import Findings, GameInfo
 
 #: a stated consequence of a blow → the rule a wrong one breaks
 CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "armor_left": "LB-DMG-1",
@@ -78,20 +79,27 @@ def why_not(state: GameState, action: Action) -> tuple[str, str]:
     return _why_player(s, action)
 
 
-def claims(state: GameState, event: Mapping[str, Any]) -> tuple[str, str] | None:
+def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = None) -> Findings | None:
     """The first consequence of a blow the log states and the state's own event of it does not
-    give: (rule, message); None when they agree."""
+    give: (rule, message); None when they agree. With ``follow`` (a replay's), the log's markers
+    are compared too, and the blow's stated values followed."""
     assert isinstance(state, LootState)
+    if follow is not None and event.get("kind") in MARKERS:
+        return follow.marker(state, event)
     if event.get("kind") not in ("attack", "enemy_attack") or not state.events:
         return None
     mine = next((e for e in reversed(state.events) if e["kind"] == event["kind"]), None)
     if mine is None:
         return None
+    found = None
     for key, rule in CLAIM_RULES.items():
         stated = event.get(key)
         if stated is not None and key in mine and stated != mine[key]:
-            return rule, f"the log says {key} is {stated!r}, but the rules give {mine[key]!r}"
-    return None
+            found = rule, f"the log says {key} is {stated!r}, but the rules give {mine[key]!r}", key
+            break
+    if follow is not None:
+        follow.blow(state, event, mine)
+    return found
 
 
 class LootRules:
@@ -100,6 +108,7 @@ class LootRules:
     def __init__(self, game: Game, new_state: Any):
         self.game = game
         self._new = new_state
+        self.follow = Follow()          # one replay's view of the log's markers (a contract per log)
         state = new_state(game, {"players": []})
         self.info = GameInfo(name=game.slug, min_players=state.rules.n_min, max_players=state.rules.n_max,
                              chance_mode="explicit_stochastic", information="perfect", utility="identical",
@@ -110,10 +119,11 @@ class LootRules:
 
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         assert isinstance(state, LootState)
+        self.follow.before(state)
         return actions_for(state, dict(event))
 
     def why_not(self, state: GameState, action: Action) -> tuple[str, str]:
         return why_not(state, action)
 
-    def claims(self, state: GameState, event: Mapping[str, Any]) -> tuple[str, str] | None:
-        return claims(state, event)
+    def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:
+        return claims(state, event, self.follow)
