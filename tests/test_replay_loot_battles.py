@@ -52,7 +52,7 @@ def test_random_games_replay_with_no_rejection():
         assert ref.state.result() == state.result()
 
 
-@pytest.mark.parametrize("mutate,rules", [(_impossible_die, {"LB-ATK-2"}), (_out_of_turn, {"LB-RND-1", "LB-ATK-1"}),
+@pytest.mark.parametrize("mutate,rules", [(_impossible_die, {"LB-ATK-2"}), (_out_of_turn, {"LB-RND-1", "LB-ATK-1", "LB-DMG-1"}),
                                           (_defeated_target, {"LB-DMG-1"}), (_wrong_damage, {"LB-ATK-4"}),
                                           (_wrong_hp, {"LB-DMG-1"})])
 def test_one_mutated_event_is_rejected_there_with_its_rule(mutate, rules):

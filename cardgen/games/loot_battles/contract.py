@@ -13,6 +13,7 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.games.loot_battles.follow import Follow
+from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.play_log import MARKERS, actions_for
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
@@ -26,6 +27,8 @@ CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "
 def _why_player(s: LootState, a: Action) -> tuple[str, str]:
     who = s.current_player()
     name = a.get("player")
+    if name in s.seat_of and s._by(name).ko:
+        return "LB-DMG-1", f"{name} is knocked out until the Battle ends"
     if who < 0 or name != s.players[who]:
         now = "the enemies" if who == CHANCE else s.players[who] if who >= 0 else "nobody"
         return "LB-RND-1", f"{name} acts, but it is {now}'s turn now"
@@ -70,8 +73,13 @@ def why_not(state: GameState, action: Action) -> tuple[str, str]:
         return "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3", f"{action.get('card')} is not in the deck"
     if action.kind == "enemy_turn":
         return "LB-RND-1", f"{action.get('enemy')} does not attack now"
+    if action.kind == "equip" and not s.pool[action.get("card")]:
+        return "LB-LOOT-1", f"no {action.get('card')} among the Loot drawn and not yet equipped"
     if action.kind in ("equip", "unequip"):
         return "LB-EQUIP-1", f"{action.get('player')} cannot {action.kind} {action.get('card')} now"
+    if action.kind in ("attack", "heal", "pass", "enemy_turn", "end_turn") and s.phase != "fight":
+        return "LB-TGT-1", f"'{action.kind}' with no enemies placed (each Encounter's enemies are placed with a " \
+                           f"d{s.rules.target_die} each before the fight)"
     if action.kind in ("encounter_chosen", "encounter_drawn", "ready"):
         return "LB-SETUP-3", f"'{action.kind}' is not the Leader's to do now"
     if who == CHANCE and action.kind != "end_turn":
@@ -109,6 +117,7 @@ class LootRules:
         self.game = game
         self._new = new_state
         self.follow = Follow()          # one replay's view of the log's markers (a contract per log)
+        self.names: LogNames | None = None      # the log's names, once its players are known
         state = new_state(game, {"players": []})
         self.info = GameInfo(name=game.slug, min_players=state.rules.n_min, max_players=state.rules.n_max,
                              chance_mode="explicit_stochastic", information="perfect", utility="identical",
@@ -120,10 +129,14 @@ class LootRules:
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         assert isinstance(state, LootState)
         self.follow.before(state)
-        return actions_for(state, dict(event))
+        if self.names is None:
+            self.names = LogNames(state.rules, state.players)
+        return actions_for(state, self.names.event(state, dict(event)))
 
-    def why_not(self, state: GameState, action: Action) -> tuple[str, str]:
-        return why_not(state, action)
+    def why_not(self, state: GameState, action: Action) -> Findings:
+        """The rule ``action`` breaks; a turn out of order is followed (see :meth:`.Follow.resync`)."""
+        assert isinstance(state, LootState)
+        return self.follow.resync(state, action) or why_not(state, action)
 
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:
         return claims(state, event, self.follow)

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.games.loot_battles.play import LootState
-from cardgen.games.loot_battles.state import Fighter
+from cardgen.games.loot_battles.state import Encounter, Fighter, Player
+from cardgen.play.api import Action
 from cardgen.play.replay import Finding
 
 #: a blow's stated values → the fighter's attribute they set
@@ -47,6 +48,9 @@ class Follow:
         kind = event["kind"]
         if kind == "round_end":
             mine = self._mine(state, "round_end")
+            early = self._early_end(state) if mine is None else None
+            if early is not None:
+                return [early]
             computed = mine["round"] if mine is not None else self.round_before
             stated = event.get("round")
             if stated is None or stated in (computed, computed + self.round_shift):
@@ -81,6 +85,24 @@ class Follow:
                                              f"{mine['to']} leads now, not {to}", "to")]
         return []
 
+    def _early_end(self, state: LootState) -> Finding | None:
+        """The log ends a round the state has not completed: what it lacks is one LB-RND-1, and the
+        round ends as recorded."""
+        b = state.battle
+        if state.phase != "fight" or b is None or state.pending is not None:
+            return None
+        enc = b.queue[b.index]
+        missing = self._missing(state, enc, None)
+        round_no = enc.round
+        state.turn_open = None
+        state._end_round(enc)
+        self._mine(state, "round_end")
+        state._cp, state._nxt = None, False
+        if not missing:
+            return None
+        return Finding("LB-RND-1", f"the round ends, but round {round_no} still lacks {', '.join(missing)} (the Leader "
+                                   "acts, then the enemies in front of them attack; then the next player to the left)")
+
     @staticmethod
     def blow(state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any]) -> None:
         """After a blow's claims were compared: the target's values as the log states them."""
@@ -98,3 +120,71 @@ class Follow:
             stated = event.get(key)
             if isinstance(stated, int) and not isinstance(stated, bool) and stated != mine.get(key):
                 setattr(t, attr, stated)
+
+    # -- turns the log takes out of order ------------------------------------------------------
+
+    def resync(self, state: LootState, action: Action) -> Finding | None:
+        """A turn (or an enemy's attack) the log plays out of order: what the round still lacks
+        before it is one LB-RND-1, and the state follows the log — those turns and attacks are
+        skipped; an actor who already acted starts a new round. None when ``action`` is not out
+        of turn (or the state cannot follow it)."""
+        b = state.battle
+        if state.phase != "fight" or b is None or state.pending is not None:
+            return None
+        enc = b.queue[b.index]
+        if action.kind in ("attack", "heal", "pass"):
+            name = action.get("player")
+            p = state.seats[state.seat_of[name]] if name in state.seat_of else None
+            if p is None or p.ko or state.turn_open == p.name or state.current_player() == state.seat_of[p.name]:
+                return None
+            nxt = state._next_in_round(enc)
+            if p.name in enc.acted and nxt is not None and not isinstance(nxt, Player) and nxt.front == p.name:
+                return None         # another roll in a turn that is over: a slip in the turn, not of the order
+            state.turn_open = None
+            found = self._skip(state, enc, p, f"{p.name} acts", p.name in enc.acted, own_turn=False)
+        elif action.kind == "enemy_turn":
+            e = next((x for x in enc.enemies if x.name == action.get("enemy")), None)
+            if e is None or e.ko or e.front not in state.seat_of:
+                return None
+            state.turn_open = None
+            owner = state.seats[state.seat_of[e.front]]
+            found = self._skip(state, enc, owner, f"{e.name} attacks", e.name in enc.attacked, own_turn=True)
+        else:
+            return None
+        state._cp, state._nxt = None, False
+        return found
+
+    def _skip(self, state: LootState, enc: Encounter, upto: Player, why: str, again: bool,
+              own_turn: bool) -> Finding | None:
+        missing: list[str] = []
+        if again:                   # the round is over as the log plays it
+            missing += self._missing(state, enc, None)
+            state._end_round(enc)
+            if state.phase != "fight":
+                return None
+        missing += self._missing(state, enc, upto, own_turn)
+        if not missing:
+            return None
+        return Finding("LB-RND-1", f"{why}, but round {enc.round} still lacks {', '.join(missing)} (the "
+                                            "Leader acts, then the enemies in front of them attack; then the next "
+                                            "player to the left)")
+
+    @staticmethod
+    def _missing(state: LootState, enc: Encounter, upto: Player | None, own_turn: bool = False) -> list[str]:
+        """The turns and attacks of the round before ``upto`` (and ``upto``'s own turn when an
+        enemy in front of them attacks), marked done: the log went past them."""
+        out = []
+        for q in state.rules.order(state.seats, state.leader):
+            if q is upto:
+                if own_turn and q.name not in enc.acted:
+                    out.append(f"{q.name}'s turn")
+                    enc.acted.add(q.name)
+                break
+            if q.name not in enc.acted:
+                out.append(f"{q.name}'s turn")
+                enc.acted.add(q.name)
+            for e in enc.enemies:
+                if not e.ko and e.front == q.name and e.name not in enc.attacked and e.name not in enc.excused:
+                    out.append(f"{e.name}'s attack on {q.name}")
+                    enc.attacked.add(e.name)
+        return out
