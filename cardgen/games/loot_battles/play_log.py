@@ -14,6 +14,7 @@ from typing import Any
 
 from cardgen.games.loot_battles.play import LootState
 from cardgen.play.api import Action
+from cardgen.play.replay import allowed_at
 
 MARKERS = ("round_end", "encounter_end", "battle_end", "leader_passed")
 
@@ -40,7 +41,8 @@ def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
 
     def step(a: Action) -> None:
         out.append(a)
-        s.apply_action(a)
+        if allowed_at(s, a):        # an action the rules refuse is the replay's to name, not played here
+            s.apply_action(a)
 
     leader = s.players[s.leader]
     if kind in ("encounter_chosen", "encounter_drawn") and s.phase == "equip":
