@@ -64,6 +64,10 @@ def why_not(state: GameState, action: Action) -> tuple[str, str]:
     s, who = state, state.current_player()
     if who == TERMINAL:
         return "LB-END-1", f"'{action.kind}' after the game has ended"
+    if action.kind in ("attack", "heal", "pass", "enemy_turn", "end_turn") and s.phase != "fight":
+        kind = "enemy_attack" if action.kind == "enemy_turn" else action.kind
+        return "LB-TGT-1", f"'{kind}' with no enemies placed (each Encounter's enemies are placed with a " \
+                           f"d{s.rules.target_die} each before the fight)"
     if action.kind == "die":
         return "LB-ATK-2", f"a die shows {action.get('value')!r}, but a d{s.rules.attack_die} shows " \
                            f"1–{s.rules.attack_die}"
@@ -72,14 +76,17 @@ def why_not(state: GameState, action: Action) -> tuple[str, str]:
     if action.kind == "draw":
         return "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3", f"{action.get('card')} is not in the deck"
     if action.kind == "enemy_turn":
+        foe = next((e for e in s._enc().enemies if e.name == action.get("enemy")), None)
+        if foe is not None and foe.ko:
+            return "LB-DMG-1", f"{foe.name} was defeated and removed: it does not attack"
         return "LB-RND-1", f"{action.get('enemy')} does not attack now"
+    if action.kind == "attack" and who == CHANCE and action.get("player") in s._enc().acted \
+            and s.pending is None and any(e.front == action.get("player") for e in s._enemies_due(s._enc())):
+        return "LB-ATK-2", f"{action.get('player')} already rolled this turn (one roll per weapon)"
     if action.kind == "equip" and not s.pool[action.get("card")]:
         return "LB-LOOT-1", f"no {action.get('card')} among the Loot drawn and not yet equipped"
     if action.kind in ("equip", "unequip"):
         return "LB-EQUIP-1", f"{action.get('player')} cannot {action.kind} {action.get('card')} now"
-    if action.kind in ("attack", "heal", "pass", "enemy_turn", "end_turn") and s.phase != "fight":
-        return "LB-TGT-1", f"'{action.kind}' with no enemies placed (each Encounter's enemies are placed with a " \
-                           f"d{s.rules.target_die} each before the fight)"
     if action.kind in ("encounter_chosen", "encounter_drawn", "ready"):
         return "LB-SETUP-3", f"'{action.kind}' is not the Leader's to do now"
     if who == CHANCE and action.kind != "end_turn":
