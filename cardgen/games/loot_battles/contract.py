@@ -135,7 +135,7 @@ class LootRules:
 
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         assert isinstance(state, LootState)
-        self.follow.before(state)
+        self.follow.before(state, event)
         if self.names is None:
             self.names = LogNames(state.rules, state.players)
         return actions_for(state, self.names.event(state, dict(event)))

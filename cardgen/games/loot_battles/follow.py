@@ -30,8 +30,17 @@ class Follow:
         self.round_shift = 0        # the log's round numbers minus the state's
         self.battles_shift = 0      # the log's Battles won minus the state's
         self.round_before = 0       # the round in progress before the event (an Encounter may end in it)
+        self.pending: tuple[Mapping[str, Any], int] | None = None    # a blow not yet followed, and where
 
-    def before(self, state: LootState) -> None:
+    def before(self, state: LootState, event: Mapping[str, Any]) -> None:
+        """Before ``event`` is played: the last blow followed (its claims were not compared when
+        the replay rejected one of its actions), and the state's round noted."""
+        if self.pending is not None:
+            last, mark = self.pending
+            mine = next((e for e in reversed(state.events[mark:]) if e["kind"] == last["kind"]), None)
+            if mine is not None:
+                self.blow(state, last, mine)
+        self.pending = (event, len(state.events)) if event["kind"] in ("attack", "enemy_attack") else None
         b = state.battle
         if b is not None and b.index < len(b.queue) and b.queue[b.index].placed:
             self.round_before = b.queue[b.index].round
@@ -103,9 +112,10 @@ class Follow:
         return Finding("LB-RND-1", f"the round ends, but round {round_no} still lacks {', '.join(missing)} (the Leader "
                                    "acts, then the enemies in front of them attack; then the next player to the left)")
 
-    @staticmethod
-    def blow(state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any]) -> None:
-        """After a blow's claims were compared: the target's values as the log states them."""
+    def blow(self, state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any]) -> None:
+        """After a blow's claims were compared: the target's values as the log states them (a
+        felled enemy the log says still stands, standing again while its Encounter goes on)."""
+        self.pending = None
         name = mine.get("target")
         t: Fighter | None = None
         if event["kind"] == "enemy_attack" and name in state.seat_of:
@@ -120,6 +130,8 @@ class Follow:
             stated = event.get(key)
             if isinstance(stated, int) and not isinstance(stated, bool) and stated != mine.get(key):
                 setattr(t, attr, stated)
+        if event.get("ko") is False and t.ko and not isinstance(t, Player) and t.health > 0:
+            t.ko = False
 
     # -- turns the log takes out of order ------------------------------------------------------
 
