@@ -69,7 +69,8 @@ def test_one_mutated_event_is_rejected_there_with_its_rule(mutate, rules):
                 ref.event(k, ev)
         except Exception:  # noqa: BLE001 - a mutated event the state cannot take at all is still caught at it
             assert ref.rejections and ref.rejections[-1].step == i
-        assert [r.step for r in ref.rejections] == [i], (seed, events[i], ref.rejections)
+        # every distinct slip of the event is named there (as check does: every_slip), none later
+        assert {r.step for r in ref.rejections} == {i}, (seed, events[i], ref.rejections)
         assert ref.rejections[0].rule in rules, (seed, events[i], ref.rejections[0].text())
         done += 1
     assert done > 0

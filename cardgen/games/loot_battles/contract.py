@@ -120,6 +120,9 @@ def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = N
 class LootRules:
     """Loot & Battles as a :class:`cardgen.play.replay.GameRules`."""
 
+    #: each distinct slip of one event is its own problem (a roll too many and its wrong Dodge)
+    every_slip = True
+
     def __init__(self, game: Game, new_state: Any):
         self.game = game
         self._new = new_state
