@@ -8,7 +8,7 @@ compared with the ones the state produced (:func:`claims`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cardgen.content.model import Game
@@ -128,6 +128,7 @@ class LootRules:
         self._new = new_state
         self.follow = Follow()          # one replay's view of the log's markers (a contract per log)
         self.names: LogNames | None = None      # the log's names, once its players are known
+        self._looked = False                    # the log read ahead for its round markers
         state = new_state(game, {"players": []})
         self.info = GameInfo(name=game.slug, min_players=state.rules.n_min, max_players=state.rules.n_max,
                              chance_mode="explicit_stochastic", information="perfect", utility="identical",
@@ -142,6 +143,12 @@ class LootRules:
         if self.names is None:
             self.names = LogNames(state.rules, state.players)
         return actions_for(state, self.names.event(state, dict(event)))
+
+    def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
+        """Does the log mark the ends of rounds? (read once, as far as its first round_end)"""
+        if not self._looked:
+            self._looked = True
+            self.follow.marks_rounds |= any(e.get("kind") == "round_end" for e in events)
 
     def why_not(self, state: GameState, action: Action) -> Findings:
         """The rule ``action`` breaks; a turn out of order is followed (see :meth:`.Follow.resync`)."""

@@ -31,6 +31,7 @@ class Follow:
         self.battles_shift = 0      # the log's Battles won minus the state's
         self.round_before = 0       # the round in progress before the event (an Encounter may end in it)
         self.pending: tuple[Mapping[str, Any], int] | None = None    # a blow not yet followed, and where
+        self.marks_rounds = False   # the log writes round_end markers: a second turn in a round is a slip in it
 
     def before(self, state: LootState, event: Mapping[str, Any]) -> None:
         """Before ``event`` is played: the last blow followed (its claims were not compared when
@@ -41,6 +42,7 @@ class Follow:
             if mine is not None:
                 self.blow(state, last, mine)
         self.pending = (event, len(state.events)) if event["kind"] in ("attack", "enemy_attack") else None
+        self.marks_rounds |= event["kind"] == "round_end"
         b = state.battle
         if b is not None and b.index < len(b.queue) and b.queue[b.index].placed:
             self.round_before = b.queue[b.index].round
@@ -153,14 +155,24 @@ class Follow:
             if p.name in enc.acted and nxt is not None and not isinstance(nxt, Player) and nxt.front == p.name:
                 return None         # another roll in a turn that is over: a slip in the turn, not of the order
             state.turn_open = None
-            found = self._skip(state, enc, p, f"{p.name} acts", p.name in enc.acted, own_turn=False)
+            if p.name in enc.acted and self.marks_rounds:
+                found = Finding("LB-RND-1", f"{p.name} already acted in round {enc.round}, and the log marks the "
+                                            "ends of rounds (round_end): a player acts once a round")
+                for d in (enc.turn, enc.used, enc.used_dice):
+                    d.pop(p.name, None)
+            else:
+                found = self._skip(state, enc, p, f"{p.name} acts", p.name in enc.acted, own_turn=False)
         elif action.kind == "enemy_turn":
             e = next((x for x in enc.enemies if x.name == action.get("enemy")), None)
             if e is None or e.ko or e.front not in state.seat_of:
                 return None
             state.turn_open = None
             owner = state.seats[state.seat_of[e.front]]
-            found = self._skip(state, enc, owner, f"{e.name} attacks", e.name in enc.attacked, own_turn=True)
+            if e.name in enc.attacked and self.marks_rounds:
+                found = Finding("LB-RND-1", f"{e.name} already attacked in round {enc.round}, and the log marks "
+                                            "the ends of rounds (round_end): an enemy attacks once a round")
+            else:
+                found = self._skip(state, enc, owner, f"{e.name} attacks", e.name in enc.attacked, own_turn=True)
         else:
             return None
         state._cp, state._nxt = None, False
