@@ -146,6 +146,7 @@ class Follow:
         if state.phase != "fight" or b is None or state.pending is not None:
             return None
         enc = b.queue[b.index]
+        found: Finding | None
         if action.kind in ("attack", "heal", "pass"):
             name = action.get("player")
             p = state.seats[state.seat_of[name]] if name in state.seat_of else None
