@@ -63,7 +63,8 @@ def why_not(state: GameState, action: Action) -> tuple[str, str]:
     assert isinstance(state, LootState)
     s, who = state, state.current_player()
     if who == TERMINAL:
-        return "LB-END-1", f"'{action.kind}' after the game has ended"
+        how = "the players won" if s.winner == "players" else "the players lost"
+        return "LB-END-1", f"event '{action.kind}' after the game has ended ({how})"
     if action.kind in ("attack", "heal", "pass", "enemy_turn", "end_turn") and s.phase != "fight":
         kind = "enemy_attack" if action.kind == "enemy_turn" else action.kind
         return "LB-TGT-1", f"'{kind}' with no enemies placed (each Encounter's enemies are placed with a " \
@@ -142,6 +143,8 @@ class LootRules:
         self.follow.before(state, event)
         if self.names is None:
             self.names = LogNames(state.rules, state.players)
+        if state.is_terminal() and event.get("kind") not in MARKERS and self.follow.ended:
+            return []                   # after the end: the first event was named, the rest follow from it
         return actions_for(state, self.names.event(state, dict(event)))
 
     def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
@@ -153,6 +156,8 @@ class LootRules:
     def why_not(self, state: GameState, action: Action) -> Findings:
         """The rule ``action`` breaks; a turn out of order is followed (see :meth:`.Follow.resync`)."""
         assert isinstance(state, LootState)
+        if state.is_terminal():
+            self.follow.ended = True
         return self.follow.resync(state, action) or why_not(state, action)
 
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:

@@ -32,6 +32,7 @@ class Follow:
         self.round_before = 0       # the round in progress before the event (an Encounter may end in it)
         self.pending: tuple[Mapping[str, Any], int] | None = None    # a blow not yet followed, and where
         self.marks_rounds = False   # the log writes round_end markers: a second turn in a round is a slip in it
+        self.ended = False          # an event after the end was reported
 
     def before(self, state: LootState, event: Mapping[str, Any]) -> None:
         """Before ``event`` is played: the last blow followed (its claims were not compared when
@@ -55,8 +56,21 @@ class Follow:
                 return state.events[i]
         return None
 
+    def after_end(self, state: LootState, kind: str) -> Finding | None:
+        """The first event after the game has ended is LB-END-1; the rest follow from it."""
+        if self.ended:
+            return None
+        self.ended = True
+        how = "the players won" if state.winner == "players" else "the players lost"
+        return Finding("LB-END-1", f"event '{kind}' after the game has ended ({how})")
+
     def marker(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
         kind = event["kind"]
+        if state.is_terminal() and self.seen >= len(state.events):      # nothing of the state's left to match
+            late = self.after_end(state, kind)
+            return [late] if late is not None else []
+        if kind == "battle_end" and all(e["kind"] != "battle_end" for e in state.events[self.seen:]):
+            return self._early_battle_end(state, event)
         if kind == "round_end":
             mine = self._mine(state, "round_end")
             early = self._early_end(state) if mine is None else None
@@ -95,6 +109,24 @@ class Follow:
                 return [Finding("LB-LOOT-1", f"the Encounter Leader token passes left after each Encounter: "
                                              f"{mine['to']} leads now, not {to}", "to")]
         return []
+
+    @staticmethod
+    def _early_battle_end(state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+        """The log ends a Battle the state has not: reported, then played as recorded."""
+        b = state.battle
+        if b is None:
+            return [Finding("LB-ENC-1", "a Battle ends, but none is being fought")]
+        if event.get("result") == "lost":
+            active = [p.name for p in state.seats if not p.ko]
+            state._lose()
+            return [Finding("LB-END-1", f"the players lose only when no active player remains; "
+                                        f"{', '.join(active)} still stand(s)")]
+        left = sum(1 for enc in b.queue[b.index:] for e in enc.enemies if not e.ko)
+        state.pending, state.turn_open = None, None
+        state._win_battle()
+        state._cp, state._nxt = None, False
+        return [Finding("LB-ENC-1", f"a Battle ends after its last Encounter; {left} enemy(ies) and "
+                                    f"{len(b.queue) - b.index} Encounter(s) remain")]
 
     def _early_end(self, state: LootState) -> Finding | None:
         """The log ends a round the state has not completed: what it lacks is one LB-RND-1, and the
