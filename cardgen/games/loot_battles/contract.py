@@ -147,6 +147,11 @@ class LootRules:
             return []                   # after the end: the first event was named, the rest follow from it
         return actions_for(state, self.names.event(state, dict(event)))
 
+    def accepts(self, state: GameState, action: Action) -> bool:
+        """A turn the log went past, taken late (named once already: see :meth:`.Follow.late`)."""
+        assert isinstance(state, LootState)
+        return self.follow.late(state, action)
+
     def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
         """Does the log mark the ends of rounds? (read once, as far as its first round_end)"""
         if not self._looked:

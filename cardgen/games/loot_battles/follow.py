@@ -33,6 +33,7 @@ class Follow:
         self.pending: tuple[Mapping[str, Any], int] | None = None    # a blow not yet followed, and where
         self.marks_rounds = False   # the log writes round_end markers: a second turn in a round is a slip in it
         self.ended = False          # an event after the end was reported
+        self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
 
     def before(self, state: LootState, event: Mapping[str, Any]) -> None:
         """Before ``event`` is played: the last blow followed (its claims were not compared when
@@ -169,7 +170,7 @@ class Follow:
 
     # -- turns the log takes out of order ------------------------------------------------------
 
-    def resync(self, state: LootState, action: Action) -> Finding | None:
+    def resync(self, state: LootState, action: Action) -> list[Finding] | None:
         """A turn (or an enemy's attack) the log plays out of order: what the round still lacks
         before it is one LB-RND-1, and the state follows the log — those turns and attacks are
         skipped; an actor who already acted starts a new round. None when ``action`` is not out
@@ -178,7 +179,7 @@ class Follow:
         if state.phase != "fight" or b is None or state.pending is not None:
             return None
         enc = b.queue[b.index]
-        found: Finding | None
+        found: list[Finding] | None
         if action.kind in ("attack", "heal", "pass"):
             name = action.get("player")
             p = state.seats[state.seat_of[name]] if name in state.seat_of else None
@@ -189,8 +190,8 @@ class Follow:
                 return None         # another roll in a turn that is over: a slip in the turn, not of the order
             state.turn_open = None
             if p.name in enc.acted and self.marks_rounds:
-                found = Finding("LB-RND-1", f"{p.name} already acted in round {enc.round}, and the log marks the "
-                                            "ends of rounds (round_end): a player acts once a round")
+                found = [Finding("LB-RND-1", f"{p.name} already acted in round {enc.round}, and the log marks the "
+                                             "ends of rounds (round_end): a player acts once a round")]
                 for d in (enc.turn, enc.used, enc.used_dice):
                     d.pop(p.name, None)
             else:
@@ -202,8 +203,8 @@ class Follow:
             state.turn_open = None
             owner = state.seats[state.seat_of[e.front]]
             if e.name in enc.attacked and self.marks_rounds:
-                found = Finding("LB-RND-1", f"{e.name} already attacked in round {enc.round}, and the log marks "
-                                            "the ends of rounds (round_end): an enemy attacks once a round")
+                found = [Finding("LB-RND-1", f"{e.name} already attacked in round {enc.round}, and the log marks "
+                                             "the ends of rounds (round_end): an enemy attacks once a round")]
             else:
                 found = self._skip(state, enc, owner, f"{e.name} attacks", e.name in enc.attacked, own_turn=True)
         else:
@@ -212,36 +213,65 @@ class Follow:
         return found
 
     def _skip(self, state: LootState, enc: Encounter, upto: Player, why: str, again: bool,
-              own_turn: bool) -> Finding | None:
+              own_turn: bool) -> list[Finding] | None:
         missing: list[str] = []
         if again:                   # the round is over as the log plays it
             missing += self._missing(state, enc, None)
             state._end_round(enc)
             if state.phase != "fight":
                 return None
-        missing += self._missing(state, enc, upto, own_turn)
-        if not missing:
-            return None
-        return Finding("LB-RND-1", f"{why}, but round {enc.round} still lacks {', '.join(missing)} (the "
-                                            "Leader acts, then the enemies in front of them attack; then the next "
-                                            "player to the left)")
-
-    @staticmethod
-    def _missing(state: LootState, enc: Encounter, upto: Player | None, own_turn: bool = False) -> list[str]:
-        """The turns and attacks of the round before ``upto`` (and ``upto``'s own turn when an
-        enemy in front of them attacks), marked done: the log went past them."""
+        missing += self._missing(state, enc, upto)
         out = []
+        if missing:
+            out.append(Finding("LB-RND-1", f"{why}, but round {enc.round} still lacks {', '.join(missing)} (the Leader "
+                                           "acts, then the enemies in front of them attack; then the next player to "
+                                           "the left)"))
+        if own_turn and upto.name not in enc.acted:
+            self._skipped(enc).add(upto.name)
+            enc.acted.add(upto.name)
+            out.append(Finding("LB-RND-1", f"{why} before {upto.name} acted (a player acts, then the enemies in front "
+                                           "of them attack)"))
+        return out or None
+
+    def _skipped(self, enc: Encounter) -> set[str]:
+        """The turns and attacks of the round the log went past (they may still come, late)."""
+        if self.skipped[0] != (id(enc), enc.round):
+            self.skipped = ((id(enc), enc.round), set())
+        return self.skipped[1]
+
+    def late(self, state: LootState, action: Action) -> bool:
+        """A turn (or an attack) the log went past earlier in the round, taken now: already named
+        once, it is played as recorded."""
+        b = state.battle
+        if state.phase != "fight" or b is None or state.pending is not None:
+            return False
+        enc = b.queue[b.index]
+        who = action.get("enemy") if action.kind == "enemy_turn" else action.get("player")
+        skipped = self._skipped(enc)
+        if action.kind not in ("attack", "heal", "pass", "enemy_turn") or who not in skipped:
+            return False
+        skipped.discard(who)
+        state.turn_open = None
+        if action.kind != "enemy_turn":
+            for d in (enc.turn, enc.used, enc.used_dice):
+                d.pop(who, None)
+        state._cp, state._nxt = None, False
+        return True
+
+    def _missing(self, state: LootState, enc: Encounter, upto: Player | None) -> list[str]:
+        """The turns and attacks of the round before ``upto``, marked done: the log went past them."""
+        out = []
+        skipped = self._skipped(enc)
         for q in state.rules.order(state.seats, state.leader):
             if q is upto:
-                if own_turn and q.name not in enc.acted:
-                    out.append(f"{q.name}'s turn")
-                    enc.acted.add(q.name)
                 break
             if q.name not in enc.acted:
                 out.append(f"{q.name}'s turn")
                 enc.acted.add(q.name)
+                skipped.add(q.name)
             for e in enc.enemies:
                 if not e.ko and e.front == q.name and e.name not in enc.attacked and e.name not in enc.excused:
                     out.append(f"{e.name}'s attack on {q.name}")
                     enc.attacked.add(e.name)
+                    skipped.add(e.name)
         return out
