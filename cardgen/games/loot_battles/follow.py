@@ -167,6 +167,19 @@ class Follow:
                 setattr(t, attr, stated)
         if event.get("ko") is False and t.ko and not isinstance(t, Player) and t.health > 0:
             t.ko = False
+        battle = state.battle
+        now = battle.queue[battle.index] if battle is not None and battle.index < len(battle.queue) else None
+        if now is None or not (event.get("ko") or t.health <= 0) or t.ko:
+            return
+        t.health = 0                # the log fells what the rules left standing: as recorded
+        if isinstance(t, Player):
+            state._knock_out(t, now)
+        else:
+            t.ko = True
+            if now.cleared() and state.winner is None:
+                state.turn_open = None
+                state._end_encounter(now)
+        state._cp, state._nxt = None, False
 
     # -- turns the log takes out of order ------------------------------------------------------
 
