@@ -17,7 +17,7 @@ from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.play_log import MARKERS, actions_for
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.replay import Findings, GameInfo
+from cardgen.play.replay import Finding, Findings, GameInfo, findings
 
 #: a stated consequence of a blow → the rule a wrong one breaks
 CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "armor_left": "LB-DMG-1",
@@ -130,6 +130,7 @@ class LootRules:
         self.follow = Follow()          # one replay's view of the log's markers (a contract per log)
         self.names: LogNames | None = None      # the log's names, once its players are known
         self._looked = False                    # the log read ahead for its round markers
+        self.noted: list[Finding] = []          # what the event gets wrong that the state follows as recorded
         state = new_state(game, {"players": []})
         self.info = GameInfo(name=game.slug, min_players=state.rules.n_min, max_players=state.rules.n_max,
                              chance_mode="explicit_stochastic", information="perfect", utility="identical",
@@ -145,7 +146,11 @@ class LootRules:
             self.names = LogNames(state.rules, state.players)
         if state.is_terminal() and event.get("kind") not in MARKERS and self.follow.ended:
             return []                   # after the end: the first event was named, the rest follow from it
-        return actions_for(state, self.names.event(state, dict(event)))
+        event = self.names.event(state, dict(event))
+        self.noted = self.follow.placement(state, event)
+        if self.noted and self.noted[0].rule == "LB-SETUP-3":
+            return []                   # enemies placed twice: named, nothing to play
+        return actions_for(state, event)
 
     def accepts(self, state: GameState, action: Action) -> bool:
         """A turn the log went past, taken late (named once already: see :meth:`.Follow.late`)."""
@@ -166,4 +171,5 @@ class LootRules:
         return self.follow.resync(state, action) or why_not(state, action)
 
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:
-        return claims(state, event, self.follow)
+        noted, self.noted = self.noted, []
+        return [*noted, *findings(claims(state, event, self.follow))]

@@ -181,6 +181,41 @@ class Follow:
                 state._end_encounter(now)
         state._cp, state._nxt = None, False
 
+    @staticmethod
+    def placement(state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+        """Enemies placed: as many as the log rolls dice for (one die each, LB-TGT-1; a reinforcement's
+        +N, LB-SETUP-4) — a count the rules do not give is named and played as recorded."""
+        if event["kind"] != "enemies_placed" or not isinstance(event.get("rolls"), list):
+            return []
+        b = state.battle
+        if state.phase == "fight" and b is not None and state.pending is None:
+            enc = b.queue[b.index]
+            if b.index + 1 >= len(b.queue):
+                return [Finding("LB-SETUP-3", "enemies are placed for a chosen Encounter; its enemies are already "
+                                              "placed")]
+            alive = [e.name for e in enc.enemies if not e.ko]
+            for e in enc.enemies:
+                e.ko = True
+            state.turn_open = None
+            state._end_encounter(enc)           # the log goes on to the next Encounter: so does the state
+            state._cp, state._nxt = None, False
+            return [Finding("LB-ENC-1", f"the log places the enemies of the next Encounter, but an Encounter ends "
+                                        f"when its enemies are all defeated; {', '.join(alive)} still stand(s)"),
+                    *Follow.placement(state, event)]
+        if state.phase != "place":
+            return []
+        rolls, enc = event["rolls"], state._enc()
+        if len(rolls) == state.need or not rolls:
+            return []
+        count, card = state.need, enc.card
+        state.need = len(rolls)
+        extra = int(card.get("reinforcement") or 0) if enc.reinforcement else 0
+        if extra:
+            return [Finding("LB-SETUP-4", f"{card.name} as a reinforcement has {count} enemies ({card.get('count')} + "
+                                          f"{extra}); the log places {len(rolls)}", "rolls")]
+        return [Finding("LB-TGT-1", f"{card.name} has {count} enemies, one d{state.rules.target_die} each; the log "
+                                    f"rolls {len(rolls)}", "rolls")]
+
     # -- turns the log takes out of order ------------------------------------------------------
 
     def resync(self, state: LootState, action: Action) -> list[Finding] | None:
