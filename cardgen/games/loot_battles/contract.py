@@ -17,7 +17,7 @@ from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.play_log import MARKERS, actions_for
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.replay import Finding, Findings, GameInfo, findings
+from cardgen.play.replay import Finding, Findings, GameInfo, allowed_at, findings
 
 #: a stated consequence of a blow → the rule a wrong one breaks
 CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "armor_left": "LB-DMG-1",
@@ -58,7 +58,26 @@ def _why_player(s: LootState, a: Action) -> tuple[str, str]:
     return "LB-ATK-2", f"{name} has no such roll left this turn (one roll per weapon)"
 
 
-def why_not(state: GameState, action: Action) -> tuple[str, str]:
+def _why_equip(s: LootState, a: Action) -> list[Finding]:
+    """LB-LOOT-1 (not among the Loot drawn) and LB-EQUIP-1 (a category's limit, the hands)."""
+    r, card, name = s.rules, a.get("card"), a.get("player")
+    out = []
+    if not s.pool[card]:
+        out.append(Finding("LB-LOOT-1", f"no {card} among the Loot drawn and not yet equipped", "card"))
+    p = s._by(name) if name in s.seat_of else None
+    if p is not None and card in r.cards:
+        held = [i for i in p.equipment if i in r.cards]
+        cat = r.category[card]
+        limit = r.equip_limits.get(cat)
+        if limit is not None and sum(1 for i in held if r.category[i] == cat) + 1 > int(limit):
+            out.append(Finding("LB-EQUIP-1", f"a player equips at most {limit} {cat}; {name} would hold one more",
+                               "card"))
+        elif sum(r.hands_of[i] for i in held) + r.hands_of[card] > r.hands:
+            out.append(Finding("LB-EQUIP-1", f"{name} has {r.hands} hands; the kit with {card} needs more", "card"))
+    return out or [Finding("LB-EQUIP-1", f"{name} cannot equip {card} now")]
+
+
+def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
     """The catalogue rule ``action`` breaks at ``state`` (it is not among the legal actions)."""
     assert isinstance(state, LootState)
     s, who = state, state.current_player()
@@ -75,6 +94,12 @@ def why_not(state: GameState, action: Action) -> tuple[str, str]:
     if action.kind == "place":
         return "LB-TGT-1", f"a target die shows {action.get('value')!r}"
     if action.kind == "draw":
+        card = s.rules.cards.get(action.get("card") or "")
+        if card is not None and card.type == "loot" and s.phase != "loot":
+            return "LB-LOOT-1", "Loot is drawn after a won Battle (the first Encounter's loot number); none is due now"
+        if card is not None and card.type == "encounter" and s.phase != "reinforce" and s.battle is None \
+                and kind_now == "reinforcements_drawn":
+            return "LB-SETUP-4", "reinforcements are drawn for an Encounter marked +N; no Battle is in progress"
         return "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3", f"{action.get('card')} is not in the deck"
     if action.kind == "enemy_turn":
         foe = next((e for e in s._enc().enemies if e.name == action.get("enemy")), None)
@@ -84,8 +109,8 @@ def why_not(state: GameState, action: Action) -> tuple[str, str]:
     if action.kind == "attack" and who == CHANCE and action.get("player") in s._enc().acted \
             and s.pending is None and any(e.front == action.get("player") for e in s._enemies_due(s._enc())):
         return "LB-ATK-2", f"{action.get('player')} already rolled this turn (one roll per weapon)"
-    if action.kind == "equip" and not s.pool[action.get("card")]:
-        return "LB-LOOT-1", f"no {action.get('card')} among the Loot drawn and not yet equipped"
+    if action.kind == "equip" and s.phase == "equip":
+        return _why_equip(s, action)
     if action.kind in ("equip", "unequip"):
         return "LB-EQUIP-1", f"{action.get('player')} cannot {action.kind} {action.get('card')} now"
     if action.kind in ("encounter_chosen", "encounter_drawn", "ready"):
@@ -131,6 +156,7 @@ class LootRules:
         self.names: LogNames | None = None      # the log's names, once its players are known
         self._looked = False                    # the log read ahead for its round markers
         self.noted: list[Finding] = []          # what the event gets wrong that the state follows as recorded
+        self._kind = ""                         # the kind of the event being replayed
         state = new_state(game, {"players": []})
         self.info = GameInfo(name=game.slug, min_players=state.rules.n_min, max_players=state.rules.n_max,
                              chance_mode="explicit_stochastic", information="perfect", utility="identical",
@@ -142,13 +168,14 @@ class LootRules:
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         assert isinstance(state, LootState)
         self.follow.before(state, event)
+        self._kind = str(event.get("kind"))
         if self.names is None:
             self.names = LogNames(state.rules, state.players)
         if state.is_terminal() and event.get("kind") not in MARKERS and self.follow.ended:
             return []                   # after the end: the first event was named, the rest follow from it
         event = self.names.event(state, dict(event))
         self.noted = self.follow.placement(state, event)
-        if self.noted and self.noted[0].rule == "LB-SETUP-3":
+        if self.noted and self.noted[-1].rule == "LB-SETUP-3":
             return []                   # enemies placed twice: named, nothing to play
         return actions_for(state, event)
 
@@ -168,7 +195,13 @@ class LootRules:
         assert isinstance(state, LootState)
         if state.is_terminal():
             self.follow.ended = True
-        return self.follow.resync(state, action) or why_not(state, action)
+        slips = self.follow.resync(state, action)
+        if not slips:
+            return why_not(state, action, self._kind)
+        if allowed_at(state, action):
+            return slips
+        more = [f for f in findings(why_not(state, action, self._kind)) if f.rule != "LB-RND-1"]
+        return [*slips, *more]          # out of turn, and against another rule too (the order is named once)
 
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:
         noted, self.noted = self.noted, []

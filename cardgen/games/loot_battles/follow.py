@@ -202,8 +202,14 @@ class Follow:
             return [Finding("LB-ENC-1", f"the log places the enemies of the next Encounter, but an Encounter ends "
                                         f"when its enemies are all defeated; {', '.join(alive)} still stand(s)"),
                     *Follow.placement(state, event)]
+        if state.phase == "reinforce" and b is not None:
+            due = int(b.first.get("reinforcement") or 0)
+            state.phase = "place"               # the log fights without them: as recorded
+            state._enter()
+            return [Finding("LB-SETUP-4", f"{b.first.name} is marked +{due}: draw {due} reinforcement Encounter(s) "
+                                          "before the fight"), *Follow.placement(state, event)]
         if state.phase != "place":
-            return []
+            return [Finding("LB-SETUP-3", "enemies are placed for a chosen Encounter; no Encounter is chosen")]
         rolls, enc = event["rolls"], state._enc()
         if len(rolls) == state.need or not rolls:
             return []
