@@ -78,6 +78,10 @@ class Follow:
             if early is not None:
                 return [early]
             computed = mine["round"] if mine is not None else self.round_before
+            if mine is not None and any(e["kind"] in ("attack", "enemy_attack", "heal", "pass")
+                                        for e in state.events[self.seen:]):
+                b = state.battle        # a marker written after the next round began: that round's number
+                computed = b.queue[b.index].round if b is not None and b.index < len(b.queue) else computed
             stated = event.get("round")
             if stated is None or stated in (computed, computed + self.round_shift):
                 if stated is not None:
