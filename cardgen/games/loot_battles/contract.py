@@ -132,11 +132,17 @@ def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = N
     mine = next((e for e in reversed(state.events) if e["kind"] == event["kind"]), None)
     if mine is None:
         return None
-    found = None
+    found: list[Finding] = []
+    target = event.get("target")
+    if event["kind"] == "enemy_attack" and target is not None and target != mine["target"]:
+        found.append(Finding("LB-RND-1", f"{mine['enemy']} stands in front of {mine['target']} and attacks "
+                                         f"{mine['target']}, not {target}", "target"))
+        if target in state.seat_of and state._by(target).ko:
+            found.append(Finding("LB-DMG-1", f"{target} is knocked out until the Battle ends"))
     for key, rule in CLAIM_RULES.items():
         stated = event.get(key)
         if stated is not None and key in mine and stated != mine[key]:
-            found = rule, f"the log says {key} is {stated!r}, but the rules give {mine[key]!r}", key
+            found.append(Finding(rule, f"the log says {key} is {stated!r}, but the rules give {mine[key]!r}", key))
             break
     if follow is not None:
         follow.blow(state, event, mine)
