@@ -30,6 +30,13 @@ def rules_of(game: Game) -> Rules:
     return Rules(game, Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml"))
 
 
+def _tally(c: Counter) -> Counter:
+    """A copy of a Counter (without ``Counter.__init__``'s update: a clone makes five)."""
+    out: Counter = Counter.__new__(Counter)
+    dict.update(out, c)
+    return out
+
+
 class LootState(Fight, GameState):
     """One position of a Loot & Battles game."""
 
@@ -387,8 +394,8 @@ class LootState(Fight, GameState):
         new._nxt = False
         new.battle = self.battle.copy() if self.battle is not None else None
         new.history, new.events, new.drawn = list(self.history), list(self.events), list(self.drawn)
-        new.enc_deck, new.loot_deck, new.pool = Counter(self.enc_deck), Counter(self.loot_deck), Counter(self.pool)
-        new.knockouts, new.fought = Counter(self.knockouts), Counter(self.fought)
+        new.enc_deck, new.loot_deck, new.pool = _tally(self.enc_deck), _tally(self.loot_deck), _tally(self.pool)
+        new.knockouts, new.fought = _tally(self.knockouts), _tally(self.fought)
         if self.pending is not None:
             new.pending = self._remap(self.pending, new)
         return new
