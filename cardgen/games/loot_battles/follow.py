@@ -163,10 +163,14 @@ class Follow:
             b = state.battle        # the Encounter fought, or the one the blow just ended
             for enc in b.queue[b.index:b.index + 1] + b.queue[max(0, b.index - 1):b.index]:
                 t = t or next((e for e in enc.enemies if e.name == name), None)
-        if t is None or state.events[-1] is not mine:     # the round ended since: its restoring stands
+        after = state.events[next(i for i in range(len(state.events) - 1, -1, -1) if state.events[i] is mine) + 1:]
+        if t is None or any(e["kind"] == "battle_end" for e in after):     # everyone recovered since
             return
+        later = bool(after)             # the round ended since: its restored Armor stands
         for key, attr in FOLLOWED.items():
             stated = event.get(key)
+            if later and key == "armor_left":
+                continue
             if isinstance(stated, int) and not isinstance(stated, bool) and stated != mine.get(key):
                 setattr(t, attr, stated)
         if event.get("ko") is False and t.ko and not isinstance(t, Player) and t.health > 0:
