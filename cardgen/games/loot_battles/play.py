@@ -266,10 +266,10 @@ class LootState(Fight, GameState):
             self._start_battle(card)
         elif k == "equip" or k == "unequip":
             p = self._by(action["player"])
-            if k == "equip":
-                self.pool[action["card"]] -= 1
+            if k == "equip":        # (a log's equip of loot never drawn is followed: the pool stays at 0)
+                self.pool[action["card"]] = max(0, self.pool[action["card"]] - 1)
                 p.equipment.append(action["card"])
-            else:
+            elif action["card"] in p.equipment:
                 p.equipment.remove(action["card"])
                 self.pool[action["card"]] += 1
             r.refresh(p, full=True)
