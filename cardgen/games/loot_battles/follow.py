@@ -33,6 +33,7 @@ class Follow:
         self.pending: tuple[Mapping[str, Any], int] | None = None    # a blow not yet followed, and where
         self.marks_rounds = False   # the log writes round_end markers: a second turn in a round is a slip in it
         self.ended = False          # an event after the end was reported
+        self.fronts: dict[str, str] = {}    # the enemies' players before an enemy's attack
         self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
 
     def before(self, state: LootState, event: Mapping[str, Any]) -> None:
@@ -48,6 +49,8 @@ class Follow:
         b = state.battle
         if b is not None and b.index < len(b.queue) and b.queue[b.index].placed:
             self.round_before = b.queue[b.index].round
+            if event["kind"] == "enemy_attack":     # where the enemies stand, should the log's target stay up
+                self.fronts = {e.name: e.front for e in b.queue[b.index].enemies}
 
     def _mine(self, state: LootState, kind: str) -> dict[str, Any] | None:
         """The state's next own event of ``kind`` the log has not yet matched (and those before it)."""
@@ -175,6 +178,15 @@ class Follow:
                 setattr(t, attr, stated)
         if event.get("ko") is False and t.ko and not isinstance(t, Player) and t.health > 0:
             t.ko = False
+        if isinstance(t, Player) and t.ko and t.health > 0 and not event.get("ko") and state.winner is None \
+                and state.battle is not None:
+            t.ko = False                # knocked out by the rules, still standing in the log: as recorded
+            enc = state.battle.queue[state.battle.index]
+            for e in enc.enemies:
+                if self.fronts.get(e.name) == t.name and e.front != t.name:
+                    e.front = t.name
+                    enc.excused.discard(e.name)
+            state._cp, state._nxt = None, False
         battle = state.battle
         now = battle.queue[battle.index] if battle is not None and battle.index < len(battle.queue) else None
         if now is None or not (event.get("ko") or t.health <= 0) or t.ko:
