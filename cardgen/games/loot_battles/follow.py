@@ -112,10 +112,12 @@ class Follow:
         if kind == "leader_passed":
             mine = self._mine(state, "leader_passed")
             to = event.get("to")
-            if mine is not None and to != mine["to"] and to in state.players:
+            leader = mine["to"] if mine is not None else state.players[state.leader]
+            if to != leader and to in state.players:
                 state.leader = state.players.index(to)      # as recorded
+                state._cp, state._nxt = None, False
                 return [Finding("LB-LOOT-1", f"the Encounter Leader token passes left after each Encounter: "
-                                             f"{mine['to']} leads now, not {to}", "to")]
+                                             f"{leader} leads now, not {to}", "to")]
         return []
 
     @staticmethod
