@@ -103,7 +103,7 @@ class Greedy:
             view = obs["enemies_left"][name]
             t = Enemy(name=name, health=view["health"], armor=view["armor"], dodge=view["dodge"])
             hit = 1.0 if n == 0 else p_beats(n, r.attack_die, t.dodge)
-            dmg = r.damage(items, None, t, p)[0]
+            dmg = r.damage(items, None, t, p, explain=False)[0]
             through = max(0, dmg - t.armor)
             kill = self.w["kill"] if through >= t.health else 0.0
             value += hit * (min(through, t.health) + kill) + (1 - hit) * 0.1
@@ -115,7 +115,7 @@ class Greedy:
         dmg = 0.0
         for n, items in groups.items():
             dodge = int(self.w["reference_dodge"])
-            d = r.damage(items, None, Enemy(name="x", dodge=dodge), p)[0]
+            d = r.damage(items, None, Enemy(name="x", dodge=dodge), p, explain=False)[0]
             dmg += d * (1.0 if n == 0 else p_beats(n, r.attack_die, dodge))
         heal = sum(int(c.get("health") or 0) for c in r.healers(p))
         return (self.w["damage"] * dmg + self.w["heal"] * heal + self.w["armor"] * p.max_armor

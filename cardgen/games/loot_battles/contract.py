@@ -8,14 +8,16 @@ compared with the ones the state produced (:func:`claims`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cardgen.content.model import Game
+from cardgen.games.loot_battles.follow import Follow
+from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.play import LootState
-from cardgen.games.loot_battles.play_log import actions_for
+from cardgen.games.loot_battles.play_log import MARKERS, actions_for
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.replay import GameInfo
+from cardgen.play.replay import Finding, Findings, GameInfo, allowed_at, findings
 
 #: a stated consequence of a blow → the rule a wrong one breaks
 CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "armor_left": "LB-DMG-1",
@@ -25,6 +27,8 @@ CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "
 def _why_player(s: LootState, a: Action) -> tuple[str, str]:
     who = s.current_player()
     name = a.get("player")
+    if name in s.seat_of and s._by(name).ko:
+        return "LB-DMG-1", f"{name} is knocked out until the Battle ends"
     if who < 0 or name != s.players[who]:
         now = "the enemies" if who == CHANCE else s.players[who] if who >= 0 else "nobody"
         return "LB-RND-1", f"{name} acts, but it is {now}'s turn now"
@@ -54,21 +58,59 @@ def _why_player(s: LootState, a: Action) -> tuple[str, str]:
     return "LB-ATK-2", f"{name} has no such roll left this turn (one roll per weapon)"
 
 
-def why_not(state: GameState, action: Action) -> tuple[str, str]:
+def _why_equip(s: LootState, a: Action) -> list[Finding]:
+    """LB-LOOT-1 (not among the Loot drawn) and LB-EQUIP-1 (a category's limit, the hands)."""
+    r, card, name = s.rules, a.get("card"), a.get("player")
+    out = []
+    if not s.pool[card]:
+        out.append(Finding("LB-LOOT-1", f"no {card} among the Loot drawn and not yet equipped", "card"))
+    p = s._by(name) if name in s.seat_of else None
+    if p is not None and card in r.cards:
+        held = [i for i in p.equipment if i in r.cards]
+        cat = r.category[card]
+        limit = r.equip_limits.get(cat)
+        if limit is not None and sum(1 for i in held if r.category[i] == cat) + 1 > int(limit):
+            out.append(Finding("LB-EQUIP-1", f"a player equips at most {limit} {cat}; {name} would hold one more",
+                               "card"))
+        elif sum(r.hands_of[i] for i in held) + r.hands_of[card] > r.hands:
+            out.append(Finding("LB-EQUIP-1", f"{name} has {r.hands} hands; the kit with {card} needs more", "card"))
+    return out or [Finding("LB-EQUIP-1", f"{name} cannot equip {card} now")]
+
+
+def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
     """The catalogue rule ``action`` breaks at ``state`` (it is not among the legal actions)."""
     assert isinstance(state, LootState)
     s, who = state, state.current_player()
     if who == TERMINAL:
-        return "LB-END-1", f"'{action.kind}' after the game has ended"
+        how = "the players won" if s.winner == "players" else "the players lost"
+        return "LB-END-1", f"event '{action.kind}' after the game has ended ({how})"
+    if action.kind in ("attack", "heal", "pass", "enemy_turn", "end_turn") and s.phase != "fight":
+        kind = "enemy_attack" if action.kind == "enemy_turn" else action.kind
+        return "LB-TGT-1", f"'{kind}' with no enemies placed (each Encounter's enemies are placed with a " \
+                           f"d{s.rules.target_die} each before the fight)"
     if action.kind == "die":
         return "LB-ATK-2", f"a die shows {action.get('value')!r}, but a d{s.rules.attack_die} shows " \
                            f"1–{s.rules.attack_die}"
     if action.kind == "place":
         return "LB-TGT-1", f"a target die shows {action.get('value')!r}"
     if action.kind == "draw":
+        card = s.rules.cards.get(action.get("card") or "")
+        if card is not None and card.type == "loot" and s.phase != "loot":
+            return "LB-LOOT-1", "Loot is drawn after a won Battle (the first Encounter's loot number); none is due now"
+        if card is not None and card.type == "encounter" and s.phase != "reinforce" and s.battle is None \
+                and kind_now == "reinforcements_drawn":
+            return "LB-SETUP-4", "reinforcements are drawn for an Encounter marked +N; no Battle is in progress"
         return "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3", f"{action.get('card')} is not in the deck"
     if action.kind == "enemy_turn":
+        foe = next((e for e in s._enc().enemies if e.name == action.get("enemy")), None)
+        if foe is not None and foe.ko:
+            return "LB-DMG-1", f"{foe.name} was defeated and removed: it does not attack"
         return "LB-RND-1", f"{action.get('enemy')} does not attack now"
+    if action.kind == "attack" and who == CHANCE and action.get("player") in s._enc().acted \
+            and s.pending is None and any(e.front == action.get("player") for e in s._enemies_due(s._enc())):
+        return "LB-ATK-2", f"{action.get('player')} already rolled this turn (one roll per weapon)"
+    if action.kind == "equip" and s.phase == "equip":
+        return _why_equip(s, action)
     if action.kind in ("equip", "unequip"):
         return "LB-EQUIP-1", f"{action.get('player')} cannot {action.kind} {action.get('card')} now"
     if action.kind in ("encounter_chosen", "encounter_drawn", "ready"):
@@ -78,28 +120,49 @@ def why_not(state: GameState, action: Action) -> tuple[str, str]:
     return _why_player(s, action)
 
 
-def claims(state: GameState, event: Mapping[str, Any]) -> tuple[str, str] | None:
+def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = None) -> Findings | None:
     """The first consequence of a blow the log states and the state's own event of it does not
-    give: (rule, message); None when they agree."""
+    give: (rule, message); None when they agree. With ``follow`` (a replay's), the log's markers
+    are compared too, and the blow's stated values followed."""
     assert isinstance(state, LootState)
+    if follow is not None and event.get("kind") in MARKERS:
+        return follow.marker(state, event)
     if event.get("kind") not in ("attack", "enemy_attack") or not state.events:
         return None
     mine = next((e for e in reversed(state.events) if e["kind"] == event["kind"]), None)
     if mine is None:
         return None
+    found: list[Finding] = []
+    target = event.get("target")
+    if event["kind"] == "enemy_attack" and target is not None and target != mine["target"]:
+        found.append(Finding("LB-RND-1", f"{mine['enemy']} stands in front of {mine['target']} and attacks "
+                                         f"{mine['target']}, not {target}", "target"))
+        if target in state.seat_of and state._by(target).ko:
+            found.append(Finding("LB-DMG-1", f"{target} is knocked out until the Battle ends"))
     for key, rule in CLAIM_RULES.items():
         stated = event.get(key)
         if stated is not None and key in mine and stated != mine[key]:
-            return rule, f"the log says {key} is {stated!r}, but the rules give {mine[key]!r}"
-    return None
+            found.append(Finding(rule, f"the log says {key} is {stated!r}, but the rules give {mine[key]!r}", key))
+            break
+    if follow is not None:
+        follow.blow(state, event, mine)
+    return found
 
 
 class LootRules:
     """Loot & Battles as a :class:`cardgen.play.replay.GameRules`."""
 
+    #: each distinct slip of one event is its own problem (a roll too many and its wrong Dodge)
+    every_slip = True
+
     def __init__(self, game: Game, new_state: Any):
         self.game = game
         self._new = new_state
+        self.follow = Follow()          # one replay's view of the log's markers (a contract per log)
+        self.names: LogNames | None = None      # the log's names, once its players are known
+        self._looked = False                    # the log read ahead for its round markers
+        self.noted: list[Finding] = []          # what the event gets wrong that the state follows as recorded
+        self._kind = ""                         # the kind of the event being replayed
         state = new_state(game, {"players": []})
         self.info = GameInfo(name=game.slug, min_players=state.rules.n_min, max_players=state.rules.n_max,
                              chance_mode="explicit_stochastic", information="perfect", utility="identical",
@@ -110,10 +173,42 @@ class LootRules:
 
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         assert isinstance(state, LootState)
-        return actions_for(state, dict(event))
+        self.follow.before(state, event)
+        self._kind = str(event.get("kind"))
+        if self.names is None:
+            self.names = LogNames(state.rules, state.players)
+        if state.is_terminal() and event.get("kind") not in MARKERS and self.follow.ended:
+            return []                   # after the end: the first event was named, the rest follow from it
+        event = self.names.event(state, dict(event))
+        self.noted = self.follow.placement(state, event)
+        if self.noted and self.noted[-1].rule == "LB-SETUP-3":
+            return []                   # enemies placed twice: named, nothing to play
+        return actions_for(state, event)
 
-    def why_not(self, state: GameState, action: Action) -> tuple[str, str]:
-        return why_not(state, action)
+    def accepts(self, state: GameState, action: Action) -> bool:
+        """A turn the log went past, taken late (named once already: see :meth:`.Follow.late`)."""
+        assert isinstance(state, LootState)
+        return self.follow.late(state, action)
 
-    def claims(self, state: GameState, event: Mapping[str, Any]) -> tuple[str, str] | None:
-        return claims(state, event)
+    def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
+        """Does the log mark the ends of rounds? (read once, as far as its first round_end)"""
+        if not self._looked:
+            self._looked = True
+            self.follow.marks_rounds |= any(e.get("kind") == "round_end" for e in events)
+
+    def why_not(self, state: GameState, action: Action) -> Findings:
+        """The rule ``action`` breaks; a turn out of order is followed (see :meth:`.Follow.resync`)."""
+        assert isinstance(state, LootState)
+        if state.is_terminal():
+            self.follow.ended = True
+        slips = self.follow.resync(state, action)
+        if not slips:
+            return why_not(state, action, self._kind)
+        if allowed_at(state, action):
+            return slips
+        more = [f for f in findings(why_not(state, action, self._kind)) if f.rule != "LB-RND-1"]
+        return [*slips, *more]          # out of turn, and against another rule too (the order is named once)
+
+    def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:
+        noted, self.noted = self.noted, []
+        return [*noted, *findings(claims(state, event, self.follow))]

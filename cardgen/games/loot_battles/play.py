@@ -19,7 +19,7 @@ from typing import Any
 from cardgen.content.model import Card, Game
 from cardgen.games.loot_battles.play_fight import Fight
 from cardgen.games.loot_battles.rules import Rules
-from cardgen.games.loot_battles.state import Battle, Encounter, Player
+from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.params import Params
 from cardgen.play.view import LazyView
@@ -28,6 +28,13 @@ from cardgen.play.view import LazyView
 def rules_of(game: Game) -> Rules:
     """The rules of a loaded game (its params and cards)."""
     return Rules(game, Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml"))
+
+
+def _tally(c: Counter) -> Counter:
+    """A copy of a Counter (without ``Counter.__init__``'s update: a clone makes five)."""
+    out: Counter = Counter.__new__(Counter)
+    dict.update(out, c)
+    return out
 
 
 class LootState(Fight, GameState):
@@ -48,6 +55,7 @@ class LootState(Fight, GameState):
             p.recover()
             self.seats.append(p)
         self.players = [p.name for p in self.seats]
+        self.seat_of = {p.name: i for i, p in enumerate(self.seats)}   # never changes: clones share it
         self.history: list[Action] = []
         self.events: list[dict[str, Any]] = []
         self.leader = 0
@@ -67,6 +75,7 @@ class LootState(Fight, GameState):
         self.turn_open: str | None = None
         self.pending: dict[str, Any] | None = None
         self._cp: int | None = None         # current_player(), until the next action
+        self._nxt: Player | Enemy | None | bool = False     # who is next in the round (False: not known)
         self.loot_due = len(self.seats) if setup.get("starting_loot") else 0
         self.phase = "loot" if self.loot_due else "choose"
         self._enter()
@@ -108,8 +117,9 @@ class LootState(Fight, GameState):
             self.phase = "equip"
 
     def _enc(self) -> Encounter:
-        assert self.battle is not None and self.battle.current is not None
-        return self.battle.current
+        b = self.battle
+        assert b is not None
+        return b.queue[b.index]
 
     def _start_battle(self, card: Card) -> None:
         self.battle = Battle(self.battles_won + 1, card, [Encounter(card, False)])
@@ -160,10 +170,12 @@ class LootState(Fight, GameState):
             return CHANCE
         if ph == "fight":
             if self.turn_open is not None:
-                return self.players.index(self.turn_open)
-            nxt = self._next_in_round(self._enc())
+                return self.seat_of[self.turn_open]
+            nxt = self._nxt
+            if nxt is False:
+                nxt = self._nxt = self._next_in_round(self._enc())
             if isinstance(nxt, Player):
-                return self.players.index(nxt.name)
+                return self.seat_of[nxt.name]
             return CHANCE           # an enemy's attack (or the round's end, settled on apply)
         return self.leader          # choose, pick, equip: the Leader speaks for the party
 
@@ -178,8 +190,7 @@ class LootState(Fight, GameState):
         if ph == "place":
             return self.rules.die("place", self.rules.target_die)
         if ph == "fight" and self.current_player() == CHANCE:
-            due = self._enemies_due(self._enc())
-            return [(self.rules.act("enemy_turn", enemy=e.name), 1.0 / len(due)) for e in due]
+            return self.rules.enemy_turns(tuple(e.name for e in self._enemies_due(self._enc(), self._nxt)))
         return []
 
     def legal_actions(self) -> list[Action]:
@@ -209,24 +220,16 @@ class LootState(Fight, GameState):
 
     def _equip_choices(self, leader: str) -> list[Action]:
         r, out = self.rules, []
+        pool = sorted(c for c, n in self.pool.items() if n)
         for p in self.seats:
-            out += [self.rules.act("equip", player=p.name, card=c) for c in sorted(self.pool) if self.pool[c]
-                    and self._may_equip(p, r.cards[c])]
-            out += [self.rules.act("unequip", player=p.name, card=c) for c in dict.fromkeys(p.equipment)]
-        return [*out, self.rules.act("ready", by=leader)]
-
-    def _may_equip(self, p: Player, c: Card) -> bool:
-        """LB-EQUIP-1: at most the limit of a category, and no more hands than a player has."""
-        r = self.rules
-        items = [*r.items(p), c]
-        cat = c.get("category")
-        limit = r.equip_limits.get(cat)
-        if limit is not None and sum(1 for x in items if x.get("category") == cat) > int(limit):
-            return False
-        return sum(int(r.hands_used.get(x.get("category"), 0)) for x in items) <= r.hands
+            held = Counter(r.category[i] for i in p.equipment if i in r.cards)
+            hands = sum(r.hands_of[i] for i in p.equipment if i in r.cards)
+            out += [r.kit_act("equip", p.name, c) for c in pool if r.may_add(held, hands, c)]
+            out += [r.kit_act("unequip", p.name, c) for c in dict.fromkeys(p.equipment)]
+        return [*out, r.act("ready", by=leader)]
 
     def apply_action(self, action: Action) -> None:
-        self._cp = None
+        self._cp, self._nxt = None, False
         self.history.append(action)
         k, r = action.kind, self.rules
         if k == "die":
@@ -263,10 +266,10 @@ class LootState(Fight, GameState):
             self._start_battle(card)
         elif k == "equip" or k == "unequip":
             p = self._by(action["player"])
-            if k == "equip":
-                self.pool[action["card"]] -= 1
+            if k == "equip":        # (a log's equip of loot never drawn is followed: the pool stays at 0)
+                self.pool[action["card"]] = max(0, self.pool[action["card"]] - 1)
                 p.equipment.append(action["card"])
-            else:
+            elif action["card"] in p.equipment:
                 p.equipment.remove(action["card"])
                 self.pool[action["card"]] += 1
             r.refresh(p, full=True)
@@ -276,7 +279,7 @@ class LootState(Fight, GameState):
             self._enter()
         elif k == "enemy_turn":
             enc = self._enc()
-            self._start_enemy_attack(next(e for e in enc.enemies if e.name == action["enemy"]), enc)
+            self._start_enemy_attack(enc.enemy(action["enemy"]), enc)
         else:
             self._turn(action)
 
@@ -306,8 +309,11 @@ class LootState(Fight, GameState):
         """After a blow or a turn: close a complete round (the next one then begins)."""
         if self.phase == "fight" and self.battle is not None and self.pending is None and self.turn_open is None:
             enc = self._enc()
-            if self._next_in_round(enc) is None and enc.alive():
+            nxt = self._next_in_round(enc)
+            if nxt is None and not enc.cleared():
                 self._end_round(enc)
+            else:
+                self._nxt = nxt         # who acts next: current_player() reads it
 
     def _drawn(self) -> None:
         if self.phase == "loot":
@@ -385,10 +391,11 @@ class LootState(Fight, GameState):
         new = object.__new__(LootState)
         new.__dict__.update(self.__dict__)
         new.seats = [p.copy() for p in self.seats]
+        new._nxt = False
         new.battle = self.battle.copy() if self.battle is not None else None
         new.history, new.events, new.drawn = list(self.history), list(self.events), list(self.drawn)
-        new.enc_deck, new.loot_deck, new.pool = Counter(self.enc_deck), Counter(self.loot_deck), Counter(self.pool)
-        new.knockouts, new.fought = Counter(self.knockouts), Counter(self.fought)
+        new.enc_deck, new.loot_deck, new.pool = _tally(self.enc_deck), _tally(self.loot_deck), _tally(self.pool)
+        new.knockouts, new.fought = _tally(self.knockouts), _tally(self.fought)
         if self.pending is not None:
             new.pending = self._remap(self.pending, new)
         return new

@@ -20,6 +20,7 @@ class Fight:
 
     rules: Rules
     seats: list[Player]
+    seat_of: dict[str, int]
     leader: int
     battle: Battle | None
     events: list[dict[str, Any]]
@@ -30,7 +31,7 @@ class Fight:
     winner: str | None
 
     def _by(self, name: str) -> Player:
-        return next(p for p in self.seats if p.name == name)
+        return self.seats[self.seat_of[name]]
 
     # -- who acts -------------------------------------------------------------------------
 
@@ -49,10 +50,11 @@ class Fight:
                     return e
         return None
 
-    def _enemies_due(self, enc: Encounter) -> list[Enemy]:
+    def _enemies_due(self, enc: Encounter, nxt: Any = False) -> list[Enemy]:
         """The enemies that attack now: all not yet attacked in front of the first player whose
-        turn is over (in any order — the seed fixes none)."""
-        nxt = self._next_in_round(enc)
+        turn is over (in any order — the seed fixes none). ``nxt``: who is next, when known."""
+        if nxt is False:
+            nxt = self._next_in_round(enc)
         if not isinstance(nxt, Enemy):
             return []
         return [e for e in enc.enemies if not e.ko and e.front == nxt.front and e.name not in enc.attacked
@@ -85,17 +87,17 @@ class Fight:
         front = [e for e in alive if e.front == p.name]
         allowed = front if front and self.rules.melee_only(p) else alive
         out = []
+        act = self.rules.act
         for _, items in sorted(self._unused(p, enc).items()):
-            with_ = [c.id for c in items] or None
-            hits = max((int(c.get("hits") or 1) for c in items), default=1)
-            never = any(self.rules.effect(c, "never_misses") for c in items)
+            with_ = tuple(c.id for c in items) or None
+            hits, never = self.rules.reach(items)
             sizes = range(1, min(hits, len(allowed)) + 1) if never else range(1, 2)
             for k in sizes:
                 for ts in combinations(allowed, k):
                     if k == 1:
-                        out.append(self.rules.act("attack", player=p.name, target=ts[0].name, **{"with": with_}))
+                        out.append(act("attack", player=p.name, target=ts[0].name, **{"with": with_}))
                     else:
-                        out.append(self.rules.act("attack", player=p.name, targets=[t.name for t in ts], **{"with": with_}))
+                        out.append(act("attack", player=p.name, targets=tuple(t.name for t in ts), **{"with": with_}))
         return out
 
     def _heals(self, p: Player) -> list[Action]:
@@ -109,7 +111,7 @@ class Fight:
         p = self._by(a["player"])
         items = [self.rules.cards[i] for i in (a.get("with") or ())]
         names = list(a.get("targets") or ()) or [a["target"]]
-        targets = [next(e for e in enc.enemies if e.name == n) for n in names]
+        targets = [enc.enemy(n) for n in names]
         n = self.rules.dice_of(items[0], p) if items else self.rules.dice_of(None, p)
         enc.acted.add(p.name)
         enc.turn.setdefault(p.name, set()).add("attack")
@@ -129,14 +131,13 @@ class Fight:
     def _resolve(self) -> None:
         pend, self.pending = self.pending, None
         assert pend is not None and self.battle is not None
-        enc = self.battle.current
-        assert enc is not None
+        enc = self.battle.queue[self.battle.index]
         total = sum(pend["dice"]) if pend["n"] else None
         if pend["kind"] == "attack":
             self._resolve_attack(pend, enc, total)
         else:
             self._resolve_enemy_attack(pend, enc, total or 0)
-        if not enc.alive() and not enc.done and self.winner is None:
+        if enc.cleared() and not enc.done and self.winner is None:
             # the blow that knocked out the last player may also have slain the last enemy (a
             # Mirror Aegis reflecting it): the party is out, the game lost, no Encounter won
             self._end_encounter(enc)
@@ -149,8 +150,7 @@ class Fight:
 
     def _resolve_attack(self, pend: dict[str, Any], enc: Encounter, total: int | None) -> None:
         r, p, items = self.rules, pend["player"], pend["items"]
-        hits = max((int(c.get("hits") or 1) for c in items), default=1)
-        never = any(r.effect(c, "never_misses") for c in items)
+        hits, never = r.reach(items)
         targets = pend["targets"]
         if never and len(targets) < hits:
             targets = (targets * hits)[:hits]
@@ -171,7 +171,7 @@ class Fight:
             if not hit:
                 r.miss(t)
             else:
-                dmg = r.damage(items, total, t, p)[0]
+                dmg = r.damage(items, total, t, p, explain=False)[0]
                 r.hurt(t, dmg)
                 for c in items:
                     heal = r.effect(c, "heal_on_hit")
@@ -182,7 +182,7 @@ class Fight:
             if t.health <= 0:
                 t.ko = True
         self.events.append(ev)
-        if not enc.alive() or not self._unused(p, enc):
+        if enc.cleared() or not self._unused(p, enc):
             self.turn_open = None
 
     def _resolve_enemy_attack(self, pend: dict[str, Any], enc: Encounter, total: int) -> None:
@@ -195,9 +195,8 @@ class Fight:
         else:
             dmg = int(e.card.get("damage") or 0)
             r.hurt(t, dmg)
-            for c in r.items(t):
-                frac = r.effect(c, "reflect")
-                back = int(dmg * float(frac)) if frac else 0
+            for frac in r.kit_effects(t, "reflect"):
+                back = int(dmg * float(frac))
                 if back:
                     r.hurt(e, back)
                     if e.health <= 0:

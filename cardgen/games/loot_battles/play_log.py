@@ -14,6 +14,7 @@ from typing import Any
 
 from cardgen.games.loot_battles.play import LootState
 from cardgen.play.api import Action
+from cardgen.play.replay import allowed_at
 
 MARKERS = ("round_end", "encounter_end", "battle_end", "leader_passed")
 
@@ -23,11 +24,10 @@ class Unfollowable(Exception):
 
 
 def _enemy(state: LootState, ref: Any) -> str:
-    enc = state._enc()
-    s = str(ref)
-    if "#" not in s:
-        return enc.enemies[int(s) - 1].name
-    return s
+    b, s = state.battle, str(ref)
+    if "#" in s or b is None or b.index >= len(b.queue) or not s.isdigit() or not 0 < int(s) <= len(b.queue[b.index].enemies):
+        return s
+    return b.queue[b.index].enemies[int(s) - 1].name
 
 
 def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
@@ -41,7 +41,8 @@ def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
 
     def step(a: Action) -> None:
         out.append(a)
-        s.apply_action(a)
+        if allowed_at(s, a):        # an action the rules refuse is the replay's to name, not played here
+            s.apply_action(a)
 
     leader = s.players[s.leader]
     if kind in ("encounter_chosen", "encounter_drawn") and s.phase == "equip":
@@ -65,6 +66,9 @@ def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
             step(Action.make("place", value=v))
     elif kind in ("equip", "unequip"):
         step(Action.make(kind, player=ev["player"], card=ev["card"]))
+    elif kind in ("attack", "heal", "pass", "enemy_attack") and s.phase != "fight":
+        fields = {k: v for k, v in ev.items() if k in ("player", "target", "targets", "with", "enemy")}
+        step(Action.make("enemy_turn" if kind == "enemy_attack" else kind, **fields))
     elif kind in ("attack", "heal", "pass"):
         p = s.seats[s.players.index(ev["player"])]
         if s.turn_open is not None and s.turn_open != p.name:

@@ -46,12 +46,22 @@ class Rules:
         for c in game.cards:
             self.by_type.setdefault(c.type, []).append(c)
         self.enemy_cards = {c.id: c for c in self.by_type.get("enemy", [])}
+        #: each card's category and the hands it takes (LB-EQUIP-1, read once: the equip phase asks often)
+        self.category = {c.id: c.get("category") for c in game.cards}
+        self.hands_of = {c.id: int(self.hands_used.get(c.get("category"), 0)) for c in game.cards}
         self._effects: dict[str, Mapping[str, Any]] = {}
         self._fx: dict[tuple[str, str], Any] = {}       # (card, effect) → value (None: none)
         #: the playable state's attack lists by (player, class, kit, rolls used, targets) (play_fight.py)
         self.attack_cache: dict[tuple, list[Action]] = {}
         self.equip_cache: dict[tuple, list[Action]] = {}        # … and its equip phase's choices (play.py)
         self._actions: dict[tuple, Action] = {}
+        self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
+        self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells
+        self._enemy_turns: dict[tuple, list[tuple[Action, float]]] = {}
+        self._draw: dict[str, Action] = {}
+        self._reach: dict[tuple, tuple[int, bool]] = {}
+        self._kit: dict[tuple, Action] = {}
+        self._kit_fx: dict[tuple, list[Any]] = {}
         self._dice: dict[tuple[str, int], list[tuple[Action, float]]] = {}
 
     # -- actions, made once (they are immutable; the playable state asks for them often) -----
@@ -75,10 +85,29 @@ class Rules:
             out = self._dice[(kind, sides)] = [(self.act(kind, value=f), 1.0 / sides) for f in range(1, sides + 1)]
         return out
 
+    def kit_act(self, kind: str, player: str, card: str) -> Action:
+        """``equip``/``unequip`` of a card by a player (cached)."""
+        key = (kind, player, card)
+        a = self._kit.get(key)
+        if a is None:
+            a = self._kit[key] = Action.make(kind, player=player, card=card)
+        return a
+
+    def enemy_turns(self, names: tuple[str, ...]) -> list[tuple[Action, float]]:
+        """The chance node of the enemies due to attack: each one as likely (cached)."""
+        out = self._enemy_turns.get(names)
+        if out is None:
+            out = self._enemy_turns[names] = [(self.act("enemy_turn", enemy=n), 1.0 / len(names)) for n in names]
+        return out
+
     def draws(self, deck: Mapping[str, int]) -> list[tuple[Action, float]]:
-        """A draw from a deck of known composition: each card with its share."""
+        """A draw from a deck of known composition: each card with its share (in card id order)."""
         total = sum(deck.values())
-        return [(self.act("draw", card=c), n / total) for c, n in sorted(deck.items()) if n > 0] if total else []
+        if not total:
+            return []
+        draw = self._draw
+        return [(draw.get(c) or draw.setdefault(c, self.act("draw", card=c)), deck[c] / total)
+                for c in sorted(deck) if deck[c] > 0]
 
     def _missing(self, e: ParamError) -> LogError:
         return LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
@@ -150,6 +179,14 @@ class Rules:
             e.armor = e.max_armor
         return healed
 
+    def may_add(self, held: Mapping[Any, int], hands: int, card: str) -> bool:
+        """LB-EQUIP-1: a player holding ``held`` (items by category) with ``hands`` in use may
+        equip ``card``: at most the limit of a category, and no more hands than a player has."""
+        limit = self.equip_limits.get(self.category[card])
+        if limit is not None and held.get(self.category[card], 0) + 1 > int(limit):
+            return False
+        return hands + self.hands_of[card] <= self.hands
+
     def refresh(self, p: Player, full: bool) -> None:
         """Recompute a player's Armor and Dodge from class and equipment (Dodge never below 0)."""
         old_a, old_d = p.max_armor, p.max_dodge
@@ -167,7 +204,12 @@ class Rules:
 
     def healers(self, p: Player) -> list[Card]:
         """LB-HEAL-1: the Healing spells a player holds (a Health value and no damage)."""
-        return [c for c in self.items(p) if c.get("health") is not None and c.get("damage") is None]
+        key = tuple(p.equipment)
+        out = self._healers.get(key)
+        if out is None:
+            out = self._healers[key] = [c for c in self.items(p)
+                                        if c.get("health") is not None and c.get("damage") is None]
+        return out
 
     def dice_of(self, c: Card | None, p: Player) -> int:
         """How many dice an item (None: the class attack) rolls; 0 when it never misses."""
@@ -178,10 +220,23 @@ class Rules:
         return int(c.get("attack") or (p.cls.get("attack") if p.cls else None) or 1)
 
     def groups(self, p: Player) -> dict[int, list[Card]]:
-        """LB-ATK-2: the attack items by their number of dice (one roll per group)."""
-        out: dict[int, list[Card]] = {}
-        for c in self.attack_items(p):
-            out.setdefault(self.dice_of(c, p), []).append(c)
+        """LB-ATK-2: the attack items by their number of dice (one roll per group; cached by kit)."""
+        key = (p.cls.id if p.cls else None, *p.equipment)
+        out = self._groups.get(key)
+        if out is None:
+            out = {}
+            for c in self.attack_items(p):
+                out.setdefault(self.dice_of(c, p), []).append(c)
+            self._groups[key] = out
+        return out
+
+    def reach(self, items: list[Card]) -> tuple[int, bool]:
+        """A roll's hits (the most of its items') and whether it never misses (cached by items)."""
+        key = tuple(c.id for c in items)
+        out = self._reach.get(key)
+        if out is None:
+            out = self._reach[key] = (max((int(c.get("hits") or 1) for c in items), default=1),
+                                      any(self.effect(c, "never_misses") for c in items))
         return out
 
     def melee_only(self, p: Player) -> bool:
@@ -189,27 +244,38 @@ class Rules:
         types = {c.get("damage_type") for c in items} if items else {p.cls.get("damage_type") if p.cls else None}
         return types == {"melee"}
 
-    def damage(self, items: list[Card], total: int | None, t: Fighter, p: Player) -> tuple[int, str]:
-        """LB-ATK-4: the weapons' damage, plus the class damage when its type matches the attack's."""
+    def damage(self, items: list[Card], total: int | None, t: Fighter, p: Player,
+               explain: bool = True) -> tuple[int, str]:
+        """LB-ATK-4: the weapons' damage, plus the class damage when its type matches the attack's;
+        with the arithmetic in words (``explain``: the playable state needs only the number)."""
         cls_dmg = int(p.cls.get("damage") or 0) if p.cls else 0
         cls_type = p.cls.get("damage_type") if p.cls else None
         cls_name = p.cls.name if p.cls else "class"
         if not items:
-            return cls_dmg, f"{cls_name} class damage {cls_dmg}, no weapon"
+            return cls_dmg, f"{cls_name} class damage {cls_dmg}, no weapon" if explain else ""
         dmg, parts = 0, []
         for c in items:
             d = int(c.get("damage") or 0)
             k = self.effect(c, "double_damage_at")
             if k and total is not None and total >= k * t.dodge:
                 d *= 2
-                parts.append(f"{c.name} {d} (doubled: {total} ≥ {k} × Dodge {t.dodge})")
-            else:
+                if explain:
+                    parts.append(f"{c.name} {d} (doubled: {total} ≥ {k} × Dodge {t.dodge})")
+            elif explain:
                 parts.append(f"{c.name} {d}")
             dmg += d
         if any(c.get("damage_type") == cls_type for c in items):
             dmg += cls_dmg
-            return dmg, " + ".join([*parts, f"{cls_name} class {cls_dmg}"])
-        return dmg, " + ".join(parts) + f"; no class damage: the attack is not {cls_name}"
+            return dmg, " + ".join([*parts, f"{cls_name} class {cls_dmg}"]) if explain else ""
+        return dmg, " + ".join(parts) + f"; no class damage: the attack is not {cls_name}" if explain else ""
+
+    def kit_effects(self, p: Player, name: str) -> list[Any]:
+        """The values of effect ``name`` among a player's items (cached by kit)."""
+        key = (name, *p.equipment)
+        out = self._kit_fx.get(key)
+        if out is None:
+            out = self._kit_fx[key] = [v for c in self.items(p) if (v := self.effect(c, name))]
+        return out
 
     # -- blows ------------------------------------------------------------------------------
 

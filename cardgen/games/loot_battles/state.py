@@ -53,9 +53,11 @@ class Player(Fighter):
         return self.cls
 
     def copy(self) -> Player:
-        return Player(self.name, self.max_health, self.max_armor, self.max_dodge, self.health, self.armor,
-                      self.dodge, self.ko, self.cls, self.base, list(self.equipment), self.numbers, self.loc,
-                      dict(self.restored) if self.restored is not None else None)
+        new = object.__new__(Player)
+        new.__dict__.update(self.__dict__)
+        new.equipment = list(self.equipment)
+        new.restored = dict(self.restored) if self.restored is not None else None
+        return new
 
 
 @record
@@ -70,8 +72,9 @@ class Enemy(Fighter):
         return self.card
 
     def copy(self) -> Enemy:
-        return Enemy(self.name, self.max_health, self.max_armor, self.max_dodge, self.health, self.armor,
-                     self.dodge, self.ko, self.card, self.front)
+        new = object.__new__(Enemy)
+        new.__dict__.update(self.__dict__)
+        return new
 
 
 @record
@@ -96,6 +99,20 @@ class Encounter:
     def alive(self) -> list[Enemy]:
         return [e for e in self.enemies if not e.ko]
 
+    def cleared(self) -> bool:
+        """No enemy of the Encounter stands."""
+        for e in self.enemies:
+            if not e.ko:
+                return False
+        return True
+
+    def enemy(self, name: str) -> Enemy:
+        """The enemy called ``name`` (``<enemy card>#<k>``, the k-th placed; StopIteration if none)."""
+        k = name.rpartition("#")[2]
+        if k.isdigit() and 0 < int(k) <= len(self.enemies) and self.enemies[int(k) - 1].name == name:
+            return self.enemies[int(k) - 1]
+        return next(e for e in self.enemies if e.name == name)
+
     def copy(self) -> Encounter:
         return Encounter(self.card, self.reinforcement, [e.copy() for e in self.enemies], self.placed, self.done,
                          self.round, set(self.acted), set(self.attacked), set(self.closed), set(self.excused),
@@ -117,4 +134,6 @@ class Battle:
         return self.queue[self.index] if self.index < len(self.queue) else None
 
     def copy(self) -> Battle:
-        return Battle(self.number, self.first, [e.copy() for e in self.queue], self.index, self.reinf_reported)
+        """A copy; the Encounters already fought are shared (nothing changes them again)."""
+        return Battle(self.number, self.first, [e if i < self.index else e.copy() for i, e in enumerate(self.queue)],
+                      self.index, self.reinf_reported)

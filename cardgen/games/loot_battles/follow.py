@@ -1,0 +1,353 @@
+"""Loot & Battles on the shared referee: keeping the state in step with a log's own words.
+
+The state writes its own markers (``round_end``, ``battle_end``, ``leader_passed``) as it plays;
+a log writes them too. :class:`Follow` pairs each of the log's markers with the state's own one
+and compares what the log states (a round's number, a Battle's result, the Battles won, the new
+Leader) — then follows the log's numbering, so a number one slip shifted is reported once, not
+at every later marker. A blow's stated Health, Armor and Dodge are followed the same way: one
+wrong number is one problem, and the replay goes on from the table's value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cardgen.games.loot_battles.play import LootState
+from cardgen.games.loot_battles.state import Encounter, Fighter, Player
+from cardgen.play.api import Action
+from cardgen.play.replay import Finding
+
+#: a blow's stated values → the fighter's attribute they set
+FOLLOWED = {"hp_left": "health", "armor_left": "armor", "dodge_left": "dodge"}
+
+
+class Follow:
+    """What one replay has seen of the state's markers, and the log's numbering shifts."""
+
+    def __init__(self) -> None:
+        self.seen = 0               # the state's events already paired with the log's
+        self.round_shift = 0        # the log's round numbers minus the state's
+        self.battles_shift = 0      # the log's Battles won minus the state's
+        self.round_before = 0       # the round in progress before the event (an Encounter may end in it)
+        self.pending: tuple[Mapping[str, Any], int] | None = None    # a blow not yet followed, and where
+        self.marks_rounds = False   # the log writes round_end markers: a second turn in a round is a slip in it
+        self.ended = False          # an event after the end was reported
+        self.fronts: dict[str, str] = {}    # the enemies' players before an enemy's attack
+        self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
+
+    def before(self, state: LootState, event: Mapping[str, Any]) -> None:
+        """Before ``event`` is played: the last blow followed (its claims were not compared when
+        the replay rejected one of its actions), and the state's round noted."""
+        if self.pending is not None:
+            last, mark = self.pending
+            mine = next((e for e in reversed(state.events[mark:]) if e["kind"] == last["kind"]), None)
+            if mine is not None:
+                self.blow(state, last, mine)
+        self.pending = (event, len(state.events)) if event["kind"] in ("attack", "enemy_attack") else None
+        self.marks_rounds |= event["kind"] == "round_end"
+        b = state.battle
+        if b is not None and b.index < len(b.queue) and b.queue[b.index].placed:
+            self.round_before = b.queue[b.index].round
+            if event["kind"] == "enemy_attack":     # where the enemies stand, should the log's target stay up
+                self.fronts = {e.name: e.front for e in b.queue[b.index].enemies}
+
+    def _mine(self, state: LootState, kind: str) -> dict[str, Any] | None:
+        """The state's next own event of ``kind`` the log has not yet matched (and those before it)."""
+        for i in range(self.seen, len(state.events)):
+            if state.events[i]["kind"] == kind:
+                self.seen = i + 1
+                return state.events[i]
+        return None
+
+    def after_end(self, state: LootState, kind: str) -> Finding | None:
+        """The first event after the game has ended is LB-END-1; the rest follow from it."""
+        if self.ended:
+            return None
+        self.ended = True
+        how = "the players won" if state.winner == "players" else "the players lost"
+        return Finding("LB-END-1", f"event '{kind}' after the game has ended ({how})")
+
+    def marker(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+        kind = event["kind"]
+        if state.is_terminal() and self.seen >= len(state.events):      # nothing of the state's left to match
+            late = self.after_end(state, kind)
+            return [late] if late is not None else []
+        if kind == "battle_end" and all(e["kind"] != "battle_end" for e in state.events[self.seen:]):
+            return self._early_battle_end(state, event)
+        if kind == "round_end":
+            mine = self._mine(state, "round_end")
+            early = self._early_end(state) if mine is None else None
+            if early is not None:
+                return [early]
+            computed = mine["round"] if mine is not None else self.round_before
+            if mine is not None and any(e["kind"] in ("attack", "enemy_attack", "heal", "pass")
+                                        for e in state.events[self.seen:]):
+                b = state.battle        # a marker written after the next round began: that round's number
+                computed = b.queue[b.index].round if b is not None and b.index < len(b.queue) else computed
+            stated = event.get("round")
+            if stated is None or stated in (computed, computed + self.round_shift):
+                if stated is not None:
+                    self.round_shift = stated - computed
+                return []
+            self.round_shift = stated - computed
+            return [Finding("LB-RND-1", f"the log says the round number is {stated}, but the rules give {computed}",
+                            "round")]
+        if kind == "battle_end":
+            mine = self._mine(state, "battle_end")
+            if mine is None:
+                return []
+            out = []
+            if event.get("result") not in (None, mine["result"]):
+                rule = "LB-ENC-1" if mine["result"] == "won" else "LB-END-1"
+                out.append(Finding(rule, f"the log says the result of the Battle is {event['result']!r}, but the "
+                                         f"rules give {mine['result']!r}", "result"))
+            stated, computed = event.get("battles_won"), mine["battles_won"]
+            if stated is not None:
+                if stated not in (computed, computed + self.battles_shift):
+                    out.append(Finding("LB-END-1", f"the log says the number of Battles won is {stated}, but the "
+                                                   f"rules give {computed}", "battles_won"))
+                self.battles_shift = stated - computed
+            return out
+        if kind == "leader_passed":
+            mine = self._mine(state, "leader_passed")
+            to = event.get("to")
+            leader = mine["to"] if mine is not None else state.players[state.leader]
+            if to != leader and to in state.players:
+                state.leader = state.players.index(to)      # as recorded
+                state._cp, state._nxt = None, False
+                return [Finding("LB-LOOT-1", f"the Encounter Leader token passes left after each Encounter: "
+                                             f"{leader} leads now, not {to}", "to")]
+        return []
+
+    @staticmethod
+    def _early_battle_end(state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+        """The log ends a Battle the state has not: reported, then played as recorded."""
+        b = state.battle
+        if b is None:
+            return [Finding("LB-ENC-1", "a Battle ends, but none is being fought")]
+        if event.get("result") == "lost":
+            active = [p.name for p in state.seats if not p.ko]
+            state._lose()
+            return [Finding("LB-END-1", f"the players lose only when no active player remains; "
+                                        f"{', '.join(active)} still stand(s)")]
+        left = sum(1 for enc in b.queue[b.index:] for e in enc.enemies if not e.ko)
+        state.pending, state.turn_open = None, None
+        state._win_battle()
+        state._cp, state._nxt = None, False
+        return [Finding("LB-ENC-1", f"a Battle ends after its last Encounter; {left} enemy(ies) and "
+                                    f"{len(b.queue) - b.index} Encounter(s) remain")]
+
+    def _early_end(self, state: LootState) -> Finding | None:
+        """The log ends a round the state has not completed: what it lacks is one LB-RND-1, and the
+        round ends as recorded."""
+        b = state.battle
+        if state.phase != "fight" or b is None or state.pending is not None:
+            return None
+        enc = b.queue[b.index]
+        missing = self._missing(state, enc, None)
+        round_no = enc.round
+        state.turn_open = None
+        state._end_round(enc)
+        self._mine(state, "round_end")
+        state._cp, state._nxt = None, False
+        if not missing:
+            return None
+        return Finding("LB-RND-1", f"the round ends, but round {round_no} still lacks {', '.join(missing)} (the Leader "
+                                   "acts, then the enemies in front of them attack; then the next player to the left)")
+
+    def blow(self, state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any]) -> None:
+        """After a blow's claims were compared: the target's values as the log states them (a
+        felled enemy the log says still stands, standing again while its Encounter goes on)."""
+        self.pending = None
+        name = mine.get("target")
+        t: Fighter | None = None
+        if event["kind"] == "enemy_attack" and name in state.seat_of:
+            t = state.seats[state.seat_of[name]]
+        elif event["kind"] == "attack" and name is not None and state.battle is not None:
+            b = state.battle        # the Encounter fought, or the one the blow just ended
+            for enc in b.queue[b.index:b.index + 1] + b.queue[max(0, b.index - 1):b.index]:
+                t = t or next((e for e in enc.enemies if e.name == name), None)
+        after = state.events[next(i for i in range(len(state.events) - 1, -1, -1) if state.events[i] is mine) + 1:]
+        if t is None or any(e["kind"] == "battle_end" for e in after):     # everyone recovered since
+            return
+        later = bool(after)             # the round ended since: its restored Armor stands
+        for key, attr in FOLLOWED.items():
+            stated = event.get(key)
+            if later and key == "armor_left":
+                continue
+            if isinstance(stated, int) and not isinstance(stated, bool) and stated != mine.get(key):
+                setattr(t, attr, stated)
+        if event.get("ko") is False and t.ko and not isinstance(t, Player) and t.health > 0:
+            t.ko = False
+        if isinstance(t, Player) and t.ko and t.health > 0 and not event.get("ko") and state.winner is None \
+                and state.battle is not None:
+            t.ko = False                # knocked out by the rules, still standing in the log: as recorded
+            enc = state.battle.queue[state.battle.index]
+            for e in enc.enemies:
+                if self.fronts.get(e.name) == t.name and e.front != t.name:
+                    e.front = t.name
+                    enc.excused.discard(e.name)
+            state._cp, state._nxt = None, False
+        battle = state.battle
+        now = battle.queue[battle.index] if battle is not None and battle.index < len(battle.queue) else None
+        if now is None or not (event.get("ko") or t.health <= 0) or t.ko:
+            return
+        t.health = 0                # the log fells what the rules left standing: as recorded
+        if isinstance(t, Player):
+            state._knock_out(t, now)
+        else:
+            t.ko = True
+            if now.cleared() and state.winner is None:
+                state.turn_open = None
+                state._end_encounter(now)
+        state._cp, state._nxt = None, False
+
+    @staticmethod
+    def placement(state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+        """Enemies placed: as many as the log rolls dice for (one die each, LB-TGT-1; a reinforcement's
+        +N, LB-SETUP-4) — a count the rules do not give is named and played as recorded."""
+        if event["kind"] != "enemies_placed" or not isinstance(event.get("rolls"), list):
+            return []
+        b = state.battle
+        if state.phase == "fight" and b is not None and state.pending is None:
+            enc = b.queue[b.index]
+            if b.index + 1 >= len(b.queue):
+                return [Finding("LB-SETUP-3", "enemies are placed for a chosen Encounter; its enemies are already "
+                                              "placed")]
+            alive = [e.name for e in enc.enemies if not e.ko]
+            for e in enc.enemies:
+                e.ko = True
+            state.turn_open = None
+            state._end_encounter(enc)           # the log goes on to the next Encounter: so does the state
+            state._cp, state._nxt = None, False
+            return [Finding("LB-ENC-1", f"the log places the enemies of the next Encounter, but an Encounter ends "
+                                        f"when its enemies are all defeated; {', '.join(alive)} still stand(s)"),
+                    *Follow.placement(state, event)]
+        if state.phase == "reinforce" and b is not None:
+            due = int(b.first.get("reinforcement") or 0)
+            state.phase = "place"               # the log fights without them: as recorded
+            state._enter()
+            return [Finding("LB-SETUP-4", f"{b.first.name} is marked +{due}: draw {due} reinforcement Encounter(s) "
+                                          "before the fight"), *Follow.placement(state, event)]
+        if state.phase != "place":
+            return [Finding("LB-SETUP-3", "enemies are placed for a chosen Encounter; no Encounter is chosen")]
+        rolls, enc = event["rolls"], state._enc()
+        if len(rolls) == state.need or not rolls:
+            return []
+        count, card = state.need, enc.card
+        state.need = len(rolls)
+        extra = int(card.get("reinforcement") or 0) if enc.reinforcement else 0
+        if extra:
+            return [Finding("LB-SETUP-4", f"{card.name} as a reinforcement has {count} enemies ({card.get('count')} + "
+                                          f"{extra}); the log places {len(rolls)}", "rolls")]
+        return [Finding("LB-TGT-1", f"{card.name} has {count} enemies, one d{state.rules.target_die} each; the log "
+                                    f"rolls {len(rolls)}", "rolls")]
+
+    # -- turns the log takes out of order ------------------------------------------------------
+
+    def resync(self, state: LootState, action: Action) -> list[Finding] | None:
+        """A turn (or an enemy's attack) the log plays out of order: what the round still lacks
+        before it is one LB-RND-1, and the state follows the log — those turns and attacks are
+        skipped; an actor who already acted starts a new round. None when ``action`` is not out
+        of turn (or the state cannot follow it)."""
+        b = state.battle
+        if state.phase != "fight" or b is None or state.pending is not None:
+            return None
+        enc = b.queue[b.index]
+        found: list[Finding] | None
+        if action.kind in ("attack", "heal", "pass"):
+            name = action.get("player")
+            p = state.seats[state.seat_of[name]] if name in state.seat_of else None
+            if p is None or p.ko or state.turn_open == p.name or state.current_player() == state.seat_of[p.name]:
+                return None
+            nxt = state._next_in_round(enc)
+            if p.name in enc.acted and nxt is not None and not isinstance(nxt, Player) and nxt.front == p.name:
+                return None         # another roll in a turn that is over: a slip in the turn, not of the order
+            state.turn_open = None
+            if p.name in enc.acted and self.marks_rounds:
+                found = [Finding("LB-RND-1", f"{p.name} already acted in round {enc.round}, and the log marks the "
+                                             "ends of rounds (round_end): a player acts once a round")]
+                for d in (enc.turn, enc.used, enc.used_dice):
+                    d.pop(p.name, None)
+            else:
+                found = self._skip(state, enc, p, f"{p.name} acts", p.name in enc.acted, own_turn=False)
+        elif action.kind == "enemy_turn":
+            e = next((x for x in enc.enemies if x.name == action.get("enemy")), None)
+            if e is None or e.ko or e.front not in state.seat_of:
+                return None
+            state.turn_open = None
+            owner = state.seats[state.seat_of[e.front]]
+            if e.name in enc.attacked and self.marks_rounds:
+                found = [Finding("LB-RND-1", f"{e.name} already attacked in round {enc.round}, and the log marks "
+                                             "the ends of rounds (round_end): an enemy attacks once a round")]
+            else:
+                found = self._skip(state, enc, owner, f"{e.name} attacks", e.name in enc.attacked, own_turn=True)
+        else:
+            return None
+        state._cp, state._nxt = None, False
+        return found
+
+    def _skip(self, state: LootState, enc: Encounter, upto: Player, why: str, again: bool,
+              own_turn: bool) -> list[Finding] | None:
+        missing: list[str] = []
+        if again:                   # the round is over as the log plays it
+            missing += self._missing(state, enc, None)
+            state._end_round(enc)
+            if state.phase != "fight":
+                return None
+        missing += self._missing(state, enc, upto)
+        out = []
+        if missing:
+            out.append(Finding("LB-RND-1", f"{why}, but round {enc.round} still lacks {', '.join(missing)} (the Leader "
+                                           "acts, then the enemies in front of them attack; then the next player to "
+                                           "the left)"))
+        if own_turn and upto.name not in enc.acted:
+            self._skipped(enc).add(upto.name)
+            enc.acted.add(upto.name)
+            out.append(Finding("LB-RND-1", f"{why} before {upto.name} acted (a player acts, then the enemies in front "
+                                           "of them attack)"))
+        return out or None
+
+    def _skipped(self, enc: Encounter) -> set[str]:
+        """The turns and attacks of the round the log went past (they may still come, late)."""
+        if self.skipped[0] != (id(enc), enc.round):
+            self.skipped = ((id(enc), enc.round), set())
+        return self.skipped[1]
+
+    def late(self, state: LootState, action: Action) -> bool:
+        """A turn (or an attack) the log went past earlier in the round, taken now: already named
+        once, it is played as recorded."""
+        b = state.battle
+        if state.phase != "fight" or b is None or state.pending is not None:
+            return False
+        enc = b.queue[b.index]
+        who = action.get("enemy") if action.kind == "enemy_turn" else action.get("player")
+        skipped = self._skipped(enc)
+        if action.kind not in ("attack", "heal", "pass", "enemy_turn") or who not in skipped:
+            return False
+        skipped.discard(who)
+        state.turn_open = None
+        if action.kind != "enemy_turn":
+            for d in (enc.turn, enc.used, enc.used_dice):
+                d.pop(who, None)
+        state._cp, state._nxt = None, False
+        return True
+
+    def _missing(self, state: LootState, enc: Encounter, upto: Player | None) -> list[str]:
+        """The turns and attacks of the round before ``upto``, marked done: the log went past them."""
+        out = []
+        skipped = self._skipped(enc)
+        for q in state.rules.order(state.seats, state.leader):
+            if q is upto:
+                break
+            if q.name not in enc.acted:
+                out.append(f"{q.name}'s turn")
+                enc.acted.add(q.name)
+                skipped.add(q.name)
+            for e in enc.enemies:
+                if not e.ko and e.front == q.name and e.name not in enc.attacked and e.name not in enc.excused:
+                    out.append(f"{e.name}'s attack on {q.name}")
+                    enc.attacked.add(e.name)
+                    skipped.add(e.name)
+        return out
