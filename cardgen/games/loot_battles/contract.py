@@ -84,23 +84,9 @@ def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
     if who == TERMINAL:
         how = "the players won" if s.winner == "players" else "the players lost"
         return "LB-END-1", f"event '{action.kind}' after the game has ended ({how})"
-    if action.kind in ("attack", "heal", "pass", "enemy_turn", "end_turn") and s.phase != "fight":
-        kind = "enemy_attack" if action.kind == "enemy_turn" else action.kind
-        return "LB-TGT-1", f"'{kind}' with no enemies placed (each Encounter's enemies are placed with a " \
-                           f"d{s.rules.target_die} each before the fight)"
-    if action.kind == "die":
-        return "LB-ATK-2", f"a die shows {action.get('value')!r}, but a d{s.rules.attack_die} shows " \
-                           f"1–{s.rules.attack_die}"
-    if action.kind == "place":
-        return "LB-TGT-1", f"a target die shows {action.get('value')!r}"
-    if action.kind == "draw":
-        card = s.rules.cards.get(action.get("card") or "")
-        if card is not None and card.type == "loot" and s.phase != "loot":
-            return "LB-LOOT-1", "Loot is drawn after a won Battle (the first Encounter's loot number); none is due now"
-        if card is not None and card.type == "encounter" and s.phase != "reinforce" and s.battle is None \
-                and kind_now == "reinforcements_drawn":
-            return "LB-SETUP-4", "reinforcements are drawn for an Encounter marked +N; no Battle is in progress"
-        return "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3", f"{action.get('card')} is not in the deck"
+    early = _why_out_of_phase(s, action, kind_now)
+    if early is not None:
+        return early
     if action.kind == "enemy_turn":
         foe = next((e for e in s._enc().enemies if e.name == action.get("enemy")), None)
         if foe is not None and foe.ko:
@@ -118,6 +104,29 @@ def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
     if who == CHANCE and action.kind != "end_turn":
         return "LB-RND-1", f"{action.get('player')} acts, but the enemies in front of the last player attack first"
     return _why_player(s, action)
+
+
+def _why_out_of_phase(s: LootState, action: Action, kind_now: str) -> tuple[str, str] | None:
+    """A fight's action with no fight, a die or a target die that no die shows, a card not in the
+    deck; None when the action is none of these."""
+    if action.kind in ("attack", "heal", "pass", "enemy_turn", "end_turn") and s.phase != "fight":
+        kind = "enemy_attack" if action.kind == "enemy_turn" else action.kind
+        return "LB-TGT-1", f"'{kind}' with no enemies placed (each Encounter's enemies are placed with a " \
+                           f"d{s.rules.target_die} each before the fight)"
+    if action.kind == "die":
+        return "LB-ATK-2", f"a die shows {action.get('value')!r}, but a d{s.rules.attack_die} shows " \
+                           f"1–{s.rules.attack_die}"
+    if action.kind == "place":
+        return "LB-TGT-1", f"a target die shows {action.get('value')!r}"
+    if action.kind == "draw":
+        card = s.rules.cards.get(action.get("card") or "")
+        if card is not None and card.type == "loot" and s.phase != "loot":
+            return "LB-LOOT-1", "Loot is drawn after a won Battle (the first Encounter's loot number); none is due now"
+        if card is not None and card.type == "encounter" and s.phase != "reinforce" and s.battle is None \
+                and kind_now == "reinforcements_drawn":
+            return "LB-SETUP-4", "reinforcements are drawn for an Encounter marked +N; no Battle is in progress"
+        return "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3", f"{action.get('card')} is not in the deck"
+    return None
 
 
 def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = None) -> Findings | None:

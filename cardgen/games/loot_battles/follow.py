@@ -76,48 +76,61 @@ class Follow:
         if kind == "battle_end" and all(e["kind"] != "battle_end" for e in state.events[self.seen:]):
             return self._early_battle_end(state, event)
         if kind == "round_end":
-            mine = self._mine(state, "round_end")
-            early = self._early_end(state) if mine is None else None
-            if early is not None:
-                return [early]
-            computed = mine["round"] if mine is not None else self.round_before
-            if mine is not None and any(e["kind"] in ("attack", "enemy_attack", "heal", "pass")
-                                        for e in state.events[self.seen:]):
-                b = state.battle        # a marker written after the next round began: that round's number
-                computed = b.queue[b.index].round if b is not None and b.index < len(b.queue) else computed
-            stated = event.get("round")
-            if stated is None or stated in (computed, computed + self.round_shift):
-                if stated is not None:
-                    self.round_shift = stated - computed
-                return []
-            self.round_shift = stated - computed
-            return [Finding("LB-RND-1", f"the log says the round number is {stated}, but the rules give {computed}",
-                            "round")]
+            return self._round_end(state, event)
         if kind == "battle_end":
-            mine = self._mine(state, "battle_end")
-            if mine is None:
-                return []
-            out = []
-            if event.get("result") not in (None, mine["result"]):
-                rule = "LB-ENC-1" if mine["result"] == "won" else "LB-END-1"
-                out.append(Finding(rule, f"the log says the result of the Battle is {event['result']!r}, but the "
-                                         f"rules give {mine['result']!r}", "result"))
-            stated, computed = event.get("battles_won"), mine["battles_won"]
-            if stated is not None:
-                if stated not in (computed, computed + self.battles_shift):
-                    out.append(Finding("LB-END-1", f"the log says the number of Battles won is {stated}, but the "
-                                                   f"rules give {computed}", "battles_won"))
-                self.battles_shift = stated - computed
-            return out
+            return self._battle_end(state, event)
         if kind == "leader_passed":
-            mine = self._mine(state, "leader_passed")
-            to = event.get("to")
-            leader = mine["to"] if mine is not None else state.players[state.leader]
-            if to != leader and to in state.players:
-                state.leader = state.players.index(to)      # as recorded
-                state._cp, state._nxt = None, False
-                return [Finding("LB-LOOT-1", f"the Encounter Leader token passes left after each Encounter: "
-                                             f"{leader} leads now, not {to}", "to")]
+            return self._leader_passed(state, event)
+        return []
+
+    def _round_end(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+        """A round's marker: its number as the rules give it (a slip's shift followed, named once)."""
+        mine = self._mine(state, "round_end")
+        early = self._early_end(state) if mine is None else None
+        if early is not None:
+            return [early]
+        computed = mine["round"] if mine is not None else self.round_before
+        if mine is not None and any(e["kind"] in ("attack", "enemy_attack", "heal", "pass")
+                                    for e in state.events[self.seen:]):
+            b = state.battle        # a marker written after the next round began: that round's number
+            computed = b.queue[b.index].round if b is not None and b.index < len(b.queue) else computed
+        stated = event.get("round")
+        if stated is None or stated in (computed, computed + self.round_shift):
+            if stated is not None:
+                self.round_shift = stated - computed
+            return []
+        self.round_shift = stated - computed
+        return [Finding("LB-RND-1", f"the log says the round number is {stated}, but the rules give {computed}",
+                        "round")]
+
+    def _battle_end(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+        """A Battle's end: its result and the Battles won as the rules give them."""
+        mine = self._mine(state, "battle_end")
+        if mine is None:
+            return []
+        out = []
+        if event.get("result") not in (None, mine["result"]):
+            rule = "LB-ENC-1" if mine["result"] == "won" else "LB-END-1"
+            out.append(Finding(rule, f"the log says the result of the Battle is {event['result']!r}, but the "
+                                     f"rules give {mine['result']!r}", "result"))
+        stated, computed = event.get("battles_won"), mine["battles_won"]
+        if stated is not None:
+            if stated not in (computed, computed + self.battles_shift):
+                out.append(Finding("LB-END-1", f"the log says the number of Battles won is {stated}, but the "
+                                               f"rules give {computed}", "battles_won"))
+            self.battles_shift = stated - computed
+        return out
+
+    def _leader_passed(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+        """The Encounter Leader token: who leads now (as recorded when the log says otherwise)."""
+        mine = self._mine(state, "leader_passed")
+        to = event.get("to")
+        leader = mine["to"] if mine is not None else state.players[state.leader]
+        if to != leader and to in state.players:
+            state.leader = state.players.index(to)      # as recorded
+            state._cp, state._nxt = None, False
+            return [Finding("LB-LOOT-1", f"the Encounter Leader token passes left after each Encounter: "
+                                         f"{leader} leads now, not {to}", "to")]
         return []
 
     @staticmethod
@@ -160,14 +173,7 @@ class Follow:
         """After a blow's claims were compared: the target's values as the log states them (a
         felled enemy the log says still stands, standing again while its Encounter goes on)."""
         self.pending = None
-        name = mine.get("target")
-        t: Fighter | None = None
-        if event["kind"] == "enemy_attack" and name in state.seat_of:
-            t = state.seats[state.seat_of[name]]
-        elif event["kind"] == "attack" and name is not None and state.battle is not None:
-            b = state.battle        # the Encounter fought, or the one the blow just ended
-            for enc in b.queue[b.index:b.index + 1] + b.queue[max(0, b.index - 1):b.index]:
-                t = t or next((e for e in enc.enemies if e.name == name), None)
+        t = self._target(state, event["kind"], mine.get("target"))
         after = state.events[next(i for i in range(len(state.events) - 1, -1, -1) if state.events[i] is mine) + 1:]
         if t is None or any(e["kind"] == "battle_end" for e in after):     # everyone recovered since
             return
@@ -178,6 +184,24 @@ class Follow:
                 continue
             if isinstance(stated, int) and not isinstance(stated, bool) and stated != mine.get(key):
                 setattr(t, attr, stated)
+        self._stands(state, event, t)
+        self._felled(state, event, t)
+
+    @staticmethod
+    def _target(state: LootState, kind: str, name: Any) -> Fighter | None:
+        """The blow's target: a player, or an enemy of the Encounter fought (or of the one the blow
+        just ended)."""
+        if kind == "enemy_attack" and name in state.seat_of:
+            return state.seats[state.seat_of[name]]
+        t: Fighter | None = None
+        if kind == "attack" and name is not None and state.battle is not None:
+            b = state.battle
+            for enc in b.queue[b.index:b.index + 1] + b.queue[max(0, b.index - 1):b.index]:
+                t = t or next((e for e in enc.enemies if e.name == name), None)
+        return t
+
+    def _stands(self, state: LootState, event: Mapping[str, Any], t: Fighter) -> None:
+        """A target the rules knocked out that the log says still stands: standing, as recorded."""
         if event.get("ko") is False and t.ko and not isinstance(t, Player) and t.health > 0:
             t.ko = False
         if isinstance(t, Player) and t.ko and t.health > 0 and not event.get("ko") and state.winner is None \
@@ -189,6 +213,10 @@ class Follow:
                     e.front = t.name
                     enc.excused.discard(e.name)
             state._cp, state._nxt = None, False
+
+    @staticmethod
+    def _felled(state: LootState, event: Mapping[str, Any], t: Fighter) -> None:
+        """A target the rules left standing that the log fells: felled, as recorded."""
         battle = state.battle
         now = battle.queue[battle.index] if battle is not None and battle.index < len(battle.queue) else None
         if now is None or not (event.get("ko") or t.health <= 0) or t.ko:
