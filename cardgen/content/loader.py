@@ -55,7 +55,7 @@ GAME_SPEC: dict[str, Opt] = {
     }),
     "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
     "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
-    "icons": Opt("map", default={}, doc="icons: name → {glyph (in text), color, draw (a pictogram alone)}"),
+    "icons": Opt("map", default={}, doc="icons: name → {glyph, color, draw (its pictogram), words (its glossary entry)}"),
     "fonts": Opt("map", default={}, doc="font roles → bundled font names"),
     "card_types": Opt("map", required=True, doc="card types: template, back, size, fields"),
     "printables": Opt("list", item=Opt("str"), required=True, doc="what `cardgen build` writes"),
@@ -111,10 +111,13 @@ COLLECTION_SPEC: dict[str, Opt] = {
 }
 
 
-ICON_SPEC = {"glyph": Opt("str", required=True, doc="the character standing for the icon in running text"),
+ICON_SPEC = {"glyph": Opt("str", required=True, doc="the character standing for the icon where it cannot be drawn "
+                          "(plain-text exports; an icon with no drawing)"),
              "color": Opt("color", default=None),
-             "draw": Opt("str", default=None, doc="a drawn pictogram (sword, shield, skull, …) printed where the "
-                         "icon stands alone: an icon element, a badge holding only the icon, an art placeholder")}
+             "draw": Opt("str", default=None, doc="the drawn pictogram (sword, shield, skull, …) printed wherever the "
+                         "icon stands: card and rulebook text, an icon element, a badge, an art placeholder"),
+             "words": Opt("str", default=None, doc="what the icon stands for, in the rulebook's Icons glossary "
+                          "(an icon with no words is left out of it)")}
 
 
 def checked_collections(raw: YDict, problems: Problems) -> dict[str, dict]:
@@ -208,7 +211,8 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     for name, idef in (v.get("icons") or {}).items():
         r = check_mapping(idef, ICON_SPEC, problems, f"icon '{name}'", colors, at=loc_of(raw.get("icons"), name))
         if r.ok:     # the drawing's name is checked with the layout's pictograms (builder.pipeline)
-            icons[name] = Icon(name, r.values["glyph"], r.values["color"], r.values.get("draw"), idef.at("draw"))
+            icons[name] = Icon(name, r.values["glyph"], r.values["color"], r.values.get("draw"), idef.at("draw"),
+                               r.values.get("words"))
     fonts = checked_fonts(v.get("fonts") or YDict(), problems)
     limits = {**DEFAULT_LIMITS, **(v.get("limits") or {})}
     params_file = root / "rules" / slug / "params.yaml"

@@ -99,8 +99,9 @@ class Icon:
     key: str
     glyph: str
     color: str | None
-    draw: str | None = None     # a drawn pictogram (cardgen.layout.pictograms) where the icon stands alone
+    draw: str | None = None     # its drawn pictogram (cardgen.layout.pictograms), wherever it stands
     draw_loc: Loc | None = None
+    words: str | None = None    # what it stands for (the rulebook's Icons glossary)
 
 
 @record

@@ -14,6 +14,7 @@ from cardgen.content.model import Icon
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.yamlsrc import unmojibake
 from cardgen.rulebook.typeset import Styles
+from cardgen.rulebook.inlineicons import drawable, markup
 
 if TYPE_CHECKING:       # the Converter's own chapter type: markdown.py builds on this mixin
     from cardgen.rulebook.markdown import Chapter
@@ -104,6 +105,8 @@ class InlineMixin:
             ic = self.icons.get(m.group(1))
             if ic is None:
                 return m.group(0)
+            if drawable(ic):
+                return markup(ic)
             color = f' color="{ic.color}"' if ic.color else ""
             return f'<font name="{self.st.sans}"{color}>{escape(ic.glyph)}</font>'
 

@@ -1,0 +1,59 @@
+"""A game's icons inline in rulebook text, drawn with the same pictogram code as its cards.
+
+A paragraph holds an icon as ``<onDraw>`` (reportlab calls back where the line places it)
+followed by no-break spaces that keep an em of room for it; :class:`IconCanvas` draws the
+pictogram in that room. The PDF's text has no character standing for the icon, only the spaces.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import quoteattr
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.content.model import Icon
+from cardgen.core.fonts import PT_MM
+from cardgen.layout.pictograms import DRAWINGS
+from cardgen.layout.pictograms import draw as draw_pictogram
+from cardgen.render.pdf import draw_items
+
+CALLBACK = "cardgen_icon"
+ROOM = "\u00a0" * 3     # three no-break spaces: 0.83 em of the body fonts, the icon's square and a margin
+_SIDE = 0.78            # the pictogram's side, in ems
+_ROOM_EM = 0.834
+
+
+def drawable(icon: Icon) -> bool:
+    """Whether the icon has a pictogram to draw inline (else its glyph stands in the text)."""
+    return icon.draw in DRAWINGS
+
+
+def markup(icon: Icon) -> str:
+    """Paragraph markup drawing ``icon``'s pictogram in the line."""
+    label = quoteattr(f"{icon.draw}|{icon.color or '#000000'}")
+    return f'<onDraw name="{CALLBACK}" label={label}/>{ROOM}'
+
+
+def draw_inline(canv: Canvas, _kind: str, label: str | None) -> None:
+    """The ``<onDraw>`` callback: the pictogram in the room the no-break spaces after it keep."""
+    info = getattr(canv, "_curr_tx_info", None)
+    if not label or info is None:
+        return
+    name, color = label.split("|", 1)
+    size = info["tx"]._fontsize or info["xs"].style.fontSize
+    side = size * _SIDE
+    x = info["cur_x"] + (size * _ROOM_EM - side) / 2
+    y = info["cur_y"] - size * 0.12
+    s = side * PT_MM
+    canv.saveState()
+    canv.translate(x, y)
+    draw_items(canv, draw_pictogram(name, s / 2, s / 2, s, color), s)
+    canv.restoreState()
+
+
+class IconCanvas(Canvas):
+    """A reportlab canvas that draws the icons of :func:`markup` (pass it as ``canvasmaker``)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.setNamedCB(CALLBACK, draw_inline)
