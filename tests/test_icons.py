@@ -16,6 +16,7 @@ import pytest
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph, SimpleDocTemplate
 
+from cardgen.boards.inlineicons import IconCanvas, markup
 from cardgen.content.loader import load_game
 from cardgen.content.model import Icon
 from cardgen.core.problems import Problems
@@ -23,7 +24,6 @@ from cardgen.layout.pictograms import DRAWINGS
 from cardgen.render.platypusfonts import SANS, register_fonts
 from cardgen.rulebook import glossary
 from cardgen.rulebook.glossary import glossary_icons
-from cardgen.rulebook.inlineicons import IconCanvas, markup
 from cardgen.rulebook.printable import Rulebook
 from tests.conftest import ROOT, run_cli
 from tests.player_text import games, player_pdfs

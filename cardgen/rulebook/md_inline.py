@@ -10,11 +10,11 @@ from xml.sax.saxutils import escape
 
 from markdown_it.tree import SyntaxTreeNode
 
+from cardgen.boards.inlineicons import drawable, markup
 from cardgen.content.model import Icon
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.yamlsrc import unmojibake
 from cardgen.rulebook.typeset import Styles
-from cardgen.rulebook.inlineicons import drawable, markup
 
 if TYPE_CHECKING:       # the Converter's own chapter type: markdown.py builds on this mixin
     from cardgen.rulebook.markdown import Chapter

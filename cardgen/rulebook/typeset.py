@@ -28,10 +28,10 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from cardgen.boards.inlineicons import IconCanvas
 from cardgen.core.record import record
 from cardgen.render.platypusfonts import SANS, SERIF, register_fonts
 from cardgen.rulebook.flowables import CardPicture, CardRow, Heading
-from cardgen.rulebook.inlineicons import IconCanvas
 
 MM = 72.0 / 25.4
 PAGE_MM = {"A4": (210.0, 297.0), "A5": (148.0, 210.0), "Letter": (215.9, 279.4), "half-letter": (139.7, 215.9)}

@@ -1,4 +1,4 @@
-"""A game's icons inline in rulebook text, drawn with the same pictogram code as its cards.
+"""A game's icons inline in platypus text (the rulebook, a game's own sheets), drawn with the same
 
 A paragraph holds an icon as ``<onDraw>`` (reportlab calls back where the line places it)
 followed by no-break spaces that keep an em of room for it; :class:`IconCanvas` draws the
@@ -7,7 +7,7 @@ pictogram in that room. The PDF's text has no character standing for the icon, o
 
 from __future__ import annotations
 
-from xml.sax.saxutils import quoteattr
+from xml.sax.saxutils import escape, quoteattr
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -16,6 +16,7 @@ from cardgen.core.fonts import PT_MM
 from cardgen.layout.pictograms import DRAWINGS
 from cardgen.layout.pictograms import draw as draw_pictogram
 from cardgen.render.pdf import draw_items
+from cardgen.scene import Rect
 
 CALLBACK = "cardgen_icon"
 ROOM = "\u00a0" * 3     # three no-break spaces: 0.83 em of the body fonts, the icon's square and a margin
@@ -34,6 +35,18 @@ def markup(icon: Icon) -> str:
     return f'<onDraw name="{CALLBACK}" label={label}/>{ROOM}'
 
 
+def swatch(color: str) -> str:
+    """Paragraph markup for a square of ``color`` in the line (a colour key)."""
+    return f'<onDraw name="{CALLBACK}" label={quoteattr("|" + color)}/>{ROOM}'
+
+
+def glyph_or_drawn(icon: Icon, color_attr: str = "color") -> str:
+    """``icon`` inline: its pictogram, or its glyph in its colour when it has none."""
+    if drawable(icon):
+        return markup(icon)
+    return f'<font {color_attr}="{icon.color or "#000000"}">{escape(icon.glyph)}</font>'
+
+
 def draw_inline(canv: Canvas, _kind: str, label: str | None) -> None:
     """The ``<onDraw>`` callback: the pictogram in the room the no-break spaces after it keep."""
     info = getattr(canv, "_curr_tx_info", None)
@@ -47,7 +60,10 @@ def draw_inline(canv: Canvas, _kind: str, label: str | None) -> None:
     s = side * PT_MM
     canv.saveState()
     canv.translate(x, y)
-    draw_items(canv, draw_pictogram(name, s / 2, s / 2, s, color), s)
+    if name:
+        draw_items(canv, draw_pictogram(name, s / 2, s / 2, s, color), s)
+    else:
+        draw_items(canv, [Rect(s * 0.1, s * 0.1, s * 0.8, s * 0.8, fill=color)], s)
     canv.restoreState()
 
 
