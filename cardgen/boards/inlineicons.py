@@ -7,6 +7,8 @@ pictogram in that room. The PDF's text has no character standing for the icon, o
 
 from __future__ import annotations
 
+import html
+import re
 from xml.sax.saxutils import escape, quoteattr
 
 from reportlab.pdfgen.canvas import Canvas
@@ -22,6 +24,7 @@ CALLBACK = "cardgen_icon"
 ROOM = "\u00a0" * 3     # three no-break spaces: 0.83 em of the body fonts, the icon's square and a margin
 _SIDE = 0.78            # the pictogram's side, in ems
 _ROOM_EM = 0.834
+_INLINE = re.compile(rf'<onDraw name="{CALLBACK}" label="[^"|]*\|[^"|]*\|([^"]*)"/>{ROOM}')
 
 
 def drawable(icon: Icon) -> bool:
@@ -31,13 +34,29 @@ def drawable(icon: Icon) -> bool:
 
 def markup(icon: Icon) -> str:
     """Paragraph markup drawing ``icon``'s pictogram in the line."""
-    label = quoteattr(f"{icon.draw}|{icon.color or '#000000'}")
+    label = quoteattr(f"{icon.draw}|{icon.color or '#000000'}|{icon.glyph}")
     return f'<onDraw name="{CALLBACK}" label={label}/>{ROOM}'
 
 
 def swatch(color: str) -> str:
     """Paragraph markup for a square of ``color`` in the line (a colour key)."""
-    return f'<onDraw name="{CALLBACK}" label={quoteattr("|" + color)}/>{ROOM}'
+    return f'<onDraw name="{CALLBACK}" label={quoteattr("|" + color + "|")}/>{ROOM}'
+
+
+def as_text(markup_: str) -> str:
+    """Paragraph markup with each inline icon as its glyph (the text a reader of the words
+    sees: a diff in a terminal) and each swatch as nothing."""
+    return _INLINE.sub(lambda m: html.unescape(m.group(1)), markup_)
+
+
+def by_glyph(icons: dict[str, Icon]) -> dict[str, Icon]:
+    """Drawable icons by their glyph (the first icon of a glyph), but for ASCII glyphs and the
+    bullet: to draw a glyph that reached text (a diff's words) as its pictogram again."""
+    out: dict[str, Icon] = {}
+    for ic in icons.values():
+        if drawable(ic) and len(ic.glyph) == 1 and not ic.glyph.isascii() and ic.glyph != "•":
+            out.setdefault(ic.glyph, ic)
+    return out
 
 
 def glyph_or_drawn(icon: Icon, color_attr: str = "color") -> str:
@@ -52,7 +71,7 @@ def draw_inline(canv: Canvas, _kind: str, label: str | None) -> None:
     info = getattr(canv, "_curr_tx_info", None)
     if not label or info is None:
         return
-    name, color = label.split("|", 1)
+    name, color, _glyph = label.split("|", 2)
     size = info["tx"]._fontsize or info["xs"].style.fontSize
     side = size * _SIDE
     x = info["cur_x"] + (size * _ROOM_EM - side) / 2
