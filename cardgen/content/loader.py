@@ -52,6 +52,9 @@ GAME_SPEC: dict[str, Opt] = {
         "ink_saver": Opt("bool", default=False, doc="card backs as a light tint with an outline (saves ink)"),
         "layout": Opt("enum", choices=("duplex", "fold"), default="duplex", doc="fold: each card's front and "
                       "back side by side on one side of the paper, to fold and glue (no duplex printing)"),
+        "boards": Opt("enum", choices=("tiled", "poster"), default="tiled", doc="tiled: a board or mat larger "
+                      "than the paper is split over sheets to tape together; poster: each is one page of its "
+                      "own size, true scale, for a copy shop's large-format printer"),
     }),
     "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
     "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
@@ -196,7 +199,8 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                              origin={k: "game" if isinstance(raw.get("print"), dict) and k in raw["print"]
                                      else "built-in" for k in ("paper", "duplex", "offset", "margin")},
                              card_numbers=pr.get("card_numbers", True) is not False, ink_saver=pr.get("ink_saver") is True,
-                             layout="fold" if pr.get("layout") == "fold" else "duplex")
+                             layout="fold" if pr.get("layout") == "fold" else "duplex",
+                             boards="poster" if pr.get("boards") == "poster" else "tiled")
     sizes: dict[str, tuple[float, float]] = {}
     bad_sizes: set = set()          # reported: the card types using them, and their cards, are not again
     broken_types: set = set()

@@ -90,6 +90,7 @@ class PrintSettings:
     card_numbers: bool = True    # each front's number in the set and edition ("23/60 · v1.0")
     ink_saver: bool = False      # backs drawn as a light tint with an outline, not full-bleed colour
     layout: str = "duplex"       # "fold": front and back side by side on one side, a fold line between
+    boards: str = "tiled"        # "poster": each board or mat one page of its own size (no tiling)
 
 
 @record
