@@ -140,3 +140,16 @@ def test_an_icon_in_rulebook_text_is_drawn_in_its_room(tmp_path):
         top, bottom = min(s["top"] for s in shapes), max(s["bottom"] for s in shapes)
         assert one["x1"] <= x0 + 0.5 and x1 <= health["x0"] + 0.5, (one, (x0, x1), health)
         assert one["top"] - 2 <= top and bottom <= one["bottom"] + 2
+
+
+def test_a_token_face_draws_a_game_icon_and_an_unknown_one_is_reported_at_its_line(game_copy):
+    g = game_copy("dino_battles")
+    line = g.edit("maps/dino_battles/tokens.yaml", "icon: wound,", "icon: wounds,")
+    code, probs = g.validate()
+    assert code == 1
+    hit = [p for p in probs if p["rule"] == "ICON-UNKNOWN"]
+    assert len(hit) == 1 and hit[0]["file"].endswith("tokens.yaml") and hit[0]["line"] == line, probs
+    assert "wound" in (hit[0].get("hint") or "")
+    g.edit("maps/dino_battles/tokens.yaml", "icon: wounds,", "icon: wound,")         # the legal twin
+    code, probs = g.validate()
+    assert code == 0, probs
