@@ -33,7 +33,7 @@ def drawable(icon: Icon) -> bool:
 
 
 def markup(icon: Icon) -> str:
-    """Paragraph markup drawing ``icon``'s pictogram in the line."""
+    """Paragraph markup drawing ``icon``'s pictogram in the line, at the size of its text."""
     label = quoteattr(f"{icon.draw}|{icon.color or '#000000'}|{icon.glyph}")
     return f'<onDraw name="{CALLBACK}" label={label}/>{ROOM}'
 
