@@ -64,8 +64,8 @@ def test_an_element_not_marked_as_rules_text_keeps_the_6_pt_floor(game_copy):
 @pytest.mark.parametrize("size, warned", [(5, True), (6, False)])
 def test_a_badge_label_under_6_pt(game_copy, size, warned):
     g = game_copy("bone_wars")
-    line = g.edit(PART, "label: \"{{ params.stats.hp.name | upper }}\",\n       label_size: 6,",
-                  f"label: \"{{{{ params.stats.hp.name | upper }}}}\",\n       label_size: {size},") + 1
+    line = g.edit(PART, "label: \"{hp} {{ params.stats.hp.name | upper }}\",\n       label_size: 6,",
+                  f"label: \"{{hp}} {{{{ params.stats.hp.name | upper }}}}\",\n       label_size: {size},") + 1
     _, probs = g.validate()
     small = _small(probs)
     assert bool(small) == warned, probs

@@ -157,7 +157,7 @@ def test_card_types_with_a_letter_once_now_draw_their_type():
 
 def test_an_unknown_drawing_is_reported_at_its_line(game_copy):
     g = game_copy("loot_battles")
-    line = g.edit("rules/loot_battles/game.yaml", "draw: crossed_swords}", "draw: crosed_swords}")
+    line = g.edit("rules/loot_battles/game.yaml", "draw: crossed_swords,", "draw: crosed_swords,")
     code, probs = g.validate()
     assert code == 1 and has_problem(probs, "ICON-DRAWING", "game.yaml", line), probs
     p = next(p for p in probs if p["rule"] == "ICON-DRAWING")

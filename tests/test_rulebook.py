@@ -82,7 +82,7 @@ def test_outline_and_internal_links(built):
     entries = outline(reader)
     tops = [t for lvl, t, _ in entries if lvl == 0]
     assert tops == ["Contents", "Welcome to Loot & Battles", "Setting up", "Playing a Battle", "Enemies",
-                    "Loot", "Glossary", "Clarifications", "Changes since v0.9"]
+                    "Loot", "Glossary", "Clarifications", "Icons", "Changes since v0.9"]
     assert any(lvl == 2 for lvl, _, _ in entries)                       # h3 headings are bookmarked too
     pages = [p for _, _, p in entries]
     assert pages == sorted(pages)

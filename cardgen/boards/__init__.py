@@ -21,12 +21,25 @@ from cardgen.core.problems import Problems
 from cardgen.layout.legibility import MIN_PT, describe, small_texts
 from cardgen.render.pdf import render
 from cardgen.render.svg import render_page
-from cardgen.scene import Document, Page
+from cardgen.scene import Document, Page, translate
 
 __all__ = ["check_game", "build_maps", "build_board", "build_mats", "build_tokens", "build_reference", "PRINTABLES"]
 
 
+POSTER_MARGIN = 5.0        # mm of blank paper round a poster board (a copy shop trims to it)
+
+
+def poster_page(board: Board) -> Page:
+    """The whole board on one page of its own size plus a margin, true scale: its trim box the
+    board's edge."""
+    m = POSTER_MARGIN
+    return Page(board.w + 2 * m, board.h + 2 * m, translate(board.items, m, m),
+                trim_box=(m, m, board.w, board.h))
+
+
 def _tile(board: Board, game, fonts, problems: Problems, loc) -> list[Page] | None:
+    if game.print.boards == "poster":
+        return [poster_page(board)]
     try:
         pages, _ = tile_document_pages(board, game.print.page_w, game.print.page_h, fonts)
     except TilingError as e:

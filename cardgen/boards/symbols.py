@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 
+from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.layout.pictograms import DRAWINGS
+from cardgen.layout.pictograms import draw as draw_pictogram
 from cardgen.scene import Circle, Line, Polygon, Rect
 
 SYMBOLS = ("none", "star", "bolt", "drop", "cross", "dagger", "chain", "burst", "slashes", "shield", "crown",
@@ -19,8 +22,27 @@ def _star(cx, cy, r, n=5, inner=0.45) -> list:
     return pts
 
 
-def symbol_items(kind: str, cx: float, cy: float, s: float, ink: str) -> list:
-    """A small vector symbol of size ``s`` centred on (cx, cy)."""
+ICON_MARK = "icon:"  # a face's symbol that is a game icon's pictogram: "icon:<drawing>"
+
+
+def icon_symbol(name: str | None, game, problems: Problems, at: Loc | None) -> str | None:
+    """A token face's ``icon:`` as its symbol (``icon:<drawing>``), drawn with the pictogram the
+    cards draw; ICON-UNKNOWN for an icon the game lacks or that has no drawing."""
+    if name is None:
+        return None
+    ic = game.icons.get(name)
+    if ic is None or ic.draw not in DRAWINGS:
+        problems.error("ICON-UNKNOWN", f"token face: unknown icon '{name}' (an icon of game.yaml with a drawing)",
+                       at, hint=did_you_mean(name, [k for k, i in game.icons.items() if i.draw in DRAWINGS]))
+        return None
+    return ICON_MARK + ic.draw
+
+
+def symbol_items(kind: str, cx: float, cy: float, s: float, ink: str, paper: str = "#ffffff") -> list:
+    """A small vector symbol of size ``s`` centred on (cx, cy) (a game icon's pictogram for
+    ``icon:<drawing>``, its cut-outs in ``paper``)."""
+    if kind.startswith(ICON_MARK):
+        return draw_pictogram(kind[len(ICON_MARK):], cx, cy, s, ink, paper)
     h = s / 2
     if kind == "star":
         return [Polygon(tuple(_star(cx, cy, h)), ink, None, 0)]

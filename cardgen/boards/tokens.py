@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 
 from cardgen.boards import common
-from cardgen.boards.symbols import SYMBOLS, symbol_items
+from cardgen.boards.symbols import SYMBOLS, icon_symbol, symbol_items
 from cardgen.boards.tiling import MARGIN, printable_area
 from cardgen.content.loader import DEFAULT_LIMITS
 from cardgen.core.fonts import METRICS
@@ -32,6 +32,7 @@ FACE_SPEC = {
     "label": Opt("str", default=None, doc="printed name (default: the token's name)"),
     "value": Opt("str", default=None, doc="a big number or letter in the middle"),
     "symbol": Opt("enum", choices=SYMBOLS, default=None),
+    "icon": Opt("str", default=None, doc="a game icon (game.yaml icons), drawn with its pictogram as on the cards"),
     "color": Opt("color", default=None, doc="background"),
     "ink": Opt("color", default=None, doc="text and symbol colour"),
 }
@@ -104,8 +105,9 @@ def _face(raw: dict | None, base: Face, game, problems: Problems) -> Face | None
     if not r.ok:
         return None
     v = r.values
-    value = v["value"] if v["value"] is not None else (None if v["symbol"] is not None else base.value)
-    symbol = v["symbol"] if v["symbol"] is not None else ("none" if v["value"] is not None else base.symbol)
+    mark = icon_symbol(v["icon"], game, problems, raw.at("icon") if isinstance(raw, YDict) else None) or v["symbol"]
+    value = v["value"] if v["value"] is not None else (None if mark is not None else base.value)
+    symbol = mark if mark is not None else ("none" if v["value"] is not None else base.symbol)
     return Face(v["label"] if v["label"] is not None else base.label, value, symbol,
                 v["color"] or base.color, v["ink"] or base.ink)
 
@@ -169,7 +171,8 @@ def load(path: Path, doc: YDict, game, problems: Problems) -> Sheet | None:
                 continue
             count *= factor
         name = name or t["id"]
-        front = Face(t["label"] if t["label"] is not None else name, t["value"], t["symbol"] or "none",
+        mark = icon_symbol(t["icon"], game, problems, raw.at("icon") if isinstance(raw, YDict) else None) or t["symbol"]
+        front = Face(t["label"] if t["label"] is not None else name, t["value"], mark or "none",
                      t["color"] or v["color"], t["ink"] or v["ink"])
         back_raw = raw.get("back") if raw.get("back") is not None else td.get("back")
         back = _face(back_raw, front, game, problems)
@@ -253,7 +256,7 @@ def face_items(t: TokenDef, face: Face, x: float, y: float, fonts: dict[str, str
         out.append(Text(cx, vy, face.value, fonts["bold"], vs, face.ink, "center"))
     elif face.symbol and face.symbol != "none":
         out += symbol_items(face.symbol, cx, cy - (s * 0.1 if has_label else 0), s * (0.42 if has_label else 0.55),
-                            face.ink)
+                            face.ink, face.color)
     if has_label:
         inner = s * (0.7 if t.shape == "round" else 0.8)     # the chord of a round token at the label's line
         ls = _fit(face.label, fonts["bold"], max(MIN_PT, s * 0.3), inner)   # under MIN_PT: TEXT-SMALL

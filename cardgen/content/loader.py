@@ -52,10 +52,13 @@ GAME_SPEC: dict[str, Opt] = {
         "ink_saver": Opt("bool", default=False, doc="card backs as a light tint with an outline (saves ink)"),
         "layout": Opt("enum", choices=("duplex", "fold"), default="duplex", doc="fold: each card's front and "
                       "back side by side on one side of the paper, to fold and glue (no duplex printing)"),
+        "boards": Opt("enum", choices=("tiled", "poster"), default="tiled", doc="tiled: a board or mat larger "
+                      "than the paper is split over sheets to tape together; poster: each is one page of its "
+                      "own size, true scale, for a copy shop's large-format printer"),
     }),
     "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
     "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
-    "icons": Opt("map", default={}, doc="icons: name → {glyph (in text), color, draw (a pictogram alone)}"),
+    "icons": Opt("map", default={}, doc="icons: name → {glyph, color, draw (its pictogram), words (its glossary entry)}"),
     "fonts": Opt("map", default={}, doc="font roles → bundled font names"),
     "card_types": Opt("map", required=True, doc="card types: template, back, size, fields"),
     "printables": Opt("list", item=Opt("str"), required=True, doc="what `cardgen build` writes"),
@@ -111,10 +114,13 @@ COLLECTION_SPEC: dict[str, Opt] = {
 }
 
 
-ICON_SPEC = {"glyph": Opt("str", required=True, doc="the character standing for the icon in running text"),
+ICON_SPEC = {"glyph": Opt("str", required=True, doc="the character standing for the icon where it cannot be drawn "
+                          "(plain-text exports; an icon with no drawing)"),
              "color": Opt("color", default=None),
-             "draw": Opt("str", default=None, doc="a drawn pictogram (sword, shield, skull, …) printed where the "
-                         "icon stands alone: an icon element, a badge holding only the icon, an art placeholder")}
+             "draw": Opt("str", default=None, doc="the drawn pictogram (sword, shield, skull, …) printed wherever the "
+                         "icon stands: card and rulebook text, an icon element, a badge, an art placeholder"),
+             "words": Opt("str", default=None, doc="what the icon stands for, in the rulebook's Icons glossary "
+                          "(an icon with no words is left out of it)")}
 
 
 def checked_collections(raw: YDict, problems: Problems) -> dict[str, dict]:
@@ -193,7 +199,8 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                              origin={k: "game" if isinstance(raw.get("print"), dict) and k in raw["print"]
                                      else "built-in" for k in ("paper", "duplex", "offset", "margin")},
                              card_numbers=pr.get("card_numbers", True) is not False, ink_saver=pr.get("ink_saver") is True,
-                             layout="fold" if pr.get("layout") == "fold" else "duplex")
+                             layout="fold" if pr.get("layout") == "fold" else "duplex",
+                             boards="poster" if pr.get("boards") == "poster" else "tiled")
     sizes: dict[str, tuple[float, float]] = {}
     bad_sizes: set = set()          # reported: the card types using them, and their cards, are not again
     broken_types: set = set()
@@ -208,7 +215,8 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     for name, idef in (v.get("icons") or {}).items():
         r = check_mapping(idef, ICON_SPEC, problems, f"icon '{name}'", colors, at=loc_of(raw.get("icons"), name))
         if r.ok:     # the drawing's name is checked with the layout's pictograms (builder.pipeline)
-            icons[name] = Icon(name, r.values["glyph"], r.values["color"], r.values.get("draw"), idef.at("draw"))
+            icons[name] = Icon(name, r.values["glyph"], r.values["color"], r.values.get("draw"), idef.at("draw"),
+                               r.values.get("words"))
     fonts = checked_fonts(v.get("fonts") or YDict(), problems)
     limits = {**DEFAULT_LIMITS, **(v.get("limits") or {})}
     params_file = root / "rules" / slug / "params.yaml"

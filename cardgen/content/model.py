@@ -90,6 +90,7 @@ class PrintSettings:
     card_numbers: bool = True    # each front's number in the set and edition ("23/60 · v1.0")
     ink_saver: bool = False      # backs drawn as a light tint with an outline, not full-bleed colour
     layout: str = "duplex"       # "fold": front and back side by side on one side, a fold line between
+    boards: str = "tiled"        # "poster": each board or mat one page of its own size (no tiling)
 
 
 @record
@@ -99,8 +100,9 @@ class Icon:
     key: str
     glyph: str
     color: str | None
-    draw: str | None = None     # a drawn pictogram (cardgen.layout.pictograms) where the icon stands alone
+    draw: str | None = None     # its drawn pictogram (cardgen.layout.pictograms), wherever it stands
     draw_loc: Loc | None = None
+    words: str | None = None    # what it stands for (the rulebook's Icons glossary)
 
 
 @record

@@ -6,7 +6,8 @@ import math
 import re
 
 MM_PER = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
-PAPER_MM = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4), "A3": (297.0, 420.0), "A5": (148.0, 210.0)}
+PAPER_MM = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4), "A3": (297.0, 420.0), "A5": (148.0, 210.0),
+            "Tabloid": (279.4, 431.8)}
 MAX_LENGTH_MM = 10_000.0     # ten metres: no sheet, card or board is larger; NaN and infinity never pass
 _LEN = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt)?\s*$")
 

@@ -1,7 +1,7 @@
 """Wrap and shrink text to fit a box; report what cannot fit instead of clipping it.
 
 Markup in text values: ``**bold**``, ``*italic*``, ``{icon}`` for a game icon
-(e.g. ``{melee}`` → ■), a newline for a new paragraph. ``{{`` is left to Jinja.
+(drawn as its pictogram when it has one, else its glyph), a newline for a new paragraph. ``{{`` is left to Jinja.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Literal
 
 from cardgen.core.fonts import METRICS, PT_MM
 from cardgen.core.record import record
+from cardgen.layout.pictograms import DRAWINGS
 
 _TOKEN = re.compile(r"\*\*|\*|\{([a-z0-9_]+)\}|[^*{]+|\{|\*")
 
@@ -24,8 +25,10 @@ class Run:
     text: str
     style: str            # regular | bold | italic | bolditalic
     color: str | None     # None: the box's colour
+    draw: str | None = None   # a pictogram drawn in the run's place (``text`` then only sets its width)
 
 
+ICON_ROOM = "M"      # the width a drawn icon takes in a line of text: an em, near enough
 _SPACE_RUNS = {st: Run(" ", st, None) for st in ("regular", "bold", "italic", "bolditalic")}
 _RUNS: dict[str, dict[str, Run]] = {}      # style → word → its Run (runs are immutable: shared)
 _PER_SIZE: dict[tuple, tuple] = {}         # (id of a fonts map, size) → (the map, space widths, width tables)
@@ -89,7 +92,8 @@ def parse(text: str, icons: dict, base_bold: bool = False,
                 if ic is None:
                     unknown.append(m.group(1))
                     continue
-                cur.append(Run(ic.glyph, _style(bold, italic), ic.color))
+                drawn = ic.draw if ic.draw in DRAWINGS else None
+                cur.append(Run(ICON_ROOM if drawn else ic.glyph, _style(bold, italic), ic.color, drawn))
                 continue
             parts = re.split(r"( +)", tok)
             for part in parts:

@@ -10,6 +10,7 @@ from xml.sax.saxutils import escape
 
 from markdown_it.tree import SyntaxTreeNode
 
+from cardgen.boards.inlineicons import by_glyph, drawable, markup
 from cardgen.content.model import Icon
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.yamlsrc import unmojibake
@@ -97,6 +98,10 @@ class InlineMixin:
         """Plain text → Paragraph markup: escaped, {icon}s drawn, glyphs and mojibake checked."""
         self._check_text(s, where)
         esc = escape(s)
+        if icons and not esc.isascii():       # an icon's glyph that reached the text (a diff's words): drawn
+            glyphs = by_glyph(self.icons)
+            if any(c in glyphs for c in esc):
+                esc = "".join(markup(glyphs[c]) if c in glyphs else c for c in esc)
         if not icons or "{" not in esc:
             return esc
 
@@ -104,6 +109,8 @@ class InlineMixin:
             ic = self.icons.get(m.group(1))
             if ic is None:
                 return m.group(0)
+            if drawable(ic):
+                return markup(ic)
             color = f' color="{ic.color}"' if ic.color else ""
             return f'<font name="{self.st.sans}"{color}>{escape(ic.glyph)}</font>'
 

@@ -17,9 +17,14 @@ from reportlab.platypus import (
     Table,
 )
 
+from cardgen.boards.inlineicons import drawable
+from cardgen.boards.inlineicons import markup as icon_markup
 from cardgen.rulebook.flowables import FullWidth, GroupedTable
 from cardgen.rulebook.md_inline import InlineMixin, plain_text
 from cardgen.rulebook.typeset import Styles
+
+_LONE_ICON = re.compile(r"^\s*\{([a-z0-9_]+)\}\s*$")
+LONE_SCALE = 1.9          # a table cell holding one icon alone draws it this many times the text's size
 
 
 class TablesMixin(InlineMixin):
@@ -74,6 +79,12 @@ class TablesMixin(InlineMixin):
                 al = aligns[c] if c < len(aligns) else TA_LEFT
                 style = ParagraphStyle(f"{base.name}-{al}", parent=base, alignment=al)
                 markup = self.inline(cell.children[0]) if cell.children else ""
+                lone = _LONE_ICON.match(plain_text(cell))
+                ic = self.icons.get(lone.group(1)) if lone and r >= len(head_rows) else None
+                if ic is not None and drawable(ic):      # a cell that is one icon (a glossary): drawn large
+                    markup = icon_markup(ic)
+                    style = ParagraphStyle(f"{base.name}-{al}-icon", parent=style, fontSize=base.fontSize * LONE_SCALE,
+                                           leading=base.fontSize * LONE_SCALE * 1.1)
                 row.append(Paragraph(markup, style))
                 prow.append(plain_text(cell))
             while len(row) < ncols:

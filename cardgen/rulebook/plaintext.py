@@ -16,6 +16,7 @@ from dataclasses import field
 
 from reportlab.platypus import Flowable, KeepTogether, ListFlowable, ListItem, Paragraph, Preformatted, Table
 
+from cardgen.boards.inlineicons import as_text
 from cardgen.core.problems import safe
 from cardgen.core.record import record
 from cardgen.rulebook.flowables import CardRow, FullWidth, Heading
@@ -59,7 +60,7 @@ _SPACE = re.compile(r"\s+")
 
 def markup_text(markup: str) -> str:
     """Paragraph markup → the words it prints (a footnote mark as ``[1]``)."""
-    s = _SUPER.sub(lambda m: f"[{_TAG.sub('', m.group(1))}]", markup)
+    s = _SUPER.sub(lambda m: f"[{_TAG.sub('', m.group(1))}]", as_text(markup))
     s = _BREAK.sub(" ", s)
     s = _TAG.sub("", s)
     return safe(_SPACE.sub(" ", html.unescape(s)).strip())

@@ -17,7 +17,7 @@ from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.layout.card import CardLayout
 from cardgen.layout.legibility import texts
 from cardgen.rulebook import booklet as _booklet
-from cardgen.rulebook import notes
+from cardgen.rulebook import glossary, notes
 from cardgen.rulebook.changelog import changes_markdown
 from cardgen.rulebook.diff import Change, diff
 from cardgen.rulebook.flowables import CardPicture, expand
@@ -73,6 +73,9 @@ class Rulebook:
                     continue
                 if out is not None:
                     out.append(parse(rendered, self.problems, i))
+            icons = glossary.chapter(self.game_of(version))
+            if out is not None and icons is not None:
+                out.append(parse(icons, self.problems, len(out)))
             quoted = notes.chapter(self.game, self.problems) if self.designer and version.current else None
             if out is not None and quoted is not None:
                 out.append(parse(quoted, self.problems, len(out)))

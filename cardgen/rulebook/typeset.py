@@ -28,6 +28,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from cardgen.boards.inlineicons import IconCanvas
 from cardgen.core.record import record
 from cardgen.render.platypusfonts import SANS, SERIF, register_fonts
 from cardgen.rulebook.flowables import CardPicture, CardRow, Heading
@@ -248,7 +249,7 @@ def typeset(story_body: list[Flowable], spec: PageSpec, st: Styles, meta: dict,
     story += [NextPageTemplate("body"), PageBreak()]
     story += contents(st)
     story += story_body
-    doc.multiBuild(story, maxPasses=12)
+    doc.multiBuild(story, maxPasses=12, canvasmaker=IconCanvas)
     return buf.getvalue(), list(doc.placed)
 
 

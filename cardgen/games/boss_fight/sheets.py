@@ -23,6 +23,8 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from cardgen.boards.inlineicons import IconCanvas, glyph_or_drawn
+from cardgen.boards.inlineicons import swatch as inline_swatch
 from cardgen.content import collection_files as cols
 from cardgen.content.constraints import Entry
 from cardgen.content.model import Game
@@ -80,7 +82,7 @@ def _markup(game: Game, text: str) -> str:
         ic = game.icons.get(m.group(1))
         if ic is None:
             return m.group(0)
-        return f'<font color="{ic.color or "#000000"}">{_esc(ic.glyph)}</font>'
+        return glyph_or_drawn(ic)
     return re.sub(r"\{([a-z0-9_]+)\}", icon, s)
 
 
@@ -165,7 +167,7 @@ def build_card_list(laid, **_opts) -> dict[str, bytes]:
                              f"{sum(c.copies for c in game.cards)} printed. Points are what a card costs a side "
                              f"(the beginner Points Limit is {params.get('points_limit')}); action cards cost "
                              "nothing.", st["sub"])]
-    icon = {k: f'<font color="{v.color or "#000000"}">{_esc(v.glyph)}</font>' for k, v in game.icons.items()}
+    icon = {k: glyph_or_drawn(v) for k, v in game.icons.items()}
 
     def of(set_key, type_key):
         return sorted((c for c in game.cards if c.get("set") == set_key and c.type == type_key),
@@ -224,7 +226,8 @@ def build_card_list(laid, **_opts) -> dict[str, bytes]:
             story.append(_table(game, st, head, [row(c) for c in cards], widths, set_key))
     buf = io.BytesIO()
     doc = _doc(game, buf, f"{game.title} — Card List", "card list")
-    doc.build(story, onFirstPage=_footer(game, "Card List"), onLaterPages=_footer(game, "Card List"))
+    doc.build(story, onFirstPage=_footer(game, "Card List"), onLaterPages=_footer(game, "Card List"),
+              canvasmaker=IconCanvas)
     return {"card-list.pdf": buf.getvalue()}
 
 
@@ -291,7 +294,8 @@ def build_presets(laid, **_opts) -> dict[str, bytes]:
         story.append(Paragraph("No presets.", st["base"]))
     buf = io.BytesIO()
     doc = _doc(game, buf, f"{game.title} — Presets", "preset reference sheets")
-    doc.build(story, onFirstPage=_footer(game, "Presets"), onLaterPages=_footer(game, "Presets"))
+    doc.build(story, onFirstPage=_footer(game, "Presets"), onLaterPages=_footer(game, "Presets"),
+              canvasmaker=IconCanvas)
     return {"presets.pdf": buf.getvalue()}
 
 
@@ -344,7 +348,7 @@ def _sheet(game, st, params, path, b: Build, scratch: Problems, KeepTogether, Pa
         out.append(Diagram(items, 80, 52))
         rows = []
         for k, p in enumerate(b.pieces):
-            swatch = f"<font color='{PIECE_TINTS[k % len(PIECE_TINTS)]}'>■</font>" if p.cells else "·"
+            swatch = inline_swatch(PIECE_TINTS[k % len(PIECE_TINTS)]) if p.cells else "·"
             role = p.label.replace("_", " ").title()      # the piece's role in the build, as players say it
             rows.append([f"{swatch} <b>{_esc(role if role.lower() != p.card.name.lower() else '')}</b>",
                          _esc(p.card.name),
@@ -370,7 +374,7 @@ def _sheet(game, st, params, path, b: Build, scratch: Problems, KeepTogether, Pa
             c = h.card
             assert c is not None                # a party's characters are its hero cards
             ic = game.icons.get(c.get("constitution"))
-            glyph = f"<font color='{ic.color}'>{_esc(ic.glyph)}</font> " if ic else ""
+            glyph = f"{glyph_or_drawn(ic)} " if ic else ""
             block = [Paragraph(f"{glyph}{_esc(c.name)}, {_esc(c.get('title'))} — "
                                f"{_esc((consts.get(c.get('constitution')) or {}).get('name', ''))} · "
                                f"{c.get('points')} points", st["h1"])]

@@ -16,7 +16,7 @@ from cardgen.scene import Circle, Polygon, Rect
 
 SPEC = {
     "r": Opt("length", default=4.5, doc="half the badge's size"),
-    "shape": Opt("enum", choices=("circle", "square", "diamond", "hexagon", "shield"), default="circle"),
+    "shape": Opt("enum", choices=("circle", "square", "diamond", "hexagon", "shield", "triangle"), default="circle"),
     "fill": Opt("color", default="#ffffff"), "stroke": Opt("color", default="#000000"),
     "stroke_width": Opt("length", default=0.35),
     "value": Opt("str", required=True, doc="the number or symbol shown"),
@@ -52,6 +52,9 @@ def shape(kind, cx, cy, r, fill, stroke, width):
         pts = tuple((cx + r * math.cos(math.radians(60 * k)), cy + r * math.sin(math.radians(60 * k)))
                     for k in range(6))
         return Polygon(pts, fill, stroke, width)
+    if kind == "triangle":          # point up, its centroid on (cx, cy): a d4
+        return Polygon(((cx, cy - 1.3 * r), (cx + 1.3 * r, cy + 0.95 * r), (cx - 1.3 * r, cy + 0.95 * r)),
+                       fill, stroke, width)
     pts = ((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + 0.2 * r), (cx, cy + r), (cx - r, cy + 0.2 * r))
     return Polygon(pts, fill, stroke, width)
 
@@ -67,7 +70,8 @@ def draw(v, ctx):
         return out + _label(v, ctx, cx, cy, r)
     tv = {"text": v["value"], "font": "bold", "size": v["size"], "min_size": min(6.0, v["size"]),
           "color": v["color"], "align": "center", "valign": "middle", "leading": 1.0}
-    out += layout_text(tv, ctx, cx - r * 0.9, cy - r * 0.8, r * 1.8, r * 1.6)
+    dy = r * 0.3 if v["shape"] == "triangle" else 0.0      # a triangle's room is low down
+    out += layout_text(tv, ctx, cx - r * 0.9, cy - r * 0.8 + dy, r * 1.8, r * 1.6)
     return out + _label(v, ctx, cx, cy, r)
 
 

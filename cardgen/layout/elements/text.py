@@ -4,10 +4,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.content.icontext import positions
-from cardgen.core.fonts import drawable, glyphs_checked, missing_glyphs
+from cardgen.core.fonts import PT_MM, drawable, glyphs_checked, missing_glyphs
 from cardgen.core.options import Opt
 from cardgen.core.problems import did_you_mean
 from cardgen.layout.elements.base import TextSizes
+from cardgen.layout.pictograms import draw as draw_pictogram
 from cardgen.layout.textfit import fit, fit_plain
 from cardgen.scene import Rect, Text
 
@@ -109,6 +110,15 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
             if run.text == " ":
                 if pending:
                     pending[1] += " "
+                cx += rw
+                continue
+            if run.draw:         # an icon: its pictogram, an em square on the line's x-height
+                if pending:
+                    out.append(Text(pending[0], base, pending[1].rstrip(" "), pending[2], f.size, pending[3]))
+                    pending = []
+                em = f.size * PT_MM
+                out.extend(draw_pictogram(run.draw, cx + rw / 2, base - em * 0.34, min(rw, em * 0.82),
+                                          run.color or v["color"]))
                 cx += rw
                 continue
             font = fonts[run.style]

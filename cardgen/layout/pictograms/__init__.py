@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cardgen.layout.pictograms import arms, beasts
+from cardgen.layout.pictograms import arms, beasts, marks
 from cardgen.layout.pictograms.pen import Pen
 
 Drawing = Callable[[Pen], None]
@@ -20,6 +20,9 @@ _MODULES = {
            "gear", "bolt", "infinity", "crown", "helmet", "scales", "chest", "banner", "swerve"),
     beasts: ("rat", "long_limbs", "footprint", "fangs", "skull", "ribcage", "bone", "tail", "dinosaur", "tombstone",
              "rubble"),
+    marks: ("heart", "dumbbell", "book", "eye", "socket", "anvil", "paw", "sun", "moon", "chevrons", "wing", "wave",
+            "spear", "warning", "die", "hourglass", "pyramid", "puck", "net", "back_arrow", "spiral", "drop", "slashes", "spikes",
+            "leaf"),
 }
 
 
