@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from reportlab.pdfgen.canvas import Canvas
@@ -89,6 +90,6 @@ def draw_inline(canv: Canvas, _kind: str, label: str | None) -> None:
 class IconCanvas(Canvas):
     """A reportlab canvas that draws the icons of :func:`markup` (pass it as ``canvasmaker``)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.setNamedCB(CALLBACK, draw_inline)

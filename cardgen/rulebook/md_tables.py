@@ -49,6 +49,29 @@ class TablesMixin(InlineMixin):
         self.problems.error("RULEBOOK-TABLE", f"broken table: {why}", loc)
         return True
 
+    def _check_rows(self, body_rows: list[SyntaxTreeNode], ncols: int) -> None:
+        """RULEBOOK-TABLE: a body row with more or fewer cells than the header."""
+        out_lines = self.ch.rendered.out_lines()
+        for tr in body_rows:
+            if not tr.map:
+                continue
+            n = len(split_row(out_lines[tr.map[0]]))
+            if n != ncols:
+                what = "the extra cells would be lost" if n > ncols else "the missing cells would be blank"
+                self.problems.error("RULEBOOK-TABLE", f"broken table: this row has {n} cell(s), the header "
+                                    f"has {ncols}; {what}", self.ch.loc(tr.map[0]))
+
+    def _cell(self, cell: SyntaxTreeNode, markup: str, style: ParagraphStyle, base: ParagraphStyle,
+              body: bool) -> Paragraph:
+        """A cell's paragraph; a body cell that is one icon (a glossary's) is drawn large."""
+        lone = _LONE_ICON.match(plain_text(cell))
+        ic = self.icons.get(lone.group(1)) if lone and body else None
+        if ic is not None and drawable(ic):
+            markup = icon_markup(ic)
+            style = ParagraphStyle(f"{style.name}-icon", parent=style, fontSize=base.fontSize * LONE_SCALE,
+                                   leading=base.fontSize * LONE_SCALE * 1.1)
+        return Paragraph(markup, style)
+
     def table(self, node: SyntaxTreeNode) -> list[Flowable]:
         st = self.st
         thead = next((c for c in node.children if c.type == "thead"), None)
@@ -56,16 +79,7 @@ class TablesMixin(InlineMixin):
         head_rows = thead.children if thead else []
         body_rows = tbody.children if tbody else []
         ncols = len(head_rows[0].children) if head_rows else 0
-        out_lines = self.ch.rendered.out_lines()
-        for tr in body_rows:
-            if not tr.map:
-                continue
-            raw = out_lines[tr.map[0]]
-            n = len(split_row(raw))
-            if n != ncols:
-                what = "the extra cells would be lost" if n > ncols else "the missing cells would be blank"
-                self.problems.error("RULEBOOK-TABLE", f"broken table: this row has {n} cell(s), the header "
-                                    f"has {ncols}; {what}", self.ch.loc(tr.map[0]))
+        self._check_rows(body_rows, ncols)
         aligns = []
         for th in head_rows[0].children if head_rows else []:
             style = str(th.attrs.get("style", ""))
@@ -79,13 +93,7 @@ class TablesMixin(InlineMixin):
                 al = aligns[c] if c < len(aligns) else TA_LEFT
                 style = ParagraphStyle(f"{base.name}-{al}", parent=base, alignment=al)
                 markup = self.inline(cell.children[0]) if cell.children else ""
-                lone = _LONE_ICON.match(plain_text(cell))
-                ic = self.icons.get(lone.group(1)) if lone and r >= len(head_rows) else None
-                if ic is not None and drawable(ic):      # a cell that is one icon (a glossary): drawn large
-                    markup = icon_markup(ic)
-                    style = ParagraphStyle(f"{base.name}-{al}-icon", parent=style, fontSize=base.fontSize * LONE_SCALE,
-                                           leading=base.fontSize * LONE_SCALE * 1.1)
-                row.append(Paragraph(markup, style))
+                row.append(self._cell(cell, markup, style, base, body=r >= len(head_rows)))
                 prow.append(plain_text(cell))
             while len(row) < ncols:
                 row.append(Paragraph("", st.td))
