@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -214,7 +215,7 @@ def _write(out: Path, report: dict[str, Any], err: TextIO) -> None:
     write_bytes(out / "report.json", run.to_json(report).encode("utf-8"))
     write_bytes(out / "report.html", html.render(report).encode("utf-8"))
     err.write(f"wrote {out / 'report.json'} and {out / 'report.html'}\n")
-    said = text.note(report)
+    said = text.note(report, datetime.now(timezone.utc).strftime("%Y-%m-%d"))
     if said is not None:
         write_bytes(out / "note.md", said.encode("utf-8"))
         err.write(f"wrote {out / 'note.md'} (copy it to rules/<game>/notes/ for the designer's edition)\n")
