@@ -3,7 +3,9 @@
 A game package defines ``PACKAGE``, a :class:`cardgen.play.package.GamePackage` table
 (engine, initial state, setups, agents, measures, file checks, printables, board hooks).
 No package is needed: a game may be YAML only. Found by slug, never registered on import.
-A module without ``PACKAGE`` is read for hooks as module attributes.
+What the framework takes from it is that one typed table — read with :func:`package`,
+:func:`engine` and :func:`board_hook` — so a reader (and mypy) goes from a call to the
+implementation through ``PACKAGE``; a module without it gives nothing.
 
 Where a game's package is found (the first that exists):
 
@@ -25,10 +27,10 @@ import hashlib
 import importlib
 import importlib.util
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardgen.core.lazymod import lazy
 
@@ -133,21 +135,16 @@ def package(slug: str) -> GamePackage | None:
     if m is None:
         return None
     pkg = getattr(m, "PACKAGE", None)
-    if isinstance(pkg, play_package.GamePackage):
-        return pkg
-    # a module of the older shape: hooks as attributes
-    return play_package.GamePackage(engine=getattr(m, "Engine", None), check_file=getattr(m, "check_file", None),
-                       check_game=getattr(m, "check_game", None), printables=getattr(m, "printables", None),
-                       hooks={k: v for k, v in vars(m).items() if callable(v) and not k.startswith("_")})
+    return pkg if isinstance(pkg, play_package.GamePackage) else None
 
 
-def hook(slug: str, name: str):
-    """A named hook of the game's package (``engine``, ``check_file``…, or a board hook), or None."""
+def engine(slug: str) -> type | None:
+    """The game's playtest checker (``PACKAGE.engine``), or None."""
     pkg = package(slug)
-    if pkg is None:
-        return None
-    if name == "Engine":        # the older name
-        name = "engine"
-    if name in play_package.GamePackage.__dataclass_fields__:
-        return getattr(pkg, name)
-    return pkg.hooks.get(name)
+    return pkg.engine if pkg is not None else None
+
+
+def board_hook(slug: str, name: str) -> Callable[..., Any] | None:
+    """A hook a board file names (``hook: NAME``: ``PACKAGE.hooks[NAME]``), or None."""
+    pkg = package(slug)
+    return pkg.hooks.get(name) if pkg is not None else None

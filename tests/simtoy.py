@@ -128,6 +128,8 @@ class RaceState(GameState):
 class Engine(BaseEngine):
     """Replays a Dice Race log over :class:`RaceState`: an event that is not legal is DR-LEGAL."""
 
+    OWN_APPLY = True                # every event through apply, none through an on_<kind> method
+
     HEADER = {"players": Opt("list", required=True), "deck": Opt("map", required=True)}
     EVENTS = {"draw": {"player": Opt("str", required=True), "card": Opt("str", required=True)},
               "play": {"player": Opt("str", required=True), "card": Opt("str", required=True)},

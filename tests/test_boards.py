@@ -796,7 +796,9 @@ def test_the_largest_preset_boss_and_a_full_party_start_on_every_map():
     g = game("boss_fight")
     ms = bmaps.load_all(g, Problems())
     pl = ms[0].terrain.placement
-    presets = gamehooks.hook("boss_fight", "boss_footprints")(g, Problems())
+    hook = gamehooks.board_hook("boss_fight", "boss_footprints")
+    assert hook is not None
+    presets = hook(g, Problems())
     assert presets and len(pl.footprints) == len(presets)
     assert all(label.startswith("preset boss") for label, _ in pl.footprints)
     assert (pl.hero_distance, pl.heroes) == (g.params["placement_distance"], g.params["box_heroes"])
@@ -815,13 +817,13 @@ def test_the_largest_preset_boss_and_a_full_party_start_on_every_map():
 
 def test_preset_boss_footprints_are_checked(tmp_path, monkeypatch):
     """With the game's preset bosses known, each must find a legal start (BF-PLACE-1)."""
-    real = gamehooks.hook
+    real = gamehooks.board_hook
 
     def fake(slug, name):
         if name == "boss_footprints":
             return lambda game, problems: [("preset boss 'Long Worm'", [(q, 0) for q in range(14)])]
         return real(slug, name)
-    monkeypatch.setattr(gamehooks, "hook", fake)
+    monkeypatch.setattr(gamehooks, "board_hook", fake)
     gc = copy(tmp_path, "boss_fight", ["maps"])
     gc.path("maps/boss_fight/keep.yaml").unlink()
     code, problems, _ = build(gc)

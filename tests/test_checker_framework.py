@@ -64,7 +64,7 @@ class Dice(BaseEngine):
 
 @pytest.fixture
 def dice_engine(monkeypatch):
-    monkeypatch.setattr(gamehooks, "hook", lambda slug, name: Dice if name == "Engine" else None)
+    monkeypatch.setattr(gamehooks, "engine", lambda slug: Dice)
     return Dice
 
 
@@ -311,7 +311,7 @@ def test_unreadable_text_output_names_file_and_line(dice_engine, tmp_path):
 
 
 def test_a_game_without_an_engine(monkeypatch, tmp_path):
-    monkeypatch.setattr(gamehooks, "hook", lambda slug, name: None)
+    monkeypatch.setattr(gamehooks, "engine", lambda slug: None)
     res = CliRunner().invoke(main, ["--root", str(ROOT), "check", SLUG, str(write(tmp_path, LOG))])
     assert res.exit_code == 2 and "not yet supported" in res.output
 
@@ -524,3 +524,13 @@ def test_the_checker_answers_any_log_of_any_game(slug, form, header, events):
     checker exits 0, 1 or 2 with a line, and never fails inside (CHECK-INTERNAL)."""
     evs = [dict(e, kind=e.get("kind", "draw")) if isinstance(e, dict) else e for e in events]
     checklogs.assert_the_checker_never_raises(slug, {"game": slug, **header, "events": evs}, form, strict=False)
+
+
+def test_an_engine_applies_each_event_through_its_table():
+    """BaseEngine.HANDLERS: kind → on_<kind>, made when the class is defined; an event declared
+    without its method fails then, not in the middle of a log."""
+    assert Dice.HANDLERS
+    assert all(fn is getattr(Dice, "on_" + k.replace("-", "_")) for k, fn in Dice.HANDLERS.items())
+    assert set(Dice.HANDLERS) == set(Dice.EVENTS)
+    with pytest.raises(TypeError, match=r"no on_<kind> method for: \['shout'\]"):
+        type("Loud", (Dice,), {"EVENTS": {**Dice.EVENTS, "shout": {}}})

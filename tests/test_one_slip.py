@@ -183,7 +183,8 @@ def test_the_unmutated_logs_are_legal(games, tmp_path, game):
 def test_a_misspelt_required_header_key_is_reported_at_its_own_line(games, tmp_path, game):
     """A required header key written wrong (its last letter dropped) is LOG-FIELD at the key's own
     line, also when its value is a block that starts on the next line."""
-    engine = gamehooks.hook(game, "Engine")
+    engine = gamehooks.engine(game)
+    assert engine is not None
     required = [k for k, o in engine.HEADER.items() if o.required]
     for log in _logs(game):
         text = log.read_text(encoding="utf-8")

@@ -53,7 +53,7 @@ def reported(slug: str) -> set[str]:
 
 
 GAMES = [slug for slug in list_games(ROOT) if _catalogue(slug) is not None]     # every game with a catalogue
-CHECKED = [slug for slug in GAMES if gamehooks.hook(slug, "engine") is not None]  # … and a rules engine
+CHECKED = [slug for slug in GAMES if gamehooks.engine(slug) is not None]  # … and a rules engine
 
 
 def test_the_catalogues_are_found_and_read():

@@ -24,3 +24,21 @@ def test_a_glyph_in_a_card_field_stays_at_the_card(game_copy):
     glyphs = [p for p in probs if p["rule"] == "TEXT-GLYPH" and "/templates/" in p["file"] + p["message"]]
     assert code == 1 and glyphs and all(p["file"].endswith("cards/bone_wars/reference.yaml") and p["line"] == line
                                         for p in glyphs), glyphs
+
+
+def test_an_element_key_with_no_value_is_one_problem_at_its_line(game_copy):
+    """``size:`` with nothing after it is neither a size nor, silently, the default: YAML-TYPE at
+    the key's line (it once reached the text fitting as None and raised)."""
+    g = game_copy("bone_wars")
+    line = g.edit("templates/bone_wars/back.yaml", "    size: 18", "    size:")
+    code, probs = g.validate()
+    empty = [p for p in probs if p["rule"] == "YAML-TYPE"]
+    assert code == 1 and len(empty) == 1, probs
+    assert empty[0]["line"] == line and "'size' of element" in empty[0]["message"] and "is empty" in empty[0]["message"]
+
+
+def test_its_legal_twin_leaves_the_key_out(game_copy):
+    g = game_copy("bone_wars")
+    g.edit("templates/bone_wars/back.yaml", "    size: 18\n", "")
+    code, probs = g.validate()
+    assert code == 0, probs

@@ -338,12 +338,51 @@ def test_skill_needs_two_agents():
 
 
 def test_a_short_study_proposes_its_best_trial_whole(tmp_path):
-    """Fewer than four trials a knob: importances are noise, so no knob is reset to today's value."""
+    """Fewer than four trials a knob: importances are noise, so no knob is reset to today's value:
+    the proposal is the race's winner as it stands."""
     g = game(project(tmp_path))
     sp = spec.load(g, Problems())
     r = search.search(g, tunetoy.PACKAGE, sp, settings(trials=5), tmp_path / "out")
-    best = min((sum(v), n, p) for n, p, v in r.history)
-    assert r.best == {k: (int(v) if float(v).is_integer() else v) for k, v in best[2].items()} or r.best == best[2]
+    won = min(r.race, key=lambda t: (sum(t[1]), t[0]))[0]
+    assert r.best == next(p for n, p, _v in r.history if n == won)
+
+
+def test_the_race_sends_a_lucky_trial_back(tmp_path, monkeypatch):
+    """On the trials' few games a wrong number looks best (luck); replayed on more games, the
+    right one wins the race and is the proposal."""
+    g = game(project(tmp_path, "numbers:\n  teams.hares.bonus: {min: -2, max: 3}\n"))
+    sp = spec.load(g, Problems())
+    seen = []
+
+    def play(game_, package, s, params, seed, games):
+        bonus = params["teams.hares.bonus"]
+        seen.append(games)
+        value = 0.01 if (games == s.games and bonus == 2) else abs(bonus) / 10 + 0.02
+        return [objectives.Measured(value, value, value)]
+    monkeypatch.setattr(search, "play", play)
+    r = search.search(g, tunetoy.PACKAGE, sp, settings(trials=12, games=50, check_games=400), tmp_path / "out")
+    trial_best = min(r.history, key=lambda t: sum(t[2]))
+    assert trial_best[1]["teams.hares.bonus"] == 2                 # the lucky trial led the study
+    assert r.best["teams.hares.bonus"] == 0 and len(r.race) == search.FINALISTS
+    assert 400 in seen
+    assert "The best trials replayed on 400 games" in report.render(g, r, "")
+
+
+def test_matchups_is_the_worst_cell_of_a_table_of_an_attribute_against_itself():
+    def cell(rate):
+        return {"rate": rate, "low": rate - 0.05, "high": rate + 0.05, "n": 100}
+    block = {"finished": 300, "first_seat": {"fair": 0.5, "rate": 0.5, "low": 0.45, "high": 0.55},
+             "win_rates": {"team": [cell(0.55), cell(0.45)]},
+             "matchups": [
+                 {"rows_by": "team", "cols_by": "team", "rows": ["a", "b", "c"], "cols": ["a", "b", "c"],
+                  "cells": [[cell(0.99), cell(0.58), cell(0.47)], [cell(0.42), None, cell(0.51)],
+                            [cell(0.53), cell(0.49), cell(0.5)]]},
+                 {"rows_by": "team", "cols_by": "map", "rows": ["a"], "cols": ["x"], "cells": [[cell(0.9)]]}]}
+    (m,) = objectives.parse(["matchups"])
+    (b,) = objectives.parse(["balance"])
+    got = objectives.measure(m, block, [])
+    assert got.value == pytest.approx(0.08) and got.low == pytest.approx(0.03)   # a vs b; mirrors and maps aside
+    assert objectives.measure(b, block, []).value == pytest.approx(0.05)
 
 
 def test_a_knob_that_looks_idle_is_kept_when_leaving_it_out_does_worse(tmp_path, monkeypatch):
@@ -356,3 +395,44 @@ def test_a_knob_that_looks_idle_is_kept_when_leaving_it_out_does_worse(tmp_path,
     r = search.search(g, tunetoy.PACKAGE, sp, settings(), tmp_path / "out")
     assert r.best["teams.hares.bonus"] == 0                       # trimming it back to 1 would undo the fix
     assert r.significant(0)
+
+
+def test_near_searches_around_todays_numbers_and_finds_the_fair_value(tmp_path):
+    """--near: CMA-ES started at today's numbers (trial 0), its trials close to them."""
+    g = game(project(tmp_path, "numbers:\n  teams.hares.bonus: {min: -2, max: 3}   # today 1\n"))
+    sp = spec.load(g, Problems())
+    r = search.search(g, tunetoy.PACKAGE, sp, settings(near=True, trials=10), tmp_path / "out")
+    assert r.history[0][1] == {"teams.hares.bonus": 1}
+    assert r.best == {"teams.hares.bonus": 0} and r.significant(0)
+
+
+def test_near_is_for_one_objective():
+    with pytest.raises(SimError, match="one objective"):
+        search.sampler(settings(near=True, objectives=objectives.parse(["balance", "first_seat"])), [])
+
+
+def test_only_moves_the_knobs_it_names(tmp_path):
+    g = game(project(tmp_path))
+    sp = spec.load(g, Problems())
+    assert [k.name for k in spec.only(sp, ["teams.*"]).knobs] == ["teams.hares.bonus"]
+    assert spec.only(sp, []) is sp
+    with pytest.raises(SimError, match="--only max_turn: no knob") as e:
+        spec.only(sp, ["max_turn"])
+    assert e.value.code == 2 and "max_turns" in (e.value.hint or "")
+
+
+def test_only_is_a_usage_error_on_the_command_line(tmp_path, cli):
+    root = project(tmp_path)
+    res = cli(root, "--only", "nothing*", "--trials", "1", "--games-per-trial", "4", "--out", str(tmp_path / "o"))
+    assert res.exit_code == 2 and "no knob of tune.yaml matches" in res.output
+
+
+def test_first_mover_is_the_worst_player_counts_advantage():
+    def fm(n, r, fair):
+        return {"players": n, "rate": r, "low": r - 0.02, "high": r + 0.02, "fair": fair}
+    block = {"finished": 100, "first_seat": {"fair": 0.5, "rate": 0.5, "low": 0.45, "high": 0.55},
+             "first_mover": [fm(2, 0.554, 0.5), fm(3, 0.364, 1 / 3), fm(4, 0.278, 0.25)]}
+    (o,) = objectives.parse(["first_mover"])
+    assert objectives.measure(o, block, []).value == pytest.approx(0.054)
+    with pytest.raises(SimError, match="who moved first"):
+        objectives.measure(o, {**block, "first_mover": []}, [])

@@ -106,7 +106,7 @@ def _placement(pd: Any, ts: TerrainSet, game, problems: Problems) -> Any:
     if not isinstance(pd, YDict) or "hook" not in pd:
         problems.error("YAML-TYPE", "placement names its game's check: {hook: NAME, …}", getattr(pd, "loc", None))
         return None
-    fn = gamehooks.hook(game.slug, str(pd["hook"])) if game is not None else None
+    fn = gamehooks.board_hook(game.slug, str(pd["hook"])) if game is not None else None
     if fn is None:
         problems.error("MAP-TERRAIN", f"placement hook '{pd['hook']}' is not a hook of this game's package",
                        pd.at("hook"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from cardgen import gamehooks
 from cardgen.content.catalogue import rule_titles
@@ -33,7 +34,7 @@ def _refused(probs: Problems, fallback: Loc) -> LogError:
     return LogError(rule, p.message, p.loc or fallback, p.hint)
 
 
-def _empty_inside(value, loc: Loc, what: str) -> None:
+def _empty_inside(value: Any, loc: Loc, what: str) -> None:
     """A null inside a field's lists and mappings (``hp: {ana: null}``) is no value: LOG-TYPE."""
     stack = [(value, loc, what)]
     while stack:
@@ -55,7 +56,7 @@ def _key_at(log: PlayLog, key: str) -> Loc | None:
     return log.header_key_locs.get(key) or log.header_locs.get(key)
 
 
-def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
+def _check_shape(engine_cls: Any, log: PlayLog, slug: str) -> None:
     game_name = log.header.get("game")
     if game_name is None:
         raise LogError("LOG-GAME", f"the log header names no 'game' (this log was checked as '{slug}')",
@@ -120,7 +121,7 @@ def _check_shape(engine_cls, log: PlayLog, slug: str) -> None:
 
 def replay(root: Path, slug: str, path: Path, strict: bool = False) -> tuple[Problems, dict, list[str]]:
     """Replay a log; returns (problems, final state, trace lines). Raises LogError if unreadable."""
-    engine_cls = gamehooks.hook(slug, "Engine")
+    engine_cls = gamehooks.engine(slug)
     if engine_cls is None:
         raise LogError("LOG-GAME", f"cardgen check: not yet supported for {slug}", Loc(str(path), 1, 1))
     log = read(path)
@@ -202,7 +203,7 @@ def _unused_allows(allowed: dict[str, str], allow_at: dict[str, Loc], problems: 
                              allow_at[rule])
 
 
-def check_expect(engine_cls, log: PlayLog, final: dict, ref: Referee) -> None:
+def check_expect(engine_cls: Any, log: PlayLog, final: dict, ref: Referee) -> None:
     """The final claims of the log (`expect`) against the final state. ``engine_cls`` is the engine
     (or its class): its ``EXPECT_RULES`` name the rule of each claim, and an engine may set them
     for the game it replayed (e.g. a winner claimed where the rules call for a tie-break)."""

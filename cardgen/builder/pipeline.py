@@ -106,7 +106,8 @@ def check_game(game: Game, problems: Problems, errors_before: int | None = None,
         card.dangling = card.dangling or card.id not in kept
     for path in cols.collection_files(game):
         check_file(game, path, construction)
-    extra = gamehooks.hook(game.slug, "check_game")
+    pkg = gamehooks.package(game.slug)
+    extra = pkg.check_game if pkg is not None else None
     if extra:
         extra(game, construction)
     relaxed = _relax(problems, construction) if draft else 0
@@ -142,7 +143,8 @@ def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | N
     constraints.evaluate(game.constraints, {c.kind: c for c in collections}, game.params, problems)
     for coll in collections:
         check_backs(game, coll, problems)
-    hook = gamehooks.hook(game.slug, "check_file")
+    pkg = gamehooks.package(game.slug)
+    hook = pkg.check_file if pkg is not None else None
     report = hook(game, kind, body, problems) if hook else None
     summary = {"file": str(path), "kind": kind, "cards": sum(e.count for c in collections for e in c.entries)}
     if report:
@@ -153,7 +155,7 @@ def check_file(game: Game, path: Path, problems: Problems) -> dict[str, Any] | N
     return summary
 
 
-def check_backs(game: Game, coll, problems: Problems) -> None:
+def check_backs(game: Game, coll: Any, problems: Problems) -> None:
     """DECK-BACKS: cards of one type in a deck are shuffled together, so they must look the same
     from behind, or players can tell what they will draw next. Compares the backs as drawn (a
     back template may show a card's set). Different card types may differ: they are kept apart."""
@@ -280,7 +282,7 @@ def _unread_error_cards(laid: Laid, problems: Problems) -> None:
         _add_error_cards(laid, first, f"{f.name} could not be read", errs, 1)
 
 
-def _add_error_cards(laid: Laid, ct, title: str, errs: list[Problem], n: int) -> None:
+def _add_error_cards(laid: Laid, ct: Any, title: str, errs: list[Problem], n: int) -> None:
     items = error_card(ct.width, ct.height, laid.game.print.bleed, title, errs)
     laid.absorbed += errs
     laid.error_cards += n

@@ -8,6 +8,7 @@ import json
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -30,7 +31,7 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), de
 @click.option("--watch/--no-watch", default=True, show_default=True, help="Rebuild when a source changes.")
 @FORMAT
 @click.pass_obj
-def serve(obj, game: str | None, port: int, watch: bool, fmt: str) -> None:
+def serve(obj: Any, game: str | None, port: int, watch: bool, fmt: str) -> None:
     """A live preview of GAME's cards in the browser, rebuilt as you save (http://127.0.0.1:PORT/)."""
     if game is None:
         if len(obj.games) != 1:
@@ -56,7 +57,7 @@ def serve(obj, game: str | None, port: int, watch: bool, fmt: str) -> None:
               help="Folder to write the schemas to (default: build/<game>/schemas/).")
 @FORMAT
 @click.pass_obj
-def schema(obj, game: str, out: Path | None, fmt: str) -> None:
+def schema(obj: Any, game: str, out: Path | None, fmt: str) -> None:
     """JSON Schemas of GAME's files (cards, templates, decks, params, maps, logs) for editors that
     check YAML as you type: put `# yaml-language-server: $schema=<file>` on a file's first line."""
     obj.check_games((game,))

@@ -82,7 +82,7 @@ def format_summary(s: dict) -> str:
 def check(obj: Ctx, game: str, log: Path, strict: bool, trace: bool, fmt: str) -> None:
     """Replay a playtest LOG of GAME against the rules; report every violation and the final state."""
     obj.check_games((game,))
-    runner = gamehooks.hook(game, "Engine")
+    runner = gamehooks.engine(game)
     if runner is None:
         click.echo(f"cardgen check: not yet supported for {game}: it has no engine (a game's playtest checker is "
                    f"PACKAGE.engine of its package games/{game}/ in the project; see docs/engines.md)", err=True)

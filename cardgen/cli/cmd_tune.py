@@ -21,7 +21,7 @@ from cardgen.tune.search import Settings
 @click.command()
 @click.argument("game")
 @click.option("--objective", "objective", multiple=True, metavar="NAME",
-              help="balance (default), first_seat, length=LO..HI or measure:NAME=LO..HI; several: a Pareto front (NSGA-II).")
+              help="balance (default), matchups, first_seat, first_mover, length=LO..HI, measure:NAME=LO..HI or skill=LO..HI; several: a Pareto front (NSGA-II).")
 @click.option("--agent", "agents", multiple=True, metavar="NAME", help="Agent(s), as `cardgen simulate --agent`.")
 @click.option("--trials", type=click.IntRange(min=1), default=30, show_default=True, help="Trials in the study (resumed ones count).")
 @click.option("--games-per-trial", type=click.IntRange(min=1), default=200, show_default=True,
@@ -34,13 +34,17 @@ from cardgen.tune.search import Settings
               help="Seed of the study: trials play seed 2S, the re-measure 2S+1.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("tune-out"), show_default=True,
               help="The study (resumable), report.html, params.diff, changelog.md.")
+@click.option("--only", "only", multiple=True, metavar="PATTERN",
+              help="Move only the knobs of tune.yaml whose names match (shell-style, e.g. '*_spirit.cost'); repeatable.")
+@click.option("--near", is_flag=True,
+              help="Search near today's numbers (CMA-ES started at them) rather than over the whole ranges (TPE).")
 @click.option("--apply", "do_apply", is_flag=True,
               help="Write the proposal into params.yaml (and a changelog entry), then rebuild GAME's printables.")
 @FORMAT
 @click.pass_obj
 def tune(obj: Ctx, game: str, objective: tuple[str, ...], agents: tuple[str, ...], trials: int, games_per_trial: int,
-         check_games: int, workers: int | None, cluster: str | None, seed: int, out: Path, do_apply: bool,
-         fmt: str) -> None:
+         check_games: int, workers: int | None, cluster: str | None, seed: int, out: Path, only: tuple[str, ...],
+         near: bool, do_apply: bool, fmt: str) -> None:
     """Search GAME's tunable numbers (rules/GAME/tune.yaml) for balance and propose them."""
     obj.check_games((game,))
     pkg = gamehooks.package(game)
@@ -54,7 +58,8 @@ def tune(obj: Ctx, game: str, objective: tuple[str, ...], agents: tuple[str, ...
         report(problems, fmt)
         sys.exit(1)
     try:
-        s = Settings(objectives.parse(objective), agents, trials, games_per_trial, check_games, seed, workers, cluster)
+        s = Settings(objectives.parse(objective), agents, trials, games_per_trial, check_games, seed, workers, cluster,
+                     near, only)
         r = execute(g, pkg, s, out, do_apply, problems, sys.stderr)
     except SimError as e:
         if e.problems is not None:

@@ -6,7 +6,7 @@ import importlib
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 import click
 
@@ -79,11 +79,11 @@ class Commands(dict):
         for name in list(self._modules):
             self._load(name)
 
-    def get(self, name, default=None):
+    def get(self, name: str, default: Any = None) -> Any:
         self._load(name)
         return super().get(name, default)
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: str) -> Any:
         self._load(name)
         return super().__getitem__(name)
 
@@ -97,15 +97,15 @@ class Commands(dict):
     def __len__(self) -> int:
         return super().__len__() + len(self._modules)
 
-    def keys(self):
+    def keys(self) -> Any:
         self._load_all()
         return super().keys()
 
-    def values(self):
+    def values(self) -> Any:
         self._load_all()
         return super().values()
 
-    def items(self):
+    def items(self) -> Any:
         self._load_all()
         return super().items()
 
@@ -113,7 +113,7 @@ class Commands(dict):
 class CardgenGroup(click.Group):
     """The command group: Ctrl-C anywhere in a command is "interrupted", exit 130."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         args = list(ctx.args)           # the words after the command's name (the group consumes them)
         try:
             return super().invoke(ctx)

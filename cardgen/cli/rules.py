@@ -15,6 +15,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -43,7 +44,7 @@ def _root(ctx: click.Context) -> Path:
     return Path(root)
 
 
-def _game(root: Path, slug: str, problems: Problems):
+def _game(root: Path, slug: str, problems: Problems) -> Any:
     games = list_games(root)
     if slug not in games:
         hint = did_you_mean(slug, games)

@@ -181,6 +181,16 @@ def check_value(value: Any, opt: Spec, loc: Loc | None, problems: Problems, what
     return kind.validate(value, opt, loc, problems, what, colors)
 
 
+def empty(v: Any, opt: Spec, what: str, loc: Loc | None, problems: Problems) -> bool:
+    """``gap:`` with no value, for an option with a default: neither the value nor, silently, the
+    default — a YAML-TYPE problem (True)."""
+    if v is None and opt.default is not MISSING and opt.default is not None:
+        problems.error("YAML-TYPE", f"{what} is empty: give {opt.describe()}, or leave the key out for its "
+                       f"default {opt.default!r}", loc)
+        return True
+    return False
+
+
 def check_mapping(d: Any, spec: Mapping[str, Spec], problems: Problems, what: str,
                   colors: Colors | None = None, extra_ok: bool = False, fill_absent: bool = True,
                   at: Loc | None = None) -> Checked:
@@ -209,10 +219,7 @@ def check_mapping(d: Any, spec: Mapping[str, Spec], problems: Problems, what: st
     for key, opt in spec.items():
         if key in d:
             v = d[key]
-            if v is None and opt.default is not MISSING and opt.default is not None:
-                # ``gap:`` with no value: neither the value nor, silently, the default
-                problems.error("YAML-TYPE", f"'{key}' of {what} is empty: give {opt.describe()}, or leave the key "
-                               f"out for its default {opt.default!r}", d.at(key) if isinstance(d, YDict) else loc)
+            if empty(v, opt, f"'{key}' of {what}", d.at(key) if isinstance(d, YDict) else loc, problems):
                 res.ok = False
                 continue
             t = type(v)

@@ -313,24 +313,23 @@ class CardLayout:
     def _legibility(self, el, v: dict, drawn: list, label: str) -> None:
         """TEXT-SMALL: a text size of the template under the floor (reported once, at the line of the
         key that sets it), or text the element printed under the floor (at the element's line)."""
-        sizes = None
-        if el.kind == "rect":           # no text, no text size: nothing to say
+        kind = KINDS[el.kind]
+        said = kind.text_sizes(v)
+        floor = floor_of(v)
+        # a kind whose text prints at the sizes it says only (text: from min_size up to size):
+        # when none is under the floor, none of its texts is — the same sizes on the next card
+        # are not looked at again
+        sizes = (el.kind, tuple(said), floor) if kind.TEXT_BOUNDED else None
+        if sizes is not None and sizes in self._legible:
             return
-        if el.kind == "text":
-            # a text element prints at sizes from min_size up to size only: when neither is under
-            # the floor, none of its texts is (the same sizes on the next card: not looked at again)
-            sizes = (v["size"], v["min_size"], bool(v.get("rules")))
-            if sizes in self._legible:
-                return
-        floor = floor_of(el.kind, v)
         what = f"{'rules text' if floor > MIN_PT else 'text'} on a card"
-        small = too_small(el.kind, v)
+        small = too_small(said, floor)
         if sizes is not None and not small:
             self._legible.add(sizes)
-        for key, size, said, floor in small:
+        for key, size, setting, least in small:
             loc = el.locs.get(key, el.loc)
-            self._small(loc, key, f"element '{el.name}' of template '{_stem(loc)}': {said} {size:g} pt, under the "
-                        f"{floor:g} pt minimum for {what}", f"set {key} to {floor:g} or more; give the text room")
+            self._small(loc, key, f"element '{el.name}' of template '{_stem(loc)}': {setting} {size:g} pt, under the "
+                        f"{least:g} pt minimum for {what}", f"set {key} to {least:g} or more; give the text room")
             return
         tiny = small_texts(drawn, floor)
         if tiny:

@@ -9,7 +9,7 @@ element. A template's ``min_size`` counts: text that fits today at 8 pt but may 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from cardgen.scene import Text, children
@@ -19,32 +19,16 @@ MIN_RULES_PT = 7.0    # rules / body text
 _EPS = 1e-6
 
 
-def floor_of(kind: str, values: dict[str, Any]) -> float:
-    """The floor of an element's text: :data:`MIN_RULES_PT` for rules text, else :data:`MIN_PT`."""
-    return MIN_RULES_PT if kind == "text" and values.get("rules") else MIN_PT
+def floor_of(values: Mapping[str, Any]) -> float:
+    """The floor of an element's text: :data:`MIN_RULES_PT` for rules text (``rules: true``),
+    else :data:`MIN_PT`."""
+    return MIN_RULES_PT if values.get("rules") else MIN_PT
 
 
-def element_sizes(kind: str, values: dict[str, Any]) -> Iterator[tuple[str, float, str]]:
-    """The sizes (pt) an element may print its text at, as (template key, size, what)."""
-    if kind == "text":
-        size, low = float(values["size"]), float(values["min_size"])
-        if low < size:
-            yield "min_size", low, "text may shrink to"
-        else:
-            yield "size", size, "text is set at"
-    elif kind == "badge":
-        if str(values.get("value") or "").strip():
-            yield "size", float(values["size"]), "the value is set at"
-        if str(values.get("label") or "").strip():
-            yield "label_size", float(values["label_size"]), "the label is set at"
-    elif kind == "icon":
-        yield "size", float(values["size"]), "the icon is set at"
-
-
-def too_small(kind: str, values: dict[str, Any]) -> list[tuple[str, float, str, float]]:
-    """The element's sizes under its floor: (key, size, what, floor)."""
-    floor = floor_of(kind, values)
-    return [(key, size, what, floor) for key, size, what in element_sizes(kind, values) if size < floor - _EPS]
+def too_small(sizes: Iterable[tuple[str, float, str]], floor: float) -> list[tuple[str, float, str, float]]:
+    """Of the sizes an element may print its text at (its kind's ``text_sizes``), those under
+    ``floor``: (key, size, what, floor)."""
+    return [(key, size, what, floor) for key, size, what in sizes if size < floor - _EPS]
 
 
 def texts(items: Iterable) -> Iterator[Text]:

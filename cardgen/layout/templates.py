@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.core import sources
 from cardgen.core.lazymod import lazy
+from cardgen.core.optbase import empty
 from cardgen.core.options import MISSING, Opt, check_value
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.record import record
@@ -287,6 +288,9 @@ def _plan(el: Element, ts: TemplateSet, colors: dict, problems: Problems) -> _Pl
                 consts[key] = None if opt.default is MISSING else opt.default
             continue
         v = el.raw[key]
+        if empty(v, opt, f"'{key}' of element '{el.name}'", vloc, problems):
+            ok = False
+            continue
         if is_expr(v):
             tpl = ts.compile(v, vloc)
             if tpl is None:

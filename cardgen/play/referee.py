@@ -10,7 +10,8 @@ checked by the framework before the engine sees them.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from cardgen.content.model import Game
 from cardgen.content.playlog import Event, LogError
@@ -70,12 +71,37 @@ class Referee:
         lines[at:at] = [f"L{p.loc.line if p.loc else 0:<4}   ✗ {p.rule} {p.severity}: {p.message}" for p in new]
 
 
+#: how an engine applies one kind of event: its method ``on_<kind>``, unbound
+Handler = Callable[[Any, Event], None]
+
+
 class BaseEngine:
-    """What every engine shares. Subclasses declare HEADER and EVENTS (typed options)."""
+    """What every engine shares. Subclasses declare HEADER and EVENTS (typed options) and apply
+    each kind of event with a method ``on_<kind>`` (a dash read as ``_``); the class's
+    :attr:`HANDLERS` is the one table from kind to method, made — and checked complete — when the
+    class is defined, so an event the engine declares but cannot apply fails at import, not in
+    the middle of a log."""
 
     HEADER: dict[str, Opt] = {}
     EVENTS: dict[str, dict[str, Opt]] = {}
     EXPECT_RULES: dict[str, str] = {}
+    #: event kind → the method that applies it (see the class's docstring)
+    HANDLERS: ClassVar[dict[str, Handler]] = {}
+    #: True for an engine whose ``apply`` takes every event its own way (also when it overrides
+    #: ``apply`` and has no ``on_<kind>`` method at all)
+    OWN_APPLY: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        own = cls.apply is not BaseEngine.apply and not any(n.startswith("on_") for n in dir(cls))
+        if cls.OWN_APPLY or own:        # its own apply, and no on_<kind> method: it takes every event itself
+            cls.HANDLERS = {}
+            return
+        table = {kind: getattr(cls, "on_" + kind.replace("-", "_"), None) for kind in cls.EVENTS}
+        missing = sorted(k for k, fn in table.items() if not callable(fn))
+        if missing:
+            raise TypeError(f"{cls.__qualname__} declares events it has no on_<kind> method for: {missing}")
+        cls.HANDLERS = {k: fn for k, fn in table.items() if callable(fn)}
     #: the event kinds the log being replayed holds (set by the replay before ``start``), so an
     #: engine knows which of its markers (round ends, turns) the log writes
     log_kinds: frozenset[str] = frozenset()
@@ -126,8 +152,7 @@ class BaseEngine:
         return []
 
     def apply(self, ev: Event) -> None:
-        handler = getattr(self, "on_" + ev.kind.replace("-", "_"))
-        handler(ev)
+        self.HANDLERS[ev.kind](self, ev)
 
     def finish(self) -> None:
         """Called after the last event."""

@@ -45,6 +45,7 @@ class StateEngine(BaseEngine):
     """Replays a log over the game's state through its contract (see the module docstring)."""
 
     RULES: ClassVar[RulesFactory]
+    OWN_APPLY = True                    # every event goes to the contract, none to an on_<kind> method
     #: the rule an event after the end of the game breaks
     END_RULE: ClassVar[str] = "LOG-END"
 

@@ -42,7 +42,8 @@ REGISTRY: dict[str, Builder] = {
 
 def for_game(slug: str) -> dict[str, Builder]:
     out = dict(REGISTRY)
-    extra = gamehooks.hook(slug, "printables")
+    pkg = gamehooks.package(slug)
+    extra = pkg.printables if pkg is not None else None
     if extra:
         out.update(extra())
     return out

@@ -103,7 +103,7 @@ def module_names() -> list[str]:
 
 def engine_of(slug: str) -> Any:
     """The game package's rules engine, or None when it has none."""
-    return gamehooks.hook(slug, "engine")
+    return gamehooks.engine(slug)
 
 
 def engines() -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable
+from typing import Any
 
 from reportlab.pdfgen import canvas
 
@@ -21,7 +22,7 @@ from cardgen.scene import Document, Moved, Page, Rect, Text, Use, children
 __all__ = ["MM", "draw_items", "render", "render_pages", "used_symbols"]
 
 
-def draw_items(c: canvas.Canvas, items, height_mm: float, doc: Document | None = None) -> None:
+def draw_items(c: canvas.Canvas, items: Iterable[Any], height_mm: float, doc: Document | None = None) -> None:
     """Draw scene primitives on any reportlab canvas (e.g. inside a platypus flowable);
     ``height_mm`` is the height of the area the scene's top-left origin refers to."""
     Pen(c, doc or Document("scene")).draw(items, height_mm)
@@ -33,7 +34,7 @@ def used_symbols(symbols: dict, scenes: Iterable[list]) -> list[str]:
     seen: dict[str, None] = {}
     walked: dict[int, list] = {}        # scenes looked through (a card's back, placed on every sheet)
 
-    def walk(items):
+    def walk(items: Iterable[Any]) -> None:
         for it in items:
             t = type(it)
             if t is Text or t is Rect:      # the commonest leaves: nothing inside
@@ -46,7 +47,7 @@ def used_symbols(symbols: dict, scenes: Iterable[list]) -> list[str]:
             else:
                 walk(children(it))
 
-    def once(items):
+    def once(items: Any) -> None:
         if walked.get(id(items)) is not items:
             walked[id(items)] = items
             walk(items)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import tempfile
+from typing import Any
 
 from reportlab import rl_config
 from reportlab.pdfbase.pdfdoc import (
@@ -43,7 +44,7 @@ class _Out(PDFFile):
         self.buf.write(head)
         self.write = self.buf.write
 
-    def format(self, document) -> bytes:
+    def format(self, document: Any) -> bytes:
         return self.buf.getvalue()
 
 

@@ -8,6 +8,7 @@ through :mod:`cardgen.render.pdftext`. A symbol is placed as the form XObject
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
@@ -119,7 +120,7 @@ class Pen:
             if col.alpha is not None and gs("CA") != col.alpha:
                 c.setStrokeAlpha(col.alpha)
 
-    def ops(self, method, *args) -> None:
+    def ops(self, method: Any, *args: Any) -> None:
         """``method(*args)`` for a canvas method that only appends path operators to the page:
         the same call (same sheet slot on another page) repeats the operators it wrote before."""
         code = self.c._code
@@ -246,7 +247,7 @@ class Pen:
             else:
                 self.draw(translate([it], dx, dy), H)
 
-    def draw(self, items, H: float) -> None:
+    def draw(self, items: Iterable[Any], H: float) -> None:
         c = self.c
         for it in items:
             t = type(it)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import base64
 import io
 import mimetypes
+from collections.abc import Iterable
+from typing import Any
 
 from cardgen.core import sources
 from cardgen.core.lazymod import lazy
@@ -59,7 +61,7 @@ def _font_attrs(name: str) -> dict:
 
 
 class _Writer:
-    def __init__(self, dwg, doc: Document):
+    def __init__(self, dwg: Any, doc: Document) -> None:
         self.dwg = dwg
         self.doc = doc
         self._clip = 0
@@ -80,7 +82,7 @@ class _Writer:
             href = self._images[path] = f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
         return href
 
-    def draw(self, parent, items) -> None:
+    def draw(self, parent: Any, items: Iterable[Any]) -> None:
         dwg = self.dwg
         for it in items:
             t = type(it)
@@ -155,10 +157,10 @@ def render_page(page: Page, doc: Document | None = None) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def _used(items, doc: Document) -> list[str]:
+def _used(items: Iterable[Any], doc: Document) -> list[str]:
     seen: dict[str, None] = {}
 
-    def walk(its):
+    def walk(its: Iterable[Any]) -> None:
         for it in its:
             if isinstance(it, Use) and it.name not in seen:
                 seen[it.name] = None

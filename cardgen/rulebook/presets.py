@@ -156,7 +156,8 @@ class _Presets:
             problems.error("RULEBOOK-PRESET", f"{path.name} does not load; `cardgen validate {game.slug} "
                            f"{path.name}` lists its problems", loc)
             return None
-        hook = gamehooks.hook(game.slug, "check_file")
+        pkg = gamehooks.package(game.slug)
+        hook = pkg.check_file if pkg is not None else None
         figures = dict(hook(game, kind, body, scratch) or {}) if hook else {}
         if scratch.has_errors:
             first = scratch.errors[0]

@@ -58,7 +58,7 @@ def generate(root: Path, spec: Spec) -> tuple[list[Path], list[str]]:
         todo.append("the new game package cannot be imported (see the error above, or `cardgen check`), so its "
                     "log schema, event reference and golden traces are not written")
         return written, todo
-    engine = gamehooks.hook(spec.slug, "engine")
+    engine = gamehooks.engine(spec.slug)
     schema = logschema.schema_path(root, spec.slug)
     schema.parent.mkdir(parents=True, exist_ok=True)
     schema.write_text(logschema.render(logschema.log_schema(spec.slug, engine, spec.title)), encoding="utf-8")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from html import escape
+from typing import Any
 
 from cardgen.core.problems import display_path
 from cardgen.serve.preview import Entry, Snapshot, problem_dict
@@ -124,7 +125,7 @@ def _card(e: Entry) -> str:
             f'<ul class="probs">{"".join(_problem(p) for p in e.problems)}</ul></div>')
 
 
-def _problem(p) -> str:
+def _problem(p: Any) -> str:
     d = problem_dict(p)
     hint = f" ({escape(d['hint'])})" if d["hint"] else ""
     return (f'<li class="{d["severity"]}"><span class="rule">{escape(d["rule"])}</span> {d["severity"]} '

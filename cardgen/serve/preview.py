@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
@@ -260,7 +261,7 @@ def _pictures(items: list, symbols: dict[str, Symbol]) -> list[list]:
     """Each picture file the face shows, with its size and time: a replaced picture is a new face."""
     out: list[list] = []
 
-    def walk(its) -> None:
+    def walk(its: Iterable[Any]) -> None:
         for it in its:
             if isinstance(it, Image):
                 try:

@@ -14,7 +14,7 @@ from cardgen.simulate.spec import SimError
 from cardgen.tune import objectives as objs
 from cardgen.tune import report
 from cardgen.tune.search import Result, Settings, search
-from cardgen.tune.spec import load
+from cardgen.tune.spec import load, only
 
 
 def check_out(game: Game, out: Path) -> None:
@@ -30,6 +30,7 @@ def execute(game: Game, package: GamePackage, s: Settings, out: Path, do_apply: 
     spec = load(game, problems)
     if spec is None:
         return None
+    spec = only(spec, s.only)
 
     def progress(n: int, vals: list[float]) -> None:
         err.write(f"trial {n}: " + ", ".join(f"{objs.label(o)} {v:.3f}" for o, v in zip(s.objectives, vals)) + "\n")

@@ -2,7 +2,12 @@
 
 - ``balance``: the worst deviation of any group's win share (team, deck, class, seat — every
   grouping of the report but the agents) from the fair share (1/players, draws counted).
+- ``matchups``: the worst deviation from the fair share of any matchup — a team against another
+  team, a deck against another deck (the report's tables of an attribute against itself, the
+  mirror cells aside). Stricter than ``balance`` and noisier: each cell has a share of the games.
 - ``first_seat``: the first seat's advantage over the fair share, in absolute value.
+- ``first_mover``: the first mover's advantage (the player who moved first, as the game says) over
+  the fair share, in absolute value — the worst of the player counts played.
 - ``length=LO..HI``: how far the mean game length (the report's first length measure) lies
   outside LO..HI.
 - ``measure:NAME=LO..HI``: the same for one of the game's own measures (a number or true/false
@@ -24,7 +29,7 @@ from cardgen.simulate.ladder import game_score
 from cardgen.simulate.spec import SimError
 from cardgen.simulate.stats import rate
 
-BUILT_IN = ("balance", "first_seat", "length=LO..HI", "measure:NAME=LO..HI", "skill=LO..HI")
+BUILT_IN = ("balance", "matchups", "first_seat", "first_mover", "length=LO..HI", "measure:NAME=LO..HI", "skill=LO..HI")
 
 
 @record
@@ -45,7 +50,7 @@ class Measured:
 def parse(texts: Sequence[str]) -> list[Objective]:
     out = []
     for t in texts or ("balance",):
-        if t in ("balance", "first_seat"):
+        if t in ("balance", "matchups", "first_seat", "first_mover"):
             out.append(Objective(t))
             continue
         if t.startswith(("length=", "measure:", "skill=")):
@@ -81,12 +86,18 @@ def measure(obj: Objective, block: Mapping[str, Any], records: Sequence[Mapping[
     fair = fs["fair"]
     if obj.name == "first_seat":
         return _dev(fs, fair)
+    if obj.name == "first_mover":
+        movers = block.get("first_mover") or []
+        if not movers:
+            raise SimError(f"--objective {label(obj)}: this game's results do not say who moved first",
+                           "first_seat measures the seat order instead")
+        return _worst([_dev(m, m["fair"]) for m in movers])
     if obj.name == "balance":
         devs = [_dev(g, fair) for attr, groups in block["win_rates"].items() if attr != "agent" for g in groups
                 if g["rate"] is not None]
-        if not devs:
-            return Measured(0.0, 0.0, 0.0)
-        return Measured(max(d.value for d in devs), max(d.low for d in devs), max(d.high for d in devs))
+        return _worst(devs)
+    if obj.name == "matchups":
+        return _worst([_dev(c, fair) for c in matchup_cells(block)])
     finished = [r for r in records if r["status"] == "finished"]
     if obj.name == "skill":
         return skill(obj, finished)
@@ -101,6 +112,24 @@ def measure(obj: Objective, block: Mapping[str, Any], records: Sequence[Mapping[
     names = list(block["length"])
     xs = [float(r["length"][names[0]]) for r in finished if names and names[0] in r["length"]]
     return _outside(obj, xs)
+
+
+def _worst(devs: Sequence[Measured]) -> Measured:
+    if not devs:
+        return Measured(0.0, 0.0, 0.0)
+    return Measured(max(d.value for d in devs), max(d.low for d in devs), max(d.high for d in devs))
+
+
+def matchup_cells(block: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The cells of the report's matchup tables of an attribute against itself (team × team…),
+    the mirror cells (a team against itself) aside."""
+    out = []
+    for t in block.get("matchups") or []:
+        if t["rows_by"] != t["cols_by"]:
+            continue
+        for row, cells in zip(t["rows"], t["cells"]):
+            out += [c for col, c in zip(t["cols"], cells) if col != row and c and c.get("rate") is not None]
+    return out
 
 
 def skill(obj: Objective, finished: Sequence[Mapping[str, Any]]) -> Measured:

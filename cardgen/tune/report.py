@@ -158,6 +158,11 @@ def render(game: Game, r: Result, diff_text: str) -> str:
     vals = "".join(f"<tr><td>{h.escape(named(p))}</td><td>{r.before.values[p]}</td><td>{v}</td></tr>"
                    for p, v in r.after.values.items())
     n = r.settings.check_games or 4 * r.settings.games
+    race = "".join(f"<tr><td>trial {t}</td>" + "".join(f"<td>{v:.3f}</td>" for v in vals_) + "</tr>"
+                   for t, vals_ in r.race)
+    heads = "".join(f"<th>{h.escape(objs.label(o))}</th>" for o in r.settings.objectives)
+    race = (f"<p>The best trials replayed on {n} games of the search's seed; the proposal is the best there.</p>"
+            f"<table><tr><th></th>{heads}</tr>{race}</table>" if race else "<p>(one candidate: no race)</p>")
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>tune: {h.escape(game.title)}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}td,th{{padding:.2em .8em;text-align:left}}</style>
 </head><body><h1>cardgen tune: {h.escape(game.title)}</h1>
@@ -166,6 +171,7 @@ on {n} fresh games (seed {2 * r.settings.seed + 1}), 95 % intervals.</p>
 <img alt="search" src="data:image/png;base64,{plot(r)}">
 <h2>Objectives (lower is better)</h2><table><tr><th>objective</th><th>today</th><th>proposed</th><th></th></tr>
 {''.join(rows)}</table>
+<h2>The race</h2>{race}
 <h2>Proposed numbers</h2><table><tr><th>param</th><th>today</th><th>proposed</th></tr>{vals}</table>
 <h2>Parameter importances</h2>{'<table>' + ''.join(imp) + '</table>' if imp else '<p>(one knob: none computed)</p>'}
 <h2>params.diff</h2><pre>{h.escape(diff_text) or '(no change)'}</pre></body></html>

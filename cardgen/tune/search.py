@@ -2,7 +2,10 @@
 
 Trials play on seed ``2×S`` (every trial the same games: common random numbers, so two trials
 differ by their numbers, not their dice); the proposal and today's numbers are re-measured on
-seed ``2×S+1``, games the search never saw. The study lives in ``OUT/study.journal`` (Optuna's
+seed ``2×S+1``, games the search never saw. Before that, the best few trials race: each is
+replayed on as many games as the re-measure, on the search's seed (its own games and more), and
+the one that does best there is the proposal — a trial that led on a lucky few hundred games
+falls back. The study lives in ``OUT/study.journal`` (Optuna's
 JournalStorage on a file: resumable after Ctrl-C, no database needed). TPE (seeded) for one
 objective, NSGA-II (seeded) for several (a Pareto front). Deterministic for a seed and worker
 count when run in one go.
@@ -28,6 +31,7 @@ from cardgen.tune.spec import Knob, TuneSpec, apply
 
 optuna = lazy("optuna")
 UNIMPORTANT = 0.1                 # a knob below this share of the variance explained is unimportant
+FINALISTS = 5                     # the best trials that race on more games for the proposal
 TRIALS_PER_KNOB = 4               # importances are read (and idle knobs kept) from this many trials a knob
 
 
@@ -41,6 +45,8 @@ class Settings:
     seed: int = 0
     workers: int | None = None
     cluster: str | None = None
+    near: bool = False            # CMA-ES started at today's numbers (one objective) instead of TPE
+    only: tuple[str, ...] = ()    # the knobs of tune.yaml this study moves (shell patterns); all without
 
 
 @record
@@ -59,6 +65,7 @@ class Result:
     before: Side
     after: Side
     importances: list[dict[str, float]] = field(default_factory=list)   # per objective, knob → share
+    race: list[tuple[int, list[float]]] = field(default_factory=list)    # finalist trial, objectives on more games
 
     def significant(self, i: int) -> bool:
         """The proposal's interval of objective ``i`` lies wholly below today's."""
@@ -89,23 +96,37 @@ def _suggest(trial: Any, k: Knob) -> float:
     return float(trial.suggest_float(k.name, k.low, k.high, step=k.step))
 
 
-def study(game: Game, s: Settings, out: Path) -> Any:
+def sampler(s: Settings, knobs: Sequence[Knob]) -> Any:
+    """NSGA-II for several objectives; one objective: TPE over the whole ranges, or — ``near`` —
+    CMA-ES started at today's numbers (a search that stays near them: small edits to a design)."""
+    if len(s.objectives) > 1:
+        if s.near:
+            raise SimError("--near searches for one objective (CMA-ES); several give a Pareto front (NSGA-II)")
+        return optuna.samplers.NSGAIISampler(seed=s.seed)
+    if s.near:
+        with warnings.catch_warnings():     # x0 is deprecated in Optuna 4.9 (its removal, 6.0, is pinned out)
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            warnings.simplefilter("ignore", FutureWarning)
+            return optuna.samplers.CmaEsSampler(x0={k.name: k.current for k in knobs}, seed=s.seed, with_margin=True,
+                                                n_startup_trials=0, warn_independent_sampling=False)
+    return optuna.samplers.TPESampler(seed=s.seed)
+
+
+def study(game: Game, s: Settings, out: Path, knobs: Sequence[Knob] = ()) -> Any:
     optuna.logging.set_verbosity(logging.WARNING)
     storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(out / "study.journal")))
-    many = len(s.objectives) > 1
-    sampler = optuna.samplers.NSGAIISampler(seed=s.seed) if many else optuna.samplers.TPESampler(seed=s.seed)
     name = f"{game.slug}:" + ",".join(objs.label(o) for o in s.objectives)
-    return optuna.create_study(study_name=name, storage=storage, sampler=sampler, load_if_exists=True,
+    return optuna.create_study(study_name=name, storage=storage, sampler=sampler(s, knobs), load_if_exists=True,
                                directions=["minimize"] * len(s.objectives))
 
 
 def search(game: Game, package: GamePackage, spec: TuneSpec, s: Settings, out: Path,
            progress: Callable[[int, list[float]], None] | None = None) -> Result:
     out.mkdir(parents=True, exist_ok=True)
-    st = study(game, s, out)
     knobs = spec.knobs
+    st = study(game, s, out, knobs)
     done = [t for t in st.trials if t.state == optuna.trial.TrialState.COMPLETE]
-    made = {"games": s.games, "seed": s.seed, "agents": list(s.agents),
+    made = {"games": s.games, "seed": s.seed, "agents": list(s.agents), **({"near": True} if s.near else {}),
             "knobs": [[k.name, k.low, k.high, k.step] for k in knobs]}
     if not st.trials:
         st.set_user_attr("settings", made)
@@ -128,7 +149,8 @@ def search(game: Game, package: GamePackage, spec: TuneSpec, s: Settings, out: P
     complete = [t for t in st.trials if t.state == optuna.trial.TrialState.COMPLETE]
     history = [(t.number, dict(t.params), list(t.values)) for t in complete]
     front = [t.number for t in st.best_trials]
-    best_t = min(st.best_trials, key=lambda t: (sum(t.values), t.number))
+    n = s.check_games or 4 * s.games
+    best_t, race = finalist(game, package, s, knobs, st, complete, n)
     today = {k.name: k.current for k in knobs}
     imp = importances(st, knobs, len(s.objectives))
     # a knob unimportant to every objective keeps today's value — the proposal changes what matters —
@@ -137,7 +159,6 @@ def search(game: Game, package: GamePackage, spec: TuneSpec, s: Settings, out: P
     enough = len(complete) >= TRIALS_PER_KNOB * len(knobs)
     idle = {k.name for k in knobs if enough and imp and all(shares[k.name] < UNIMPORTANT for shares in imp)}
     whole = {k.name: best_t.params[k.name] for k in knobs}
-    n = s.check_games or 4 * s.games
     fresh = 2 * s.seed + 1
     before = Side(params_of(knobs, today), play(game, package, s, params_of(knobs, today), fresh, n))
     best = whole
@@ -147,7 +168,30 @@ def search(game: Game, package: GamePackage, spec: TuneSpec, s: Settings, out: P
         cut = Side(params_of(knobs, trimmed), play(game, package, s, params_of(knobs, trimmed), fresh, n))
         if all(c.low <= a.high for c, a in zip(cut.measured, after.measured)):     # as good, within the noise
             best, after = trimmed, cut
-    return Result(knobs, s, history, front, best, before, after, imp)
+    return Result(knobs, s, history, front, best, before, after, imp, race)
+
+
+def finalist(game: Game, package: GamePackage, s: Settings, knobs: Sequence[Knob], st: Any, complete: Sequence[Any],
+             n: int) -> tuple[Any, list[tuple[int, list[float]]]]:
+    """The trial the proposal takes: the best few (by the sum of their objectives; several
+    objectives: the Pareto front first) replayed on ``n`` games of the search's seed, the best
+    there kept. One distinct candidate: no race."""
+    front = {t.number for t in st.best_trials}
+    ranked = sorted(complete, key=lambda t: (t.number not in front, sum(t.values), t.number))
+    seen: list[dict[str, Any]] = []
+    picks = []
+    for t in ranked:
+        if t.params not in seen:
+            seen.append(t.params)
+            picks.append(t)
+        if len(picks) == FINALISTS:
+            break
+    if len(picks) < 2:
+        return min(st.best_trials, key=lambda t: (sum(t.values), t.number)), []
+    race = [(t.number, [m.value for m in play(game, package, s, params_of(knobs, t.params),
+                                              2 * s.seed, n)]) for t in picks]
+    won = min(race, key=lambda r: (sum(r[1]), r[0]))[0]
+    return next(t for t in picks if t.number == won), race
 
 
 def importances(st: Any, knobs: Sequence[Knob], n: int) -> list[dict[str, float]]:

@@ -19,6 +19,7 @@ does not divide it), TUNE-BREAKS (the game's content checks fail at an end of th
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,11 +27,11 @@ from typing import Any
 from cardgen.builder import pipeline
 from cardgen.content.model import Game
 from cardgen.core.params import lookup
-from cardgen.core.problems import Problems
+from cardgen.core.problems import Problems, did_you_mean
 from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict, load_mapping, loc_of
 from cardgen.play.lookup import hint_for
-from cardgen.simulate.spec import leaf_paths, with_param
+from cardgen.simulate.spec import SimError, leaf_paths, with_param
 from cardgen.tune import cardfields
 
 FILE = "tune.yaml"
@@ -159,6 +160,22 @@ def _breaks(game: Game, knob: Knob, problems: Problems, loc: Any) -> None:
             problems.error("TUNE-BREAKS", f"{knob.name} at {end:g} breaks a construction rule: "
                            f"{first.rule} {first.message}", loc)
             return
+
+
+def only(spec: TuneSpec, patterns: Sequence[str]) -> TuneSpec:
+    """The knobs whose names (as tune.yaml writes them) match one of ``patterns`` (shell-style,
+    ``*_spirit.cost``); all of them without patterns. A pattern that matches none is a usage error."""
+    if not patterns:
+        return spec
+
+    def name(k: Knob) -> str:
+        return k.name.removeprefix(cardfields.PREFIX)
+    for pat in patterns:
+        if not any(fnmatch.fnmatchcase(name(k), pat) for k in spec.knobs):
+            raise SimError(f"--only {pat}: no knob of {spec.path.name} matches it",
+                           did_you_mean(pat, [name(k) for k in spec.knobs]) or
+                           f"knobs: {', '.join(name(k) for k in spec.knobs)}")
+    return TuneSpec(spec.path, [k for k in spec.knobs if any(fnmatch.fnmatchcase(name(k), p) for p in patterns)])
 
 
 def load(game: Game, problems: Problems, path: Path | None = None) -> TuneSpec | None:

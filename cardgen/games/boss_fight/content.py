@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.core.hexgrid import Hex
@@ -41,7 +42,7 @@ def check_game(game: Game, problems: Problems) -> None:
                                c.at("attack"))
 
 
-def _needs_are_printed(game: Game, c, problems: Problems) -> None:
+def _needs_are_printed(game: Game, c: Any, problems: Problems) -> None:
     """BF-CARD-4: every build requirement in ``needs`` is what the card's ``requires`` says."""
     printed = (c.get("requires") or "").lower()
     for key, phrase in need_phrases(game, c.get("needs")):
@@ -50,7 +51,7 @@ def _needs_are_printed(game: Game, c, problems: Problems) -> None:
                            f"\"{phrase}\"", c.at("requires") if c.get("requires") else c.at("needs"))
 
 
-def _attack_is_printed(game: Game, c, problems: Problems) -> None:
+def _attack_is_printed(game: Game, c: Any, problems: Problems) -> None:
     """BF-CARD-1: a Boss Piece's ``attack`` field (what the rules engine reads) is what its text prints."""
     line = c.get("attack")
     if not isinstance(line, dict):

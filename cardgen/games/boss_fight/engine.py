@@ -53,7 +53,7 @@ class Engine(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules,
         "expended": "BF-ACT-3", "used": "BF-ACT-2",
     }
 
-    def __init__(self, game, header, header_locs, ref):
+    def __init__(self, game: Any, header: Any, header_locs: Any, ref: Any) -> None:
         super().__init__(game, header, header_locs, ref)
         self.end_rule = "BF-END-1"
         n = self._int

@@ -5,6 +5,7 @@ leaving enough clear tiles (in the hero zone) far enough from every boss hex for
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from cardgen import gamehooks
@@ -114,7 +115,7 @@ def _footprint(raw: Any, loc: Loc | None, problems: Problems, what: str) -> froz
     return fp
 
 
-def boss_footprints(spec: Any, game, problems: Problems, loc: Loc | None) -> list[tuple[str, frozenset]]:
+def boss_footprints(spec: Any, game: Any, problems: Problems, loc: Loc | None) -> list[tuple[str, frozenset]]:
     """Footprints of the preset bosses, as the game's own code computes them.
 
     ``boss_sizes: {hook: name}`` calls the package hook ``<name>(game, problems)``, which
@@ -126,7 +127,7 @@ def boss_footprints(spec: Any, game, problems: Problems, loc: Loc | None) -> lis
     if not isinstance(spec, dict) or "hook" not in spec:
         problems.error("YAML-TYPE", "boss_sizes must be {hook: function name}", loc)
         return []
-    fn = gamehooks.hook(game.slug, str(spec["hook"]))
+    fn = gamehooks.board_hook(game.slug, str(spec["hook"]))
     if fn is None:
         return []
     out = []
@@ -138,7 +139,7 @@ def boss_footprints(spec: Any, game, problems: Problems, loc: Loc | None) -> lis
     return out
 
 
-def boss_starts(m: Any, fp: frozenset, zone: set[hg.Hex] | None):
+def boss_starts(m: Any, fp: frozenset, zone: set[hg.Hex] | None) -> Iterator[frozenset]:
     """Every legal boss placement (cells) of footprint ``fp``: all cells clear (and in the zone)."""
     allowed = zone if zone else {h for h in m.tiles if m.passable(h)}
     allowed = {h for h in allowed if m.passable(h)}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 from cardgen.content.playlog import Event, LogError
 from cardgen.core import hexgrid as hg
@@ -91,7 +93,7 @@ class MoveRules(EngineBase):
             prev = h
         return True
 
-    def _passable_for(self, ev: Event, enemies: set[Hex]):
+    def _passable_for(self, ev: Event, enemies: set[Hex]) -> Callable[[Hex], bool]:
         cross = ev["crosses"] or ""
         obst = cross in ("obstacles", "both")
         pcs = cross in ("pieces", "both")
@@ -146,7 +148,8 @@ class MoveRules(EngineBase):
                     + (f" ({len(steps)} step{'s' if len(steps) != 1 else ''})" if steps is not None else ""))
         f.origin = end
 
-    def _reach_check(self, ev, f, start, end, tiles, limit, enemies, shape: list[Hex] | None = None,
+    def _reach_check(self, ev: Event, f: Any, start: Any, end: Any, tiles: Any, limit: Any, enemies: Any,
+                     shape: list[Hex] | None = None,
                      turned: int = 0) -> bool:
         """A move given by where it ends: some way there within its tiles (BF-MOVE-1, -2). With the
         boss's ``shape`` (its cells around the walking anchor; at the end turned ``turned``), the

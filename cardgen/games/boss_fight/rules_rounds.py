@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from cardgen.content.model import Card
@@ -325,7 +326,7 @@ class RoundRules(EngineBase):
             g = self._fighter(key, ev.at("statuses"), "statuses")
             stated = {self._status(s, ev.at("statuses"), "statuses") for s in sts}
             if stated != set(g.statuses):
-                def names(keys) -> str:
+                def names(keys: Iterable[str]) -> str:
                     return " and ".join(self.status_names[s] for s in sorted(keys)) or "free of statuses"
                 ends = " and ".join(self.status_names[s] for s in self.short_statuses)
                 self.ref.violation("BF-STATUS-1", f"the log says {g.key} is {names(stated)}, but it is "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ class SetupRules(EngineBase):
         legs = self.boss().legs
         self.ref.trace(f"      boss movement: {self._legs_factor_text()} ({legs} Leg piece{'s' if legs != 1 else ''})")
 
-    def _load_map(self):
+    def _load_map(self) -> Any:
         want = str(self.header.get("map")).strip()
         loc = self.header_locs.get("map")
         probs = Problems()
@@ -215,7 +216,7 @@ class SetupRules(EngineBase):
         c, r = hg.to_offset(h, self.map.style)
         return f"{c},{r}"
 
-    def _offs(self, hexes) -> str:
+    def _offs(self, hexes: Iterable[Any]) -> str:
         return " ".join(self._off(h) for h in sorted(hexes, key=lambda h: hg.to_offset(h, self.map.style)[::-1]))
 
     # -- placement (BF-PLACE-1) -------------------------------------------------------------------

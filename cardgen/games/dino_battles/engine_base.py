@@ -35,7 +35,7 @@ class EngineBase(BaseEngine):
     #: False under a played state: no trace lines are written
     tracing = True
 
-    def __init__(self, game, header, header_locs, ref):
+    def __init__(self, game: Any, header: Any, header_locs: Any, ref: Any) -> None:
         super().__init__(game, header, header_locs, ref)
         self.end_rule = "BDB-END-2"
         self.head_loc = header_locs.get("players") or Loc(str(self.params_file), 1, 1)

@@ -4,6 +4,9 @@ cards, retreat; BDB-MAIN-1…3, BDB-ACT-1), card effects stated by the log, and 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.options import Opt
 from cardgen.games.dino_battles.pieces import Dino
@@ -298,7 +301,7 @@ class MainRules(KnockOutRules):
             same = [w for w in wrong if w[0] == r]
             self.ref.violation(r, "; ".join(w[1] for w in same), ev.at("hp"), same[0][2])
 
-    def _each_hp(self, ev: Event, raw: dict, rule: str | None, claim) -> None:
+    def _each_hp(self, ev: Event, raw: dict, rule: str | None, claim: Callable[..., Any]) -> None:
         """Each Dinosaur's HP an 'hp' statement gives, to ``claim``."""
         for who, val in raw.items():
             s = self._side(who, ev, "hp", ev.at("hp"))

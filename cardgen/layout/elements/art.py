@@ -20,6 +20,7 @@ from cardgen.core.artfiles import info
 from cardgen.core.images import ImageError
 from cardgen.core.options import Opt
 from cardgen.core.yamlsrc import inside
+from cardgen.layout.elements.base import no_text
 from cardgen.layout.elements.text import layout_text
 from cardgen.layout.pictograms import DRAWINGS
 from cardgen.layout.pictograms import draw as draw_pictogram
@@ -51,6 +52,10 @@ def place(iw: float, ih: float, bw: float, bh: float, fit: str, fx: float, fy: f
     else:
         dx, dy = (bw - w) * fx, (bh - h) * fy
     return dx, dy, w, h
+
+
+TEXT_BOUNDED = False
+text_sizes = no_text
 
 
 def draw(v, ctx):

@@ -3,8 +3,11 @@ one drawn icon alone (``"{skull}"`` where game.yaml gives ``skull`` a ``draw:``)
 
 import math
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from cardgen.core.options import Opt
+from cardgen.layout.elements.base import TextSizes
 from cardgen.layout.elements.text import layout_text
 from cardgen.layout.legibility import MIN_PT
 from cardgen.layout.pictograms import DRAWINGS
@@ -24,6 +27,18 @@ SPEC = {
 
 
 _LONE_ICON = re.compile(r"^\s*\{([a-z0-9_]+)\}\s*$")
+
+
+TEXT_BOUNDED = False
+
+
+def text_sizes(v: Mapping[str, Any]) -> TextSizes:
+    out: TextSizes = []
+    if str(v.get("value") or "").strip():
+        out.append(("size", float(v["size"]), "the value is set at"))
+    if str(v.get("label") or "").strip():
+        out.append(("label_size", float(v["label_size"]), "the label is set at"))
+    return out
 
 
 def shape(kind, cx, cy, r, fill, stroke, width):

@@ -2,10 +2,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
 
+from cardgen.core.options import Opt
 from cardgen.core.problems import Loc, Problems
 from cardgen.core.record import record
+
+#: the sizes (pt) an element may print its text at: (template key, size, what it sets)
+TextSizes = list[tuple[str, float, str]]
+
+
+@runtime_checkable
+class ElementKind(Protocol):
+    """A drawing verb as the layout calls it: one module per kind (``cardgen/layout/elements/``),
+    named in the one table :data:`cardgen.layout.elements.KINDS`."""
+
+    #: its template keys, as typed options
+    SPEC: Mapping[str, Opt]
+    #: True when the sizes :meth:`text_sizes` gives bound every text the element draws (text
+    #: over the legibility floor at those sizes need not be looked at again)
+    TEXT_BOUNDED: bool
+
+    def draw(self, v: dict[str, Any], ctx: DrawContext) -> list[Any]:
+        """Scene primitives in bleed-box coordinates, for the element's normalised values."""
+        ...
+
+    def text_sizes(self, v: Mapping[str, Any]) -> TextSizes:
+        """The sizes its text may print at (for the legibility floor, ``TEXT-SMALL``)."""
+        ...
+
+
+def no_text(v: Mapping[str, Any]) -> TextSizes:
+    """``text_sizes`` of a kind that prints no text size of its own."""
+    return []
 
 
 @record

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from cardgen.core import hexgrid
 from cardgen.core.fonts import METRICS
 from cardgen.core.options import Opt
+from cardgen.layout.elements.base import no_text
 from cardgen.scene import Circle, Polygon, Text
 
 if TYPE_CHECKING:
@@ -89,6 +90,10 @@ def diagram(cells: list[tuple[int, int]], x: float, y: float, w: float, h: float
         cx, cy = hexgrid.hex_to_pixel(hexgrid.Hex(0, 0), lay)
         out.append(Circle(cx, cy, size * 0.14, anchor, None, 0))
     return out
+
+
+TEXT_BOUNDED = False
+text_sizes = no_text
 
 
 def draw(v, ctx):

@@ -1,6 +1,7 @@
 """frame: the card's colour to the bleed edge and a bordered panel inset from the trim."""
 
 from cardgen.core.options import Opt
+from cardgen.layout.elements.base import no_text
 from cardgen.scene import Rect
 
 SPEC = {
@@ -11,6 +12,10 @@ SPEC = {
     "inset": Opt("length", default=3.0, doc="panel distance from the trim"),
     "radius": Opt("length", default=2.5),
 }
+
+
+TEXT_BOUNDED = True
+text_sizes = no_text
 
 
 def draw(v, ctx):

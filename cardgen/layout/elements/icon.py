@@ -1,8 +1,12 @@
 """icon: one of the game's icons centred on (x, y): its drawn pictogram when game.yaml gives it
 one (``draw:``), else its glyph of the bundled font."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from cardgen.core.options import Opt
 from cardgen.core.problems import did_you_mean
+from cardgen.layout.elements.base import TextSizes
 from cardgen.layout.elements.text import layout_text
 from cardgen.layout.pictograms import DRAWINGS
 from cardgen.layout.pictograms import draw as draw_pictogram
@@ -11,6 +15,13 @@ SPEC = {"name": Opt("str", required=True, doc="an icon of game.yaml"),
         "size": Opt("number", default=12.0, doc="pt (a drawn icon fills a square this many points across)"),
         "color": Opt("color", default=None),
         "paper": Opt("color", default="#ffffff", doc="what a drawn icon stands on (its cut-outs are painted with it)")}
+
+
+TEXT_BOUNDED = False
+
+
+def text_sizes(v: Mapping[str, Any]) -> TextSizes:
+    return [("size", float(v["size"]), "the icon is set at")]
 
 
 def draw(v, ctx):

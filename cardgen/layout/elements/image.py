@@ -4,6 +4,7 @@ from cardgen.core import sources
 from cardgen.core.images import ImageError, image_size
 from cardgen.core.options import Opt
 from cardgen.core.yamlsrc import inside
+from cardgen.layout.elements.base import no_text
 from cardgen.scene import Image
 
 SPEC = {"w": Opt("length", required=True), "h": Opt("length", required=True),
@@ -14,6 +15,10 @@ def _resolve(root, src: str):
     """(the path, whether it is a file); None for a path leaving ``root``."""
     path = inside(root, src)
     return None if path is None else (str(path), sources.is_file(path))
+
+
+TEXT_BOUNDED = True
+text_sizes = no_text
 
 
 def draw(v, ctx):

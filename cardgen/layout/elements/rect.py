@@ -1,6 +1,7 @@
 """rect: a filled and/or stroked rectangle, optionally rounded or covering the bleed."""
 
 from cardgen.core.options import Opt
+from cardgen.layout.elements.base import no_text
 from cardgen.scene import Rect
 
 SPEC = {
@@ -10,6 +11,10 @@ SPEC = {
     "stroke_width": Opt("length", default=0.3), "radius": Opt("length", default=0.0),
     "bleed": Opt("bool", default=False, doc="cover the whole bleed box (x, y, w, h ignored)"),
 }
+
+
+TEXT_BOUNDED = True
+text_sizes = no_text
 
 
 def draw(v, ctx):

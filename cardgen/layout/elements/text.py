@@ -1,9 +1,13 @@
 """text: a box of wrapped text that shrinks to fit, never clipped (TEXT-OVERFLOW instead)."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from cardgen.content.icontext import positions
 from cardgen.core.fonts import drawable, glyphs_checked, missing_glyphs
 from cardgen.core.options import Opt
 from cardgen.core.problems import did_you_mean
+from cardgen.layout.elements.base import TextSizes
 from cardgen.layout.textfit import fit, fit_plain
 from cardgen.scene import Rect, Text
 
@@ -25,6 +29,14 @@ SPEC = {
 
 
 _SEEN = ("text-seen",)          # the memo's set of texts laid out once (their keys' hashes)
+
+
+TEXT_BOUNDED = True         # it prints at sizes from min_size up to size only
+
+
+def text_sizes(v: Mapping[str, Any]) -> TextSizes:
+    size, low = float(v["size"]), float(v["min_size"])
+    return [("min_size", low, "text may shrink to")] if low < size else [("size", size, "text is set at")]
 
 
 def layout_text(v, ctx, x, y, w, h):
