@@ -155,3 +155,21 @@ def test_loot_battles_search_led_party_wins_more() -> None:
             playkit.play(state, agent, random.Random(i), 50_000, pkg.determinize)
             wins[name] += state.returns()[0]
     assert wins["mcts"] >= wins["random"] + 2, wins          # measured: 2 of 12 against 0 of 12
+
+
+def test_loot_battles_hides_nothing() -> None:
+    """Loot & Battles declares no hidden information (plain UCT searches the true state): every
+    player's observation is the same table, only ``me`` differs, all game long."""
+    pkg, game = playkit.package("loot_battles"), playkit.game("loot_battles")
+    assert not pkg.hidden_information and pkg.determinize is None
+    setup = next(s for s in pkg.setups(game, random.Random(0)) if len(s["players"]) == 3)
+    state, rng = pkg.new_state(game, setup), random.Random(4)
+    while state.current_player() != TERMINAL:
+        if state.current_player() == CHANCE:
+            state.apply_action(pick(state.chance_outcomes(), rng))
+            continue
+        views = [dict(state.observation(i)) for i in range(3)]
+        assert all({k: v for k, v in o.items() if k != "me"} == {k: v for k, v in views[0].items() if k != "me"}
+                   for o in views)
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
