@@ -63,7 +63,8 @@ def test_bone_wars_attacks_for_the_last_hp() -> None:
 def test_boss_fight_party_lands_the_last_hit() -> None:
     """The boss has 1 Health left and a hero can attack it: the hero attacks the boss."""
     def found(state: Any, who: int, legal: list[Action]) -> bool:
-        return state.seat.get(BOSS) != who and any(a.kind == "attack" and a.get("target") == BOSS for a in legal)
+        return state.seat.get(BOSS) != who and any(a.kind == "attack" and a.get("target") == BOSS
+                                                     for a in legal)
     state, who = position("boss_fight", found, players=None)
     state.eng.fighters[BOSS].hp = 1
     assert choice("boss_fight", state, who, playouts=60).get("target") == BOSS
@@ -169,7 +170,7 @@ def test_loot_battles_hides_nothing() -> None:
             state.apply_action(pick(state.chance_outcomes(), rng))
             continue
         views = [dict(state.observation(i)) for i in range(3)]
-        assert all({k: v for k, v in o.items() if k != "me"} == {k: v for k, v in views[0].items() if k != "me"}
-                   for o in views)
+        table = [{k: v for k, v in o.items() if k != "me"} for o in views]
+        assert all(t == table[0] for t in table)
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])

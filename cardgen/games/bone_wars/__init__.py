@@ -19,5 +19,6 @@ from cardgen.play.stateengine import state_engine
 #: the checker of ``cardgen check bone_wars``: the shared replay over the contract
 Engine = state_engine("BoneWars", contract, HEADER, EVENTS, EXPECT_RULES, end_rule="BW-END-2")
 
-PACKAGE = GamePackage(engine=Engine, rules=contract, new_state=new_state, setups=setups, agents={"greedy": greedy}, evaluate=evaluate, prior=greedy,
+PACKAGE = GamePackage(engine=Engine, rules=contract, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      evaluate=evaluate, prior=greedy,
                       measures=measures, determinize=determinize, hidden_information=True)

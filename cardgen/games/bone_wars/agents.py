@@ -191,7 +191,8 @@ def evaluate(game: Game) -> Evaluate:
 
     def value(state: GameState) -> list[float]:
         players = state.result()["players"]
-        return shares([0.0 if players[k]["eliminated"] else players[k]["hp"] / start for k in state.players], sharp)
+        kept = [0.0 if players[k]["eliminated"] else players[k]["hp"] / start for k in state.players]
+        return shares(kept, sharp)
     return value
 
 

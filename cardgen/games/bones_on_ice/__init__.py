@@ -25,7 +25,8 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     return [{"game": game.slug, "teams": [{"team": a}, {"team": b}]} for a in keys for b in keys if a != b]
 
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy}, evaluate=evaluate, prior=greedy,
+PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      evaluate=evaluate, prior=greedy,
                       measures=measures)
 
 __all__ = ["PACKAGE", "BoiState", "Engine", "new_state", "setups"]

@@ -36,7 +36,8 @@ from cardgen.play.package import GamePackage
 __all__ = ["BF_EVENTS", "PACKAGE", "BossFightState", "new_state", "setups", "BF_HEADER", "Engine", "analyse", "boss_footprints", "boss_stats", "check_file",
            "check_game", "damage_formula", "printables", "read_boss", "read_deck", "read_party", "summary"]
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy}, evaluate=evaluate, prior=greedy,
+PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      evaluate=evaluate, prior=greedy,
                       measures=measures, check_file=check_file, hidden_information=True, determinize=determinize,
                       check_game=check_game, printables=printables,
                       hooks={"boss_footprints": boss_footprints, "placement": read_placement})

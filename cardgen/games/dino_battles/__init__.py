@@ -39,5 +39,6 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     return out
 
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy}, evaluate=evaluate, prior=greedy,
+PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      evaluate=evaluate, prior=greedy,
                       measures=measures, hidden_information=True, determinize=determinize)

@@ -123,7 +123,8 @@ def evaluate(game: Game) -> Evaluate:
     win from their K.O.s towards ``kos_to_win`` and the share of the table's Dinosaur HP that is
     theirs — read from ``result()`` — weighted by ``simulate.search``."""
     p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
-    need, w_hp, sharp = p.int("kos_to_win"), p.number("simulate.search.hp"), p.number("simulate.search.sharpness")
+    need = p.int("kos_to_win")
+    w_hp, sharp = p.number("simulate.search.hp"), p.number("simulate.search.sharpness")
 
     def value(state: GameState) -> list[float]:
         players = state.result()["players"]
