@@ -27,12 +27,12 @@ from cardgen.content.loader import load_game  # noqa: E402
 from cardgen.core.problems import Problems  # noqa: E402
 from cardgen.play.api import CHANCE, TERMINAL  # noqa: E402
 from cardgen.play.dice import pick  # noqa: E402
-from cardgen.play.mcts import MCTS, Budget, rollout  # noqa: E402
+from cardgen.play.mcts import CUTOFF, ROLLOUT_CAP, Budget, for_game, rollout  # noqa: E402
 from cardgen.play.search import View  # noqa: E402
 
 
 def moves_per_second(game, pkg, playouts: int, seconds: float) -> dict[str, float]:
-    agent = MCTS(Budget(playouts=playouts))
+    agent = for_game(pkg, game, Budget(playouts=playouts))
     rng = random.Random(1)
     setups = pkg.setups(game, random.Random(1))
     moves, started = 0, time.perf_counter()
@@ -56,10 +56,12 @@ def moves_per_second(game, pkg, playouts: int, seconds: float) -> dict[str, floa
 
 
 def playout_seconds(game, pkg) -> float:
-    """Seconds one random playout from the start takes (the cost of one search playout, at most)."""
+    """Seconds one playout from the start takes (cut off and scored where the game has ``evaluate``):
+    the cost of one search playout, at most."""
     state = pkg.new_state(game, pkg.setups(game, random.Random(1))[0])
+    ev = pkg.evaluate(game) if pkg.evaluate is not None else None
     started = time.perf_counter()
-    rollout(state, random.Random(1))
+    rollout(state, random.Random(1), CUTOFF if ev is not None else ROLLOUT_CAP, ev)
     return time.perf_counter() - started
 
 

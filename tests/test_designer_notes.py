@@ -4,6 +4,9 @@ problem at its file."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.rulebook.printable import Rulebook
@@ -14,10 +17,19 @@ NOTE = ("## Balance changes (cardgen tune)\n\n- `femurs_sully.marksmanship (card
         "- balance: 0.247 [0.228, 0.266] → 0.018 [0.004, 0.037] (improved beyond the noise)\n")
 
 
+def _no_notes(copy: GameCopy) -> Path:
+    """The copy's notes folder, without the notes the game ships (its strong-play note): each
+    test sets its own."""
+    folder = copy.path(f"rules/{GAME}/notes")
+    shutil.rmtree(folder, ignore_errors=True)
+    return folder
+
+
 def _titles(tmp_path, designer: bool, note: bytes | None) -> tuple[list[str], Problems]:
     copy = GameCopy(tmp_path, GAME)
+    folder = _no_notes(copy)
     if note is not None:
-        (copy.path(f"rules/{GAME}/notes")).mkdir()
+        folder.mkdir()
         copy.path(f"rules/{GAME}/notes/tune.md").write_bytes(note)
     problems = Problems()
     game = load_game(copy.root, GAME, problems)
@@ -49,7 +61,7 @@ def test_a_note_that_is_not_utf8_is_a_problem_at_its_file(tmp_path):
 def _book(tmp_path) -> Rulebook:
     """The designer's edition of a copy of the game whose notes hold NOTE."""
     copy = GameCopy(tmp_path, GAME)
-    copy.path(f"rules/{GAME}/notes").mkdir()
+    _no_notes(copy).mkdir()
     copy.path(f"rules/{GAME}/notes/tune.md").write_text(NOTE, encoding="utf-8")
     problems = Problems()
     game = load_game(copy.root, GAME, problems)

@@ -94,7 +94,7 @@ SAMPLES = {
 }
 NOT_RUN.update({
     "cardgen serve GAME [--port 8000]": "a server: tests/test_serve.py runs it on a free port",
-    "cardgen simulate bones_on_ice --ladder random,greedy,mcts:40 --games 12": "a ladder of minutes; "
+    "cardgen simulate bones_on_ice --ladder random,greedy,mcts:40 --games 20": "a ladder of minutes; "
                                                                               "tests/test_ladder.py plays a small one",
     "cardgen simulate bones_on_ice --agent mcts:40 --compare random --games 24": "search in every seat (minutes); "
                                                                                  "tests/test_simulate_stats.py compares on a toy",

@@ -72,7 +72,9 @@ def test_ladder_report(cli, tmp_path: Path) -> None:
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "Skill ladder" in page and "Balance under strong play" in page
     note = (tmp_path / "note.md").read_text(encoding="utf-8")      # a designer's note the rulebook can quote
-    assert note.startswith("## Balance under strong play (cardgen simulate, seed 0)\n")
+    assert note.startswith("## Balance under strong play (cardgen simulate, seed 0)\n\n"
+                           "*Simulated play: agents, not people — run on 20")
+    assert "seed 0, 16 games per line up" in note
     assert all(f"- {s}" in note for s in lad["summary"]) and "the higher-rated agent wins" in note
     text = cli("simulate", simtoy.SLUG, "--ladder", "random,greedy", "--games", "8")
     assert text.exit_code == 0 and "skill vs luck" in text.stdout and "in plain words" in text.stdout

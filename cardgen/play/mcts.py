@@ -19,11 +19,13 @@ import math
 import random
 import re
 import time
+from typing import Any
 
 from cardgen.core.record import record
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import pick
-from cardgen.play.search import SearchAgent, View
+from cardgen.play.package import GamePackage
+from cardgen.play.search import Agent, Evaluate, SearchAgent, View
 
 #: the search agents' names (``NAME:BUDGET``)
 SEARCH = ("mcts",)
@@ -31,6 +33,12 @@ SEARCH = ("mcts",)
 EXPLORE = 0.7
 #: a playout that has not ended after this many actions counts as a draw
 ROLLOUT_CAP = 5000
+#: with the game's ``evaluate`` hook, a playout stops after this many actions and scores the
+#: position it reached by the hook instead of playing to the end
+CUTOFF = 40
+#: how far a scored (unfinished) playout's value may lie from an even share: 1 would let a
+#: position the hook likes look as good as a game won
+TRUST = 0.8
 
 _BUDGET = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<unit>s|ms)?")
 
@@ -67,18 +75,22 @@ def parse_budget(text: str) -> Budget:
 
 
 class Node:
-    __slots__ = ("children", "visits", "avail", "total")
+    __slots__ = ("children", "visits", "avail", "total", "hint")
 
     def __init__(self) -> None:
         self.children: dict[Action, Node] = {}
+        self.hint: Action | None = None       # the prior's choice here (progressive bias)
         self.visits = 0
         self.avail = 1
         self.total = 0.0
 
 
-def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP) -> list[float]:
-    """Play ``state`` to its end at random; the returns (a draw if it runs past ``cap`` or
-    reaches a player with no legal action — an engine's slip, which real play reports)."""
+def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP,
+            evaluate: Evaluate | None = None, policy: Agent | None = None) -> list[float]:
+    """Play ``state`` on at random; the returns at its end — or, with ``evaluate``, the hook's
+    value of the position after ``cap`` actions. Without the hook, a playout that runs past
+    ``cap`` or reaches a player with no legal action (an engine's slip, which real play
+    reports) counts as a draw."""
     for _ in range(cap):
         who = state.current_player()
         if who == TERMINAL:
@@ -89,18 +101,30 @@ def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP) -> lis
             legal = state.legal_actions()
             if not legal:           # an engine that lists nothing here: the playout counts as a draw
                 break
-            state.apply_action(legal[rng.randrange(len(legal))])
+            if policy is None or len(legal) == 1:
+                state.apply_action(legal[rng.randrange(len(legal))])
+            else:
+                state.apply_action(policy(state.observation(who), legal, rng))
     if state.is_terminal():
         return list(state.returns())
+    if evaluate is not None:           # a guess, never as sure as a game played out: shrunk to even
+        n = len(state.players)
+        return [1.0 / n + TRUST * (v - 1.0 / n) for v in evaluate(state)]
     n = len(state.players)
     return [1.0 / n] * n
 
 
 class MCTS(SearchAgent):
-    """UCT / SO-ISMCTS with random playouts (see the module's text)."""
+    """UCT / SO-ISMCTS with random playouts (see the module's text). With ``evaluate`` (the
+    game's hook: a position → each player's expected return in [0, 1]) a playout stops after
+    ``cutoff`` actions and the hook scores where it got to."""
 
-    def __init__(self, budget: Budget, explore: float = EXPLORE, cap: int = ROLLOUT_CAP):
-        self.budget, self.explore, self.cap = budget, explore, cap
+    def __init__(self, budget: Budget, explore: float = EXPLORE, cap: int = ROLLOUT_CAP,
+                 evaluate: Evaluate | None = None, cutoff: int = CUTOFF, policy: Agent | None = None,
+                 prior: Agent | None = None, bias: float = 1.0):
+        self.budget, self.explore = budget, explore
+        self.evaluate, self.policy, self.prior, self.bias = evaluate, policy, prior, bias
+        self.cap = cap if evaluate is None else min(cap, cutoff)
         self.playouts = 0             # playouts made so far (for speed figures)
 
     def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
@@ -126,6 +150,8 @@ class MCTS(SearchAgent):
         for a in legal:
             c = node.children[a]
             v = c.total / c.visits + self.explore * math.sqrt(math.log(c.avail) / c.visits)
+            if a == node.hint:
+                v += self.bias / (c.visits + 1)
             if v > best_v:
                 best, best_v = a, v
         return best
@@ -160,8 +186,10 @@ class MCTS(SearchAgent):
                     untried.append(a)
                 else:
                     c.avail += 1
+            if self.prior is not None and node.hint is None:
+                node.hint = self.prior(state.observation(who), legal, rng)
             if untried:
-                a = untried[rng.randrange(len(untried))]
+                a = node.hint if node.hint in untried else untried[rng.randrange(len(untried))]
                 node.children[a] = child = Node()
                 state.apply_action(a)
                 path.append((child, who))
@@ -170,9 +198,16 @@ class MCTS(SearchAgent):
             node = node.children[a]
             state.apply_action(a)
             path.append((node, who))
-        returns = rollout(state, rng, self.cap)
+        returns = rollout(state, rng, self.cap, self.evaluate, self.policy)
         root.visits += 1
         for n, who in path:
             n.visits += 1
             if who >= 0:
                 n.total += returns[who]
+
+
+def for_game(package: GamePackage, game: Any, budget: Budget) -> MCTS:
+    """The search agent of ``budget`` with the game's own hooks where it has them: playouts cut
+    short and scored by its ``evaluate``, the tree leaning on its ``prior``."""
+    return MCTS(budget, evaluate=package.evaluate(game) if package.evaluate is not None else None,
+                prior=package.prior(game) if package.prior is not None else None)

@@ -13,11 +13,9 @@ from dataclasses import field
 from typing import Any
 
 from cardgen.core.record import record
-from cardgen.play.api import Action, GameState
-from cardgen.play.search import Determinize, SearchAgent
+from cardgen.play.api import GameState
+from cardgen.play.search import Agent, Determinize, Evaluate, SearchAgent
 
-#: An agent chooses among the legal actions from what its player may see.
-Agent = Callable[[Mapping[str, Any], list[Action], random.Random], Action]
 #: what plays a seat: a plain agent, or a search agent (it decides on a view that samples copies)
 Player = Agent | SearchAgent
 
@@ -46,6 +44,14 @@ class GamePackage:
     #: cannot see is dealt again consistently with their observation (search agents decide on
     #: these, never on the true state)
     determinize: Determinize | None = None
+    #: search's value of a game not yet over: called with the loaded game, gives (state) → each
+    #: player's expected return in [0, 1]; a search agent's playouts then stop after a few dozen
+    #: actions and score the position by it (``cardgen.play.mcts.CUTOFF``) instead of playing to
+    #: the end
+    evaluate: Callable[[Any], Evaluate] | None = None
+    #: the agent a search leans on (progressive bias): the action it picks at a node is tried
+    #: first and favoured until the playouts show a better one; called with the loaded game
+    prior: Callable[[Any], Agent] | None = None
     #: True for a game that hides cards: search agents refuse it until it has ``determinize``
     hidden_information: bool = False
     #: the game's own measures of a finished game (for the simulation report)

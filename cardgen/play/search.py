@@ -10,13 +10,19 @@ what :meth:`View.sample` gives it, never on the state itself.
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cardgen.play.api import Action, GameState
 
+#: An agent chooses among the legal actions from what its player may see.
+Agent = Callable[[Mapping[str, Any], list[Action], random.Random], Action]
+#: a game's hook: a position → each player's expected return in [0, 1] (a heuristic value of a
+#: game not yet over, used where a search's playout stops short of the end)
+Evaluate = Callable[[GameState], list[float]]
 #: a game's hook: (state, player, rng) → a copy where the cards ``player`` cannot see are re-dealt
 Determinize = Callable[[GameState, int, random.Random], GameState]
 
@@ -51,3 +57,13 @@ class SearchAgent(ABC):
     @abstractmethod
     def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         """One of ``legal``, decided on ``view`` alone."""
+
+
+def shares(strength: Sequence[float], sharpness: float) -> list[float]:
+    """Each player's chance to win from their strengths, for an ``evaluate`` hook: a softmax of
+    ``sharpness`` × strength (two players: the logistic of the difference); equal strengths give
+    equal shares, a large lead nears 1."""
+    top = max(strength)
+    w = [math.exp(sharpness * (x - top)) for x in strength]
+    total = sum(w)
+    return [x / total for x in w]

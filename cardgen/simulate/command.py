@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -22,7 +23,7 @@ from cardgen.core.atomic import write_bytes
 from cardgen.core.record import record
 from cardgen.play.api import CHANCE, TERMINAL
 from cardgen.play.dice import pick
-from cardgen.play.mcts import SEARCH, parse_budget
+from cardgen.play.mcts import CUTOFF, SEARCH, parse_budget
 from cardgen.play.package import GamePackage
 from cardgen.play.playout import random_agent
 from cardgen.simulate import html, ladder, run, text
@@ -85,7 +86,7 @@ def estimate(plan: Plan, games: dict[str, float], workers: int) -> float:
     if not search or plan.package.new_state is None:
         return 0.0
     rng = random.Random(plan.seed)
-    started, decisions, tries = time.monotonic(), 0, 3
+    started, decisions, tries, steps = time.monotonic(), 0, 3, 0
     for _ in range(tries):
         state = plan.package.new_state(plan.variants[0].game, plan.setups[0])
         for _step in range(plan.max_steps):
@@ -98,7 +99,10 @@ def estimate(plan: Plan, games: dict[str, float], workers: int) -> float:
             legal = state.legal_actions()
             decisions += len(legal) > 1
             state.apply_action(random_agent({}, legal, rng))
+        steps += len(state.history)
     per_playout = (time.monotonic() - started) / tries
+    if plan.package.evaluate is not None:         # playouts stop after CUTOFF actions
+        per_playout *= min(1.0, CUTOFF * tries / max(1, steps))
     per_game = decisions / tries / 2              # an agent makes about half a 2-seat game's decisions
     total = 0.0
     for n in search:
@@ -211,7 +215,7 @@ def _write(out: Path, report: dict[str, Any], err: TextIO) -> None:
     write_bytes(out / "report.json", run.to_json(report).encode("utf-8"))
     write_bytes(out / "report.html", html.render(report).encode("utf-8"))
     err.write(f"wrote {out / 'report.json'} and {out / 'report.html'}\n")
-    said = text.note(report)
+    said = text.note(report, datetime.now(timezone.utc).strftime("%Y-%m-%d"))
     if said is not None:
         write_bytes(out / "note.md", said.encode("utf-8"))
         err.write(f"wrote {out / 'note.md'} (copy it to rules/<game>/notes/ for the designer's edition)\n")

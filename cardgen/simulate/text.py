@@ -208,15 +208,19 @@ def render(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def note(report: dict[str, Any]) -> str | None:
+def note(report: dict[str, Any], date: str | None = None) -> str | None:
     """A designer's note from a run that compared agents (``--ladder`` or ``--compare``): its
     plain-words sentences as Markdown, for ``rules/<game>/notes/`` (the designer's edition of the
-    rulebook quotes every note there). None for a run that compared nothing."""
+    rulebook quotes every note there), labelled as simulated play with its seed and ``date``.
+    None for a run that compared nothing."""
     lad, cmp = report.get("ladder"), report.get("compare")
     if not lad and not cmp:
         return None
     agents = ", ".join(report["agents"])
-    out = [f"## Balance under strong play (cardgen simulate, seed {report['seed']})", ""]
+    out = [f"## Balance under strong play (cardgen simulate, seed {report['seed']})", "",
+           "*Simulated play: agents, not people — " + (f"run on {date}, " if date else "")
+           + f"seed {report['seed']}, {report['games']:,} games per line up; search agents are "
+           "MCTS (`mcts:N`: N playouts a move, information-set MCTS where the game hides cards).*", ""]
     if lad:
         names = ", ".join(r["agent"] for r in lad["ratings"])
         out.append(f"- Ladder of {names}, {report['games']:,} games a pair: the higher-rated agent wins "

@@ -23,7 +23,7 @@ from cardgen.content.model import Game
 from cardgen.core.record import record
 from cardgen.play import coverage
 from cardgen.play.api import GameState
-from cardgen.play.mcts import MCTS, SEARCH, parse_budget
+from cardgen.play.mcts import SEARCH, for_game, parse_budget
 from cardgen.play.package import GamePackage, Player
 from cardgen.play.playout import as_jsonl, play, random_agent
 from cardgen.simulate.spec import RANDOM, agent_at
@@ -72,7 +72,7 @@ def make_agent(package: GamePackage, game: Game, name: str) -> Player:
         return random_agent
     base, colon, budget = name.partition(":")
     if colon and base in SEARCH and name not in package.agents:
-        return MCTS(parse_budget(budget))
+        return for_game(package, game, parse_budget(budget))
     return package.agents[name](game)
 
 

@@ -8,7 +8,7 @@ agents and measures of simulated playtests: :mod:`.agents`. See ``docs/engines-b
 
 from __future__ import annotations
 
-from cardgen.games.bone_wars.agents import greedy, measures
+from cardgen.games.bone_wars.agents import evaluate, greedy, measures
 from cardgen.games.bone_wars.contract import contract
 from cardgen.games.bone_wars.determinize import determinize
 from cardgen.games.bone_wars.setup import new_state, setups
@@ -20,4 +20,5 @@ from cardgen.play.stateengine import state_engine
 Engine = state_engine("BoneWars", contract, HEADER, EVENTS, EXPECT_RULES, end_rule="BW-END-2")
 
 PACKAGE = GamePackage(engine=Engine, rules=contract, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      evaluate=evaluate, prior=greedy,
                       measures=measures, determinize=determinize, hidden_information=True)

@@ -25,6 +25,7 @@ from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent
 from cardgen.play.params import Params
+from cardgen.play.search import Evaluate, shares
 
 # an observed monster: (owner, Str, Def, Atk, HP left, Traits, attacked)
 OWNER, STR, DEF, ATK, HP, TRAITS, TAPPED = range(7)
@@ -179,6 +180,20 @@ class Greedy:
 def greedy(game: Game) -> Agent:
     """The greedy agent for ``game`` (its weights read once)."""
     return Greedy(game)
+
+
+def evaluate(game: Game) -> Evaluate:
+    """Search's value of a game not yet over (``GamePackage.evaluate``): each player's chance to
+    win from the share of the starting HP they keep (none once eliminated) — read from
+    ``result()`` — sharpened by ``simulate.search.sharpness``."""
+    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    start, sharp = p.int("starting_hp"), p.number("simulate.search.sharpness")
+
+    def value(state: GameState) -> list[float]:
+        players = state.result()["players"]
+        kept = [0.0 if players[k]["eliminated"] else players[k]["hp"] / start for k in state.players]
+        return shares(kept, sharp)
+    return value
 
 
 def measures(state: GameState) -> dict[str, Any]:

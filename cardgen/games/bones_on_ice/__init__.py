@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.content.model import Game
-from cardgen.games.bones_on_ice.agents import greedy, measures
+from cardgen.games.bones_on_ice.agents import evaluate, greedy, measures
 from cardgen.games.bones_on_ice.engine import Engine
 from cardgen.games.bones_on_ice.state import BoiState, Setup
 from cardgen.play.package import GamePackage
@@ -26,6 +26,7 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
 
 
 PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      evaluate=evaluate, prior=greedy,
                       measures=measures)
 
 __all__ = ["PACKAGE", "BoiState", "Engine", "new_state", "setups"]

@@ -11,6 +11,7 @@ and uses its Team Spirit when it can afford it. Its weights are ``simulate.greed
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ from cardgen.content.model import Game
 from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent
 from cardgen.play.params import Params
+from cardgen.play.search import Evaluate, shares
 
 
 class Greedy:
@@ -107,6 +109,23 @@ class Greedy:
 def greedy(game: Game) -> Agent:
     """The greedy agent for ``game``."""
     return Greedy(game)
+
+
+def evaluate(game: Game) -> Evaluate:
+    """Search's value of a game not yet over (``GamePackage.evaluate``): each team's chance to
+    win from the goal difference against the rounds left (a one-goal lead is worth more late
+    than early) and the Stamina each has — read from ``result()``, the game's own account of
+    the position, with the weights of ``simulate.search`` in params.yaml."""
+    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    rounds = p.int("rounds")
+    goal, stamina = p.number("simulate.search.goal"), p.number("simulate.search.stamina")
+
+    def value(state: GameState) -> list[float]:
+        res = state.result()
+        left = max(0, rounds - int(res["round"] or 0))
+        return shares([goal * int(res["score"][k]) / math.sqrt(left + 1) + stamina * int(res["stamina"][k])
+                       for k in state.players], 1.0)
+    return value
 
 
 def measures(state: GameState) -> dict[str, Any]:

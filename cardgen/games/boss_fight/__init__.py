@@ -19,7 +19,7 @@ the playtest rules engine, as the hooks of ``cardgen.gamehooks``.
 
 from __future__ import annotations
 
-from cardgen.games.boss_fight.agents import greedy
+from cardgen.games.boss_fight.agents import evaluate, greedy
 from cardgen.games.boss_fight.builds import analyse, boss_footprints, read_boss, read_deck, read_party
 from cardgen.games.boss_fight.content import check_game
 from cardgen.games.boss_fight.determinize import determinize
@@ -37,6 +37,7 @@ __all__ = ["BF_EVENTS", "PACKAGE", "BossFightState", "new_state", "setups", "BF_
            "check_game", "damage_formula", "printables", "read_boss", "read_deck", "read_party", "summary"]
 
 PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      evaluate=evaluate, prior=greedy,
                       measures=measures, check_file=check_file, hidden_information=True, determinize=determinize,
                       check_game=check_game, printables=printables,
                       hooks={"boss_footprints": boss_footprints, "placement": read_placement})

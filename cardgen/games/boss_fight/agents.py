@@ -11,9 +11,11 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.core import hexgrid as hg
-from cardgen.play.api import Action
+from cardgen.games.boss_fight.vocab import BOSS
+from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent
 from cardgen.play.params import Params
+from cardgen.play.search import Evaluate, shares
 
 
 def _near(obs: Mapping[str, Any], who: str, to: Any) -> int:
@@ -49,3 +51,19 @@ def greedy(game: Game) -> Agent:
         top = [a for a in legal if score(a) == best]
         return top[rng.randrange(len(top))]
     return choose
+
+
+def evaluate(game: Game) -> Evaluate:
+    """Search's value of a game not yet over (``GamePackage.evaluate``): the party's and the
+    boss's chances from the share of the Health left on the map that is the party's, from
+    ``result()`` (``simulate.search.sharpness``); every party seat gets the party's."""
+    sharp = Params(game.params, game.rules_dir / "params.yaml").number("simulate.search.sharpness")
+
+    def value(state: GameState) -> list[float]:
+        hp = state.result()["hp"]
+        boss = max(0, int(hp.get(BOSS, 0)))
+        party = sum(max(0, int(v)) for k, v in hp.items() if k != BOSS)
+        boss_v, party_v = shares([boss / max(1, boss + party), party / max(1, boss + party)], sharp)
+        seat = getattr(state, "seat", {}).get(BOSS, 0)
+        return [boss_v if i == seat else party_v for i in range(len(state.players))]
+    return value

@@ -20,7 +20,7 @@ from typing import Any
 
 from cardgen.content import collection_files as cols
 from cardgen.content.model import Game
-from cardgen.games.dino_battles.agents import greedy, measures
+from cardgen.games.dino_battles.agents import evaluate, greedy, measures
 from cardgen.games.dino_battles.determinize import determinize
 from cardgen.games.dino_battles.engine import Engine
 from cardgen.games.dino_battles.state import new_state
@@ -40,4 +40,5 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
 
 
 PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      evaluate=evaluate, prior=greedy,
                       measures=measures, hidden_information=True, determinize=determinize)

@@ -19,6 +19,7 @@ from cardgen.content.model import Game
 from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent
 from cardgen.play.params import Params
+from cardgen.play.search import Evaluate, shares
 
 _MAIN_ORDER = ("bench", "combat_to_deck", "upgrade", "item", "action", "use_item")   # Actions and Items last:
 # their text is not modelled, but a hand kept full would stop the End-phase draws for good
@@ -115,6 +116,22 @@ def _answer(obs, legal, me, mean, sides, w_deal, w_take, stat) -> Action:
         return -w_take * a_total
 
     return max(legal, key=lambda a: (value(a), a.get("special") is None))
+
+
+def evaluate(game: Game) -> Evaluate:
+    """Search's value of a game not yet over (``GamePackage.evaluate``): each player's chance to
+    win from their K.O.s towards ``kos_to_win`` and the share of the table's Dinosaur HP that is
+    theirs — read from ``result()`` — weighted by ``simulate.search``."""
+    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    need = p.int("kos_to_win")
+    w_hp, sharp = p.number("simulate.search.hp"), p.number("simulate.search.sharpness")
+
+    def value(state: GameState) -> list[float]:
+        players = state.result()["players"]
+        hp = {k: sum(max(0, int(v)) for v in players[k]["hp"].values()) for k in state.players}
+        total = sum(hp.values()) or 1
+        return shares([players[k]["kos"] / need + w_hp * hp[k] / total for k in state.players], sharp)
+    return value
 
 
 def measures(state: GameState) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from itertools import product
 from typing import Any
 
 from cardgen.content.model import Game
-from cardgen.games.loot_battles.agents import greedy, measures
+from cardgen.games.loot_battles.agents import evaluate, greedy, measures
 from cardgen.games.loot_battles.engine import Engine
 from cardgen.games.loot_battles.play import LootState, rules_of
 from cardgen.games.loot_battles.rules import Rules
@@ -48,4 +48,5 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
 
 
 PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+                      evaluate=evaluate, prior=greedy,
                       measures=measures)

@@ -20,6 +20,7 @@ from cardgen.games.loot_battles.state import Enemy, Player
 from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent
 from cardgen.play.params import ParamError, Params
+from cardgen.play.search import Evaluate
 
 #: the weights ``simulate.greedy`` in params.yaml gives
 WEIGHTS = ("kill", "heal_below", "loot", "threat", "damage", "heal", "armor", "dodge", "reference_dodge")
@@ -134,6 +135,22 @@ class Greedy:
 
 def greedy(game: Game) -> Agent:
     return Greedy(game)
+
+
+def evaluate(game: Game) -> Evaluate:
+    """Search's value of a game not yet over (``GamePackage.evaluate``), the same for every
+    player (they win or lose together): the Battles won towards the target, plus part of a
+    Battle (``simulate.search.standing``) for the share of players still standing — read from
+    ``result()``."""
+    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    standing = p.number("simulate.search.standing")
+
+    def value(state: GameState) -> list[float]:
+        res = state.result()
+        up = [not v.get("knocked_out") for v in res["players"].values()]
+        v = (res["battles_won"] + standing * sum(up) / max(1, len(up))) / (res["battles_to_win"] + standing)
+        return [min(1.0, v)] * len(state.players)
+    return value
 
 
 def measures(state: GameState) -> dict[str, Any]:
