@@ -98,7 +98,7 @@ NOT_RUN.update({
                                                                               "tests/test_ladder.py plays a small one",
     "cardgen simulate bones_on_ice --agent mcts:40 --compare random --games 24": "search in every seat (minutes); "
                                                                                  "tests/test_simulate_stats.py compares on a toy",
-    "cardgen tune bones_on_ice --agent greedy --trials 100 --games-per-trial 300 --check-games 2400 --workers 2 --out build/tune":
+    "cardgen tune bones_on_ice --agent greedy --trials 100 --games-per-trial 500 --check-games 4000 --workers 2 --out build/tune":
         "3,000 games and more (minutes); tests/test_tune.py tunes a toy game",
     "cardgen calibrate NAME --offset X,Y [--margin 3mm]": "writes the user's printers file: tests/test_printers.py",
     "cardgen new PATH|SLUG [--players 2-4]": "writes a project or a game package: tests/test_scaffold.py",
