@@ -5,13 +5,13 @@ group calls the others' steps through the declarations here."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
+from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Fighter, Player
 from cardgen.play.lookup import Names, NotFound
@@ -86,22 +86,13 @@ class EngineBase(BaseEngine):
                            hint) from None
 
     def _find_enemy(self, value: Any, enc: Encounter, ev: Event, fname: str) -> Enemy:
-        s = str(value).strip()
-        if "#" in s:
-            prefix, _, num = s.rpartition("#")
-        else:
-            m = re.fullmatch(r"(.*?)\s*(\d+)", s)
-            prefix, num = (m.group(1), m.group(2)) if m else (s, "")
-        prefix = prefix.strip().lower()
-        ecard = enc.enemies[0].card if enc.enemies else None
-        names = {""}
-        if ecard is not None:
-            names |= {ecard.id.lower(), ecard.name.lower(), ecard.name.lower() + "s", ecard.id.lower().rstrip("s")}
-        if prefix not in names or not num.isdigit() or not 1 <= int(num) <= len(enc.enemies):
-            refs = f"{enc.enemies[0].name} … {enc.enemies[-1].name}" if enc.enemies else "none"
-            raise LogError("LOG-FIELD", f"'{fname}' names no enemy of this Encounter: {value!r} (enemies: {refs})",
-                           ev.at(fname))
-        return enc.enemies[int(num) - 1]
+        """The enemy of ``enc`` the log calls ``value`` (read as the contract reads it: ``LogNames.enemy``)."""
+        try:
+            name = LogNames.enemy(value, enc, fname)
+        except LogError as e:
+            e.loc = ev.at(fname)
+            raise
+        return next(e for e in enc.enemies if e.name == name)
 
     def _state_lines(self, title: str, enc: Encounter | None) -> None:
         self.ref.trace(f"      {title}")
