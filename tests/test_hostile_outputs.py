@@ -395,3 +395,19 @@ def test_a_real_folder_without_renameat2_is_swapped_by_two_renames_and_recovered
     assert (target / "cards.pdf").read_bytes() == b"old" and not atomic.leftovers(target)
     atomic.replace_set(target, {"cards.pdf": b"new"})
     assert target.is_symlink() and (target / "cards.pdf").read_bytes() == b"new" and not atomic.leftovers(target)
+
+
+def test_ctrl_c_while_a_set_is_written_waits_for_it():
+    """Inside replace_set a Ctrl-C is held until the set is in place and its leftovers gone, then
+    raised: no stray hidden folder."""
+    import signal
+
+    from cardgen.core import atomic
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        with atomic.ctrl_c_after():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            done.append(True)               # still running after the signal
+    assert done == [True]
+    assert signal.getsignal(signal.SIGINT) is not None

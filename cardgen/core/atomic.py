@@ -30,7 +30,11 @@ import ctypes.util
 import errno
 import os
 import shutil
+import signal
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 STAGE, OLD, SET, LINK, KEPT = ".staging-", ".previous-", ".set-", ".link-", ".kept"
@@ -200,8 +204,32 @@ def _keep(target: Path, previous: Path) -> None:
         shutil.rmtree(before, ignore_errors=True)
 
 
+@contextmanager
+def ctrl_c_after() -> Iterator[None]:
+    """Ctrl-C (SIGINT) while inside is held until the end, then raised: a set being written and
+    swapped in is finished and cleaned up, never left half-way (a stray hidden folder). Only the
+    main thread can hold it; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
+    if held:
+        raise KeyboardInterrupt
+
+
 def replace_set(target: str | os.PathLike, files: dict[str, bytes]) -> list[Path]:
-    """Make ``target`` hold exactly ``files`` ({name: bytes}), all at once; returns the paths."""
+    """Make ``target`` hold exactly ``files`` ({name: bytes}), all at once; returns the paths.
+    Ctrl-C waits for the set to be in place (or the old one kept) and its leftovers gone."""
+    with ctrl_c_after():
+        return _replace_set(target, files)
+
+
+def _replace_set(target: str | os.PathLike, files: dict[str, bytes]) -> list[Path]:
     target = Path(target)
     check_folder(target)
     for name in files:          # a folder the user put where an output goes is theirs: not replaced
