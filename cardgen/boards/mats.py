@@ -30,7 +30,8 @@ GROUP_SPEC = {
     "label": Opt("str", required=True),
     "count": Opt("any", default=1, doc="slots in the group: a number, {param: …} or {collection: KIND, most: KEY} "
                  "(the longest list KEY of the game's KIND files)"),
-    "card": Opt("str", default=None, doc="card size of these slots (default: the mat's)"),
+    "card": Opt("any", default=None, doc="card size of these slots (default: the mat's): a name, or "
+                "{width, height} (a pile's tab in a compact mat)"),
     "note": Opt("str", default="", doc="a line under the label"),
     "highlight": Opt("bool", default=False),
     "numbered": Opt("bool", default=True, doc="number the slots 1, 2, … when there are several"),
@@ -49,6 +50,10 @@ MAT_SPEC = {
     "highlight": Opt("color", default="#b3261e", doc="highlighted slots"),
     "fill": Opt("color", default="#f7f5f0", doc="mat background"),
     "rows": Opt("list", required=True, doc="rows of groups, top to bottom"),
+    "compact": Opt("map", default=None, doc="the mat on fewer sheets, printed with `print: mats: compact`: "
+                   "name, rows (and slot_margin, gap), in place of the full mat's", fields={
+                       "name": Opt("str", default=None), "rows": Opt("list", required=True),
+                       "slot_margin": Opt("length", default=None), "gap": Opt("length", default=None)}),
 }
 LABEL_H = 14.0            # group label and its note above the slots
 TRACK_BOX = 10.0          # a track box: room for a 9 mm marker or a die
@@ -101,6 +106,9 @@ def load(path: Path, doc: YDict, game, problems: Problems, token_defs: dict | No
         rows: list[list[Group]] = []
         ok = card is not None
         raw_rows = md["rows"]
+        if v["compact"] is not None and game.print.mats == "compact":     # the compact layout instead
+            small = {k: x for k, x in v["compact"].items() if x is not None}
+            v, raw_rows = {**v, **small}, md["compact"]["rows"]
         for ri, row in enumerate(raw_rows):
             if not isinstance(row, list):
                 problems.error("YAML-TYPE", f"row {ri + 1} of mat '{v['name']}' must be a list of groups",
