@@ -139,15 +139,18 @@ def test_an_unknown_mats_setting_is_reported_at_its_line(tmp_path):
                for p in probs), probs
 
 
-def test_a_bad_tab_size_is_reported_at_its_line(tmp_path):
+@pytest.mark.parametrize("setting", ["full", "compact"])
+def test_a_bad_tab_size_is_reported_at_its_line(tmp_path, setting):
+    """A compact layout is checked whichever layout prints: a slip in it is found before it is chosen."""
     g = GameCopy(tmp_path, GAME).only("mats")
-    g.edit(f"rules/{GAME}/game.yaml", "  crop_marks: true", "  crop_marks: true\n  mats: compact")
+    g.edit(f"rules/{GAME}/game.yaml", "  crop_marks: true", f"  crop_marks: true\n  mats: {setting}")
     line = g.edit(f"maps/{GAME}/mat.yaml", TAB, "card: {width: wide, height: 12mm}")
     code, probs = g.validate()
     assert code == 1
     assert any(p["file"].endswith("mat.yaml") and p["line"] == line and "width, height" in p["message"]
                for p in probs), probs
-    # the legal twin: the full mats do not read the compact rows, the compact ones read them clean
+    assert sum("width, height" in p["message"] for p in probs) == 1          # one slip, one problem
+    # the legal twin: the compact rows as shipped read clean
     ok = GameCopy(tmp_path / "ok", GAME).only("mats")
     ok.edit(f"rules/{GAME}/game.yaml", "  crop_marks: true", "  crop_marks: true\n  mats: compact")
     code, probs = ok.validate()
