@@ -13,7 +13,7 @@ import pytest
 
 from cardgen.boards import _boards
 from cardgen.boards import tokens as btokens
-from cardgen.boards.common import board_files
+from cardgen.boards.common import board_files, card_size
 from cardgen.boards.tiling import fit
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
@@ -156,3 +156,18 @@ def test_a_bad_tab_size_is_reported_at_its_line(tmp_path, setting):
     code, probs = ok.validate()
     assert code == 0, probs
 
+
+
+@pytest.mark.parametrize("size", [[63, 12], 5, None, {"width": "40mm"}, {"width": "40mm", "height": "tall"},
+                                  {"width": "0mm", "height": "12mm"}, {"width": "40mm", "height": "12mm", "x": 1}])
+def test_a_slot_size_that_is_no_size_is_one_problem_never_a_crash(size):
+    p = Problems()
+    assert card_size(size, _game(), p, None) is None
+    assert [x.rule for x in p] == ["YAML-TYPE"]
+
+
+def test_a_slot_size_given_as_width_and_height_is_that_size():
+    p = Problems()
+    assert card_size({"width": "63mm", "height": "1.2cm"}, _game(), p, None) == pytest.approx((63, 12))
+    assert card_size("poker", _game(), p, None) == pytest.approx((63, 88))
+    assert not p.has_errors

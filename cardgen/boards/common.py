@@ -90,12 +90,17 @@ def length(value: Any, problems: Problems, loc: Loc | None, what: str) -> float 
 
 def card_size(name: Any, game, problems: Problems, loc: Loc | None) -> tuple[float, float] | None:
     """(width, height) of a card size named in the game's ``card_sizes``, or given as ``{width, height}``."""
-    if isinstance(name, dict) and set(name) == {"width", "height"}:
+    if not isinstance(name, str):
         try:
-            return length_mm(name["width"]), length_mm(name["height"])
+            if not isinstance(name, dict) or set(name) != {"width", "height"}:
+                raise UnitError(f"not {name!r}")
+            w, h = length_mm(name["width"]), length_mm(name["height"])
+            if w <= 0 or h <= 0:
+                raise UnitError(f"{w:g} × {h:g} mm is no size")
+            return w, h
         except UnitError as e:
-            problems.error("YAML-TYPE", f"a slot size is {{width, height}}, two lengths such as 40mm: {e}",
-                           loc)
+            problems.error("YAML-TYPE", f"a slot size is a card size's name or {{width, height}}, two lengths "
+                           f"such as 40mm: {e}", loc)
             return None
     sizes = {}
     for ct in game.card_types.values():
