@@ -158,8 +158,11 @@ def test_a_bad_tab_size_is_reported_at_its_line(tmp_path, setting):
 
 
 
-@pytest.mark.parametrize("size", [[63, 12], 5, None, {"width": "40mm"}, {"width": "40mm", "height": "tall"},
-                                  {"width": "0mm", "height": "12mm"}, {"width": "40mm", "height": "12mm", "x": 1}])
+NO_SIZES = [[63, 12], 5, None, {"width": "40mm"}, {"width": "40mm", "height": "tall"},
+            {"width": "0mm", "height": "12mm"}, {"width": "40mm", "height": "12mm", "x": 1}]
+
+
+@pytest.mark.parametrize("size", NO_SIZES)
 def test_a_slot_size_that_is_no_size_is_one_problem_never_a_crash(size):
     p = Problems()
     assert card_size(size, _game(), p, None) is None

@@ -99,8 +99,8 @@ def card_size(name: Any, game, problems: Problems, loc: Loc | None) -> tuple[flo
                 raise UnitError(f"{w:g} × {h:g} mm is no size")
             return w, h
         except UnitError as e:
-            problems.error("YAML-TYPE", f"a slot size is a card size's name or {{width, height}}, two lengths "
-                           f"such as 40mm: {e}", loc)
+            problems.error("YAML-TYPE", "a slot size is a card size's name or {width, height}, two "
+                           f"lengths such as 40mm: {e}", loc)
             return None
     sizes = {}
     for ct in game.card_types.values():
