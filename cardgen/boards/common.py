@@ -17,7 +17,7 @@ from cardgen.core.fonts import METRICS, font
 from cardgen.core.options import Checked, Opt, check_mapping, check_value
 from cardgen.core.params import resolve
 from cardgen.core.problems import Loc, Problems, did_you_mean
-from cardgen.core.units import length_mm
+from cardgen.core.units import UnitError, length_mm
 from cardgen.core.yamlsrc import YDict, load_yaml
 
 KINDS = ("map", "terrain", "board", "mats", "tokens", "reference")
@@ -89,7 +89,19 @@ def length(value: Any, problems: Problems, loc: Loc | None, what: str) -> float 
 
 
 def card_size(name: Any, game, problems: Problems, loc: Loc | None) -> tuple[float, float] | None:
-    """(width, height) of a card size named in the game's ``card_sizes``."""
+    """(width, height) of a card size named in the game's ``card_sizes``, or given as ``{width, height}``."""
+    if not isinstance(name, str):
+        try:
+            if not isinstance(name, dict) or set(name) != {"width", "height"}:
+                raise UnitError(f"not {name!r}")
+            w, h = length_mm(name["width"]), length_mm(name["height"])
+            if w <= 0 or h <= 0:
+                raise UnitError(f"{w:g} × {h:g} mm is no size")
+            return w, h
+        except UnitError as e:
+            problems.error("YAML-TYPE", "a slot size is a card size's name or {width, height}, two "
+                           f"lengths such as 40mm: {e}", loc)
+            return None
     sizes = {}
     for ct in game.card_types.values():
         sizes[ct.size] = (ct.width, ct.height)

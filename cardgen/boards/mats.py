@@ -30,7 +30,8 @@ GROUP_SPEC = {
     "label": Opt("str", required=True),
     "count": Opt("any", default=1, doc="slots in the group: a number, {param: …} or {collection: KIND, most: KEY} "
                  "(the longest list KEY of the game's KIND files)"),
-    "card": Opt("str", default=None, doc="card size of these slots (default: the mat's)"),
+    "card": Opt("any", default=None, doc="card size of these slots (default: the mat's): a name, or "
+                "{width, height} (a pile's tab in a compact mat)"),
     "note": Opt("str", default="", doc="a line under the label"),
     "highlight": Opt("bool", default=False),
     "numbered": Opt("bool", default=True, doc="number the slots 1, 2, … when there are several"),
@@ -49,6 +50,10 @@ MAT_SPEC = {
     "highlight": Opt("color", default="#b3261e", doc="highlighted slots"),
     "fill": Opt("color", default="#f7f5f0", doc="mat background"),
     "rows": Opt("list", required=True, doc="rows of groups, top to bottom"),
+    "compact": Opt("map", default=None, doc="the mat on fewer sheets, printed with `print: mats: compact`: "
+                   "name, rows (and slot_margin, gap), in place of the full mat's", fields={
+                       "name": Opt("str", default=None), "rows": Opt("list", required=True),
+                       "slot_margin": Opt("length", default=None), "gap": Opt("length", default=None)}),
 }
 LABEL_H = 14.0            # group label and its note above the slots
 TRACK_BOX = 10.0          # a track box: room for a 9 mm marker or a die
@@ -98,28 +103,39 @@ def load(path: Path, doc: YDict, game, problems: Problems, token_defs: dict | No
             continue
         v = rr.values
         card = common.card_size(v["card"], game, problems, md.at("card"))
-        rows: list[list[Group]] = []
-        ok = card is not None
-        raw_rows = md["rows"]
-        for ri, row in enumerate(raw_rows):
-            if not isinstance(row, list):
-                problems.error("YAML-TYPE", f"row {ri + 1} of mat '{v['name']}' must be a list of groups",
-                               raw_rows.at(ri) if isinstance(raw_rows, YList) else md.loc)
-                ok = False
-                continue
-            groups = []
-            for gi, gd in enumerate(row):
-                g = _group(gd, row.at(gi) if isinstance(row, YList) else md.loc, card, game, problems, token_defs,
-                           f"group {gi + 1} of row {ri + 1}")
-                if g is None:
-                    ok = False
-                else:
-                    groups.append(g)
-            rows.append(groups)
-        if ok:
+        rows, ok = _rows(md["rows"], md, v["name"], card, game, problems, token_defs)
+        if v["compact"] is not None:      # checked always; printed instead with `print: mats: compact`
+            small, raw = {k: x for k, x in v["compact"].items() if x is not None}, md["compact"]["rows"]
+            crows, cok = _rows(raw, md, small.get("name", v["name"]), card, game, problems, token_defs)
+            if game.print.mats == "compact":
+                v, rows, ok = {**v, **small}, crows, cok
+        if ok and card is not None:
             out.append(Mat(path, md.loc, v["name"], v["copies"] or [""], v["slot_margin"], v["gap"], rows,
                            v["color"], v["highlight"], v["fill"]))
     return out
+
+
+def _rows(raw_rows, md, name: str, card, game, problems: Problems,
+          token_defs: dict | None) -> tuple[list[list[Group]], bool]:
+    """A mat's rows of groups, and whether every one of them was read."""
+    rows: list[list[Group]] = []
+    ok = True
+    for ri, row in enumerate(raw_rows):
+        if not isinstance(row, list):
+            problems.error("YAML-TYPE", f"row {ri + 1} of mat '{name}' must be a list of groups",
+                           raw_rows.at(ri) if isinstance(raw_rows, YList) else md.loc)
+            ok = False
+            continue
+        groups = []
+        for gi, gd in enumerate(row):
+            g = _group(gd, row.at(gi) if isinstance(row, YList) else md.loc, card, game, problems, token_defs,
+                       f"group {gi + 1} of row {ri + 1}")
+            if g is None:
+                ok = False
+            else:
+                groups.append(g)
+        rows.append(groups)
+    return rows, ok
 
 
 def _group(gd, loc, card, game, problems: Problems, token_defs: dict | None, what: str) -> Group | None:

@@ -55,6 +55,9 @@ GAME_SPEC: dict[str, Opt] = {
         "boards": Opt("enum", choices=("tiled", "poster"), default="tiled", doc="tiled: a board or mat larger "
                       "than the paper is split over sheets to tape together; poster: each is one page of its "
                       "own size, true scale, for a copy shop's large-format printer"),
+        "mats": Opt("enum", choices=("full", "compact"), default="full",
+                    doc="compact: a play mat that offers a compact layout (`compact:` in its mats file) "
+                    "prints it, on fewer sheets"),
     }),
     "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
     "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
@@ -200,7 +203,8 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                                      else "built-in" for k in ("paper", "duplex", "offset", "margin")},
                              card_numbers=pr.get("card_numbers", True) is not False, ink_saver=pr.get("ink_saver") is True,
                              layout="fold" if pr.get("layout") == "fold" else "duplex",
-                             boards="poster" if pr.get("boards") == "poster" else "tiled")
+                             boards="poster" if pr.get("boards") == "poster" else "tiled",
+                             mats="compact" if pr.get("mats") == "compact" else "full")
     sizes: dict[str, tuple[float, float]] = {}
     bad_sizes: set = set()          # reported: the card types using them, and their cards, are not again
     broken_types: set = set()

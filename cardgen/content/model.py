@@ -91,6 +91,7 @@ class PrintSettings:
     ink_saver: bool = False      # backs drawn as a light tint with an outline, not full-bleed colour
     layout: str = "duplex"       # "fold": front and back side by side on one side, a fold line between
     boards: str = "tiled"        # "poster": each board or mat one page of its own size (no tiling)
+    mats: str = "full"           # "compact": a mat that offers a compact layout prints it (fewer sheets)
 
 
 @record
