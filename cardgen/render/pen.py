@@ -149,15 +149,19 @@ class Pen:
         """``it`` with its anchor at (x, y) (mm, top-left origin; ``H`` the page height)."""
         if it.color != self.fill:
             self.set_fill(it.color)
-        if (it.font, it.size) != self.font:
-            self._ttf = fonts.font(it.font)
-            self.c.setFont(it.font, it.size)
-            self.font = (it.font, it.size)
-            self._direct = self.c.bottomup and getattr(self._ttf, "_dynamicFont", False)
+        font = self.font
+        if font is None or font[1] != it.size or font[0] != it.font:
+            self.set_font(it.font, it.size)
         if self._direct:
             self.tx.show(self.c, self._ttf, x * MM, (H - y) * MM, it.text, it.align)
         else:
             self.text(x * MM, (H - y) * MM, it.text, it.align)
+
+    def set_font(self, name: str, size: float) -> None:
+        self._ttf = fonts.font(name)
+        self.c.setFont(name, size)
+        self.font = (name, size)
+        self._direct = self.c.bottomup and getattr(self._ttf, "_dynamicFont", False)
 
     def rect(self, it: Rect, x: float, y: float, H: float) -> None:
         if it.fill is None and it.stroke is None:
@@ -234,10 +238,19 @@ class Pen:
         each position as ``translate`` adds it), without making the moved copies of the common
         primitives; the others are moved, then drawn."""
         dx, dy = m.dx, m.dy
+        show = self.tx.show
         for it in m.items:
             t = type(it)
-            if t is Text:
-                self.put_text(it, it.x + dx, it.y + dy, H)
+            if t is Text:       # put_text, inline: a card side's commonest primitive
+                if it.color != self.fill:
+                    self.set_fill(it.color)
+                font = self.font
+                if font is None or font[1] != it.size or font[0] != it.font:
+                    self.set_font(it.font, it.size)
+                if self._direct:
+                    show(self.c, self._ttf, (it.x + dx) * MM, (H - (it.y + dy)) * MM, it.text, it.align)
+                else:
+                    self.text((it.x + dx) * MM, (H - (it.y + dy)) * MM, it.text, it.align)
             elif t is Rect:
                 self.rect(it, it.x + dx, it.y + dy, H)
             elif t is Use:
