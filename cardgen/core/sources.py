@@ -83,8 +83,10 @@ def beside(path: str | os.PathLike) -> Iterator[None]:
         _BESIDE.reset(token)
 
 
-def resolve(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TEXT_BYTES) -> Path:
-    """``path`` resolved, checked (inside the project, a regular file, at most ``cap`` bytes)."""
+def resolve(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TEXT_BYTES,
+            root_real: bool = False) -> Path:
+    """``path`` resolved, checked (inside the project, a regular file, at most ``cap`` bytes);
+    ``root_real``: ``root`` is resolved already (a caller reading thousands of files under it)."""
     text = str(path)
     if "\0" in text:
         raise SourceError("PATH-ESCAPE", f"{text!r} is no file name (it holds a NUL byte)")
@@ -95,7 +97,8 @@ def resolve(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TE
         raise SourceError("FILE-MISSING", f"cannot read {text}: {e}") from e
     base = root if root is not None else _ROOT.get()
     if base is not None and str(p.absolute()) not in _NAMED.get():
-        base = Path(base).resolve()
+        if not (root_real and root is not None):
+            base = Path(base).resolve()
         if not real.is_relative_to(base) and not any(real.is_relative_to(b) for b in _BESIDE.get()):
             raise SourceError("PATH-ESCAPE", f"{text} leads outside the project folder (to {real}); "
                               "cardgen reads only files inside the project")
@@ -160,9 +163,11 @@ def _check_stat(text: str, st: os.stat_result, cap: int) -> None:
                           "cardgen reads from one file")
 
 
-def read_bytes(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TEXT_BYTES) -> bytes:
-    """The checked file's bytes (at most ``cap``; the file is re-checked once open)."""
-    real = resolve(path, root, cap)
+def read_bytes(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TEXT_BYTES,
+               root_real: bool = False) -> bytes:
+    """The checked file's bytes (at most ``cap``; the file is re-checked once open; ``root_real``:
+    as :func:`resolve`'s)."""
+    real = resolve(path, root, cap, root_real)
     try:
         fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as e:

@@ -271,6 +271,7 @@ class Store:
 
     def __init__(self, folder: Path):
         self.folder = folder
+        self._real: Path | None = None      # the folder resolved, once (entries are read under it)
         self._made: set[Path] = set()
         self.hits = 0
         self.misses = 0
@@ -291,7 +292,9 @@ class Store:
         if not os.path.exists(path):
             return None
         try:
-            raw = sources.read_bytes(path, self.folder, MAX_ENTRY)
+            if self._real is None:
+                self._real = self.folder.resolve()
+            raw = sources.read_bytes(path, self._real, MAX_ENTRY, root_real=True)
             head, _, body = raw.partition(b"\n")
             if hashlib.sha256(body).hexdigest().encode() != head:
                 return None

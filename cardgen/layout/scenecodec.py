@@ -16,6 +16,7 @@ KINDS: dict[str, type] = {t.__name__: t for t in (Rect, Line, Circle, Polygon, T
 # a primitive's fields in declaration order (what ``dataclasses.astuple`` gives for these flat
 # records, without its deep copies)
 _VALUES: dict[type, Any] = {t: attrgetter(*(f.name for f in fields(t))) for t in KINDS.values()}
+_COUNT: dict[str, int] = {name: len(fields(t)) for name, t in KINDS.items()}     # fields per kind
 
 
 def encode(items: list) -> list:
@@ -46,8 +47,7 @@ def decode(data: list) -> list:
             x1, y1, x2, y2, stroke, width, dash = vals
             out.append(Line(x1, y1, x2, y2, stroke, width, tuple(dash)))
         else:
-            cls = KINDS[kind]
-            if len(vals) != len(fields(cls)):
+            if len(vals) != _COUNT[kind]:
                 raise ValueError(f"{kind} with {len(vals)} fields")
-            out.append(cls(*vals))
+            out.append(KINDS[kind](*vals))
     return out
