@@ -83,10 +83,8 @@ def beside(path: str | os.PathLike) -> Iterator[None]:
         _BESIDE.reset(token)
 
 
-def resolve(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TEXT_BYTES,
-            root_real: bool = False) -> Path:
-    """``path`` resolved, checked (inside the project, a regular file, at most ``cap`` bytes);
-    ``root_real``: ``root`` is resolved already (a caller reading thousands of files under it)."""
+def resolve(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TEXT_BYTES) -> Path:
+    """``path`` resolved, checked (inside the project, a regular file, at most ``cap`` bytes)."""
     text = str(path)
     if "\0" in text:
         raise SourceError("PATH-ESCAPE", f"{text!r} is no file name (it holds a NUL byte)")
@@ -97,8 +95,7 @@ def resolve(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TE
         raise SourceError("FILE-MISSING", f"cannot read {text}: {e}") from e
     base = root if root is not None else _ROOT.get()
     if base is not None and str(p.absolute()) not in _NAMED.get():
-        if not (root_real and root is not None):
-            base = Path(base).resolve()
+        base = Path(base).resolve()
         if not real.is_relative_to(base) and not any(real.is_relative_to(b) for b in _BESIDE.get()):
             raise SourceError("PATH-ESCAPE", f"{text} leads outside the project folder (to {real}); "
                               "cardgen reads only files inside the project")
@@ -163,15 +160,36 @@ def _check_stat(text: str, st: os.stat_result, cap: int) -> None:
                           "cardgen reads from one file")
 
 
-def read_bytes(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TEXT_BYTES,
-               root_real: bool = False) -> bytes:
-    """The checked file's bytes (at most ``cap``; the file is re-checked once open; ``root_real``:
-    as :func:`resolve`'s)."""
-    real = resolve(path, root, cap, root_real)
+def read_bytes(path: str | os.PathLike, root: Path | None = None, cap: int = MAX_TEXT_BYTES) -> bytes:
+    """The checked file's bytes (at most ``cap``; the file is re-checked once open)."""
+    real = resolve(path, root, cap)
     try:
-        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(real, os.O_RDONLY | _OPEN_FLAGS)
     except OSError as e:
         raise SourceError("FILE-MISSING", f"cannot read {path}: {e.strerror or e}") from e
+    return _read_open(fd, path, cap)
+
+
+_OPEN_FLAGS = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def read_in(folder: Path, name: str, cap: int) -> bytes | None:
+    """The bytes of the regular file ``name`` (no separator in it) right in ``folder`` — a
+    folder the caller resolved and checked inside the project —, or None when there is none.
+    A symlink there is not followed (as if absent); anything but a regular file, or more than
+    ``cap`` bytes, is a :class:`SourceError`. For a caller reading thousands of files of one
+    folder (the build cache's entries): :func:`read_bytes`' checks without resolving each path."""
+    if "/" in name or os.sep in name or "\0" in name or name in ("", ".", ".."):
+        raise SourceError("PATH-ESCAPE", f"{name!r} is not a file name")
+    try:
+        fd = os.open(os.path.join(folder, name), os.O_RDONLY | _OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    return _read_open(fd, os.path.join(folder, name), cap)
+
+
+def _read_open(fd: int, path: str | os.PathLike, cap: int) -> bytes:
+    """The bytes of the open file ``fd`` (``path``), checked (a regular file, at most ``cap``)."""
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
         _check_stat(str(path), st, cap)       # swapped for a FIFO since the check?
@@ -185,4 +203,4 @@ def read_bytes(path: str | os.PathLike, root: Path | None = None, cap: int = MAX
 
 
 __all__ = ["MAX_IMAGE_BYTES", "MAX_LOG_BYTES", "MAX_TEXT_BYTES", "SourceError", "beside", "current_project", "escapes", "is_file", "leaves", "named",
-           "project", "read_bytes", "resolve", "set_project"]
+           "project", "read_bytes", "read_in", "resolve", "set_project"]
