@@ -55,6 +55,7 @@ class Pen:
         self.forms: set[str] = set()      # SVG pictures already made into forms
         self._ttf: Any = None                  # the current font (reportlab's TTFont)
         self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
+        self._rects: dict[tuple, tuple] = {}           # a rect's operators, by the rect (kept) and place
         self._paths: dict[str, str] = {}               # picture paths, checked once per document
         self._paints: dict[tuple, str] = {}            # colour operators written, by (colour, fill)
         self.tx = TextOps()                            # text operators (and the font in effect)
@@ -171,11 +172,20 @@ class Pen:
         if it.stroke:
             self.set_stroke(it.stroke, it.width)
         c = self.c
+        key = (id(it), x, y, H, c._fillMode)
+        done = self._rects.get(key)
+        if done is not None and done[0] is it:      # this rect drawn here before (a sheet slot)
+            c._code.extend(done[1])
+            return
+        n = len(c._code)
         args = (x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM)
         if it.radius:
             self.ops(c.roundRect, *args, it.radius * MM, int(bool(it.stroke)), int(bool(it.fill)))
         else:
             self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
+        if len(self._rects) > 100_000:
+            self._rects.clear()
+        self._rects[key] = (it, tuple(c._code[n:]))
 
     def clip(self, it: Clip, H: float) -> None:
         """The clipping path of ``it`` (its operators written again for the same box: a sheet slot)."""
