@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardgen.cli import main
+from cardgen.layout.cache import Store
 
 SLUG = "bone_wars"
 
@@ -97,3 +98,24 @@ def test_problems_of_cached_work_are_reported_again(project, tmp_path):
     assert res1.exit_code == res2.exit_code == 0
     assert "BW-CARD-3 warning" in res1.stdout and "BW-CARD-3 warning" in res2.stdout and "up to date" in res2.stderr
 
+
+
+def test_a_cache_entry_is_read_only_as_a_regular_file_inside_the_cache_folder(tmp_path):
+    """The store reads an entry with one open, without resolving its path: an entry that is a
+    link, or an entries' folder that leads out of the cache folder, is a miss (never read), as
+    through ``sources.read_bytes``; the entry as written is read back."""
+    store = Store(tmp_path / "cache")
+    store.put("layout", "ab" + "0" * 62, {"x": 1})
+    assert store.get("layout", "ab" + "0" * 62) == {"x": 1}          # the legal twin
+    assert store.get("layout", "ab" + "1" * 62) is None              # absent: a miss
+    entry = tmp_path / "cache" / "layout" / "ab" / ("ab" + "0" * 62 + ".json")
+    outside = tmp_path / "outside.json"
+    shutil.copy(entry, outside)
+    entry.unlink()
+    entry.symlink_to(outside)
+    assert Store(tmp_path / "cache").get("layout", "ab" + "0" * 62) is None     # a link: not followed
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(outside, elsewhere / ("cd" + "0" * 62 + ".json"))
+    (tmp_path / "cache" / "layout" / "cd").symlink_to(elsewhere)
+    assert Store(tmp_path / "cache").get("layout", "cd" + "0" * 62) is None     # its folder leads out

@@ -26,6 +26,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import MISSING, Field, FrozenInstanceError
 from operator import attrgetter
+from types import MemberDescriptorType
 from typing import Any, TypeVar, overload
 
 if sys.version_info >= (3, 11):
@@ -152,7 +153,13 @@ def _init(cls: Any, flds: tuple[Field, ...], frozen: bool) -> Callable[..., None
             value = f"__dflt_{n}"
         else:
             continue
-        body.append(f"  __set(self, {n!r}, {value})" if frozen else f"  self.{n} = {value}")
+        if not frozen:
+            body.append(f"  self.{n} = {value}")
+        elif isinstance(slot := getattr(cls, n, None), MemberDescriptorType):
+            names[f"__put_{n}"] = slot.__set__     # what object.__setattr__ calls, without its lookup
+            body.append(f"  __put_{n}(self, {value})")
+        else:
+            body.append(f"  __set(self, {n!r}, {value})")
     if hasattr(cls, "__post_init__"):
         body.append("  self.__post_init__()")
     src = (f"def __create(__names):\n def __init__({', '.join(params)}):\n"

@@ -271,6 +271,8 @@ class Store:
 
     def __init__(self, folder: Path):
         self.folder = folder
+        self._real: Path | None = None      # the folder resolved, once
+        self._dirs: dict[tuple[str, str], Path | None] = {}   # entries' folders resolved (None: lead out)
         self._made: set[Path] = set()
         self.hits = 0
         self.misses = 0
@@ -284,20 +286,29 @@ class Store:
         return self.folder / kind / key[:2] / f"{key}.json"
 
     def get(self, kind: str, key: str) -> Any:
-        """The entry, or None (absent, corrupt, or unreadable: all a miss). An absent entry is
-        known from one ``stat`` (a first build asks for thousands), a present one is read through
-        the project's checks."""
-        path = self._entry_path(kind, key)
-        if not os.path.exists(path):
-            return None
+        """The entry, or None (absent, corrupt, or unreadable: all a miss). An entry is read with
+        one ``open`` (a first build asks for thousands, absent): its folder, resolved once per
+        build, must lie inside the cache folder; the entry itself is a regular file, not a link."""
         try:
-            raw = sources.read_bytes(path, self.folder, MAX_ENTRY)
+            where = self._entries_dir(kind, key[:2])
+            raw = sources.read_in(where, f"{key}.json", MAX_ENTRY) if where is not None else None
+            if raw is None:
+                return None
             head, _, body = raw.partition(b"\n")
             if hashlib.sha256(body).hexdigest().encode() != head:
                 return None
             return json.loads(body)
         except (OSError, ValueError, sources.SourceError):
             return None
+
+    def _entries_dir(self, kind: str, sub: str) -> Path | None:
+        """``folder/kind/sub`` resolved, or None when it leads outside the cache folder."""
+        if (kind, sub) not in self._dirs:
+            if self._real is None:
+                self._real = self.folder.resolve()
+            real = (self.folder / kind / sub).resolve()
+            self._dirs[(kind, sub)] = real if real.is_relative_to(self._real) else None
+        return self._dirs[(kind, sub)]
 
     def put(self, kind: str, key: str, value: Any) -> None:
         body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -261,6 +261,10 @@ class CardLayout:
         names = fields_read(el)
         if names is None:
             return None
+        if len(names) == 1:             # the common case, its key made at once
+            x = fields.get(names[0], _ABSENT)
+            t = type(x)
+            return (id(el), type_key, bleed, t, x) if t is str or t is int or t is bool else None
         key: list = [id(el), type_key, bleed]
         for name in names:
             x = fields.get(name, _ABSENT)

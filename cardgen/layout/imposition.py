@@ -116,6 +116,7 @@ def sheets(placements: Sequence[Placement], w: float, h: float, ps: PrintSetting
     if grid.per_page == 0:
         raise ValueError(f"a {w:g} × {h:g} mm card with {ps.bleed:g} mm bleed does not fit on {ps.paper}")
     slots: dict[int, tuple] = {}
+    same: dict[tuple, Any] = {}     # what every sheet of as many cards has alike: crop marks, boxes
     page_no = first_page
     for start in range(0, len(placements), grid.per_page):
         chunk = placements[start:start + grid.per_page]
@@ -141,10 +142,17 @@ def sheets(placements: Sequence[Placement], w: float, h: float, ps: PrintSetting
         if ps.registration == "silhouette":        # a cutting machine cuts: its marks, no crop marks
             front.items.extend(registration_marks(ps.page_w, ps.page_h))
         elif ps.crop_marks:
-            front.items.extend(crop_marks(grid, ps.page_w, ps.page_h, len(chunk), max(ps.margin, 0.5)))
+            marks = same.get(("marks", len(chunk)))
+            if marks is None:
+                marks = same["marks", len(chunk)] = crop_marks(grid, ps.page_w, ps.page_h, len(chunk),
+                                                              max(ps.margin, 0.5))
+            front.items.extend(marks)
         for page, m in ((front, fm), (back, bm)):      # for print shops' preflight
-            page.trim_box = _union([c["trim"] for c in m["cards"]])
-            page.bleed_box = _union([c["bleed_box"] for c in m["cards"]])
+            boxes = same.get((page.label, len(chunk)))      # the sheet's k-th cards: its k-th slots
+            if boxes is None:
+                boxes = same[page.label, len(chunk)] = (_union([c["trim"] for c in m["cards"]]),
+                                                        _union([c["bleed_box"] for c in m["cards"]]))
+            page.trim_box, page.bleed_box = boxes
         fm["grid"] = {"cols": grid.cols, "rows": grid.rows, "bleed": round(grid.bleed, 4)}
         bm["grid"] = fm["grid"]
         n = len(chunk)

@@ -16,6 +16,10 @@ KINDS: dict[str, type] = {t.__name__: t for t in (Rect, Line, Circle, Polygon, T
 # a primitive's fields in declaration order (what ``dataclasses.astuple`` gives for these flat
 # records, without its deep copies)
 _VALUES: dict[type, Any] = {t: attrgetter(*(f.name for f in fields(t))) for t in KINDS.values()}
+_COUNT: dict[str, int] = {name: len(fields(t)) for name, t in KINDS.items()}     # fields per kind
+# the kinds whose fields are stored as they are (no tuples inside): the class and its field count
+_PLAIN: dict[str, tuple[type, int]] = {t.__name__: (t, _COUNT[t.__name__])
+                                       for t in (Rect, Text, Image, Use, Link, Circle)}
 
 
 def encode(items: list) -> list:
@@ -37,7 +41,12 @@ def decode(data: list) -> list:
         if not isinstance(row, list) or not row or row[0] not in KINDS:
             raise ValueError(f"not a scene primitive: {row!r:.60}")
         kind, vals = row[0], row[1:]
-        if kind == "Clip":
+        plain = _PLAIN.get(kind)
+        if plain is not None:           # the commonest: its fields as they are
+            if len(vals) != plain[1]:
+                raise ValueError(f"{kind} with {len(vals)} fields")
+            out.append(plain[0](*vals))
+        elif kind == "Clip":
             x, y, w, h = vals[:4]
             out.append(Clip(x, y, w, h, tuple(decode(vals[4]))))
         elif kind == "Polygon":
@@ -46,8 +55,7 @@ def decode(data: list) -> list:
             x1, y1, x2, y2, stroke, width, dash = vals
             out.append(Line(x1, y1, x2, y2, stroke, width, tuple(dash)))
         else:
-            cls = KINDS[kind]
-            if len(vals) != len(fields(cls)):
+            if len(vals) != _COUNT[kind]:
                 raise ValueError(f"{kind} with {len(vals)} fields")
-            out.append(cls(*vals))
+            out.append(KINDS[kind](*vals))
     return out

@@ -296,25 +296,28 @@ def _breaks(paras: list[list[str]], font: str, size: float, limit: float, lh: fl
         sized.clear()
     table = METRICS.table(font)
     width_pt = METRICS.width_pt
+    get = sized.get
     out: list[tuple[list[str], int, int, float]] = []
     for ws in paras:
         first = 0
-        cur_w = 0.0
+        cur_w = -1.0            # the line's width so far (-1: no word on it yet)
         for k, word in enumerate(ws):
-            ww = sized.get(word)
+            ww = get(word)
             if ww is None:
                 w1 = table.get(word)
                 ww = sized[word] = (w1 * size if w1 is not None else width_pt(word, font, size)) * PT_MM
             if ww > limit:
                 return None
-            if k > first:
-                if cur_w + space + ww > limit:
-                    out.append((ws, first, k, cur_w))
-                    if len(out) * lh + asc + desc > room:     # too_tall's sum, in its order
-                        return None
-                    first, cur_w = k, 0.0
-                else:
-                    cur_w += space
-            cur_w += ww
-        out.append((ws, first, len(ws), cur_w))
+            if cur_w < 0.0:     # the line's first word: 0.0 + ww is ww
+                cur_w = ww
+                continue
+            with_it = cur_w + space + ww        # (cur_w + space) + ww: the sum in its order
+            if with_it > limit:
+                out.append((ws, first, k, cur_w))
+                if len(out) * lh + asc + desc > room:     # too_tall's sum, in its order
+                    return None
+                first, cur_w = k, ww
+            else:
+                cur_w = with_it
+        out.append((ws, first, len(ws), max(cur_w, 0.0)))
     return out

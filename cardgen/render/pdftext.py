@@ -34,15 +34,18 @@ class TextOps:
         self._open: str | None = None       # the text object last written (open to the next text)
         self._at = (0.0, 0.0)               # where its last text starts, as written
         self._moves: dict[tuple, str] = {}  # relative moves written, by (from, to x, to y)
+        self._states: dict[str, tuple] = {}  # font name → (document, font, its subset state there)
 
     def show(self, c: canvas.Canvas, ttf: Any, x: float, y: float, text: str, align: str) -> None:
         """``text`` in the canvas's current TrueType font and size with its anchor (left, centre
         or right end of the baseline) at (x, y) points."""
-        key = (x, y, text, align, ttf.fontName, c._fontsize)
-        said = self._said.get(key)
-        if said is not None:            # the same text at the same place (a sheet slot) said before
-            self._put(c, *said)
-            return
+        key: tuple | None = None
+        if len(text) <= 16:             # kept for short texts only (below)
+            key = (x, y, text, align, ttf.fontName, c._fontsize)
+            said = self._said.get(key)
+            if said is not None:        # the same text at the same place (a sheet slot) said before
+                self._put(c, *said)
+                return
         if align == "center":
             x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
         elif align == "right":
@@ -56,7 +59,7 @@ class TextOps:
         self._fixed = False
         said = (*at, *self._shown(c, ttf, text))
         self._put(c, *said)
-        if self._fixed and len(text) <= 16:     # codes all assigned: the same next time (kept for
+        if self._fixed and key is not None:     # codes all assigned: the same next time (kept for
             if len(self._said) > 20_000:        # short texts, labels and numbers, which repeat)
                 self._said.clear()
             self._said[key] = said
@@ -100,7 +103,13 @@ class TextOps:
         if not text:
             return None, "", None
         doc = c._doc
-        state = ttf.state.get(doc)
+        mine = self._states.get(ttf.fontName)       # the font's state in this document, once it has one
+        if mine is not None and mine[0] is doc and mine[1] is ttf:
+            state = mine[2]
+        else:
+            state = ttf.state.get(doc)      # a weak-keyed dictionary: its get is Python code
+            if state is not None:
+                self._states[ttf.fontName] = (doc, ttf, state)
         size = c._fontsize
         if state is not None:
             known = self._codes.get(ttf.fontName)

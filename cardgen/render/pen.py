@@ -55,6 +55,7 @@ class Pen:
         self.forms: set[str] = set()      # SVG pictures already made into forms
         self._ttf: Any = None                  # the current font (reportlab's TTFont)
         self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
+        self._rects: dict[tuple, tuple] = {}           # a rect's operators, by the rect (kept) and place
         self._paths: dict[str, str] = {}               # picture paths, checked once per document
         self._paints: dict[tuple, str] = {}            # colour operators written, by (colour, fill)
         self.tx = TextOps()                            # text operators (and the font in effect)
@@ -149,15 +150,19 @@ class Pen:
         """``it`` with its anchor at (x, y) (mm, top-left origin; ``H`` the page height)."""
         if it.color != self.fill:
             self.set_fill(it.color)
-        if (it.font, it.size) != self.font:
-            self._ttf = fonts.font(it.font)
-            self.c.setFont(it.font, it.size)
-            self.font = (it.font, it.size)
-            self._direct = self.c.bottomup and getattr(self._ttf, "_dynamicFont", False)
+        font = self.font
+        if font is None or font[1] != it.size or font[0] != it.font:
+            self.set_font(it.font, it.size)
         if self._direct:
             self.tx.show(self.c, self._ttf, x * MM, (H - y) * MM, it.text, it.align)
         else:
             self.text(x * MM, (H - y) * MM, it.text, it.align)
+
+    def set_font(self, name: str, size: float) -> None:
+        self._ttf = fonts.font(name)
+        self.c.setFont(name, size)
+        self.font = (name, size)
+        self._direct = self.c.bottomup and getattr(self._ttf, "_dynamicFont", False)
 
     def rect(self, it: Rect, x: float, y: float, H: float) -> None:
         if it.fill is None and it.stroke is None:
@@ -167,11 +172,20 @@ class Pen:
         if it.stroke:
             self.set_stroke(it.stroke, it.width)
         c = self.c
+        key = (id(it), x, y, H, c._fillMode)
+        done = self._rects.get(key)
+        if done is not None and done[0] is it:      # this rect drawn here before (a sheet slot)
+            c._code.extend(done[1])
+            return
+        n = len(c._code)
         args = (x * MM, (H - y - it.h) * MM, it.w * MM, it.h * MM)
         if it.radius:
             self.ops(c.roundRect, *args, it.radius * MM, int(bool(it.stroke)), int(bool(it.fill)))
         else:
             self.ops(c.rect, *args, int(bool(it.stroke)), int(bool(it.fill)))
+        if len(self._rects) > 100_000:
+            self._rects.clear()
+        self._rects[key] = (it, tuple(c._code[n:]))
 
     def clip(self, it: Clip, H: float) -> None:
         """The clipping path of ``it`` (its operators written again for the same box: a sheet slot)."""
@@ -234,10 +248,19 @@ class Pen:
         each position as ``translate`` adds it), without making the moved copies of the common
         primitives; the others are moved, then drawn."""
         dx, dy = m.dx, m.dy
+        show = self.tx.show
         for it in m.items:
             t = type(it)
-            if t is Text:
-                self.put_text(it, it.x + dx, it.y + dy, H)
+            if t is Text:       # put_text, inline: a card side's commonest primitive
+                if it.color != self.fill:
+                    self.set_fill(it.color)
+                font = self.font
+                if font is None or font[1] != it.size or font[0] != it.font:
+                    self.set_font(it.font, it.size)
+                if self._direct:
+                    show(self.c, self._ttf, (it.x + dx) * MM, (H - (it.y + dy)) * MM, it.text, it.align)
+                else:
+                    self.text((it.x + dx) * MM, (H - (it.y + dy)) * MM, it.text, it.align)
             elif t is Rect:
                 self.rect(it, it.x + dx, it.y + dy, H)
             elif t is Use:
