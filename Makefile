@@ -11,7 +11,7 @@ JOBS    ?= 2
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	($(BIN)/python -m pip install -q uv >/dev/null 2>&1 && \
-	  $(BIN)/uv pip install -q --python $(BIN)/python -e '.[test]') || \
+	  $(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e '.[test]') || \
 	  $(BIN)/python -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
