@@ -18,6 +18,7 @@ from cardgen.boards.tiling import fit
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.core.units import PAPER_MM
+from cardgen.printables import readme
 from cardgen.scene import Circle, Text, children
 from tests.conftest import ROOT, GameCopy, qpdf_check
 
@@ -174,3 +175,12 @@ def test_a_slot_size_given_as_width_and_height_is_that_size():
     assert card_size({"width": "63mm", "height": "1.2cm"}, _game(), p, None) == pytest.approx((63, 12))
     assert card_size("poker", _game(), p, None) == pytest.approx((63, 88))
     assert not p.has_errors
+
+
+@pytest.mark.parametrize("mats, says, never", [
+    ("compact", "a compact mat is one sheet: cut it on its lines (no tape)", "trim and tape"),
+    ("full", "trim and tape the sheets where the marks say", "no tape"),
+])
+def test_the_read_me_tells_how_the_mats_it_prints_are_made(mats, says, never):
+    text = " ".join(t for _, t in readme.lines(_game(mats=mats)) if "mats.pdf" in t)
+    assert says in text and never not in text

@@ -97,6 +97,8 @@ def lines(game: Game) -> list[tuple[str, str]]:
         if name == "readme" or (name == "duplex-calibration" and ps.layout == "fold"):
             continue
         stock, how = HOW.get(name, ("plain paper", "one side"))
+        if name == "mats" and game.print.mats == "compact":
+            how = "one side; a compact mat is one sheet: cut it on its lines (no tape)"
         if name == "cards" and ps.layout == "fold":
             how = "one side only; each card's front and back side by side, to fold and glue"
         what = FILES.get(name, f"{name}.pdf")
