@@ -184,3 +184,10 @@ def test_a_slot_size_given_as_width_and_height_is_that_size():
 def test_the_read_me_tells_how_the_mats_it_prints_are_made(mats, says, never):
     text = " ".join(t for _, t in readme.lines(_game(mats=mats)) if "mats.pdf" in t)
     assert says in text and never not in text
+
+
+def test_a_one_sheet_mat_is_not_told_to_be_cut_and_glued(tmp_path):
+    with pdfplumber.open(_built(tmp_path)) as doc:
+        first = " ".join((doc.pages[0].extract_text() or "").split())
+    assert "It is one sheet: nothing to join." in first
+    assert "glue" not in first and "dashed left edge" not in first

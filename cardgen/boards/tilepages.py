@@ -267,6 +267,10 @@ def assembly_page(t: Tiling, fonts: dict[str, str]) -> Page:
         "   half crosshairs on both sheets join into whole ones; glue or tape it down.",
         "5. Trim the outer margins along the corner marks if you like.",
         *b.notes,
+    ] if t.sheets > 1 else [
+        f"1. Print the next page at 100 % on {paper}; check the bar above with a ruler.",
+        "2. It is one sheet: nothing to join. Trim it along the corner marks.",
+        *b.notes,
     ]
     for s in steps:
         page.items.append(Text(bx, y, s, reg, 8.5, INK))
