@@ -85,19 +85,25 @@ def test_mcts_plays_the_forced_win_to_the_end() -> None:
     assert wins == 10
 
 
-def test_mcts_beats_random_at_bone_wars() -> None:
-    """Two-player Bone Wars, MCTS with 10 playouts a move in either seat: ≥ 90 % of 20 games."""
+def _bone_wars_duel(games: int, searcher: Any, other: Any) -> float:
+    """Two-player Bone Wars, ``searcher(pkg, game)`` against ``other(game)`` (fresh agents each
+    game), the searcher in either seat by turns: its wins (a draw is half)."""
     pkg, game = playkit.package("bone_wars"), playkit.game("bone_wars")
     setups = [s for s in pkg.setups(game, random.Random(0)) if len(s["players"]) == 2]
     wins = 0.0
-    for i in range(20):
+    for i in range(games):
         state = pkg.new_state(game, setups[i % len(setups)])
         me = i % 2
-        agents: list[Any] = [random_agent, random_agent]
-        agents[me] = MCTS(Budget(playouts=10))
+        agents: list[Any] = [other(game), other(game)]
+        agents[me] = searcher(pkg, game)
         assert play(state, agents, random.Random(i), 50_000, pkg.determinize).finished
         wins += state.returns()[me]
-    assert wins >= 18
+    return wins
+
+
+def test_mcts_beats_random_at_bone_wars() -> None:
+    """Two-player Bone Wars, MCTS with 10 playouts a move in either seat: ≥ 90 % of 20 games."""
+    assert _bone_wars_duel(20, lambda pkg, game: MCTS(Budget(playouts=10)), lambda game: random_agent) >= 18
 
 
 def test_mcts_beats_greedy_at_bone_wars() -> None:
@@ -106,17 +112,7 @@ def test_mcts_beats_greedy_at_bone_wars() -> None:
     of these 10 (16 of 20 and 27 of 30 in longer runs), so the test has two games of room;
     a search no better than greedy wins 6 or more in 38 % of runs, which is why the figure
     that says "stronger" is the ladder's, not this test's."""
-    pkg, game = playkit.package("bone_wars"), playkit.game("bone_wars")
-    setups = [s for s in pkg.setups(game, random.Random(0)) if len(s["players"]) == 2]
-    wins = 0.0
-    for i in range(10):
-        state = pkg.new_state(game, setups[i % len(setups)])
-        me = i % 2
-        agents: list[Any] = [greedy(game), greedy(game)]
-        agents[me] = for_game(pkg, game, Budget(playouts=40))
-        assert play(state, agents, random.Random(i), 50_000, pkg.determinize).finished
-        wins += state.returns()[me]
-    assert wins >= 6
+    assert _bone_wars_duel(10, lambda pkg, game: for_game(pkg, game, Budget(playouts=40)), greedy) >= 6
 
 
 def _mid_game(seed: int) -> tuple[BoneWarsState, int]:
