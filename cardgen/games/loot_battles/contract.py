@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cardgen.content.model import Game
-from cardgen.games.loot_battles.follow import Follow
+from cardgen.games.loot_battles.follow import Follow, open_turn
 from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.play_log import MARKERS, actions_for
@@ -24,38 +24,63 @@ CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "
                "dodge_left": "LB-ATK-3", "ko": "LB-DMG-1"}
 
 
-def _why_player(s: LootState, a: Action) -> tuple[str, str]:
+def _what(s: LootState, a: Action) -> str:
+    """The roll of an attack, in words: its weapons, or the class attack."""
+    p = s._by(a.get("player"))
+    names = [s.rules.cards[c].name for c in a.get("with") or () if c in s.rules.cards]
+    return " + ".join(names) if names else f"{p.class_card.name} class attack"
+
+
+def _again(s: LootState, a: Action) -> list[Finding]:
+    """LB-ATK-2: an attack with a roll the player already made this turn."""
+    enc = s._enc()
+    used = enc.used.get(a.get("player"), set())
+    if a.kind != "attack" or not any(k in used for k in (a.get("with") or ("class",))):
+        return []
+    return [Finding("LB-ATK-2", f"{a.get('player')} already rolled {_what(s, a)} this turn (one roll per weapon)")]
+
+
+def _why_player(s: LootState, a: Action) -> list[Finding]:
     who = s.current_player()
     name = a.get("player")
     if name in s.seat_of and s._by(name).ko:
-        return "LB-DMG-1", f"{name} is knocked out until the Battle ends"
+        return [Finding("LB-DMG-1", f"{name} is knocked out until the Battle ends"), *_again(s, a)]
+    if a.kind == "attack" and open_turn(s, name) and _again(s, a):
+        return [*_again(s, a), *_why_kit(s, a, fallback=False)]
     if who < 0 or name != s.players[who]:
         now = "the enemies" if who == CHANCE else s.players[who] if who >= 0 else "nobody"
-        return "LB-RND-1", f"{name} acts, but it is {now}'s turn now"
+        return [Finding("LB-RND-1", f"{name} acts, but it is {now}'s turn now")]
+    return _why_kit(s, a)
+
+
+def _why_kit(s: LootState, a: Action, fallback: bool = True) -> list[Finding]:
+    """What a player's heal or attack gets wrong, whoever's turn it is."""
+    name = a.get("player")
     p = s._by(name)
     if a.kind == "heal":
         spell = s.rules.cards.get(a.get("with") or "")
         if a.get("target") == name:
-            return "LB-HEAL-1", "a Healing spell heals another player, not its caster"
+            return [Finding("LB-HEAL-1", "a Healing spell heals another player, not its caster")]
         if spell is None or spell.id not in p.equipment:
-            return "LB-HEAL-1", f"{name} holds no such Healing spell"
-        return "LB-DMG-1", f"{a.get('target')} is knocked out until the Battle ends: no healing"
+            return [Finding("LB-HEAL-1", f"{name} holds no such Healing spell")]
+        return [Finding("LB-DMG-1", f"{a.get('target')} is knocked out until the Battle ends: no healing")]
     if a.kind != "attack":
-        return "LB-RND-1", f"{a} is not {name}'s to do now"
+        return [Finding("LB-RND-1", f"{a} is not {name}'s to do now")] if fallback else []
     enc = s._enc()
     names = list(a.get("targets") or ()) or [a.get("target")]
     foes = {e.name: e for e in enc.enemies}
-    for t in names:
-        if t not in foes or foes[t].ko:
-            return "LB-DMG-1", f"{t} was defeated and removed: it cannot be attacked"
-    for c in a.get("with") or ():
-        if c not in p.equipment:
-            return "LB-EQUIP-1", f"{name} has no {c} equipped"
+    out = [Finding("LB-DMG-1", f"{t} was defeated and removed: it cannot be attacked")
+           for t in names if t not in foes or foes[t].ko][:1]
+    out += [Finding("LB-EQUIP-1", f"{name} has no {c} equipped") for c in a.get("with") or ()
+            if c not in p.equipment][:1]
     front = [e.name for e in enc.alive() if e.front == name]
-    if s.rules.melee_only(p) and front and any(t not in front for t in names):
-        return "LB-ATK-1", f"{name} has only Melee attacks and must attack an enemy in front of them " \
-                           f"({', '.join(front)})"
-    return "LB-ATK-2", f"{name} has no such roll left this turn (one roll per weapon)"
+    far = [t for t in names if t not in front]
+    if s.rules.melee_only(p) and front and far:
+        out.append(Finding("LB-ATK-1", f"{name} has only Melee attacks and must attack an enemy in front of them "
+                                       f"({', '.join(front)}), not {far[0]}"))
+    if out or not fallback:
+        return out
+    return [Finding("LB-ATK-2", f"{name} has no such roll left this turn (one roll per weapon)")]
 
 
 def _why_equip(s: LootState, a: Action) -> list[Finding]:
@@ -92,10 +117,9 @@ def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
         if foe is not None and foe.ko:
             return "LB-DMG-1", f"{foe.name} was defeated and removed: it does not attack"
         return "LB-RND-1", f"{action.get('enemy')} does not attack now"
-    if action.kind == "attack" and who == CHANCE and action.get("player") in s._enc().acted \
-            and s.pending is None and any(e.front == action.get("player") for e in s._enemies_due(s._enc())):
-        return "LB-ATK-2", f"{action.get('player')} already rolled this turn (one roll per weapon)"
-    if action.kind == "equip" and s.phase == "equip":
+    if action.kind == "attack" and s.pending is None and open_turn(s, action.get("player")) and _again(s, action):
+        return _why_player(s, action)
+    if action.kind == "equip" and (s.phase == "equip" or s.battle is None):
         return _why_equip(s, action)
     if action.kind in ("equip", "unequip"):
         return "LB-EQUIP-1", f"{action.get('player')} cannot {action.kind} {action.get('card')} now"
@@ -143,19 +167,37 @@ def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = N
         return None
     found: list[Finding] = []
     target = event.get("target")
-    if event["kind"] == "enemy_attack" and target is not None and target != mine["target"]:
-        found.append(Finding("LB-RND-1", f"{mine['enemy']} stands in front of {mine['target']} and attacks "
-                                         f"{mine['target']}, not {target}", "target"))
-        if target in state.seat_of and state._by(target).ko:
+    front = follow.fronts.get(mine["enemy"], mine["target"]) if follow is not None and "enemy" in mine \
+        else mine.get("target")
+    if event["kind"] == "enemy_attack" and target is not None and target != front:
+        found.append(Finding("LB-RND-1", f"{mine['enemy']} stands in front of {front} and attacks "
+                                         f"{front}, not {target}", "target"))
+        down = follow.down if follow is not None else {p.name for p in state.seats if p.ko}
+        if target in down:
             found.append(Finding("LB-DMG-1", f"{target} is knocked out until the Battle ends"))
+    wrong = set()
     for key, rule in CLAIM_RULES.items():
         stated = event.get(key)
-        if stated is not None and key in mine and stated != mine[key]:
+        if stated is not None and key in mine and stated != mine[key] and not (key == "ko" and "hp_left" in wrong):
+            wrong.add(key)
             found.append(Finding(rule, f"the log says {key} is {stated!r}, but the rules give {mine[key]!r}", key))
-            break
+            if key in ("hit", "damage"):
+                break               # what the blow leaves follows from it: one slip
     if follow is not None:
         follow.blow(state, event, mine)
     return found
+
+
+def _won(s: LootState) -> str:
+    """The Battle the Loot due is for."""
+    ids = [e.get("encounter") or e.get("pick") for e in s.events if e["kind"] in ("encounter_chosen", "encounter_drawn")]
+    return f"Battle {s.battles_won} ({s.rules.cards[ids[-1]].name})" if ids and s.battles_won else "the easier start"
+
+
+def _plain(action: Action) -> Action:
+    """An enemy's attack as the rules have it (on the player it stands in front of)."""
+    return Action.make("enemy_turn", enemy=action.get("enemy")) \
+        if action.kind == "enemy_turn" and action.get("target") is not None else action
 
 
 class LootRules:
@@ -172,6 +214,9 @@ class LootRules:
         self._looked = False                    # the log read ahead for its round markers
         self.noted: list[Finding] = []          # what the event gets wrong that the state follows as recorded
         self._kind = ""                         # the kind of the event being replayed
+        self.quiet = False                      # the event was named and not played: no claims
+        self.unknown = 0                        # Loot drawn unnamed, not yet equipped
+        self.owed, self.owed_for = 0, ""        # Loot due the log never drew (named at the next Battle)
         state = new_state(game, {"players": []})
         self.info = GameInfo(name=game.slug, min_players=state.rules.n_min, max_players=state.rules.n_max,
                              chance_mode="explicit_stochastic", information="perfect", utility="identical",
@@ -192,12 +237,60 @@ class LootRules:
         self.noted = self.follow.placement(state, event)
         if self.noted and self.noted[-1].rule == "LB-SETUP-3":
             return []                   # enemies placed twice: named, nothing to play
+        loot = self._loot(state, event)
+        if loot is not None:
+            return loot
+        gone = self.follow.gone(state, event)
+        if gone:
+            self.noted, self.quiet = [*self.noted, *gone], True
+            return []                   # a blow with nothing to play: named, no consequences to compare
         return actions_for(state, event)
 
+    def _loot(self, state: LootState, event: Mapping[str, Any]) -> list[Action] | None:
+        """Loot the log draws unnamed, draws where none is due, draws more of or leaves undrawn:
+        named (LB-LOOT-1) and followed as recorded (an unnamed card is revealed when equipped).
+        None: the event is :func:`.play_log.actions_for`'s to translate."""
+        kind, cards = event["kind"], list(event.get("cards") or ())
+        if kind == "equip" and not state.pool[event.get("card")] and self.unknown and event.get("card") in state.rules.cards:
+            self.unknown -= 1               # an unnamed card of the Loot drawn, revealed
+            state.pool[event["card"]] += 1
+            state.loot_deck[event["card"]] -= 1
+        if state.phase == "loot" and kind in ("equip", "unequip", "encounter_chosen", "encounter_drawn"):
+            self.owed, self.owed_for = self.owed + state.need, _won(state)
+            state._after_loot()             # the log goes on without the rest of its Loot: so does the state
+            state._cp = None
+        if kind in ("encounter_chosen", "encounter_drawn") and self.owed:
+            self.noted.append(Finding("LB-LOOT-1", f"{self.owed} Loot card(s) for {self.owed_for} were never drawn"))
+            self.owed = 0
+        if kind != "loot_drawn":
+            return None
+        count = event["count"] if isinstance(event.get("count"), int) else len(cards)
+        hidden = max(0, count - len(cards))
+        self.unknown += hidden
+        if state.phase != "loot":
+            self.noted.append(Finding("LB-LOOT-1", "Loot is drawn after a won Battle (the first Encounter's loot "
+                                                   "number); none is due now"))
+            for c in cards:
+                state.pool[c] += 1
+                state.loot_deck[c] -= 1
+            return []
+        if count > state.need:
+            self.noted.append(Finding("LB-LOOT-1", f"{_won(state)} earns {state.need} more Loot card(s); the log "
+                                                   f"draws {count}", "count" if "count" in event else "cards"))
+            state.need = count
+        state.need -= hidden
+        if state.need <= 0:
+            state._drawn()
+            state._cp = None
+            return []
+        return [Action.make("draw", card=c) for c in cards]
+
     def accepts(self, state: GameState, action: Action) -> bool:
-        """A turn the log went past, taken late (named once already: see :meth:`.Follow.late`)."""
+        """A turn the log went past, taken late (named once already: see :meth:`.Follow.late`);
+        an enemy's attack on the log's target (the target is a claim: see :func:`claims`)."""
         assert isinstance(state, LootState)
-        return self.follow.late(state, action)
+        plain = _plain(action)
+        return (plain is not action and allowed_at(state, plain)) or self.follow.late(state, plain)
 
     def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
         """Does the log mark the ends of rounds? (read once, as far as its first round_end)"""
@@ -210,14 +303,19 @@ class LootRules:
         assert isinstance(state, LootState)
         if state.is_terminal():
             self.follow.ended = True
+        action = _plain(action)
         slips = self.follow.resync(state, action)
         if not slips:
             return why_not(state, action, self._kind)
         if allowed_at(state, action):
             return slips
-        more = [f for f in findings(why_not(state, action, self._kind)) if f.rule != "LB-RND-1"]
+        kit = _why_kit(state, action, fallback=False) if action.kind in ("attack", "heal") else []
+        more = [f for f in findings(kit or why_not(state, action, self._kind)) if f.rule != "LB-RND-1"]
         return [*slips, *more]          # out of turn, and against another rule too (the order is named once)
 
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:
         noted, self.noted = self.noted, []
+        if self.quiet:
+            self.quiet = False
+            return noted
         return [*noted, *findings(claims(state, event, self.follow))]

@@ -22,6 +22,22 @@ from cardgen.play.replay import Finding
 FOLLOWED = {"hp_left": "health", "armor_left": "armor", "dodge_left": "dodge"}
 
 
+def open_turn(s: LootState, name: str) -> bool:
+    """``name`` acted and nothing has happened in the round since: their turn is, as a log plays
+    it, not over (no later player acted, no enemy attacked anyone since)."""
+    enc = s._enc()
+    if name not in enc.acted:
+        return False
+    for e in reversed(s.events):
+        if e["kind"] in ("attack", "heal", "pass"):
+            return bool(e["player"] == name)
+        if e["kind"] != "enemy_attack" or e["target"] not in s.seat_of:
+            return False
+        if not s._by(e["target"]).ko:
+            return False            # an enemy attacked since (a player's knocked out by it aside)
+    return False
+
+
 class Follow:
     """What one replay has seen of the state's markers, and the log's numbering shifts."""
 
@@ -34,6 +50,7 @@ class Follow:
         self.marks_rounds = False   # the log writes round_end markers: a second turn in a round is a slip in it
         self.ended = False          # an event after the end was reported
         self.fronts: dict[str, str] = {}    # the enemies' players before an enemy's attack
+        self.down: set[str] = set()         # the players knocked out before it
         self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
 
     def before(self, state: LootState, event: Mapping[str, Any]) -> None:
@@ -51,6 +68,33 @@ class Follow:
             self.round_before = b.queue[b.index].round
             if event["kind"] == "enemy_attack":     # where the enemies stand, should the log's target stay up
                 self.fronts = {e.name: e.front for e in b.queue[b.index].enemies}
+                self.down = {p.name for p in state.seats if p.ko}
+
+    def gone(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+        """A blow there is nothing to play for: an enemy the rules defeated attacking, or a player's
+        roll again after the round the state closed with it (the log has not ended it yet)."""
+        b = state.battle
+        if state.phase != "fight" or b is None or state.pending is not None:
+            return []
+        enc = b.queue[b.index]
+        if event["kind"] == "enemy_attack":
+            foe = next((e for e in enc.enemies if e.name == event.get("enemy")), None)
+            return [Finding("LB-DMG-1", f"{foe.name} was defeated and removed: it does not attack")] \
+                if foe is not None and foe.ko else []
+        name = event.get("player")
+        if event["kind"] != "attack" or name in enc.acted or not self.marks_rounds \
+                or all(e["kind"] != "round_end" for e in state.events[self.seen:]):
+            return []
+        last = next((e for e in reversed(state.events) if e["kind"] != "round_end"), None)
+        if last is None or last is state.events[-1] or last["kind"] != "attack" or last["player"] != name:
+            return []
+        what = " + ".join(state.rules.cards[c].name for c in last.get("with") or ()) \
+            or f"{state._by(name).class_card.name} class attack"
+        foes = {e.name: e for e in enc.enemies}
+        targets = list(event.get("targets") or ()) or [event.get("target")]
+        return [Finding("LB-ATK-2", f"{name} already rolled {what} this turn (one roll per weapon)"),
+                *[Finding("LB-DMG-1", f"{t} was defeated and removed: it cannot be attacked")
+                  for t in targets if t not in foes or foes[t].ko][:1]]
 
     def _mine(self, state: LootState, kind: str) -> dict[str, Any] | None:
         """The state's next own event of ``kind`` the log has not yet matched (and those before it)."""
@@ -289,8 +333,7 @@ class Follow:
             p = state.seats[state.seat_of[name]] if name in state.seat_of else None
             if p is None or p.ko or state.turn_open == p.name or state.current_player() == state.seat_of[p.name]:
                 return None
-            nxt = state._next_in_round(enc)
-            if p.name in enc.acted and nxt is not None and not isinstance(nxt, Player) and nxt.front == p.name:
+            if open_turn(state, p.name):
                 return None         # another roll in a turn that is over: a slip in the turn, not of the order
             state.turn_open = None
             if p.name in enc.acted and self.marks_rounds:

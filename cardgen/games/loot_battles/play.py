@@ -279,7 +279,7 @@ class LootState(Fight, GameState):
             self._enter()
         elif k == "enemy_turn":
             enc = self._enc()
-            self._start_enemy_attack(enc.enemy(action["enemy"]), enc)
+            self._start_enemy_attack(enc.enemy(action["enemy"]), enc, action.get("target"))
         else:
             self._turn(action)
 
