@@ -190,7 +190,8 @@ def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = N
 
 def _won(s: LootState) -> str:
     """The Battle the Loot due is for."""
-    ids = [e.get("encounter") or e.get("pick") for e in s.events if e["kind"] in ("encounter_chosen", "encounter_drawn")]
+    ids = [str(e.get("encounter") or e.get("pick")) for e in s.events
+           if e["kind"] in ("encounter_chosen", "encounter_drawn")]
     return f"Battle {s.battles_won} ({s.rules.cards[ids[-1]].name})" if ids and s.battles_won else "the easier start"
 
 
