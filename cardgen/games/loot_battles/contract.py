@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cardgen.content.model import Game
-from cardgen.games.loot_battles.follow import Follow, open_turn
+from cardgen.games.loot_battles.follow import FOLLOWED, Follow, open_turn
 from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.play_log import MARKERS, actions_for
@@ -178,7 +178,15 @@ def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = N
     wrong = set()
     for key, rule in CLAIM_RULES.items():
         stated = event.get(key)
-        if stated is not None and key in mine and stated != mine[key] and not (key == "ko" and "hp_left" in wrong):
+        if stated is None or key not in mine or (key == "ko" and "hp_left" in wrong):
+            continue
+        if follow is not None and key in FOLLOWED:
+            same = follow.in_step((mine.get("target"), key), stated, mine[key])
+        elif key == "ko" and isinstance(event.get("hp_left"), int):
+            same = stated == (event["hp_left"] <= 0)        # as the stated Health has it (followed)
+        else:
+            same = stated == mine[key]
+        if not same:
             wrong.add(key)
             found.append(Finding(rule, f"the log says {key} is {stated!r}, but the rules give {mine[key]!r}", key))
             if key in ("hit", "damage"):

@@ -51,6 +51,7 @@ class Follow:
         self.ended = False          # an event after the end was reported
         self.fronts: dict[str, str] = {}    # the enemies' players before an enemy's attack
         self.down: set[str] = set()         # the players knocked out before it
+        self.offsets: dict[tuple[Any, str], int] = {}   # a stated value's slip: stated minus the rules' value
         self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
 
     def before(self, state: LootState, event: Mapping[str, Any]) -> None:
@@ -69,6 +70,20 @@ class Follow:
             if event["kind"] == "enemy_attack":     # where the enemies stand, should the log's target stay up
                 self.fronts = {e.name: e.front for e in b.queue[b.index].enemies}
                 self.down = {p.name for p in state.seats if p.ko}
+
+    def in_step(self, what: tuple[Any, str], stated: Any, computed: Any) -> bool:
+        """A stated value that needs no report: the rules' one, or the one the game would have
+        without the last slip of the same value (the table wrote one number wrong and played on
+        from the right one: the replay comes back in step). A difference is kept for the next."""
+        off = self.offsets.pop(what, None)
+        if stated == computed:
+            return True
+        numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in (stated, computed))
+        if numbers and off is not None and stated == computed - off:
+            return True
+        if numbers:
+            self.offsets[what] = stated - computed
+        return False
 
     def gone(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
         """A blow there is nothing to play for: an enemy the rules defeated attacking, or a player's
