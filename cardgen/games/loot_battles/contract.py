@@ -203,6 +203,18 @@ def _won(s: LootState) -> str:
     return f"Battle {s.battles_won} ({s.rules.cards[ids[-1]].name})" if ids and s.battles_won else "the easier start"
 
 
+def _twice(s: LootState, a: Action) -> bool:
+    """An attack with a card the player holds twice (an equip followed as recorded), named once."""
+    with_ = a.get("with")
+    if a.kind != "attack" or not with_ or s.phase != "fight" or a.get("player") not in s.seat_of:
+        return False
+    for g in s._unused(s._by(a["player"]), s._enc()).values():
+        ids = tuple(c.id for c in g)
+        if set(ids) == set(with_) and ids != tuple(with_):
+            return allowed_at(s, Action.make("attack", **{**dict(a.items), "with": ids}))
+    return False
+
+
 def _plain(action: Action) -> Action:
     """An enemy's attack as the rules have it (on the player it stands in front of)."""
     return Action.make("enemy_turn", enemy=action.get("enemy")) \
@@ -299,7 +311,8 @@ class LootRules:
         an enemy's attack on the log's target (the target is a claim: see :func:`claims`)."""
         assert isinstance(state, LootState)
         plain = _plain(action)
-        return (plain is not action and allowed_at(state, plain)) or self.follow.late(state, plain)
+        return (plain is not action and allowed_at(state, plain)) or _twice(state, action) \
+            or self.follow.late(state, plain)
 
     def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
         """Does the log mark the ends of rounds? (read once, as far as its first round_end)"""

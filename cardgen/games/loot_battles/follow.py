@@ -145,15 +145,19 @@ class Follow:
     def _round_end(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
         """A round's marker: its number as the rules give it (a slip's shift followed, named once)."""
         mine = self._mine(state, "round_end")
+        b = state.battle
+        now = b.queue[b.index].round if b is not None and b.index < len(b.queue) else None
         early = self._early_end(state) if mine is None else None
-        if early is not None:
-            return [early]
+        if early is not None:           # the round the log ends early: its number too
+            return [*self._number(event.get("round"), now or self.round_before), early]
         computed = mine["round"] if mine is not None else self.round_before
         if mine is not None and any(e["kind"] in ("attack", "enemy_attack", "heal", "pass")
                                     for e in state.events[self.seen:]):
-            b = state.battle        # a marker written after the next round began: that round's number
-            computed = b.queue[b.index].round if b is not None and b.index < len(b.queue) else computed
-        stated = event.get("round")
+            computed = now or computed  # a marker written after the next round began: that round's number
+        return self._number(event.get("round"), computed)
+
+    def _number(self, stated: Any, computed: int) -> list[Finding]:
+        """A round's stated number (the log's numbering followed: a slip's shift is named once)."""
         if stated is None or stated in (computed, computed + self.round_shift):
             if stated is not None:
                 self.round_shift = stated - computed
