@@ -236,6 +236,7 @@ class LootRules:
         self.noted: list[Finding] = []          # what the event gets wrong that the state follows as recorded
         self._kind = ""                         # the kind of the event being replayed
         self.quiet = False                      # the event was named and not played: no claims
+        self.slips: list[Finding] | None = None  # an action's turns out of order (see :meth:`.Follow.resync`)
         self.unknown = 0                        # Loot drawn unnamed, not yet equipped
         self.owed, self.owed_for = 0, ""        # Loot due the log never drew (named at the next Battle)
         state = new_state(game, {"players": []})
@@ -311,8 +312,11 @@ class LootRules:
         an enemy's attack on the log's target (the target is a claim: see :func:`claims`)."""
         assert isinstance(state, LootState)
         plain = _plain(action)
-        return (plain is not action and allowed_at(state, plain)) or _twice(state, action) \
-            or self.follow.late(state, plain)
+        if (plain is not action and allowed_at(state, plain)) or _twice(state, action) \
+                or self.follow.late(state, plain):
+            return True
+        self.slips = self.follow.resync(state, plain)
+        return self.slips == [] and allowed_at(state, plain)    # out of order, all of it named already
 
     def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
         """Does the log mark the ends of rounds? (read once, as far as its first round_end)"""
@@ -326,7 +330,7 @@ class LootRules:
         if state.is_terminal():
             self.follow.ended = True
         action = _plain(action)
-        slips = self.follow.resync(state, action)
+        slips, self.slips = self.slips, None
         if not slips:
             return why_not(state, action, self._kind)
         if allowed_at(state, action):

@@ -295,7 +295,7 @@ class Follow:
         state._cp, state._nxt = None, False
 
     @staticmethod
-    def placement(state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+    def placement(state: LootState, event: dict[str, Any]) -> list[Finding]:
         """Enemies placed: as many as the log rolls dice for (one die each, LB-TGT-1; a reinforcement's
         +N, LB-SETUP-4) — a count the rules do not give is named and played as recorded."""
         if event["kind"] != "enemies_placed" or not isinstance(event.get("rolls"), list):
@@ -324,16 +324,31 @@ class Follow:
         if state.phase != "place":
             return [Finding("LB-SETUP-3", "enemies are placed for a chosen Encounter; no Encounter is chosen")]
         rolls, enc = event["rolls"], state._enc()
+        out = Follow._faces(state, event)
         if len(rolls) == state.need or not rolls:
-            return []
+            return out
         count, card = state.need, enc.card
         state.need = len(rolls)
         extra = int(card.get("reinforcement") or 0) if enc.reinforcement else 0
         if extra:
-            return [Finding("LB-SETUP-4", f"{card.name} as a reinforcement has {count} enemies ({card.get('count')} + "
+            return [*out, Finding("LB-SETUP-4", f"{card.name} as a reinforcement has {count} enemies ({card.get('count')} + "
                                           f"{extra}); the log places {len(rolls)}", "rolls")]
-        return [Finding("LB-TGT-1", f"{card.name} has {count} enemies, one d{state.rules.target_die} each; the log "
-                                    f"rolls {len(rolls)}", "rolls")]
+        return [*out, Finding("LB-TGT-1", f"{card.name} has {count} enemies, one d{state.rules.target_die} each; the "
+                                          f"log rolls {len(rolls)}", "rolls")]
+
+    @staticmethod
+    def _faces(state: LootState, event: dict[str, Any]) -> list[Finding]:
+        """A placing die no die shows: named; the enemy is placed in front of the Leader."""
+        die, out = state.rules.target_die, []
+        enemy = str(state._enc().card.get("enemy"))
+        lead = state.rules.default_numbers(state.seats).get(state.players[state.leader]) or [1]
+        rolls = event["rolls"] = list(event["rolls"])
+        for i, v in enumerate(rolls):
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= die:
+                out.append(Finding("LB-TGT-1", f"the d{die} placing {enemy}#{i + 1} shows {v!r}, but a d{die} "
+                                               f"shows 1–{die}", "rolls"))
+                rolls[i] = lead[0]
+        return out
 
     # -- turns the log takes out of order ------------------------------------------------------
 
@@ -392,12 +407,11 @@ class Follow:
             out.append(Finding("LB-RND-1", f"{why}, but round {enc.round} still lacks {', '.join(missing)} (the Leader "
                                            "acts, then the enemies in front of them attack; then the next player to "
                                            "the left)"))
-        if own_turn and upto.name not in enc.acted:
-            self._skipped(enc).add(upto.name)
-            enc.acted.add(upto.name)
+        if own_turn and upto.name not in enc.acted and f"turn:{upto.name}" not in self._skipped(enc):
+            self._skipped(enc).add(f"turn:{upto.name}")    # named once; the turn may still come
             out.append(Finding("LB-RND-1", f"{why} before {upto.name} acted (a player acts, then the enemies in front "
                                            "of them attack)"))
-        return out or None
+        return out
 
     def _skipped(self, enc: Encounter) -> set[str]:
         """The turns and attacks of the round the log went past (they may still come, late)."""
@@ -414,6 +428,9 @@ class Follow:
         enc = b.queue[b.index]
         who = action.get("enemy") if action.kind == "enemy_turn" else action.get("player")
         skipped = self._skipped(enc)
+        foe = next((e for e in enc.enemies if e.name == who), None) if action.kind == "enemy_turn" else None
+        if foe is not None and not foe.ko and foe.name not in enc.attacked and f"turn:{foe.front}" in skipped:
+            return True             # another attack on a player whose turn the log went past (named once)
         if action.kind not in ("attack", "heal", "pass", "enemy_turn") or who not in skipped:
             return False
         skipped.discard(who)
@@ -432,7 +449,8 @@ class Follow:
             if q is upto:
                 break
             if q.name not in enc.acted:
-                out.append(f"{q.name}'s turn")
+                if f"turn:{q.name}" not in skipped:
+                    out.append(f"{q.name}'s turn")
                 enc.acted.add(q.name)
                 skipped.add(q.name)
             for e in enc.enemies:
