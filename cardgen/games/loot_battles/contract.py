@@ -236,6 +236,7 @@ class LootRules:
         self.noted: list[Finding] = []          # what the event gets wrong that the state follows as recorded
         self._kind = ""                         # the kind of the event being replayed
         self.quiet = False                      # the event was named and not played: no claims
+        self.short = False                      # the event rolls fewer dice than its weapons
         self.slips: list[Finding] | None = None  # an action's turns out of order (see :meth:`.Follow.resync`)
         self.unknown = 0                        # Loot drawn unnamed, not yet equipped
         self.owed, self.owed_for = 0, ""        # Loot due the log never drew (named at the next Battle)
@@ -266,7 +267,26 @@ class LootRules:
         if gone:
             self.noted, self.quiet = [*self.noted, *gone], True
             return []                   # a blow with nothing to play: named, no consequences to compare
-        return actions_for(state, event)
+        return self._dice(state, event, actions_for(state, event))
+
+    def _dice(self, state: LootState, event: Mapping[str, Any], acts: list[Action]) -> list[Action]:
+        """LB-ATK-2: a roll of more or fewer dice than the weapons roll — named, and the blow
+        resolved with the dice the log shows (see :meth:`claims`)."""
+        att = next((a for a in acts if a.kind == "attack"), None)
+        dice = event.get("dice")
+        if att is None or not isinstance(dice, list) or not dice or att.get("player") not in state.seat_of:
+            return acts
+        items = [state.rules.cards[i] for i in att.get("with") or () if i in state.rules.cards]
+        n = state.rules.dice_of(items[0] if items else None, state._by(att["player"]))
+        if not n or len(dice) == n:
+            return acts
+        self.noted.append(Finding("LB-ATK-2", f"{_what(state, att)} rolls {n}d{state.rules.attack_die}; the log "
+                                              f"shows {len(dice)} dice", "dice"))
+        if len(dice) < n:
+            self.short = True
+            return acts
+        at = acts.index(att)
+        return [*acts[:at + 1 + n], *acts[at + 1 + len(dice):]]
 
     def _loot(self, state: LootState, event: Mapping[str, Any]) -> list[Action] | None:
         """Loot the log draws unnamed, draws where none is due, draws more of or leaves undrawn:
@@ -344,4 +364,10 @@ class LootRules:
         if self.quiet:
             self.quiet = False
             return noted
+        if self.short and isinstance(state, LootState) and state.pending is not None and state.pending["dice"]:
+            state.pending["n"] = len(state.pending["dice"])     # the blow as rolled
+            state._resolve()
+            state._settle()
+            state._cp, state._nxt = None, False
+        self.short = False
         return [*noted, *findings(claims(state, event, self.follow))]
