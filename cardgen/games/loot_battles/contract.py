@@ -12,7 +12,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cardgen.content.model import Game
+from cardgen.content.playlog import LogError
+from cardgen.games.loot_battles import header
 from cardgen.games.loot_battles.follow import FOLLOWED, Follow, open_turn
+from cardgen.games.loot_battles.header import readable
 from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.play_log import MARKERS, actions_for
@@ -236,6 +239,7 @@ class LootRules:
         self.noted: list[Finding] = []          # what the event gets wrong that the state follows as recorded
         self._kind = ""                         # the kind of the event being replayed
         self.quiet = False                      # the event was named and not played: no claims
+        self.dealt: dict[str, list | None] | None = None    # the header's numbers, while an event's own are used
         self.short = False                      # the event rolls fewer dice than its weapons
         self.slips: list[Finding] | None = None  # an action's turns out of order (see :meth:`.Follow.resync`)
         self.unknown = 0                        # Loot drawn unnamed, not yet equipped
@@ -246,7 +250,26 @@ class LootRules:
                              max_game_length=20_000)
 
     def new_state(self, setup: Mapping[str, Any]) -> GameState:
-        return self._new(self.game, setup)
+        """The table the header sets up: as recorded where it slips (see :meth:`setup_problems`)."""
+        readable(self._new(self.game, {"players": []}).rules, setup)
+        state = self._new(self.game, setup)
+        assert isinstance(state, LootState)
+        held = {p.name: e.get("numbers") for p, e in zip(state.seats, setup.get("players") or [], strict=True)}
+        if any(v is not None for v in held.values()) and \
+                header.numbers(state.rules, {k: list(v or []) for k, v in held.items()}, list(held)) is None:
+            for p in state.seats:       # the header's target numbers (a wrong deal: named, the default one played)
+                p.numbers = held[p.name]
+        if isinstance(setup.get("battles_to_win"), int):
+            state.target = setup["battles_to_win"]
+        lead = setup.get("leader")
+        if lead is not None:
+            if lead not in state.seat_of:
+                raise LogError("LOG-FIELD", f"the leader {lead!r} is not one of the players", None)
+            state.leader = state.seat_of[lead]
+        return state
+
+    def setup_problems(self, game: Game, setup: Mapping[str, Any]) -> list[header.Slip]:
+        return header.slips(self._new(game, {"players": []}).rules, setup)
 
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         assert isinstance(state, LootState)
@@ -260,6 +283,7 @@ class LootRules:
         self.noted = self.follow.placement(state, event)
         if self.noted and self.noted[-1].rule == "LB-SETUP-3":
             return []                   # enemies placed twice: named, nothing to play
+        self._numbers(state, event)
         loot = self._loot(state, event)
         if loot is not None:
             return loot
@@ -287,6 +311,24 @@ class LootRules:
             return acts
         at = acts.index(att)
         return [*acts[:at + 1 + n], *acts[at + 1 + len(dice):]]
+
+    def _numbers(self, state: LootState, event: Mapping[str, Any]) -> None:
+        """An enemies_placed event's own target numbers (LB-TGT-1): for its placement only."""
+        if self.dealt is not None:
+            for p in state.seats:
+                p.numbers = self.dealt[p.name]
+            self.dealt = None
+        held = event.get("numbers")
+        if event["kind"] != "enemies_placed" or not isinstance(held, Mapping):
+            return
+        held = {str(k): list(v) if isinstance(v, list) else [v] for k, v in held.items()}
+        bad = header.numbers(state.rules, held, [p.name for p in state.seats if not p.ko])
+        if bad is not None or set(held) - set(state.seat_of):
+            self.noted.append(Finding("LB-TGT-1", bad or "the numbers name someone who is not a player", "numbers"))
+            return
+        self.dealt = {p.name: p.numbers for p in state.seats}
+        for p in state.seats:
+            p.numbers = held.get(p.name, [])
 
     def _loot(self, state: LootState, event: Mapping[str, Any]) -> list[Action] | None:
         """Loot the log draws unnamed, draws where none is due, draws more of or leaves undrawn:

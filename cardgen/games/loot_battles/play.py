@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.content.model import Card, Game
+from cardgen.games.loot_battles.header import class_of
 from cardgen.games.loot_battles.play_fight import Fight
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
@@ -47,8 +48,7 @@ class LootState(Fight, GameState):
         classes = r.by_type.get("class", [])
         self.seats: list[Player] = []
         for entry in setup.get("players") or []:
-            want = str(entry.get("class")).strip().lower()
-            cls = next(c for c in classes if want in (c.id.lower(), str(c.get("class")).lower(), c.name.lower()))
+            cls = class_of(classes, entry.get("class")) or classes[0]      # an unknown class: named by the header's check
             base = {k: int(cls.get(k) or 0) for k in ("health", "armor", "dodge")}
             p = Player(name=str(entry["name"]), cls=cls, base=base, max_health=base["health"])
             r.refresh(p, full=True)

@@ -60,8 +60,6 @@ def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
         for c in cards:
             step(Action.make("draw", card=c))
     elif kind == "enemies_placed":
-        if ev.get("numbers") and ev["numbers"] != s.rules.default_numbers(s.seats):
-            raise Unfollowable("target numbers other than the default deal")
         for v in ev["rolls"]:
             step(Action.make("place", value=v))
     elif kind in ("equip", "unequip"):
