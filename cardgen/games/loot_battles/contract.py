@@ -43,6 +43,20 @@ def _again(s: LootState, a: Action) -> list[Finding]:
     return [Finding("LB-ATK-2", f"{a.get('player')} already rolled {_what(s, a)} this turn (one roll per weapon)")]
 
 
+def _twice_in_turn(s: LootState, a: Action) -> list[Finding]:
+    """LB-HEAL-1 / LB-RND-1: a turn is one attack (one roll per weapon group), one heal or one pass."""
+    name = a.get("player")
+    kinds = s._enc().turn.get(name, set())
+    if ("heal" in kinds and a.kind == "attack") or ("attack" in kinds and a.kind == "heal"):
+        return [Finding("LB-HEAL-1", f"{name} both heals and attacks this turn; a Healing spell is cast instead of "
+                                     "attacking")]
+    if kinds and ("pass" in kinds or a.kind == "pass" or "heal" in kinds):
+        done = "passed" if "pass" in kinds else "healed" if "heal" in kinds else "attacked"
+        return [Finding("LB-RND-1", f"{name} already {done} this turn: a player's turn is one attack (one roll per "
+                                    "weapon group), one heal or one pass")]
+    return []
+
+
 def _why_player(s: LootState, a: Action) -> list[Finding]:
     who = s.current_player()
     name = a.get("player")
@@ -80,7 +94,7 @@ def _why_kit(s: LootState, a: Action, fallback: bool = True) -> list[Finding]:
     far = [t for t in names if t not in front]
     if s.rules.melee_only(p) and front and far:
         out.append(Finding("LB-ATK-1", f"{name} has only Melee attacks and must attack an enemy in front of them "
-                                       f"({', '.join(front)}), not {far[0]}"))
+                                       f"({', '.join(front)}), not {far[0]}", "targets" if a.get("targets") else "target"))
     if out or not fallback:
         return out
     return [Finding("LB-ATK-2", f"{name} has no such roll left this turn (one roll per weapon)")]
@@ -120,8 +134,12 @@ def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
         if foe is not None and foe.ko:
             return "LB-DMG-1", f"{foe.name} was defeated and removed: it does not attack"
         return "LB-RND-1", f"{action.get('enemy')} does not attack now"
-    if action.kind == "attack" and s.pending is None and open_turn(s, action.get("player")) and _again(s, action):
+    if action.kind in ("attack", "heal", "pass") and action.get("player") in s.seat_of and s._by(action["player"]).ko:
         return _why_player(s, action)
+    if action.kind in ("attack", "heal", "pass") and s.pending is None and open_turn(s, action.get("player")):
+        twice = _twice_in_turn(s, action)
+        if twice or _again(s, action):
+            return twice or _why_player(s, action)
     if action.kind == "equip" and (s.phase == "equip" or s.battle is None):
         return _why_equip(s, action)
     if action.kind in ("equip", "unequip"):
@@ -216,6 +234,27 @@ def _twice(s: LootState, a: Action) -> bool:
         if set(ids) == set(with_) and ids != tuple(with_):
             return allowed_at(s, Action.make("attack", **{**dict(a.items), "with": ids}))
     return False
+
+
+def _placed(s: GameState, placed: Mapping[str, Any]) -> list[Finding]:
+    """LB-TGT-1: the enemies the log places in front of each player, as the dice place them
+    (followed as recorded)."""
+    assert isinstance(s, LootState)
+    if s.phase != "fight" or s.battle is None:
+        return []
+    enc, out = s._enc(), []
+    fronts = {e.name: e.front for e in enc.enemies}
+    for name, refs in placed.items():
+        stated = sorted(str(r) for r in (refs if isinstance(refs, list) else [refs]))
+        computed = sorted(e for e, p in fronts.items() if p == name)
+        if stated != computed:
+            out.append(Finding("LB-TGT-1", f"the log places {', '.join(stated) or 'nobody'} in front of {name}; the "
+                                           f"dice place {', '.join(computed) or 'nobody'}", "placed"))
+            for e in enc.enemies:
+                e.front = name if e.name in stated else e.front
+    if out:
+        s._cp, s._nxt = None, False
+    return out
 
 
 def _plain(action: Action) -> Action:
@@ -335,6 +374,24 @@ class LootRules:
         named (LB-LOOT-1) and followed as recorded (an unnamed card is revealed when equipped).
         None: the event is :func:`.play_log.actions_for`'s to translate."""
         kind, cards = event["kind"], list(event.get("cards") or ())
+        if kind == "reinforcements_drawn" and state.phase == "reinforce" and len(cards) > state.need:
+            b = state.battle
+            assert b is not None
+            self.noted.append(Finding("LB-SETUP-4", f"{b.first.name} draws {state.need} reinforcement Encounter(s); "
+                                                    f"the log draws {len(cards)}", "cards"))
+            state.need = len(cards)
+        if kind in ("encounter_chosen", "encounter_drawn") and state.battle is not None:
+            self.noted.append(Finding("LB-ENC-1", f"a new Encounter is chosen while Battle {state.battle.number} is "
+                                                  "not over (a Battle ends when its last Encounter's enemies are all "
+                                                  "defeated)"))
+            state.battle, state.pending, state.turn_open = None, None, None     # as recorded: a new Battle
+            state.phase = "draw" if kind == "encounter_drawn" else "choose"
+            state._enter()
+            state._cp = None
+        if kind == "encounter_drawn" and not cards and state.phase == "draw" and event.get("pick") in state.enc_deck:
+            state.drawn, state.need, state.phase = [event["pick"]], 0, "pick"     # the draw face down: its pick
+            state.enc_deck[event["pick"]] -= 1
+            state._cp = None
         if kind == "equip" and not state.pool[event.get("card")] and self.unknown and event.get("card") in state.rules.cards:
             self.unknown -= 1               # an unnamed card of the Loot drawn, revealed
             state.pool[event["card"]] += 1
@@ -406,6 +463,8 @@ class LootRules:
         if self.quiet:
             self.quiet = False
             return noted
+        if event["kind"] == "enemies_placed" and isinstance(event.get("placed"), Mapping):
+            noted += _placed(state, event["placed"])
         if self.short and isinstance(state, LootState) and state.pending is not None and state.pending["dice"]:
             state.pending["n"] = len(state.pending["dice"])     # the blow as rolled
             state._resolve()

@@ -18,6 +18,9 @@ from cardgen.games.loot_battles.state import Encounter, Fighter, Player
 from cardgen.play.api import Action
 from cardgen.play.replay import Finding
 
+#: a fighter's value after a round → the rule a wrong one breaks
+AFTER_ROUND = {"health": "LB-DMG-1", "armor": "LB-RND-1", "dodge": "LB-ATK-3"}
+
 #: a blow's stated values → the fighter's attribute they set
 FOLLOWED = {"hp_left": "health", "armor_left": "armor", "dodge_left": "dodge"}
 
@@ -140,7 +143,25 @@ class Follow:
             return self._battle_end(state, event)
         if kind == "leader_passed":
             return self._leader_passed(state, event)
+        if kind == "encounter_end" and all(e["kind"] != "leader_passed" for e in state.events[self.seen:]):
+            return self._early_encounter_end(state)
         return []
+
+    @staticmethod
+    def _early_encounter_end(state: LootState) -> list[Finding]:
+        """The log ends an Encounter whose enemies still stand: named, and ended as recorded."""
+        b = state.battle
+        if state.phase != "fight" or b is None or state.pending is not None:
+            return []
+        enc = b.queue[b.index]
+        alive = [e.name for e in enc.enemies if not e.ko]
+        for e in enc.enemies:
+            e.ko = True
+        state.turn_open = None
+        state._end_encounter(enc)
+        state._cp, state._nxt = None, False
+        return [Finding("LB-ENC-1", f"the Encounter ends, but an Encounter ends when its enemies are all defeated; "
+                                    f"{', '.join(alive)} still stand(s)")]
 
     def _round_end(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
         """A round's marker: its number as the rules give it (a slip's shift followed, named once)."""
@@ -149,12 +170,26 @@ class Follow:
         now = b.queue[b.index].round if b is not None and b.index < len(b.queue) else None
         early = self._early_end(state) if mine is None else None
         if early is not None:           # the round the log ends early: its number too
-            return [*self._number(event.get("round"), now or self.round_before), early]
+            return [*self._number(event.get("round"), now or self.round_before), early, *self._after(state, event)]
         computed = mine["round"] if mine is not None else self.round_before
         if mine is not None and any(e["kind"] in ("attack", "enemy_attack", "heal", "pass")
                                     for e in state.events[self.seen:]):
             computed = now or computed  # a marker written after the next round began: that round's number
-        return self._number(event.get("round"), computed)
+        return [*self._number(event.get("round"), computed), *self._after(state, event)]
+
+    def _after(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+        """The fighters' values the log states after a round (``state``), as the table has them
+        (followed as recorded)."""
+        b, out = state.battle, []
+        foes = {e.name: e for enc in (b.queue if b is not None else []) for e in enc.enemies}
+        for name, vals in (event.get("state") or {}).items():
+            who: Fighter | None = state.seats[state.seat_of[name]] if name in state.seat_of else foes.get(name)
+            for k, v in (vals or {}).items() if who is not None and isinstance(vals, Mapping) else ():
+                if v is not None and not self.in_step((name, f"after:{k}"), v, getattr(who, k)):
+                    out.append(Finding(AFTER_ROUND[k], f"the log says {name}'s {k.capitalize()} after the round is "
+                                                       f"{v!r}, but the rules give {getattr(who, k)!r}", "state"))
+                setattr(who, k, v) if v is not None else None
+        return out
 
     def _number(self, stated: Any, computed: int) -> list[Finding]:
         """A round's stated number (the log's numbering followed: a slip's shift is named once)."""

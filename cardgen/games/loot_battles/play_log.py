@@ -74,7 +74,7 @@ def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
         if kind == "pass":
             step(Action.make("pass", player=p.name))
         elif kind == "heal":
-            spell = ev.get("with") or next(c.id for c in s.rules.healers(p))
+            spell = ev.get("with") or next((c.id for c in s.rules.healers(p)), None)
             step(Action.make("heal", player=p.name, target=ev["target"], **{"with": spell}))
         else:
             if ev.get("dice") is None and ev.get("hit") is not None:
