@@ -330,7 +330,51 @@ class LootRules:
         if gone:
             self.noted, self.quiet = [*self.noted, *gone], True
             return []                   # a blow with nothing to play: named, no consequences to compare
-        return self._dice(state, event, actions_for(state, event))
+        return self._outcome(state, event, self._dice(state, event, actions_for(state, event)))
+
+    def _outcome(self, state: LootState, event: Mapping[str, Any], acts: list[Action]) -> list[Action]:
+        """LB-ATK-3: a roll whose stated outcome (``hit``, or a ``damage`` dealt) its dice do not
+        give — named once, and the blow played as the log says (the dice read as ones that give
+        it); dice left out: ones that give the stated outcome, when any can."""
+        blow = next((a for a in acts if a.kind in ("attack", "enemy_turn")), None)
+        said, at = event.get("hit"), "hit"
+        if said is None and isinstance(event.get("damage"), int) and not isinstance(event["damage"], bool) \
+                and event["damage"] > 0:
+            said, at = True, "damage"
+        if blow is None or said is None:
+            return acts
+        c = state.clone()
+        try:
+            for a in acts[:acts.index(blow) + 1]:
+                c.apply_action(a)
+        except Exception:  # noqa: BLE001 - a blow the state cannot play at all: the replay names it
+            return acts
+        pend = c.pending
+        targets = (pend.get("targets") or [pend.get("target")]) if pend is not None else []
+        if pend is None or not pend["n"] or len(targets) != 1 or targets[0] is None:
+            return acts
+        n, t, die = pend["n"], targets[0], state.rules.attack_die
+        dice = event.get("dice")
+        rolled = isinstance(dice, list) and len(dice) == n and all(isinstance(d, int) and 1 <= d <= die for d in dice)
+        if rolled and (sum(dice) > t.dodge) != said:
+            hits = f" for {event['damage']}" if at == "damage" else ""
+            self.noted.append(Finding("LB-ATK-3", f"the log says the roll {'hits' if said else 'misses'}{hits}, but "
+                                                  f"{sum(dice)} {'beats' if not said else 'does not beat'} {t.name}'s "
+                                                  f"Dodge {t.dodge}", at))
+        elif dice is None and said and n * die <= t.dodge:
+            self.noted.append(Finding("LB-ATK-3", f"{n}d{die} cannot beat {t.name}'s Dodge {t.dodge}, yet the log "
+                                                  "says it hit", at))
+        elif dice is None and not said and n > t.dodge:
+            self.noted.append(Finding("LB-ATK-3", f"{n}d{die} always beats {t.name}'s Dodge {t.dodge}, yet the log "
+                                                  "says it missed", at))
+        elif dice is not None:
+            return acts
+        total = min(max(t.dodge + 1, n), n * die) if said else n
+        faces = [1 + min(die - 1, max(0, total - n - (die - 1) * i)) for i in range(n)]
+        b = acts.index(blow)
+        keep = [a for i, a in enumerate(acts) if a.kind != "die" or i < b]
+        at_blow = keep.index(blow) + 1
+        return [*keep[:at_blow], *(Action.make("die", value=f) for f in faces), *keep[at_blow:]]
 
     def _dice(self, state: LootState, event: Mapping[str, Any], acts: list[Action]) -> list[Action]:
         """LB-ATK-2: a roll of more or fewer dice than the weapons roll — named, and the blow
@@ -388,6 +432,8 @@ class LootRules:
             state.phase = "draw" if kind == "encounter_drawn" else "choose"
             state._enter()
             state._cp = None
+        if kind == "encounter_drawn" and not cards and state.phase == "equip" and state.battles_won:
+            state.apply_action(Action.make("ready", by=state.players[state.leader]))
         if kind == "encounter_drawn" and not cards and state.phase == "draw" and event.get("pick") in state.enc_deck:
             state.drawn, state.need, state.phase = [event["pick"]], 0, "pick"     # the draw face down: its pick
             state.enc_deck[event["pick"]] -= 1

@@ -77,8 +77,6 @@ def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
             spell = ev.get("with") or next((c.id for c in s.rules.healers(p)), None)
             step(Action.make("heal", player=p.name, target=ev["target"], **{"with": spell}))
         else:
-            if ev.get("dice") is None and ev.get("hit") is not None:
-                raise Unfollowable("dice left out")
             enc = s._enc()
             with_ = list(ev["with"]) if ev.get("with") else None
             if with_ is None:       # the one roll left; none left: the roll again (a slip the replay names)
@@ -94,11 +92,9 @@ def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
     elif kind == "enemy_attack":
         if s.turn_open is not None:
             step(Action.make("end_turn", player=s.turn_open))
-        if ev.get("dice") is None:
-            raise Unfollowable("dice left out")
         enemy = _enemy(s, ev["enemy"])
         step(Action.make("enemy_turn", enemy=enemy, **_aim(s, ev, enemy)))
-        for d in ev["dice"]:
+        for d in ev.get("dice") or ():
             step(Action.make("die", value=d))
     return out
 
@@ -117,7 +113,7 @@ def _aim(s: LootState, ev: dict[str, Any], enemy: str) -> dict[str, str]:
         return {}
     c = s.clone()
     c.apply_action(Action.make("enemy_turn", enemy=enemy))
-    for d in ev["dice"]:
+    for d in ev.get("dice") or ():
         if c.pending is not None:
             c.apply_action(Action.make("die", value=d))
     mine = c.events[-1] if c.events and c.events[-1]["kind"] == "enemy_attack" else {}
