@@ -322,6 +322,10 @@ class LootRules:
         self.noted = self.follow.placement(state, event)
         if self.noted and self.noted[-1].rule == "LB-SETUP-3":
             return []                   # enemies placed twice: named, nothing to play
+        if state.pending is not None:   # a blow an earlier event left unrolled: the log went on without it
+            state.pending = None
+            state._settle()
+            state._cp, state._nxt = None, False
         self._numbers(state, event)
         loot = self._loot(state, event)
         if loot is not None:
@@ -341,6 +345,8 @@ class LootRules:
         if said is None and isinstance(event.get("damage"), int) and not isinstance(event["damage"], bool) \
                 and event["damage"] > 0:
             said, at = True, "damage"
+        if blow is not None and event.get("dice") is None and said is None and blow.kind == "enemy_turn":
+            raise LogError("LOG-FIELD", f"'{event['kind']}' needs its 'dice' (or at least 'hit: true/false')", None)
         if blow is None or said is None:
             return acts
         c = state.clone()
@@ -418,6 +424,13 @@ class LootRules:
         named (LB-LOOT-1) and followed as recorded (an unnamed card is revealed when equipped).
         None: the event is :func:`.play_log.actions_for`'s to translate."""
         kind, cards = event["kind"], list(event.get("cards") or ())
+        if kind == "reinforcements_drawn" and state.phase != "reinforce":
+            b = state.battle
+            self.noted.append(Finding("LB-SETUP-4", "reinforcements are drawn for an Encounter marked +N; no Battle "
+                                                    "is in progress" if b is None else f"the reinforcements of Battle "
+                                      f"{b.number} were already drawn (a +N on a reinforcement adds enemies, not "
+                                      "Encounters)"))
+            return []
         if kind == "reinforcements_drawn" and state.phase == "reinforce" and len(cards) > state.need:
             b = state.battle
             assert b is not None

@@ -352,7 +352,7 @@ class Follow:
                     *Follow.placement(state, event)]
         if state.phase == "reinforce" and b is not None:
             due = int(b.first.get("reinforcement") or 0)
-            state.phase = "place"               # the log fights without them: as recorded
+            state.phase, state.drawn = "place", []     # the log fights without them: as recorded
             state._enter()
             return [Finding("LB-SETUP-4", f"{b.first.name} is marked +{due}: draw {due} reinforcement Encounter(s) "
                                           "before the fight"), *Follow.placement(state, event)]

@@ -104,7 +104,7 @@ class LootState(Fight, GameState):
                 self.enc_deck[b.first.id] -= 1
         elif self.phase == "place":
             enc = self._enc()
-            self.need = self.rules.enemy_count(enc.card, enc.reinforcement)
+            self.need, self.drawn = self.rules.enemy_count(enc.card, enc.reinforcement), []
 
     def _after_loot(self) -> None:
         if self.drawn:
