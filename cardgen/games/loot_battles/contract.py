@@ -280,6 +280,7 @@ class LootRules:
         self.quiet = False                      # the event was named and not played: no claims
         self.dealt: dict[str, list | None] | None = None    # the header's numbers, while an event's own are used
         self.short = False                      # the event rolls fewer dice than its weapons
+        self.reopened = False                   # the final Battle's loot shared after the end
         self.slips: list[Finding] | None = None  # an action's turns out of order (see :meth:`.Follow.resync`)
         self.unknown = 0                        # Loot drawn unnamed, not yet equipped
         self.owed, self.owed_for = 0, ""        # Loot due the log never drew (named at the next Battle)
@@ -318,6 +319,15 @@ class LootRules:
             self.names = LogNames(state.rules, state.players)
         if state.is_terminal() and event.get("kind") not in MARKERS and self.follow.ended:
             return []                   # after the end: the first event was named, the rest follow from it
+        kind, final = event.get("kind"), state.winner == "players" and state.rules.final_loot
+        if state.winner is not None and kind not in MARKERS and not (final and kind in ("loot_drawn", "equip",
+                                                                                         "unequip")):
+            late = self.follow.after_end(state, str(kind))
+            self.noted, self.quiet = [late] if late is not None else [], True
+            return []                   # the game is decided: only its last markers (and its loot) may follow
+        if final and state.phase == "over" and kind in ("equip", "unequip"):
+            state.phase, state._cp = "equip", None      # the final Battle's loot shared (LB-LOOT-1 ruling)
+            self.reopened = True
         event = self.names.event(state, dict(event))
         self.noted = self.follow.placement(state, event)
         if self.noted and self.noted[-1].rule == "LB-SETUP-3":
@@ -362,10 +372,11 @@ class LootRules:
         n, t, die = pend["n"], targets[0], state.rules.attack_die
         dice = event.get("dice")
         rolled = isinstance(dice, list) and len(dice) == n and all(isinstance(d, int) and 1 <= d <= die for d in dice)
-        if rolled and (sum(dice) > t.dodge) != said:
+        total = sum(dice) if rolled and isinstance(dice, list) else 0
+        if rolled and (total > t.dodge) != said:
             hits = f" for {event['damage']}" if at == "damage" else ""
             self.noted.append(Finding("LB-ATK-3", f"the log says the roll {'hits' if said else 'misses'}{hits}, but "
-                                                  f"{sum(dice)} {'beats' if not said else 'does not beat'} {t.name}'s "
+                                                  f"{total} {'beats' if not said else 'does not beat'} {t.name}'s "
                                                   f"Dodge {t.dodge}", at))
         elif dice is None and said and n * die <= t.dodge:
             self.noted.append(Finding("LB-ATK-3", f"{n}d{die} cannot beat {t.name}'s Dodge {t.dodge}, yet the log "
@@ -424,6 +435,8 @@ class LootRules:
         named (LB-LOOT-1) and followed as recorded (an unnamed card is revealed when equipped).
         None: the event is :func:`.play_log.actions_for`'s to translate."""
         kind, cards = event["kind"], list(event.get("cards") or ())
+        if state.is_terminal():
+            return None
         if kind == "reinforcements_drawn" and state.phase != "reinforce":
             b = state.battle
             self.noted.append(Finding("LB-SETUP-4", "reinforcements are drawn for an Encounter marked +N; no Battle "
@@ -519,6 +532,10 @@ class LootRules:
 
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:
         noted, self.noted = self.noted, []
+        assert isinstance(state, LootState)
+        if self.reopened:
+            state.phase, self.reopened = "over", False
+            state._cp = None
         if self.quiet:
             self.quiet = False
             return noted

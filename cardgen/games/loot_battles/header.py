@@ -17,6 +17,14 @@ from cardgen.play.lookup import nearest
 Slip = tuple[str, str, str | None]
 
 
+class HeaderError(LogError):
+    """An unreadable header, at its key (the shared replay places it: ``players[1]``)."""
+
+    def __init__(self, rule: str, message: str, key: str, hint: str | None = None):
+        super().__init__(rule, message, None, hint)
+        self.key = key
+
+
 def class_of(classes: Sequence[Card], want: Any) -> Card | None:
     """The class card a header names (by id, class or name, any case)."""
     w = str(want).strip().lower()
@@ -29,17 +37,17 @@ def readable(rules: Rules, header: Mapping[str, Any]) -> None:
     if not classes:
         raise LogError("LOG-GAME", "the game has no class cards", None)
     seen: set[str] = set()
-    for entry in header.get("players") or []:
+    for i, entry in enumerate(header.get("players") or []):
         name = str(entry.get("name"))
         if name in seen:
-            raise LogError("LOG-FIELD", f"two players are called {name!r}", None)
+            raise HeaderError("LOG-FIELD", f"two players are called {name!r}", f"players[{i}]")
         seen.add(name)
         if class_of(classes, entry.get("class")) is None:
             near = nearest(str(entry.get("class")).strip().lower(),
                            [n for c in classes for n in (str(c.get("class")), c.id)])
             if near:            # a misspelling: the log cannot be read as meant
-                raise LogError("LOG-FIELD", f"{name}'s class {entry.get('class')!r} names no class card", None,
-                               f"did you mean '{near[0]}'?")
+                raise HeaderError("LOG-FIELD", f"{name}'s class {entry.get('class')!r} names no class card",
+                                  f"players[{i}]", f"did you mean '{near[0]}'?")
 
 
 def slips(rules: Rules, header: Mapping[str, Any]) -> list[Slip]:
@@ -75,7 +83,8 @@ def slips(rules: Rules, header: Mapping[str, Any]) -> list[Slip]:
 
 def numbers(rules: Rules, held: Mapping[str, list[Any]], active: list[str]) -> str | None:
     """LB-TGT-1: numbers 1…d all held, each by one player; what is wrong, or None."""
-    die, owner, bad = rules.target_die, {}, []
+    die, bad = rules.target_die, []
+    owner: dict[int, str] = {}
     for name, nums in held.items():
         for n in nums:
             if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= die:
