@@ -14,11 +14,12 @@ from typing import Any
 from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
 from cardgen.games.loot_battles import header
-from cardgen.games.loot_battles.follow import FOLLOWED, Follow, open_turn
+from cardgen.games.loot_battles.follow import FOLLOWED, Follow, mark_restored, open_turn, restored_slip
 from cardgen.games.loot_battles.header import readable
 from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.play_log import MARKERS, actions_for
+from cardgen.games.loot_battles.state import Fighter, Player
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.replay import Finding, Findings, GameInfo, allowed_at, findings
 
@@ -201,6 +202,11 @@ def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = N
         stated = event.get(key)
         if stated is None or key not in mine or (key == "ko" and "hp_left" in wrong):
             continue
+        slip = restored_slip(_fighter(state, event["kind"], mine.get("target")), stated, key) \
+            if key == "dodge_left" else None
+        if slip is not None:
+            found.append(slip)
+            continue
         if follow is not None and key in FOLLOWED:
             same = follow.in_step((mine.get("target"), key), stated, mine[key])
         elif key == "ko" and isinstance(event.get("hp_left"), int):
@@ -215,6 +221,11 @@ def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = N
     if follow is not None:
         follow.blow(state, event, mine)
     return found
+
+
+def _fighter(s: LootState, kind: str, name: Any) -> Fighter:
+    """A blow's target: the player an enemy attacked (a placeholder for an enemy: not restored)."""
+    return s._by(name) if kind == "enemy_attack" and name in s.seat_of else Fighter(name=str(name))
 
 
 def _won(s: LootState) -> str:
@@ -373,6 +384,14 @@ class LootRules:
         dice = event.get("dice")
         rolled = isinstance(dice, list) and len(dice) == n and all(isinstance(d, int) and 1 <= d <= die for d in dice)
         total = sum(dice) if rolled and isinstance(dice, list) else 0
+        r = t.restored if isinstance(t, Player) else None
+        if rolled and r is not None and (total > t.dodge) != said and (total > r["dodge"]) == said:
+            self.noted.append(Finding("LB-ENC-1", f"the log says the roll {'hits' if said else 'misses'}, as against "
+                                                  f"{t.name}'s Dodge restored to {r['dodge']} when {r['card']} began; "
+                                                  f"between the Encounters of a Battle only Armor is restored, so "
+                                                  f"{t.name}'s Dodge went on from {r['dodge0']} and is {t.dodge}", at))
+            state._by(t.name).dodge, state._by(t.name).restored = r["dodge"], None     # the table's value
+            return acts
         if rolled and (total > t.dodge) != said:
             hits = f" for {event['damage']}" if at == "damage" else ""
             self.noted.append(Finding("LB-ATK-3", f"the log says the roll {'hits' if said else 'misses'}{hits}, but "
@@ -539,6 +558,8 @@ class LootRules:
         if self.quiet:
             self.quiet = False
             return noted
+        if event["kind"] == "enemies_placed" and state.phase == "fight" and state.battle is not None:
+            mark_restored(state)
         if event["kind"] == "enemies_placed" and isinstance(event.get("placed"), Mapping):
             noted += _placed(state, event["placed"])
         if self.short and isinstance(state, LootState) and state.pending is not None and state.pending["dice"]:

@@ -41,6 +41,31 @@ def open_turn(s: LootState, name: str) -> bool:
     return False
 
 
+def restored_slip(t: Fighter, stated: Any, field: str) -> Finding | None:
+    """LB-ENC-1: a stated Dodge that is what it would be had the table restored it when the
+    reinforcement began (only Armor is restored between a Battle's Encounters) — named, and the
+    replay goes on from the table's value."""
+    r = t.restored if isinstance(t, Player) else None
+    if not isinstance(t, Player) or r is None or stated is None or stated == t.dodge or stated != r["dodge"]:
+        return None
+    out = Finding("LB-ENC-1", f"the log says {t.name}'s Dodge is {stated}, as if restored to {t.max_dodge} when "
+                              f"{r['card']} began; between the Encounters of a Battle only Armor is restored, so "
+                              f"{t.name}'s Dodge went on from {r['dodge0']} and is {t.dodge}", field)
+    t.dodge, t.restored = r["dodge"], None
+    return out
+
+
+def mark_restored(state: LootState) -> None:
+    """After a placement: what each player's Health and Dodge would be had the table restored them
+    (a reinforcement's start), or nothing (a Battle's first Encounter)."""
+    enc = state._enc()
+    for p in state.seats:
+        p.restored = None
+        if enc.reinforcement and not p.ko and (p.health, p.dodge) != (p.max_health, p.max_dodge):
+            p.restored = {"health": p.max_health, "dodge": p.max_dodge, "health0": p.health, "dodge0": p.dodge,
+                          "card": enc.card.name}
+
+
 class Follow:
     """What one replay has seen of the state's markers, and the log's numbering shifts."""
 
@@ -185,7 +210,10 @@ class Follow:
         for name, vals in (event.get("state") or {}).items():
             who: Fighter | None = state.seats[state.seat_of[name]] if name in state.seat_of else foes.get(name)
             for k, v in (vals or {}).items() if who is not None and isinstance(vals, Mapping) else ():
-                if v is not None and not self.in_step((name, f"after:{k}"), v, getattr(who, k)):
+                slip = restored_slip(who, v, "state") if k == "dodge" and who is not None else None
+                if slip is not None:
+                    out.append(slip)
+                elif v is not None and not self.in_step((name, f"after:{k}"), v, getattr(who, k)):
                     out.append(Finding(AFTER_ROUND[k], f"the log says {name}'s {k.capitalize()} after the round is "
                                                        f"{v!r}, but the rules give {getattr(who, k)!r}", "state"))
                 setattr(who, k, v) if v is not None else None
