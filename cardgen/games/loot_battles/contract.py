@@ -13,7 +13,7 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
-from cardgen.games.loot_battles import header
+from cardgen.games.loot_battles import header, trace
 from cardgen.games.loot_battles.follow import FOLLOWED, Follow, mark_restored, open_turn, restored_slip
 from cardgen.games.loot_battles.header import readable
 from cardgen.games.loot_battles.names import LogNames
@@ -483,7 +483,8 @@ class LootRules:
             state.drawn, state.need, state.phase = [event["pick"]], 0, "pick"     # the draw face down: its pick
             state.enc_deck[event["pick"]] -= 1
             state._cp = None
-        if kind == "equip" and not state.pool[event.get("card")] and self.unknown and event.get("card") in state.rules.cards:
+        if kind == "equip" and not state.pool[event.get("card")] and self.unknown and event.get("card") in state.rules.cards \
+                and state.loot_deck[event["card"]] > 0:
             self.unknown -= 1               # an unnamed card of the Loot drawn, revealed
             state.pool[event["card"]] += 1
             state.loot_deck[event["card"]] -= 1
@@ -516,6 +517,10 @@ class LootRules:
             state._cp = None
             return []
         return [Action.make("draw", card=c) for c in cards]
+
+    def describe(self, state: GameState, event: Mapping[str, Any]) -> list[str]:
+        assert isinstance(state, LootState)
+        return trace.describe(state, event)
 
     def accepts(self, state: GameState, action: Action) -> bool:
         """A turn the log went past, taken late (named once already: see :meth:`.Follow.late`);
