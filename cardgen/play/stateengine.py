@@ -62,7 +62,8 @@ class StateEngine(BaseEngine):
             self.referee = StateReferee(self.rules, self.header)
         except LogError as e:           # a header the game cannot be set up from: at the header
             if e.loc is None:           # (at the header key the error names, e.g. ``players[1]``, if any)
-                e.loc = self.header_locs.get(getattr(e, "key", None) or "players") or self.header_locs.get("game")
+                key = getattr(e, "key", None) or "players"
+                e.loc = self.header_locs.get(key) or self.header_locs.get("game")
             raise
 
     @property

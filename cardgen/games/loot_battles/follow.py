@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.games.loot_battles.play import LootState
-from cardgen.games.loot_battles.state import Encounter, Fighter, Player
-from cardgen.play.api import Action
+from cardgen.games.loot_battles.state import Fighter, Player
+from cardgen.games.loot_battles.turns import Turns
 from cardgen.play.replay import Finding
 
 #: a fighter's value after a round → the rule a wrong one breaks
@@ -23,22 +23,6 @@ AFTER_ROUND = {"health": "LB-DMG-1", "armor": "LB-RND-1", "dodge": "LB-ATK-3"}
 
 #: a blow's stated values → the fighter's attribute they set
 FOLLOWED = {"hp_left": "health", "armor_left": "armor", "dodge_left": "dodge"}
-
-
-def open_turn(s: LootState, name: str) -> bool:
-    """``name`` acted and nothing has happened in the round since: their turn is, as a log plays
-    it, not over (no later player acted, no enemy attacked anyone since)."""
-    enc = s._enc()
-    if name not in enc.acted:
-        return False
-    for e in reversed(s.events):
-        if e["kind"] in ("attack", "heal", "pass"):
-            return bool(e["player"] == name)
-        if e["kind"] != "enemy_attack" or e["target"] not in s.seat_of:
-            return False
-        if not s._by(e["target"]).ko:
-            return False            # an enemy attacked since (a player's knocked out by it aside)
-    return False
 
 
 def restored_slip(t: Fighter, stated: Any, field: str) -> Finding | None:
@@ -66,7 +50,7 @@ def mark_restored(state: LootState) -> None:
                           "card": enc.card.name}
 
 
-class Follow:
+class Follow(Turns):
     """What one replay has seen of the state's markers, and the log's numbering shifts."""
 
     def __init__(self) -> None:
@@ -356,169 +340,3 @@ class Follow:
                 state.turn_open = None
                 state._end_encounter(now)
         state._cp, state._nxt = None, False
-
-    @staticmethod
-    def placement(state: LootState, event: dict[str, Any]) -> list[Finding]:
-        """Enemies placed: as many as the log rolls dice for (one die each, LB-TGT-1; a reinforcement's
-        +N, LB-SETUP-4) — a count the rules do not give is named and played as recorded."""
-        if event["kind"] != "enemies_placed" or not isinstance(event.get("rolls"), list):
-            return []
-        b = state.battle
-        if state.phase == "fight" and b is not None and state.pending is None:
-            enc = b.queue[b.index]
-            if b.index + 1 >= len(b.queue):
-                return [Finding("LB-SETUP-3", "enemies are placed for a chosen Encounter; its enemies are already "
-                                              "placed")]
-            alive = [e.name for e in enc.enemies if not e.ko]
-            for e in enc.enemies:
-                e.ko = True
-            state.turn_open = None
-            state._end_encounter(enc)           # the log goes on to the next Encounter: so does the state
-            state._cp, state._nxt = None, False
-            return [Finding("LB-ENC-1", f"the log places the enemies of the next Encounter, but an Encounter ends "
-                                        f"when its enemies are all defeated; {', '.join(alive)} still stand(s)"),
-                    *Follow.placement(state, event)]
-        if state.phase == "reinforce" and b is not None:
-            due = int(b.first.get("reinforcement") or 0)
-            state.phase, state.drawn = "place", []     # the log fights without them: as recorded
-            state._enter()
-            return [Finding("LB-SETUP-4", f"{b.first.name} is marked +{due}: draw {due} reinforcement Encounter(s) "
-                                          "before the fight"), *Follow.placement(state, event)]
-        if state.phase != "place":
-            return [Finding("LB-SETUP-3", "enemies are placed for a chosen Encounter; no Encounter is chosen")]
-        rolls, enc = event["rolls"], state._enc()
-        out = Follow._faces(state, event)
-        if len(rolls) == state.need or not rolls:
-            return out
-        count, card = state.need, enc.card
-        state.need = len(rolls)
-        extra = int(card.get("reinforcement") or 0) if enc.reinforcement else 0
-        if extra:
-            return [*out, Finding("LB-SETUP-4", f"{card.name} as a reinforcement has {count} enemies ({card.get('count')} + "
-                                          f"{extra}); the log places {len(rolls)}", "rolls")]
-        return [*out, Finding("LB-TGT-1", f"{card.name} has {count} enemies, one d{state.rules.target_die} each; the "
-                                          f"log rolls {len(rolls)}", "rolls")]
-
-    @staticmethod
-    def _faces(state: LootState, event: dict[str, Any]) -> list[Finding]:
-        """A placing die no die shows: named; the enemy is placed in front of the Leader."""
-        die, out = state.rules.target_die, []
-        enemy = str(state._enc().card.get("enemy"))
-        lead = state.rules.default_numbers(state.seats).get(state.players[state.leader]) or [1]
-        rolls = event["rolls"] = list(event["rolls"])
-        for i, v in enumerate(rolls):
-            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= die:
-                out.append(Finding("LB-TGT-1", f"the d{die} placing {enemy}#{i + 1} shows {v!r}, but a d{die} "
-                                               f"shows 1–{die}", "rolls"))
-                rolls[i] = lead[0]
-        return out
-
-    # -- turns the log takes out of order ------------------------------------------------------
-
-    def resync(self, state: LootState, action: Action) -> list[Finding] | None:
-        """A turn (or an enemy's attack) the log plays out of order: what the round still lacks
-        before it is one LB-RND-1, and the state follows the log — those turns and attacks are
-        skipped; an actor who already acted starts a new round. None when ``action`` is not out
-        of turn (or the state cannot follow it)."""
-        b = state.battle
-        if state.phase != "fight" or b is None or state.pending is not None:
-            return None
-        enc = b.queue[b.index]
-        found: list[Finding] | None
-        if action.kind in ("attack", "heal", "pass"):
-            name = action.get("player")
-            p = state.seats[state.seat_of[name]] if name in state.seat_of else None
-            if p is None or p.ko or state.turn_open == p.name or state.current_player() == state.seat_of[p.name]:
-                return None
-            if open_turn(state, p.name):
-                return None         # another roll in a turn that is over: a slip in the turn, not of the order
-            state.turn_open = None
-            if p.name in enc.acted and self.marks_rounds:
-                found = [Finding("LB-RND-1", f"{p.name} already acted in round {enc.round}, and the log marks the "
-                                             "ends of rounds (round_end): a player acts once a round")]
-                for d in (enc.turn, enc.used, enc.used_dice):
-                    d.pop(p.name, None)
-            else:
-                found = self._skip(state, enc, p, f"{p.name} acts", p.name in enc.acted, own_turn=False)
-        elif action.kind == "enemy_turn":
-            e = next((x for x in enc.enemies if x.name == action.get("enemy")), None)
-            if e is None or e.ko or e.front not in state.seat_of:
-                return None
-            state.turn_open = None
-            owner = state.seats[state.seat_of[e.front]]
-            if e.name in enc.attacked and self.marks_rounds:
-                found = [Finding("LB-RND-1", f"{e.name} already attacked in round {enc.round}, and the log marks "
-                                             "the ends of rounds (round_end): an enemy attacks once a round")]
-            else:
-                found = self._skip(state, enc, owner, f"{e.name} attacks", e.name in enc.attacked, own_turn=True)
-        else:
-            return None
-        state._cp, state._nxt = None, False
-        return found
-
-    def _skip(self, state: LootState, enc: Encounter, upto: Player, why: str, again: bool,
-              own_turn: bool) -> list[Finding] | None:
-        missing: list[str] = []
-        if again:                   # the round is over as the log plays it
-            missing += self._missing(state, enc, None)
-            state._end_round(enc)
-            if state.phase != "fight":
-                return None
-        missing += self._missing(state, enc, upto)
-        out = []
-        if missing:
-            out.append(Finding("LB-RND-1", f"{why}, but round {enc.round} still lacks {', '.join(missing)} (the Leader "
-                                           "acts, then the enemies in front of them attack; then the next player to "
-                                           "the left)"))
-        if own_turn and upto.name not in enc.acted and f"turn:{upto.name}" not in self._skipped(enc):
-            self._skipped(enc).add(f"turn:{upto.name}")    # named once; the turn may still come
-            out.append(Finding("LB-RND-1", f"{why} before {upto.name} acted (a player acts, then the enemies in front "
-                                           "of them attack)"))
-        return out
-
-    def _skipped(self, enc: Encounter) -> set[str]:
-        """The turns and attacks of the round the log went past (they may still come, late)."""
-        if self.skipped[0] != (id(enc), enc.round):
-            self.skipped = ((id(enc), enc.round), set())
-        return self.skipped[1]
-
-    def late(self, state: LootState, action: Action) -> bool:
-        """A turn (or an attack) the log went past earlier in the round, taken now: already named
-        once, it is played as recorded."""
-        b = state.battle
-        if state.phase != "fight" or b is None or state.pending is not None:
-            return False
-        enc = b.queue[b.index]
-        who = action.get("enemy") if action.kind == "enemy_turn" else action.get("player")
-        skipped = self._skipped(enc)
-        foe = next((e for e in enc.enemies if e.name == who), None) if action.kind == "enemy_turn" else None
-        if foe is not None and not foe.ko and foe.name not in enc.attacked and f"turn:{foe.front}" in skipped:
-            return True             # another attack on a player whose turn the log went past (named once)
-        if action.kind not in ("attack", "heal", "pass", "enemy_turn") or who not in skipped:
-            return False
-        skipped.discard(who)
-        state.turn_open = None
-        if action.kind != "enemy_turn":
-            for d in (enc.turn, enc.used, enc.used_dice):
-                d.pop(who, None)
-        state._cp, state._nxt = None, False
-        return True
-
-    def _missing(self, state: LootState, enc: Encounter, upto: Player | None) -> list[str]:
-        """The turns and attacks of the round before ``upto``, marked done: the log went past them."""
-        out = []
-        skipped = self._skipped(enc)
-        for q in state.rules.order(state.seats, state.leader):
-            if q is upto:
-                break
-            if q.name not in enc.acted:
-                if f"turn:{q.name}" not in skipped:
-                    out.append(f"{q.name}'s turn")
-                enc.acted.add(q.name)
-                skipped.add(q.name)
-            for e in enc.enemies:
-                if not e.ko and e.front == q.name and e.name not in enc.attacked and e.name not in enc.excused:
-                    out.append(f"{e.name}'s attack on {q.name}")
-                    enc.attacked.add(e.name)
-                    skipped.add(e.name)
-        return out

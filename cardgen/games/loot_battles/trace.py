@@ -20,7 +20,9 @@ def _blow(state: LootState, mine: Mapping[str, Any]) -> str:
     t = state.seats[state.seat_of[name]] if name in state.seat_of else foes.get(name)
     if kind == "attack":
         p = state.seats[state.seat_of[mine["player"]]]
-        what = " + ".join(r.cards[c].name for c in mine.get("with") or ()) or f"{p.class_card.name} class attack"
+        what = (
+            " + ".join(r.cards[c].name for c in mine.get("with") or ()) or f"{p.class_card.name} class attack"
+        )
         who = f"{p.name} → {name} with {what}"
     else:
         who = f"{mine['enemy']} → {name}"
@@ -38,7 +40,10 @@ def table(state: LootState) -> list[str]:
     b = state.battle
     if b is not None and b.index < len(b.queue) and b.queue[b.index].placed:
         alive = b.queue[b.index].alive()
-        out.append("        enemies: " + (" · ".join(f"{e.brief()} →{e.front}" for e in alive) if alive else "none left"))
+        out.append(
+            "        enemies: "
+            + (" · ".join(f"{e.brief()} →{e.front}" for e in alive) if alive else "none left")
+        )
     return out
 
 
@@ -51,9 +56,11 @@ def describe(state: LootState, event: Mapping[str, Any]) -> list[str]:
     if kind in ("encounter_chosen", "encounter_drawn") and state.battle is not None:
         b, r = state.battle, state.rules
         e = r.enemy_cards.get(str(b.first.get("enemy")))
-        plus = int(b.first.get("reinforcement") or 0)
-        return [f"Battle {b.number}: {b.first.name} ({b.first.get('count')} × {e.name if e else b.first.get('enemy')}"
-                f"{f', +{plus}' if plus else ''}, loot {b.first.get('loot')}), Leader {state.players[state.leader]}"]
+        foe = e.name if e else b.first.get("enemy")
+        plus = f", +{b.first.get('reinforcement')}" if b.first.get("reinforcement") else ""
+        lead = state.players[state.leader]
+        return [f"Battle {b.number}: {b.first.name} ({b.first.get('count')} × {foe}{plus}, "
+                f"loot {b.first.get('loot')}), Leader {lead}"]
     if kind == "round_end":
         last = _last(state, "round_end")
         n = event.get("round") or (last["round"] if last is not None else "?")
