@@ -91,13 +91,67 @@ def _values(
             found.append(slip)
         elif not _same(event, mine, key, follow):
             wrong.add(key)
-            found.append(
-                Finding(rule, f"the log says {WORDS.get(key, key)} is {stated!r}, but the rules give "
-                              f"{mine[key]!r}", key)
-            )
+            found.append(Finding(rule, said_wrong(state, mine, key, stated), key))
             if key in ("hit", "damage"):
                 break  # what the blow leaves follows from it: one slip
     return found
+
+
+#: a stated stat a blow leaves → the stat's name
+STATS = {"hp_left": "Health", "armor_left": "Armor", "dodge_left": "Dodge"}
+
+
+def said_wrong(s: LootState, mine: Mapping[str, Any], key: str, stated: Any) -> str:
+    """A stated consequence of a blow the rules do not give, in the designer's words: whose stat,
+    the roll against the Dodge, the damage with its arithmetic."""
+    who, computed = mine.get("target"), mine[key]
+    if key in STATS:
+        return f"the log says {who}'s {STATS[key]} is {stated}, but the rules give {computed}"
+    if key == "ko":
+        left = mine.get("hp_left")
+        return (f"the log says {who} is down, but {left} Health is left" if stated
+                else f"the log says {who} still stands, but its Health is 0")
+    if key == "hit":
+        return _hit_wrong(s, mine, bool(stated))
+    if key == "damage":
+        return f"the log says the damage is {stated}, but {_damage_why(s, mine)}"
+    return f"the log says {WORDS.get(key, key)} is {stated}, but the rules give {computed}"
+
+
+def _hit_wrong(s: LootState, mine: Mapping[str, Any], said: bool) -> str:
+    """LB-ATK-3: the roll against the Dodge it had to beat (the Dodge before a miss lowered it)."""
+    total, hit, left = sum(mine.get("dice") or ()), bool(mine["hit"]), mine.get("dodge_left")
+    was = left if hit else (left + s.rules.dodge_loss if isinstance(left, int) and left > 0 else None)
+    dodge = f"{mine.get('target')}'s Dodge" + ("" if was is None else f" {was}")
+    verb = "beats" if hit else "does not beat"
+    return f"the log says the roll {'hits' if said else 'misses'}, but {total} {verb} {dodge}"
+
+
+def _foe(s: LootState, name: Any) -> Any:
+    """The enemy called ``name`` in the Encounter a blow was struck in (None when gone)."""
+    b = s.battle
+    for enc in reversed(b.queue[: b.index + 1] if b is not None else []):
+        found = next((e for e in enc.enemies if e.name == name), None)
+        if found is not None:
+            return found
+    return None
+
+
+def _damage_why(s: LootState, mine: Mapping[str, Any]) -> str:
+    """LB-ATK-4: the damage the rules give, and why (an enemy card's damage, a player's weapons
+    and class damage)."""
+    computed = mine["damage"]
+    if mine["kind"] == "enemy_attack":
+        foe = _foe(s, mine.get("enemy"))
+        return f"a {foe.card.name} deals {computed}" if foe is not None and foe.card else \
+            f"the rules give {computed}"
+    foe = _foe(s, mine.get("target"))
+    if foe is None or mine.get("player") not in s.seat_of:
+        return f"the rules give {computed}"
+    items = [s.rules.cards[c] for c in mine.get("with") or () if c in s.rules.cards]
+    total = sum(mine["dice"]) if mine.get("dice") else None
+    _, why = s.rules.damage(items, total, foe, s._by(mine["player"]))
+    return f"the rules give {computed} ({why})"
 
 
 def _same(event: Mapping[str, Any], mine: Mapping[str, Any], key: str, follow: Follow | None) -> bool:

@@ -221,8 +221,9 @@ class Follow(Turns):
         out = []
         if event.get("result") not in (None, mine["result"]):
             rule = "LB-ENC-1" if mine["result"] == "won" else "LB-END-1"
-            out.append(Finding(rule, f"the log says the result of the Battle is {event['result']!r}, but the "
-                                     f"rules give {mine['result']!r}", "result"))
+            number = mine["battles_won"] + (0 if mine["result"] == "won" else 1)
+            out.append(Finding(rule, f"the log says the result of Battle {number} is {event['result']!r}, "
+                                     f"but the rules give {mine['result']!r}", "result"))
         stated, computed = event.get("battles_won"), mine["battles_won"]
         if stated is not None:
             if stated not in (computed, computed + self.battles_shift):

@@ -17,6 +17,12 @@ def roll_name(s: LootState, a: Action) -> str:
     return " + ".join(names) if names else f"{p.class_card.name} class attack"
 
 
+def card_name(s: LootState, cid: object) -> str:
+    """A card as printed (its name); a name the log wrote that is no card, as written."""
+    c = s.rules.cards.get(str(cid))
+    return c.name if c is not None else str(cid)
+
+
 def _again(s: LootState, a: Action) -> list[Finding]:
     """LB-ATK-2: an attack with a roll the player already made this turn."""
     enc = s._enc()
@@ -78,7 +84,7 @@ def why_kit(s: LootState, a: Action, fallback: bool = True) -> list[Finding]:
             return [Finding("LB-HEAL-1", f"{name} holds no such Healing spell")]
         return [Finding("LB-DMG-1", f"{a.get('target')} is knocked out until the Battle ends: no healing")]
     if a.kind != "attack":
-        return [Finding("LB-RND-1", f"{a} is not {name}'s to do now")] if fallback else []
+        return [Finding("LB-RND-1", f"'{a.kind}' is not {name}'s to do now")] if fallback else []
     enc = s._enc()
     names = list(a.get("targets") or ()) or [a.get("target")]
     foes = {e.name: e for e in enc.enemies}
@@ -88,7 +94,7 @@ def why_kit(s: LootState, a: Action, fallback: bool = True) -> list[Finding]:
         if t not in foes or foes[t].ko
     ][:1]
     out += [
-        Finding("LB-EQUIP-1", f"{name} has no {c} equipped")
+        Finding("LB-EQUIP-1", f"{name} has no {card_name(s, c)} equipped")
         for c in a.get("with") or ()
         if c not in p.equipment
     ][:1]
@@ -113,23 +119,26 @@ def _why_equip(s: LootState, a: Action) -> list[Finding]:
     r, card, name = s.rules, a.get("card"), a.get("player")
     out = []
     if not s.pool[card]:
-        out.append(Finding("LB-LOOT-1", f"no {card} among the Loot drawn and not yet equipped", "card"))
+        missing = f"no {card_name(s, card)} among the Loot drawn and not yet equipped"
+        out.append(Finding("LB-LOOT-1", missing, "card"))
     p = s._by(name) if name in s.seat_of else None
     if p is not None and card in r.cards:
         held = [i for i in p.equipment if i in r.cards]
         cat = r.category[card]
         limit = r.equip_limits.get(cat)
-        if limit is not None and sum(1 for i in held if r.category[i] == cat) + 1 > int(limit):
+        same = [i for i in held if r.category[i] == cat] + [card]
+        if limit is not None and len(same) > int(limit):
+            kit = ", ".join(card_name(s, i) for i in same)
             out.append(
-                Finding(
-                    "LB-EQUIP-1", f"a player equips at most {limit} {cat}; {name} would hold one more", "card"
-                )
+                Finding("LB-EQUIP-1", f"a player equips at most {limit} {cat}; {name} would hold {kit}",
+                        "card")
             )
         elif sum(r.hands_of[i] for i in held) + r.hands_of[card] > r.hands:
-            out.append(
-                Finding("LB-EQUIP-1", f"{name} has {r.hands} hands; the kit with {card} needs more", "card")
-            )
-    return out or [Finding("LB-EQUIP-1", f"{name} cannot equip {card} now")]
+            kit_ids = [i for i in [*held, card] if r.hands_of[i]]
+            kit = ", ".join(card_name(s, i) for i in kit_ids)
+            need = sum(r.hands_of[i] for i in kit_ids)
+            out.append(Finding("LB-EQUIP-1", f"{name} has {r.hands} hands; {kit} need {need}", "card"))
+    return out or [Finding("LB-EQUIP-1", f"{name} cannot equip {card_name(s, card)} now")]
 
 
 def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
@@ -160,7 +169,7 @@ def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
     if action.kind == "equip" and (s.phase == "equip" or s.battle is None):
         return _why_equip(s, action)
     if action.kind in ("equip", "unequip"):
-        return "LB-EQUIP-1", f"{action.get('player')} cannot {action.kind} {action.get('card')} now"
+        return _why_kit_change(s, action)
     if action.kind in ("encounter_chosen", "encounter_drawn", "ready"):
         return "LB-SETUP-3", f"'{action.kind}' is not the Leader's to do now"
     if who == CHANCE and action.kind != "end_turn":
@@ -184,7 +193,8 @@ def _why_out_of_phase(s: LootState, action: Action, kind_now: str) -> tuple[str,
     if action.kind == "die":
         return (
             "LB-ATK-2",
-            f"a die shows {action.get('value')!r}, but a d{s.rules.attack_die} shows 1–{s.rules.attack_die}",
+            f"a die{_whose_die(s)} shows {action.get('value')!r}, but a d{s.rules.attack_die} shows "
+            f"1–{s.rules.attack_die}",
         )
     if action.kind == "place":
         return "LB-TGT-1", f"a target die shows {action.get('value')!r}"
@@ -206,5 +216,25 @@ def _why_out_of_phase(s: LootState, action: Action, kind_now: str) -> tuple[str,
                 "LB-SETUP-4",
                 "reinforcements are drawn for an Encounter marked +N; no Battle is in progress",
             )
-        return "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3", f"{action.get('card')} is not in the deck"
+        rule = "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3"
+        if card is not None and card.type == "loot":
+            return rule, f"the Loot deck holds {card.copies} {card.name}; all were drawn already"
+        return rule, f"{card_name(s, action.get('card'))} is not in the deck"
     return None
+
+
+def _whose_die(s: LootState) -> str:
+    """`` of <who>``: the attacker whose roll a die belongs to ('' when none is rolling)."""
+    pend = s.pending
+    if pend is None:
+        return ""
+    who = pend.get("player") if pend.get("kind") == "attack" else pend.get("enemy")
+    return f" of {who.name}" if who is not None else ""
+
+
+def _why_kit_change(s: LootState, a: Action) -> tuple[str, str]:
+    """LB-EQUIP-1: an unequip of a card the player does not hold, an equip or unequip out of turn."""
+    name, card = a.get("player"), a.get("card")
+    if a.kind == "unequip" and name in s.seat_of and card not in s._by(name).equipment:
+        return "LB-EQUIP-1", f"{name} has no {card_name(s, card)} equipped"
+    return "LB-EQUIP-1", f"{name} cannot {a.kind} {card_name(s, card)} now"
