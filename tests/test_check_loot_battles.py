@@ -16,7 +16,7 @@ from cardgen.builder.check import BaseEngine
 from cardgen.cli import main
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
-from cardgen.games.loot_battles.engine import Engine
+from cardgen.games.loot_battles import Engine
 from tests import checklogs
 from tests.checklogs import edited, errors, line_of, to_jsonl, write
 from tests.conftest import ROOT
@@ -549,8 +549,8 @@ def test_legal_next_allows_every_event_of_a_legal_log(tmp_path, name):
 
 def test_legal_next_after_the_game_is_over(tmp_path):
     eng, _ = replay_log(LOSS, tmp_path)
-    assert eng.over and isinstance(eng, BaseEngine)
-    assert set(eng.legal_next()) <= {"encounter_end", "round_end", "leader_passed", "battle_end"}
+    assert isinstance(eng, BaseEngine) and eng.state.is_terminal()
+    assert eng.state.legal_actions() == [] and eng.state.chance_outcomes() == []
 
 
 # -- properties ----------------------------------------------------------------------------------

@@ -56,9 +56,8 @@ PER_GAME = 25          # mutations of each class per game
 #: Loot & Battles' slips that still knock on (a stated Health or Dodge that a later event reads
 #: again, an enemy-placement roll that reshuffles the battle): known debt until its checker is the
 #: shared replay over its state (issue 29); strict, so a fix must take its line out of this set
-LOOT_STILL = {"stated-win-2p.yaml:221:hp_left@79-80", "stated-win-2p.yaml:86:hp_left@82-83",
-              "stated-win-2p.yaml:33:dodge_left@63-64", "stated-win-2p.yaml:97:dodge_left@66-67",
-              "stated-loss-3p.yaml:109:hp_left@70-71", "stated-loss-3p.yaml:37:dodge_left@63-64",
+LOOT_STILL = {"stated-win-2p.yaml:33:dodge_left@63-64", "stated-win-2p.yaml:97:dodge_left@66-67",
+              "stated-loss-3p.yaml:37:dodge_left@63-64",
               "die-win-2p.yaml:15:rolls@50-51", "die-win-2p.yaml:132:dice@50-51", "die-loss-3p.yaml:15:rolls@59-60"}
 LOOT_XFAIL = pytest.mark.xfail(strict=True, reason="loot_battles: a knock-on left for the shared replay (issue 29)")
 

@@ -61,8 +61,9 @@ class StateEngine(BaseEngine):
         try:
             self.referee = StateReferee(self.rules, self.header)
         except LogError as e:           # a header the game cannot be set up from: at the header
-            if e.loc is None:
-                e.loc = self.header_locs.get("players") or self.header_locs.get("game")
+            if e.loc is None:           # (at the header key the error names, e.g. ``players[1]``, if any)
+                key = getattr(e, "key", None) or "players"
+                e.loc = self.header_locs.get(key) or self.header_locs.get("game")
             raise
 
     @property

@@ -1,5 +1,11 @@
-"""Loot & Battles (``loot_battles``): the game's own code — the referee of playtest logs
-(``engine.py``), the playable game state (``play.py``), its agents and measures.
+"""Loot & Battles (``loot_battles``): the game's own code. One model: the game state
+(:mod:`.play`, its fights in :mod:`.play_fight`, on the rules of :mod:`.rules`) is the only place
+a rule lives. ``cardgen check`` replays a log over it through the game's contract
+(:mod:`.contract`, on the shared replay of :mod:`cardgen.play.stateengine`): the header's check
+(:mod:`.header`), the log's events as the state's actions (:mod:`.play_log`, names as ids:
+:mod:`.names`), the rule an action the state does not allow breaks, the stated consequences
+compared and the log's own markers followed (:mod:`.follow`), the trace (:mod:`.trace`). The
+log's vocabulary: :mod:`.vocab`; the agents and measures of simulated playtests: :mod:`.agents`.
 
 Found by the framework through :data:`PACKAGE` (``cardgen.gamehooks``); nothing registers
 itself on import.
@@ -14,10 +20,12 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.games.loot_battles.agents import evaluate, greedy, measures
-from cardgen.games.loot_battles.engine import Engine
+from cardgen.games.loot_battles.contract import LootRules
 from cardgen.games.loot_battles.play import LootState, rules_of
 from cardgen.games.loot_battles.rules import Rules
+from cardgen.games.loot_battles.vocab import EVENTS, EXPECT_RULES, HEADER
 from cardgen.play.package import GamePackage
+from cardgen.play.stateengine import state_engine
 
 _RULES: dict[int, tuple[Game, Rules]] = {}
 
@@ -47,6 +55,15 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     return out
 
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+def contract(game: Game) -> LootRules:
+    """The game's contract on the shared referee, for one log."""
+    return LootRules(game, new_state)
+
+
+#: the checker of ``cardgen check loot_battles``: the shared replay over the contract
+Engine = state_engine("LootBattles", contract, HEADER, EVENTS, EXPECT_RULES, end_rule="LB-END-1")
+
+PACKAGE = GamePackage(engine=Engine, rules=contract, new_state=new_state, setups=setups,
+                      agents={"greedy": greedy},
                       evaluate=evaluate, prior=greedy,
                       measures=measures)

@@ -1,9 +1,9 @@
 """Loot & Battles on the shared referee (:mod:`cardgen.play.replay`): the game's contract.
 
 The state (``play.py``) is where every rule lives; this module only translates a log's events
-into the state's actions (:func:`.play_log.actions_for`) and names the catalogue rule an action
-the state does not allow breaks (:func:`why_not`). The log's stated consequences of a blow are
-compared with the ones the state produced (:func:`claims`).
+into the state's actions (:func:`.play_log.actions_for`), names the catalogue rule an action the
+state does not allow breaks (:mod:`.whynot`), compares the log's stated consequences with the
+state's (:mod:`.claims`) and follows what the log records where it slips (:mod:`.follow`).
 """
 
 from __future__ import annotations
@@ -12,153 +12,43 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cardgen.content.model import Game
-from cardgen.games.loot_battles.follow import Follow
+from cardgen.content.playlog import LogError
+from cardgen.games.loot_battles import header, trace
+from cardgen.games.loot_battles.claims import claims, placed_as_stated
+from cardgen.games.loot_battles.follow import Follow, mark_restored
+from cardgen.games.loot_battles.header import readable
 from cardgen.games.loot_battles.names import LogNames
+from cardgen.games.loot_battles.placing import placement
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.play_log import MARKERS, actions_for
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.games.loot_battles.slips import Slips
+from cardgen.games.loot_battles.whynot import why_kit, why_not
+from cardgen.play.api import Action, GameState
 from cardgen.play.replay import Finding, Findings, GameInfo, allowed_at, findings
 
-#: a stated consequence of a blow → the rule a wrong one breaks
-CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "armor_left": "LB-DMG-1",
-               "dodge_left": "LB-ATK-3", "ko": "LB-DMG-1"}
+
+def _twice(s: LootState, a: Action) -> bool:
+    """An attack with a card the player holds twice (an equip followed as recorded), named once."""
+    with_ = a.get("with")
+    if a.kind != "attack" or not with_ or s.phase != "fight" or a.get("player") not in s.seat_of:
+        return False
+    for g in s._unused(s._by(a["player"]), s._enc()).values():
+        ids = tuple(c.id for c in g)
+        if set(ids) == set(with_) and ids != tuple(with_):
+            return allowed_at(s, Action.make("attack", **{**dict(a.items), "with": ids}))
+    return False
 
 
-def _why_player(s: LootState, a: Action) -> tuple[str, str]:
-    who = s.current_player()
-    name = a.get("player")
-    if name in s.seat_of and s._by(name).ko:
-        return "LB-DMG-1", f"{name} is knocked out until the Battle ends"
-    if who < 0 or name != s.players[who]:
-        now = "the enemies" if who == CHANCE else s.players[who] if who >= 0 else "nobody"
-        return "LB-RND-1", f"{name} acts, but it is {now}'s turn now"
-    p = s._by(name)
-    if a.kind == "heal":
-        spell = s.rules.cards.get(a.get("with") or "")
-        if a.get("target") == name:
-            return "LB-HEAL-1", "a Healing spell heals another player, not its caster"
-        if spell is None or spell.id not in p.equipment:
-            return "LB-HEAL-1", f"{name} holds no such Healing spell"
-        return "LB-DMG-1", f"{a.get('target')} is knocked out until the Battle ends: no healing"
-    if a.kind != "attack":
-        return "LB-RND-1", f"{a} is not {name}'s to do now"
-    enc = s._enc()
-    names = list(a.get("targets") or ()) or [a.get("target")]
-    foes = {e.name: e for e in enc.enemies}
-    for t in names:
-        if t not in foes or foes[t].ko:
-            return "LB-DMG-1", f"{t} was defeated and removed: it cannot be attacked"
-    for c in a.get("with") or ():
-        if c not in p.equipment:
-            return "LB-EQUIP-1", f"{name} has no {c} equipped"
-    front = [e.name for e in enc.alive() if e.front == name]
-    if s.rules.melee_only(p) and front and any(t not in front for t in names):
-        return "LB-ATK-1", f"{name} has only Melee attacks and must attack an enemy in front of them " \
-                           f"({', '.join(front)})"
-    return "LB-ATK-2", f"{name} has no such roll left this turn (one roll per weapon)"
+def _plain(action: Action) -> Action:
+    """An enemy's attack as the rules have it (on the player it stands in front of)."""
+    return (
+        Action.make("enemy_turn", enemy=action.get("enemy"))
+        if action.kind == "enemy_turn" and action.get("target") is not None
+        else action
+    )
 
 
-def _why_equip(s: LootState, a: Action) -> list[Finding]:
-    """LB-LOOT-1 (not among the Loot drawn) and LB-EQUIP-1 (a category's limit, the hands)."""
-    r, card, name = s.rules, a.get("card"), a.get("player")
-    out = []
-    if not s.pool[card]:
-        out.append(Finding("LB-LOOT-1", f"no {card} among the Loot drawn and not yet equipped", "card"))
-    p = s._by(name) if name in s.seat_of else None
-    if p is not None and card in r.cards:
-        held = [i for i in p.equipment if i in r.cards]
-        cat = r.category[card]
-        limit = r.equip_limits.get(cat)
-        if limit is not None and sum(1 for i in held if r.category[i] == cat) + 1 > int(limit):
-            out.append(Finding("LB-EQUIP-1", f"a player equips at most {limit} {cat}; {name} would hold one more",
-                               "card"))
-        elif sum(r.hands_of[i] for i in held) + r.hands_of[card] > r.hands:
-            out.append(Finding("LB-EQUIP-1", f"{name} has {r.hands} hands; the kit with {card} needs more", "card"))
-    return out or [Finding("LB-EQUIP-1", f"{name} cannot equip {card} now")]
-
-
-def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
-    """The catalogue rule ``action`` breaks at ``state`` (it is not among the legal actions)."""
-    assert isinstance(state, LootState)
-    s, who = state, state.current_player()
-    if who == TERMINAL:
-        how = "the players won" if s.winner == "players" else "the players lost"
-        return "LB-END-1", f"event '{action.kind}' after the game has ended ({how})"
-    early = _why_out_of_phase(s, action, kind_now)
-    if early is not None:
-        return early
-    if action.kind == "enemy_turn":
-        foe = next((e for e in s._enc().enemies if e.name == action.get("enemy")), None)
-        if foe is not None and foe.ko:
-            return "LB-DMG-1", f"{foe.name} was defeated and removed: it does not attack"
-        return "LB-RND-1", f"{action.get('enemy')} does not attack now"
-    if action.kind == "attack" and who == CHANCE and action.get("player") in s._enc().acted \
-            and s.pending is None and any(e.front == action.get("player") for e in s._enemies_due(s._enc())):
-        return "LB-ATK-2", f"{action.get('player')} already rolled this turn (one roll per weapon)"
-    if action.kind == "equip" and s.phase == "equip":
-        return _why_equip(s, action)
-    if action.kind in ("equip", "unequip"):
-        return "LB-EQUIP-1", f"{action.get('player')} cannot {action.kind} {action.get('card')} now"
-    if action.kind in ("encounter_chosen", "encounter_drawn", "ready"):
-        return "LB-SETUP-3", f"'{action.kind}' is not the Leader's to do now"
-    if who == CHANCE and action.kind != "end_turn":
-        return "LB-RND-1", f"{action.get('player')} acts, but the enemies in front of the last player attack first"
-    return _why_player(s, action)
-
-
-def _why_out_of_phase(s: LootState, action: Action, kind_now: str) -> tuple[str, str] | None:
-    """A fight's action with no fight, a die or a target die that no die shows, a card not in the
-    deck; None when the action is none of these."""
-    if action.kind in ("attack", "heal", "pass", "enemy_turn", "end_turn") and s.phase != "fight":
-        kind = "enemy_attack" if action.kind == "enemy_turn" else action.kind
-        return "LB-TGT-1", f"'{kind}' with no enemies placed (each Encounter's enemies are placed with a " \
-                           f"d{s.rules.target_die} each before the fight)"
-    if action.kind == "die":
-        return "LB-ATK-2", f"a die shows {action.get('value')!r}, but a d{s.rules.attack_die} shows " \
-                           f"1–{s.rules.attack_die}"
-    if action.kind == "place":
-        return "LB-TGT-1", f"a target die shows {action.get('value')!r}"
-    if action.kind == "draw":
-        card = s.rules.cards.get(action.get("card") or "")
-        if card is not None and card.type == "loot" and s.phase != "loot":
-            return "LB-LOOT-1", "Loot is drawn after a won Battle (the first Encounter's loot number); none is due now"
-        if card is not None and card.type == "encounter" and s.phase != "reinforce" and s.battle is None \
-                and kind_now == "reinforcements_drawn":
-            return "LB-SETUP-4", "reinforcements are drawn for an Encounter marked +N; no Battle is in progress"
-        return "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3", f"{action.get('card')} is not in the deck"
-    return None
-
-
-def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = None) -> Findings | None:
-    """The first consequence of a blow the log states and the state's own event of it does not
-    give: (rule, message); None when they agree. With ``follow`` (a replay's), the log's markers
-    are compared too, and the blow's stated values followed."""
-    assert isinstance(state, LootState)
-    if follow is not None and event.get("kind") in MARKERS:
-        return follow.marker(state, event)
-    if event.get("kind") not in ("attack", "enemy_attack") or not state.events:
-        return None
-    mine = next((e for e in reversed(state.events) if e["kind"] == event["kind"]), None)
-    if mine is None:
-        return None
-    found: list[Finding] = []
-    target = event.get("target")
-    if event["kind"] == "enemy_attack" and target is not None and target != mine["target"]:
-        found.append(Finding("LB-RND-1", f"{mine['enemy']} stands in front of {mine['target']} and attacks "
-                                         f"{mine['target']}, not {target}", "target"))
-        if target in state.seat_of and state._by(target).ko:
-            found.append(Finding("LB-DMG-1", f"{target} is knocked out until the Battle ends"))
-    for key, rule in CLAIM_RULES.items():
-        stated = event.get(key)
-        if stated is not None and key in mine and stated != mine[key]:
-            found.append(Finding(rule, f"the log says {key} is {stated!r}, but the rules give {mine[key]!r}", key))
-            break
-    if follow is not None:
-        follow.blow(state, event, mine)
-    return found
-
-
-class LootRules:
+class LootRules(Slips):
     """Loot & Battles as a :class:`cardgen.play.replay.GameRules`."""
 
     #: each distinct slip of one event is its own problem (a roll too many and its wrong Dodge)
@@ -167,18 +57,56 @@ class LootRules:
     def __init__(self, game: Game, new_state: Any):
         self.game = game
         self._new = new_state
-        self.follow = Follow()          # one replay's view of the log's markers (a contract per log)
-        self.names: LogNames | None = None      # the log's names, once its players are known
-        self._looked = False                    # the log read ahead for its round markers
-        self.noted: list[Finding] = []          # what the event gets wrong that the state follows as recorded
-        self._kind = ""                         # the kind of the event being replayed
+        self.follow = Follow()  # one replay's view of the log's markers (a contract per log)
+        self.names: LogNames | None = None  # the log's names, once its players are known
+        self._looked = False  # the log read ahead for its round markers
+        self.noted: list[Finding] = []  # what the event gets wrong that the state follows as recorded
+        self._kind = ""  # the kind of the event being replayed
+        self.quiet = False  # the event was named and not played: no claims
+        self.dealt: dict[str, list | None] | None = (
+            None  # the header's numbers, while an event's own are used
+        )
+        self.short = False  # the event rolls fewer dice than its weapons
+        self.reopened = False  # the final Battle's loot shared after the end
+        self.slips: list[Finding] | None = None  # an action's turns out of order (see :meth:`.Follow.resync`)
+        self.unknown = 0  # Loot drawn unnamed, not yet equipped
+        self.owed, self.owed_for = 0, ""  # Loot due the log never drew (named at the next Battle)
         state = new_state(game, {"players": []})
-        self.info = GameInfo(name=game.slug, min_players=state.rules.n_min, max_players=state.rules.n_max,
-                             chance_mode="explicit_stochastic", information="perfect", utility="identical",
-                             max_game_length=20_000)
+        self.info = GameInfo(
+            name=game.slug,
+            min_players=state.rules.n_min,
+            max_players=state.rules.n_max,
+            chance_mode="explicit_stochastic",
+            information="perfect",
+            utility="identical",
+            max_game_length=20_000,
+        )
 
     def new_state(self, setup: Mapping[str, Any]) -> GameState:
-        return self._new(self.game, setup)
+        """The table the header sets up: as recorded where it slips (see :meth:`setup_problems`)."""
+        readable(self._new(self.game, {"players": []}).rules, setup)
+        state = self._new(self.game, setup)
+        assert isinstance(state, LootState)
+        held = {
+            p.name: e.get("numbers") for p, e in zip(state.seats, setup.get("players") or [], strict=True)
+        }
+        if (
+            any(v is not None for v in held.values())
+            and header.numbers(state.rules, {k: list(v or []) for k, v in held.items()}, list(held)) is None
+        ):
+            for p in state.seats:  # the header's target numbers (a wrong deal: named, the default one played)
+                p.numbers = held[p.name]
+        if isinstance(setup.get("battles_to_win"), int):
+            state.target = setup["battles_to_win"]
+        lead = setup.get("leader")
+        if lead is not None:
+            if lead not in state.seat_of:
+                raise LogError("LOG-FIELD", f"the leader {lead!r} is not one of the players", None)
+            state.leader = state.seat_of[lead]
+        return state
+
+    def setup_problems(self, game: Game, setup: Mapping[str, Any]) -> list[header.Slip]:
+        return header.slips(self._new(game, {"players": []}).rules, setup)
 
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         assert isinstance(state, LootState)
@@ -187,17 +115,56 @@ class LootRules:
         if self.names is None:
             self.names = LogNames(state.rules, state.players)
         if state.is_terminal() and event.get("kind") not in MARKERS and self.follow.ended:
-            return []                   # after the end: the first event was named, the rest follow from it
+            return []  # after the end: the first event was named, the rest follow from it
+        kind, final = event.get("kind"), state.winner == "players" and state.rules.final_loot
+        if (
+            state.winner is not None
+            and kind not in MARKERS
+            and not (final and kind in ("loot_drawn", "equip", "unequip"))
+        ):
+            late = self.follow.after_end(state, str(kind))
+            self.noted, self.quiet = [late] if late is not None else [], True
+            return []  # the game is decided: only its last markers (and its loot) may follow
+        if final and state.phase == "over" and kind in ("equip", "unequip"):
+            state.phase, state._cp = "equip", None  # the final Battle's loot shared (LB-LOOT-1 ruling)
+            self.reopened = True
         event = self.names.event(state, dict(event))
-        self.noted = self.follow.placement(state, event)
+        self.noted = placement(state, event)
         if self.noted and self.noted[-1].rule == "LB-SETUP-3":
-            return []                   # enemies placed twice: named, nothing to play
-        return actions_for(state, event)
+            return []  # enemies placed twice: named, nothing to play
+        if state.pending is not None:  # a blow an earlier event left unrolled: the log went on without it
+            state.pending = None
+            state._settle()
+            state._cp, state._nxt = None, False
+        self._numbers(state, event)
+        loot = self._loot(state, event)
+        if loot is not None:
+            return loot
+        gone = self.follow.gone(state, event)
+        if gone:
+            self.noted, self.quiet = [*self.noted, *gone], True
+            return []  # a blow with nothing to play: named, no consequences to compare
+        acts = self._outcome(state, event, self._dice(state, event, actions_for(state, event)))
+        self._back_in_step(state, event, acts)
+        return acts
+
+    def describe(self, state: GameState, event: Mapping[str, Any]) -> list[str]:
+        assert isinstance(state, LootState)
+        return trace.describe(state, event)
 
     def accepts(self, state: GameState, action: Action) -> bool:
-        """A turn the log went past, taken late (named once already: see :meth:`.Follow.late`)."""
+        """A turn the log went past, taken late (named once already: see :meth:`.Follow.late`);
+        an enemy's attack on the log's target (the target is a claim: see :func:`claims`)."""
         assert isinstance(state, LootState)
-        return self.follow.late(state, action)
+        plain = _plain(action)
+        if (
+            (plain is not action and allowed_at(state, plain))
+            or _twice(state, action)
+            or self.follow.late(state, plain)
+        ):
+            return True
+        self.slips = self.follow.resync(state, plain)
+        return self.slips == [] and allowed_at(state, plain)  # out of order, all of it named already
 
     def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
         """Does the log mark the ends of rounds? (read once, as far as its first round_end)"""
@@ -210,14 +177,38 @@ class LootRules:
         assert isinstance(state, LootState)
         if state.is_terminal():
             self.follow.ended = True
-        slips = self.follow.resync(state, action)
+        action = _plain(action)
+        slips, self.slips = self.slips, None
         if not slips:
             return why_not(state, action, self._kind)
         if allowed_at(state, action):
             return slips
-        more = [f for f in findings(why_not(state, action, self._kind)) if f.rule != "LB-RND-1"]
-        return [*slips, *more]          # out of turn, and against another rule too (the order is named once)
+        kit = why_kit(state, action, fallback=False) if action.kind in ("attack", "heal") else []
+        more = [f for f in findings(kit or why_not(state, action, self._kind)) if f.rule != "LB-RND-1"]
+        return [*slips, *more]  # out of turn, and against another rule too (the order is named once)
 
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:
         noted, self.noted = self.noted, []
+        assert isinstance(state, LootState)
+        if self.reopened:
+            state.phase, self.reopened = "over", False
+            state._cp = None
+        if self.quiet:
+            self.quiet = False
+            return noted
+        if event["kind"] == "enemies_placed" and state.phase == "fight" and state.battle is not None:
+            mark_restored(state)
+        if event["kind"] == "enemies_placed" and isinstance(event.get("placed"), Mapping):
+            noted += placed_as_stated(state, event["placed"])
+        if (
+            self.short
+            and isinstance(state, LootState)
+            and state.pending is not None
+            and state.pending["dice"]
+        ):
+            state.pending["n"] = len(state.pending["dice"])  # the blow as rolled
+            state._resolve()
+            state._settle()
+            state._cp, state._nxt = None, False
+        self.short = False
         return [*noted, *findings(claims(state, event, self.follow))]

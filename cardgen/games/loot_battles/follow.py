@@ -14,15 +14,43 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.games.loot_battles.play import LootState
-from cardgen.games.loot_battles.state import Encounter, Fighter, Player
-from cardgen.play.api import Action
+from cardgen.games.loot_battles.state import Fighter, Player
+from cardgen.games.loot_battles.turns import Turns
 from cardgen.play.replay import Finding
+
+#: a fighter's value after a round → the rule a wrong one breaks
+AFTER_ROUND = {"health": "LB-DMG-1", "armor": "LB-RND-1", "dodge": "LB-ATK-3"}
 
 #: a blow's stated values → the fighter's attribute they set
 FOLLOWED = {"hp_left": "health", "armor_left": "armor", "dodge_left": "dodge"}
 
 
-class Follow:
+def restored_slip(t: Fighter, stated: Any, field: str) -> Finding | None:
+    """LB-ENC-1: a stated Dodge that is what it would be had the table restored it when the
+    reinforcement began (only Armor is restored between a Battle's Encounters) — named, and the
+    replay goes on from the table's value."""
+    r = t.restored if isinstance(t, Player) else None
+    if not isinstance(t, Player) or r is None or stated is None or stated == t.dodge or stated != r["dodge"]:
+        return None
+    out = Finding("LB-ENC-1", f"the log says {t.name}'s Dodge is {stated}, as if restored to {t.max_dodge} when "
+                              f"{r['card']} began; between the Encounters of a Battle only Armor is restored, so "
+                              f"{t.name}'s Dodge went on from {r['dodge0']} and is {t.dodge}", field)
+    t.dodge, t.restored = r["dodge"], None
+    return out
+
+
+def mark_restored(state: LootState) -> None:
+    """After a placement: what each player's Health and Dodge would be had the table restored them
+    (a reinforcement's start), or nothing (a Battle's first Encounter)."""
+    enc = state._enc()
+    for p in state.seats:
+        p.restored = None
+        if enc.reinforcement and not p.ko and (p.health, p.dodge) != (p.max_health, p.max_dodge):
+            p.restored = {"health": p.max_health, "dodge": p.max_dodge, "health0": p.health, "dodge0": p.dodge,
+                          "card": enc.card.name}
+
+
+class Follow(Turns):
     """What one replay has seen of the state's markers, and the log's numbering shifts."""
 
     def __init__(self) -> None:
@@ -34,6 +62,8 @@ class Follow:
         self.marks_rounds = False   # the log writes round_end markers: a second turn in a round is a slip in it
         self.ended = False          # an event after the end was reported
         self.fronts: dict[str, str] = {}    # the enemies' players before an enemy's attack
+        self.down: set[str] = set()         # the players knocked out before it
+        self.offsets: dict[tuple[Any, str], int] = {}   # a stated value's slip: stated minus the rules' value
         self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
 
     def before(self, state: LootState, event: Mapping[str, Any]) -> None:
@@ -51,6 +81,47 @@ class Follow:
             self.round_before = b.queue[b.index].round
             if event["kind"] == "enemy_attack":     # where the enemies stand, should the log's target stay up
                 self.fronts = {e.name: e.front for e in b.queue[b.index].enemies}
+                self.down = {p.name for p in state.seats if p.ko}
+
+    def in_step(self, what: tuple[Any, str], stated: Any, computed: Any) -> bool:
+        """A stated value that needs no report: the rules' one, or the one the game would have
+        without the last slip of the same value (the table wrote one number wrong and played on
+        from the right one: the replay comes back in step). A difference is kept for the next."""
+        off = self.offsets.pop(what, None)
+        if stated == computed:
+            return True
+        numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in (stated, computed))
+        if numbers and off is not None and stated == computed - off:
+            return True
+        if numbers:
+            self.offsets[what] = stated - computed
+        return False
+
+    def gone(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+        """A blow there is nothing to play for: an enemy the rules defeated attacking, or a player's
+        roll again after the round the state closed with it (the log has not ended it yet)."""
+        b = state.battle
+        if state.phase != "fight" or b is None or state.pending is not None:
+            return []
+        enc = b.queue[b.index]
+        if event["kind"] == "enemy_attack":
+            foe = next((e for e in enc.enemies if e.name == event.get("enemy")), None)
+            return [Finding("LB-DMG-1", f"{foe.name} was defeated and removed: it does not attack")] \
+                if foe is not None and foe.ko else []
+        name = event.get("player")
+        if event["kind"] != "attack" or name in enc.acted or not self.marks_rounds \
+                or all(e["kind"] != "round_end" for e in state.events[self.seen:]):
+            return []
+        last = next((e for e in reversed(state.events) if e["kind"] != "round_end"), None)
+        if last is None or last is state.events[-1] or last["kind"] != "attack" or last["player"] != name:
+            return []
+        what = " + ".join(state.rules.cards[c].name for c in last.get("with") or ()) \
+            or f"{state._by(name).class_card.name} class attack"
+        foes = {e.name: e for e in enc.enemies}
+        targets = list(event.get("targets") or ()) or [event.get("target")]
+        return [Finding("LB-ATK-2", f"{name} already rolled {what} this turn (one roll per weapon)"),
+                *[Finding("LB-DMG-1", f"{t} was defeated and removed: it cannot be attacked")
+                  for t in targets if t not in foes or foes[t].ko][:1]]
 
     def _mine(self, state: LootState, kind: str) -> dict[str, Any] | None:
         """The state's next own event of ``kind`` the log has not yet matched (and those before it)."""
@@ -81,20 +152,59 @@ class Follow:
             return self._battle_end(state, event)
         if kind == "leader_passed":
             return self._leader_passed(state, event)
+        if kind == "encounter_end" and all(e["kind"] != "leader_passed" for e in state.events[self.seen:]):
+            return self._early_encounter_end(state)
         return []
+
+    @staticmethod
+    def _early_encounter_end(state: LootState) -> list[Finding]:
+        """The log ends an Encounter whose enemies still stand: named, and ended as recorded."""
+        b = state.battle
+        if state.phase != "fight" or b is None or state.pending is not None:
+            return []
+        enc = b.queue[b.index]
+        alive = [e.name for e in enc.enemies if not e.ko]
+        for e in enc.enemies:
+            e.ko = True
+        state.turn_open = None
+        state._end_encounter(enc)
+        state._cp, state._nxt = None, False
+        return [Finding("LB-ENC-1", f"the Encounter ends, but an Encounter ends when its enemies are all defeated; "
+                                    f"{', '.join(alive)} still stand(s)")]
 
     def _round_end(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
         """A round's marker: its number as the rules give it (a slip's shift followed, named once)."""
         mine = self._mine(state, "round_end")
+        b = state.battle
+        now = b.queue[b.index].round if b is not None and b.index < len(b.queue) else None
         early = self._early_end(state) if mine is None else None
-        if early is not None:
-            return [early]
+        if early is not None:           # the round the log ends early: its number too
+            return [*self._number(event.get("round"), now or self.round_before), early, *self._after(state, event)]
         computed = mine["round"] if mine is not None else self.round_before
         if mine is not None and any(e["kind"] in ("attack", "enemy_attack", "heal", "pass")
                                     for e in state.events[self.seen:]):
-            b = state.battle        # a marker written after the next round began: that round's number
-            computed = b.queue[b.index].round if b is not None and b.index < len(b.queue) else computed
-        stated = event.get("round")
+            computed = now or computed  # a marker written after the next round began: that round's number
+        return [*self._number(event.get("round"), computed), *self._after(state, event)]
+
+    def _after(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
+        """The fighters' values the log states after a round (``state``), as the table has them
+        (followed as recorded)."""
+        b, out = state.battle, []
+        foes = {e.name: e for enc in (b.queue if b is not None else []) for e in enc.enemies}
+        for name, vals in (event.get("state") or {}).items():
+            who: Fighter | None = state.seats[state.seat_of[name]] if name in state.seat_of else foes.get(name)
+            for k, v in (vals or {}).items() if who is not None and isinstance(vals, Mapping) else ():
+                slip = restored_slip(who, v, "state") if k == "dodge" and who is not None else None
+                if slip is not None:
+                    out.append(slip)
+                elif v is not None and not self.in_step((name, f"after:{k}"), v, getattr(who, k)):
+                    out.append(Finding(AFTER_ROUND[k], f"the log says {name}'s {k.capitalize()} after the round is "
+                                                       f"{v!r}, but the rules give {getattr(who, k)!r}", "state"))
+                setattr(who, k, v) if v is not None else None
+        return out
+
+    def _number(self, stated: Any, computed: int) -> list[Finding]:
+        """A round's stated number (the log's numbering followed: a slip's shift is named once)."""
         if stated is None or stated in (computed, computed + self.round_shift):
             if stated is not None:
                 self.round_shift = stated - computed
@@ -111,8 +221,9 @@ class Follow:
         out = []
         if event.get("result") not in (None, mine["result"]):
             rule = "LB-ENC-1" if mine["result"] == "won" else "LB-END-1"
-            out.append(Finding(rule, f"the log says the result of the Battle is {event['result']!r}, but the "
-                                     f"rules give {mine['result']!r}", "result"))
+            number = mine["battles_won"] + (0 if mine["result"] == "won" else 1)
+            out.append(Finding(rule, f"the log says the result of Battle {number} is {event['result']!r}, "
+                                     f"but the rules give {mine['result']!r}", "result"))
         stated, computed = event.get("battles_won"), mine["battles_won"]
         if stated is not None:
             if stated not in (computed, computed + self.battles_shift):
@@ -230,152 +341,3 @@ class Follow:
                 state.turn_open = None
                 state._end_encounter(now)
         state._cp, state._nxt = None, False
-
-    @staticmethod
-    def placement(state: LootState, event: Mapping[str, Any]) -> list[Finding]:
-        """Enemies placed: as many as the log rolls dice for (one die each, LB-TGT-1; a reinforcement's
-        +N, LB-SETUP-4) — a count the rules do not give is named and played as recorded."""
-        if event["kind"] != "enemies_placed" or not isinstance(event.get("rolls"), list):
-            return []
-        b = state.battle
-        if state.phase == "fight" and b is not None and state.pending is None:
-            enc = b.queue[b.index]
-            if b.index + 1 >= len(b.queue):
-                return [Finding("LB-SETUP-3", "enemies are placed for a chosen Encounter; its enemies are already "
-                                              "placed")]
-            alive = [e.name for e in enc.enemies if not e.ko]
-            for e in enc.enemies:
-                e.ko = True
-            state.turn_open = None
-            state._end_encounter(enc)           # the log goes on to the next Encounter: so does the state
-            state._cp, state._nxt = None, False
-            return [Finding("LB-ENC-1", f"the log places the enemies of the next Encounter, but an Encounter ends "
-                                        f"when its enemies are all defeated; {', '.join(alive)} still stand(s)"),
-                    *Follow.placement(state, event)]
-        if state.phase == "reinforce" and b is not None:
-            due = int(b.first.get("reinforcement") or 0)
-            state.phase = "place"               # the log fights without them: as recorded
-            state._enter()
-            return [Finding("LB-SETUP-4", f"{b.first.name} is marked +{due}: draw {due} reinforcement Encounter(s) "
-                                          "before the fight"), *Follow.placement(state, event)]
-        if state.phase != "place":
-            return [Finding("LB-SETUP-3", "enemies are placed for a chosen Encounter; no Encounter is chosen")]
-        rolls, enc = event["rolls"], state._enc()
-        if len(rolls) == state.need or not rolls:
-            return []
-        count, card = state.need, enc.card
-        state.need = len(rolls)
-        extra = int(card.get("reinforcement") or 0) if enc.reinforcement else 0
-        if extra:
-            return [Finding("LB-SETUP-4", f"{card.name} as a reinforcement has {count} enemies ({card.get('count')} + "
-                                          f"{extra}); the log places {len(rolls)}", "rolls")]
-        return [Finding("LB-TGT-1", f"{card.name} has {count} enemies, one d{state.rules.target_die} each; the log "
-                                    f"rolls {len(rolls)}", "rolls")]
-
-    # -- turns the log takes out of order ------------------------------------------------------
-
-    def resync(self, state: LootState, action: Action) -> list[Finding] | None:
-        """A turn (or an enemy's attack) the log plays out of order: what the round still lacks
-        before it is one LB-RND-1, and the state follows the log — those turns and attacks are
-        skipped; an actor who already acted starts a new round. None when ``action`` is not out
-        of turn (or the state cannot follow it)."""
-        b = state.battle
-        if state.phase != "fight" or b is None or state.pending is not None:
-            return None
-        enc = b.queue[b.index]
-        found: list[Finding] | None
-        if action.kind in ("attack", "heal", "pass"):
-            name = action.get("player")
-            p = state.seats[state.seat_of[name]] if name in state.seat_of else None
-            if p is None or p.ko or state.turn_open == p.name or state.current_player() == state.seat_of[p.name]:
-                return None
-            nxt = state._next_in_round(enc)
-            if p.name in enc.acted and nxt is not None and not isinstance(nxt, Player) and nxt.front == p.name:
-                return None         # another roll in a turn that is over: a slip in the turn, not of the order
-            state.turn_open = None
-            if p.name in enc.acted and self.marks_rounds:
-                found = [Finding("LB-RND-1", f"{p.name} already acted in round {enc.round}, and the log marks the "
-                                             "ends of rounds (round_end): a player acts once a round")]
-                for d in (enc.turn, enc.used, enc.used_dice):
-                    d.pop(p.name, None)
-            else:
-                found = self._skip(state, enc, p, f"{p.name} acts", p.name in enc.acted, own_turn=False)
-        elif action.kind == "enemy_turn":
-            e = next((x for x in enc.enemies if x.name == action.get("enemy")), None)
-            if e is None or e.ko or e.front not in state.seat_of:
-                return None
-            state.turn_open = None
-            owner = state.seats[state.seat_of[e.front]]
-            if e.name in enc.attacked and self.marks_rounds:
-                found = [Finding("LB-RND-1", f"{e.name} already attacked in round {enc.round}, and the log marks "
-                                             "the ends of rounds (round_end): an enemy attacks once a round")]
-            else:
-                found = self._skip(state, enc, owner, f"{e.name} attacks", e.name in enc.attacked, own_turn=True)
-        else:
-            return None
-        state._cp, state._nxt = None, False
-        return found
-
-    def _skip(self, state: LootState, enc: Encounter, upto: Player, why: str, again: bool,
-              own_turn: bool) -> list[Finding] | None:
-        missing: list[str] = []
-        if again:                   # the round is over as the log plays it
-            missing += self._missing(state, enc, None)
-            state._end_round(enc)
-            if state.phase != "fight":
-                return None
-        missing += self._missing(state, enc, upto)
-        out = []
-        if missing:
-            out.append(Finding("LB-RND-1", f"{why}, but round {enc.round} still lacks {', '.join(missing)} (the Leader "
-                                           "acts, then the enemies in front of them attack; then the next player to "
-                                           "the left)"))
-        if own_turn and upto.name not in enc.acted:
-            self._skipped(enc).add(upto.name)
-            enc.acted.add(upto.name)
-            out.append(Finding("LB-RND-1", f"{why} before {upto.name} acted (a player acts, then the enemies in front "
-                                           "of them attack)"))
-        return out or None
-
-    def _skipped(self, enc: Encounter) -> set[str]:
-        """The turns and attacks of the round the log went past (they may still come, late)."""
-        if self.skipped[0] != (id(enc), enc.round):
-            self.skipped = ((id(enc), enc.round), set())
-        return self.skipped[1]
-
-    def late(self, state: LootState, action: Action) -> bool:
-        """A turn (or an attack) the log went past earlier in the round, taken now: already named
-        once, it is played as recorded."""
-        b = state.battle
-        if state.phase != "fight" or b is None or state.pending is not None:
-            return False
-        enc = b.queue[b.index]
-        who = action.get("enemy") if action.kind == "enemy_turn" else action.get("player")
-        skipped = self._skipped(enc)
-        if action.kind not in ("attack", "heal", "pass", "enemy_turn") or who not in skipped:
-            return False
-        skipped.discard(who)
-        state.turn_open = None
-        if action.kind != "enemy_turn":
-            for d in (enc.turn, enc.used, enc.used_dice):
-                d.pop(who, None)
-        state._cp, state._nxt = None, False
-        return True
-
-    def _missing(self, state: LootState, enc: Encounter, upto: Player | None) -> list[str]:
-        """The turns and attacks of the round before ``upto``, marked done: the log went past them."""
-        out = []
-        skipped = self._skipped(enc)
-        for q in state.rules.order(state.seats, state.leader):
-            if q is upto:
-                break
-            if q.name not in enc.acted:
-                out.append(f"{q.name}'s turn")
-                enc.acted.add(q.name)
-                skipped.add(q.name)
-            for e in enc.enemies:
-                if not e.ko and e.front == q.name and e.name not in enc.attacked and e.name not in enc.excused:
-                    out.append(f"{e.name}'s attack on {q.name}")
-                    enc.attacked.add(e.name)
-                    skipped.add(e.name)
-        return out

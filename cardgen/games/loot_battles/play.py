@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.content.model import Card, Game
+from cardgen.games.loot_battles.header import class_of
 from cardgen.games.loot_battles.play_fight import Fight
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
@@ -47,8 +48,7 @@ class LootState(Fight, GameState):
         classes = r.by_type.get("class", [])
         self.seats: list[Player] = []
         for entry in setup.get("players") or []:
-            want = str(entry.get("class")).strip().lower()
-            cls = next(c for c in classes if want in (c.id.lower(), str(c.get("class")).lower(), c.name.lower()))
+            cls = class_of(classes, entry.get("class")) or classes[0]      # an unknown class: named by the header's check
             base = {k: int(cls.get(k) or 0) for k in ("health", "armor", "dodge")}
             p = Player(name=str(entry["name"]), cls=cls, base=base, max_health=base["health"])
             r.refresh(p, full=True)
@@ -104,7 +104,7 @@ class LootState(Fight, GameState):
                 self.enc_deck[b.first.id] -= 1
         elif self.phase == "place":
             enc = self._enc()
-            self.need = self.rules.enemy_count(enc.card, enc.reinforcement)
+            self.need, self.drawn = self.rules.enemy_count(enc.card, enc.reinforcement), []
 
     def _after_loot(self) -> None:
         if self.drawn:
@@ -279,7 +279,7 @@ class LootState(Fight, GameState):
             self._enter()
         elif k == "enemy_turn":
             enc = self._enc()
-            self._start_enemy_attack(enc.enemy(action["enemy"]), enc)
+            self._start_enemy_attack(enc.enemy(action["enemy"]), enc, action.get("target"))
         else:
             self._turn(action)
 

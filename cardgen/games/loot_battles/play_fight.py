@@ -123,10 +123,12 @@ class Fight:
         if n == 0:
             self._resolve()
 
-    def _start_enemy_attack(self, e: Enemy, enc: Encounter) -> None:
+    def _start_enemy_attack(self, e: Enemy, enc: Encounter, target: str | None = None) -> None:
+        """``target``: a log's enemy attacking a player other than its own, replayed as recorded."""
         enc.attacked.add(e.name)
         n = int(e.card.get("attack") or 1) if e.card else 1
-        self.pending = {"kind": "enemy_attack", "enemy": e, "target": self._by(e.front), "n": n, "dice": []}
+        self.pending = {"kind": "enemy_attack", "enemy": e, "target": self._by(target or e.front), "n": n,
+                        "dice": []}
 
     def _resolve(self) -> None:
         pend, self.pending = self.pending, None

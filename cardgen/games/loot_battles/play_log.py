@@ -60,8 +60,6 @@ def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
         for c in cards:
             step(Action.make("draw", card=c))
     elif kind == "enemies_placed":
-        if ev.get("numbers") and ev["numbers"] != s.rules.default_numbers(s.seats):
-            raise Unfollowable("target numbers other than the default deal")
         for v in ev["rolls"]:
             step(Action.make("place", value=v))
     elif kind in ("equip", "unequip"):
@@ -76,15 +74,15 @@ def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
         if kind == "pass":
             step(Action.make("pass", player=p.name))
         elif kind == "heal":
-            spell = ev.get("with") or next(c.id for c in s.rules.healers(p))
+            spell = ev.get("with") or next((c.id for c in s.rules.healers(p)), None)
             step(Action.make("heal", player=p.name, target=ev["target"], **{"with": spell}))
         else:
-            if ev.get("dice") is None and ev.get("hit") is not None:
-                raise Unfollowable("dice left out")
             enc = s._enc()
             with_ = list(ev["with"]) if ev.get("with") else None
-            if with_ is None:
-                groups = s._unused(p, enc)
+            if with_ is None:       # the one roll left; none left: the roll again (a slip the replay names)
+                groups = s._unused(p, enc) or s.rules.groups(p)
+                n = len(ev.get("dice") or ())
+                groups = {n: groups[n]} if len(groups) > 1 and n in groups else groups
                 with_ = [c.id for c in next(iter(groups.values()))] or None if len(groups) == 1 else None
             targets = [_enemy(s, t) for t in (ev.get("targets") or [ev.get("target")])]
             fields = {"target": targets[0]} if len(targets) == 1 else {"targets": targets}
@@ -94,9 +92,30 @@ def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
     elif kind == "enemy_attack":
         if s.turn_open is not None:
             step(Action.make("end_turn", player=s.turn_open))
-        if ev.get("dice") is None:
-            raise Unfollowable("dice left out")
-        step(Action.make("enemy_turn", enemy=_enemy(s, ev["enemy"])))
-        for d in ev["dice"]:
+        enemy = _enemy(s, ev["enemy"])
+        step(Action.make("enemy_turn", enemy=enemy, **_aim(s, ev, enemy)))
+        for d in ev.get("dice") or ():
             step(Action.make("die", value=d))
     return out
+
+
+#: what a log states of a blow
+STATED = ("hit", "damage", "hp_left", "armor_left", "dodge_left", "ko")
+
+
+def _aim(s: LootState, ev: dict[str, Any], enemy: str) -> dict[str, str]:
+    """An enemy's attack on a player other than the one it stands in front of: played on the
+    log's target when what the log states of the blow is not what it does to its own player
+    (the enemy or the order is the slip); on its own player otherwise (the target is)."""
+    target, enc = ev.get("target"), s._enc()
+    foe = next((e for e in enc.enemies if e.name == enemy), None)
+    if foe is None or foe.ko or target == foe.front or target not in s.seat_of or s._by(target).ko:
+        return {}
+    c = s.clone()
+    c.apply_action(Action.make("enemy_turn", enemy=enemy))
+    for d in ev.get("dice") or ():
+        if c.pending is not None:
+            c.apply_action(Action.make("die", value=d))
+    mine = c.events[-1] if c.events and c.events[-1]["kind"] == "enemy_attack" else {}
+    same = all(ev.get(k) is None or k not in mine or ev[k] == mine[k] for k in STATED)
+    return {} if same else {"target": target}

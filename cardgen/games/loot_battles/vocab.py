@@ -113,6 +113,13 @@ EVENTS: dict[str, dict[str, Opt]] = {
     },
 }
 
+#: a final claim (``expect``) → the rule a wrong one breaks
+EXPECT_RULES = {
+    "winner": "LB-END-1", "battles_won": "LB-END-1", "players": "LB-DMG-1", "health": "LB-DMG-1",
+    "knocked_out": "LB-DMG-1", "armor": "LB-RND-1", "dodge": "LB-ATK-3", "equipment": "LB-EQUIP-1",
+    "leader": "LB-LOOT-1", "enemies_left": "LB-DMG-1", "loot_pool": "LB-LOOT-1",
+}
+
 HEADER: dict[str, Opt] = {
     "players": Opt("list", required=True, item=_PLAYER,
                    doc="the players in seating order: each one's left neighbour is the next (the last's is the first)"),
