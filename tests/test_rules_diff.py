@@ -250,6 +250,8 @@ def test_an_older_book_pictures_the_cards_of_its_version(boi_built):
 
 def test_a_version_without_card_data_says_it_pictures_todays_cards(tmp_path):
     g = GameCopy(tmp_path, LB)
+    for own in ("cards.yaml", "params.yaml"):           # v0.9 without the card data it ships with
+        (g.root / "rules" / LB / "versions" / "0.9" / own).unlink()
     book = Rulebook(load_game(g.root, LB, Problems()), Problems())
     old = book.versions[0]
     assert book.pictured(old) == f"The cards pictured are today's (version {book.current.version})."
