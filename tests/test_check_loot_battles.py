@@ -736,3 +736,14 @@ def test_a_second_turn_in_a_marked_round_is_one_problem(tmp_path):
     code, probs, _ = check(write(tmp_path, text))
     assert [(p["rule"], p["line"]) for p in errors(probs)] == \
         [("LB-RND-1", line_of(text, "player: ana, target: rats#4, dice: [1]"))]
+
+
+def test_a_log_with_no_players_is_one_setup_problem_and_no_replay(tmp_path):
+    """``players: []`` (found by the fuzz): LB-SETUP-1 at the players line, and the events are
+    not replayed — never an engine failure, never a problem per event."""
+    head, rest = TINY.split("players:\n", 1)
+    text = head + "players: []\n" + rest[rest.index("events:"):]
+    code, probs, _ = check(write(tmp_path, text))
+    assert code == 1
+    assert [(p["rule"], p["line"]) for p in probs if p["severity"] == "error"] == \
+        [("LB-SETUP-1", line_of(text, "players: []"))]

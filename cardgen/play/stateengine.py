@@ -13,6 +13,9 @@ plain default here):
 - ``setup_problems(game, header) -> [(rule, message, header key or None)]``: the setup facts a
   header gets wrong that still let the game be played (e.g. a starting player who should not
   start); a header the game cannot be set up from at all raises ``LogError`` from ``new_state``;
+- ``playable(game, header) -> bool``: False when the header's setup problems leave no table to
+  play at all (e.g. no players): the events are then not replayed, as the referee's
+  ``replayable`` says;
 - ``describe(state, event) -> str | list[str] | None``: the trace line(s) of an event (``--trace``;
   lines after the first are written as given);
 - ``finish(state) -> [(rule, message)]``: what the end of the log leaves wrong;
@@ -57,7 +60,12 @@ class StateEngine(BaseEngine):
         self.rules: GameRules = type(self).RULES(self.game)
         hook = getattr(self.rules, "setup_problems", None)
         for rule, message, key in (hook(self.game, self.header) if hook else ()):
-            self.ref.violation(rule, message, self.header_locs.get(key) if key else self.header_locs.get("game"))
+            at = (self.header_locs.get(key) or self.header_locs.get(key.partition("[")[0])) if key else None
+            self.ref.violation(rule, message, at or self.header_locs.get("game"))
+        playable = getattr(self.rules, "playable", None)
+        if playable is not None and not playable(self.game, self.header):
+            self.replayable = False     # the setup problems above say why; no event is replayed
+            return
         try:
             self.referee = StateReferee(self.rules, self.header)
         except LogError as e:           # a header the game cannot be set up from: at the header
@@ -74,6 +82,8 @@ class StateEngine(BaseEngine):
         """The contract names an event after the end (its ``why_not`` at a terminal state)."""
 
     def apply(self, ev: Event) -> None:
+        if not self.replayable:
+            return
         event = {"kind": ev.kind, **ev.fields}
         upcoming = getattr(self.rules, "upcoming", None)
         if upcoming is not None:        # optional hook: the log's later events, read only as far as needed
@@ -101,6 +111,8 @@ class StateEngine(BaseEngine):
                 self.ref.trace(line)
 
     def finish(self) -> None:
+        if not self.replayable:
+            return
         hook = getattr(self.rules, "finish", None)
         for rule, message in (hook(self.state) if hook else ()):
             self.ref.violation(rule, message, None)

@@ -108,6 +108,10 @@ class LootRules(Slips):
     def setup_problems(self, game: Game, setup: Mapping[str, Any]) -> list[header.Slip]:
         return header.slips(self._new(game, {"players": []}).rules, setup)
 
+    def playable(self, game: Game, setup: Mapping[str, Any]) -> bool:
+        """A table with no players has nothing to replay (LB-SETUP-1 says so)."""
+        return bool(setup.get("players"))
+
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         assert isinstance(state, LootState)
         self.follow.before(state, event)

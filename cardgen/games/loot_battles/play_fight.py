@@ -234,7 +234,7 @@ class Fight:
         enc.round += 1
         if self.rules.max_rounds and enc.round > self.rules.max_rounds:
             self._stalemate()
-        enc.acted, enc.attacked, enc.closed, enc.excused = set(), set(), set(), set()
+        enc.acted, enc.attacked, enc.excused = set(), set(), set()
         enc.turn, enc.used, enc.used_dice = {}, {}, {}
 
     def _end_encounter(self, enc: Encounter) -> None:

@@ -8,7 +8,6 @@ from dataclasses import field
 from typing import Any
 
 from cardgen.content.model import Card
-from cardgen.core.problems import Loc
 from cardgen.core.record import record
 
 
@@ -41,7 +40,6 @@ class Player(Fighter):
     base: dict[str, int] = field(default_factory=dict)
     equipment: list[str] = field(default_factory=list)
     numbers: list[int] | None = None
-    loc: Loc | None = None
     #: what Health and Dodge would be had they been restored when the current reinforcement
     #: began (LB-ENC-1: only Armor is): a stated value equal to these names that slip
     restored: dict[str, Any] | None = None
@@ -87,14 +85,10 @@ class Encounter:
     round: int = 1
     acted: set = field(default_factory=set)
     attacked: set = field(default_factory=set)
-    closed: set = field(default_factory=set)
     excused: set = field(default_factory=set)      # moved after their new player's turn: attack next round
     turn: dict = field(default_factory=dict)       # player → {"attack", "heal", "pass"}
     used: dict = field(default_factory=dict)       # player → item ids rolled this turn
     used_dice: dict = field(default_factory=dict)  # player → Attack values rolled this turn
-    reported: set = field(default_factory=set)
-    round_shift: int = 0                           # the log's round numbers minus the replay's
-    leader_moved: bool = False                     # the log passed the Leader token during it
 
     def alive(self) -> list[Enemy]:
         return [e for e in self.enemies if not e.ko]
@@ -115,10 +109,9 @@ class Encounter:
 
     def copy(self) -> Encounter:
         return Encounter(self.card, self.reinforcement, [e.copy() for e in self.enemies], self.placed, self.done,
-                         self.round, set(self.acted), set(self.attacked), set(self.closed), set(self.excused),
+                         self.round, set(self.acted), set(self.attacked), set(self.excused),
                          {k: set(v) for k, v in self.turn.items()}, {k: set(v) for k, v in self.used.items()},
-                         {k: set(v) for k, v in self.used_dice.items()}, set(self.reported), self.round_shift,
-                         self.leader_moved)
+                         {k: set(v) for k, v in self.used_dice.items()})
 
 
 @record
@@ -127,7 +120,6 @@ class Battle:
     first: Card
     queue: list[Encounter]
     index: int = 0
-    reinf_reported: bool = False
 
     @property
     def current(self) -> Encounter | None:
@@ -136,4 +128,4 @@ class Battle:
     def copy(self) -> Battle:
         """A copy; the Encounters already fought are shared (nothing changes them again)."""
         return Battle(self.number, self.first, [e if i < self.index else e.copy() for i, e in enumerate(self.queue)],
-                      self.index, self.reinf_reported)
+                      self.index)
