@@ -4,10 +4,27 @@ referee, as simulated play uses)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from cardgen.core.problems import Loc, Problems
 from cardgen.play.referee import Referee
+
+
+def slip_settled(offsets: dict[Any, int], what: Hashable, stated: Any, computed: Any) -> bool:
+    """Whether a stated value of ``what`` needs no report: the rules' value, or the value the game
+    would have without the last slip of ``what`` (the table wrote one number wrong and played on
+    from the right one: the replay comes back in step). A difference is remembered in
+    ``offsets`` for the next statement of ``what``."""
+    off = offsets.pop(what, None)
+    if stated == computed:
+        return True
+    numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in (stated, computed))
+    if numbers and off is not None and stated == computed - off:
+        return True
+    if numbers:
+        offsets[what] = stated - computed
+    return False
 
 
 class ResyncReferee(Referee):
@@ -21,18 +38,8 @@ class ResyncReferee(Referee):
         self.offsets: dict[str, int] = {}
 
     def in_step(self, what: str, stated: Any, computed: Any) -> bool:
-        """Whether a stated value of ``what`` needs no report: the rules' value, or the value the game
-        would have without the last slip of ``what`` (the replay comes back in step). A difference
-        is remembered for the next statement of ``what``."""
-        off = self.offsets.pop(what, None)
-        if stated == computed:
-            return True
-        numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in (stated, computed))
-        if numbers and off is not None and stated == computed - off:
-            return True
-        if numbers:
-            self.offsets[what] = stated - computed
-        return False
+        """Whether a stated value of ``what`` needs no report (see :func:`slip_settled`)."""
+        return slip_settled(self.offsets, what, stated, computed)
 
     def unslipped(self, what: str, value: Any) -> Any:
         """``value`` of ``what`` as it would be without its last slip (None when none is pending)."""

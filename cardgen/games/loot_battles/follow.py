@@ -17,6 +17,7 @@ from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.state import Fighter, Player
 from cardgen.games.loot_battles.turns import Turns
 from cardgen.play.replay import Finding
+from cardgen.play.resync import slip_settled
 
 #: a fighter's value after a round → the rule a wrong one breaks
 AFTER_ROUND = {"health": "LB-DMG-1", "armor": "LB-RND-1", "dodge": "LB-ATK-3"}
@@ -87,15 +88,7 @@ class Follow(Turns):
         """A stated value that needs no report: the rules' one, or the one the game would have
         without the last slip of the same value (the table wrote one number wrong and played on
         from the right one: the replay comes back in step). A difference is kept for the next."""
-        off = self.offsets.pop(what, None)
-        if stated == computed:
-            return True
-        numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in (stated, computed))
-        if numbers and off is not None and stated == computed - off:
-            return True
-        if numbers:
-            self.offsets[what] = stated - computed
-        return False
+        return slip_settled(self.offsets, what, stated, computed)
 
     def gone(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
         """A blow there is nothing to play for: an enemy the rules defeated attacking, or a player's
