@@ -14,6 +14,7 @@ from cardgen.games.boss_fight.vocab import BOSS
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import pick
 from cardgen.play.mcts import Budget, for_game
+from cardgen.play.playout import play_at_random
 from cardgen.play.search import View
 from tests import playkit
 
@@ -27,17 +28,9 @@ def position(slug: str, found: Callable[[Any, int, list[Action]], bool], seeds: 
     for seed in seeds:
         rng = random.Random(seed)
         state = pkg.new_state(game, setups[seed % len(setups)])
-        for _ in range(5000):
-            who = state.current_player()
-            if who == TERMINAL:
-                break
-            if who == CHANCE:
-                state.apply_action(pick(state.chance_outcomes(), rng))
-                continue
-            legal = state.legal_actions()
-            if len(legal) > 1 and found(state, who, legal):
-                return state, who
-            state.apply_action(legal[rng.randrange(len(legal))])
+        who = play_at_random(state, rng, 5000, found)[1]
+        if who is not None:
+            return state, who
     raise AssertionError(f"no such position in {len(seeds)} {slug} games")
 
 

@@ -19,6 +19,30 @@ def random_agent(observation: Mapping[str, Any], legal: list[Action], rng: rando
     return legal[rng.randrange(len(legal))]
 
 
+def play_at_random(state: GameState, rng: random.Random, max_steps: int,
+                   stop: Callable[[GameState, int, list[Action]], bool] | None = None,
+                   ) -> tuple[int, int | None]:
+    """Play ``state`` on (in place) at random — chance by its odds, a uniform legal action at each
+    decision — until it ends, ``max_steps`` actions were applied, or ``stop(state, player, legal)``
+    holds at a decision with a choice. Returns (the decisions with a choice met, the player it
+    stopped at or None)."""
+    choices = 0
+    for _ in range(max_steps):
+        who = state.current_player()
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            state.apply_action(pick(state.chance_outcomes(), rng))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            if stop is not None and stop(state, who, legal):
+                return choices, who
+            choices += 1
+        state.apply_action(legal[rng.randrange(len(legal))])
+    return choices, None
+
+
 @record
 class Played:
     state: GameState

@@ -21,11 +21,9 @@ import click
 from cardgen.content.model import Game
 from cardgen.core.atomic import write_bytes
 from cardgen.core.record import record
-from cardgen.play.api import CHANCE, TERMINAL
-from cardgen.play.dice import pick
 from cardgen.play.mcts import CUTOFF, SEARCH, parse_budget
 from cardgen.play.package import GamePackage
-from cardgen.play.playout import random_agent
+from cardgen.play.playout import play_at_random
 from cardgen.simulate import html, ladder, run, text
 from cardgen.simulate.backends import default_workers
 from cardgen.simulate.spec import RANDOM, Plan, SimError, check_agent, make_plan
@@ -89,16 +87,7 @@ def estimate(plan: Plan, games: dict[str, float], workers: int) -> float:
     started, decisions, tries, steps = time.monotonic(), 0, 3, 0
     for _ in range(tries):
         state = plan.package.new_state(plan.variants[0].game, plan.setups[0])
-        for _step in range(plan.max_steps):
-            who = state.current_player()
-            if who == TERMINAL:
-                break
-            if who == CHANCE:
-                state.apply_action(pick(state.chance_outcomes(), rng))
-                continue
-            legal = state.legal_actions()
-            decisions += len(legal) > 1
-            state.apply_action(random_agent({}, legal, rng))
+        decisions += play_at_random(state, rng, plan.max_steps)[0]
         steps += len(state.history)
     per_playout = (time.monotonic() - started) / tries
     if plan.package.evaluate is not None:         # playouts stop after CUTOFF actions
