@@ -14,8 +14,8 @@ import yaml
 
 from cardgen import gamehooks
 from cardgen.boards import maps as bmaps
+from cardgen.boards import matfile, tiling
 from cardgen.boards import mats as bmats
-from cardgen.boards import tiling
 from cardgen.boards import zoneboard as brink
 from cardgen.boards.common import board_files
 from cardgen.content.loader import load_game
@@ -530,7 +530,7 @@ def _mats(slug: str, root: Path = ROOT):
     defs = all_defs(g, Problems(), files)
     out = []
     for path, doc in files["mats"]:
-        for mat in bmats.load(path, doc, g, p, defs):
+        for mat in matfile.load(path, doc, g, p, defs):
             out += [(mat, bmats.scene(mat, c, g, fonts(g))) for c in mat.copies]
     assert not p.has_errors, [x.text() for x in p]
     return g, out

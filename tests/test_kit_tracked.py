@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pdfplumber
 import pytest
 
-from cardgen.boards import build_tokens, zoneboard
+from cardgen.boards import build_tokens, matfile, zoneboard
 from cardgen.boards import maps as bmaps
 from cardgen.boards import mats as bmats
 from cardgen.boards import tokens as btokens
@@ -39,7 +39,7 @@ def _printed(g) -> dict:
     fonts = fonts_of(g)
     out: dict = {"mats": [], "board": [], "tokens": defs}
     for path, doc in files["mats"]:
-        for mat in bmats.load(path, doc, g, p, defs):
+        for mat in matfile.load(path, doc, g, p, defs):
             out["mats"] += [(mat, bmats.scene(mat, c, g, fonts).items) for c in mat.copies]
     for path, doc in files["board"]:
         zb = zoneboard.load(path, doc, g, p)
@@ -77,7 +77,7 @@ def test_every_tracked_value_has_a_printed_place_and_its_markers(slug):
             assert t is not None and t.count >= 1, f"{slug}: no marker '{marker}' for {entry['value']}"
 
 
-def _group(g, label: str) -> bmats.Group:
+def _group(g, label: str) -> matfile.Group:
     for mat, _items in _printed(g)["mats"]:
         for row in mat.rows:
             for grp in row:

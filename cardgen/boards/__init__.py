@@ -14,7 +14,7 @@ each builder checks its files again and reports into the build's problems.
 
 from __future__ import annotations
 
-from cardgen.boards import common, maps, mats, reference, tokens, zoneboard
+from cardgen.boards import common, maps, matfile, mats, reference, tokens, zoneboard
 from cardgen.boards.tilepages import tile_document_pages
 from cardgen.boards.tiling import Board, TilingError, fit
 from cardgen.core.problems import Problems
@@ -62,7 +62,7 @@ def _boards(game, problems: Problems, files=None) -> dict:
     found = Problems()
     defs = tokens.all_defs(game, found, files)        # token problems are reported once, below
     for path, doc in files["mats"]:     # a broken token file: the tokens the mats name wait (None)
-        for mat in mats.load(path, doc, game, problems, None if found.has_errors else defs):
+        for mat in matfile.load(path, doc, game, problems, None if found.has_errors else defs):
             out["mats"].append((mat, [mats.scene(mat, c, game, fonts) for c in mat.copies]))
     for path, doc in files["tokens"]:
         sheet = tokens.load(path, doc, game, problems)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.boards.maps import MAP_SPEC
-from cardgen.boards.mats import MAT_SPEC
+from cardgen.boards.matfile import MAT_SPEC
 from cardgen.boards.tokens import SHEET_SPEC
 from cardgen.content.collection_files import deck_kinds
 from cardgen.content.loader import CARD_TYPE_SPEC, COLLECTION_SPEC, COMMON_FIELDS, COMPONENT_SPEC, GAME_SPEC

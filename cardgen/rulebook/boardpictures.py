@@ -38,7 +38,7 @@ from pathlib import Path
 
 from reportlab.platypus import Flowable
 
-from cardgen.boards import common, maps, mats, tokens, zoneboard
+from cardgen.boards import common, maps, matfile, mats, tokens, zoneboard
 from cardgen.boards.tiling import bbox
 from cardgen.core import hexgrid as hg
 from cardgen.core.problems import Loc, Problems, did_you_mean
@@ -123,7 +123,7 @@ class _Boards:
                 self.loaded[path.stem] = [r]
         defs = tokens.all_defs(game, Problems(), files)
         for path, doc in files["mats"]:
-            got = mats.load(path, doc, game, self.scratch, defs)
+            got = matfile.load(path, doc, game, self.scratch, defs)
             if got:
                 self.loaded[path.stem] = got
         for path, doc in files["tokens"]:
