@@ -16,6 +16,7 @@ from cardgen.games.dino_battles.vocab import (
     MAIN_PHASES,
     PHASES,
 )
+from cardgen.play import resync
 from cardgen.play.lookup import Names, NotFound
 from cardgen.play.params import ParamError
 from cardgen.play.referee import BaseEngine
@@ -277,6 +278,11 @@ class EngineBase(BaseEngine):
             self.ref.violation(rule, f"'source' is {c.name}, a {c.type} card: its text has no effect to apply",
                                ev.at("source"))
         return c.name
+
+    def _resync(self, name: str, *args: Any) -> Any:
+        """A stated value back in step after its slip (see :class:`.slips.Slips`)."""
+        own = getattr(self.ref, name, None)
+        return own(*args) if own is not None else getattr(resync, name)(self.ref, *args)
 
     @staticmethod
     def _source_rule(kind: str | None) -> str:

@@ -10,7 +10,6 @@ from cardgen.core.problems import Loc
 from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.pieces import Dino, Side
 from cardgen.play.hidden import Hand
-from cardgen.play.resync import back_in_step, unslipped
 
 
 class CardRules(EngineBase):
@@ -72,10 +71,10 @@ class CardRules(EngineBase):
         """A draw the Main Deck as the log stated it cannot cover, but the deck without that slip
         (reported there) can: the log plays on from the right count, and so does the replay."""
         what = f"{s.name}'s Main Deck"
-        alt = unslipped(self.ref, what, s.deck_left)
+        alt = self._resync("unslipped", what, s.deck_left)
         if alt is None or not s.deck_left < want <= alt:
             return
-        back_in_step(self.ref, what)
+        self._resync("back_in_step", what)
         s.deck_left = alt
         if self.phase == "end" and self.owed.get(s.index):
             self.owed[s.index] = min(alt, max(0, self.draw_up - s.hand))

@@ -11,7 +11,6 @@ from cardgen.games.dino_battles.exchange import exchange_losses
 from cardgen.games.dino_battles.pieces import Combat, Dino, Side
 from cardgen.games.dino_battles.rules_main import MainRules
 from cardgen.games.dino_battles.vocab import ANSWERS
-from cardgen.play.resync import diverged
 
 
 class CombatRules(MainRules):
@@ -267,7 +266,7 @@ class CombatRules(MainRules):
         alt = exchange_losses(kind, a_rules, o_rules, negated, self.unanswered_hits)
         for dd, r_, a_ in ((x, rec[0], alt[0]), (y, rec[1], alt[1])):
             if dd is not None:
-                diverged(self.ref, f"{dd.who}'s HP", a_ - r_)
+                self._resync("diverged", f"{dd.who}'s HP", a_ - r_)
 
     def _resolve(self, ev: Event | None, kind: str, ans: dict | None, failed: str | None = None) -> None:
         c = self.cmb

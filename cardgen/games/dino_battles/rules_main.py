@@ -12,7 +12,6 @@ from cardgen.core.options import Opt
 from cardgen.games.dino_battles.pieces import Dino
 from cardgen.games.dino_battles.rules_ko import KnockOutRules
 from cardgen.play.referee import typed
-from cardgen.play.resync import in_step
 
 
 class MainRules(KnockOutRules):
@@ -284,7 +283,7 @@ class MainRules(KnockOutRules):
                 extra = f" (its HP last changed by {rule_d})"
             # a statement that is where the game would be without an earlier slip of this HP brings the
             # replay back in step, unless it is a slip of its own that the rules name (Spiked left out)
-            if r != rule_d or not in_step(self.ref, f"{d.who}'s HP", hp, d.hp):
+            if r != rule_d or not self._resync("in_step", f"{d.who}'s HP", hp, d.hp):
                 wrong.append((r, f"the log says {d.who} has {hp} HP, but the rules give {d.hp}{extra}",
                               hint if r == rule else None))
             if hp != d.hp:

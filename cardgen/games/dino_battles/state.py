@@ -25,14 +25,14 @@ from typing import Any
 from cardgen.content.model import Game
 from cardgen.content.playlog import Event
 from cardgen.core.options import MISSING
-from cardgen.core.problems import Loc, Problems
+from cardgen.core.problems import Loc
 from cardgen.games.dino_battles import choices as ch
 from cardgen.games.dino_battles import decks
 from cardgen.games.dino_battles.engine import Engine
+from cardgen.games.dino_battles.slips import Slips
 from cardgen.games.dino_battles.vocab import EVENTS, MAIN_PHASES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_outcomes
-from cardgen.play.referee import Referee
 from cardgen.play.view import LazyView
 
 LOG_NAME = "<played game>"
@@ -52,27 +52,10 @@ def _deal(player: str, card: str) -> Action:
     return a
 
 
-class EngineSlip(Exception):
-    """The state made an event its own referee rejects: a bug in the legal actions."""
-
-
-class QuietReferee(Referee):
-    """A referee for play: no trace; any violation is an :class:`EngineSlip`."""
-
-    def __init__(self) -> None:
-        super().__init__(Problems(), {}, False)
-
-    def violation(self, rule: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
-        raise EngineSlip(f"{rule}: {message} (event line {loc.line if loc else '?'})")
-
-    def trace(self, text: str) -> None:
-        pass
-
-
 def new_state(game: Game, setup: Mapping[str, Any]) -> DinoState:
     """The state before the Initiative roll, for a log header's ``players`` (name and deck)."""
     players = [{"name": str(p["name"]), "deck": str(p["deck"])} for p in setup["players"]]
-    eng = Engine(game, {"players": players}, {}, QuietReferee())
+    eng = Engine(game, {"players": players}, {}, Slips())
     eng.tracing = False
     for p in players:
         eng.decks[p["deck"]] = decks.cached(game, p["deck"])
@@ -98,7 +81,22 @@ class DinoState(GameState):
         self.first_stated = False
         self.used: set[str] = set()               # Permanent Items used this turn
         self.finished = False
+        #: a log being checked: its events are the actions, applied as recorded (see :meth:`replay`)
+        self.replaying = False
+        self.at: Event | None = None
         self._advance()
+
+    @classmethod
+    def replay(cls, eng: Engine, players: list[dict[str, str]]) -> DinoState:
+        """The state a log is checked on: its events are applied to the table as recorded, each
+        naming the rules it breaks (``eng.ref``); nothing is played by itself."""
+        st = cls.__new__(cls)
+        st.eng, st.setup, st.players = eng, players, [p["name"] for p in players]
+        st.history, st.events = [], []
+        st.chance, st.decision, st.finished, st.replaying, st.at = None, None, False, True, None
+        st.decks, st.hands, st.comps, st.move, st.main_done, st.used = [], [], [], {}, set(), set()
+        st.first_stated = False
+        return st
 
     # -- the API ------------------------------------------------------------------------------
 
@@ -142,6 +140,15 @@ class DinoState(GameState):
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
+        if self.replaying:
+            ev = self.at
+            if ev is None or ev.kind != action.kind:
+                given = {k: v for k, v in action.as_event().items() if k != "kind"}
+                n = len(self.history)
+                ev = Event(n - 1, action.kind, {**_DEFAULTS[action.kind], **given}, Loc(LOG_NAME, n + 1, 1))
+            self.eng.before(ev)
+            self.eng.apply(ev)
+            return
         if self.chance is not None:
             self._on_chance(action)
         else:
