@@ -1,6 +1,6 @@
 """Biomechanic Dino Battles on the shared referee (:mod:`cardgen.play.replay`): the game's contract.
 
-The state's table (``DinoState.eng``) is where every rule lives: it applies a log event as
+The state (its table, :mod:`.table`) is where every rule lives: it plays a log event as
 recorded and, on the way, names each rule the event breaks (:class:`.slips.Slips`). A log's
 event is the action it stands for; it is accepted when the table applies it breaking no rule
 (tried on a clone), and otherwise :meth:`DinoRules.why_not` gives the rules it breaks, each at
@@ -16,7 +16,6 @@ from typing import Any
 from cardgen.content.model import Game
 from cardgen.content.playlog import Event
 from cardgen.core.problems import Loc
-from cardgen.games.dino_battles.engine import Engine
 from cardgen.games.dino_battles.slips import Slip, Slips
 from cardgen.games.dino_battles.state import DinoState
 from cardgen.play.api import Action, GameState
@@ -31,7 +30,7 @@ def _field(ev: Event | None, loc: Loc | None) -> str | None:
     return next((k for k, at in ev.field_locs.items() if at == loc), None)
 
 
-def _slips(eng: Engine) -> Slips:
+def _slips(eng: DinoState) -> Slips:
     assert isinstance(eng.ref, Slips)
     return eng.ref
 
@@ -47,7 +46,7 @@ class DinoRules:
                              chance_mode="explicit_stochastic", information="imperfect", utility="zero_sum",
                              max_game_length=20_000)
         self.ctx: Any = None                 # the checker's engine (header places, its trace), once bound
-        self.table: Engine | None = None     # the table the header sets up
+        self.table: DinoState | None = None  # the table the header sets up
         self.index = -1                      # the log event being replayed
         self.probed: list[Slip] = []         # what the event breaks (tried on a clone)
 
@@ -58,12 +57,13 @@ class DinoRules:
     def _locs(self) -> dict[str, Loc]:
         return dict(getattr(self.ctx, "header_locs", {}) or {})
 
-    def _set_up(self, header: Mapping[str, Any]) -> Engine:
+    def _set_up(self, header: Mapping[str, Any]) -> DinoState:
         if self.table is None:
             trace = getattr(getattr(self.ctx, "ref", None), "trace", None)
-            eng = Engine(self.game, dict(header), self._locs(), Slips(True, trace))
-            eng.start()
-            self.table = eng
+            st = DinoState(self.game, dict(header), self._locs(), Slips(True, trace))
+            st.start()
+            st.deal_in([{"name": s.name, "deck": s.deck_name} for s in st.sides], replaying=True)
+            self.table = st
         return self.table
 
     def setup_problems(self, game: Game, header: Mapping[str, Any]
@@ -82,8 +82,7 @@ class DinoRules:
         return not eng.broken and bool(eng.sides)
 
     def new_state(self, setup: Mapping[str, Any]) -> GameState:
-        eng = self._set_up(setup)
-        return DinoState.replay(eng, [{"name": s.name, "deck": s.deck_name} for s in eng.sides])
+        return self._set_up(setup)
 
     def _event(self, event: Mapping[str, Any]) -> Event | None:
         events = getattr(self.ctx, "events", None) or []
@@ -93,7 +92,7 @@ class DinoRules:
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         assert isinstance(state, DinoState)
         self.index += 1
-        _slips(state.eng).found = []
+        _slips(state).found = []
         state.at = self._event(event)
         fields = {k: v for k, v in event.items() if k != "kind"}
         return [Action.make(str(event["kind"]), **fields)]
@@ -102,10 +101,10 @@ class DinoRules:
         """The event breaks no rule: the table applies it cleanly (tried on a clone)."""
         assert isinstance(state, DinoState)
         probe = state.clone()
-        probe.eng.ref = _slips(state.eng).copy()  # type: ignore[assignment]
-        probe.eng.tracing = False
+        probe.ref = _slips(state).copy()
+        probe.tracing = False
         probe.apply_action(action)
-        self.probed = list(_slips(probe.eng).found)
+        self.probed = list(_slips(probe).found)
         return not self.probed
 
     def why_not(self, state: GameState, action: Action) -> Findings:
@@ -117,16 +116,17 @@ class DinoRules:
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:
         """The stated consequences are compared as the table applies the event (see :meth:`why_not`)."""
         assert isinstance(state, DinoState)
-        _slips(state.eng).found = []
+        _slips(state).found = []
         return None
 
     def finish(self, state: GameState) -> list[tuple[str, str]]:
         assert isinstance(state, DinoState)
-        state.eng.finish()
-        found = _slips(state.eng).found
-        _slips(state.eng).found = []
+        _slips(state).found = []           # the last event's own: named already
+        state.finish()
+        found = _slips(state).found
+        _slips(state).found = []
         return [(rule, message) for rule, message, _loc, _hint in found]
 
     def final(self, state: GameState) -> dict[str, Any]:
         assert isinstance(state, DinoState)
-        return state.eng.final()
+        return state.final()

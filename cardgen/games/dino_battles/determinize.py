@@ -23,7 +23,7 @@ def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
     assert isinstance(state, DinoState)
     s = state.clone()
     assert isinstance(s, DinoState)
-    for q, side in enumerate(s.eng.sides):
+    for q, side in enumerate(s.sides):
         mine = q == player
         old_hand = Counter() if mine else Counter(s.hands[q])
         pool = s.decks[q] + s.comps[q] + old_hand

@@ -12,14 +12,13 @@ from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc, did_you_mean
 from cardgen.games.dino_battles import decks
 from cardgen.games.dino_battles.pieces import Combat, Dino, Side
+from cardgen.games.dino_battles.slips import Slips
 from cardgen.games.dino_battles.vocab import (
     MAIN_PHASES,
     PHASES,
 )
-from cardgen.play import resync
 from cardgen.play.lookup import Names, NotFound
-from cardgen.play.params import ParamError
-from cardgen.play.referee import BaseEngine
+from cardgen.play.params import ParamError, Params
 
 
 class NotInPlay(Exception):
@@ -30,14 +29,18 @@ class NotInPlay(Exception):
         self.message, self.loc = message, loc
 
 
-class EngineBase(BaseEngine):
+class EngineBase:
     """The replay's rules, state and helpers (see :class:`.engine.Engine`)."""
 
     #: False under a played state: no trace lines are written
     tracing = True
 
-    def __init__(self, game: Any, header: Any, header_locs: Any, ref: Any) -> None:
-        super().__init__(game, header, header_locs, ref)
+    def __init__(self, game: Any, header: Any, header_locs: Any, ref: Slips) -> None:
+        self.game, self.header, self.header_locs, self.ref = game, header, header_locs, ref
+        self.over = False
+        self.replayable = True      # False: the setup is too broken to replay (a slip says why)
+        self.params_file = game.rules_dir / "params.yaml"
+        self.p = Params(game.params if isinstance(game.params, dict) else {}, self.params_file)
         self.end_rule = "BDB-END-2"
         self.head_loc = header_locs.get("players") or Loc(str(self.params_file), 1, 1)
         try:
@@ -53,7 +56,7 @@ class EngineBase(BaseEngine):
                 if isinstance(s, dict) and s.get("name"):
                     self.specials.setdefault(str(s["name"]).lower(), (c, s))
         #: decks handed over by name (a played state); otherwise read by the deck loader
-        self.decks: dict[str, decks.Deck] = {}
+        self.deck_files: dict[str, decks.Deck] = {}
         # state
         self.sides: list[Side] = []
         self.by_name: dict[str, Side] = {}
@@ -202,8 +205,14 @@ class EngineBase(BaseEngine):
                 f"{'':<{width}}  active {act} · bench {bench}"]
 
     def _t(self, ev: Event | None, text: str) -> None:
-        if self.tracing:
-            super()._t(ev, text)
+        """A trace line: the event's log line, the text, and (on its first line) the event's ``note``."""
+        if not self.tracing:
+            return
+        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
+        note = ev.get("note") if ev is not None and ev is not getattr(self, "_noted", None) else None
+        if note:
+            self._noted = ev
+        self.ref.trace(f"{where} {text}" + (f"  [{note}]" if note else ""))
 
     def _state(self, title: str) -> None:
         if not self.tracing:
@@ -278,11 +287,6 @@ class EngineBase(BaseEngine):
             self.ref.violation(rule, f"'source' is {c.name}, a {c.type} card: its text has no effect to apply",
                                ev.at("source"))
         return c.name
-
-    def _resync(self, name: str, *args: Any) -> Any:
-        """A stated value back in step after its slip (see :class:`.slips.Slips`)."""
-        own = getattr(self.ref, name, None)
-        return own(*args) if own is not None else getattr(resync, name)(self.ref, *args)
 
     @staticmethod
     def _source_rule(kind: str | None) -> str:
