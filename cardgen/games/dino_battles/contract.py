@@ -49,6 +49,7 @@ class DinoRules:
         self.table: DinoState | None = None  # the table the header sets up
         self.index = -1                      # the log event being replayed
         self.probed: list[Slip] = []         # what the event breaks (tried on a clone)
+        self.tried: Event | None = None      # the event as the trial played it (its places)
 
     def bind(self, ctx: Any) -> None:
         """The checker this contract replays a log for: its header's places, its trace."""
@@ -104,12 +105,12 @@ class DinoRules:
         probe.ref = _slips(state).copy()
         probe.tracing = False
         probe.apply_action(action)
-        self.probed = list(_slips(probe).found)
+        self.probed, self.tried = list(_slips(probe).found), probe.at
         return not self.probed
 
     def why_not(self, state: GameState, action: Action) -> Findings:
         assert isinstance(state, DinoState)
-        ev = state.at
+        ev = self.tried
         return [Finding(rule, message, _field(ev, loc), hint, at=None if ev is None or loc is None or
                         loc.line == ev.loc.line else loc) for rule, message, loc, hint in self.probed]
 

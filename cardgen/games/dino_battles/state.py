@@ -139,6 +139,7 @@ class DinoState(Table, GameState):
                 given = {k: v for k, v in action.as_event().items() if k != "kind"}
                 n = len(self.history)
                 ev = Event(n - 1, action.kind, {**_DEFAULTS[action.kind], **given}, Loc(LOG_NAME, n + 1, 1))
+                self.at = ev
             self.before(ev)
             self.apply(ev)
             return
