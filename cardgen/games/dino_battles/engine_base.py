@@ -60,7 +60,7 @@ class EngineBase:
         # state
         self.sides: list[Side] = []
         self.by_name: dict[str, Side] = {}
-        self.player_names: Names[Side] = Names("player", ())
+        self.names: Names[Side] | None = None             # the players by name (made when first asked)
         self.broken = False
         self.initiative: int | None = None
         self.rolled = False
@@ -143,7 +143,11 @@ class EngineBase:
 
     def _side(self, value: Any, ev: Event | None, fname: str, loc: Loc | None = None) -> Side:
         s = str(value).strip()
-        side = self.player_names.get(s)
+        side = self.by_name.get(s)
+        if side is None:
+            if self.names is None:
+                self.names = Names("player", ((x.name, x) for x in self.sides))
+            side = self.names.get(s)
         if side is None:
             raise LogError("LOG-FIELD", f"'{fname}' names no player: {value!r}", loc or (ev.at(fname) if ev else None),
                            did_you_mean(s, self.by_name) or f"players: {', '.join(self.by_name)}")

@@ -28,6 +28,7 @@ from cardgen.core.options import MISSING
 from cardgen.core.problems import Loc
 from cardgen.games.dino_battles import choices as ch
 from cardgen.games.dino_battles import decks
+from cardgen.games.dino_battles.pieces import tally
 from cardgen.games.dino_battles.slips import Slips
 from cardgen.games.dino_battles.table import Table
 from cardgen.games.dino_battles.vocab import EVENTS, MAIN_PHASES
@@ -189,8 +190,8 @@ class DinoState(Table, GameState):
     def clone(self) -> DinoState:
         c = super().clone()
         c.history, c.events = list(self.history), list(self.events)
-        c.decks, c.hands, c.comps = [Counter(x) for x in self.decks], [Counter(x) for x in self.hands], \
-            [Counter(x) for x in self.comps]
+        c.decks, c.hands, c.comps = [tally(x) for x in self.decks], [tally(x) for x in self.hands], \
+            [tally(x) for x in self.comps]
         if self.chance is not None and "got" in self.chance:
             c.chance = {**self.chance, "got": list(self.chance["got"])}
         c.move, c.main_done, c.used = dict(self.move), set(self.main_done), set(self.used)

@@ -22,7 +22,6 @@ the abilities) are applied.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Callable
 from typing import Any, Self
@@ -31,7 +30,7 @@ from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.games.dino_battles import decks
 from cardgen.games.dino_battles.engine_base import NotInPlay
-from cardgen.games.dino_battles.pieces import Dino, Side
+from cardgen.games.dino_battles.pieces import Dino, Side, shallow
 from cardgen.games.dino_battles.rules_turn import TurnRules
 from cardgen.games.dino_battles.vocab import (
     ANSWERS,
@@ -39,7 +38,6 @@ from cardgen.games.dino_battles.vocab import (
     KO_WINDOW,
     REACTIONS,
 )
-from cardgen.play.lookup import Names
 
 #: what may follow an attack before its answer
 _AWAIT_ANSWER = frozenset(ANSWERS + REACTIONS + ("pass",))
@@ -60,7 +58,7 @@ class Table(TurnRules):
             side = Side(name, i, loc)
             self.sides.append(side)
             self.by_name[name] = side
-            self.player_names.add(name, side)
+            self.names = None
         lo, hi = self.n_players
         if not lo <= len(self.sides) <= hi:
             want = f"exactly {lo}" if lo == hi else f"{lo}–{hi}"
@@ -74,7 +72,7 @@ class Table(TurnRules):
                 return
             for side in self.sides[hi:]:
                 del self.by_name[side.name]
-                self.player_names.remove(side.name)
+                self.names = None
             self.sides = kept
         for side, entry in zip(self.sides, raw):
             self._take_deck(side, self.deck_for(str(entry.get("deck")), side.loc))
@@ -83,14 +81,14 @@ class Table(TurnRules):
 
     def clone(self) -> Self:
         """An independent copy of the table (cards, rules and decks shared, never copied)."""
-        e = copy.copy(self)
+        e: Self = shallow(self)
         dinos: dict[int, Dino] = {}
         e.sides = [s.copy(dinos) for s in self.sides]
         e.by_name = {s.name: s for s in e.sides}
-        e.player_names = Names("player", ((s.name, s) for s in e.sides))
+        e.names = None
         e.owed, e.acted, e.played = dict(self.owed), set(self.acted), list(self.played)
         if self.cmb is not None:
-            e.cmb = copy.copy(self.cmb)
+            e.cmb = shallow(self.cmb)
             att = self.cmb.attack
             if att is not None:
                 e.cmb.attack = {**att, "side": e.sides[att["side"].index],
