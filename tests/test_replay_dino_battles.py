@@ -6,12 +6,15 @@ before it is played, and the state is left as it was by the trial (issue 29)."""
 from __future__ import annotations
 
 import copy
+import json
 import random
 from types import SimpleNamespace
 
 import pytest
+from click.testing import CliRunner
 
 from cardgen.builder.check import _check_shape
+from cardgen.cli import main
 from cardgen.content.playlog import read
 from cardgen.games.dino_battles import PACKAGE
 from cardgen.games.dino_battles.contract import DinoRules
@@ -97,3 +100,28 @@ def test_the_trial_leaves_the_state_as_it_was():
     assert not rules.accepts(ref.state, bad)
     assert [f.rule for f in rules.why_not(ref.state, bad)] == ["BDB-CMB-1"]
     assert ref.state.result() == before and not ref.state.history[at:]
+
+
+STRICT_LOG = [
+    {"game": "dino_battles",
+     "players": [{"name": "p1", "deck": "iron_herd"}, {"name": "p2", "deck": "steel_jaws"}]},
+    {"kind": "initiative_roll", "roll": 3, "holder": "p2"},
+    {"kind": "draw", "player": "p1",
+     "cards": ["defend", "attack", "defend", "attack", "titanium_plating", "evade"]},
+    {"kind": "new_hand", "player": "p1", "count": 6, "no_dinosaur": True,
+     "cards": ["last_stand", "attack", "attack", "defend", "attack", "shock_collar"]},
+    {"kind": "new_hand", "player": "p1", "count": 4, "no_dinosaur": True,
+     "cards": ["bastion_trike", "attack", "attack", "defend", "evade"]},
+]
+
+
+@pytest.mark.parametrize("strict,code,rule", [(False, 2, "LOG-FIELD"), (True, 1, "BDB-SETUP-2")])
+def test_strict_stops_at_the_first_broken_rule_inside_an_event(tmp_path, strict, code, rule):
+    """A new hand of the wrong size that names more cards than it holds: the size is a broken rule,
+    the cards an unreadable log; --strict stops at the rule (the old checker did too)."""
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in STRICT_LOG) + "\n", encoding="utf-8")
+    args = ["check", GAME, str(path), "--format", "json"] + (["--strict"] if strict else [])
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == code, out.output
+    assert json.loads(out.output)["problems"][0]["rule"] == rule

@@ -16,7 +16,7 @@ from typing import Any
 from cardgen.content.model import Game
 from cardgen.content.playlog import Event
 from cardgen.core.problems import Loc
-from cardgen.games.dino_battles.slips import Slip, Slips
+from cardgen.games.dino_battles.slips import Halt, Slip, Slips
 from cardgen.games.dino_battles.state import DinoState
 from cardgen.play.api import Action, GameState
 from cardgen.play.params import Params
@@ -60,9 +60,13 @@ class DinoRules:
 
     def _set_up(self, header: Mapping[str, Any]) -> DinoState:
         if self.table is None:
-            trace = getattr(getattr(self.ctx, "ref", None), "trace", None)
-            st = DinoState(self.game, dict(header), self._locs(), Slips(True, trace))
-            st.start()
+            ref = getattr(self.ctx, "ref", None)
+            slips = Slips(True, getattr(ref, "trace", None), strict=bool(getattr(ref, "strict", False)))
+            st = DinoState(self.game, dict(header), self._locs(), slips)
+            try:
+                st.start()
+            except Halt:                   # --strict: the setup's first broken rule ends the check
+                st.broken = True
             st.deal_in([{"name": s.name, "deck": s.deck_name} for s in st.sides], replaying=True)
             self.table = st
         return self.table
@@ -104,7 +108,10 @@ class DinoRules:
         probe = state.clone()
         probe.ref = _slips(state).copy()
         probe.tracing = False
-        probe.apply_action(action)
+        try:
+            probe.apply_action(action)
+        except Halt:                       # --strict: the event stops at its first broken rule
+            pass
         self.probed, self.tried = list(_slips(probe).found), probe.at
         return not self.probed
 

@@ -24,24 +24,31 @@ class EngineSlip(Exception):
     """The state made an event its own rules reject: a bug in the legal actions."""
 
 
+class Halt(Exception):
+    """``--strict``: the first broken rule ends the event (and the check) where it is."""
+
+
 class Slips:
     """What the table's rules find broken (see the module docstring)."""
 
     def __init__(self, replaying: bool = False, trace: Callable[[str], None] | None = None,
-                 offsets: dict[Any, int] | None = None) -> None:
+                 offsets: dict[Any, int] | None = None, strict: bool = False) -> None:
         self.replaying = replaying
+        self.strict = strict
         self.found: list[Slip] = []
         self.offsets: dict[Any, int] = dict(offsets or {})
         self._trace = trace
 
     def copy(self) -> Slips:
         """A silent twin (no trace) with the same pending offsets: for a probe on a clone."""
-        return Slips(self.replaying, None, self.offsets)
+        return Slips(self.replaying, None, self.offsets, self.strict)
 
     def violation(self, rule: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
         if not self.replaying:
             raise EngineSlip(f"{rule}: {message} (event line {loc.line if loc else '?'})")
         self.found.append((rule, message, loc, hint))
+        if self.strict:
+            raise Halt(rule)
 
     def die(self, value: Any, sides: int, rule: str, loc: Loc | None, what: str = "die") -> bool:
         """A recorded die roll shows 1…sides; otherwise a slip of ``rule``."""
