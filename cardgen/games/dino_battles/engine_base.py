@@ -38,7 +38,6 @@ class EngineBase:
     def __init__(self, game: Any, header: Any, header_locs: Any, ref: Slips) -> None:
         self.game, self.header, self.header_locs, self.ref = game, header, header_locs, ref
         self.over = False
-        self.replayable = True      # False: the setup is too broken to replay (a slip says why)
         self.params_file = game.rules_dir / "params.yaml"
         self.p = Params(game.params if isinstance(game.params, dict) else {}, self.params_file)
         self.end_rule = "BDB-END-2"

@@ -68,7 +68,6 @@ class Table(TurnRules):
                                f"{want} players{extra}", self.head_loc)
             if len(self.sides) < lo:
                 self.broken = True
-                self.replayable = False
                 return
             for side in self.sides[hi:]:
                 del self.by_name[side.name]
