@@ -1,11 +1,12 @@
 """Biomechanic Dino Battles on the shared referee (:mod:`cardgen.play.replay`): the game's contract.
 
 The state (its table, :mod:`.table`) is where every rule lives: it plays a log event as
-recorded and, on the way, names each rule the event breaks (:class:`.slips.Slips`). A log's
-event is the action it stands for; it is accepted when the table applies it breaking no rule
-(tried on a clone), and otherwise :meth:`DinoRules.why_not` gives the rules it breaks, each at
-its field. The table follows the log's own markers (turn, Initiative, phases, stated HP and
-sizes) as it always did: one slip, one problem.
+recorded and, on the way, names each rule the event breaks (:class:`.slips.Slips`) — the rules
+judge an event while they play it. So a log's event is the action it stands for, played as
+recorded, and :meth:`DinoRules.claims` gives the rules it broke, each at its field;
+:meth:`DinoRules.why_not` tells the same of an action before it is played (tried on a clone).
+The table follows the log's own markers (turn, Initiative, phases, stated HP and sizes) as it
+always did: one slip, one problem.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from cardgen.content.model import Game
 from cardgen.content.playlog import Event
 from cardgen.core.problems import Loc
-from cardgen.games.dino_battles.slips import Halt, Slip, Slips
+from cardgen.games.dino_battles.slips import Halt, Slips
 from cardgen.games.dino_battles.state import DinoState
 from cardgen.play.api import Action, GameState
 from cardgen.play.params import Params
@@ -35,6 +36,17 @@ def _slips(eng: DinoState) -> Slips:
     return eng.ref
 
 
+def _named(state: DinoState) -> list[Finding]:
+    """The rules the event the state last played broke, each at its field (or its own place: a
+    move's die and total are judged when its answer comes, at the move's line)."""
+    slips = _slips(state)
+    found, slips.found = slips.found, []
+    ev = state.at
+    return [Finding(rule, message, _field(ev, loc), hint,
+                    at=None if ev is None or loc is None or loc.line == ev.loc.line else loc)
+            for rule, message, loc, hint in found]
+
+
 class DinoRules:
     """Biomechanic Dino Battles as a :class:`cardgen.play.replay.GameRules`."""
 
@@ -48,8 +60,6 @@ class DinoRules:
         self.ctx: Any = None                 # the checker's engine (header places, its trace), once bound
         self.table: DinoState | None = None  # the table the header sets up
         self.index = -1                      # the log event being replayed
-        self.probed: list[Slip] = []         # what the event breaks (tried on a clone)
-        self.tried: Event | None = None      # the event as the trial played it (its places)
 
     def bind(self, ctx: Any) -> None:
         """The checker this contract replays a log for: its header's places, its trace."""
@@ -103,29 +113,24 @@ class DinoRules:
         return [Action.make(str(event["kind"]), **fields)]
 
     def accepts(self, state: GameState, action: Action) -> bool:
-        """The event breaks no rule: the table applies it cleanly (tried on a clone)."""
+        """Every event of a log can be played as recorded: the state's rules judge an event while
+        they play it, and :meth:`claims` names what it broke."""
+        return True
+
+    def why_not(self, state: GameState, action: Action) -> Findings:
+        """The rules ``action`` breaks, tried on a clone (the state is left as it was)."""
         assert isinstance(state, DinoState)
         probe = state.clone()
         probe.ref = _slips(state).copy()
         probe.tracing = False
-        try:
-            probe.apply_action(action)
-        except Halt:                       # --strict: the event stops at its first broken rule
-            pass
-        self.probed, self.tried = list(_slips(probe).found), probe.at
-        return not self.probed
-
-    def why_not(self, state: GameState, action: Action) -> Findings:
-        assert isinstance(state, DinoState)
-        ev = self.tried
-        return [Finding(rule, message, _field(ev, loc), hint, at=None if ev is None or loc is None or
-                        loc.line == ev.loc.line else loc) for rule, message, loc, hint in self.probed]
+        probe.apply_action(action)
+        return _named(probe)
 
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:
-        """The stated consequences are compared as the table applies the event (see :meth:`why_not`)."""
+        """What the event broke as the state played it: the rules of the play and the consequences
+        it states (totals, damage, HP, sizes, the turn's markers), each at its field."""
         assert isinstance(state, DinoState)
-        _slips(state).found = []
-        return None
+        return _named(state)
 
     def finish(self, state: GameState) -> list[tuple[str, str]]:
         assert isinstance(state, DinoState)

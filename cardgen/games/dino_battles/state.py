@@ -29,7 +29,7 @@ from cardgen.core.problems import Loc
 from cardgen.games.dino_battles import choices as ch
 from cardgen.games.dino_battles import decks
 from cardgen.games.dino_battles.pieces import tally
-from cardgen.games.dino_battles.slips import Slips
+from cardgen.games.dino_battles.slips import Halt, Slips
 from cardgen.games.dino_battles.table import Table
 from cardgen.games.dino_battles.vocab import EVENTS, MAIN_PHASES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
@@ -141,8 +141,11 @@ class DinoState(Table, GameState):
                 n = len(self.history)
                 ev = Event(n - 1, action.kind, {**_DEFAULTS[action.kind], **given}, Loc(LOG_NAME, n + 1, 1))
                 self.at = ev
-            self.before(ev)
-            self.apply(ev)
+            try:
+                self.before(ev)
+                self.apply(ev)
+            except Halt:                    # --strict: the event stops at its first broken rule
+                pass
             return
         if self.chance is not None:
             self._on_chance(action)
