@@ -3,7 +3,7 @@
 - :mod:`.vocab` — the playtest log's vocabulary (header keys, event kinds, typed fields);
 - :mod:`.pieces` — Dinosaurs in play, a player's side of the table, the Combat exchange;
 - :mod:`.table` and its rules (:mod:`.rules_cards`, :mod:`.rules_turn`, :mod:`.rules_main`,
-  :mod:`.rules_combat`, :mod:`.rules_ko`, on :mod:`.engine_base`) — the table a state holds,
+  :mod:`.rules_combat`, :mod:`.rules_ko`, on :mod:`.table_base`) — the table a state holds,
   the rules its own methods; :mod:`.slips` — where they name a broken rule;
 - :mod:`.decks` — the decks a log header names, read for the table;
 - :mod:`.state` and :mod:`.choices` — the game-state API (who acts, legal actions, chance);

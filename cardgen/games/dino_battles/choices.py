@@ -1,5 +1,5 @@
-"""Biomechanic Dino Battles: the choices the rules allow a player now, read off the engine's
-state (the same state the referee judges a log with) and the player's hand.
+"""Biomechanic Dino Battles: the choices the rules allow a player now, read off the table (the
+same table ``cardgen check`` replays a log on) and the player's hand.
 
 Each function lists :class:`~cardgen.play.api.Action` values in the log's vocabulary (the
 fields that are the player's choice; dice and stated consequences are added when the move is

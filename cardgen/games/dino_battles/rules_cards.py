@@ -7,13 +7,13 @@ from __future__ import annotations
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
-from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.pieces import Dino, Side
+from cardgen.games.dino_battles.table_base import TableBase
 from cardgen.play.hidden import Hand
 
 
-class CardRules(EngineBase):
-    """A step of :class:`~.engine.Engine`'s rules, on :class:`EngineBase`."""
+class CardRules(TableBase):
+    """A step of :class:`~.table.Table`'s rules, on :class:`TableBase`."""
 
     # -- moving cards -----------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from cardgen.games.dino_battles.vocab import ANSWERS
 
 
 class CombatRules(MainRules):
-    """A step of :class:`~.engine.Engine`'s rules, on :class:`MainRules`."""
+    """A step of :class:`~.table.Table`'s rules, on :class:`MainRules`."""
 
     # -- combat ---------------------------------------------------------------------------------
 

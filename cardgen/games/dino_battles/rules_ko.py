@@ -12,7 +12,7 @@ from cardgen.games.dino_battles.rules_cards import CardRules
 
 
 class KnockOutRules(CardRules):
-    """A step of :class:`~.engine.Engine`'s rules, on :class:`CardRules`."""
+    """A step of :class:`~.table.Table`'s rules, on :class:`CardRules`."""
 
     # -- knock-outs and the end ------------------------------------------------------------------
 

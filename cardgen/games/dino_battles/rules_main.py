@@ -15,7 +15,7 @@ from cardgen.play.referee import typed
 
 
 class MainRules(KnockOutRules):
-    """A step of :class:`~.engine.Engine`'s rules, on :class:`KnockOutRules`."""
+    """A step of :class:`~.table.Table`'s rules, on :class:`KnockOutRules`."""
 
     # -- main-phase plays ---------------------------------------------------------------------
 

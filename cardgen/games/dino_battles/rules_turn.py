@@ -9,7 +9,7 @@ from cardgen.games.dino_battles.rules_combat import CombatRules
 
 
 class TurnRules(CombatRules):
-    """A step of :class:`~.engine.Engine`'s rules, on :class:`CombatRules`."""
+    """A step of :class:`~.table.Table`'s rules, on :class:`CombatRules`."""
 
     # -- phases -------------------------------------------------------------------------------
 

@@ -203,7 +203,7 @@ class DinoState(Table, GameState):
     # -- events ---------------------------------------------------------------------------------
 
     def _emit(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """Make a log event, have the referee apply it, and log it."""
+        """Make a log event, play it on the table (its rules judge it), and log it."""
         given = {k: (list(v) if isinstance(v, tuple) else v) for k, v in fields.items() if v is not None}
         full = {k: given[k] if k in given else list(v) if isinstance(v, list) else v for k, v in _DEFAULTS[kind].items()}
         ev = Event(len(self.events), kind, full, Loc(LOG_NAME, len(self.events) + 2, 1))

@@ -8,7 +8,7 @@ naming the missing key.
 
 Each log event is played on the table by its ``play_<kind>`` method (the rules by topic:
 :mod:`.rules_cards`, :mod:`.rules_ko`, :mod:`.rules_main`, :mod:`.rules_combat`,
-:mod:`.rules_turn`, on :mod:`.engine_base`), applied as recorded; each rule it breaks on the way
+:mod:`.rules_turn`, on :mod:`.table_base`), applied as recorded; each rule it breaks on the way
 is told to the table's :class:`.slips.Slips` (a bug in play, a problem in a checked log). Cards
 may stay hidden in a log: a draw need not name its cards, and the table then tracks counts — the
 hand, the Main Deck, the Comp Cards, the face-down Item Zone — and checks what the log reveals.
@@ -29,9 +29,9 @@ from typing import Any, Self
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.games.dino_battles import decks
-from cardgen.games.dino_battles.engine_base import NotInPlay
 from cardgen.games.dino_battles.pieces import Dino, Side, shallow
 from cardgen.games.dino_battles.rules_turn import TurnRules
+from cardgen.games.dino_battles.table_base import NotInPlay
 from cardgen.games.dino_battles.vocab import (
     ANSWERS,
     EVENTS,

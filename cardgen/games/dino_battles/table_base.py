@@ -1,4 +1,4 @@
-"""Biomechanic Dino Battles referee — what the engine and its rule groups (:mod:`.rules_cards`,
+"""Biomechanic Dino Battles: what the table and its rule groups (:mod:`.rules_cards`,
 :mod:`.rules_turn`, :mod:`.rules_main`, :mod:`.rules_combat`, :mod:`.rules_ko`) share: the rules
 read from params.yaml, the table as replayed, the log's names read (cards, players, Dinosaurs)
 and the state's trace. Each group calls the others' steps through the declarations here."""
@@ -29,8 +29,9 @@ class NotInPlay(Exception):
         self.message, self.loc = message, loc
 
 
-class EngineBase:
-    """The replay's rules, state and helpers (see :class:`.engine.Engine`)."""
+class TableBase:
+    """The table's fields, the rules read and the helpers every rule group takes (see
+    :class:`.table.Table`)."""
 
     #: False under a played state: no trace lines are written
     tracing = True
@@ -78,7 +79,7 @@ class EngineBase:
     # -- reading the rules and the cards ---------------------------------------------------
 
     def _read_rules(self) -> None:
-        """Every number and ruling of params.yaml the engine uses, typed (see cardgen.play.params)."""
+        """Every number and ruling of params.yaml the rules use, typed (see cardgen.play.params)."""
         p = self.p
         self.n_players = (p.int("players.min"), p.int("players.max"))
         self.die_sides = p.int("die_sides")
