@@ -66,11 +66,11 @@ def test_boss_fight_party_lands_the_last_hit() -> None:
 def test_dino_battles_attacks_for_the_last_ko() -> None:
     """One K.O. short of the win (BDB-END-2), the opposing active Dinosaur at 1 HP: attack."""
     def found(state: Any, who: int, legal: list[Action]) -> bool:
-        other = state.eng.sides[1 - who]
+        other = state.sides[1 - who]
         return any(a.kind == "attack" for a in legal) and other.active is not None
     state, who = position("dino_battles", found)
-    me, other = state.eng.sides[who], state.eng.sides[1 - who]
-    me.kos = state.eng.kos_to_win - 1
+    me, other = state.sides[who], state.sides[1 - who]
+    me.kos = state.kos_to_win - 1
     other.active.hp = 1
     for seed in (1, 2):
         assert choice("dino_battles", state, who, playouts=60, seed=seed).kind == "attack"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -14,8 +15,13 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardgen.builder.check import _check_shape
 from cardgen.cli import main
-from cardgen.games.dino_battles.engine import Engine
+from cardgen.content.playlog import read
+from cardgen.games.dino_battles import PACKAGE
+from cardgen.games.dino_battles.contract import DinoRules
+from cardgen.games.dino_battles.vocab import EVENTS
+from cardgen.play.replay import StateReferee
 from tests import checklogs
 from tests.checklogs import edited, errors, line_of, to_jsonl
 from tests.conftest import ROOT, GameCopy
@@ -873,15 +879,21 @@ def test_unreadable_jsonl_names_its_line(tmp_path):
     assert code == 2 and (probs[0]["rule"], probs[0]["line"]) == ("LOG-EVENT", n + 1)
 
 
-# -- the engine as a state machine -----------------------------------------------------------------
+# -- the shared replay over the state -------------------------------------------------------------
 
 @pytest.mark.parametrize("name", [*sorted(BASES), "ko-win.yaml", "deck-out.yaml", "no-dinosaurs.yaml"])
-def test_legal_next_allows_every_event_of_a_legal_log(tmp_path, cached_game, name):
+def test_every_event_of_a_legal_log_replays_legal(tmp_path, cached_game, name):
+    """Each event of a legal log is an action the state accepts at its point (the contract's replay)."""
     path = write(tmp_path, BASES[name]) if name in BASES else EXAMPLES / name
-    eng, seen = checklogs.replay_engine(Engine, cached_game, GAME, path)
-    checklogs.assert_every_event_was_legal(seen)
+    log = read(path)
+    _check_shape(PACKAGE.engine, log, GAME)
+    rules = DinoRules(cached_game)
+    rules.bind(SimpleNamespace(header_locs=log.header_locs, events=log.events))   # the log's places
+    ref = StateReferee(rules, log.header)
+    for ev in log.events:
+        assert not ref.event(ev.index, {"kind": ev.kind, **ev.fields}), (ev.loc.line, ev.kind)
     if name in ("ko-win.yaml", "KO", "DECKOUT"):
-        assert eng.over and eng.legal_next() == ["game_end"]
+        assert ref.state.over
 
 
 # -- properties ----------------------------------------------------------------------------------
@@ -898,7 +910,7 @@ def test_a_prefix_of_a_legal_log_re_serialised_replays_the_same(which, cut):
     checklogs.assert_a_prefix_replays_the_same(GAME, LEGAL_TEXTS[which], cut, legal, files=MINI)
 
 
-KINDS = list(Engine.EVENTS) + ["bogus"]
+KINDS = list(EVENTS) + ["bogus"]
 NAMES = ["ana", "bo", "cy", "razorclaw", "razorclaw#2", "chainsaw_rex", "stego_dynamo", "bastion_trike", "med_gel",
          "attack", "defend", "evade", "Chainsaw Bite", "crowd_roar", "armor_spikes", "startup", "combat", "end",
          "draw", "decks_empty", ""]
@@ -907,7 +919,7 @@ VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 12), st.sampled_fro
                    st.dictionaries(st.sampled_from(["ana", "bo", "zed"]), st.one_of(
                        st.integers(-5, 99), st.sampled_from(NAMES),
                        st.dictionaries(st.sampled_from(NAMES), st.integers(-5, 99), max_size=2)), max_size=2))
-FIELDS = sorted({f for spec in Engine.EVENTS.values() for f in spec} | {"kind", "bogus"})
+FIELDS = sorted({f for spec in EVENTS.values() for f in spec} | {"kind", "bogus"})
 
 
 mutated = partial(

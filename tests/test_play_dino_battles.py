@@ -16,13 +16,12 @@ import pytest
 
 from cardgen.builder.check import _check_shape
 from cardgen.content.playlog import read
-from cardgen.core.problems import Problems
 from cardgen.games.dino_battles import PACKAGE
 from cardgen.games.dino_battles import choices as ch
-from cardgen.games.dino_battles.engine import Engine
+from cardgen.games.dino_battles.slips import Slips
+from cardgen.games.dino_battles.state import DinoState
 from cardgen.play.api import Action
 from cardgen.play.playout import as_jsonl, play, random_agent
-from cardgen.play.referee import Referee
 from tests import playkit
 from tests.conftest import ROOT
 
@@ -82,7 +81,7 @@ def test_a_game_played_on_clones_is_the_same_game(seed):
         assert len(old.history) == n and old.result() == result
     mid = left[len(left) // 2][0]
     copy = mid.clone()
-    for a, b in zip(mid.eng.sides, copy.eng.sides):
+    for a, b in zip(mid.sides, copy.sides):
         assert a is not b and a.cards is not b.cards and a.combat_deck is not b.combat_deck
         for d, e in zip(a.in_play, b.in_play):
             assert d is not e and d.card is e.card          # the card's data is shared, never copied
@@ -98,9 +97,7 @@ def _actives(events: list[dict[str, Any]], upto: int) -> dict[str, str]:
         path = Path(tmp) / "prefix.jsonl"
         path.write_text("\n".join(json.dumps(x) for x in [header, *events[:upto]]) + "\n", encoding="utf-8")
         log = read(path)
-    _check_shape(Engine, log, SLUG)
-    eng = Engine(playkit.game(SLUG), log.header, log.header_locs, Referee(Problems(), {}, False))
-    eng.start()
+    eng = _table(log)
     for ev in log.events:
         eng.before(ev)
         eng.apply(ev)
@@ -108,6 +105,15 @@ def _actives(events: list[dict[str, Any]], upto: int) -> dict[str, str]:
 
 
 _DECK_OF: dict[str, str] = {}
+
+
+def _table(log: Any) -> DinoState:
+    """The state a log is replayed on (as ``cardgen check`` does: every event played as recorded)."""
+    _check_shape(PACKAGE.engine, log, SLUG)
+    st = DinoState(playkit.game(SLUG), log.header, log.header_locs, Slips(replaying=True))
+    st.start()
+    st.deal_in([{"name": x.name, "deck": x.deck_name} for x in st.sides], replaying=True)
+    return st
 
 
 def _retreat_to_the_active(events, rng):
@@ -174,7 +180,7 @@ def test_one_mutated_event_is_reported_at_its_line(tmp_path, mutate, monkeypatch
 LEGAL_LOGS = sorted(p for p in (ROOT / "examples" / "logs" / SLUG).iterdir() if p.stem != "table-slips")
 
 
-def _norm(eng: Engine, e: dict[str, Any]) -> dict[str, Any]:
+def _norm(eng: DinoState, e: dict[str, Any]) -> dict[str, Any]:
     """An event's choice fields, with Dinosaurs by their engine label."""
     s = eng._side(e["player"], None, "player") if e.get("player") else None
     out = {k: v for k, v in e.items() if k in ("player", "dino", "card", "to", "special", "active", "bench")}
@@ -186,7 +192,7 @@ def _norm(eng: Engine, e: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _choices_for(eng: Engine, e: dict[str, Any]) -> list[Action] | None:
+def _choices_for(eng: DinoState, e: dict[str, Any]) -> list[Action] | None:
     """The state's legal choices of the kind ``e`` is (None: a marker, a draw, a card's effect)."""
     kind = e["kind"]
     s = eng._side(e["player"], None, "player") if e.get("player") else None
@@ -211,7 +217,7 @@ def _choices_for(eng: Engine, e: dict[str, Any]) -> list[Action] | None:
     return None
 
 
-def _member(eng: Engine, e: dict[str, Any], legal: list[Action]) -> bool:
+def _member(eng: DinoState, e: dict[str, Any], legal: list[Action]) -> bool:
     want = _norm(eng, e)
     kind = {"pass": "no_answer"}.get(e["kind"], e["kind"]) if eng.cmb is not None and eng.cmb.attack else e["kind"]
     for a in legal:
@@ -235,9 +241,7 @@ def _member(eng: Engine, e: dict[str, Any], legal: list[Action]) -> bool:
 @pytest.mark.parametrize("path", LEGAL_LOGS, ids=lambda p: p.name)
 def test_every_choice_of_the_legal_examples_is_a_legal_action(path):
     log = read(path)
-    _check_shape(Engine, log, SLUG)
-    eng = Engine(playkit.game(SLUG), log.header, log.header_locs, Referee(Problems(), {}, False))
-    eng.start()
+    eng = _table(log)
     checked = 0
     for ev in log.events:
         e = {"kind": ev.kind, **{k: v for k, v in ev.fields.items() if v is not None}}

@@ -93,6 +93,8 @@ class Finding:
     field: str | None = None
     hint: str | None = None
     severity: Literal["error", "warning", "note"] = "error"
+    #: the problem's place when it is not the event's own (a claim checked at a later event)
+    at: Any = None
 
 
 #: what ``why_not``/``claims`` return: (rule, message[, field]), a finding, or several
@@ -121,10 +123,11 @@ class Rejection:
     field: str | None = None   #: the event's field it is about
     hint: str | None = None
     severity: str = "error"
+    at: Any = None             #: the problem's place, when not the event's own
 
     @classmethod
     def of(cls, step: int, action: Action, f: Finding) -> Rejection:
-        return cls(step, action, f.rule, f.message, f.field, f.hint, f.severity)
+        return cls(step, action, f.rule, f.message, f.field, f.hint, f.severity, f.at)
 
     def text(self) -> str:
         return f"step {self.step}: {self.action}: {self.rule}: {self.message}"

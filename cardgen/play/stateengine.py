@@ -10,7 +10,9 @@ problem at its event's line (the referee's ``allow``, ``--strict`` and trace inc
 Optional hooks a contract may have beyond :class:`GameRules` (looked up by name, each with a
 plain default here):
 
-- ``setup_problems(game, header) -> [(rule, message, header key or None)]``: the setup facts a
+- ``bind(engine)``: the checker replaying this log (its ``header_locs``, ``events`` and referee's
+  ``trace``), before any other hook: a contract whose rules write the trace as they apply;
+- ``setup_problems(game, header) -> [(rule, message, header key or None[, hint])]``: the setup facts a
   header gets wrong that still let the game be played (e.g. a starting player who should not
   start); a header the game cannot be set up from at all raises ``LogError`` from ``new_state``;
 - ``playable(game, header) -> bool``: False when the header's setup problems leave no table to
@@ -58,10 +60,13 @@ class StateEngine(BaseEngine):
 
     def start(self) -> None:
         self.rules: GameRules = type(self).RULES(self.game)
+        bind = getattr(self.rules, "bind", None)
+        if bind is not None:            # optional hook: the checker itself (the header's places, the trace)
+            bind(self)
         hook = getattr(self.rules, "setup_problems", None)
-        for rule, message, key in (hook(self.game, self.header) if hook else ()):
+        for rule, message, key, *hint in (hook(self.game, self.header) if hook else ()):
             at = (self.header_locs.get(key) or self.header_locs.get(key.partition("[")[0])) if key else None
-            self.ref.violation(rule, message, at or self.header_locs.get("game"))
+            self.ref.violation(rule, message, at or self.header_locs.get("game"), hint[0] if hint else None)
         playable = getattr(self.rules, "playable", None)
         if playable is not None and not playable(self.game, self.header):
             self.replayable = False     # the setup problems above say why; no event is replayed
@@ -95,7 +100,7 @@ class StateEngine(BaseEngine):
                 e.loc = ev.loc
             raise
         for r in found:
-            loc = ev.at(r.field) if r.field else ev.loc
+            loc = r.at or (ev.at(r.field) if r.field else ev.loc)
             if r.severity == "error":
                 self.ref.violation(r.rule, r.message, loc, r.hint)
             elif r.severity == "warning":

@@ -2,11 +2,12 @@
 
 - :mod:`.vocab` — the playtest log's vocabulary (header keys, event kinds, typed fields);
 - :mod:`.pieces` — Dinosaurs in play, a player's side of the table, the Combat exchange;
-- :mod:`.engine` and its rules (:mod:`.rules_cards`, :mod:`.rules_turn`, :mod:`.rules_main`,
-  :mod:`.rules_combat`, :mod:`.rules_ko`, on :mod:`.engine_base`) — the referee that ``cardgen
-  check`` replays a log with;
-- :mod:`.decks` — the decks a log header names, read for the engine;
+- :mod:`.table` and its rules (:mod:`.rules_cards`, :mod:`.rules_turn`, :mod:`.rules_main`,
+  :mod:`.rules_combat`, :mod:`.rules_ko`, on :mod:`.table_base`) — the table a state holds,
+  the rules its own methods; :mod:`.slips` — where they name a broken rule;
+- :mod:`.decks` — the decks a log header names, read for the table;
 - :mod:`.state` and :mod:`.choices` — the game-state API (who acts, legal actions, chance);
+- :mod:`.contract` — the game on the shared replay: ``cardgen check`` is ``state_engine`` over it;
 - :mod:`.agents` — the greedy agent for simulated playtests, and the game's measures.
 
 See ``docs/engines-dino_battles.md``.
@@ -21,11 +22,13 @@ from typing import Any
 from cardgen.content import collection_files as cols
 from cardgen.content.model import Game
 from cardgen.games.dino_battles.agents import evaluate, greedy, measures
+from cardgen.games.dino_battles.contract import DinoRules
 from cardgen.games.dino_battles.determinize import determinize
-from cardgen.games.dino_battles.engine import Engine
 from cardgen.games.dino_battles.state import new_state
+from cardgen.games.dino_battles.vocab import EVENTS, EXPECT_RULES, HEADER
 from cardgen.play.package import GamePackage
 from cardgen.play.params import Params
+from cardgen.play.stateengine import state_engine
 
 
 def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
@@ -39,6 +42,10 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     return out
 
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+#: the checker of ``cardgen check dino_battles``: the shared replay over the contract
+Engine = state_engine("DinoBattles", DinoRules, HEADER, EVENTS, EXPECT_RULES, end_rule="BDB-END-2")
+
+PACKAGE = GamePackage(engine=Engine, rules=DinoRules, new_state=new_state, setups=setups,
+                      agents={"greedy": greedy},
                       evaluate=evaluate, prior=greedy,
                       measures=measures, hidden_information=True, determinize=determinize)

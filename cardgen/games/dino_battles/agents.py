@@ -138,7 +138,7 @@ def measures(state: GameState) -> dict[str, Any]:
     """The game's own figures: K.O.s by species (of the Dinosaur knocked out), K.O.s per player,
     the turns played and how the game ended."""
     final = state.result()
-    cards = state.eng.cards                      # type: ignore[attr-defined]
+    cards = state.cards                      # type: ignore[attr-defined]
     by_species: Counter = Counter()
     for p in final.get("players", {}).values():
         for label in p.get("knocked_out", []):

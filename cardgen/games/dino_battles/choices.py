@@ -1,5 +1,5 @@
-"""Biomechanic Dino Battles: the choices the rules allow a player now, read off the engine's
-state (the same state the referee judges a log with) and the player's hand.
+"""Biomechanic Dino Battles: the choices the rules allow a player now, read off the table (the
+same table ``cardgen check`` replays a log on) and the player's hand.
 
 Each function lists :class:`~cardgen.play.api.Action` values in the log's vocabulary (the
 fields that are the player's choice; dice and stated consequences are added when the move is
@@ -13,17 +13,17 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from cardgen.games.dino_battles.engine import Engine
 from cardgen.games.dino_battles.pieces import Dino, Side
+from cardgen.games.dino_battles.table import Table
 from cardgen.play.api import Action
 
 
-def distinct(hand: Counter, eng: Engine, kind: str) -> list[str]:
+def distinct(hand: Counter, eng: Table, kind: str) -> list[str]:
     """The distinct cards of type ``kind`` in ``hand``, sorted."""
     return sorted(c for c, n in hand.items() if n > 0 and eng.cards[c].type == kind)
 
 
-def possible_hand(eng: Engine, s: Side) -> Counter:
+def possible_hand(eng: Table, s: Side) -> Counter:
     """What ``s`` may hold as the log reveals it: the known cards, and for hidden ones any card
     the Main Deck still has copies of."""
     hand = Counter(s.hand_known)
@@ -38,7 +38,7 @@ def possible_hand(eng: Engine, s: Side) -> Counter:
 
 # -- setup ---------------------------------------------------------------------------------------
 
-def keep_or_new(eng: Engine, s: Side, hand: Counter) -> list[Action]:
+def keep_or_new(eng: Table, s: Side, hand: Counter) -> list[Action]:
     """BDB-SETUP-2, 3: keep the hand (set the Comp Cards aside) or take a new hand; a hand with no
     Dinosaur must be redrawn (no penalty)."""
     if not distinct(hand, eng, "dinosaur"):
@@ -46,7 +46,7 @@ def keep_or_new(eng: Engine, s: Side, hand: Counter) -> list[Action]:
     return [Action.make("comp_cards", player=s.name), Action.make("new_hand", player=s.name)]
 
 
-def placements(eng: Engine, s: Side, hand: Counter) -> list[Action]:
+def placements(eng: Table, s: Side, hand: Counter) -> list[Action]:
     """BDB-SETUP-4: an active Dinosaur from hand and up to ``bench_max`` more on the bench."""
     out = []
     for active in distinct(hand, eng, "dinosaur"):
@@ -64,7 +64,7 @@ def placements(eng: Engine, s: Side, hand: Counter) -> list[Action]:
 
 # -- the Main phases -----------------------------------------------------------------------------
 
-def main_plays(eng: Engine, s: Side, hand: Counter, used: set[str]) -> list[Action]:
+def main_plays(eng: Table, s: Side, hand: Counter, used: set[str]) -> list[Action]:
     """Every play of a Main phase (BDB-MAIN-1…3, BDB-ACT-1): bench a Dinosaur, attach an Upgrade
     to a benched one, place an Item, add a Combat card to the Combat Deck, switch the active
     Dinosaur (paying the Retreat Cost from hand), play an Action, use an Item. ``used``: the
@@ -112,7 +112,7 @@ def payable(s: Side, cost: dict[str, int]) -> bool:
     return sum(s.combat_deck.values()) > 0 and all(s.combat_deck[k] >= int(v) for k, v in cost.items() if v)
 
 
-def moves(eng: Engine, s: Side) -> list[Action]:
+def moves(eng: Table, s: Side) -> list[Action]:
     """The player with the move (BDB-CMB-1, 2): attack (or a Special Attack the Combat Deck pays
     for), or pass; at the start of an exchange, both may agree to end the Combat phase."""
     out = []
@@ -128,7 +128,7 @@ def moves(eng: Engine, s: Side) -> list[Action]:
     return out
 
 
-def answers(eng: Engine, s: Side) -> list[Action]:
+def answers(eng: Table, s: Side) -> list[Action]:
     """The attacked player (BDB-CMB-2…5): counterattack (or with a Special Attack), evade, defend,
     or no answer."""
     out = []
@@ -146,13 +146,13 @@ def answers(eng: Engine, s: Side) -> list[Action]:
 
 # -- knock-outs ----------------------------------------------------------------------------------
 
-def comp_choices(eng: Engine, s: Side, d: Dino) -> list[Action]:
+def comp_choices(eng: Table, s: Side, d: Dino) -> list[Action]:
     """BDB-KO-1: the owner of a knocked-out Dinosaur takes up to ``comp_cards_per_ko`` Comp Cards."""
     most = min(eng.comp_per_ko, s.comp)
     return [Action.make("knock_out", player=s.name, dino=d.label, comp_cards=k) for k in range(most + 1)]
 
 
-def replacements(eng: Engine, s: Side, hand: Counter) -> list[Action]:
+def replacements(eng: Table, s: Side, hand: Counter) -> list[Action]:
     """BDB-KO-1: a knocked-out active Dinosaur is replaced by a benched one, or with the bench
     empty by a Dinosaur from hand (BDB-END-2: none left loses)."""
     if s.bench:

@@ -1,4 +1,4 @@
-"""Biomechanic Dino Battles: the decks a log header names, read for the engine.
+"""Biomechanic Dino Battles: the decks a log header names, read for the table.
 
 The engine does no I/O: the header's ``deck`` (a file beside the log or in the project, or a
 deck's name in ``cards/dino_battles/decks/``) is resolved and read here, checked with the
@@ -109,7 +109,7 @@ _DECKS: dict[int, tuple[Game, dict[str, Deck]]] = {}
 
 
 def cached(game: Game, name: str) -> Deck:
-    """A deck by name, read once per loaded game (the loader's data, not the engine's I/O)."""
+    """A deck by name, read once per loaded game (the loader's data, not the table's I/O)."""
     held = _DECKS.get(id(game))
     if held is None or held[0] is not game:
         held = _DECKS[id(game)] = (game, {})

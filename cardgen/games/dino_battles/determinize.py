@@ -23,7 +23,7 @@ def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
     assert isinstance(state, DinoState)
     s = state.clone()
     assert isinstance(s, DinoState)
-    for q, side in enumerate(s.eng.sides):
+    for q, side in enumerate(s.sides):
         mine = q == player
         old_hand = Counter() if mine else Counter(s.hands[q])
         pool = s.decks[q] + s.comps[q] + old_hand
@@ -39,7 +39,7 @@ def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
         s.hands[q] = new_hand
         known = side.cards.known
         side.seen.subtract(known)
-        keep = known & old_hand                  # what the engine knew of the old hand
+        keep = known & old_hand                  # what the table knew of the old hand
         moved = Counter(sorted((new_hand).elements())[:sum(keep.values())])
         side.seen.update(moved)
         side.seen = +side.seen

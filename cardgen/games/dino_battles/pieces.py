@@ -4,9 +4,9 @@ side of the table (hand, decks, zones), the Combat phase's exchange.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from dataclasses import field
+from typing import Any
 
 from cardgen.content.model import Card
 from cardgen.core.problems import Loc
@@ -15,6 +15,20 @@ from cardgen.play.hidden import Hand
 
 # ---------------------------------------------------------------------------------------
 # State
+
+
+def tally(c: Counter) -> Counter:
+    """A copy of a Counter (without ``Counter.__init__``'s update: a clone makes many)."""
+    out: Counter = Counter.__new__(Counter)
+    dict.update(out, c)
+    return out
+
+
+def shallow(obj: Any) -> Any:
+    """A shallow copy of a plain object (without :func:`copy.copy`'s protocol: a clone makes many)."""
+    out = object.__new__(type(obj))
+    out.__dict__.update(obj.__dict__)
+    return out
 
 
 @record(eq=False)
@@ -34,7 +48,7 @@ class Dino:
 
     def copy(self) -> Dino:
         """An independent copy (the card data shared, never copied)."""
-        d = copy.copy(self)
+        d: Dino = shallow(self)
         d.upgrades = list(self.upgrades)
         return d
 
@@ -107,10 +121,10 @@ class Side:
 
     def copy(self, dinos: dict[int, Dino]) -> Side:
         """An independent copy; ``dinos`` receives each Dinosaur's copy by the original's id."""
-        t = copy.copy(self)
-        t.seen, t.combat_deck, t.items_known = Counter(self.seen), Counter(self.combat_deck), Counter(self.items_known)
-        t.junk, t.made = Counter(self.junk), Counter(self.made)
-        t.cards = Hand(Counter(self.cards.known), self.cards.hidden)
+        t: Side = shallow(self)
+        t.seen, t.combat_deck, t.items_known = tally(self.seen), tally(self.combat_deck), tally(self.items_known)
+        t.junk, t.made = tally(self.junk), tally(self.made)
+        t.cards = Hand(tally(self.cards.known), self.cards.hidden)
         t.hand_sizes, t.knocked_out = list(self.hand_sizes), list(self.knocked_out)
         for d in self.in_play:
             dinos[id(d)] = d.copy()

@@ -7,14 +7,13 @@ from __future__ import annotations
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
-from cardgen.games.dino_battles.engine_base import EngineBase
 from cardgen.games.dino_battles.pieces import Dino, Side
+from cardgen.games.dino_battles.table_base import TableBase
 from cardgen.play.hidden import Hand
-from cardgen.play.resync import back_in_step, unslipped
 
 
-class CardRules(EngineBase):
-    """A step of :class:`~.engine.Engine`'s rules, on :class:`EngineBase`."""
+class CardRules(TableBase):
+    """A step of :class:`~.table.Table`'s rules, on :class:`TableBase`."""
 
     # -- moving cards -----------------------------------------------------------------------
 
@@ -72,10 +71,10 @@ class CardRules(EngineBase):
         """A draw the Main Deck as the log stated it cannot cover, but the deck without that slip
         (reported there) can: the log plays on from the right count, and so does the replay."""
         what = f"{s.name}'s Main Deck"
-        alt = unslipped(self.ref, what, s.deck_left)
+        alt = self.ref.unslipped(what, s.deck_left)
         if alt is None or not s.deck_left < want <= alt:
             return
-        back_in_step(self.ref, what)
+        self.ref.back_in_step(what)
         s.deck_left = alt
         if self.phase == "end" and self.owed.get(s.index):
             self.owed[s.index] = min(alt, max(0, self.draw_up - s.hand))
@@ -116,7 +115,7 @@ class CardRules(EngineBase):
             return False
         return True
 
-    def on_initiative_roll(self, ev: Event) -> None:
+    def play_initiative_roll(self, ev: Event) -> None:
         if self.rolled or self.phase is not None:
             self.ref.violation("BDB-SETUP-1", "the Initiative is rolled once, before the game starts", ev.loc)
             if self.phase is not None:
@@ -151,7 +150,7 @@ class CardRules(EngineBase):
         if ev["deck_left"] is not None and ev["deck_left"] >= 0:
             s.deck_left = ev["deck_left"]
 
-    def on_draw(self, ev: Event) -> None:
+    def play_draw(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         named = self._named(ev)
         count = ev["count"]
@@ -209,7 +208,7 @@ class CardRules(EngineBase):
             size = max(self.min_hand, self.hand_size - self.penalty * max(0, counted - self.free_new))
         return size, counted, free
 
-    def on_new_hand(self, ev: Event) -> None:
+    def play_new_hand(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         rule = "BDB-SETUP-2"
         if not self._setup_only(ev, rule, "a new hand"):
@@ -244,7 +243,7 @@ class CardRules(EngineBase):
         self._t(ev, f"{s.name} takes a new hand of {n}" + (" (no Dinosaur: no penalty)" if free else ""))
         self._deck_out(s, ev)
 
-    def on_comp_cards(self, ev: Event) -> None:
+    def play_comp_cards(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         rule = "BDB-SETUP-3"
         if not self._setup_only(ev, rule, "setting Comp Cards aside"):
@@ -269,7 +268,7 @@ class CardRules(EngineBase):
         k = s.made[c.id]
         return Dino(c, c.id if k == 1 else f"{c.id}#{k}", s.name, int(c.get("hp") or 0))
 
-    def on_place(self, ev: Event) -> None:
+    def play_place(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         rule = "BDB-SETUP-4"
         if not self._setup_only(ev, rule, "placing Dinosaurs"):

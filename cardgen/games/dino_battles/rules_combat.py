@@ -11,11 +11,10 @@ from cardgen.games.dino_battles.exchange import exchange_losses
 from cardgen.games.dino_battles.pieces import Combat, Dino, Side
 from cardgen.games.dino_battles.rules_main import MainRules
 from cardgen.games.dino_battles.vocab import ANSWERS
-from cardgen.play.resync import diverged
 
 
 class CombatRules(MainRules):
-    """A step of :class:`~.engine.Engine`'s rules, on :class:`MainRules`."""
+    """A step of :class:`~.table.Table`'s rules, on :class:`MainRules`."""
 
     # -- combat ---------------------------------------------------------------------------------
 
@@ -41,7 +40,7 @@ class CombatRules(MainRules):
             return None
         return self.cmb
 
-    def on_first_move(self, ev: Event) -> None:
+    def play_first_move(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         c = self._in_combat(s, ev, "claims the first move")
         if c is None:
@@ -58,7 +57,7 @@ class CombatRules(MainRules):
             self.ref.violation("BDB-CMB-1", f"{holder.name} has the first move, not {s.name} ({why})", ev.at("player"))
             c.first = s.index
 
-    def on_pass(self, ev: Event) -> None:
+    def play_pass(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         c = self.cmb
         if c is not None and c.attack is not None and self.phase == "combat":
@@ -150,7 +149,7 @@ class CombatRules(MainRules):
             return {k: int(v) for k, v in (special.get("cost") or {}).items() if v}
         return {kind: 1}
 
-    def on_attack(self, ev: Event) -> None:
+    def play_attack(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         c = self._in_combat(s, ev, "attacks")
         if c is None:
@@ -232,16 +231,16 @@ class CombatRules(MainRules):
         self._resolve(ev, kind, {"side": s, "dino": d, "ev": ev, "roll": ev["roll"], "bonus": bonus,
                                  "special": special})
 
-    def on_counterattack(self, ev: Event) -> None:
+    def play_counterattack(self, ev: Event) -> None:
         self._answer(ev, "counterattack")
 
-    def on_evade(self, ev: Event) -> None:
+    def play_evade(self, ev: Event) -> None:
         self._answer(ev, "evade")
 
-    def on_defend(self, ev: Event) -> None:
+    def play_defend(self, ev: Event) -> None:
         self._answer(ev, "defend")
 
-    def on_no_answer(self, ev: Event) -> None:
+    def play_no_answer(self, ev: Event) -> None:
         self._answer(ev, "no_answer")
 
     def _total(self, mv: dict, stat: str, rule: str) -> int:
@@ -267,7 +266,7 @@ class CombatRules(MainRules):
         alt = exchange_losses(kind, a_rules, o_rules, negated, self.unanswered_hits)
         for dd, r_, a_ in ((x, rec[0], alt[0]), (y, rec[1], alt[1])):
             if dd is not None:
-                diverged(self.ref, f"{dd.who}'s HP", a_ - r_)
+                self.ref.diverged(f"{dd.who}'s HP", a_ - r_)
 
     def _resolve(self, ev: Event | None, kind: str, ans: dict | None, failed: str | None = None) -> None:
         c = self.cmb

@@ -12,7 +12,7 @@ from cardgen.games.dino_battles.rules_cards import CardRules
 
 
 class KnockOutRules(CardRules):
-    """A step of :class:`~.engine.Engine`'s rules, on :class:`CardRules`."""
+    """A step of :class:`~.table.Table`'s rules, on :class:`CardRules`."""
 
     # -- knock-outs and the end ------------------------------------------------------------------
 
@@ -21,7 +21,7 @@ class KnockOutRules(CardRules):
             d.ko_at = ev.loc if ev is not None else Loc("", 0, 0)
             self._t(ev, f"{d.who} falls to {d.hp} HP: knocked out")
 
-    def on_knock_out(self, ev: Event) -> None:
+    def play_knock_out(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         d = self._dino(s, ev["dino"], ev, "dino")
         rule = "BDB-KO-1"
@@ -120,7 +120,7 @@ class KnockOutRules(CardRules):
             w = self._other(lost[0])
             self._end(w.name, "no_dinosaurs", ev, f"{lost[0].name} has no Dinosaur left and loses")
 
-    def on_game_end(self, ev: Event) -> None:
+    def play_game_end(self, ev: Event) -> None:
         rule = "BDB-END-3" if (ev["reason"] == "deck_out" or self.ended_by == "deck_out") else "BDB-END-2"
         if not self.over:
             kos = ", ".join(f"{s.name} {s.kos}" for s in self.sides)

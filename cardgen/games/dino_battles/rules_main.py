@@ -12,15 +12,14 @@ from cardgen.core.options import Opt
 from cardgen.games.dino_battles.pieces import Dino
 from cardgen.games.dino_battles.rules_ko import KnockOutRules
 from cardgen.play.referee import typed
-from cardgen.play.resync import in_step
 
 
 class MainRules(KnockOutRules):
-    """A step of :class:`~.engine.Engine`'s rules, on :class:`KnockOutRules`."""
+    """A step of :class:`~.table.Table`'s rules, on :class:`KnockOutRules`."""
 
     # -- main-phase plays ---------------------------------------------------------------------
 
-    def on_bench(self, ev: Event) -> None:
+    def play_bench(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         c = self._card(ev["dino"], ev, "dino", ("dinosaur",))
         self._main(s, ev, "benches a Dinosaur")
@@ -36,7 +35,7 @@ class MainRules(KnockOutRules):
             s.bench.append(d)
             self._t(ev, f"{s.name} benches {d.name}")
 
-    def on_upgrade(self, ev: Event) -> None:
+    def play_upgrade(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         c = self._card(ev["card"], ev, "card", ("upgrade",))
         d = self._dino(s, ev["dino"], ev, "dino")
@@ -55,7 +54,7 @@ class MainRules(KnockOutRules):
             d.hp_rule = "BDB-MAIN-2"
         self._t(ev, f"{s.name} attaches {c.name} to {d.brief()}")
 
-    def on_item(self, ev: Event) -> None:
+    def play_item(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         c = self._card(ev["card"], ev, "card", ("item",)) if ev["card"] is not None else None
         self._main(s, ev, "places an Item")
@@ -70,7 +69,7 @@ class MainRules(KnockOutRules):
         self._t(ev, f"{s.name} places {'an Item' if c is None else c.name} face down in the Item Zone "
                 f"({s.items} of {self.item_max})")
 
-    def on_use_item(self, ev: Event) -> None:
+    def play_use_item(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         c = self._card(ev["card"], ev, "card", ("item",))
         rule = "BDB-MAIN-3"
@@ -91,7 +90,7 @@ class MainRules(KnockOutRules):
         self.played.append((s.index, c.id))
         self._t(ev, f"{s.name} uses {c.name}" + (" (Permanent: it stays)" if c.get("permanent") else " (junked)"))
 
-    def on_action(self, ev: Event) -> None:
+    def play_action(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         c = self._card(ev["card"], ev, "card", ("action",))
         rule = "BDB-ACT-1"
@@ -103,7 +102,7 @@ class MainRules(KnockOutRules):
         self.played.append((s.index, c.id))
         self._t(ev, f"{s.name} plays {c.name} (junked)")
 
-    def on_combat_to_deck(self, ev: Event) -> None:
+    def play_combat_to_deck(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         cards = [self._card(x, ev, "cards", ("combat",)) for x in ev["cards"]]
         self._main(s, ev, "adds Combat cards to the Combat Deck")
@@ -114,7 +113,7 @@ class MainRules(KnockOutRules):
         self._t(ev, f"{s.name} adds {', '.join(c.name for c in cards)} to the Combat Deck: "
                 + " ".join(f"{m} {s.combat_deck[m]}" for m in self.moves))
 
-    def on_retreat(self, ev: Event) -> None:
+    def play_retreat(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         rule = "BDB-MAIN-1"
         to = self._dino(s, ev["to"], ev, "to")
@@ -152,7 +151,7 @@ class MainRules(KnockOutRules):
         self._t(ev, f"{s.name} switches: {to.name} becomes active" + (f", {old.name} goes to the bench" if old else "")
                 + (f" (discards {paid})" if paid else "") + (f" ({src})" if src else ""))
 
-    def on_discard(self, ev: Event) -> None:
+    def play_discard(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         named = self._named(ev)
         n = ev["count"] if ev["count"] is not None else len(named)
@@ -171,7 +170,7 @@ class MainRules(KnockOutRules):
 
     # -- card effects stated by the log -------------------------------------------------------
 
-    def on_effect(self, ev: Event) -> None:
+    def play_effect(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
         self._src_type = None
         src = self._source(ev, s, None)
@@ -284,7 +283,7 @@ class MainRules(KnockOutRules):
                 extra = f" (its HP last changed by {rule_d})"
             # a statement that is where the game would be without an earlier slip of this HP brings the
             # replay back in step, unless it is a slip of its own that the rules name (Spiked left out)
-            if r != rule_d or not in_step(self.ref, f"{d.who}'s HP", hp, d.hp):
+            if r != rule_d or not self.ref.in_step(f"{d.who}'s HP", hp, d.hp):
                 wrong.append((r, f"the log says {d.who} has {hp} HP, but the rules give {d.hp}{extra}",
                               hint if r == rule else None))
             if hp != d.hp:

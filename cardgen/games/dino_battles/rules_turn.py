@@ -9,11 +9,11 @@ from cardgen.games.dino_battles.rules_combat import CombatRules
 
 
 class TurnRules(CombatRules):
-    """A step of :class:`~.engine.Engine`'s rules, on :class:`CombatRules`."""
+    """A step of :class:`~.table.Table`'s rules, on :class:`CombatRules`."""
 
     # -- phases -------------------------------------------------------------------------------
 
-    def on_phase(self, ev: Event) -> None:
+    def play_phase(self, ev: Event) -> None:
         """A phase begins. HP stated on it are checked: at Startup after the poison and wound damage
         (BDB-ABIL-2), on any other phase against the rule of each Dinosaur's last HP change."""
         if not self._phase_to(ev):

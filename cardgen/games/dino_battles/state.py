@@ -1,10 +1,11 @@
 """Biomechanic Dino Battles on the game-state API (``cardgen.play.api``).
 
-The state *is* the referee's state: a :class:`DinoState` drives an :class:`~.engine.Engine`
-(the one ``cardgen check`` replays logs with) by making log events and applying them, so the
-rules judging a log and the rules generating play are the same code. On top of it the state
-keeps what a log may hide — each player's true hand, Main Deck and Comp Cards — and the
-choices in progress (a move waiting for its die, a K.O. waiting for its Comp Cards).
+The state is the one model: a :class:`DinoState` *is* the table (:class:`.table.Table`, whose
+rules are its own methods) plus what a log may hide — each player's true hand, Main Deck and Comp
+Cards — and the choices in progress (a move waiting for its die, a K.O. waiting for its Comp
+Cards). A choice becomes the log event it stands for, played on the table by the same rules
+``cardgen check`` replays a log with (:mod:`.contract`): a rule an event made in play breaks is
+an :class:`.slips.EngineSlip` at once.
 
 Chance nodes: the Initiative roll, every card drawn (one ``deal`` outcome per distinct card
 left, weighted by copies), the Comp Cards set aside and taken back, paralysis and move dice.
@@ -17,7 +18,6 @@ K.O.'s ``knock_out`` event); chance outcomes ``deal`` and ``roll`` fold into the
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -25,14 +25,15 @@ from typing import Any
 from cardgen.content.model import Game
 from cardgen.content.playlog import Event
 from cardgen.core.options import MISSING
-from cardgen.core.problems import Loc, Problems
+from cardgen.core.problems import Loc
 from cardgen.games.dino_battles import choices as ch
 from cardgen.games.dino_battles import decks
-from cardgen.games.dino_battles.engine import Engine
+from cardgen.games.dino_battles.pieces import tally
+from cardgen.games.dino_battles.slips import Halt, Slips
+from cardgen.games.dino_battles.table import Table
 from cardgen.games.dino_battles.vocab import EVENTS, MAIN_PHASES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_outcomes
-from cardgen.play.referee import Referee
 from cardgen.play.view import LazyView
 
 LOG_NAME = "<played game>"
@@ -52,43 +53,31 @@ def _deal(player: str, card: str) -> Action:
     return a
 
 
-class EngineSlip(Exception):
-    """The state made an event its own referee rejects: a bug in the legal actions."""
-
-
-class QuietReferee(Referee):
-    """A referee for play: no trace; any violation is an :class:`EngineSlip`."""
-
-    def __init__(self) -> None:
-        super().__init__(Problems(), {}, False)
-
-    def violation(self, rule: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
-        raise EngineSlip(f"{rule}: {message} (event line {loc.line if loc else '?'})")
-
-    def trace(self, text: str) -> None:
-        pass
-
-
 def new_state(game: Game, setup: Mapping[str, Any]) -> DinoState:
     """The state before the Initiative roll, for a log header's ``players`` (name and deck)."""
     players = [{"name": str(p["name"]), "deck": str(p["deck"])} for p in setup["players"]]
-    eng = Engine(game, {"players": players}, {}, QuietReferee())
-    eng.tracing = False
+    st = DinoState(game, {"players": players}, {}, Slips())
+    st.tracing = False
     for p in players:
-        eng.decks[p["deck"]] = decks.cached(game, p["deck"])
-    eng.start()
-    return DinoState(eng, players)
+        st.deck_files[p["deck"]] = decks.cached(game, p["deck"])
+    st.start()
+    st.deal_in(players)
+    return st
 
 
-class DinoState(GameState):
-    def __init__(self, eng: Engine, players: list[dict[str, str]]):
-        self.eng = eng
+class DinoState(Table, GameState):
+    """Biomechanic Dino Battles: the table, its rules, and what a log may hide."""
+
+    def deal_in(self, players: list[dict[str, str]], replaying: bool = False) -> None:
+        """The game begins (the table set up by :meth:`.Table.start`): the hidden cards, nothing
+        chosen yet; ``replaying``: a log is checked on it — its events are the actions, applied as
+        recorded, each naming the rules it breaks; nothing is played by itself."""
         self.setup = players
         self.players = [p["name"] for p in players]
         self.history: list[Action] = []
         self.events: list[dict[str, Any]] = []
         n = len(players)
-        self.decks = [Counter(s.deck_cards) for s in eng.sides]       # true Main Decks
+        self.decks = [Counter(s.deck_cards) for s in self.sides]      # true Main Decks
         self.hands: list[Counter] = [Counter() for _ in range(n)]       # true hands
         self.comps: list[Counter] = [Counter() for _ in range(n)]       # true Comp Cards
         self.chance: dict[str, Any] | None = None
@@ -98,7 +87,10 @@ class DinoState(GameState):
         self.first_stated = False
         self.used: set[str] = set()               # Permanent Items used this turn
         self.finished = False
-        self._advance()
+        self.replaying = replaying
+        self.at: Event | None = None            # the log's own event being replayed (its places)
+        if not replaying:
+            self._advance()
 
     # -- the API ------------------------------------------------------------------------------
 
@@ -113,7 +105,7 @@ class DinoState(GameState):
         if self.finished or self.chance is not None or self.decision is None:
             return []
         mode, i = self.decision
-        e, s, hand = self.eng, self.eng.sides[i], self.hands[i]
+        e, s, hand = self, self.sides[i], self.hands[i]
         if mode == "keep":
             return ch.keep_or_new(e, s, hand)
         if mode == "place":
@@ -134,7 +126,7 @@ class DinoState(GameState):
         if c is None:
             return []
         if c["kind"] == "roll":
-            return die_outcomes("roll", self.eng.die_sides)
+            return die_outcomes("roll", self.die_sides)
         pile = self.comps[c["seat"]] if c["purpose"] == "ko_comp" else self.decks[c["seat"]]
         total = sum(pile.values())
         who = self.players[c["seat"]]
@@ -142,6 +134,19 @@ class DinoState(GameState):
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
+        if self.replaying:
+            ev = self.at
+            if ev is None or ev.kind != action.kind:
+                given = {k: v for k, v in action.as_event().items() if k != "kind"}
+                n = len(self.history)
+                ev = Event(n - 1, action.kind, {**_DEFAULTS[action.kind], **given}, Loc(LOG_NAME, n + 1, 1))
+                self.at = ev
+            try:
+                self.before(ev)
+                self.apply(ev)
+            except Halt:                    # --strict: the event stops at its first broken rule
+                pass
+            return
         if self.chance is not None:
             self._on_chance(action)
         else:
@@ -149,7 +154,7 @@ class DinoState(GameState):
         self._advance()
 
     def returns(self) -> list[float]:
-        w = self.eng.winner if self.finished else None
+        w = self.winner if self.finished else None
         if w is None:
             return [0.0] * len(self.players)
         if w == "draw":
@@ -157,13 +162,13 @@ class DinoState(GameState):
         return [1.0 if p == w else 0.0 for p in self.players]
 
     def result(self) -> dict[str, Any]:
-        return self.eng.final()
+        return self.final()
 
     def observation(self, player: int) -> Mapping[str, Any]:
         return LazyView(self, lambda: self._observe(player))
 
     def _observe(self, player: int) -> dict[str, Any]:
-        e = self.eng
+        e = self
         sides = []
         for s in e.sides:
             sides.append({
@@ -180,17 +185,16 @@ class DinoState(GameState):
                 "hand": dict(self.hands[player]), "items": dict(+e.sides[player].items_known)}
 
     def log_header(self) -> dict[str, Any]:
-        return {"game": self.eng.game.slug, "players": [dict(p) for p in self.setup]}
+        return {"game": self.game.slug, "players": [dict(p) for p in self.setup]}
 
     def log_events(self) -> list[dict[str, Any]]:
         return [dict(ev) for ev in self.events]
 
     def clone(self) -> DinoState:
-        c = copy.copy(self)
-        c.eng = self.eng.clone()
+        c = super().clone()
         c.history, c.events = list(self.history), list(self.events)
-        c.decks, c.hands, c.comps = [Counter(x) for x in self.decks], [Counter(x) for x in self.hands], \
-            [Counter(x) for x in self.comps]
+        c.decks, c.hands, c.comps = [tally(x) for x in self.decks], [tally(x) for x in self.hands], \
+            [tally(x) for x in self.comps]
         if self.chance is not None and "got" in self.chance:
             c.chance = {**self.chance, "got": list(self.chance["got"])}
         c.move, c.main_done, c.used = dict(self.move), set(self.main_done), set(self.used)
@@ -199,12 +203,12 @@ class DinoState(GameState):
     # -- events ---------------------------------------------------------------------------------
 
     def _emit(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """Make a log event, have the referee apply it, and log it."""
+        """Make a log event, play it on the table (its rules judge it), and log it."""
         given = {k: (list(v) if isinstance(v, tuple) else v) for k, v in fields.items() if v is not None}
         full = {k: given[k] if k in given else list(v) if isinstance(v, list) else v for k, v in _DEFAULTS[kind].items()}
         ev = Event(len(self.events), kind, full, Loc(LOG_NAME, len(self.events) + 2, 1))
-        self.eng.before(ev)
-        self.eng.apply(ev)
+        self.before(ev)
+        self.apply(ev)
         logged = {"kind": kind, **given}
         self.events.append(logged)
         if kind == "phase":
@@ -254,10 +258,10 @@ class DinoState(GameState):
         elif self.move.get("was_active"):          # ko_comp: the K.O. waits for the new active Dinosaur
             self.decision = ("ko_active", seat)
         else:
-            self._knock_out(None)
+            self._ko_done(None)
 
     def _rolled(self, purpose: str, value: int) -> None:
-        e = self.eng
+        e = self
         if purpose == "initiative":
             who = e.init_map.get("even" if value % 2 == 0 else "odd", "A")
             seat = ord(who.strip().upper()[:1] or "A") - ord("A")
@@ -274,7 +278,7 @@ class DinoState(GameState):
     def _finish_move(self, roll: int | None) -> None:
         """The move (or answer) as a log event: its die, its total and, for an answer, the damage
         and HP it leaves (stated consequences the checker verifies)."""
-        e, mv = self.eng, self.move
+        e, mv = self, self.move
         kind, s = mv["kind"], e.sides[mv["seat"]]
         fields: dict[str, Any] = {"player": s.name, "special": mv.get("special"),
                                   "paralyze_roll": mv.get("paralyze_roll")}
@@ -294,7 +298,7 @@ class DinoState(GameState):
         logged["damage"] = {o: before[x] - x.hp for o, x in sides.items()}
         logged["hp"] = {o: x.hp for o, x in sides.items()}
 
-    def _knock_out(self, new_active: str | None) -> None:
+    def _ko_done(self, new_active: str | None) -> None:
         mv, self.move = self.move, {}
         self._emit("knock_out", player=self.players[mv["seat"]], dino=mv["dino"], comp_cards=mv["comp"],
                    new_active=new_active)
@@ -305,7 +309,7 @@ class DinoState(GameState):
         assert self.decision is not None
         mode, i = self.decision
         self.decision = None
-        e, s, hand, k = self.eng, self.eng.sides[i], self.hands[i], a.kind
+        e, s, hand, k = self, self.sides[i], self.hands[i], a.kind
         if k == "comp_cards":
             self._deal(i, e.comp_n, "comp")
         elif k == "new_hand":
@@ -332,7 +336,7 @@ class DinoState(GameState):
             if pick is not None and not s.bench:
                 hand[pick] -= 1
                 self.hands[i] = +hand
-            self._knock_out(pick)
+            self._ko_done(pick)
         else:
             fields = dict(a.items)
             for c in ch.cards_spent(a):
@@ -348,7 +352,7 @@ class DinoState(GameState):
     def _advance(self) -> None:
         """Apply what nobody chooses (phase markers, the first move, the end) until a player or
         chance is to act."""
-        e = self.eng
+        e = self
         while self.chance is None and self.decision is None and not self.finished:
             if e.over:
                 self._emit("game_end", winner=e.winner, reason=e.ended_by)
@@ -383,7 +387,7 @@ class DinoState(GameState):
                     self._emit("phase", phase="startup", turn=turn, initiative=self.players[holder])
 
     def _setup_step(self) -> None:
-        e = self.eng
+        e = self
         if not e.rolled:
             self.chance = {"kind": "roll", "purpose": "initiative"}
             return
@@ -399,7 +403,7 @@ class DinoState(GameState):
         self._emit("phase", phase="startup", turn=1, initiative=self.players[e.initiative or 0])
 
     def _combat_step(self) -> None:
-        e = self.eng
+        e = self
         c = e.cmb
         if c is None or c.over:
             self._emit("phase", phase="postcombat_main", combat_end="decks_empty")

@@ -177,3 +177,11 @@ HEADER: dict[str, Opt] = {
 }
 
 
+
+#: the rule each final claim (``expect``) of a log is about
+EXPECT_RULES = {
+    "winner": "BDB-END-2", "ended_by": "BDB-END-2", "kos": "BDB-KO-1", "players": "BDB-KO-1",
+    "active": "BDB-KO-1", "bench": "BDB-MAIN-1", "hp": "BDB-CMB-3", "knocked_out": "BDB-KO-1",
+    "hand": "BDB-END-1", "deck": "BDB-END-3", "comp_cards": "BDB-KO-1", "combat_deck": "BDB-CMB-2",
+    "items": "BDB-MAIN-3", "initiative": "BDB-TURN-2", "turn": "BDB-TURN-1", "phase": "BDB-TURN-1",
+}

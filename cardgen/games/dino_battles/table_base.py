@@ -1,4 +1,4 @@
-"""Biomechanic Dino Battles referee — what the engine and its rule groups (:mod:`.rules_cards`,
+"""Biomechanic Dino Battles: what the table and its rule groups (:mod:`.rules_cards`,
 :mod:`.rules_turn`, :mod:`.rules_main`, :mod:`.rules_combat`, :mod:`.rules_ko`) share: the rules
 read from params.yaml, the table as replayed, the log's names read (cards, players, Dinosaurs)
 and the state's trace. Each group calls the others' steps through the declarations here."""
@@ -12,13 +12,13 @@ from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc, did_you_mean
 from cardgen.games.dino_battles import decks
 from cardgen.games.dino_battles.pieces import Combat, Dino, Side
+from cardgen.games.dino_battles.slips import Slips
 from cardgen.games.dino_battles.vocab import (
     MAIN_PHASES,
     PHASES,
 )
 from cardgen.play.lookup import Names, NotFound
-from cardgen.play.params import ParamError
-from cardgen.play.referee import BaseEngine
+from cardgen.play.params import ParamError, Params
 
 
 class NotInPlay(Exception):
@@ -29,14 +29,18 @@ class NotInPlay(Exception):
         self.message, self.loc = message, loc
 
 
-class EngineBase(BaseEngine):
-    """The replay's rules, state and helpers (see :class:`.engine.Engine`)."""
+class TableBase:
+    """The table's fields, the rules read and the helpers every rule group takes (see
+    :class:`.table.Table`)."""
 
     #: False under a played state: no trace lines are written
     tracing = True
 
-    def __init__(self, game: Any, header: Any, header_locs: Any, ref: Any) -> None:
-        super().__init__(game, header, header_locs, ref)
+    def __init__(self, game: Any, header: Any, header_locs: Any, ref: Slips) -> None:
+        self.game, self.header, self.header_locs, self.ref = game, header, header_locs, ref
+        self.over = False
+        self.params_file = game.rules_dir / "params.yaml"
+        self.p = Params(game.params if isinstance(game.params, dict) else {}, self.params_file)
         self.end_rule = "BDB-END-2"
         self.head_loc = header_locs.get("players") or Loc(str(self.params_file), 1, 1)
         try:
@@ -52,11 +56,11 @@ class EngineBase(BaseEngine):
                 if isinstance(s, dict) and s.get("name"):
                     self.specials.setdefault(str(s["name"]).lower(), (c, s))
         #: decks handed over by name (a played state); otherwise read by the deck loader
-        self.decks: dict[str, decks.Deck] = {}
+        self.deck_files: dict[str, decks.Deck] = {}
         # state
         self.sides: list[Side] = []
         self.by_name: dict[str, Side] = {}
-        self.player_names: Names[Side] = Names("player", ())
+        self.names: Names[Side] | None = None             # the players by name (made when first asked)
         self.broken = False
         self.initiative: int | None = None
         self.rolled = False
@@ -75,7 +79,7 @@ class EngineBase(BaseEngine):
     # -- reading the rules and the cards ---------------------------------------------------
 
     def _read_rules(self) -> None:
-        """Every number and ruling of params.yaml the engine uses, typed (see cardgen.play.params)."""
+        """Every number and ruling of params.yaml the rules use, typed (see cardgen.play.params)."""
         p = self.p
         self.n_players = (p.int("players.min"), p.int("players.max"))
         self.die_sides = p.int("die_sides")
@@ -139,7 +143,11 @@ class EngineBase(BaseEngine):
 
     def _side(self, value: Any, ev: Event | None, fname: str, loc: Loc | None = None) -> Side:
         s = str(value).strip()
-        side = self.player_names.get(s)
+        side = self.by_name.get(s)
+        if side is None:
+            if self.names is None:
+                self.names = Names("player", ((x.name, x) for x in self.sides))
+            side = self.names.get(s)
         if side is None:
             raise LogError("LOG-FIELD", f"'{fname}' names no player: {value!r}", loc or (ev.at(fname) if ev else None),
                            did_you_mean(s, self.by_name) or f"players: {', '.join(self.by_name)}")
@@ -201,8 +209,14 @@ class EngineBase(BaseEngine):
                 f"{'':<{width}}  active {act} · bench {bench}"]
 
     def _t(self, ev: Event | None, text: str) -> None:
-        if self.tracing:
-            super()._t(ev, text)
+        """A trace line: the event's log line, the text, and (on its first line) the event's ``note``."""
+        if not self.tracing:
+            return
+        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
+        note = ev.get("note") if ev is not None and ev is not getattr(self, "_noted", None) else None
+        if note:
+            self._noted = ev
+        self.ref.trace(f"{where} {text}" + (f"  [{note}]" if note else ""))
 
     def _state(self, title: str) -> None:
         if not self.tracing:

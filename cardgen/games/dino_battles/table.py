@@ -1,4 +1,4 @@
-"""Biomechanic Dino Battles — the playtest rules engine (``cardgen check dino_battles LOG``).
+"""Biomechanic Dino Battles — the table a game state holds, and its rules as the state's own methods.
 
 A state machine over ``rules/dino_battles/params.yaml`` and the card YAML: every number of
 the rules (hand 6, Comp Cards 4, bench 3, Item Zone 5, 3 K.O.s, poison 10 HP, …) is read from
@@ -6,48 +6,38 @@ params.yaml, every Dinosaur's stats, Special Attacks and abilities and every Upg
 changes from the cards. A number the rules need and params.yaml lacks is a ``LOG-GAME`` error
 naming the missing key.
 
-The log header names both players and their 60-card decks (a deck file, or a deck's name in
-``cards/dino_battles/decks/``); the decks are validated first with the BDB-DECK rules.
-Cards may stay hidden: a draw need not name its cards, and the engine then tracks counts —
-the hand, the Main Deck, the Comp Cards, the face-down Item Zone — and checks what the log
-reveals (a card played must be in the hand; more copies than the deck holds cannot be).
-
-Rules enforced (catalogue ``specs/rules/dino_battles.md``): BDB-SETUP-1…4, BDB-TURN-1, 2,
-BDB-MAIN-1…3, BDB-ACT-1, BDB-END-1, BDB-CMB-1…6, BDB-ABIL-1…3, BDB-KO-1, BDB-END-2, 3, and the
-deck rules BDB-DECK-1…3 on the decks named. Rulings are in params.yaml ``rulings:``.
+Each log event is played on the table by its ``play_<kind>`` method (the rules by topic:
+:mod:`.rules_cards`, :mod:`.rules_ko`, :mod:`.rules_main`, :mod:`.rules_combat`,
+:mod:`.rules_turn`, on :mod:`.table_base`), applied as recorded; each rule it breaks on the way
+is told to the table's :class:`.slips.Slips` (a bug in play, a problem in a checked log). Cards
+may stay hidden in a log: a draw need not name its cards, and the table then tracks counts — the
+hand, the Main Deck, the Comp Cards, the face-down Item Zone — and checks what the log reveals.
 
 Free-text card effects (Special Attacks, Items, Actions) are not read: the log states their
 consequences — a ``bonus`` on a move, an ``effect`` event (HP, tokens, statuses, Upgrades
-destroyed) or a ``negated_by`` on an answer — and the engine checks that the card named as the
+destroyed) or a ``negated_by`` on an answer — and the table checks that the card named as the
 source was played this turn or is in play. Upgrades' structured fields (atk, eva, def, hp and
 the abilities) are applied.
-
-The log format is documented in ``docs/playtest-logs.md``; the event kinds and their fields
-are declared in :data:`Engine.EVENTS` (``docs/schemas/dino_battles.schema.json`` is generated
-from them).
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Self
 
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.games.dino_battles import decks
-from cardgen.games.dino_battles.engine_base import NotInPlay
-from cardgen.games.dino_battles.pieces import Dino, Side
+from cardgen.games.dino_battles.pieces import Dino, Side, shallow
 from cardgen.games.dino_battles.rules_turn import TurnRules
+from cardgen.games.dino_battles.table_base import NotInPlay
 from cardgen.games.dino_battles.vocab import (
     ANSWERS,
     EVENTS,
-    HEADER,
     KO_WINDOW,
-    MAIN_PHASES,
     REACTIONS,
 )
-from cardgen.play.lookup import Names
 
 #: what may follow an attack before its answer
 _AWAIT_ANSWER = frozenset(ANSWERS + REACTIONS + ("pass",))
@@ -55,17 +45,8 @@ _AWAIT_ANSWER = frozenset(ANSWERS + REACTIONS + ("pass",))
 _GONE_RULE = {"retreat": "BDB-MAIN-1", "upgrade": "BDB-MAIN-2"}
 
 
-class Engine(TurnRules):
-    """Replays a Biomechanic Dino Battles playtest, event by event (see the module docstring)."""
-
-    HEADER = HEADER
-    EVENTS = EVENTS
-    EXPECT_RULES = {
-        "winner": "BDB-END-2", "ended_by": "BDB-END-2", "kos": "BDB-KO-1", "players": "BDB-KO-1",
-        "active": "BDB-KO-1", "bench": "BDB-MAIN-1", "hp": "BDB-CMB-3", "knocked_out": "BDB-KO-1",
-        "hand": "BDB-END-1", "deck": "BDB-END-3", "comp_cards": "BDB-KO-1", "combat_deck": "BDB-CMB-2",
-        "items": "BDB-MAIN-3", "initiative": "BDB-TURN-2", "turn": "BDB-TURN-1", "phase": "BDB-TURN-1",
-    }
+class Table(TurnRules):
+    """The table of a game in progress and its rules (see the module docstring)."""
 
     def start(self) -> None:
         raw = self.header.get("players") or []
@@ -77,7 +58,7 @@ class Engine(TurnRules):
             side = Side(name, i, loc)
             self.sides.append(side)
             self.by_name[name] = side
-            self.player_names.add(name, side)
+            self.names = None
         lo, hi = self.n_players
         if not lo <= len(self.sides) <= hi:
             want = f"exactly {lo}" if lo == hi else f"{lo}–{hi}"
@@ -87,27 +68,26 @@ class Engine(TurnRules):
                                f"{want} players{extra}", self.head_loc)
             if len(self.sides) < lo:
                 self.broken = True
-                self.replayable = False
                 return
             for side in self.sides[hi:]:
                 del self.by_name[side.name]
-                self.player_names.remove(side.name)
+                self.names = None
             self.sides = kept
         for side, entry in zip(self.sides, raw):
             self._take_deck(side, self.deck_for(str(entry.get("deck")), side.loc))
         self.ref.trace("      " + " against ".join(f"{s.name} (player {self._seat(s.index)}, {s.deck_name})"
                                                     for s in self.sides))
 
-    def clone(self) -> Engine:
+    def clone(self) -> Self:
         """An independent copy of the table (cards, rules and decks shared, never copied)."""
-        e = copy.copy(self)
+        e: Self = shallow(self)
         dinos: dict[int, Dino] = {}
         e.sides = [s.copy(dinos) for s in self.sides]
         e.by_name = {s.name: s for s in e.sides}
-        e.player_names = Names("player", ((s.name, s) for s in e.sides))
+        e.names = None
         e.owed, e.acted, e.played = dict(self.owed), set(self.acted), list(self.played)
         if self.cmb is not None:
-            e.cmb = copy.copy(self.cmb)
+            e.cmb = shallow(self.cmb)
             att = self.cmb.attack
             if att is not None:
                 e.cmb.attack = {**att, "side": e.sides[att["side"].index],
@@ -115,10 +95,10 @@ class Engine(TurnRules):
         return e
 
     def deck_for(self, value: str, loc: Loc) -> decks.Deck:
-        """The deck a header entry names: handed over in ``self.decks`` (a played state), or read
+        """The deck a header entry names: handed over in ``self.deck_files`` (a played state), or read
         by the game's deck loader (a log being checked)."""
-        if value in self.decks:
-            return self.decks[value]
+        if value in self.deck_files:
+            return self.deck_files[value]
         return decks.read(self.game, value, loc)
 
     def _take_deck(self, side: Side, deck: decks.Deck) -> None:
@@ -154,7 +134,7 @@ class Engine(TurnRules):
         if self.over and ev.kind != "game_end":
             return
         try:
-            super().apply(ev)
+            PLAYS[ev.kind](self, ev)
         except NotInPlay as e:      # the event cannot be applied: reported, and the replay goes on
             self.ref.violation(_GONE_RULE.get(ev.kind, "BDB-KO-1"), e.message, e.loc)
 
@@ -198,34 +178,6 @@ class Engine(TurnRules):
             }
         return out
 
-    def legal_next(self) -> list[str]:
-        """The event kinds the current state accepts (for simulated playtests)."""
-        if self.over or self.broken or not self.sides:
-            return ["game_end"] if self.over else []
-        pending = [d for s in self.sides for d in s.in_play if d.ko_at]
-        if pending:
-            return ["knock_out", "action", "use_item", "effect"]
-        if self.phase is None:
-            kinds = []
-            if not self.rolled:
-                kinds.append("initiative_roll")
-            if any(not s.drew for s in self.sides):
-                kinds.append("draw")
-            if any(s.drew and not s.comp_done for s in self.sides):
-                kinds += ["new_hand", "comp_cards"]
-            if any(s.comp_done and not s.placed for s in self.sides):
-                kinds.append("place")
-            if self.rolled and all(s.placed for s in self.sides):
-                kinds.append("phase")
-            return kinds
-        anytime = ["action", "use_item", "effect", "discard", "draw", "game_end"]
-        if self.phase == "combat" and self.cmb is not None:
-            c = self.cmb
-            if c.attack is not None:
-                return ["counterattack", "evade", "defend", "no_answer", "pass", "retreat", *anytime]
-            if c.over:
-                return ["phase", *anytime]
-            return ["attack", "pass", "first_move", "phase", "retreat", *anytime]
-        if self.phase in MAIN_PHASES:
-            return ["bench", "upgrade", "item", "combat_to_deck", "retreat", "phase", *anytime]
-        return ["phase", *anytime]
+
+#: each event kind's play on the table (every kind of the log's vocabulary has one)
+PLAYS: dict[str, Callable[[Table, Event], None]] = {kind: getattr(Table, "play_" + kind) for kind in EVENTS}
