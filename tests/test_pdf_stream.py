@@ -160,14 +160,16 @@ def test_a_line_width_written_again_is_the_operator_and_width_it_wrote():
 
 def test_rects_of_a_moved_side_write_what_they_write_one_by_one():
     """A card side's rects one after the other (its frame and boxes), placed again at the same
-    place from the same state, write the operators they wrote; from another state, what that
-    state needs (a colour or width set again): the same stream as the rects drawn one by one."""
+    place from the same state, write the operators they wrote (kept from the second time on) and
+    leave the state they left; from another state, what that state needs (a colour or width set
+    again): the same stream as the rects drawn one by one."""
     side = [Rect(0.0, 0.0, 69.0, 94.0, fill="#8b1e3f"),
             Rect(3.0, 3.0, 57.0, 82.0, fill="#ffffff", stroke="#000000", width=0.35, radius=3.0),
             Rect(6.0, 39.0, 51.0, 35.0, fill="#edede6", stroke="#000000", width=0.35)]
     other = Rect(1.0, 1.0, 2.0, 2.0, fill="#00ff00", stroke="#0000ff", width=0.5)
-    last = Rect(1.0, 5.0, 2.0, 2.0, fill="#edede6", stroke="#000000", width=0.35)    # the state a side leaves
-    order = [(5.0, 7.0), (5.0, 7.0), other, (5.0, 7.0), other, (5.0, 7.0), last, (90.0, 7.0)]
+    last = Rect(1.0, 5.0, 2.0, 2.0, fill="#edede6", stroke="#000000", width=0.35)    # as the side leaves it
+    at, there = (5.0, 7.0), (90.0, 7.0)
+    order = [at, at, at, other, at, other, at, other, at, last, there]
     moved = [Moved(*at, side) if isinstance(at, tuple) else at for at in order]
     flat = [it for at in order for it in (translate(side, *at) if isinstance(at, tuple) else [at])]
     assert _content(_texts(moved, 200.0)) == _content(_texts(flat, 200.0))

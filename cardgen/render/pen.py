@@ -68,6 +68,7 @@ class Pen:
         self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
         self._rects: dict[tuple, tuple] = {}           # a rect's operators, by the rect (kept) and place
         self._runs: dict[tuple, tuple] = {}            # a run of rects' operators, by the rects, place, state
+        self._runs_seen: set[int] = set()              # the hashes of those keys met once
         self._paths: dict[str, str] = {}               # picture paths, checked once per document
         self._paints: dict[tuple, str] = {}            # colour operators written, by (colour, fill)
         self._widths: dict[float, str] = {}            # line width operators written, by width (mm)
@@ -226,13 +227,27 @@ class Pen:
         n = len(c._code)
         for it in run:
             self.rect(it, it.x + dx, it.y + dy, H)
-        colours = {h for it in run for h in (it.fill, it.stroke) if h}
-        if (c._enforceColorSpace is None and gs("ca") == key[7] and gs("CA") == key[8]
-                and all(type(self.color(h)) is Color for h in colours)):   # the state is all in the key
-            if len(self._runs) > 10_000:
-                self._runs.clear()
-            left = (self.fill, self.stroke, self.lw, c._fillColorObj, c._strokeColorObj, c._lineWidth)
-            self._runs[key] = (tuple(run), tuple(c._code[n:]), left)
+        self._remember_run(key, run, n)
+
+    def _remember_run(self, key: tuple, run: list, n: int) -> None:
+        """The run just drawn (its operators from ``n`` on), kept from the second time its key is
+        met (rects laid out anew for each card, read back from the cache, never meet again) when
+        the state it leaves is all in the key and in what it keeps."""
+        h = hash(key)
+        if h not in self._runs_seen:
+            if len(self._runs_seen) > 200_000:
+                self._runs_seen.clear()
+            self._runs_seen.add(h)
+            return
+        c = self.c
+        gs = c._extgstate.getValue
+        if (c._enforceColorSpace is not None or gs("ca") != key[7] or gs("CA") != key[8]
+                or any(h and type(self.color(h)) is not Color for it in run for h in (it.fill, it.stroke))):
+            return
+        if len(self._runs) > 10_000:
+            self._runs.clear()
+        left = (self.fill, self.stroke, self.lw, c._fillColorObj, c._strokeColorObj, c._lineWidth)
+        self._runs[key] = (tuple(run), tuple(c._code[n:]), left)
 
     def clip(self, it: Clip, H: float) -> None:
         """The clipping path of ``it`` (its operators written again for the same box: a sheet slot)."""
