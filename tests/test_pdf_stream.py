@@ -23,7 +23,8 @@ from cardgen.printables import cards
 from cardgen.render import pdf as pdf_render
 from cardgen.render.pdf import MM, render
 from cardgen.render.pdfwrite import pack_page, pdf_data
-from cardgen.scene import Clip, Document, Image, Page, Rect, Text
+from cardgen.render.pen import save_state
+from cardgen.scene import Clip, Document, Image, Moved, Page, Rect, Text, translate
 from tests.conftest import ROOT
 
 REG, BOLD = "LiberationSans-Regular", "LiberationSans-Bold"
@@ -118,6 +119,60 @@ def test_a_text_after_other_drawing_starts_its_own_text_object():
     ops = _content(data).split("\n", 1)[1]
     assert ops.count("BT") == 2 and ops.count(" Tf") == 1
     assert re.search(r"ET\s.*re f\*?\s.*BT", ops, re.S)
+
+
+def _state(c: canvas.Canvas) -> tuple:
+    """What a canvas's saved state is made of: its stack, its extended graphics state, its code."""
+    stack = [{k: (v._d if k == "_extgstate" else v) for k, v in s.items()} for s in c.state_stack]
+    now = {k: v for k, v in c.__dict__.items() if k in canvas.Canvas.STATE_ATTRIBUTES and k != "_extgstate"}
+    return stack, c._extgstate._d, list(c._code), now
+
+
+def test_save_state_is_reportlabs_save_state():
+    """The pen's clip saves the state as ``saveState`` does: the same stack, a copy of the extended
+    graphics state (its values, not its names), ``q``; restored by ``restoreState`` alike."""
+    made = []
+    for save in (canvas.Canvas.saveState, save_state):
+        c = canvas.Canvas(io.BytesIO())
+        c.setFillColorRGB(0.2, 0.4, 0.6)
+        c.setFillAlpha(0.5)
+        c.setLineWidth(2.5)
+        before = c._extgstate
+        save(c)
+        assert c._extgstate is not before and c._extgstate._c is before._c and c._extgstate._d == before._d
+        c.setFillAlpha(0.25)
+        assert before.getValue("ca") == 0.5            # the saved values are not shared
+        mid = _state(c)
+        c.restoreState()
+        assert c._extgstate is before
+        made.append((mid, _state(c)))
+    assert made[0] == made[1]
+
+
+def test_a_line_width_written_again_is_the_operator_and_width_it_wrote():
+    """A width met before is written from memory: the same operator, the canvas's width the same."""
+    rects = [Rect(5.0, 5.0 + 12 * k, 10.0, 10.0, stroke="#000000", width=w)
+             for k, w in enumerate((0.35, 0.5, 0.35))]
+    ops = _content(_texts(rects)).split("\n", 1)[1]
+    widths = re.findall(r"(\S+) w\b", ops)
+    assert widths == [fp_str(0.35 * MM), fp_str(0.5 * MM), fp_str(0.35 * MM)]
+
+
+def test_rects_of_a_moved_side_write_what_they_write_one_by_one():
+    """A card side's rects one after the other (its frame and boxes), placed again at the same
+    place from the same state, write the operators they wrote (kept from the second time on) and
+    leave the state they left; from another state, what that state needs (a colour or width set
+    again): the same stream as the rects drawn one by one."""
+    side = [Rect(0.0, 0.0, 69.0, 94.0, fill="#8b1e3f"),
+            Rect(3.0, 3.0, 57.0, 82.0, fill="#ffffff", stroke="#000000", width=0.35, radius=3.0),
+            Rect(6.0, 39.0, 51.0, 35.0, fill="#edede6", stroke="#000000", width=0.35)]
+    other = Rect(1.0, 1.0, 2.0, 2.0, fill="#00ff00", stroke="#0000ff", width=0.5)
+    last = Rect(1.0, 5.0, 2.0, 2.0, fill="#edede6", stroke="#000000", width=0.35)    # as the side leaves it
+    at, there = (5.0, 7.0), (90.0, 7.0)
+    order = [at, at, at, other, at, other, at, other, at, last, there]
+    moved = [Moved(*at, side) if isinstance(at, tuple) else at for at in order]
+    flat = [it for at in order for it in (translate(side, *at) if isinstance(at, tuple) else [at])]
+    assert _content(_texts(moved, 200.0)) == _content(_texts(flat, 200.0))
 
 
 @pytest.fixture(scope="module")

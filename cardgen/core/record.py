@@ -71,6 +71,11 @@ def record(cls: Any = None, /, *, frozen: bool = False, slots: bool = False, eq:
 def _make(cls: Any, *, frozen: bool, slots: bool, eq: bool, order: bool, show: bool) -> Any:
     undocumented = not cls.__dict__.get("__doc__")
     _check_bases(cls, frozen)
+    if undocumented:
+        # a placeholder, replaced below: ``dataclass`` would write the docstring from the signature
+        # of a class without ``__init__`` yet, object's, parsed from its text by ``tokenize`` (whose
+        # patterns compile on first use: ~6 ms of every command's start-up)
+        cls.__doc__ = "-"
     cls = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots)
     cls.__record_frozen__ = frozen
     every = cls.__dataclass_fields__

@@ -182,7 +182,7 @@ class CardLayout:
             return []
         ct = self.game.card_types[card.type]
         bleed = self.game.print.bleed
-        ctx_vars = self.context(card)
+        ctx_vars = None         # what the template's expressions see: made when an element evaluates
         out: list = []
         n_static = tpl.static_prefix()
         start = 0
@@ -192,7 +192,7 @@ class CardLayout:
         out.extend(self._elements(tpl, tpl.elements[start:], card, ct, bleed, ctx_vars))
         return out
 
-    def _static(self, tpl: Template, n_static: int, card: Card, ct, bleed: float, ctx_vars: dict) -> str:
+    def _static(self, tpl: Template, n_static: int, card: Card, ct, bleed: float, ctx_vars: dict | None) -> str:
         """The name of the form of ``tpl``'s part that is the same on every card of ``ct``, made
         from ``card`` when it is the first."""
         name = f"{self.game.slug}:{tpl.name}:{ct.key}:static"
@@ -211,47 +211,61 @@ class CardLayout:
         return self._static(tpl, n_static, card, self.game.card_types[card.type], self.game.print.bleed,
                             self.context(card))
 
-    def _elements(self, tpl: Template, elements, card: Card, ct, bleed: float, ctx_vars: dict) -> list:
+    def _elements(self, tpl: Template, elements, card: Card, ct, bleed: float, ctx_vars: dict | None) -> list:
+        """What ``elements`` draw on ``card`` (``ctx_vars``: the card's :meth:`context`, made here when
+        an element is evaluated, not for elements that draw what they drew before)."""
         out: list = []
-        label = f"card '{card.id}' ({card.name})"
-        kind_of = (ct.key, bleed)
+        label = ""
+        type_key = ct.key
+        kind_of = (type_key, bleed)
         same_of = self._same.get
         remembered = self._by_values.get
+        values_key = self._values_key
         fields = card.fields
         for el in elements:
             same = same_of(id(el))
             if same is not None and same[0] is el and same[1] == kind_of:
                 out.extend(same[2])
                 continue
-            mark = len(self.problems.items)
-            key = self._values_key(el, fields, ct.key, bleed)
+            key = values_key(el, fields, type_key, bleed)
             if key is not None:
                 hit = remembered(key)
                 if hit is not None and hit[0] is el:
                     out.extend(hit[1])
                     continue
-            v = evaluate(el, self.templates, ctx_vars, self.game.colors, self.problems, card.loc, label)
-            if v is None:
-                continue
-            field = self._field(card, el)
-            own = not self._refs[id(el)]           # the element reads no card field: the template's own text
-            sink = Problems() if own else self.problems
-            ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, sink, label,
-                              el.loc if own else (card.field_locs[field] if field else card.loc), card.field_locs,
-                              el.name, el.loc, self._art, field, self._art_dir, self._memo,
-                              remember_text=key is None, icon_slips=self.game.icon_slips.get(card.id, _NONE))
-            drawn = KINDS[el.kind].draw(v, ctx)
-            self._legibility(el, v, drawn, label)
-            out.extend(drawn)
-            for prob in sink if own else ():
-                self._report_once(prob, label, tpl.name)
-            if own and not sink and len(self.problems.items) == mark and el.static:
-                # it reads no card and found nothing to say: the next card of this type gets
-                # the same primitives (as the static part of a template's form does)
-                self._same[id(el)] = (el, (ct.key, bleed), drawn)
-            elif key is not None and len(self.problems.items) == mark:
-                self._remember(key, el, drawn)
+            if ctx_vars is None:
+                ctx_vars = self.context(card)
+            if not label:
+                label = f"card '{card.id}' ({card.name})"
+            out.extend(self._element(tpl, el, key, card, ct, bleed, ctx_vars, label))
         return out
+
+    def _element(self, tpl: Template, el, key: tuple | None, card: Card, ct, bleed: float, ctx_vars: dict,
+                 label: str) -> list:
+        """What ``el`` draws on ``card`` (its values evaluated, drawn by its kind), remembered for
+        the next card when it can be."""
+        mark = len(self.problems.items)
+        v = evaluate(el, self.templates, ctx_vars, self.game.colors, self.problems, card.loc, label)
+        if v is None:
+            return []
+        field = self._field(card, el)
+        own = not self._refs[id(el)]           # the element reads no card field: the template's own text
+        sink = Problems() if own else self.problems
+        ctx = DrawContext(ct.width, ct.height, bleed, self.game.fonts, self.game.icons, sink, label,
+                          el.loc if own else (card.field_locs[field] if field else card.loc), card.field_locs,
+                          el.name, el.loc, self._art, field, self._art_dir, self._memo,
+                          remember_text=key is None, icon_slips=self.game.icon_slips.get(card.id, _NONE))
+        drawn = KINDS[el.kind].draw(v, ctx)
+        self._legibility(el, v, drawn, label)
+        for prob in sink if own else ():
+            self._report_once(prob, label, tpl.name)
+        if own and not sink and len(self.problems.items) == mark and el.static:
+            # it reads no card and found nothing to say: the next card of this type gets
+            # the same primitives (as the static part of a template's form does)
+            self._same[id(el)] = (el, (ct.key, bleed), drawn)
+        elif key is not None and len(self.problems.items) == mark:
+            self._remember(key, el, drawn)
+        return drawn
 
     def _values_key(self, el, fields: dict, type_key: str, bleed: float) -> tuple | None:
         """For an element whose values are the card's fields as they are (:func:`fields_read`): the

@@ -255,7 +255,10 @@ def fit_plain(text: str, width: float, height: float, font: str, regular: str, s
     font whose ascent and descent space the lines): the same size, line breaks and widths (the
     same sums in the same order), without a run per word. Each word is measured once per (font,
     size); a size stops at the first line too many."""
-    paras = [[w for w in para.split(" ") if w] for para in text.split("\n")]
+    if text and "\n" not in text and "  " not in text and text[0] != " " and text[-1] != " ":
+        paras = [text.split(" ")]       # one paragraph, no empty word: split as it is
+    else:
+        paras = [[w for w in para.split(" ") if w] for para in text.split("\n")]
     limit = width + 1e-9
     room = height + 1e-9
     s = size

@@ -9,6 +9,7 @@ through :mod:`cardgen.render.pdftext`. A symbol is placed as the form XObject
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
@@ -38,6 +39,16 @@ from cardgen.scene import (
 renderPDF = lazy("reportlab.graphics.renderPDF")   # SVG pictures only (it loads platypus)
 
 MM = 72.0 / 25.4
+_STATE = tuple(canvas.Canvas.STATE_ATTRIBUTES)     # what reportlab's saveState keeps
+_state_of = itemgetter(*_STATE)
+
+
+def save_state(c: canvas.Canvas) -> None:
+    """``c.saveState()``, the same steps in fewer (a card side's clip does it on every card): the
+    canvas's state attributes pushed as one dictionary, its extended graphics state copied, ``q``."""
+    c.state_stack.append(dict(zip(_STATE, _state_of(c.__dict__))))
+    c._extgstate = c._extgstate.pushCopy()
+    c._code.append("q")
 
 
 class Pen:
@@ -56,8 +67,11 @@ class Pen:
         self._ttf: Any = None                  # the current font (reportlab's TTFont)
         self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
         self._rects: dict[tuple, tuple] = {}           # a rect's operators, by the rect (kept) and place
+        self._runs: dict[tuple, tuple] = {}            # a run of rects' operators, by the rects, place, state
+        self._runs_seen: set[int] = set()              # the hashes of those keys met once
         self._paths: dict[str, str] = {}               # picture paths, checked once per document
         self._paints: dict[tuple, str] = {}            # colour operators written, by (colour, fill)
+        self._widths: dict[float, str] = {}            # line width operators written, by width (mm)
         self.tx = TextOps()                            # text operators (and the font in effect)
         self._direct = False                           # the current font's text goes to self.tx
         self._images: dict[tuple, tuple] = {}          # picture operators written, by picture and place
@@ -95,7 +109,14 @@ class Pen:
             self._paint(h, False)
             self.stroke = h
         if width != self.lw:
-            self.c.setLineWidth(width * MM)
+            c = self.c
+            op = self._widths.get(width)
+            if op is None:          # setLineWidth's operator, remembered (written again as it wrote it)
+                c.setLineWidth(width * MM)
+                op = self._widths[width] = c._code[-1]
+            else:
+                c._lineWidth = width * MM
+                c._code.append(op)
             self.lw = width
 
     def _paint(self, h: str, fill: bool) -> None:
@@ -187,6 +208,47 @@ class Pen:
             self._rects.clear()
         self._rects[key] = (it, tuple(c._code[n:]))
 
+    def rects(self, run: list, dx: float, dy: float, H: float) -> None:
+        """Rects one after the other in a card side moved by (dx, dy), as :meth:`rect` draws them
+        one by one: drawn before at the same place from the same state (a card's frame and boxes
+        in a sheet slot), their operators are written again and the state they left is set."""
+        if len(run) == 1:
+            it = run[0]
+            self.rect(it, it.x + dx, it.y + dy, H)
+            return
+        c = self.c
+        gs = c._extgstate.getValue
+        key = (dx, dy, H, self.fill, self.stroke, self.lw, c._fillMode, gs("ca"), gs("CA"), *map(id, run))
+        done = self._runs.get(key)
+        if done is not None and all(a is b for a, b in zip(done[0], run)):
+            c._code.extend(done[1])
+            self.fill, self.stroke, self.lw, c._fillColorObj, c._strokeColorObj, c._lineWidth = done[2]
+            return
+        n = len(c._code)
+        for it in run:
+            self.rect(it, it.x + dx, it.y + dy, H)
+        self._remember_run(key, run, n)
+
+    def _remember_run(self, key: tuple, run: list, n: int) -> None:
+        """The run just drawn (its operators from ``n`` on), kept from the second time its key is
+        met (rects laid out anew for each card, read back from the cache, never meet again) when
+        the state it leaves is all in the key and in what it keeps."""
+        h = hash(key)
+        if h not in self._runs_seen:
+            if len(self._runs_seen) > 200_000:
+                self._runs_seen.clear()
+            self._runs_seen.add(h)
+            return
+        c = self.c
+        gs = c._extgstate.getValue
+        if (c._enforceColorSpace is not None or gs("ca") != key[7] or gs("CA") != key[8]
+                or any(h and type(self.color(h)) is not Color for it in run for h in (it.fill, it.stroke))):
+            return
+        if len(self._runs) > 10_000:
+            self._runs.clear()
+        left = (self.fill, self.stroke, self.lw, c._fillColorObj, c._strokeColorObj, c._lineWidth)
+        self._runs[key] = (tuple(run), tuple(c._code[n:]), left)
+
     def clip(self, it: Clip, H: float) -> None:
         """The clipping path of ``it`` (its operators written again for the same box: a sheet slot)."""
         c = self.c
@@ -249,8 +311,18 @@ class Pen:
         primitives; the others are moved, then drawn."""
         dx, dy = m.dx, m.dy
         show = self.tx.show
+        run: list | None = None         # rects one after the other, drawn together (rects)
         for it in m.items:
             t = type(it)
+            if t is Rect:
+                if run is None:
+                    run = [it]
+                else:
+                    run.append(it)
+                continue
+            if run is not None:
+                self.rects(run, dx, dy, H)
+                run = None
             if t is Text:       # put_text, inline: a card side's commonest primitive
                 if it.color != self.fill:
                     self.set_fill(it.color)
@@ -261,14 +333,14 @@ class Pen:
                     show(self.c, self._ttf, (it.x + dx) * MM, (H - (it.y + dy)) * MM, it.text, it.align)
                 else:
                     self.text((it.x + dx) * MM, (H - (it.y + dy)) * MM, it.text, it.align)
-            elif t is Rect:
-                self.rect(it, it.x + dx, it.y + dy, H)
             elif t is Use:
                 self.use(it.name, it.x + dx, it.y + dy, H)
             elif t is Image and not it.path.lower().endswith(".svg"):
                 self.image(it, it.x + dx, it.y + dy, H)
             else:
                 self.draw(translate([it], dx, dy), H)
+        if run is not None:
+            self.rects(run, dx, dy, H)
 
     def draw(self, items: Iterable[Any], H: float) -> None:
         c = self.c
@@ -313,7 +385,7 @@ class Pen:
             elif t is Image:
                 self.image(it, it.x, it.y, H)
             elif t is Clip:
-                c.saveState()
+                save_state(c)
                 self.clip(it, H)
                 saved = self.saved()
                 self.draw(it.items, H)

@@ -168,10 +168,17 @@ def _layout_plain(text: str, font: str, v, ctx, x, y, w, h) -> tuple[list, bool]
         return [], False
     base = _top(v, y, h, f.height) + f.ascent
     align, color, size, step = v["align"], v["color"], f.size, f.line_height
-    out = []
+    out: list = []
+    add = out.append
+    if align == "left":         # the common case: each line at x
+        for line, _ in f.lines:
+            if line:
+                add(Text(x, base, line, font, size, color))
+            base += step
+        return out, True
     for line, width in f.lines:
         if line:
-            out.append(Text(_line_x(align, x, w, width), base, line, font, size, color))
+            add(Text(_line_x(align, x, w, width), base, line, font, size, color))
         base += step
     return out, True
 
