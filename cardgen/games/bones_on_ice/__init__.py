@@ -9,9 +9,12 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.games.bones_on_ice.agents import evaluate, greedy, measures
+from cardgen.games.bones_on_ice.contract import BoiRules
 from cardgen.games.bones_on_ice.engine import Engine
 from cardgen.games.bones_on_ice.state import BoiState, Setup
+from cardgen.games.bones_on_ice.vocab import EVENTS, HEADER
 from cardgen.play.package import GamePackage
+from cardgen.play.stateengine import state_engine
 
 
 def new_state(game: Game, setup: Mapping[str, Any]) -> BoiState:
@@ -24,6 +27,15 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     keys = sorted({str(c.get("team")) for c in game.cards if c.type in ("skater", "spirit")})
     return [{"game": game.slug, "teams": [{"team": a}, {"team": b}]} for a in keys for b in keys if a != b]
 
+
+def contract(game: Game) -> BoiRules:
+    """The game's contract on the shared referee, for one log."""
+    return BoiRules(game)
+
+
+#: ``cardgen check`` as the shared replay over the contract (beside the referee, until it agrees)
+ContractEngine = state_engine("BonesOnIce", contract, HEADER, EVENTS, Engine.EXPECT_RULES,
+                              end_rule="BOI-END-1")
 
 PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
                       evaluate=evaluate, prior=greedy,

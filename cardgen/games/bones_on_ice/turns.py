@@ -19,7 +19,7 @@ class Turns(Transitions):
         self.history.append(action)
         k = action.kind
         if k == "rolls":
-            self.resolve(action["rolls"])
+            self.resolve(action["rolls"], action.get("won", "rules"))
         elif k == "defend":
             assert self.roll is not None
             self.roll["d"] = self.piece(action["skater"])
@@ -60,6 +60,8 @@ class Turns(Transitions):
         ev: dict[str, Any] = {"kind": "chaos", "die": die}
         self.phase = "faceoff"
         card = r.chaos_card(die)
+        if entry is not None:           # the entry a log states (checked against the die)
+            card = next((c for c in r.by_type.get("chaos", []) if c.id == entry), card)
         if card is None:
             if self.log:
                 self.events.append(ev)
