@@ -93,11 +93,14 @@ class BoiRules:
         self.noted, play = self.step.before(state, ev, self.tr)
         if not play:
             return []
-        before = list(self.tr.waiting)
         acts = self.tr.actions(state, ev, self.then)
-        waits = [a for a in self.tr.waiting if a not in before]
+        waits = self.tr.added
         for a in waits:  # judged when the log uses it, played at its roll
+            team = state.players.index(a["team"])
+            earlier = sum(1 for b in self.tr.waiting[: -len(waits)] if b["team"] == a["team"])
+            state.spirit_uses[team] += earlier
             self.noted += whynot.team_spirit(state, a, ev)
+            state.spirit_uses[team] -= earlier
             self.judged.append(a)
         self._prepay(state, waits, acts)
         self.noted += self.tr.notes
@@ -112,12 +115,13 @@ class BoiRules:
             cost = int(card.get("cost") or 0) if card is not None else 0
             state.spend(state.players.index(a["team"]), cost)
             self.prepaid.append((a, cost))
-        for a, cost in list(self.prepaid):
-            if a in acts:
-                state.stamina[state.players.index(a["team"])] += cost
-                self.prepaid.remove((a, cost))
-            elif a not in self.tr.waiting if self.tr else True:
-                self.prepaid.remove((a, cost))
+        for a in acts:
+            paid = next((p for p in self.prepaid if p[0] == a), None)
+            if paid is not None:
+                state.stamina[state.players.index(a["team"])] += paid[1]
+                self.prepaid.remove(paid)
+        if self.tr is not None and not self.tr.waiting:
+            self.prepaid.clear()
 
     def accepts(self, state: GameState, action: Action) -> bool:
         assert isinstance(state, BoiState)
@@ -142,6 +146,12 @@ class BoiRules:
 
     def finish(self, state: GameState) -> list[tuple[str, str]]:
         return []
+
+    def expect_rules(self, state: GameState) -> dict[str, str]:
+        """Tied after the last round with the shootout undecided, a claimed winner breaks the
+        shootout's rule (BOI-END-2)."""
+        assert isinstance(state, BoiState)
+        return {"winner": "BOI-END-2"} if state.phase == "shootout" else {}
 
     def final(self, state: GameState) -> dict[str, Any]:
         return state.result()

@@ -48,7 +48,7 @@ class InStep(Slips):
         if st.phase == "shootout" and st.roll is None and kind not in ("shootout", "team_spirit"):
             self.silent = True
             return self.not_shootout(st, kind), False
-        noted = self.unused_spirits(st, kind, tr)
+        noted = self.unused_spirits(st, kind, tr) + boosts_over(st, ev)
         handler = getattr(self, "on_" + kind, None)
         if handler is None:
             return noted, True
@@ -113,6 +113,17 @@ class InStep(Slips):
             ], False
         out = self.begin(st, ev.get("round"))
         return out, phase_of(st) not in ("over", "shootout")
+
+    def on_team_spirit(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
+        """A Team Spirit used before the Face-Off begins the round (a log without its marker)."""
+        if phase_of(st) not in ("setup", "recovered"):
+            return [], True
+        out = self.begin(st)
+        if phase_of(st) in ("over", "shootout"):
+            return out, False
+        st.begin_round(st.round + 1)
+        self.fo_done = self.chaos_named = False
+        return out, True
 
     # -- the Recovery ---------------------------------------------------------------------------
     def on_recovery(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
@@ -184,6 +195,18 @@ class InStep(Slips):
         """An action of an event applied out of order (its order slip is the one problem), or one
         this module judged already."""
         return self.mute or action.kind in self.ok
+
+
+def boosts_over(st: BoiState, ev: dict[str, Any]) -> list[Finding]:
+    """A team that Boosts one roll more often than the rules allow (BOI-STAM-2)."""
+    boosts = ev.get("boosts") or []
+    out = []
+    for key in dict.fromkeys(boosts):
+        n = boosts.count(key)
+        if n > st.r.boost_per_roll:
+            out.append(Finding("BOI-STAM-2", f"the {label(st, st.players.index(key))} Boost this roll {n} times; "
+                               f"a team Boosts a roll at most {st.r.boost_per_roll} time(s)", "boosts"))
+    return out
 
 
 def _spirit_name(st: BoiState, team: str) -> str:

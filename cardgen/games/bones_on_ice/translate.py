@@ -32,6 +32,7 @@ class Translator:
         self.words = words
         self.event: dict[str, Any] = {}
         self.waiting: list[Action] = []  # Team Spirits waiting for their roll
+        self.added: list[Action] = []        # Team Spirits the last event left waiting
         self.notes: list[Finding] = []  # what an event gets wrong that is not an action
 
     def read(self, ev: dict[str, Any]) -> dict[str, Any]:
@@ -62,6 +63,7 @@ class Translator:
     def actions(self, state: BoiState, ev: dict[str, Any], then: str | None) -> list[Action]:
         """The actions that play ``ev`` from ``state`` (left as it was), in order."""
         st, out = state.clone(), []
+        self.added = []
         kind = ev["kind"]
         for _ in range(MAX_ACTIONS):
             if st.is_terminal():
@@ -88,12 +90,12 @@ class Translator:
     # -- one decision -------------------------------------------------------------------------
     def choose(self, st: BoiState, ev: dict[str, Any], then: str | None) -> Action | None:
         kind, who = ev["kind"], st.current_player()
+        if kind == "team_spirit" and st.roll is None:
+            return self.spirit_now(st, ev, then)
         if who == CHANCE:
             return self.chance(st, ev)
         if st.roll is not None:
             return self.stage(st, ev, who)
-        if kind == "team_spirit":
-            return self.spirit_now(st, ev, then)
         ph = st.phase
         if ph == "window":
             return Action.make("no_spirit", team=st.players[who])
@@ -125,7 +127,7 @@ class Translator:
         key = st.players[who]
         options = st.legal_actions()
         for a in self.waiting:
-            if a["team"] == key and key not in roll["spirited"]:
+            if a["team"] == key:
                 self.waiting.remove(a)
                 if a in options or st.piece(a["skater"]) in (roll["a"], roll["d"]):
                     return a
@@ -135,24 +137,25 @@ class Translator:
             if a in options:
                 return a
             self.waiting.append(a)
+            self.added.append(a)
             return None
         return Action.make("boost", team=key, boost=key in (ev.get("boosts") or []))
 
     def spirit_now(self, st: BoiState, ev: dict[str, Any], then: str | None) -> Action | None:
+        """A Team Spirit outside a roll: played now, or waiting for the roll it changes."""
         a = self.spirit(ev)
-        team = st.players.index(a["team"])
-        if a in st.legal_actions() or st.spirit_kind(team) not in WAITS:
-            if st.phase == "pass" and then != "intercept" and a not in st.legal_actions():
-                return Action.make("no_intercept")
-            if st.phase == "window" and a not in st.legal_actions():
-                return Action.make("no_spirit", team=st.players[st.current_player()])
+        legal = st.legal_actions()
+        if a in legal:
             return a
+        if st.spirit_kind(st.players.index(a["team"])) in WAITS:
+            self.waiting.append(a)
+            self.added.append(a)
+            return None
         if st.phase == "pass" and then != "intercept":
             return Action.make("no_intercept")
-        if st.phase == "window":
+        if st.phase == "window" and st.players[st.current_player()] != a["team"]:
             return Action.make("no_spirit", team=st.players[st.current_player()])
-        self.waiting.append(a)
-        return None
+        return a
 
     @staticmethod
     def spirit(ev: dict[str, Any]) -> Action:
