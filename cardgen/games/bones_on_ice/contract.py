@@ -14,7 +14,7 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
-from cardgen.games.bones_on_ice import claims, instep, setup, whynot
+from cardgen.games.bones_on_ice import claims, instep, setup, trace, whynot
 from cardgen.games.bones_on_ice.rules import Rules, RulesError
 from cardgen.games.bones_on_ice.state import BoiState
 from cardgen.games.bones_on_ice.translate import Translator
@@ -48,6 +48,7 @@ class BoiRules:
         self.tr: Translator | None = None
         self.step = instep.Table()
         self.noted: list[Finding] = []  # what the event gets wrong that the contract names itself
+        self.pre: Any = None  # the table before the event (for the trace)
         self.was = ""  # the state's phase before the event
         self.then: str | None = None  # the kind of the next event that is not a Team Spirit
         self.n0 = 0  # the state's events before this one
@@ -88,11 +89,14 @@ class BoiRules:
             self.tr = Translator(self.words)
         assert self.tr is not None
         self.noted, self.n0 = [], len(state.events)
+        self.tr.rolled = []
+        self.pre = state
         ev = self.tr.read(dict(event))
         self.was = state.phase
         self.noted, play = self.step.before(state, ev, self.tr)
         if not play:
             return []
+        self.pre = state.clone()
         acts = self.tr.actions(state, ev, self.then)
         waits = self.tr.added
         for a in waits:  # judged when the log uses it, played at its roll
@@ -146,6 +150,15 @@ class BoiRules:
 
     def finish(self, state: GameState) -> list[tuple[str, str]]:
         return []
+
+    def describe(self, state: GameState, event: Mapping[str, Any]) -> list[str]:
+        assert isinstance(state, BoiState) and self.tr is not None
+        if self.step.silent:
+            return [str(event.get("kind"))]
+        try:
+            return trace.describe(state, self.tr.event, self.tr.rolled, self.pre)
+        except (KeyError, ValueError, IndexError, TypeError):
+            return [str(event.get("kind"))]     # an event played as recorded where nothing is left to say
 
     def expect_rules(self, state: GameState) -> dict[str, str]:
         """Tied after the last round with the shootout undecided, a claimed winner breaks the

@@ -44,7 +44,7 @@ class Side:
         return self.value + sum(m[1] for i, m in enumerate(self.mods) if i != without)
 
     def text(self) -> str:
-        shown = f"{self.raw}" if isinstance(self.raw, list | tuple) else f"{self.value}"
+        shown = f"{list(self.raw)}" if isinstance(self.raw, list | tuple) else f"{self.value}"
         if self.sides != self.card_die:
             shown += f" (d{self.sides})"
         if not self.mods:

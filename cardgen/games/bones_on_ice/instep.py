@@ -148,7 +148,8 @@ class InStep(Slips):
                         "and the Recovery is its last step",
                     )
                 )
-            self.taken_back = self.slipped = self.silent = True
+            self.taken_back = self.slipped = True
+            ev.pop("stamina", None)     # the Recovery is taken back: its Stamina is not compared
             return out, False
         st.roll, st.pass_info, st.scramble = None, None, None
         if st.phase not in ("mid", "mid_over"):

@@ -10,7 +10,8 @@ from typing import Any
 
 from cardgen.content.model import Card, Game
 from cardgen.content.playlog import LogError
-from cardgen.games.bones_on_ice.rules import Rules
+from cardgen.core.problems import did_you_mean
+from cardgen.games.bones_on_ice.rules import Rules, RulesError
 from cardgen.games.bones_on_ice.state import BoiState, Setup
 from cardgen.play.lookup import NotFound
 
@@ -30,16 +31,39 @@ def new_state(game: Game, header: Mapping[str, Any]) -> BoiState:
                 ),
                 f"teams[{i}]",
             )
+    for i, entry in enumerate(teams[:2]):
+        _named(game, entry, f"teams[{i}]")
     try:
         setup = Setup.cached(game, {"teams": [dict(t) for t in teams[:2]]})
     except NotFound as e:
         raise _at(LogError("LOG-FIELD", f"the header {e.message}", None, e.hint), "teams") from None
+    except RulesError as e:
+        raise LogError("LOG-GAME", e.message, e.loc, "add it to the rules parameters") from None
     if len(set(setup.teams)) < len(setup.teams):
         raise _at(
             LogError("LOG-FIELD", f"both teams are the {setup.teams[0]}: two different teams play", None),
             "teams[1]",
         )
     return BoiState(setup, log=True)
+
+
+def _named(game: Game, entry: Mapping[str, Any], key: str) -> None:
+    """A header team whose team or skaters name no card: ``LOG-FIELD`` at its entry."""
+    r = Rules.read(game)
+    skaters = r.by_type.get("skater", [])
+    spirits = {str(c.get("team")): c for c in r.by_type.get("spirit", [])}
+    keys = sorted({str(c.get("team")) for c in skaters} | set(spirits))
+    want = str(entry.get("team")).strip().lower()
+    if not any(want in (k.lower(), str(spirits[k].get("team_name")).lower() if k in spirits else k.lower())
+               for k in keys):
+        raise _at(LogError("LOG-FIELD", f"'team' names no team of the cards: {entry.get('team')!r}", None,
+                           did_you_mean(want, keys) or f"teams: {', '.join(keys)}"), key)
+    ids = [c.id.lower() for c in skaters] + [c.id.lower().removeprefix(f"{c.get('team')}_") for c in skaters]
+    for n in entry.get("skaters") or []:
+        s = str(n).strip().lower()
+        if s not in ids and all(s != c.name.lower() for c in skaters):
+            raise _at(LogError("LOG-FIELD", f"'skaters' names no skater card: {n!r}", None, did_you_mean(s, ids)),
+                      key)
 
 
 def _at(e: LogError, key: str) -> LogError:

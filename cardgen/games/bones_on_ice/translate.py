@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from cardgen.content.playlog import LogError
+from cardgen.games.bones_on_ice.diagnose import Side, sides_of
+from cardgen.games.bones_on_ice.rules import RulesError
 from cardgen.games.bones_on_ice.state import BoiState
 from cardgen.games.bones_on_ice.whynot import no_roll
 from cardgen.games.bones_on_ice.words import Words, short
@@ -33,6 +35,7 @@ class Translator:
         self.event: dict[str, Any] = {}
         self.waiting: list[Action] = []  # Team Spirits waiting for their roll
         self.added: list[Action] = []        # Team Spirits the last event left waiting
+        self.rolled: list[tuple[Side, Side, str | None]] = []   # the last event's rolls, for the trace
         self.notes: list[Finding] = []  # what an event gets wrong that is not an action
 
     def read(self, ev: dict[str, Any]) -> dict[str, Any]:
@@ -63,7 +66,7 @@ class Translator:
     def actions(self, state: BoiState, ev: dict[str, Any], then: str | None) -> list[Action]:
         """The actions that play ``ev`` from ``state`` (left as it was), in order."""
         st, out = state.clone(), []
-        self.added = []
+        self.added, self.rolled = [], []
         kind = ev["kind"]
         for _ in range(MAX_ACTIONS):
             if st.is_terminal():
@@ -72,13 +75,19 @@ class Translator:
             a = self.choose(st, ev, then)
             if a is None:
                 break
+            sides = None
             if a.kind == "rolls":
                 a = self.as_recorded(st, ev, a)
+                sides = sides_of(st, a)
             out.append(a)
             try:
                 st.apply_action(a)
+            except RulesError as e:         # what a Chaos entry or Team Spirit does is missing
+                raise LogError("LOG-GAME", e.message, e.loc, "add it to the rules parameters") from None
             except (KeyError, ValueError, IndexError, TypeError, AssertionError):
                 break
+            if sides is not None and len(st.events) > n:
+                self.rolled.append((*sides, _won(st, st.events[n], sides[0].team)))
             if (
                 len(st.events) > n
                 and st.events[n]["kind"] == kind
@@ -179,6 +188,9 @@ class Translator:
     def dice(self, st: BoiState, ev: dict[str, Any]) -> Action:
         roll = st.roll
         assert roll is not None
+        for key in dict.fromkeys(ev.get("boosts") or []):
+            if st.players.index(key) not in roll["boosts"]:     # a Boost the rules did not offer
+                return Action.make("boost", team=key, boost=True)
         rolls = ev.get("rolls")
         if rolls is None:
             return self.stated_outcome(st, ev)
@@ -222,6 +234,15 @@ class Translator:
         if made.get("kind") != ev["kind"] or outcome(st, made) == stated:
             return a
         return Action(a.kind, (*a.items, ("won", stated)))
+
+
+def _won(st: BoiState, made: dict[str, Any], team_a: int) -> str | None:
+    """Who won a roll the state wrote: 'a', 'd', or None (a tie)."""
+    if made.get("goal") is not None:
+        return "a" if made["goal"] else "d"
+    if made.get("winner") is None:
+        return None
+    return "a" if st.players.index(made["winner"]) == team_a else "d"
 
 
 def outcome(st: BoiState, ev: dict[str, Any]) -> str | None:

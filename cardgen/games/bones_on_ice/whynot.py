@@ -249,7 +249,9 @@ def boost(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
 
 
 def rolls(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
-    return dice_slips(st, a) or diagnose(st, a, ev)
+    slips = dice_slips(st, a)
+    read = all(isinstance(v, int) or (isinstance(v, tuple) and v) for v in a["rolls"])
+    return slips + (diagnose(st, a, ev) if read and "won" in dict(a.items) else [])
 
 
 def faceoff(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
