@@ -158,7 +158,7 @@ class BoiRules:
         try:
             return trace.describe(state, self.tr.event, self.tr.rolled, self.pre)
         except (KeyError, ValueError, IndexError, TypeError):
-            return [str(event.get("kind"))]     # an event played as recorded where nothing is left to say
+            return [str(event.get("kind"))]  # an event played as recorded where nothing is left to say
 
     def expect_rules(self, state: GameState) -> dict[str, str]:
         """Tied after the last round with the shootout undecided, a claimed winner breaks the

@@ -80,8 +80,7 @@ def dice_slips(st: BoiState, a: Action) -> list[Finding]:
                 out.append(
                     Finding(
                         "BOI-SPIRIT-1",
-                        f"{what} is rolled {best} times, keeping the higher; record "
-                        "every value, e.g. [3, 9]",
+                        f"{what} is rolled {best} times, keeping the higher; record every value, e.g. [3, 9]",
                         "rolls",
                     )
                 )
@@ -109,9 +108,7 @@ def sides_of(st: BoiState, a: Action) -> tuple[Side, Side]:
         value = max(raw) if isinstance(raw, tuple) else raw if isinstance(raw, int) else 0
         team = P[sk].team
         mods = [("Boost", r.boost_bonus, "BOI-STAM-2") for t in roll["boosts"] if t == team]
-        out.append(
-            Side(sk, short(st, sk), team, roll["sides"][i], P[sk].dice.get(stat, 0), raw, value, mods)
-        )
+        out.append(Side(sk, short(st, sk), team, roll["sides"][i], P[sk].dice.get(stat, 0), raw, value, mods))
     sa, sd = out
     za, zd, zrule = zone_mods(
         r,
@@ -188,8 +185,7 @@ def diagnose(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
     return [
         Finding(
             base,
-            f"the log gives the {what} to the {label(st, stated)}, but the higher roll wins: {says} "
-            f"{detail}",
+            f"the log gives the {what} to the {label(st, stated)}, but the higher roll wins: {says} {detail}",
             field,
         )
     ]

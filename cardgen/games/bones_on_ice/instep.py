@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cardgen.content.playlog import LogError
 from cardgen.games.bones_on_ice.slips import (
     CONTINUES,
     MID_PHASES,
@@ -49,7 +50,7 @@ class InStep(Slips):
             self.silent = True
             return self.not_shootout(st, kind), False
         noted = self.unused_spirits(st, kind, tr) + boosts_over(st, ev)
-        handler = getattr(self, "on_" + kind, None)
+        handler = getattr(self, "step_" + kind, None)
         if handler is None:
             return noted, True
         more, play = handler(st, ev)
@@ -98,7 +99,7 @@ class InStep(Slips):
         ]
 
     # -- rounds -------------------------------------------------------------------------------
-    def on_round_start(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
+    def step_round_start(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
         self.markers = True
         ph = phase_of(st)
         if (
@@ -108,14 +109,19 @@ class InStep(Slips):
             and not st.penalty_queue
             and st.entry_id is None
         ):
-            return [
-                Finding(ROUND_1, f"round {st.round} has started already (its marker is repeated)")
-            ], False
+            return [Finding(ROUND_1, f"round {st.round} has started already (its marker is repeated)")], False
         out = self.begin(st, ev.get("round"))
         return out, phase_of(st) not in ("over", "shootout")
 
-    def on_team_spirit(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
-        """A Team Spirit used before the Face-Off begins the round (a log without its marker)."""
+    def step_team_spirit(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
+        """A Team Spirit used before the Face-Off begins the round (a log without its marker); one
+        that names a skater needs its ``skater``."""
+        card, eff = st.spirit(st.players.index(ev["team"]))
+        if card is None:
+            raise LogError("LOG-GAME", f"the {ev['team']} have no Team Spirit card", None)
+        if eff is not None and eff["effect"] != "defense_everywhere" and ev.get("skater") is None:
+            raise LogError("LOG-FIELD", f"'team_spirit' for {card.name} needs 'skater' (the skater it names)",
+                           None)
         if phase_of(st) not in ("setup", "recovered"):
             return [], True
         out = self.begin(st)
@@ -126,7 +132,7 @@ class InStep(Slips):
         return out, True
 
     # -- the Recovery ---------------------------------------------------------------------------
-    def on_recovery(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
+    def step_recovery(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
         ph = phase_of(st)
         if ph in ("setup", "recovered"):
             return [
@@ -149,7 +155,7 @@ class InStep(Slips):
                     )
                 )
             self.taken_back = self.slipped = True
-            ev.pop("stamina", None)     # the Recovery is taken back: its Stamina is not compared
+            ev.pop("stamina", None)  # the Recovery is taken back: its Stamina is not compared
             return out, False
         st.roll, st.pass_info, st.scramble = None, None, None
         if st.phase not in ("mid", "mid_over"):
@@ -205,8 +211,14 @@ def boosts_over(st: BoiState, ev: dict[str, Any]) -> list[Finding]:
     for key in dict.fromkeys(boosts):
         n = boosts.count(key)
         if n > st.r.boost_per_roll:
-            out.append(Finding("BOI-STAM-2", f"the {label(st, st.players.index(key))} Boost this roll {n} times; "
-                               f"a team Boosts a roll at most {st.r.boost_per_roll} time(s)", "boosts"))
+            out.append(
+                Finding(
+                    "BOI-STAM-2",
+                    f"the {label(st, st.players.index(key))} Boost this roll {n} times; "
+                    f"a team Boosts a roll at most {st.r.boost_per_roll} time(s)",
+                    "boosts",
+                )
+            )
     return out
 
 
@@ -218,7 +230,7 @@ def _spirit_name(st: BoiState, team: str) -> str:
 class Table(InStep):
     """The Chaos Table's events and the shootout, in step with the log."""
 
-    def on_chaos(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
+    def step_chaos(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
         ph = phase_of(st)
         done = st.phase != "chaos" and (st.entry_id is not None or bool(st.effect))
         late = ph in MID_PHASES and st.round in st.r.chaos_rounds and not done
@@ -252,7 +264,7 @@ class Table(InStep):
         self.ok = ("chaos",) if out else ()
         return out, True
 
-    def on_penalty_shot(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
+    def step_penalty_shot(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
         sk = st.piece(ev["skater"])
         team = st.s.pieces[sk].team
         out = []
@@ -283,8 +295,7 @@ class Table(InStep):
             out.append(
                 Finding(
                     "BOI-CHAOS-2",
-                    f"the penalty shot is taken by the {role}, not {short(st, sk)} "
-                    f"({st.s.pieces[sk].role})",
+                    f"the penalty shot is taken by the {role}, not {short(st, sk)} ({st.s.pieces[sk].role})",
                     "skater",
                 )
             )
@@ -295,14 +306,12 @@ class Table(InStep):
         self.ok = ("penalty_shot",)
         return out, True
 
-    def on_scramble(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
+    def step_scramble(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
         out = []
         eff = st.effect
         if eff.get("effect") != "scramble":
             if not (self.chaos_named and st.entry_id is None):
-                out.append(
-                    Finding("BOI-CHAOS-2", "skaters are scrambled only when the Chaos Table says so")
-                )
+                out.append(Finding("BOI-CHAOS-2", "skaters are scrambled only when the Chaos Table says so"))
             eff = next(
                 (
                     e
@@ -321,13 +330,9 @@ class Table(InStep):
         out += scramble(st, ev.get("rolls") or {}, eff)
         return out, False
 
-    def on_shootout(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
+    def step_shootout(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
         out: list[Finding] = []
-        if (
-            st.phase != "shootout"
-            and st.round >= st.r.rounds
-            and phase_of(st) not in ("setup", "recovered")
-        ):
+        if st.phase != "shootout" and st.round >= st.r.rounds and phase_of(st) not in ("setup", "recovered"):
             if not self.slipped:
                 out.append(
                     Finding(

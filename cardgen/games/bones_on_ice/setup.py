@@ -54,16 +54,27 @@ def _named(game: Game, entry: Mapping[str, Any], key: str) -> None:
     spirits = {str(c.get("team")): c for c in r.by_type.get("spirit", [])}
     keys = sorted({str(c.get("team")) for c in skaters} | set(spirits))
     want = str(entry.get("team")).strip().lower()
-    if not any(want in (k.lower(), str(spirits[k].get("team_name")).lower() if k in spirits else k.lower())
-               for k in keys):
-        raise _at(LogError("LOG-FIELD", f"'team' names no team of the cards: {entry.get('team')!r}", None,
-                           did_you_mean(want, keys) or f"teams: {', '.join(keys)}"), key)
+    if not any(
+        want in (k.lower(), str(spirits[k].get("team_name")).lower() if k in spirits else k.lower())
+        for k in keys
+    ):
+        raise _at(
+            LogError(
+                "LOG-FIELD",
+                f"'team' names no team of the cards: {entry.get('team')!r}",
+                None,
+                did_you_mean(want, keys) or f"teams: {', '.join(keys)}",
+            ),
+            key,
+        )
     ids = [c.id.lower() for c in skaters] + [c.id.lower().removeprefix(f"{c.get('team')}_") for c in skaters]
     for n in entry.get("skaters") or []:
         s = str(n).strip().lower()
         if s not in ids and all(s != c.name.lower() for c in skaters):
-            raise _at(LogError("LOG-FIELD", f"'skaters' names no skater card: {n!r}", None, did_you_mean(s, ids)),
-                      key)
+            raise _at(
+                LogError("LOG-FIELD", f"'skaters' names no skater card: {n!r}", None, did_you_mean(s, ids)),
+                key,
+            )
 
 
 def _at(e: LogError, key: str) -> LogError:

@@ -72,12 +72,7 @@ class Slips:
             return out
         expected = st.round + 1
         numbered = isinstance(stated, int) and not isinstance(stated, bool) and stated >= 1
-        if (
-            numbered
-            and stated != expected
-            and self.unlabelled is not None
-            and stated == self.unlabelled + 1
-        ):
+        if numbered and stated != expected and self.unlabelled is not None and stated == self.unlabelled + 1:
             st.round = stated - 1  # the log's numbering resumes: the last marker was a typo
         elif numbered and stated != expected:
             out.append(
@@ -151,7 +146,7 @@ class Slips:
             self.mid_end = _why_over(st, ev)
 
     # -- the Face-Off ---------------------------------------------------------------------------
-    def on_faceoff(self, st: BoiState, ev: dict[str, Any]) -> Slipped:
+    def step_faceoff(self, st: BoiState, ev: dict[str, Any]) -> Slipped:
         out: list[Finding] = []
         ph = phase_of(st)
         if self.may_begin(st):
@@ -171,6 +166,8 @@ class Slips:
             st.roll, st.pass_info, st.phase, st.picks = None, None, "faceoff", []
         self.fo_done = True
         out += self.before_faceoff(st)
+        if st.roll is None and st.phase != "faceoff":  # a Face-Off where the log has it
+            st.phase, st.picks = "faceoff", []
         return out + self.faceoff_skaters(st, ev), True
 
     def before_faceoff(self, st: BoiState) -> list[Finding]:
@@ -224,6 +221,8 @@ class Slips:
                         "skaters",
                     )
                 )
+                ta = P[st.roll["a"]].team  # as recorded: the log's pair rolls
+                st.roll["a"], st.roll["d"] = st.piece(by_team[ta]), st.piece(by_team[1 - ta])
             return out
         if st.power_play is not None:
             return out + self.power_play(st, ev, by_team)
@@ -275,10 +274,10 @@ class Slips:
         return out
 
     # -- the Mid-Game -----------------------------------------------------------------------------
-    def on_move(self, st: BoiState, ev: dict[str, Any]) -> Slipped:
+    def step_move(self, st: BoiState, ev: dict[str, Any]) -> Slipped:
         return self.mid_check(st, ev), True
 
-    on_shoot = on_pass = on_tactical_move = on_move
+    step_shoot = step_pass = step_tactical_move = step_move
 
     def mid_check(self, st: BoiState, ev: dict[str, Any]) -> list[Finding]:
         """A Mid-Game action where the round is not in its Mid-Game: named once, applied as recorded."""
@@ -302,7 +301,7 @@ class Slips:
             st.phase, st.active, self.mute = "mid", team, True
         if st.active is None:
             st.active = team
-        return out + self.scramble_missed(st)
+        return out if self.mute else out + self.scramble_missed(st)
 
     def out_of_mid(self, st: BoiState, ph: str, team: int) -> list[Finding]:
         if ph not in ("setup", "recovered", "start"):
@@ -331,24 +330,23 @@ class Slips:
             if ph != "start":
                 out += self.begin(st)
                 st.begin_round(st.round + 1)
+                self.fo_done = self.chaos_named = False
         self.slipped = self.mute = True
         st.phase, st.active, st.penalty_queue = "mid", team, []
         st.acted, st.extra = [0] * len(st.acted), [0] * len(st.extra)
         return out
 
-    def on_intercept(self, st: BoiState, ev: dict[str, Any]) -> Slipped:
+    def step_intercept(self, st: BoiState, ev: dict[str, Any]) -> Slipped:
         if st.phase == "pass" and st.pass_info is not None:
             return [], True
-        out = [
-            Finding("BOI-MID-4", "an Interception answers a Pass, right after it; no Pass was just made")
-        ]
+        out = [Finding("BOI-MID-4", "an Interception answers a Pass, right after it; no Pass was just made")]
         sk = st.piece(ev["skater"])
         if st.puck is None or st.s.pieces[st.puck].team == st.s.pieces[sk].team or st.roll is not None:
             return out, False
         st.phase, st.pass_info = "pass", (st.puck, st.puck)
         return out, True
 
-    def on_one_v_one(self, st: BoiState, ev: dict[str, Any]) -> Slipped:
+    def step_one_v_one(self, st: BoiState, ev: dict[str, Any]) -> Slipped:
         if phase_of(st) == "one_v_one":
             named = ev.get("skater")
             if named is None or st.piece(named) == st.shot:
@@ -377,7 +375,7 @@ class Slips:
         )
         return out, True
 
-    def on_rebound(self, st: BoiState, ev: dict[str, Any]) -> Slipped:
+    def step_rebound(self, st: BoiState, ev: dict[str, Any]) -> Slipped:
         if phase_of(st) == "rebound":
             return [], True
         out = [Finding("BOI-1V1-1", "a rebound is rolled after a Save in the 1v1")]

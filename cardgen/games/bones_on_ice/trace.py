@@ -19,10 +19,12 @@ def score_text(st: BoiState) -> str:
 
 
 def stamina_text(st: BoiState) -> str:
-    return ", ".join(f"{label(st, t)} {st.stamina[t]}" + (" (Exhausted)" if st.touched[t] else "") for t in (0, 1))
+    return ", ".join(
+        f"{label(st, t)} {st.stamina[t]}" + (" (Exhausted)" if st.touched[t] else "") for t in (0, 1)
+    )
 
 
-def rink_text(st: BoiState) -> str:
+def rink_text(st: BoiState, puck: int | None) -> str:
     r, parts, n = st.r, [], len(st.r.zones)
     for pos in range(n):
         if pos in (0, n - 1):
@@ -30,15 +32,15 @@ def rink_text(st: BoiState) -> str:
             name = f"{label(st, owner)}' {r.zone_names.get(r.zones[0], r.zones[0])}"
         else:
             name = str(r.zone_names.get(r.zones[pos], r.zones[pos]))
-        here = [("●" if i == st.puck else "") + short(st, i) for i in range(len(st.pos)) if st.pos[i] == pos]
+        here = [("●" if i == puck else "") + short(st, i) for i in range(len(st.pos)) if st.pos[i] == pos]
         parts.append(f"{name}: {', '.join(here) or '—'}")
     return " | ".join(parts)
 
 
-def state_lines(st: BoiState, title: str) -> list[str]:
-    holder = f"{short(st, st.puck)} ({label(st, st.s.pieces[st.puck].team)})" if st.puck is not None else "none"
+def state_lines(st: BoiState, title: str, puck: int | None) -> list[str]:
+    holder = f"{short(st, puck)} ({label(st, st.s.pieces[puck].team)})" if puck is not None else "none"
     return [f"      {title}: {score_text(st)} · Stamina {stamina_text(st)} · puck: {holder}",
-            f"        rink: {rink_text(st)}"]
+            f"        rink: {rink_text(st, puck)}"]
 
 
 def describe(st: BoiState, ev: dict[str, Any], rolled: Rolled, pre: BoiState) -> list[str]:
@@ -47,7 +49,7 @@ def describe(st: BoiState, ev: dict[str, Any], rolled: Rolled, pre: BoiState) ->
     if kind == "round_start":
         return [f"— round {st.round}{' (Chaos)' if st.round in st.r.chaos_rounds else ''} —"]
     if kind == "recovery":
-        return recovery(st)
+        return recovery(st, pre.puck)
     if kind in ROLLS and rolled:
         return [line for sa, sd, w in rolled for line in ROLLS[kind](st, ev, sa, sd, w, pre)]
     write = OTHER.get(kind)
@@ -72,8 +74,11 @@ def move(st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None, pr
     to = str(st.r.zone_names.get(ev["zone"], ev["zone"]))
     if w == "a":
         return [f"{sa.name} moves {frm} → {to} past {sd.name}: {_vs(sa, sd)} → through"]
-    return [f"{sa.name} tries {frm} → {to}, {sd.name} defends: {_vs(sa, sd)} → stopped, {sd.name} takes the puck; "
-            f"the {label(st, team)}' Mid-Game ends"]
+    return [
+        f"{sa.name} tries {frm} → {to}, {sd.name} defends: {_vs(sa, sd)} → stopped, "
+        f"{sd.name} takes the puck; "
+        f"the {label(st, team)}' Mid-Game ends"
+    ]
 
 
 def shoot(st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None, pre: BoiState) -> list[str]:
@@ -86,21 +91,41 @@ def shoot(st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None, p
     return [f"{head} blocked, {sa.name} keeps the puck"]
 
 
-def intercept(st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None, pre: BoiState) -> list[str]:
+def intercept(
+    st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None, pre: BoiState
+) -> list[str]:
     if w == "d":
-        return [f"{sd.name} intercepts: {_vs(sa, sd)} → intercepted, {sd.name} takes the puck; the "
-                f"{label(st, sa.team)}' Mid-Game ends"]
+        return [
+            f"{sd.name} intercepts: {_vs(sa, sd)} → intercepted, {sd.name} takes the puck; the "
+            f"{label(st, sa.team)}' Mid-Game ends"
+        ]
     to = short(st, st.puck) if st.puck is not None else "?"
     return [f"{sd.name} intercepts: {_vs(sa, sd)} → the pass reaches {to}"]
 
 
 def shot(what: str) -> Any:
-    def write(st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None, pre: BoiState) -> list[str]:
+    def write(st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None,
+              pre: BoiState) -> list[str]:
         head = what if what != "shootout" else f"shootout round {min(_shots(pre)) + 1}"
         if w == "a":
-            return [f"{head}: {_vs(sa, sd)} → " + (f"GOAL! {score_text(st)}" if what != "shootout" else "GOAL")]
-        return [f"{head}: {_vs(sa, sd)} → SAVE by {sd.name}"]
+            goal = f"GOAL! {score_text(st)}" if what != "shootout" else "GOAL"
+            out = [f"{head}: {_vs(sa, sd)} → {goal}"]
+        else:
+            out = [f"{head}: {_vs(sa, sd)} → SAVE by {sd.name}"]
+        return out + (shootout_end(st) if what == "shootout" else [])
     return write
+
+
+def shootout_end(st: BoiState) -> list[str]:
+    """After a shootout round: the goals so far, and the winner once it is decided."""
+    n = _shots(st)
+    if n[0] != n[1] or n[0] < st.r.shootout_rounds:
+        return []
+    out = [f"      shootout after {n[0]} round(s): {label(st, 0)} {st.so[0]} – {st.so[1]} {label(st, 1)}"]
+    if st.phase == "over":
+        out.append(f"      the {label(st, st.winner)} win (shootout)" if st.winner is not None
+                   else "      the game ends in a draw")
+    return out
 
 
 def rebound(st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None, pre: BoiState) -> list[str]:
@@ -113,17 +138,24 @@ def _shots(st: BoiState) -> list[int]:
     return [sum(1 for t, _ in st.shots if t == k) for k in (0, 1)]
 
 
-def recovery(st: BoiState) -> list[str]:
+def recovery(st: BoiState, puck: int | None) -> list[str]:
     r = st.r
-    gains = ", ".join(f"{label(st, t)} +{r.exhausted_recovery if st.touched[t] else r.recovery}" for t in (0, 1))
-    out = [f"Recovery: {gains}", *state_lines(st, f"end of round {st.round}")]
+    gains = ", ".join(
+        f"{label(st, t)} +{r.exhausted_recovery if st.touched[t] else r.recovery}" for t in (0, 1)
+    )
+    out = [f"Recovery: {gains}", *state_lines(st, f"end of round {st.round}", puck)]
     if st.phase == "over":
-        out.append(f"      the {label(st, st.winner)} win (regulation)" if st.winner is not None
-                   else "      the game ends in a draw")
+        out.append(
+            f"      the {label(st, st.winner)} win (regulation)"
+            if st.winner is not None
+            else "      the game ends in a draw"
+        )
     elif st.phase == "shootout":
         first = st.last_fo if st.last_fo is not None else 0
-        out.append(f"      tied {st.score[0]}–{st.score[1]} after round {r.rounds}: shootout of {r.shootout_rounds} "
-                   f"rounds, the {label(st, first)} shoot first")
+        out.append(
+            f"      tied {st.score[0]}–{st.score[1]} after round {r.rounds}: shootout of {r.shootout_rounds} "
+            f"rounds, the {label(st, first)} shoot first"
+        )
     return out
 
 
@@ -131,14 +163,18 @@ def tactical(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
     sk = st.piece(ev["skater"])
     team = st.s.pieces[sk].team
     frm, to = zone_name(st, team, pre.pos[sk]), zone_name(st, team, st.pos[sk])
-    return [f"{short(st, sk)} skates {frm} → {to} (Tactical Move); {label(st, team)} Stamina {st.stamina[team]}"]
+    return [
+        f"{short(st, sk)} skates {frm} → {to} (Tactical Move); {label(st, team)} Stamina {st.stamina[team]}"
+    ]
 
 
 def pass_(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
     sk, to = st.piece(ev["skater"]), st.piece(ev["to"])
     team = st.s.pieces[sk].team
-    return [f"{short(st, sk)} passes to {short(st, to)} ({zone_name(st, team, st.pos[to])}); {label(st, team)} "
-            f"Stamina {st.stamina[team]}"]
+    return [
+        f"{short(st, sk)} passes to {short(st, to)} ({zone_name(st, team, st.pos[to])}); {label(st, team)} "
+        f"Stamina {st.stamina[team]}"
+    ]
 
 
 def chaos(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
@@ -153,16 +189,26 @@ def chaos(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
         text += " — every skater but the Goalies is scrambled after the Face-Off"
     elif kind == "recover":
         who = [t for t in (0, 1) if eff.get("who", "all") == "all" or _trailing(st, t, eff)]
-        text += (f" — {' and '.join(label(st, t) for t in who)} recover {eff.get('amount')} Stamina "
-                 f"({stamina_text(st)})" if who else " — nobody")
+        text += (
+            f" — {' and '.join(label(st, t) for t in who)} recover {eff.get('amount')} Stamina "
+            f"({stamina_text(st)})"
+            if who
+            else " — nobody"
+        )
     elif kind == "win_faceoff":
-        text += (f" — the {label(st, st.power_play)} win the Face-Off without a roll" if st.power_play is not None
-                 else " — level score: the Face-Off is rolled as usual")
+        text += (
+            f" — the {label(st, st.power_play)} win the Face-Off without a roll"
+            if st.power_play is not None
+            else " — level score: the Face-Off is rolled as usual"
+        )
     elif kind == "no_boost":
         text += " — no Boosts this round"
     elif kind == "roll_bonus":
-        text += (f" — the {label(st, st.roll_bonus[0])} add {st.roll_bonus[1]} to every roll this round"
-                 if st.roll_bonus is not None else " — level score: nobody")
+        text += (
+            f" — the {label(st, st.roll_bonus[0])} add {st.roll_bonus[1]} to every roll this round"
+            if st.roll_bonus is not None
+            else " — level score: nobody"
+        )
     return [text]
 
 
@@ -173,9 +219,10 @@ def _trailing(st: BoiState, t: int, eff: dict[str, Any]) -> bool:
 
 
 def scramble(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
-    moved = [f"{short(st, st.piece(sid))} {v}→{zone_name(st, 0, st.pos[st.piece(sid)])}"
-             for sid, v in (ev.get("rolls") or {}).items() if st.s.pieces[st.piece(sid)].role != st.r.goalie_role]
-    return ["scramble: " + ", ".join(moved), f"        rink: {rink_text(st)}"]
+    rolled = [(st.piece(sid), v) for sid, v in (ev.get("rolls") or {}).items()]
+    moved = [f"{short(st, i)} {v}→{zone_name(st, st.s.pieces[i].team, st.pos[i])}" for i, v in rolled
+             if st.s.pieces[i].role != st.r.goalie_role]
+    return ["scramble: " + ", ".join(moved), f"        rink: {rink_text(st, st.puck)}"]
 
 
 def team_spirit(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
@@ -185,20 +232,41 @@ def team_spirit(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
         return ["team_spirit"]
     text = f"the {label(st, team)} use {card.name} ({card.get('cost')} Stamina, now {st.stamina[team]})"
     sk = short(st, st.piece(ev["skater"])) if ev.get("skater") is not None else "?"
-    return [text + {"extra_action": f": {sk} acts once more",
-                    "opponent_die": f": {sk} rolls a d{eff.get('die')} in the next roll",
-                    "best_of": f": {sk} rolls {eff.get('dice')} dice and keeps the higher",
-                    "defense_everywhere": ": Defense Bonus in every zone until this Mid-Game ends"}.get(eff["effect"], "")]
+    return [
+        text
+        + {
+            "extra_action": f": {sk} acts once more",
+            "opponent_die": f": {sk} rolls a d{eff.get('die')} in the next roll",
+            "best_of": f": {sk} rolls {eff.get('dice')} dice and keeps the higher",
+            "defense_everywhere": ": Defense Bonus in every zone until this Mid-Game ends",
+        }.get(eff["effect"], "")
+    ]
 
 
 def penalty_power_play(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
     """A Face-Off with no roll (Power Play)."""
     holder = st.puck if st.puck is not None else 0
-    return [f"Face-Off: {chaos_name(st)} gives it to {short(st, holder)}: the "
-            f"{label(st, st.s.pieces[holder].team)} have the puck"]
+    return [
+        f"Face-Off: {chaos_name(st)} gives it to {short(st, holder)}: the "
+        f"{label(st, st.s.pieces[holder].team)} have the puck"
+    ]
 
 
-ROLLS = {"faceoff": faceoff, "move": move, "shoot": shoot, "intercept": intercept, "one_v_one": shot("1v1"),
-         "penalty_shot": shot("penalty shot"), "shootout": shot("shootout"), "rebound": rebound}
-OTHER = {"tactical_move": tactical, "pass": pass_, "chaos": chaos, "scramble": scramble,
-         "team_spirit": team_spirit, "faceoff": penalty_power_play}
+ROLLS = {
+    "faceoff": faceoff,
+    "move": move,
+    "shoot": shoot,
+    "intercept": intercept,
+    "one_v_one": shot("1v1"),
+    "penalty_shot": shot("penalty shot"),
+    "shootout": shot("shootout"),
+    "rebound": rebound,
+}
+OTHER = {
+    "tactical_move": tactical,
+    "pass": pass_,
+    "chaos": chaos,
+    "scramble": scramble,
+    "team_spirit": team_spirit,
+    "faceoff": penalty_power_play,
+}

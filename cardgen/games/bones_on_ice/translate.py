@@ -34,8 +34,8 @@ class Translator:
         self.words = words
         self.event: dict[str, Any] = {}
         self.waiting: list[Action] = []  # Team Spirits waiting for their roll
-        self.added: list[Action] = []        # Team Spirits the last event left waiting
-        self.rolled: list[tuple[Side, Side, str | None]] = []   # the last event's rolls, for the trace
+        self.added: list[Action] = []  # Team Spirits the last event left waiting
+        self.rolled: list[tuple[Side, Side, str | None]] = []  # the last event's rolls, for the trace
         self.notes: list[Finding] = []  # what an event gets wrong that is not an action
 
     def read(self, ev: dict[str, Any]) -> dict[str, Any]:
@@ -82,7 +82,7 @@ class Translator:
             out.append(a)
             try:
                 st.apply_action(a)
-            except RulesError as e:         # what a Chaos entry or Team Spirit does is missing
+            except RulesError as e:  # what a Chaos entry or Team Spirit does is missing
                 raise LogError("LOG-GAME", e.message, e.loc, "add it to the rules parameters") from None
             except (KeyError, ValueError, IndexError, TypeError, AssertionError):
                 break
@@ -143,7 +143,7 @@ class Translator:
                 self.notes.append(no_roll(st, a))  # named; its effect is not applied
         if ev["kind"] == "team_spirit":
             a = self.spirit(ev)
-            if a in options:
+            if a in options or st.spirit_kind(st.players.index(a["team"])) not in WAITS:
                 return a
             self.waiting.append(a)
             self.added.append(a)
@@ -189,7 +189,7 @@ class Translator:
         roll = st.roll
         assert roll is not None
         for key in dict.fromkeys(ev.get("boosts") or []):
-            if st.players.index(key) not in roll["boosts"]:     # a Boost the rules did not offer
+            if st.players.index(key) not in roll["boosts"]:  # a Boost the rules did not offer
                 return Action.make("boost", team=key, boost=True)
         rolls = ev.get("rolls")
         if rolls is None:

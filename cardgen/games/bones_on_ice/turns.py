@@ -35,7 +35,7 @@ class Turns(Transitions):
         elif k == "round_start":
             self.begin_round(action["round"])
         elif k == "chaos":
-            self.on_chaos(action["die"], action.get("entry"))
+            self.chaos_rolled(action["die"], action.get("entry"))
         elif k == "scramble_roll":
             self.on_scramble_roll(action["skater"], action["value"])
         else:
@@ -55,7 +55,7 @@ class Turns(Transitions):
         self.picks = []
         self.spirit_uses = [0, 0]
 
-    def on_chaos(self, die: int, entry: str | None) -> None:
+    def chaos_rolled(self, die: int, entry: str | None) -> None:
         r = self.r
         ev: dict[str, Any] = {"kind": "chaos", "die": die}
         self.phase = "faceoff"

@@ -104,9 +104,7 @@ def _carrier(st: BoiState, sk: int, rule: str, verb: str) -> list[Finding]:
     st.puck = sk  # as recorded: the log's skater has the puck
     return [
         Finding(
-            rule,
-            f"only the puck carrier {verb}; {short(st, sk)} does not have the puck ({holder})",
-            "skater",
+            rule, f"only the puck carrier {verb}; {short(st, sk)} does not have the puck ({holder})", "skater"
         )
     ]
 
@@ -228,8 +226,7 @@ def intercept(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
         out = [
             Finding(
                 "BOI-MID-6",
-                f"{short(st, sk)} is the Goalie; the opponent intercepts with a skater other "
-                "than the Goalie",
+                f"{short(st, sk)} is the Goalie; the opponent intercepts with a skater other than the Goalie",
                 "skater",
             )
         ]
@@ -314,9 +311,7 @@ def chaos(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
     if rolled is not None and stated is not None and rolled is not stated:
         return [
             Finding(
-                "BOI-CHAOS-1",
-                f"the Chaos die shows {die}: that is {rolled.name}, not {stated.name}",
-                "entry",
+                "BOI-CHAOS-1", f"the Chaos die shows {die}: that is {rolled.name}, not {stated.name}", "entry"
             )
         ]
     return []

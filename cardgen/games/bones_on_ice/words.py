@@ -58,8 +58,7 @@ class Words:
                 return z
         raise LogError(
             "LOG-FIELD",
-            f"'{field}' names no zone: {value!r} (zones, from the acting team's goal: "
-            f"{', '.join(r.zones)})",
+            f"'{field}' names no zone: {value!r} (zones, from the acting team's goal: {', '.join(r.zones)})",
             None,
             did_you_mean(s, r.zones),
         )
