@@ -97,7 +97,11 @@ class BoiRules:
         if not play:
             return []
         self.pre = state.clone()
+        held = (list(state.stamina), list(state.touched))
+        for a, cost in self.prepaid:    # paid when used: its roll may come now (the copy sees the table)
+            state.stamina[state.players.index(a["team"])] += cost
         acts = self.tr.actions(state, ev, self.then)
+        self._repay(state, acts, held)
         waits = self.tr.added
         for a in waits:  # judged when the log uses it, played at its roll
             team = state.players.index(a["team"])
@@ -106,24 +110,23 @@ class BoiRules:
             self.noted += whynot.team_spirit(state, a, ev)
             state.spirit_uses[team] -= earlier
             self.judged.append(a)
-        self._prepay(state, waits, acts)
+            card = state.s.spirits[team]
+            cost = int(card.get("cost") or 0) if card is not None else 0
+            state.spend(team, cost)
+            self.prepaid.append((a, cost))
         self.noted += self.tr.notes
         self.tr.notes = []
         return acts
 
-    def _prepay(self, state: BoiState, waits: list[Action], acts: list[Action]) -> None:
+    def _repay(self, state: BoiState, acts: list[Action], held: tuple[list[int], list[bool]]) -> None:
         """A Team Spirit waiting for its roll is paid when the log uses it (its Stamina stated
-        then), and not again when its roll comes."""
-        for a in waits:
-            card = state.s.spirits[state.players.index(a["team"])]
-            cost = int(card.get("cost") or 0) if card is not None else 0
-            state.spend(state.players.index(a["team"]), cost)
-            self.prepaid.append((a, cost))
-        for a in acts:
-            paid = next((p for p in self.prepaid if p[0] == a), None)
-            if paid is not None:
-                state.stamina[state.players.index(a["team"])] += paid[1]
-                self.prepaid.remove(paid)
+        then), and not again when its roll comes: one not played by this event stays paid."""
+        played = [p for p in self.prepaid if p[0] in acts]
+        if len(played) < len(self.prepaid):
+            state.stamina, state.touched = held
+            for a, cost in played:
+                state.stamina[state.players.index(a["team"])] += cost
+        self.prepaid = [p for p in self.prepaid if p not in played]
         if self.tr is not None and not self.tr.waiting:
             self.prepaid.clear()
 
