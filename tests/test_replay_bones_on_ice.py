@@ -49,8 +49,9 @@ def test_random_games_replay_with_no_rejection_and_the_same_result():
 
 @pytest.mark.parametrize("mutate,rules", [
     (mut_target, {"BOI-MID-6"}), (mut_die, {"BOI-ROLL-1"}), (mut_actor, {"BOI-MID-1"}),
-    (mut_score, {"BOI-1V1-1"}), (mut_winner, {"BOI-ROLL-2", "BOI-1V1-1", "BOI-STAM-2", "BOI-ZONE-1", "BOI-ZONE-2",
-                                              "BOI-SPIRIT-1", "BOI-CHAOS-2"}),
+    (mut_score, {"BOI-1V1-1"}),
+    (mut_winner, {"BOI-ROLL-2", "BOI-1V1-1", "BOI-STAM-2", "BOI-ZONE-1", "BOI-ZONE-2", "BOI-SPIRIT-1",
+                  "BOI-CHAOS-2"}),
     (mut_stamina, {"BOI-STAM-2"})], ids=lambda v: getattr(v, "__name__", ""))
 def test_one_mutated_event_is_rejected_there_with_its_rule(mutate, rules):
     done = 0

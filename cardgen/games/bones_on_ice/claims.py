@@ -41,14 +41,9 @@ def _stamina(st: BoiState, stated: dict[str, Any], rule: str, offsets: dict[Any,
         if not isinstance(v, int) or isinstance(v, bool):
             continue
         if not r.st_min <= v <= r.st_max:
-            out.append(
-                Finding(
-                    "BOI-STAM-1",
-                    f"the log gives the {label(st, t)} {v} Stamina; Stamina stays within "
-                    f"{r.st_min}–{r.st_max}",
-                    "stamina",
-                )
-            )
+            out.append(Finding("BOI-STAM-1",
+                               f"the log gives the {label(st, t)} {v} Stamina; Stamina stays within "
+                               f"{r.st_min}–{r.st_max}", "stamina"))
         out += _claim(rule, f"the {label(st, t)}' Stamina", v, st.stamina[t], "stamina", offsets)
         st.stamina[t] = v
         if v <= r.st_min:
@@ -61,14 +56,9 @@ def _scores(st: BoiState, stated: dict[str, Any], shootout: bool, offsets: dict[
     for key, v in stated.items():
         t = st.players.index(key)
         have = st.so if shootout else st.score
-        out += _claim(
-            "BOI-END-2" if shootout else "BOI-1V1-1",
-            f"the {label(st, t)}' {'shootout goals' if shootout else 'score'}",
-            v,
-            have[t],
-            "score",
-            offsets,
-        )
+        out += _claim("BOI-END-2" if shootout else "BOI-1V1-1",
+                      f"the {label(st, t)}' {'shootout goals' if shootout else 'score'}", v, have[t], "score",
+                      offsets)
         if isinstance(v, int) and not isinstance(v, bool):
             have[t] = v
     return out

@@ -35,15 +35,9 @@ class BoiRules:
             self.r = Rules.read(game)
         except RulesError as e:
             raise LogError("LOG-GAME", e.message, e.loc, "add it to the rules parameters") from None
-        self.info = GameInfo(
-            name=game.slug,
-            min_players=self.r.n_teams,
-            max_players=self.r.n_teams,
-            chance_mode="explicit_stochastic",
-            information="perfect",
-            utility="zero_sum",
-            max_game_length=5_000,
-        )
+        self.info = GameInfo(name=game.slug, min_players=self.r.n_teams, max_players=self.r.n_teams,
+                             chance_mode="explicit_stochastic", information="perfect", utility="zero_sum",
+                             max_game_length=5_000)
         self.words: Words | None = None
         self.tr: Translator | None = None
         self.step = instep.Table()

@@ -14,16 +14,9 @@ from cardgen.games.bones_on_ice.words import STAT_NAMES, label, short
 from cardgen.play.api import Action
 from cardgen.play.replay import Finding
 
-WHAT = {
-    "faceoff": "Face-Off",
-    "move": "Move",
-    "shoot": "Shoot roll",
-    "intercept": "Interception",
-    "one_v_one": "1v1",
-    "rebound": "rebound",
-    "penalty_shot": "penalty shot",
-    "shootout": "shootout round",
-}
+WHAT = {"faceoff": "Face-Off", "move": "Move", "shoot": "Shoot roll", "intercept": "Interception",
+        "one_v_one": "1v1", "rebound": "rebound", "penalty_shot": "penalty shot",
+        "shootout": "shootout round"}
 BASE = {"faceoff": "BOI-FO-1", "move": "BOI-ROLL-2", "shoot": "BOI-ROLL-2", "intercept": "BOI-ROLL-2"}
 
 
@@ -63,27 +56,18 @@ def dice_slips(st: BoiState, a: Action) -> list[Finding]:
         what = f"{short(st, sk)}'s {STAT_NAMES.get(stat, stat)} d{sides}"
         if isinstance(raw, tuple):
             if best == 1:
-                out.append(
-                    Finding("BOI-ROLL-1", f"{what} is rolled once; the log gives {list(raw)}", "rolls")
-                )
+                out.append(Finding("BOI-ROLL-1", f"{what} is rolled once; the log gives {list(raw)}",
+                                   "rolls"))
             elif len(raw) != best:
-                out.append(
-                    Finding(
-                        "BOI-SPIRIT-1",
-                        f"{what} is rolled {best} times, keeping the higher; the log gives {list(raw)}",
-                        "rolls",
-                    )
-                )
+                out.append(Finding("BOI-SPIRIT-1",
+                                   f"{what} is rolled {best} times, keeping the higher; the log gives "
+                                   f"{list(raw)}", "rolls"))
             out += [_face(what, v, sides) for v in raw if not _ok(v, sides)]
         else:
             if best > 1:
-                out.append(
-                    Finding(
-                        "BOI-SPIRIT-1",
-                        f"{what} is rolled {best} times, keeping the higher; record every value, e.g. [3, 9]",
-                        "rolls",
-                    )
-                )
+                out.append(Finding("BOI-SPIRIT-1",
+                                   f"{what} is rolled {best} times, keeping the higher; record every "
+                                   "value, e.g. [3, 9]", "rolls"))
             if not _ok(raw, sides):
                 out.append(_face(what, raw, sides))
     return out
@@ -110,17 +94,9 @@ def sides_of(st: BoiState, a: Action) -> tuple[Side, Side]:
         mods = [("Boost", r.boost_bonus, "BOI-STAM-2") for t in roll["boosts"] if t == team]
         out.append(Side(sk, short(st, sk), team, roll["sides"][i], P[sk].dice.get(stat, 0), raw, value, mods))
     sa, sd = out
-    za, zd, zrule = zone_mods(
-        r,
-        ZONE_ROLL.get(kind, kind),
-        roll["a_stat"],
-        sa.team,
-        st.shot_pos if kind == "one_v_one" else st.pos[sa.sk],
-        roll["d_stat"],
-        sd.team,
-        st.pos[sd.sk],
-        st.grave[sd.team],
-    )
+    za, zd, zrule = zone_mods(r, ZONE_ROLL.get(kind, kind), roll["a_stat"], sa.team,
+                              st.shot_pos if kind == "one_v_one" else st.pos[sa.sk], roll["d_stat"], sd.team,
+                              st.pos[sd.sk], st.grave[sd.team])
     if za:
         sa.mods.append(("Attack Bonus", za, "BOI-ZONE-1"))
     if zd:
@@ -160,35 +136,20 @@ def diagnose(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
         for i, (name, amount, rule) in enumerate(side.mods):
             alt = _winner(sa, sd, tie, i if side is sa else None, i if side is sd else None)
             if alt is not None and alt.team == stated:
-                return [
-                    Finding(
-                        rule,
-                        f"the log gives the {what} to the {label(st, stated)}; with {side.name}'s "
-                        f"+{amount} {name} {says} {detail}",
-                        field,
-                    )
-                ]
+                return [Finding(rule,
+                                f"the log gives the {what} to the {label(st, stated)}; with {side.name}'s "
+                                f"+{amount} {name} {says} {detail}", field)]
     if sa.total() == sd.total():
         if tie == "reroll":
-            return [
-                Finding("BOI-ROLL-2", f"the {what} is tied {detail}: a tied Face-Off is re-rolled", field)
-            ]
+            return [Finding("BOI-ROLL-2", f"the {what} is tied {detail}: a tied Face-Off is re-rolled",
+                            field)]
         who = winner.name if winner else "?"
-        return [
-            Finding(
-                base,
-                f"the log gives the {what} to the {label(st, stated)}, but a tie goes to {who} "
-                f"({'the Goalie' if base == 'BOI-1V1-1' else 'the defender'}) {detail}",
-                field,
-            )
-        ]
-    return [
-        Finding(
-            base,
-            f"the log gives the {what} to the {label(st, stated)}, but the higher roll wins: {says} {detail}",
-            field,
-        )
-    ]
+        return [Finding(base,
+                        f"the log gives the {what} to the {label(st, stated)}, but a tie goes to {who} "
+                        f"({'the Goalie' if base == 'BOI-1V1-1' else 'the defender'}) {detail}", field)]
+    return [Finding(base,
+                    f"the log gives the {what} to the {label(st, stated)}, but the higher roll wins: "
+                    f"{says} {detail}", field)]
 
 
 def _shots(st: BoiState) -> list[int]:

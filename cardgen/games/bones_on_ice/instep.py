@@ -60,12 +60,9 @@ class InStep(Slips):
         if not tr.waiting or kind in ROLL_KINDS or kind == "team_spirit":
             return []
         out = [
-            Finding(
-                "BOI-SPIRIT-1",
-                f"the {label(st, st.players.index(a['team']))}' "
-                f"{_spirit_name(st, a['team'])} is used before a roll, but no roll follows "
-                f"('{kind}' comes next)",
-            )
+            Finding("BOI-SPIRIT-1",
+                    f"the {label(st, st.players.index(a['team']))}' {_spirit_name(st, a['team'])} is used "
+                    f"before a roll, but no roll follows ('{kind}' comes next)")
             for a in tr.waiting
         ]
         tr.waiting.clear()
@@ -78,25 +75,17 @@ class InStep(Slips):
         why = f"the {label(st, st.winner)} won" if st.winner is not None else "it ended in a draw"
         when = "in the shootout" if st.decided_by == "shootout" else f"after round {st.r.rounds}"
         rule = "BOI-END-2" if st.decided_by in ("shootout", "draw") else "BOI-END-1"
-        return [
-            Finding(
-                rule,
-                f"event '{kind}' after the game has ended ({why} {when}); the events after it are "
-                "not replayed",
-            )
-        ]
+        return [Finding(rule,
+                        f"event '{kind}' after the game has ended ({why} {when}); the events after it are "
+                        "not replayed")]
 
     def not_shootout(self, st: BoiState, kind: str) -> list[Finding]:
         if self.past_end:
             return []
         self.past_end = True
-        return [
-            Finding(
-                "BOI-END-2",
-                f"the score is tied after round {st.r.rounds}: the game goes to a shootout "
-                f"('shootout' events), not '{kind}'",
-            )
-        ]
+        return [Finding("BOI-END-2",
+                        f"the score is tied after round {st.r.rounds}: the game goes to a shootout "
+                        f"('shootout' events), not '{kind}'")]
 
     # -- rounds -------------------------------------------------------------------------------
     def step_round_start(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
@@ -135,25 +124,17 @@ class InStep(Slips):
     def step_recovery(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
         ph = phase_of(st)
         if ph in ("setup", "recovered"):
-            return [
-                Finding(
-                    ROUND_1,
-                    f"round {st.round} already had its Recovery"
-                    if st.round
-                    else "a Recovery before the first round",
-                )
-            ], False
+            return [Finding(ROUND_1,
+                            f"round {st.round} already had its Recovery"
+                            if st.round
+                            else "a Recovery before the first round")], False
         out = self.recovery_slips(st, ph)
         if self.goes_on(st, ph, self.nxt):
             if ph in ("mid", "pass"):
-                out.append(
-                    Finding(
-                        ROUND_1,
-                        f"a Recovery in the middle of round {st.round}: "
-                        f"'{(self.nxt or {}).get('kind')}' (the next event) still belongs to the round, "
-                        "and the Recovery is its last step",
-                    )
-                )
+                out.append(Finding(ROUND_1,
+                                   f"a Recovery in the middle of round {st.round}: "
+                                   f"'{(self.nxt or {}).get('kind')}' (the next event) still belongs to "
+                                   "the round, and the Recovery is its last step"))
             self.taken_back = self.slipped = True
             ev.pop("stamina", None)  # the Recovery is taken back: its Stamina is not compared
             return out, False
@@ -165,17 +146,12 @@ class InStep(Slips):
     def recovery_slips(self, st: BoiState, ph: str) -> list[Finding]:
         out = []
         if ph in ("start", "faceoff_tie") and not self.slipped:
-            out.append(
-                Finding(
-                    ROUND_1,
-                    f"Recovery in round {st.round} before its Face-Off (each round is "
-                    "Face-Off, Mid-Game, 1v1, Recovery)",
-                )
-            )
+            out.append(Finding(ROUND_1,
+                               f"Recovery in round {st.round} before its Face-Off (each round is Face-Off, "
+                               "Mid-Game, 1v1, Recovery)"))
         elif ph == "one_v_one":
-            out.append(
-                Finding("BOI-MID-3", f"{shooter(st)}'s shot got through: the 1v1 comes before the Recovery")
-            )
+            out.append(Finding("BOI-MID-3",
+                               f"{shooter(st)}'s shot got through: the 1v1 comes before the Recovery"))
         elif ph == "rebound":
             out.append(Finding("BOI-1V1-1", "after a Save both roll for the rebound, before the Recovery"))
         return out + self.scramble_missed(st)
@@ -211,14 +187,9 @@ def boosts_over(st: BoiState, ev: dict[str, Any]) -> list[Finding]:
     for key in dict.fromkeys(boosts):
         n = boosts.count(key)
         if n > st.r.boost_per_roll:
-            out.append(
-                Finding(
-                    "BOI-STAM-2",
-                    f"the {label(st, st.players.index(key))} Boost this roll {n} times; "
-                    f"a team Boosts a roll at most {st.r.boost_per_roll} time(s)",
-                    "boosts",
-                )
-            )
+            out.append(Finding("BOI-STAM-2",
+                               f"the {label(st, st.players.index(key))} Boost this roll {n} times; a team "
+                               f"Boosts a roll at most {st.r.boost_per_roll} time(s)", "boosts"))
     return out
 
 
@@ -243,21 +214,14 @@ class Table(InStep):
             self.fo_done = self.chaos_named = False
             done = False
         if st.round not in st.r.chaos_rounds:
-            out.append(
-                Finding(
-                    "BOI-CHAOS-1",
-                    "a Chaos event is triggered at the start of rounds "
-                    f"{', '.join(map(str, st.r.chaos_rounds))} only, not in round {st.round}",
-                )
-            )
+            out.append(Finding("BOI-CHAOS-1",
+                               "a Chaos event is triggered at the start of rounds "
+                               f"{', '.join(map(str, st.r.chaos_rounds))} only, not in round {st.round}"))
         elif done:
             out.append(Finding("BOI-CHAOS-1", f"round {st.round} already had its Chaos event"))
         if phase_of(st) != "start":
-            out.append(
-                Finding(
-                    "BOI-CHAOS-2", "the Chaos die is rolled at the start of the round, before the Face-Off"
-                )
-            )
+            out.append(Finding("BOI-CHAOS-2",
+                               "the Chaos die is rolled at the start of the round, before the Face-Off"))
         if st.phase != "chaos":
             self.away(st)
             st.phase = "chaos"
@@ -269,36 +233,22 @@ class Table(InStep):
         team = st.s.pieces[sk].team
         out = []
         if st.effect.get("effect") != "penalty_shot" or phase_of(st) != "start":
-            out.append(
-                Finding(
-                    "BOI-CHAOS-2",
-                    "a penalty shot is taken only when the Chaos Table gives one, before the Face-Off",
-                )
-            )
+            out.append(Finding("BOI-CHAOS-2",
+                               "a penalty shot is taken only when the Chaos Table gives one, before the "
+                               "Face-Off"))
         elif team not in st.penalty_queue:
-            out.append(
-                Finding(
-                    "BOI-CHAOS-2",
-                    f"the {label(st, team)} have no penalty shot (the trailing team's "
-                    "Attacker shoots; on a level score both Attackers)",
-                )
-            )
+            out.append(Finding("BOI-CHAOS-2",
+                               f"the {label(st, team)} have no penalty shot (the trailing team's Attacker "
+                               "shoots; on a level score both Attackers)"))
         elif st.penalty_queue[0] != team:
-            out.append(
-                Finding(
-                    "BOI-CHAOS-2",
-                    f"the {label(st, st.penalty_queue[0])} shoot first (the last Face-Off's winner)",
-                )
-            )
+            out.append(Finding("BOI-CHAOS-2",
+                               f"the {label(st, st.penalty_queue[0])} shoot first (the last Face-Off's "
+                               "winner)"))
         role = st.effect.get("shooter")
         if role and st.s.pieces[sk].role != role:
-            out.append(
-                Finding(
-                    "BOI-CHAOS-2",
-                    f"the penalty shot is taken by the {role}, not {short(st, sk)} ({st.s.pieces[sk].role})",
-                    "skater",
-                )
-            )
+            out.append(Finding("BOI-CHAOS-2",
+                               f"the penalty shot is taken by the {role}, not {short(st, sk)} "
+                               f"({st.s.pieces[sk].role})", "skater"))
         if st.phase != "penalty":
             self.away(st)
         st.penalty_queue = [team, *(t for t in st.penalty_queue if t != team)]
@@ -321,12 +271,9 @@ class Table(InStep):
                 {},
             )
         elif st.phase != "scramble" and (phase_of(st) != "mid" or any(st.acted)):
-            out.append(
-                Finding(
-                    "BOI-CHAOS-2",
-                    f"{chaos_name(st)}'s rolls follow the Face-Off, before the first Mid-Game action",
-                )
-            )
+            out.append(Finding("BOI-CHAOS-2",
+                               f"{chaos_name(st)}'s rolls follow the Face-Off, before the first Mid-Game "
+                               "action"))
         out += scramble(st, ev.get("rolls") or {}, eff)
         return out, False
 
@@ -334,24 +281,17 @@ class Table(InStep):
         out: list[Finding] = []
         if st.phase != "shootout" and st.round >= st.r.rounds and phase_of(st) not in ("setup", "recovered"):
             if not self.slipped:
-                out.append(
-                    Finding(
-                        ROUND_1,
-                        f"round {st.round} ends without its Recovery (each round is Face-Off, "
-                        "Mid-Game, 1v1, Recovery)",
-                    )
-                )
+                out.append(Finding(ROUND_1,
+                                   f"round {st.round} ends without its Recovery (each round is Face-Off, "
+                                   "Mid-Game, 1v1, Recovery)"))
             self.slipped = True
             recover(st)
         if st.phase != "shootout":
             self.silent = True
             if not self.past_end:
-                out.append(
-                    Finding(
-                        "BOI-END-2",
-                        f"a shootout is played only when the score is tied after round {st.r.rounds}",
-                    )
-                )
+                out.append(Finding("BOI-END-2",
+                                   "a shootout is played only when the score is tied after round "
+                                   f"{st.r.rounds}"))
             self.past_end = True
             return out, False
         return out + self.shootout_turn(st, ev), True
@@ -363,22 +303,13 @@ class Table(InStep):
         n = [sum(1 for t, _ in st.shots if t == k) for k in (0, 1)]
         due = st.due_shooter()
         if team != due:
-            out.append(
-                Finding(
-                    "BOI-END-3",
-                    f"shootout round {min(n) + 1}: the {label(st, due)} shoot now (each "
-                    f"round the {label(st, first)}, who won the last Face-Off, shoot first)",
-                    "skater",
-                )
-            )
+            out.append(Finding("BOI-END-3",
+                               f"shootout round {min(n) + 1}: the {label(st, due)} shoot now (each round "
+                               f"the {label(st, first)}, who won the last Face-Off, shoot first)", "skater"))
         if st.s.pieces[sk].role not in st.r.shooter_roles:
-            out.append(
-                Finding(
-                    "BOI-END-3",
-                    f"{short(st, sk)} is the Goalie; a shootout shot is taken by another skater",
-                    "skater",
-                )
-            )
+            out.append(Finding("BOI-END-3",
+                               f"{short(st, sk)} is the Goalie; a shootout shot is taken by another skater",
+                               "skater"))
         self.ok = ("shootout",)
         return out
 
@@ -392,23 +323,14 @@ def scramble(st: BoiState, rolls: dict[str, Any], eff: dict[str, Any]) -> list[F
         sk = st.piece(sid)
         seen.add(sk)
         if st.s.pieces[sk].role == st.r.goalie_role:
-            out.append(
-                Finding(
-                    "BOI-SETUP-2",
-                    f"{short(st, sk)} is a Goalie: Goalies stay in their own Defensive "
-                    "Zone and are not scrambled",
-                    "rolls",
-                )
-            )
+            out.append(Finding("BOI-SETUP-2",
+                               f"{short(st, sk)} is a Goalie: Goalies stay in their own Defensive Zone and "
+                               "are not scrambled", "rolls"))
             continue
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= die:
-            out.append(
-                Finding(
-                    "BOI-ROLL-1",
-                    f"{short(st, sk)}'s d{die} shows {value!r}, but a d{die} shows 1–{die}",
-                    "rolls",
-                )
-            )
+            out.append(Finding("BOI-ROLL-1",
+                               f"{short(st, sk)}'s d{die} shows {value!r}, but a d{die} shows 1–{die}",
+                               "rolls"))
             continue
         z = next((z for z, faces in (zones or {}).items() if value in (faces or [])), None)
         if z in st.r.zones:
@@ -417,14 +339,9 @@ def scramble(st: BoiState, rolls: dict[str, Any], eff: dict[str, Any]) -> list[F
         short(st, i) for i, p in enumerate(st.s.pieces) if p.role != st.r.goalie_role and i not in seen
     ]
     if missing:
-        out.append(
-            Finding(
-                "BOI-CHAOS-2",
-                "each team rolls for each of its skaters except the Goalie: no roll for "
-                f"{', '.join(missing)}",
-                "rolls",
-            )
-        )
+        out.append(Finding("BOI-CHAOS-2",
+                           "each team rolls for each of its skaters except the Goalie: no roll for "
+                           f"{', '.join(missing)}", "rolls"))
     st.scramble_due = False
     if st.phase == "scramble":
         st.scramble = None

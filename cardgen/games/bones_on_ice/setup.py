@@ -24,11 +24,9 @@ def new_state(game: Game, header: Mapping[str, Any]) -> BoiState:
     for i, entry in enumerate(teams):
         if not isinstance(entry, Mapping) or entry.get("team") is None:
             raise _at(
-                LogError(
-                    "LOG-FIELD",
-                    "each team is a mapping with its 'team' (id or name) and optionally 'skaters'",
-                    None,
-                ),
+                LogError("LOG-FIELD",
+                         "each team is a mapping with its 'team' (id or name) and optionally 'skaters'",
+                         None),
                 f"teams[{i}]",
             )
     for i, entry in enumerate(teams[:2]):
@@ -59,12 +57,8 @@ def _named(game: Game, entry: Mapping[str, Any], key: str) -> None:
         for k in keys
     ):
         raise _at(
-            LogError(
-                "LOG-FIELD",
-                f"'team' names no team of the cards: {entry.get('team')!r}",
-                None,
-                did_you_mean(want, keys) or f"teams: {', '.join(keys)}",
-            ),
+            LogError("LOG-FIELD", f"'team' names no team of the cards: {entry.get('team')!r}", None,
+                     did_you_mean(want, keys) or f"teams: {', '.join(keys)}"),
             key,
         )
     ids = [c.id.lower() for c in skaters] + [c.id.lower().removeprefix(f"{c.get('team')}_") for c in skaters]
@@ -86,13 +80,11 @@ def problems(r: Rules, header: Mapping[str, Any]) -> list[Slip]:
     teams = header.get("teams") or []
     out: list[Slip] = []
     if len(teams) != r.n_teams:
-        out.append(
-            (
-                "BOI-SETUP-1",
-                f"{len(teams)} team(s); Bones on Ice is played by exactly {r.n_teams} teams",
-                f"teams[{r.n_teams}]" if len(teams) > r.n_teams else "teams",
-            )
-        )
+        out.append((
+                       "BOI-SETUP-1",
+                       f"{len(teams)} team(s); Bones on Ice is played by exactly {r.n_teams} teams",
+                       f"teams[{r.n_teams}]" if len(teams) > r.n_teams else "teams",
+                   ))
     taken: dict[str, str] = {}
     for i, entry in enumerate(teams[: r.n_teams]):
         if not isinstance(entry, Mapping):
@@ -102,23 +94,19 @@ def problems(r: Rules, header: Mapping[str, Any]) -> list[Slip]:
             continue
         label = key.replace("_", " ").title()
         if isinstance(entry.get("stamina"), int) and entry["stamina"] != r.st_start:
-            out.append(
-                (
-                    "BOI-STAM-1",
-                    f"the log says the {label}' starting Stamina is {entry['stamina']!r}, but "
-                    f"the rules give {r.st_start!r}",
-                    f"teams[{i}]",
-                )
-            )
+            out.append((
+                           "BOI-STAM-1",
+                           f"the log says the {label}' starting Stamina is {entry['stamina']!r}, but "
+                           f"the rules give {r.st_start!r}",
+                           f"teams[{i}]",
+                       ))
         for c in cards:
             if c.id in taken:
-                out.append(
-                    (
-                        "BOI-SETUP-1",
-                        f"{c.name} plays for both the {taken[c.id]} and the {label}",
-                        f"teams[{i}]",
-                    )
-                )
+                out.append((
+                               "BOI-SETUP-1",
+                               f"{c.name} plays for both the {taken[c.id]} and the {label}",
+                               f"teams[{i}]",
+                           ))
             taken[c.id] = label
         have = Counter(str(c.get("role")) for c in cards)
         if any(have.get(role, 0) != n for role, n in r.team_roles.items()) or len(cards) != sum(

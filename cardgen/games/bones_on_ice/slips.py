@@ -25,17 +25,10 @@ def phase_of(st: BoiState) -> str:
     if st.is_terminal():
         return "over"
     if st.roll is not None:
-        return {"faceoff": "faceoff_tie", "one_v_one": "one_v_one", "rebound": "rebound"}.get(
-            st.roll["kind"], "mid"
-        )
-    return {
-        "round": "setup" if st.round == 0 else "recovered",
-        "chaos": "start",
-        "penalty": "start",
-        "faceoff": "start",
-        "window": "mid",
-        "scramble": "mid",
-    }.get(st.phase, st.phase)
+        return {"faceoff": "faceoff_tie", "one_v_one": "one_v_one", "rebound": "rebound"}.get(st.roll["kind"],
+                                                                                              "mid")
+    return {"round": "setup" if st.round == 0 else "recovered", "chaos": "start", "penalty": "start",
+            "faceoff": "start", "window": "mid", "scramble": "mid"}.get(st.phase, st.phase)
 
 
 def shooter(st: BoiState) -> str:
@@ -75,15 +68,10 @@ class Slips:
         if numbered and stated != expected and self.unlabelled is not None and stated == self.unlabelled + 1:
             st.round = stated - 1  # the log's numbering resumes: the last marker was a typo
         elif numbered and stated != expected:
-            out.append(
-                Finding(
-                    ROUND_1,
-                    f"the log says round {stated} starts, but round {expected} comes next "
-                    f"(round {st.round} was the last one played); the replay goes on from round "
-                    f"{stated}",
-                    "round",
-                )
-            )
+            out.append(Finding(ROUND_1,
+                               f"the log says round {stated} starts, but round {expected} comes next "
+                               f"(round {st.round} was the last one played); the replay goes on from round "
+                               f"{stated}", "round"))
             self.unlabelled = expected
             st.round = min(stated, st.r.rounds) - 1
         else:
@@ -97,18 +85,13 @@ class Slips:
         out = []
         if ph == "start":
             if not self.slipped:
-                out.append(
-                    Finding(ROUND_1, f"round {st.round + 1} starts, but round {st.round} had no Face-Off")
-                )
+                out.append(Finding(ROUND_1,
+                                   f"round {st.round + 1} starts, but round {st.round} had no Face-Off"))
             recover(st)
         elif ph not in ("setup", "recovered", "over", "shootout"):
-            out.append(
-                Finding(
-                    ROUND_1,
-                    f"round {st.round} ends without its Recovery (each round is Face-Off, "
-                    "Mid-Game, 1v1, Recovery)",
-                )
-            )
+            out.append(Finding(ROUND_1,
+                               f"round {st.round} ends without its Recovery (each round is Face-Off, "
+                               "Mid-Game, 1v1, Recovery)"))
             recover(st)
         return out
 
@@ -124,13 +107,9 @@ class Slips:
         st.scramble_due, st.scramble = False, None
         if st.phase == "scramble":
             st.open_mid()
-        return [
-            Finding(
-                "BOI-CHAOS-2",
-                f"{chaos_name(st)}: the skaters are scrambled after the Face-Off "
-                "('scramble' event) before the Mid-Game goes on",
-            )
-        ]
+        return [Finding("BOI-CHAOS-2",
+                        f"{chaos_name(st)}: the skaters are scrambled after the Face-Off ('scramble' "
+                        "event) before the Mid-Game goes on")]
 
     def away(self, st: BoiState) -> None:
         """The event is applied outside the round's order: the round stays where it was."""
@@ -156,13 +135,9 @@ class Slips:
             st.begin_round(st.round + 1)
             self.fo_done = self.chaos_named = False
         elif ph in MID_PHASES and self.fo_done:
-            out.append(
-                Finding(
-                    ROUND_1,
-                    f"round {st.round} already had its Face-Off; the next round starts after "
-                    "the Recovery ('round_start')",
-                )
-            )
+            out.append(Finding(ROUND_1,
+                               f"round {st.round} already had its Face-Off; the next round starts after "
+                               "the Recovery ('round_start')"))
             st.roll, st.pass_info, st.phase, st.picks = None, None, "faceoff", []
         self.fo_done = True
         out += self.before_faceoff(st)
@@ -175,21 +150,15 @@ class Slips:
         if st.phase == "chaos":
             if not self.chaos_named:
                 self.chaos_named = True
-                out.append(
-                    Finding(
-                        "BOI-CHAOS-1",
-                        f"round {st.round} starts with a Chaos event (rolled before the Face-Off)",
-                    )
-                )
+                out.append(Finding("BOI-CHAOS-1",
+                                   f"round {st.round} starts with a Chaos event (rolled before the "
+                                   "Face-Off)"))
             st.phase = "faceoff"
         if st.penalty_queue:
             teams = " and the ".join(label(st, t) for t in st.penalty_queue)
-            out.append(
-                Finding(
-                    "BOI-CHAOS-2",
-                    f"{chaos_name(st)}: the penalty shot of the {teams} comes before the Face-Off",
-                )
-            )
+            out.append(Finding("BOI-CHAOS-2",
+                               f"{chaos_name(st)}: the penalty shot of the {teams} comes before the "
+                               "Face-Off"))
             st.penalty_queue, st.phase = [], "faceoff"
         return out
 
@@ -201,26 +170,18 @@ class Slips:
         for sid in ev.get("skaters") or []:
             t = P[st.piece(sid)].team
             if t in by_team and by_team[t] != sid:
-                out.append(
-                    Finding(
-                        "BOI-FO-1",
-                        f"each team picks one skater for the Face-Off; the {label(st, t)} "
-                        f"send {short(st, st.piece(by_team[t]))} and {short(st, st.piece(sid))}",
-                        "skaters",
-                    )
-                )
+                out.append(Finding("BOI-FO-1",
+                                   f"each team picks one skater for the Face-Off; the {label(st, t)} send "
+                                   f"{short(st, st.piece(by_team[t]))} and {short(st, st.piece(sid))}",
+                                   "skaters"))
             by_team.setdefault(t, sid)
         if st.roll is not None:  # a tie re-rolled
             pair = {P[st.roll["a"]].id, P[st.roll["d"]].id}
             if set(by_team.values()) != pair and len(by_team) == 2:
                 a, d = short(st, st.roll["a"]), short(st, st.roll["d"])
-                out.append(
-                    Finding(
-                        "BOI-ROLL-2",
-                        f"the tied Face-Off is re-rolled by the same skaters ({a} and {d})",
-                        "skaters",
-                    )
-                )
+                out.append(Finding("BOI-ROLL-2",
+                                   f"the tied Face-Off is re-rolled by the same skaters ({a} and {d})",
+                                   "skaters"))
                 ta = P[st.roll["a"]].team  # as recorded: the log's pair rolls
                 st.roll["a"], st.roll["d"] = st.piece(by_team[ta]), st.piece(by_team[1 - ta])
             return out
@@ -228,14 +189,9 @@ class Slips:
             return out + self.power_play(st, ev, by_team)
         missing = [t for t in (0, 1) if t not in by_team]
         if missing:
-            out.append(
-                Finding(
-                    "BOI-FO-1",
-                    "each team picks one skater for the Face-Off; the log names none for "
-                    f"the {' and the '.join(label(st, t) for t in missing)}",
-                    "skaters",
-                )
-            )
+            out.append(Finding("BOI-FO-1",
+                               "each team picks one skater for the Face-Off; the log names none for the "
+                               f"{' and the '.join(label(st, t) for t in missing)}", "skaters"))
         for t in missing:
             by_team[t] = P[st.m.acting[t][0]].id
         ev["skaters"] = [by_team[t] for t in (0, 1)]
@@ -245,30 +201,18 @@ class Slips:
         assert st.power_play is not None
         pp, out = st.power_play, []
         if ev.get("rolls") is not None:
-            out.append(
-                Finding(
-                    "BOI-CHAOS-2",
-                    f"{chaos_name(st)}: the {label(st, pp)} win the Face-Off without a roll",
-                    "rolls",
-                )
-            )
+            out.append(Finding("BOI-CHAOS-2",
+                               f"{chaos_name(st)}: the {label(st, pp)} win the Face-Off without a roll",
+                               "rolls"))
         if ev.get("winner") is not None and ev["winner"] != st.players[pp]:
-            out.append(
-                Finding(
-                    "BOI-CHAOS-2",
-                    f"{chaos_name(st)}: the {label(st, pp)} win this Face-Off, not the {label(st, 1 - pp)}",
-                    "winner",
-                )
-            )
+            out.append(Finding("BOI-CHAOS-2",
+                               f"{chaos_name(st)}: the {label(st, pp)} win this Face-Off, not the "
+                               f"{label(st, 1 - pp)}", "winner"))
             pp = st.power_play = 1 - pp
         if pp not in by_team:
-            out.append(
-                Finding(
-                    "BOI-FO-1",
-                    f"the {label(st, pp)} pick their Face-Off skater: name it in 'skaters'",
-                    "skaters",
-                )
-            )
+            out.append(Finding("BOI-FO-1",
+                               f"the {label(st, pp)} pick their Face-Off skater: name it in 'skaters'",
+                               "skaters"))
             by_team[pp] = st.s.pieces[st.m.acting[pp][0]].id
         ev["skaters"] = [by_team[pp]]
         return out
@@ -288,11 +232,9 @@ class Slips:
             out.append(Finding("BOI-ROLL-2", "the Face-Off was tied: it is re-rolled before the Mid-Game"))
             st.roll, st.active, st.phase = None, team, "mid"
         elif ph in ("one_v_one", "rebound"):
-            out.append(
-                Finding("BOI-MID-3", f"{shooter(st)}'s shot got through: the 1v1 comes next")
-                if ph == "one_v_one"
-                else Finding("BOI-1V1-1", "after a Save both roll for the rebound ('rebound' event)")
-            )
+            out.append(Finding("BOI-MID-3", f"{shooter(st)}'s shot got through: the 1v1 comes next")
+                       if ph == "one_v_one"
+                       else Finding("BOI-1V1-1", "after a Save both roll for the rebound ('rebound' event)"))
             st.roll, st.phase = None, "mid"
         elif ph == "mid_over":
             rule, why = self.mid_end
@@ -309,23 +251,17 @@ class Slips:
         out = []
         if self.markers:
             if not self.slipped:
-                out.append(
-                    Finding(
-                        ROUND_1,
-                        f"round {st.round} is over (its Recovery was played): the next round "
-                        "starts with 'round_start' and its Face-Off"
-                        if ph == "recovered"
-                        else f"the Mid-Game follows the Face-Off; round {st.round} had none yet",
-                    )
-                )
+                out.append(Finding(ROUND_1,
+                                   f"round {st.round} is over (its Recovery was played): the next round "
+                                   "starts with 'round_start' and its Face-Off"
+                                   if ph == "recovered"
+                                   else f"the Mid-Game follows the Face-Off; round {st.round} had none yet"))
             self.away(st)
         else:
             out.append(
-                Finding(
-                    ROUND_1,
-                    "the Mid-Game follows the Face-Off; "
-                    + ("no round is under way" if ph != "start" else f"round {st.round} had none"),
-                )
+                Finding(ROUND_1,
+                        "the Mid-Game follows the Face-Off; "
+                        + ("no round is under way" if ph != "start" else f"round {st.round} had none"))
             )
             if ph != "start":
                 out += self.begin(st)
@@ -352,27 +288,17 @@ class Slips:
             if named is None or st.piece(named) == st.shot:
                 return [], True
             s = shooter(st)
-            return [
-                Finding(
-                    "BOI-MID-3",
-                    f"{s}'s shot got through: {s} takes the 1v1, not {short(st, st.piece(named))}",
-                    "skater",
-                )
-            ], True
+            return [Finding("BOI-MID-3",
+                            f"{s}'s shot got through: {s} takes the 1v1, not {short(st, st.piece(named))}",
+                            "skater")], True
         out = [Finding("BOI-MID-3", "a 1v1 follows a Shoot that gets past the defending skater")]
         sk = st.piece(ev["skater"]) if ev.get("skater") is not None else st.puck
         if sk is None:
             return out, False
         team = st.s.pieces[sk].team
         st.shot, st.shot_pos, st.pass_info = sk, st.pos[sk], None
-        st.start_roll(
-            "one_v_one",
-            {"kind": "one_v_one", "skater": st.s.pieces[sk].id},
-            sk,
-            st.goalie(1 - team),
-            "marksmanship",
-            "reflexes",
-        )
+        st.start_roll("one_v_one", {"kind": "one_v_one", "skater": st.s.pieces[sk].id}, sk,
+                      st.goalie(1 - team), "marksmanship", "reflexes")
         return out, True
 
     def step_rebound(self, st: BoiState, ev: dict[str, Any]) -> Slipped:

@@ -74,11 +74,8 @@ def move(st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None, pr
     to = str(st.r.zone_names.get(ev["zone"], ev["zone"]))
     if w == "a":
         return [f"{sa.name} moves {frm} → {to} past {sd.name}: {_vs(sa, sd)} → through"]
-    return [
-        f"{sa.name} tries {frm} → {to}, {sd.name} defends: {_vs(sa, sd)} → stopped, "
-        f"{sd.name} takes the puck; "
-        f"the {label(st, team)}' Mid-Game ends"
-    ]
+    return [f"{sa.name} tries {frm} → {to}, {sd.name} defends: {_vs(sa, sd)} → stopped, {sd.name} takes "
+            f"the puck; the {label(st, team)}' Mid-Game ends"]
 
 
 def shoot(st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None, pre: BoiState) -> list[str]:
@@ -95,10 +92,8 @@ def intercept(
     st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None, pre: BoiState
 ) -> list[str]:
     if w == "d":
-        return [
-            f"{sd.name} intercepts: {_vs(sa, sd)} → intercepted, {sd.name} takes the puck; the "
-            f"{label(st, sa.team)}' Mid-Game ends"
-        ]
+        return [f"{sd.name} intercepts: {_vs(sa, sd)} → intercepted, {sd.name} takes the puck; the "
+                f"{label(st, sa.team)}' Mid-Game ends"]
     to = short(st, st.puck) if st.puck is not None else "?"
     return [f"{sd.name} intercepts: {_vs(sa, sd)} → the pass reaches {to}"]
 
@@ -145,17 +140,13 @@ def recovery(st: BoiState, puck: int | None) -> list[str]:
     )
     out = [f"Recovery: {gains}", *state_lines(st, f"end of round {st.round}", puck)]
     if st.phase == "over":
-        out.append(
-            f"      the {label(st, st.winner)} win (regulation)"
-            if st.winner is not None
-            else "      the game ends in a draw"
-        )
+        out.append(f"      the {label(st, st.winner)} win (regulation)"
+                   if st.winner is not None
+                   else "      the game ends in a draw")
     elif st.phase == "shootout":
         first = st.last_fo if st.last_fo is not None else 0
-        out.append(
-            f"      tied {st.score[0]}–{st.score[1]} after round {r.rounds}: shootout of {r.shootout_rounds} "
-            f"rounds, the {label(st, first)} shoot first"
-        )
+        out.append(f"      tied {st.score[0]}–{st.score[1]} after round {r.rounds}: shootout of "
+                   f"{r.shootout_rounds} rounds, the {label(st, first)} shoot first")
     return out
 
 
@@ -163,18 +154,15 @@ def tactical(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
     sk = st.piece(ev["skater"])
     team = st.s.pieces[sk].team
     frm, to = zone_name(st, team, pre.pos[sk]), zone_name(st, team, st.pos[sk])
-    return [
-        f"{short(st, sk)} skates {frm} → {to} (Tactical Move); {label(st, team)} Stamina {st.stamina[team]}"
-    ]
+    return [f"{short(st, sk)} skates {frm} → {to} (Tactical Move); {label(st, team)} Stamina "
+            f"{st.stamina[team]}"]
 
 
 def pass_(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
     sk, to = st.piece(ev["skater"]), st.piece(ev["to"])
     team = st.s.pieces[sk].team
-    return [
-        f"{short(st, sk)} passes to {short(st, to)} ({zone_name(st, team, st.pos[to])}); {label(st, team)} "
-        f"Stamina {st.stamina[team]}"
-    ]
+    return [f"{short(st, sk)} passes to {short(st, to)} ({zone_name(st, team, st.pos[to])}); "
+            f"{label(st, team)} Stamina {st.stamina[team]}"]
 
 
 def chaos(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
@@ -232,41 +220,23 @@ def team_spirit(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
         return ["team_spirit"]
     text = f"the {label(st, team)} use {card.name} ({card.get('cost')} Stamina, now {st.stamina[team]})"
     sk = short(st, st.piece(ev["skater"])) if ev.get("skater") is not None else "?"
-    return [
-        text
-        + {
-            "extra_action": f": {sk} acts once more",
-            "opponent_die": f": {sk} rolls a d{eff.get('die')} in the next roll",
-            "best_of": f": {sk} rolls {eff.get('dice')} dice and keeps the higher",
-            "defense_everywhere": ": Defense Bonus in every zone until this Mid-Game ends",
-        }.get(eff["effect"], "")
-    ]
+    return [text
+            + {
+                "extra_action": f": {sk} acts once more",
+                "opponent_die": f": {sk} rolls a d{eff.get('die')} in the next roll",
+                "best_of": f": {sk} rolls {eff.get('dice')} dice and keeps the higher",
+                "defense_everywhere": ": Defense Bonus in every zone until this Mid-Game ends",
+            }.get(eff["effect"], "")]
 
 
 def penalty_power_play(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
     """A Face-Off with no roll (Power Play)."""
     holder = st.puck if st.puck is not None else 0
-    return [
-        f"Face-Off: {chaos_name(st)} gives it to {short(st, holder)}: the "
-        f"{label(st, st.s.pieces[holder].team)} have the puck"
-    ]
+    return [f"Face-Off: {chaos_name(st)} gives it to {short(st, holder)}: the "
+            f"{label(st, st.s.pieces[holder].team)} have the puck"]
 
 
-ROLLS = {
-    "faceoff": faceoff,
-    "move": move,
-    "shoot": shoot,
-    "intercept": intercept,
-    "one_v_one": shot("1v1"),
-    "penalty_shot": shot("penalty shot"),
-    "shootout": shot("shootout"),
-    "rebound": rebound,
-}
-OTHER = {
-    "tactical_move": tactical,
-    "pass": pass_,
-    "chaos": chaos,
-    "scramble": scramble,
-    "team_spirit": team_spirit,
-    "faceoff": penalty_power_play,
-}
+ROLLS = {"faceoff": faceoff, "move": move, "shoot": shoot, "intercept": intercept, "one_v_one": shot("1v1"),
+         "penalty_shot": shot("penalty shot"), "shootout": shot("shootout"), "rebound": rebound}
+OTHER = {"tactical_move": tactical, "pass": pass_, "chaos": chaos, "scramble": scramble,
+         "team_spirit": team_spirit, "faceoff": penalty_power_play}

@@ -195,12 +195,9 @@ class Translator:
         if rolls is None:
             return self.stated_outcome(st, ev)
         if not isinstance(rolls, list) or len(rolls) != 2:
-            raise LogError(
-                "LOG-FIELD",
-                f"'rolls' of a '{ev['kind']}' event holds two values: "
-                f"[{short(st, roll['a']).lower()}, {short(st, roll['d']).lower()}]",
-                None,
-            )
+            raise LogError("LOG-FIELD",
+                           f"'rolls' of a '{ev['kind']}' event holds two values: "
+                           f"[{short(st, roll['a']).lower()}, {short(st, roll['d']).lower()}]", None)
         dice = [tuple(v) if isinstance(v, list) else v for v in rolls]
         if (
             ev["kind"] == "faceoff"

@@ -20,16 +20,10 @@ class Words:
     def __init__(self, state: BoiState):
         self.state = state
         P = state.s.pieces
-        self.skaters = Names(
-            "skater of the two teams",
-            ((p.id, i) for i, p in enumerate(P)),
-            lambda i: (P[i].aliases[0], short(state, i)),
-        )
-        self.teams = Names(
-            "team (or skater) of this game",
-            ((k, t) for t, k in enumerate(state.players)),
-            lambda t: (state.s.names[t], label(state, t)),
-        )
+        self.skaters = Names("skater of the two teams", ((p.id, i) for i, p in enumerate(P)),
+                             lambda i: (P[i].aliases[0], short(state, i)))
+        self.teams = Names("team (or skater) of this game", ((k, t) for t, k in enumerate(state.players)),
+                           lambda t: (state.s.names[t], label(state, t)))
         for i, p in enumerate(P):  # a skater's name stands for its team (e.g. in 'boosts')
             if p.id not in self.teams:
                 self.teams.add(p.id, p.team, (p.aliases[0], short(state, i)))
@@ -56,12 +50,9 @@ class Words:
             names |= {n.removesuffix(" zone") for n in names}
             if s in names or s.removesuffix(" zone") in names:
                 return z
-        raise LogError(
-            "LOG-FIELD",
-            f"'{field}' names no zone: {value!r} (zones, from the acting team's goal: {', '.join(r.zones)})",
-            None,
-            did_you_mean(s, r.zones),
-        )
+        raise LogError("LOG-FIELD",
+                       f"'{field}' names no zone: {value!r} (zones, from the acting team's goal: "
+                       f"{', '.join(r.zones)})", None, did_you_mean(s, r.zones))
 
     def chaos(self, value: Any) -> str:
         """The Chaos Table card ``value`` names (its id)."""
@@ -69,12 +60,8 @@ class Words:
         cards = self.state.r.by_type.get("chaos", [])
         c = next((c for c in cards if s in (c.id.lower(), c.name.lower())), None)
         if c is None:
-            raise LogError(
-                "LOG-FIELD",
-                f"'entry' names no Chaos Table card: {value!r}",
-                None,
-                did_you_mean(s, [c.id for c in cards]),
-            )
+            raise LogError("LOG-FIELD", f"'entry' names no Chaos Table card: {value!r}", None,
+                           did_you_mean(s, [c.id for c in cards]))
         return c.id
 
 
