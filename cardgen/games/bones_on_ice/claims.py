@@ -20,7 +20,7 @@ def claims(st: BoiState, ev: dict[str, Any], offsets: dict[Any, int]) -> list[Fi
     kind = ev["kind"]
     out = []
     if isinstance(ev.get("score"), dict) and (kind in SCORED or kind == "shootout"):
-        out += _scores(st, ev["score"], kind == "shootout", offsets)
+        out += scores(st, ev["score"], kind == "shootout", offsets)
     if isinstance(ev.get("stamina"), dict):
         out += _stamina(st, ev["stamina"], STAMINA_RULE.get(kind, "BOI-STAM-2"), offsets)
     return out
@@ -51,7 +51,7 @@ def _stamina(st: BoiState, stated: dict[str, Any], rule: str, offsets: dict[Any,
     return out
 
 
-def _scores(st: BoiState, stated: dict[str, Any], shootout: bool, offsets: dict[Any, int]) -> list[Finding]:
+def scores(st: BoiState, stated: dict[str, Any], shootout: bool, offsets: dict[Any, int]) -> list[Finding]:
     out = []
     for key, v in stated.items():
         t = st.players.index(key)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardgen.content.playlog import LogError
+from cardgen.games.bones_on_ice.claims import scores
 from cardgen.games.bones_on_ice.slips import (
     CONTINUES,
     MID_PHASES,
@@ -141,6 +142,8 @@ class InStep(Slips):
         st.roll, st.pass_info, st.scramble = None, None, None
         if st.phase not in ("mid", "mid_over"):
             st.phase = "mid_over"
+        if isinstance(ev.get("score"), dict):  # checked before the Recovery closes the round (the game)
+            out += scores(st, ev.pop("score"), False, self.offsets)
         return out, True
 
     def recovery_slips(self, st: BoiState, ph: str) -> list[Finding]:
