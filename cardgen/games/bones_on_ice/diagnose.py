@@ -89,7 +89,8 @@ def sides_of(st: BoiState, a: Action) -> tuple[Side, Side]:
     out = []
     for i, raw in enumerate(a["rolls"]):
         sk, stat = (roll["a"], roll["a_stat"]) if i == 0 else (roll["d"], roll["d_stat"])
-        value = max(raw) if isinstance(raw, tuple) else raw if isinstance(raw, int) else 0
+        value = max([x for x in raw if type(x) is int] or [0]) if isinstance(raw, tuple) else \
+            raw if type(raw) is int else 0
         team = P[sk].team
         mods = [("Boost", r.boost_bonus, "BOI-STAM-2") for t in roll["boosts"] if t == team]
         out.append(Side(sk, short(st, sk), team, roll["sides"][i], P[sk].dice.get(stat, 0), raw, value, mods))

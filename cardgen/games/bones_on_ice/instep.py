@@ -50,7 +50,9 @@ class InStep(Slips):
         if st.phase == "shootout" and st.roll is None and kind not in ("shootout", "team_spirit"):
             self.silent = True
             return self.not_shootout(st, kind), False
-        noted = self.unused_spirits(st, kind, tr) + boosts_over(st, ev)
+        over = boosts_over(st, ev)
+        self.ok = ("boost",) if over else ()  # named once: a second Boost is played as recorded
+        noted = self.unused_spirits(st, kind, tr) + over
         handler = getattr(self, "step_" + kind, None)
         if handler is None:
             return noted, True
@@ -228,7 +230,7 @@ class Table(InStep):
         if st.phase != "chaos":
             self.away(st)
             st.phase = "chaos"
-        self.ok = ("chaos",) if out else ()
+        self.ok += ("chaos",) if out else ()
         return out, True
 
     def step_penalty_shot(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
@@ -256,7 +258,7 @@ class Table(InStep):
             self.away(st)
         st.penalty_queue = [team, *(t for t in st.penalty_queue if t != team)]
         st.phase, st.roll = "penalty", None
-        self.ok = ("penalty_shot",)
+        self.ok += ("penalty_shot",)
         return out, True
 
     def step_scramble(self, st: BoiState, ev: dict[str, Any]) -> tuple[list[Finding], bool]:
@@ -313,7 +315,7 @@ class Table(InStep):
             out.append(Finding("BOI-END-3",
                                f"{short(st, sk)} is the Goalie; a shootout shot is taken by another skater",
                                "skater"))
-        self.ok = ("shootout",)
+        self.ok += ("shootout",)
         return out
 
 

@@ -24,6 +24,13 @@ TIES = {"faceoff": "face_off", "move": "contested", "shoot": "contested", "inter
 ZONE_ROLL = {"move": "move", "shoot": "shoot", "intercept": "interception", "one_v_one": "one_on_one"}
 
 
+def _value(v: Any) -> int:
+    """A die's value (Dead Eye: the highest); a value no die shows (a log's slip) counts as 0."""
+    if isinstance(v, tuple):
+        return max([x for x in v if type(x) is int] or [0])
+    return v if type(v) is int else 0
+
+
 class Transitions:
     """The moves of :class:`~.state.BoiState` (a mixin: the state's fields are set there)."""
 
@@ -133,7 +140,7 @@ class Transitions:
         r, P = self.r, self.s.pieces
         a, d, kind = roll["a"], roll["d"], roll["kind"]
         ta, td = P[a].team, P[d].team
-        va, vd = (max(v) if isinstance(v, tuple) else v if isinstance(v, int) else 0 for v in values)
+        va, vd = (_value(v) for v in values)
         for team in roll["boosts"]:
             if team == ta:
                 va += r.boost_bonus

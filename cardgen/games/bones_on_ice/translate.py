@@ -188,8 +188,9 @@ class Translator:
     def dice(self, st: BoiState, ev: dict[str, Any]) -> Action:
         roll = st.roll
         assert roll is not None
-        for key in dict.fromkeys(ev.get("boosts") or []):
-            if st.players.index(key) not in roll["boosts"]:  # a Boost the rules did not offer
+        boosts = ev.get("boosts") or []
+        for key in dict.fromkeys(boosts):   # a Boost the rules did not offer (or a second one): as recorded
+            if roll["boosts"].count(st.players.index(key)) < boosts.count(key):
                 return Action.make("boost", team=key, boost=True)
         rolls = ev.get("rolls")
         if rolls is None:
