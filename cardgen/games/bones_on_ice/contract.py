@@ -91,35 +91,36 @@ class BoiRules:
         if not play:
             return []
         self.pre = state.clone()
-        held = (list(state.stamina), list(state.touched))
-        for a, cost in self.prepaid:    # paid when used: its roll may come now (the copy sees the table)
-            state.stamina[state.players.index(a["team"])] += cost
+        held = (list(state.stamina), list(state.touched), list(state.spirit_uses))
+        for a, cost in self.prepaid:    # used and paid already; its roll may come now (the copy sees it)
+            team = state.players.index(a["team"])
+            state.stamina[team] += cost
+            state.spirit_uses[team] -= 1
         acts = self.tr.actions(state, ev, self.then)
         self._repay(state, acts, held)
-        waits = self.tr.added
-        for a in waits:  # judged when the log uses it, played at its roll
+        for a in self.tr.added:         # judged, used and paid where the log uses it, played at its roll
             team = state.players.index(a["team"])
-            earlier = sum(1 for b in self.tr.waiting[: -len(waits)] if b["team"] == a["team"])
-            state.spirit_uses[team] += earlier
             self.noted += whynot.team_spirit(state, a, ev)
-            state.spirit_uses[team] -= earlier
             self.judged.append(a)
             card = state.s.spirits[team]
             cost = int(card.get("cost") or 0) if card is not None else 0
             state.spend(team, cost)
+            state.spirit_uses[team] += 1
             self.prepaid.append((a, cost))
         self.noted += self.tr.notes
         self.tr.notes = []
         return acts
 
-    def _repay(self, state: BoiState, acts: list[Action], held: tuple[list[int], list[bool]]) -> None:
-        """A Team Spirit waiting for its roll is paid when the log uses it (its Stamina stated
-        then), and not again when its roll comes: one not played by this event stays paid."""
+    def _repay(self, state: BoiState, acts: list[Action],
+               held: tuple[list[int], list[bool], list[int]]) -> None:
+        """A Team Spirit waiting for its roll is used and paid when the log uses it (its Stamina
+        stated then), and not again when its roll comes: one not played by this event stays so."""
         played = [p for p in self.prepaid if p[0] in acts]
         if len(played) < len(self.prepaid):
-            state.stamina, state.touched = held
+            state.stamina, state.touched, state.spirit_uses = held
             for a, cost in played:
                 state.stamina[state.players.index(a["team"])] += cost
+                state.spirit_uses[state.players.index(a["team"])] -= 1
         self.prepaid = [p for p in self.prepaid if p not in played]
         if self.tr is not None and not self.tr.waiting:
             self.prepaid.clear()
