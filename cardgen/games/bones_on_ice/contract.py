@@ -65,15 +65,18 @@ class BoiRules:
 
     # -- the events ---------------------------------------------------------------------------
     def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
-        """The log's next event (a Recovery the round goes on after) and the next that is not a
-        Team Spirit (a Team Spirit before an Interception waits for its roll)."""
-        self.step.nxt = None
-        self.then = None
+        """The log's next event (a Recovery the round goes on after), the next that is not a Team
+        Spirit (a Team Spirit before an Interception waits for its roll) and the next round marker's
+        number (a misnumbered marker the next one corrects is a typo)."""
+        step = self.step
+        step.nxt = self.then = step.next_round = None
         for e in events:
-            if self.step.nxt is None:
-                self.step.nxt = dict(e)
-            if e.get("kind") != "team_spirit":
+            if step.nxt is None:
+                step.nxt = dict(e)
+            if self.then is None and e.get("kind") != "team_spirit":
                 self.then = str(e.get("kind"))
+            if e.get("kind") == "round_start":
+                step.next_round = e.get("round")
                 break
 
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:

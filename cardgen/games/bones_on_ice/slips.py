@@ -56,6 +56,7 @@ class Slips:
         self.mid_end: tuple[str, str] = ("BOI-MID-1", "")
         self.unlabelled: int | None = None  # the round the rules count, after a marker named another
         self.offsets: dict[Any, int] = {}  # stated values off by a slip (see claims)
+        self.next_round: Any = None     # the number the log's next round marker states
 
     def begin(self, st: BoiState, stated: Any = None) -> list[Finding]:
         """The next round starts (its marker naming ``stated``); the current one is closed first
@@ -67,6 +68,11 @@ class Slips:
         numbered = isinstance(stated, int) and not isinstance(stated, bool) and stated >= 1
         if numbered and stated != expected and self.unlabelled is not None and stated == self.unlabelled + 1:
             st.round = stated - 1  # the log's numbering resumes: the last marker was a typo
+        elif numbered and stated != expected and self.next_round == expected + 1:
+            out.append(Finding(ROUND_1, f"the log says round {stated} starts, but round {expected} comes "
+                               f"next (round {st.round} was the last one played; the next marker says round "
+                               f"{expected + 1}): the replay goes on from round {expected}", "round"))
+            self.unlabelled = None      # a typo: the rules' count goes on
         elif numbered and stated != expected:
             out.append(Finding(ROUND_1,
                                f"the log says round {stated} starts, but round {expected} comes next "
