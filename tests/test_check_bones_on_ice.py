@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 
 from cardgen.builder import check as checker
 from cardgen.content.loader import load_game
-from cardgen.games.bones_on_ice import Engine
-from tests import checklogs
+from cardgen.content.playlog import read
+from cardgen.games.bones_on_ice import Engine, contract
+from cardgen.play.replay import StateReferee
+from tests import checklogs, playkit
 from tests.checklogs import errors, line_of, to_jsonl, write
 from tests.conftest import ROOT
 
@@ -542,20 +544,29 @@ def test_missing_params_is_a_clear_error(game_copy, monkeypatch):
     assert "chaos_effects.chaos_thin_ice" in doc["problems"][0]["message"]
 
 
-# -- the engine as a state machine --------------------------------------------------------------
+# -- the checker as a replay over the state --------------------------------------------------------
+
+def _replayed(path):
+    """A log replayed over the contract (the shared replay): the referee and its rejections."""
+    log = read(path)
+    ref = StateReferee(contract(playkit.game(GAME)), log.header)
+    return ref, ref.replay([{"kind": e.kind, **e.fields} for e in log.events])
+
 
 @pytest.mark.parametrize("name", ["BASE", "RUSH", "SUDDEN", "CHAOS", "regulation.yaml", "shootout.yaml"])
-def test_legal_next_allows_every_event_of_a_legal_log(tmp_path, cached_game, name):
+def test_every_event_of_a_legal_log_is_legal_on_the_state(tmp_path, name):
     path = EXAMPLES / name if name.endswith(".yaml") else write(tmp_path, BASES[name])
-    eng, seen = checklogs.replay_engine(Engine, cached_game, GAME, path)
-    checklogs.assert_every_event_was_legal(seen)
-    assert eng.over == (name.startswith(("regulation", "shootout")) or name == "SUDDEN")
-    assert (eng.legal_next() == []) == eng.over
+    ref, rejected = _replayed(path)
+    assert rejected == []
+    over = name.startswith(("regulation", "shootout")) or name == "SUDDEN"
+    assert ref.state.is_terminal() == over
+    assert not over or (ref.state.legal_actions() == [] and ref.state.chance_outcomes() == [])
 
 
-def test_legal_next_after_the_game_is_over(tmp_path, cached_game):
-    eng, _ = checklogs.replay_engine(Engine, cached_game, GAME, write(tmp_path, FULL))
-    assert eng.over and eng.legal_next() == []
+def test_nothing_is_legal_after_the_game_is_over(tmp_path):
+    ref, rejected = _replayed(write(tmp_path, FULL))
+    assert rejected == [] and ref.state.is_terminal() and ref.state.legal_actions() == []
+    assert ref.state.chance_outcomes() == []
 
 
 # -- properties -------------------------------------------------------------------------------------

@@ -22,7 +22,10 @@ plain default here):
   lines after the first are written as given);
 - ``finish(state) -> [(rule, message)]``: what the end of the log leaves wrong;
 - ``final(state) -> dict``: the final claims ``expect`` is compared with (default:
-  ``state.result()``).
+  ``state.result()``);
+- ``expect_rules(state) -> {claim: rule}``: the rule of an ``expect`` claim where the game's end
+  decides it (e.g. a winner claimed where the rules call for a tie-break); default: the engine's
+  ``EXPECT_RULES``.
 - ``upcoming(events)``: before each event, the log's later events (an iterator, read only as far as
   needed): a game that follows the log's own markers may look ahead (was an event made out of turn,
   or does it start the next turn?);
@@ -121,6 +124,9 @@ class StateEngine(BaseEngine):
         hook = getattr(self.rules, "finish", None)
         for rule, message in (hook(self.state) if hook else ()):
             self.ref.violation(rule, message, None)
+        by_end = getattr(self.rules, "expect_rules", None)
+        if by_end is not None:
+            self.EXPECT_RULES = {**type(self).EXPECT_RULES, **by_end(self.state)}
 
     def final(self) -> dict[str, Any]:
         referee = getattr(self, "referee", None)

@@ -84,7 +84,8 @@ class Spirits(Turns):
             self.extra[self.piece(sid)] += int(eff["actions"])
         elif kind == "defense_everywhere":
             self.grave[team] = True
-            self.phase = "mid"
+            if self.phase == "window":
+                self.phase = "mid"
         elif self.roll is not None:
             roll = self.roll
             roll["spirited"].append(team)

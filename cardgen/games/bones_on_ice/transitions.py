@@ -24,6 +24,13 @@ TIES = {"faceoff": "face_off", "move": "contested", "shoot": "contested", "inter
 ZONE_ROLL = {"move": "move", "shoot": "shoot", "intercept": "interception", "one_v_one": "one_on_one"}
 
 
+def _value(v: Any) -> int:
+    """A die's value (Dead Eye: the highest); a value no die shows (a log's slip) counts as 0."""
+    if isinstance(v, tuple):
+        return max([x for x in v if type(x) is int] or [0])
+    return v if type(v) is int else 0
+
+
 class Transitions:
     """The moves of :class:`~.state.BoiState` (a mixin: the state's fields are set there)."""
 
@@ -124,14 +131,16 @@ class Transitions:
         return (not self.no_boost and self.stamina[team] >= self.r.costs["boost"]) or \
             (self.s.spirit_fx[team] is not None and len(self.stage_options(team)) > 1)
 
-    def resolve(self, values: tuple[int, int]) -> None:
+    def resolve(self, values: tuple[int, int], won: str | None = "rules") -> None:
+        """The dice of the roll under way; ``won`` ('a', 'd', None for a tie) is the outcome a log
+        states where it differs from the rules' (a checked log is followed as recorded)."""
         roll = self.roll
         assert roll is not None
         self.roll = None
         r, P = self.r, self.s.pieces
         a, d, kind = roll["a"], roll["d"], roll["kind"]
         ta, td = P[a].team, P[d].team
-        va, vd = (max(v) if isinstance(v, tuple) else v for v in values)
+        va, vd = (_value(v) for v in values)
         for team in roll["boosts"]:
             if team == ta:
                 va += r.boost_bonus
@@ -145,7 +154,7 @@ class Transitions:
             team, amount = self.roll_bonus
             va += amount if ta == team else 0
             vd += amount if td == team else 0
-        w = tie_winner(va, vd, r.ties[TIES[kind]])
+        w = tie_winner(va, vd, r.ties[TIES[kind]]) if won == "rules" else won
         ev, log = roll["ev"], self.log
         if log:                         # the event as the log states it (only when a log is kept)
             ev["rolls"] = [list(v) if isinstance(v, tuple) else v for v in values]

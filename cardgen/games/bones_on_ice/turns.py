@@ -19,7 +19,7 @@ class Turns(Transitions):
         self.history.append(action)
         k = action.kind
         if k == "rolls":
-            self.resolve(action["rolls"])
+            self.resolve(action["rolls"], action.get("won", "rules"))
         elif k == "defend":
             assert self.roll is not None
             self.roll["d"] = self.piece(action["skater"])
@@ -35,7 +35,7 @@ class Turns(Transitions):
         elif k == "round_start":
             self.begin_round(action["round"])
         elif k == "chaos":
-            self.on_chaos(action["die"], action.get("entry"))
+            self.chaos_rolled(action["die"], action.get("entry"))
         elif k == "scramble_roll":
             self.on_scramble_roll(action["skater"], action["value"])
         else:
@@ -55,11 +55,13 @@ class Turns(Transitions):
         self.picks = []
         self.spirit_uses = [0, 0]
 
-    def on_chaos(self, die: int, entry: str | None) -> None:
+    def chaos_rolled(self, die: int, entry: str | None) -> None:
         r = self.r
         ev: dict[str, Any] = {"kind": "chaos", "die": die}
         self.phase = "faceoff"
         card = r.chaos_card(die)
+        if entry is not None:           # the entry a log states (checked against the die)
+            card = next((c for c in r.by_type.get("chaos", []) if c.id == entry), card)
         if card is None:
             if self.log:
                 self.events.append(ev)

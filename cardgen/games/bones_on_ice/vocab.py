@@ -120,19 +120,16 @@ HEADER: dict[str, Opt] = {
                  "at the left end of the rink in the trace"),
 }
 
-ROLL_KINDS = ("faceoff", "move", "shoot", "intercept", "one_v_one", "rebound", "penalty_shot", "shootout")
-MID_PHASES = ("mid", "pass", "one_v_one", "rebound", "mid_over")
-# events that belong to a round's Mid-Game or 1v1: after the round's Recovery they show it came early
-CONTINUES = ("move", "shoot", "pass", "intercept", "tactical_move", "one_v_one", "rebound", "scramble")
+#: the rule each claim of ``expect`` breaks when it differs from the replay's final state
+EXPECT_RULES = {
+    "winner": "BOI-END-1", "decided_by": "BOI-END-2", "score": "BOI-1V1-1", "shootout": "BOI-END-2",
+    "stamina": "BOI-STAM-1", "round": "BOI-ROUND-1", "teams": "BOI-END-1",
+}
+
 # The effects the engine knows, with the keys each needs in params.yaml (chaos_effects, spirit_effects).
 CHAOS_EFFECTS = {"penalty_shot": ("who", "level", "shooter"), "scramble": ("die", "zones"),
                  "recover": ("who", "level", "amount"), "win_faceoff": ("who", "level"), "no_boost": (),
                  "roll_bonus": ("who", "level", "amount")}
 SPIRIT_EFFECTS = {"extra_action": ("actions",), "opponent_die": ("die",), "best_of": ("dice", "stat"),
                   "defense_everywhere": ()}
-STAT_NAMES = {"reflexes": "Reflexes", "marksmanship": "Marksmanship"}
-
-
-# ---------------------------------------------------------------------------------------
-# State
 
