@@ -183,3 +183,22 @@ def test_playing_on_after_the_mid_game_ended_is_one_problem(tmp_path):
     final = assert_reports_exactly(GAME, write(tmp_path, text),
                                    {("BOI-MID-7", "error", line_of(text, more, text.index(shot)))})
     assert final["winner"] == "titans" and final["round"] == 15
+
+
+def test_a_shot_between_two_penalty_shots_leaves_the_second_one_due(tmp_path):
+    """Found by the fuzz: a Mid-Game shot played out of order between the two penalty shots of
+    a level score put the round back without the penalty shot still due (an internal error at
+    the next event). The stray shot is named; the penalty shot stays due."""
+    rounds = "".join(f"  - {{kind: round_start, round: {r}}}\n"
+                     "  - {kind: faceoff, skaters: [sully, pat], rolls: [6, 2]}\n"
+                     "  - {kind: shoot, skater: sully, defender: pat, rolls: [1, 5]}\n"
+                     "  - {kind: recovery}\n" for r in range(1, 5))
+    stray = "  - {kind: shoot, skater: sully, defender: pat, rolls: [1, 5]}\n"
+    text = ("game: bones_on_ice\nteams: [{team: femurs}, {team: titans}]\nevents:\n" + rounds
+            + "  - {kind: round_start, round: 5}\n"
+            "  - {kind: chaos, die: 1, entry: chaos_penalty_shot}\n"
+            "  - {kind: penalty_shot, skater: sully, rolls: [10, 4], goal: true}\n"
+            + stray + "  - {kind: recovery}\n")
+    code, probs, final = check(GAME, write(tmp_path, text))
+    assert code == 1 and not [p for p in probs if p["rule"] == "CHECK-INTERNAL"], probs
+    assert ("BOI-ROUND-1", line_of(text, stray, text.index("penalty_shot,"))) in {(p["rule"], p["line"]) for p in probs}

@@ -49,7 +49,7 @@ class Slips:
         self.mute = False  # the event is applied as recorded, not judged again
         self.silent = False  # the event is not played and states nothing checked
         self.ok: tuple[str, ...] = ()  # action kinds of this event judged here already
-        self.stray: tuple[str, int | None] | None = None  # the phase to go back to after the event
+        self.stray: tuple[str, int | None, list[int]] | None = None  # the phase to go back to after the event
         self.taken_back = False
         self.fo_done = False  # this round had its Face-Off
         self.chaos_named = False  # this round's missing Chaos roll is named
@@ -118,13 +118,16 @@ class Slips:
                         "event) before the Mid-Game goes on")]
 
     def away(self, st: BoiState) -> None:
-        """The event is applied outside the round's order: the round stays where it was."""
-        self.stray = (st.phase, st.active)
+        """The event is applied outside the round's order: the round stays where it was (its
+        phase, who acts, and among the penalty shots those still due)."""
+        self.stray = (st.phase, st.active, list(st.penalty_queue))
 
     def after(self, st: BoiState, ev: dict[str, Any], was: str) -> None:
         """After the event: a stray event's round put back; why a Mid-Game ended, kept."""
         if self.stray is not None:
-            st.phase, st.active = self.stray
+            st.phase, st.active, due = self.stray
+            if st.phase == "penalty":   # back among the penalty shots: those still due stay due
+                st.penalty_queue = due
             st.roll, st.pass_info = None, None
             self.stray = None
         elif st.phase == "mid_over" and was != "mid_over":
