@@ -6,8 +6,14 @@ library a game's own tests import (:mod:`cardgen.testing`), run on this project.
 
 from __future__ import annotations
 
+import copy
+import random
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
 from cardgen import testing
 from cardgen.play.playout import as_jsonl, play, random_agent
+from cardgen.play.replay import GameRules, StateReferee
 from cardgen.testing import (
     GAMES,
     MAX_STEPS,
@@ -25,5 +31,30 @@ from tests.conftest import ROOT
 
 testing.use(ROOT)
 
-__all__ = ["testing", "GAMES", "as_jsonl", "play", "random_agent", "MAX_STEPS", "assert_api_sound", "assert_mutation_caught", "assert_random_games_replay", "game",
-           "legal_action_keys", "new_state", "package", "random_game", "replay_text"]
+__all__ = ["testing", "GAMES", "as_jsonl", "play", "random_agent", "MAX_STEPS", "assert_api_sound",
+           "assert_mutation_caught", "assert_random_games_replay", "assert_random_games_replay_clean", "game",
+           "legal_action_keys", "mutated_games", "new_state", "package", "random_game", "replay_text"]
+
+
+Mutation = Callable[[list[dict], random.Random], "int | None"]
+
+
+def mutated_games(slug: str, seeds: Iterable[int],
+                  mutate: Mutation) -> Iterator[tuple[int, Any, list[dict], int]]:
+    """Each seed's random game with one event mutated: (seed, the played state, the mutated
+    events, the mutated event's index). A seed whose game offers the mutation nothing is skipped."""
+    for seed in seeds:
+        state = random_game(slug, seed)
+        events = copy.deepcopy(state.log_events())
+        i = mutate(events, random.Random(seed * 7919 + 1))
+        if i is not None:
+            yield seed, state, events, i
+
+
+def assert_random_games_replay_clean(slug: str, seeds: Iterable[int], rules: Callable[[], GameRules]) -> None:
+    """Each seed's random game replays over the game's contract with no rejection, to its result."""
+    for seed in seeds:
+        state = random_game(slug, seed)
+        ref = StateReferee(rules(), state.log_header())
+        assert ref.replay(state.log_events()) == [], seed
+        assert ref.state.result() == state.result()

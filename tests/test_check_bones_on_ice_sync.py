@@ -201,4 +201,5 @@ def test_a_shot_between_two_penalty_shots_leaves_the_second_one_due(tmp_path):
             + stray + "  - {kind: recovery}\n")
     code, probs, final = check(GAME, write(tmp_path, text))
     assert code == 1 and not [p for p in probs if p["rule"] == "CHECK-INTERNAL"], probs
-    assert ("BOI-ROUND-1", line_of(text, stray, text.index("penalty_shot,"))) in {(p["rule"], p["line"]) for p in probs}
+    named = {(p["rule"], p["line"]) for p in probs}
+    assert ("BOI-ROUND-1", line_of(text, stray, text.index("penalty_shot,"))) in named

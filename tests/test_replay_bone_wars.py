@@ -6,9 +6,7 @@ random game is reported at its line."""
 
 from __future__ import annotations
 
-import copy
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -65,12 +63,7 @@ def test_random_games_replay_through_the_contract(tmp_path):
 @pytest.mark.parametrize("mutate", [mut_die, mut_stats, mut_damage], ids=lambda f: f.__name__)
 def test_a_mutated_event_is_reported_at_its_line(tmp_path, mutate):
     mutated = 0
-    for seed in range(8):
-        state = playkit.random_game(GAME, seed)
-        events = copy.deepcopy(state.log_events())
-        i = mutate(events, random.Random(seed * 7919 + 1))
-        if i is None:
-            continue
+    for seed, state, events, i in playkit.mutated_games(GAME, range(8), mutate):
         path = tmp_path / "mutated.jsonl"
         path.write_text("\n".join(json.dumps(x) for x in [state.log_header(), *events]) + "\n", encoding="utf-8")
         problems, _ = _check(path)

@@ -5,9 +5,7 @@ before it is played, and the state is left as it was by the trial (issue 29)."""
 
 from __future__ import annotations
 
-import copy
 import json
-import random
 from types import SimpleNamespace
 
 import pytest
@@ -51,11 +49,7 @@ def test_legal_example_logs_replay_with_no_rejection(name):
 
 
 def test_random_games_replay_with_no_rejection():
-    for seed in SEEDS:
-        state = playkit.random_game(GAME, seed)
-        ref = StateReferee(_rules(), state.log_header())
-        assert ref.replay(state.log_events()) == [], seed
-        assert ref.state.result() == state.result()
+    playkit.assert_random_games_replay_clean(GAME, SEEDS, _rules)
 
 
 CMB = {f"BDB-CMB-{n}" for n in range(1, 7)}
@@ -67,12 +61,7 @@ def test_one_mutated_event_is_rejected_there_with_its_rule(mutate, rules):
     """At the event; a move's die is judged when its answer comes (the old checker's rule too),
     and then named at the move's own place (``at``)."""
     done = 0
-    for seed in SEEDS:
-        state = playkit.random_game(GAME, seed)
-        events = copy.deepcopy(state.log_events())
-        i = mutate(events, random.Random(seed * 7919 + 1))
-        if i is None:
-            continue
+    for seed, state, events, i in playkit.mutated_games(GAME, SEEDS, mutate):
         ref = StateReferee(_rules(), state.log_header())
         for k, ev in enumerate(events):
             if ref.event(k, ev) or k >= i and events[i]["kind"] not in ("attack", "counterattack"):

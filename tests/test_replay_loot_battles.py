@@ -5,7 +5,6 @@ at that event with the rule `cardgen check` names for it (issue 29, first step).
 from __future__ import annotations
 
 import copy
-import random
 
 import pytest
 
@@ -45,11 +44,7 @@ def test_legal_example_logs_replay_with_no_rejection(name):
 
 
 def test_random_games_replay_with_no_rejection():
-    for seed in SEEDS:
-        state = playkit.random_game(GAME, seed)
-        ref = StateReferee(_rules(), state.log_header())
-        assert ref.replay(state.log_events()) == [], seed
-        assert ref.state.result() == state.result()
+    playkit.assert_random_games_replay_clean(GAME, SEEDS, _rules)
 
 
 @pytest.mark.parametrize("mutate,rules", [(_impossible_die, {"LB-ATK-2"}), (_out_of_turn, {"LB-RND-1", "LB-ATK-1", "LB-DMG-1"}),
@@ -57,12 +52,7 @@ def test_random_games_replay_with_no_rejection():
                                           (_wrong_hp, {"LB-DMG-1"})])
 def test_one_mutated_event_is_rejected_there_with_its_rule(mutate, rules):
     done = 0
-    for seed in SEEDS:
-        state = playkit.random_game(GAME, seed)
-        events = copy.deepcopy(state.log_events())
-        i = mutate(events, random.Random(seed * 7919 + 1))
-        if i is None:
-            continue
+    for seed, state, events, i in playkit.mutated_games(GAME, SEEDS, mutate):
         ref = StateReferee(_rules(), state.log_header())
         try:
             for k, ev in enumerate(events[: i + 1]):
