@@ -120,23 +120,17 @@ def _answer(obs, legal, me, mean, sides, w_deal, w_take, stat) -> Action:
 
 def evaluate(game: Game) -> Evaluate:
     """Search's value of a game not yet over (``GamePackage.evaluate``): each player's chance to
-    win from their K.O.s towards ``kos_to_win`` — worth more as the Main Decks run down, since a
-    deck that runs out ends the game on the K.O.s (``simulate.search.late``) —, the share of the
-    table's Dinosaur HP that is theirs, and the Main Deck they have left (with the K.O.s level,
-    the first deck out loses: ``simulate.search.deck``); read from ``result()``, weighted by
-    ``simulate.search``."""
+    win from their K.O.s towards ``kos_to_win`` and the share of the table's Dinosaur HP that is
+    theirs — read from ``result()`` — weighted by ``simulate.search``."""
     p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
-    need, size = p.int("kos_to_win"), p.int("deck_size")
+    need = p.int("kos_to_win")
     w_hp, sharp = p.number("simulate.search.hp"), p.number("simulate.search.sharpness")
-    late, w_deck = p.number("simulate.search.late", 0.0), p.number("simulate.search.deck", 0.0)
 
     def value(state: GameState) -> list[float]:
         players = state.result()["players"]
         hp = {k: sum(max(0, int(v)) for v in players[k]["hp"].values()) for k in state.players}
         total = sum(hp.values()) or 1
-        spent = 1 - min(int(players[k]["deck"]) for k in state.players) / size
-        return shares([players[k]["kos"] / need * (1 + late * spent) + w_hp * hp[k] / total
-                       + w_deck * int(players[k]["deck"]) / size for k in state.players], sharp)
+        return shares([players[k]["kos"] / need + w_hp * hp[k] / total for k in state.players], sharp)
     return value
 
 
