@@ -131,9 +131,10 @@ def _duel(slug: str, games: int, playouts: int, other: str) -> float:
 
 
 def test_bone_wars_search_beats_greedy() -> None:
-    """Two-player Bone Wars, both seat orders: mcts:40 with the game's hooks wins most games
-    against greedy (8 of 8 here; mcts:20 only half)."""
-    assert _duel("bone_wars", 6, 40, "greedy") > 0.5
+    """Two-player Bone Wars, both seat orders: mcts:40 with the game's hooks wins at least 12 of
+    16 games against greedy. It wins 15 here (81 of 100 paired games in bench/duel.py); a search
+    no better than greedy would reach 12 in under 4 % of runs, so passing says "stronger"."""
+    assert _duel("bone_wars", 16, 40, "greedy") >= 0.75
 
 
 def test_loot_battles_search_led_party_wins_more() -> None:
