@@ -63,7 +63,8 @@ class Rolls(GameState):
 
     def clone(self) -> Rolls:
         c = Rolls()
-        c.history, c.rolls, c.score, c.rolled = list(self.history), list(self.rolls), list(self.score), self.rolled
+        c.history, c.rolls, c.score = list(self.history), list(self.rolls), list(self.score)
+        c.rolled = self.rolled
         return c
 
 
