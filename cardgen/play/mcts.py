@@ -8,9 +8,10 @@ over the actions legal in that copy (counting how often each was *available*, as
 does), samples chance nodes by their probabilities, adds one node, plays the rest at random,
 and backs up ``state.returns()``: each node scores the return of the player who chose it.
 
-Budgets: ``mcts:500`` is 500 playouts a move (reproducible: the agent draws from the game's
-seeded generator); ``mcts:2s`` is two seconds a move (not reproducible: how many playouts fit
-depends on the machine).
+Budgets: ``mcts:500`` is 500 playouts a move (reproducible: the agent draws from a generator
+of its own, seeded from the game's and its seat — ``search.own_stream`` — so its playouts leave
+the game's dice alone); ``mcts:2s`` is two seconds a move (not reproducible: how many playouts
+fit depends on the machine).
 """
 
 from __future__ import annotations
