@@ -4,7 +4,8 @@
 Game ``i`` plays setup ``(i // 2) mod setups`` with seed ``1000 + i // 2``; A takes seat 1 in
 even games and seat 2 in odd ones, so each seed is played in both seat orders. Prints A's
 score (a draw or an unfinished game counts ½) with its 95 % Wilson interval, the seconds a
-move each agent took, and the games in order (W/L/d for A).
+move each agent took, and the games in order (W/L/d for A). Each agent draws from its own
+generator, so every pair of agents meets the same dice on the same seeds (see :func:`duel`).
 
     .venv/bin/python bench/duel.py bones_on_ice mcts:40 greedy --games 20
 """
@@ -50,6 +51,33 @@ def two_player(setup: dict[str, Any]) -> bool:
     return "players" not in setup or len(setup["players"]) == 2
 
 
+def duel(slug: str, a_name: str, b_name: str, games: int) -> tuple[list[float], Timed, Timed]:
+    """A's score in each game (1, ½, 0) and the two timed agents. Both are wrapped as search
+    agents, so each draws from its own generator (``search.own_stream``) and game ``i``'s dice
+    are the seed's whatever the agents draw: the same seeds are the same luck, as far as the
+    moves allow (a different move can still change which die is rolled for what)."""
+    testing.use(ROOT)
+    pkg, game = testing.package(slug), testing.game(slug)
+    setups = [s for s in pkg.setups(game, random.Random(0)) if two_player(s)]
+    a, b = Timed(make_agent(pkg, game, a_name)), Timed(make_agent(pkg, game, b_name))
+    scores: list[float] = []
+    for i in range(games):
+        state = pkg.new_state(game, setups[(i // 2) % len(setups)])
+        me = i % 2
+        seats: list[Any] = [a, b] if me == 0 else [b, a]
+        played = play(state, seats, random.Random(1000 + i // 2), 20_000, pkg.determinize)
+        scores.append(float(state.returns()[me]) if played.finished else 0.5)
+    return scores, a, b
+
+
+def line(slug: str, a_name: str, b_name: str, scores: list[float], a: Timed, b: Timed) -> str:
+    won, n = sum(scores), len(scores)
+    lo, hi = wilson(won, n)
+    games = "".join("W" if s == 1 else "L" if s == 0 else "d" for s in scores)
+    return (f"{slug} {a_name} vs {b_name}: {won:g}/{n} = {won / n:.0%} [{lo:.0%}–{hi:.0%}]  s/move "
+            f"{a.seconds / max(1, a.moves):.4f} / {b.seconds / max(1, b.moves):.4f}  {games}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game")
@@ -57,22 +85,7 @@ def main() -> None:
     ap.add_argument("b")
     ap.add_argument("--games", type=int, default=20)
     o = ap.parse_args()
-    testing.use(ROOT)
-    pkg, game = testing.package(o.game), testing.game(o.game)
-    setups = [s for s in pkg.setups(game, random.Random(0)) if two_player(s)]
-    a, b = Timed(make_agent(pkg, game, o.a)), Timed(make_agent(pkg, game, o.b))
-    scores: list[float] = []
-    for i in range(o.games):
-        state = pkg.new_state(game, setups[(i // 2) % len(setups)])
-        me = i % 2
-        seats: list[Any] = [a, b] if me == 0 else [b, a]
-        played = play(state, seats, random.Random(1000 + i // 2), 20_000, pkg.determinize)
-        scores.append(float(state.returns()[me]) if played.finished else 0.5)
-    won, n = sum(scores), len(scores)
-    lo, hi = wilson(won, n)
-    games = "".join("W" if s == 1 else "L" if s == 0 else "d" for s in scores)
-    print(f"{o.game} {o.a} vs {o.b}: {won:g}/{n} = {won / n:.0%} [{lo:.0%}–{hi:.0%}]  s/move "
-          f"{a.seconds / max(1, a.moves):.4f} / {b.seconds / max(1, b.moves):.4f}  {games}")
+    print(line(o.game, o.a, o.b, *duel(o.game, o.a, o.b, o.games)))
 
 
 if __name__ == "__main__":

@@ -131,24 +131,26 @@ def _duel(slug: str, games: int, playouts: int, other: str) -> float:
 
 
 def test_bone_wars_search_beats_greedy() -> None:
-    """Two-player Bone Wars, both seat orders: mcts:40 with the game's hooks wins most games
-    against greedy (8 of 8 here; mcts:20 only half)."""
-    assert _duel("bone_wars", 6, 40, "greedy") > 0.5
+    """Two-player Bone Wars, both seat orders: mcts:40 with the game's hooks wins at least 12 of
+    16 games against greedy. It wins 15 here (81 of 100 paired games in bench/duel.py); a search
+    no better than greedy would reach 12 in under 4 % of runs, so passing says "stronger"."""
+    assert _duel("bone_wars", 16, 40, "greedy") >= 0.75
 
 
 def test_loot_battles_search_led_party_wins_more() -> None:
     """Co-operative: a party of search agents wins more games than the same tables played at
-    random (seeded alike)."""
+    random (seeded alike: the search draws from its own generator, so both parties meet the same
+    dice until their moves part)."""
     pkg, game = playkit.package("loot_battles"), playkit.game("loot_battles")
     setups = [s for s in pkg.setups(game, random.Random(0)) if len(s["players"]) == 2]
     wins = {"random": 0.0, "mcts": 0.0}
-    for i in range(12):
+    for i in range(30):
         for name in wins:
             state = pkg.new_state(game, setups[i % len(setups)])
             agent = playkit.random_agent if name == "random" else for_game(pkg, game, Budget(playouts=20))
             playkit.play(state, agent, random.Random(i), 50_000, pkg.determinize)
             wins[name] += state.returns()[0]
-    assert wins["mcts"] >= wins["random"] + 2, wins          # measured: 2 of 12 against 0 of 12
+    assert wins["mcts"] >= wins["random"] + 2, wins          # measured: 2 of 30 against 0 (5 of 60 against 0)
 
 
 def test_loot_battles_hides_nothing() -> None:

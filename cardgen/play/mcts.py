@@ -8,9 +8,10 @@ over the actions legal in that copy (counting how often each was *available*, as
 does), samples chance nodes by their probabilities, adds one node, plays the rest at random,
 and backs up ``state.returns()``: each node scores the return of the player who chose it.
 
-Budgets: ``mcts:500`` is 500 playouts a move (reproducible: the agent draws from the game's
-seeded generator); ``mcts:2s`` is two seconds a move (not reproducible: how many playouts fit
-depends on the machine).
+Budgets: ``mcts:500`` is 500 playouts a move (reproducible: the agent draws from a generator
+of its own, seeded from the game's and its seat — ``search.own_stream`` — so its playouts leave
+the game's dice alone); ``mcts:2s`` is two seconds a move (not reproducible: how many playouts
+fit depends on the machine).
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ CUTOFF = 40
 #: how far a scored (unfinished) playout's value may lie from an even share: 1 would let a
 #: position the hook likes look as good as a game won
 TRUST = 0.8
+#: with the game's ``prior``, the root keeps the prior's move unless the most-tried move's mean
+#: return beats it by more than this many standard errors of their difference (0: the most-tried
+#: move, whatever the evidence)
+KEEP = 0.0
 
 _BUDGET = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<unit>s|ms)?")
 
@@ -75,7 +80,7 @@ def parse_budget(text: str) -> Budget:
 
 
 class Node:
-    __slots__ = ("children", "visits", "avail", "total", "hint")
+    __slots__ = ("children", "visits", "avail", "total", "square", "hint")
 
     def __init__(self) -> None:
         self.children: dict[Action, Node] = {}
@@ -83,6 +88,14 @@ class Node:
         self.visits = 0
         self.avail = 1
         self.total = 0.0
+        self.square = 0.0                     # Σ return², for the spread of its mean
+
+    def mean_and_var(self) -> tuple[float, float]:
+        """The mean return and the variance of that mean (0 visits: 0 and infinity)."""
+        if self.visits == 0:
+            return 0.0, math.inf
+        m = self.total / self.visits
+        return m, max(0.0, self.square / self.visits - m * m) / self.visits
 
 
 def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP,
@@ -121,8 +134,9 @@ class MCTS(SearchAgent):
 
     def __init__(self, budget: Budget, explore: float = EXPLORE, cap: int = ROLLOUT_CAP,
                  evaluate: Evaluate | None = None, cutoff: int = CUTOFF, policy: Agent | None = None,
-                 prior: Agent | None = None, bias: float = 1.0):
+                 prior: Agent | None = None, bias: float = 1.0, keep: float | None = None):
         self.budget, self.explore = budget, explore
+        self.keep = KEEP if keep is None else keep
         self.evaluate, self.policy, self.prior, self.bias = evaluate, policy, prior, bias
         self.cap = cap if evaluate is None else min(cap, cutoff)
         self.playouts = 0             # playouts made so far (for speed figures)
@@ -143,7 +157,18 @@ class MCTS(SearchAgent):
         order = {a: i for i, a in enumerate(legal)}
         best = max((a for a in root.children if a in order),
                    key=lambda a: (root.children[a].visits, root.children[a].total, -order[a]), default=None)
-        return best if best is not None else legal[0]
+        if best is None:
+            return legal[0]
+        return self._keep(root, best)
+
+    def _keep(self, root: Node, best: Action) -> Action:
+        """``best``, or the prior's move when the evidence against it is under ``keep`` standard
+        errors (a search of few playouts in a game of dice otherwise trades a sound move for noise)."""
+        hint = root.hint
+        if self.keep <= 0 or hint is None or hint == best or hint not in root.children:
+            return best
+        (mb, vb), (mh, vh) = root.children[best].mean_and_var(), root.children[hint].mean_and_var()
+        return best if mb - mh > self.keep * math.sqrt(vb + vh) else hint
 
     def _select(self, node: Node, legal: list[Action]) -> Action:
         best, best_v = legal[0], -math.inf
@@ -204,6 +229,7 @@ class MCTS(SearchAgent):
             n.visits += 1
             if who >= 0:
                 n.total += returns[who]
+                n.square += returns[who] ** 2
 
 
 def for_game(package: GamePackage, game: Any, budget: Budget) -> MCTS:

@@ -11,7 +11,7 @@ from cardgen.core.record import record
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import pick
 from cardgen.play.package import Player
-from cardgen.play.search import Determinize, SearchAgent, View
+from cardgen.play.search import Determinize, SearchAgent, View, own_stream
 
 
 def random_agent(observation: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
@@ -67,8 +67,12 @@ def play(state: GameState, agents: list[Player] | Player, rng: random.Random, ma
          determinize: Determinize | None = None, on_choice: Callable[[int], None] | None = None) -> Played:
     """Play ``state`` on (in place) until it ends or ``max_steps`` actions were applied.
     ``determinize`` is the game's hook (for search agents); ``on_choice(player)`` is called
-    before each player's choice is applied."""
+    before each player's choice is applied. Chance and plain agents draw from ``rng``; a search
+    agent from a generator of its own per seat (:func:`~.search.own_stream`), so its playouts
+    leave the game's dice as they are."""
     steps = 0
+    seated = agents if isinstance(agents, list) else [agents] * len(state.players)
+    streams = [own_stream(rng, p) if isinstance(a, SearchAgent) else rng for p, a in enumerate(seated)]
     while steps < max_steps:
         who = state.current_player()
         if who == TERMINAL:
@@ -82,8 +86,7 @@ def play(state: GameState, agents: list[Player] | Player, rng: random.Random, ma
             legal = state.legal_actions()
             if not legal:
                 raise NoLegalAction(f"{state.players[who]} has no legal action after {steps} steps")
-            agent = agents[who] if isinstance(agents, list) else agents
-            action = decide(agent, state, who, legal, rng, determinize)
+            action = decide(seated[who], state, who, legal, streams[who], determinize)
             if on_choice is not None:
                 on_choice(who)
             state.apply_action(action)

@@ -10,6 +10,7 @@ what :meth:`View.sample` gives it, never on the state itself.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from abc import ABC, abstractmethod
@@ -57,6 +58,14 @@ class SearchAgent(ABC):
     @abstractmethod
     def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         """One of ``legal``, decided on ``view`` alone."""
+
+
+def own_stream(rng: random.Random, seat: int) -> random.Random:
+    """A generator of its own for the search agent at ``seat``, seeded from ``rng``'s state
+    (read, never drawn from): the game's dice then do not depend on how much the search draws,
+    so two agents compared on the same seeds face the same dice as far as their moves allow."""
+    digest = hashlib.blake2b(repr((rng.getstate(), seat)).encode(), digest_size=8).digest()
+    return random.Random(int.from_bytes(digest, "big"))
 
 
 def shares(strength: Sequence[float], sharpness: float) -> list[float]:
