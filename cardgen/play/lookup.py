@@ -87,6 +87,11 @@ class Names(Generic[T]):
                        hint_for(s, [n for n, k in self.spelled.items() if k in self.by_key]) or (f"known: {', '.join(list(self.by_key)[:12])}"
                                                     if self.by_key else f"there is no {self.what} yet"))
 
+    def knows(self, name: object) -> bool:
+        """Whether ``name`` names anything (one thing, or several: :meth:`find` says which)."""
+        s = str(name).strip()
+        return s in self.by_key or bool(self.by_low.get(s.lower()))
+
     def get(self, name: object) -> T | None:
         try:
             return self.find(name)

@@ -12,7 +12,7 @@ from cardgen.content.model import Card, Game
 from cardgen.content.playlog import LogError
 from cardgen.core.problems import did_you_mean
 from cardgen.games.bones_on_ice.rules import Rules, RulesError
-from cardgen.games.bones_on_ice.state import BoiState, Setup
+from cardgen.games.bones_on_ice.state import BoiState, Roster, Setup
 from cardgen.play.lookup import NotFound
 
 Slip = tuple[str, str, str | None]
@@ -47,26 +47,20 @@ def new_state(game: Game, header: Mapping[str, Any]) -> BoiState:
 
 def _named(game: Game, entry: Mapping[str, Any], key: str) -> None:
     """A header team whose team or skaters name no card: ``LOG-FIELD`` at its entry."""
-    r = Rules.read(game)
-    skaters = r.by_type.get("skater", [])
-    spirits = {str(c.get("team")): c for c in r.by_type.get("spirit", [])}
-    keys = sorted({str(c.get("team")) for c in skaters} | set(spirits))
-    want = str(entry.get("team")).strip().lower()
-    if not any(
-        want in (k.lower(), str(spirits[k].get("team_name")).lower() if k in spirits else k.lower())
-        for k in keys
-    ):
+    ro = Roster.of(Rules.read(game))
+    if not ro.teams.knows(entry.get("team")):
+        keys = ro.teams.keys()
         raise _at(
             LogError("LOG-FIELD", f"'team' names no team of the cards: {entry.get('team')!r}", None,
-                     did_you_mean(want, keys) or f"teams: {', '.join(keys)}"),
+                     did_you_mean(str(entry.get("team")).strip().lower(), keys) or f"teams: {', '.join(keys)}"),
             key,
         )
-    ids = [c.id.lower() for c in skaters] + [c.id.lower().removeprefix(f"{c.get('team')}_") for c in skaters]
+    ids = [c.id.lower() for c in ro.skaters] + [c.id.lower().removeprefix(f"{c.get('team')}_") for c in ro.skaters]
     for n in entry.get("skaters") or []:
-        s = str(n).strip().lower()
-        if s not in ids and all(s != c.name.lower() for c in skaters):
+        if not ro.cards.knows(n):
             raise _at(
-                LogError("LOG-FIELD", f"'skaters' names no skater card: {n!r}", None, did_you_mean(s, ids)),
+                LogError("LOG-FIELD", f"'skaters' names no skater card: {n!r}", None,
+                         did_you_mean(str(n).strip().lower(), ids)),
                 key,
             )
 
@@ -135,35 +129,12 @@ def playable(r: Rules, header: Mapping[str, Any]) -> bool:
 
 def _line_up(r: Rules, entry: Mapping[str, Any]) -> tuple[str | None, list[Card]]:
     """A header team's key and skater cards (None: a name new_state reports)."""
-    skaters = r.by_type.get("skater", [])
-    spirits = {str(c.get("team")): c for c in r.by_type.get("spirit", [])}
-    keys = sorted({str(c.get("team")) for c in skaters} | set(spirits))
-    want = str(entry.get("team")).strip().lower()
-    key = next(
-        (
-            k
-            for k in keys
-            if want in (k.lower(), str(spirits[k].get("team_name")).lower() if k in spirits else k.lower())
-        ),
-        None,
-    )
+    ro = Roster.of(r)
+    key = ro.teams.get(entry.get("team"))
     if key is None:
         return None, []
     names = entry.get("skaters")
-    if names is None:
-        return key, [c for c in skaters if str(c.get("team")) == key]
-    cards = []
-    for n in names:
-        s = str(n).strip().lower()
-        c = next(
-            (
-                c
-                for c in skaters
-                if s in (c.id.lower(), c.name.lower(), c.id.lower().removeprefix(f"{c.get('team')}_"))
-            ),
-            None,
-        )
-        if c is None:
-            return None, []
-        cards.append(c)
-    return key, cards
+    cards = [ro.cards.get(n) for n in names] if names is not None else ro.team_cards(key)
+    if None in cards:
+        return None, []
+    return key, [c for c in cards if c is not None]

@@ -46,6 +46,31 @@ class Piece:
     aliases: tuple[str, ...] = ()   # the card's name, its id without the team prefix
 
 
+@record(frozen=True)
+class Roster:
+    """The teams and skater cards a log header may name: a team by its key or team name, a
+    skater by its id, its name, or its id without the team prefix."""
+
+    skaters: tuple[Card, ...]
+    spirits: dict[str, Card]
+    teams: Names[str]
+    cards: Names[Card]
+
+    @classmethod
+    def of(cls, r: Rules) -> Roster:
+        skaters = tuple(r.by_type.get("skater", []))
+        spirits = {str(c.get("team")): c for c in r.by_type.get("spirit", [])}
+        keys = sorted({str(c.get("team")) for c in skaters} | set(spirits))
+        return cls(skaters, spirits,
+                   Names("team", ((k, k) for k in keys),
+                         lambda k: (str(spirits[k].get("team_name")),) if k in spirits else ()),
+                   Names("skater card", ((c.id, c) for c in skaters),
+                         lambda c: (c.name, c.id.removeprefix(f"{c.get('team')}_"))))
+
+    def team_cards(self, key: str) -> list[Card]:
+        return [c for c in self.skaters if str(c.get("team")) == key]
+
+
 _SETUPS: list[tuple[Game, dict[str, Setup]]] = []   # the last game's setups (see Setup.cached)
 
 
@@ -84,20 +109,15 @@ class Setup:
         its four skater cards or the ``skaters`` it names (an id, a name, an id without the
         team prefix). A name that matches nothing raises :class:`~cardgen.play.lookup.NotFound`."""
         r = Rules.read(game)
-        skaters = r.by_type.get("skater", [])
-        spirits = {str(c.get("team")): c for c in r.by_type.get("spirit", [])}
-        team_keys = sorted({str(c.get("team")) for c in skaters} | set(spirits))
-        teams = Names("team", ((k, k) for k in team_keys),
-                      lambda k: (str(spirits[k].get("team_name")),) if k in spirits else ())
-        cards = Names("skater card", ((c.id, c) for c in skaters),
-                      lambda c: (c.name, c.id.removeprefix(f"{c.get('team')}_")))
+        ro = Roster.of(r)
+        spirits = ro.spirits
         keys, names, pieces = [], [], []
         for i, entry in enumerate(header.get("teams") or []):
-            key = teams.find(entry["team"] if isinstance(entry, dict) else entry)
+            key = ro.teams.find(entry["team"] if isinstance(entry, dict) else entry)
             keys.append(key)
             names.append(str(spirits[key].get("team_name")) if key in spirits else key)
             chosen = entry.get("skaters") if isinstance(entry, dict) else None
-            line_up = [cards.find(n) for n in chosen] if chosen else [c for c in skaters if str(c.get("team")) == key]
+            line_up = [ro.cards.find(n) for n in chosen] if chosen else ro.team_cards(key)
             for c in line_up:
                 pieces.append(Piece(c.id, i, str(c.get("role")),
                                     {s: die_sides(c.get(s)) for s in ("reflexes", "marksmanship")},
