@@ -17,9 +17,9 @@ from typing import Any
 from cardgen.content.model import Game
 from cardgen.content.playlog import Event
 from cardgen.core.problems import Loc
-from cardgen.games.boss_fight.engine import Engine
 from cardgen.games.boss_fight.game_state import BossFightState, blank
 from cardgen.games.boss_fight.slips import Slip, Slips
+from cardgen.games.boss_fight.table import Table
 from cardgen.play.api import Action, GameState
 from cardgen.play.params import Params
 from cardgen.play.replay import Finding, Findings, GameInfo
@@ -59,7 +59,7 @@ class BossRules:
     def _set_up(self, header: Mapping[str, Any]) -> BossFightState:
         if self.state is None:
             locs = dict(getattr(self.ctx, "header_locs", {}) or {})
-            table = Engine(self.game, dict(header), locs, Slips(True, getattr(self.ctx, "ref", None)))
+            table = Table(self.game, dict(header), locs, Slips(True, getattr(self.ctx, "ref", None)))
             table.start()
             self.state = BossFightState(self.game, {"game": self.game.slug, **header}, table)
         return self.state
