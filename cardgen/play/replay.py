@@ -20,7 +20,10 @@ from — for an action that is legal though not listed. ``why_not`` and ``claims
 several broken rules, each a :class:`Finding` with the event's field it is about and a hint (or
 a tuple: (rule, message) or (rule, message, field)); ``why_not_all`` names every rule an action
 breaks; ``every_slip = True`` makes each distinct slip of one event its own problem (every
-action checked, and the stated consequences after a rejection too).
+action checked, and the stated consequences after a rejection too). A game whose state judges a
+log's event while it plays it (its ``claims`` name what the event broke) says
+``plays_as_recorded = True``: its events are played as recorded, never looked up among the legal
+actions first.
 
 :func:`replay_actions` is the cheap form a simulation uses: a game's own actions replayed on a
 fresh state, each of which must be legal at its point (a game the rules do not accept is an
@@ -183,9 +186,10 @@ class StateReferee:
         accepts = getattr(rules, "accepts", None)
         every_slip = getattr(rules, "every_slip", False)
         why_all = getattr(rules, "why_not_all", None)
+        as_recorded = getattr(rules, "plays_as_recorded", False)
         broke = False
         for a in actions:
-            if (every_slip or not found) and not allowed_at(self.state, a) \
+            if (every_slip or not found) and not as_recorded and not allowed_at(self.state, a) \
                     and not (accepts is not None and accepts(self.state, a)):
                 named = findings(why_all(self.state, a) if why_all is not None else None) \
                     or findings(rules.why_not(self.state, a)) or [Finding(*_plain_why(self.state, a))]

@@ -12,7 +12,7 @@ plain default here):
 
 - ``bind(engine)``: the checker replaying this log (its ``header_locs``, ``events`` and referee's
   ``trace``), before any other hook: a contract whose rules write the trace as they apply;
-- ``setup_problems(game, header) -> [(rule, message, header key or None[, hint])]``: the setup facts a
+- ``setup_problems(game, header) -> [(rule, message, header key, Loc or None[, hint])]``: the setup facts a
   header gets wrong that still let the game be played (e.g. a starting player who should not
   start); a header the game cannot be set up from at all raises ``LogError`` from ``new_state``;
 - ``playable(game, header) -> bool``: False when the header's setup problems leave no table to
@@ -41,6 +41,7 @@ from typing import Any, ClassVar
 from cardgen.content.model import Game
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.options import Opt
+from cardgen.core.problems import Loc
 from cardgen.play.api import GameState
 from cardgen.play.referee import BaseEngine
 from cardgen.play.replay import GameRules, StateReferee
@@ -68,7 +69,8 @@ class StateEngine(BaseEngine):
             bind(self)
         hook = getattr(self.rules, "setup_problems", None)
         for rule, message, key, *hint in (hook(self.game, self.header) if hook else ()):
-            at = (self.header_locs.get(key) or self.header_locs.get(key.partition("[")[0])) if key else None
+            at: Loc | None = key if isinstance(key, Loc) else (    # a place of its own (a build file's line)
+                (self.header_locs.get(key) or self.header_locs.get(key.partition("[")[0])) if key else None)
             self.ref.violation(rule, message, at or self.header_locs.get("game"), hint[0] if hint else None)
         playable = getattr(self.rules, "playable", None)
         if playable is not None and not playable(self.game, self.header):

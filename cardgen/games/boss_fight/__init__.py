@@ -6,13 +6,15 @@ the playtest rules engine, as the hooks of ``cardgen.gamehooks``.
 - :mod:`.figures`: the figures computed for a build (``check_file``);
 - :mod:`.content`: content checks of the cards (``check_game``);
 - :mod:`.sheets`: the Card List and presets PDFs (``printables``);
-- :mod:`.events`: the playtest log's header and event kinds;
+- :mod:`.vocab`: the playtest log's header and event kinds;
 - :mod:`.state`: piles and fighters as the game goes;
-- :mod:`.engine` with :mod:`.rules_setup`, :mod:`.rules_rounds`, :mod:`.rules_cards`,
-  :mod:`.rules_move`, :mod:`.rules_combat`, :mod:`.view`: the playtest rules engine (``Engine``);
+- :mod:`.table` with :mod:`.rules_setup`, :mod:`.rules_rounds`, :mod:`.rules_cards`,
+  :mod:`.rules_move`, :mod:`.rules_combat`, :mod:`.view` (on :mod:`.table_base`): the table and
+  its rules, which name each rule an event breaks to :mod:`.slips`;
 - :mod:`.placement`: the maps' start check (the ``placement`` hook of the terrain file);
-- :mod:`.legal` and :mod:`.game_state`: the game-state API over the engine (``new_state``,
-  ``setups``); :mod:`.agents`: the greedy agent; :mod:`.measures`: a finished game's measures.
+- :mod:`.legal` and :mod:`.game_state`: the game-state API over the table (``new_state``,
+  ``setups``); :mod:`.agents`: the greedy agent; :mod:`.measures`: a finished game's measures;
+- :mod:`.contract`: the game on the shared replay: ``cardgen check`` is ``state_engine`` over it.
 
 ``PACKAGE`` is the table the framework reads (:mod:`cardgen.gamehooks`).
 """
@@ -22,21 +24,26 @@ from __future__ import annotations
 from cardgen.games.boss_fight.agents import evaluate, greedy
 from cardgen.games.boss_fight.builds import analyse, boss_footprints, read_boss, read_deck, read_party
 from cardgen.games.boss_fight.content import check_game
+from cardgen.games.boss_fight.contract import BossRules
 from cardgen.games.boss_fight.determinize import determinize
-from cardgen.games.boss_fight.engine import Engine
 from cardgen.games.boss_fight.figures import boss_stats, check_file, summary
 from cardgen.games.boss_fight.game_state import BossFightState, new_state, setups
 from cardgen.games.boss_fight.measures import measures
 from cardgen.games.boss_fight.placement import read_placement
 from cardgen.games.boss_fight.rules_combat import damage_formula
 from cardgen.games.boss_fight.sheets import printables
-from cardgen.games.boss_fight.vocab import BF_EVENTS, BF_HEADER
+from cardgen.games.boss_fight.vocab import BF_EVENTS, BF_HEADER, EXPECT_RULES
 from cardgen.play.package import GamePackage
+from cardgen.play.stateengine import state_engine
 
 __all__ = ["BF_EVENTS", "PACKAGE", "BossFightState", "new_state", "setups", "BF_HEADER", "Engine", "analyse", "boss_footprints", "boss_stats", "check_file",
            "check_game", "damage_formula", "printables", "read_boss", "read_deck", "read_party", "summary"]
 
-PACKAGE = GamePackage(engine=Engine, new_state=new_state, setups=setups, agents={"greedy": greedy},
+#: the checker of ``cardgen check boss_fight``: the shared replay over the contract
+Engine = state_engine("BossFight", BossRules, BF_HEADER, BF_EVENTS, EXPECT_RULES, end_rule="BF-END-1")
+
+PACKAGE = GamePackage(engine=Engine, rules=BossRules, new_state=new_state, setups=setups,
+                      agents={"greedy": greedy},
                       evaluate=evaluate, prior=greedy,
                       measures=measures, check_file=check_file, hidden_information=True, determinize=determinize,
                       check_game=check_game, printables=printables,

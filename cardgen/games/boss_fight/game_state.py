@@ -1,6 +1,6 @@
 """Boss Fight on the game-state API: :class:`BossFightState` (see docs/engines-boss_fight.md).
 
-The state's model *is* the rules engine's (:class:`~.engine.Engine`): an action is a playtest-log
+The state's model *is* the rules engine's (:class:`~.table.Table`): an action is a playtest-log
 event, applied by the same code that referees a recorded log, so the checker is a replay over
 this state by construction. Cards drawn by the state are always named, so the engine's piles are
 the true hands and decks; an observation shows a player only their own characters' hands.
@@ -24,19 +24,19 @@ from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex
 from cardgen.core.options import MISSING
 from cardgen.core.problems import Loc, Problems
-from cardgen.games.boss_fight.engine import Engine
 from cardgen.games.boss_fight.legal import attack_event, player_actions
+from cardgen.games.boss_fight.slips import Halt, Slips
 from cardgen.games.boss_fight.state import Fighter, Pile
+from cardgen.games.boss_fight.table import Table
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_outcomes
-from cardgen.play.referee import Referee
 
-_TEMPLATES: dict[tuple, tuple[Game, Engine]] = {}
+_TEMPLATES: dict[tuple, tuple[Game, Table]] = {}
 _BY_MAP: dict[tuple[int, str], dict[Any, Any]] = {}
 
 
-def _blank(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+def blank(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     """An event's fields with the defaults the log reader gives the ones left out."""
     out = {key: (None if opt.default is MISSING else opt.default) for key, opt in BF_EVENTS[kind].items()}
     out.update(fields)
@@ -51,13 +51,13 @@ def _thaw(v: Any) -> Any:
     return v
 
 
-def _engine(game: Game, setup: Mapping[str, Any]) -> Engine:
+def _engine(game: Game, setup: Mapping[str, Any]) -> Table:
     """A started engine for ``setup`` (builds and map read once per game and setup, then copied)."""
     key = (id(game), str(setup.get("map")), str(setup.get("boss")), str(setup.get("party")))
     hit = _TEMPLATES.get(key)
     if hit is None or hit[0] is not game:
         header = {k: v for k, v in setup.items() if k != "game"}
-        eng = Engine(game, header, {}, Referee(Problems(), {}, False))
+        eng = Table(game, header, {}, Slips())
         eng.pictures = False
         eng.start()
         # sight and the boss's reach depend on the map (and the tokens, part of each key) only:
@@ -67,7 +67,7 @@ def _engine(game: Game, setup: Mapping[str, Any]) -> Engine:
     return _copy_engine(hit[1])
 
 
-def _shared(eng: Engine) -> dict[int, Any]:
+def _shared(eng: Table) -> dict[int, Any]:
     """What engines of one setup share and never change: the game, cards, map and builds (found
     once per setup: every copy shares these very objects)."""
     got = eng.sight_memo.get(("common", id(eng.header)))
@@ -111,7 +111,7 @@ def _copy_fighter(f: Fighter, memo: dict[int, Any]) -> Fighter:
     return twin
 
 
-def _copy_engine(eng: Engine) -> Engine:
+def _copy_engine(eng: Table) -> Table:
     """A copy to play on: what never changes shared (:func:`_shared`), the game as it goes
     copied (a clone is a search agent's hot path: no deep copy of card data)."""
     memo = _shared(eng)
@@ -121,7 +121,7 @@ def _copy_engine(eng: Engine) -> Engine:
     for k, v in eng.__dict__.items():
         if k not in ("fighters", "current", "ref", "_names"):
             d[k] = _copy_value(v, memo)
-    twin.ref = Referee(Problems(), {}, False)
+    twin.ref = Slips()
     twin.fighters = {k: _copy_fighter(f, memo) for k, f in eng.fighters.items()}
     twin.current = twin.fighters[eng.current.key] if eng.current is not None else None
     return twin
@@ -130,16 +130,18 @@ def _copy_engine(eng: Engine) -> Engine:
 class BossFightState(GameState):
     """One position of a Boss Fight game (the engine's state plus the chance steps pending)."""
 
-    def __init__(self, game: Game, setup: Mapping[str, Any]):
+    def __init__(self, game: Game, setup: Mapping[str, Any], table: Table | None = None):
         self.game = game
         self.setup = {k: v for k, v in setup.items()}
-        self.eng = _engine(game, setup)
+        self.eng = _engine(game, setup) if table is None else table
         owners = dict(setup.get("players") or {"boss": [BOSS], "heroes": [f.key for f in self.eng.heroes()]})
         self.players = [str(p) for p in owners]
         self.seat: dict[str, int] = {}
         for i, p in enumerate(self.players):
-            for ch in owners[p]:
+            for ch in owners[p] if isinstance(owners[p], list) else [owners[p]]:
                 self.seat[str(ch)] = i
+        #: a log's event to replay as recorded (set by the contract before it plays the event)
+        self.at: Event | None = None
         self.history: list[Action] = []
         self.events: list[dict[str, Any]] = []
         self.cap = self.eng.p.int("simulate.round_cap")
@@ -148,7 +150,7 @@ class BossFightState(GameState):
     # --- the engine as the state ----------------------------------------------------------
     def _feed(self, kind: str, fields: Mapping[str, Any]) -> None:
         n = len(self.events) + 2
-        ev = Event(n, kind, _blank(kind, {k: _thaw(v) for k, v in fields.items()}), Loc("<play>", n, 1))
+        ev = Event(n, kind, blank(kind, {k: _thaw(v) for k, v in fields.items()}), Loc("<play>", n, 1))
         self.eng.before(ev)
         self.eng.apply(ev)
         self.events.append({"kind": kind, **{k: _thaw(v) for k, v in fields.items()}})
@@ -220,6 +222,14 @@ class BossFightState(GameState):
         return []
 
     def apply_action(self, action: Action) -> None:
+        if self.at is not None:                     # a log's event, played as recorded
+            ev, self.at = self.at, None
+            try:
+                self.eng.before(ev)
+                self.eng.apply(ev)
+            except Halt:                            # --strict: its first broken rule ends the check
+                pass
+            return
         self.history.append(action)
         if action.kind == "round":
             self._feed("round", {"number": action["number"]})
@@ -288,7 +298,7 @@ class BossFightState(GameState):
         return twin
 
 
-def _draw_pool(e: Engine, f: Fighter) -> Counter:
+def _draw_pool(e: Table, f: Fighter) -> Counter:
     """The cards ``f``'s next draw may show, with their counts (the deck; an empty deck is
     first reshuffled from the Discard and Expended piles)."""
     pool = Counter(f.total)

@@ -13,18 +13,18 @@ from typing import Any
 
 from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
-from cardgen.games.boss_fight.engine import Engine
 from cardgen.games.boss_fight.placement import hero_starts
 from cardgen.games.boss_fight.rules_combat import damage_formula
 from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.table import Table
 from cardgen.play.api import Action
 
 
-def _off(e: Engine, h: Hex) -> list[int]:
+def _off(e: Table, h: Hex) -> list[int]:
     return list(hg.to_offset(h, e.map.style))
 
 
-def place_actions(e: Engine, f: Fighter) -> list[Action]:
+def place_actions(e: Table, f: Fighter) -> list[Action]:
     """BF-PLACE-1: the boss on clear tiles of its zone in every facing; a hero on a free clear
     tile of the hero zone, at the placement distance from the boss while such a tile is free."""
     out: list[Action] = []
@@ -50,13 +50,13 @@ def place_actions(e: Engine, f: Fighter) -> list[Action]:
     return out
 
 
-def attack_lines(e: Engine, f: Fighter, atype: str) -> list[tuple[str, dict[str, Any]]]:
+def attack_lines(e: Table, f: Fighter, atype: str) -> list[tuple[str, dict[str, Any]]]:
     """The attacks ``f`` can make of type ``atype`` whose reach the rules say (a range)."""
     return [(w, ln) for w, ln in e._attack_lines(f, atype)
             if ln.get("range") is not None and ln.get("damage") is not None and ln.get("stat") is not None]
 
 
-def can_attack(e: Engine, f: Fighter, t: Fighter, line: dict[str, Any]) -> bool:
+def can_attack(e: Table, f: Fighter, t: Fighter, line: dict[str, Any]) -> bool:
     """BF-LOS-1/2: the target is within range, and in sight (or seen on the attacker's previous
     turn) when the attack needs sight."""
     d = e._dist(f, t)
@@ -65,7 +65,7 @@ def can_attack(e: Engine, f: Fighter, t: Fighter, line: dict[str, Any]) -> bool:
     return not line.get("sight") or e.sees(f, t) or t.key in f.seen_last
 
 
-def hand_cards(e: Engine, f: Fighter) -> list[str]:
+def hand_cards(e: Table, f: Fighter) -> list[str]:
     """The cards ``f`` may hold: those known by name and, while some in hand are unnamed (a log
     that records draws by count), any its deck still has a copy of."""
     cards = set(f.hand.known)
@@ -74,7 +74,7 @@ def hand_cards(e: Engine, f: Fighter) -> list[str]:
     return sorted(cards)
 
 
-def turn_actions(e: Engine, f: Fighter) -> list[Action]:
+def turn_actions(e: Table, f: Fighter) -> list[Action]:
     """BF-ACT-1…3, BF-MOVE-1/2, BF-LOS-1/2: what ``f`` may do now in its turn."""
     end = [Action.make("end_turn", character=f.key)]
     if not f.alive:
@@ -116,13 +116,13 @@ def turn_actions(e: Engine, f: Fighter) -> list[Action]:
     return out
 
 
-def player_actions(e: Engine, f: Fighter) -> list[Action]:
+def player_actions(e: Table, f: Fighter) -> list[Action]:
     if e.phase == "place" and f.placed is None:
         return place_actions(e, f)
     return turn_actions(e, f)
 
 
-def attack_event(e: Engine, chosen: Action, roll: int) -> dict[str, Any]:
+def attack_event(e: Table, chosen: Action, roll: int) -> dict[str, Any]:
     """The log event of a chosen attack once the defender rolled ``roll``, with its stated
     consequences: BF-CMB-1 (a roll of ``defence_miss`` misses, else it adds to the defence),
     BF-CMB-2 (the damage formula)."""

@@ -11,15 +11,15 @@ from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.hexgrid import rotate
 from cardgen.core.problems import Loc, did_you_mean
-from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.table_base import TableBase
 from cardgen.games.boss_fight.vocab import HIDDEN
 
 _NAMED_TEXT = re.compile(r"\*\*([^*]+)\*\*")
 
 
-class CardRules(EngineBase):
-    """Cards of :class:`~.engine.Engine`."""
+class CardRules(TableBase):
+    """Cards of :class:`~.table.Table`."""
 
     # -- cards: hand and piles (BF-ACT-2, BF-ACT-3) -----------------------------------------------------
 
@@ -93,7 +93,7 @@ class CardRules(EngineBase):
 
     # -- items, sacrifices, abilities, feats, effects -------------------------------------------------------
 
-    def on_item(self, ev: Event) -> None:
+    def play_item(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         self._action(ev, f)
         c = self._play(ev, f, "item")
@@ -111,7 +111,7 @@ class CardRules(EngineBase):
             t.hp = int(ev["hp_left"])
         self._after_action(ev, f)
 
-    def on_discard(self, ev: Event) -> None:
+    def play_discard(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         self._action(ev, f)
         c = self._card(ev["card"], ev.at("card"), "card", ("action",)) if ev["card"] not in (None, HIDDEN) else None
@@ -143,7 +143,7 @@ class CardRules(EngineBase):
                        did_you_mean(s, [a.id for a in f.abilities] + own) or
                        f"{f.key}'s abilities: {', '.join([a.id for a in f.abilities] + own) or 'none'}")
 
-    def on_ability(self, ev: Event) -> None:
+    def play_ability(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         key, name, card = self._ability(f, ev["ability"], ev.at("ability"))
         uses = bool(ev["uses_action"]) or ev["sacrifice"] is not None
@@ -176,7 +176,7 @@ class CardRules(EngineBase):
         if uses:
             self._after_action(ev, f)
 
-    def on_feat(self, ev: Event) -> None:
+    def play_feat(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         self._enter_turn(f, ev)
         if f.side != "hero" or f.card is None:
@@ -192,7 +192,7 @@ class CardRules(EngineBase):
         self._t(ev, f"{f.key} uses its Heroic Feat {f.card.get('feat_name')}, expending {n} (not an action): "
                     f"discard {f.discard.size}, expended {f.expended.size}")
 
-    def on_effect(self, ev: Event) -> None:
+    def play_effect(self, ev: Event) -> None:
         if self.phase == "place":
             self._end_placement(ev)
         src = self._card_or_text(ev["source"], ev.at("source"), "source")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core import hexgrid as hg
-from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.table_base import TableBase
 from cardgen.games.boss_fight.vocab import BOSS, HEROES
 from cardgen.play.resync import unslipped
 
@@ -33,8 +33,8 @@ def damage_formula(base: int, s: int, t: int, f: dict[str, int]) -> tuple[int, s
 
 
 
-class CombatRules(EngineBase):
-    """Combat of :class:`~.engine.Engine`."""
+class CombatRules(TableBase):
+    """Combat of :class:`~.table.Table`."""
 
     # -- attacks (BF-LOS-1, 2, BF-CMB-1, 2, 3) --------------------------------------------------------------
 
@@ -62,7 +62,7 @@ class CombatRules(EngineBase):
         return {"damage": line.get("damage"), "stat": line.get("stat"), "range": line.get("range"),
                 "sight": bool(line.get("sight"))}
 
-    def on_attack(self, ev: Event) -> None:
+    def play_attack(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         if (ev["card"] is None) == (ev["source"] is None):
             raise LogError("LOG-FIELD", "an attack names the Attack card played ('card') or the card whose text grants "
@@ -292,7 +292,7 @@ class CombatRules(EngineBase):
         self.end_loc = ev.loc
         self._t(ev, f"the game ends: {'the boss wins' if self.winner == BOSS else 'the heroes win'} (BF-END-1)")
 
-    def on_death(self, ev: Event) -> None:
+    def play_death(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         if f.alive:
             alt = unslipped(self.ref, f"{f.key}'s Health", f.hp)
@@ -305,7 +305,7 @@ class CombatRules(EngineBase):
             self._t(ev, f"{f.key} dies (as recorded)")
             self._check_end(ev)
 
-    def on_game_end(self, ev: Event) -> None:
+    def play_game_end(self, ev: Event) -> None:
         w = ev["winner"]
         for f in self.fighters.values():     # alive only by a Health the log stated wrong: back in step
             alt = unslipped(self.ref, f"{f.key}'s Health", f.hp) if f.alive and not self.over else None

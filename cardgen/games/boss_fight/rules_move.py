@@ -11,17 +11,17 @@ from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
 from cardgen.core.problems import Loc
 from cardgen.games.boss_fight.builds import _cells_text
-from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.sweep import ANY_FACING, Sweep
+from cardgen.games.boss_fight.table_base import TableBase
 
 
-class MoveRules(EngineBase):
-    """Movement of :class:`~.engine.Engine`."""
+class MoveRules(TableBase):
+    """Movement of :class:`~.table.Table`."""
 
     # -- movement (BF-MOVE-1, BF-MOVE-2) ------------------------------------------------------------
 
-    def on_move(self, ev: Event) -> None:
+    def play_move(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         card = None
         if (ev["card"] is None) == (ev["source"] is None):

@@ -9,13 +9,13 @@ from typing import Any
 from cardgen.content.model import Card
 from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
-from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter, Pile
+from cardgen.games.boss_fight.table_base import TableBase
 from cardgen.games.boss_fight.vocab import HIDDEN
 
 
-class RoundRules(EngineBase):
-    """Rounds, draws and turns of :class:`~.engine.Engine`."""
+class RoundRules(TableBase):
+    """Rounds, draws and turns of :class:`~.table.Table`."""
 
     # -- rounds (BF-INIT-1, BF-DRAW-1) ---------------------------------------------------------------
 
@@ -75,7 +75,7 @@ class RoundRules(EngineBase):
         for f in self.fighters.values():
             f.mods = [m for m in f.mods if m[2] != "round"]
 
-    def on_round(self, ev: Event) -> None:
+    def play_round(self, ev: Event) -> None:
         if self.turns_begun or self.current is not None or self.acted:
             self._new_round(ev)
         if ev["number"] is not None and ev["number"] != self.round:
@@ -109,7 +109,7 @@ class RoundRules(EngineBase):
         f.discard, f.expended = Pile(), Pile()
         self._t(ev, f"{f.key} shuffles its Discard and Expended piles into a new deck ({n} cards)")
 
-    def on_reshuffle(self, ev: Event) -> None:
+    def play_reshuffle(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         if f.deck > 0:
             self.ref.violation("BF-DRAW-2", f"{f.key}'s deck still holds {f.deck} card{'s' if f.deck != 1 else ''}: "
@@ -117,7 +117,7 @@ class RoundRules(EngineBase):
                                ev.loc)
         self._reshuffle(f, ev)
 
-    def on_draw(self, ev: Event) -> None:
+    def play_draw(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         named: list[Card | None] = []
         for x in ev["cards"] or []:
@@ -299,13 +299,13 @@ class RoundRules(EngineBase):
         if not quiet:
             self._state(f"after {f.key}'s turn (round {self.round})")
 
-    def on_turn(self, ev: Event) -> None:
+    def play_turn(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         if self.current is f:
             self._end_turn(ev)
         self._enter_turn(f, ev)
 
-    def on_end_turn(self, ev: Event) -> None:
+    def play_end_turn(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         if self.over:
             pass

@@ -16,16 +16,16 @@ from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.games.boss_fight.builds import Build, _cells_text, analyse
-from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.figures import boss_stats, leg_count
 from cardgen.games.boss_fight.placement import hero_starts
 from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.table_base import TableBase
 from cardgen.games.boss_fight.vocab import BOSS
 from cardgen.play.lookup import Names, NotFound
 
 
-class SetupRules(EngineBase):
-    """The header and placement of :class:`~.engine.Engine`."""
+class SetupRules(TableBase):
+    """The header and placement of :class:`~.table.Table`."""
 
     # -- reading the header: map and builds ---------------------------------------------------
 
@@ -228,7 +228,7 @@ class SetupRules(EngineBase):
         key = pl.boss_zone if which == "boss" else pl.hero_zone
         return self.map.zones.get(key) or None
 
-    def on_place(self, ev: Event) -> None:
+    def play_place(self, ev: Event) -> None:
         f = self._fighter(ev["character"], ev.at("character"), "character")
         at = self._hex(ev["at"], ev.at("at"))
         rule = "BF-PLACE-1"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
-from cardgen.games.boss_fight.engine_base import EngineBase
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.sweep import Sweep
+from cardgen.games.boss_fight.table_base import TableBase
 
 
-class MapView(EngineBase):
-    """Geometry and trace of :class:`~.engine.Engine`."""
+class MapView(TableBase):
+    """Geometry and trace of :class:`~.table.Table`."""
 
     # -- geometry -----------------------------------------------------------------------------
 

@@ -8,6 +8,15 @@ from cardgen.core.options import Opt
 BOSS = "boss"                 # the boss's name in events
 HEROES = "heroes"             # the heroes' side, as a winner
 HIDDEN = "?"                  # a card left out of the log
+#: what a log may still state after the game ended
+CLAIMS_AFTER_END = ("death", "game_end", "end_turn")
+#: the rule of each final claim (``expect``)
+EXPECT_RULES = {
+    "winner": "BF-END-1", "round": "BF-INIT-1", "hp": "BF-CMB-2", "dead": "BF-CMB-3",
+    "characters": "BF-CMB-2", "health": "BF-CMB-2", "statuses": "BF-STATUS-1", "at": "BF-MOVE-1",
+    "cells": "BF-MOVE-1", "hand": "BF-DRAW-1", "deck": "BF-DRAW-2", "discard": "BF-ACT-2",
+    "expended": "BF-ACT-3", "used": "BF-ACT-2",
+}
 
 
 def _cell_opt(doc: str, required: bool = False) -> Opt:

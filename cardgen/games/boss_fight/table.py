@@ -1,9 +1,30 @@
-"""Boss Fight: the playtest rules engine (``cardgen check boss_fight LOG``)."""
+"""Boss Fight's table: the one model of the game as it goes, and its rules.
+
+The table plays a log's events (``cardgen check boss_fight LOG``, through the contract,
+:mod:`.contract`) and the state's actions (:mod:`.game_state`, as events) with the same code:
+a state machine over ``rules/boss_fight/params.yaml``, the cards, the boss build and hero party
+the header names (read with :func:`analyse`) and the map (``maps/boss_fight/``, read with
+``cardgen.boards.maps``). Each event is applied as recorded by its ``play_<kind>`` method (by
+topic: :mod:`.rules_setup`, :mod:`.rules_rounds`, :mod:`.rules_cards`, :mod:`.rules_move`,
+:mod:`.rules_combat`; geometry in :mod:`.view`), which names each rule it breaks to the table's
+:class:`~.slips.Slips`. Rules enforced (catalogue ``specs/rules/boss_fight.md``): BF-PLACE-1,
+BF-INIT-1, BF-DRAW-1/2, BF-ACT-1…3, BF-ABIL-1, BF-MOVE-1/2, BF-LOS-1/2, BF-CMB-1…3,
+BF-STATUS-1/2, BF-END-1, and BF-MAP-1 (the map's terrain, obstacle tokens put only on free clear
+tiles). Construction rules (BF-BUILD-…, BF-DECK-…) are checked on the builds first.
+
+The log: a header (``map``, ``boss``, ``party``), then ``place`` events, then rounds. A round
+is its ``draw`` s, then each character's turn: its actions (``move``, ``attack``, ``item``,
+``discard``, ``ability`` using an action) and what is not an action (``feat``, ``effect``,
+free moves and attacks that card text grants with ``source:``). A turn starts with its
+character's first action (or ``turn``) and ends with the next character's (or ``end_turn``);
+a round ends when every living character has had its turn. See docs/playtest-logs.md.
+"""
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from cardgen.content.playlog import Event
@@ -18,44 +39,17 @@ from cardgen.games.boss_fight.rules_rounds import RoundRules
 from cardgen.games.boss_fight.rules_setup import SetupRules
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.view import MapView
-from cardgen.games.boss_fight.vocab import BF_EVENTS, BF_HEADER, BOSS
-from cardgen.play.referee import BaseEngine
-
-# =========================================================================== the playtest checker
-#
-# ``cardgen check boss_fight LOG``: a state machine over ``rules/boss_fight/params.yaml``, the
-# cards, the boss build and hero party the log names (read with :func:`analyse`) and the map
-# (``maps/boss_fight/``, read with ``cardgen.boards.maps``). Rules enforced (catalogue
-# ``specs/rules/boss_fight.md``): BF-PLACE-1, BF-INIT-1, BF-DRAW-1/2, BF-ACT-1…3, BF-ABIL-1,
-# BF-MOVE-1/2, BF-LOS-1/2, BF-CMB-1…3, BF-STATUS-1/2, BF-END-1, and BF-MAP-1 (the map's terrain,
-# obstacle tokens put only on free clear tiles). Construction rules (BF-BUILD-…, BF-DECK-…) are
-# checked on the builds first.
-#
-# The log: a header (``map``, ``boss``, ``party``), then ``place`` events, then rounds. A round
-# is its ``draw`` s, then each character's turn: its actions (``move``, ``attack``, ``item``,
-# ``discard``, ``ability`` using an action) and what is not an action (``feat``, ``effect``,
-# free moves and attacks that card text grants with ``source:``). A turn starts with its
-# character's first action (or ``turn``) and ends with the next character's (or ``end_turn``);
-# a round ends when every living character has had its turn. See docs/playtest-logs.md.
-
-CLAIMS_AFTER_END = ("death", "game_end", "end_turn")
+from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, CLAIMS_AFTER_END
 
 
-class Engine(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules, BaseEngine):
-    """Replays a Boss Fight playtest on its hex map, event by event (see the section comment)."""
+class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
+    """The game on its hex map as it goes, event by event (see the module docstring)."""
 
-    HEADER = BF_HEADER
-    EVENTS = BF_EVENTS
-    EXPECT_RULES = {
-        "winner": "BF-END-1", "round": "BF-INIT-1", "hp": "BF-CMB-2", "dead": "BF-CMB-3",
-        "characters": "BF-CMB-2", "health": "BF-CMB-2", "statuses": "BF-STATUS-1", "at": "BF-MOVE-1",
-        "cells": "BF-MOVE-1", "hand": "BF-DRAW-1", "deck": "BF-DRAW-2", "discard": "BF-ACT-2",
-        "expended": "BF-ACT-3", "used": "BF-ACT-2",
-    }
+    #: event kind → the method that plays it (``play_<kind>``), made once below the class
+    _plays: dict[str, Callable[[Table, Event], None]] = {}
 
     def __init__(self, game: Any, header: Any, header_locs: Any, ref: Any) -> None:
         super().__init__(game, header, header_locs, ref)
-        self.end_rule = "BF-END-1"
         n = self._int
         self.first_draw = n("draw", "first_round")
         self.draws = {"hero": n("draw", "hero"), "boss": n("draw", "boss")}
@@ -127,7 +121,7 @@ class Engine(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules,
         if self.phase == "place" and ev.kind not in ("place",):
             if ev.kind in ("draw", "round", "reshuffle"):
                 self._end_placement(ev)
-        super().apply(ev)
+        self._plays[ev.kind](self, ev)
         if self.current is not None:
             self._look(self.current)
 
@@ -159,30 +153,7 @@ class Engine(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules,
                 "hp": {f.key: f.hp for f in self.fighters.values()},
                 "dead": list(self.deaths), "characters": chars}
 
-    # -- for programs: what may come next ---------------------------------------------------------------
-
-    def legal_next(self) -> list[str]:
-        """The event kinds the current state accepts (for simulated playtests): what may come next
-        without breaking a rule. Card text (``effect``, a ``draw`` or ``reshuffle``) may come at any
-        time once the pieces stand; claims (``death``, ``game_end``, ``end_turn``) once true."""
-        if self.over:
-            return list(CLAIMS_AFTER_END)
-        if self.phase == "place":
-            unplaced = [f for f in self.fighters.values() if f.placed is None]
-            return ["place"] if unplaced else ["draw", "round", "effect"]
-        anytime = ["effect", "draw", "reshuffle"] + (["death"] if any(not f.alive for f in self.fighters.values())
-                                                     else [])
-        if not self.turns_begun and any(self.drawn[f.key] < self.due.get(f.key, 0) for f in self._living()):
-            return anytime
-        actions = ["move", "attack", "item", "discard", "ability", "feat"]
-        f = self.current
-        if f is not None and self.used_actions < self.need and f.hand.size:
-            if any(s in self.no_move for s in f.statuses):
-                actions.remove("move")
-            return actions + anytime                    # this turn's actions are not all used yet
-        out = ["end_turn"] if f is not None else []
-        out += ["round"] if self._round_complete() else ["turn"] + actions
-        return out + anytime
+    # -- for the state: where a Move may end ------------------------------------------------------
 
     def legal_moves(self, key: str, tiles: int) -> set[tuple[int, ...]]:
         """Where ``key`` may end a Move action of ``tiles``: a hero's (col, row); the boss's anchor
@@ -215,3 +186,6 @@ class Engine(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules,
         ends = ground.costs((start.q, start.r), limit, lambda c: whole(c) > 0)
         style = self.map.style
         return {(*hg.to_offset(Hex(*d), style), k) for d, k in ends if whole(d) >> k & 1}
+
+
+Table._plays = {kind: getattr(Table, "play_" + kind) for kind in BF_EVENTS}
