@@ -50,12 +50,14 @@ def _named(game: Game, entry: Mapping[str, Any], key: str) -> None:
     ro = Roster.of(Rules.read(game))
     if not ro.teams.knows(entry.get("team")):
         keys = ro.teams.keys()
+        want = str(entry.get("team")).strip().lower()
         raise _at(
             LogError("LOG-FIELD", f"'team' names no team of the cards: {entry.get('team')!r}", None,
-                     did_you_mean(str(entry.get("team")).strip().lower(), keys) or f"teams: {', '.join(keys)}"),
+                     did_you_mean(want, keys) or f"teams: {', '.join(keys)}"),
             key,
         )
-    ids = [c.id.lower() for c in ro.skaters] + [c.id.lower().removeprefix(f"{c.get('team')}_") for c in ro.skaters]
+    ids = [c.id.lower() for c in ro.skaters]
+    ids += [c.id.lower().removeprefix(f"{c.get('team')}_") for c in ro.skaters]
     for n in entry.get("skaters") or []:
         if not ro.cards.knows(n):
             raise _at(
