@@ -87,7 +87,8 @@ class TurnRules(CombatRules):
                 self.ref.violation("BDB-TURN-2", f"{holder.name} holds the Initiative token on turn {self.turn}, not "
                                    f"{stated.name} ({why})", ev.at("initiative"))
                 self.initiative = stated.index
-        self.ref.trace(f"── turn {self.turn} · Initiative {self.sides[self.initiative or 0].name} " + "─" * 30)
+        if self.tracing:
+            self.ref.trace(f"── turn {self.turn} · Initiative {self.sides[self.initiative or 0].name} " + "─" * 30)
         self._startup_damage(ev)
         self._claim_hp(ev, "BDB-ABIL-2")
 
@@ -110,7 +111,8 @@ class TurnRules(CombatRules):
                 if loss:
                     d.hp -= loss
                     d.hp_rule = "BDB-ABIL-2"
-                    self._t(ev, f"Startup: {s.name}'s {d.name} loses {loss} HP ({', '.join(parts)}): {d.hp}")
+                    if self.tracing:
+                        self._t(ev, f"Startup: {s.name}'s {d.name} loses {loss} HP ({', '.join(parts)}): {d.hp}")
                     self._mark_ko(d, ev)
 
     def _enter(self, p: str, ev: Event, skipped: bool = False) -> None:
@@ -121,7 +123,8 @@ class TurnRules(CombatRules):
         elif p == "end":
             self.owed = {s.index: min(s.deck_left, max(0, self.draw_up - s.hand)) for s in self.sides}
         if not skipped and p != "combat":
-            self._t(ev, f"{self._pn(p)} phase")
+            if self.tracing:
+                self._t(ev, f"{self._pn(p)} phase")
 
     def _leave(self, p: str, ev: Event) -> None:
         if p == "combat" and self.cmb is not None:
@@ -142,7 +145,8 @@ class TurnRules(CombatRules):
                 for d in s.in_play:
                     d.paralyzed = False
                     d.evade_bonus = 0
-            self._t(ev, "Combat phase ends" + (" (both Combat Decks empty)" if empty else " (both players agree)"))
+            if self.tracing:
+                self._t(ev, "Combat phase ends" + (" (both Combat Decks empty)" if empty else " (both players agree)"))
             self.cmb = None
         elif p == "end":
             for s in self._order():
@@ -152,8 +156,10 @@ class TurnRules(CombatRules):
                                        f"{owed} to fill the hand to {self.draw_up}; the log records no draw "
                                        "(the checker draws them)", ev.loc)
                     got = self._draw(s, owed, [], ev, "BDB-END-1")
-                    self._t(ev, f"{s.name} draws {got} (not in the log); hand {s.hand}, deck {s.deck_left}")
+                    if self.tracing:
+                        self._t(ev, f"{s.name} draws {got} (not in the log); hand {s.hand}, deck {s.deck_left}")
                     self._deck_out(s, ev)
             self.owed = {}
             if not self.over:
-                self._state(f"after turn {self.turn}")
+                if self.tracing:
+                    self._state(f"after turn {self.turn}")

@@ -42,15 +42,18 @@ _DEFAULTS = {kind: {k: None if opt.default is MISSING else opt.default for k, op
              for kind, fields in EVENTS.items()}
 
 
-_DEALS: dict[tuple[str, str], Action] = {}
+#: each event kind's defaults, and the fields whose default is a list (copied per event)
+_TEMPLATES = {kind: (d, tuple(k for k, v in d.items() if isinstance(v, list))) for kind, d in _DEFAULTS.items()}
+_DEALS: dict[str, dict[str, Action]] = {}
+_ROLLS: dict[int, list[tuple[Action, float]]] = {}
 
 
-def _deal(player: str, card: str) -> Action:
-    """The chance outcome of ``player`` drawing ``card`` (made once: the hot path of a playout)."""
-    a = _DEALS.get((player, card))
-    if a is None:
-        a = _DEALS[(player, card)] = Action("deal", (("player", player), ("card", card)))
-    return a
+def _deals(player: str) -> dict[str, Action]:
+    """The chance outcomes of ``player`` drawing each card, by card (made once: a playout's hot path)."""
+    d = _DEALS.get(player)
+    if d is None:
+        d = _DEALS[player] = {}
+    return d
 
 
 def new_state(game: Game, setup: Mapping[str, Any]) -> DinoState:
@@ -126,11 +129,24 @@ class DinoState(Table, GameState):
         if c is None:
             return []
         if c["kind"] == "roll":
-            return die_outcomes("roll", self.die_sides)
-        pile = self.comps[c["seat"]] if c["purpose"] == "ko_comp" else self.decks[c["seat"]]
+            rolls = _ROLLS.get(self.die_sides)
+            if rolls is None:
+                rolls = _ROLLS[self.die_sides] = die_outcomes("roll", self.die_sides)
+            return list(rolls)
+        seat = c["seat"]
+        pile = self.comps[seat] if c["purpose"] == "ko_comp" else self.decks[seat]
         total = sum(pile.values())
-        who = self.players[c["seat"]]
-        return [(_deal(who, card), n / total) for card, n in sorted(pile.items()) if n > 0]
+        who = self.players[seat]
+        acts = _deals(who)
+        out = []
+        for card in sorted(pile):
+            n = pile[card]
+            if n > 0:
+                a = acts.get(card)
+                if a is None:
+                    a = acts[card] = Action("deal", (("player", who), ("card", card)))
+                out.append((a, n / total))
+        return out
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
@@ -205,8 +221,13 @@ class DinoState(Table, GameState):
     def _emit(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Make a log event, play it on the table (its rules judge it), and log it."""
         given = {k: (list(v) if isinstance(v, tuple) else v) for k, v in fields.items() if v is not None}
-        full = {k: given[k] if k in given else list(v) if isinstance(v, list) else v for k, v in _DEFAULTS[kind].items()}
-        ev = Event(len(self.events), kind, full, Loc(LOG_NAME, len(self.events) + 2, 1))
+        tmpl, lists = _TEMPLATES[kind]
+        full = {**tmpl, **given}
+        for k in lists:
+            if k not in given:
+                full[k] = list(full[k])
+        n = len(self.events)
+        ev = Event(n, kind, full, Loc(LOG_NAME, n + 2, 1))
         self.before(ev)
         self.apply(ev)
         logged = {"kind": kind, **given}
@@ -358,7 +379,8 @@ class DinoState(Table, GameState):
                 self._emit("game_end", winner=e.winner, reason=e.ended_by)
                 self.finished = True
                 return
-            pending = next(((s, d) for s in e._order() for d in s.in_play if d.ko_at is not None), None)
+            pending = next(((s, d) for s in e._order() for d in s.in_play if d.ko_at is not None), None) \
+                if e._ko_pending() else None
             if pending:
                 s, d = pending
                 self.move = {"seat": s.index, "dino": d.label}
