@@ -44,16 +44,16 @@ _DEFAULTS = {kind: {k: None if opt.default is MISSING else opt.default for k, op
 
 #: each event kind's defaults, and the fields whose default is a list (copied per event)
 _TEMPLATES = {kind: (d, tuple(k for k, v in d.items() if isinstance(v, list))) for kind, d in _DEFAULTS.items()}
-_DEALS: dict[str, dict[str, Action]] = {}
 _ROLLS: dict[int, list[tuple[Action, float]]] = {}
+_DEALS: dict[tuple[str, tuple[str, ...]], list[tuple[str, Action]]] = {}
 
 
-def _deals(player: str) -> dict[str, Action]:
-    """The chance outcomes of ``player`` drawing each card, by card (made once: a playout's hot path)."""
-    d = _DEALS.get(player)
-    if d is None:
-        d = _DEALS[player] = {}
-    return d
+def _deal_acts(player: str, cards: tuple[str, ...]) -> list[tuple[str, Action]]:
+    """The chance outcomes of ``player`` being dealt each of ``cards`` (made once per deck)."""
+    made = _DEALS.get((player, cards))
+    if made is None:
+        made = _DEALS[(player, cards)] = [(c, Action("deal", (("player", player), ("card", c)))) for c in cards]
+    return made
 
 
 def new_state(game: Game, setup: Mapping[str, Any]) -> DinoState:
@@ -81,6 +81,8 @@ class DinoState(Table, GameState):
         self.events: list[dict[str, Any]] = []
         n = len(players)
         self.decks = [Counter(s.deck_cards) for s in self.sides]      # true Main Decks
+        #: each seat's chance outcomes of a card dealt, by the deck's cards in order
+        self.deal_acts = [_deal_acts(p["name"], tuple(sorted(s.deck_cards))) for s, p in zip(self.sides, players)]
         self.hands: list[Counter] = [Counter() for _ in range(n)]       # true hands
         self.comps: list[Counter] = [Counter() for _ in range(n)]       # true Comp Cards
         self.chance: dict[str, Any] | None = None
@@ -114,7 +116,7 @@ class DinoState(Table, GameState):
         if mode == "place":
             return ch.placements(e, s, hand)
         if mode == "main":
-            return ch.main_plays(e, s, hand, self.used) + [Action.make("done", player=s.name)]
+            return ch.main_plays(e, s, hand, self.used)
         if mode == "move":
             return ch.moves(e, s)
         if mode == "answer":
@@ -136,17 +138,18 @@ class DinoState(Table, GameState):
         seat = c["seat"]
         pile = self.comps[seat] if c["purpose"] == "ko_comp" else self.decks[seat]
         total = sum(pile.values())
-        who = self.players[seat]
-        acts = _deals(who)
-        out = []
-        for card in sorted(pile):
-            n = pile[card]
+        acts = self.deal_acts[seat]
+        out, got = [], 0
+        for card, a in acts:                     # the deck's cards in order: sorted once
+            n = pile.get(card, 0)
             if n > 0:
-                a = acts.get(card)
-                if a is None:
-                    a = acts[card] = Action("deal", (("player", who), ("card", card)))
                 out.append((a, n / total))
-        return out
+                got += n
+        if got == total:
+            return out
+        who = self.players[seat]                 # a pile holding a card its deck never had
+        return [(Action("deal", (("player", who), ("card", card))), n / total) for card, n in sorted(pile.items())
+                if n > 0]
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
