@@ -106,7 +106,10 @@ class KnockOutRules(CardRules):
 
     def _may_end(self) -> bool:
         """Whether a player has the K.O.s to win or no Dinosaur left (BDB-END-2)."""
-        return any(s.kos >= self.kos_to_win or (s.active is None and not s.bench) for s in self.sides)
+        for s in self.sides:
+            if s.kos >= self.kos_to_win or (s.active is None and not s.bench):
+                return True
+        return False
 
     def _settle_kos(self, ev: Event | None, recorded: bool) -> None:
         """Knock-outs the log did not record are applied; when none is pending, the game may end."""

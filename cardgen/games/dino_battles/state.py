@@ -45,6 +45,8 @@ _DEFAULTS = {kind: {k: None if opt.default is MISSING else opt.default for k, op
 #: each event kind's defaults, and the fields whose default is a list (copied per event)
 _TEMPLATES = {kind: (d, tuple(k for k, v in d.items() if isinstance(v, list))) for kind, d in _DEFAULTS.items()}
 _ROLLS: dict[int, list[tuple[Action, float]]] = {}
+_LOCS: list[Loc] = []           #: a played event's place by its index (the line it has in the written log)
+_NO_LOCS: dict[str, Loc] = {}   #: a played event's fields have no places of their own (never written to)
 _DEALS: dict[tuple[str, tuple[str, ...]], list[tuple[str, Action]]] = {}
 
 
@@ -230,7 +232,9 @@ class DinoState(Table, GameState):
             if k not in given:
                 full[k] = list(full[k])
         n = len(self.events)
-        ev = Event(n, kind, full, Loc(LOG_NAME, n + 2, 1))
+        while len(_LOCS) <= n:
+            _LOCS.append(Loc(LOG_NAME, len(_LOCS) + 2, 1))
+        ev = Event(n, kind, full, _LOCS[n], _NO_LOCS)
         self.before(ev)
         self.apply(ev)
         logged = {"kind": kind, **given}
@@ -393,9 +397,9 @@ class DinoState(Table, GameState):
             elif e.phase == "startup":
                 self._emit("phase", phase="precombat_main")
             elif e.phase in MAIN_PHASES:
-                todo = [s for s in e._order() if s.index not in self.main_done]
-                if todo:
-                    self.decision = ("main", todo[0].index)
+                todo = next((s.index for s in e._order() if s.index not in self.main_done), None)
+                if todo is not None:
+                    self.decision = ("main", todo)
                 else:
                     self._emit("phase", phase="combat" if e.phase == "precombat_main" else "end")
             elif e.phase == "combat":

@@ -49,6 +49,8 @@ class TableBase:
             raise LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1),
                            "add it to the rules parameters") from None
         self.cards = game.cards_by_id
+        #: every card id in lower case, without spaces: a Dinosaur's label is its one spelling
+        self.ids_lower = all(c.id == c.id.strip().lower() for c in game.cards)
         self.card_names: Names[Card] = Names("card", ((c.id, c) for c in game.cards), lambda c: [c.name])
         self.specials: dict[str, tuple[Card, dict]] = {}
         for c in game.cards:
@@ -162,8 +164,12 @@ class TableBase:
 
     def _dino(self, side: Side, value: Any, ev: Event, fname: str, loc: Loc | None = None) -> Dino:
         """A Dinosaur of ``side`` in play, by label ('razorclaw#2'), card id or name."""
-        s = str(value).strip().lower()
         pool = side.in_play
+        if self.ids_lower and not str(value).endswith("#1"):     # a label as written: found as such
+            for d in pool:
+                if d.label == value:
+                    return d
+        s = str(value).strip().lower()
         hit = [d for d in pool if d.label.lower() == s or (s.endswith("#1") and d.label.lower() == s[:-2])]
         if not hit:
             hit = [d for d in pool if s in (d.card.id.lower(), d.card.name.lower())]
