@@ -114,7 +114,9 @@ class _Made(dict):
 
     def __missing__(self, key: Any) -> Action:
         values = key if len(self.fields) > 1 else (key,)
-        a = self[key] = Action(self.kind, (("player", self.player),) + tuple(zip(self.fields, values)))
+        a = Action(self.kind, (("player", self.player),) + tuple(zip(self.fields, values)))
+        if len(self) < _KEEP:               # a retreat's discards are many: the table stays bounded
+            self[key] = a
         return a
 
 
@@ -124,6 +126,7 @@ _FIELDS = {"bench": ("dino",), "upgrade": ("card", "dino"), "item": ("card",), "
            "attack": (), "counterattack": (), "evade": (), "defend": (), "pass": (), "no_answer": (),
            "attack+": ("special",), "counterattack+": ("special",)}
 _MADE: dict[str, dict[str, _Made]] = {}
+_KEEP = 20_000
 
 
 def made(player: str) -> dict[str, _Made]:
