@@ -158,43 +158,59 @@ def _multisets(hand: Counter, k: int) -> list[tuple[str, ...]]:
 
 # -- combat --------------------------------------------------------------------------------------
 
-def specials(d: Dino | None) -> list[dict]:
-    return [sp for sp in (d.card.get("specials") or []) if isinstance(sp, dict) and sp.get("name")] if d else []
+def specials(d: Dino | None) -> list[tuple[str, tuple[tuple[str, int], ...]]]:
+    """The active Dinosaur's Special Attacks: (name, the Combat cards they cost), read once per card."""
+    if d is None:
+        return []
+    held = _SPECIALS.get(id(d.card))
+    if held is None or held[0] is not d.card:
+        if len(_SPECIALS) > 4096:
+            _SPECIALS.clear()
+        held = _SPECIALS[id(d.card)] = (d.card, [
+            (str(sp["name"]), tuple((k, int(v)) for k, v in (sp.get("cost") or {}).items() if v))
+            for sp in d.card.get("specials") or [] if isinstance(sp, dict) and sp.get("name")])
+    return held[1]
 
 
-def payable(s: Side, cost: dict[str, int]) -> bool:
-    return sum(s.combat_deck.values()) > 0 and all(s.combat_deck[k] >= int(v) for k, v in cost.items() if v)
+_SPECIALS: dict[int, tuple[Any, list[tuple[str, tuple[tuple[str, int], ...]]]]] = {}
+
+
+def payable(s: Side, cost: tuple[tuple[str, int], ...]) -> bool:
+    deck = s.combat_deck
+    return sum(deck.values()) > 0 and all(deck[k] >= v for k, v in cost)
+
+
+_ONE = {kind: ((kind, 1),) for kind in ("attack", "evade", "defend")}
+_AGREED = Action.make("phase", phase="postcombat_main", combat_end="agreed")
 
 
 def moves(eng: Table, s: Side) -> list[Action]:
     """The player with the move (BDB-CMB-1, 2): attack (or a Special Attack the Combat Deck pays
     for), or pass; at the start of an exchange, both may agree to end the Combat phase."""
+    t = made(s.name)
     out = []
     if s.active is not None:
-        if payable(s, {"attack": 1}):
-            out.append(made(s.name)["attack"][None])
-        out += [made(s.name)["attack+"][str(sp["name"])] for sp in specials(s.active)
-                if payable(s, dict(sp.get("cost") or {}))]
-    out.append(made(s.name)["pass"][None])
+        if payable(s, _ONE["attack"]):
+            out.append(t["attack"][None])
+        out += [t["attack+"][name] for name, cost in specials(s.active) if payable(s, cost)]
+    out.append(t["pass"][None])
     c = eng.cmb
     if c is not None and not c.passed:
-        out.append(Action.make("phase", phase="postcombat_main", combat_end="agreed"))
+        out.append(_AGREED)
     return out
 
 
 def answers(eng: Table, s: Side) -> list[Action]:
     """The attacked player (BDB-CMB-2…5): counterattack (or with a Special Attack), evade, defend,
     or no answer."""
+    t = made(s.name)
     out = []
     if s.active is not None:
-        if payable(s, {"attack": 1}):
-            out.append(made(s.name)["counterattack"][None])
-        out += [made(s.name)["counterattack+"][str(sp["name"])] for sp in specials(s.active)
-                if payable(s, dict(sp.get("cost") or {}))]
-        for kind in ("evade", "defend"):
-            if payable(s, {kind: 1}):
-                out.append(made(s.name)[kind][None])
-    out.append(made(s.name)["no_answer"][None])
+        if payable(s, _ONE["attack"]):
+            out.append(t["counterattack"][None])
+        out += [t["counterattack+"][name] for name, cost in specials(s.active) if payable(s, cost)]
+        out += [t[kind][None] for kind in ("evade", "defend") if payable(s, _ONE[kind])]
+    out.append(t["no_answer"][None])
     return out
 
 
