@@ -94,9 +94,10 @@ def main_plays(eng: Table, s: Side, hand: Counter, used: set[str]) -> list[Actio
         out += [t["item"][c] for c in items]
     out += combat
     if s.active is not None and s.bench:
-        to = [d.label for d in s.bench]
-        retreat = t["retreat"]
-        out += [retreat[d, pay] for pay in _multisets(hand, int(s.active.card.get("retreat_cost") or 0)) for d in to]
+        who = ("player", s.name)                # a retreat's discards are too many to make each once
+        to = [("to", d.label) for d in s.bench]
+        out += [Action("retreat", (who, d, ("discard", pay)))
+                for pay in _multisets(hand, int(s.active.card.get("retreat_cost") or 0)) for d in to]
     out += [t["action"][c] for c in actions]
     if s.items_known:
         out += [t["use_item"][c] for c in sorted(c for c, n in s.items_known.items() if n > 0)
@@ -115,14 +116,14 @@ class _Made(dict):
     def __missing__(self, key: Any) -> Action:
         values = key if len(self.fields) > 1 else (key,)
         a = Action(self.kind, (("player", self.player),) + tuple(zip(self.fields, values)))
-        if len(self) < _KEEP:               # a retreat's discards are many: the table stays bounded
+        if len(self) < _KEEP:               # bounded, whatever the cards
             self[key] = a
         return a
 
 
 #: the fields of each kind of action :func:`made` makes, after the player
 _FIELDS = {"bench": ("dino",), "upgrade": ("card", "dino"), "item": ("card",), "combat_to_deck": ("cards",),
-           "retreat": ("to", "discard"), "action": ("card",), "use_item": ("card",), "done": (),
+           "action": ("card",), "use_item": ("card",), "done": (),
            "attack": (), "counterattack": (), "evade": (), "defend": (), "pass": (), "no_answer": (),
            "attack+": ("special",), "counterattack+": ("special",)}
 _MADE: dict[str, dict[str, _Made]] = {}

@@ -144,6 +144,8 @@ class CardRules(TableBase):
 
     def _claim_hand(self, s: Side, ev: Event, rule: str) -> None:
         """Stated hand and deck sizes are checked; the game goes on with them."""
+        if ev["hand"] is None and ev["deck_left"] is None:
+            return
         self.ref.claim(rule, f"{s.name}'s hand", ev["hand"], s.hand, ev.at("hand"))
         self.ref.claim(rule, f"{s.name}'s Main Deck", ev["deck_left"], s.deck_left, ev.at("deck_left"))
         if ev["hand"] is not None and ev["hand"] >= 0:
@@ -195,9 +197,9 @@ class CardRules(TableBase):
             n = len(named) if count is None else count
         got = self._draw(s, n, named, ev, rule)
         self._claim_hand(s, ev, rule)
-        shown = f": {', '.join(c.name for c in named)}" + (f" and {got - len(named)} unseen" if got > len(named) else "") \
-            if named else ""
         if self.tracing:
+            shown = f": {', '.join(c.name for c in named)}" + (f" and {got - len(named)} unseen" if got > len(named)
+                                                               else "") if named else ""
             self._t(ev, f"{s.name} draws {got}{shown}; hand {s.hand}, deck {s.deck_left}")
         self._deck_out(s, ev)
 
