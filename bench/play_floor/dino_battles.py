@@ -45,11 +45,14 @@ class Floor:
     def __init__(self, game: Any):
         p = game.params
         nh = p["new_hand"]
-        self.die, self.hand_size, self.comp_n, self.bench_max = p["die_sides"], p["hand_size"], p["comp_cards"], p["bench_max"]
-        self.free_new, self.penalty, self.min_hand = nh["free_new_hands"], nh["penalty_per_new_hand"], nh["min_hand_size"]
+        self.die, self.hand_size, self.comp_n = p["die_sides"], p["hand_size"], p["comp_cards"]
+        self.bench_max = p["bench_max"]
+        self.free_new, self.penalty = nh["free_new_hands"], nh["penalty_per_new_hand"]
+        self.min_hand = nh["min_hand_size"]
         self.nodino_free, self.nodino_counts = nh["no_dinosaur_free"], nh["no_dinosaur_counts"]
         self.even_a = str(p["initiative"]["even"]).upper().startswith("A")
-        self.pass_from, self.item_max, self.upgrade_max = p["initiative_passes_from_turn"], p["item_zone_max"], p["upgrade_same_name_max"]
+        self.pass_from, self.item_max = p["initiative_passes_from_turn"], p["item_zone_max"]
+        self.upgrade_max = p["upgrade_same_name_max"]
         self.draw_up, self.poison_hp, self.wound_hp = p["draw_up_to"], p["poison_hp"], p["wound_hp_per_token"]
         self.para_odd = p["paralyze_fails_on"] == "odd"
         self.comp_per_ko, self.kos_to_win = p["comp_cards_per_ko"], p["kos_to_win"]
@@ -139,42 +142,15 @@ def _deck_out(f: Floor, sides: list[Side], i: int) -> None:
 
 
 def _play(f: Floor, sides: list[Side], rng: random.Random) -> None:
-    rand, cards = rng.randrange, f.cards
-    init = 0 if ((rand(f.die) + 1) % 2 == 0) == f.even_a else 1
+    init = 0 if ((rng.randrange(f.die) + 1) % 2 == 0) == f.even_a else 1
     for i, s in enumerate(sides):
         _draw(f, s, f.hand_size, rng)
         s.sizes.append(f.hand_size)
         _deck_out(f, sides, i)
-    for i, s in enumerate(sides):                       # BDB-SETUP-2, 3: keep, or a new hand
-        while True:
-            nodino = not any(cards[c][1] == "dinosaur" for c in s.hand)
-            if not nodino and rand(2) == 0:
-                comps: dict[str, int] = {}
-                _draw(f, s, f.comp_n, rng, comps)
-                s.comps = [c for c, n in comps.items() for _ in range(n)]
-                _deck_out(f, sides, i)
-                break
-            free = nodino and f.nodino_free
-            counted = s.new_hands + (0 if free and not f.nodino_counts else 1)
-            size = s.sizes[-1] if free else max(f.min_hand, f.hand_size - f.penalty * max(0, counted - f.free_new))
-            s.new_hands = counted
-            for c, n in s.hand.items():
-                s.deck += [c] * n
-            s.hand = {}
-            s.sizes.append(size)
-            _draw(f, s, size, rng)
-            _deck_out(f, sides, i)
-    for s in sides:                                     # BDB-SETUP-4
-        opts = []
-        for a in sorted(c for c in s.hand if cards[c][1] == "dinosaur"):
-            pool = sorted(c for c, n in s.hand.items() if cards[c][1] == "dinosaur" for _ in range(n - (c == a)))
-            for k in range(min(f.bench_max, len(pool)) + 1):
-                opts += [(a, b) for b in set(combinations(pool, k))]
-        a, b = opts[rand(len(opts))]
-        for c in (a, *b):
-            _take(s.hand, c)
-        s.active = _dino(cards[a])
-        s.bench = [_dino(cards[c]) for c in b]
+    for i in (0, 1):
+        _keep(f, sides, i, rng)
+    for s in sides:
+        _place(f, s, rng)
     turn = 0
     while True:
         turn += 1
@@ -184,11 +160,10 @@ def _play(f: Floor, sides: list[Side], rng: random.Random) -> None:
         order = (init, 1 - init)
         for i in order:                                 # BDB-ABIL-2
             for d in _in_play(sides[i]):
-                loss = 0
+                loss = f.wound_hp * d[D_WOUND]
                 if d[D_POISON] > 0:
                     loss += f.poison_hp
                     d[D_POISON] -= 1
-                loss += f.wound_hp * d[D_WOUND]
                 d[D_HP] -= loss
         _kos(f, sides, order, rng)
         used: set[str] = set()
@@ -200,6 +175,45 @@ def _play(f: Floor, sides: list[Side], rng: random.Random) -> None:
             if owed[i]:
                 _draw(f, sides[i], owed[i], rng)
                 _deck_out(f, sides, i)
+
+
+def _keep(f: Floor, sides: list[Side], i: int, rng: random.Random) -> None:
+    """BDB-SETUP-2, 3: keep the hand (the Comp Cards set aside), or take a new hand."""
+    s = sides[i]
+    while True:
+        nodino = not any(f.cards[c][1] == "dinosaur" for c in s.hand)
+        if not nodino and rng.randrange(2) == 0:
+            comps: dict[str, int] = {}
+            _draw(f, s, f.comp_n, rng, comps)
+            s.comps = [c for c, n in comps.items() for _ in range(n)]
+            _deck_out(f, sides, i)
+            return
+        free = nodino and f.nodino_free
+        counted = s.new_hands + (0 if free and not f.nodino_counts else 1)
+        smaller = f.penalty * max(0, counted - f.free_new)
+        size = s.sizes[-1] if free else max(f.min_hand, f.hand_size - smaller)
+        s.new_hands = counted
+        for c, n in s.hand.items():
+            s.deck += [c] * n
+        s.hand = {}
+        s.sizes.append(size)
+        _draw(f, s, size, rng)
+        _deck_out(f, sides, i)
+
+
+def _place(f: Floor, s: Side, rng: random.Random) -> None:
+    """BDB-SETUP-4: an active Dinosaur and up to ``bench_max`` more, every multiset alike."""
+    opts = []
+    dinos = {c: n for c, n in s.hand.items() if f.cards[c][1] == "dinosaur"}
+    for a in dinos:
+        pool = sorted(c for c, n in dinos.items() for _ in range(n - (c == a)))
+        for k in range(min(f.bench_max, len(pool)) + 1):
+            opts += [(a, b) for b in set(combinations(pool, k))]
+    a, b = opts[rng.randrange(len(opts))]
+    for c in (a, *b):
+        _take(s.hand, c)
+    s.active = _dino(f.cards[a])
+    s.bench = [_dino(f.cards[c]) for c in b]
 
 
 def _dino(card: tuple) -> list:
@@ -249,59 +263,61 @@ def _kos(f: Floor, sides: list[Side], order: tuple, rng: random.Random) -> None:
 
 def _main(f: Floor, sides: list[Side], order: tuple, used: set[str], rng: random.Random) -> None:
     """A Main phase (BDB-MAIN-1…3, BDB-ACT-1): each player's plays until done, in Initiative order."""
-    rand, cards = rng.randrange, f.cards
     for i in order:
         s = sides[i]
         while True:
-            hand = s.hand
-            opts: list[tuple] = []
-            for c in hand:
-                card = cards[c]
-                t = card[1]
-                if t == "dinosaur":
-                    if len(s.bench) < f.bench_max:
-                        opts.append((0, c))
-                elif t == "upgrade":
-                    opts += [(1, c, d) for d in s.bench if sum(u[12] == card[12] for u in d[D_UPS]) < f.upgrade_max]
-                elif t == "item":
-                    if sum(s.items.values()) < f.item_max:
-                        opts.append((2, c))
-                elif t == "combat":
-                    opts.append((3, c))
-                elif t == "action":
-                    opts.append((5, c))
-            if s.active is not None and s.bench:
-                opts += [(4, pay, d) for pay in _multisets(hand, s.active[D_CARD][RETREAT]) for d in s.bench]
-            opts += [(6, c) for c in s.items if not (cards[c][14] and c in used)]
-            k = rand(len(opts) + 1)
+            opts = _plays(f, s, used)
+            k = rng.randrange(len(opts) + 1)
             if k == len(opts):                                # done
                 break
-            o = opts[k]
-            kind = o[0]
-            if kind == 4:                                     # retreat
-                for c in o[1]:
-                    _take(hand, c)
-                s.bench.remove(o[2])
-                s.bench.append(s.active)
-                s.active = o[2]
-            elif kind == 6:                                   # use an Item
-                c = o[1]
-                if cards[c][14]:
-                    used.add(c)
-                else:
-                    _take(s.items, c)
-            else:
-                c = o[1]
-                _take(hand, c)
-                if kind == 0:
-                    s.bench.append(_dino(cards[c]))
-                elif kind == 1:
-                    o[2][D_UPS].append(cards[c])
-                    o[2][D_HP] += cards[c][HP]
-                elif kind == 2:
-                    s.items[c] = s.items.get(c, 0) + 1
-                elif kind == 3:
-                    s.combat[cards[c][13]] += 1
+            _play_main(f, s, opts[k], used)
+
+
+def _plays(f: Floor, s: Side, used: set[str]) -> list[tuple]:
+    cards, opts = f.cards, []
+    for c in s.hand:
+        card = cards[c]
+        t = card[1]
+        if t == "dinosaur":
+            if len(s.bench) < f.bench_max:
+                opts.append((0, c))
+        elif t == "upgrade":
+            opts += [(1, c, d) for d in s.bench if sum(u[12] == card[12] for u in d[D_UPS]) < f.upgrade_max]
+        elif t == "item":
+            if sum(s.items.values()) < f.item_max:
+                opts.append((2, c))
+        elif t in ("combat", "action"):
+            opts.append((3 if t == "combat" else 5, c))
+    if s.active is not None and s.bench:
+        opts += [(4, pay, d) for pay in _multisets(s.hand, s.active[D_CARD][RETREAT]) for d in s.bench]
+    return opts + [(6, c) for c in s.items if not (cards[c][14] and c in used)]
+
+
+def _play_main(f: Floor, s: Side, o: tuple, used: set[str]) -> None:
+    kind, c = o[0], o[1]
+    if kind == 4:                                         # retreat
+        for x in c:
+            _take(s.hand, x)
+        s.bench.remove(o[2])
+        s.bench.append(s.active)
+        s.active = o[2]
+        return
+    if kind == 6:                                         # use an Item
+        if f.cards[c][14]:
+            used.add(c)
+        else:
+            _take(s.items, c)
+        return
+    _take(s.hand, c)
+    if kind == 0:
+        s.bench.append(_dino(f.cards[c]))
+    elif kind == 1:
+        o[2][D_UPS].append(f.cards[c])
+        o[2][D_HP] += f.cards[c][HP]
+    elif kind == 2:
+        s.items[c] = s.items.get(c, 0) + 1
+    elif kind == 3:
+        s.combat[f.cards[c][13]] += 1
 
 
 def _payable(s: Side, cost: tuple) -> bool:
@@ -351,7 +367,8 @@ def _combat(f: Floor, sides: list[Side], init: int, order: tuple, rng: random.Ra
             d[D_PARA], d[D_BONUS] = False, 0
 
 
-def _move(f: Floor, s: Side, d: list, cost: tuple, stat: int, rng: random.Random, answer: bool = False) -> int | None:
+def _move(f: Floor, s: Side, d: list, cost: tuple, stat: int, rng: random.Random,
+          answer: bool = False) -> int | None:
     """A move's paralysis roll, its cards paid and its total (None: it fails). A counterattack
     uses up the evade bonus even when it fails; an attack only when it is made."""
     bonus = d[D_BONUS] if stat == ATK else 0
@@ -379,23 +396,23 @@ def _answer(f: Floor, sides: list[Side], i: int, x: list, a_total: int, nxt: int
         opts += [(ATK, cost) for _name, cost in y[D_CARD][SPECIALS] if _payable(t, cost)]
         opts += [(st, ((m, 1),)) for st, m in ((EVA, "evade"), (DEF, "defend")) if _payable(t, ((m, 1),))]
     k = rng.randrange(len(opts) + 1)
-    hits = []
     o = _move(f, t, y, opts[k][1], opts[k][0], rng, True) if k < len(opts) else None
     if o is None:
-        if f.unanswered:
-            hits.append((x, y, a_total))
+        _hits(f, [(x, y, a_total)] if f.unanswered else [])
     elif opts[k][0] == ATK:
-        hits += [(x, y, a_total), (y, x, o)]
+        _hits(f, [(x, y, a_total), (y, x, o)])
     elif opts[k][0] == EVA:
         if o > a_total:
             y[D_BONUS] = o - a_total
-            nxt = 1 - i
-        else:
-            hits.append((x, y, a_total))
-    elif a_total > o:
-        hits.append((x, y, a_total - o))
-    elif o > a_total:
-        hits.append((y, x, o - a_total))
+            return 1 - i
+        _hits(f, [(x, y, a_total)])
+    else:
+        _hits(f, [(x, y, a_total - o)] if a_total > o else [(y, x, o - a_total)])
+    return nxt
+
+
+def _hits(f: Floor, hits: list[tuple]) -> None:
+    """Combat damage dealt at once; then the dealers' abilities and the Spiked damage back."""
     for _src, dst, n in hits:
         if dst is not None and n > 0:
             dst[D_HP] -= n
@@ -407,7 +424,6 @@ def _answer(f: Floor, sides: list[Side], i: int, x: list, a_total: int, nxt: int
                 src[D_HP] -= spikes
                 if f.spike_triggers:
                     _afflict(f, dst, src)
-    return nxt
 
 
 def _afflict(f: Floor, src: list, dst: list) -> None:

@@ -87,8 +87,7 @@ class TurnRules(CombatRules):
                 self.ref.violation("BDB-TURN-2", f"{holder.name} holds the Initiative token on turn {self.turn}, not "
                                    f"{stated.name} ({why})", ev.at("initiative"))
                 self.initiative = stated.index
-        if self.tracing:
-            self.ref.trace(f"── turn {self.turn} · Initiative {self.sides[self.initiative or 0].name} " + "─" * 30)
+        self.ref.trace(f"── turn {self.turn} · Initiative {self.sides[self.initiative or 0].name} " + "─" * 30)
         self._startup_damage(ev)
         self._claim_hp(ev, "BDB-ABIL-2")
 
@@ -111,8 +110,7 @@ class TurnRules(CombatRules):
                 if loss:
                     d.hp -= loss
                     d.hp_rule = "BDB-ABIL-2"
-                    if self.tracing:
-                        self._t(ev, f"Startup: {s.name}'s {d.name} loses {loss} HP ({', '.join(parts)}): {d.hp}")
+                    self._t(ev, f"Startup: {s.name}'s {d.name} loses {loss} HP ({', '.join(parts)}): {d.hp}")
                     self._mark_ko(d, ev)
 
     def _enter(self, p: str, ev: Event, skipped: bool = False) -> None:
@@ -145,8 +143,7 @@ class TurnRules(CombatRules):
                 for d in s.in_play:
                     d.paralyzed = False
                     d.evade_bonus = 0
-            if self.tracing:
-                self._t(ev, "Combat phase ends" + (" (both Combat Decks empty)" if empty else " (both players agree)"))
+            self._t(ev, "Combat phase ends" + (" (both Combat Decks empty)" if empty else " (both players agree)"))
             self.cmb = None
         elif p == "end":
             for s in self._order():
@@ -156,10 +153,8 @@ class TurnRules(CombatRules):
                                        f"{owed} to fill the hand to {self.draw_up}; the log records no draw "
                                        "(the checker draws them)", ev.loc)
                     got = self._draw(s, owed, [], ev, "BDB-END-1")
-                    if self.tracing:
-                        self._t(ev, f"{s.name} draws {got} (not in the log); hand {s.hand}, deck {s.deck_left}")
+                    self._t(ev, f"{s.name} draws {got} (not in the log); hand {s.hand}, deck {s.deck_left}")
                     self._deck_out(s, ev)
             self.owed = {}
             if not self.over:
-                if self.tracing:
-                    self._state(f"after turn {self.turn}")
+                self._state(f"after turn {self.turn}")

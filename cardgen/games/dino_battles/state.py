@@ -43,7 +43,8 @@ _DEFAULTS = {kind: {k: None if opt.default is MISSING else opt.default for k, op
 
 
 #: each event kind's defaults, and the fields whose default is a list (copied per event)
-_TEMPLATES = {kind: (d, tuple(k for k, v in d.items() if isinstance(v, list))) for kind, d in _DEFAULTS.items()}
+_TEMPLATES = {kind: (d, tuple(k for k, v in d.items() if isinstance(v, list)))
+              for kind, d in _DEFAULTS.items()}
 _ROLLS: dict[int, list[tuple[Action, float]]] = {}
 _LOCS: list[Loc] = []           #: a played event's place by its index (the line it has in the written log)
 _NO_LOCS: dict[str, Loc] = {}   #: a played event's fields have no places of their own (never written to)
@@ -54,7 +55,8 @@ def _deal_acts(player: str, cards: tuple[str, ...]) -> list[tuple[str, Action]]:
     """The chance outcomes of ``player`` being dealt each of ``cards`` (made once per deck)."""
     made = _DEALS.get((player, cards))
     if made is None:
-        made = _DEALS[(player, cards)] = [(c, Action("deal", (("player", player), ("card", c)))) for c in cards]
+        who = ("player", player)
+        made = _DEALS[(player, cards)] = [(c, Action("deal", (who, ("card", c)))) for c in cards]
     return made
 
 
@@ -84,7 +86,8 @@ class DinoState(Table, GameState):
         n = len(players)
         self.decks = [Counter(s.deck_cards) for s in self.sides]      # true Main Decks
         #: each seat's chance outcomes of a card dealt, by the deck's cards in order
-        self.deal_acts = [_deal_acts(p["name"], tuple(sorted(s.deck_cards))) for s, p in zip(self.sides, players)]
+        self.deal_acts = [_deal_acts(p["name"], tuple(sorted(s.deck_cards)))
+                          for s, p in zip(self.sides, players)]
         self.hands: list[Counter] = [Counter() for _ in range(n)]       # true hands
         self.comps: list[Counter] = [Counter() for _ in range(n)]       # true Comp Cards
         self.chance: dict[str, Any] | None = None
@@ -150,8 +153,8 @@ class DinoState(Table, GameState):
         if got == total:
             return out
         who = self.players[seat]                 # a pile holding a card its deck never had
-        return [(Action("deal", (("player", who), ("card", card))), n / total) for card, n in sorted(pile.items())
-                if n > 0]
+        return [(Action("deal", (("player", who), ("card", card))), n / total)
+                for card, n in sorted(pile.items()) if n > 0]
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)

@@ -20,7 +20,6 @@ from cardgen.games.dino_battles.vocab import (
 from cardgen.play.lookup import Names, NotFound
 from cardgen.play.params import ParamError, Params
 
-
 #: what a loaded game gives its tables (see :meth:`TableBase._read_game`), by the game: the last few
 _READ: dict[int, tuple[Any, dict[str, Any]]] = {}
 
