@@ -38,8 +38,9 @@ from cardgen.play.view import LazyView
 
 LOG_NAME = "<played game>"
 #: each event kind's fields with their defaults (an event the state makes holds every field)
-_DEFAULTS = {kind: {k: None if opt.default is MISSING else opt.default for k, opt in fields.items()}
-             for kind, fields in EVENTS.items()}
+_DEFAULTS: dict[str, dict[str, Any]] = {
+    kind: {k: None if opt.default is MISSING else opt.default for k, opt in fields.items()}
+    for kind, fields in EVENTS.items()}
 
 
 #: each event kind's defaults, and the fields whose default is a list (copied per event)
