@@ -144,14 +144,9 @@ class DinoState(Table, GameState):
         seat = c["seat"]
         pile = self.comps[seat] if c["purpose"] == "ko_comp" else self.decks[seat]
         total = sum(pile.values())
-        acts = self.deal_acts[seat]
-        out, got = [], 0
-        for card, a in acts:                     # the deck's cards in order: sorted once
-            n = pile.get(card, 0)
-            if n > 0:
-                out.append((a, n / total))
-                got += n
-        if got == total:
+        get = pile.get                           # the deck's cards in order: sorted once
+        out = [(a, n / total) for card, a in self.deal_acts[seat] if (n := get(card, 0)) > 0]
+        if len(out) == len(pile):
             return out
         who = self.players[seat]                 # a pile holding a card its deck never had
         return [(Action("deal", (("player", who), ("card", card))), n / total)
