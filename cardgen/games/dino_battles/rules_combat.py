@@ -5,6 +5,7 @@ cards they cost, paralysis, damage (BDB-CMB-1…6, BDB-ABIL-1…3).
 from __future__ import annotations
 
 from collections import Counter
+from functools import partialmethod
 
 from cardgen.content.playlog import Event, LogError
 from cardgen.games.dino_battles.exchange import exchange_losses
@@ -239,17 +240,18 @@ class CombatRules(MainRules):
         self._resolve(ev, kind, {"side": s, "dino": d, "ev": ev, "roll": ev["roll"], "bonus": bonus,
                                  "special": special})
 
-    def play_counterattack(self, ev: Event) -> None:
-        self._answer(ev, "counterattack")
+    play_counterattack = partialmethod(_answer, kind="counterattack")
+    play_evade = partialmethod(_answer, kind="evade")
+    play_defend = partialmethod(_answer, kind="defend")
+    play_no_answer = partialmethod(_answer, kind="no_answer")
 
-    def play_evade(self, ev: Event) -> None:
-        self._answer(ev, "evade")
-
-    def play_defend(self, ev: Event) -> None:
-        self._answer(ev, "defend")
-
-    def play_no_answer(self, ev: Event) -> None:
-        self._answer(ev, "no_answer")
+    def _unanswered(self, ev: Event) -> None:
+        """BDB-CMB-2: an attack the log leaves without its answer, resolved as unanswered."""
+        assert self.cmb is not None and self.cmb.attack is not None
+        att = self.cmb.attack
+        self.ref.violation("BDB-CMB-2", f"{att['side'].name}'s attack (line {att['ev'].loc.line}) is never "
+                           "answered: record a counterattack, evade, defend or no_answer", ev.loc)
+        self._resolve(None, "no_answer", None)
 
     def _total(self, mv: dict, stat: str, rule: str) -> int:
         ev, d = mv["ev"], mv["dino"]
