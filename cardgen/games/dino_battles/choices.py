@@ -67,36 +67,91 @@ def placements(eng: Table, s: Side, hand: Counter) -> list[Action]:
 def main_plays(eng: Table, s: Side, hand: Counter, used: set[str]) -> list[Action]:
     """Every play of a Main phase (BDB-MAIN-1…3, BDB-ACT-1): bench a Dinosaur, attach an Upgrade
     to a benched one, place an Item, add a Combat card to the Combat Deck, switch the active
-    Dinosaur (paying the Retreat Cost from hand), play an Action, use an Item. ``used``: the
-    Permanent Items already used this turn (using one again changes nothing the rules model)."""
-    out: list[Action] = []
-    name = ("player", s.name)
-    kinds: dict[str, list[str]] = {"dinosaur": [], "upgrade": [], "item": [], "combat": [], "action": []}
+    Dinosaur (paying the Retreat Cost from hand), play an Action, use an Item, or be done.
+    ``used``: the Permanent Items already used this turn (using one again changes nothing the
+    rules model)."""
+    t = made(s.name)
+    dinos, ups, items, combat, actions = [], [], [], [], []
     cards = eng.cards
-    for c in sorted(c for c, n in hand.items() if n > 0):
-        kinds.setdefault(cards[c].type, []).append(c)
-    if len(s.bench) < eng.bench_max:
-        out += [Action("bench", (name, ("dino", c))) for c in kinds["dinosaur"]]
-    for u in kinds["upgrade"]:
+    for c in sorted(hand):                      # a hand holds no card 0 times
+        kind = cards[c].type
+        if kind == "combat":
+            combat.append(t["combat_to_deck"][c])
+        elif kind == "dinosaur":
+            dinos.append(c)
+        elif kind == "upgrade":
+            ups.append(c)
+        elif kind == "item":
+            items.append(c)
+        elif kind == "action":
+            actions.append(c)
+    out = [t["bench"][c] for c in dinos] if len(s.bench) < eng.bench_max else []
+    for u in ups:
         uname = cards[u].name
-        for d in s.bench:
-            if sum(1 for x in d.upgrades if x.name == uname) < eng.upgrade_max:
-                out.append(Action("upgrade", (name, ("card", u), ("dino", d.label))))
-    if s.items < eng.item_max:
-        out += [Action("item", (name, ("card", c))) for c in kinds["item"]]
-    out += [Action("combat_to_deck", (name, ("cards", (c,)))) for c in kinds["combat"]]
+        out += [t["upgrade"][u, d.label] for d in s.bench
+                if sum(1 for x in d.upgrades if x.name == uname) < eng.upgrade_max]
+    if items and s.items < eng.item_max:
+        out += [t["item"][c] for c in items]
+    out += combat
     if s.active is not None and s.bench:
-        cost = int(s.active.card.get("retreat_cost") or 0)
-        for pay in _multisets(hand, cost):
-            for d in s.bench:
-                out.append(Action("retreat", (name, ("to", d.label), ("discard", pay))))
-    out += [Action("action", (name, ("card", c))) for c in kinds["action"]]
-    out += [Action("use_item", (name, ("card", c))) for c in sorted(+s.items_known)
-            if not (cards[c].get("permanent") and c in used)]
+        who = ("player", s.name)                # a retreat's discards are too many to make each once
+        to = [("to", d.label) for d in s.bench]
+        out += [Action("retreat", (who, d, ("discard", pay)))
+                for pay in _multisets(hand, int(s.active.card.get("retreat_cost") or 0)) for d in to]
+    out += [t["action"][c] for c in actions]
+    if s.items_known:
+        out += [t["use_item"][c] for c in sorted(c for c, n in s.items_known.items() if n > 0)
+                if not (cards[c].get("permanent") and c in used)]
+    out.append(t["done"][None])
     return out
 
 
+class _Made(dict):
+    """One player's actions of one kind by their fields' values, each made once when first asked."""
+
+    def __init__(self, kind: str, player: str, *fields: str) -> None:
+        super().__init__()
+        self.kind, self.player, self.fields = kind, player, fields
+
+    def __missing__(self, key: Any) -> Action:
+        values = key if len(self.fields) > 1 else (key,)
+        a = Action(self.kind, (("player", self.player),) + tuple(zip(self.fields, values)))
+        if len(self) < _KEEP:               # bounded, whatever the cards
+            self[key] = a
+        return a
+
+
+#: the fields of each kind of action :func:`made` makes, after the player
+_FIELDS = {"bench": ("dino",), "upgrade": ("card", "dino"), "item": ("card",), "combat_to_deck": ("cards",),
+           "action": ("card",), "use_item": ("card",), "done": (),
+           "attack": (), "counterattack": (), "evade": (), "defend": (), "pass": (), "no_answer": (),
+           "attack+": ("special",), "counterattack+": ("special",)}
+_MADE: dict[str, dict[str, _Made]] = {}
+_KEEP = 20_000
+
+
+def made(player: str) -> dict[str, _Made]:
+    """``player``'s actions by kind, by their values: made once (legal actions are a playout's hot
+    path). ``done`` and the plain moves are keyed by None; a Combat card by the card (its value is
+    the one-card list); a Special Attack's move by its name, as ``attack+``/``counterattack+``."""
+    t = _MADE.get(player)
+    if t is None:
+        t = _MADE[player] = {k: _Made(k.rstrip("+"), player, *f) for k, f in _FIELDS.items()}
+        for k in ("done", "attack", "counterattack", "evade", "defend", "pass", "no_answer"):
+            t[k][None] = Action(k, (("player", player),))
+        t["combat_to_deck"] = _Combat("combat_to_deck", player, "cards")
+    return t
+
+
+class _Combat(_Made):
+    def __missing__(self, key: Any) -> Action:
+        a = self[key] = Action(self.kind, (("player", self.player), ("cards", (key,))))
+        return a
+
+
 def _multisets(hand: Counter, k: int) -> list[tuple[str, ...]]:
+    if k <= 1:
+        return [()] if k <= 0 else [(c,) for c in sorted(hand)]
     if k > sum(hand.values()):
         return []
     return sorted(set(itertools.combinations(sorted(hand.elements()), k)))
@@ -104,43 +159,59 @@ def _multisets(hand: Counter, k: int) -> list[tuple[str, ...]]:
 
 # -- combat --------------------------------------------------------------------------------------
 
-def specials(d: Dino | None) -> list[dict]:
-    return [sp for sp in (d.card.get("specials") or []) if isinstance(sp, dict) and sp.get("name")] if d else []
+def specials(d: Dino | None) -> list[tuple[str, tuple[tuple[str, int], ...]]]:
+    """The active Dinosaur's Special Attacks: (name, the Combat cards they cost), read once per card."""
+    if d is None:
+        return []
+    held = _SPECIALS.get(id(d.card))
+    if held is None or held[0] is not d.card:
+        if len(_SPECIALS) > 4096:
+            _SPECIALS.clear()
+        held = _SPECIALS[id(d.card)] = (d.card, [
+            (str(sp["name"]), tuple((k, int(v)) for k, v in (sp.get("cost") or {}).items() if v))
+            for sp in d.card.get("specials") or [] if isinstance(sp, dict) and sp.get("name")])
+    return held[1]
 
 
-def payable(s: Side, cost: dict[str, int]) -> bool:
-    return sum(s.combat_deck.values()) > 0 and all(s.combat_deck[k] >= int(v) for k, v in cost.items() if v)
+_SPECIALS: dict[int, tuple[Any, list[tuple[str, tuple[tuple[str, int], ...]]]]] = {}
+
+
+def payable(s: Side, cost: tuple[tuple[str, int], ...]) -> bool:
+    deck = s.combat_deck
+    return sum(deck.values()) > 0 and all(deck[k] >= v for k, v in cost)
+
+
+_ONE = {kind: ((kind, 1),) for kind in ("attack", "evade", "defend")}
+_AGREED = Action.make("phase", phase="postcombat_main", combat_end="agreed")
 
 
 def moves(eng: Table, s: Side) -> list[Action]:
     """The player with the move (BDB-CMB-1, 2): attack (or a Special Attack the Combat Deck pays
     for), or pass; at the start of an exchange, both may agree to end the Combat phase."""
+    t = made(s.name)
     out = []
     if s.active is not None:
-        if payable(s, {"attack": 1}):
-            out.append(Action.make("attack", player=s.name))
-        out += [Action.make("attack", player=s.name, special=str(sp["name"])) for sp in specials(s.active)
-                if payable(s, dict(sp.get("cost") or {}))]
-    out.append(Action.make("pass", player=s.name))
+        if payable(s, _ONE["attack"]):
+            out.append(t["attack"][None])
+        out += [t["attack+"][name] for name, cost in specials(s.active) if payable(s, cost)]
+    out.append(t["pass"][None])
     c = eng.cmb
     if c is not None and not c.passed:
-        out.append(Action.make("phase", phase="postcombat_main", combat_end="agreed"))
+        out.append(_AGREED)
     return out
 
 
 def answers(eng: Table, s: Side) -> list[Action]:
     """The attacked player (BDB-CMB-2…5): counterattack (or with a Special Attack), evade, defend,
     or no answer."""
+    t = made(s.name)
     out = []
     if s.active is not None:
-        if payable(s, {"attack": 1}):
-            out.append(Action.make("counterattack", player=s.name))
-        out += [Action.make("counterattack", player=s.name, special=str(sp["name"])) for sp in specials(s.active)
-                if payable(s, dict(sp.get("cost") or {}))]
-        for kind in ("evade", "defend"):
-            if payable(s, {kind: 1}):
-                out.append(Action.make(kind, player=s.name))
-    out.append(Action.make("no_answer", player=s.name))
+        if payable(s, _ONE["attack"]):
+            out.append(t["counterattack"][None])
+        out += [t["counterattack+"][name] for name, cost in specials(s.active) if payable(s, cost)]
+        out += [t[kind][None] for kind in ("evade", "defend") if payable(s, _ONE[kind])]
+    out.append(t["no_answer"][None])
     return out
 
 

@@ -104,8 +104,10 @@ class CardRules(TableBase):
         self.winner = winner
         self.ended_by = how
         self.end_rule = "BDB-END-3" if how == "deck_out" else "BDB-END-2"
-        self._t(ev, f"GAME OVER: {text}")
-        self._state("at the end")
+        if self.tracing:
+            self._t(ev, f"GAME OVER: {text}")
+        if self.tracing:
+            self._state("at the end")
 
     # -- setup --------------------------------------------------------------------------------
 
@@ -137,10 +139,13 @@ class CardRules(TableBase):
                                    f"{holder.name}, takes the Initiative token, not {stated.name}", ev.at("holder"))
                 self.initiative = stated.index
                 holder = stated
-        self._t(ev, f"Initiative roll {roll} ({parity}): {holder.name} takes the Initiative token")
+        if self.tracing:
+            self._t(ev, f"Initiative roll {roll} ({parity}): {holder.name} takes the Initiative token")
 
     def _claim_hand(self, s: Side, ev: Event, rule: str) -> None:
         """Stated hand and deck sizes are checked; the game goes on with them."""
+        if ev["hand"] is None and ev["deck_left"] is None:
+            return
         self.ref.claim(rule, f"{s.name}'s hand", ev["hand"], s.hand, ev.at("hand"))
         self.ref.claim(rule, f"{s.name}'s Main Deck", ev["deck_left"], s.deck_left, ev.at("deck_left"))
         if ev["hand"] is not None and ev["hand"] >= 0:
@@ -192,9 +197,10 @@ class CardRules(TableBase):
             n = len(named) if count is None else count
         got = self._draw(s, n, named, ev, rule)
         self._claim_hand(s, ev, rule)
-        shown = f": {', '.join(c.name for c in named)}" + (f" and {got - len(named)} unseen" if got > len(named) else "") \
-            if named else ""
-        self._t(ev, f"{s.name} draws {got}{shown}; hand {s.hand}, deck {s.deck_left}")
+        if self.tracing:
+            shown = f": {', '.join(c.name for c in named)}" + (f" and {got - len(named)} unseen" if got > len(named)
+                                                               else "") if named else ""
+            self._t(ev, f"{s.name} draws {got}{shown}; hand {s.hand}, deck {s.deck_left}")
         self._deck_out(s, ev)
 
     def new_hand_size(self, s: Side, nodino: bool) -> tuple[int, int, bool]:
@@ -240,7 +246,8 @@ class CardRules(TableBase):
             raise LogError("LOG-FIELD", f"'cards' names {len(named)}, more than the {n} of the new hand", ev.at("cards"))
         self._draw(s, n, named, ev, rule)
         self._claim_hand(s, ev, rule)
-        self._t(ev, f"{s.name} takes a new hand of {n}" + (" (no Dinosaur: no penalty)" if free else ""))
+        if self.tracing:
+            self._t(ev, f"{s.name} takes a new hand of {n}" + (" (no Dinosaur: no penalty)" if free else ""))
         self._deck_out(s, ev)
 
     def play_comp_cards(self, ev: Event) -> None:
@@ -260,7 +267,8 @@ class CardRules(TableBase):
         s.deck_left -= n
         s.comp = n
         s.comp_done = True
-        self._t(ev, f"{s.name} sets {n} Comp Cards aside; deck {s.deck_left}")
+        if self.tracing:
+            self._t(ev, f"{s.name} sets {n} Comp Cards aside; deck {s.deck_left}")
         self._deck_out(s, ev)
 
     def _new_dino(self, s: Side, c: Card) -> Dino:
@@ -291,7 +299,9 @@ class CardRules(TableBase):
         s.active = self._new_dino(s, active)
         s.bench = [self._new_dino(s, c) for c in bench]
         s.placed = True
-        self._t(ev, f"{s.name} places {s.active.name} (active)"
-                + (f" and benches {', '.join(d.name for d in s.bench)}" if s.bench else ""))
+        if self.tracing:
+            self._t(ev, f"{s.name} places {s.active.name} (active)"
+                    + (f" and benches {', '.join(d.name for d in s.bench)}" if s.bench else ""))
         if all(x.placed for x in self.sides):
-            self._t(None, "all Dinosaurs are revealed")
+            if self.tracing:
+                self._t(None, "all Dinosaurs are revealed")

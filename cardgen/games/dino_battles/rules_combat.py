@@ -5,6 +5,7 @@ cards they cost, paralysis, damage (BDB-CMB-1…6, BDB-ABIL-1…3).
 from __future__ import annotations
 
 from collections import Counter
+from functools import partialmethod
 
 from cardgen.content.playlog import Event, LogError
 from cardgen.games.dino_battles.exchange import exchange_losses
@@ -26,8 +27,9 @@ class CombatRules(MainRules):
         self.cmb = Combat(first)
         self.cmb.over = all(sum(s.combat_deck.values()) == 0 for s in self.sides)
         why = f"EVA {max(ea, eb)} against {min(ea, eb)}" if ea != eb else f"EVA {ea} each: the Initiative holder"
-        self._t(ev, f"Combat phase: {self.sides[first].name} has the first move ({why})"
-                + (" — both Combat Decks are empty: nobody can move" if self.cmb.over else ""))
+        if self.tracing:
+            self._t(ev, f"Combat phase: {self.sides[first].name} has the first move ({why})"
+                    + (" — both Combat Decks are empty: nobody can move" if self.cmb.over else ""))
 
     def _in_combat(self, s: Side, ev: Event, what: str) -> Combat | None:
         if self.phase != "combat" or self.cmb is None:
@@ -65,7 +67,8 @@ class CombatRules(MainRules):
                 self.ref.violation("BDB-CMB-1", f"{s.name} attacked and waits for the answer: there is nothing to "
                                    "pass", ev.loc)
                 return
-            self._t(ev, f"{s.name} does not answer")
+            if self.tracing:
+                self._t(ev, f"{s.name} does not answer")
             self._resolve(ev, "no_answer", None)
             return
         c = self._in_combat(s, ev, "passes")
@@ -77,13 +80,15 @@ class CombatRules(MainRules):
                 self.ref.violation("BDB-CMB-1", f"{first.name} has the move: {s.name} cannot pass it", ev.at("player"))
                 c.first = s.index
             c.passed = True
-            self._t(ev, f"{s.name} passes the move to {self._other(s).name}")
+            if self.tracing:
+                self._t(ev, f"{s.name} passes the move to {self._other(s).name}")
         else:
             if s is first:
                 self.ref.violation("BDB-CMB-1", f"{s.name} already passed the move to {self._other(s).name}",
                                    ev.at("player"))
                 return
-            self._t(ev, f"{s.name} passes too: the exchange ends")
+            if self.tracing:
+                self._t(ev, f"{s.name} passes too: the exchange ends")
             self._next_exchange(self._next(c.first))
 
     def _next_exchange(self, first: int) -> None:
@@ -94,7 +99,8 @@ class CombatRules(MainRules):
         c.exchange += 1
         if all(sum(s.combat_deck.values()) == 0 for s in self.sides):
             c.over = True
-            self.ref.trace("      both Combat Decks are empty: the Combat phase is over (BDB-CMB-6)")
+            if self.tracing:
+                self.ref.trace("      both Combat Decks are empty: the Combat phase is over (BDB-CMB-6)")
 
     def _pay(self, s: Side, cost: dict[str, int], ev: Event, what: str) -> None:
         """BDB-CMB-2: the move's Combat cards come from the player's Combat Deck."""
@@ -138,7 +144,8 @@ class CombatRules(MainRules):
             return made
         fails = (roll % 2 == 1) == (self.para_fail == "odd")
         if fails:
-            self._t(ev, f"{d.who} is paralyzed: rolls {roll}, the move fails")
+            if self.tracing:
+                self._t(ev, f"{d.who} is paralyzed: rolls {roll}, the move fails")
             if ev["roll"] is not None:
                 self.ref.violation("BDB-ABIL-1", f"{d.name} is paralyzed and its roll {roll} is {self.para_fail}: the "
                                    f"move fails (the log goes on as if it had been made)", ev.at("paralyze_roll"))
@@ -187,8 +194,9 @@ class CombatRules(MainRules):
             d.evade_bonus = 0
         c.attack = {"side": s, "dino": d, "ev": ev, "roll": ev["roll"], "bonus": bonus, "evade_bonus": eb,
                     "special": special}
-        self._t(ev, f"{s.name}'s {d.name if d else '—'} attacks" + (f" with {special['name']}" if special else "")
-                + f": roll {ev['roll']}" + (f", bonus {bonus:+d}" if bonus else ""))
+        if self.tracing:
+            self._t(ev, f"{s.name}'s {d.name if d else '—'} attacks" + (f" with {special['name']}" if special else "")
+                    + f": roll {ev['roll']}" + (f", bonus {bonus:+d}" if bonus else ""))
 
     def _answer(self, ev: Event, kind: str) -> None:
         s = self._side(ev["player"], ev, "player") if ev["player"] is not None else None
@@ -211,7 +219,8 @@ class CombatRules(MainRules):
                                ev.at("player"))
             return
         if kind == "no_answer":
-            self._t(ev, f"{s.name} does not answer")
+            if self.tracing:
+                self._t(ev, f"{s.name} does not answer")
             self._resolve(ev, kind, None)
             return
         d = s.active
@@ -231,17 +240,18 @@ class CombatRules(MainRules):
         self._resolve(ev, kind, {"side": s, "dino": d, "ev": ev, "roll": ev["roll"], "bonus": bonus,
                                  "special": special})
 
-    def play_counterattack(self, ev: Event) -> None:
-        self._answer(ev, "counterattack")
+    play_counterattack = partialmethod(_answer, kind="counterattack")
+    play_evade = partialmethod(_answer, kind="evade")
+    play_defend = partialmethod(_answer, kind="defend")
+    play_no_answer = partialmethod(_answer, kind="no_answer")
 
-    def play_evade(self, ev: Event) -> None:
-        self._answer(ev, "evade")
-
-    def play_defend(self, ev: Event) -> None:
-        self._answer(ev, "defend")
-
-    def play_no_answer(self, ev: Event) -> None:
-        self._answer(ev, "no_answer")
+    def _unanswered(self, ev: Event) -> None:
+        """BDB-CMB-2: an attack the log leaves without its answer, resolved as unanswered."""
+        assert self.cmb is not None and self.cmb.attack is not None
+        att = self.cmb.attack
+        self.ref.violation("BDB-CMB-2", f"{att['side'].name}'s attack (line {att['ev'].loc.line}) is never "
+                           "answered: record a counterattack, evade, defend or no_answer", ev.loc)
+        self._resolve(None, "no_answer", None)
 
     def _total(self, mv: dict, stat: str, rule: str) -> int:
         ev, d = mv["ev"], mv["dino"]
@@ -333,9 +343,11 @@ class CombatRules(MainRules):
         for dd in lost:
             dd.hp_rule = "BDB-ABIL-3" if dd in spikes and lost[dd] == spikes[dd] else rule
         after = " · ".join(f"{dd.who} −{v} → {dd.hp}" for dd, v in lost.items()) or "no damage"
-        self._t(ev or att["ev"], f"{text} ⇒ {after}")
+        if self.tracing:
+            self._t(ev or att["ev"], f"{text} ⇒ {after}")
         for note in notes:
-            self.ref.trace(f"        {note}")
+            if self.tracing:
+                self.ref.trace(f"        {note}")
         if ev is not None:
             computed = {dd: dd.hp for dd in (x, y) if dd is not None}
             if ev.get("damage") is not None:
@@ -354,7 +366,8 @@ class CombatRules(MainRules):
             self._claim_hp(ev, rule, spikes, hint)
             changed = [f"{dd.who} {dd.hp}" for dd, hp in computed.items() if dd.hp != hp]
             if changed:
-                self.ref.trace(f"        the replay goes on with the log's HP: {', '.join(changed)}")
+                if self.tracing:
+                    self.ref.trace(f"        the replay goes on with the log's HP: {', '.join(changed)}")
         for dd in list(lost):
             self._mark_ko(dd, ev or att["ev"])
         self._next_exchange(nxt)

@@ -19,7 +19,8 @@ class KnockOutRules(CardRules):
     def _mark_ko(self, d: Dino, ev: Event | None) -> None:
         if d.hp <= 0 and d.ko_at is None and any(d in s.in_play for s in self.sides):
             d.ko_at = ev.loc if ev is not None else Loc("", 0, 0)
-            self._t(ev, f"{d.who} falls to {d.hp} HP: knocked out")
+            if self.tracing:
+                self._t(ev, f"{d.who} falls to {d.hp} HP: knocked out")
 
     def play_knock_out(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
@@ -59,7 +60,8 @@ class KnockOutRules(CardRules):
             text += self._replace_active(s, ev, new_active, loc)
         elif new_active is not None and ev is not None:
             self.ref.violation("BDB-KO-1", f"{d.name} was benched: no new active Dinosaur is chosen", loc)
-        self._t(ev, text)
+        if self.tracing:
+            self._t(ev, text)
 
     def _replace_active(self, s: Side, ev: Event | None, new_active: Any, loc: Loc | None) -> str:
         rule = "BDB-KO-1"
@@ -92,10 +94,27 @@ class KnockOutRules(CardRules):
                                "must be played as the new active Dinosaur", loc or ev.loc)
         return ""
 
+    def _ko_pending(self) -> bool:
+        """Whether a Dinosaur in play is knocked out and its K.O. not yet recorded."""
+        for s in self.sides:
+            if s.active is not None and s.active.ko_at is not None:
+                return True
+            for d in s.bench:
+                if d.ko_at is not None:
+                    return True
+        return False
+
+    def _may_end(self) -> bool:
+        """Whether a player has the K.O.s to win or no Dinosaur left (BDB-END-2)."""
+        for s in self.sides:
+            if s.kos >= self.kos_to_win or (s.active is None and not s.bench):
+                return True
+        return False
+
     def _settle_kos(self, ev: Event | None, recorded: bool) -> None:
         """Knock-outs the log did not record are applied; when none is pending, the game may end."""
         pending = [(s, d) for s in self._order() for d in s.in_play if d.ko_at is not None] \
-            if any(d.ko_at is not None for s in self.sides for d in s.in_play) else []
+            if self._ko_pending() else []
         if pending and not recorded:
             for s, d in pending:
                 line = d.ko_at.line if d.ko_at else 0
@@ -103,7 +122,7 @@ class KnockOutRules(CardRules):
                                    "out; the log records no knock_out", ev.loc if ev is not None else d.ko_at)
                 self._knock_out(s, d, ev, None, None, took=0)
             pending = []
-        if pending or self.over or self.phase is None:
+        if pending or self.over or self.phase is None or not self._may_end():
             return
         won = [s for s in self.sides if s.kos >= self.kos_to_win]
         lost = [s for s in self.sides if not s.in_play]

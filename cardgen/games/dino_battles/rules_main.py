@@ -30,10 +30,12 @@ class MainRules(KnockOutRules):
         d = self._new_dino(s, c)
         if s.active is None:
             s.active = d
-            self._t(ev, f"{s.name} puts {d.name} in play as the active Dinosaur (none was active)")
+            if self.tracing:
+                self._t(ev, f"{s.name} puts {d.name} in play as the active Dinosaur (none was active)")
         else:
             s.bench.append(d)
-            self._t(ev, f"{s.name} benches {d.name}")
+            if self.tracing:
+                self._t(ev, f"{s.name} benches {d.name}")
 
     def play_upgrade(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
@@ -52,7 +54,8 @@ class MainRules(KnockOutRules):
         if c.get("hp"):
             d.hp += int(c.get("hp"))
             d.hp_rule = "BDB-MAIN-2"
-        self._t(ev, f"{s.name} attaches {c.name} to {d.brief()}")
+        if self.tracing:
+            self._t(ev, f"{s.name} attaches {c.name} to {d.brief()}")
 
     def play_item(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
@@ -66,8 +69,9 @@ class MainRules(KnockOutRules):
             s.items_unknown += 1
         else:
             s.items_known[c.id] += 1
-        self._t(ev, f"{s.name} places {'an Item' if c is None else c.name} face down in the Item Zone "
-                f"({s.items} of {self.item_max})")
+        if self.tracing:
+            self._t(ev, f"{s.name} places {'an Item' if c is None else c.name} face down in the Item Zone "
+                    f"({s.items} of {self.item_max})")
 
     def play_use_item(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
@@ -88,7 +92,8 @@ class MainRules(KnockOutRules):
         if not c.get("permanent"):
             self._to_junk(s, c)
         self.played.append((s.index, c.id))
-        self._t(ev, f"{s.name} uses {c.name}" + (" (Permanent: it stays)" if c.get("permanent") else " (junked)"))
+        if self.tracing:
+            self._t(ev, f"{s.name} uses {c.name}" + (" (Permanent: it stays)" if c.get("permanent") else " (junked)"))
 
     def play_action(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
@@ -100,7 +105,8 @@ class MainRules(KnockOutRules):
         self._from_hand(s, c, ev, ev.at("card"), rule)
         self._to_junk(s, c)
         self.played.append((s.index, c.id))
-        self._t(ev, f"{s.name} plays {c.name} (junked)")
+        if self.tracing:
+            self._t(ev, f"{s.name} plays {c.name} (junked)")
 
     def play_combat_to_deck(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
@@ -110,8 +116,9 @@ class MainRules(KnockOutRules):
             self._from_hand(s, c, ev, ev.at("cards"), "BDB-MAIN-1")
             sub = str(c.get("subtype"))
             s.combat_deck[sub] += 1
-        self._t(ev, f"{s.name} adds {', '.join(c.name for c in cards)} to the Combat Deck: "
-                + " ".join(f"{m} {s.combat_deck[m]}" for m in self.moves))
+        if self.tracing:
+            self._t(ev, f"{s.name} adds {', '.join(c.name for c in cards)} to the Combat Deck: "
+                    + " ".join(f"{m} {s.combat_deck[m]}" for m in self.moves))
 
     def play_retreat(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
@@ -148,8 +155,9 @@ class MainRules(KnockOutRules):
         if old is not None:
             s.bench.append(old)
         s.active = to
-        self._t(ev, f"{s.name} switches: {to.name} becomes active" + (f", {old.name} goes to the bench" if old else "")
-                + (f" (discards {paid})" if paid else "") + (f" ({src})" if src else ""))
+        if self.tracing:
+            self._t(ev, f"{s.name} switches: {to.name} becomes active" + (f", {old.name} goes to the bench" if old else "")
+                    + (f" (discards {paid})" if paid else "") + (f" ({src})" if src else ""))
 
     def play_discard(self, ev: Event) -> None:
         s = self._side(ev["player"], ev, "player")
@@ -165,8 +173,9 @@ class MainRules(KnockOutRules):
         for _ in range(n - len(named)):
             self._from_hand(s, None, ev, ev.loc, rule)
             self._to_junk(s, None)
-        self._t(ev, f"{s.name} discards {n} card(s)" + (f" ({', '.join(c.name for c in named)})" if named else "")
-                + f" by {src}; hand {s.hand}")
+        if self.tracing:
+            self._t(ev, f"{s.name} discards {n} card(s)" + (f" ({', '.join(c.name for c in named)})" if named else "")
+                    + f" by {src}; hand {s.hand}")
 
     # -- card effects stated by the log -------------------------------------------------------
 
@@ -247,8 +256,9 @@ class MainRules(KnockOutRules):
             d.hp_rule = rule
         self._claim_hp(ev, rule)
         what = d.name if d is not None else s.name
-        self._t(ev, f"{src}: {s.name}'s {what} " + ("; ".join(parts) or "(no change)")
-                + (f" → {d.hp}/{d.max_hp}" if d is not None else ""))
+        if self.tracing:
+            self._t(ev, f"{src}: {s.name}'s {what} " + ("; ".join(parts) or "(no change)")
+                    + (f" → {d.hp}/{d.max_hp}" if d is not None else ""))
 
     # -- HP claims ---------------------------------------------------------------------------
 

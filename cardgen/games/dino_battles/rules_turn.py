@@ -121,16 +121,14 @@ class TurnRules(CombatRules):
         elif p == "end":
             self.owed = {s.index: min(s.deck_left, max(0, self.draw_up - s.hand)) for s in self.sides}
         if not skipped and p != "combat":
-            self._t(ev, f"{self._pn(p)} phase")
+            if self.tracing:
+                self._t(ev, f"{self._pn(p)} phase")
 
     def _leave(self, p: str, ev: Event) -> None:
         if p == "combat" and self.cmb is not None:
             c = self.cmb
             if c.attack is not None:
-                att = c.attack
-                self.ref.violation("BDB-CMB-2", f"{att['side'].name}'s attack (line {att['ev'].loc.line}) is never "
-                                   "answered: record a counterattack, evade, defend or no_answer", ev.loc)
-                self._resolve(None, "no_answer", None)
+                self._unanswered(ev)
                 self._settle_kos(ev, recorded=False)
             stated = ev["combat_end"] if ev.kind == "phase" else None
             empty = all(sum(s.combat_deck.values()) == 0 for s in self.sides)

@@ -38,19 +38,27 @@ from cardgen.play.view import LazyView
 
 LOG_NAME = "<played game>"
 #: each event kind's fields with their defaults (an event the state makes holds every field)
-_DEFAULTS = {kind: {k: None if opt.default is MISSING else opt.default for k, opt in fields.items()}
-             for kind, fields in EVENTS.items()}
+_DEFAULTS: dict[str, dict[str, Any]] = {
+    kind: {k: None if opt.default is MISSING else opt.default for k, opt in fields.items()}
+    for kind, fields in EVENTS.items()}
 
 
-_DEALS: dict[tuple[str, str], Action] = {}
+#: each event kind's defaults, and the fields whose default is a list (copied per event)
+_TEMPLATES = {kind: (d, tuple(k for k, v in d.items() if isinstance(v, list)))
+              for kind, d in _DEFAULTS.items()}
+_ROLLS: dict[int, list[tuple[Action, float]]] = {}
+_LOCS: list[Loc] = []           #: a played event's place by its index (the line it has in the written log)
+_NO_LOCS: dict[str, Loc] = {}   #: a played event's fields have no places of their own (never written to)
+_DEALS: dict[tuple[str, tuple[str, ...]], list[tuple[str, Action]]] = {}
 
 
-def _deal(player: str, card: str) -> Action:
-    """The chance outcome of ``player`` drawing ``card`` (made once: the hot path of a playout)."""
-    a = _DEALS.get((player, card))
-    if a is None:
-        a = _DEALS[(player, card)] = Action("deal", (("player", player), ("card", card)))
-    return a
+def _deal_acts(player: str, cards: tuple[str, ...]) -> list[tuple[str, Action]]:
+    """The chance outcomes of ``player`` being dealt each of ``cards`` (made once per deck)."""
+    made = _DEALS.get((player, cards))
+    if made is None:
+        who = ("player", player)
+        made = _DEALS[(player, cards)] = [(c, Action("deal", (who, ("card", c)))) for c in cards]
+    return made
 
 
 def new_state(game: Game, setup: Mapping[str, Any]) -> DinoState:
@@ -78,6 +86,9 @@ class DinoState(Table, GameState):
         self.events: list[dict[str, Any]] = []
         n = len(players)
         self.decks = [Counter(s.deck_cards) for s in self.sides]      # true Main Decks
+        #: each seat's chance outcomes of a card dealt, by the deck's cards in order
+        self.deal_acts = [_deal_acts(p["name"], tuple(sorted(s.deck_cards)))
+                          for s, p in zip(self.sides, players)]
         self.hands: list[Counter] = [Counter() for _ in range(n)]       # true hands
         self.comps: list[Counter] = [Counter() for _ in range(n)]       # true Comp Cards
         self.chance: dict[str, Any] | None = None
@@ -111,7 +122,7 @@ class DinoState(Table, GameState):
         if mode == "place":
             return ch.placements(e, s, hand)
         if mode == "main":
-            return ch.main_plays(e, s, hand, self.used) + [Action.make("done", player=s.name)]
+            return ch.main_plays(e, s, hand, self.used)
         if mode == "move":
             return ch.moves(e, s)
         if mode == "answer":
@@ -126,11 +137,20 @@ class DinoState(Table, GameState):
         if c is None:
             return []
         if c["kind"] == "roll":
-            return die_outcomes("roll", self.die_sides)
-        pile = self.comps[c["seat"]] if c["purpose"] == "ko_comp" else self.decks[c["seat"]]
+            rolls = _ROLLS.get(self.die_sides)
+            if rolls is None:
+                rolls = _ROLLS[self.die_sides] = die_outcomes("roll", self.die_sides)
+            return list(rolls)
+        seat = c["seat"]
+        pile = self.comps[seat] if c["purpose"] == "ko_comp" else self.decks[seat]
         total = sum(pile.values())
-        who = self.players[c["seat"]]
-        return [(_deal(who, card), n / total) for card, n in sorted(pile.items()) if n > 0]
+        get = pile.get                           # the deck's cards in order: sorted once
+        out = [(a, n / total) for card, a in self.deal_acts[seat] if (n := get(card, 0)) > 0]
+        if len(out) == len(pile):
+            return out
+        who = self.players[seat]                 # a pile holding a card its deck never had
+        return [(Action("deal", (("player", who), ("card", card))), n / total)
+                for card, n in sorted(pile.items()) if n > 0]
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
@@ -205,8 +225,15 @@ class DinoState(Table, GameState):
     def _emit(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Make a log event, play it on the table (its rules judge it), and log it."""
         given = {k: (list(v) if isinstance(v, tuple) else v) for k, v in fields.items() if v is not None}
-        full = {k: given[k] if k in given else list(v) if isinstance(v, list) else v for k, v in _DEFAULTS[kind].items()}
-        ev = Event(len(self.events), kind, full, Loc(LOG_NAME, len(self.events) + 2, 1))
+        tmpl, lists = _TEMPLATES[kind]
+        full = {**tmpl, **given}
+        for k in lists:
+            if k not in given:
+                full[k] = list(full[k])
+        n = len(self.events)
+        while len(_LOCS) <= n:
+            _LOCS.append(Loc(LOG_NAME, len(_LOCS) + 2, 1))
+        ev = Event(n, kind, full, _LOCS[n], _NO_LOCS)
         self.before(ev)
         self.apply(ev)
         logged = {"kind": kind, **given}
@@ -358,7 +385,8 @@ class DinoState(Table, GameState):
                 self._emit("game_end", winner=e.winner, reason=e.ended_by)
                 self.finished = True
                 return
-            pending = next(((s, d) for s in e._order() for d in s.in_play if d.ko_at is not None), None)
+            pending = next(((s, d) for s in e._order() for d in s.in_play if d.ko_at is not None), None) \
+                if e._ko_pending() else None
             if pending:
                 s, d = pending
                 self.move = {"seat": s.index, "dino": d.label}
@@ -368,9 +396,9 @@ class DinoState(Table, GameState):
             elif e.phase == "startup":
                 self._emit("phase", phase="precombat_main")
             elif e.phase in MAIN_PHASES:
-                todo = [s for s in e._order() if s.index not in self.main_done]
-                if todo:
-                    self.decision = ("main", todo[0].index)
+                todo = next((s.index for s in e._order() if s.index not in self.main_done), None)
+                if todo is not None:
+                    self.decision = ("main", todo)
                 else:
                     self._emit("phase", phase="combat" if e.phase == "precombat_main" else "end")
             elif e.phase == "combat":

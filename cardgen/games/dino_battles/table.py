@@ -125,10 +125,7 @@ class Table(TurnRules):
         if self.broken or not self.sides or (self.over and ev.kind != "game_end"):
             return
         if self.cmb is not None and self.cmb.attack is not None and ev.kind not in _AWAIT_ANSWER:
-            att = self.cmb.attack
-            self.ref.violation("BDB-CMB-2", f"{att['side'].name}'s attack (line {att['ev'].loc.line}) is never "
-                               "answered: record a counterattack, evade, defend or no_answer", ev.loc)
-            self._resolve(None, "no_answer", None)
+            self._unanswered(ev)
         if ev.kind not in KO_WINDOW:
             self._settle_kos(ev, recorded=False)
         if self.over and ev.kind != "game_end":

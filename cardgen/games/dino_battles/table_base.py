@@ -20,6 +20,9 @@ from cardgen.games.dino_battles.vocab import (
 from cardgen.play.lookup import Names, NotFound
 from cardgen.play.params import ParamError, Params
 
+#: what a loaded game gives its tables (see :meth:`TableBase._read_game`), by the game: the last few
+_READ: dict[int, tuple[Any, dict[str, Any]]] = {}
+
 
 class NotInPlay(Exception):
     """An event names a Dinosaur that the replay has knocked out."""
@@ -39,22 +42,17 @@ class TableBase:
     def __init__(self, game: Any, header: Any, header_locs: Any, ref: Slips) -> None:
         self.game, self.header, self.header_locs, self.ref = game, header, header_locs, ref
         self.over = False
-        self.params_file = game.rules_dir / "params.yaml"
-        self.p = Params(game.params if isinstance(game.params, dict) else {}, self.params_file)
         self.end_rule = "BDB-END-2"
+        held = _READ.get(id(game))
+        if held is not None and held[0] is game:
+            self.__dict__.update(held[1])
+        else:
+            known = set(self.__dict__)
+            self._read_game(game)
+            _READ[id(game)] = (game, {k: v for k, v in self.__dict__.items() if k not in known})
+            while len(_READ) > 8:
+                del _READ[next(iter(_READ))]
         self.head_loc = header_locs.get("players") or Loc(str(self.params_file), 1, 1)
-        try:
-            self._read_rules()
-        except ParamError as e:
-            raise LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1),
-                           "add it to the rules parameters") from None
-        self.cards = game.cards_by_id
-        self.card_names: Names[Card] = Names("card", ((c.id, c) for c in game.cards), lambda c: [c.name])
-        self.specials: dict[str, tuple[Card, dict]] = {}
-        for c in game.cards:
-            for s in c.get("specials") or []:
-                if isinstance(s, dict) and s.get("name"):
-                    self.specials.setdefault(str(s["name"]).lower(), (c, s))
         #: decks handed over by name (a played state); otherwise read by the deck loader
         self.deck_files: dict[str, decks.Deck] = {}
         # state
@@ -77,6 +75,26 @@ class TableBase:
         self._src_owner: int | None = None
 
     # -- reading the rules and the cards ---------------------------------------------------
+
+    def _read_game(self, game: Any) -> None:
+        """What the table takes from the loaded game, read once per game (shared by its tables,
+        never changed): params.yaml's numbers, the cards, their names and Special Attacks."""
+        self.params_file = game.rules_dir / "params.yaml"
+        self.p = Params(game.params if isinstance(game.params, dict) else {}, self.params_file)
+        try:
+            self._read_rules()
+        except ParamError as e:
+            raise LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1),
+                           "add it to the rules parameters") from None
+        self.cards = game.cards_by_id
+        #: every card id in lower case, without spaces: a Dinosaur's label is its one spelling
+        self.ids_lower = all(c.id == c.id.strip().lower() for c in game.cards)
+        self.card_names: Names[Card] = Names("card", ((c.id, c) for c in game.cards), lambda c: [c.name])
+        self.specials: dict[str, tuple[Card, dict]] = {}
+        for c in game.cards:
+            for s in c.get("specials") or []:
+                if isinstance(s, dict) and s.get("name"):
+                    self.specials.setdefault(str(s["name"]).lower(), (c, s))
 
     def _read_rules(self) -> None:
         """Every number and ruling of params.yaml the rules use, typed (see cardgen.play.params)."""
@@ -162,8 +180,12 @@ class TableBase:
 
     def _dino(self, side: Side, value: Any, ev: Event, fname: str, loc: Loc | None = None) -> Dino:
         """A Dinosaur of ``side`` in play, by label ('razorclaw#2'), card id or name."""
-        s = str(value).strip().lower()
         pool = side.in_play
+        if self.ids_lower and not str(value).endswith("#1"):     # a label as written: found as such
+            for d in pool:
+                if d.label == value:
+                    return d
+        s = str(value).strip().lower()
         hit = [d for d in pool if d.label.lower() == s or (s.endswith("#1") and d.label.lower() == s[:-2])]
         if not hit:
             hit = [d for d in pool if s in (d.card.id.lower(), d.card.name.lower())]
