@@ -277,10 +277,10 @@ class Store:
         self.hits = 0
         self.misses = 0
 
-    def note(self, kind: str, hit: bool) -> None:
+    def note(self, kind: str, hit: bool, what: str = "") -> None:
         """CARDGEN_CACHE=debug: say what was reused and what was made anew."""
         if os.environ.get("CARDGEN_CACHE") == "debug":
-            print(f"cache {'hit ' if hit else 'miss'} {kind}", file=sys.stderr)
+            print(f"cache {'hit ' if hit else 'miss'} {what}{kind}", file=sys.stderr)
 
     def _entry_path(self, kind: str, key: str) -> Path:
         return self.folder / kind / key[:2] / f"{key}.json"
@@ -289,17 +289,28 @@ class Store:
         """The entry, or None (absent, corrupt, or unreadable: all a miss). An entry is read with
         one ``open`` (a first build asks for thousands, absent): its folder, resolved once per
         build, must lie inside the cache folder; the entry itself is a regular file, not a link."""
+        body = self.get_bytes(kind, key, ".json")
+        try:
+            return json.loads(body) if body is not None else None
+        except ValueError:
+            return None
+
+    def get_bytes(self, kind: str, key: str, suffix: str = ".bin") -> bytes | None:
+        """What :meth:`put_bytes` stored, or None (as :meth:`get`)."""
         try:
             where = self._entries_dir(kind, key[:2])
-            raw = sources.read_in(where, f"{key}.json", MAX_ENTRY) if where is not None else None
-            if raw is None:
-                return None
-            head, _, body = raw.partition(b"\n")
-            if hashlib.sha256(body).hexdigest().encode() != head:
-                return None
-            return json.loads(body)
+            raw = sources.read_in(where, f"{key}{suffix}", MAX_ENTRY) if where is not None else None
         except (OSError, ValueError, sources.SourceError):
             return None
+        if raw is None:
+            return None
+        head, _, body = raw.partition(b"\n")
+        return body if hashlib.sha256(body).hexdigest().encode() == head else None
+
+    def put_bytes(self, kind: str, key: str, body: bytes) -> None:
+        """Bytes under a key (replaced by the next put), checked by their SHA-256 when read."""
+        sha = hashlib.sha256(body).hexdigest().encode()
+        self._write(self.folder / kind / key[:2] / f"{key}.bin", sha + b"\n" + body)
 
     def _entries_dir(self, kind: str, sub: str) -> Path | None:
         """``folder/kind/sub`` resolved, or None when it leads outside the cache folder."""
