@@ -20,6 +20,7 @@ from cardgen.layout.scenecodec import KINDS, encode
 from cardgen.scene import Clip, Moved, Page, Rotate
 
 KIND = "pages"
+Stream = bytes | memoryview       # an encoded content stream (render.pdfreuse's)
 _LEAVES = frozenset(KINDS.values()) - {Clip}
 
 
@@ -35,9 +36,9 @@ class PageCache:
         self.static = static
         self.content_ids = content_ids
         self._old: dict[str, list] = {}
-        self._data = b""
+        self._data = memoryview(b"")
         self._new: dict[str, list] = {}
-        self._chunks: list[bytes] = []
+        self._chunks: list[Stream] = []        # a reused page's: a view of the last build's file
         self._end = 0
         self._prims: dict[int, tuple[Any, Any]] = {}     # a primitive met before (crop marks): its code
         self._scenes: dict[int, tuple[list, str]] = {}   # a scene the layout cache did not name: its digest
@@ -51,14 +52,14 @@ class PageCache:
         if raw is None:
             return
         try:
-            head, _, rest = raw.partition(b"\n")
-            n = int(head)
-            index = json.loads(rest[:n])
+            at = raw.index(b"\n") + 1
+            n = int(raw[:at])
+            index = json.loads(raw[at:at + n])
             if not isinstance(index, dict):
                 return
         except (ValueError, UnicodeDecodeError):
             return
-        self._old, self._data = index, rest[n:]
+        self._old, self._data = index, memoryview(raw)[at + n:]     # the streams, not copied
 
     def key(self, page: Page, state: str) -> str | None:
         try:
@@ -87,7 +88,7 @@ class PageCache:
             hit = self._scenes[id(items)] = (items, digest(encode(items)))
         return hit[1]
 
-    def get(self, key: str) -> tuple[bytes, list[str], list[list[str]]] | None:
+    def get(self, key: str) -> tuple[Stream, list[str], list[list[str]]] | None:
         if not self._loaded:
             self._load()
         row = self._old.get(key)
@@ -102,7 +103,7 @@ class PageCache:
         self.reused += 1
         return stream, list(forms), [[f, cs] for f, cs in codes]
 
-    def put(self, key: str, stream: bytes, forms: list[str], codes: list[list[str]]) -> None:
+    def put(self, key: str, stream: Stream, forms: list[str], codes: list[list[str]]) -> None:
         if key in self._new:        # the same page twice (the same key): kept once
             return
         self._new[key] = [self._end, len(stream), forms, codes]

@@ -24,6 +24,8 @@ from reportlab.pdfgen import canvas
 from cardgen.render.pdfwrite import pack_page, put_packed
 from cardgen.scene import Page
 
+Stream = bytes | memoryview       # an encoded content stream (a view of a file of them)
+
 
 class PageReuse(Protocol):
     """The pages of the last build, and this build's as it goes."""
@@ -32,11 +34,11 @@ class PageReuse(Protocol):
         """What ``page``'s stream depends on (``state``: the document's where it starts), or None
         when it cannot tell (the page is drawn and not kept)."""
 
-    def get(self, key: str) -> tuple[bytes, list[str], list[list[str]]] | None:
+    def get(self, key: str) -> tuple[Stream, list[str], list[list[str]]] | None:
         """The last build's page of that key: its encoded stream, the forms and pictures it
         places, the characters each font first gave a code to ([font, characters], in order)."""
 
-    def put(self, key: str, stream: bytes, forms: list[str], codes: list[list[str]]) -> None:
+    def put(self, key: str, stream: Stream, forms: list[str], codes: list[list[str]]) -> None:
         """This build's page (kept for the next build)."""
 
 
@@ -64,7 +66,7 @@ def state(c: canvas.Canvas) -> State:
     return text, fixed, fonts
 
 
-def reused(c: canvas.Canvas, hit: tuple[bytes, list[str], list[list[str]]]) -> bool:
+def reused(c: canvas.Canvas, hit: tuple[Stream, list[str], list[list[str]]]) -> bool:
     """The page set up by the caller (size, boxes) shown from ``hit``; False (nothing done) when
     it places a form or picture the document does not hold."""
     stream, forms, codes = hit
@@ -75,7 +77,7 @@ def reused(c: canvas.Canvas, hit: tuple[bytes, list[str], list[list[str]]]) -> b
         pdfmetrics.getFont(name).splitString(chars, doc)
     c._formsinuse = list(forms)
     c.showPage()
-    put_packed(c, stream.decode("latin-1") if rl_config.useA85 else stream)    # ASCII85: text
+    put_packed(c, str(stream, "latin-1") if rl_config.useA85 else bytes(stream))    # ASCII85: text
     return True
 
 
