@@ -12,6 +12,7 @@ replaced by each build that draws the sheets), checked by its SHA-256 like every
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -33,14 +34,14 @@ class PageCache:
                  content_ids: dict[int, tuple[list, str]]) -> None:
         self.store = store
         self.name = digest(code_fingerprint(), KIND, name)
-        self.static = static
+        self._static = static.encode()
         self.content_ids = content_ids
         self._old: dict[str, list] = {}
         self._data = memoryview(b"")
         self._new: dict[str, list] = {}
         self._chunks: list[Stream] = []        # a reused page's: a view of the last build's file
         self._end = 0
-        self._prims: dict[int, tuple[Any, Any]] = {}     # a primitive met before (crop marks): its code
+        self._prims: dict[int, tuple[Any, str]] = {}     # a primitive met before (crop marks): its code
         self._scenes: dict[int, tuple[list, str]] = {}   # a scene the layout cache did not name: its digest
         self.reused = 0
         self._loaded = False
@@ -63,23 +64,27 @@ class PageCache:
 
     def key(self, page: Page, state: str) -> str | None:
         try:
-            items = [self._sig(it) for it in page.items]
+            items = "\n".join([self._sig(it) for it in page.items])
         except (KeyError, TypeError):           # a primitive the codec does not know: drawn, not kept
             return None
-        return digest(self.static, page.w, page.h, page.trim_box, page.bleed_box, state, items)
+        h = hashlib.sha256(self._static)
+        h.update(repr((page.w, page.h, page.trim_box, page.bleed_box, state)).encode())
+        h.update(items.encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
 
-    def _sig(self, it: Any) -> Any:
+    def _sig(self, it: Any) -> str:
+        """A page's primitive as text (a card side by its digest; numbers by ``repr``, exact)."""
         t = type(it)
         if t is Moved:
-            return ["M", it.dx, it.dy, self._scene(it.items)]
+            return f"M {it.dx!r} {it.dy!r} {self._scene(it.items)}"
         if t is Clip or t is Rotate:
-            head = [it.x, it.y, it.w, it.h] if t is Clip else [it.cx, it.cy, it.angle]
-            return [t.__name__, *head, [self._sig(i) for i in it.items]]
+            head = (it.x, it.y, it.w, it.h) if t is Clip else (it.cx, it.cy, it.angle)
+            return f"{t.__name__} {head!r} [{' ; '.join([self._sig(i) for i in it.items])}]"
         if t not in _LEAVES:
             raise TypeError(t)
         hit = self._prims.get(id(it))
-        if hit is None or hit[0] is not it:
-            hit = self._prims[id(it)] = (it, encode([it])[0])
+        if hit is None or hit[0] is not it:     # its JSON (a primitive met again: crop marks)
+            hit = self._prims[id(it)] = (it, json.dumps(encode([it])[0], ensure_ascii=False, default=str))
         return hit[1]
 
     def _scene(self, items: list) -> str:
