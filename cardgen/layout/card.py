@@ -60,6 +60,14 @@ class _Watched(Mapping):
         return key in self._data
 
 
+_NO_DEPS: dict[str, Any] = {"cards": {}}
+
+
+def _content_id(key: str, deps: dict) -> str:
+    """What names a card side's primitives: its cache key and the cards it read (most: none)."""
+    return key if deps == _NO_DEPS else digest(key, deps)
+
+
 class CardLayout:
     """Lays cards out; with a :class:`~cardgen.layout.cache.Store`, each side is cached under the hash
     of what it depends on (its card, the templates, the game's settings, the other cards its
@@ -124,7 +132,7 @@ class CardLayout:
             items = self._restore(entry, card)
             if items is not None:
                 self.store.hits += 1
-                self.content_ids[id(items)] = (items, digest(key, entry["deps"]))
+                self.content_ids[id(items)] = (items, _content_id(key, entry["deps"]))
                 if parent is not None:
                     parent.merge(entry["deps"])
                 return items
@@ -138,7 +146,7 @@ class CardLayout:
         deps = rec.deps(self.game, self._by_id)
         if parent is not None:
             parent.merge(deps)
-        self.content_ids[id(items)] = (items, digest(key, deps))
+        self.content_ids[id(items)] = (items, _content_id(key, deps))
         used = {it.name for it in items if isinstance(it, Use)}
         self.store.put("layout", key, {
             "deps": deps, "items": encode(items),
@@ -165,10 +173,12 @@ class CardLayout:
         try:
             items = decode(entry["items"])
             symbols = {n: Symbol(n, w, h, decode(its)) for n, (w, h, its) in entry["symbols"].items()}
-            now = {"": card.loc, **card.field_locs}
-            moved = {tuple(v): now[k] for k, v in entry["locs"].items() if k in now and v}
-            probs = [Problem(r, sev, msg, moved.get(tuple(loc), Loc(*loc)) if loc else None, hint)
-                     for r, sev, msg, loc, hint in entry["problems"]]
+            probs = list(entry["problems"])
+            if probs:       # (most sides have none: their lines need not be matched)
+                now = {"": card.loc, **card.field_locs}
+                moved = {tuple(v): now[k] for k, v in entry["locs"].items() if k in now and v}
+                probs = [Problem(r, sev, msg, moved.get(tuple(loc), Loc(*loc)) if loc else None, hint)
+                         for r, sev, msg, loc, hint in probs]
         except (KeyError, TypeError, ValueError):
             return None
         for n, sym in symbols.items():
