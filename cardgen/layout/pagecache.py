@@ -43,7 +43,8 @@ class PageCache:
         self._end = 0
         self._prims: dict[int, tuple[Any, str]] = {}     # a primitive met before (crop marks): its code
         self._scenes: dict[int, tuple[list, str]] = {}   # a scene the layout cache did not name: its digest
-        self.reused = 0
+        self.reused = 0         # pages written again, of those asked for
+        self.asked = 0
         self._loaded = False
 
     def _load(self) -> None:
@@ -96,6 +97,7 @@ class PageCache:
     def get(self, key: str) -> tuple[Stream, list[str], list[list[str]]] | None:
         if not self._loaded:
             self._load()
+        self.asked += 1
         row = self._old.get(key)
         try:
             at, n, forms, codes = row              # type: ignore[misc]
@@ -117,7 +119,7 @@ class PageCache:
 
     def save(self) -> None:
         """This build's pages, for the next build (nothing kept: nothing written)."""
-        self.store.note(KIND, bool(self.reused), f"{self.reused} of {len(self._new)} ")
+        self.store.note(KIND, bool(self.reused), f"{self.reused} of {self.asked} ")
         if not self._new:
             return
         index = json.dumps(self._new, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
