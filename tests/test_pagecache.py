@@ -9,7 +9,12 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image as PILImage
 
+from cardgen.builder.pipeline import lay_out
 from cardgen.cli import main
+from cardgen.content.loader import load_game
+from cardgen.core.problems import Problems
+from cardgen.layout.cache import Store
+from cardgen.layout.scenecodec import encode
 from cardgen.render.pdf import render_pages, used_symbols
 from cardgen.scene import Document, Image, Link, Page, Rect, Symbol, Text, Use
 
@@ -121,3 +126,28 @@ def test_pages_written_again_are_the_pages_drawn(tmp_path):
         pages = pages.next()
         assert render(now, str(pics[0]), pages) == render(now, str(pics[0]), None), now
         assert pages.hits or at == 0      # (a new character on the first page: every state after differs)
+
+
+def test_the_card_sides_of_the_last_lay_out_are_read_from_one_file(game_copy, tmp_path):
+    """layout.cachepack: a lay-out reads the sides of the last one from its pack (their own files
+    gone: all hits); a pack that fails its check is as no pack (the sides drawn anew, the same)."""
+    project = game_copy(SLUG)
+    folder = tmp_path / "cache"
+
+    def sides() -> tuple[Store, list]:
+        store = Store(folder)
+        laid = lay_out(load_game(project.root, SLUG, Problems()), Problems(), store=store)
+        return store, [encode(p.front) + encode(p.back) for ps in laid.groups.values() for p in ps]
+
+    first_store, first = sides()
+    assert first_store.misses and not first_store.hits
+    packs = list((folder / "layout").rglob("*.bin"))
+    assert len(packs) == 1
+    for p in (folder / "layout").rglob("*.json"):
+        p.unlink()
+    store, again = sides()
+    assert again == first and store.hits and not store.misses
+    data = packs[0].read_bytes()
+    packs[0].write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    store, anew = sides()
+    assert anew == first and store.misses and not store.hits

@@ -214,6 +214,8 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
         for k in range(card.copies):
             laid.groups.setdefault(ct.size, []).append(
                 Placement(card.id, card.name, k + 1, front, back, game.print.bleed))
+    if layout.entries is not None:      # the card sides read and made: one file for the next build
+        layout.entries.save()
     return laid
 
 

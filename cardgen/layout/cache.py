@@ -321,9 +321,11 @@ class Store:
             self._dirs[(kind, sub)] = real if real.is_relative_to(self._real) else None
         return self._dirs[(kind, sub)]
 
-    def put(self, kind: str, key: str, value: Any) -> None:
+    def put(self, kind: str, key: str, value: Any) -> bytes:
+        """The entry stored (and its body returned: the JSON :meth:`get` reads back)."""
         body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         self._write(self._entry_path(kind, key), hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+        return body
 
     def put_blob(self, data: bytes) -> str:
         sha = hashlib.sha256(data).hexdigest()

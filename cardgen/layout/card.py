@@ -17,6 +17,7 @@ from cardgen.core.problems import Loc, Problem, Problems
 from cardgen.core.yamlsrc import plain
 from cardgen.layout import cache as cachemod
 from cardgen.layout.cache import Recorder, Store, deps_hold, digest
+from cardgen.layout.cachepack import Pack
 from cardgen.layout.elements import KINDS
 from cardgen.layout.elements.base import DrawContext
 from cardgen.layout.legibility import MIN_PT, describe, floor_of, small_texts, too_small
@@ -76,6 +77,7 @@ class CardLayout:
     def __init__(self, game: Game, problems: Problems, store: Store | None = None):
         self.game = game
         self.store = store
+        self.entries = Pack(store, "layout", game.slug) if store is not None else None   # its entries
         self._recording: Recorder | None = None
         self._static_key: str | None = None
         self.content_ids: dict[int, tuple[list, str]] = {}   # id(items) → (items, a digest of them)
@@ -123,10 +125,10 @@ class CardLayout:
     def draw(self, card: Card, side: str) -> list:
         """Primitives for one side of one card, bleed-box coordinates (from the cache when it
         holds this side for the same inputs)."""
-        if self.store is None:
+        if self.store is None or self.entries is None:
             return self._draw(card, side)
         key = digest(self.static_key(), side, card.id, card.name, card.type, card.copies, card.fields)
-        entry = self.store.get("layout", key)
+        entry = self.entries.get(key)
         parent = cachemod.active()
         if isinstance(entry, dict) and deps_hold(entry.get("deps") or {}, self.game, self._by_id):
             items = self._restore(entry, card)
@@ -148,7 +150,7 @@ class CardLayout:
             parent.merge(deps)
         self.content_ids[id(items)] = (items, _content_id(key, deps))
         used = {it.name for it in items if isinstance(it, Use)}
-        self.store.put("layout", key, {
+        self.entries.put(key, {
             "deps": deps, "items": encode(items),
             "symbols": {n: [self.symbols[n].w, self.symbols[n].h, encode(self.symbols[n].items)]
                         for n in sorted(used) if n in self.symbols},
