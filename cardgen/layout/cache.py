@@ -307,10 +307,13 @@ class Store:
         head, _, body = raw.partition(b"\n")
         return body if hashlib.sha256(body).hexdigest().encode() == head else None
 
-    def put_bytes(self, kind: str, key: str, body: bytes) -> None:
-        """Bytes under a key (replaced by the next put), checked by their SHA-256 when read."""
-        sha = hashlib.sha256(body).hexdigest().encode()
-        self._write(self.folder / kind / key[:2] / f"{key}.bin", sha + b"\n" + body)
+    def put_bytes(self, kind: str, key: str, parts: list[bytes | memoryview]) -> None:
+        """Bytes (``parts`` joined, never joined in memory) under a key (replaced by the next
+        put), checked by their SHA-256 when read."""
+        h = hashlib.sha256()
+        for part in parts:
+            h.update(part)
+        self._write(self.folder / kind / key[:2] / f"{key}.bin", [h.hexdigest().encode(), b"\n", *parts])
 
     def _entries_dir(self, kind: str, sub: str) -> Path | None:
         """``folder/kind/sub`` resolved, or None when it leads outside the cache folder."""
@@ -341,7 +344,7 @@ class Store:
             return None
         return data if hashlib.sha256(data).hexdigest() == sha else None
 
-    def _write(self, path: Path, data: bytes) -> None:
+    def _write(self, path: Path, data: bytes | list[bytes | memoryview]) -> None:
         """Temporary file, then rename: a reader sees the whole entry or none (no fsync: a lost
         entry only costs time)."""
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -349,7 +352,8 @@ class Store:
             if path.parent not in self._made:       # each folder made once per run
                 path.parent.mkdir(parents=True, exist_ok=True)
                 self._made.add(path.parent)
-            tmp.write_bytes(data)
+            with open(tmp, "wb") as f:
+                f.writelines([data] if isinstance(data, bytes) else data)
             os.replace(tmp, path)
         except OSError:
             try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cardgen.layout.cache import Store, digest
+from cardgen.layout.cache import MAX_ENTRY, Store, digest
 
 
 class Pack:
@@ -78,7 +78,7 @@ class Pack:
             index[k] = [end, len(body)]
             end += len(body)
         head = json.dumps(index, separators=(",", ":")).encode()
-        body = b"".join([b"%d\n" % len(head), head, *self._now.values()])
+        if len(head) + end < MAX_ENTRY:
+            self.store.put_bytes(self.kind, self.key, [b"%d\n" % len(head), head, *self._now.values()])
         self._old, self._data, self._now = {}, memoryview(b""), {}
-        self.store.put_bytes(self.kind, self.key, body)
         self._changed = False

@@ -123,7 +123,6 @@ class PageCache:
         if not self._new:
             return
         index = json.dumps(self._new, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        body = b"".join([b"%d\n" % len(index), index, *self._chunks])
-        if len(body) < MAX_ENTRY:
-            self.store.put_bytes(KIND, self.name, body)
+        if len(index) + self._end < MAX_ENTRY:
+            self.store.put_bytes(KIND, self.name, [b"%d\n" % len(index), index, *self._chunks])
 
