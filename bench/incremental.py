@@ -1,5 +1,7 @@
 """The fast loop, timed as whole processes (part of `make bench`): a full Boss Fight build from
-nothing, a no-change rebuild of every game, and one card edited then rebuilt.
+nothing, a no-change rebuild of every game, and one card edited then rebuilt; and when bench/run.py
+made the 5,400-card bench project (bench/work/proj_5400), one of its cards renamed then rebuilt,
+the result held byte for byte to a clean build's.
 
 Works on a copy of the project's sources under bench/work/inc (the real sources are never
 touched). Prints a table and writes bench/work/incremental.json.
@@ -23,14 +25,41 @@ CARDGEN = str(Path(PY).parent / "cardgen")
 EDIT = ("cards/boss_fight/actions.yaml", "Slowly. Inevitably.", "Slowly. Surely.")
 
 
-def timed(*args: str, cache: str = "on") -> float:
+def timed(*args: str, cache: str = "on", root: Path = WORK) -> float:
     env = {**os.environ, "CARDGEN_CACHE": cache}
-    out = subprocess.run([PY, str(HERE / "measure.py"), CARDGEN, "--root", str(WORK), *args],
+    out = subprocess.run([PY, str(HERE / "measure.py"), CARDGEN, "--root", str(root), *args],
                          capture_output=True, text=True, check=True, env=env).stdout
     res = json.loads(out)
     if res["rc"]:
         raise SystemExit(f"cardgen {' '.join(args)} failed")
     return res["wall"]
+
+
+DECK = HERE / "work" / "proj_5400"
+
+
+def deck_edit() -> float:
+    """The 5,400-card bench deck built with the cache, then its first card renamed three times
+    (a name never built before), each rebuilt: the median; the last build's cards.pdf and
+    cards.json must be a clean build's, byte for byte."""
+    deck = WORK / "deck"
+    shutil.copytree(DECK, deck)
+    out, clean = WORK / "deck_build", WORK / "deck_clean"
+    timed("build", "bench", "--out", str(out), root=deck)
+    path = deck / "cards" / "bench" / "cards.yaml"
+    text = path.read_text(encoding="utf-8")
+    name = text.split('"name": "', 1)[1].split('"', 1)[0]
+    edits = []
+    for k in range(3):
+        text = text.replace(f'"name": "{name}"', f'"name": "{name} v{k}"', 1)
+        name = f"{name} v{k}"
+        path.write_text(text, encoding="utf-8")
+        edits.append(timed("build", "bench", "--out", str(out), root=deck))
+    timed("build", "bench", "--out", str(clean), root=deck, cache="off")
+    for f in ("cards.pdf", "cards.json"):
+        if (out / "bench" / f).read_bytes() != (clean / "bench" / f).read_bytes():
+            raise SystemExit(f"the 5,400-card deck's {f} built after an edit differs from a clean build's")
+    return statistics.median(edits)
 
 
 def main() -> None:
@@ -52,6 +81,8 @@ def main() -> None:
         path.write_text(text, encoding="utf-8")
         edits.append(timed("build", "boss_fight", "--out", str(out)))
     rows["one-card edit, boss_fight rebuild"] = statistics.median(edits)
+    if DECK.is_dir():
+        rows["one-card edit, 5,400-card deck"] = deck_edit()
     full = rows["boss_fight full build, no cache"]
     print(f"{'fast loop':<36} {'wall s':>8} {'of full':>8}")
     for name, wall in rows.items():

@@ -43,6 +43,7 @@ from cardgen.core.record import record
 from cardgen.layout.cache import Store, cached_files, code_fingerprint, digest, files_digest
 from cardgen.layout.cache import default_folder as cache_folder
 from cardgen.layout.cache import enabled as cache_enabled
+from cardgen.layout.pagecache import PageCache
 from cardgen.printables import cards as cards_printable
 from cardgen.printables import for_game
 
@@ -253,9 +254,14 @@ def _make(store: Store | None, laid: Any, name: str, fn: Callable[..., dict[str,
         return fn(laid, problems=problems, out_dir=out_dir, **extra, **own)
     if name == "cards":        # its input is the laid-out sheets themselves
         static = pipeline.placements_key(laid.groups, laid.layout.symbols, laid.layout.content_ids)
-        static = pipeline.digest(static, asdict(laid.game.print), laid.draft, laid.game.title, laid.game.slug)
-        return cached_files(store, name, static, laid.game, problems,
-                            lambda g, p: fn(laid, problems=p, out_dir=out_dir, **own))
+        shared = pipeline.digest(asdict(laid.game.print), laid.draft, laid.game.title, laid.game.slug)
+        every_page = pipeline.digest(shared, laid.layout.static_key(),
+                                     pipeline.symbols_key(laid.layout.symbols))
+        pages = PageCache(store, f"{laid.game.slug}/cards", every_page, laid.layout.content_ids)
+        files = cached_files(store, name, pipeline.digest(static, shared), laid.game, problems,
+                             lambda g, p: fn(laid, problems=p, out_dir=out_dir, reuse=pages, **own))
+        pages.save()
+        return files
     static = pipeline.digest(name, laid.game.slug, pipeline.sources_key(laid.game))
     return cached_files(store, name, static, laid.game, problems,
                         lambda g, p: fn(replace(laid, game=g), problems=p, out_dir=out_dir))

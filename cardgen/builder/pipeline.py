@@ -83,8 +83,12 @@ def placements_key(groups: dict[str, list[Placement]], symbols: dict, known: dic
             hit = seen[id(items)] = (items, digest(encode(items)))
         return hit[1]
     return digest([[size, [[p.card_id, p.name, p.copy, p.bleed, d(p.front), d(p.back)] for p in pls]]
-                   for size, pls in groups.items()],
-                  {n: [s.w, s.h, encode(s.items)] for n, s in sorted(symbols.items())})
+                   for size, pls in groups.items()], symbols_key(symbols))
+
+
+def symbols_key(symbols: dict) -> str:
+    """The exact content of the symbols (forms) a document may place."""
+    return digest({n: [s.w, s.h, encode(s.items)] for n, s in sorted(symbols.items())})
 
 
 def check_game(game: Game, problems: Problems, errors_before: int | None = None, draft: bool = False,
@@ -197,8 +201,9 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
         tpl = layout.template_for(card, "back")
         if tpl is not None and tpl.static_prefix() == len(tpl.elements):
             back = backs.get(card.type)
-            if back is None:
+            if back is None:        # the same on every card: known by its content, not by the card drawn
                 back = backs[card.type] = layout.draw(card, "back")
+                layout.content_ids[id(back)] = (back, digest(encode(back)))
         else:
             back = layout.draw(card, "back")
         if draft:
@@ -209,6 +214,8 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
         for k in range(card.copies):
             laid.groups.setdefault(ct.size, []).append(
                 Placement(card.id, card.name, k + 1, front, back, game.print.bleed))
+    if layout.entries is not None:      # the card sides read and made: one file for the next build
+        layout.entries.save()
     return laid
 
 

@@ -277,10 +277,10 @@ class Store:
         self.hits = 0
         self.misses = 0
 
-    def note(self, kind: str, hit: bool) -> None:
+    def note(self, kind: str, hit: bool, what: str = "") -> None:
         """CARDGEN_CACHE=debug: say what was reused and what was made anew."""
         if os.environ.get("CARDGEN_CACHE") == "debug":
-            print(f"cache {'hit ' if hit else 'miss'} {kind}", file=sys.stderr)
+            print(f"cache {'hit ' if hit else 'miss'} {what}{kind}", file=sys.stderr)
 
     def _entry_path(self, kind: str, key: str) -> Path:
         return self.folder / kind / key[:2] / f"{key}.json"
@@ -289,17 +289,31 @@ class Store:
         """The entry, or None (absent, corrupt, or unreadable: all a miss). An entry is read with
         one ``open`` (a first build asks for thousands, absent): its folder, resolved once per
         build, must lie inside the cache folder; the entry itself is a regular file, not a link."""
+        body = self.get_bytes(kind, key, ".json")
+        try:
+            return json.loads(body) if body is not None else None
+        except ValueError:
+            return None
+
+    def get_bytes(self, kind: str, key: str, suffix: str = ".bin") -> bytes | None:
+        """What :meth:`put_bytes` stored, or None (as :meth:`get`)."""
         try:
             where = self._entries_dir(kind, key[:2])
-            raw = sources.read_in(where, f"{key}.json", MAX_ENTRY) if where is not None else None
-            if raw is None:
-                return None
-            head, _, body = raw.partition(b"\n")
-            if hashlib.sha256(body).hexdigest().encode() != head:
-                return None
-            return json.loads(body)
+            raw = sources.read_in(where, f"{key}{suffix}", MAX_ENTRY) if where is not None else None
         except (OSError, ValueError, sources.SourceError):
             return None
+        if raw is None:
+            return None
+        head, _, body = raw.partition(b"\n")
+        return body if hashlib.sha256(body).hexdigest().encode() == head else None
+
+    def put_bytes(self, kind: str, key: str, parts: list[bytes | memoryview]) -> None:
+        """Bytes (``parts`` joined, never joined in memory) under a key (replaced by the next
+        put), checked by their SHA-256 when read."""
+        h = hashlib.sha256()
+        for part in parts:
+            h.update(part)
+        self._write(self.folder / kind / key[:2] / f"{key}.bin", [h.hexdigest().encode(), b"\n", *parts])
 
     def _entries_dir(self, kind: str, sub: str) -> Path | None:
         """``folder/kind/sub`` resolved, or None when it leads outside the cache folder."""
@@ -310,9 +324,11 @@ class Store:
             self._dirs[(kind, sub)] = real if real.is_relative_to(self._real) else None
         return self._dirs[(kind, sub)]
 
-    def put(self, kind: str, key: str, value: Any) -> None:
+    def put(self, kind: str, key: str, value: Any) -> bytes:
+        """The entry stored (and its body returned: the JSON :meth:`get` reads back)."""
         body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         self._write(self._entry_path(kind, key), hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+        return body
 
     def put_blob(self, data: bytes) -> str:
         sha = hashlib.sha256(data).hexdigest()
@@ -328,7 +344,7 @@ class Store:
             return None
         return data if hashlib.sha256(data).hexdigest() == sha else None
 
-    def _write(self, path: Path, data: bytes) -> None:
+    def _write(self, path: Path, data: bytes | list[bytes | memoryview]) -> None:
         """Temporary file, then rename: a reader sees the whole entry or none (no fsync: a lost
         entry only costs time)."""
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -336,7 +352,8 @@ class Store:
             if path.parent not in self._made:       # each folder made once per run
                 path.parent.mkdir(parents=True, exist_ok=True)
                 self._made.add(path.parent)
-            tmp.write_bytes(data)
+            with open(tmp, "wb") as f:
+                f.writelines([data] if isinstance(data, bytes) else data)
             os.replace(tmp, path)
         except OSError:
             try:

@@ -17,6 +17,7 @@ from cardgen.core.problems import Loc, Problem, Problems
 from cardgen.core.yamlsrc import plain
 from cardgen.layout import cache as cachemod
 from cardgen.layout.cache import Recorder, Store, deps_hold, digest
+from cardgen.layout.cachepack import Pack
 from cardgen.layout.elements import KINDS
 from cardgen.layout.elements.base import DrawContext
 from cardgen.layout.legibility import MIN_PT, describe, floor_of, small_texts, too_small
@@ -60,6 +61,14 @@ class _Watched(Mapping):
         return key in self._data
 
 
+_NO_DEPS: dict[str, Any] = {"cards": {}}
+
+
+def _content_id(key: str, deps: dict) -> str:
+    """What names a card side's primitives: its cache key and the cards it read (most: none)."""
+    return key if deps == _NO_DEPS else digest(key, deps)
+
+
 class CardLayout:
     """Lays cards out; with a :class:`~cardgen.layout.cache.Store`, each side is cached under the hash
     of what it depends on (its card, the templates, the game's settings, the other cards its
@@ -68,6 +77,7 @@ class CardLayout:
     def __init__(self, game: Game, problems: Problems, store: Store | None = None):
         self.game = game
         self.store = store
+        self.entries = Pack(store, "layout", game.slug) if store is not None else None   # its entries
         self._recording: Recorder | None = None
         self._static_key: str | None = None
         self.content_ids: dict[int, tuple[list, str]] = {}   # id(items) → (items, a digest of them)
@@ -115,16 +125,16 @@ class CardLayout:
     def draw(self, card: Card, side: str) -> list:
         """Primitives for one side of one card, bleed-box coordinates (from the cache when it
         holds this side for the same inputs)."""
-        if self.store is None:
+        if self.store is None or self.entries is None:
             return self._draw(card, side)
         key = digest(self.static_key(), side, card.id, card.name, card.type, card.copies, card.fields)
-        entry = self.store.get("layout", key)
+        entry = self.entries.get(key)
         parent = cachemod.active()
         if isinstance(entry, dict) and deps_hold(entry.get("deps") or {}, self.game, self._by_id):
             items = self._restore(entry, card)
             if items is not None:
                 self.store.hits += 1
-                self.content_ids[id(items)] = (items, digest(key, entry["deps"]))
+                self.content_ids[id(items)] = (items, _content_id(key, entry["deps"]))
                 if parent is not None:
                     parent.merge(entry["deps"])
                 return items
@@ -138,9 +148,9 @@ class CardLayout:
         deps = rec.deps(self.game, self._by_id)
         if parent is not None:
             parent.merge(deps)
-        self.content_ids[id(items)] = (items, digest(key, deps))
+        self.content_ids[id(items)] = (items, _content_id(key, deps))
         used = {it.name for it in items if isinstance(it, Use)}
-        self.store.put("layout", key, {
+        self.entries.put(key, {
             "deps": deps, "items": encode(items),
             "symbols": {n: [self.symbols[n].w, self.symbols[n].h, encode(self.symbols[n].items)]
                         for n in sorted(used) if n in self.symbols},
@@ -165,10 +175,12 @@ class CardLayout:
         try:
             items = decode(entry["items"])
             symbols = {n: Symbol(n, w, h, decode(its)) for n, (w, h, its) in entry["symbols"].items()}
-            now = {"": card.loc, **card.field_locs}
-            moved = {tuple(v): now[k] for k, v in entry["locs"].items() if k in now and v}
-            probs = [Problem(r, sev, msg, moved.get(tuple(loc), Loc(*loc)) if loc else None, hint)
-                     for r, sev, msg, loc, hint in entry["problems"]]
+            probs = list(entry["problems"])
+            if probs:       # (most sides have none: their lines need not be matched)
+                now = {"": card.loc, **card.field_locs}
+                moved = {tuple(v): now[k] for k, v in entry["locs"].items() if k in now and v}
+                probs = [Problem(r, sev, msg, moved.get(tuple(loc), Loc(*loc)) if loc else None, hint)
+                         for r, sev, msg, loc, hint in probs]
         except (KeyError, TypeError, ValueError):
             return None
         for n, sym in symbols.items():

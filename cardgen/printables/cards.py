@@ -21,6 +21,7 @@ from cardgen.layout.imposition import sheet_scenes, sheets
 from cardgen.layout.streamed import Streamed
 from cardgen.printables.cardmarks import ink_saver_back, number_tab, numbering
 from cardgen.render.pdf import render_pages, used_symbols
+from cardgen.render.pdfreuse import PageReuse
 from cardgen.render.svg import render_page
 from cardgen.scene import Document, Page, Rotate
 
@@ -101,11 +102,12 @@ def _scenes(placements, per_page: int) -> Iterator[list]:
 
 
 def build(laid, groups: dict | None = None, stem: str = "cards", problems: Problems | None = None,
-          release: bool = False, **_opts) -> dict[str, bytes]:
+          release: bool = False, reuse: PageReuse | None = None, **_opts) -> dict[str, bytes]:
     """cards.pdf, cards.json (and cut files), sheet by sheet: each sheet is imposed, drawn and
     written into the manifest before the next is made. ``release``: this is the last use of
     ``laid.groups`` (a command-line build) — the placements are handed over and each sheet's
-    laid-out scenes are freed once the sheet is drawn (peak memory), ``laid.groups`` left empty."""
+    laid-out scenes are freed once the sheet is drawn (peak memory), ``laid.groups`` left empty.
+    ``reuse``: the last build's pages (``layout.pagecache``), written again where unchanged."""
     if release and groups is None:
         groups, laid.groups = laid.groups, {}
     sizes = _sizes(laid, laid.groups if groups is None else groups)
@@ -140,7 +142,7 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
         if batch:
             entries.append(_records(batch))
         entries[:] = [_manifest(manifest, entries)]     # joined before the PDF file is formatted
-    pdf = render_pages(doc, pages(), used, release=True)
+    pdf = render_pages(doc, pages(), used, release=True, reuse=reuse)
     return {f"{stem}.pdf": pdf, f"{stem}.json": entries[0], **cuts}
 
 

@@ -15,6 +15,8 @@ from typing import Any
 from reportlab.pdfgen import canvas
 
 from cardgen.core.fonts import base_font
+from cardgen.render import pdfreuse
+from cardgen.render.pdfreuse import PageReuse
 from cardgen.render.pdfwrite import pack_page, pdf_data
 from cardgen.render.pen import MM, Pen, form_name
 from cardgen.scene import Document, Moved, Page, Rect, Text, Use, children
@@ -71,10 +73,12 @@ def render(doc: Document, release: bool = False) -> bytes:
     return render_pages(doc, doc.pages, used_symbols(doc.symbols, (p.items for p in doc.pages)), release)
 
 
-def render_pages(doc: Document, pages: Iterable[Page], used: list[str], release: bool = False) -> bytes:
+def render_pages(doc: Document, pages: Iterable[Page], used: list[str], release: bool = False,
+                 reuse: PageReuse | None = None) -> bytes:
     """:func:`render` of ``doc``'s title and symbols with ``pages`` (any iterable, drawn as it
     yields them: a page need not exist before the one before it is drawn); ``used``: the symbols
-    the pages place, in :func:`used_symbols`' order."""
+    the pages place, in :func:`used_symbols`' order; ``reuse``: the last build's pages, written
+    again where nothing they depend on changed (:mod:`cardgen.render.pdfreuse`)."""
     buf = io.BytesIO()
     them = iter(pages)
     first = next(them, None)
@@ -98,12 +102,29 @@ def render_pages(doc: Document, pages: Iterable[Page], used: list[str], release:
         c.setPageSize((page.w * MM, page.h * MM))
         c.setTrimBox(_box(page.trim_box, page.h))
         c.setBleedBox(_box(page.bleed_box, page.h))
-        pen.reset()
-        pen.draw(page.items, page.h)
-        c.showPage()
-        pack_page(c)
+        if reuse is None:
+            pen.reset()
+            pen.draw(page.items, page.h)
+            c.showPage()
+            pack_page(c)
+        else:
+            _reuse_or_draw(c, pen, page, reuse)
         if release:
             page.items = []
         page = next(them, None)
     del pen, first              # its operator memos: their memory is the file's to use
     return pdf_data(c)          # what save() writes, formatted into one buffer as it goes
+
+
+def _reuse_or_draw(c: canvas.Canvas, pen: Pen, page: Page, reuse: PageReuse) -> None:
+    """``page`` written from the last build's when it is kept there for the same state, else
+    drawn (and kept for the next build)."""
+    before = pdfreuse.state(c)
+    key = reuse.key(page, before[0])
+    hit = reuse.get(key) if key is not None else None
+    if hit is not None and pdfreuse.reused(c, hit):
+        reuse.put(key, *hit)        # type: ignore[arg-type]   # (key is not None with a hit)
+        return
+    pen.reset()
+    pen.draw(page.items, page.h)
+    pdfreuse.shown(c, before, reuse, key)

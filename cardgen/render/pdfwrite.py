@@ -114,19 +114,35 @@ def _format(doc: PDFDocument) -> bytes:
     return out.format(doc)
 
 
-def pack_page(c: canvas.Canvas, spill: bool = True) -> None:
+def pack_page(c: canvas.Canvas, spill: bool = True) -> bytes | str | None:
     """The page just shown, its content stream encoded now rather than when the document is
     saved: what ``PDFPage.check_format`` and ``PDFStream.format`` would write, byte for byte, but
     a page keeps its compressed operators instead of its whole text until ``save``. ``spill``:
     the encoded stream waits in a temporary file (the canvas is then written by :func:`pdf_data`
-    only); else in memory (``getpdfdata`` and ``save`` still work)."""
+    only); else in memory (``getpdfdata`` and ``save`` still work). Returns the encoded stream
+    (None: the page is left to reportlab)."""
     page = c._doc.Pages.pages[-1]
     if not page.compression or page.Contents or not page.stream:
-        return
+        return None
     filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
     content = page.stream
     for f in reversed(filters):         # as PDFStream.format applies them
         content = f.encode(content)
+    _contents(c, page, content, filters, spill)
+    return content
+
+
+def put_packed(c: canvas.Canvas, content: bytes | str) -> None:
+    """The page just shown given ``content``, its stream as :func:`pack_page` encoded it for the
+    same operators: the page is as ``pack_page`` leaves it."""
+    page = c._doc.Pages.pages[-1]
+    if not page.compression or page.Contents:
+        raise ValueError("not a page pack_page encodes")
+    filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
+    _contents(c, page, content, filters, True)
+
+
+def _contents(c: canvas.Canvas, page: Any, content: bytes | str, filters: list, spill: bool) -> None:
     s = PDFStream(content=b"" if spill else content, filters=[])
     s.dictionary["Filter"] = PDFArray([PDFName(f.pdfname) for f in filters])
     s.__Comment__ = "page stream"

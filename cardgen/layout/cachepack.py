@@ -1,0 +1,84 @@
+"""A kind of the build cache's entries read from one file: the card sides a lay-out read or made,
+kept together when it ends, so that the next lay-out of the game reads one file, not one per
+card side (5,400 opens, checks and hashes for the 5,400-card bench deck).
+
+The entries stay in their own files too (:class:`~cardgen.layout.cache.Store`); the pack holds the
+same bytes, checked by the SHA-256 of the whole file. A key the pack lacks is read from its own
+file; an entry made is written there and joins the next pack.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cardgen.layout.cache import MAX_ENTRY, Store, digest
+
+
+class Pack:
+    """The entries of ``kind`` a game's lay-out reads (``name``: the game, one pack each)."""
+
+    def __init__(self, store: Store, kind: str, name: str) -> None:
+        self.store = store
+        self.kind = kind
+        self.key = digest("pack", kind, name)
+        self._old: dict[str, list[int]] | None = None     # key → [offset, length] in _data
+        self._data = memoryview(b"")
+        self._now: dict[str, bytes | memoryview] = {}     # the entries of this lay-out, as stored
+        self._changed = False
+
+    def _load(self) -> None:
+        self._old = {}
+        raw = self.store.get_bytes(self.kind, self.key)
+        if raw is None:
+            return
+        try:
+            at = raw.index(b"\n") + 1
+            n = int(raw[:at])
+            index = json.loads(raw[at:at + n])
+        except (ValueError, UnicodeDecodeError):
+            return
+        if isinstance(index, dict):
+            self._old, self._data = index, memoryview(raw)[at + n:]
+
+    def get(self, key: str) -> Any:
+        """:meth:`Store.get`, from the pack when it holds the key."""
+        if self._old is None:
+            self._load()
+        at = self._old.get(key) if self._old is not None else None
+        body: bytes | memoryview | None
+        if isinstance(at, list) and len(at) == 2:
+            body = self._data[at[0]:at[0] + at[1]]
+        else:
+            body = self.store.get_bytes(self.kind, key, ".json")
+            self._changed = True
+        if body is None:
+            return None
+        try:
+            value = json.loads(bytes(body))
+        except ValueError:
+            return None
+        self._now[key] = body
+        return value
+
+    def put(self, key: str, value: Any) -> None:
+        """:meth:`Store.put`, the entry joining the next pack."""
+        self._now[key] = self.store.put(self.kind, key, value)
+        self._changed = True
+
+    def save(self) -> None:
+        """The entries of this lay-out as the pack (unless it is the pack read); the pack read
+        is let go (what is read after comes from the entries' own files, and joins the next)."""
+        if not self._changed and set(self._now) == set(self._old or ()):
+            self._old, self._data, self._now = {}, memoryview(b""), {}
+            return
+        index: dict[str, list[int]] = {}
+        end = 0
+        for k, body in self._now.items():
+            index[k] = [end, len(body)]
+            end += len(body)
+        head = json.dumps(index, separators=(",", ":")).encode()
+        if len(head) + end < MAX_ENTRY:
+            self.store.put_bytes(self.kind, self.key, [b"%d\n" % len(head), head, *self._now.values()])
+        self._old, self._data, self._now = {}, memoryview(b""), {}
+        self._changed = False

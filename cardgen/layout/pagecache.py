@@ -1,0 +1,128 @@
+"""The last build's card sheet pages, by what each depends on: a one-card edit re-draws the
+pages that show the card, and the rest are written from their encoded streams
+(:mod:`cardgen.render.pdfreuse` says when that gives the same bytes).
+
+A page's key is the digest of everything its stream is made from: the game's part of the
+layout (:meth:`CardLayout.static_key`: code, templates and art, settings), the forms, the
+page's size and boxes, its primitives — a card side by the digest the layout cache gave it,
+without encoding the side again —, and the document's state where the page starts. The pages
+of one build are kept in one file per game and stem (the last build's only: the file is
+replaced by each build that draws the sheets), checked by its SHA-256 like every entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from cardgen.layout.cache import MAX_ENTRY, Store, code_fingerprint, digest
+from cardgen.layout.scenecodec import KINDS, encode
+from cardgen.scene import Clip, Moved, Page, Rotate
+
+KIND = "pages"
+Stream = bytes | memoryview       # an encoded content stream (render.pdfreuse's)
+_LEAVES = frozenset(KINDS.values()) - {Clip}
+
+
+class PageCache:
+    """A game's card sheet pages, the last build's (read when made) and this build's (kept by
+    :meth:`save`). ``static``: the digest of what every page shares (see the module);
+    ``content_ids``: the card sides' digests by id, as the layout cache gave them."""
+
+    def __init__(self, store: Store, name: str, static: str,
+                 content_ids: dict[int, tuple[list, str]]) -> None:
+        self.store = store
+        self.name = digest(code_fingerprint(), KIND, name)
+        self._static = static.encode()
+        self.content_ids = content_ids
+        self._old: dict[str, list] = {}
+        self._data = memoryview(b"")
+        self._new: dict[str, list] = {}
+        self._chunks: list[Stream] = []        # a reused page's: a view of the last build's file
+        self._end = 0
+        self._prims: dict[int, tuple[Any, str]] = {}     # a primitive met before (crop marks): its code
+        self._scenes: dict[int, tuple[list, str]] = {}   # a scene the layout cache did not name: its digest
+        self.reused = 0         # pages written again, of those asked for
+        self.asked = 0
+        self._loaded = False
+
+    def _load(self) -> None:
+        """The last build's pages (read when the first page asks)."""
+        self._loaded = True
+        raw = self.store.get_bytes(KIND, self.name)
+        if raw is None:
+            return
+        try:
+            at = raw.index(b"\n") + 1
+            n = int(raw[:at])
+            index = json.loads(raw[at:at + n])
+            if not isinstance(index, dict):
+                return
+        except (ValueError, UnicodeDecodeError):
+            return
+        self._old, self._data = index, memoryview(raw)[at + n:]     # the streams, not copied
+
+    def key(self, page: Page, state: str) -> str | None:
+        try:
+            items = "\n".join([self._sig(it) for it in page.items])
+        except (KeyError, TypeError):           # a primitive the codec does not know: drawn, not kept
+            return None
+        h = hashlib.sha256(self._static)
+        h.update(repr((page.w, page.h, page.trim_box, page.bleed_box, state)).encode())
+        h.update(items.encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
+
+    def _sig(self, it: Any) -> str:
+        """A page's primitive as text (a card side by its digest; numbers by ``repr``, exact)."""
+        t = type(it)
+        if t is Moved:
+            return f"M {it.dx!r} {it.dy!r} {self._scene(it.items)}"
+        if t is Clip or t is Rotate:
+            head = (it.x, it.y, it.w, it.h) if t is Clip else (it.cx, it.cy, it.angle)
+            return f"{t.__name__} {head!r} [{' ; '.join([self._sig(i) for i in it.items])}]"
+        if t not in _LEAVES:
+            raise TypeError(t)
+        hit = self._prims.get(id(it))
+        if hit is None or hit[0] is not it:     # its JSON (a primitive met again: crop marks)
+            hit = self._prims[id(it)] = (it, json.dumps(encode([it])[0], ensure_ascii=False, default=str))
+        return hit[1]
+
+    def _scene(self, items: list) -> str:
+        hit = self.content_ids.get(id(items)) or self._scenes.get(id(items))
+        if hit is None or hit[0] is not items:
+            hit = self._scenes[id(items)] = (items, digest(encode(items)))
+        return hit[1]
+
+    def get(self, key: str) -> tuple[Stream, list[str], list[list[str]]] | None:
+        if not self._loaded:
+            self._load()
+        self.asked += 1
+        row = self._old.get(key)
+        try:
+            at, n, forms, codes = row              # type: ignore[misc]
+            stream = self._data[at:at + n]
+            if len(stream) != n or not all(isinstance(f, str) for f in forms) \
+                    or not all(isinstance(f, str) and isinstance(cs, str) for f, cs in codes):
+                return None
+        except (TypeError, ValueError):
+            return None
+        self.reused += 1
+        return stream, list(forms), [[f, cs] for f, cs in codes]
+
+    def put(self, key: str, stream: Stream, forms: list[str], codes: list[list[str]]) -> None:
+        if key in self._new:        # the same page twice (the same key): kept once
+            return
+        self._new[key] = [self._end, len(stream), forms, codes]
+        self._chunks.append(stream)
+        self._end += len(stream)
+
+    def save(self) -> None:
+        """This build's pages, for the next build (nothing kept: nothing written)."""
+        self.store.note(KIND, bool(self.reused), f"{self.reused} of {self.asked} ")
+        if not self._new:
+            return
+        index = json.dumps(self._new, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        if len(index) + self._end < MAX_ENTRY:
+            self.store.put_bytes(KIND, self.name, [b"%d\n" % len(index), index, *self._chunks])
+
