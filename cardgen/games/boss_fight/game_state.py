@@ -31,6 +31,7 @@ from cardgen.games.boss_fight.table import Table
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_outcomes
+from cardgen.play.view import LazyView
 
 _TEMPLATES: dict[tuple, tuple[Game, Table]] = {}
 _BY_MAP: dict[tuple[int, str], dict[Any, Any]] = {}
@@ -214,7 +215,8 @@ class BossFightState(GameState):
         if step == "draw":
             pool = _draw_pool(e, who)
             total = sum(pool.values())
-            return [(Action.make("draw", character=who.key, cards=[c]), n / total) for c, n in sorted(pool.items())]
+            key = ("character", who.key)           # as Action.make freezes them
+            return [(Action("draw", (key, ("cards", (c,)))), n / total) for c, n in sorted(pool.items())]
         if step == "poison":
             return die_outcomes("turn", e.die, "poison_roll", character=who.key)
         if step == "defence":
@@ -262,7 +264,11 @@ class BossFightState(GameState):
     def is_terminal(self) -> bool:
         return self._next_step()[0] == "end"
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: int) -> Mapping[str, Any]:
+        """What ``player`` may see, built when an agent first reads it (a random agent never does)."""
+        return LazyView(self, lambda: self._observe(player))
+
+    def _observe(self, player: int) -> dict[str, Any]:
         e = self.eng
         mine = {k for k, s in self.seat.items() if s == player}
         chars = {}
