@@ -44,6 +44,10 @@ def blank(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: each event kind's fields with the defaults the log reader gives the ones left out
+_BLANKS = {kind: blank(kind, {}) for kind in BF_EVENTS}
+
+
 def _thaw(v: Any) -> Any:
     if isinstance(v, tuple):
         if v and all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) for x in v):
@@ -143,6 +147,7 @@ class BossFightState(GameState):
                 self.seat[str(ch)] = i
         #: a log's event to replay as recorded (set by the contract before it plays the event)
         self.at: Event | None = None
+        self.step_at: tuple[int, tuple[str, Any]] | None = None    # (actions applied, what comes next)
         self.history: list[Action] = []
         self.events: list[dict[str, Any]] = []
         self.cap = self.eng.p.int("simulate.round_cap")
@@ -151,15 +156,24 @@ class BossFightState(GameState):
     # --- the engine as the state ----------------------------------------------------------
     def _feed(self, kind: str, fields: Mapping[str, Any]) -> None:
         n = len(self.events) + 2
-        ev = Event(n, kind, blank(kind, {k: _thaw(v) for k, v in fields.items()}), Loc("<play>", n, 1))
+        given = {k: _thaw(v) for k, v in fields.items()}
+        ev = Event(n, kind, {**_BLANKS[kind], **given}, Loc("<play>", n, 1))
         self.eng.before(ev)
         self.eng.apply(ev)
-        self.events.append({"kind": kind, **{k: _thaw(v) for k, v in fields.items()}})
+        self.events.append({"kind": kind, **given})
 
     # --- who acts ---------------------------------------------------------------------------
     def _next_step(self) -> tuple[str, Any]:
         """What comes next: ('place', fighter), ('round', n), ('draw', fighter), ('poison', fighter),
-        ('defence', action), ('act', fighter), ('end', None)."""
+        ('defence', action), ('act', fighter), ('end', None); found once per action applied."""
+        at = len(self.history)
+        if self.step_at is not None and self.step_at[0] == at:
+            return self.step_at[1]
+        step = self._find_step()
+        self.step_at = (at, step)
+        return step
+
+    def _find_step(self) -> tuple[str, Any]:
         e = self.eng
         if e.over:
             return "end", None
@@ -298,6 +312,7 @@ class BossFightState(GameState):
     def clone(self) -> BossFightState:
         twin = copy.copy(self)
         twin.eng = _copy_engine(self.eng)
+        twin.step_at = None                 # it names the original's fighters
         twin.history = list(self.history)
         twin.events = list(self.events)
         twin.seat = dict(self.seat)
@@ -307,13 +322,16 @@ class BossFightState(GameState):
 def _draw_pool(e: Table, f: Fighter) -> Counter:
     """The cards ``f``'s next draw may show, with their counts (the deck; an empty deck is
     first reshuffled from the Discard and Expended piles)."""
-    pool = Counter(f.total)
-    pool.subtract(f.hand.known)
-    pool.subtract(f.used.known)
-    if f.deck > 0:
-        pool.subtract(f.discard.known)
-        pool.subtract(f.expended.known)
-    return +pool
+    hand, used, deep = f.hand.known, f.used.known, f.deck > 0
+    discard, expended = f.discard.known, f.expended.known
+    pool: Counter = Counter()
+    for cid, n in f.total.items():
+        left = n - hand.get(cid, 0) - used.get(cid, 0)
+        if deep:
+            left -= discard.get(cid, 0) + expended.get(cid, 0)
+        if left > 0:
+            pool[cid] = left
+    return pool
 
 
 def new_state(game: Game, setup: Mapping[str, Any]) -> BossFightState:

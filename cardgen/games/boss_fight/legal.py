@@ -71,13 +71,23 @@ def attack_lines(e: Table, f: Fighter, atype: str) -> list[tuple[str, dict[str, 
     return got
 
 
-def can_attack(e: Table, f: Fighter, t: Fighter, line: dict[str, Any]) -> bool:
+def can_attack(e: Table, f: Fighter, t: Fighter, line: dict[str, Any],
+               known: dict[str, Any] | None = None) -> bool:
     """BF-LOS-1/2: the target is within range, and in sight (or seen on the attacker's previous
-    turn) when the attack needs sight."""
-    d = e._dist(f, t)
+    turn) when the attack needs sight. ``known``: the distance and sight to each target found so
+    far for ``f`` where it stands (one list of actions asks them of every card and weapon)."""
+    memo: dict[Any, Any] = {} if known is None else known
+    d = memo.get(t.key, False)
+    if d is False:
+        d = memo[t.key] = e._dist(f, t)
     if d is None or d > int(line["range"]):
         return False
-    return not line.get("sight") or e.sees(f, t) or t.key in f.seen_last
+    if not line.get("sight") or t.key in f.seen_last:
+        return True
+    seen = memo.get((t.key, "sight"))
+    if seen is None:
+        seen = memo[t.key, "sight"] = e.sees(f, t)
+    return bool(seen)
 
 
 def hand_cards(e: Table, f: Fighter) -> list[str]:
@@ -103,6 +113,8 @@ def turn_actions(e: Table, f: Fighter) -> list[Action]:
     attacks = e.attacks if mine else 0
     limit = e.attack_limit if mine else e.attack_cap
     out: list[Action] = []
+    targets = [t for t in e.enemies_of(f) if t.alive]
+    known: dict[Any, Any] = {}                                  # each target's distance and sight
     moves: dict[int, tuple[tuple[int, ...], ...]] = {}           # tiles → where a Move of that many ends
     for cid in hand_cards(e, f):
         c = e.cards[cid]
@@ -112,19 +124,18 @@ def turn_actions(e: Table, f: Fighter) -> list[Action]:
             if tiles not in moves:
                 moves[tiles] = e.move_ends(f.key, tiles)
             head = (who, ("card", cid))
-            for dest in moves[tiles]:
-                if f.side == "hero":
-                    out.append(Action("move", (*head, ("to", dest))))
-                else:
-                    out.append(Action("move", (*head, ("to", dest[:2]), ("rotate", dest[2]))))
+            if f.side == "hero":
+                out += [Action("move", (*head, ("to", d))) for d in moves[tiles]]
+            else:
+                out += [Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))) for d in moves[tiles]]
         elif kind == "attack" and not (f.side == "boss" and attacks >= limit):
             atype = c.get("attack")
             if atype is None:
                 out.append(Action("attack", (who, ("card", cid))))
             else:
                 for wid, line in attack_lines(e, f, str(atype)):
-                    for t in e.enemies_of(f):
-                        if t.alive and can_attack(e, f, t, line):
+                    for t in targets:
+                        if can_attack(e, f, t, line, known):
                             out.append(Action("attack", (who, ("card", cid), ("target", t.key),
                                                          ("with", wid))))
         elif kind == "item":
