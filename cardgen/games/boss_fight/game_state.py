@@ -1,9 +1,10 @@
 """Boss Fight on the game-state API: :class:`BossFightState` (see docs/engines-boss_fight.md).
 
-The state's model *is* the rules engine's (:class:`~.table.Table`): an action is a playtest-log
-event, applied by the same code that referees a recorded log, so the checker is a replay over
-this state by construction. Cards drawn by the state are always named, so the engine's piles are
-the true hands and decks; an observation shows a player only their own characters' hands.
+The state's model is its table (:class:`~.table.Table`): an action is a playtest-log event,
+played by the same code that plays a recorded log for ``cardgen check`` (:mod:`.contract`), so
+the checker is a replay over this state by construction. Cards drawn by the state are always
+named, so the table's piles are the true hands and decks; an observation shows a player only
+their own characters' hands.
 
 Who acts: the seat (``players`` header) that plays the character whose placement or turn it is;
 chance for the round marker, each card drawn, a poisoned character's roll and each defence roll.
@@ -57,7 +58,7 @@ def _thaw(v: Any) -> Any:
 
 
 def _engine(game: Game, setup: Mapping[str, Any]) -> Table:
-    """A started engine for ``setup`` (builds and map read once per game and setup, then copied)."""
+    """A started table for ``setup`` (builds and map read once per game and setup, then copied)."""
     key = (id(game), str(setup.get("map")), str(setup.get("boss")), str(setup.get("party")))
     hit = _TEMPLATES.get(key)
     if hit is None or hit[0] is not game:
@@ -133,7 +134,7 @@ def _copy_engine(eng: Table) -> Table:
 
 
 class BossFightState(GameState):
-    """One position of a Boss Fight game (the engine's state plus the chance steps pending)."""
+    """One position of a Boss Fight game (its table plus the chance steps pending)."""
 
     def __init__(self, game: Game, setup: Mapping[str, Any], table: Table | None = None):
         self.game = game
@@ -153,7 +154,7 @@ class BossFightState(GameState):
         self.cap = self.eng.p.int("simulate.round_cap")
         self.pending_attack: Action | None = None       # an attack chosen, its defence roll to come
 
-    # --- the engine as the state ----------------------------------------------------------
+    # --- the table as the state -----------------------------------------------------------
     def _feed(self, kind: str, fields: Mapping[str, Any]) -> None:
         n = len(self.events) + 2
         given = {k: _thaw(v) for k, v in fields.items()}

@@ -1,5 +1,5 @@
-"""Boss Fight's legal actions, computed over the rules engine's state (the same rules functions
-the referee uses): each placement hex and facing, each Move card's reachable hex (and the boss's
+"""Boss Fight's legal actions, computed over the state's table (the same rules functions that
+play a log): each placement hex and facing, each Move card's reachable hex (and the boss's
 facing), each Attack card's weapon and target in range and sight, each Item card, each card
 sacrificed, and the end of a turn once its actions are used.
 
