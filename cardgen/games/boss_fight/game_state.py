@@ -78,11 +78,15 @@ def _shared(eng: Table) -> dict[int, Any]:
     once per setup: every copy shares these very objects)."""
     got = eng.sight_memo.get(("common", id(eng.header)))
     if got is not None:
-        return dict(got)
+        return got                          # read only (a deep copy takes its own copy of it)
     memo: dict[int, Any] = {}
     keep: list[Any] = [eng.game, eng.params, eng.p, eng.map, eng.boss_build, eng.party_build, eng.cards,
                        eng.header, eng.header_locs, eng.params_file, eng.game.cards, eng.sight_memo,
-                       eng.formula, eng.status_names, eng.legs_table]
+                       eng.formula, eng.status_names, eng.legs_table,
+                       # the rules read from params.yaml: never changed after the table is made
+                       eng.draws, eng.actions, eng.draw_status, eng.action_status, eng.short_statuses,
+                       eng.no_move, eng.poison_cure, eng.attack_names, eng.combat_stats, eng.stat_names,
+                       eng.stat_short]
     keep += list(eng.game.cards)
     for f in eng.fighters.values():
         keep += [f.card, f.equipment, f.abilities, f.pieces, f.total, f.cells, f.stats]
@@ -90,45 +94,62 @@ def _shared(eng: Table) -> dict[int, Any]:
         if x is not None:
             memo[id(x)] = x
     eng.sight_memo[("common", id(eng.header))] = memo
-    return dict(memo)
+    return memo
 
 
 _PLAIN = (str, int, float, bool, type(None), Loc, Hex, tuple, frozenset)
+_PLAIN_TYPES = frozenset(_PLAIN)
+_FLAT = frozenset((list, set, dict, Counter))
 
 
-def _copy_value(v: Any, memo: dict[int, Any]) -> Any:
-    """A copy of one piece of the game as it goes: plain values and what every copy shares as
-    they are, flat containers of plain values copied flat, anything else deep-copied."""
-    if isinstance(v, _PLAIN) or id(v) in memo:
-        return v
-    if isinstance(v, Pile):
-        return Pile(Counter(v.known), v.unknown)
-    if type(v) in (list, set, dict, Counter):
-        items = v.values() if isinstance(v, dict) else v
-        if all(isinstance(x, _PLAIN) for x in items):
-            return type(v)(v)
-    return copy.deepcopy(v, memo)
+class _Copier:
+    """Copies one table's game as it goes: plain values and what every copy shares as they are,
+    flat containers of plain values copied flat, anything else deep-copied (one memo per copy, so
+    what two pieces share they still share)."""
+
+    __slots__ = ("shared", "deep")
+
+    def __init__(self, shared: dict[int, Any]) -> None:
+        self.shared = shared
+        self.deep: dict[int, Any] | None = None
+
+    def __call__(self, v: Any) -> Any:
+        t = type(v)
+        if t in _PLAIN_TYPES or id(v) in self.shared:
+            return v
+        if t is Pile:
+            return Pile(Counter(v.known), v.unknown)
+        if t in _FLAT:
+            items = v.values() if t is dict or t is Counter else v
+            if all(type(x) in _PLAIN_TYPES or isinstance(x, _PLAIN) for x in items):
+                return t(v)
+        if isinstance(v, _PLAIN):
+            return v
+        if isinstance(v, Pile):
+            return Pile(Counter(v.known), v.unknown)
+        if self.deep is None:
+            self.deep = dict(self.shared)
+        return copy.deepcopy(v, self.deep)
 
 
-def _copy_fighter(f: Fighter, memo: dict[int, Any]) -> Fighter:
+def _copy_fighter(f: Fighter, copy_value: _Copier) -> Fighter:
     twin = copy.copy(f)
-    for k, v in f.__dict__.items():
-        twin.__dict__[k] = _copy_value(v, memo)
+    twin.__dict__.update({k: copy_value(v) for k, v in f.__dict__.items()})
     return twin
 
 
 def _copy_engine(eng: Table) -> Table:
     """A copy to play on: what never changes shared (:func:`_shared`), the game as it goes
     copied (a clone is a search agent's hot path: no deep copy of card data)."""
-    memo = _shared(eng)
+    copy_value = _Copier(_shared(eng))
     twin = copy.copy(eng)
     d = twin.__dict__
     d.pop("_names", None)                   # the name lookup holds the fighters: built again when asked
     for k, v in eng.__dict__.items():
         if k not in ("fighters", "current", "ref", "_names"):
-            d[k] = _copy_value(v, memo)
+            d[k] = copy_value(v)
     twin.ref = Slips()
-    twin.fighters = {k: _copy_fighter(f, memo) for k, f in eng.fighters.items()}
+    twin.fighters = {k: _copy_fighter(f, copy_value) for k, f in eng.fighters.items()}
     twin.current = twin.fighters[eng.current.key] if eng.current is not None else None
     return twin
 
