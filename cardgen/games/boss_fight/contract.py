@@ -1,6 +1,6 @@
 """Boss Fight on the shared replay (:mod:`cardgen.play.replay`): the game's contract.
 
-The state's table (:mod:`.engine`) is where every rule lives: it plays a log event as recorded
+The state's table (:mod:`.table`) is where every rule lives: it plays a log event as recorded
 and, on the way, names each rule the event breaks (:class:`.slips.Slips`) — the rules judge an
 event while they play it. So a log's event is the action it stands for, played as recorded
 (:meth:`BossRules.accepts`), and :meth:`BossRules.claims` gives the rules it broke, each at its

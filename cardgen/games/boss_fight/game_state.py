@@ -1,9 +1,10 @@
 """Boss Fight on the game-state API: :class:`BossFightState` (see docs/engines-boss_fight.md).
 
-The state's model *is* the rules engine's (:class:`~.table.Table`): an action is a playtest-log
-event, applied by the same code that referees a recorded log, so the checker is a replay over
-this state by construction. Cards drawn by the state are always named, so the engine's piles are
-the true hands and decks; an observation shows a player only their own characters' hands.
+The state's model is its table (:class:`~.table.Table`): an action is a playtest-log event,
+played by the same code that plays a recorded log for ``cardgen check`` (:mod:`.contract`), so
+the checker is a replay over this state by construction. Cards drawn by the state are always
+named, so the table's piles are the true hands and decks; an observation shows a player only
+their own characters' hands.
 
 Who acts: the seat (``players`` header) that plays the character whose placement or turn it is;
 chance for the round marker, each card drawn, a poisoned character's roll and each defence roll.
@@ -31,6 +32,7 @@ from cardgen.games.boss_fight.table import Table
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_outcomes
+from cardgen.play.view import LazyView
 
 _TEMPLATES: dict[tuple, tuple[Game, Table]] = {}
 _BY_MAP: dict[tuple[int, str], dict[Any, Any]] = {}
@@ -43,6 +45,10 @@ def blank(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: each event kind's fields with the defaults the log reader gives the ones left out
+_BLANKS = {kind: blank(kind, {}) for kind in BF_EVENTS}
+
+
 def _thaw(v: Any) -> Any:
     if isinstance(v, tuple):
         if v and all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) for x in v):
@@ -52,7 +58,7 @@ def _thaw(v: Any) -> Any:
 
 
 def _engine(game: Game, setup: Mapping[str, Any]) -> Table:
-    """A started engine for ``setup`` (builds and map read once per game and setup, then copied)."""
+    """A started table for ``setup`` (builds and map read once per game and setup, then copied)."""
     key = (id(game), str(setup.get("map")), str(setup.get("boss")), str(setup.get("party")))
     hit = _TEMPLATES.get(key)
     if hit is None or hit[0] is not game:
@@ -72,11 +78,15 @@ def _shared(eng: Table) -> dict[int, Any]:
     once per setup: every copy shares these very objects)."""
     got = eng.sight_memo.get(("common", id(eng.header)))
     if got is not None:
-        return dict(got)
+        return got                          # read only (a deep copy takes its own copy of it)
     memo: dict[int, Any] = {}
     keep: list[Any] = [eng.game, eng.params, eng.p, eng.map, eng.boss_build, eng.party_build, eng.cards,
                        eng.header, eng.header_locs, eng.params_file, eng.game.cards, eng.sight_memo,
-                       eng.formula, eng.status_names, eng.legs_table]
+                       eng.formula, eng.status_names, eng.legs_table,
+                       # the rules read from params.yaml: never changed after the table is made
+                       eng.draws, eng.actions, eng.draw_status, eng.action_status, eng.short_statuses,
+                       eng.no_move, eng.poison_cure, eng.attack_names, eng.combat_stats, eng.stat_names,
+                       eng.stat_short]
     keep += list(eng.game.cards)
     for f in eng.fighters.values():
         keep += [f.card, f.equipment, f.abilities, f.pieces, f.total, f.cells, f.stats]
@@ -84,51 +94,68 @@ def _shared(eng: Table) -> dict[int, Any]:
         if x is not None:
             memo[id(x)] = x
     eng.sight_memo[("common", id(eng.header))] = memo
-    return dict(memo)
+    return memo
 
 
 _PLAIN = (str, int, float, bool, type(None), Loc, Hex, tuple, frozenset)
+_PLAIN_TYPES = frozenset(_PLAIN)
+_FLAT = frozenset((list, set, dict, Counter))
 
 
-def _copy_value(v: Any, memo: dict[int, Any]) -> Any:
-    """A copy of one piece of the game as it goes: plain values and what every copy shares as
-    they are, flat containers of plain values copied flat, anything else deep-copied."""
-    if isinstance(v, _PLAIN) or id(v) in memo:
-        return v
-    if isinstance(v, Pile):
-        return Pile(Counter(v.known), v.unknown)
-    if type(v) in (list, set, dict, Counter):
-        items = v.values() if isinstance(v, dict) else v
-        if all(isinstance(x, _PLAIN) for x in items):
-            return type(v)(v)
-    return copy.deepcopy(v, memo)
+class _Copier:
+    """Copies one table's game as it goes: plain values and what every copy shares as they are,
+    flat containers of plain values copied flat, anything else deep-copied (one memo per copy, so
+    what two pieces share they still share)."""
+
+    __slots__ = ("shared", "deep")
+
+    def __init__(self, shared: dict[int, Any]) -> None:
+        self.shared = shared
+        self.deep: dict[int, Any] | None = None
+
+    def __call__(self, v: Any) -> Any:
+        t = type(v)
+        if t in _PLAIN_TYPES or id(v) in self.shared:
+            return v
+        if t is Pile:
+            return Pile(Counter(v.known), v.unknown)
+        if t in _FLAT:
+            items = v.values() if t is dict or t is Counter else v
+            if all(type(x) in _PLAIN_TYPES or isinstance(x, _PLAIN) for x in items):
+                return t(v)
+        if isinstance(v, _PLAIN):
+            return v
+        if isinstance(v, Pile):
+            return Pile(Counter(v.known), v.unknown)
+        if self.deep is None:
+            self.deep = dict(self.shared)
+        return copy.deepcopy(v, self.deep)
 
 
-def _copy_fighter(f: Fighter, memo: dict[int, Any]) -> Fighter:
+def _copy_fighter(f: Fighter, copy_value: _Copier) -> Fighter:
     twin = copy.copy(f)
-    for k, v in f.__dict__.items():
-        twin.__dict__[k] = _copy_value(v, memo)
+    twin.__dict__.update({k: copy_value(v) for k, v in f.__dict__.items()})
     return twin
 
 
 def _copy_engine(eng: Table) -> Table:
     """A copy to play on: what never changes shared (:func:`_shared`), the game as it goes
     copied (a clone is a search agent's hot path: no deep copy of card data)."""
-    memo = _shared(eng)
+    copy_value = _Copier(_shared(eng))
     twin = copy.copy(eng)
     d = twin.__dict__
     d.pop("_names", None)                   # the name lookup holds the fighters: built again when asked
     for k, v in eng.__dict__.items():
         if k not in ("fighters", "current", "ref", "_names"):
-            d[k] = _copy_value(v, memo)
+            d[k] = copy_value(v)
     twin.ref = Slips()
-    twin.fighters = {k: _copy_fighter(f, memo) for k, f in eng.fighters.items()}
+    twin.fighters = {k: _copy_fighter(f, copy_value) for k, f in eng.fighters.items()}
     twin.current = twin.fighters[eng.current.key] if eng.current is not None else None
     return twin
 
 
 class BossFightState(GameState):
-    """One position of a Boss Fight game (the engine's state plus the chance steps pending)."""
+    """One position of a Boss Fight game (its table plus the chance steps pending)."""
 
     def __init__(self, game: Game, setup: Mapping[str, Any], table: Table | None = None):
         self.game = game
@@ -142,23 +169,33 @@ class BossFightState(GameState):
                 self.seat[str(ch)] = i
         #: a log's event to replay as recorded (set by the contract before it plays the event)
         self.at: Event | None = None
+        self.step_at: tuple[int, tuple[str, Any]] | None = None    # (actions applied, what comes next)
         self.history: list[Action] = []
         self.events: list[dict[str, Any]] = []
         self.cap = self.eng.p.int("simulate.round_cap")
         self.pending_attack: Action | None = None       # an attack chosen, its defence roll to come
 
-    # --- the engine as the state ----------------------------------------------------------
+    # --- the table as the state -----------------------------------------------------------
     def _feed(self, kind: str, fields: Mapping[str, Any]) -> None:
         n = len(self.events) + 2
-        ev = Event(n, kind, blank(kind, {k: _thaw(v) for k, v in fields.items()}), Loc("<play>", n, 1))
+        given = {k: _thaw(v) for k, v in fields.items()}
+        ev = Event(n, kind, {**_BLANKS[kind], **given}, Loc("<play>", n, 1))
         self.eng.before(ev)
         self.eng.apply(ev)
-        self.events.append({"kind": kind, **{k: _thaw(v) for k, v in fields.items()}})
+        self.events.append({"kind": kind, **given})
 
     # --- who acts ---------------------------------------------------------------------------
     def _next_step(self) -> tuple[str, Any]:
         """What comes next: ('place', fighter), ('round', n), ('draw', fighter), ('poison', fighter),
-        ('defence', action), ('act', fighter), ('end', None)."""
+        ('defence', action), ('act', fighter), ('end', None); found once per action applied."""
+        at = len(self.history)
+        if self.step_at is not None and self.step_at[0] == at:
+            return self.step_at[1]
+        step = self._find_step()
+        self.step_at = (at, step)
+        return step
+
+    def _find_step(self) -> tuple[str, Any]:
         e = self.eng
         if e.over:
             return "end", None
@@ -214,7 +251,8 @@ class BossFightState(GameState):
         if step == "draw":
             pool = _draw_pool(e, who)
             total = sum(pool.values())
-            return [(Action.make("draw", character=who.key, cards=[c]), n / total) for c, n in sorted(pool.items())]
+            key = ("character", who.key)           # as Action.make freezes them
+            return [(Action("draw", (key, ("cards", (c,)))), n / total) for c, n in sorted(pool.items())]
         if step == "poison":
             return die_outcomes("turn", e.die, "poison_roll", character=who.key)
         if step == "defence":
@@ -262,7 +300,11 @@ class BossFightState(GameState):
     def is_terminal(self) -> bool:
         return self._next_step()[0] == "end"
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: int) -> Mapping[str, Any]:
+        """What ``player`` may see, built when an agent first reads it (a random agent never does)."""
+        return LazyView(self, lambda: self._observe(player))
+
+    def _observe(self, player: int) -> dict[str, Any]:
         e = self.eng
         mine = {k for k, s in self.seat.items() if s == player}
         chars = {}
@@ -292,6 +334,7 @@ class BossFightState(GameState):
     def clone(self) -> BossFightState:
         twin = copy.copy(self)
         twin.eng = _copy_engine(self.eng)
+        twin.step_at = None                 # it names the original's fighters
         twin.history = list(self.history)
         twin.events = list(self.events)
         twin.seat = dict(self.seat)
@@ -301,13 +344,16 @@ class BossFightState(GameState):
 def _draw_pool(e: Table, f: Fighter) -> Counter:
     """The cards ``f``'s next draw may show, with their counts (the deck; an empty deck is
     first reshuffled from the Discard and Expended piles)."""
-    pool = Counter(f.total)
-    pool.subtract(f.hand.known)
-    pool.subtract(f.used.known)
-    if f.deck > 0:
-        pool.subtract(f.discard.known)
-        pool.subtract(f.expended.known)
-    return +pool
+    hand, used, deep = f.hand.known, f.used.known, f.deck > 0
+    discard, expended = f.discard.known, f.expended.known
+    pool: Counter = Counter()
+    for cid, n in f.total.items():
+        left = n - hand.get(cid, 0) - used.get(cid, 0)
+        if deep:
+            left -= discard.get(cid, 0) + expended.get(cid, 0)
+        if left > 0:
+            pool[cid] = left
+    return pool
 
 
 def new_state(game: Game, setup: Mapping[str, Any]) -> BossFightState:

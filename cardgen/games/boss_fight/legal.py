@@ -1,5 +1,5 @@
-"""Boss Fight's legal actions, computed over the rules engine's state (the same rules functions
-the referee uses): each placement hex and facing, each Move card's reachable hex (and the boss's
+"""Boss Fight's legal actions, computed over the state's table (the same rules functions that
+play a log): each placement hex and facing, each Move card's reachable hex (and the boss's
 facing), each Attack card's weapon and target in range and sight, each Item card, each card
 sacrificed, and the end of a turn once its actions are used.
 
@@ -28,7 +28,11 @@ def place_actions(e: Table, f: Fighter) -> list[Action]:
     """BF-PLACE-1: the boss on clear tiles of its zone in every facing; a hero on a free clear
     tile of the hero zone, at the placement distance from the boss while such a tile is free."""
     out: list[Action] = []
-    if f.side == "boss":
+    if f.side == "boss":                    # the same on every copy of a game on one map: found once
+        key = ("place", f.key, tuple(f.cells), f.anchor, frozenset(e.rubble))
+        got = e.sight_memo.get(key)
+        if got is not None:
+            return list(got)
         zone = e._zone("boss")
         tiles = sorted(zone if zone else e.map.tiles, key=lambda h: hg.to_offset(h, e.map.style)[::-1])
         for at in tiles:
@@ -36,13 +40,18 @@ def place_actions(e: Table, f: Fighter) -> list[Action]:
                 cells = [at + rotate(c - f.anchor, rot) for c in f.cells]
                 if all(e._clear(h) and (not zone or h in zone) for h in cells):
                     out.append(Action.make("place", character=f.key, at=_off(e, at), rotate=rot))
+        e.sight_memo[key] = tuple(out)
         return out
     zone = e._zone("hero")
     taken = {h for g in e.fighters.values() if g is not f and g.alive for h in g.hexes()}
     pool = [h for h in (zone if zone else e.map.tiles) if e._clear(h) and h not in taken]
     boss = e.boss()
     if boss.origin is not None:
-        far = set(hero_starts(e.map, frozenset(boss.hexes()), e.distance, zone))
+        bhexes = frozenset(boss.hexes())
+        far = e.sight_memo.get(("hero starts", bhexes))
+        if far is None:
+            far = frozenset(hero_starts(e.map, bhexes, e.distance, zone))
+            e.sight_memo["hero starts", bhexes] = far
         if any(h in far for h in pool):
             pool = [h for h in pool if h in far]
     for h in sorted(pool, key=lambda h: hg.to_offset(h, e.map.style)[::-1]):
@@ -51,18 +60,34 @@ def place_actions(e: Table, f: Fighter) -> list[Action]:
 
 
 def attack_lines(e: Table, f: Fighter, atype: str) -> list[tuple[str, dict[str, Any]]]:
-    """The attacks ``f`` can make of type ``atype`` whose reach the rules say (a range)."""
-    return [(w, ln) for w, ln in e._attack_lines(f, atype)
-            if ln.get("range") is not None and ln.get("damage") is not None and ln.get("stat") is not None]
+    """The attacks ``f`` can make of type ``atype`` whose reach the rules say (a range): what it
+    carries, the same for every copy of the game (found once)."""
+    key = ("lines", f.key, atype, id(f.equipment), id(f.pieces), id(f.abilities))
+    got = e.sight_memo.get(key)
+    if got is None:
+        got = e.sight_memo[key] = [(w, ln) for w, ln in e._attack_lines(f, atype)
+                                   if ln.get("range") is not None and ln.get("damage") is not None
+                                   and ln.get("stat") is not None]
+    return got
 
 
-def can_attack(e: Table, f: Fighter, t: Fighter, line: dict[str, Any]) -> bool:
+def can_attack(e: Table, f: Fighter, t: Fighter, line: dict[str, Any],
+               known: dict[str, Any] | None = None) -> bool:
     """BF-LOS-1/2: the target is within range, and in sight (or seen on the attacker's previous
-    turn) when the attack needs sight."""
-    d = e._dist(f, t)
+    turn) when the attack needs sight. ``known``: the distance and sight to each target found so
+    far for ``f`` where it stands (one list of actions asks them of every card and weapon)."""
+    memo: dict[Any, Any] = {} if known is None else known
+    d = memo.get(t.key, False)
+    if d is False:
+        d = memo[t.key] = e._dist(f, t)
     if d is None or d > int(line["range"]):
         return False
-    return not line.get("sight") or e.sees(f, t) or t.key in f.seen_last
+    if not line.get("sight") or t.key in f.seen_last:
+        return True
+    seen = memo.get((t.key, "sight"))
+    if seen is None:
+        seen = memo[t.key, "sight"] = e.sees(f, t)
+    return bool(seen)
 
 
 def hand_cards(e: Table, f: Fighter) -> list[str]:
@@ -76,7 +101,8 @@ def hand_cards(e: Table, f: Fighter) -> list[str]:
 
 def turn_actions(e: Table, f: Fighter) -> list[Action]:
     """BF-ACT-1…3, BF-MOVE-1/2, BF-LOS-1/2: what ``f`` may do now in its turn."""
-    end = [Action.make("end_turn", character=f.key)]
+    who = ("character", f.key)                  # the actions' frozen fields, as Action.make gives them
+    end = [Action("end_turn", (who,))]
     if not f.alive:
         return end
     mine = e.current is f
@@ -87,32 +113,34 @@ def turn_actions(e: Table, f: Fighter) -> list[Action]:
     attacks = e.attacks if mine else 0
     limit = e.attack_limit if mine else e.attack_cap
     out: list[Action] = []
-    moves: dict[int, list[tuple[int, ...]]] = {}           # tiles → where a Move of that many ends
+    targets = [t for t in e.enemies_of(f) if t.alive]
+    known: dict[Any, Any] = {}                                  # each target's distance and sight
+    moves: dict[int, tuple[tuple[int, ...], ...]] = {}           # tiles → where a Move of that many ends
     for cid in hand_cards(e, f):
         c = e.cards[cid]
         kind = c.get("kind")
         if kind == "move" and not any(s in e.no_move for s in f.statuses):
             tiles = int(c.get("move") or 0)
             if tiles not in moves:
-                moves[tiles] = sorted(e.legal_moves(f.key, tiles))
-            head = (("character", f.key), ("card", cid))         # Action.make's frozen fields, built once
-            for dest in moves[tiles]:
-                if f.side == "hero":
-                    out.append(Action("move", (*head, ("to", dest))))
-                else:
-                    out.append(Action("move", (*head, ("to", dest[:2]), ("rotate", dest[2]))))
+                moves[tiles] = e.move_ends(f.key, tiles)
+            head = (who, ("card", cid))
+            if f.side == "hero":
+                out += [Action("move", (*head, ("to", d))) for d in moves[tiles]]
+            else:
+                out += [Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))) for d in moves[tiles]]
         elif kind == "attack" and not (f.side == "boss" and attacks >= limit):
             atype = c.get("attack")
             if atype is None:
-                out.append(Action.make("attack", character=f.key, card=cid))
+                out.append(Action("attack", (who, ("card", cid))))
             else:
                 for wid, line in attack_lines(e, f, str(atype)):
-                    for t in e.enemies_of(f):
-                        if t.alive and can_attack(e, f, t, line):
-                            out.append(Action.make("attack", character=f.key, card=cid, target=t.key, **{"with": wid}))
+                    for t in targets:
+                        if can_attack(e, f, t, line, known):
+                            out.append(Action("attack", (who, ("card", cid), ("target", t.key),
+                                                         ("with", wid))))
         elif kind == "item":
-            out.append(Action.make("item", character=f.key, card=cid))
-        out.append(Action.make("discard", character=f.key, card=cid))
+            out.append(Action("item", (who, ("card", cid))))
+        out.append(Action("discard", (who, ("card", cid))))
     return out
 
 

@@ -253,6 +253,7 @@ class RoundRules(TableBase):
         self.turn_loc = ev.loc
         f.turns += 1
         f.seen_now = set()
+        self.looked = None                      # a new turn looks afresh
         self.used_actions = 0
         self.attacks = 0
         self.attack_limit = self.attack_cap

@@ -105,6 +105,7 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         self.died_here: list[str] = []
         self.pictures = True                # the map pictures of --trace (simulated play leaves them out)
         self.sight_memo: dict[Any, Any] = {}
+        self.looked: tuple | None = None    # what the acting character last looked at (see _look)
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -155,6 +156,19 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
 
     # -- for the state: where a Move may end ------------------------------------------------------
 
+    def move_ends(self, key: str, tiles: int) -> tuple[tuple[int, ...], ...]:
+        """:meth:`legal_moves`, sorted; found once per position of the pieces and obstacle tokens
+        (every copy of a game on one map shares what was found)."""
+        memo = self.sight_memo.get("moves")
+        if memo is None or len(memo) > 50_000:          # bounded: a long run starts it again
+            memo = self.sight_memo["moves"] = {}
+        at = (key, tiles, frozenset(self.rubble),
+              tuple((g.origin, g.rot, g.anchor, g.dead is None) for g in self.fighters.values()))
+        got = memo.get(at)
+        if got is None:
+            got = memo[at] = tuple(sorted(self.legal_moves(key, tiles)))
+        return got
+
     def legal_moves(self, key: str, tiles: int) -> set[tuple[int, ...]]:
         """Where ``key`` may end a Move action of ``tiles``: a hero's (col, row); the boss's anchor
         (col, row, rotation)."""
@@ -163,8 +177,9 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
             return set()
         if f.side == "hero":
             enemies = {h for g in self.enemies_of(f) if g.alive for h in g.hexes()}
+            taken = {h for g in self.fighters.values() if g is not f and g.alive for h in g.hexes()}
             ok = [h for h in hg.reachable(f.origin, tiles, lambda h: self._clear(h) and h not in enemies)
-                  if self.occupant(h, but=f) is None]
+                  if h not in taken]
             return {hg.to_offset(h, self.map.style) for h in ok}
         limit = math.floor(tiles * self._legs_factor() + 1e-9)
         heroes = frozenset(h for g in self.heroes() if g.alive for h in g.hexes())

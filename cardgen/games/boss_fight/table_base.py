@@ -149,6 +149,7 @@ class TableBase:
     died_here: list[str]
     pictures: bool
     sight_memo: dict[Any, Any]
+    looked: tuple | None
 
     # -- the rule groups' steps, which the others take: declared here (each defined in the module
     #    named), so the groups type-check against one another without stubs --------------------

@@ -61,7 +61,8 @@ class MapView(TableBase):
         ha, hb = a.hexes(), b.hexes()
         if not ha or not hb:
             return None
-        return min(hg.distance(x, y) for x in ha for y in hb)
+        return min((abs(x.q - y.q) + abs(x.r - y.r) + abs(x.q + x.r - y.q - y.r)) // 2   # hg.distance
+                   for x in ha for y in hb)
 
     def sees(self, a: Fighter, b: Fighter, obstacles: set[Hex] | None = None) -> bool:
         """BF-LOS-1: some corner-to-corner line from a hex of ``a`` to a hex of ``b`` crosses no obstacle."""
@@ -71,11 +72,13 @@ class MapView(TableBase):
         if obstacles is not None:
             return any(hg.line_of_sight(x, y, obstacles) for x in ha for y in hb)
         rubble = frozenset(self.rubble)
-        memo = self.sight_memo                  # (rubble, x, y) → sight: the map never changes
+        memo = self.sight_memo.get(rubble)      # per obstacle tokens: (x, y) → sight (the map never changes)
+        if memo is None:
+            memo = self.sight_memo[rubble] = {}
         obs = None
         for x in ha:
             for y in hb:
-                key = (rubble, x, y) if x <= y else (rubble, y, x)      # sight goes both ways
+                key = (x.q, x.r, y.q, y.r) if (x.q, x.r) <= (y.q, y.r) else (y.q, y.r, x.q, x.r)  # both ways
                 seen = memo.get(key)
                 if seen is None:
                     obs = self._obstacles() if obs is None else obs
@@ -85,9 +88,15 @@ class MapView(TableBase):
         return False
 
     def _look(self, f: Fighter) -> None:
-        """Record what ``f`` sees now, during its turn (for BF-LOS-2)."""
+        """Record what ``f`` sees now, during its turn (for BF-LOS-2): looked again only when a
+        piece or an obstacle token has moved since its last look."""
         if not f.alive or f.origin is None:
             return
+        now = (f.key, self.round, frozenset(self.rubble),
+               tuple((g.origin, g.rot, g.dead is None) for g in self.fighters.values()))
+        if now == self.looked:
+            return
+        self.looked = now
         for g in self.enemies_of(f):
             if g.alive and g.origin is not None and self.sees(f, g):
                 f.seen_now.add(g.key)
