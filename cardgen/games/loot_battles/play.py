@@ -180,17 +180,17 @@ class LootState(Fight, GameState):
         return self.leader          # choose, pick, equip: the Leader speaks for the party
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        ph = self.phase
         if self.pending is not None:
-            return self.rules.die("die", self.rules.attack_die)
+            return self.rules.attack_dice
+        ph = self.phase
+        if ph == "fight" and self.current_player() == CHANCE:
+            return self.rules.enemy_turns(tuple([e.name for e in self._enemies_due(self._enc(), self._nxt)]))
         if ph == "loot":
             return self.rules.draws(self.loot_deck)
         if ph in ("draw", "reinforce"):
             return self.rules.draws(self.enc_deck)
         if ph == "place":
             return self.rules.die("place", self.rules.target_die)
-        if ph == "fight" and self.current_player() == CHANCE:
-            return self.rules.enemy_turns(tuple(e.name for e in self._enemies_due(self._enc(), self._nxt)))
         return []
 
     def legal_actions(self) -> list[Action]:
@@ -204,13 +204,14 @@ class LootState(Fight, GameState):
                     for c in r.by_type.get("encounter", []) if c.get("loot") in r.first_loot and self.enc_deck[c.id]]
         if ph == "pick":
             return [self.rules.act("encounter_drawn", pick=c, by=leader) for c in dict.fromkeys(self.drawn)]
-        if ph == "equip":       # the same pool and kits give the same choices: made once
-            key = (leader, tuple(sorted(self.pool.items())), tuple((p.name, tuple(p.equipment)) for p in self.seats))
+        if ph == "equip":       # the same cards in the pool and kits give the same choices: made once
+            avail = tuple(sorted([c for c, n in self.pool.items() if n]))
+            key = (leader, avail, *[(p.name, *p.equipment) for p in self.seats])
             out = r.equip_cache.get(key)
             if out is None:
                 if len(r.equip_cache) > 100_000:
                     r.equip_cache.clear()
-                out = r.equip_cache[key] = self._equip_choices(leader)
+                out = r.equip_cache[key] = self._equip_choices(leader, avail)
             return list(out)
         p = self.seats[who]
         enc = self._enc()
@@ -218,14 +219,10 @@ class LootState(Fight, GameState):
             return [*self._attacks(p, enc), self.rules.act("end_turn", player=p.name)]
         return [*self._attacks(p, enc), *self._heals(p), self.rules.act("pass", player=p.name)]
 
-    def _equip_choices(self, leader: str) -> list[Action]:
+    def _equip_choices(self, leader: str, pool: tuple[str, ...]) -> list[Action]:
         r, out = self.rules, []
-        pool = sorted(c for c, n in self.pool.items() if n)
         for p in self.seats:
-            held = Counter(r.category[i] for i in p.equipment if i in r.cards)
-            hands = sum(r.hands_of[i] for i in p.equipment if i in r.cards)
-            out += [r.kit_act("equip", p.name, c) for c in pool if r.may_add(held, hands, c)]
-            out += [r.kit_act("unequip", p.name, c) for c in dict.fromkeys(p.equipment)]
+            out += r.kit_choices(p.name, tuple(p.equipment), pool)
         return [*out, r.act("ready", by=leader)]
 
     def apply_action(self, action: Action) -> None:

@@ -71,39 +71,44 @@ class Fight:
 
     def _attacks(self, p: Player, enc: Encounter) -> list[Action]:
         """The attacks ``p`` may make now (made once per kit, roll left and targets: cached)."""
-        alive = enc.alive()
-        used = enc.used.get(p.name)
-        key = (p.name, p.cls.id if p.cls else None, tuple(p.equipment), frozenset(used) if used else None,
-               tuple((e.name, e.front == p.name) for e in alive))
+        name = p.name
+        used = enc.used.get(name)
+        key = (name, p.cls.id if p.cls else None, frozenset(used) if used else None,
+               *[(e.name, e.front == name) for e in enc.enemies if not e.ko], None, *p.equipment)
         cache = self.rules.attack_cache
         out = cache.get(key)
         if out is None:
             if len(cache) > 200_000:
                 cache.clear()
-            out = cache[key] = self._make_attacks(p, enc, alive)
+            out = cache[key] = self._make_attacks(p, enc, enc.alive())
         return out
 
     def _make_attacks(self, p: Player, enc: Encounter, alive: list[Enemy]) -> list[Action]:
-        front = [e for e in alive if e.front == p.name]
-        allowed = front if front and self.rules.melee_only(p) else alive
+        name, r = p.name, self.rules
+        used = enc.used.get(name)
+        key = (name, p.cls.id if p.cls else None, frozenset(used) if used else None, *p.equipment)
+        spec = r.roll_specs.get(key)
+        if spec is None:        # whether only Melee, and each roll left: its weapons, hits, never missing
+            spec = r.roll_specs[key] = (r.melee_only(p), [(tuple(c.id for c in items) or None, *r.reach(items))
+                                                          for _, items in sorted(self._unused(p, enc).items())])
+        melee, rolls = spec
+        front = [e.name for e in alive if e.front == name]
+        allowed = front if front and melee else [e.name for e in alive]
         out = []
-        act = self.rules.act
-        for _, items in sorted(self._unused(p, enc).items()):
-            with_ = tuple(c.id for c in items) or None
-            hits, never = self.rules.reach(items)
-            sizes = range(1, min(hits, len(allowed)) + 1) if never else range(1, 2)
-            for k in sizes:
-                for ts in combinations(allowed, k):
-                    if k == 1:
-                        out.append(act("attack", player=p.name, target=ts[0].name, **{"with": with_}))
-                    else:
-                        out.append(act("attack", player=p.name, targets=tuple(t.name for t in ts), **{"with": with_}))
+        act = r.act
+        for with_, hits, never in rolls:
+            out += [act("attack", player=name, target=t, **{"with": with_}) for t in allowed]
+            for k in range(2, min(hits, len(allowed)) + 1) if never else ():
+                out += [act("attack", player=name, targets=ts, **{"with": with_}) for ts in combinations(allowed, k)]
         return out
 
     def _heals(self, p: Player) -> list[Action]:
+        spells = self.rules.healers(p)
+        if not spells:
+            return []
         others = [q for q in self.seats if q is not p and not q.ko]
         return [self.rules.act("heal", player=p.name, target=q.name, **{"with": c.id})
-                for c in self.rules.healers(p) for q in others]
+                for c in spells for q in others]
 
     # -- blows ------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ a ``LOG-GAME`` error naming the key.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,6 +54,7 @@ class Rules:
         self._fx: dict[tuple[str, str], Any] = {}       # (card, effect) → value (None: none)
         #: the playable state's attack lists by (player, class, kit, rolls used, targets) (play_fight.py)
         self.attack_cache: dict[tuple, list[Action]] = {}
+        self.roll_specs: dict[tuple, tuple[bool, list[tuple[Any, int, bool]]]] = {}   # (player, class, rolls used, kit)
         self.equip_cache: dict[tuple, list[Action]] = {}        # … and its equip phase's choices (play.py)
         self._actions: dict[tuple, Action] = {}
         self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
@@ -61,8 +63,10 @@ class Rules:
         self._draw: dict[str, Action] = {}
         self._reach: dict[tuple, tuple[int, bool]] = {}
         self._kit: dict[tuple, Action] = {}
+        self._kit_choices: dict[tuple, tuple[dict[str, Action], list[Action]]] = {}
         self._kit_fx: dict[tuple, list[Any]] = {}
         self._dice: dict[tuple[str, int], list[tuple[Action, float]]] = {}
+        self.attack_dice = self.die("die", self.attack_die)         # a blow's dice (asked at every roll)
 
     # -- actions, made once (they are immutable; the playable state asks for them often) -----
 
@@ -92,6 +96,25 @@ class Rules:
         if a is None:
             a = self._kit[key] = Action.make(kind, player=player, card=card)
         return a
+
+    def kit_choices(self, player: str, kit: tuple[str, ...], pool: tuple[str, ...]) -> list[Action]:
+        """A player's ``equip`` (of the cards in the pool LB-EQUIP-1 lets them add) and ``unequip``
+        choices (cached by player, kit and the cards in the pool)."""
+        key = (player, *kit)
+        held = self._kit_choices.get(key)
+        if held is None:
+            if len(self._kit_choices) > 100_000:
+                self._kit_choices.clear()
+            held = self._kit_choices[key] = self._addable(player, kit)
+        adds, drops = held
+        return [*[adds[c] for c in pool if c in adds], *drops]
+
+    def _addable(self, player: str, kit: tuple[str, ...]) -> tuple[dict[str, Action], list[Action]]:
+        """Every card a player holding ``kit`` may add (its ``equip``), and the ``unequip``s."""
+        held = Counter(self.category[i] for i in kit if i in self.cards)
+        hands = sum(self.hands_of[i] for i in kit if i in self.cards)
+        adds = {c: self.kit_act("equip", player, c) for c in self.category if self.may_add(held, hands, c)}
+        return adds, [self.kit_act("unequip", player, c) for c in dict.fromkeys(kit)]
 
     def enemy_turns(self, names: tuple[str, ...]) -> list[tuple[Action, float]]:
         """The chance node of the enemies due to attack: each one as likely (cached)."""
