@@ -198,6 +198,13 @@ class LootState(Fight, GameState):
         if who < 0:
             return []
         ph, r = self.phase, self.rules
+        if ph == "fight":
+            p = self.seats[who]
+            enc = self._enc()
+            pass_, end = r.turn_acts(p.name)
+            if self.turn_open is not None:
+                return [*self._attacks(p, enc), end]
+            return [*self._attacks(p, enc), *self._heals(p), pass_]
         leader = self.players[self.leader]
         if ph == "choose":
             return [self.rules.act("encounter_chosen", encounter=c.id, by=leader)
@@ -213,11 +220,7 @@ class LootState(Fight, GameState):
                     r.equip_cache.clear()
                 out = r.equip_cache[key] = self._equip_choices(leader, avail)
             return list(out)
-        p = self.seats[who]
-        enc = self._enc()
-        if self.turn_open is not None:
-            return [*self._attacks(p, enc), self.rules.act("end_turn", player=p.name)]
-        return [*self._attacks(p, enc), *self._heals(p), self.rules.act("pass", player=p.name)]
+        return []
 
     def _equip_choices(self, leader: str, pool: tuple[str, ...]) -> list[Action]:
         r, out = self.rules, []

@@ -114,17 +114,17 @@ class Fight:
 
     def _start_attack(self, a: Action, enc: Encounter) -> None:
         p = self._by(a["player"])
-        items = [self.rules.cards[i] for i in (a.get("with") or ())]
+        roll = self.rules.roll(p, a.get("with"))
         names = list(a.get("targets") or ()) or [a["target"]]
         targets = [enc.enemy(n) for n in names]
-        n = self.rules.dice_of(items[0], p) if items else self.rules.dice_of(None, p)
-        enc.acted.add(p.name)
-        enc.turn.setdefault(p.name, set()).add("attack")
-        enc.used.setdefault(p.name, set()).update([c.id for c in items] or ["class"])
-        enc.used_dice.setdefault(p.name, set()).add(n)
-        self.turn_open = p.name
-        self.pending = {"kind": "attack", "player": p, "targets": targets, "items": items, "n": n, "dice": [],
-                        "names": names}
+        n, name = roll.dice, p.name
+        enc.acted.add(name)
+        enc.turn.setdefault(name, set()).add("attack")
+        enc.used.setdefault(name, set()).update(roll.used)
+        enc.used_dice.setdefault(name, set()).add(n)
+        self.turn_open = name
+        self.pending = {"kind": "attack", "player": p, "targets": targets, "items": roll.items, "n": n, "dice": [],
+                        "names": names, "roll": roll}
         if n == 0:
             self._resolve()
 
@@ -156,8 +156,8 @@ class Fight:
         ev.update(hp_left=t.health, armor_left=t.armor, dodge_left=t.dodge, ko=t.health <= 0)
 
     def _resolve_attack(self, pend: dict[str, Any], enc: Encounter, total: int | None) -> None:
-        r, p, items = self.rules, pend["player"], pend["items"]
-        hits, never = r.reach(items)
+        r, p, roll = self.rules, pend["player"], pend["roll"]
+        items, hits, never = roll.items, roll.hits, roll.never
         targets = pend["targets"]
         if never and len(targets) < hits:
             targets = (targets * hits)[:hits]
@@ -167,7 +167,7 @@ class Fight:
         else:
             ev["targets"] = pend["names"]
         if items:
-            ev["with"] = [c.id for c in items]
+            ev["with"] = list(roll.used)
         if pend["n"]:
             ev["dice"] = list(pend["dice"])
         for t in targets:
@@ -178,12 +178,10 @@ class Fight:
             if not hit:
                 r.miss(t)
             else:
-                dmg = r.damage(items, total, t, p, explain=False)[0]
+                dmg = roll.plain if roll.plain is not None else r.damage(items, total, t, p, explain=False)[0]
                 r.hurt(t, dmg)
-                for c in items:
-                    heal = r.effect(c, "heal_on_hit")
-                    if heal:
-                        p.health = min(p.max_health, p.health + int(heal))
+                for heal in roll.heals:
+                    p.health = min(p.max_health, p.health + heal)
             if len(targets) == 1:
                 self._claims(ev, t, hit, dmg)
             if t.health <= 0:

@@ -15,10 +15,24 @@ from typing import Any
 from cardgen.content.model import Card, Game
 from cardgen.content.playlog import LogError
 from cardgen.core.problems import Loc, did_you_mean
+from cardgen.core.record import record
 from cardgen.games.loot_battles.state import Enemy, Fighter, Player
 from cardgen.games.loot_battles.vocab import UNIQUE_EFFECTS
 from cardgen.play.api import Action
 from cardgen.play.params import ParamError, Params
+
+
+@record(frozen=True, slots=True)
+class Roll:
+    """An attack roll's items read once: its dice (0: never misses), the ids it marks used, the
+    most hits, whether it never misses, its heals on a hit, its damage when nothing doubles it."""
+    items: list[Card]
+    dice: int
+    used: list[str]
+    hits: int
+    never: bool
+    heals: list[int]
+    plain: int | None
 
 
 class Rules:
@@ -63,6 +77,8 @@ class Rules:
         self._draw: dict[str, Action] = {}
         self._reach: dict[tuple, tuple[int, bool]] = {}
         self._kit: dict[tuple, Action] = {}
+        self._rolls: dict[tuple, Roll] = {}
+        self._turn_acts: dict[str, tuple[Action, Action]] = {}
         self._kit_choices: dict[tuple, tuple[dict[str, Action], list[Action]]] = {}
         self._kit_fx: dict[tuple, list[Any]] = {}
         self._dice: dict[tuple[str, int], list[tuple[Action, float]]] = {}
@@ -96,6 +112,13 @@ class Rules:
         if a is None:
             a = self._kit[key] = Action.make(kind, player=player, card=card)
         return a
+
+    def turn_acts(self, player: str) -> tuple[Action, Action]:
+        """A player's ``pass`` and ``end_turn`` (cached)."""
+        out = self._turn_acts.get(player)
+        if out is None:
+            out = self._turn_acts[player] = (self.act("pass", player=player), self.act("end_turn", player=player))
+        return out
 
     def kit_choices(self, player: str, kit: tuple[str, ...], pool: tuple[str, ...]) -> list[Action]:
         """A player's ``equip`` (of the cards in the pool LB-EQUIP-1 lets them add) and ``unequip``
@@ -266,6 +289,24 @@ class Rules:
         items = self.attack_items(p)
         types = {c.get("damage_type") for c in items} if items else {p.cls.get("damage_type") if p.cls else None}
         return types == {"melee"}
+
+    def roll(self, p: Player, with_: tuple[str, ...] | None) -> Roll:
+        """An attack roll of ``p``'s with these items (None: the class attack), read once per class."""
+        key = (p.cls.id if p.cls else None, with_)
+        out = self._rolls.get(key)
+        if out is None:
+            items = [self.cards[i] for i in with_ or ()]
+            heals = [int(h) for c in items if (h := self.effect(c, "heal_on_hit"))]
+            out = self._rolls[key] = Roll(items, self.dice_of(items[0], p) if items else self.dice_of(None, p),
+                                          [c.id for c in items] or ["class"], *self.reach(items), heals,
+                                          self._plain_damage(items, p))
+        return out
+
+    def _plain_damage(self, items: list[Card], p: Player) -> int | None:
+        """The damage of a blow with ``items`` when no effect doubles it (None: one may)."""
+        if any(self.effect(c, "double_damage_at") for c in items):
+            return None
+        return self.damage(items, None, Fighter(name=""), p, explain=False)[0]
 
     def damage(self, items: list[Card], total: int | None, t: Fighter, p: Player,
                explain: bool = True) -> tuple[int, str]:
