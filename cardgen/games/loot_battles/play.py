@@ -38,6 +38,9 @@ def _tally(c: Counter) -> Counter:
     return out
 
 
+_TURN = frozenset(("attack", "pass", "heal", "end_turn"))
+
+
 class LootState(Fight, GameState):
     """One position of a Loot & Battles game."""
 
@@ -70,6 +73,7 @@ class LootState(Fight, GameState):
         self.enc_deck = Counter({c.id: c.copies for c in r.by_type.get("encounter", [])})
         self.loot_deck = Counter({c.id: c.copies for c in r.by_type.get("loot", [])})
         self.pool: Counter = Counter()
+        self._shared = False                # the five tallies above shared with a clone: copy before a change
         self.drawn: list[str] = []          # cards drawn by the chance node in progress
         self.need = 0                       # how many more that chance node draws
         self.turn_open: str | None = None
@@ -235,13 +239,20 @@ class LootState(Fight, GameState):
         if k == "die":
             pend = self.pending
             assert pend is not None
-            pend["dice"].append(action["value"])
-            if len(pend["dice"]) >= pend["n"]:
+            dice = pend["dice"]
+            dice.append(action["value"])
+            if len(dice) >= pend["n"]:
                 self._resolve()
                 self._settle()
+        elif k == "enemy_turn":
+            enc = self._enc()
+            self._start_enemy_attack(enc.enemy(action["enemy"]), enc, action.get("target"))
+        elif k in _TURN:
+            self._turn(action)
         elif k == "draw":
             card = action["card"]
             self.drawn.append(card)
+            self._unshare()
             if self.phase == "loot":
                 self.loot_deck[card] -= 1
                 self.pool[card] += 1
@@ -258,6 +269,7 @@ class LootState(Fight, GameState):
         elif k in ("encounter_chosen", "encounter_drawn"):
             card = r.cards[action.get("encounter") or action["pick"]]
             if k == "encounter_chosen":
+                self._unshare()
                 self.enc_deck[card.id] -= 1
                 self.events.append({"kind": k, "encounter": card.id, "by": action["by"]})
             else:
@@ -266,6 +278,7 @@ class LootState(Fight, GameState):
             self._start_battle(card)
         elif k == "equip" or k == "unequip":
             p = self._by(action["player"])
+            self._unshare()
             if k == "equip":        # (a log's equip of loot never drawn is followed: the pool stays at 0)
                 self.pool[action["card"]] = max(0, self.pool[action["card"]] - 1)
                 p.equipment.append(action["card"])
@@ -277,9 +290,6 @@ class LootState(Fight, GameState):
         elif k == "ready":
             self.phase = "draw" if self.battles_won else "choose"
             self._enter()
-        elif k == "enemy_turn":
-            enc = self._enc()
-            self._start_enemy_attack(enc.enemy(action["enemy"]), enc, action.get("target"))
         else:
             self._turn(action)
 
@@ -336,6 +346,7 @@ class LootState(Fight, GameState):
         ecard = r.enemy_cards[str(enc.card.get("enemy"))]
         enc.enemies = [r.new_enemy(ecard, i, owner[v]) for i, v in enumerate(rolls)]
         enc.placed = True
+        self._unshare()
         self.fought[enc.card.id] += 1
         for p in self.seats:
             if not p.ko:
@@ -388,17 +399,23 @@ class LootState(Fight, GameState):
         return [dict(e) for e in self.events]
 
     def clone(self) -> LootState:
+        self._shared = True         # the decks, the pool and the tallies: copied by whichever changes one first
         new = object.__new__(LootState)
         new.__dict__.update(self.__dict__)
         new.seats = [p.copy() for p in self.seats]
         new._nxt = False
         new.battle = self.battle.copy() if self.battle is not None else None
         new.history, new.events, new.drawn = list(self.history), list(self.events), list(self.drawn)
-        new.enc_deck, new.loot_deck, new.pool = _tally(self.enc_deck), _tally(self.loot_deck), _tally(self.pool)
-        new.knockouts, new.fought = _tally(self.knockouts), _tally(self.fought)
         if self.pending is not None:
             new.pending = self._remap(self.pending, new)
         return new
+
+    def _unshare(self) -> None:
+        """Before a change to a deck, the pool or a tally: this state's own copies, if a clone shares them."""
+        if self._shared:
+            self._shared = False
+            self.enc_deck, self.loot_deck, self.pool = _tally(self.enc_deck), _tally(self.loot_deck), _tally(self.pool)
+            self.knockouts, self.fought = _tally(self.knockouts), _tally(self.fought)
 
     @staticmethod
     def _remap(pend: dict[str, Any], new: LootState) -> dict[str, Any]:

@@ -38,15 +38,17 @@ class Fight:
     def _next_in_round(self, enc: Encounter) -> Player | Enemy | None:
         """The player to act, or the enemy to attack next; None when the round is complete."""
         seats, acted = self.seats, enc.acted       # LB-RND-1's order, walked without a list (hot path)
-        n = len(seats)
+        attacked, excused, enemies = enc.attacked, enc.excused, enc.enemies
+        n, lead = len(seats), self.leader
         for i in range(n):
-            q = seats[(self.leader + i) % n]
+            q = seats[(lead + i) % n]
             if q.ko:
                 continue
-            if q.name not in acted:
+            name = q.name
+            if name not in acted:
                 return q
-            for e in enc.enemies:
-                if not e.ko and e.front == q.name and e.name not in enc.attacked and e.name not in enc.excused:
+            for e in enemies:
+                if not e.ko and e.front == name and e.name not in attacked and e.name not in excused:
                     return e
         return None
 
@@ -214,6 +216,7 @@ class Fight:
 
     def _knock_out(self, p: Player, enc: Encounter) -> None:
         p.ko = True
+        self._unshare()
         self.knockouts[enc.card.id] += 1
         nxt = self.rules.left_of(self.seats, p)
         if nxt is None:
@@ -252,6 +255,8 @@ class Fight:
         b.index += 1
         if b.current is None:
             self._win_battle()
+
+    def _unshare(self) -> None: ...
 
     def _stalemate(self) -> None: ...
 

@@ -108,10 +108,13 @@ class Encounter:
         return next(e for e in self.enemies if e.name == name)
 
     def copy(self) -> Encounter:
-        return Encounter(self.card, self.reinforcement, [e.copy() for e in self.enemies], self.placed, self.done,
-                         self.round, set(self.acted), set(self.attacked), set(self.excused),
-                         {k: set(v) for k, v in self.turn.items()}, {k: set(v) for k, v in self.used.items()},
-                         {k: set(v) for k, v in self.used_dice.items()})
+        new = object.__new__(Encounter)
+        new.__dict__.update(self.__dict__)
+        new.enemies = [e.copy() for e in self.enemies]
+        new.acted, new.attacked, new.excused = set(self.acted), set(self.attacked), set(self.excused)
+        new.turn, new.used = {k: set(v) for k, v in self.turn.items()}, {k: set(v) for k, v in self.used.items()}
+        new.used_dice = {k: set(v) for k, v in self.used_dice.items()}
+        return new
 
 
 @record
