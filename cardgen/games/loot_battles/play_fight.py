@@ -96,12 +96,12 @@ class Fight:
         melee, rolls = spec
         front = [e.name for e in alive if e.front == name]
         allowed = front if front and melee else [e.name for e in alive]
-        out = []
-        act = r.act
+        out: list[Action] = []
+        attack = r.attack
         for with_, hits, never in rolls:
-            out += [act("attack", player=name, target=t, **{"with": with_}) for t in allowed]
+            out += [attack(name, t, with_) for t in allowed]
             for k in range(2, min(hits, len(allowed)) + 1) if never else ():
-                out += [act("attack", player=name, targets=ts, **{"with": with_}) for ts in combinations(allowed, k)]
+                out += [attack(name, ts, with_) for ts in combinations(allowed, k)]
         return out
 
     def _heals(self, p: Player) -> list[Action]:

@@ -77,6 +77,7 @@ class Rules:
         self._draw: dict[str, Action] = {}
         self._reach: dict[tuple, tuple[int, bool]] = {}
         self._kit: dict[tuple, Action] = {}
+        self._attack: dict[tuple, Action] = {}
         self._rolls: dict[tuple, Roll] = {}
         self._turn_acts: dict[str, tuple[Action, Action]] = {}
         self._kit_choices: dict[tuple, tuple[dict[str, Action], list[Action]]] = {}
@@ -111,6 +112,16 @@ class Rules:
         a = self._kit.get(key)
         if a is None:
             a = self._kit[key] = Action.make(kind, player=player, card=card)
+        return a
+
+    def attack(self, player: str, targets: str | tuple[str, ...], with_: tuple[str, ...] | None) -> Action:
+        """``attack`` of one target (a name) or several (a tuple), with these items (cached)."""
+        key = (player, targets, with_)
+        a = self._attack.get(key)
+        if a is None:
+            a = self._attack[key] = (self.act("attack", player=player, target=targets, **{"with": with_})
+                                     if isinstance(targets, str) else
+                                     self.act("attack", player=player, targets=targets, **{"with": with_}))
         return a
 
     def turn_acts(self, player: str) -> tuple[Action, Action]:
@@ -208,22 +219,18 @@ class Rules:
     def items(self, p: Player) -> list[Card]:
         return [self.cards[i] for i in p.equipment if i in self.cards]
 
-    def end_of_round(self, players: list[Player], enemies: list[Enemy]) -> list[tuple[Player, Card, int]]:
+    def end_of_round(self, players: list[Player], enemies: list[Enemy]) -> None:
         """The end of a round: every standing player's and enemy's Armor restored, and each item's
-        ``heal_per_round`` healed (up to full Health); returns who healed, by which card, how much."""
-        healed = []
+        ``heal_per_round`` healed (up to full Health)."""
         for p in players:
             if p.ko:
                 continue
             p.armor = p.max_armor
-            for c in self.items(p):
-                heal = self.effect(c, "heal_per_round")
-                if heal and p.health < p.max_health:
+            for heal in self.kit_effects(p, "heal_per_round"):
+                if p.health < p.max_health:
                     p.health = min(p.max_health, p.health + int(heal))
-                    healed.append((p, c, int(heal)))
         for e in enemies:
             e.armor = e.max_armor
-        return healed
 
     def may_add(self, held: Mapping[Any, int], hands: int, card: str) -> bool:
         """LB-EQUIP-1: a player holding ``held`` (items by category) with ``hands`` in use may

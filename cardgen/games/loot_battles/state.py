@@ -75,6 +75,10 @@ class Enemy(Fighter):
         return new
 
 
+#: an enemy's name → its place among the Encounter's enemies (``<card>#<k>``: k - 1; -1: none)
+_PLACE: dict[str, int] = {}
+
+
 @record
 class Encounter:
     card: Card
@@ -102,9 +106,14 @@ class Encounter:
 
     def enemy(self, name: str) -> Enemy:
         """The enemy called ``name`` (``<enemy card>#<k>``, the k-th placed; StopIteration if none)."""
-        k = name.rpartition("#")[2]
-        if k.isdigit() and 0 < int(k) <= len(self.enemies) and self.enemies[int(k) - 1].name == name:
-            return self.enemies[int(k) - 1]
+        i = _PLACE.get(name)
+        if i is None:
+            k = name.rpartition("#")[2]
+            i = int(k) - 1 if k.isdigit() else -1
+            if len(_PLACE) < 10_000:
+                _PLACE[name] = i
+        if 0 <= i < len(self.enemies) and self.enemies[i].name == name:
+            return self.enemies[i]
         return next(e for e in self.enemies if e.name == name)
 
     def copy(self) -> Encounter:
