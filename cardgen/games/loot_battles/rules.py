@@ -64,6 +64,9 @@ class Rules:
         #: each card's category and the hands it takes (LB-EQUIP-1, read once: the equip phase asks often)
         self.category = {c.id: c.get("category") for c in game.cards}
         self.hands_of = {c.id: int(self.hands_used.get(c.get("category"), 0)) for c in game.cards}
+        self.by_category: dict[Any, list[str]] = {}     # LB-EQUIP-1 asks only a card's category
+        for c in game.cards:
+            self.by_category.setdefault(c.get("category"), []).append(c.id)
         self._effects: dict[str, Mapping[str, Any]] = {}
         self._fx: dict[tuple[str, str], Any] = {}       # (card, effect) → value (None: none)
         #: the playable state's attack lists by (player, class, kit, rolls used, targets) (play_fight.py)
@@ -75,6 +78,7 @@ class Rules:
         self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells
         self._enemy_turns: dict[tuple, list[tuple[Action, float]]] = {}
         self._draw: dict[str, Action] = {}
+        self._draws: dict[tuple, list[tuple[Action, float]]] = {}     # a deck's items → its draw
         self._reach: dict[tuple, tuple[int, bool]] = {}
         self._kit: dict[tuple, Action] = {}
         self._attack: dict[tuple, Action] = {}
@@ -147,7 +151,8 @@ class Rules:
         """Every card a player holding ``kit`` may add (its ``equip``), and the ``unequip``s."""
         held = Counter(self.category[i] for i in kit if i in self.cards)
         hands = sum(self.hands_of[i] for i in kit if i in self.cards)
-        adds = {c: self.kit_act("equip", player, c) for c in self.category if self.may_add(held, hands, c)}
+        adds = {c: self.kit_act("equip", player, c) for cards in self.by_category.values()
+                if self.may_add(held, hands, cards[0]) for c in cards}
         return adds, [self.kit_act("unequip", player, c) for c in dict.fromkeys(kit)]
 
     def enemy_turns(self, names: tuple[str, ...]) -> list[tuple[Action, float]]:
@@ -159,12 +164,17 @@ class Rules:
 
     def draws(self, deck: Mapping[str, int]) -> list[tuple[Action, float]]:
         """A draw from a deck of known composition: each card with its share (in card id order)."""
-        total = sum(deck.values())
-        if not total:
-            return []
-        draw = self._draw
-        return [(draw.get(c) or draw.setdefault(c, self.act("draw", card=c)), deck[c] / total)
-                for c in sorted(deck) if deck[c] > 0]
+        key = tuple(deck.items())
+        out = self._draws.get(key)
+        if out is None:
+            total = sum(deck.values())
+            draw = self._draw
+            out = [(draw.get(c) or draw.setdefault(c, self.act("draw", card=c)), deck[c] / total)
+                   for c in sorted(deck) if deck[c] > 0] if total else []
+            if len(self._draws) > 100_000:
+                self._draws.clear()
+            self._draws[key] = out
+        return out
 
     def _missing(self, e: ParamError) -> LogError:
         return LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
