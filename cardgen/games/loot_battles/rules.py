@@ -207,12 +207,6 @@ class Rules:
         self._fx[key] = v = effects.get(name)
         return v
 
-    def loot_total(self) -> int:
-        return sum(c.copies for c in self.by_type.get("loot", []))
-
-    def encounter_total(self) -> int:
-        return sum(c.copies for c in self.by_type.get("encounter", []))
-
     def enemy_count(self, card: Card, reinforcement: bool) -> int:
         """LB-SETUP-4: a +N on a reinforcement adds N enemies."""
         extra = int(card.get("reinforcement") or 0) if reinforcement else 0
