@@ -162,9 +162,10 @@ class LootState(Fight, GameState):
     # -- the API ------------------------------------------------------------------------------
 
     def current_player(self) -> int:
-        if self._cp is None:
-            self._cp = self._current()
-        return self._cp
+        cp = self._cp
+        if cp is None:
+            cp = self._cp = self._current()
+        return cp
 
     def _current(self) -> int:
         ph = self.phase
@@ -187,8 +188,10 @@ class LootState(Fight, GameState):
         if self.pending is not None:
             return self.rules.attack_dice
         ph = self.phase
-        if ph == "fight" and self.current_player() == CHANCE:
-            return self.rules.enemy_turns(tuple([e.name for e in self._enemies_due(self._enc(), self._nxt)]))
+        if ph == "fight" and (self._cp if self._cp is not None else self.current_player()) == CHANCE:
+            b = self.battle
+            assert b is not None
+            return self.rules.enemy_turns(tuple([e.name for e in self._enemies_due(b.queue[b.index], self._nxt)]))
         if ph == "loot":
             return self.rules.draws(self.loot_deck)
         if ph in ("draw", "reinforce"):
@@ -198,13 +201,15 @@ class LootState(Fight, GameState):
         return []
 
     def legal_actions(self) -> list[Action]:
-        who = self.current_player()
+        who = self._cp if self._cp is not None else self.current_player()
         if who < 0:
             return []
         ph, r = self.phase, self.rules
         if ph == "fight":
             p = self.seats[who]
-            enc = self._enc()
+            b = self.battle
+            assert b is not None
+            enc = b.queue[b.index]
             pass_, end = r.turn_acts(p.name)
             if self.turn_open is not None:
                 return [*self._attacks(p, enc), end]
@@ -317,8 +322,9 @@ class LootState(Fight, GameState):
 
     def _settle(self) -> None:
         """After a blow or a turn: close a complete round (the next one then begins)."""
-        if self.phase == "fight" and self.battle is not None and self.pending is None and self.turn_open is None:
-            enc = self._enc()
+        b = self.battle
+        if self.phase == "fight" and b is not None and self.pending is None and self.turn_open is None:
+            enc = b.queue[b.index]
             nxt = self._next_in_round(enc)
             if nxt is None and not enc.cleared():
                 self._end_round(enc)

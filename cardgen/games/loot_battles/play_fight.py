@@ -151,11 +151,12 @@ class Fight:
             # Mirror Aegis reflecting it): the party is out, the game lost, no Encounter won
             self._end_encounter(enc)
 
-    def _claims(self, ev: dict[str, Any], t: Fighter, hit: bool, dmg: int | None) -> None:
+    @staticmethod
+    def _claims(ev: dict[str, Any], t: Fighter, hit: bool, dmg: int | None) -> None:
         ev["hit"] = hit
         if hit:
             ev["damage"] = dmg
-        ev.update(hp_left=t.health, armor_left=t.armor, dodge_left=t.dodge, ko=t.health <= 0)
+        ev["hp_left"], ev["armor_left"], ev["dodge_left"], ev["ko"] = t.health, t.armor, t.dodge, t.health <= 0
 
     def _resolve_attack(self, pend: dict[str, Any], enc: Encounter, total: int | None) -> None:
         r, p, roll = self.rules, pend["player"], pend["roll"]
