@@ -72,37 +72,34 @@ class Fight:
         return {n: g for n, g in groups.items() if not any(c.id in used for c in g)}
 
     def _attacks(self, p: Player, enc: Encounter) -> list[Action]:
-        """The attacks ``p`` may make now (made once per kit, roll left and targets: cached)."""
-        name = p.name
-        used = enc.used.get(name)
-        key = (name, p.cls.id if p.cls else None, frozenset(used) if used else None,
-               *[(e.name, e.front == name) for e in enc.enemies if not e.ko], None, *p.equipment)
-        cache = self.rules.attack_cache
-        out = cache.get(key)
-        if out is None:
-            if len(cache) > 200_000:
-                cache.clear()
-            out = cache[key] = self._make_attacks(p, enc, enc.alive())
-        return out
-
-    def _make_attacks(self, p: Player, enc: Encounter, alive: list[Enemy]) -> list[Action]:
+        """The attacks ``p`` may make now: the rolls left (read once per player, class, kit and rolls
+        used) against the enemies allowed (made once per such rolls and targets)."""
         name, r = p.name, self.rules
         used = enc.used.get(name)
         key = (name, p.cls.id if p.cls else None, frozenset(used) if used else None, *p.equipment)
         spec = r.roll_specs.get(key)
-        if spec is None:        # whether only Melee, and each roll left: its weapons, hits, never missing
-            spec = r.roll_specs[key] = (r.melee_only(p), [(tuple(c.id for c in items) or None, *r.reach(items))
-                                                          for _, items in sorted(self._unused(p, enc).items())])
-        melee, rolls = spec
-        front = [e.name for e in alive if e.front == name]
-        allowed = front if front and melee else [e.name for e in alive]
-        out: list[Action] = []
-        attack = r.attack
-        for with_, hits, never in rolls:
-            out += [attack(name, t, with_) for t in allowed]
-            for k in range(2, min(hits, len(allowed)) + 1) if never else ():
-                out += [attack(name, ts, with_) for ts in combinations(allowed, k)]
+        if spec is None:
+            if len(r.roll_specs) > 100_000:
+                r.roll_specs.clear()
+            spec = r.roll_specs[key] = self._roll_spec(p, enc)
+        melee, rolls, made = spec
+        alive = tuple([e.name for e in enc.enemies if not e.ko])
+        allowed = (tuple([e.name for e in enc.enemies if not e.ko and e.front == name]) or alive) if melee else alive
+        out = made.get(allowed)
+        if out is None:
+            out = made[allowed] = []
+            for with_, hits, never in rolls:
+                out += [r.attack(name, t, with_) for t in allowed]
+                for k in range(2, min(hits, len(allowed)) + 1) if never else ():
+                    out += [r.attack(name, ts, with_) for ts in combinations(allowed, k)]
         return out
+
+    def _roll_spec(self, p: Player, enc: Encounter) -> tuple[bool, list[tuple[Any, int, bool]], dict]:
+        """Whether ``p`` attacks only in Melee (the enemies in front first), each roll left (its
+        weapons, most hits, never missing), and the attacks made of them so far, by targets."""
+        rolls = [(tuple(c.id for c in items) or None, *self.rules.reach(items))
+                 for _, items in sorted(self._unused(p, enc).items())]
+        return self.rules.melee_only(p), rolls, {}
 
     def _heals(self, p: Player) -> list[Action]:
         spells = self.rules.healers(p)

@@ -69,9 +69,9 @@ class Rules:
             self.by_category.setdefault(c.get("category"), []).append(c.id)
         self._effects: dict[str, Mapping[str, Any]] = {}
         self._fx: dict[tuple[str, str], Any] = {}       # (card, effect) → value (None: none)
-        #: the playable state's attack lists by (player, class, kit, rolls used, targets) (play_fight.py)
-        self.attack_cache: dict[tuple, list[Action]] = {}
-        self.roll_specs: dict[tuple, tuple[bool, list[tuple[Any, int, bool]]]] = {}   # (player, class, rolls used, kit)
+        #: the playable state's attacks by (player, class, rolls used, kit): Melee only, the rolls
+        #: left, and the attacks made of them by targets allowed (play_fight.py)
+        self.roll_specs: dict[tuple, tuple[bool, list[tuple[Any, int, bool]], dict]] = {}
         self.equip_cache: dict[tuple, list[Action]] = {}        # … and its equip phase's choices (play.py)
         self._actions: dict[tuple, Action] = {}
         self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
