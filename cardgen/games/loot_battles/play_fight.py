@@ -75,14 +75,7 @@ class Fight:
         """The attacks ``p`` may make now: the rolls left (read once per player, class, kit and rolls
         used) against the enemies allowed (made once per such rolls and targets)."""
         name, r = p.name, self.rules
-        used = enc.used.get(name)
-        key = (name, p.cls.id if p.cls else None, frozenset(used) if used else None, *p.equipment)
-        spec = r.roll_specs.get(key)
-        if spec is None:
-            if len(r.roll_specs) > 100_000:
-                r.roll_specs.clear()
-            spec = r.roll_specs[key] = self._roll_spec(p, enc)
-        melee, rolls, made = spec
+        melee, rolls, made = self._spec(p, enc)
         alive = tuple([e.name for e in enc.enemies if not e.ko])
         allowed = (tuple([e.name for e in enc.enemies if not e.ko and e.front == name]) or alive) if melee else alive
         out = made.get(allowed)
@@ -93,6 +86,18 @@ class Fight:
                 for k in range(2, min(hits, len(allowed)) + 1) if never else ():
                     out += [r.attack(name, ts, with_) for ts in combinations(allowed, k)]
         return out
+
+    def _spec(self, p: Player, enc: Encounter) -> tuple[bool, list[tuple[Any, int, bool]], dict]:
+        """:meth:`_roll_spec`, read once per player, class, rolls used and kit."""
+        used = enc.used.get(p.name)
+        key = (p.name, p.cls.id if p.cls else None, frozenset(used) if used else None, *p.equipment)
+        r = self.rules
+        spec = r.roll_specs.get(key)
+        if spec is None:
+            if len(r.roll_specs) > 100_000:
+                r.roll_specs.clear()
+            spec = r.roll_specs[key] = self._roll_spec(p, enc)
+        return spec
 
     def _roll_spec(self, p: Player, enc: Encounter) -> tuple[bool, list[tuple[Any, int, bool]], dict]:
         """Whether ``p`` attacks only in Melee (the enemies in front first), each roll left (its
@@ -187,7 +192,7 @@ class Fight:
             if t.health <= 0:
                 t.ko = True
         self.events.append(ev)
-        if enc.cleared() or not self._unused(p, enc):
+        if enc.cleared() or not self._spec(p, enc)[1]:       # no roll left: the turn is over
             self.turn_open = None
 
     def _resolve_enemy_attack(self, pend: dict[str, Any], enc: Encounter, total: int) -> None:
