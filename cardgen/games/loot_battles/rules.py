@@ -78,7 +78,6 @@ class Rules:
         self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells
         self._enemy_turns: dict[tuple, list[tuple[Action, float]]] = {}
         self._draw: dict[str, Action] = {}
-        self._draws: dict[tuple, list[tuple[Action, float]]] = {}     # a deck's items → its draw
         self._reach: dict[tuple, tuple[int, bool]] = {}
         self._kit: dict[tuple, Action] = {}
         self._attack: dict[tuple, Action] = {}
@@ -164,17 +163,12 @@ class Rules:
 
     def draws(self, deck: Mapping[str, int]) -> list[tuple[Action, float]]:
         """A draw from a deck of known composition: each card with its share (in card id order)."""
-        key = tuple(deck.items())
-        out = self._draws.get(key)
-        if out is None:
-            total = sum(deck.values())
-            draw = self._draw
-            out = [(draw.get(c) or draw.setdefault(c, self.act("draw", card=c)), deck[c] / total)
-                   for c in sorted(deck) if deck[c] > 0] if total else []
-            if len(self._draws) > 100_000:
-                self._draws.clear()
-            self._draws[key] = out
-        return out
+        total = sum(deck.values())
+        if not total:
+            return []
+        draw = self._draw
+        return [(draw[c] if c in draw else draw.setdefault(c, self.act("draw", card=c)), n / total)
+                for c, n in sorted(deck.items()) if n > 0]
 
     def _missing(self, e: ParamError) -> LogError:
         return LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
