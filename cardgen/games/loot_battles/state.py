@@ -139,5 +139,7 @@ class Battle:
 
     def copy(self) -> Battle:
         """A copy; the Encounters already fought are shared (nothing changes them again)."""
-        return Battle(self.number, self.first, [e if i < self.index else e.copy() for i, e in enumerate(self.queue)],
-                      self.index)
+        new = object.__new__(Battle)
+        new.__dict__.update(self.__dict__)
+        new.queue = [e if i < self.index else e.copy() for i, e in enumerate(self.queue)]
+        return new
