@@ -77,7 +77,9 @@ class Fight:
         name, r = p.name, self.rules
         melee, rolls, made = self._spec(p, enc)
         alive = tuple([e.name for e in enc.enemies if not e.ko])
-        allowed = (tuple([e.name for e in enc.enemies if not e.ko and e.front == name]) or alive) if melee else alive
+        allowed = alive
+        if melee:       # only Melee: the enemies in front, if any
+            allowed = tuple([e.name for e in enc.enemies if not e.ko and e.front == name]) or alive
         out = made.get(allowed)
         if out is None:
             out = made[allowed] = []
@@ -158,7 +160,8 @@ class Fight:
         ev["hit"] = hit
         if hit:
             ev["damage"] = dmg
-        ev["hp_left"], ev["armor_left"], ev["dodge_left"], ev["ko"] = t.health, t.armor, t.dodge, t.health <= 0
+        ev["hp_left"], ev["armor_left"] = t.health, t.armor
+        ev["dodge_left"], ev["ko"] = t.dodge, t.health <= 0
 
     def _resolve_attack(self, pend: dict[str, Any], enc: Encounter, total: int | None) -> None:
         r, p, roll = self.rules, pend["player"], pend["roll"]

@@ -106,7 +106,8 @@ class Rules:
         """A fair die's outcomes ``kind(value=face)``, cached."""
         out = self._dice.get((kind, sides))
         if out is None:
-            out = self._dice[(kind, sides)] = [(self.act(kind, value=f), 1.0 / sides) for f in range(1, sides + 1)]
+            out = [(self.act(kind, value=f), 1.0 / sides) for f in range(1, sides + 1)]
+            self._dice[(kind, sides)] = out
         return out
 
     def kit_act(self, kind: str, player: str, card: str) -> Action:
@@ -131,7 +132,8 @@ class Rules:
         """A player's ``pass`` and ``end_turn`` (cached)."""
         out = self._turn_acts.get(player)
         if out is None:
-            out = self._turn_acts[player] = (self.act("pass", player=player), self.act("end_turn", player=player))
+            out = (self.act("pass", player=player), self.act("end_turn", player=player))
+            self._turn_acts[player] = out
         return out
 
     def kit_choices(self, player: str, kit: tuple[str, ...], pool: tuple[str, ...]) -> list[Action]:
@@ -158,7 +160,8 @@ class Rules:
         """The chance node of the enemies due to attack: each one as likely (cached)."""
         out = self._enemy_turns.get(names)
         if out is None:
-            out = self._enemy_turns[names] = [(self.act("enemy_turn", enemy=n), 1.0 / len(names)) for n in names]
+            out = [(self.act("enemy_turn", enemy=n), 1.0 / len(names)) for n in names]
+            self._enemy_turns[names] = out
         return out
 
     def draws(self, deck: Mapping[str, int]) -> list[tuple[Action, float]]:
@@ -302,8 +305,8 @@ class Rules:
         if out is None:
             items = [self.cards[i] for i in with_ or ()]
             heals = [int(h) for c in items if (h := self.effect(c, "heal_on_hit"))]
-            out = self._rolls[key] = Roll(items, self.dice_of(items[0], p) if items else self.dice_of(None, p),
-                                          [c.id for c in items] or ["class"], *self.reach(items), heals,
+            dice = self.dice_of(items[0], p) if items else self.dice_of(None, p)
+            out = self._rolls[key] = Roll(items, dice, [c.id for c in items] or ["class"], *self.reach(items), heals,
                                           self._plain_damage(items, p))
         return out
 
