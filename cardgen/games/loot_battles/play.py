@@ -210,10 +210,10 @@ class LootState(Fight, GameState):
             b = self.battle
             assert b is not None
             enc = b.queue[b.index]
-            pass_, end = r.turn_acts(p.name)
+            turn = self._spec(p, enc)
             if self.turn_open is not None:
-                return [*self._attacks(p, enc), end]
-            return [*self._attacks(p, enc), *self._heals(p), pass_]
+                return [*self._attacks(p, enc, turn), turn.end]
+            return [*self._attacks(p, enc, turn), *self._heals(p, turn.healers), turn.pass_]
         leader = self.players[self.leader]
         if ph == "choose":
             return [self.rules.act("encounter_chosen", encounter=c.id, by=leader)

@@ -10,9 +10,24 @@ from itertools import combinations
 from typing import Any
 
 from cardgen.content.model import Card
+from cardgen.core.record import record
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Fighter, Player
 from cardgen.play.api import Action
+
+
+@record(slots=True, eq=False)
+class Turn:
+    """What a player's turn offers, read once per player, class, rolls used and kit: whether they
+    attack only in Melee (the enemies in front first), each roll left (its weapons, most hits,
+    never missing), the attacks made of them so far by targets allowed, the Healing spells, the
+    ``pass`` and the ``end_turn``."""
+    melee: bool
+    rolls: list[tuple[Any, int, bool]]
+    made: dict[tuple, list[Action]]
+    healers: list[Card]
+    pass_: Action
+    end: Action
 
 
 class Fight:
@@ -71,25 +86,24 @@ class Fight:
             return {} if "class" in used else {self.rules.dice_of(None, p): []}
         return {n: g for n, g in groups.items() if not any(c.id in used for c in g)}
 
-    def _attacks(self, p: Player, enc: Encounter) -> list[Action]:
-        """The attacks ``p`` may make now: the rolls left (read once per player, class, kit and rolls
-        used) against the enemies allowed (made once per such rolls and targets)."""
+    def _attacks(self, p: Player, enc: Encounter, turn: Turn) -> list[Action]:
+        """The attacks ``p`` may make now: the rolls left (``turn``: read once per player, class, kit
+        and rolls used) against the enemies allowed (made once per such rolls and targets)."""
         name, r = p.name, self.rules
-        melee, rolls, made = self._spec(p, enc)
         alive = tuple([e.name for e in enc.enemies if not e.ko])
         allowed = alive
-        if melee:       # only Melee: the enemies in front, if any
+        if turn.melee:       # only Melee: the enemies in front, if any
             allowed = tuple([e.name for e in enc.enemies if not e.ko and e.front == name]) or alive
-        out = made.get(allowed)
+        out = turn.made.get(allowed)
         if out is None:
-            out = made[allowed] = []
-            for with_, hits, never in rolls:
+            out = turn.made[allowed] = []
+            for with_, hits, never in turn.rolls:
                 out += [r.attack(name, t, with_) for t in allowed]
                 for k in range(2, min(hits, len(allowed)) + 1) if never else ():
                     out += [r.attack(name, ts, with_) for ts in combinations(allowed, k)]
         return out
 
-    def _spec(self, p: Player, enc: Encounter) -> tuple[bool, list[tuple[Any, int, bool]], dict]:
+    def _spec(self, p: Player, enc: Encounter) -> Turn:
         """:meth:`_roll_spec`, read once per player, class, rolls used and kit."""
         used = enc.used.get(p.name)
         key = (p.name, p.cls.id if p.cls else None, frozenset(used) if used else None, *p.equipment)
@@ -101,15 +115,14 @@ class Fight:
             spec = r.roll_specs[key] = self._roll_spec(p, enc)
         return spec
 
-    def _roll_spec(self, p: Player, enc: Encounter) -> tuple[bool, list[tuple[Any, int, bool]], dict]:
-        """Whether ``p`` attacks only in Melee (the enemies in front first), each roll left (its
-        weapons, most hits, never missing), and the attacks made of them so far, by targets."""
-        rolls = [(tuple(c.id for c in items) or None, *self.rules.reach(items))
+    def _roll_spec(self, p: Player, enc: Encounter) -> Turn:
+        r = self.rules
+        rolls = [(tuple(c.id for c in items) or None, *r.reach(items))
                  for _, items in sorted(self._unused(p, enc).items())]
-        return self.rules.melee_only(p), rolls, {}
+        return Turn(r.melee_only(p), rolls, {}, r.healers(p), r.act("pass", player=p.name),
+                    r.act("end_turn", player=p.name))
 
-    def _heals(self, p: Player) -> list[Action]:
-        spells = self.rules.healers(p)
+    def _heals(self, p: Player, spells: list[Card]) -> list[Action]:
         if not spells:
             return []
         others = [q for q in self.seats if q is not p and not q.ko]
@@ -195,7 +208,7 @@ class Fight:
             if t.health <= 0:
                 t.ko = True
         self.events.append(ev)
-        if enc.cleared() or not self._spec(p, enc)[1]:       # no roll left: the turn is over
+        if enc.cleared() or not self._spec(p, enc).rolls:       # no roll left: the turn is over
             self.turn_open = None
 
     def _resolve_enemy_attack(self, pend: dict[str, Any], enc: Encounter, total: int) -> None:

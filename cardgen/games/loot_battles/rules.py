@@ -71,7 +71,7 @@ class Rules:
         self._fx: dict[tuple[str, str], Any] = {}       # (card, effect) → value (None: none)
         #: the playable state's attacks by (player, class, rolls used, kit): Melee only, the rolls
         #: left, and the attacks made of them by targets allowed (play_fight.py)
-        self.roll_specs: dict[tuple, tuple[bool, list[tuple[Any, int, bool]], dict]] = {}
+        self.roll_specs: dict[tuple, Any] = {}
         self.equip_cache: dict[tuple, list[Action]] = {}        # … and its equip phase's choices (play.py)
         self._actions: dict[tuple, Action] = {}
         self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
@@ -82,7 +82,6 @@ class Rules:
         self._kit: dict[tuple, Action] = {}
         self._attack: dict[tuple, Action] = {}
         self._rolls: dict[tuple, Roll] = {}
-        self._turn_acts: dict[str, tuple[Action, Action]] = {}
         self._kit_choices: dict[tuple, tuple[dict[str, Action], list[Action]]] = {}
         self._kit_fx: dict[tuple, list[Any]] = {}
         self._dice: dict[tuple[str, int], list[tuple[Action, float]]] = {}
@@ -127,14 +126,6 @@ class Rules:
                                      if isinstance(targets, str) else
                                      self.act("attack", player=player, targets=targets, **{"with": with_}))
         return a
-
-    def turn_acts(self, player: str) -> tuple[Action, Action]:
-        """A player's ``pass`` and ``end_turn`` (cached)."""
-        out = self._turn_acts.get(player)
-        if out is None:
-            out = (self.act("pass", player=player), self.act("end_turn", player=player))
-            self._turn_acts[player] = out
-        return out
 
     def kit_choices(self, player: str, kit: tuple[str, ...], pool: tuple[str, ...]) -> list[Action]:
         """A player's ``equip`` (of the cards in the pool LB-EQUIP-1 lets them add) and ``unequip``
