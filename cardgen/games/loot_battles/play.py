@@ -220,22 +220,14 @@ class LootState(Fight, GameState):
                     for c in r.by_type.get("encounter", []) if c.get("loot") in r.first_loot and self.enc_deck[c.id]]
         if ph == "pick":
             return [self.rules.act("encounter_drawn", pick=c, by=leader) for c in dict.fromkeys(self.drawn)]
-        if ph == "equip":       # the same cards in the pool and kits give the same choices: made once
-            avail = tuple(sorted([c for c, n in self.pool.items() if n]))
-            key = (leader, avail, *[(p.name, *p.equipment) for p in self.seats])
-            out = r.equip_cache.get(key)
-            if out is None:
-                if len(r.equip_cache) > 100_000:
-                    r.equip_cache.clear()
-                out = r.equip_cache[key] = self._equip_choices(leader, avail)
-            return list(out)
+        if ph == "equip":       # each player's choices, read once per kit: the cards in the pool filtered
+            pool = sorted([c for c, n in self.pool.items() if n])
+            out: list[Action] = []
+            for p in self.seats:
+                out += r.kit_choices(p.name, tuple(p.equipment), pool)
+            out.append(r.ready(leader))
+            return out
         return []
-
-    def _equip_choices(self, leader: str, pool: tuple[str, ...]) -> list[Action]:
-        r, out = self.rules, []
-        for p in self.seats:
-            out += r.kit_choices(p.name, tuple(p.equipment), pool)
-        return [*out, r.act("ready", by=leader)]
 
     def apply_action(self, action: Action) -> None:
         self._cp, self._nxt = None, False

@@ -72,7 +72,6 @@ class Rules:
         #: the playable state's attacks by (player, class, rolls used, kit): Melee only, the rolls
         #: left, and the attacks made of them by targets allowed (play_fight.py)
         self.roll_specs: dict[tuple, Any] = {}
-        self.equip_cache: dict[tuple, list[Action]] = {}        # … and its equip phase's choices (play.py)
         self._actions: dict[tuple, Action] = {}
         self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
         self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells
@@ -127,9 +126,16 @@ class Rules:
                                      self.act("attack", player=player, targets=targets, **{"with": with_}))
         return a
 
-    def kit_choices(self, player: str, kit: tuple[str, ...], pool: tuple[str, ...]) -> list[Action]:
+    def ready(self, leader: str) -> Action:
+        """The Leader's ``ready`` (cached)."""
+        a = self._kit.get(("ready", leader))
+        if a is None:
+            a = self._kit[("ready", leader)] = self.act("ready", by=leader)
+        return a
+
+    def kit_choices(self, player: str, kit: tuple[str, ...], pool: list[str]) -> list[Action]:
         """A player's ``equip`` (of the cards in the pool LB-EQUIP-1 lets them add) and ``unequip``
-        choices (cached by player, kit and the cards in the pool)."""
+        choices (read once per player and kit, then filtered by the cards in the pool)."""
         key = (player, *kit)
         held = self._kit_choices.get(key)
         if held is None:
