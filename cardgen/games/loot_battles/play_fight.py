@@ -1,6 +1,6 @@
 """Loot & Battles, the playable state's fights: whose turn it is in a round, the attacks a
-player may make, and the blows resolved with the rules of ``rules.py`` (the referee uses the
-same ones). Each resolved blow is written as a log event with its stated consequences.
+player may make (a turn's offer read once: :class:`Turn`), and the blows resolved with the rules
+of ``rules.py``. Each resolved blow is written as a log event with its stated consequences.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Loot & Battles: the pieces of a game in play — fighters (players and enemies), the
-Encounters of a Battle and the Battle itself. Shared by the playable state (``play.py``) and
-the referee of a log (``engine.py``); the rules over them are in ``rules.py``."""
+Encounters of a Battle and the Battle itself, held by the playable state (``play.py``, which the
+checker replays a log over); the rules over them are in ``rules.py``."""
 
 from __future__ import annotations
 
