@@ -38,6 +38,9 @@ def _tally(c: Counter) -> Counter:
     return out
 
 
+_TURN = frozenset(("attack", "pass", "heal", "end_turn"))
+
+
 class LootState(Fight, GameState):
     """One position of a Loot & Battles game."""
 
@@ -70,6 +73,7 @@ class LootState(Fight, GameState):
         self.enc_deck = Counter({c.id: c.copies for c in r.by_type.get("encounter", [])})
         self.loot_deck = Counter({c.id: c.copies for c in r.by_type.get("loot", [])})
         self.pool: Counter = Counter()
+        self._shared = False                # the five tallies above shared with a clone: copy before a change
         self.drawn: list[str] = []          # cards drawn by the chance node in progress
         self.need = 0                       # how many more that chance node draws
         self.turn_open: str | None = None
@@ -158,9 +162,10 @@ class LootState(Fight, GameState):
     # -- the API ------------------------------------------------------------------------------
 
     def current_player(self) -> int:
-        if self._cp is None:
-            self._cp = self._current()
-        return self._cp
+        cp = self._cp
+        if cp is None:
+            cp = self._cp = self._current()
+        return cp
 
     def _current(self) -> int:
         ph = self.phase
@@ -180,53 +185,49 @@ class LootState(Fight, GameState):
         return self.leader          # choose, pick, equip: the Leader speaks for the party
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        ph = self.phase
         if self.pending is not None:
-            return self.rules.die("die", self.rules.attack_die)
+            return self.rules.attack_dice
+        ph = self.phase
+        if ph == "fight" and (self._cp if self._cp is not None else self.current_player()) == CHANCE:
+            b = self.battle
+            assert b is not None
+            return self.rules.enemy_turns(tuple([e.name for e in self._enemies_due(b.queue[b.index], self._nxt)]))
         if ph == "loot":
             return self.rules.draws(self.loot_deck)
         if ph in ("draw", "reinforce"):
             return self.rules.draws(self.enc_deck)
         if ph == "place":
             return self.rules.die("place", self.rules.target_die)
-        if ph == "fight" and self.current_player() == CHANCE:
-            return self.rules.enemy_turns(tuple(e.name for e in self._enemies_due(self._enc(), self._nxt)))
         return []
 
     def legal_actions(self) -> list[Action]:
-        who = self.current_player()
+        who = self._cp if self._cp is not None else self.current_player()
         if who < 0:
             return []
         ph, r = self.phase, self.rules
+        if ph == "fight":
+            p = self.seats[who]
+            b = self.battle
+            assert b is not None
+            enc = b.queue[b.index]
+            turn = self._spec(p, enc)
+            if self.turn_open is not None:
+                return [*self._attacks(p, enc, turn), turn.end]
+            return [*self._attacks(p, enc, turn), *self._heals(p, turn.healers), turn.pass_]
         leader = self.players[self.leader]
         if ph == "choose":
             return [self.rules.act("encounter_chosen", encounter=c.id, by=leader)
                     for c in r.by_type.get("encounter", []) if c.get("loot") in r.first_loot and self.enc_deck[c.id]]
         if ph == "pick":
             return [self.rules.act("encounter_drawn", pick=c, by=leader) for c in dict.fromkeys(self.drawn)]
-        if ph == "equip":       # the same pool and kits give the same choices: made once
-            key = (leader, tuple(sorted(self.pool.items())), tuple((p.name, tuple(p.equipment)) for p in self.seats))
-            out = r.equip_cache.get(key)
-            if out is None:
-                if len(r.equip_cache) > 100_000:
-                    r.equip_cache.clear()
-                out = r.equip_cache[key] = self._equip_choices(leader)
-            return list(out)
-        p = self.seats[who]
-        enc = self._enc()
-        if self.turn_open is not None:
-            return [*self._attacks(p, enc), self.rules.act("end_turn", player=p.name)]
-        return [*self._attacks(p, enc), *self._heals(p), self.rules.act("pass", player=p.name)]
-
-    def _equip_choices(self, leader: str) -> list[Action]:
-        r, out = self.rules, []
-        pool = sorted(c for c, n in self.pool.items() if n)
-        for p in self.seats:
-            held = Counter(r.category[i] for i in p.equipment if i in r.cards)
-            hands = sum(r.hands_of[i] for i in p.equipment if i in r.cards)
-            out += [r.kit_act("equip", p.name, c) for c in pool if r.may_add(held, hands, c)]
-            out += [r.kit_act("unequip", p.name, c) for c in dict.fromkeys(p.equipment)]
-        return [*out, r.act("ready", by=leader)]
+        if ph == "equip":       # each player's choices, read once per kit: the cards in the pool filtered
+            pool = sorted([c for c, n in self.pool.items() if n])
+            out: list[Action] = []
+            for p in self.seats:
+                out += r.kit_choices(p.name, tuple(p.equipment), pool)
+            out.append(r.ready(leader))
+            return out
+        return []
 
     def apply_action(self, action: Action) -> None:
         self._cp, self._nxt = None, False
@@ -235,13 +236,20 @@ class LootState(Fight, GameState):
         if k == "die":
             pend = self.pending
             assert pend is not None
-            pend["dice"].append(action["value"])
-            if len(pend["dice"]) >= pend["n"]:
+            dice = pend["dice"]
+            dice.append(action["value"])
+            if len(dice) >= pend["n"]:
                 self._resolve()
                 self._settle()
+        elif k == "enemy_turn":
+            enc = self._enc()
+            self._start_enemy_attack(enc.enemy(action["enemy"]), enc, action.get("target"))
+        elif k in _TURN:
+            self._turn(action)
         elif k == "draw":
             card = action["card"]
             self.drawn.append(card)
+            self._unshare()
             if self.phase == "loot":
                 self.loot_deck[card] -= 1
                 self.pool[card] += 1
@@ -258,6 +266,7 @@ class LootState(Fight, GameState):
         elif k in ("encounter_chosen", "encounter_drawn"):
             card = r.cards[action.get("encounter") or action["pick"]]
             if k == "encounter_chosen":
+                self._unshare()
                 self.enc_deck[card.id] -= 1
                 self.events.append({"kind": k, "encounter": card.id, "by": action["by"]})
             else:
@@ -266,6 +275,7 @@ class LootState(Fight, GameState):
             self._start_battle(card)
         elif k == "equip" or k == "unequip":
             p = self._by(action["player"])
+            self._unshare()
             if k == "equip":        # (a log's equip of loot never drawn is followed: the pool stays at 0)
                 self.pool[action["card"]] = max(0, self.pool[action["card"]] - 1)
                 p.equipment.append(action["card"])
@@ -277,9 +287,6 @@ class LootState(Fight, GameState):
         elif k == "ready":
             self.phase = "draw" if self.battles_won else "choose"
             self._enter()
-        elif k == "enemy_turn":
-            enc = self._enc()
-            self._start_enemy_attack(enc.enemy(action["enemy"]), enc, action.get("target"))
         else:
             self._turn(action)
 
@@ -307,8 +314,9 @@ class LootState(Fight, GameState):
 
     def _settle(self) -> None:
         """After a blow or a turn: close a complete round (the next one then begins)."""
-        if self.phase == "fight" and self.battle is not None and self.pending is None and self.turn_open is None:
-            enc = self._enc()
+        b = self.battle
+        if self.phase == "fight" and b is not None and self.pending is None and self.turn_open is None:
+            enc = b.queue[b.index]
             nxt = self._next_in_round(enc)
             if nxt is None and not enc.cleared():
                 self._end_round(enc)
@@ -336,6 +344,7 @@ class LootState(Fight, GameState):
         ecard = r.enemy_cards[str(enc.card.get("enemy"))]
         enc.enemies = [r.new_enemy(ecard, i, owner[v]) for i, v in enumerate(rolls)]
         enc.placed = True
+        self._unshare()
         self.fought[enc.card.id] += 1
         for p in self.seats:
             if not p.ko:
@@ -388,17 +397,23 @@ class LootState(Fight, GameState):
         return [dict(e) for e in self.events]
 
     def clone(self) -> LootState:
+        self._shared = True         # the decks, the pool and the tallies: copied by whichever changes one first
         new = object.__new__(LootState)
         new.__dict__.update(self.__dict__)
         new.seats = [p.copy() for p in self.seats]
         new._nxt = False
         new.battle = self.battle.copy() if self.battle is not None else None
         new.history, new.events, new.drawn = list(self.history), list(self.events), list(self.drawn)
-        new.enc_deck, new.loot_deck, new.pool = _tally(self.enc_deck), _tally(self.loot_deck), _tally(self.pool)
-        new.knockouts, new.fought = _tally(self.knockouts), _tally(self.fought)
         if self.pending is not None:
             new.pending = self._remap(self.pending, new)
         return new
+
+    def _unshare(self) -> None:
+        """Before a change to a deck, the pool or a tally: this state's own copies, if a clone shares them."""
+        if self._shared:
+            self._shared = False
+            self.enc_deck, self.loot_deck, self.pool = _tally(self.enc_deck), _tally(self.loot_deck), _tally(self.pool)
+            self.knockouts, self.fought = _tally(self.knockouts), _tally(self.fought)
 
     @staticmethod
     def _remap(pend: dict[str, Any], new: LootState) -> dict[str, Any]:

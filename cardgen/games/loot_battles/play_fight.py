@@ -1,6 +1,6 @@
 """Loot & Battles, the playable state's fights: whose turn it is in a round, the attacks a
-player may make, and the blows resolved with the rules of ``rules.py`` (the referee uses the
-same ones). Each resolved blow is written as a log event with its stated consequences.
+player may make (a turn's offer read once: :class:`Turn`), and the blows resolved with the rules
+of ``rules.py``. Each resolved blow is written as a log event with its stated consequences.
 """
 
 from __future__ import annotations
@@ -10,9 +10,24 @@ from itertools import combinations
 from typing import Any
 
 from cardgen.content.model import Card
+from cardgen.core.record import record
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Fighter, Player
 from cardgen.play.api import Action
+
+
+@record(slots=True, eq=False)
+class Turn:
+    """What a player's turn offers, read once per player, class, rolls used and kit: whether they
+    attack only in Melee (the enemies in front first), each roll left (its weapons, most hits,
+    never missing), the attacks made of them so far by targets allowed, the Healing spells, the
+    ``pass`` and the ``end_turn``."""
+    melee: bool
+    rolls: list[tuple[Any, int, bool]]
+    made: dict[tuple, list[Action]]
+    healers: list[Card]
+    pass_: Action
+    end: Action
 
 
 class Fight:
@@ -38,15 +53,17 @@ class Fight:
     def _next_in_round(self, enc: Encounter) -> Player | Enemy | None:
         """The player to act, or the enemy to attack next; None when the round is complete."""
         seats, acted = self.seats, enc.acted       # LB-RND-1's order, walked without a list (hot path)
-        n = len(seats)
+        attacked, excused, enemies = enc.attacked, enc.excused, enc.enemies
+        n, lead = len(seats), self.leader
         for i in range(n):
-            q = seats[(self.leader + i) % n]
+            q = seats[(lead + i) % n]
             if q.ko:
                 continue
-            if q.name not in acted:
+            name = q.name
+            if name not in acted:
                 return q
-            for e in enc.enemies:
-                if not e.ko and e.front == q.name and e.name not in enc.attacked and e.name not in enc.excused:
+            for e in enemies:
+                if not e.ko and e.front == name and e.name not in attacked and e.name not in excused:
                     return e
         return None
 
@@ -69,57 +86,64 @@ class Fight:
             return {} if "class" in used else {self.rules.dice_of(None, p): []}
         return {n: g for n, g in groups.items() if not any(c.id in used for c in g)}
 
-    def _attacks(self, p: Player, enc: Encounter) -> list[Action]:
-        """The attacks ``p`` may make now (made once per kit, roll left and targets: cached)."""
-        alive = enc.alive()
-        used = enc.used.get(p.name)
-        key = (p.name, p.cls.id if p.cls else None, tuple(p.equipment), frozenset(used) if used else None,
-               tuple((e.name, e.front == p.name) for e in alive))
-        cache = self.rules.attack_cache
-        out = cache.get(key)
+    def _attacks(self, p: Player, enc: Encounter, turn: Turn) -> list[Action]:
+        """The attacks ``p`` may make now: the rolls left (``turn``: read once per player, class, kit
+        and rolls used) against the enemies allowed (made once per such rolls and targets)."""
+        name, r = p.name, self.rules
+        alive = tuple([e.name for e in enc.enemies if not e.ko])
+        allowed = alive
+        if turn.melee:       # only Melee: the enemies in front, if any
+            allowed = tuple([e.name for e in enc.enemies if not e.ko and e.front == name]) or alive
+        out = turn.made.get(allowed)
         if out is None:
-            if len(cache) > 200_000:
-                cache.clear()
-            out = cache[key] = self._make_attacks(p, enc, alive)
+            out = turn.made[allowed] = []
+            for with_, hits, never in turn.rolls:
+                out += [r.attack(name, t, with_) for t in allowed]
+                for k in range(2, min(hits, len(allowed)) + 1) if never else ():
+                    out += [r.attack(name, ts, with_) for ts in combinations(allowed, k)]
         return out
 
-    def _make_attacks(self, p: Player, enc: Encounter, alive: list[Enemy]) -> list[Action]:
-        front = [e for e in alive if e.front == p.name]
-        allowed = front if front and self.rules.melee_only(p) else alive
-        out = []
-        act = self.rules.act
-        for _, items in sorted(self._unused(p, enc).items()):
-            with_ = tuple(c.id for c in items) or None
-            hits, never = self.rules.reach(items)
-            sizes = range(1, min(hits, len(allowed)) + 1) if never else range(1, 2)
-            for k in sizes:
-                for ts in combinations(allowed, k):
-                    if k == 1:
-                        out.append(act("attack", player=p.name, target=ts[0].name, **{"with": with_}))
-                    else:
-                        out.append(act("attack", player=p.name, targets=tuple(t.name for t in ts), **{"with": with_}))
-        return out
+    def _spec(self, p: Player, enc: Encounter) -> Turn:
+        """:meth:`_roll_spec`, read once per player, class, rolls used and kit."""
+        used = enc.used.get(p.name)
+        key = (p.name, p.cls.id if p.cls else None, frozenset(used) if used else None, *p.equipment)
+        r = self.rules
+        spec = r.roll_specs.get(key)
+        if spec is None:
+            if len(r.roll_specs) > 100_000:
+                r.roll_specs.clear()
+            spec = r.roll_specs[key] = self._roll_spec(p, enc)
+        return spec
 
-    def _heals(self, p: Player) -> list[Action]:
+    def _roll_spec(self, p: Player, enc: Encounter) -> Turn:
+        r = self.rules
+        rolls = [(tuple(c.id for c in items) or None, *r.reach(items))
+                 for _, items in sorted(self._unused(p, enc).items())]
+        return Turn(r.melee_only(p), rolls, {}, r.healers(p), r.act("pass", player=p.name),
+                    r.act("end_turn", player=p.name))
+
+    def _heals(self, p: Player, spells: list[Card]) -> list[Action]:
+        if not spells:
+            return []
         others = [q for q in self.seats if q is not p and not q.ko]
         return [self.rules.act("heal", player=p.name, target=q.name, **{"with": c.id})
-                for c in self.rules.healers(p) for q in others]
+                for c in spells for q in others]
 
     # -- blows ------------------------------------------------------------------------------
 
     def _start_attack(self, a: Action, enc: Encounter) -> None:
         p = self._by(a["player"])
-        items = [self.rules.cards[i] for i in (a.get("with") or ())]
+        roll = self.rules.roll(p, a.get("with"))
         names = list(a.get("targets") or ()) or [a["target"]]
         targets = [enc.enemy(n) for n in names]
-        n = self.rules.dice_of(items[0], p) if items else self.rules.dice_of(None, p)
-        enc.acted.add(p.name)
-        enc.turn.setdefault(p.name, set()).add("attack")
-        enc.used.setdefault(p.name, set()).update([c.id for c in items] or ["class"])
-        enc.used_dice.setdefault(p.name, set()).add(n)
-        self.turn_open = p.name
-        self.pending = {"kind": "attack", "player": p, "targets": targets, "items": items, "n": n, "dice": [],
-                        "names": names}
+        n, name = roll.dice, p.name
+        enc.acted.add(name)
+        enc.turn.setdefault(name, set()).add("attack")
+        enc.used.setdefault(name, set()).update(roll.used)
+        enc.used_dice.setdefault(name, set()).add(n)
+        self.turn_open = name
+        self.pending = {"kind": "attack", "player": p, "targets": targets, "items": roll.items, "n": n, "dice": [],
+                        "names": names, "roll": roll}
         if n == 0:
             self._resolve()
 
@@ -144,15 +168,17 @@ class Fight:
             # Mirror Aegis reflecting it): the party is out, the game lost, no Encounter won
             self._end_encounter(enc)
 
-    def _claims(self, ev: dict[str, Any], t: Fighter, hit: bool, dmg: int | None) -> None:
+    @staticmethod
+    def _claims(ev: dict[str, Any], t: Fighter, hit: bool, dmg: int | None) -> None:
         ev["hit"] = hit
         if hit:
             ev["damage"] = dmg
-        ev.update(hp_left=t.health, armor_left=t.armor, dodge_left=t.dodge, ko=t.health <= 0)
+        ev["hp_left"], ev["armor_left"] = t.health, t.armor
+        ev["dodge_left"], ev["ko"] = t.dodge, t.health <= 0
 
     def _resolve_attack(self, pend: dict[str, Any], enc: Encounter, total: int | None) -> None:
-        r, p, items = self.rules, pend["player"], pend["items"]
-        hits, never = r.reach(items)
+        r, p, roll = self.rules, pend["player"], pend["roll"]
+        items, hits, never = roll.items, roll.hits, roll.never
         targets = pend["targets"]
         if never and len(targets) < hits:
             targets = (targets * hits)[:hits]
@@ -162,7 +188,7 @@ class Fight:
         else:
             ev["targets"] = pend["names"]
         if items:
-            ev["with"] = [c.id for c in items]
+            ev["with"] = list(roll.used)
         if pend["n"]:
             ev["dice"] = list(pend["dice"])
         for t in targets:
@@ -173,18 +199,16 @@ class Fight:
             if not hit:
                 r.miss(t)
             else:
-                dmg = r.damage(items, total, t, p, explain=False)[0]
+                dmg = roll.plain if roll.plain is not None else r.damage(items, total, t, p, explain=False)[0]
                 r.hurt(t, dmg)
-                for c in items:
-                    heal = r.effect(c, "heal_on_hit")
-                    if heal:
-                        p.health = min(p.max_health, p.health + int(heal))
+                for heal in roll.heals:
+                    p.health = min(p.max_health, p.health + heal)
             if len(targets) == 1:
                 self._claims(ev, t, hit, dmg)
             if t.health <= 0:
                 t.ko = True
         self.events.append(ev)
-        if enc.cleared() or not self._unused(p, enc):
+        if enc.cleared() or not self._spec(p, enc).rolls:       # no roll left: the turn is over
             self.turn_open = None
 
     def _resolve_enemy_attack(self, pend: dict[str, Any], enc: Encounter, total: int) -> None:
@@ -211,6 +235,7 @@ class Fight:
 
     def _knock_out(self, p: Player, enc: Encounter) -> None:
         p.ko = True
+        self._unshare()
         self.knockouts[enc.card.id] += 1
         nxt = self.rules.left_of(self.seats, p)
         if nxt is None:
@@ -249,6 +274,8 @@ class Fight:
         b.index += 1
         if b.current is None:
             self._win_battle()
+
+    def _unshare(self) -> None: ...
 
     def _stalemate(self) -> None: ...
 

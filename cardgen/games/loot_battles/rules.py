@@ -1,6 +1,8 @@
 """Loot & Battles: the rules as functions over the state, read once from ``params.yaml`` and
-the cards. The playable state (legal actions) and the referee of a log (``engine.py``) both
-compute stats, rolls, damage and turn order here, so they cannot disagree.
+the cards. The playable state (legal actions, ``play.py``) computes stats, rolls, damage and turn
+order here, and ``cardgen check`` replays a log over that state (``contract.py``): one model. What
+the state asks often is read once and cached here by what decides it (see
+docs/engines-loot_battles.md).
 
 Every number comes from ``rules/loot_battles/params.yaml`` or a card field; a missing one is
 a ``LOG-GAME`` error naming the key.
@@ -8,16 +10,31 @@ a ``LOG-GAME`` error naming the key.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from cardgen.content.model import Card, Game
 from cardgen.content.playlog import LogError
 from cardgen.core.problems import Loc, did_you_mean
+from cardgen.core.record import record
 from cardgen.games.loot_battles.state import Enemy, Fighter, Player
 from cardgen.games.loot_battles.vocab import UNIQUE_EFFECTS
 from cardgen.play.api import Action
 from cardgen.play.params import ParamError, Params
+
+
+@record(frozen=True, slots=True)
+class Roll:
+    """An attack roll's items read once: its dice (0: never misses), the ids it marks used, the
+    most hits, whether it never misses, its heals on a hit, its damage when nothing doubles it."""
+    items: list[Card]
+    dice: int
+    used: list[str]
+    hits: int
+    never: bool
+    heals: list[int]
+    plain: int | None
 
 
 class Rules:
@@ -49,11 +66,14 @@ class Rules:
         #: each card's category and the hands it takes (LB-EQUIP-1, read once: the equip phase asks often)
         self.category = {c.id: c.get("category") for c in game.cards}
         self.hands_of = {c.id: int(self.hands_used.get(c.get("category"), 0)) for c in game.cards}
+        self.by_category: dict[Any, list[str]] = {}     # LB-EQUIP-1 asks only a card's category
+        for c in game.cards:
+            self.by_category.setdefault(c.get("category"), []).append(c.id)
         self._effects: dict[str, Mapping[str, Any]] = {}
         self._fx: dict[tuple[str, str], Any] = {}       # (card, effect) → value (None: none)
-        #: the playable state's attack lists by (player, class, kit, rolls used, targets) (play_fight.py)
-        self.attack_cache: dict[tuple, list[Action]] = {}
-        self.equip_cache: dict[tuple, list[Action]] = {}        # … and its equip phase's choices (play.py)
+        #: the playable state's attacks by (player, class, rolls used, kit): Melee only, the rolls
+        #: left, and the attacks made of them by targets allowed (play_fight.py)
+        self.roll_specs: dict[tuple, Any] = {}
         self._actions: dict[tuple, Action] = {}
         self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
         self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells
@@ -61,8 +81,12 @@ class Rules:
         self._draw: dict[str, Action] = {}
         self._reach: dict[tuple, tuple[int, bool]] = {}
         self._kit: dict[tuple, Action] = {}
+        self._attack: dict[tuple, Action] = {}
+        self._rolls: dict[tuple, Roll] = {}
+        self._kit_choices: dict[tuple, tuple[dict[str, Action], list[Action]]] = {}
         self._kit_fx: dict[tuple, list[Any]] = {}
         self._dice: dict[tuple[str, int], list[tuple[Action, float]]] = {}
+        self.attack_dice = self.die("die", self.attack_die)         # a blow's dice (asked at every roll)
 
     # -- actions, made once (they are immutable; the playable state asks for them often) -----
 
@@ -82,7 +106,8 @@ class Rules:
         """A fair die's outcomes ``kind(value=face)``, cached."""
         out = self._dice.get((kind, sides))
         if out is None:
-            out = self._dice[(kind, sides)] = [(self.act(kind, value=f), 1.0 / sides) for f in range(1, sides + 1)]
+            out = [(self.act(kind, value=f), 1.0 / sides) for f in range(1, sides + 1)]
+            self._dice[(kind, sides)] = out
         return out
 
     def kit_act(self, kind: str, player: str, card: str) -> Action:
@@ -93,11 +118,49 @@ class Rules:
             a = self._kit[key] = Action.make(kind, player=player, card=card)
         return a
 
+    def attack(self, player: str, targets: str | tuple[str, ...], with_: tuple[str, ...] | None) -> Action:
+        """``attack`` of one target (a name) or several (a tuple), with these items (cached)."""
+        key = (player, targets, with_)
+        a = self._attack.get(key)
+        if a is None:
+            a = self._attack[key] = (self.act("attack", player=player, target=targets, **{"with": with_})
+                                     if isinstance(targets, str) else
+                                     self.act("attack", player=player, targets=targets, **{"with": with_}))
+        return a
+
+    def ready(self, leader: str) -> Action:
+        """The Leader's ``ready`` (cached)."""
+        a = self._kit.get(("ready", leader))
+        if a is None:
+            a = self._kit[("ready", leader)] = self.act("ready", by=leader)
+        return a
+
+    def kit_choices(self, player: str, kit: tuple[str, ...], pool: list[str]) -> list[Action]:
+        """A player's ``equip`` (of the cards in the pool LB-EQUIP-1 lets them add) and ``unequip``
+        choices (read once per player and kit, then filtered by the cards in the pool)."""
+        key = (player, *kit)
+        held = self._kit_choices.get(key)
+        if held is None:
+            if len(self._kit_choices) > 100_000:
+                self._kit_choices.clear()
+            held = self._kit_choices[key] = self._addable(player, kit)
+        adds, drops = held
+        return [*[adds[c] for c in pool if c in adds], *drops]
+
+    def _addable(self, player: str, kit: tuple[str, ...]) -> tuple[dict[str, Action], list[Action]]:
+        """Every card a player holding ``kit`` may add (its ``equip``), and the ``unequip``s."""
+        held = Counter(self.category[i] for i in kit if i in self.cards)
+        hands = sum(self.hands_of[i] for i in kit if i in self.cards)
+        adds = {c: self.kit_act("equip", player, c) for cards in self.by_category.values()
+                if self.may_add(held, hands, cards[0]) for c in cards}
+        return adds, [self.kit_act("unequip", player, c) for c in dict.fromkeys(kit)]
+
     def enemy_turns(self, names: tuple[str, ...]) -> list[tuple[Action, float]]:
         """The chance node of the enemies due to attack: each one as likely (cached)."""
         out = self._enemy_turns.get(names)
         if out is None:
-            out = self._enemy_turns[names] = [(self.act("enemy_turn", enemy=n), 1.0 / len(names)) for n in names]
+            out = [(self.act("enemy_turn", enemy=n), 1.0 / len(names)) for n in names]
+            self._enemy_turns[names] = out
         return out
 
     def draws(self, deck: Mapping[str, int]) -> list[tuple[Action, float]]:
@@ -106,8 +169,8 @@ class Rules:
         if not total:
             return []
         draw = self._draw
-        return [(draw.get(c) or draw.setdefault(c, self.act("draw", card=c)), deck[c] / total)
-                for c in sorted(deck) if deck[c] > 0]
+        return [(draw[c] if c in draw else draw.setdefault(c, self.act("draw", card=c)), n / total)
+                for c, n in sorted(deck.items()) if n > 0]
 
     def _missing(self, e: ParamError) -> LogError:
         return LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
@@ -140,12 +203,6 @@ class Rules:
         self._fx[key] = v = effects.get(name)
         return v
 
-    def loot_total(self) -> int:
-        return sum(c.copies for c in self.by_type.get("loot", []))
-
-    def encounter_total(self) -> int:
-        return sum(c.copies for c in self.by_type.get("encounter", []))
-
     def enemy_count(self, card: Card, reinforcement: bool) -> int:
         """LB-SETUP-4: a +N on a reinforcement adds N enemies."""
         extra = int(card.get("reinforcement") or 0) if reinforcement else 0
@@ -162,22 +219,18 @@ class Rules:
     def items(self, p: Player) -> list[Card]:
         return [self.cards[i] for i in p.equipment if i in self.cards]
 
-    def end_of_round(self, players: list[Player], enemies: list[Enemy]) -> list[tuple[Player, Card, int]]:
+    def end_of_round(self, players: list[Player], enemies: list[Enemy]) -> None:
         """The end of a round: every standing player's and enemy's Armor restored, and each item's
-        ``heal_per_round`` healed (up to full Health); returns who healed, by which card, how much."""
-        healed = []
+        ``heal_per_round`` healed (up to full Health)."""
         for p in players:
             if p.ko:
                 continue
             p.armor = p.max_armor
-            for c in self.items(p):
-                heal = self.effect(c, "heal_per_round")
-                if heal and p.health < p.max_health:
+            for heal in self.kit_effects(p, "heal_per_round"):
+                if p.health < p.max_health:
                     p.health = min(p.max_health, p.health + int(heal))
-                    healed.append((p, c, int(heal)))
         for e in enemies:
             e.armor = e.max_armor
-        return healed
 
     def may_add(self, held: Mapping[Any, int], hands: int, card: str) -> bool:
         """LB-EQUIP-1: a player holding ``held`` (items by category) with ``hands`` in use may
@@ -243,6 +296,24 @@ class Rules:
         items = self.attack_items(p)
         types = {c.get("damage_type") for c in items} if items else {p.cls.get("damage_type") if p.cls else None}
         return types == {"melee"}
+
+    def roll(self, p: Player, with_: tuple[str, ...] | None) -> Roll:
+        """An attack roll of ``p``'s with these items (None: the class attack), read once per class."""
+        key = (p.cls.id if p.cls else None, with_)
+        out = self._rolls.get(key)
+        if out is None:
+            items = [self.cards[i] for i in with_ or ()]
+            heals = [int(h) for c in items if (h := self.effect(c, "heal_on_hit"))]
+            dice = self.dice_of(items[0], p) if items else self.dice_of(None, p)
+            out = self._rolls[key] = Roll(items, dice, [c.id for c in items] or ["class"], *self.reach(items), heals,
+                                          self._plain_damage(items, p))
+        return out
+
+    def _plain_damage(self, items: list[Card], p: Player) -> int | None:
+        """The damage of a blow with ``items`` when no effect doubles it (None: one may)."""
+        if any(self.effect(c, "double_damage_at") for c in items):
+            return None
+        return self.damage(items, None, Fighter(name=""), p, explain=False)[0]
 
     def damage(self, items: list[Card], total: int | None, t: Fighter, p: Player,
                explain: bool = True) -> tuple[int, str]:

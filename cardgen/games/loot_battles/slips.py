@@ -275,6 +275,7 @@ class Slips:
             state.apply_action(Action.make("ready", by=state.players[state.leader]))
         if state.phase == "draw" and event.get("pick") in state.enc_deck:
             state.drawn, state.need, state.phase = [event["pick"]], 0, "pick"  # the draw face down: its pick
+            state._unshare()
             state.enc_deck[event["pick"]] -= 1
             state._cp = None
 
@@ -290,6 +291,7 @@ class Slips:
             and state.loot_deck[card] > 0
         ):
             self.unknown -= 1  # an unnamed card of the Loot drawn, revealed
+            state._unshare()
             state.pool[card] += 1
             state.loot_deck[card] -= 1
         if state.phase == "loot" and kind in ("equip", "unequip", "encounter_chosen", "encounter_drawn"):
@@ -315,6 +317,7 @@ class Slips:
                     "Loot is drawn after a won Battle (the first Encounter's loot number); none is due now",
                 )
             )
+            state._unshare()
             for c in cards:
                 state.pool[c] += 1
                 state.loot_deck[c] -= 1

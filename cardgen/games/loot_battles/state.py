@@ -1,6 +1,6 @@
 """Loot & Battles: the pieces of a game in play — fighters (players and enemies), the
-Encounters of a Battle and the Battle itself. Shared by the playable state (``play.py``) and
-the referee of a log (``engine.py``); the rules over them are in ``rules.py``."""
+Encounters of a Battle and the Battle itself, held by the playable state (``play.py``, which the
+checker replays a log over); the rules over them are in ``rules.py``."""
 
 from __future__ import annotations
 
@@ -75,6 +75,10 @@ class Enemy(Fighter):
         return new
 
 
+#: an enemy's name → its place among the Encounter's enemies (``<card>#<k>``: k - 1; -1: none)
+_PLACE: dict[str, int] = {}
+
+
 @record
 class Encounter:
     card: Card
@@ -102,16 +106,24 @@ class Encounter:
 
     def enemy(self, name: str) -> Enemy:
         """The enemy called ``name`` (``<enemy card>#<k>``, the k-th placed; StopIteration if none)."""
-        k = name.rpartition("#")[2]
-        if k.isdigit() and 0 < int(k) <= len(self.enemies) and self.enemies[int(k) - 1].name == name:
-            return self.enemies[int(k) - 1]
+        i = _PLACE.get(name)
+        if i is None:
+            k = name.rpartition("#")[2]
+            i = int(k) - 1 if k.isdigit() else -1
+            if len(_PLACE) < 10_000:
+                _PLACE[name] = i
+        if 0 <= i < len(self.enemies) and self.enemies[i].name == name:
+            return self.enemies[i]
         return next(e for e in self.enemies if e.name == name)
 
     def copy(self) -> Encounter:
-        return Encounter(self.card, self.reinforcement, [e.copy() for e in self.enemies], self.placed, self.done,
-                         self.round, set(self.acted), set(self.attacked), set(self.excused),
-                         {k: set(v) for k, v in self.turn.items()}, {k: set(v) for k, v in self.used.items()},
-                         {k: set(v) for k, v in self.used_dice.items()})
+        new = object.__new__(Encounter)
+        new.__dict__.update(self.__dict__)
+        new.enemies = [e.copy() for e in self.enemies]
+        new.acted, new.attacked, new.excused = set(self.acted), set(self.attacked), set(self.excused)
+        new.turn, new.used = {k: set(v) for k, v in self.turn.items()}, {k: set(v) for k, v in self.used.items()}
+        new.used_dice = {k: set(v) for k, v in self.used_dice.items()}
+        return new
 
 
 @record
@@ -127,5 +139,7 @@ class Battle:
 
     def copy(self) -> Battle:
         """A copy; the Encounters already fought are shared (nothing changes them again)."""
-        return Battle(self.number, self.first, [e if i < self.index else e.copy() for i, e in enumerate(self.queue)],
-                      self.index)
+        new = object.__new__(Battle)
+        new.__dict__.update(self.__dict__)
+        new.queue = [e if i < self.index else e.copy() for i, e in enumerate(self.queue)]
+        return new
