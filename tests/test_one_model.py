@@ -17,9 +17,8 @@ from tests import playkit
 from tests.conftest import ROOT
 
 #: what is left of issue 29, game by game (strict: a game that gets there fails its xfail)
-TWO_MODELS = "its checker is still a referee of its own beside the state (issue 29)"
 BIG = "its rules take more than 1,500 lines (issue 29)"
-DEBT: dict[str, str] = {}
+DEBT: dict[str, str] = {}     # every game's checker is the shared replay (a game that is not: its reason)
 SIZE = {**DEBT, **dict.fromkeys(
     ("bone_wars", "bones_on_ice", "boss_fight", "dino_battles", "loot_battles"), BIG)}
 
