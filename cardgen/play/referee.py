@@ -11,7 +11,8 @@ checked by the framework before the engine sees them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
 
 from cardgen.content.model import Game
 from cardgen.content.playlog import Event, LogError
@@ -75,13 +76,65 @@ class Referee:
 Handler = Callable[[Any, Event], None]
 
 
-class BaseEngine:
+class _Sink(Protocol):
+    def trace(self, text: str) -> None: ...
+
+
+class ReadsRules:
+    """What reads the rules' numbers while a log is checked (an engine, a game's table): each
+    from ``params.yaml`` (see :mod:`cardgen.play.params`); a missing or mistyped one stops the
+    check (``LOG-GAME``, exit 2) naming it, at the file."""
+
+    params_file: Path
+    p: Params
+
+    def _read_rules(self, game: Game) -> None:
+        self.params_file = game.rules_dir / "params.yaml"
+        self.p = Params(game.params if isinstance(game.params, dict) else {}, self.params_file)
+
+    def _param(self, *path: Any) -> Any:
+        """``params.yaml`` value at ``path``; a missing one stops the check (exit 2) naming it."""
+        try:
+            return self.p.raw(".".join(str(k) for k in path))
+        except ParamError as e:
+            raise LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1),
+                           "add it to the rules parameters") from None
+
+    def _int(self, *path: Any) -> int:
+        """A whole-number parameter."""
+        try:
+            return self.p.int(".".join(str(k) for k in path))
+        except ParamError as e:
+            raise LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1)) from None
+
+
+class Traces:
+    """What writes ``--trace`` lines: each under its event's log line, with the event's ``note``
+    on its first line; nothing is formatted while ``tracing`` is off (a played state)."""
+
+    ref: _Sink
+    tracing = True
+    _noted: Event | None = None
+
+    def _t(self, ev: Event | None, text: str) -> None:
+        """A trace line: the event's log line, the text, and (on its first line) the event's ``note``."""
+        if not self.tracing:
+            return
+        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
+        note = ev.get("note") if ev is not None and ev is not self._noted else None
+        if note:
+            self._noted = ev
+        self.ref.trace(f"{where} {text}" + (f"  [{note}]" if note else ""))
+
+
+class BaseEngine(ReadsRules, Traces):
     """What every engine shares. Subclasses declare HEADER and EVENTS (typed options) and apply
     each kind of event with a method ``on_<kind>`` (a dash read as ``_``); the class's
     :attr:`HANDLERS` is the one table from kind to method, made — and checked complete — when the
     class is defined, so an event the engine declares but cannot apply fails at import, not in
     the middle of a log."""
 
+    ref: Referee
     HEADER: dict[str, Opt] = {}
     EVENTS: dict[str, dict[str, Opt]] = {}
     EXPECT_RULES: dict[str, str] = {}
@@ -117,24 +170,7 @@ class BaseEngine:
         self.replayable = True      # False: the setup is too broken to replay (a violation says why)
         self.events: list[Event] = []   # the whole log's events (set by the replay): an engine may look
         #                                 ahead at the log's own markers to keep one slip one problem
-        self.params_file = game.rules_dir / "params.yaml"
-        self.p = Params(game.params if isinstance(game.params, dict) else {}, self.params_file)
-
-    # --- rules parameters: every number comes from params.yaml (see cardgen.play.params) ----
-    def _param(self, *path: Any) -> Any:
-        """``params.yaml`` value at ``path``; a missing one stops the check (exit 2) naming it."""
-        try:
-            return self.p.raw(".".join(str(k) for k in path))
-        except ParamError as e:
-            raise LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1),
-                           "add it to the rules parameters") from None
-
-    def _int(self, *path: Any) -> int:
-        """A whole-number parameter."""
-        try:
-            return self.p.int(".".join(str(k) for k in path))
-        except ParamError as e:
-            raise LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1)) from None
+        self._read_rules(game)
 
     def start(self) -> None:
         """Check the setup facts of the header."""
@@ -159,15 +195,6 @@ class BaseEngine:
 
     def final(self) -> dict[str, Any]:
         return {"winner": None}
-
-    # --- the trace (--trace): the framework puts each violation under its event's line ---------
-    def _t(self, ev: Event | None, text: str) -> None:
-        """A trace line: the event's log line, the text, and (on its first line) the event's ``note``."""
-        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
-        note = ev.get("note") if ev is not None and ev is not getattr(self, "_noted", None) else None
-        if note:
-            self._noted = ev
-        self.ref.trace(f"{where} {text}" + (f"  [{note}]" if note else ""))
 
     def legal_next(self) -> list[str]:
         """Event kinds the current state accepts (for simulated playtests)."""

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from cardgen.boards.mapmodel import HexMap
 from cardgen.content.model import Card
-from cardgen.content.playlog import Event, LogError
+from cardgen.content.playlog import Event
 from cardgen.core.hexgrid import Hex
 from cardgen.core.problems import Loc
 from cardgen.games.boss_fight.builds import Build
@@ -20,7 +20,7 @@ from cardgen.games.boss_fight.slips import Slips
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.sweep import Sweep
 from cardgen.play.lookup import Names
-from cardgen.play.params import ParamError, Params
+from cardgen.play.referee import ReadsRules, Traces
 
 
 class _CardStep(Protocol):
@@ -55,43 +55,21 @@ class _PlayStep(Protocol):
     def __call__(self, ev: Event, f: Fighter, kind: str, fname: str = "card") -> Card: ...
 
 
-class TableBase:
+class TableBase(ReadsRules, Traces):
     """The table's shared rules, state and steps (see :class:`.table.Table`)."""
+
+    ref: Slips
 
     def __init__(self, game: Any, header: dict[str, Any], header_locs: dict[str, Loc], ref: Slips) -> None:
         self.game, self.params, self.header = game, game.params, header
         self.header_locs, self.ref = header_locs, ref
         self.over = False
         self.end_rule = "BF-END-1"
-        self.params_file = game.rules_dir / "params.yaml"
-        self.p = Params(game.params if isinstance(game.params, dict) else {}, self.params_file)
+        self._read_rules(game)
 
-    # -- rules parameters: every number comes from params.yaml (see cardgen.play.params) --------
-    def _param(self, *path: Any) -> Any:
-        """``params.yaml`` value at ``path``; a missing one stops the check (exit 2) naming it."""
-        try:
-            return self.p.raw(".".join(str(k) for k in path))
-        except ParamError as e:
-            raise LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1),
-                           "add it to the rules parameters") from None
-
-    def _int(self, *path: Any) -> int:
-        """A whole-number parameter."""
-        try:
-            return self.p.int(".".join(str(k) for k in path))
-        except ParamError as e:
-            raise LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1)) from None
-
-    # -- the trace (--trace): the checker puts each slip under its event's line ------------------
-    def _t(self, ev: Event | None, text: str) -> None:
-        """A trace line: the event's log line, the text, and (on its first line) the event's ``note``."""
-        if not self.ref.tracing:
-            return
-        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
-        note = ev.get("note") if ev is not None and ev is not getattr(self, "_noted", None) else None
-        if note:
-            self._noted = ev
-        self.ref.trace(f"{where} {text}" + (f"  [{note}]" if note else ""))
+    @property
+    def tracing(self) -> bool:      # type: ignore[override]  # the checker's: off in play
+        return self.ref.tracing
 
     # -- the rules, from params.yaml ------------------------------------------------------------
     first_draw: int

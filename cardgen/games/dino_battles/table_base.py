@@ -19,6 +19,7 @@ from cardgen.games.dino_battles.vocab import (
 )
 from cardgen.play.lookup import Names, NotFound
 from cardgen.play.params import ParamError, Params
+from cardgen.play.referee import Traces
 
 #: what a loaded game gives its tables (see :meth:`TableBase._read_game`), by the game: the last few
 _READ: dict[int, tuple[Any, dict[str, Any]]] = {}
@@ -32,12 +33,11 @@ class NotInPlay(Exception):
         self.message, self.loc = message, loc
 
 
-class TableBase:
+class TableBase(Traces):
     """The table's fields, the rules read and the helpers every rule group takes (see
-    :class:`.table.Table`)."""
+    :class:`.table.Table`). ``tracing`` is False under a played state: no trace line is written."""
 
-    #: False under a played state: no trace lines are written
-    tracing = True
+    ref: Slips
 
     def __init__(self, game: Any, header: Any, header_locs: Any, ref: Slips) -> None:
         self.game, self.header, self.header_locs, self.ref = game, header, header_locs, ref
@@ -229,16 +229,6 @@ class TableBase:
         return [f"{s.name:<{width}}  K.O.s {s.kos} · hand {s.hand} · deck {s.deck_left} · combat deck {cd} · "
                 f"items {s.items} · comp {s.comp}",
                 f"{'':<{width}}  active {act} · bench {bench}"]
-
-    def _t(self, ev: Event | None, text: str) -> None:
-        """A trace line: the event's log line, the text, and (on its first line) the event's ``note``."""
-        if not self.tracing:
-            return
-        where = f"L{ev.loc.line:<4}" if ev is not None and ev.loc else "     "
-        note = ev.get("note") if ev is not None and ev is not getattr(self, "_noted", None) else None
-        if note:
-            self._noted = ev
-        self.ref.trace(f"{where} {text}" + (f"  [{note}]" if note else ""))
 
     def _state(self, title: str) -> None:
         if not self.tracing:
