@@ -9,9 +9,12 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Iterable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 from cardgen import testing
+from cardgen.builder.check import _check_shape
+from cardgen.content.playlog import read
 from cardgen.play.playout import as_jsonl, play, random_agent
 from cardgen.play.replay import GameRules, StateReferee
 from cardgen.testing import (
@@ -33,7 +36,7 @@ testing.use(ROOT)
 
 __all__ = ["testing", "GAMES", "as_jsonl", "play", "random_agent", "MAX_STEPS", "assert_api_sound",
            "assert_mutation_caught", "assert_random_games_replay", "assert_random_games_replay_clean", "game",
-           "legal_action_keys", "mutated_games", "new_state", "package", "random_game", "replay_text"]
+           "legal_action_keys", "log_referee", "events_of", "mutated_games", "new_state", "package", "random_game", "replay_text"]
 
 
 Mutation = Callable[[list[dict], random.Random], "int | None"]
@@ -49,6 +52,22 @@ def mutated_games(slug: str, seeds: Iterable[int],
         i = mutate(events, random.Random(seed * 7919 + 1))
         if i is not None:
             yield seed, state, events, i
+
+
+def log_referee(rules: GameRules, path: Any, engine: Any, slug: str) -> tuple[StateReferee, Any]:
+    """A log file read, its shape checked as ``cardgen check`` does (``engine``: the game's), and
+    the shared referee over ``rules`` bound to the log's places: (the referee, the log)."""
+    log = read(path)
+    _check_shape(engine, log, slug)
+    bind = getattr(rules, "bind", None)
+    if bind is not None:
+        bind(SimpleNamespace(header_locs=log.header_locs, events=log.events))     # the log's places
+    return StateReferee(rules, log.header), log
+
+
+def events_of(log: Any) -> list[dict]:
+    """A read log's events as the replay takes them."""
+    return [{"kind": e.kind, **e.fields} for e in log.events]
 
 
 def assert_random_games_replay_clean(slug: str, seeds: Iterable[int], rules: Callable[[], GameRules]) -> None:

@@ -9,15 +9,13 @@ from __future__ import annotations
 import json
 from functools import partial
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgen.builder.check import _check_shape
 from cardgen.content.loader import load_game
-from cardgen.content.playlog import Event, read
+from cardgen.content.playlog import Event
 from cardgen.core import sources
 from cardgen.core.options import MISSING
 from cardgen.core.problems import Loc, Problems
@@ -25,8 +23,7 @@ from cardgen.games.boss_fight import BF_EVENTS, Engine, damage_formula
 from cardgen.games.boss_fight.contract import BossRules
 from cardgen.games.boss_fight.slips import Slips
 from cardgen.games.boss_fight.table import Table
-from cardgen.play.replay import StateReferee
-from tests import checklogs
+from tests import checklogs, playkit
 from tests.checklogs import edit, load
 from tests.checklogs import ev as _ev
 from tests.conftest import ROOT, run_cli
@@ -764,13 +761,9 @@ def test_every_event_of_a_legal_log_replays_legal(tmp_path, name):
     """Over the contract (the shared replay): no event of a legal log is rejected (KEEP, whose
     pieces start outside the Sunken Keep's zones, is a log of the map's rulings, not a legal one)."""
     path = _write(tmp_path, LOGS[name]) if name in BASES else EXAMPLES / name
-    log = read(path)
-    _check_shape(Engine, log, GAME)
-    rules = BossRules(_GAME)
-    rules.bind(SimpleNamespace(header_locs=log.header_locs, events=log.events))
     with sources.project(ROOT), sources.beside(path):
-        ref = StateReferee(rules, log.header)
-        assert ref.replay([{"kind": e.kind, **e.fields} for e in log.events]) == []
+        ref, log = playkit.log_referee(BossRules(_GAME), path, Engine, GAME)
+        assert ref.replay(playkit.events_of(log)) == []
     if name.endswith(".yaml"):
         assert ref.state.result()["winner"] is not None
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from functools import partial
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -15,14 +14,11 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgen.builder.check import _check_shape
 from cardgen.cli import main
-from cardgen.content.playlog import read
 from cardgen.games.dino_battles import PACKAGE
 from cardgen.games.dino_battles.contract import DinoRules
 from cardgen.games.dino_battles.vocab import EVENTS
-from cardgen.play.replay import StateReferee
-from tests import checklogs
+from tests import checklogs, playkit
 from tests.checklogs import edited, errors, line_of, to_jsonl
 from tests.conftest import ROOT, GameCopy
 
@@ -885,11 +881,7 @@ def test_unreadable_jsonl_names_its_line(tmp_path):
 def test_every_event_of_a_legal_log_replays_legal(tmp_path, cached_game, name):
     """Each event of a legal log is an action the state accepts at its point (the contract's replay)."""
     path = write(tmp_path, BASES[name]) if name in BASES else EXAMPLES / name
-    log = read(path)
-    _check_shape(PACKAGE.engine, log, GAME)
-    rules = DinoRules(cached_game)
-    rules.bind(SimpleNamespace(header_locs=log.header_locs, events=log.events))   # the log's places
-    ref = StateReferee(rules, log.header)
+    ref, log = playkit.log_referee(DinoRules(cached_game), path, PACKAGE.engine, GAME)
     for ev in log.events:
         assert not ref.event(ev.index, {"kind": ev.kind, **ev.fields}), (ev.loc.line, ev.kind)
     if name in ("ko-win.yaml", "KO", "DECKOUT"):

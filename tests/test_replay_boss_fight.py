@@ -8,14 +8,11 @@ from __future__ import annotations
 import copy
 import json
 import random
-from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 
-from cardgen.builder.check import _check_shape
 from cardgen.cli import main
-from cardgen.content.playlog import read
 from cardgen.games.boss_fight import PACKAGE
 from cardgen.games.boss_fight.contract import BossRules
 from cardgen.play.api import Action
@@ -41,22 +38,14 @@ def test_the_contract_says_what_the_game_is():
 @pytest.mark.parametrize("name", ["boss-wins-arena.yaml", "heroes-win-pillars.yaml",
                                   "heroes-win-pillars.jsonl"])
 def test_legal_example_logs_replay_with_no_rejection(name):
-    log = read(LOGS / name)
-    _check_shape(PACKAGE.engine, log, GAME)
-    rules = _rules()
-    rules.bind(SimpleNamespace(header_locs=log.header_locs, events=log.events))     # the log's places
-    ref = StateReferee(rules, log.header)
-    assert ref.replay([{"kind": e.kind, **e.fields} for e in log.events]) == []
+    ref, log = playkit.log_referee(_rules(), LOGS / name, PACKAGE.engine, GAME)
+    assert ref.replay(playkit.events_of(log)) == []
     assert ref.state.result()["winner"] is not None
 
 
 def test_the_table_slips_example_is_rejected_where_its_slips_are():
-    log = read(LOGS / "table-slips.yaml")
-    _check_shape(PACKAGE.engine, log, GAME)
-    rules = _rules()
-    rules.bind(SimpleNamespace(header_locs=log.header_locs, events=log.events))
-    ref = StateReferee(rules, log.header)
-    found = ref.replay([{"kind": e.kind, **e.fields} for e in log.events])
+    ref, log = playkit.log_referee(_rules(), LOGS / "table-slips.yaml", PACKAGE.engine, GAME)
+    found = ref.replay(playkit.events_of(log))
     assert found and all(r.rule.startswith("BF-") and r.at is not None for r in found)
 
 

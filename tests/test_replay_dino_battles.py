@@ -6,14 +6,11 @@ before it is played, and the state is left as it was by the trial (issue 29)."""
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 
-from cardgen.builder.check import _check_shape
 from cardgen.cli import main
-from cardgen.content.playlog import read
 from cardgen.games.dino_battles import PACKAGE
 from cardgen.games.dino_battles.contract import DinoRules
 from cardgen.play.api import Action
@@ -39,12 +36,8 @@ def test_the_contract_says_what_the_game_is():
 
 @pytest.mark.parametrize("name", ["ko-win.yaml", "deck-out.yaml", "no-dinosaurs.jsonl"])
 def test_legal_example_logs_replay_with_no_rejection(name):
-    log = read(LOGS / name)
-    _check_shape(PACKAGE.engine, log, GAME)
-    rules = _rules()
-    rules.bind(SimpleNamespace(header_locs=log.header_locs, events=log.events))     # the log's places
-    ref = StateReferee(rules, log.header)
-    assert ref.replay([{"kind": e.kind, **e.fields} for e in log.events]) == []
+    ref, log = playkit.log_referee(_rules(), LOGS / name, PACKAGE.engine, GAME)
+    assert ref.replay(playkit.events_of(log)) == []
     assert ref.state.result()["winner"] is not None
 
 
