@@ -36,7 +36,8 @@ testing.use(ROOT)
 
 __all__ = ["testing", "GAMES", "as_jsonl", "play", "random_agent", "MAX_STEPS", "assert_api_sound",
            "assert_mutation_caught", "assert_random_games_replay", "assert_random_games_replay_clean", "game",
-           "legal_action_keys", "log_referee", "events_of", "mutated_games", "new_state", "package", "random_game", "replay_text"]
+           "legal_action_keys", "log_referee", "events_of", "mutated_games", "new_state", "package",
+           "random_game", "replay_text"]
 
 
 Mutation = Callable[[list[dict], random.Random], "int | None"]
