@@ -35,8 +35,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
+from cardgen.content.model import Game
 from cardgen.core.record import record
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.params import Params
 
 ChanceMode = Literal["deterministic", "explicit_stochastic", "sampled_stochastic"]
 Information = Literal["perfect", "imperfect"]
@@ -58,6 +60,13 @@ class GameInfo:
     max_utility: float = 1.0
     #: the longest game, in applied actions (a simulation's step cap never needs to be higher)
     max_game_length: int = 20_000
+
+    @classmethod
+    def of(cls, game: Game, **kind: Any) -> GameInfo:
+        """The game's info with its player counts from ``params.yaml`` (``players.min``,
+        ``players.max``); ``kind``: the other fields."""
+        p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+        return cls(name=game.slug, min_players=p.int("players.min"), max_players=p.int("players.max"), **kind)
 
 
 class GameRules(Protocol):

@@ -21,7 +21,6 @@ from cardgen.games.boss_fight.game_state import BossFightState, blank
 from cardgen.games.boss_fight.slips import Slip, Slips
 from cardgen.games.boss_fight.table import Table
 from cardgen.play.api import Action, GameState
-from cardgen.play.params import Params
 from cardgen.play.replay import Finding, Findings, GameInfo
 
 
@@ -43,11 +42,7 @@ class BossRules:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
-        self.info = GameInfo(name=game.slug, min_players=p.int("players.min"),
-                             max_players=p.int("players.max"),
-                             chance_mode="explicit_stochastic", information="imperfect", utility="zero_sum",
-                             max_game_length=20_000)
+        self.info = GameInfo.of(game, information="imperfect", utility="zero_sum")
         self.ctx: Any = None                        # the checker (header places, its referee), once bound
         self.state: BossFightState | None = None    # the table the header sets up
         self.index = -1                             # the log event being replayed

@@ -20,7 +20,6 @@ from cardgen.core.problems import Loc
 from cardgen.games.dino_battles.slips import Halt, Slips
 from cardgen.games.dino_battles.state import DinoState
 from cardgen.play.api import Action, GameState
-from cardgen.play.params import Params
 from cardgen.play.replay import Finding, Findings, GameInfo
 
 
@@ -52,11 +51,7 @@ class DinoRules:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
-        self.info = GameInfo(name=game.slug, min_players=p.int("players.min"),
-                             max_players=p.int("players.max"),
-                             chance_mode="explicit_stochastic", information="imperfect", utility="zero_sum",
-                             max_game_length=20_000)
+        self.info = GameInfo.of(game, information="imperfect", utility="zero_sum")
         self.ctx: Any = None                 # the checker's engine (header places, its trace), once bound
         self.table: DinoState | None = None  # the table the header sets up
         self.index = -1                      # the log event being replayed
