@@ -14,6 +14,29 @@ from typing import Any
 
 from cardgen.layout.cache import MAX_ENTRY, Store, digest
 
+Chunk = bytes | memoryview
+
+
+def read_pack(raw: bytes | None) -> tuple[dict[str, Any], memoryview] | None:
+    """A pack file's index and the bytes after it, not copied (None: no file, or not a pack). The
+    file: a line with the index's length, the index (JSON: key → where its entry lies), the entries."""
+    if raw is None:
+        return None
+    try:
+        at = raw.index(b"\n") + 1
+        n = int(raw[:at])
+        index = json.loads(raw[at:at + n])
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return (index, memoryview(raw)[at + n:]) if isinstance(index, dict) else None
+
+
+def write_pack(store: Store, kind: str, key: str, index: Any, chunks: list[Chunk], size: int) -> None:
+    """A pack file of ``index`` and its entries (``size`` bytes in all); one too big is not kept."""
+    head = json.dumps(index, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    if len(head) + size < MAX_ENTRY:
+        store.put_bytes(kind, key, [b"%d\n" % len(head), head, *chunks])
+
 
 class Pack:
     """The entries of ``kind`` a game's lay-out reads (``name``: the game, one pack each)."""
@@ -29,17 +52,9 @@ class Pack:
 
     def _load(self) -> None:
         self._old = {}
-        raw = self.store.get_bytes(self.kind, self.key)
-        if raw is None:
-            return
-        try:
-            at = raw.index(b"\n") + 1
-            n = int(raw[:at])
-            index = json.loads(raw[at:at + n])
-        except (ValueError, UnicodeDecodeError):
-            return
-        if isinstance(index, dict):
-            self._old, self._data = index, memoryview(raw)[at + n:]
+        pack = read_pack(self.store.get_bytes(self.kind, self.key))
+        if pack is not None:
+            self._old, self._data = pack
 
     def get(self, key: str) -> Any:
         """:meth:`Store.get`, from the pack when it holds the key."""
@@ -77,8 +92,6 @@ class Pack:
         for k, body in self._now.items():
             index[k] = [end, len(body)]
             end += len(body)
-        head = json.dumps(index, separators=(",", ":")).encode()
-        if len(head) + end < MAX_ENTRY:
-            self.store.put_bytes(self.kind, self.key, [b"%d\n" % len(head), head, *self._now.values()])
+        write_pack(self.store, self.kind, self.key, index, list(self._now.values()), end)
         self._old, self._data, self._now = {}, memoryview(b""), {}
         self._changed = False

@@ -16,7 +16,8 @@ import hashlib
 import json
 from typing import Any
 
-from cardgen.layout.cache import MAX_ENTRY, Store, code_fingerprint, digest
+from cardgen.layout.cache import Store, code_fingerprint, digest
+from cardgen.layout.cachepack import read_pack, write_pack
 from cardgen.layout.scenecodec import KINDS, encode
 from cardgen.scene import Clip, Moved, Page, Rotate
 
@@ -50,18 +51,9 @@ class PageCache:
     def _load(self) -> None:
         """The last build's pages (read when the first page asks)."""
         self._loaded = True
-        raw = self.store.get_bytes(KIND, self.name)
-        if raw is None:
-            return
-        try:
-            at = raw.index(b"\n") + 1
-            n = int(raw[:at])
-            index = json.loads(raw[at:at + n])
-            if not isinstance(index, dict):
-                return
-        except (ValueError, UnicodeDecodeError):
-            return
-        self._old, self._data = index, memoryview(raw)[at + n:]     # the streams, not copied
+        pack = read_pack(self.store.get_bytes(KIND, self.name))
+        if pack is not None:
+            self._old, self._data = pack     # the streams, not copied
 
     def key(self, page: Page, state: str) -> str | None:
         try:
@@ -122,7 +114,5 @@ class PageCache:
         self.store.note(KIND, bool(self.reused), f"{self.reused} of {self.asked} ")
         if not self._new:
             return
-        index = json.dumps(self._new, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        if len(index) + self._end < MAX_ENTRY:
-            self.store.put_bytes(KIND, self.name, [b"%d\n" % len(index), index, *self._chunks])
+        write_pack(self.store, KIND, self.name, self._new, self._chunks, self._end)
 
