@@ -91,6 +91,9 @@ class Setup:
     moves: Moves | None = None
     #: the skater cards as an observation shows them (shared by every observation: read only)
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: by team: its Team Spirit's kind (None: none) and Stamina cost, read once
+    spirit_kind: tuple[str | None, ...] = (None, None)
+    spirit_cost: tuple[int, ...] = (0, 0)
 
     @classmethod
     def cached(cls, game: Game, header: dict[str, Any]) -> Setup:
@@ -129,7 +132,9 @@ class Setup:
                         for t in range(len(keys)))
         return cls(r, tuple(keys), tuple(names), tuple(pieces), cards_of, fx,
                    {p.id: i for i, p in enumerate(pieces)}, goalies, Moves.of(r, keys, pieces),
-                   {p.id: {"team": keys[p.team], "role": p.role, **p.dice} for p in pieces})
+                   {p.id: {"team": keys[p.team], "role": p.role, **p.dice} for p in pieces},
+                   tuple(e["effect"] if e else None for e in fx),
+                   tuple(int(c.get("cost") or 0) if c is not None else 0 for c in cards_of))
 
 
 class BoiState(Spirits, GameState):
@@ -271,8 +276,7 @@ class BoiState(Spirits, GameState):
                         out.append(m.tactical[i][here - 1])
                     if here < last:
                         out.append(m.tactical[i][here + 1])
-        if (self.s.spirit_fx[team] is not None and self.spirit_kind(team) == "extra_action"
-                and self.spirit_ok(team)):
+        if self.s.spirit_kind[team] == "extra_action" and self.spirit_ok(team):
             out += [act("team_spirit", team=self.players[team], skater=self.s.pieces[i].id)
                     for i in m.acting[team]
                     if acted[i] >= 1]
