@@ -224,14 +224,16 @@ class BoiState(Spirits, GameState):
         return self.active if self.active is not None else 0
 
     def legal_actions(self) -> list[Action]:
+        roll, m = self.roll, self.m
+        if roll is not None and self.phase != "over":   # a roll's stage (as current_player() reads it)
+            stage = roll["stage"]
+            if stage == "dice":
+                return []
+            who = roll["chooser"]
+            return list(m.defend[who]) if stage == "defend" else self.stage_options(who)
         who = self.current_player()
         if who < 0:                     # chance or the end
             return []
-        m = self.m
-        if self.roll is not None:
-            if self.roll["stage"] == "defend":
-                return list(m.defend[who])
-            return self.stage_options(who)
         ph = self.phase
         if ph == "mid":
             return self.mid_actions(who) + [m.recovery]
@@ -283,11 +285,12 @@ class BoiState(Spirits, GameState):
         return out
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
+        roll = self.roll
+        if roll is not None and roll["stage"] == "dice" and self.phase != "over":
+            return two_dice(*roll["sides"], *roll["best"])
         if self.current_player() != CHANCE:
             return []
         r = self.r
-        if self.roll is not None:
-            return two_dice(*self.roll["sides"], *self.roll["best"])
         if self.phase == "round":
             return [self.m.rounds[self.round]]
         if self.phase == "chaos":

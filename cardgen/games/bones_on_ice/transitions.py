@@ -140,7 +140,9 @@ class Transitions:
         r, P = self.r, self.s.pieces
         a, d, kind = roll["a"], roll["d"], roll["kind"]
         ta, td = P[a].team, P[d].team
-        va, vd = (_value(v) for v in values)
+        va, vd = values
+        if type(va) is not int or type(vd) is not int:     # Dead Eye's tuple, or a log's slip
+            va, vd = _value(va), _value(vd)
         for team in roll["boosts"]:
             if team == ta:
                 va += r.boost_bonus
