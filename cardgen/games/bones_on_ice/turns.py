@@ -27,7 +27,11 @@ class Turns(Transitions):
                 self.spend(team, self.r.costs["boost"])
             self.next_stage()
         elif k == "rolls":
-            self.resolve(action["rolls"], action.get("won", "rules"))
+            items = action.items
+            if len(items) == 1 and items[0][0] == "rolls":     # the dice, no stated winner
+                self.resolve(items[0][1])
+            else:
+                self.resolve(action["rolls"], action.get("won", "rules"))
         elif k == "defend":
             assert self.roll is not None
             self.roll["d"] = self.piece(action["skater"])
