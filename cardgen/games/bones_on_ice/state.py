@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
 from typing import Any
 
@@ -329,18 +329,7 @@ class BoiState(Spirits, GameState):
 
     def seen(self, player: int) -> dict[str, Any]:
         """The observation of ``player``, built (its ``skaters`` are the setup's: read only)."""
-        P = self.s.pieces
-        named = self.r.zones if player == 0 else self.r.zones[::-1]
-        return {"player": player, "team": self.players[player], "round": self.round, "phase": self.phase,
-                "score": list(self.score), "stamina": list(self.stamina), "shootout": list(self.so),
-                "active": self.active, "puck": P[self.puck].id if self.puck is not None else None,
-                "zones": dict(zip(self.s.index, [named[x] for x in self.pos])),
-                "acted": sorted(P[i].id for i, n in enumerate(self.acted) if n), "chaos": self.entry_id,
-                "skaters": self.s.cards,
-                "roll": None if self.roll is None else {
-                    "kind": self.roll["kind"], "stage": self.roll["stage"],
-                    "boosts": [self.players[t] for t in self.roll["boosts"]],
-                    "a": P[self.roll["a"]].id, "d": P[self.roll["d"]].id if self.roll["d"] is not None else None}}
+        return {k: f(self, player) for k, f in SEEN.items()}
 
     def log_header(self) -> dict[str, Any]:
         teams: list[dict[str, Any]] = []
@@ -359,6 +348,27 @@ class BoiState(Spirits, GameState):
         return [dict(e) for e in self.events]
 
 
+def _roll(st: BoiState) -> dict[str, Any] | None:
+    roll, P = st.roll, st.s.pieces
+    return None if roll is None else {
+        "kind": roll["kind"], "stage": roll["stage"], "boosts": [st.players[t] for t in roll["boosts"]],
+        "a": P[roll["a"]].id, "d": P[roll["d"]].id if roll["d"] is not None else None}
+
+
+#: an observation's entries, each read from the state on its own (an agent reads a few)
+SEEN: dict[str, Callable[[BoiState, int], Any]] = {
+    "player": lambda st, p: p, "team": lambda st, p: st.players[p], "round": lambda st, p: st.round,
+    "phase": lambda st, p: st.phase, "score": lambda st, p: list(st.score),
+    "stamina": lambda st, p: list(st.stamina), "shootout": lambda st, p: list(st.so),
+    "active": lambda st, p: st.active,
+    "puck": lambda st, p: st.s.pieces[st.puck].id if st.puck is not None else None,
+    "zones": lambda st, p: dict(zip(st.s.index, [(st.r.zones if p == 0 else st.r.zones[::-1])[x]
+                                                 for x in st.pos])),
+    "acted": lambda st, p: sorted(st.s.pieces[i].id for i, n in enumerate(st.acted) if n),
+    "chaos": lambda st, p: st.entry_id, "skaters": lambda st, p: st.s.cards,
+    "roll": lambda st, p: _roll(st)}
+
+
 class Observation(Mapping[str, Any]):
     """A player's observation, built on first read (the state is not changed while an agent
     decides on it)."""
@@ -375,6 +385,8 @@ class Observation(Mapping[str, Any]):
         return self._built
 
     def __getitem__(self, key: str) -> Any:
+        if self._built is None and key in SEEN:     # one entry, read on its own
+            return SEEN[key](self._state, self._player)
         return self._get()[key]
 
     def __iter__(self) -> Iterator[str]:
