@@ -38,20 +38,18 @@ class Spirits(Turns):
     def stage_options(self, team: int) -> list[Action]:
         out = super().stage_options(team)
         kind = self.s.spirit_kind[team]
-        if kind is None:
+        if kind != "opponent_die" and kind != "best_of":   # no Team Spirit that changes a roll
             return out
         roll = self.roll
         if roll is None or team in roll["spirited"] or not self.spirit_ok(team):
             return out
-        P, key = self.s.pieces, self.players[team]
+        P, acts = self.s.pieces, self.m.spirit[team]
         if kind == "opponent_die":
-            out += [Action("team_spirit", (("team", key), ("skater", P[i].id))) for i in (roll["a"], roll["d"])
-                    if P[i].team != team]
-        elif kind == "best_of":
+            out += [acts[i] for i in (roll["a"], roll["d"]) if P[i].team != team]
+        else:
             _card, eff = self.spirit(team)
             assert eff is not None              # a team with a Team Spirit of this kind
-            out += [Action("team_spirit", (("team", key), ("skater", P[i].id)))
-                    for i, stat in ((roll["a"], roll["a_stat"]), (roll["d"], roll["d_stat"]))
+            out += [acts[i] for i, stat in ((roll["a"], roll["a_stat"]), (roll["d"], roll["d_stat"]))
                     if P[i].team == team and stat == eff["stat"]]
         return out
 

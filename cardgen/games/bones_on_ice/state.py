@@ -251,7 +251,7 @@ class BoiState(Spirits, GameState):
         if ph == "shootout":
             return list(m.shootout[who])
         if ph == "window":
-            return [act("no_spirit", team=self.players[who]), act("team_spirit", team=self.players[who])]
+            return list(m.window[who])
         return self.mid_actions(who) + [m.recovery]
 
     def mid_actions(self, team: int) -> list[Action]:
@@ -279,9 +279,7 @@ class BoiState(Spirits, GameState):
                     if here < last:
                         out.append(m.tactical[i][here + 1])
         if self.s.spirit_kind[team] == "extra_action" and self.spirit_ok(team):
-            out += [act("team_spirit", team=self.players[team], skater=self.s.pieces[i].id)
-                    for i in m.acting[team]
-                    if acted[i] >= 1]
+            out += [m.spirit[team][i] for i in m.acting[team] if acted[i] >= 1]
         return out
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
