@@ -33,8 +33,8 @@ class Moves:
     tactical: tuple[tuple[Action, ...], ...]
     shoot: tuple[Action, ...]                       #: [skater]
     passes: tuple[tuple[Action | None, ...], ...]   #: [passer][receiver] (None: not a teammate)
-    spirit: tuple[tuple[Action, ...], ...]          #: [team][skater]: its Team Spirit on (or by) the skater
-    window: tuple[tuple[Action, Action], ...]       #: by team: (no Team Spirit, Team Spirit) at a Mid-Game's start
+    spirit: tuple[tuple[Action, ...], ...]          #: [team][skater]: its Team Spirit on (by) the skater
+    window: tuple[tuple[Action, Action], ...]       #: by team: (none, its Team Spirit) as a Mid-Game starts
     recovery: Action
     no_intercept: Action
     rounds: tuple[tuple[Action, float], ...]        #: [n - 1]: the chance node that starts round n
