@@ -33,6 +33,8 @@ class Moves:
     tactical: tuple[tuple[Action, ...], ...]
     shoot: tuple[Action, ...]                       #: [skater]
     passes: tuple[tuple[Action | None, ...], ...]   #: [passer][receiver] (None: not a teammate)
+    spirit: tuple[tuple[Action, ...], ...]          #: [team][skater]: its Team Spirit on (by) the skater
+    window: tuple[tuple[Action, Action], ...]       #: by team: (none, its Team Spirit) as a Mid-Game starts
     recovery: Action
     no_intercept: Action
     rounds: tuple[tuple[Action, float], ...]        #: [n - 1]: the chance node that starts round n
@@ -58,6 +60,8 @@ class Moves:
             shoot=tuple(act("shoot", skater=p.id) for p in pieces),
             passes=tuple(tuple(act("pass", skater=p.id, to=q.id) if q.team == p.team and q is not p else None
                                for q in pieces) for p in pieces),
+            spirit=tuple(tuple(act("team_spirit", team=k, skater=p.id) for p in pieces) for k in keys),
+            window=tuple((act("no_spirit", team=k), act("team_spirit", team=k)) for k in keys),
             recovery=act("recovery"), no_intercept=act("no_intercept"),
             rounds=tuple((act("round_start", round=k), 1.0) for k in range(1, r.rounds + 1)),
             chaos=tuple((Action.make("chaos", die=v, entry=card.id if card else None), 1.0 / r.chaos_die)

@@ -29,29 +29,27 @@ class Spirits(Turns):
         return (None, None) if eff is None else (self.s.spirits[team], eff)
 
     def spirit_kind(self, team: int) -> str | None:
-        eff = self.s.spirit_fx[team]
-        return eff["effect"] if eff else None
+        return self.s.spirit_kind[team]
 
     def spirit_ok(self, team: int) -> bool:
-        card = self.s.spirits[team]
-        return self.s.spirit_fx[team] is not None and self.spirit_uses[team] < self.r.spirit_per_round and \
-            card is not None and self.stamina[team] >= int(card.get("cost") or 0)
+        return self.s.spirit_kind[team] is not None and self.spirit_uses[team] < self.r.spirit_per_round and \
+            self.s.spirits[team] is not None and self.stamina[team] >= self.s.spirit_cost[team]
 
     def stage_options(self, team: int) -> list[Action]:
         out = super().stage_options(team)
+        kind = self.s.spirit_kind[team]
+        if kind != "opponent_die" and kind != "best_of":   # no Team Spirit that changes a roll
+            return out
         roll = self.roll
         if roll is None or team in roll["spirited"] or not self.spirit_ok(team):
             return out
-        kind = self.spirit_kind(team)
-        P, key = self.s.pieces, self.players[team]
+        P, acts = self.s.pieces, self.m.spirit[team]
         if kind == "opponent_die":
-            out += [Action("team_spirit", (("team", key), ("skater", P[i].id))) for i in (roll["a"], roll["d"])
-                    if P[i].team != team]
-        elif kind == "best_of":
+            out += [acts[i] for i in (roll["a"], roll["d"]) if P[i].team != team]
+        else:
             _card, eff = self.spirit(team)
             assert eff is not None              # a team with a Team Spirit of this kind
-            out += [Action("team_spirit", (("team", key), ("skater", P[i].id)))
-                    for i, stat in ((roll["a"], roll["a_stat"]), (roll["d"], roll["d_stat"]))
+            out += [acts[i] for i, stat in ((roll["a"], roll["a_stat"]), (roll["d"], roll["d_stat"]))
                     if P[i].team == team and stat == eff["stat"]]
         return out
 
@@ -70,7 +68,7 @@ class Spirits(Turns):
         card, eff = self.spirit(team)
         assert card is not None and eff is not None
         self.spirit_uses[team] += 1
-        self.spend(team, int(card.get("cost") or 0))
+        self.spend(team, self.s.spirit_cost[team])
         sid = action.get("skater")
         if self.log:
             ev: dict[str, Any] = {"kind": "team_spirit", "team": action["team"]}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
 from typing import Any
 
@@ -91,6 +91,9 @@ class Setup:
     moves: Moves | None = None
     #: the skater cards as an observation shows them (shared by every observation: read only)
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: by team: its Team Spirit's kind (None: none) and Stamina cost, read once
+    spirit_kind: tuple[str | None, ...] = (None, None)
+    spirit_cost: tuple[int, ...] = (0, 0)
 
     @classmethod
     def cached(cls, game: Game, header: dict[str, Any]) -> Setup:
@@ -129,7 +132,9 @@ class Setup:
                         for t in range(len(keys)))
         return cls(r, tuple(keys), tuple(names), tuple(pieces), cards_of, fx,
                    {p.id: i for i, p in enumerate(pieces)}, goalies, Moves.of(r, keys, pieces),
-                   {p.id: {"team": keys[p.team], "role": p.role, **p.dice} for p in pieces})
+                   {p.id: {"team": keys[p.team], "role": p.role, **p.dice} for p in pieces},
+                   tuple(e["effect"] if e else None for e in fx),
+                   tuple(int(c.get("cost") or 0) if c is not None else 0 for c in cards_of))
 
 
 class BoiState(Spirits, GameState):
@@ -219,14 +224,16 @@ class BoiState(Spirits, GameState):
         return self.active if self.active is not None else 0
 
     def legal_actions(self) -> list[Action]:
+        roll, m = self.roll, self.m
+        if roll is not None and self.phase != "over":   # a roll's stage (as current_player() reads it)
+            stage = roll["stage"]
+            if stage == "dice":
+                return []
+            who = roll["chooser"]
+            return list(m.defend[who]) if stage == "defend" else self.stage_options(who)
         who = self.current_player()
         if who < 0:                     # chance or the end
             return []
-        m = self.m
-        if self.roll is not None:
-            if self.roll["stage"] == "defend":
-                return list(m.defend[who])
-            return self.stage_options(who)
         ph = self.phase
         if ph == "mid":
             return self.mid_actions(who) + [m.recovery]
@@ -244,7 +251,7 @@ class BoiState(Spirits, GameState):
         if ph == "shootout":
             return list(m.shootout[who])
         if ph == "window":
-            return [act("no_spirit", team=self.players[who]), act("team_spirit", team=self.players[who])]
+            return list(m.window[who])
         return self.mid_actions(who) + [m.recovery]
 
     def mid_actions(self, team: int) -> list[Action]:
@@ -271,19 +278,17 @@ class BoiState(Spirits, GameState):
                         out.append(m.tactical[i][here - 1])
                     if here < last:
                         out.append(m.tactical[i][here + 1])
-        if (self.s.spirit_fx[team] is not None and self.spirit_kind(team) == "extra_action"
-                and self.spirit_ok(team)):
-            out += [act("team_spirit", team=self.players[team], skater=self.s.pieces[i].id)
-                    for i in m.acting[team]
-                    if acted[i] >= 1]
+        if self.s.spirit_kind[team] == "extra_action" and self.spirit_ok(team):
+            out += [m.spirit[team][i] for i in m.acting[team] if acted[i] >= 1]
         return out
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
+        roll = self.roll
+        if roll is not None and roll["stage"] == "dice" and self.phase != "over":
+            return two_dice(*roll["sides"], *roll["best"])
         if self.current_player() != CHANCE:
             return []
         r = self.r
-        if self.roll is not None:
-            return two_dice(*self.roll["sides"], *self.roll["best"])
         if self.phase == "round":
             return [self.m.rounds[self.round]]
         if self.phase == "chaos":
@@ -322,18 +327,7 @@ class BoiState(Spirits, GameState):
 
     def seen(self, player: int) -> dict[str, Any]:
         """The observation of ``player``, built (its ``skaters`` are the setup's: read only)."""
-        P = self.s.pieces
-        named = self.r.zones if player == 0 else self.r.zones[::-1]
-        return {"player": player, "team": self.players[player], "round": self.round, "phase": self.phase,
-                "score": list(self.score), "stamina": list(self.stamina), "shootout": list(self.so),
-                "active": self.active, "puck": P[self.puck].id if self.puck is not None else None,
-                "zones": dict(zip(self.s.index, [named[x] for x in self.pos])),
-                "acted": sorted(P[i].id for i, n in enumerate(self.acted) if n), "chaos": self.entry_id,
-                "skaters": self.s.cards,
-                "roll": None if self.roll is None else {
-                    "kind": self.roll["kind"], "stage": self.roll["stage"],
-                    "boosts": [self.players[t] for t in self.roll["boosts"]],
-                    "a": P[self.roll["a"]].id, "d": P[self.roll["d"]].id if self.roll["d"] is not None else None}}
+        return {k: f(self, player) for k, f in SEEN.items()}
 
     def log_header(self) -> dict[str, Any]:
         teams: list[dict[str, Any]] = []
@@ -352,6 +346,27 @@ class BoiState(Spirits, GameState):
         return [dict(e) for e in self.events]
 
 
+def _roll(st: BoiState) -> dict[str, Any] | None:
+    roll, P = st.roll, st.s.pieces
+    return None if roll is None else {
+        "kind": roll["kind"], "stage": roll["stage"], "boosts": [st.players[t] for t in roll["boosts"]],
+        "a": P[roll["a"]].id, "d": P[roll["d"]].id if roll["d"] is not None else None}
+
+
+#: an observation's entries, each read from the state on its own (an agent reads a few)
+SEEN: dict[str, Callable[[BoiState, int], Any]] = {
+    "player": lambda st, p: p, "team": lambda st, p: st.players[p], "round": lambda st, p: st.round,
+    "phase": lambda st, p: st.phase, "score": lambda st, p: list(st.score),
+    "stamina": lambda st, p: list(st.stamina), "shootout": lambda st, p: list(st.so),
+    "active": lambda st, p: st.active,
+    "puck": lambda st, p: st.s.pieces[st.puck].id if st.puck is not None else None,
+    "zones": lambda st, p: dict(zip(st.s.index, [(st.r.zones if p == 0 else st.r.zones[::-1])[x]
+                                                 for x in st.pos])),
+    "acted": lambda st, p: sorted(st.s.pieces[i].id for i, n in enumerate(st.acted) if n),
+    "chaos": lambda st, p: st.entry_id, "skaters": lambda st, p: st.s.cards,
+    "roll": lambda st, p: _roll(st)}
+
+
 class Observation(Mapping[str, Any]):
     """A player's observation, built on first read (the state is not changed while an agent
     decides on it)."""
@@ -368,6 +383,8 @@ class Observation(Mapping[str, Any]):
         return self._built
 
     def __getitem__(self, key: str) -> Any:
+        if self._built is None and key in SEEN:     # one entry, read on its own
+            return SEEN[key](self._state, self._player)
         return self._get()[key]
 
     def __iter__(self) -> Iterator[str]:

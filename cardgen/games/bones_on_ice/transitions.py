@@ -110,11 +110,12 @@ class Transitions:
         if roll["stage"] == "defend":
             ta = P[roll["a"]].team
             roll["order"] = [ta, 1 - ta]
-        while roll["order"]:
-            team = roll["order"].pop(0)
+        order, cost = roll["order"], self.r.costs["boost"]
+        while order:
+            team = order.pop(0)
             roll["stage"], roll["chooser"] = "boost", team
-            if self.has_choice(team):
-                return
+            if (not self.no_boost and self.stamina[team] >= cost) or self.has_choice(team):
+                return      # (the first test is has_choice's own, asked without a call)
         roll["stage"] = "dice"
         da, dd = roll["die"]
         roll["sides"] = (da or P[roll["a"]].dice.get(roll["a_stat"], 0), dd or P[roll["d"]].dice.get(roll["d_stat"], 0))
@@ -140,7 +141,9 @@ class Transitions:
         r, P = self.r, self.s.pieces
         a, d, kind = roll["a"], roll["d"], roll["kind"]
         ta, td = P[a].team, P[d].team
-        va, vd = (_value(v) for v in values)
+        va, vd = values
+        if type(va) is not int or type(vd) is not int:     # Dead Eye's tuple, or a log's slip
+            va, vd = _value(va), _value(vd)
         for team in roll["boosts"]:
             if team == ta:
                 va += r.boost_bonus

@@ -18,19 +18,24 @@ class Turns(Transitions):
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
         k = action.kind
-        if k == "rolls":
-            self.resolve(action["rolls"], action.get("won", "rules"))
+        if k == "boost":                # the commonest first
+            roll = self.roll
+            assert roll is not None
+            if action["boost"]:
+                team = self.players.index(action["team"])
+                roll["boosts"].append(team)
+                self.spend(team, self.r.costs["boost"])
+            self.next_stage()
+        elif k == "rolls":
+            items = action.items
+            if len(items) == 1 and items[0][0] == "rolls":     # the dice, no stated winner
+                self.resolve(items[0][1])
+            else:
+                self.resolve(action["rolls"], action.get("won", "rules"))
         elif k == "defend":
             assert self.roll is not None
             self.roll["d"] = self.piece(action["skater"])
             self.roll["ev"]["defender"] = action["skater"]
-            self.next_stage()
-        elif k == "boost":
-            assert self.roll is not None
-            team = self.players.index(action["team"])
-            if action["boost"]:
-                self.roll["boosts"].append(team)
-                self.spend(team, self.r.costs["boost"])
             self.next_stage()
         elif k == "round_start":
             self.begin_round(action["round"])
