@@ -58,6 +58,8 @@ def decide(agent: Player, state: GameState, who: int, legal: list[Action], rng: 
            determinize: Determinize | None = None) -> Action:
     """``agent``'s choice for player ``who``: a plain agent sees the observation, a search agent
     a :class:`View` (sampled copies — determinizations when the game has the hook)."""
+    if agent is random_agent:       # it reads no observation: none is built (the same draw from ``rng``)
+        return legal[rng.randrange(len(legal))]
     if isinstance(agent, SearchAgent):
         return agent.choose(View(state, who, determinize), legal, rng)
     return agent(state.observation(who), legal, rng)
