@@ -78,6 +78,7 @@ class Greedy:
         self.w = Weights.read(game)
         self._one = {cid: self._value([part]) for cid, part in self.parts.items()}    # one part's worth
         self._hit: dict[tuple[int, int, int, bool], float] = {}
+        self._guarded: dict[tuple, Any] = {}       # (Str, Atk, Traits, the guards) → :meth:`guarded_odds`
 
     def _value(self, parts: list[Part]) -> float:
         v, t = self.w.value, self.w.traits
@@ -137,7 +138,7 @@ class Greedy:
         # keep the last able blocker home (unless Vigilant, or the attack finishes the target)
         lone = (self.w.keep_back and sum(1 for m in mons.values() if m[OWNER] == me and not m[TAPPED]) == 1
                 and any(x[OWNER] != me for x in mons.values()))
-        guards: dict[str, set[tuple[int, frozenset[str]]]] = {}     # target → its able guards' (Def, Traits)
+        guards: dict[str, frozenset[tuple[int, frozenset[str]]]] = {}   # target → its able guards' (Def, Traits)
         scored = []
         for a in attacks:
             f = dict(a.items)
@@ -147,9 +148,14 @@ class Greedy:
                 continue
             g = guards.get(target)
             if g is None:
-                g = guards[target] = {(x[DEF], x[TRAITS]) for x in mons.values()
-                                      if x[OWNER] == target and (not x[TAPPED] or "vigilant" in x[TRAITS])}
-            odds = self.guarded_odds(m, g)
+                g = guards[target] = frozenset([(x[DEF], x[TRAITS]) for x in mons.values()
+                                                if x[OWNER] == target and (not x[TAPPED] or "vigilant" in x[TRAITS])])
+            key = (m[STR], m[ATK], m[TRAITS], g)
+            odds = self._guarded.get(key, self)
+            if odds is self:
+                if len(self._guarded) > 100_000:       # bounded: stats and guards repeat from game to game
+                    self._guarded.clear()
+                odds = self._guarded[key] = self.guarded_odds(m, g)
             if odds is None:
                 odds = min(1.0, max(0, m[STR]) / self.rules.die)      # the defender rolls against the Str
             elif odds < self.w.attack_odds and not lethal:
@@ -159,7 +165,7 @@ class Greedy:
             return None
         return max(scored, key=lambda s: s[:3])[3]
 
-    def guarded_odds(self, m: tuple, guards: set[tuple[int, frozenset[str]]]) -> float | None:
+    def guarded_odds(self, m: tuple, guards: frozenset[tuple[int, frozenset[str]]]) -> float | None:
         """The least share of ``m``'s Atk any guard that meets it lets through, or None if none meets it."""
         ta, odds = m[TRAITS], None
         for d, tb in guards:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cardgen.games.bone_wars.actions import _act, _die, _draw_actions, _two_dice, edit_actions
+from cardgen.games.bone_wars.actions import _act, _attacks, _die, _draw_actions, _two_dice, edit_actions
 from cardgen.games.bone_wars.observe import Observation
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, can_attack, turn_order
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Table
@@ -140,11 +140,11 @@ class BoneWarsState(Table, GameState):
             if cards:
                 out = edit_actions(self, p, cards)
         out_ = self.out
-        opponents = [t for t in self.players if t != p and out_[t] is None]
+        opponents = tuple([t for t in self.players if t != p and out_[t] is None])
         turn = self.turn
         for m in self.monsters.values():
             if m.owner == p and can_attack(m, turn):
-                out += [_act("attack", ("player", p), ("monster", m.name), ("target", t)) for t in opponents]
+                out += _attacks(p, m.name, opponents)
         out.append(_act("end_turn", ("player", p)))
         return out
 
