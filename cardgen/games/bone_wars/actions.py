@@ -71,7 +71,7 @@ def edit_actions(self: Any, p: str, cards: list[str]) -> list[Action]:
     for m in self.monsters.values():
         if m.owner != p:
             continue
-        types = {x.part: x.id for x in m.parts}
+        types = m.types
         can_add = len(m.parts) < room
         adds, replaces = _edits(p, m.name)
         for cid in cards:

@@ -81,9 +81,6 @@ class Part:
     traits: frozenset[builtins.str]       # (``str`` here is the Strength field)
     copies: int
 
-    def stat(self, key: builtins.str) -> int:
-        return {"str": self.str, "def": self.def_, "atk": self.atk, "hp": self.hp}.get(key, 0)
-
 
 def parts_of(game: Game) -> dict[str, Part]:
     """The center pile's Part cards by id."""
@@ -104,7 +101,7 @@ class Monster:
     date by :meth:`set_parts` (every change of parts goes through it)."""
 
     __slots__ = ("name", "owner", "parts", "born", "where", "damage", "replaced", "attacked", "tapped", "gone",
-                 "str", "def_", "atk", "hp", "traits")
+                 "str", "def_", "atk", "hp", "traits", "types")
 
     def __init__(self, name: str, owner: str, parts: list[Part], born: int, where: Any = None):
         self.name, self.owner, self.born, self.where = name, owner, born, where
@@ -122,6 +119,7 @@ class Monster:
         self.atk = sum(p.atk for p in parts)
         self.hp = sum(p.hp for p in parts)
         self.traits: frozenset[str] = frozenset().union(*(p.traits for p in parts))
+        self.types: dict[str, str] = {p.part: p.id for p in parts}     # part type → the card (never changed: new)
 
     def add(self, part: Part) -> None:
         self.set_parts([*self.parts, part])
@@ -142,9 +140,6 @@ class Monster:
     @property
     def hp_left(self) -> int:
         return max(0, self.hp - self.damage)
-
-    def part_types(self) -> set[str]:
-        return {p.part for p in self.parts}
 
 
 def can_meet(a: Monster, b: Monster) -> bool:
