@@ -88,7 +88,11 @@ def play(state: GameState, agents: list[Player] | Player, rng: random.Random, ma
             legal = state.legal_actions()
             if not legal:
                 raise NoLegalAction(f"{state.players[who]} has no legal action after {steps} steps")
-            action = decide(seated[who], state, who, legal, streams[who], determinize)
+            agent = seated[who]
+            if agent is random_agent:       # (as :func:`decide` would, without the call)
+                action = legal[rng.randrange(len(legal))]
+            else:
+                action = decide(agent, state, who, legal, streams[who], determinize)
             if on_choice is not None:
                 on_choice(who)
             state.apply_action(action)

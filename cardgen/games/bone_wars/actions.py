@@ -68,14 +68,15 @@ def edit_actions(self: Any, p: str, cards: list[str]) -> list[Action]:
     creates = _creates(p, self.next_name())
     out = [creates[cid] for cid in cards]
     parts, room = self.parts, self.rules.max_parts
+    typed = [(cid, parts[cid].part) for cid in cards]
     for m in self.monsters.values():
         if m.owner != p:
             continue
         types = m.types
         can_add = len(m.parts) < room
         adds, replaces = _edits(p, m.name)
-        for cid in cards:
-            old = types.get(parts[cid].part)
+        for cid, t in typed:
+            old = types.get(t)
             if old is not None:
                 out.append(replaces[cid, old])
             elif can_add:

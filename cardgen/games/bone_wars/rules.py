@@ -114,11 +114,12 @@ class Monster:
 
     def set_parts(self, parts: list[Part]) -> None:
         self.parts = parts
-        self.str = sum(p.str for p in parts)
-        self.def_ = sum(p.def_ for p in parts)
-        self.atk = sum(p.atk for p in parts)
-        self.hp = sum(p.hp for p in parts)
-        self.traits: frozenset[str] = frozenset().union(*(p.traits for p in parts))
+        s = d = a = h = 0
+        for p in parts:
+            s, d, a, h = s + p.str, d + p.def_, a + p.atk, h + p.hp
+        self.str, self.def_, self.atk, self.hp = s, d, a, h
+        self.traits: frozenset[str] = parts[0].traits if len(parts) == 1 else frozenset().union(
+            *(p.traits for p in parts))
         self.types: dict[str, str] = {p.part: p.id for p in parts}     # part type → the card (never changed: new)
 
     def add(self, part: Part) -> None:

@@ -13,6 +13,7 @@ stated consequences (stats, damage, HP left, destroyed, eliminated, HP at a turn
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from cardgen.games.bone_wars.actions import _act, _attacks, _die, _draw_actions, _two_dice, edit_actions
@@ -126,11 +127,10 @@ class BoneWarsState(Table, GameState):
         if c is not None:
             d = c.defender
             if c.stage == "block":
-                return [*(_act("block", ("player", d), ("monster", b.name)) for b in c.able),
-                        _act("block", ("player", d), ("monster", NO_BLOCK))]
+                return list(_blocks(d, tuple([b.name for b in c.able])))
             if c.stage == "choice":
-                return [_act("take_damage", ("player", d)), _act(DEFEND_ROLL, ("player", d))]
-            return [] if c.stage in ("roll", "defroll") else [_act("take_damage", ("player", d))]
+                return list(_answers(d))
+            return [] if c.stage in ("roll", "defroll") else [_answers(d)[0]]
         p = self.current
         if p is None or (self.phase == "draw" and self.drawn < self.need):
             return []
@@ -365,6 +365,18 @@ class BoneWarsState(Table, GameState):
         twin.dealt = {p: list(cs) for p, cs in self.dealt.items()}
         twin.round = dict(self.round)
         return twin
+
+
+@cache
+def _blocks(d: str, able: tuple[str, ...]) -> tuple[Action, ...]:
+    """``d``'s blocks with the monsters ``able``, then no block."""
+    return (*(_act("block", ("player", d), ("monster", b)) for b in able), _act("block", ("player", d), ("monster", NO_BLOCK)))
+
+
+@cache
+def _answers(d: str) -> tuple[Action, Action]:
+    """An unblocked defender's answers: take the damage, or roll."""
+    return _act("take_damage", ("player", d)), _act(DEFEND_ROLL, ("player", d))
 
 
 #: how each action kind plays on the state
