@@ -128,7 +128,8 @@ class Greedy:
             f = dict(a.items)
             g = one[f["card"]]
             if a.kind == "replace_part":
-                g -= one[f["replaces"]] + (self.parts[f["card"]].hp if obs["monsters"][f["monster"]][HP] <= 0 else 0)
+                dead = obs["monsters"][f["monster"]][HP] <= 0
+                g -= one[f["replaces"]] + (self.parts[f["card"]].hp if dead else 0)
             if g > gain:
                 best, gain = a, g
         return best, gain
@@ -138,7 +139,7 @@ class Greedy:
         # keep the last able blocker home (unless Vigilant, or the attack finishes the target)
         lone = (self.w.keep_back and sum(1 for m in mons.values() if m[OWNER] == me and not m[TAPPED]) == 1
                 and any(x[OWNER] != me for x in mons.values()))
-        guards: dict[str, frozenset[tuple[int, frozenset[str]]]] = {}   # target → its able guards' (Def, Traits)
+        guards: dict[str, frozenset[tuple[int, frozenset[str]]]] = {}   # target → its guards' (Def, Traits)
         scored = []
         for a in attacks:
             f = dict(a.items)
@@ -149,7 +150,8 @@ class Greedy:
             g = guards.get(target)
             if g is None:
                 g = guards[target] = frozenset([(x[DEF], x[TRAITS]) for x in mons.values()
-                                                if x[OWNER] == target and (not x[TAPPED] or "vigilant" in x[TRAITS])])
+                                                if x[OWNER] == target
+                                                and (not x[TAPPED] or "vigilant" in x[TRAITS])])
             key = (m[STR], m[ATK], m[TRAITS], g)
             odds = self._guarded.get(key, self)
             if odds is self:

@@ -100,8 +100,8 @@ class Monster:
     BW-CREATE-5: its stats are the sums of its parts', its Traits their union — kept up to
     date by :meth:`set_parts` (every change of parts goes through it)."""
 
-    __slots__ = ("name", "owner", "parts", "born", "where", "damage", "replaced", "attacked", "tapped", "gone",
-                 "str", "def_", "atk", "hp", "traits", "types")
+    __slots__ = ("name", "owner", "parts", "born", "where", "damage", "replaced", "attacked", "tapped",
+                 "gone", "str", "def_", "atk", "hp", "traits", "types")
 
     def __init__(self, name: str, owner: str, parts: list[Part], born: int, where: Any = None):
         self.name, self.owner, self.born, self.where = name, owner, born, where
@@ -120,7 +120,7 @@ class Monster:
         self.str, self.def_, self.atk, self.hp = s, d, a, h
         self.traits: frozenset[str] = parts[0].traits if len(parts) == 1 else frozenset().union(
             *(p.traits for p in parts))
-        self.types: dict[str, str] = {p.part: p.id for p in parts}     # part type → the card (never changed: new)
+        self.types: dict[str, str] = {p.part: p.id for p in parts}     # type → card (a new dict each time)
 
     def add(self, part: Part) -> None:
         self.set_parts([*self.parts, part])
@@ -199,7 +199,8 @@ def blocked_combat(rules: Rules, a: Monster, b: Monster, ra: int, rb: int) -> Bl
     return Blocked(pen, at, bt, a.atk if at > bt else rules.tie(a.atk), at == bt)
 
 
-def turn_order(rules: Rules, players: list[str], rounds: list[dict[str, int]]) -> tuple[str | None, list[str]]:
+def turn_order(rules: Rules, players: list[str],
+               rounds: list[dict[str, int]]) -> tuple[str | None, list[str]]:
     """BW-SETUP-3 over complete rounds: (the first player or None, the players still to re-roll)."""
     contenders = list(players)
     for rnd in rounds:

@@ -210,7 +210,8 @@ class BoneWarsState(Table, GameState):
         d = self.combat.defender
         out, _ = self.resolve_unblocked(self.combat, None, True)
         if self.record:
-            self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0), "hp_left": self.hp[d]})
+            self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0),
+                       "hp_left": self.hp[d]})
             self._log_out(out.eliminated)
 
     def _end_turn(self, p: str, f: Mapping[str, Any]) -> None:
@@ -218,15 +219,6 @@ class BoneWarsState(Table, GameState):
             self._log({"kind": "end_turn", "player": p, "hp": dict(self.hp)})
         self.end_turn(f.get("to"))      # ``to``: a replayed log hands the turn to another player
         self._check_stuck()
-
-    def _create(self, p: str, f: Mapping[str, Any]) -> None:
-        self._edit("create", p, f)
-
-    def _add_part(self, p: str, f: Mapping[str, Any]) -> None:
-        self._edit("add_part", p, f)
-
-    def _replace_part(self, p: str, f: Mapping[str, Any]) -> None:
-        self._edit("replace_part", p, f)
 
     def _edit(self, k: str, p: str, f: Mapping[str, Any]) -> None:
         if p == self.current:       # (a replayed log's edit out of turn leaves the turn as it was)
@@ -276,26 +268,25 @@ class BoneWarsState(Table, GameState):
         if "attacker" in f:
             b = c.blocker
             assert b is not None
+            out, res, _, over = self.resolve_blocked(c, f["attacker"], f["blocker"], True)
             if self.record:
                 self._log({"kind": "roll", "attacker": f["attacker"], "blocker": f["blocker"]})
-            out, res, _, over = self.resolve_blocked(c, f["attacker"], f["blocker"], True)
-            if res.block_total <= res.attack_total:
-                if self.record:
-                    self._log({"kind": "damage", "monster": b.name, "amount": res.damage, "hp_left": b.hp_left})
-            if out.destroyed:
-                if self.record:
+                if res.block_total <= res.attack_total:
+                    self._log({"kind": "damage", "monster": b.name, "amount": res.damage,
+                               "hp_left": b.hp_left})
+                if out.destroyed:
                     self._log({"kind": "destroyed", "monster": b.name})
-            if over:
-                if self.record:
-                    self._log({"kind": "damage", "player": b.owner, "amount": over, "hp_left": self.hp[b.owner]})
+                if over:
+                    self._log({"kind": "damage", "player": b.owner, "amount": over,
+                               "hp_left": self.hp[b.owner]})
         else:
             d = c.defender
+            out, saved = self.resolve_unblocked(c, f["defender"], True)
             if self.record:
                 self._log({"kind": "roll", "defender": f["defender"]})
-            out, saved = self.resolve_unblocked(c, f["defender"], True)
-            if not saved:
-                if self.record:
-                    self._log({"kind": "damage", "player": d, "amount": out.player_dmg[d], "hp_left": self.hp[d]})
+                if not saved:
+                    self._log({"kind": "damage", "player": d, "amount": out.player_dmg[d],
+                               "hp_left": self.hp[d]})
         if self.record:
             self._log_out(out.eliminated)
 
@@ -370,7 +361,7 @@ class BoneWarsState(Table, GameState):
 @cache
 def _blocks(d: str, able: tuple[str, ...]) -> tuple[Action, ...]:
     """``d``'s blocks with the monsters ``able``, then no block."""
-    return (*(_act("block", ("player", d), ("monster", b)) for b in able), _act("block", ("player", d), ("monster", NO_BLOCK)))
+    return tuple(_act("block", ("player", d), ("monster", b)) for b in (*able, NO_BLOCK))
 
 
 @cache
@@ -379,10 +370,19 @@ def _answers(d: str) -> tuple[Action, Action]:
     return _act("take_damage", ("player", d)), _act(DEFEND_ROLL, ("player", d))
 
 
+Play = Callable[[BoneWarsState, Any, Mapping[str, Any]], None]
+
+
+def _editing(k: str) -> Play:
+    return lambda s, p, f: s._edit(k, p, f)
+
+
 #: how each action kind plays on the state
-_PLAY: dict[str, Callable[[BoneWarsState, Any, Mapping[str, Any]], None]] = {
-    "turn_order_roll": BoneWarsState._turn_order_roll, "deal": BoneWarsState._deal, "draw": BoneWarsState._draw,
-    "create": BoneWarsState._create, "add_part": BoneWarsState._add_part,
-    "replace_part": BoneWarsState._replace_part, "attack": BoneWarsState._attack, "block": BoneWarsState._block,
-    DROP_ATTACK: BoneWarsState._drop_attack, DEFEND_ROLL: BoneWarsState._defend_roll, "roll": BoneWarsState._roll,
+_PLAY: dict[str, Play] = {
+    "turn_order_roll": BoneWarsState._turn_order_roll, "deal": BoneWarsState._deal,
+    "draw": BoneWarsState._draw,
+    **{k: _editing(k) for k in ("create", "add_part", "replace_part")}, "attack": BoneWarsState._attack,
+    "block": BoneWarsState._block,
+    DROP_ATTACK: BoneWarsState._drop_attack, DEFEND_ROLL: BoneWarsState._defend_roll,
+    "roll": BoneWarsState._roll,
     "take_damage": BoneWarsState._take_damage, "end_turn": BoneWarsState._end_turn}
