@@ -127,9 +127,11 @@ class Monster:
 
     def copy(self) -> Monster:
         m = Monster.__new__(Monster)
-        for k in Monster.__slots__:
-            setattr(m, k, getattr(self, k))
-        m.parts = list(self.parts)
+        m.name, m.owner, m.born, m.where = self.name, self.owner, self.born, self.where
+        m.parts, m.damage, m.replaced = list(self.parts), self.damage, self.replaced
+        m.attacked, m.tapped, m.gone = self.attacked, self.tapped, self.gone
+        m.str, m.def_, m.atk, m.hp = self.str, self.def_, self.atk, self.hp
+        m.traits, m.types = self.traits, self.types        # (never changed in place: shared)
         return m
 
     def stat(self, key: str) -> int:
