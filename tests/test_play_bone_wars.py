@@ -209,3 +209,28 @@ def test_greedy_does_not_count_a_tie_as_a_block_that_holds():
     assert g.block(obs, legal)["monster"] == "none"
     obs["monsters"]["Wall"] = _mon("ben", 0, 4, 0)
     assert g.block(obs, legal)["monster"] == "Wall"
+
+
+def test_a_monster_copy_has_every_slot_and_its_own_parts():
+    """``Monster.copy`` names its slots one by one (for speed): a slot added and not copied fails here."""
+    state = playkit.random_game(SLUG, 5)
+    mons = [*state.monsters.values(), *state.graveyard.values()]
+    assert mons
+    for m in mons:
+        twin = m.copy()
+        assert all(getattr(twin, k) == getattr(m, k) for k in type(m).__slots__)
+        assert twin.parts is not m.parts
+
+
+def test_greedy_weighs_each_kind_of_guard_once():
+    """The guards are kept as their (Def, Traits): a second guard like the first changes no odds,
+    a stronger one does (the attack's odds are against its best blocker)."""
+    g = _greedy()
+    attack = Action.make("attack", player="ana", monster="Rex", target="ben")
+    mons = {"Rex": _mon("ana", 2, 0, 4), "Pal": _mon("ana", 0, 0, 0), "Wall": _mon("ben", 0, 3, 0)}
+    obs = {"me": "ana", "hp": {"ana": 20, "ben": 20}, "monsters": mons}
+    assert g.best_attack(obs, [attack]) == attack
+    mons["Wall2"] = _mon("ben", 0, 3, 0)
+    assert g.best_attack(obs, [attack]) == attack
+    mons["Wall3"] = _mon("ben", 0, 4, 0)
+    assert g.best_attack(obs, [attack]) is None

@@ -58,6 +58,8 @@ def decide(agent: Player, state: GameState, who: int, legal: list[Action], rng: 
            determinize: Determinize | None = None) -> Action:
     """``agent``'s choice for player ``who``: a plain agent sees the observation, a search agent
     a :class:`View` (sampled copies — determinizations when the game has the hook)."""
+    if agent is random_agent:       # it reads no observation: none is built (the same draw from ``rng``)
+        return legal[rng.randrange(len(legal))]
     if isinstance(agent, SearchAgent):
         return agent.choose(View(state, who, determinize), legal, rng)
     return agent(state.observation(who), legal, rng)
@@ -86,7 +88,11 @@ def play(state: GameState, agents: list[Player] | Player, rng: random.Random, ma
             legal = state.legal_actions()
             if not legal:
                 raise NoLegalAction(f"{state.players[who]} has no legal action after {steps} steps")
-            action = decide(seated[who], state, who, legal, streams[who], determinize)
+            agent = seated[who]
+            if agent is random_agent:       # (as :func:`decide` would, without the call)
+                action = legal[rng.randrange(len(legal))]
+            else:
+                action = decide(agent, state, who, legal, streams[who], determinize)
             if on_choice is not None:
                 on_choice(who)
             state.apply_action(action)

@@ -23,61 +23,62 @@ def _two_dice(sides: int) -> list[tuple[Action, float]]:
             for a in range(1, sides + 1) for b in range(1, sides + 1)]
 
 
-_EDITS: dict[tuple[str, ...], Action] = {}      # the edit actions made so far, by a flat key
-
-
-@cache
-def _draw_actions(kind: str, p: str | None) -> dict[str, Action]:
-    return _DrawActions(kind, p)
-
-
-class _DrawActions(dict):
-    def __init__(self, kind: str, p: str | None):
-        super().__init__()
-        self.kind, self.p = kind, p
-
-    def __missing__(self, cid: str) -> Action:
-        a = self[cid] = Action(self.kind, (("player", self.p), ("card", cid)))
-        return a
-
-
 @cache
 def _act(kind: str, *items: tuple[str, Any]) -> Action:
     return Action(kind, items)
 
 
+class _Made(dict):
+    """Actions made on first use, by a key: ``make(key)`` builds the one not made yet."""
+
+    def __init__(self, make: Any):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> Action:
+        a = self[key] = self.make(key)
+        return a
+
+
+@cache
+def _draw_actions(kind: str, p: str | None) -> _Made:
+    return _Made(lambda cid: Action(kind, (("player", p), ("card", cid))))
+
+
+@cache
+def _creates(p: str, name: str) -> _Made:
+    return _Made(lambda cid: Action("create", (("player", p), ("card", cid), ("monster", name))))
+
+
+@cache
+def _edits(p: str, name: str) -> tuple[_Made, _Made]:
+    """``p``'s adds (by card) and replacements (by card and the part replaced) on monster ``name``."""
+    return (_Made(lambda cid: Action("add_part", (("player", p), ("monster", name), ("card", cid)))),
+            _Made(lambda k: Action("replace_part", (("player", p), ("monster", name), ("card", k[0]),
+                                                    ("replaces", k[1])))))
+
+
+@cache
+def _attacks(p: str, name: str, targets: tuple[str, ...]) -> tuple[Action, ...]:
+    return tuple(Action("attack", (("player", p), ("monster", name), ("target", t))) for t in targets)
+
+
 def edit_actions(self: Any, p: str, cards: list[str]) -> list[Action]:
     """Every create and edit ``p`` may make with ``cards`` at the state ``self`` (BW-CREATE-2…4)."""
-    name = self.next_name()
-    acts = _EDITS
-    if len(acts) > 200_000:         # bounded: names and cards repeat from game to game
-        acts.clear()
-    out = []
-    for cid in cards:
-        key: tuple[str, ...] = ("create", p, cid, name)
-        a = acts.get(key)
-        if a is None:
-            a = acts[key] = Action("create", (("player", p), ("card", cid), ("monster", name)))
-        out.append(a)
+    creates = _creates(p, self.next_name())
+    out = [creates[cid] for cid in cards]
     parts, room = self.parts, self.rules.max_parts
+    typed = [(cid, parts[cid].part) for cid in cards]
     for m in self.monsters.values():
         if m.owner != p:
             continue
-        types = {x.part: x.id for x in m.parts}
+        types = m.types
         can_add = len(m.parts) < room
-        for cid in cards:
-            old = types.get(parts[cid].part)
+        adds, replaces = _edits(p, m.name)
+        for cid, t in typed:
+            old = types.get(t)
             if old is not None:
-                key = ("replace_part", p, m.name, cid, old)
-                a = acts.get(key)
-                if a is None:
-                    a = acts[key] = Action("replace_part", (("player", p), ("monster", m.name), ("card", cid),
-                                                            ("replaces", old)))
-                out.append(a)
+                out.append(replaces[cid, old])
             elif can_add:
-                key = ("add_part", p, m.name, cid)
-                a = acts.get(key)
-                if a is None:
-                    a = acts[key] = Action("add_part", (("player", p), ("monster", m.name), ("card", cid)))
-                out.append(a)
+                out.append(adds[cid])
     return out

@@ -78,6 +78,7 @@ class Greedy:
         self.w = Weights.read(game)
         self._one = {cid: self._value([part]) for cid, part in self.parts.items()}    # one part's worth
         self._hit: dict[tuple[int, int, int, bool], float] = {}
+        self._guarded: dict[tuple, Any] = {}       # (Str, Atk, Traits, the guards) → :meth:`guarded_odds`
 
     def _value(self, parts: list[Part]) -> float:
         v, t = self.w.value, self.w.traits
@@ -127,35 +128,54 @@ class Greedy:
             f = dict(a.items)
             g = one[f["card"]]
             if a.kind == "replace_part":
-                g -= one[f["replaces"]] + (self.parts[f["card"]].hp if obs["monsters"][f["monster"]][HP] <= 0 else 0)
+                dead = obs["monsters"][f["monster"]][HP] <= 0
+                g -= one[f["replaces"]] + (self.parts[f["card"]].hp if dead else 0)
             if g > gain:
                 best, gain = a, g
         return best, gain
 
     def best_attack(self, obs: Mapping[str, Any], attacks: list[Action]) -> Action | None:
         me, mons, hp = obs["me"], obs["monsters"], obs["hp"]
-        mine_able = [m for m in mons.values() if m[OWNER] == me and not m[TAPPED]]
+        # keep the last able blocker home (unless Vigilant, or the attack finishes the target)
+        lone = (self.w.keep_back and sum(1 for m in mons.values() if m[OWNER] == me and not m[TAPPED]) == 1
+                and any(x[OWNER] != me for x in mons.values()))
+        guards: dict[str, frozenset[tuple[int, frozenset[str]]]] = {}   # target → its guards' (Def, Traits)
         scored = []
-        guards = {t: [x for x in mons.values() if x[OWNER] == t and (not x[TAPPED] or "vigilant" in x[TRAITS])]
-                  for t in {dict(a.items)["target"] for a in attacks}}
         for a in attacks:
             f = dict(a.items)
             m, target = mons[f["monster"]], f["target"]
-            blockers = [b for b in guards[target] if meets(m[TRAITS], b[TRAITS])]
             lethal = m[ATK] >= hp[target]
-            if blockers:
-                odds = min([self.hit_odds(m, b) for b in blockers])
-                if odds < self.w.attack_odds and not lethal:
-                    continue
-            else:
+            if lone and not lethal and "vigilant" not in m[TRAITS]:
+                continue
+            g = guards.get(target)
+            if g is None:
+                g = guards[target] = frozenset([(x[DEF], x[TRAITS]) for x in mons.values()
+                                                if x[OWNER] == target
+                                                and (not x[TAPPED] or "vigilant" in x[TRAITS])])
+            key = (m[STR], m[ATK], m[TRAITS], g)
+            odds = self._guarded.get(key, self)
+            if odds is self:
+                if len(self._guarded) > 100_000:       # bounded: stats and guards repeat from game to game
+                    self._guarded.clear()
+                odds = self._guarded[key] = self.guarded_odds(m, g)
+            if odds is None:
                 odds = min(1.0, max(0, m[STR]) / self.rules.die)      # the defender rolls against the Str
-            keep = self.w.keep_back and len(mine_able) == 1 and "vigilant" not in m[TRAITS] and not lethal
-            if keep and any(x[OWNER] != me for x in mons.values()):
+            elif odds < self.w.attack_odds and not lethal:
                 continue
             scored.append((lethal, odds * m[ATK], -hp[target], a))
         if not scored:
             return None
         return max(scored, key=lambda s: s[:3])[3]
+
+    def guarded_odds(self, m: tuple, guards: frozenset[tuple[int, frozenset[str]]]) -> float | None:
+        """The least share of ``m``'s Atk any guard that meets it lets through, or None if none meets it."""
+        ta, odds = m[TRAITS], None
+        for d, tb in guards:
+            if meets(ta, tb):
+                o = self.hit_odds(m, (None, None, d, None, None, tb))
+                if odds is None or o < odds:
+                    odds = o
+        return odds
 
     def block(self, obs: Mapping[str, Any], legal: list[Action]) -> Action:
         att_name, defender = obs["combat"][0], obs["combat"][1]

@@ -60,7 +60,9 @@ class Observation(Mapping[str, Any]):
         elif key == "discard":
             v = len(s.discard)
         elif key == "monsters":
-            v = {m.name: (m.owner, m.str, m.def_, m.atk, m.hp_left, m.traits, m.tapped) for m in s.monsters.values()}
+            v = {m.name: (m.owner, m.str, m.def_, m.atk, m.hp - m.damage if m.hp > m.damage else 0,
+                          m.traits, m.tapped)
+                 for m in s.monsters.values()}     # (``hp_left`` inline: read on every greedy decision)
         else:
             v = None if c is None else (c.attacker.name, c.defender, c.stage,
                                         c.blocker.name if c.blocker is not None else None)

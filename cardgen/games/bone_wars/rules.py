@@ -81,9 +81,6 @@ class Part:
     traits: frozenset[builtins.str]       # (``str`` here is the Strength field)
     copies: int
 
-    def stat(self, key: builtins.str) -> int:
-        return {"str": self.str, "def": self.def_, "atk": self.atk, "hp": self.hp}.get(key, 0)
-
 
 def parts_of(game: Game) -> dict[str, Part]:
     """The center pile's Part cards by id."""
@@ -103,8 +100,8 @@ class Monster:
     BW-CREATE-5: its stats are the sums of its parts', its Traits their union — kept up to
     date by :meth:`set_parts` (every change of parts goes through it)."""
 
-    __slots__ = ("name", "owner", "parts", "born", "where", "damage", "replaced", "attacked", "tapped", "gone",
-                 "str", "def_", "atk", "hp", "traits")
+    __slots__ = ("name", "owner", "parts", "born", "where", "damage", "replaced", "attacked", "tapped",
+                 "gone", "str", "def_", "atk", "hp", "traits", "types")
 
     def __init__(self, name: str, owner: str, parts: list[Part], born: int, where: Any = None):
         self.name, self.owner, self.born, self.where = name, owner, born, where
@@ -117,20 +114,24 @@ class Monster:
 
     def set_parts(self, parts: list[Part]) -> None:
         self.parts = parts
-        self.str = sum(p.str for p in parts)
-        self.def_ = sum(p.def_ for p in parts)
-        self.atk = sum(p.atk for p in parts)
-        self.hp = sum(p.hp for p in parts)
-        self.traits: frozenset[str] = frozenset().union(*(p.traits for p in parts))
+        s = d = a = h = 0
+        for p in parts:
+            s, d, a, h = s + p.str, d + p.def_, a + p.atk, h + p.hp
+        self.str, self.def_, self.atk, self.hp = s, d, a, h
+        self.traits: frozenset[str] = parts[0].traits if len(parts) == 1 else frozenset().union(
+            *(p.traits for p in parts))
+        self.types: dict[str, str] = {p.part: p.id for p in parts}     # type → card (a new dict each time)
 
     def add(self, part: Part) -> None:
         self.set_parts([*self.parts, part])
 
     def copy(self) -> Monster:
         m = Monster.__new__(Monster)
-        for k in Monster.__slots__:
-            setattr(m, k, getattr(self, k))
-        m.parts = list(self.parts)
+        m.name, m.owner, m.born, m.where = self.name, self.owner, self.born, self.where
+        m.parts, m.damage, m.replaced = list(self.parts), self.damage, self.replaced
+        m.attacked, m.tapped, m.gone = self.attacked, self.tapped, self.gone
+        m.str, m.def_, m.atk, m.hp = self.str, self.def_, self.atk, self.hp
+        m.traits, m.types = self.traits, self.types        # (never changed in place: shared)
         return m
 
     def stat(self, key: str) -> int:
@@ -142,9 +143,6 @@ class Monster:
     @property
     def hp_left(self) -> int:
         return max(0, self.hp - self.damage)
-
-    def part_types(self) -> set[str]:
-        return {p.part for p in self.parts}
 
 
 def can_meet(a: Monster, b: Monster) -> bool:
@@ -203,7 +201,8 @@ def blocked_combat(rules: Rules, a: Monster, b: Monster, ra: int, rb: int) -> Bl
     return Blocked(pen, at, bt, a.atk if at > bt else rules.tie(a.atk), at == bt)
 
 
-def turn_order(rules: Rules, players: list[str], rounds: list[dict[str, int]]) -> tuple[str | None, list[str]]:
+def turn_order(rules: Rules, players: list[str],
+               rounds: list[dict[str, int]]) -> tuple[str | None, list[str]]:
     """BW-SETUP-3 over complete rounds: (the first player or None, the players still to re-roll)."""
     contenders = list(players)
     for rnd in rounds:

@@ -12,10 +12,11 @@ stated consequences (stats, damage, HP left, destroyed, eliminated, HP at a turn
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
-from cardgen.games.bone_wars.actions import _act, _die, _draw_actions, _two_dice, edit_actions
+from cardgen.games.bone_wars.actions import _act, _attacks, _die, _draw_actions, _two_dice, edit_actions
 from cardgen.games.bone_wars.observe import Observation
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, can_attack, turn_order
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Table
@@ -126,11 +127,10 @@ class BoneWarsState(Table, GameState):
         if c is not None:
             d = c.defender
             if c.stage == "block":
-                return [*(_act("block", ("player", d), ("monster", b.name)) for b in c.able),
-                        _act("block", ("player", d), ("monster", NO_BLOCK))]
+                return list(_blocks(d, tuple([b.name for b in c.able])))
             if c.stage == "choice":
-                return [_act("take_damage", ("player", d)), _act(DEFEND_ROLL, ("player", d))]
-            return [] if c.stage in ("roll", "defroll") else [_act("take_damage", ("player", d))]
+                return list(_answers(d))
+            return [] if c.stage in ("roll", "defroll") else [_answers(d)[0]]
         p = self.current
         if p is None or (self.phase == "draw" and self.drawn < self.need):
             return []
@@ -140,11 +140,11 @@ class BoneWarsState(Table, GameState):
             if cards:
                 out = edit_actions(self, p, cards)
         out_ = self.out
-        opponents = [t for t in self.players if t != p and out_[t] is None]
+        opponents = tuple([t for t in self.players if t != p and out_[t] is None])
         turn = self.turn
         for m in self.monsters.values():
             if m.owner == p and can_attack(m, turn):
-                out += [_act("attack", ("player", p), ("monster", m.name), ("target", t)) for t in opponents]
+                out += _attacks(p, m.name, opponents)
         out.append(_act("end_turn", ("player", p)))
         return out
 
@@ -160,61 +160,65 @@ class BoneWarsState(Table, GameState):
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
-        k, f = action.kind, dict(action.items)
-        p: Any = f.get("player")        # every action of a player names them
-        if k == "turn_order_roll":
-            self.round[p] = f["value"]
-            if all(q in self.round for q in self.contenders):
-                self.order_rounds.append(self.round)
-                self.round = {}
-                first, self.contenders = turn_order(self.rules, self.players, self.order_rounds)
-                if first is not None:
-                    self.first_roll = self.order_rounds[-1][first]
-                    self.set_first(first)
-        elif k == "deal":
-            self.dealt[p].append(f["card"])
-            self.hands[p].add(f["card"])
-            if f["card"] != HIDDEN:             # a replayed log may deal face down
-                self.reveal(f["card"])
-            self.pile -= 1
-            self._deal_done()
-        elif k == "draw":
-            self.begun = True
-            if f["card"] != HIDDEN:             # a replayed log may draw face down
-                self.reveal(f["card"])
-            self.draw(p, f["card"])
-            if self.record:
-                self._log({"kind": "draw", "player": p, "card": f["card"]})
-        elif k in ("create", "add_part", "replace_part"):
-            self._edit(k, p, f)
-        elif k == "attack":
-            self.begun = True
-            self.attack(p, self.on_table(f["monster"]), f["target"], own_turn=p == self.current)
-            if self.record:
-                self._log({"kind": "attack", "player": p, "monster": f["monster"], "target": f["target"]})
-        elif k == "block":
-            self._block(p, f["monster"])
-        elif k == DROP_ATTACK:
-            self.combat = None
-        elif k == DEFEND_ROLL:
-            assert self.combat is not None
-            self.combat.stage = "defroll"
-        elif k == "roll":
-            self._roll(f)
-        elif k == "take_damage":
-            assert self.combat is not None
-            d = self.combat.defender
-            out, _ = self.resolve_unblocked(self.combat, None, True)
-            if self.record:
-                self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0), "hp_left": self.hp[d]})
-                self._log_out(out.eliminated)
-        elif k == "end_turn":
-            if self.record:
-                self._log({"kind": "end_turn", "player": p, "hp": dict(self.hp)})
-            self.end_turn(f.get("to"))      # ``to``: a replayed log hands the turn to another player
-            self._check_stuck()
-        else:
+        play = _PLAY.get(action.kind)
+        if play is None:
             raise ValueError(f"not a Bone Wars action: {action}")
+        f = dict(action.items)
+        play(self, f.get("player"), f)      # every action of a player names them
+
+    def _turn_order_roll(self, p: str, f: Mapping[str, Any]) -> None:
+        self.round[p] = f["value"]
+        if all(q in self.round for q in self.contenders):
+            self.order_rounds.append(self.round)
+            self.round = {}
+            first, self.contenders = turn_order(self.rules, self.players, self.order_rounds)
+            if first is not None:
+                self.first_roll = self.order_rounds[-1][first]
+                self.set_first(first)
+
+    def _deal(self, p: str, f: Mapping[str, Any]) -> None:
+        self.dealt[p].append(f["card"])
+        self.hands[p].add(f["card"])
+        if f["card"] != HIDDEN:             # a replayed log may deal face down
+            self.reveal(f["card"])
+        self.pile -= 1
+        self._deal_done()
+
+    def _draw(self, p: str, f: Mapping[str, Any]) -> None:
+        self.begun = True
+        if f["card"] != HIDDEN:             # a replayed log may draw face down
+            self.reveal(f["card"])
+        self.draw(p, f["card"])
+        if self.record:
+            self._log({"kind": "draw", "player": p, "card": f["card"]})
+
+    def _attack(self, p: str, f: Mapping[str, Any]) -> None:
+        self.begun = True
+        self.attack(p, self.on_table(f["monster"]), f["target"], own_turn=p == self.current)
+        if self.record:
+            self._log({"kind": "attack", "player": p, "monster": f["monster"], "target": f["target"]})
+
+    def _drop_attack(self, p: str, f: Mapping[str, Any]) -> None:
+        self.combat = None
+
+    def _defend_roll(self, p: str, f: Mapping[str, Any]) -> None:
+        assert self.combat is not None
+        self.combat.stage = "defroll"
+
+    def _take_damage(self, p: str, f: Mapping[str, Any]) -> None:
+        assert self.combat is not None
+        d = self.combat.defender
+        out, _ = self.resolve_unblocked(self.combat, None, True)
+        if self.record:
+            self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0),
+                       "hp_left": self.hp[d]})
+            self._log_out(out.eliminated)
+
+    def _end_turn(self, p: str, f: Mapping[str, Any]) -> None:
+        if self.record:
+            self._log({"kind": "end_turn", "player": p, "hp": dict(self.hp)})
+        self.end_turn(f.get("to"))      # ``to``: a replayed log hands the turn to another player
+        self._check_stuck()
 
     def _edit(self, k: str, p: str, f: Mapping[str, Any]) -> None:
         if p == self.current:       # (a replayed log's edit out of turn leaves the turn as it was)
@@ -246,7 +250,8 @@ class BoneWarsState(Table, GameState):
             if self.record:
                 self._log({"kind": "destroyed", "monster": m.name})
 
-    def _block(self, p: str, name: str) -> None:
+    def _block(self, p: str, f: Mapping[str, Any]) -> None:
+        name = f["monster"]
         c = self.combat
         assert c is not None
         if self.record:
@@ -257,32 +262,31 @@ class BoneWarsState(Table, GameState):
             c.blocker = self.on_table(name)
             c.stage = "roll"
 
-    def _roll(self, f: Mapping[str, Any]) -> None:
+    def _roll(self, p: str, f: Mapping[str, Any]) -> None:
         c = self.combat
         assert c is not None
         if "attacker" in f:
             b = c.blocker
             assert b is not None
+            out, res, _, over = self.resolve_blocked(c, f["attacker"], f["blocker"], True)
             if self.record:
                 self._log({"kind": "roll", "attacker": f["attacker"], "blocker": f["blocker"]})
-            out, res, _, over = self.resolve_blocked(c, f["attacker"], f["blocker"], True)
-            if res.block_total <= res.attack_total:
-                if self.record:
-                    self._log({"kind": "damage", "monster": b.name, "amount": res.damage, "hp_left": b.hp_left})
-            if out.destroyed:
-                if self.record:
+                if res.block_total <= res.attack_total:
+                    self._log({"kind": "damage", "monster": b.name, "amount": res.damage,
+                               "hp_left": b.hp_left})
+                if out.destroyed:
                     self._log({"kind": "destroyed", "monster": b.name})
-            if over:
-                if self.record:
-                    self._log({"kind": "damage", "player": b.owner, "amount": over, "hp_left": self.hp[b.owner]})
+                if over:
+                    self._log({"kind": "damage", "player": b.owner, "amount": over,
+                               "hp_left": self.hp[b.owner]})
         else:
             d = c.defender
+            out, saved = self.resolve_unblocked(c, f["defender"], True)
             if self.record:
                 self._log({"kind": "roll", "defender": f["defender"]})
-            out, saved = self.resolve_unblocked(c, f["defender"], True)
-            if not saved:
-                if self.record:
-                    self._log({"kind": "damage", "player": d, "amount": out.player_dmg[d], "hp_left": self.hp[d]})
+                if not saved:
+                    self._log({"kind": "damage", "player": d, "amount": out.player_dmg[d],
+                               "hp_left": self.hp[d]})
         if self.record:
             self._log_out(out.eliminated)
 
@@ -352,3 +356,33 @@ class BoneWarsState(Table, GameState):
         twin.dealt = {p: list(cs) for p, cs in self.dealt.items()}
         twin.round = dict(self.round)
         return twin
+
+
+@cache
+def _blocks(d: str, able: tuple[str, ...]) -> tuple[Action, ...]:
+    """``d``'s blocks with the monsters ``able``, then no block."""
+    return tuple(_act("block", ("player", d), ("monster", b)) for b in (*able, NO_BLOCK))
+
+
+@cache
+def _answers(d: str) -> tuple[Action, Action]:
+    """An unblocked defender's answers: take the damage, or roll."""
+    return _act("take_damage", ("player", d)), _act(DEFEND_ROLL, ("player", d))
+
+
+Play = Callable[[BoneWarsState, Any, Mapping[str, Any]], None]
+
+
+def _editing(k: str) -> Play:
+    return lambda s, p, f: s._edit(k, p, f)
+
+
+#: how each action kind plays on the state
+_PLAY: dict[str, Play] = {
+    "turn_order_roll": BoneWarsState._turn_order_roll, "deal": BoneWarsState._deal,
+    "draw": BoneWarsState._draw,
+    **{k: _editing(k) for k in ("create", "add_part", "replace_part")}, "attack": BoneWarsState._attack,
+    "block": BoneWarsState._block,
+    DROP_ATTACK: BoneWarsState._drop_attack, DEFEND_ROLL: BoneWarsState._defend_roll,
+    "roll": BoneWarsState._roll,
+    "take_damage": BoneWarsState._take_damage, "end_turn": BoneWarsState._end_turn}
