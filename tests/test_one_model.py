@@ -46,6 +46,21 @@ def test_the_checker_is_the_shared_replay(slug: str) -> None:
     assert isinstance(pkg.engine, type) and issubclass(pkg.engine, StateEngine)
 
 
+#: what each game is, in OpenSpiel's terms: the hidden hands and decks, who shares a result
+KIND = {"bone_wars": ("imperfect", "general_sum"), "bones_on_ice": ("perfect", "zero_sum"),
+        "boss_fight": ("imperfect", "zero_sum"), "dino_battles": ("imperfect", "zero_sum"),
+        "loot_battles": ("perfect", "identical")}
+
+
+@pytest.mark.parametrize("slug", sorted(KIND))
+def test_the_contract_says_what_the_game_is(slug: str) -> None:
+    game = playkit.game(slug)
+    info = playkit.package(slug).rules(game).info
+    p = game.params["players"]           # every number from params.yaml
+    assert (info.name, info.min_players, info.max_players) == (slug, p["min"], p["max"])
+    assert (info.information, info.utility) == KIND[slug] and info.chance_mode == "explicit_stochastic"
+
+
 @pytest.mark.parametrize("slug", _games(DEBT))
 def test_no_referee_of_its_own(slug: str) -> None:
     engine = playkit.package(slug).engine

@@ -14,7 +14,6 @@ import pytest
 from cardgen.builder.check import _check_shape, replay_log
 from cardgen.content.playlog import read
 from cardgen.games.bone_wars import Engine
-from cardgen.games.bone_wars.contract import contract
 from cardgen.play.playout import as_jsonl
 from tests import playkit
 from tests.conftest import ROOT
@@ -34,13 +33,6 @@ def _check(path: Path) -> tuple[list[tuple[str, int, str]], dict]:
     _check_shape(Engine, log, GAME)
     problems, final, _trace = replay_log(playkit.game(GAME), Engine, log)
     return sorted((p.rule, p.loc.line if p.loc else 0, p.severity) for p in problems.items), final
-
-
-def test_the_contract_says_what_the_game_is():
-    info = contract(playkit.game(GAME)).info
-    r = playkit.new_state(GAME, 0).rules          # every number from params.yaml
-    assert (info.min_players, info.max_players) == (r.n_min, r.n_max)
-    assert info.information == "imperfect" and info.chance_mode == "explicit_stochastic"
 
 
 @pytest.mark.parametrize("name", sorted(FORMER))

@@ -20,13 +20,6 @@ def _referee(header: dict) -> StateReferee:
     return StateReferee(contract(playkit.game(GAME)), header)
 
 
-def test_the_contract_says_what_the_game_is():
-    rules = contract(playkit.game(GAME))
-    info = rules.info
-    assert info.min_players == info.max_players == rules.r.n_teams == 2     # from params.yaml
-    assert info.information == "perfect" and info.utility == "zero_sum"
-
-
 @pytest.mark.parametrize("name", ["regulation.yaml", "regulation.jsonl", "shootout.yaml"])
 def test_legal_example_logs_replay_with_no_rejection(name):
     log = read(playkit.ROOT / "examples" / "logs" / GAME / name)

@@ -28,13 +28,6 @@ def _rules() -> BossRules:
     return BossRules(playkit.game(GAME))
 
 
-def test_the_contract_says_what_the_game_is():
-    info = _rules().info
-    p = playkit.game(GAME).params["players"]           # every number from params.yaml
-    assert (info.min_players, info.max_players) == (p["min"], p["max"])
-    assert info.information == "imperfect" and info.utility == "zero_sum"
-
-
 @pytest.mark.parametrize("name", ["boss-wins-arena.yaml", "heroes-win-pillars.yaml",
                                   "heroes-win-pillars.jsonl"])
 def test_legal_example_logs_replay_with_no_rejection(name):

@@ -27,13 +27,6 @@ def _rules() -> DinoRules:
     return DinoRules(playkit.game(GAME))
 
 
-def test_the_contract_says_what_the_game_is():
-    info = _rules().info
-    p = playkit.game(GAME).params["players"]           # every number from params.yaml
-    assert (info.min_players, info.max_players) == (p["min"], p["max"])
-    assert info.information == "imperfect" and info.utility == "zero_sum"
-
-
 @pytest.mark.parametrize("name", ["ko-win.yaml", "deck-out.yaml", "no-dinosaurs.jsonl"])
 def test_legal_example_logs_replay_with_no_rejection(name):
     ref, log = playkit.log_referee(_rules(), LOGS / name, PACKAGE.engine, GAME)

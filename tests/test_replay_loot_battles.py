@@ -28,13 +28,6 @@ def _rules() -> LootRules:
     return LootRules(playkit.game(GAME), playkit.package(GAME).new_state)
 
 
-def test_the_contract_says_what_the_game_is():
-    info = _rules().info
-    r = playkit.new_state(GAME, 0).rules      # every number from params.yaml
-    assert (info.min_players, info.max_players) == (r.n_min, r.n_max) and info.min_players < info.max_players
-    assert info.information == "perfect" and info.utility == "identical"
-
-
 @pytest.mark.parametrize("name", ["win-2p.yaml", "loss-3p.yaml", "loss-3p.jsonl"])
 def test_legal_example_logs_replay_with_no_rejection(name):
     log = read(playkit.ROOT / "examples" / "logs" / GAME / name)
