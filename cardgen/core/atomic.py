@@ -33,7 +33,7 @@ import shutil
 import signal
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -94,6 +94,13 @@ def write_bytes(path: str | os.PathLike, data: bytes) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def write_scratch(path: Path, parts: Iterable[bytes | memoryview]) -> None:
+    """``parts`` one after another into ``path``, a scratch file its caller renames into place
+    (no fsync: for a cache, whose lost entry only costs time); never joined in memory."""
+    with open(path, "wb") as f:
+        f.writelines(parts)
 
 
 def write_text(path: str | os.PathLike, text: str) -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.content.model import Card, Game
-from cardgen.core import sources
+from cardgen.core import atomic, sources
 from cardgen.core.problems import Loc
 
 CODE_DIR = Path(__file__).resolve().parent.parent
@@ -352,8 +352,7 @@ class Store:
             if path.parent not in self._made:       # each folder made once per run
                 path.parent.mkdir(parents=True, exist_ok=True)
                 self._made.add(path.parent)
-            with open(tmp, "wb") as f:
-                f.writelines([data] if isinstance(data, bytes) else data)
+            atomic.write_scratch(tmp, [data] if isinstance(data, bytes) else data)
             os.replace(tmp, path)
         except OSError:
             try:

@@ -107,15 +107,15 @@ class _Copier:
     flat containers of plain values copied flat, anything else deep-copied (one memo per copy, so
     what two pieces share they still share)."""
 
-    __slots__ = ("shared", "deep")
+    __slots__ = ("common", "deep")
 
-    def __init__(self, shared: dict[int, Any]) -> None:
-        self.shared = shared
+    def __init__(self, common: dict[int, Any]) -> None:
+        self.common = common
         self.deep: dict[int, Any] | None = None
 
     def __call__(self, v: Any) -> Any:
         t = type(v)
-        if t in _PLAIN_TYPES or id(v) in self.shared:
+        if t in _PLAIN_TYPES or id(v) in self.common:
             return v
         if t is Pile:
             return Pile(Counter(v.known), v.unknown)
@@ -128,7 +128,7 @@ class _Copier:
         if isinstance(v, Pile):
             return Pile(Counter(v.known), v.unknown)
         if self.deep is None:
-            self.deep = dict(self.shared)
+            self.deep = dict(self.common)
         return copy.deepcopy(v, self.deep)
 
 
