@@ -162,8 +162,11 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         memo = self.sight_memo.get("moves")
         if memo is None or len(memo) > 50_000:          # bounded: a long run starts it again
             memo = self.sight_memo["moves"] = {}
-        at = (key, tiles, frozenset(self.rubble),
-              tuple((g.origin, g.rot, g.anchor, g.dead is None) for g in self.fighters.values()))
+        # every copy of a game on one map shares the memo, whatever its boss and party: the key
+        # holds each piece's footprint and the boss's Legs (two bosses may stand at one anchor)
+        at = (key, tiles, frozenset(self.rubble), self._legs_factor(),
+              tuple((g.key, g.origin, g.rot, g.anchor, tuple(g.cells), g.dead is None)
+                    for g in self.fighters.values()))
         got = memo.get(at)
         if got is None:
             got = memo[at] = tuple(sorted(self.legal_moves(key, tiles)))
