@@ -13,7 +13,8 @@ from cardgen.games.boss_fight import Engine
 from cardgen.games.boss_fight.legal import player_actions, turn_actions
 from cardgen.games.boss_fight.slips import Slips
 from cardgen.games.boss_fight.table import Table
-from cardgen.play.api import Action
+from cardgen.play.api import CHANCE, Action
+from cardgen.play.dice import pick
 from cardgen.play.playout import as_jsonl, play
 from tests import playkit
 from tests.conftest import ROOT
@@ -170,3 +171,38 @@ def test_a_clone_shares_nothing_the_game_changes():
         for a in whole.history[cut:]:
             state.apply_action(a)
         assert state.log_events() == whole.log_events() and state.result() == whole.result()
+
+
+def _all_placed(setup: dict[str, Any], seed: int) -> Any:
+    """A state of ``setup`` played at random until every piece is on the map."""
+    state = playkit.package("boss_fight").new_state(playkit.game("boss_fight"), setup)
+    rng = random.Random(seed)
+    while any(f.origin is None for f in state.eng.fighters.values()):
+        if state.current_player() == CHANCE:
+            state.apply_action(pick(state.chance_outcomes(), rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_two_bosses_at_one_anchor_reach_their_own_hexes():
+    """Every setup on one map shares the memo of where a Move may end: a boss of another shape at
+    the same anchor and facing gets its own answer, the one its rules give (a memo keyed by the
+    pieces' places alone once offered a boss a move ending on an obstacle)."""
+    game = playkit.game("boss_fight")
+    by_map: dict[str, dict[str, Any]] = {}
+    for s in playkit.package("boss_fight").setups(game, random.Random(0)):
+        by_map.setdefault(str(s.get("map")), {}).setdefault(str(s.get("boss")), s)
+    setups = next(list(b.values()) for b in by_map.values() if len(b) >= 3)[:3]
+    checked = 0
+    for a in setups:
+        for b in setups:
+            if a is b:
+                continue
+            sa, sb = _all_placed(a, 1), _all_placed(b, 1)
+            fa, fb = sa.eng.fighters["boss"], sb.eng.fighters["boss"]
+            fb.origin, fb.rot, fb.anchor = fa.origin, fa.rot, fa.anchor
+            sa.eng.move_ends("boss", 3)
+            assert sb.eng.move_ends("boss", 3) == tuple(sorted(sb.eng.legal_moves("boss", 3))), (a, b)
+            checked += 1
+    assert checked == 6
