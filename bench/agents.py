@@ -26,8 +26,8 @@ from cardgen.content.gamefiles import list_games  # noqa: E402
 from cardgen.content.loader import load_game  # noqa: E402
 from cardgen.core.problems import Problems  # noqa: E402
 from cardgen.play.api import CHANCE, TERMINAL  # noqa: E402
-from cardgen.play.dice import pick  # noqa: E402
 from cardgen.play.mcts import CUTOFF, ROLLOUT_CAP, Budget, for_game, rollout  # noqa: E402
+from cardgen.play.playout import roll  # noqa: E402
 from cardgen.play.search import View  # noqa: E402
 
 
@@ -43,7 +43,7 @@ def moves_per_second(game, pkg, playouts: int, seconds: float) -> dict[str, floa
             state = pkg.new_state(game, setups[moves % len(setups)])
             continue
         if who == CHANCE:
-            state.apply_action(pick(state.chance_outcomes(), rng))
+            state.apply_action(roll(state, rng))
             continue
         legal = state.legal_actions()
         if len(legal) > 1 and who == 0:

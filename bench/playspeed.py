@@ -15,8 +15,7 @@ import time
 from typing import Any
 
 from cardgen.play.api import CHANCE, TERMINAL
-from cardgen.play.dice import pick
-from cardgen.play.playout import play, random_agent
+from cardgen.play.playout import play, random_agent, roll
 
 
 def _setups(game: Any, pkg: Any) -> list[dict[str, Any]]:
@@ -73,7 +72,7 @@ def clone_apply_rate(game: Any, pkg: Any, seconds: float) -> float:
         s = mid.clone()
         who = s.current_player()
         if who == CHANCE:
-            s.apply_action(pick(s.chance_outcomes(), rng))
+            s.apply_action(roll(s, rng))
         elif who != TERMINAL:
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])

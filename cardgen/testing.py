@@ -28,8 +28,7 @@ from cardgen.content.loader import load_game
 from cardgen.content.playlog import read
 from cardgen.core import sources
 from cardgen.core.problems import Problems
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import pick
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
 from cardgen.play.package import GamePackage
 from cardgen.play.playout import as_jsonl, play, random_agent
 
@@ -134,7 +133,9 @@ def assert_api_sound(slug: str, n: int = GAMES) -> None:
                 outs = state.chance_outcomes()
                 assert outs and abs(sum(p for _, p in outs) - 1) < 1e-9, f"seed {seed} step {steps}: {outs}"
                 assert state.legal_actions() == []
-                action = pick(outs, rng)
+                r = rng.random()
+                action = walk(outs, r)
+                assert state.sample_chance(r) == action, f"seed {seed} step {steps}: sample_chance({r}) is not the walk's {action}"
             else:
                 assert 0 <= who < len(state.players) and who != TERMINAL
                 legal = state.legal_actions()

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 from cardgen.core.record import record
 
 CHANCE = -1          #: current_player() at a chance node (a die, a draw, a shuffle)
 TERMINAL = -4        #: current_player() once the game is over
+
+T = TypeVar("T")
 
 
 def _freeze(value: Any) -> Any:
@@ -92,6 +94,17 @@ class Action:
         return self.kind + "(" + ", ".join(f"{k}={v!r}" for k, v in self.items) + ")"
 
 
+def walk(outcomes: Sequence[tuple[T, float]], r: float) -> T:
+    """The outcome ``r`` (uniform in [0, 1)) falls on: the probabilities summed in order, the
+    first whose running total passes ``r`` (the last, should rounding leave ``r`` beyond them)."""
+    acc = 0.0
+    for outcome, p in outcomes:
+        acc += p
+        if r < acc:
+            return outcome
+    return outcomes[-1][0]
+
+
 class GameState(ABC):
     """One position of a game. Subclasses implement the abstract methods.
 
@@ -115,6 +128,15 @@ class GameState(ABC):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a chance node: each outcome with its probability (they sum to 1)."""
         return []
+
+    def sample_chance(self, r: float) -> Action | None:
+        """At a chance node: the outcome a uniform ``r`` in [0, 1) falls on, the outcomes laid end
+        to end in :meth:`chance_outcomes`' order (:func:`walk`); None when there is none. Play
+        and search sample chance through it. A game overrides it where listing every outcome
+        costs (a draw from a big deck, a pair of dice) and must fall on exactly the outcome the
+        walk would — the same seed plays the same game (``cardgen.testing`` checks it)."""
+        outcomes = self.chance_outcomes()
+        return walk(outcomes, r) if outcomes else None
 
     @abstractmethod
     def apply_action(self, action: Action) -> None:

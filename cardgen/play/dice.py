@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TypeVar
 
-from cardgen.play.api import Action
+from cardgen.play.api import Action, walk
 
 T = TypeVar("T")
 
@@ -32,14 +32,8 @@ def draw_outcomes(kind: str, deck: Counter, field: str = "card", **fields: objec
 
 
 def pick(outcomes: Sequence[tuple[T, float]], rng: random.Random) -> T:
-    """Sample one outcome (deterministic for a seeded ``rng``)."""
-    r = rng.random()
-    acc = 0.0
-    for outcome, p in outcomes:
-        acc += p
-        if r < acc:
-            return outcome
-    return outcomes[-1][0]
+    """Sample one outcome (deterministic for a seeded ``rng``): one ``rng.random()``, walked."""
+    return walk(outcomes, rng.random())
 
 
 def exact(p: float) -> Fraction:

@@ -24,7 +24,6 @@ from typing import Any
 
 from cardgen.core.record import record
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import pick
 from cardgen.play.package import GamePackage
 from cardgen.play.search import Agent, Evaluate, SearchAgent, View
 
@@ -109,7 +108,10 @@ def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP,
         if who == TERMINAL:
             return list(state.returns())
         if who == CHANCE:
-            state.apply_action(pick(state.chance_outcomes(), rng))
+            outcome = state.sample_chance(rng.random())
+            if outcome is None:         # an engine with no outcome here: the playout counts as a draw
+                break
+            state.apply_action(outcome)
         else:
             legal = state.legal_actions()
             if not legal:           # an engine that lists nothing here: the playout counts as a draw
@@ -191,7 +193,9 @@ class MCTS(SearchAgent):
             if who == TERMINAL:
                 break
             if who == CHANCE:
-                a = pick(state.chance_outcomes(), rng)
+                a = state.sample_chance(rng.random())
+                if a is None:
+                    break
                 child = node.children.get(a)
                 state.apply_action(a)
                 if child is None:

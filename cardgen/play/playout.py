@@ -9,7 +9,6 @@ from typing import Any
 
 from cardgen.core.record import record
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import pick
 from cardgen.play.package import Player
 from cardgen.play.search import Determinize, SearchAgent, View, own_stream
 
@@ -17,6 +16,20 @@ from cardgen.play.search import Determinize, SearchAgent, View, own_stream
 def random_agent(observation: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
     """Uniform over the legal actions."""
     return legal[rng.randrange(len(legal))]
+
+
+class NoLegalAction(Exception):
+    """A player is to act but the state lists no legal action (an engine bug)."""
+
+
+def roll(state: GameState, rng: random.Random, steps: int | None = None) -> Action:
+    """The outcome of the chance node ``state`` stands at, for ``rng``'s next draw (one
+    ``rng.random()``: the same draw :func:`~.dice.pick` makes)."""
+    outcome = state.sample_chance(rng.random())
+    if outcome is None:
+        after = "" if steps is None else f" after {steps} steps"
+        raise NoLegalAction(f"a chance node with no outcomes{after}")
+    return outcome
 
 
 def play_at_random(state: GameState, rng: random.Random, max_steps: int,
@@ -32,7 +45,7 @@ def play_at_random(state: GameState, rng: random.Random, max_steps: int,
         if who == TERMINAL:
             break
         if who == CHANCE:
-            state.apply_action(pick(state.chance_outcomes(), rng))
+            state.apply_action(roll(state, rng))
             continue
         legal = state.legal_actions()
         if len(legal) > 1:
@@ -48,10 +61,6 @@ class Played:
     state: GameState
     steps: int
     finished: bool          #: reached a terminal state within the cap
-
-
-class NoLegalAction(Exception):
-    """A player is to act but the state lists no legal action (an engine bug)."""
 
 
 def decide(agent: Player, state: GameState, who: int, legal: list[Action], rng: random.Random,
@@ -80,10 +89,7 @@ def play(state: GameState, agents: list[Player] | Player, rng: random.Random, ma
         if who == TERMINAL:
             return Played(state, steps, True)
         if who == CHANCE:
-            outcomes = state.chance_outcomes()
-            if not outcomes:
-                raise NoLegalAction(f"a chance node with no outcomes after {steps} steps")
-            state.apply_action(pick(outcomes, rng))
+            state.apply_action(roll(state, rng, steps))
         else:
             legal = state.legal_actions()
             if not legal:
