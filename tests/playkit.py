@@ -37,7 +37,7 @@ testing.use(ROOT)
 __all__ = ["testing", "GAMES", "as_jsonl", "play", "random_agent", "MAX_STEPS", "assert_api_sound",
            "assert_mutation_caught", "assert_random_games_replay", "assert_random_games_replay_clean", "game",
            "legal_action_keys", "log_referee", "events_of", "mutated_games", "new_state", "package",
-           "random_game", "replay_text"]
+           "random_game", "referee_before", "replay_text"]
 
 
 Mutation = Callable[[list[dict], random.Random], "int | None"]
@@ -64,6 +64,17 @@ def log_referee(rules: GameRules, path: Any, engine: Any, slug: str) -> tuple[St
     if bind is not None:
         bind(SimpleNamespace(header_locs=log.header_locs, events=log.events))     # the log's places
     return StateReferee(rules, log.header), log
+
+
+def referee_before(rules: GameRules, slug: str, seed: int, kind: str) -> tuple[StateReferee, list[dict], int]:
+    """The shared referee over ``rules``, stood just before the first ``kind`` event of ``seed``'s
+    random game: (the referee, the game's events, that event's index)."""
+    state = random_game(slug, seed)
+    events = state.log_events()
+    at = next(i for i, e in enumerate(events) if e["kind"] == kind)
+    ref = StateReferee(rules, state.log_header())
+    ref.replay(events[:at])
+    return ref, events, at
 
 
 def events_of(log: Any) -> list[dict]:

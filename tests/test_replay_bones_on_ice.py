@@ -57,11 +57,7 @@ def test_one_mutated_event_is_rejected_there_with_its_rule(mutate, rules):
 
 def test_an_action_the_state_does_not_allow_is_named_with_its_rule():
     """why_not over the state: a Goalie's Tactical Move (BOI-SETUP-2), named at its field."""
-    state = playkit.random_game(GAME, 1)
-    events = state.log_events()
-    i = next(k for k, e in enumerate(events) if e["kind"] == "tactical_move")
-    ref = _referee(state.log_header())
-    ref.replay(events[:i])
+    ref, events, i = playkit.referee_before(contract(playkit.game(GAME)), GAME, 1, "tactical_move")
     team = events[i]["skater"].split("_")[0]
     goalie = next(p.id for p in ref.state.s.pieces if p.id.startswith(team + "_") and p.role == "goalie")
     found = ref.event(i, {**events[i], "skater": goalie})

@@ -91,13 +91,8 @@ def test_one_mutated_event_is_rejected_there_with_its_rule(mutate, rules):
 
 def test_why_not_leaves_the_state_as_it_was():
     """``why_not`` plays the action on a clone: it names the rule and changes nothing."""
-    state = playkit.random_game(GAME, 1)
-    events = state.log_events()
     rules = _rules()
-    ref = StateReferee(rules, state.log_header())
-    at = next(i for i, e in enumerate(events) if e["kind"] == "discard")
-    for k, ev in enumerate(events[:at]):
-        ref.event(k, ev)
+    ref, events, at = playkit.referee_before(rules, GAME, 1, "discard")
     before = copy.deepcopy(ref.state.result())
     f = ref.state.eng.fighters[events[at]["character"]]
     absent = next(cid for cid in sorted(f.total) if not f.hand.known[cid])

@@ -62,15 +62,10 @@ def test_one_mutated_event_is_rejected_there_with_its_rule(mutate, rules):
 
 def test_why_not_leaves_the_state_as_it_was():
     """``why_not`` plays the action on a clone: it names the rule and changes nothing."""
-    state = playkit.random_game(GAME, 1)
-    events = state.log_events()
     rules = _rules()
-    ref = StateReferee(rules, state.log_header())
-    at = next(i for i, e in enumerate(events) if e["kind"] == "first_move")
-    for k, ev in enumerate(events[:at]):
-        ref.event(k, ev)
+    ref, events, at = playkit.referee_before(rules, GAME, 1, "first_move")
     before = ref.state.result()
-    other = next(p for p in state.players if p != events[at]["player"])
+    other = next(p for p in ref.state.players if p != events[at]["player"])
     bad = Action.make("first_move", player=other)
     assert [f.rule for f in rules.why_not(ref.state, bad)] == ["BDB-CMB-1"]
     assert ref.state.result() == before and not ref.state.history[at:]
