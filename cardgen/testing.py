@@ -135,7 +135,8 @@ def assert_api_sound(slug: str, n: int = GAMES) -> None:
                 assert state.legal_actions() == []
                 r = rng.random()
                 action = walk(outs, r)
-                assert state.sample_chance(r) == action, f"seed {seed} step {steps}: sample_chance({r}) is not the walk's {action}"
+                assert state.sample_chance(r) == action, \
+                    f"seed {seed} step {steps}: sample_chance({r}) is not the walk's {action}"
             else:
                 assert 0 <= who < len(state.players) and who != TERMINAL
                 legal = state.legal_actions()

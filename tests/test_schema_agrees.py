@@ -20,9 +20,11 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from cardgen.content import constraints
+from cardgen.content.cardfile import load_card_file
 from cardgen.content.collection_files import pool
 from cardgen.content.gamefiles import card_files, list_games
-from cardgen.content.loader import COMMON_FIELDS, load_card_file, load_game
+from cardgen.content.gamespec import COMMON_FIELDS
+from cardgen.content.loader import load_game
 from cardgen.core.options import Opt
 from cardgen.core.problems import Problems
 from cardgen.reference import editorschema

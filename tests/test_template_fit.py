@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.content.loader import COMMON_FIELDS, load_game
+from cardgen.content.gamespec import COMMON_FIELDS
+from cardgen.content.loader import load_game
 from cardgen.core.options import Opt
 from cardgen.core.problems import Problems
 from cardgen.layout.card import CardLayout

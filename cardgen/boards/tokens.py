@@ -15,7 +15,7 @@ from pathlib import Path
 from cardgen.boards import common
 from cardgen.boards.symbols import SYMBOLS, icon_symbol, symbol_items
 from cardgen.boards.tiling import MARGIN, printable_area
-from cardgen.content.loader import DEFAULT_LIMITS
+from cardgen.content.gamespec import DEFAULT_LIMITS
 from cardgen.core.fonts import METRICS
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc, Problems, did_you_mean

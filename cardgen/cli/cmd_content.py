@@ -14,7 +14,8 @@ from cardgen.builder.check import check_output
 from cardgen.cli.common import FORMAT, Ctx, report, titles
 from cardgen.content import deckstats
 from cardgen.content.collection_files import deck_kinds
-from cardgen.content.loader import COMMON_FIELDS, load_game
+from cardgen.content.gamespec import COMMON_FIELDS
+from cardgen.content.loader import load_game
 from cardgen.content.spreadsheets import write_csv
 from cardgen.core import sources
 from cardgen.core.problems import Problems, safe

@@ -4,126 +4,30 @@ and every ``cards/<game>/*.yaml`` (card and component definitions)."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
-from cardgen.content import spreadsheets
-from cardgen.content.entries import ANY_KEY
+from cardgen.content.cardfile import load_card_file, load_sheet_file
 from cardgen.content.fontroles import checked_fonts
 from cardgen.content.gamefiles import card_files, escaping, sheet_files
+from cardgen.content.gamespec import (
+    CARD_SIZE_SPEC,
+    CARD_TYPE_SPEC,
+    COLLECTION_SPEC,
+    COMMON_FIELDS,
+    DEFAULT_LIMITS,
+    GAME_SPEC,
+    ICON_SPEC,
+)
 from cardgen.content.icontext import check_icons
 from cardgen.content.model import Card, CardType, Component, Game, Icon, PrintSettings
 from cardgen.content.sheetfit import fit, make_grid, usable_margin
-from cardgen.content.slips import check_refs, ids_in, once_for_defaults, with_rule
+from cardgen.content.slips import check_refs, ids_in, with_rule
 from cardgen.core import sources
-from cardgen.core.lazymod import lazy
 from cardgen.core.options import Opt, check_mapping, check_value, opt_from_yaml
-from cardgen.core.problems import Loc, Problems, did_you_mean
+from cardgen.core.problems import Problems, did_you_mean
 from cardgen.core.units import PAPER_MM
 from cardgen.core.yamlsrc import YDict, load_mapping, load_yaml, loc_of
-
-difflib = lazy("difflib")                               # "did you mean": only for a misspelt key
-
-DEFAULT_LIMITS = {"copies": 1000, "count": 10000}     # game.yaml ``limits`` may change them
-
-GAME_SPEC: dict[str, Opt] = {
-    "title": Opt("str", required=True, doc="the game's printed title"),
-    "subtitle": Opt("str", default=None, doc="a line under the title"),
-    "designer": Opt("str", default=None, doc="who designed it"),
-    "print": Opt("map", required=True, doc="paper and duplex settings", fields={
-        "paper": Opt("enum", choices=tuple(PAPER_MM), required=True, doc="A4 or Letter"),
-        "bleed": Opt("length", required=True, min=0, doc="bleed around each card"),
-        "duplex": Opt("enum", choices=("long", "short"), required=True, doc="which edge the paper flips on"),
-        "offset": Opt("list", item=Opt("length"), default=[0.0, 0.0],
-                      doc="x, y shift of back pages to correct a printer's duplex drift"),
-        "crop_marks": Opt("bool", default=True, doc="draw crop marks outside the trim"),
-        "draft": Opt("bool", default=False, doc="build as a draft by default: construction problems are "
-                     "warnings, broken cards print as error cards, sheets carry a DRAFT mark"),
-        "safe": Opt("length", default=3.0, min=0, doc="safe margin inside the trim (shown on proofs)"),
-        "gutter": Opt("length", default=0.0, min=0, max=30, doc="space between neighbouring cards' bleeds; "
-                      "with one, crop marks run between the cards too"),
-        "margin": Opt("length", default=4.2, min=0, max=30, doc="the printer's unprintable margin: no card, "
-                      "bleed or mark is printed in it (fewer cards a sheet or a narrower bleed, with a warning)"),
-        "registration": Opt("enum", choices=("none", "silhouette"), default="none",
-                            doc="silhouette: Silhouette Studio type 1 registration marks on front sheets "
-                            "and a cut file (SVG of the trims) per sheet, instead of crop marks"),
-        "card_numbers": Opt("bool", default=True, doc="each card front's number and edition (23/60 · v1.0)"),
-        "ink_saver": Opt("bool", default=False, doc="card backs as a light tint with an outline (saves ink)"),
-        "layout": Opt("enum", choices=("duplex", "fold"), default="duplex", doc="fold: each card's front and "
-                      "back side by side on one side of the paper, to fold and glue (no duplex printing)"),
-        "boards": Opt("enum", choices=("tiled", "poster"), default="tiled", doc="tiled: a board or mat larger "
-                      "than the paper is split over sheets to tape together; poster: each is one page of its "
-                      "own size, true scale, for a copy shop's large-format printer"),
-        "mats": Opt("enum", choices=("full", "compact"), default="full",
-                    doc="compact: a play mat that offers a compact layout (`compact:` in its mats file) "
-                    "prints it, on fewer sheets"),
-    }),
-    "card_sizes": Opt("map", required=True, doc="named card sizes: {name: {width, height}}"),
-    "colors": Opt("map", default={}, doc="palette: name → '#rrggbb'"),
-    "icons": Opt("map", default={}, doc="icons: name → {glyph, color, draw (its pictogram), words (its glossary entry)}"),
-    "fonts": Opt("map", default={}, doc="font roles → bundled font names"),
-    "card_types": Opt("map", required=True, doc="card types: template, back, size, fields"),
-    "printables": Opt("list", item=Opt("str"), required=True, doc="what `cardgen build` writes"),
-    "collections": Opt("map", default={}, doc="deck-like file kinds: {kind: {folder, keys, doc}}"),
-    "tokens": Opt("list", default=[], doc="token sheets: counters to print"),
-    "limits": Opt("map", default={}, doc="upper bounds that keep a typo from exhausting memory in build", fields={
-        "copies": Opt("int", min=1, max=10**6, default=DEFAULT_LIMITS["copies"], doc="most copies of one card design"),
-        "count": Opt("int", min=1, max=10**6, default=DEFAULT_LIMITS["count"],
-                     doc="most pieces of one component or token"),
-    }),
-}
-
-
-CARD_TYPE_SPEC: dict[str, Opt] = {
-    "name": Opt("str", required=True, doc="the type's name as printed"),
-    "template": Opt("str", required=True, doc="front template in templates/<game>/"),
-    "back": Opt("str", default=None, doc="back template in templates/<game>/"),
-    "size": Opt("str", required=True, doc="a name from card_sizes"),
-    "fields": Opt("map", default={}, doc="the type's card fields and their types"),
-    "rule": Opt("str", default=None, doc="the catalogue rule a bad field of this type reports (a field's own "
-                "`rule:` wins; else YAML-TYPE/RANGE/MISSING-KEY)"),
-}
-
-COMMON_FIELDS: dict[str, Opt] = {
-    "id": Opt("str", required=True, doc="stable card id, unique in the game"),
-    "name": Opt("str", required=True, doc="the card's printed name"),
-    "type": Opt("str", required=True, doc="a card type of game.yaml"),
-    "copies": Opt("int", default=1, min=0, max=DEFAULT_LIMITS["copies"],
-                  doc="how many the game holds (default 1; at most game.yaml limits.copies)"),
-    "set": Opt("str", default=None, doc="the card's set"),
-    "art": Opt("str", default=None, doc="its picture: a PNG, JPEG or SVG file under art/<game>/ (placed by "
-               "the template's art element)"),
-}
-
-COMPONENT_SPEC: dict[str, Opt] = {
-    "id": Opt("str", required=True), "name": Opt("str", required=True),
-    "kind": Opt("enum", choices=("token", "die", "board", "marker", "other"), required=True),
-    "count": Opt("int", required=True, min=0, max=DEFAULT_LIMITS["count"]),
-    "color": Opt("color", default=None, doc="its colour, where it matters"),
-    "text": Opt("str", default=None, doc="what it is for"),
-}
-
-
-CARD_SIZE_SPEC: dict[str, Opt] = {
-    "width": Opt("length", required=True, min=1, doc="the trimmed card's width"),
-    "height": Opt("length", required=True, min=1, doc="the trimmed card's height"),
-}
-
-COLLECTION_SPEC: dict[str, Opt] = {
-    "folder": Opt("str", default=None, doc="the folder under cards/<game>/ holding such files"),
-    "keys": Opt("list", item=Opt("str"), default=[], doc="keys such a file may hold besides name, cards, notes"),
-    "doc": Opt("str", default=None, doc="what such a file is"),
-}
-
-
-ICON_SPEC = {"glyph": Opt("str", required=True, doc="the character standing for the icon where it cannot be drawn "
-                          "(plain-text exports; an icon with no drawing)"),
-             "color": Opt("color", default=None),
-             "draw": Opt("str", default=None, doc="the drawn pictogram (sword, shield, skull, …) printed wherever the "
-                         "icon stands: card and rulebook text, an icon element, a badge, an art placeholder"),
-             "words": Opt("str", default=None, doc="what the icon stands for, in the rulebook's Icons glossary "
-                          "(an icon with no words is left out of it)")}
 
 
 def checked_collections(raw: YDict, problems: Problems) -> dict[str, dict]:
@@ -294,157 +198,3 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
                 colors=colors, icons=icons, print=settings, printables=list(v.get("printables") or []),
                 fonts=fonts, game_file=game_file, unread_cards=unread,
                 unread_files=unread_files, failed_ids=failed, unread_components=unread_comps)
-
-
-def bad_component_keys(raw: YDict) -> frozenset[str]:
-    """The keys of a component that failed its checks whose value is not known."""
-    bad = {str(k) for k in raw if k not in COMPONENT_SPEC}
-    bad |= {k for k, o in COMPONENT_SPEC.items() if (o.required and k not in raw) or
-            (k in raw and not check_value(raw[k], o, Loc(""), Problems(), k)[0])}
-    return frozenset(bad | ({"count"} if bad else set()))
-
-
-def bad_keys(raw: dict, card_types: dict[str, CardType], colors: dict) -> frozenset[str]:
-    """The keys of a card that failed its checks whose value is not known: misspelt (and the key
-    it was meant to be), missing, or of the wrong value; ``*`` when its card type is unknown."""
-    type_key = raw.get("type")
-    ctype = card_types.get(type_key) if isinstance(type_key, str) else None
-    if ctype is None:
-        return frozenset({ANY_KEY})
-    spec = {**COMMON_FIELDS, **ctype.fields}
-    bad = set()
-    for k, v in raw.items():
-        if k not in spec:
-            bad |= {str(k), *difflib.get_close_matches(str(k), list(spec), n=1, cutoff=0.6)}
-        elif not check_value(v, spec[k], Loc(""), Problems(), str(k), colors)[0]:
-            bad.add(str(k))
-    bad |= {k for k, o in spec.items() if o.required and k not in raw}
-    return frozenset(bad)
-
-
-def _bounded(spec: dict[str, Opt], key: str, limits: dict | None) -> dict[str, Opt]:
-    """``spec`` with ``key``'s maximum from the game's ``limits`` (game.yaml)."""
-    out = dict(spec)
-    if limits and limits.get(key) is not None:
-        out[key] = dataclasses.replace(spec[key], max=limits[key])
-    return out
-
-
-def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
-                   components: list[Component], problems: Problems, failed: set[str] | None = None,
-                   unread: list[dict] | None = None, unread_components: list[dict] | None = None,
-                   limits: dict | None = None, broken_types: set | None = None) -> bool:
-    """The file's cards and components; a card that fails its checks (reported) adds its id to
-    ``failed`` and its raw keys, defaults merged, to ``unread``. False when the file is unreadable."""
-    doc = load_yaml(path, problems)
-    if doc is None:
-        return False
-    check_mapping(doc, {"defaults": Opt("map", default={}, doc="keys every card of the file gets"),
-                        "cards": Opt("list", default=[]), "components": Opt("list", default=[])},
-                  problems, path.name)
-    if not isinstance(doc, dict):
-        return False
-    defaults, card_list = doc.get("defaults") or {}, doc.get("cards") or []
-    if not isinstance(defaults, dict) or not isinstance(card_list, list):
-        return False        # reported above: the file's cards cannot be read
-    mark = len(problems.items)
-    specs: dict[str, dict[str, Opt]] = {}
-    for i, cd in enumerate(card_list):
-        card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i), limits, broken_types,
-                          specs)
-        if card is not None:
-            cards.append(card)
-        elif isinstance(cd, dict):
-            if failed is not None and isinstance(cd.get("id"), str):
-                failed.add(cd["id"])
-            if unread is not None:
-                raw = YDict({**defaults, **cd})
-                raw.loc = getattr(cd, "loc", doc["cards"].at(i))
-                raw.bad = bad_keys(raw, card_types, colors)      # type: ignore[attr-defined]
-                unread.append(raw)
-    once_for_defaults(problems, mark, defaults, len(card_list))
-    comps = doc.get("components") or []
-    for i, cd in enumerate(comps if isinstance(comps, list) else []):
-        rr = check_mapping(cd, _bounded(COMPONENT_SPEC, "count", limits), problems, f"component {i + 1}", colors,
-                           at=loc_of(comps, i))
-        if rr.ok:
-            vv = rr.values
-            components.append(Component(vv["id"], vv["name"], vv["kind"], vv["count"], vv,
-                                        getattr(cd, "loc", doc["components"].at(i))))
-        elif isinstance(cd, YDict) and unread_components is not None:     # known but invalid: counts wait
-            cd.bad = bad_component_keys(cd)         # type: ignore[attr-defined]
-            unread_components.append(cd)
-    return True
-
-
-def load_sheet_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
-                    problems: Problems, failed: set[str] | None = None, unread: list[dict] | None = None) -> None:
-    """A spreadsheet's cards (CSV or XLSX, see :mod:`.sheets`), checked as YAML cards are."""
-    for row in spreadsheets.read(path, card_types, COMMON_FIELDS, problems):
-        card = parse_card(row, {}, card_types, colors, problems, row.loc)
-        if card is not None:
-            cards.append(card)
-        else:
-            if failed is not None and isinstance(row.get("id"), str):
-                failed.add(row["id"])
-            if unread is not None:
-                unread.append(row)
-
-
-def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors: dict,
-               problems: Problems, loc: Loc, limits: dict | None = None,
-               broken_types: set | None = None, specs: dict[str, dict[str, Opt]] | None = None) -> Card | None:
-    """Defaults → the card's own keys → type check against its card type's fields. ``specs``: the
-    fields' specs per card type, kept by a caller that parses many cards of the same types and limits."""
-    if not isinstance(cd, dict):
-        problems.error("YAML-TYPE", "a card must be a mapping of fields", loc)
-        return None
-    merged = YDict()
-    merged.loc = getattr(cd, "loc", loc)
-    kl, vl = merged.key_locs, merged.val_locs
-    for src in (defaults, cd):
-        merged.update(src)
-        if isinstance(src, YDict):          # positions as src.key_at(k) and src.at(k) give them
-            skl, svl, sloc = src.key_locs, src.val_locs, src.loc
-            for k in src:
-                kl[k] = kloc = skl.get(k) or sloc
-                vl[k] = svl.get(k) or kloc
-    label = f"card '{merged.get('id', '?')}'"
-    ctype_key = merged.get("type")
-    ctype = card_types.get(ctype_key) if isinstance(ctype_key, str) else None
-    if ctype is None and broken_types and ctype_key in broken_types:
-        return None         # its card type failed to load (reported at the type)
-    if ctype is None:
-        if "type" not in merged:
-            problems.error("YAML-MISSING-KEY", f"{label} lacks required key 'type'", merged.loc)
-        else:
-            problems.error("CARD-UNKNOWN-TYPE", f"{label} has unknown type {ctype_key!r}", merged.at("type"),
-                           hint=did_you_mean(str(ctype_key), card_types))
-        return None
-    spec = specs.get(ctype.key) if specs is not None else None
-    if spec is None:
-        spec = _bounded(COMMON_FIELDS, "copies", limits)
-        spec.update(ctype.fields)
-        if specs is not None:
-            specs[ctype.key] = spec
-    r = check_mapping(merged, spec, problems, label, colors)
-    if not r.ok:
-        return None
-    v = r.values
-    mloc = merged.loc
-    flocs = {k: vl.get(k) or kl.get(k) or mloc for k in merged}      # merged.at(k)
-    return Card(id=v["id"], name=v["name"], type=ctype.key, copies=v["copies"], fields=v, loc=merged.loc,
-                field_locs=flocs, own=_own_keys(cd))
-
-
-_OWN: dict[tuple, frozenset] = {}      # a card's own keys: one frozenset per key list (immutable, shared)
-
-
-def _own_keys(cd: dict) -> frozenset:
-    """``frozenset(cd)``, one for all cards writing the same keys in the same order (~0.5 KiB a card)."""
-    keys = tuple(cd)
-    if (own := _OWN.get(keys)) is None:
-        if len(_OWN) > 10_000:
-            _OWN.clear()
-        own = _OWN[keys] = frozenset(keys)
-    return own

@@ -129,6 +129,23 @@ def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP,
     return [1.0 / n] * n
 
 
+def _chance(node: Node, state: GameState, rng: random.Random, path: list[tuple[Node, int]]) -> Node | None:
+    """Down a chance node: the outcome sampled, applied and followed — None where the descent
+    stops (a new outcome, added to the tree, or none at all)."""
+    a = state.sample_chance(rng.random())
+    if a is None:
+        return None
+    child = node.children.get(a)
+    state.apply_action(a)
+    if child is None:
+        node.children[a] = child = Node()
+        path.append((child, CHANCE))
+        return None
+    path.append((child, CHANCE))
+    return child
+
+
+
 class MCTS(SearchAgent):
     """UCT / SO-ISMCTS with random playouts (see the module's text). With ``evaluate`` (the
     game's hook: a position → each player's expected return in [0, 1]) a playout stops after
@@ -193,17 +210,10 @@ class MCTS(SearchAgent):
             if who == TERMINAL:
                 break
             if who == CHANCE:
-                a = state.sample_chance(rng.random())
-                if a is None:
+                nxt = _chance(node, state, rng, path)
+                if nxt is None:
                     break
-                child = node.children.get(a)
-                state.apply_action(a)
-                if child is None:
-                    node.children[a] = child = Node()
-                    path.append((child, CHANCE))
-                    break
-                path.append((child, CHANCE))
-                node = child
+                node = nxt
                 continue
             legal = state.legal_actions()
             if not legal:

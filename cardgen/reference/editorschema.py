@@ -1,7 +1,7 @@
 """JSON Schemas for editors (``cardgen schema GAME --out DIR``), generated from the typed options
 the validator itself checks with, so they cannot drift from it:
 
-- ``game.schema.json``       rules/<game>/game.yaml (:data:`cardgen.content.loader.GAME_SPEC`)
+- ``game.schema.json``       rules/<game>/game.yaml (:data:`cardgen.content.gamespec.GAME_SPEC`)
 - ``cards.schema.json``      cards/<game>/*.yaml: the common fields and every card type's
                              fields as game.yaml declares them (enums from params resolved)
 - ``template.schema.json``   templates/<game>/*.yaml: every element kind's ``SPEC``; any value
@@ -28,7 +28,7 @@ from cardgen.boards.maps import MAP_SPEC
 from cardgen.boards.matfile import MAT_SPEC
 from cardgen.boards.tokens import SHEET_SPEC
 from cardgen.content.collection_files import deck_kinds
-from cardgen.content.loader import CARD_TYPE_SPEC, COLLECTION_SPEC, COMMON_FIELDS, COMPONENT_SPEC, GAME_SPEC
+from cardgen.content.gamespec import CARD_TYPE_SPEC, COLLECTION_SPEC, COMMON_FIELDS, COMPONENT_SPEC, GAME_SPEC
 from cardgen.content.model import Game
 from cardgen.core.atomic import write_bytes
 from cardgen.core.options import Opt

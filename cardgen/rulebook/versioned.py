@@ -19,7 +19,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from cardgen.content.loader import parse_card
+from cardgen.content.cardfile import parse_card
 from cardgen.content.model import Card, Game
 from cardgen.core.options import Opt, check_mapping
 from cardgen.core.problems import Problems, did_you_mean
