@@ -3,6 +3,7 @@ search build none of them again): dice, draws, creates and edits."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import cache
 from typing import Any
 
@@ -16,11 +17,28 @@ def _die(kind: str, sides: int, field: str, player: str | None = None) -> tuple[
 
 
 @cache
-def _two_dice(sides: int) -> list[tuple[Action, float]]:
-    """The blocked attack's two dice (one list shared by every state: read, never changed)."""
+def _two_dice(sides: int) -> tuple[tuple[Action, float], ...]:
+    """The blocked attack's two dice (made once, shared by every state)."""
     p = 1.0 / (sides * sides)
-    return [(Action(kind="roll", items=(("attacker", a), ("blocker", b))), p)
-            for a in range(1, sides + 1) for b in range(1, sides + 1)]
+    return tuple((Action(kind="roll", items=(("attacker", a), ("blocker", b))), p)
+                 for a in range(1, sides + 1) for b in range(1, sides + 1))
+
+
+@cache
+def _sums(n: int) -> list[float]:
+    """The running totals :func:`cardgen.play.api.walk` adds up over ``n`` equally likely
+    outcomes, summed as it sums them (floats: ``k / n`` may differ in the last bit)."""
+    p, acc, out = 1.0 / n, 0.0, []
+    for _ in range(n):
+        acc += p
+        out.append(acc)
+    return out
+
+
+def fall(n: int, r: float) -> int:
+    """The outcome (its index) the walk gives ``r`` among ``n`` equally likely ones: the first
+    whose running total passes ``r``, the last should rounding leave ``r`` beyond them all."""
+    return min(bisect_right(_sums(n), r), n - 1)
 
 
 @cache

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from cardgen.games.bone_wars.actions import _act, _attacks, _die, _draw_actions, _two_dice, edit_actions
+from cardgen.games.bone_wars.actions import _act, _attacks, _die, _draw_actions, _two_dice, edit_actions, fall
 from cardgen.games.bone_wars.observe import Observation
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, can_attack, turn_order
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Table
@@ -73,19 +73,43 @@ class BoneWarsState(Table, GameState):
             return CHANCE
         return self.seat[self.current] if self.current is not None else TERMINAL
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if self.current_player() != CHANCE:
-            return []
+    def _chance(self) -> tuple[tuple[tuple[Action, float], ...], str, str | None]:
+        """The chance node here: its equally likely dice, or none and the draw (kind, player)."""
         sides = self.rules.die
         if self.setup == SETUP_ORDER:
             q = next(p for p in self.contenders if p not in self.round)
-            return list(_die("turn_order_roll", sides, "value", q))
+            return _die("turn_order_roll", sides, "value", q), "", None
         if self.setup == SETUP_DEAL:
-            return self._draws("deal", self._next_dealt())
+            return (), "deal", self._next_dealt()
         c = self.combat
         if c is not None:
-            return _two_dice(sides) if c.stage == "roll" else list(_die("roll", sides, "defender"))
-        return self._draws("draw", self.current)
+            return (_two_dice(sides) if c.stage == "roll" else _die("roll", sides, "defender")), "", None
+        return (), "draw", self.current
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.current_player() != CHANCE:
+            return []
+        dice, kind, p = self._chance()
+        return list(dice) if dice else self._draws(kind, p)
+
+    def sample_chance(self, r: float) -> Action | None:
+        """The outcome the walk over :meth:`chance_outcomes` gives ``r``, found without listing
+        them: a die by bisecting the walk's own running totals, a draw by its sums over the
+        unseen cards (the same float additions, no action made)."""
+        if self.current_player() != CHANCE:
+            return None
+        dice, kind, p = self._chance()
+        if dice:
+            return dice[fall(len(dice), r)][0]
+        deck = self.unseen
+        if not deck or min(deck.values()) <= 0:     # none left, or a replayed log revealed too many
+            return GameState.sample_chance(self, r)
+        total, acc, acts = sum(deck.values()), 0.0, _draw_actions(kind, p)
+        for cid, n in deck.items():
+            acc += n / total
+            if r < acc:
+                return acts[cid]
+        return acts[next(reversed(deck))]
 
     def _draws(self, kind: str, p: str | None) -> list[tuple[Action, float]]:
         """A card of the known composition not yet seen (``unseen`` keeps its cards in id order)."""
