@@ -164,7 +164,7 @@ class BoneWarsRules:
         So is an edit by another player while an attack awaits its answer. (With the pile empty no
         draw marks a turn: the event starts the next player's turn.)"""
         cur = s.current
-        if cur is None or p is None or p == cur or s.out.get(p) is not None:
+        if cur is None or p is None or p == cur or p in s.out:
             return False
         if s.combat is not None:
             return True
@@ -210,7 +210,7 @@ class BoneWarsRules:
             out.append(Action.make(DROP_ATTACK, player=c.defender))      # an attack left unanswered
             c = None
         if c is None and kind in TURN_KINDS and s.current is not None and p != s.current and s.begun \
-                and s.out.get(p or "") is None and not (kind in ("attack", *EDIT_KINDS) and self.out_of_turn(s, p)):
+                and (p or "") not in s.out and not (kind in ("attack", *EDIT_KINDS) and self.out_of_turn(s, p)):
             out.append(Action.make("end_turn", player=s.current, to=None if p == s.next_player(s.current) else p))
             self.ended = table(s, f"after turn {s.turn} ({s.current})")
         if c is not None and c.stage == "block" and kind in ("roll", "take_damage"):
@@ -280,19 +280,19 @@ class BoneWarsRules:
             m = self.monster(s, event["monster"], "monster")
             alt = self.resync.unslipped(f"{m.name}'s HP left", m.hp_left)
             if s.alive(m) and alt is not None and alt <= 0:      # the HP left stated was the slip
-                s.destroy(m, True)
+                s.destroy(m)
             elif s.alive(m):
-                s.destroy(m, True)
+                s.destroy(m)
                 return ("BW-ATK-8", f"{m.name} has {m.damage} damage and {m.hp} HP: a monster is destroyed when "
                         "its damage reaches its HP", "monster")
         if kind == "eliminated":
             p = self.player(s, event["player"], "player")
             alt = self.resync.unslipped(f"{p}'s HP", s.hp[p])
-            if s.out.get(p) is None and alt is not None and alt <= 0:     # the HP stated was the slip
-                s.eliminate(p, True)
-            elif s.out.get(p) is None:
+            if p not in s.out and alt is not None and alt <= 0:     # the HP stated was the slip
+                s.eliminate(p)
+            elif p not in s.out:
                 hp = s.hp[p]
-                s.eliminate(p, True)
+                s.eliminate(p)
                 return "BW-END-1", f"{p} has {hp} HP: a player is removed at 0 HP or less", "player"
         if kind == "end_turn" and isinstance(event.get("hp"), Mapping):
             wrong = None

@@ -52,7 +52,7 @@ class Observation(Mapping[str, Any]):
         elif key == "hp":
             v = dict(s.hp)
         elif key == "out":
-            v = [p for p in s.players if s.out.get(p) is not None]
+            v = [p for p in s.players if p in s.out]
         elif key == "hand":
             v = s.hands[me].cards()
         elif key == "hand_sizes":

@@ -164,7 +164,7 @@ class BoneWarsState(Table, GameState):
             if cards:
                 out = edit_actions(self, p, cards)
         out_ = self.out
-        opponents = tuple([t for t in self.players if t != p and out_[t] is None])
+        opponents = tuple([t for t in self.players if t != p and t not in out_])
         turn = self.turn
         for m in self.monsters.values():
             if m.owner == p and can_attack(m, turn):
@@ -218,7 +218,7 @@ class BoneWarsState(Table, GameState):
 
     def _attack(self, p: str, f: Mapping[str, Any]) -> None:
         self.begun = True
-        self.attack(p, self.on_table(f["monster"]), f["target"], own_turn=p == self.current)
+        self.attack(self.on_table(f["monster"]), f["target"], own_turn=p == self.current)
         if self.record:
             self._log({"kind": "attack", "player": p, "monster": f["monster"], "target": f["target"]})
 
@@ -232,7 +232,7 @@ class BoneWarsState(Table, GameState):
     def _take_damage(self, p: str, f: Mapping[str, Any]) -> None:
         assert self.combat is not None
         d = self.combat.defender
-        out, _ = self.resolve_unblocked(self.combat, None, True)
+        out, _ = self.resolve_unblocked(self.combat, None)
         if self.record:
             self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0),
                        "hp_left": self.hp[d]})
@@ -250,9 +250,10 @@ class BoneWarsState(Table, GameState):
             if self.phase == "draw":
                 self.phase = "create"
             self.edits += 1
-        part = self.parts[f["card"]]
-        if self.take(p, part.id) != "known":
+        part, hand = self.parts[f["card"]], self.hands[p]
+        if not hand.known[part.id]:     # from a hidden card, or one the hand cannot hold (as recorded)
             self.reveal(part.id)
+        hand.take(part.id)
         if k == "create":
             m = self.create(p, part, f["monster"])
             if self.record:
@@ -270,7 +271,7 @@ class BoneWarsState(Table, GameState):
         if self.record:
             self._stated(k, p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
         if m.damage >= m.hp:        # BW-ATK-8: its damage now reaches its HP
-            self.destroy(m, True)
+            self.destroy(m)
             if self.record:
                 self._log({"kind": "destroyed", "monster": m.name})
 
@@ -292,7 +293,7 @@ class BoneWarsState(Table, GameState):
         if "attacker" in f:
             b = c.blocker
             assert b is not None
-            out, res, _, over = self.resolve_blocked(c, f["attacker"], f["blocker"], True)
+            out, res, _, over = self.resolve_blocked(c, f["attacker"], f["blocker"])
             if self.record:
                 self._log({"kind": "roll", "attacker": f["attacker"], "blocker": f["blocker"]})
                 if res.block_total <= res.attack_total:
@@ -305,7 +306,7 @@ class BoneWarsState(Table, GameState):
                                "hp_left": self.hp[b.owner]})
         else:
             d = c.defender
-            out, saved = self.resolve_unblocked(c, f["defender"], True)
+            out, saved = self.resolve_unblocked(c, f["defender"])
             if self.record:
                 self._log({"kind": "roll", "defender": f["defender"]})
                 if not saved:
@@ -337,8 +338,8 @@ class BoneWarsState(Table, GameState):
             "winner": self.winner,
             "first_mover": self.rolled_first,       # the turn-order d20's winner (BW-SETUP-3)
             "hp": dict(self.hp),
-            "eliminated": list(self.out_order),
-            "players": {p: {"hp": self.hp[p], "eliminated": self.out.get(p) is not None,
+            "eliminated": list(self.out),
+            "players": {p: {"hp": self.hp[p], "eliminated": p in self.out,
                             "hand": self.hands[p].size, "monsters": [m.name for m in self.owned(p)]}
                         for p in self.players},
             "monsters": {m.name: {"owner": m.owner, "parts": [c.id for c in m.parts], "damage": m.damage,

@@ -68,7 +68,7 @@ def _turn(s: BoneWarsState, a: Action) -> Why | None:
     p, cur = a.get("player"), s.current
     if a.get("to") is not None:
         p = a["to"]
-    if s.out.get(p) is not None:
+    if p in s.out:
         return "BW-TURN-1", f"{p} is out of the game; eliminated players are skipped", "player"
     if p == cur or cur is None:
         return None
@@ -192,7 +192,7 @@ def _attack(s: BoneWarsState, a: Action) -> Iterator[Why]:
                              f"until {p}'s next turn", "monster"
     if target == (m.owner if m is not None else p):
         yield "BW-ATK-2", f"{p} attacks an opponent, not themselves", "target"
-    elif s.out.get(target) is not None:
+    elif target in s.out:
         yield "BW-ATK-2", f"{target} is out of the game; attacks go to an opponent still in the game", "target"
 
 
