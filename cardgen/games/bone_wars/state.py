@@ -18,8 +18,16 @@ from typing import Any
 
 from cardgen.games.bone_wars.actions import _act, _attacks, _die, _draw_actions, _two_dice, edit_actions, fall
 from cardgen.games.bone_wars.observe import Observation
-from cardgen.games.bone_wars.rules import Monster, Part, Rules, can_attack, turn_order
-from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Table
+from cardgen.games.bone_wars.rules import (
+    Monster,
+    Part,
+    Rules,
+    blocked_combat,
+    can_attack,
+    can_block,
+    turn_order,
+)
+from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Combat, Outcome, Table
 from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 
@@ -43,11 +51,6 @@ class BoneWarsState(Table, GameState):
         self.seat = {p: i for i, p in enumerate(self.players)}
 
     # --- setup ---------------------------------------------------------------------------
-    def set_first(self, first: str) -> None:
-        self.rolled_first = first
-        self.setup = SETUP_DEAL
-        self._deal_done()
-
     def _deal_done(self) -> None:
         if self.setup == SETUP_DEAL and all(len(self.dealt[p]) >= self.rules.hand_size for p in self.players):
             self.start_play()
@@ -173,14 +176,13 @@ class BoneWarsState(Table, GameState):
         return out
 
     # --- apply --------------------------------------------------------------------------
-    def _log(self, event: dict[str, Any]) -> None:
-        self.events.append(event)       # (callers check ``record``: no event is built otherwise)
+    def _log(self, kind: str, **fields: Any) -> None:
+        self.events.append({"kind": kind, **fields})     # (callers check ``record``: no event is built otherwise)
 
     def _stated(self, kind: str, p: str, m: Monster, **fields: Any) -> None:
         if self.record:
-            self.events.append({"kind": kind, "player": p, **fields,
-                                "stats": {"str": m.str, "def": m.def_, "atk": m.atk, "hp": m.hp},
-                                "traits": sorted(m.traits)})
+            self._log(kind, player=p, **fields, stats={"str": m.str, "def": m.def_, "atk": m.atk, "hp": m.hp},
+                      traits=sorted(m.traits))
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
@@ -198,7 +200,8 @@ class BoneWarsState(Table, GameState):
             first, self.contenders = turn_order(self.rules, self.players, self.order_rounds)
             if first is not None:
                 self.first_roll = self.order_rounds[-1][first]
-                self.set_first(first)
+                self.rolled_first, self.setup = first, SETUP_DEAL
+                self._deal_done()
 
     def _deal(self, p: str, f: Mapping[str, Any]) -> None:
         self.dealt[p].append(f["card"])
@@ -212,15 +215,23 @@ class BoneWarsState(Table, GameState):
         self.begun = True
         if f["card"] != HIDDEN:             # a replayed log may draw face down
             self.reveal(f["card"])
-        self.draw(p, f["card"])
+        self.pile = max(0, self.pile - 1)
+        self.drawn += 1
+        self.hands[p].add(f["card"])
+        if self.phase == "draw" and self.drawn >= self.need:
+            self.phase = "create"
         if self.record:
-            self._log({"kind": "draw", "player": p, "card": f["card"]})
+            self._log("draw", player=p, card=f["card"])
 
     def _attack(self, p: str, f: Mapping[str, Any]) -> None:
         self.begun = True
-        self.attack(self.on_table(f["monster"]), f["target"], own_turn=p == self.current)
+        m, target = self.on_table(f["monster"]), f["target"]
+        if p == self.current:       # (a replayed log's attack out of turn leaves the turn as it was)
+            self.phase = "destroy"
+        m.attacked, m.tapped = self.turn, True
+        self.combat = Combat(m, target, [b for b in self.owned(target) if can_block(b, m)])
         if self.record:
-            self._log({"kind": "attack", "player": p, "monster": f["monster"], "target": f["target"]})
+            self._log("attack", player=p, monster=f["monster"], target=target)
 
     def _drop_attack(self, p: str, f: Mapping[str, Any]) -> None:
         self.combat = None
@@ -232,16 +243,18 @@ class BoneWarsState(Table, GameState):
     def _take_damage(self, p: str, f: Mapping[str, Any]) -> None:
         assert self.combat is not None
         d = self.combat.defender
-        out, _ = self.resolve_unblocked(self.combat, None)
+        out = self.unblocked(self.combat, None)
         if self.record:
-            self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0),
-                       "hp_left": self.hp[d]})
+            self._log("take_damage", player=d, damage=out.player_dmg.get(d, 0), hp_left=self.hp[d])
             self._log_out(out.eliminated)
 
     def _end_turn(self, p: str, f: Mapping[str, Any]) -> None:
         if self.record:
-            self._log({"kind": "end_turn", "player": p, "hp": dict(self.hp)})
-        self.end_turn(f.get("to"))      # ``to``: a replayed log hands the turn to another player
+            self._log("end_turn", player=p, hp=dict(self.hp))
+        self.turn += 1
+        nxt = f.get("to") or self.next_player(self.current)     # ``to``: a replayed log hands the turn on
+        if nxt is not None:
+            self.begin_turn(nxt)
         self._check_stuck()
 
     def _edit(self, k: str, p: str, f: Mapping[str, Any]) -> None:
@@ -255,32 +268,29 @@ class BoneWarsState(Table, GameState):
             self.reveal(part.id)
         hand.take(part.id)
         if k == "create":
-            m = self.create(p, part, f["monster"])
-            if self.record:
-                self._stated(k, p, m, card=part.id, monster=m.name)
-            return
+            self.graveyard.pop(f["monster"], None)
+            m = self.monsters[f["monster"]] = Monster(f["monster"], p, [part], self.turn)
+            self.created += 1
+            return self._stated(k, p, m, card=part.id, monster=m.name)
         m = self.on_table(f["monster"])
         if k == "add_part":
             m.add(part)
-            if self.record:
-                self._stated(k, p, m, monster=m.name, card=part.id)
-            return
+            return self._stated(k, p, m, monster=m.name, card=part.id)
         old = next((x for x in m.parts if x.id == f.get("replaces")), None) or \
             next((x for x in m.parts if x.part == part.part), None)
         self.replace(p, m, old, part)
-        if self.record:
-            self._stated(k, p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
+        self._stated(k, p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
         if m.damage >= m.hp:        # BW-ATK-8: its damage now reaches its HP
             self.destroy(m)
             if self.record:
-                self._log({"kind": "destroyed", "monster": m.name})
+                self._log("destroyed", monster=m.name)
 
     def _block(self, p: str, f: Mapping[str, Any]) -> None:
         name = f["monster"]
         c = self.combat
         assert c is not None
         if self.record:
-            self._log({"kind": "block", "player": p, "monster": name})
+            self._log("block", player=p, monster=name)
         if name == NO_BLOCK:
             c.stage = "declined" if c.able else "choice"
         else:
@@ -290,34 +300,41 @@ class BoneWarsState(Table, GameState):
     def _roll(self, p: str, f: Mapping[str, Any]) -> None:
         c = self.combat
         assert c is not None
-        if "attacker" in f:
-            b = c.blocker
-            assert b is not None
-            out, res, _, over = self.resolve_blocked(c, f["attacker"], f["blocker"])
-            if self.record:
-                self._log({"kind": "roll", "attacker": f["attacker"], "blocker": f["blocker"]})
-                if res.block_total <= res.attack_total:
-                    self._log({"kind": "damage", "monster": b.name, "amount": res.damage,
-                               "hp_left": b.hp_left})
-                if out.destroyed:
-                    self._log({"kind": "destroyed", "monster": b.name})
-                if over:
-                    self._log({"kind": "damage", "player": b.owner, "amount": over,
-                               "hp_left": self.hp[b.owner]})
-        else:
+        if "attacker" not in f:
             d = c.defender
-            out, saved = self.resolve_unblocked(c, f["defender"])
+            out = self.unblocked(c, f["defender"])
             if self.record:
-                self._log({"kind": "roll", "defender": f["defender"]})
-                if not saved:
-                    self._log({"kind": "damage", "player": d, "amount": out.player_dmg[d],
-                               "hp_left": self.hp[d]})
+                self._log("roll", defender=f["defender"])
+                if d in out.player_dmg:
+                    self._log("damage", player=d, amount=out.player_dmg[d], hp_left=self.hp[d])
+                self._log_out(out.eliminated)
+            return
+        a, b, ra, rb = c.attacker, c.blocker, f["attacker"], f["blocker"]     # BW-ATK-6…9
+        assert b is not None
+        self.combat = None
+        res, before = blocked_combat(self.rules, a, b, ra, rb), b.hp_left
+        out = self.last = Outcome(True, fight=(a, b, ra, rb, res, before))
+        if res.block_total <= res.attack_total:
+            b.damage += res.damage
+            out.monster_dmg[b.name] = res.damage
+            if b.damage >= b.hp and self.alive(b):
+                self.destroy(b)
+                out.destroyed.append(b.name)
+                if a.has("trample") and res.damage > before:
+                    self.hurt(b.owner, res.damage - before, "BW-ATK-9", out)
         if self.record:
+            self._log("roll", attacker=ra, blocker=rb)
+            if b.name in out.monster_dmg:
+                self._log("damage", monster=b.name, amount=res.damage, hp_left=b.hp_left)
+            if out.destroyed:
+                self._log("destroyed", monster=b.name)
+            if b.owner in out.player_dmg:
+                self._log("damage", player=b.owner, amount=out.player_dmg[b.owner], hp_left=self.hp[b.owner])
             self._log_out(out.eliminated)
 
     def _log_out(self, players: list[str]) -> None:
         for q in players:
-            self._log({"kind": "eliminated", "player": q})
+            self._log("eliminated", player=q)
 
     def _check_stuck(self) -> None:
         """Ruling of the state: when no player in the game has a monster or a card and the pile is

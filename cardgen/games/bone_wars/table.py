@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import field
-from typing import Any
 
 from cardgen.core.record import record
-from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, can_block
+from cardgen.games.bone_wars.rules import Monster, Part, Rules
 from cardgen.play.hidden import Hand
 
 SETUP_ORDER, SETUP_DEAL, PLAY = "order", "deal", "play"
@@ -135,9 +134,6 @@ class Table:
                 return q
         return None
 
-    def able_blockers(self, target: str, attacker: Monster) -> list[Monster]:
-        return [b for b in self.owned(target) if can_block(b, attacker)]
-
     # -- cards ---------------------------------------------------------------------------
 
     def reveal(self, cid: str) -> bool:
@@ -148,13 +144,6 @@ class Table:
         else:
             del self.unseen[cid]            # only cards still unseen are listed (draws iterate them)
         return n >= 0
-
-    def draw(self, p: str, cid: str | None) -> None:
-        self.pile = max(0, self.pile - 1)
-        self.drawn += 1
-        self.hands[p].add(cid)
-        if self.phase == "draw" and self.drawn >= self.need:
-            self.phase = "create"
 
     # -- monsters ------------------------------------------------------------------------
 
@@ -174,13 +163,6 @@ class Table:
             if c.id in self.discard:
                 self.discard.remove(c.id)
         self.monsters[m.name] = m
-
-    def create(self, p: str, part: Part, name: str) -> Monster:
-        self.graveyard.pop(name, None)
-        m = Monster(name=name, owner=p, parts=[part], born=self.turn)
-        self.monsters[name] = m
-        self.created += 1
-        return m
 
     def replace(self, p: str, m: Monster, old: Part | None, new: Part) -> None:
         """BW-CREATE-4 (rulings: where the old part goes, whether damage stays)."""
@@ -247,52 +229,15 @@ class Table:
         for m in self.owned(p):         # BW-ATK-5: attackers may block again from their controller's turn
             m.tapped = False
 
-    def end_turn(self, to: str | None = None) -> None:
-        self.turn += 1
-        nxt = to or self.next_player(self.current)
-        if nxt is not None:
-            self.begin_turn(nxt)
-
     # -- combat --------------------------------------------------------------------------
 
-    def attack(self, m: Monster, target: str, own_turn: bool = True) -> None:
-        if own_turn:
-            self.phase = "destroy"
-        m.attacked = self.turn
-        m.tapped = True
-        self.combat = Combat(attacker=m, defender=target, able=self.able_blockers(target, m))
-
-    def resolve_blocked(self, c: Combat, ra: int, rb: int) -> tuple[Outcome, Any, int, int]:
-        """BW-ATK-6…9: (the outcome, the arithmetic, the blocker's HP left before, Trample's overflow)."""
-        a, b = c.attacker, c.blocker
-        assert b is not None
-        self.combat = None
-        out = Outcome(True)
-        self.last = out
-        res = blocked_combat(self.rules, a, b, ra, rb)
-        before = b.hp_left
-        out.fight = (a, b, ra, rb, res, before)
-        if res.block_total > res.attack_total:
-            return out, res, before, 0
-        b.damage += res.damage
-        out.monster_dmg[b.name] = res.damage
-        over = 0
-        if b.damage >= b.hp and self.alive(b):
-            self.destroy(b)
-            out.destroyed.append(b.name)
-            if a.has("trample") and res.damage > before:
-                over = res.damage - before
-                self.hurt(b.owner, over, "BW-ATK-9", out)
-        return out, res, before, over
-
-    def resolve_unblocked(self, c: Combat, roll: int | None) -> tuple[Outcome, bool]:
-        """BW-ATK-10: (the outcome, whether the defender's roll beat the Str)."""
+    def unblocked(self, c: Combat, roll: int | None) -> Outcome:
+        """BW-ATK-10: the defender takes the Atk, unless their roll beats the attacker's Str."""
         a = c.attacker
         self.combat = None
-        out = Outcome(False, blow=(a, roll, c.defender))
-        self.last = out
+        out = self.last = Outcome(False, blow=(a, roll, c.defender))
         if roll is not None and roll > a.str:
             out.player_rule[c.defender] = "BW-ATK-10"
-            return out, True
-        self.hurt(c.defender, a.atk, "BW-ATK-10", out)
-        return out, False
+        else:
+            self.hurt(c.defender, a.atk, "BW-ATK-10", out)
+        return out
