@@ -143,9 +143,9 @@ class Monster:
         return max(0, self.hp - self.damage)
 
 
-def can_meet(a: Monster, b: Monster) -> bool:
-    """BW-ATK-4: if either has Flying (Marine), the other has Flying (Marine) or Reach."""
-    ta, tb = a.traits, b.traits
+def meets(ta: frozenset[str], tb: frozenset[str]) -> bool:
+    """BW-ATK-4 on two monsters' Traits: if either has Flying (Marine), the other has Flying
+    (Marine) or Reach."""
     for t in MEET_TRAITS:
         if t in ta and t not in tb and REACH not in tb:
             return False
@@ -167,7 +167,7 @@ def meet_reason(rules: Rules, a: Monster, b: Monster) -> str:
 
 def can_block(m: Monster, attacker: Monster) -> bool:
     """BW-ATK-4, BW-ATK-5: it meets the attacker and has not attacked (or is Vigilant)."""
-    return can_meet(attacker, m) and (not m.tapped or m.has("vigilant"))
+    return meets(attacker.traits, m.traits) and (not m.tapped or m.has("vigilant"))
 
 
 def can_attack(m: Monster, turn: int) -> bool:

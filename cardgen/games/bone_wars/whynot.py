@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cardgen.games.bone_wars.rules import Monster, can_meet, meet_reason
+from cardgen.games.bone_wars.rules import Monster, meet_reason, meets
 from cardgen.games.bone_wars.state import DEFEND_ROLL, DROP_ATTACK, BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
 from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK
@@ -209,7 +209,7 @@ def _block(s: BoneWarsState, a: Action) -> Iterator[Why]:
     b = s.monsters.get(a["monster"]) or s.graveyard.get(a["monster"])
     if b is None:
         return
-    if not can_meet(c.attacker, b):
+    if not meets(c.attacker.traits, b.traits):
         yield "BW-ATK-4", f"{b.name} cannot block {c.attacker.name}: {meet_reason(s.rules, c.attacker, b)}", "monster"
     if b.tapped and not b.has("vigilant"):
         yield "BW-ATK-5", f"{b.name} attacked (turn {b.attacked}) and cannot block until {b.owner}'s next turn " \
