@@ -11,7 +11,7 @@ keeps them as recorded so one slip is one problem.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
@@ -28,6 +28,8 @@ from cardgen.play.api import Action, GameState
 from cardgen.play.lookup import Names, NotFound
 from cardgen.play.replay import GameInfo
 from cardgen.play.resync import ResyncReferee
+
+T = TypeVar("T")
 
 
 class BoneWarsRules:
@@ -46,40 +48,29 @@ class BoneWarsRules:
         self.turn_was = 0                   # the turn before the event being replayed (for the trace)
         self.ended: list[str] = []          # the table at a turn's end the event's marker closed
         self.ahead: Iterator[Mapping[str, Any]] = iter(())
-        self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max,
-                             chance_mode="explicit_stochastic", information="imperfect", utility="general_sum",
-                             max_game_length=20_000)
+        #: explicit chance, hidden hands, a winner among many: GameInfo's defaults
+        self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max)
 
     # -- the log's names ----------------------------------------------------------------------
 
     def card(self, value: Any, field: str) -> str:
         if isinstance(value, str) and value in self.parts:       # an id, as written by the state
             return value
-        try:
-            return str(self.cards.find(value).id)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{field}' names no card: {value!r}", None, e.hint) from None
+        return str(_named(self.cards, value, field).id)
 
     @staticmethod
     def player(s: BoneWarsState, value: Any, field: str) -> str:
         if isinstance(value, str) and value in s.seat:
             return value
-        try:
-            return Names("player", [(p, p) for p in s.players]).find(value)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{field}' names no player: {value!r}", None,
-                           e.hint if e.hint and "did you mean" in e.hint else f"players: {', '.join(s.players)}") \
-                from None
+        return _named(Names("player", [(p, p) for p in s.players]), value, field, "",
+                      f"players: {', '.join(s.players)}")
 
     @staticmethod
     def monster(s: BoneWarsState, value: Any, field: str) -> Monster:
         if isinstance(value, str) and (value in s.monsters or value in s.graveyard):
             return s.monsters.get(value) or s.graveyard[value]
-        try:
-            return Names("monster", [*s.graveyard.items(), *s.monsters.items()]).find(value)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{field}' names no monster: {value!r} (a monster is named by its "
-                           "'create' event)", None, e.hint) from None
+        return _named(Names("monster", [*s.graveyard.items(), *s.monsters.items()]), value, field,
+                      " (a monster is named by its 'create' event)")
 
     def _card_id(self, value: Any) -> Any:
         c = self.cards.get(value)
@@ -321,6 +312,15 @@ class BoneWarsRules:
                 return ("BW-CREATE-5", f"the log gives {m.name} the Traits {self.rules.trait_list(stated) or 'none'}, "
                         f"but the union of its parts' is {self.rules.trait_list(m.traits) or 'none'}", "traits")
         return None
+
+
+def _named(names: Names[T], value: Any, field: str, more: str = "", hint: str | None = None) -> T:
+    """The thing ``value`` names, or the log's LOG-FIELD error (``hint`` unless the lookup's is a near miss)."""
+    try:
+        return names.find(value)
+    except NotFound as e:
+        near = e.hint if hint is None or (e.hint and "did you mean" in e.hint) else hint
+        raise LogError("LOG-FIELD", f"'{field}' names no {names.what}: {value!r}{more}", None, near) from None
 
 
 def contract(game: Game) -> BoneWarsRules:
