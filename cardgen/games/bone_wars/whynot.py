@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from cardgen.games.bone_wars.rules import Monster, meet_reason, meets
 from cardgen.games.bone_wars.state import DEFEND_ROLL, DROP_ATTACK, BoneWarsState
@@ -17,18 +17,6 @@ EDITS = {"create": ("BW-CREATE-2", "creates a monster", "create"),
          "replace_part": ("BW-CREATE-4", "replaces a part", "replace a part")}
 
 
-def why_not_one(s: BoneWarsState, a: Action) -> Why | None:
-    """The rule an action of one check breaks (turns, draws, the answers to an attack)."""
-    k = a.kind
-    if k == DROP_ATTACK:
-        return _unanswered(s)
-    if k == "end_turn":
-        return _turn(s, a) or _draw_first(s)
-    if k == "draw":
-        return _draw(s, a)
-    return _answer(s, a)
-
-
 def why_not(s: BoneWarsState, a: Action) -> Why | None:
     """The first rule ``a`` breaks at ``s`` (None when the checks here find none)."""
     every = why_not_all(s, a)
@@ -36,17 +24,14 @@ def why_not(s: BoneWarsState, a: Action) -> Why | None:
 
 
 def why_not_all(s: BoneWarsState, a: Action) -> list[Why]:
-    """Every rule ``a`` breaks at ``s``: distinct slips of one event, each one problem."""
+    """Every rule ``a`` breaks at ``s``: distinct slips of one event, each one problem (turns,
+    draws and the answers to an attack are one check each)."""
     if s.current_player() == TERMINAL and s.setup == PLAY and s.over:
         return [("BW-END-2", f"'{a.kind}' after the game ended ({s.winner} won): no event may follow the end")]
-    k = a.kind
-    if k in EDITS:
-        return list(_edit(s, a))
-    if k == "attack":
-        return list(_attack(s, a))
-    if k == "block":
-        return list(_block(s, a))
-    one = why_not_one(s, a)
+    many = _MANY.get(a.kind)
+    if many is not None:
+        return list(many(s, a))
+    one = _ONE.get(a.kind, _answer)(s, a)
     return [one] if one else []
 
 
@@ -244,3 +229,10 @@ def _answer(s: BoneWarsState, a: Action) -> Why | None:
     if a.kind == "roll" and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= die):
         return "BW-ATK-10", f"the defender's d{die} shows {v!r}, but a d{die} shows 1–{die}", "defender"
     return None
+
+
+#: the checks of an action kind that may name several slips, and those that name one
+_MANY: dict[str, Callable[[BoneWarsState, Action], Iterator[Why]]] = {
+    **dict.fromkeys(EDITS, _edit), "attack": _attack, "block": _block}
+_ONE: dict[str, Callable[[BoneWarsState, Action], Why | None]] = {
+    DROP_ATTACK: lambda s, a: _unanswered(s), "end_turn": lambda s, a: _turn(s, a) or _draw_first(s), "draw": _draw}
