@@ -267,24 +267,21 @@ class BoneWarsRules:
         if kind == "damage":
             return monster_hit(s, self.resync, self.monster(s, event["monster"], "monster"), event.get("amount"),
                                      event.get("hp_left"))
-        if kind == "destroyed":
+        if kind == "destroyed":         # as recorded; no problem when the HP left stated was the slip
             m = self.monster(s, event["monster"], "monster")
             alt = self.resync.unslipped(f"{m.name}'s HP left", m.hp_left)
-            if s.alive(m) and alt is not None and alt <= 0:      # the HP left stated was the slip
+            if s.alive(m):
                 s.destroy(m)
-            elif s.alive(m):
-                s.destroy(m)
-                return ("BW-ATK-8", f"{m.name} has {m.damage} damage and {m.hp} HP: a monster is destroyed when "
-                        "its damage reaches its HP", "monster")
-        if kind == "eliminated":
-            p = self.player(s, event["player"], "player")
-            alt = self.resync.unslipped(f"{p}'s HP", s.hp[p])
-            if p not in s.out and alt is not None and alt <= 0:     # the HP stated was the slip
+                if alt is None or alt > 0:
+                    return ("BW-ATK-8", f"{m.name} has {m.damage} damage and {m.hp} HP: a monster is destroyed when "
+                            "its damage reaches its HP", "monster")
+        if kind == "eliminated":        # as recorded; no problem when the HP stated was the slip
+            p, hp = self.player(s, event["player"], "player"), s.hp
+            alt = self.resync.unslipped(f"{p}'s HP", hp[p])
+            if p not in s.out:
                 s.eliminate(p)
-            elif p not in s.out:
-                hp = s.hp[p]
-                s.eliminate(p)
-                return "BW-END-1", f"{p} has {hp} HP: a player is removed at 0 HP or less", "player"
+                if alt is None or alt > 0:
+                    return "BW-END-1", f"{p} has {hp[p]} HP: a player is removed at 0 HP or less", "player"
         if kind == "end_turn" and isinstance(event.get("hp"), Mapping):
             wrong = None
             for key, v in event["hp"].items():
