@@ -85,11 +85,12 @@ def edit_actions(self: Any, p: str, cards: list[str]) -> list[Action]:
     """Every create and edit ``p`` may make with ``cards`` at the state ``self`` (BW-CREATE-2…4)."""
     creates = _creates(p, self.next_name())
     out = [creates[cid] for cid in cards]
-    parts, room = self.parts, self.rules.max_parts
-    typed = [(cid, parts[cid].part) for cid in cards]
+    parts, room, typed = self.parts, self.rules.max_parts, None
     for m in self.monsters.values():
         if m.owner != p:
             continue
+        if typed is None:
+            typed = [(cid, parts[cid].part) for cid in cards]
         types = m.types
         can_add = len(m.parts) < room
         adds, replaces = _edits(p, m.name)

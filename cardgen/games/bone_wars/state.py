@@ -16,14 +16,22 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from cardgen.games.bone_wars.actions import _act, _attacks, _die, _draw_actions, _two_dice, edit_actions, fall
+from cardgen.games.bone_wars.actions import (
+    _act,
+    _attacks,
+    _die,
+    _draw_actions,
+    _Made,
+    _two_dice,
+    edit_actions,
+    fall,
+)
 from cardgen.games.bone_wars.observe import Observation
 from cardgen.games.bone_wars.rules import (
     Monster,
     Part,
     Rules,
     blocked_combat,
-    can_attack,
     can_block,
     turn_order,
 )
@@ -142,10 +150,9 @@ class BoneWarsState(Table, GameState):
     def hand_cards(self, p: str) -> list[str]:
         """The cards ``p`` could play: those known in hand, and any unseen one for a hidden card."""
         hand = self.hands[p]
-        cards = set(hand.known)
-        if hand.hidden:
-            cards |= {c for c, n in self.unseen.items() if n > 0}
-        return sorted(cards)
+        if not hand.hidden:
+            return sorted(hand.known)       # (a hand keeps no card at 0)
+        return sorted(set(hand.known) | {c for c, n in self.unseen.items() if n > 0})
 
     def legal_actions(self) -> list[Action]:
         if self.over or self.stuck or self.setup != PLAY:
@@ -166,13 +173,14 @@ class BoneWarsState(Table, GameState):
             cards = self.hand_cards(p)
             if cards:
                 out = edit_actions(self, p, cards)
-        out_ = self.out
-        opponents = tuple([t for t in self.players if t != p and t not in out_])
-        turn = self.turn
+        turn, foes = self.turn, None
         for m in self.monsters.values():
-            if m.owner == p and can_attack(m, turn):
-                out += _attacks(p, m.name, opponents)
-        out.append(_act("end_turn", ("player", p)))
+            if m.owner == p and m.attacked != turn and (
+                    m.born != turn and m.replaced != turn or "haste" in m.traits):     # can_attack, inline
+                if foes is None:
+                    foes = tuple([t for t in self.players if t != p and t not in self.out])
+                out += _attacks(p, m.name, foes)
+        out.append(_END[p])
         return out
 
     # --- apply --------------------------------------------------------------------------
@@ -398,6 +406,9 @@ class BoneWarsState(Table, GameState):
         twin.dealt = {p: list(cs) for p, cs in self.dealt.items()}
         twin.round = dict(self.round)
         return twin
+
+
+_END = _Made(lambda p: Action("end_turn", (("player", p),)))     # each player's end of the turn
 
 
 @cache
