@@ -7,17 +7,21 @@ from bisect import bisect_right
 from functools import cache
 from typing import Any
 
+from cardgen.games.bone_wars.vocab import NO_BLOCK
 from cardgen.play.api import Action
 from cardgen.play.dice import die_outcomes
 
+DEFEND_ROLL = "defend_roll"     # the unblocked defender chooses to roll (not a log event)
+DROP_ATTACK = "drop_attack"     # a replayed log leaves an attack unanswered (never legal: the replay's)
+
 
 @cache
-def _die(kind: str, sides: int, field: str, player: str | None = None) -> tuple[tuple[Action, float], ...]:
+def die(kind: str, sides: int, field: str, player: str | None = None) -> tuple[tuple[Action, float], ...]:
     return tuple(die_outcomes(kind, sides, field, player=player))
 
 
 @cache
-def _two_dice(sides: int) -> tuple[tuple[Action, float], ...]:
+def two_dice(sides: int) -> tuple[tuple[Action, float], ...]:
     """The blocked attack's two dice (made once, shared by every state)."""
     p = 1.0 / (sides * sides)
     return tuple((Action(kind="roll", items=(("attacker", a), ("blocker", b))), p)
@@ -59,8 +63,23 @@ class _Made(dict):
 
 
 @cache
-def _draw_actions(kind: str, p: str | None) -> _Made:
+def draws(kind: str, p: str | None) -> _Made:
     return _Made(lambda cid: Action(kind, (("player", p), ("card", cid))))
+
+
+END = _Made(lambda p: Action("end_turn", (("player", p),)))     # each player's end of the turn
+
+
+@cache
+def blocks(d: str, able: tuple[str, ...]) -> tuple[Action, ...]:
+    """``d``'s blocks with the monsters ``able``, then no block."""
+    return tuple(_act("block", ("player", d), ("monster", b)) for b in (*able, NO_BLOCK))
+
+
+@cache
+def answers(d: str) -> tuple[Action, Action]:
+    """An unblocked defender's answers: take the damage, or roll."""
+    return _act("take_damage", ("player", d)), _act(DEFEND_ROLL, ("player", d))
 
 
 @cache
@@ -77,7 +96,7 @@ def _edits(p: str, name: str) -> tuple[_Made, _Made]:
 
 
 @cache
-def _attacks(p: str, name: str, targets: tuple[str, ...]) -> tuple[Action, ...]:
+def attacks(p: str, name: str, targets: tuple[str, ...]) -> tuple[Action, ...]:
     return tuple(Action("attack", (("player", p), ("monster", name), ("target", t))) for t in targets)
 
 

@@ -16,10 +16,11 @@ from typing import Any, TypeVar
 from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
 from cardgen.core.problems import Problems
+from cardgen.games.bone_wars.actions import DEFEND_ROLL, DROP_ATTACK
 from cardgen.games.bone_wars.claims import Claim, monster_hit, player_hit
 from cardgen.games.bone_wars.rules import Monster
 from cardgen.games.bone_wars.setup import new_state, rules_of
-from cardgen.games.bone_wars.state import DEFEND_ROLL, DROP_ATTACK, BoneWarsState
+from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
 from cardgen.games.bone_wars.trace import describe, table
 from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, HIDDEN, NO_BLOCK, TURN_KINDS

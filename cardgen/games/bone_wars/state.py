@@ -13,34 +13,14 @@ stated consequences (stats, damage, HP left, destroyed, eliminated, HP at a turn
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache
 from typing import Any
 
-from cardgen.games.bone_wars.actions import (
-    _act,
-    _attacks,
-    _die,
-    _draw_actions,
-    _Made,
-    _two_dice,
-    edit_actions,
-    fall,
-)
+from cardgen.games.bone_wars import actions
 from cardgen.games.bone_wars.observe import Observation
-from cardgen.games.bone_wars.rules import (
-    Monster,
-    Part,
-    Rules,
-    blocked_combat,
-    can_block,
-    turn_order,
-)
+from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, can_block, turn_order
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Combat, Outcome, Table
-from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK
+from cardgen.games.bone_wars.vocab import EDIT_KINDS, HIDDEN, NO_BLOCK
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-
-DEFEND_ROLL = "defend_roll"     # the unblocked defender chooses to roll (not a log event)
-DROP_ATTACK = "drop_attack"     # a replayed log leaves an attack unanswered (never legal: the replay's)
 
 
 class BoneWarsState(Table, GameState):
@@ -89,12 +69,12 @@ class BoneWarsState(Table, GameState):
         sides = self.rules.die
         if self.setup == SETUP_ORDER:
             q = next(p for p in self.contenders if p not in self.round)
-            return _die("turn_order_roll", sides, "value", q), "", None
+            return actions.die("turn_order_roll", sides, "value", q), "", None
         if self.setup == SETUP_DEAL:
             return (), "deal", self._next_dealt()
         c = self.combat
         if c is not None:
-            return (_two_dice(sides) if c.stage == "roll" else _die("roll", sides, "defender")), "", None
+            return (actions.two_dice(sides) if c.stage == "roll" else actions.die("roll", sides, "defender")), "", None
         return (), "draw", self.current
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -111,11 +91,11 @@ class BoneWarsState(Table, GameState):
             return None
         dice, kind, p = self._chance()
         if dice:
-            return dice[fall(len(dice), r)][0]
+            return dice[actions.fall(len(dice), r)][0]
         deck = self.unseen
         if not deck or min(deck.values()) <= 0:     # none left, or a replayed log revealed too many
             return GameState.sample_chance(self, r)
-        total, acc, acts = sum(deck.values()), 0.0, _draw_actions(kind, p)
+        total, acc, acts = sum(deck.values()), 0.0, actions.draws(kind, p)
         for cid, n in deck.items():
             acc += n / total
             if r < acc:
@@ -126,7 +106,7 @@ class BoneWarsState(Table, GameState):
         """A card of the known composition not yet seen (``unseen`` keeps its cards in id order)."""
         deck = self.unseen
         total = sum(deck.values())
-        acts = _draw_actions(kind, p)
+        acts = actions.draws(kind, p)
         if min(deck.values(), default=1) > 0:
             return [(acts[cid], n / total) for cid, n in deck.items()]
         total = sum(n for n in deck.values() if n > 0)       # a replayed log revealed too many
@@ -161,10 +141,10 @@ class BoneWarsState(Table, GameState):
         if c is not None:
             d = c.defender
             if c.stage == "block":
-                return list(_blocks(d, tuple([b.name for b in c.able])))
+                return list(actions.blocks(d, tuple([b.name for b in c.able])))
             if c.stage == "choice":
-                return list(_answers(d))
-            return [] if c.stage in ("roll", "defroll") else [_answers(d)[0]]
+                return list(actions.answers(d))
+            return [] if c.stage in ("roll", "defroll") else [actions.answers(d)[0]]
         p = self.current
         if p is None or (self.phase == "draw" and self.drawn < self.need):
             return []
@@ -172,15 +152,15 @@ class BoneWarsState(Table, GameState):
         if self.phase != "destroy" and self.edits < self.rules.edits_per_turn:
             cards = self.hand_cards(p)
             if cards:
-                out = edit_actions(self, p, cards)
+                out = actions.edit_actions(self, p, cards)
         turn, foes = self.turn, None
         for m in self.monsters.values():
             if m.owner == p and m.attacked != turn and (
                     m.born != turn and m.replaced != turn or "haste" in m.traits):     # can_attack, inline
                 if foes is None:
                     foes = tuple([t for t in self.players if t != p and t not in self.out])
-                out += _attacks(p, m.name, foes)
-        out.append(_END[p])
+                out += actions.attacks(p, m.name, foes)
+        out.append(actions.END[p])
         return out
 
     # --- apply --------------------------------------------------------------------------
@@ -408,21 +388,6 @@ class BoneWarsState(Table, GameState):
         return twin
 
 
-_END = _Made(lambda p: Action("end_turn", (("player", p),)))     # each player's end of the turn
-
-
-@cache
-def _blocks(d: str, able: tuple[str, ...]) -> tuple[Action, ...]:
-    """``d``'s blocks with the monsters ``able``, then no block."""
-    return tuple(_act("block", ("player", d), ("monster", b)) for b in (*able, NO_BLOCK))
-
-
-@cache
-def _answers(d: str) -> tuple[Action, Action]:
-    """An unblocked defender's answers: take the damage, or roll."""
-    return _act("take_damage", ("player", d)), _act(DEFEND_ROLL, ("player", d))
-
-
 Play = Callable[[BoneWarsState, Any, Mapping[str, Any]], None]
 
 
@@ -431,11 +396,6 @@ def _editing(k: str) -> Play:
 
 
 #: how each action kind plays on the state
-_PLAY: dict[str, Play] = {
-    "turn_order_roll": BoneWarsState._turn_order_roll, "deal": BoneWarsState._deal,
-    "draw": BoneWarsState._draw,
-    **{k: _editing(k) for k in ("create", "add_part", "replace_part")}, "attack": BoneWarsState._attack,
-    "block": BoneWarsState._block,
-    DROP_ATTACK: BoneWarsState._drop_attack, DEFEND_ROLL: BoneWarsState._defend_roll,
-    "roll": BoneWarsState._roll,
-    "take_damage": BoneWarsState._take_damage, "end_turn": BoneWarsState._end_turn}
+_PLAY: dict[str, Play] = {k: getattr(BoneWarsState, "_" + k) for k in (
+    "turn_order_roll", "deal", "draw", "attack", "block", actions.DROP_ATTACK, actions.DEFEND_ROLL, "roll",
+    "take_damage", "end_turn")} | {k: _editing(k) for k in EDIT_KINDS}

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from cardgen.games.bone_wars.actions import DEFEND_ROLL, DROP_ATTACK
 from cardgen.games.bone_wars.rules import Monster, meet_reason, meets
-from cardgen.games.bone_wars.state import DEFEND_ROLL, DROP_ATTACK, BoneWarsState
+from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
 from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK
 from cardgen.play.api import TERMINAL, Action
