@@ -217,7 +217,7 @@ class BoneWarsState(Table, GameState):
         if p == self.current:       # (a replayed log's attack out of turn leaves the turn as it was)
             self.phase = "destroy"
         m.attacked, m.tapped = self.turn, True
-        self.combat = Combat(m, target, [b for b in self.owned(target) if can_block(b, m)])
+        self.combat = Combat(m, target, [b for b in self.monsters.values() if b.owner == target and can_block(b, m)])
         if self.record:
             self._log("attack", player=p, monster=f["monster"], target=target)
 
@@ -243,7 +243,8 @@ class BoneWarsState(Table, GameState):
         nxt = f.get("to") or self.next_player(self.current)     # ``to``: a replayed log hands the turn on
         if nxt is not None:
             self.begin_turn(nxt)
-        self._check_stuck()
+        if self.pile == 0 and not self.monsters and not any(self.hands[q].size for q in self.alive_players()):
+            self.stuck = True   # ruling: with no monster, card or pile left nobody can act again (unfinished)
 
     def _edit(self, k: str, p: str, f: Mapping[str, Any]) -> None:
         if p == self.current:       # (a replayed log's edit out of turn leaves the turn as it was)
@@ -323,13 +324,6 @@ class BoneWarsState(Table, GameState):
     def _log_out(self, players: list[str]) -> None:
         for q in players:
             self._log("eliminated", player=q)
-
-    def _check_stuck(self) -> None:
-        """Ruling of the state: when no player in the game has a monster or a card and the pile is
-        empty, nobody can ever act again; the game stops unfinished (no winner)."""
-        if self.pile == 0 and not self.monsters and not any(
-                self.hands[p].size for p in self.alive_players()):
-            self.stuck = True
 
     # --- the end, observations, the log ------------------------------------------------
     def returns(self) -> list[float]:

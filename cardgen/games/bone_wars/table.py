@@ -226,8 +226,9 @@ class Table:
         self.need = min(self.rules.draw_per_turn, self.pile)
         self.drawn = 0
         self.edits = 0
-        for m in self.owned(p):         # BW-ATK-5: attackers may block again from their controller's turn
-            m.tapped = False
+        for m in self.monsters.values():    # BW-ATK-5: attackers may block again from their controller's turn
+            if m.owner == p:
+                m.tapped = False
 
     # -- combat --------------------------------------------------------------------------
 
