@@ -75,7 +75,8 @@ class Greedy:
 
     def _odds(self, a: tuple, b: tuple) -> tuple[float, float]:
         """P(``a``'s attack on a block by ``b`` hits), P(it ties) (BW-ATK-6, 7)."""
-        return dice_odds(self.rules.die, a[STR] - (self.rules.penalty if "intimidating" in b[TRAITS] else 0) - b[DEF])
+        pen = self.rules.penalty if "intimidating" in b[TRAITS] else 0
+        return dice_odds(self.rules.die, a[STR] - pen - b[DEF])
 
     def hit_odds(self, a: tuple, b: tuple) -> float:
         """The share of ``a``'s Atk a block by ``b`` lets through, on average (BW-ATK-6, 7): a

@@ -74,7 +74,8 @@ class BoneWarsState(Table, GameState):
             return (), "deal", self._next_dealt()
         c = self.combat
         if c is not None:
-            return (actions.two_dice(sides) if c.stage == "roll" else actions.die("roll", sides, "defender")), "", None
+            dice = actions.two_dice(sides) if c.stage == "roll" else actions.die("roll", sides, "defender")
+            return dice, "", None
         return (), "draw", self.current
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -165,7 +166,7 @@ class BoneWarsState(Table, GameState):
 
     # --- apply --------------------------------------------------------------------------
     def _log(self, kind: str, **fields: Any) -> None:
-        self.events.append({"kind": kind, **fields})     # (callers check ``record``: no event is built otherwise)
+        self.events.append({"kind": kind, **fields})    # (callers check ``record``: none built otherwise)
 
     def _stated(self, kind: str, p: str, m: Monster, **fields: Any) -> None:
         if self.record:
@@ -217,7 +218,8 @@ class BoneWarsState(Table, GameState):
         if p == self.current:       # (a replayed log's attack out of turn leaves the turn as it was)
             self.phase = "destroy"
         m.attacked, m.tapped = self.turn, True
-        self.combat = Combat(m, target, [b for b in self.monsters.values() if b.owner == target and can_block(b, m)])
+        able = [b for b in self.monsters.values() if b.owner == target and can_block(b, m)]
+        self.combat = Combat(m, target, able)
         if self.record:
             self._log("attack", player=p, monster=f["monster"], target=target)
 

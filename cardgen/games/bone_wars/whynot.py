@@ -236,4 +236,5 @@ def _answer(s: BoneWarsState, a: Action) -> Why | None:
 _MANY: dict[str, Callable[[BoneWarsState, Action], Iterator[Why]]] = {
     **dict.fromkeys(EDITS, _edit), "attack": _attack, "block": _block}
 _ONE: dict[str, Callable[[BoneWarsState, Action], Why | None]] = {
-    DROP_ATTACK: lambda s, a: _unanswered(s), "end_turn": lambda s, a: _turn(s, a) or _draw_first(s), "draw": _draw}
+    DROP_ATTACK: lambda s, a: _unanswered(s), "end_turn": lambda s, a: _turn(s, a) or _draw_first(s),
+    "draw": _draw}
