@@ -143,9 +143,6 @@ class BoneWarsRules:
             lines += [*self.ended, f"      turn {s.turn} · {s.current}"]
         return [*lines[:1], *(ln if ln.startswith("      ") else f"      {ln}" for ln in lines[1:])]
 
-    def final(self, state: GameState) -> dict[str, Any]:
-        return state.result()
-
     def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
         self.ahead = events
 
