@@ -5,6 +5,7 @@ among the state's legal actions (or chance outcomes) at its point."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from cardgen.content.loader import load_game
 from cardgen.content.playlog import read
 from cardgen.core.problems import Problems
-from cardgen.play.api import CHANCE, TERMINAL, Action
+from cardgen.play.api import CHANCE, TERMINAL, Action, walk
 from cardgen.play.playout import as_jsonl, play, random_agent
 from cardgen.play.replay import StateReferee
 from tests import playkit
@@ -60,6 +61,41 @@ def test_a_finished_game_has_one_winner():
     state = playkit.random_game(SLUG, 5)
     assert state.current_player() == TERMINAL
     assert sorted(state.returns()) == [0.0] * (len(state.players) - 1) + [1.0]
+
+
+def _chance_nodes():
+    """A state at each kind of chance node: turn-order d20, deal, draw, a blocked attack's two
+    d20s and an unblocked defender's d20 (from seeded random games)."""
+    found: dict[str, object] = {}
+    for seed in range(40):
+        state, rng = playkit.new_state(SLUG, seed), random.Random(seed)
+        while state.current_player() != TERMINAL and len(found) < 5:
+            who = state.current_player()
+            if who == CHANCE:
+                outs = state.chance_outcomes()
+                a = outs[0][0]
+                key = a.kind if a.kind != "roll" else ("dice" if a.get("attacker") else "defender")
+                found.setdefault(key, state.clone())
+                state.apply_action(walk(outs, rng.random()))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+    assert sorted(found) == ["deal", "defender", "dice", "draw", "turn_order_roll"]
+    return found.values()
+
+
+def test_sample_chance_falls_where_the_walk_does_at_every_boundary():
+    """The override computes the outcome from ``r`` without listing the outcomes: at each running
+    total of the walk, just below and just above it, it gives the walk's outcome (float sums:
+    ``k / 400`` is not always the walk's total; a bisection on ``k / n`` would miss)."""
+    for state in _chance_nodes():
+        outs = state.chance_outcomes()
+        acc, rs = 0.0, [0.0, math.nextafter(1.0, 0.0)]
+        for _, p in outs:
+            acc += p
+            rs += [acc, math.nextafter(acc, 0.0), math.nextafter(acc, 1.0)]
+        for r in (r for r in rs if 0.0 <= r < 1.0):
+            assert state.sample_chance(r) == walk(outs, r), (outs[0][0].kind, r)
 
 
 # --- one mutated event of a random game is reported at its line ---------------------------------

@@ -3,24 +3,46 @@ search build none of them again): dice, draws, creates and edits."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import cache
 from typing import Any
 
+from cardgen.games.bone_wars.vocab import NO_BLOCK
 from cardgen.play.api import Action
 from cardgen.play.dice import die_outcomes
 
+DEFEND_ROLL = "defend_roll"     # the unblocked defender chooses to roll (not a log event)
+DROP_ATTACK = "drop_attack"     # a replayed log leaves an attack unanswered (never legal: the replay's)
+
 
 @cache
-def _die(kind: str, sides: int, field: str, player: str | None = None) -> tuple[tuple[Action, float], ...]:
+def die(kind: str, sides: int, field: str, player: str | None = None) -> tuple[tuple[Action, float], ...]:
     return tuple(die_outcomes(kind, sides, field, player=player))
 
 
 @cache
-def _two_dice(sides: int) -> list[tuple[Action, float]]:
-    """The blocked attack's two dice (one list shared by every state: read, never changed)."""
+def two_dice(sides: int) -> tuple[tuple[Action, float], ...]:
+    """The blocked attack's two dice (made once, shared by every state)."""
     p = 1.0 / (sides * sides)
-    return [(Action(kind="roll", items=(("attacker", a), ("blocker", b))), p)
-            for a in range(1, sides + 1) for b in range(1, sides + 1)]
+    return tuple((Action(kind="roll", items=(("attacker", a), ("blocker", b))), p)
+                 for a in range(1, sides + 1) for b in range(1, sides + 1))
+
+
+@cache
+def _sums(n: int) -> list[float]:
+    """The running totals :func:`cardgen.play.api.walk` adds up over ``n`` equally likely
+    outcomes, summed as it sums them (floats: ``k / n`` may differ in the last bit)."""
+    p, acc, out = 1.0 / n, 0.0, []
+    for _ in range(n):
+        acc += p
+        out.append(acc)
+    return out
+
+
+def fall(n: int, r: float) -> int:
+    """The outcome (its index) the walk gives ``r`` among ``n`` equally likely ones: the first
+    whose running total passes ``r``, the last should rounding leave ``r`` beyond them all."""
+    return min(bisect_right(_sums(n), r), n - 1)
 
 
 @cache
@@ -41,8 +63,23 @@ class _Made(dict):
 
 
 @cache
-def _draw_actions(kind: str, p: str | None) -> _Made:
+def draws(kind: str, p: str | None) -> _Made:
     return _Made(lambda cid: Action(kind, (("player", p), ("card", cid))))
+
+
+END = _Made(lambda p: Action("end_turn", (("player", p),)))     # each player's end of the turn
+
+
+@cache
+def blocks(d: str, able: tuple[str, ...]) -> tuple[Action, ...]:
+    """``d``'s blocks with the monsters ``able``, then no block."""
+    return tuple(_act("block", ("player", d), ("monster", b)) for b in (*able, NO_BLOCK))
+
+
+@cache
+def answers(d: str) -> tuple[Action, Action]:
+    """An unblocked defender's answers: take the damage, or roll."""
+    return _act("take_damage", ("player", d)), _act(DEFEND_ROLL, ("player", d))
 
 
 @cache
@@ -59,7 +96,7 @@ def _edits(p: str, name: str) -> tuple[_Made, _Made]:
 
 
 @cache
-def _attacks(p: str, name: str, targets: tuple[str, ...]) -> tuple[Action, ...]:
+def attacks(p: str, name: str, targets: tuple[str, ...]) -> tuple[Action, ...]:
     return tuple(Action("attack", (("player", p), ("monster", name), ("target", t))) for t in targets)
 
 
@@ -67,11 +104,12 @@ def edit_actions(self: Any, p: str, cards: list[str]) -> list[Action]:
     """Every create and edit ``p`` may make with ``cards`` at the state ``self`` (BW-CREATE-2…4)."""
     creates = _creates(p, self.next_name())
     out = [creates[cid] for cid in cards]
-    parts, room = self.parts, self.rules.max_parts
-    typed = [(cid, parts[cid].part) for cid in cards]
+    parts, room, typed = self.parts, self.rules.max_parts, None
     for m in self.monsters.values():
         if m.owner != p:
             continue
+        if typed is None:
+            typed = [(cid, parts[cid].part) for cid in cards]
         types = m.types
         can_add = len(m.parts) < room
         adds, replaces = _edits(p, m.name)

@@ -19,7 +19,7 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.core.record import record
-from cardgen.games.bone_wars.rules import MEET_TRAITS, REACH, Part, Rules
+from cardgen.games.bone_wars.rules import Part, Rules, meets
 from cardgen.games.bone_wars.setup import rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.play.api import Action, GameState
@@ -32,16 +32,11 @@ OWNER, STR, DEF, ATK, HP, TRAITS, TAPPED = range(7)
 
 
 @cache
-def p_beats(sides: int, margin: int) -> float:
-    """P(d + margin > d') for two fair d``sides``."""
-    wins = sum(1 for a in range(1, sides + 1) for b in range(1, sides + 1) if a + margin > b)
-    return wins / (sides * sides)
-
-
-@cache
-def p_ties(sides: int, margin: int) -> float:
-    """P(d + margin == d') for two fair d``sides``."""
-    return sum(1 for a in range(1, sides + 1) if 1 <= a + margin <= sides) / (sides * sides)
+def dice_odds(sides: int, margin: int) -> tuple[float, float]:
+    """P(d + margin > d') and P(d + margin == d') for two fair d``sides``."""
+    faces = range(1, sides + 1)
+    wins = sum(1 for a in faces for b in faces if a + margin > b)
+    return wins / (sides * sides), sum(1 for a in faces if 1 <= a + margin <= sides) / (sides * sides)
 
 
 @record(frozen=True)
@@ -61,14 +56,6 @@ class Weights:
                    {str(k): float(v) for k, v in p.mapping("simulate.greedy.traits").items()})
 
 
-def meets(ta: frozenset[str], tb: frozenset[str]) -> bool:
-    """BW-ATK-4 on observed Traits."""
-    for t in MEET_TRAITS:
-        if (t in ta and not ({t, REACH} & tb)) or (t in tb and not ({t, REACH} & ta)):
-            return False
-    return True
-
-
 class Greedy:
     """See the module docstring."""
 
@@ -86,22 +73,25 @@ class Greedy:
         return (sum(v.get("str", 0) * p.str + v.get("def", 0) * p.def_ + v.get("atk", 0) * p.atk
                     + v.get("hp", 0) * p.hp for p in parts) + sum(t.get(x, 0.0) for x in traits))
 
+    def _odds(self, a: tuple, b: tuple) -> tuple[float, float]:
+        """P(``a``'s attack on a block by ``b`` hits), P(it ties) (BW-ATK-6, 7)."""
+        pen = self.rules.penalty if "intimidating" in b[TRAITS] else 0
+        return dice_odds(self.rules.die, a[STR] - pen - b[DEF])
+
     def hit_odds(self, a: tuple, b: tuple) -> float:
         """The share of ``a``'s Atk a block by ``b`` lets through, on average (BW-ATK-6, 7): a
         hit deals it all, a tie deals the tie damage (half, as the ruling rounds)."""
         key = (a[STR], a[ATK], b[DEF], "intimidating" in b[TRAITS])
         odds = self._hit.get(key)
         if odds is None:
-            margin, atk = a[STR] - (self.rules.penalty if key[3] else 0) - b[DEF], a[ATK]
-            tie = self.rules.tie(atk) / atk if atk > 0 else 0.0
-            odds = self._hit[key] = p_beats(self.rules.die, margin) + p_ties(self.rules.die, margin) * tie
+            atk, (hit, tied) = a[ATK], self._odds(a, b)
+            odds = self._hit[key] = hit + tied * (self.rules.tie(atk) / atk if atk > 0 else 0.0)
         return odds
 
     def hold_odds(self, a: tuple, b: tuple) -> float:
         """P(``b``'s block holds against ``a``: no damage at all) — a tie is not a hold."""
-        pen = self.rules.penalty if "intimidating" in b[TRAITS] else 0
-        margin = a[STR] - pen - b[DEF]
-        return 1.0 - p_beats(self.rules.die, margin) - p_ties(self.rules.die, margin)
+        hit, tied = self._odds(a, b)
+        return 1.0 - hit - tied
 
     def __call__(self, obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         kinds = {a.kind for a in legal}

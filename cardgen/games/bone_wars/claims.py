@@ -67,11 +67,11 @@ def player_hit(s: BoneWarsState, p: str, resync: ResyncReferee, amount: Any, hp:
         s.hp[p] -= amount - computed
     if amount is not None and out is not None:
         out.player_dmg[p] = amount
-    if s.hp[p] <= 0 and s.out.get(p) is None:
-        s.eliminate(p, True)
+    if s.hp[p] <= 0 and p not in s.out:
+        s.eliminate(p)
         if out is not None:
             out.eliminated.append(p)
-    elif s.hp[p] > 0 and s.out.get(p) is not None and out is not None and p in out.eliminated:
+    elif s.hp[p] > 0 and p in s.out and out is not None and p in out.eliminated:
         out.eliminated.remove(p)
         s.uneliminate(p)
     return found
@@ -90,7 +90,7 @@ def monster_hit(s: BoneWarsState, resync: ResyncReferee, m: Monster, amount: Any
     if amount is not None and out is not None:
         out.monster_dmg[m.name] = amount
     if s.alive(m) and m.damage >= m.hp:
-        s.destroy(m, True)
+        s.destroy(m)
         if out is not None:
             out.destroyed.append(m.name)
     elif not s.alive(m) and m.damage < m.hp and out is not None and m.name in out.destroyed:

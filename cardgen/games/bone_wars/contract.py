@@ -11,15 +11,16 @@ keeps them as recorded so one slip is one problem.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
 from cardgen.core.problems import Problems
+from cardgen.games.bone_wars.actions import DEFEND_ROLL, DROP_ATTACK
 from cardgen.games.bone_wars.claims import Claim, monster_hit, player_hit
 from cardgen.games.bone_wars.rules import Monster
 from cardgen.games.bone_wars.setup import new_state, rules_of
-from cardgen.games.bone_wars.state import DEFEND_ROLL, DROP_ATTACK, BoneWarsState
+from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
 from cardgen.games.bone_wars.trace import describe, table
 from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, HIDDEN, NO_BLOCK, TURN_KINDS
@@ -28,6 +29,8 @@ from cardgen.play.api import Action, GameState
 from cardgen.play.lookup import Names, NotFound
 from cardgen.play.replay import GameInfo
 from cardgen.play.resync import ResyncReferee
+
+T = TypeVar("T")
 
 
 class BoneWarsRules:
@@ -46,40 +49,29 @@ class BoneWarsRules:
         self.turn_was = 0                   # the turn before the event being replayed (for the trace)
         self.ended: list[str] = []          # the table at a turn's end the event's marker closed
         self.ahead: Iterator[Mapping[str, Any]] = iter(())
-        self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max,
-                             chance_mode="explicit_stochastic", information="imperfect", utility="general_sum",
-                             max_game_length=20_000)
+        #: explicit chance, hidden hands, a winner among many: GameInfo's defaults
+        self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max)
 
     # -- the log's names ----------------------------------------------------------------------
 
     def card(self, value: Any, field: str) -> str:
         if isinstance(value, str) and value in self.parts:       # an id, as written by the state
             return value
-        try:
-            return str(self.cards.find(value).id)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{field}' names no card: {value!r}", None, e.hint) from None
+        return str(_named(self.cards, value, field).id)
 
     @staticmethod
     def player(s: BoneWarsState, value: Any, field: str) -> str:
         if isinstance(value, str) and value in s.seat:
             return value
-        try:
-            return Names("player", [(p, p) for p in s.players]).find(value)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{field}' names no player: {value!r}", None,
-                           e.hint if e.hint and "did you mean" in e.hint else f"players: {', '.join(s.players)}") \
-                from None
+        return _named(Names("player", [(p, p) for p in s.players]), value, field, "",
+                      f"players: {', '.join(s.players)}")
 
     @staticmethod
     def monster(s: BoneWarsState, value: Any, field: str) -> Monster:
         if isinstance(value, str) and (value in s.monsters or value in s.graveyard):
             return s.monsters.get(value) or s.graveyard[value]
-        try:
-            return Names("monster", [*s.graveyard.items(), *s.monsters.items()]).find(value)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{field}' names no monster: {value!r} (a monster is named by its "
-                           "'create' event)", None, e.hint) from None
+        return _named(Names("monster", [*s.graveyard.items(), *s.monsters.items()]), value, field,
+                      " (a monster is named by its 'create' event)")
 
     def _card_id(self, value: Any) -> Any:
         c = self.cards.get(value)
@@ -151,9 +143,6 @@ class BoneWarsRules:
             lines += [*self.ended, f"      turn {s.turn} · {s.current}"]
         return [*lines[:1], *(ln if ln.startswith("      ") else f"      {ln}" for ln in lines[1:])]
 
-    def final(self, state: GameState) -> dict[str, Any]:
-        return state.result()
-
     def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
         self.ahead = events
 
@@ -164,7 +153,7 @@ class BoneWarsRules:
         So is an edit by another player while an attack awaits its answer. (With the pile empty no
         draw marks a turn: the event starts the next player's turn.)"""
         cur = s.current
-        if cur is None or p is None or p == cur or s.out.get(p) is not None:
+        if cur is None or p is None or p == cur or p in s.out:
             return False
         if s.combat is not None:
             return True
@@ -210,7 +199,7 @@ class BoneWarsRules:
             out.append(Action.make(DROP_ATTACK, player=c.defender))      # an attack left unanswered
             c = None
         if c is None and kind in TURN_KINDS and s.current is not None and p != s.current and s.begun \
-                and s.out.get(p or "") is None and not (kind in ("attack", *EDIT_KINDS) and self.out_of_turn(s, p)):
+                and (p or "") not in s.out and not (kind in ("attack", *EDIT_KINDS) and self.out_of_turn(s, p)):
             out.append(Action.make("end_turn", player=s.current, to=None if p == s.next_player(s.current) else p))
             self.ended = table(s, f"after turn {s.turn} ({s.current})")
         if c is not None and c.stage == "block" and kind in ("roll", "take_damage"):
@@ -276,24 +265,21 @@ class BoneWarsRules:
         if kind == "damage":
             return monster_hit(s, self.resync, self.monster(s, event["monster"], "monster"), event.get("amount"),
                                      event.get("hp_left"))
-        if kind == "destroyed":
+        if kind == "destroyed":         # as recorded; no problem when the HP left stated was the slip
             m = self.monster(s, event["monster"], "monster")
             alt = self.resync.unslipped(f"{m.name}'s HP left", m.hp_left)
-            if s.alive(m) and alt is not None and alt <= 0:      # the HP left stated was the slip
-                s.destroy(m, True)
-            elif s.alive(m):
-                s.destroy(m, True)
-                return ("BW-ATK-8", f"{m.name} has {m.damage} damage and {m.hp} HP: a monster is destroyed when "
-                        "its damage reaches its HP", "monster")
-        if kind == "eliminated":
-            p = self.player(s, event["player"], "player")
-            alt = self.resync.unslipped(f"{p}'s HP", s.hp[p])
-            if s.out.get(p) is None and alt is not None and alt <= 0:     # the HP stated was the slip
-                s.eliminate(p, True)
-            elif s.out.get(p) is None:
-                hp = s.hp[p]
-                s.eliminate(p, True)
-                return "BW-END-1", f"{p} has {hp} HP: a player is removed at 0 HP or less", "player"
+            if s.alive(m):
+                s.destroy(m)
+                if alt is None or alt > 0:
+                    return ("BW-ATK-8", f"{m.name} has {m.damage} damage and {m.hp} HP: a monster is destroyed when "
+                            "its damage reaches its HP", "monster")
+        if kind == "eliminated":        # as recorded; no problem when the HP stated was the slip
+            p, hp = self.player(s, event["player"], "player"), s.hp
+            alt = self.resync.unslipped(f"{p}'s HP", hp[p])
+            if p not in s.out:
+                s.eliminate(p)
+                if alt is None or alt > 0:
+                    return "BW-END-1", f"{p} has {hp[p]} HP: a player is removed at 0 HP or less", "player"
         if kind == "end_turn" and isinstance(event.get("hp"), Mapping):
             wrong = None
             for key, v in event["hp"].items():
@@ -321,6 +307,15 @@ class BoneWarsRules:
                 return ("BW-CREATE-5", f"the log gives {m.name} the Traits {self.rules.trait_list(stated) or 'none'}, "
                         f"but the union of its parts' is {self.rules.trait_list(m.traits) or 'none'}", "traits")
         return None
+
+
+def _named(names: Names[T], value: Any, field: str, more: str = "", hint: str | None = None) -> T:
+    """The thing ``value`` names, or the log's LOG-FIELD error (``hint`` unless the lookup's is a near miss)."""
+    try:
+        return names.find(value)
+    except NotFound as e:
+        near = e.hint if hint is None or (e.hint and "did you mean" in e.hint) else hint
+        raise LogError("LOG-FIELD", f"'{field}' names no {names.what}: {value!r}{more}", None, near) from None
 
 
 def contract(game: Game) -> BoneWarsRules:

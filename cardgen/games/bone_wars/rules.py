@@ -9,7 +9,6 @@ import builtins
 import math
 from collections.abc import Mapping
 from dataclasses import field
-from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.core.record import record
@@ -95,21 +94,20 @@ def parts_of(game: Game) -> dict[str, Part]:
 
 
 class Monster:
-    """A Fossil Monster on the table. ``where``/``gone`` are the referee's log positions.
+    """A Fossil Monster on the table.
 
     BW-CREATE-5: its stats are the sums of its parts', its Traits their union — kept up to
     date by :meth:`set_parts` (every change of parts goes through it)."""
 
-    __slots__ = ("name", "owner", "parts", "born", "where", "damage", "replaced", "attacked", "tapped",
-                 "gone", "str", "def_", "atk", "hp", "traits", "types")
+    __slots__ = ("name", "owner", "parts", "born", "damage", "replaced", "attacked", "tapped",
+                 "str", "def_", "atk", "hp", "traits", "types")
 
-    def __init__(self, name: str, owner: str, parts: list[Part], born: int, where: Any = None):
-        self.name, self.owner, self.born, self.where = name, owner, born, where
+    def __init__(self, name: str, owner: str, parts: list[Part], born: int):
+        self.name, self.owner, self.born = name, owner, born
         self.damage = 0                         # damage counters (BW-ATK-7)
         self.replaced: int | None = None        # the turn of its last part replacement (BW-CREATE-6)
         self.attacked: int | None = None        # the turn it last attacked (BW-ATK-2)
         self.tapped = False                     # attacked since its controller's turn began (BW-ATK-5)
-        self.gone: Any = None                   # where it was destroyed
         self.set_parts(parts)
 
     def set_parts(self, parts: list[Part]) -> None:
@@ -127,9 +125,9 @@ class Monster:
 
     def copy(self) -> Monster:
         m = Monster.__new__(Monster)
-        m.name, m.owner, m.born, m.where = self.name, self.owner, self.born, self.where
+        m.name, m.owner, m.born = self.name, self.owner, self.born
         m.parts, m.damage, m.replaced = list(self.parts), self.damage, self.replaced
-        m.attacked, m.tapped, m.gone = self.attacked, self.tapped, self.gone
+        m.attacked, m.tapped = self.attacked, self.tapped
         m.str, m.def_, m.atk, m.hp = self.str, self.def_, self.atk, self.hp
         m.traits, m.types = self.traits, self.types        # (never changed in place: shared)
         return m
@@ -145,9 +143,9 @@ class Monster:
         return max(0, self.hp - self.damage)
 
 
-def can_meet(a: Monster, b: Monster) -> bool:
-    """BW-ATK-4: if either has Flying (Marine), the other has Flying (Marine) or Reach."""
-    ta, tb = a.traits, b.traits
+def meets(ta: frozenset[str], tb: frozenset[str]) -> bool:
+    """BW-ATK-4 on two monsters' Traits: if either has Flying (Marine), the other has Flying
+    (Marine) or Reach."""
     for t in MEET_TRAITS:
         if t in ta and t not in tb and REACH not in tb:
             return False
@@ -169,7 +167,7 @@ def meet_reason(rules: Rules, a: Monster, b: Monster) -> str:
 
 def can_block(m: Monster, attacker: Monster) -> bool:
     """BW-ATK-4, BW-ATK-5: it meets the attacker and has not attacked (or is Vigilant)."""
-    return can_meet(attacker, m) and (not m.tapped or m.has("vigilant"))
+    return meets(attacker.traits, m.traits) and (not m.tapped or m.has("vigilant"))
 
 
 def can_attack(m: Monster, turn: int) -> bool:

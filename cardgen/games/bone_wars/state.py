@@ -13,18 +13,14 @@ stated consequences (stats, damage, HP left, destroyed, eliminated, HP at a turn
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache
 from typing import Any
 
-from cardgen.games.bone_wars.actions import _act, _attacks, _die, _draw_actions, _two_dice, edit_actions
+from cardgen.games.bone_wars import actions
 from cardgen.games.bone_wars.observe import Observation
-from cardgen.games.bone_wars.rules import Monster, Part, Rules, can_attack, turn_order
-from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Table
-from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK
+from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, can_block, turn_order
+from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Combat, Outcome, Table
+from cardgen.games.bone_wars.vocab import EDIT_KINDS, HIDDEN, NO_BLOCK
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-
-DEFEND_ROLL = "defend_roll"     # the unblocked defender chooses to roll (not a log event)
-DROP_ATTACK = "drop_attack"     # a replayed log leaves an attack unanswered (never legal: the replay's)
 
 
 class BoneWarsState(Table, GameState):
@@ -43,11 +39,6 @@ class BoneWarsState(Table, GameState):
         self.seat = {p: i for i, p in enumerate(self.players)}
 
     # --- setup ---------------------------------------------------------------------------
-    def set_first(self, first: str) -> None:
-        self.rolled_first = first
-        self.setup = SETUP_DEAL
-        self._deal_done()
-
     def _deal_done(self) -> None:
         if self.setup == SETUP_DEAL and all(len(self.dealt[p]) >= self.rules.hand_size for p in self.players):
             self.start_play()
@@ -73,25 +64,50 @@ class BoneWarsState(Table, GameState):
             return CHANCE
         return self.seat[self.current] if self.current is not None else TERMINAL
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if self.current_player() != CHANCE:
-            return []
+    def _chance(self) -> tuple[tuple[tuple[Action, float], ...], str, str | None]:
+        """The chance node here: its equally likely dice, or none and the draw (kind, player)."""
         sides = self.rules.die
         if self.setup == SETUP_ORDER:
             q = next(p for p in self.contenders if p not in self.round)
-            return list(_die("turn_order_roll", sides, "value", q))
+            return actions.die("turn_order_roll", sides, "value", q), "", None
         if self.setup == SETUP_DEAL:
-            return self._draws("deal", self._next_dealt())
+            return (), "deal", self._next_dealt()
         c = self.combat
         if c is not None:
-            return _two_dice(sides) if c.stage == "roll" else list(_die("roll", sides, "defender"))
-        return self._draws("draw", self.current)
+            dice = actions.two_dice(sides) if c.stage == "roll" else actions.die("roll", sides, "defender")
+            return dice, "", None
+        return (), "draw", self.current
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.current_player() != CHANCE:
+            return []
+        dice, kind, p = self._chance()
+        return list(dice) if dice else self._draws(kind, p)
+
+    def sample_chance(self, r: float) -> Action | None:
+        """The outcome the walk over :meth:`chance_outcomes` gives ``r``, found without listing
+        them: a die by bisecting the walk's own running totals, a draw by its sums over the
+        unseen cards (the same float additions, no action made)."""
+        if self.current_player() != CHANCE:
+            return None
+        dice, kind, p = self._chance()
+        if dice:
+            return dice[actions.fall(len(dice), r)][0]
+        deck = self.unseen
+        if not deck or min(deck.values()) <= 0:     # none left, or a replayed log revealed too many
+            return GameState.sample_chance(self, r)
+        total, acc, acts = sum(deck.values()), 0.0, actions.draws(kind, p)
+        for cid, n in deck.items():
+            acc += n / total
+            if r < acc:
+                return acts[cid]
+        return acts[next(reversed(deck))]
 
     def _draws(self, kind: str, p: str | None) -> list[tuple[Action, float]]:
         """A card of the known composition not yet seen (``unseen`` keeps its cards in id order)."""
         deck = self.unseen
         total = sum(deck.values())
-        acts = _draw_actions(kind, p)
+        acts = actions.draws(kind, p)
         if min(deck.values(), default=1) > 0:
             return [(acts[cid], n / total) for cid, n in deck.items()]
         total = sum(n for n in deck.values() if n > 0)       # a replayed log revealed too many
@@ -115,10 +131,9 @@ class BoneWarsState(Table, GameState):
     def hand_cards(self, p: str) -> list[str]:
         """The cards ``p`` could play: those known in hand, and any unseen one for a hidden card."""
         hand = self.hands[p]
-        cards = set(hand.known)
-        if hand.hidden:
-            cards |= {c for c, n in self.unseen.items() if n > 0}
-        return sorted(cards)
+        if not hand.hidden:
+            return sorted(hand.known)       # (a hand keeps no card at 0)
+        return sorted(set(hand.known) | {c for c, n in self.unseen.items() if n > 0})
 
     def legal_actions(self) -> list[Action]:
         if self.over or self.stuck or self.setup != PLAY:
@@ -127,10 +142,10 @@ class BoneWarsState(Table, GameState):
         if c is not None:
             d = c.defender
             if c.stage == "block":
-                return list(_blocks(d, tuple([b.name for b in c.able])))
+                return list(actions.blocks(d, tuple([b.name for b in c.able])))
             if c.stage == "choice":
-                return list(_answers(d))
-            return [] if c.stage in ("roll", "defroll") else [_answers(d)[0]]
+                return list(actions.answers(d))
+            return [] if c.stage in ("roll", "defroll") else [actions.answers(d)[0]]
         p = self.current
         if p is None or (self.phase == "draw" and self.drawn < self.need):
             return []
@@ -138,25 +153,25 @@ class BoneWarsState(Table, GameState):
         if self.phase != "destroy" and self.edits < self.rules.edits_per_turn:
             cards = self.hand_cards(p)
             if cards:
-                out = edit_actions(self, p, cards)
-        out_ = self.out
-        opponents = tuple([t for t in self.players if t != p and out_[t] is None])
-        turn = self.turn
+                out = actions.edit_actions(self, p, cards)
+        turn, foes = self.turn, None
         for m in self.monsters.values():
-            if m.owner == p and can_attack(m, turn):
-                out += _attacks(p, m.name, opponents)
-        out.append(_act("end_turn", ("player", p)))
+            if m.owner == p and m.attacked != turn and (
+                    m.born != turn and m.replaced != turn or "haste" in m.traits):     # can_attack, inline
+                if foes is None:
+                    foes = tuple([t for t in self.players if t != p and t not in self.out])
+                out += actions.attacks(p, m.name, foes)
+        out.append(actions.END[p])
         return out
 
     # --- apply --------------------------------------------------------------------------
-    def _log(self, event: dict[str, Any]) -> None:
-        self.events.append(event)       # (callers check ``record``: no event is built otherwise)
+    def _log(self, kind: str, **fields: Any) -> None:
+        self.events.append({"kind": kind, **fields})    # (callers check ``record``: none built otherwise)
 
     def _stated(self, kind: str, p: str, m: Monster, **fields: Any) -> None:
         if self.record:
-            self.events.append({"kind": kind, "player": p, **fields,
-                                "stats": {"str": m.str, "def": m.def_, "atk": m.atk, "hp": m.hp},
-                                "traits": sorted(m.traits)})
+            self._log(kind, player=p, **fields, stats={"str": m.str, "def": m.def_, "atk": m.atk, "hp": m.hp},
+                      traits=sorted(m.traits))
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
@@ -174,7 +189,8 @@ class BoneWarsState(Table, GameState):
             first, self.contenders = turn_order(self.rules, self.players, self.order_rounds)
             if first is not None:
                 self.first_roll = self.order_rounds[-1][first]
-                self.set_first(first)
+                self.rolled_first, self.setup = first, SETUP_DEAL
+                self._deal_done()
 
     def _deal(self, p: str, f: Mapping[str, Any]) -> None:
         self.dealt[p].append(f["card"])
@@ -188,15 +204,24 @@ class BoneWarsState(Table, GameState):
         self.begun = True
         if f["card"] != HIDDEN:             # a replayed log may draw face down
             self.reveal(f["card"])
-        self.draw(p, f["card"])
+        self.pile = max(0, self.pile - 1)
+        self.drawn += 1
+        self.hands[p].add(f["card"])
+        if self.phase == "draw" and self.drawn >= self.need:
+            self.phase = "create"
         if self.record:
-            self._log({"kind": "draw", "player": p, "card": f["card"]})
+            self._log("draw", player=p, card=f["card"])
 
     def _attack(self, p: str, f: Mapping[str, Any]) -> None:
         self.begun = True
-        self.attack(p, self.on_table(f["monster"]), f["target"], own_turn=p == self.current)
+        m, target = self.on_table(f["monster"]), f["target"]
+        if p == self.current:       # (a replayed log's attack out of turn leaves the turn as it was)
+            self.phase = "destroy"
+        m.attacked, m.tapped = self.turn, True
+        able = [b for b in self.monsters.values() if b.owner == target and can_block(b, m)]
+        self.combat = Combat(m, target, able)
         if self.record:
-            self._log({"kind": "attack", "player": p, "monster": f["monster"], "target": f["target"]})
+            self._log("attack", player=p, monster=f["monster"], target=target)
 
     def _drop_attack(self, p: str, f: Mapping[str, Any]) -> None:
         self.combat = None
@@ -208,17 +233,20 @@ class BoneWarsState(Table, GameState):
     def _take_damage(self, p: str, f: Mapping[str, Any]) -> None:
         assert self.combat is not None
         d = self.combat.defender
-        out, _ = self.resolve_unblocked(self.combat, None, True)
+        out = self.unblocked(self.combat, None)
         if self.record:
-            self._log({"kind": "take_damage", "player": d, "damage": out.player_dmg.get(d, 0),
-                       "hp_left": self.hp[d]})
+            self._log("take_damage", player=d, damage=out.player_dmg.get(d, 0), hp_left=self.hp[d])
             self._log_out(out.eliminated)
 
     def _end_turn(self, p: str, f: Mapping[str, Any]) -> None:
         if self.record:
-            self._log({"kind": "end_turn", "player": p, "hp": dict(self.hp)})
-        self.end_turn(f.get("to"))      # ``to``: a replayed log hands the turn to another player
-        self._check_stuck()
+            self._log("end_turn", player=p, hp=dict(self.hp))
+        self.turn += 1
+        nxt = f.get("to") or self.next_player(self.current)     # ``to``: a replayed log hands the turn on
+        if nxt is not None:
+            self.begin_turn(nxt)
+        if self.pile == 0 and not self.monsters and not any(self.hands[q].size for q in self.alive_players()):
+            self.stuck = True   # ruling: with no monster, card or pile left nobody can act again (unfinished)
 
     def _edit(self, k: str, p: str, f: Mapping[str, Any]) -> None:
         if p == self.current:       # (a replayed log's edit out of turn leaves the turn as it was)
@@ -226,36 +254,34 @@ class BoneWarsState(Table, GameState):
             if self.phase == "draw":
                 self.phase = "create"
             self.edits += 1
-        part = self.parts[f["card"]]
-        if self.take(p, part.id) != "known":
+        part, hand = self.parts[f["card"]], self.hands[p]
+        if not hand.known[part.id]:     # from a hidden card, or one the hand cannot hold (as recorded)
             self.reveal(part.id)
+        hand.take(part.id)
         if k == "create":
-            m = self.create(p, part, f["monster"])
-            if self.record:
-                self._stated(k, p, m, card=part.id, monster=m.name)
-            return
+            self.graveyard.pop(f["monster"], None)
+            m = self.monsters[f["monster"]] = Monster(f["monster"], p, [part], self.turn)
+            self.created += 1
+            return self._stated(k, p, m, card=part.id, monster=m.name)
         m = self.on_table(f["monster"])
         if k == "add_part":
             m.add(part)
-            if self.record:
-                self._stated(k, p, m, monster=m.name, card=part.id)
-            return
+            return self._stated(k, p, m, monster=m.name, card=part.id)
         old = next((x for x in m.parts if x.id == f.get("replaces")), None) or \
             next((x for x in m.parts if x.part == part.part), None)
         self.replace(p, m, old, part)
-        if self.record:
-            self._stated(k, p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
+        self._stated(k, p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
         if m.damage >= m.hp:        # BW-ATK-8: its damage now reaches its HP
-            self.destroy(m, True)
+            self.destroy(m)
             if self.record:
-                self._log({"kind": "destroyed", "monster": m.name})
+                self._log("destroyed", monster=m.name)
 
     def _block(self, p: str, f: Mapping[str, Any]) -> None:
         name = f["monster"]
         c = self.combat
         assert c is not None
         if self.record:
-            self._log({"kind": "block", "player": p, "monster": name})
+            self._log("block", player=p, monster=name)
         if name == NO_BLOCK:
             c.stage = "declined" if c.able else "choice"
         else:
@@ -265,41 +291,41 @@ class BoneWarsState(Table, GameState):
     def _roll(self, p: str, f: Mapping[str, Any]) -> None:
         c = self.combat
         assert c is not None
-        if "attacker" in f:
-            b = c.blocker
-            assert b is not None
-            out, res, _, over = self.resolve_blocked(c, f["attacker"], f["blocker"], True)
-            if self.record:
-                self._log({"kind": "roll", "attacker": f["attacker"], "blocker": f["blocker"]})
-                if res.block_total <= res.attack_total:
-                    self._log({"kind": "damage", "monster": b.name, "amount": res.damage,
-                               "hp_left": b.hp_left})
-                if out.destroyed:
-                    self._log({"kind": "destroyed", "monster": b.name})
-                if over:
-                    self._log({"kind": "damage", "player": b.owner, "amount": over,
-                               "hp_left": self.hp[b.owner]})
-        else:
+        if "attacker" not in f:
             d = c.defender
-            out, saved = self.resolve_unblocked(c, f["defender"], True)
+            out = self.unblocked(c, f["defender"])
             if self.record:
-                self._log({"kind": "roll", "defender": f["defender"]})
-                if not saved:
-                    self._log({"kind": "damage", "player": d, "amount": out.player_dmg[d],
-                               "hp_left": self.hp[d]})
+                self._log("roll", defender=f["defender"])
+                if d in out.player_dmg:
+                    self._log("damage", player=d, amount=out.player_dmg[d], hp_left=self.hp[d])
+                self._log_out(out.eliminated)
+            return
+        a, b, ra, rb = c.attacker, c.blocker, f["attacker"], f["blocker"]     # BW-ATK-6…9
+        assert b is not None
+        self.combat = None
+        res, before = blocked_combat(self.rules, a, b, ra, rb), b.hp_left
+        out = self.last = Outcome(True, fight=(a, b, ra, rb, res, before))
+        if res.block_total <= res.attack_total:
+            b.damage += res.damage
+            out.monster_dmg[b.name] = res.damage
+            if b.damage >= b.hp and self.alive(b):
+                self.destroy(b)
+                out.destroyed.append(b.name)
+                if a.has("trample") and res.damage > before:
+                    self.hurt(b.owner, res.damage - before, "BW-ATK-9", out)
         if self.record:
+            self._log("roll", attacker=ra, blocker=rb)
+            if b.name in out.monster_dmg:
+                self._log("damage", monster=b.name, amount=res.damage, hp_left=b.hp_left)
+            if out.destroyed:
+                self._log("destroyed", monster=b.name)
+            if b.owner in out.player_dmg:
+                self._log("damage", player=b.owner, amount=out.player_dmg[b.owner], hp_left=self.hp[b.owner])
             self._log_out(out.eliminated)
 
     def _log_out(self, players: list[str]) -> None:
         for q in players:
-            self._log({"kind": "eliminated", "player": q})
-
-    def _check_stuck(self) -> None:
-        """Ruling of the state: when no player in the game has a monster or a card and the pile is
-        empty, nobody can ever act again; the game stops unfinished (no winner)."""
-        if self.pile == 0 and not self.monsters and not any(
-                self.hands[p].size for p in self.alive_players()):
-            self.stuck = True
+            self._log("eliminated", player=q)
 
     # --- the end, observations, the log ------------------------------------------------
     def returns(self) -> list[float]:
@@ -313,8 +339,8 @@ class BoneWarsState(Table, GameState):
             "winner": self.winner,
             "first_mover": self.rolled_first,       # the turn-order d20's winner (BW-SETUP-3)
             "hp": dict(self.hp),
-            "eliminated": list(self.out_order),
-            "players": {p: {"hp": self.hp[p], "eliminated": self.out.get(p) is not None,
+            "eliminated": list(self.out),
+            "players": {p: {"hp": self.hp[p], "eliminated": p in self.out,
                             "hand": self.hands[p].size, "monsters": [m.name for m in self.owned(p)]}
                         for p in self.players},
             "monsters": {m.name: {"owner": m.owner, "parts": [c.id for c in m.parts], "damage": m.damage,
@@ -358,18 +384,6 @@ class BoneWarsState(Table, GameState):
         return twin
 
 
-@cache
-def _blocks(d: str, able: tuple[str, ...]) -> tuple[Action, ...]:
-    """``d``'s blocks with the monsters ``able``, then no block."""
-    return tuple(_act("block", ("player", d), ("monster", b)) for b in (*able, NO_BLOCK))
-
-
-@cache
-def _answers(d: str) -> tuple[Action, Action]:
-    """An unblocked defender's answers: take the damage, or roll."""
-    return _act("take_damage", ("player", d)), _act(DEFEND_ROLL, ("player", d))
-
-
 Play = Callable[[BoneWarsState, Any, Mapping[str, Any]], None]
 
 
@@ -378,11 +392,6 @@ def _editing(k: str) -> Play:
 
 
 #: how each action kind plays on the state
-_PLAY: dict[str, Play] = {
-    "turn_order_roll": BoneWarsState._turn_order_roll, "deal": BoneWarsState._deal,
-    "draw": BoneWarsState._draw,
-    **{k: _editing(k) for k in ("create", "add_part", "replace_part")}, "attack": BoneWarsState._attack,
-    "block": BoneWarsState._block,
-    DROP_ATTACK: BoneWarsState._drop_attack, DEFEND_ROLL: BoneWarsState._defend_roll,
-    "roll": BoneWarsState._roll,
-    "take_damage": BoneWarsState._take_damage, "end_turn": BoneWarsState._end_turn}
+_PLAY: dict[str, Play] = {k: getattr(BoneWarsState, "_" + k) for k in (
+    "turn_order_roll", "deal", "draw", "attack", "block", actions.DROP_ATTACK, actions.DEFEND_ROLL, "roll",
+    "take_damage", "end_turn")} | {k: _editing(k) for k in EDIT_KINDS}

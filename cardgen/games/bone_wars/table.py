@@ -1,8 +1,8 @@
 """Bone Wars — the table: players, HP, hands, the center pile, monsters, the turn and the
 attack in progress, with the moves that change them. The one state model: the game state
-(:mod:`.state`) plays on it and the referee (:mod:`.engine`) replays a log onto it.
+(:mod:`.state`) plays on it, and a log checked over it is kept as recorded (:mod:`.claims`).
 
-Every move is tolerant: it applies what it is given as recorded (the referee has already
+Every move is tolerant: it applies what it is given as recorded (the replay has already
 reported what was wrong), so a slip never stops the replay.
 """
 
@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import field
-from typing import Any
 
 from cardgen.core.record import record
-from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, can_attack, can_block
+from cardgen.games.bone_wars.rules import Monster, Part, Rules
 from cardgen.play.hidden import Hand
 
 SETUP_ORDER, SETUP_DEAL, PLAY = "order", "deal", "play"
@@ -23,7 +22,6 @@ SETUP_ORDER, SETUP_DEAL, PLAY = "order", "deal", "play"
 class Combat:
     attacker: Monster
     defender: str
-    where: Any
     able: list[Monster]             # the defender's monsters able to block it (BW-ATK-10)
     stage: str = "block"            # block → roll (blocked) | choice / declined (unblocked) | defroll
     blocker: Monster | None = None
@@ -31,9 +29,8 @@ class Combat:
 
 @record
 class Outcome:
-    """What the last attack (or edit) did, for the claims that follow it."""
+    """What the last attack did, for the claims that follow it."""
 
-    where: Any
     blocked: bool
     monster_dmg: dict[str, int] = field(default_factory=dict)     # monster name → damage dealt
     player_dmg: dict[str, int] = field(default_factory=dict)      # player → damage dealt
@@ -57,8 +54,7 @@ class Table:
         self.start_hp = hp
         self.hp: dict[str, int] = {p: hp for p in self.players}
         self.hp_rule: dict[str, str] = {p: "BW-SETUP-4" for p in self.players}   # what last set each HP
-        self.out: dict[str, Any] = {p: None for p in self.players}     # player → where they went out
-        self.out_order: list[str] = []
+        self.out: list[str] = []        # the players out of the game, in the order they went out
         self.lost_with: dict[str, list[Monster]] = {}
         self.hands: dict[str, Hand] = {p: Hand() for p in self.players}
         self.unseen: Counter = Counter({k: parts[k].copies for k in sorted(parts)})   # not yet known anywhere
@@ -76,7 +72,6 @@ class Table:
         # the turn
         self.turn = 1
         self.current: str | None = None
-        self.prev: str | None = None
         self.begun = False
         self.phase = "draw"
         self.need = 0
@@ -86,7 +81,6 @@ class Table:
         self.last: Outcome | None = None
         self.winner: str | None = None
         self.over = False
-        self.end_where: Any = None
 
     def copy_table(self, other: Table) -> None:
         """Make ``other`` (a fresh instance) an independent copy of this table."""
@@ -100,8 +94,7 @@ class Table:
         other.players = list(self.players)
         other.hp = dict(self.hp)
         other.hp_rule = dict(self.hp_rule)
-        other.out = dict(self.out)
-        other.out_order = list(self.out_order)
+        other.out = list(self.out)
         other.lost_with = {p: [mon(m) for m in ms] for p, ms in self.lost_with.items()}
         other.hands = {p: h.copy() for p, h in self.hands.items()}
         other.unseen = Counter(self.unseen)
@@ -112,17 +105,17 @@ class Table:
         other.contenders = list(self.contenders)
         c = self.combat
         if c is not None:
-            other.combat = Combat(mon(c.attacker), c.defender, c.where, [mon(b) for b in c.able], c.stage,
+            other.combat = Combat(mon(c.attacker), c.defender, [mon(b) for b in c.able], c.stage,
                                   mon(c.blocker) if c.blocker is not None else None)
         if self.last is not None:
             o = self.last
-            other.last = Outcome(o.where, o.blocked, dict(o.monster_dmg), dict(o.player_dmg), dict(o.player_rule),
+            other.last = Outcome(o.blocked, dict(o.monster_dmg), dict(o.player_dmg), dict(o.player_rule),
                                  list(o.destroyed), list(o.eliminated), o.fight, o.blow)
 
     # -- who is where --------------------------------------------------------------------
 
     def alive_players(self) -> list[str]:
-        return [p for p in self.players if self.out.get(p) is None]
+        return [p for p in self.players if p not in self.out]
 
     def owned(self, p: str) -> list[Monster]:
         return [m for m in self.monsters.values() if m.owner == p]
@@ -137,15 +130,9 @@ class Table:
         n = len(self.players)
         for k in range(1, n + 1):
             q = self.players[(i + k) % n]
-            if self.out.get(q) is None:
+            if q not in self.out:
                 return q
         return None
-
-    def able_blockers(self, target: str, attacker: Monster) -> list[Monster]:
-        return [b for b in self.owned(target) if can_block(b, attacker)]
-
-    def attackers(self, p: str) -> list[Monster]:
-        return [m for m in self.owned(p) if can_attack(m, self.turn)]
 
     # -- cards ---------------------------------------------------------------------------
 
@@ -158,33 +145,13 @@ class Table:
             del self.unseen[cid]            # only cards still unseen are listed (draws iterate them)
         return n >= 0
 
-    def take(self, p: str, cid: str) -> str:
-        """Play ``cid`` from ``p``'s hand: 'known', 'hidden' (revealed from a hidden card) or
-        'missing' (the hand cannot hold it; revealed as recorded)."""
-        hand = self.hands[p]
-        if hand.known[cid] > 0:
-            hand.take(cid)
-            return "known"
-        how = "hidden" if hand.hidden > 0 else "missing"
-        if hand.hidden > 0:
-            hand.hidden -= 1
-        return how
-
-    def draw(self, p: str, cid: str | None) -> None:
-        self.pile = max(0, self.pile - 1)
-        self.drawn += 1
-        self.hands[p].add(cid)
-        if self.phase == "draw" and self.drawn >= self.need:
-            self.phase = "create"
-
     # -- monsters ------------------------------------------------------------------------
 
-    def destroy(self, m: Monster, where: Any) -> None:
+    def destroy(self, m: Monster) -> None:
         """BW-ATK-8: the monster and its parts go to the discard pile."""
         if not self.alive(m):
             return
         del self.monsters[m.name]
-        m.gone = where
         self.graveyard[m.name] = m
         self.discard += [c.id for c in m.parts]
 
@@ -195,15 +162,7 @@ class Table:
         for c in m.parts:
             if c.id in self.discard:
                 self.discard.remove(c.id)
-        m.gone = None
         self.monsters[m.name] = m
-
-    def create(self, p: str, part: Part, name: str, where: Any = None) -> Monster:
-        self.graveyard.pop(name, None)
-        m = Monster(name=name, owner=p, parts=[part], born=self.turn, where=where)
-        self.monsters[name] = m
-        self.created += 1
-        return m
 
     def replace(self, p: str, m: Monster, old: Part | None, new: Part) -> None:
         """BW-CREATE-4 (rulings: where the old part goes, whether damage stays)."""
@@ -222,47 +181,41 @@ class Table:
 
     # -- players -------------------------------------------------------------------------
 
-    def hurt(self, p: str, n: int, rule: str, out: Outcome, where: Any) -> None:
+    def hurt(self, p: str, n: int, rule: str, out: Outcome) -> None:
         """``p`` loses ``n`` HP; at 0 or less they are out (in ``out.eliminated``)."""
         self.hp[p] -= n
         self.hp_rule[p] = rule
         out.player_dmg[p] = out.player_dmg.get(p, 0) + n
         out.player_rule[p] = rule
-        if self.hp[p] <= 0 and self.out.get(p) is None:
-            self.eliminate(p, where)
+        if self.hp[p] <= 0 and p not in self.out:
+            self.eliminate(p)
             out.eliminated.append(p)
 
-    def eliminate(self, p: str, where: Any) -> list[Monster]:
-        """BW-END-1: out of the game; their monsters go to the discard pile. Returns them."""
-        self.out[p] = where if where is not None else True
-        self.out_order.append(p)
-        mons = self.owned(p)
-        self.lost_with[p] = mons
+    def eliminate(self, p: str) -> None:
+        """BW-END-1: out of the game; their monsters go to the discard pile."""
+        self.out.append(p)
+        mons = self.lost_with[p] = self.owned(p)
         for m in mons:
-            self.destroy(m, where)
-        self.check_end(where)
-        return mons
+            self.destroy(m)
+        self.check_end(True)
 
     def uneliminate(self, p: str) -> None:
-        self.out[p] = None
-        if p in self.out_order:
-            self.out_order.remove(p)
+        if p in self.out:
+            self.out.remove(p)
         for m in self.lost_with.pop(p, []):
             self.restore(m)
-        self.check_end(None)
+        self.check_end(False)
 
-    def check_end(self, where: Any) -> bool:
-        """BW-END-2: the game ends when one player remains; True when it just ended."""
+    def check_end(self, ending: bool) -> None:
+        """BW-END-2: the game ends when one player remains (``ending``: a player just went out;
+        a player back in the game after a log's slip may take the end back)."""
         alive = self.alive_players()
         if len(alive) <= 1 and len(self.players) > 1:
-            if not self.over and where is not None:
+            if not self.over and ending:
                 self.winner = alive[0] if alive else None
                 self.over = True
-                self.end_where = where
-                return True
         elif self.over:
-            self.over, self.winner, self.end_where = False, None, None
-        return False
+            self.over, self.winner = False, None
 
     # -- turns ---------------------------------------------------------------------------
 
@@ -273,57 +226,19 @@ class Table:
         self.need = min(self.rules.draw_per_turn, self.pile)
         self.drawn = 0
         self.edits = 0
-        for m in self.owned(p):         # BW-ATK-5: attackers may block again from their controller's turn
-            m.tapped = False
-
-    def end_turn(self, to: str | None = None) -> None:
-        self.prev = self.current
-        self.turn += 1
-        nxt = to or self.next_player(self.current)
-        if nxt is not None:
-            self.begin_turn(nxt)
+        for m in self.monsters.values():    # BW-ATK-5: attackers may block again from their controller's turn
+            if m.owner == p:
+                m.tapped = False
 
     # -- combat --------------------------------------------------------------------------
 
-    def attack(self, p: str, m: Monster, target: str, where: Any = None, own_turn: bool = True) -> Combat:
-        if own_turn:
-            self.phase = "destroy"
-        m.attacked = self.turn
-        m.tapped = True
-        self.combat = Combat(attacker=m, defender=target, where=where, able=self.able_blockers(target, m))
-        return self.combat
-
-    def resolve_blocked(self, c: Combat, ra: int, rb: int, where: Any) -> tuple[Outcome, Any, int, int]:
-        """BW-ATK-6…9: (the outcome, the arithmetic, the blocker's HP left before, Trample's overflow)."""
-        a, b = c.attacker, c.blocker
-        assert b is not None
-        self.combat = None
-        out = Outcome(where, True)
-        self.last = out
-        res = blocked_combat(self.rules, a, b, ra, rb)
-        before = b.hp_left
-        out.fight = (a, b, ra, rb, res, before)
-        if res.block_total > res.attack_total:
-            return out, res, before, 0
-        b.damage += res.damage
-        out.monster_dmg[b.name] = res.damage
-        over = 0
-        if b.damage >= b.hp and self.alive(b):
-            self.destroy(b, where)
-            out.destroyed.append(b.name)
-            if a.has("trample") and res.damage > before:
-                over = res.damage - before
-                self.hurt(b.owner, over, "BW-ATK-9", out, where)
-        return out, res, before, over
-
-    def resolve_unblocked(self, c: Combat, roll: int | None, where: Any) -> tuple[Outcome, bool]:
-        """BW-ATK-10: (the outcome, whether the defender's roll beat the Str)."""
+    def unblocked(self, c: Combat, roll: int | None) -> Outcome:
+        """BW-ATK-10: the defender takes the Atk, unless their roll beats the attacker's Str."""
         a = c.attacker
         self.combat = None
-        out = Outcome(where, False, blow=(a, roll, c.defender))
-        self.last = out
+        out = self.last = Outcome(False, blow=(a, roll, c.defender))
         if roll is not None and roll > a.str:
             out.player_rule[c.defender] = "BW-ATK-10"
-            return out, True
-        self.hurt(c.defender, a.atk, "BW-ATK-10", out, where)
-        return out, False
+        else:
+            self.hurt(c.defender, a.atk, "BW-ATK-10", out)
+        return out

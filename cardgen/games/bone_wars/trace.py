@@ -25,7 +25,7 @@ def table(s: BoneWarsState, title: str) -> list[str]:
     """The table after a turn (or at the end): HP, hands and monsters of every player."""
     lines = [f"      {title} — center pile {s.pile}, discard {len(s.discard)}"]
     for p in s.players:
-        if s.out.get(p) is not None:
+        if p in s.out:
             lines.append(f"        {p}: out of the game")
             continue
         mons = s.owned(p)

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-from cardgen.games.bone_wars.rules import Monster, can_meet, meet_reason
-from cardgen.games.bone_wars.state import DEFEND_ROLL, DROP_ATTACK, BoneWarsState
+from cardgen.games.bone_wars.actions import DEFEND_ROLL, DROP_ATTACK
+from cardgen.games.bone_wars.rules import Monster, meet_reason, meets
+from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
 from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK
 from cardgen.play.api import TERMINAL, Action
@@ -17,18 +18,6 @@ EDITS = {"create": ("BW-CREATE-2", "creates a monster", "create"),
          "replace_part": ("BW-CREATE-4", "replaces a part", "replace a part")}
 
 
-def why_not_one(s: BoneWarsState, a: Action) -> Why | None:
-    """The rule an action of one check breaks (turns, draws, the answers to an attack)."""
-    k = a.kind
-    if k == DROP_ATTACK:
-        return _unanswered(s)
-    if k == "end_turn":
-        return _turn(s, a) or _draw_first(s)
-    if k == "draw":
-        return _draw(s, a)
-    return _answer(s, a)
-
-
 def why_not(s: BoneWarsState, a: Action) -> Why | None:
     """The first rule ``a`` breaks at ``s`` (None when the checks here find none)."""
     every = why_not_all(s, a)
@@ -36,17 +25,14 @@ def why_not(s: BoneWarsState, a: Action) -> Why | None:
 
 
 def why_not_all(s: BoneWarsState, a: Action) -> list[Why]:
-    """Every rule ``a`` breaks at ``s``: distinct slips of one event, each one problem."""
+    """Every rule ``a`` breaks at ``s``: distinct slips of one event, each one problem (turns,
+    draws and the answers to an attack are one check each)."""
     if s.current_player() == TERMINAL and s.setup == PLAY and s.over:
         return [("BW-END-2", f"'{a.kind}' after the game ended ({s.winner} won): no event may follow the end")]
-    k = a.kind
-    if k in EDITS:
-        return list(_edit(s, a))
-    if k == "attack":
-        return list(_attack(s, a))
-    if k == "block":
-        return list(_block(s, a))
-    one = why_not_one(s, a)
+    many = _MANY.get(a.kind)
+    if many is not None:
+        return list(many(s, a))
+    one = _ONE.get(a.kind, _answer)(s, a)
     return [one] if one else []
 
 
@@ -68,7 +54,7 @@ def _turn(s: BoneWarsState, a: Action) -> Why | None:
     p, cur = a.get("player"), s.current
     if a.get("to") is not None:
         p = a["to"]
-    if s.out.get(p) is not None:
+    if p in s.out:
         return "BW-TURN-1", f"{p} is out of the game; eliminated players are skipped", "player"
     if p == cur or cur is None:
         return None
@@ -192,7 +178,7 @@ def _attack(s: BoneWarsState, a: Action) -> Iterator[Why]:
                              f"until {p}'s next turn", "monster"
     if target == (m.owner if m is not None else p):
         yield "BW-ATK-2", f"{p} attacks an opponent, not themselves", "target"
-    elif s.out.get(target) is not None:
+    elif target in s.out:
         yield "BW-ATK-2", f"{target} is out of the game; attacks go to an opponent still in the game", "target"
 
 
@@ -209,7 +195,7 @@ def _block(s: BoneWarsState, a: Action) -> Iterator[Why]:
     b = s.monsters.get(a["monster"]) or s.graveyard.get(a["monster"])
     if b is None:
         return
-    if not can_meet(c.attacker, b):
+    if not meets(c.attacker.traits, b.traits):
         yield "BW-ATK-4", f"{b.name} cannot block {c.attacker.name}: {meet_reason(s.rules, c.attacker, b)}", "monster"
     if b.tapped and not b.has("vigilant"):
         yield "BW-ATK-5", f"{b.name} attacked (turn {b.attacked}) and cannot block until {b.owner}'s next turn " \
@@ -244,3 +230,11 @@ def _answer(s: BoneWarsState, a: Action) -> Why | None:
     if a.kind == "roll" and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= die):
         return "BW-ATK-10", f"the defender's d{die} shows {v!r}, but a d{die} shows 1–{die}", "defender"
     return None
+
+
+#: the checks of an action kind that may name several slips, and those that name one
+_MANY: dict[str, Callable[[BoneWarsState, Action], Iterator[Why]]] = {
+    **dict.fromkeys(EDITS, _edit), "attack": _attack, "block": _block}
+_ONE: dict[str, Callable[[BoneWarsState, Action], Why | None]] = {
+    DROP_ATTACK: lambda s, a: _unanswered(s), "end_turn": lambda s, a: _turn(s, a) or _draw_first(s),
+    "draw": _draw}
