@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
 from cardgen.play.api import Action, walk
 
 T = TypeVar("T")
+
+#: How near (in ``r``) a boundary between two outcomes a draw may fall before a sampled index
+#: gives up (None: the caller walks the listed outcomes instead). The walk's running sums stray
+#: from the exact boundaries by rounding alone — under ``m``·2⁻⁵² for ``m`` outcomes — far below it.
+EDGE = 1e-9
+MAX_OUTCOMES = 100_000      #: beyond this many outcomes the rounding argument above is not made
 
 
 def die_faces(sides: int) -> list[int]:
@@ -39,3 +45,42 @@ def pick(outcomes: Sequence[tuple[T, float]], rng: random.Random) -> T:
 def exact(p: float) -> Fraction:
     """A probability as a fraction (for tests that sum outcomes)."""
     return Fraction(p).limit_denominator(10**6)
+
+
+def uniform_index(r: float, n: int) -> int | None:
+    """The index :func:`~cardgen.play.api.walk` falls on for ``r`` among ``n`` equally likely
+    outcomes (each ``1.0 / n``, in their order) — computed, not walked — or None when ``r``
+    lies within :data:`EDGE` of a boundary between two of them (the caller walks instead)."""
+    if not 0 < n <= MAX_OUTCOMES:
+        return None
+    x = r * n
+    i = int(x)
+    f, tol = x - i, n * EDGE
+    return i if tol <= f <= 1.0 - tol and i < n else None
+
+
+def weighted_index(r: float, weights: Sequence[int], total: int) -> int | None:
+    """The index the walk falls on for ``r`` over outcomes of integer weights, each listed with
+    probability ``weight / total`` in this order (one of weight ≤ 0 is not listed: a draw's
+    ``n > 0``) — a draw from a deck of counts without its list of outcomes — or None when ``r``
+    lies within :data:`EDGE` of a boundary (or beyond every outcome): the caller walks instead."""
+    if total <= 0 or len(weights) > MAX_OUTCOMES:
+        return None
+    x = r * total
+    tol = total * EDGE
+    acc = 0
+    for i, w in enumerate(weights):
+        if w > 0:
+            low = acc
+            acc += w
+            if x < acc:
+                return i if x - low >= tol and acc - x >= tol else None
+    return None
+
+
+def deck_pick(r: float, deck: Mapping[T, int]) -> T | None:
+    """The card :func:`draw_outcomes`' walk falls on for ``r`` (each card with ``n > 0`` in
+    sorted order, with its share of the deck's total), or None near a boundary (walk instead)."""
+    cards = sorted(deck)
+    i = weighted_index(r, [deck[c] for c in cards], sum(deck.values()))
+    return None if i is None else cards[i]
