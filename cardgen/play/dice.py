@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from itertools import accumulate
 from typing import TypeVar
 
 from cardgen.play.api import Action, walk
@@ -61,24 +63,22 @@ def uniform_index(r: float, n: int) -> int | None:
 
 def weighted_index(r: float, weights: Sequence[int], total: int) -> int | None:
     """The index the walk falls on for ``r`` over outcomes of integer weights, each listed with
-    probability ``weight / total`` in this order (one of weight ≤ 0 is not listed: a draw's
+    probability ``weight / total`` in this order (one of weight 0 is not listed: a draw's
     ``n > 0``) — a draw from a deck of counts without its list of outcomes — or None when ``r``
-    lies within :data:`EDGE` of a boundary (or beyond every outcome): the caller walks instead."""
-    if total <= 0 or len(weights) > MAX_OUTCOMES:
+    lies within :data:`EDGE` of a boundary, beyond every outcome, or a weight is negative: the
+    caller walks instead."""
+    if total <= 0 or not weights or len(weights) > MAX_OUTCOMES or min(weights) < 0:
         return None
+    sums = list(accumulate(weights))
     x = r * total
+    i = bisect_right(sums, x)               # the first running sum above x: a weight > 0
+    if i == len(sums):
+        return None
     tol = total * EDGE
-    acc = 0
-    for i, w in enumerate(weights):
-        if w > 0:
-            low = acc
-            acc += w
-            if x < acc:
-                return i if x - low >= tol and acc - x >= tol else None
-    return None
+    return i if x - (sums[i - 1] if i else 0) >= tol and sums[i] - x >= tol else None
 
 
-def deck_pick(r: float, deck: Mapping[T, int]) -> T | None:
+def deck_pick(r: float, deck: Mapping[str, int]) -> str | None:
     """The card :func:`draw_outcomes`' walk falls on for ``r`` (each card with ``n > 0`` in
     sorted order, with its share of the deck's total), or None near a boundary (walk instead)."""
     cards = sorted(deck)
