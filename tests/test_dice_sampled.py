@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgen.play.api import walk
-from cardgen.play.dice import EDGE, deck_pick, draw_outcomes, pick, uniform_index, weighted_index
+from cardgen.play.dice import EDGE, count_index, deck_pick, draw_outcomes, pick, uniform_index, weighted_index
 
 FAST = settings(max_examples=150, deadline=None)
 
@@ -82,6 +82,19 @@ def test_weighted_index_at_the_boundaries(ws: list[int], k: int, ulps: int) -> N
 
 
 @FAST
+@given(weights, st.integers(0, 10**6), st.integers(-4, 4), st.booleans())
+def test_count_index_is_the_walks(ws: list[int], k: int, ulps: int, inside: bool) -> None:
+    """The counts read one by one (a deck's, without a list): the walk's index, or None."""
+    outs = _weighted(ws)
+    sums = _sums(outs)
+    r = _near(sums, k, ulps) if not inside else (sums[k % len(sums)] - outs[k % len(outs)][1] / 2)
+    i = count_index(r, iter(ws), sum(ws))
+    assert i is None or i == walk(outs, r)
+    if min(ws) >= 0:
+        assert i == weighted_index(r, ws, sum(ws))
+
+
+@FAST
 @given(st.dictionaries(st.sampled_from("abcdefghijklmnop"), st.integers(0, 9), min_size=1),
        st.floats(0.0, 1.0, exclude_max=True))
 def test_deck_pick_is_draw_outcomes_walk(deck: dict[str, int], r: float) -> None:
@@ -102,6 +115,7 @@ def test_away_from_boundaries_it_never_gives_up() -> None:
         r = rng.random()
         assert uniform_index(r, n) == walk(_uniform(n), r)
         assert weighted_index(r, ws, sum(ws)) == walk(_weighted(ws), r)
+        assert count_index(r, iter(ws), sum(ws)) == walk(_weighted(ws), r)
 
 
 def test_the_same_stream_plays_the_same() -> None:
@@ -117,5 +131,6 @@ def test_nothing_to_draw_and_too_many() -> None:
     assert weighted_index(0.5, [0, 0], 0) is None
     assert weighted_index(0.5, [3, -1], 2) is None          # a negative count: the walk decides
     assert deck_pick(0.3, {}) is None
+    assert count_index(0.9, iter([3, -1, 2]), 4) is None    # a negative count before r's: the walk decides
     assert uniform_index(0.5, 10**9) is None
     assert uniform_index(EDGE / 2, 1) is None and uniform_index(0.5, 1) == 0

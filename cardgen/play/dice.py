@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import accumulate
 from typing import TypeVar
@@ -78,9 +78,26 @@ def weighted_index(r: float, weights: Sequence[int], total: int) -> int | None:
     return i if x - (sums[i - 1] if i else 0) >= tol and sums[i] - x >= tol else None
 
 
+def count_index(r: float, counts: Iterable[int], total: int) -> int | None:
+    """:func:`weighted_index` over counts read one by one, up to the one ``r`` falls on (a
+    deck's counts need not be listed first): the same index, or None."""
+    if total <= 0:
+        return None
+    x, tol = r * total, total * EDGE
+    acc = 0
+    for i, n in enumerate(counts):
+        if n < 0 or i >= MAX_OUTCOMES:
+            return None
+        if n:
+            acc += n
+            if x < acc:
+                return i if x - (acc - n) >= tol and acc - x >= tol else None
+    return None
+
+
 def deck_pick(r: float, deck: Mapping[str, int]) -> str | None:
     """The card :func:`draw_outcomes`' walk falls on for ``r`` (each card with ``n > 0`` in
     sorted order, with its share of the deck's total), or None near a boundary (walk instead)."""
     cards = sorted(deck)
-    i = weighted_index(r, [deck[c] for c in cards], sum(deck.values()))
+    i = count_index(r, map(deck.__getitem__, cards), sum(deck.values()))
     return None if i is None else cards[i]

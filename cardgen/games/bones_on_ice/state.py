@@ -306,18 +306,16 @@ class BoiState(Spirits, GameState):
         return scramble_roll(self.s.pieces[sk].id, die)
 
     def sample_chance(self, r: float) -> Action | None:
-        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``, computed: every chance node
-        here is equally likely outcomes (a roll's pairs of dice, a die, a round's start), so the
-        index among them (near a boundary: the walk)."""
+        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``: a roll's pair of dice by
+        its index among the 32–144 equally likely pairs (near a boundary: the walk); a single
+        die or a round's start is walked (as cheap as computed)."""
         roll = self.roll
         if roll is not None and roll["stage"] == "dice" and self.phase != "over":
             outs = two_dice(*roll["sides"], *roll["best"])
-        else:
-            outs = self.chance_outcomes()
-            if not outs:
-                return None
-        i = uniform_index(r, len(outs))
-        return walk(outs, r) if i is None else outs[i][0]
+            i = uniform_index(r, len(outs))
+            return walk(outs, r) if i is None else outs[i][0]
+        outs = self.chance_outcomes()
+        return walk(outs, r) if outs else None
 
     def returns(self) -> list[float]:
         if self.phase != "over":

@@ -31,8 +31,8 @@ from cardgen.games.boss_fight.slips import Halt, Slips
 from cardgen.games.boss_fight.state import Fighter, Pile
 from cardgen.games.boss_fight.table import Table
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import die_outcomes, uniform_index, weighted_index
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
+from cardgen.play.dice import die_outcomes, weighted_index
 from cardgen.play.view import LazyView
 
 _TEMPLATES: dict[tuple, tuple[Game, Table]] = {}
@@ -261,20 +261,17 @@ class BossFightState(GameState):
         return []
 
     def sample_chance(self, r: float) -> Action | None:
-        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``, computed: a card drawn
-        by the counts left in card order, a die's face by index (near a boundary: the walk)."""
+        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``: a card drawn found by the
+        counts left in card order, without listing them (near a boundary: the walk); a die's six
+        faces or the round marker are walked (as cheap as computed)."""
         step, who = self._next_step()
         if step == "draw":
             cards, left = _draw_left(who)
             i = weighted_index(r, left, sum(left))
             if i is not None:
                 return Action("draw", (("character", who.key), ("cards", (cards[i],))))
-        elif step in ("poison", "defence"):
-            outs = self.chance_outcomes()
-            i = uniform_index(r, len(outs))
-            if i is not None:
-                return outs[i][0]
-        return super().sample_chance(r)
+        outs = self.chance_outcomes()
+        return walk(outs, r) if outs else None
 
     def apply_action(self, action: Action) -> None:
         if self.at is not None:                     # a log's event, played as recorded

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from cardgen.core.record import record
 from cardgen.play.api import Action, walk
-from cardgen.play.dice import die_outcomes, uniform_index, weighted_index
+from cardgen.play.dice import count_index, die_outcomes, uniform_index
 
 
 @record(frozen=True)
@@ -92,7 +92,7 @@ def sample(st: Chancy, r: float) -> Action | None:
         return walk(outs, r) if i is None else outs[i][0]
     pile, d = _pile(st, c), st.deal_acts[c["seat"]]
     if pile.keys() <= d.known:                  # every card in the pile in the deck's order
-        i = weighted_index(r, list(map(pile.get, d.cards, repeat(0))), sum(pile.values()))
+        i = count_index(r, map(pile.get, d.cards, repeat(0)), sum(pile.values()))
         if i is not None:
             return d.acts[i]
     outs = outcomes(st)

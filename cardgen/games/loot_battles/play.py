@@ -22,7 +22,7 @@ from cardgen.games.loot_battles.play_fight import Fight
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
-from cardgen.play.dice import deck_pick, uniform_index
+from cardgen.play.dice import deck_pick
 from cardgen.play.params import Params
 from cardgen.play.view import LazyView
 
@@ -203,20 +203,18 @@ class LootState(Fight, GameState):
         return []
 
     def sample_chance(self, r: float) -> Action | None:
-        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``, computed: a card by its
-        deck's counts, a die's face or the enemy due by index (near a boundary: the walk)."""
+        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``: a card drawn found by its
+        deck's counts, without listing the deck (near a boundary: the walk); a blow's die and
+        the enemy due are walked — six faces or a few names cost no more walked than computed."""
+        if self.pending is not None:
+            return walk(self.rules.attack_dice, r)
         ph = self.phase
-        if self.pending is not None:        # a blow's dice (the commonest node)
-            outs = self.rules.attack_dice
-        elif ph in _DECKS:
+        if ph in _DECKS:
             card = deck_pick(r, self.loot_deck if ph == "loot" else self.enc_deck)
-            return super().sample_chance(r) if card is None else self.rules.drawn(card)
-        else:                               # a die or the enemies due: equally likely, cached
-            outs = self.chance_outcomes()
-        if not outs:
-            return None
-        i = uniform_index(r, len(outs))
-        return walk(outs, r) if i is None else outs[i][0]
+            if card is not None:
+                return self.rules.drawn(card)
+        outs = self.chance_outcomes()
+        return walk(outs, r) if outs else None
 
     def legal_actions(self) -> list[Action]:
         who = self._cp if self._cp is not None else self.current_player()
