@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from itertools import accumulate
 from typing import TypeVar
 
 from cardgen.play.api import Action, walk
 
 T = TypeVar("T")
+
+#: How near (in ``r``) a boundary between two outcomes a draw may fall before a sampled index
+#: gives up (None: the caller walks the listed outcomes instead). The walk's running sums stray
+#: from the exact boundaries by rounding alone — under ``m``·2⁻⁵² for ``m`` outcomes — far below it.
+EDGE = 1e-9
+MAX_OUTCOMES = 100_000      #: beyond this many outcomes the rounding argument above is not made
 
 
 def die_faces(sides: int) -> list[int]:
@@ -39,3 +47,57 @@ def pick(outcomes: Sequence[tuple[T, float]], rng: random.Random) -> T:
 def exact(p: float) -> Fraction:
     """A probability as a fraction (for tests that sum outcomes)."""
     return Fraction(p).limit_denominator(10**6)
+
+
+def uniform_index(r: float, n: int) -> int | None:
+    """The index :func:`~cardgen.play.api.walk` falls on for ``r`` among ``n`` equally likely
+    outcomes (each ``1.0 / n``, in their order) — computed, not walked — or None when ``r``
+    lies within :data:`EDGE` of a boundary between two of them (the caller walks instead)."""
+    if not 0 < n <= MAX_OUTCOMES:
+        return None
+    x = r * n
+    i = int(x)
+    f, tol = x - i, n * EDGE
+    return i if tol <= f <= 1.0 - tol and i < n else None
+
+
+def weighted_index(r: float, weights: Sequence[int], total: int) -> int | None:
+    """The index the walk falls on for ``r`` over outcomes of integer weights, each listed with
+    probability ``weight / total`` in this order (one of weight 0 is not listed: a draw's
+    ``n > 0``) — a draw from a deck of counts without its list of outcomes — or None when ``r``
+    lies within :data:`EDGE` of a boundary, beyond every outcome, or a weight is negative: the
+    caller walks instead."""
+    if total <= 0 or not weights or len(weights) > MAX_OUTCOMES or min(weights) < 0:
+        return None
+    sums = list(accumulate(weights))
+    x = r * total
+    i = bisect_right(sums, x)               # the first running sum above x: a weight > 0
+    if i == len(sums):
+        return None
+    tol = total * EDGE
+    return i if x - (sums[i - 1] if i else 0) >= tol and sums[i] - x >= tol else None
+
+
+def count_index(r: float, counts: Iterable[int], total: int) -> int | None:
+    """:func:`weighted_index` over counts read one by one, up to the one ``r`` falls on (a
+    deck's counts need not be listed first): the same index, or None."""
+    if total <= 0:
+        return None
+    x, tol = r * total, total * EDGE
+    acc = 0
+    for i, n in enumerate(counts):
+        if n < 0 or i >= MAX_OUTCOMES:
+            return None
+        if n:
+            acc += n
+            if x < acc:
+                return i if x - (acc - n) >= tol and acc - x >= tol else None
+    return None
+
+
+def deck_pick(r: float, deck: Mapping[str, int]) -> str | None:
+    """The card :func:`draw_outcomes`' walk falls on for ``r`` (each card with ``n > 0`` in
+    sorted order, with its share of the deck's total), or None near a boundary (walk instead)."""
+    cards = sorted(deck)
+    i = count_index(r, map(deck.__getitem__, cards), sum(deck.values()))
+    return None if i is None else cards[i]

@@ -20,7 +20,8 @@ from cardgen.core.record import record
 from cardgen.games.bones_on_ice.moves import Moves, act
 from cardgen.games.bones_on_ice.rules import Rules, die_sides
 from cardgen.games.bones_on_ice.spirits import Spirits
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
+from cardgen.play.dice import uniform_index
 from cardgen.play.lookup import Names
 
 
@@ -33,6 +34,12 @@ def two_dice(sa: int, sd: int, na: int = 1, nd: int = 1) -> list[tuple[Action, f
     fa, fd = faces(sa, na), faces(sd, nd)
     p = 1.0 / (len(fa) * len(fd))
     return [(Action("rolls", (("rolls", (x, y)),)), p) for x in fa for y in fd]
+
+
+@functools.cache
+def scramble_roll(skater: str, die: int) -> list[tuple[Action, float]]:
+    """A Scramble's die for ``skater``: each face equally likely."""
+    return [(Action.make("scramble_roll", skater=skater, value=v), 1.0 / die) for v in range(1, die + 1)]
 
 
 @record(frozen=True)
@@ -296,8 +303,19 @@ class BoiState(Spirits, GameState):
         assert self.scramble is not None       # the phase of a scramble
         sk = self.scramble["left"][0]
         die = int(self.effect.get("die") or r.chaos_die)
-        return [(Action.make("scramble_roll", skater=self.s.pieces[sk].id, value=v), 1.0 / die)
-                for v in range(1, die + 1)]
+        return scramble_roll(self.s.pieces[sk].id, die)
+
+    def sample_chance(self, r: float) -> Action | None:
+        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``: a roll's pair of dice by
+        its index among the 32–144 equally likely pairs (near a boundary: the walk); a single
+        die or a round's start is walked (as cheap as computed)."""
+        roll = self.roll
+        if roll is not None and roll["stage"] == "dice" and self.phase != "over":
+            outs = two_dice(*roll["sides"], *roll["best"])
+            i = uniform_index(r, len(outs))
+            return walk(outs, r) if i is None else outs[i][0]
+        outs = self.chance_outcomes()
+        return walk(outs, r) if outs else None
 
     def returns(self) -> list[float]:
         if self.phase != "over":

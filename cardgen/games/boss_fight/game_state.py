@@ -13,6 +13,7 @@ chance for the round marker, each card drawn, a poisoned character's roll and ea
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -30,8 +31,8 @@ from cardgen.games.boss_fight.slips import Halt, Slips
 from cardgen.games.boss_fight.state import Fighter, Pile
 from cardgen.games.boss_fight.table import Table
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import die_outcomes
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
+from cardgen.play.dice import die_outcomes, weighted_index
 from cardgen.play.view import LazyView
 
 _TEMPLATES: dict[tuple, tuple[Game, Table]] = {}
@@ -249,15 +250,28 @@ class BossFightState(GameState):
         if step == "round":
             return [(Action.make("round", number=who), 1.0)]
         if step == "draw":
-            pool = _draw_pool(e, who)
-            total = sum(pool.values())
+            cards, left = _draw_left(who)
+            total = sum(left)
             key = ("character", who.key)           # as Action.make freezes them
-            return [(Action("draw", (key, ("cards", (c,)))), n / total) for c, n in sorted(pool.items())]
+            return [(Action("draw", (key, ("cards", (c,)))), n / total) for c, n in zip(cards, left) if n > 0]
         if step == "poison":
-            return die_outcomes("turn", e.die, "poison_roll", character=who.key)
+            return _die("turn", e.die, "poison_roll", who.key)
         if step == "defence":
-            return die_outcomes("defence", e.die, "roll")
+            return _die("defence", e.die, "roll")
         return []
+
+    def sample_chance(self, r: float) -> Action | None:
+        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``: a card drawn found by the
+        counts left in card order, without listing them (near a boundary: the walk); a die's six
+        faces or the round marker are walked (as cheap as computed)."""
+        step, who = self._next_step()
+        if step == "draw":
+            cards, left = _draw_left(who)
+            i = weighted_index(r, left, sum(left))
+            if i is not None:
+                return Action("draw", (("character", who.key), ("cards", (cards[i],))))
+        outs = self.chance_outcomes()
+        return walk(outs, r) if outs else None
 
     def apply_action(self, action: Action) -> None:
         if self.at is not None:                     # a log's event, played as recorded
@@ -341,19 +355,25 @@ class BossFightState(GameState):
         return twin
 
 
-def _draw_pool(e: Table, f: Fighter) -> Counter:
-    """The cards ``f``'s next draw may show, with their counts (the deck; an empty deck is
-    first reshuffled from the Discard and Expended piles)."""
+def _draw_left(f: Fighter) -> tuple[list[str], list[int]]:
+    """The cards of ``f``'s deck in order, each with how many of it its next draw may show (0:
+    none) — the deck; an empty deck is first reshuffled from the Discard and Expended piles."""
     hand, used, deep = f.hand.known, f.used.known, f.deck > 0
     discard, expended = f.discard.known, f.expended.known
-    pool: Counter = Counter()
-    for cid, n in f.total.items():
-        left = n - hand.get(cid, 0) - used.get(cid, 0)
+    cards = sorted(f.total)
+    left = []
+    for cid in cards:
+        n = f.total[cid] - hand.get(cid, 0) - used.get(cid, 0)
         if deep:
-            left -= discard.get(cid, 0) + expended.get(cid, 0)
-        if left > 0:
-            pool[cid] = left
-    return pool
+            n -= discard.get(cid, 0) + expended.get(cid, 0)
+        left.append(n if n > 0 else 0)
+    return cards, left
+
+
+@functools.cache
+def _die(kind: str, sides: int, field: str, character: str | None = None) -> list[tuple[Action, float]]:
+    """A die's outcomes (made once): a poisoned ``character``'s roll, or a defence roll."""
+    return die_outcomes(kind, sides, field, character=character)
 
 
 def new_state(game: Game, setup: Mapping[str, Any]) -> BossFightState:

@@ -26,14 +26,13 @@ from cardgen.content.model import Game
 from cardgen.content.playlog import Event
 from cardgen.core.options import MISSING
 from cardgen.core.problems import Loc
+from cardgen.games.dino_battles import chance, decks
 from cardgen.games.dino_battles import choices as ch
-from cardgen.games.dino_battles import decks
 from cardgen.games.dino_battles.pieces import tally
 from cardgen.games.dino_battles.slips import Halt, Slips
 from cardgen.games.dino_battles.table import Table
 from cardgen.games.dino_battles.vocab import EVENTS, MAIN_PHASES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import die_outcomes
 from cardgen.play.view import LazyView
 
 LOG_NAME = "<played game>"
@@ -46,19 +45,8 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
 #: each event kind's defaults, and the fields whose default is a list (copied per event)
 _TEMPLATES = {kind: (d, tuple(k for k, v in d.items() if isinstance(v, list)))
               for kind, d in _DEFAULTS.items()}
-_ROLLS: dict[int, list[tuple[Action, float]]] = {}
 _LOCS: list[Loc] = []           #: a played event's place by its index (the line it has in the written log)
 _NO_LOCS: dict[str, Loc] = {}   #: a played event's fields have no places of their own (never written to)
-_DEALS: dict[tuple[str, tuple[str, ...]], list[tuple[str, Action]]] = {}
-
-
-def _deal_acts(player: str, cards: tuple[str, ...]) -> list[tuple[str, Action]]:
-    """The chance outcomes of ``player`` being dealt each of ``cards`` (made once per deck)."""
-    made = _DEALS.get((player, cards))
-    if made is None:
-        who = ("player", player)
-        made = _DEALS[(player, cards)] = [(c, Action("deal", (who, ("card", c)))) for c in cards]
-    return made
 
 
 def new_state(game: Game, setup: Mapping[str, Any]) -> DinoState:
@@ -87,7 +75,7 @@ class DinoState(Table, GameState):
         n = len(players)
         self.decks = [Counter(s.deck_cards) for s in self.sides]      # true Main Decks
         #: each seat's chance outcomes of a card dealt, by the deck's cards in order
-        self.deal_acts = [_deal_acts(p["name"], tuple(sorted(s.deck_cards)))
+        self.deal_acts = [chance.deals(p["name"], tuple(sorted(s.deck_cards)))
                           for s, p in zip(self.sides, players)]
         self.hands: list[Counter] = [Counter() for _ in range(n)]       # true hands
         self.comps: list[Counter] = [Counter() for _ in range(n)]       # true Comp Cards
@@ -133,24 +121,10 @@ class DinoState(Table, GameState):
         return ch.replacements(e, s, hand)           # "ko_active"
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        c = self.chance
-        if c is None:
-            return []
-        if c["kind"] == "roll":
-            rolls = _ROLLS.get(self.die_sides)
-            if rolls is None:
-                rolls = _ROLLS[self.die_sides] = die_outcomes("roll", self.die_sides)
-            return list(rolls)
-        seat = c["seat"]
-        pile = self.comps[seat] if c["purpose"] == "ko_comp" else self.decks[seat]
-        total = sum(pile.values())
-        get = pile.get                           # the deck's cards in order: sorted once
-        out = [(a, n / total) for card, a in self.deal_acts[seat] if (n := get(card, 0)) > 0]
-        if len(out) == len(pile):
-            return out
-        who = self.players[seat]                 # a pile holding a card its deck never had
-        return [(Action("deal", (("player", who), ("card", card))), n / total)
-                for card, n in sorted(pile.items()) if n > 0]
+        return chance.outcomes(self)
+
+    def sample_chance(self, r: float) -> Action | None:
+        return chance.sample(self, r)
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)

@@ -21,7 +21,8 @@ from cardgen.games.loot_battles.header import class_of
 from cardgen.games.loot_battles.play_fight import Fight
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
+from cardgen.play.dice import deck_pick
 from cardgen.play.params import Params
 from cardgen.play.view import LazyView
 
@@ -39,6 +40,7 @@ def _tally(c: Counter) -> Counter:
 
 
 _TURN = frozenset(("attack", "pass", "heal", "end_turn"))
+_DECKS = frozenset(("loot", "draw", "reinforce"))
 
 
 class LootState(Fight, GameState):
@@ -199,6 +201,20 @@ class LootState(Fight, GameState):
         if ph == "place":
             return self.rules.die("place", self.rules.target_die)
         return []
+
+    def sample_chance(self, r: float) -> Action | None:
+        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``: a card drawn found by its
+        deck's counts, without listing the deck (near a boundary: the walk); a blow's die and
+        the enemy due are walked — six faces or a few names cost no more walked than computed."""
+        if self.pending is not None:
+            return walk(self.rules.attack_dice, r)
+        ph = self.phase
+        if ph in _DECKS:
+            card = deck_pick(r, self.loot_deck if ph == "loot" else self.enc_deck)
+            if card is not None:
+                return self.rules.drawn(card)
+        outs = self.chance_outcomes()
+        return walk(outs, r) if outs else None
 
     def legal_actions(self) -> list[Action]:
         who = self._cp if self._cp is not None else self.current_player()

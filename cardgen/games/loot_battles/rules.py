@@ -168,9 +168,14 @@ class Rules:
         total = sum(deck.values())
         if not total:
             return []
-        draw = self._draw
-        return [(draw[c] if c in draw else draw.setdefault(c, self.act("draw", card=c)), n / total)
-                for c, n in sorted(deck.items()) if n > 0]
+        return [(self.drawn(c), n / total) for c, n in sorted(deck.items()) if n > 0]
+
+    def drawn(self, card: str) -> Action:
+        """``draw(card=…)``, cached."""
+        a = self._draw.get(card)
+        if a is None:
+            a = self._draw[card] = self.act("draw", card=card)
+        return a
 
     def _missing(self, e: ParamError) -> LogError:
         return LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
