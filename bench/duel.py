@@ -8,6 +8,12 @@ move each agent took, and the games in order (W/L/d for A). Each agent draws fro
 generator, so every pair of agents meets the same dice on the same seeds (see :func:`duel`).
 
     .venv/bin/python bench/duel.py bones_on_ice mcts:40 greedy --games 20
+
+A search agent's name may carry variants, bench-only, for the experiments of docs/simulate.md:
+``mcts:40/cheat`` searches the true position instead of determinizations (it peeks: a
+diagnosis of what the hidden information costs, never an agent to play with), and
+``mcts:40/playout=greedy``, ``/keep=1``, ``/bias=3``, ``/explore=0.5``, ``/cutoff=80`` set
+the search's own options (``MCTS``'s arguments).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
 from cardgen import testing  # noqa: E402
+from cardgen.play.mcts import MCTS  # noqa: E402
 from cardgen.play.playout import play  # noqa: E402
 from cardgen.play.search import SearchAgent, View  # noqa: E402
 from cardgen.simulate.rates import wilson  # noqa: E402
@@ -31,13 +38,16 @@ from cardgen.simulate.worker import make_agent  # noqa: E402
 
 
 class Timed(SearchAgent):
-    """An agent (plain or search) that counts its moves and the seconds they took."""
+    """An agent (plain or search) that counts its moves and the seconds they took; ``cheat``:
+    its search sees the true position (the view without the game's ``determinize``)."""
 
-    def __init__(self, agent: Any):
-        self.agent, self.moves, self.seconds = agent, 0, 0.0
+    def __init__(self, agent: Any, cheat: bool = False):
+        self.agent, self.moves, self.seconds, self.cheat = agent, 0, 0.0, cheat
 
     def choose(self, view: View, legal: list[Any], rng: random.Random) -> Any:
         t = time.perf_counter()
+        if self.cheat:
+            view = View(view._state, view.player, None)
         if isinstance(self.agent, SearchAgent):
             a = self.agent.choose(view, legal, rng)
         else:
@@ -45,6 +55,29 @@ class Timed(SearchAgent):
         self.seconds += time.perf_counter() - t
         self.moves += 1
         return a
+
+
+def make(pkg: Any, game: Any, name: str) -> Timed:
+    """The timed agent ``name`` stands for, with its bench-only variants (see the module's text)."""
+    base, *opts = name.split("/")
+    agent = make_agent(pkg, game, base)
+    cheat = False
+    for opt in opts:
+        key, _, value = opt.partition("=")
+        if key == "cheat":
+            cheat = True
+            continue
+        if not isinstance(agent, MCTS):
+            raise SystemExit(f"{name}: /{key} is an option of a search agent")
+        if key == "playout":
+            agent.policy = agent.prior if value == "greedy" else pkg.agents[value](game)
+        elif key == "cutoff":
+            agent.cap = int(value)
+        elif key in ("keep", "bias", "explore"):
+            setattr(agent, key, float(value))
+        else:
+            raise SystemExit(f"{name}: unknown variant /{key}")
+    return Timed(agent, cheat)
 
 
 def two_player(setup: dict[str, Any]) -> bool:
@@ -59,7 +92,7 @@ def duel(slug: str, a_name: str, b_name: str, games: int) -> tuple[list[float], 
     testing.use(ROOT)
     pkg, game = testing.package(slug), testing.game(slug)
     setups = [s for s in pkg.setups(game, random.Random(0)) if two_player(s)]
-    a, b = Timed(make_agent(pkg, game, a_name)), Timed(make_agent(pkg, game, b_name))
+    a, b = make(pkg, game, a_name), make(pkg, game, b_name)
     scores: list[float] = []
     for i in range(games):
         state = pkg.new_state(game, setups[(i // 2) % len(setups)])

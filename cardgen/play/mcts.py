@@ -129,23 +129,6 @@ def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP,
     return [1.0 / n] * n
 
 
-def _chance(node: Node, state: GameState, rng: random.Random, path: list[tuple[Node, int]]) -> Node | None:
-    """Down a chance node: the outcome sampled, applied and followed — None where the descent
-    stops (a new outcome, added to the tree, or none at all)."""
-    a = state.sample_chance(rng.random())
-    if a is None:
-        return None
-    child = node.children.get(a)
-    state.apply_action(a)
-    if child is None:
-        node.children[a] = child = Node()
-        path.append((child, CHANCE))
-        return None
-    path.append((child, CHANCE))
-    return child
-
-
-
 class MCTS(SearchAgent):
     """UCT / SO-ISMCTS with random playouts (see the module's text). With ``evaluate`` (the
     game's hook: a position → each player's expected return in [0, 1]) a playout stops after
@@ -203,40 +186,16 @@ class MCTS(SearchAgent):
     def iterate(self, root: Node, state: GameState, rng: random.Random) -> None:
         """One iteration on ``state`` (a sampled copy, played on in place)."""
         self.playouts += 1
-        node = root
+        node: Node | None = root
         path: list[tuple[Node, int]] = []
-        while True:
+        while node is not None:
             who = state.current_player()
             if who == TERMINAL:
                 break
             if who == CHANCE:
-                nxt = _chance(node, state, rng, path)
-                if nxt is None:
-                    break
-                node = nxt
-                continue
-            legal = state.legal_actions()
-            if not legal:
-                break
-            untried = []
-            for a in legal:
-                c = node.children.get(a)
-                if c is None:
-                    untried.append(a)
-                else:
-                    c.avail += 1
-            if self.prior is not None and node.hint is None:
-                node.hint = self.prior(state.observation(who), legal, rng)
-            if untried:
-                a = node.hint if node.hint in untried else untried[rng.randrange(len(untried))]
-                node.children[a] = child = Node()
-                state.apply_action(a)
-                path.append((child, who))
-                break
-            a = self._select(node, legal)
-            node = node.children[a]
-            state.apply_action(a)
-            path.append((node, who))
+                node = self._chance(node, state, rng, path)
+            else:
+                node = self._decide(node, state, who, rng, path)
         returns = rollout(state, rng, self.cap, self.evaluate, self.policy)
         root.visits += 1
         for n, who in path:
@@ -244,6 +203,51 @@ class MCTS(SearchAgent):
             if who >= 0:
                 n.total += returns[who]
                 n.square += returns[who] ** 2
+
+    @staticmethod
+    def _chance(node: Node, state: GameState, rng: random.Random,
+                path: list[tuple[Node, int]]) -> Node | None:
+        """Sample the chance node's outcome and go down to its child (None: stop descending — a
+        new child was added, or the engine has no outcome here)."""
+        a = state.sample_chance(rng.random())
+        if a is None:
+            return None
+        child = node.children.get(a)
+        state.apply_action(a)
+        if child is None:
+            node.children[a] = child = Node()
+            path.append((child, CHANCE))
+            return None
+        path.append((child, CHANCE))
+        return child
+
+    def _decide(self, node: Node, state: GameState, who: int, rng: random.Random,
+                path: list[tuple[Node, int]]) -> Node | None:
+        """A player's decision: expand an untried action (the prior's first) and stop, or go down
+        the UCB1 choice (None: stop descending)."""
+        legal = state.legal_actions()
+        if not legal:
+            return None
+        untried = []
+        for a in legal:
+            c = node.children.get(a)
+            if c is None:
+                untried.append(a)
+            else:
+                c.avail += 1
+        if self.prior is not None and node.hint is None:
+            node.hint = self.prior(state.observation(who), legal, rng)
+        if untried:
+            a = node.hint if node.hint in untried else untried[rng.randrange(len(untried))]
+            node.children[a] = child = Node()
+            state.apply_action(a)
+            path.append((child, who))
+            return None
+        a = self._select(node, legal)
+        child = node.children[a]
+        state.apply_action(a)
+        path.append((child, who))
+        return child
 
 
 def for_game(package: GamePackage, game: Any, budget: Budget) -> MCTS:
