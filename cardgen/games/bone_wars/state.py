@@ -217,7 +217,7 @@ class BoneWarsState(Table, GameState):
         m, target = self.on_table(f["monster"]), f["target"]
         if p == self.current:       # (a replayed log's attack out of turn leaves the turn as it was)
             self.phase = "destroy"
-        m.attacked, m.tapped = self.turn, True
+        m.attacked, m.tapped, m.view = self.turn, True, None
         able = [b for b in self.monsters.values() if b.owner == target and can_block(b, m)]
         self.combat = Combat(m, target, able)
         if self.record:
@@ -307,6 +307,7 @@ class BoneWarsState(Table, GameState):
         out = self.last = Outcome(True, fight=(a, b, ra, rb, res, before))
         if res.block_total <= res.attack_total:
             b.damage += res.damage
+            b.view = None
             out.monster_dmg[b.name] = res.damage
             if b.damage >= b.hp and self.alive(b):
                 self.destroy(b)
