@@ -115,24 +115,36 @@ class Greedy:
         return next(a for a in legal if a.kind == "end_turn")
 
     def best_edit(self, obs: Mapping[str, Any], edits: list[Action]) -> tuple[Action | None, float]:
-        """The create or edit among ``edits`` (other actions skipped) worth the most, and its gain."""
+        """The create or edit among ``edits`` (other actions skipped) worth the most, and its gain.
+        An add (or a replacement costing nothing) of a card already offered as a create gains no
+        more than that create: it cannot be the first best, so it is not scored."""
         best, gain = None, 0.0
-        one = self._one
+        one, made = self._one, set()
         dead: dict[str, bool] | None = None
         for a in edits:
-            k = a.kind
-            if k == "create" or k == "add_part":
-                g = one[_field(a, _CARD_AT[k], "card")]
+            k, it = a.kind, a.items
+            if k == "create":
+                card = it[1][1] if it[1][0] == "card" else a["card"]
+                made.add(card)
+                g = one[card]
+            elif k == "add_part":
+                card = it[2][1] if it[2][0] == "card" else a["card"]
+                if card in made:
+                    continue
+                g = one[card]
             elif k == "replace_part":
-                card, name = _field(a, 2, "card"), _field(a, 1, "monster")
-                g = one[card] - one[_field(a, 3, "replaces")]
+                card, old = _field(a, 2, "card"), one[_field(a, 3, "replaces")]
+                hp = self.parts[card].hp
+                if card in made and old >= 0 and hp >= 0:
+                    continue
+                name = _field(a, 1, "monster")
                 if dead is None:
                     dead = {}
                 d = dead.get(name)
                 if d is None:
                     d = dead[name] = obs["monsters"][name][HP] <= 0
-                if d:
-                    g -= self.parts[card].hp
+                g = one[card]
+                g -= old + (hp if d else 0)
             else:
                 continue
             if g > gain:
