@@ -157,19 +157,20 @@ class Greedy:
         # one look at the table: my able monsters, and each player's guards' (Def, Traits)
         able, foes = 0, False
         by_owner: dict[str, list[tuple[int, frozenset[str]]]] = {}
-        for x in mons.values():
-            o, tapped = x[OWNER], x[TAPPED]
+        seen = mons.values()
+        for x in seen:
+            o = x[OWNER]
             if o == me:
-                if not tapped:
+                if not x[TAPPED]:
                     able += 1
-            else:
-                foes = True
-            if not tapped or "vigilant" in x[TRAITS]:
-                mine = by_owner.get(o)
-                if mine is None:
+                continue
+            foes = True
+            if not x[TAPPED] or "vigilant" in x[TRAITS]:
+                theirs = by_owner.get(o)
+                if theirs is None:
                     by_owner[o] = [(x[DEF], x[TRAITS])]
                 else:
-                    mine.append((x[DEF], x[TRAITS]))
+                    theirs.append((x[DEF], x[TRAITS]))
         # keep the last able blocker home (unless Vigilant, or the attack finishes the target)
         lone = self.w.keep_back and able == 1 and foes
         look = mons.seen_all() if isinstance(mons, Monsters) else mons      # (seen once above)
@@ -193,7 +194,8 @@ class Greedy:
                 continue
             g = guards.get(target)
             if g is None:
-                g = guards[target] = frozenset(by_owner.get(target, ()))
+                g = guards[target] = frozenset(by_owner.get(target, ()) if target != me else [
+                    (x[DEF], x[TRAITS]) for x in seen if x[OWNER] == me and (not x[TAPPED] or "vigilant" in x[TRAITS])])
             key = (m[STR], m[ATK], m[TRAITS], g)
             odds = cache.get(key, self)
             if odds is self:
