@@ -13,7 +13,7 @@ rather than takes the damage when it may.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
@@ -67,7 +67,7 @@ class Greedy:
         self._one = {cid: self._value([part]) for cid, part in self.parts.items()}    # one part's worth
         self._hit: dict[tuple[int, int, int, bool], float] = {}
         self._guarded: dict[tuple, Any] = {}       # (Str, Atk, Traits, the guards) → :meth:`guarded_odds`
-        self._hold: dict[tuple[int, int, bool], float] = {}     # (Str, Def, Intimidating) → :meth:`hold_odds`
+        self._hold: dict[tuple[int, int, bool], float] = {}     # (Str, Def, Intimidating) → hold_odds
 
     def _value(self, parts: list[Part]) -> float:
         v, t = self.w.value, self.w.traits
@@ -154,23 +154,8 @@ class Greedy:
     def best_attack(self, obs: Mapping[str, Any], attacks: list[Action]) -> Action | None:
         """The attack among ``attacks`` (other actions skipped) the greedy makes, or None."""
         me, mons, hp = obs["me"], obs["monsters"], obs["hp"]
-        # one look at the table: my able monsters, and each player's guards' (Def, Traits)
-        able, foes = 0, False
-        by_owner: dict[str, list[tuple[int, frozenset[str]]]] = {}
         seen = mons.values()
-        for x in seen:
-            o = x[OWNER]
-            if o == me:
-                if not x[TAPPED]:
-                    able += 1
-                continue
-            foes = True
-            if not x[TAPPED] or "vigilant" in x[TRAITS]:
-                theirs = by_owner.get(o)
-                if theirs is None:
-                    by_owner[o] = [(x[DEF], x[TRAITS])]
-                else:
-                    theirs.append((x[DEF], x[TRAITS]))
+        able, foes, by_owner = _look(me, seen)
         # keep the last able blocker home (unless Vigilant, or the attack finishes the target)
         lone = self.w.keep_back and able == 1 and foes
         look = mons.seen_all() if isinstance(mons, Monsters) else mons      # (seen once above)
@@ -194,8 +179,9 @@ class Greedy:
                 continue
             g = guards.get(target)
             if g is None:
-                g = guards[target] = frozenset(by_owner.get(target, ()) if target != me else [
-                    (x[DEF], x[TRAITS]) for x in seen if x[OWNER] == me and (not x[TAPPED] or "vigilant" in x[TRAITS])])
+                # (a player's own guards, never the state's target, from a look as nobody)
+                of = by_owner if target != me else _look("", seen)[2]
+                g = guards[target] = frozenset(of.get(target, ()))
             key = (m[STR], m[ATK], m[TRAITS], g)
             odds = cache.get(key, self)
             if odds is self:
@@ -247,6 +233,27 @@ class Greedy:
         if best is not None and (held >= self.w.block_odds or lethal):
             return best
         return no
+
+
+def _look(me: str, seen: Iterable[tuple]) -> tuple[int, bool, dict[str, list[tuple[int, frozenset[str]]]]]:
+    """One look at the table: ``me``'s monsters able to block, whether anyone else has a monster,
+    and each other player's guards (those able to block: untapped or Vigilant) as (Def, Traits)."""
+    able, foes = 0, False
+    by_owner: dict[str, list[tuple[int, frozenset[str]]]] = {}
+    for x in seen:
+        o = x[OWNER]
+        if o == me:
+            if not x[TAPPED]:
+                able += 1
+            continue
+        foes = True
+        if not x[TAPPED] or "vigilant" in x[TRAITS]:
+            theirs = by_owner.get(o)
+            if theirs is None:
+                by_owner[o] = [(x[DEF], x[TRAITS])]
+            else:
+                theirs.append((x[DEF], x[TRAITS]))
+    return able, foes, by_owner
 
 
 def _field(a: Action, at: int, name: str) -> Any:

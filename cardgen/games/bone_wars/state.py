@@ -159,7 +159,8 @@ class BoneWarsState(Table, GameState):
             if m.owner == p and m.attacked != turn and (
                     m.born != turn and m.replaced != turn or "haste" in m.traits):     # can_attack, inline
                 if by is None:
-                    by = actions.attacks_by(p, tuple([t for t in self.players if t != p and t not in self.out]))
+                    foes = tuple([t for t in self.players if t != p and t not in self.out])
+                    by = actions.attacks_by(p, foes)
                 out += by[m.name]
         out.append(actions.END[p])
         return out
