@@ -100,6 +100,12 @@ def attacks(p: str, name: str, targets: tuple[str, ...]) -> tuple[Action, ...]:
     return tuple(Action("attack", (("player", p), ("monster", name), ("target", t))) for t in targets)
 
 
+@cache
+def attacks_by(p: str, targets: tuple[str, ...]) -> _Made:
+    """``p``'s attacks on ``targets``, by the monster attacking (:func:`attacks`, looked up by name)."""
+    return _Made(lambda name: attacks(p, name, targets))
+
+
 def edit_actions(self: Any, p: str, cards: list[str]) -> list[Action]:
     """Every create and edit ``p`` may make with ``cards`` at the state ``self`` (BW-CREATE-2…4)."""
     creates = _creates(p, self.next_name())

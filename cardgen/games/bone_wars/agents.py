@@ -13,12 +13,13 @@ rather than takes the damage when it may.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.core.record import record
+from cardgen.games.bone_wars.observe import Monsters
 from cardgen.games.bone_wars.rules import Part, Rules, meets
 from cardgen.games.bone_wars.setup import rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
@@ -66,6 +67,7 @@ class Greedy:
         self._one = {cid: self._value([part]) for cid, part in self.parts.items()}    # one part's worth
         self._hit: dict[tuple[int, int, int, bool], float] = {}
         self._guarded: dict[tuple, Any] = {}       # (Str, Atk, Traits, the guards) → :meth:`guarded_odds`
+        self._hold: dict[tuple[int, int, bool], float] = {}     # (Str, Def, Intimidating) → hold_odds
 
     def _value(self, parts: list[Part]) -> float:
         v, t = self.w.value, self.w.traits
@@ -94,68 +96,106 @@ class Greedy:
         return 1.0 - hit - tied
 
     def __call__(self, obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        kinds = {a.kind for a in legal}
-        if "block" in kinds:
+        # the state lists a combat's answers alone, otherwise its edits, then attacks, then the end
+        # of the turn (:meth:`BoneWarsState.legal_actions`): the first action says which list it is
+        first = legal[0].kind
+        if first == "block":
             return self.block(obs, legal)
-        if "defend_roll" in kinds:
-            return next(a for a in legal if a.kind == "defend_roll")
-        if len(kinds) == 1:
+        if first in _ANSWERS:
+            return next((a for a in legal if a.kind == "defend_roll"), legal[0])
+        if len(legal) == 1:
             return legal[0]
-        edits = [a for a in legal if a.kind in ("create", "add_part", "replace_part")]
-        if edits:
-            best, gain = self.best_edit(obs, edits)
+        if first in _EDITS:
+            best, gain = self.best_edit(obs, legal)
             if best is not None and gain > 0:
                 return best
-        attack = self.best_attack(obs, [a for a in legal if a.kind == "attack"])
+        attack = self.best_attack(obs, legal)
         if attack is not None:
             return attack
         return next(a for a in legal if a.kind == "end_turn")
 
     def best_edit(self, obs: Mapping[str, Any], edits: list[Action]) -> tuple[Action | None, float]:
+        """The create or edit among ``edits`` (other actions skipped) worth the most, and its gain.
+        An add (or a replacement costing nothing) of a card already offered as a create gains no
+        more than that create: it cannot be the first best, so it is not scored."""
         best, gain = None, 0.0
-        one = self._one
+        one, made = self._one, set()
+        dead: dict[str, bool] | None = None
         for a in edits:
-            f = dict(a.items)
-            g = one[f["card"]]
-            if a.kind == "replace_part":
-                dead = obs["monsters"][f["monster"]][HP] <= 0
-                g -= one[f["replaces"]] + (self.parts[f["card"]].hp if dead else 0)
+            k, it = a.kind, a.items
+            if k == "create":
+                card = it[1][1] if it[1][0] == "card" else a["card"]
+                made.add(card)
+                g = one[card]
+            elif k == "add_part":
+                card = it[2][1] if it[2][0] == "card" else a["card"]
+                if card in made:
+                    continue
+                g = one[card]
+            elif k == "replace_part":
+                card, old = _field(a, 2, "card"), one[_field(a, 3, "replaces")]
+                hp = self.parts[card].hp
+                if card in made and old >= 0 and hp >= 0:
+                    continue
+                name = _field(a, 1, "monster")
+                if dead is None:
+                    dead = {}
+                d = dead.get(name)
+                if d is None:
+                    d = dead[name] = obs["monsters"][name][HP] <= 0
+                g = one[card]
+                g -= old + (hp if d else 0)
+            else:
+                continue
             if g > gain:
                 best, gain = a, g
         return best, gain
 
     def best_attack(self, obs: Mapping[str, Any], attacks: list[Action]) -> Action | None:
+        """The attack among ``attacks`` (other actions skipped) the greedy makes, or None."""
         me, mons, hp = obs["me"], obs["monsters"], obs["hp"]
+        seen = mons.values()
+        able, foes, by_owner = _look(me, seen)
         # keep the last able blocker home (unless Vigilant, or the attack finishes the target)
-        lone = (self.w.keep_back and sum(1 for m in mons.values() if m[OWNER] == me and not m[TAPPED]) == 1
-                and any(x[OWNER] != me for x in mons.values()))
-        guards: dict[str, frozenset[tuple[int, frozenset[str]]]] = {}   # target → its guards' (Def, Traits)
-        scored = []
+        lone = self.w.keep_back and able == 1 and foes
+        look = mons.seen_all() if isinstance(mons, Monsters) else mons      # (seen once above)
+        guards: dict[str, frozenset[tuple[int, frozenset[str]]]] = {}
+        cache, at_least, best, top = self._guarded, self.w.attack_odds, None, None
+        name = m = None
         for a in attacks:
-            f = dict(a.items)
-            m, target = mons[f["monster"]], f["target"]
+            if a.kind != "attack":
+                continue
+            it = a.items        # (player, monster, target), as the state makes them
+            if it[1][0] == "monster" and it[2][0] == "target":
+                who, target = it[1][1], it[2][1]
+            else:
+                who, target = a["monster"], a["target"]
+            if who != name:     # a monster's attacks come one target after another: seen once
+                name, m = who, look[who]
+                stay = lone and "vigilant" not in m[TRAITS]
+            assert m is not None
             lethal = m[ATK] >= hp[target]
-            if lone and not lethal and "vigilant" not in m[TRAITS]:
+            if stay and not lethal:
                 continue
             g = guards.get(target)
             if g is None:
-                g = guards[target] = frozenset([(x[DEF], x[TRAITS]) for x in mons.values()
-                                                if x[OWNER] == target
-                                                and (not x[TAPPED] or "vigilant" in x[TRAITS])])
+                # (a player's own guards, never the state's target, from a look as nobody)
+                of = by_owner if target != me else _look("", seen)[2]
+                g = guards[target] = frozenset(of.get(target, ()))
             key = (m[STR], m[ATK], m[TRAITS], g)
-            odds = self._guarded.get(key, self)
+            odds = cache.get(key, self)
             if odds is self:
-                if len(self._guarded) > 100_000:       # bounded: stats and guards repeat from game to game
-                    self._guarded.clear()
-                odds = self._guarded[key] = self.guarded_odds(m, g)
+                if len(cache) > 100_000:       # bounded: stats and guards repeat from game to game
+                    cache.clear()
+                odds = cache[key] = self.guarded_odds(m, g)
             if odds is None:
                 odds = min(1.0, max(0, m[STR]) / self.rules.die)      # the defender rolls against the Str
-            elif odds < self.w.attack_odds and not lethal:
+            elif odds < at_least and not lethal:
                 continue
-            scored.append((lethal, odds * m[ATK], -hp[target], a))
-        if not scored:
-            return None
-        return max(scored, key=lambda s: s[:3])[3]
+            score = (lethal, odds * m[ATK], -hp[target])
+            if top is None or score > top:      # the first of the best
+                best, top = a, score
+        return best
 
     def guarded_odds(self, m: tuple, guards: frozenset[tuple[int, frozenset[str]]]) -> float | None:
         """The least share of ``m``'s Atk any guard that meets it lets through, or None if none meets it."""
@@ -168,23 +208,65 @@ class Greedy:
         return odds
 
     def block(self, obs: Mapping[str, Any], legal: list[Action]) -> Action:
-        att_name, defender = obs["combat"][0], obs["combat"][1]
+        combat = obs["combat"]
         mons = obs["monsters"]
-        a = mons[att_name]
-        lethal = a[ATK] >= obs["hp"][defender]
-        best, held = None, -1.0
+        a = mons[combat[0]]
+        lethal = a[ATK] >= obs["hp"][combat[1]]
+        best, held, no = None, -1.0, None
+        hold, pen = self._hold, self.rules.penalty
         for act in legal:
-            name = act["monster"]
+            name = _field(act, 1, "monster")
             if name not in mons:
+                if no is None:
+                    no = act
                 continue
             b = mons[name]
-            odds = self.hold_odds(a, b)
+            key = (a[STR], b[DEF], "intimidating" in b[TRAITS])
+            odds = hold.get(key)
+            if odds is None:
+                hit, tied = dice_odds(self.rules.die, a[STR] - (pen if key[2] else 0) - b[DEF])
+                odds = hold[key] = 1.0 - hit - tied      # as :meth:`hold_odds`
             if odds > held:
                 best, held = act, odds
-        no = next(x for x in legal if x["monster"] not in mons)
+        if no is None:
+            raise LookupError("a block with no 'no block' answer")
         if best is not None and (held >= self.w.block_odds or lethal):
             return best
         return no
+
+
+def _look(me: str, seen: Iterable[tuple]) -> tuple[int, bool, dict[str, list[tuple[int, frozenset[str]]]]]:
+    """One look at the table: ``me``'s monsters able to block, whether anyone else has a monster,
+    and each other player's guards (those able to block: untapped or Vigilant) as (Def, Traits)."""
+    able, foes = 0, False
+    by_owner: dict[str, list[tuple[int, frozenset[str]]]] = {}
+    for x in seen:
+        o = x[OWNER]
+        if o == me:
+            if not x[TAPPED]:
+                able += 1
+            continue
+        foes = True
+        if not x[TAPPED] or "vigilant" in x[TRAITS]:
+            theirs = by_owner.get(o)
+            if theirs is None:
+                by_owner[o] = [(x[DEF], x[TRAITS])]
+            else:
+                theirs.append((x[DEF], x[TRAITS]))
+    return able, foes, by_owner
+
+
+def _field(a: Action, at: int, name: str) -> Any:
+    """``a[name]``, read at its place ``at`` in the state's actions (looked up when elsewhere)."""
+    items = a.items
+    if len(items) > at and items[at][0] == name:
+        return items[at][1]
+    return a[name]
+
+
+_ANSWERS = ("take_damage", "defend_roll")
+_EDITS = ("create", "add_part", "replace_part")
+_CARD_AT = {"create": 1, "add_part": 2}     # where the card is in the state's create and add
 
 
 def greedy(game: Game) -> Agent:

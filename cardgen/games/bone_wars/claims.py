@@ -84,9 +84,10 @@ def monster_hit(s: BoneWarsState, resync: ResyncReferee, m: Monster, amount: Any
     computed = out.monster_dmg.get(m.name, 0) if out else 0
     found = _monster_claim(s, resync, m, amount, hp, computed)
     if hp is not None and hp != m.hp_left:      # as recorded (HP left wins over the amount)
-        m.damage = m.hp - hp
+        m.damage, m.view = m.hp - hp, None
     elif amount is not None:
         m.damage += amount - computed
+        m.view = None
     if amount is not None and out is not None:
         out.monster_dmg[m.name] = amount
     if s.alive(m) and m.damage >= m.hp:

@@ -97,10 +97,12 @@ class Monster:
     """A Fossil Monster on the table.
 
     BW-CREATE-5: its stats are the sums of its parts', its Traits their union — kept up to
-    date by :meth:`set_parts` (every change of parts goes through it)."""
+    date by :meth:`set_parts` (every change of parts goes through it). ``view``: how a player
+    sees it (:meth:`seen`), kept until its parts, damage or ``tapped`` change (whoever changes
+    them sets it to None)."""
 
     __slots__ = ("name", "owner", "parts", "born", "damage", "replaced", "attacked", "tapped",
-                 "str", "def_", "atk", "hp", "traits", "types")
+                 "str", "def_", "atk", "hp", "traits", "types", "view")
 
     def __init__(self, name: str, owner: str, parts: list[Part], born: int):
         self.name, self.owner, self.born = name, owner, born
@@ -108,10 +110,11 @@ class Monster:
         self.replaced: int | None = None        # the turn of its last part replacement (BW-CREATE-6)
         self.attacked: int | None = None        # the turn it last attacked (BW-ATK-2)
         self.tapped = False                     # attacked since its controller's turn began (BW-ATK-5)
+        self.view: tuple[str, int, int, int, int, frozenset[str], bool] | None = None
         self.set_parts(parts)
 
     def set_parts(self, parts: list[Part]) -> None:
-        self.parts = parts
+        self.parts, self.view = parts, None
         s = d = a = h = 0
         for p in parts:
             s, d, a, h = s + p.str, d + p.def_, a + p.atk, h + p.hp
@@ -129,8 +132,17 @@ class Monster:
         m.parts, m.damage, m.replaced = list(self.parts), self.damage, self.replaced
         m.attacked, m.tapped = self.attacked, self.tapped
         m.str, m.def_, m.atk, m.hp = self.str, self.def_, self.atk, self.hp
-        m.traits, m.types = self.traits, self.types        # (never changed in place: shared)
+        m.traits, m.types, m.view = self.traits, self.types, self.view     # (never changed in place: shared)
         return m
+
+    def seen(self) -> tuple[str, int, int, int, int, frozenset[str], bool]:
+        """As a player sees it: (owner, Str, Def, Atk, HP left, Traits, attacked) — made once
+        until it changes."""
+        v = self.view
+        if v is None:
+            v = self.view = (self.owner, self.str, self.def_, self.atk,
+                             self.hp - self.damage if self.hp > self.damage else 0, self.traits, self.tapped)
+        return v
 
     def stat(self, key: str) -> int:
         return {"str": self.str, "def": self.def_, "atk": self.atk, "hp": self.hp}.get(key, 0)

@@ -17,7 +17,7 @@ from typing import Any
 
 from cardgen.games.bone_wars import actions
 from cardgen.games.bone_wars.observe import Observation
-from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, can_block, turn_order
+from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, meets, turn_order
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Combat, Outcome, Table
 from cardgen.games.bone_wars.vocab import EDIT_KINDS, HIDDEN, NO_BLOCK
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
@@ -154,13 +154,14 @@ class BoneWarsState(Table, GameState):
             cards = self.hand_cards(p)
             if cards:
                 out = actions.edit_actions(self, p, cards)
-        turn, foes = self.turn, None
+        turn, by = self.turn, None
         for m in self.monsters.values():
             if m.owner == p and m.attacked != turn and (
                     m.born != turn and m.replaced != turn or "haste" in m.traits):     # can_attack, inline
-                if foes is None:
+                if by is None:
                     foes = tuple([t for t in self.players if t != p and t not in self.out])
-                out += actions.attacks(p, m.name, foes)
+                    by = actions.attacks_by(p, foes)
+                out += by[m.name]
         out.append(actions.END[p])
         return out
 
@@ -217,8 +218,10 @@ class BoneWarsState(Table, GameState):
         m, target = self.on_table(f["monster"]), f["target"]
         if p == self.current:       # (a replayed log's attack out of turn leaves the turn as it was)
             self.phase = "destroy"
-        m.attacked, m.tapped = self.turn, True
-        able = [b for b in self.monsters.values() if b.owner == target and can_block(b, m)]
+        m.attacked, m.tapped, m.view = self.turn, True, None
+        ta = m.traits       # can_block, inline
+        able = [b for b in self.monsters.values()
+                if b.owner == target and meets(ta, b.traits) and (not b.tapped or "vigilant" in b.traits)]
         self.combat = Combat(m, target, able)
         if self.record:
             self._log("attack", player=p, monster=f["monster"], target=target)
@@ -307,6 +310,7 @@ class BoneWarsState(Table, GameState):
         out = self.last = Outcome(True, fight=(a, b, ra, rb, res, before))
         if res.block_total <= res.attack_total:
             b.damage += res.damage
+            b.view = None
             out.monster_dmg[b.name] = res.damage
             if b.damage >= b.hp and self.alive(b):
                 self.destroy(b)

@@ -176,7 +176,7 @@ class Table:
         else:
             m.add(new)
         if not self.rules.damage_stays:
-            m.damage = 0
+            m.damage, m.view = 0, None
         m.replaced = self.turn
 
     # -- players -------------------------------------------------------------------------
@@ -228,7 +228,8 @@ class Table:
         self.edits = 0
         for m in self.monsters.values():    # BW-ATK-5: attackers may block again from their controller's turn
             if m.owner == p:
-                m.tapped = False
+                if m.tapped:
+                    m.tapped, m.view = False, None
 
     # -- combat --------------------------------------------------------------------------
 
