@@ -45,8 +45,8 @@ def deals(player: str, cards: tuple[str, ...]) -> Deals:
     made = _DEALS.get((player, cards))
     if made is None:
         who = ("player", player)
-        made = _DEALS[(player, cards)] = Deals(cards, tuple(Action("deal", (who, ("card", c))) for c in cards),
-                                               frozenset(cards))
+        acts = tuple(Action("deal", (who, ("card", c))) for c in cards)
+        made = _DEALS[(player, cards)] = Deals(cards, acts, frozenset(cards))
     return made
 
 
