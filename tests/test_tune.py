@@ -236,6 +236,24 @@ def test_a_study_resumes_only_under_its_own_settings(tmp_path):
         search.search(g, tunetoy.PACKAGE, sp, settings(trials=3, games=50), tmp_path / "o")
 
 
+def test_the_race_on_the_trials_own_games_reuses_their_results(tmp_path, monkeypatch):
+    """--check-games equal to --games-per-trial: the race would replay the very games each finalist
+    played (the search's seed), so it plays none; only the trials and the fresh re-measure play."""
+    g = game(project(tmp_path))
+    sp = spec.load(g, Problems())
+    assert sp is not None
+    calls: list[tuple[int, int]] = []
+    real = search.play
+
+    def counted(game_, package, s, params, seed, games):
+        calls.append((seed, games))
+        return real(game_, package, s, params, seed, games)
+    monkeypatch.setattr(search, "play", counted)
+    r = search.search(g, tunetoy.PACKAGE, sp, settings(trials=6, games=100, check_games=100), tmp_path / "o")
+    assert len(r.race) >= 2 and calls == [(0, 100)] * 6 + [(1, 100)] * 2
+    assert {n: v for n, v in r.race} == {n: v for n, _p, v in r.history if n in {m for m, _ in r.race}}
+
+
 # --- card fields: a team's dice, a card's number (cards: in tune.yaml) ---------------------------
 
 CARD_TUNE = "cards:\n  jog.boost: {min: 0, max: 3}   # today 1: hares +0\n"
