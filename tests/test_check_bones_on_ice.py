@@ -639,3 +639,38 @@ def test_a_line_up_that_cannot_play_is_reported_once(tmp_path):
     code, probs, final, trace = check(write(tmp_path, text))
     assert code == 1 and {(p["rule"], p["line"]) for p in probs} == {("BOI-CARD-2", 5), ("BOI-SETUP-1", 5)}, probs
     assert final["winner"] is None and any("cannot be played out" in t for t in trace)
+
+
+# -- a team's own starting Stamina (a Team Spirit card's `stamina`, a project addition) ----------
+
+ROUND1 = BASE.split("  # round 2")[0]
+OWN_START = ROUND1.replace("{team: femurs}", "{team: femurs, stamina: 18}").replace(
+    "zone: attack, stamina: {femurs: 19}", "zone: attack, stamina: {femurs: 17}").replace(
+    "to: tess, stamina: {femurs: 18}}", "to: tess, stamina: {femurs: 16}}", 1)
+
+
+def _check_in(g, text: str) -> tuple[int, list[dict]]:
+    """The checker on ``text`` under the game copy ``g`` (its own cards)."""
+    done = checker.check_output(g.root, GAME, write(g.root, text), strict=False, trace=False, fmt="json")
+    return done.code, json.loads(done.stdout)["problems"]
+
+
+def test_a_team_s_own_starting_stamina_is_where_the_checker_starts(game_copy):
+    """The Femurs' Team Spirit card says 18: a log that starts them on 18 is legal (the Recovery
+    tops 16 + 8 up to 20), the shared 20 in the header is BOI-STAM-1 at its line, and a header
+    that leaves it out is checked from 18 (the Tactical Move's stated 19 is one too many)."""
+    g = game_copy(GAME)
+    shipped_code, shipped = _check_in(g, OWN_START)
+    assert shipped_code == 1 and [p["rule"] for p in errors(shipped)][0] == "BOI-STAM-1"   # the rules give 20
+    g.edit("cards/bones_on_ice/team_femurs.yaml", 'color: "#2a6fb0", cost: 3,', 'color: "#2a6fb0", cost: 3, stamina: 18,')
+    code, probs = _check_in(g, OWN_START)
+    checklogs.assert_legal(code, probs)
+    shared = OWN_START.replace("{team: femurs, stamina: 18}", "{team: femurs, stamina: 20}")
+    code, probs = _check_in(g, shared)
+    assert code == 1 and [(p["rule"], p["line"]) for p in errors(probs)][:1] == [
+        ("BOI-STAM-1", line_of(shared, "{team: femurs, stamina: 20}"))], probs
+    assert "the rules give 18" in errors(probs)[0]["message"]
+    unstated = ROUND1
+    code, probs = _check_in(g, unstated)
+    assert code == 1 and errors(probs)[0]["rule"] == "BOI-STAM-2" and \
+        errors(probs)[0]["line"] == line_of(unstated, "zone: attack, stamina: {femurs: 19}"), probs

@@ -233,3 +233,32 @@ def test_the_rink_cards_lines_of_text_do_not_run_into_each_other():
             if abs(a.y - b.y) < 0.5 * max(a.size, b.size) * 0.3528:       # the same line, within half a size
                 (l1, r1), (l2, r2) = extent(a), extent(b)
                 assert r1 <= l2 or r2 <= l1, f"{a.text!r} runs into {b.text!r}"
+
+
+# A team's own starting Stamina: a Team Spirit card's `stamina` (a project addition; left out, the
+# shared params.yaml stamina.start), bounded by the Stamina track (stamina.min … stamina.max).
+SPIRIT_COST = 'color: "#2a6fb0", cost: 3,'
+
+
+@pytest.mark.parametrize("value", [21, -1, "lots"])
+def test_a_team_s_own_starting_stamina_off_the_track_is_one_problem_at_its_line(game_copy, value):
+    g = game_copy(GAME)
+    line = g.edit(FEMURS, SPIRIT_COST, f'{SPIRIT_COST[:-1]}, stamina: {value},')
+    code, probs = g.validate()
+    assert code == 1
+    assert [(p["rule"], p["line"]) for p in probs] == [("BOI-STAM-1", line)], probs      # the card type names the rule
+
+
+def test_a_team_s_own_starting_stamina_legal_twin_is_printed_on_its_spirit_card(game_copy):
+    g = game_copy(GAME)
+    assert "STARTS WITH" not in _texts_of(g.root, "femurs_spirit")            # the shipped teams: the shared 20
+    g.edit(FEMURS, SPIRIT_COST, f'{SPIRIT_COST[:-1]}, stamina: 20,')
+    assert "STARTS WITH" not in _texts_of(g.root, "femurs_spirit")            # the shared number: nothing to say
+    g.edit(FEMURS, "stamina: 20,", "stamina: 18,")
+    code, probs = g.validate()
+    assert (code, probs) == (0, [])
+    assert "STARTS WITH 18 STAMINA" in _texts_of(g.root, "femurs_spirit")
+    assert "STARTS WITH" not in _texts_of(g.root, "titans_spirit")
+    g.edit(PARAMS, "  max: 20\n", "  max: 24\n")                               # the track's bounds are params
+    g.edit(FEMURS, "stamina: 18,", "stamina: 24,")
+    assert g.validate() == (0, [])

@@ -79,6 +79,19 @@ def test_field_declarations_read_bounds_and_choices_from_params():
         ("RULES-PARAM", "field 'u': parameter 'deck.size' is not a list or mapping", None)]
 
 
+def test_a_field_default_may_be_a_param():
+    """``default: {param: …}`` is the parameter's value (a team's own number defaulting to the
+    shared one); a literal default stays as written; a missing parameter is one problem."""
+    p = Problems()
+    opt = opt_from_yaml({"type": "int", "default": {"param": "deck.size"}}, LOC, p, "field 'n'", PARAMS)
+    assert opt is not None and opt.default == 30 and not opt.required and not p.items
+    opt = opt_from_yaml({"type": "int", "default": 4}, LOC, p, "field 'n'", PARAMS)
+    assert opt is not None and opt.default == 4
+    opt_from_yaml({"type": "int", "default": {"param": "deck.sise"}}, LOC, p, "field 'n'", PARAMS)
+    assert [(q.rule, q.message) for q in p.items] == [
+        ("RULES-PARAM", "field 'n': parameter 'deck.sise' is not defined in params.yaml")]
+
+
 def test_the_engines_params_say_which_key_is_missing():
     params = Params(PARAMS, Path("rules/x/params.yaml"))
     assert params.int("deck.copies.max") == 3 and params.has("levels.2") and not params.has("deck.colour")

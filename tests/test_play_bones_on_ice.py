@@ -15,6 +15,7 @@ from cardgen.content.playlog import read
 from cardgen.games.bones_on_ice import BoiState
 from cardgen.games.bones_on_ice.follow import Follower, Unmatched
 from cardgen.play.api import CHANCE, TERMINAL
+from cardgen.tune.cardfields import with_fields
 from tests import playkit
 
 SLUG = "bones_on_ice"
@@ -252,3 +253,24 @@ def test_the_greedy_agent_shoots_for_every_team():
         shots.update(e["skater"].split("_")[0] for e in state.log_events() if e["kind"] == "shoot")
     assert set(played) == {"cracklers", "femurs", "marauders", "titans"}
     assert all(shots[t] >= played[t] for t in played), (dict(shots), dict(played))
+
+
+def test_a_team_s_own_starting_stamina_starts_its_pool_and_more_of_it_wins_more():
+    """A Team Spirit card's ``stamina`` (a project addition; left out: the shared stamina.start)
+    is the team's Stamina at the start; on the same seeded greedy games the Femurs — who spend
+    their pool to the last points on Cold Snap — win more of them starting with 20 than with 0."""
+    game, pkg = playkit.game(SLUG), playkit.package(SLUG)
+    assert pkg.new_state(game, {"teams": ["femurs", "titans"]}).stamina == [20, 20]
+
+    def femur_wins(start: int) -> float:
+        g = with_fields(game, {"card:femurs_spirit.stamina": start})
+        assert pkg.new_state(g, {"teams": ["titans", "femurs"]}).stamina == [20, start]
+        greedy = pkg.agents["greedy"](g)
+        wins = 0.0
+        for seed in range(160):
+            teams = ["femurs", "marauders"] if seed % 2 == 0 else ["marauders", "femurs"]
+            state = pkg.new_state(g, {"teams": teams})
+            playkit.play(state, [greedy, greedy], random.Random(seed), playkit.MAX_STEPS)
+            wins += state.returns()[teams.index("femurs")]
+        return wins
+    assert femur_wins(20) > femur_wins(0) + 4

@@ -142,3 +142,15 @@ def test_chaos_and_spirit_numbers_come_from_params(game_copy):
 
     assert "recovers 4 Stamina" in words("chaos_second_wind")
     assert "d6 instead" in words("femurs_spirit")
+
+
+def test_a_team_s_own_starting_stamina_is_printed_where_the_shared_one_is(game_copy):
+    """A Team Spirit card's ``stamina`` (a project addition): the setup and the Stamina rule name
+    the team that starts elsewhere; without one (the shipped teams) the text is the shared number's."""
+    g = game_copy(GAME)
+    flat = " ".join(current_text(g.root).split())
+    assert "starting at 20." in flat and "Team Spirit card says" not in flat
+    g.edit("cards/bones_on_ice/team_titans.yaml", 'color: "#7d5f1d", cost: 2,', 'color: "#7d5f1d", cost: 2, stamina: 16,')
+    flat = " ".join(current_text(g.root).split())
+    assert "starting at 20 (the Tombstone Titans on 16, as their Team Spirit card says)." in flat
+    assert "marker starts on 20 (the Tombstone Titans on 16, as their Team Spirit card says), its Goals" in flat

@@ -236,6 +236,24 @@ def test_a_study_resumes_only_under_its_own_settings(tmp_path):
         search.search(g, tunetoy.PACKAGE, sp, settings(trials=3, games=50), tmp_path / "o")
 
 
+def test_the_race_on_the_trials_own_games_reuses_their_results(tmp_path, monkeypatch):
+    """--check-games equal to --games-per-trial: the race would replay the very games each finalist
+    played (the search's seed), so it plays none; only the trials and the fresh re-measure play."""
+    g = game(project(tmp_path))
+    sp = spec.load(g, Problems())
+    assert sp is not None
+    calls: list[tuple[int, int]] = []
+    real = search.play
+
+    def counted(game_, package, s, params, seed, games):
+        calls.append((seed, games))
+        return real(game_, package, s, params, seed, games)
+    monkeypatch.setattr(search, "play", counted)
+    r = search.search(g, tunetoy.PACKAGE, sp, settings(trials=6, games=100, check_games=100), tmp_path / "o")
+    assert len(r.race) >= 2 and calls == [(0, 100)] * 6 + [(1, 100)] * 2
+    assert {n: v for n, v in r.race} == {n: v for n, _p, v in r.history if n in {m for m, _ in r.race}}
+
+
 # --- card fields: a team's dice, a card's number (cards: in tune.yaml) ---------------------------
 
 CARD_TUNE = "cards:\n  jog.boost: {min: 0, max: 3}   # today 1: hares +0\n"
@@ -284,6 +302,45 @@ def test_a_die_on_a_card_moves_along_its_declared_values(tmp_path):
     assert g.cards_by_id["femurs_sully"].fields["marksmanship"] == "d12"          # the loaded game untouched
     d = report.diff(g, one.values(3))
     assert "-  - {id: femurs_sully" in d and "marksmanship: d10, text" in d
+
+
+def test_a_field_the_card_leaves_out_is_tuned_from_its_default_and_written_on_the_card(tmp_path):
+    """A team's own starting Stamina (a Team Spirit card's ``stamina``, default ``{param:
+    stamina.start}``): no shipped card writes it, tune starts from the shared 20, and the
+    proposal writes it on the card — in a flow mapping after the card's first line's last value,
+    in a block mapping on a line of its own."""
+    g, sp, problems = _boi(tmp_path, "cards:\n  femurs_spirit.stamina: {min: 10, max: 20}\n")
+    assert sp is not None and not problems.has_errors, [p.text() for p in problems.items]
+    (knob,) = sp.knobs
+    assert (knob.current, knob.low, knob.high) == (20, 10, 20)
+    assert "stamina" not in g.cards_by_id["femurs_spirit"].own
+    d = report.diff(g, knob.values(14))
+    assert '+  - {id: femurs_spirit, name: Cold Snap, type: spirit, team_name: Frostbite Femurs, color: "#2a6fb0", ' \
+           "cost: 3, stamina: 14,\n" in d
+    assert d.count("\n+  ") == 1 and d.count("\n-  ") == 1        # that one line
+    root = tmp_path / "block"
+    (root / "cards").mkdir(parents=True)
+    for part in ("rules", "templates", "maps"):
+        shutil.copytree(ROOT / part / "bones_on_ice", root / part / "bones_on_ice")
+    shutil.copytree(ROOT / "cards" / "bones_on_ice", root / "cards" / "bones_on_ice")
+    femurs = root / "cards" / "bones_on_ice" / "team_femurs.yaml"
+    text = femurs.read_text(encoding="utf-8")
+    flow = text[text.index("  - {id: femurs_spirit"):text.index("  - {id: femurs_sully")]
+    femurs.write_text(text.replace(flow, "  - id: femurs_spirit\n    name: Cold Snap\n    type: spirit\n"
+                                         "    team_name: Frostbite Femurs\n    color: \"#2a6fb0\"\n    cost: 3\n"
+                                         "    text: Brr.\n"), encoding="utf-8")
+    gb = game_of(root, "bones_on_ice")
+    texts = report.texts(gb, {"card:femurs_spirit.stamina": 16})
+    assert "  - id: femurs_spirit\n    stamina: 16\n    name: Cold Snap\n" in texts[femurs]
+    femurs.write_text(texts[femurs], encoding="utf-8")
+    assert game_of(root, "bones_on_ice").cards_by_id["femurs_spirit"].fields["stamina"] == 16
+
+
+def game_of(root: Path, slug: str):
+    problems = Problems()
+    g = load_game(root, slug, problems)
+    assert g is not None and not problems.has_errors, [p.text() for p in problems.items]
+    return g
 
 
 @pytest.mark.parametrize(("text", "rule", "line"), [

@@ -76,7 +76,8 @@ def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str, par
     """Build an :class:`Opt` from a game's YAML field declaration.
 
     ``int`` | ``str`` | ``{type: int, min: 0, optional: true}`` | ``{enum: [a, b]}`` |
-    ``{enum: {param: traits}}`` (choices from params.yaml) | ``{type: list, item: str}``;
+    ``{enum: {param: traits}}`` (choices from params.yaml) | ``{type: list, item: str}``; ``min``,
+    ``max`` and ``default`` may be ``{param: name}`` (the parameter's value);
     ``rule: BW-CARD-1`` reports a bad value under that catalogue rule; ``ref: enemy``: the value
     (or each item of a list) is the id of a card of that card type.
     """
@@ -137,8 +138,9 @@ def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str, par
         opt.ref = str(spec["ref"]) if spec.get("ref") else None
         if opt.item is not None and opt.rule and opt.item.rule is None:
             opt.item.rule = opt.rule
-        if "default" in spec:
-            opt.default = spec["default"]
+        if "default" in spec:      # a number, text…, or {param: name}: the parameter's value, like min and max
+            dloc = spec.at("default") if isinstance(spec, YDict) else loc
+            opt.default = resolve(spec["default"], params, problems, dloc, what)
         return opt
     problems.error("YAML-TYPE", f"field declaration of {what} must be a type name or a mapping", loc)
     return None

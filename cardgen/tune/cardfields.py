@@ -65,22 +65,46 @@ def with_fields(game: Game, values: Mapping[str, Any]) -> Game:
 
 
 def edited(game: Game, values: Mapping[str, Any]) -> dict[Path, str]:
-    """Each card file's text with the fields' values replaced in place (comments and layout kept)."""
+    """Each card file's text with the fields' values replaced in place (comments and layout kept);
+    a field the card leaves out (its card type's default) is written on the card."""
     lines_of: dict[Path, list[str]] = {}
     for key, v in values.items():
         ident, name = split(key)
         card = game.cards_by_id[ident]
         loc = card.field_locs.get(name) if name in card.own else None
-        if loc is None or not loc.line:
-            raise ValueError(f"{ident}.{name} comes from its file's defaults: write it on the card to tune it")
-        path = Path(loc.file)
+        where = loc if loc is not None and loc.line else card.loc
+        if where is None or not where.line:
+            raise ValueError(f"no position known for {ident}.{name}")
+        path = Path(where.file)
         path = path if path.is_absolute() else game.root / path
         if path not in lines_of:
             lines_of[path] = sources.read_bytes(path, game.root).decode("utf-8").splitlines(keepends=True)
         lines = lines_of[path]
-        i, col = loc.line - 1, loc.col - 1
+        if where is card.loc:
+            _insert(lines, card, name, v, path)
+            continue
+        i, col = where.line - 1, where.col - 1
         m = _SCALAR.match(lines[i], col)
         if m is None:
-            raise ValueError(f"{path}:{loc.line}: no value where {ident}.{name} is")
+            raise ValueError(f"{path}:{where.line}: no value where {ident}.{name} is")
         lines[i] = lines[i][:m.start()] + str(v) + lines[i][m.end():]
     return {p: "".join(lines) for p, lines in lines_of.items()}
+
+
+def _insert(lines: list[str], card: Any, name: str, v: Any, path: Path) -> None:
+    """Write ``name: v`` on ``card``: in a flow mapping (``- {id: …, cost: 3, …}``) after the last
+    value on the card's first line; in a block mapping, a line of its own below the first."""
+    i = card.loc.line - 1
+    line = lines[i]
+    if line[card.loc.col - 1:card.loc.col] == "{":
+        on_line = [card.field_locs[f] for f in card.own if f in card.field_locs
+                   and card.field_locs[f].file == card.loc.file and card.field_locs[f].line == card.loc.line]
+        last = max(on_line, key=lambda loc: loc.col, default=None)
+        m = _SCALAR.match(line, last.col - 1) if last is not None else None
+        if m is None:
+            raise ValueError(f"{path}:{card.loc.line}: cannot write {card.id}.{name} on the card")
+        lines[i] = line[:m.end()] + f", {name}: {v}" + line[m.end():]
+        return
+    key = re.match(r"(\s*-\s+|\s*)\S", line)
+    indent = len(key.group(1)) if key else card.loc.col - 1
+    lines.insert(i + 1, " " * indent + f"{name}: {v}\n")

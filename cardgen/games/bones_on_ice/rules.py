@@ -33,6 +33,14 @@ def die_sides(value: Any) -> int:
     return int(m.group(1)) if m else 0
 
 
+def start_stamina(r: Rules, spirit: Card | None) -> int:
+    """A team's starting Stamina: its Team Spirit card's ``stamina`` when the card names one (a
+    project addition, a finer balance knob than a die: the seed gives every team the same), else
+    the shared ``stamina.start`` (BOI-STAM-1)."""
+    own = spirit.get("stamina") if spirit is not None else None
+    return own if isinstance(own, int) and not isinstance(own, bool) else r.st_start
+
+
 @record(frozen=True)
 class Rules:
     """The game's rules numbers and tables (see ``rules/bones_on_ice/params.yaml``)."""

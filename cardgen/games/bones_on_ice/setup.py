@@ -11,7 +11,7 @@ from typing import Any
 from cardgen.content.model import Card, Game
 from cardgen.content.playlog import LogError
 from cardgen.core.problems import did_you_mean
-from cardgen.games.bones_on_ice.rules import Rules, RulesError
+from cardgen.games.bones_on_ice.rules import Rules, RulesError, start_stamina
 from cardgen.games.bones_on_ice.state import BoiState, Roster, Setup
 from cardgen.play.lookup import NotFound
 
@@ -89,11 +89,12 @@ def problems(r: Rules, header: Mapping[str, Any]) -> list[Slip]:
         if key is None:
             continue
         label = key.replace("_", " ").title()
-        if isinstance(entry.get("stamina"), int) and entry["stamina"] != r.st_start:
+        start = start_stamina(r, Roster.of(r).spirits.get(key))
+        if isinstance(entry.get("stamina"), int) and entry["stamina"] != start:
             out.append((
                            "BOI-STAM-1",
                            f"the log says the {label}' starting Stamina is {entry['stamina']!r}, but "
-                           f"the rules give {r.st_start!r}",
+                           f"the rules give {start!r}",
                            f"teams[{i}]",
                        ))
         for c in cards:

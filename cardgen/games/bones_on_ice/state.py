@@ -18,7 +18,7 @@ from typing import Any
 from cardgen.content.model import Card, Game
 from cardgen.core.record import record
 from cardgen.games.bones_on_ice.moves import Moves, act
-from cardgen.games.bones_on_ice.rules import Rules, die_sides
+from cardgen.games.bones_on_ice.rules import Rules, die_sides, start_stamina
 from cardgen.games.bones_on_ice.spirits import Spirits
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
 from cardgen.play.dice import uniform_index
@@ -101,6 +101,8 @@ class Setup:
     #: by team: its Team Spirit's kind (None: none) and Stamina cost, read once
     spirit_kind: tuple[str | None, ...] = (None, None)
     spirit_cost: tuple[int, ...] = (0, 0)
+    #: by team: its starting Stamina (:func:`~cardgen.games.bones_on_ice.rules.start_stamina`)
+    stamina: tuple[int, ...] = ()
 
     @classmethod
     def cached(cls, game: Game, header: dict[str, Any]) -> Setup:
@@ -141,7 +143,8 @@ class Setup:
                    {p.id: i for i, p in enumerate(pieces)}, goalies, Moves.of(r, keys, pieces),
                    {p.id: {"team": keys[p.team], "role": p.role, **p.dice} for p in pieces},
                    tuple(e["effect"] if e else None for e in fx),
-                   tuple(int(c.get("cost") or 0) if c is not None else 0 for c in cards_of))
+                   tuple(int(c.get("cost") or 0) if c is not None else 0 for c in cards_of),
+                   tuple(start_stamina(r, c) for c in cards_of))
 
 
 class BoiState(Spirits, GameState):
@@ -161,7 +164,7 @@ class BoiState(Spirits, GameState):
         self.events: list[dict[str, Any]] = []
         self.round = 0
         self.phase = "round"             # round chaos penalty faceoff scramble mid pass mid_over shootout over
-        self.stamina = [r.st_start, r.st_start]
+        self.stamina = list(setup.stamina) if len(setup.stamina) == 2 else [r.st_start, r.st_start]
         self.score = [0, 0]
         self.so = [0, 0]
         self.touched = [False, False]
