@@ -6,6 +6,7 @@ tune files are reported at their line (each with its legal twin), sources change
 from __future__ import annotations
 
 import io
+import re
 import shutil
 from fractions import Fraction
 from pathlib import Path
@@ -496,3 +497,37 @@ def test_first_mover_is_the_worst_player_counts_advantage():
     assert objectives.measure(o, block, []).value == pytest.approx(0.054)
     with pytest.raises(SimError, match="who moved first"):
         objectives.measure(o, {**block, "first_mover": []}, [])
+
+
+# --- a real game: Bones on Ice with a die broken on purpose --------------------------------------
+
+PROPOSAL = ROOT / "rules" / "bones_on_ice" / "notes" / "tune.md"
+
+
+def _proposed() -> dict[str, object]:
+    """The card numbers notes/tune.md proposes (passes 1–3 and 7), as `cardgen tune` wrote them."""
+    found = re.findall(r"^- `(\w+\.\w+) \(card\)`: \S+ → (\S+)$", PROPOSAL.read_text(encoding="utf-8"), re.M)
+    assert len(found) >= 20, "notes/tune.md lists the proposal"
+    return {f"card:{k}": int(v) if v.isdigit() else v for k, v in found}
+
+
+def test_a_broken_team_stat_is_moved_back_toward_balance(tmp_path):
+    """Bones on Ice with the proposal applied, then Slapshot Sully's Marksmanship broken down to
+    a d4 (the Femurs fall far behind): tune over that die, greedy in every seat, proposes a
+    bigger die and says the worst team moved back toward 50 % beyond the noise."""
+    base = load_game(ROOT, "bones_on_ice", Problems())
+    assert base is not None
+    broken = spec.apply(spec.apply(base, _proposed()), {"card:femurs_sully.marksmanship": "d4"})
+    path = tmp_path / "tune.yaml"
+    path.write_text("cards:\n  femurs_sully.marksmanship: {min: d4, max: d12}\n", encoding="utf-8")
+    problems = Problems()
+    sp = spec.load(broken, problems, path)
+    assert sp is not None and not problems.has_errors, [p.text() for p in problems.items]
+    (knob,) = sp.knobs
+    assert knob.shown(knob.current) == "d4"
+    pkg = gamehooks.package("bones_on_ice")
+    assert pkg is not None
+    r = search.search(broken, pkg, sp, settings(agents=("greedy",), trials=3, games=200, check_games=200),
+                      tmp_path / "out")
+    assert knob.shown(r.best[knob.name]) != "d4"
+    assert r.significant(0)
