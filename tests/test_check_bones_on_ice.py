@@ -662,7 +662,8 @@ def test_a_team_s_own_starting_stamina_is_where_the_checker_starts(game_copy):
     g = game_copy(GAME)
     shipped_code, shipped = _check_in(g, OWN_START)
     assert shipped_code == 1 and [p["rule"] for p in errors(shipped)][0] == "BOI-STAM-1"   # the rules give 20
-    g.edit("cards/bones_on_ice/team_femurs.yaml", 'color: "#2a6fb0", cost: 3,', 'color: "#2a6fb0", cost: 3, stamina: 18,')
+    g.edit("cards/bones_on_ice/team_femurs.yaml", 'color: "#2a6fb0", cost: 3,',
+           'color: "#2a6fb0", cost: 3, stamina: 18,')
     code, probs = _check_in(g, OWN_START)
     checklogs.assert_legal(code, probs)
     shared = OWN_START.replace("{team: femurs, stamina: 18}", "{team: femurs, stamina: 20}")

@@ -246,14 +246,15 @@ def test_a_team_s_own_starting_stamina_off_the_track_is_one_problem_at_its_line(
     line = g.edit(FEMURS, SPIRIT_COST, f'{SPIRIT_COST[:-1]}, stamina: {value},')
     code, probs = g.validate()
     assert code == 1
-    assert [(p["rule"], p["line"]) for p in probs] == [("BOI-STAM-1", line)], probs      # the card type names the rule
+    # the card type names the rule
+    assert [(p["rule"], p["line"]) for p in probs] == [("BOI-STAM-1", line)], probs
 
 
 def test_a_team_s_own_starting_stamina_legal_twin_is_printed_on_its_spirit_card(game_copy):
     g = game_copy(GAME)
-    assert "STARTS WITH" not in _texts_of(g.root, "femurs_spirit")            # the shipped teams: the shared 20
+    assert "STARTS WITH" not in _texts_of(g.root, "femurs_spirit")        # the shipped teams: the shared 20
     g.edit(FEMURS, SPIRIT_COST, f'{SPIRIT_COST[:-1]}, stamina: 20,')
-    assert "STARTS WITH" not in _texts_of(g.root, "femurs_spirit")            # the shared number: nothing to say
+    assert "STARTS WITH" not in _texts_of(g.root, "femurs_spirit")        # the shared number: nothing to say
     g.edit(FEMURS, "stamina: 20,", "stamina: 18,")
     code, probs = g.validate()
     assert (code, probs) == (0, [])

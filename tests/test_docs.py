@@ -100,9 +100,10 @@ NOT_RUN.update({
                                                                                  "tests/test_simulate_stats.py compares on a toy",
     "cardgen tune bones_on_ice --agent greedy --trials 100 --games-per-trial 500 --check-games 4000 --workers 2 --out build/tune":
         "3,000 games and more (minutes); tests/test_tune.py tunes a toy game",
-    "cardgen tune bones_on_ice --agent greedy --trials 6 --games-per-trial 4000 --check-games 4000 --workers 2 "
-    "--seed 0 --out build/tune7": "32,000 greedy games on a copy of the project with pass 3's numbers (half an hour "
-                                  "on a busy 2-core machine); tests/test_tune.py tunes a toy game",
+    "cardgen tune bones_on_ice --agent greedy --trials 6 --games-per-trial 4000 --check-games 4000 "
+    "--workers 2 --seed 0 --out build/tune7":
+        "32,000 greedy games on a copy of the project with pass 3's numbers "
+        "(half an hour on a busy 2-core machine); tests/test_tune.py tunes a toy game",
     "cardgen calibrate NAME --offset X,Y [--margin 3mm]": "writes the user's printers file: tests/test_printers.py",
     "cardgen new PATH|SLUG [--players 2-4]": "writes a project or a game package: tests/test_scaffold.py",
 })

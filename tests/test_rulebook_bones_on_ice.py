@@ -150,7 +150,9 @@ def test_a_team_s_own_starting_stamina_is_printed_where_the_shared_one_is(game_c
     g = game_copy(GAME)
     flat = " ".join(current_text(g.root).split())
     assert "starting at 20." in flat and "Team Spirit card says" not in flat
-    g.edit("cards/bones_on_ice/team_titans.yaml", 'color: "#7d5f1d", cost: 2,', 'color: "#7d5f1d", cost: 2, stamina: 16,')
+    g.edit("cards/bones_on_ice/team_titans.yaml", 'color: "#7d5f1d", cost: 2,',
+           'color: "#7d5f1d", cost: 2, stamina: 16,')
     flat = " ".join(current_text(g.root).split())
     assert "starting at 20 (the Tombstone Titans on 16, as their Team Spirit card says)." in flat
-    assert "marker starts on 20 (the Tombstone Titans on 16, as their Team Spirit card says), its Goals" in flat
+    assert ("marker starts on 20 (the Tombstone Titans on 16, as their Team Spirit card says), its Goals"
+            in flat)

@@ -316,8 +316,8 @@ def test_a_field_the_card_leaves_out_is_tuned_from_its_default_and_written_on_th
     assert (knob.current, knob.low, knob.high) == (20, 10, 20)
     assert "stamina" not in g.cards_by_id["femurs_spirit"].own
     d = report.diff(g, knob.values(14))
-    assert '+  - {id: femurs_spirit, name: Cold Snap, type: spirit, team_name: Frostbite Femurs, color: "#2a6fb0", ' \
-           "cost: 3, stamina: 14,\n" in d
+    assert ('+  - {id: femurs_spirit, name: Cold Snap, type: spirit, team_name: Frostbite Femurs, '
+            'color: "#2a6fb0", cost: 3, stamina: 14,\n') in d
     assert d.count("\n+  ") == 1 and d.count("\n-  ") == 1        # that one line
     root = tmp_path / "block"
     (root / "cards").mkdir(parents=True)
@@ -327,9 +327,9 @@ def test_a_field_the_card_leaves_out_is_tuned_from_its_default_and_written_on_th
     femurs = root / "cards" / "bones_on_ice" / "team_femurs.yaml"
     text = femurs.read_text(encoding="utf-8")
     flow = text[text.index("  - {id: femurs_spirit"):text.index("  - {id: femurs_sully")]
-    femurs.write_text(text.replace(flow, "  - id: femurs_spirit\n    name: Cold Snap\n    type: spirit\n"
-                                         "    team_name: Frostbite Femurs\n    color: \"#2a6fb0\"\n    cost: 3\n"
-                                         "    text: Brr.\n"), encoding="utf-8")
+    block = ("  - id: femurs_spirit\n    name: Cold Snap\n    type: spirit\n"
+             "    team_name: Frostbite Femurs\n    color: \"#2a6fb0\"\n    cost: 3\n    text: Brr.\n")
+    femurs.write_text(text.replace(flow, block), encoding="utf-8")
     gb = game_of(root, "bones_on_ice")
     texts = report.texts(gb, {"card:femurs_spirit.stamina": 16})
     assert "  - id: femurs_spirit\n    stamina: 16\n    name: Cold Snap\n" in texts[femurs]

@@ -138,7 +138,8 @@ def opt_from_yaml(spec: Any, loc: Loc | None, problems: Problems, what: str, par
         opt.ref = str(spec["ref"]) if spec.get("ref") else None
         if opt.item is not None and opt.rule and opt.item.rule is None:
             opt.item.rule = opt.rule
-        if "default" in spec:      # a number, text…, or {param: name}: the parameter's value, like min and max
+        # a number, text…, or {param: name}: the parameter's value, like min and max
+        if "default" in spec:
             dloc = spec.at("default") if isinstance(spec, YDict) else loc
             opt.default = resolve(spec["default"], params, problems, dloc, what)
         return opt

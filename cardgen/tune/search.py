@@ -195,7 +195,8 @@ def finalist(game: Game, package: GamePackage, s: Settings, knobs: Sequence[Knob
     # on the trials' own number of games the race would replay the very games each trial played
     # (the same seed): their results are the trials' own
     race = [(t.number, list(t.values) if n == s.games else
-             [m.value for m in play(game, package, s, params_of(knobs, t.params), 2 * s.seed, n)]) for t in picks]
+             [m.value for m in play(game, package, s, params_of(knobs, t.params), 2 * s.seed, n)])
+            for t in picks]
     won = min(race, key=lambda r: (sum(r[1]), r[0]))[0]
     return next(t for t in picks if t.number == won), race
 
