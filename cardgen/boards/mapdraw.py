@@ -121,13 +121,6 @@ def _inside(poly, x: float, y: float) -> bool:
     return True
 
 
-def _luma(hexcol: str) -> float:
-    h = hexcol.lstrip("#")
-    if len(h) == 3:
-        h = "".join(ch * 2 for ch in h)
-    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
-    return 0.299 * r + 0.587 * g + 0.114 * b
-
 
 def ruler(m: HexMap) -> float:
     """The width of the coordinate band round the grid (none without labels)."""

@@ -30,6 +30,16 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+def thaw(value: Any) -> Any:
+    """A frozen field back as JSON-ready data: pairs of (name, value) become a mapping, other
+    tuples lists (the inverse of how an :class:`Action` keeps its fields)."""
+    if isinstance(value, tuple):
+        if value and all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) for x in value):
+            return {k: thaw(x) for k, x in value}
+        return [thaw(x) for x in value]
+    return value
+
+
 @record(frozen=True)
 class Action:
     """One choice (or chance outcome): an event kind and its fields, hashable.
@@ -72,12 +82,6 @@ class Action:
 
     def as_event(self) -> dict[str, Any]:
         """The action as a playtest-log event (JSON-ready: tuples become lists)."""
-        def thaw(v: Any) -> Any:
-            if isinstance(v, tuple):
-                if v and all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) for x in v):
-                    return {k: thaw(x) for k, x in v}
-                return [thaw(x) for x in v]
-            return v
         return {"kind": self.kind, **{k: thaw(v) for k, v in self.items}}
 
     def key(self) -> tuple:

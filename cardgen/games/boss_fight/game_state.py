@@ -31,7 +31,7 @@ from cardgen.games.boss_fight.slips import Halt, Slips
 from cardgen.games.boss_fight.state import Fighter, Pile
 from cardgen.games.boss_fight.table import Table
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, thaw, walk
 from cardgen.play.dice import die_outcomes, weighted_index
 from cardgen.play.view import LazyView
 
@@ -48,14 +48,6 @@ def blank(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
 
 #: each event kind's fields with the defaults the log reader gives the ones left out
 _BLANKS = {kind: blank(kind, {}) for kind in BF_EVENTS}
-
-
-def _thaw(v: Any) -> Any:
-    if isinstance(v, tuple):
-        if v and all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) for x in v):
-            return {k: _thaw(x) for k, x in v}
-        return [_thaw(x) for x in v]
-    return v
 
 
 def _engine(game: Game, setup: Mapping[str, Any]) -> Table:
@@ -179,7 +171,7 @@ class BossFightState(GameState):
     # --- the table as the state -----------------------------------------------------------
     def _feed(self, kind: str, fields: Mapping[str, Any]) -> None:
         n = len(self.events) + 2
-        given = {k: _thaw(v) for k, v in fields.items()}
+        given = {k: thaw(v) for k, v in fields.items()}
         ev = Event(n, kind, {**_BLANKS[kind], **given}, Loc("<play>", n, 1))
         self.eng.before(ev)
         self.eng.apply(ev)
