@@ -38,6 +38,7 @@ from cardgen.games.boss_fight.rules_move import MoveRules
 from cardgen.games.boss_fight.rules_rounds import RoundRules
 from cardgen.games.boss_fight.rules_setup import SetupRules
 from cardgen.games.boss_fight.state import Fighter
+from cardgen.games.boss_fight.sweep import STEPS
 from cardgen.games.boss_fight.view import MapView
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, CLAIMS_AFTER_END
 
@@ -179,11 +180,7 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         if f.origin is None:
             return set()
         if f.side == "hero":
-            enemies = {h for g in self.enemies_of(f) if g.alive for h in g.hexes()}
-            taken = {h for g in self.fighters.values() if g is not f and g.alive for h in g.hexes()}
-            ok = [h for h in hg.reachable(f.origin, tiles, lambda h: self._clear(h) and h not in enemies)
-                  if h not in taken]
-            return {hg.to_offset(h, self.map.style) for h in ok}
+            return self._hero_moves(f, tiles)
         limit = math.floor(tiles * self._legs_factor() + 1e-9)
         heroes = frozenset(h for g in self.heroes() if g.alive for h in g.hexes())
         start = f.origin + rotate(f.anchor, f.rot)
@@ -191,19 +188,46 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         ground = self.ground(shape)
         turned, fit = ground.turned, ground.fits
 
-        blocked, seen = {(h.q, h.r) for h in heroes}, dict[tuple[int, int], int]()
+        seen = dict[tuple[int, int], int]()
+        # the anchors where facing k would put a cell of the boss on a hero: (hero − cell) per cell
+        near = [{(h.q - dq, h.r - dr) for h in heroes for dq, dr in turned[k]} for k in range(6)]
 
         def whole(c: tuple[int, int]) -> int:
             """The facings that fit at ``c`` clear of the heroes too."""
             got = seen.get(c)
             if got is None:
-                q, r = c
-                got = seen[c] = sum(1 << k for k in range(6) if fit(c) >> k & 1 and
-                                    not any((q + dq, r + dr) in blocked for dq, dr in turned[k]))
+                got = fit(c)
+                for k in range(6):
+                    if got >> k & 1 and c in near[k]:
+                        got &= ~(1 << k)
+                seen[c] = got
             return got
         ends = ground.costs((start.q, start.r), limit, lambda c: whole(c) > 0)
-        style = self.map.style
-        return {(*hg.to_offset(Hex(*d), style), k) for d, k in ends if whole(d) >> k & 1}
+        offset, style = self._grid()[1], self.map.style
+        return {(*(offset.get(d) or hg.to_offset(Hex(*d), style)), k) for d, k in ends if whole(d) >> k & 1}
+
+    def _hero_moves(self, f: Fighter, tiles: int) -> set[tuple[int, ...]]:
+        """Where a hero's Move of ``tiles`` may end: breadth-first over clear tiles, never onto or
+        through an enemy, ending off every other living piece (BF-MOVE-1, BF-MAP-1)."""
+        adj, offset, ok = self._grid()
+        assert f.origin is not None
+        stop = {(h.q, h.r) for g in self.enemies_of(f) if g.alive for h in g.hexes()}
+        stop |= {(h.q, h.r) for h in self.rubble}
+        start = (f.origin.q, f.origin.r)
+        cost, todo = {start: 0}, [start]
+        for c in range(tiles):
+            nxt = []
+            for at in todo:
+                around = adj.get(at)
+                if around is None:          # a piece off the map (a log's slip): its neighbours
+                    around = tuple(n for n in ((at[0] + dq, at[1] + dr) for dq, dr in STEPS) if n in ok)
+                for n in around:
+                    if n not in cost and n not in stop:
+                        cost[n] = c + 1
+                        nxt.append(n)
+            todo = nxt
+        taken = {(h.q, h.r) for g in self.fighters.values() if g is not f and g.alive for h in g.hexes()}
+        return {offset.get(h) or hg.to_offset(Hex(*h), self.map.style) for h in cost if h not in taken}
 
 
 Table._plays = {kind: getattr(Table, "play_" + kind) for kind in BF_EVENTS}

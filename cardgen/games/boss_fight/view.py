@@ -5,7 +5,7 @@ from __future__ import annotations
 from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
 from cardgen.games.boss_fight.state import Fighter
-from cardgen.games.boss_fight.sweep import Sweep
+from cardgen.games.boss_fight.sweep import STEPS, Cell, Sweep
 from cardgen.games.boss_fight.table_base import TableBase
 
 
@@ -38,6 +38,19 @@ class MapView(TableBase):
         if walls is None:
             walls = self.sight_memo["walls"] = frozenset(h for h in self.map.tiles if self.map.blocks(h))
         return set(walls) | self.rubble
+
+    def _grid(self) -> tuple[dict[Cell, tuple[Cell, ...]], dict[Cell, tuple[int, int]], set[Cell]]:
+        """The map as (q, r) tuples, read once per map: each tile's passable neighbours (a step a
+        piece may take but for obstacle tokens and pieces), each tile's (col, row), the passable tiles."""
+        got = self.sight_memo.get("grid")
+        if got is None:
+            m, style = self.map, self.map.style
+            ok = {(h.q, h.r) for h in m.tiles if m.passable(h)}
+            adj = {(q, r): tuple(n for n in ((q + dq, r + dr) for dq, dr in STEPS) if n in ok)
+                   for q, r in ((h.q, h.r) for h in m.tiles)}
+            offsets = {(h.q, h.r): hg.to_offset(h, style) for h in m.tiles}
+            got = self.sight_memo["grid"] = (adj, offsets, ok)
+        return got
 
     def _where(self, h: Hex) -> str:
         """A hex and what stands in the way there, for messages: '4,3 (Obstacle)'."""
