@@ -307,13 +307,13 @@ class Store:
         head, _, body = raw.partition(b"\n")
         return body if hashlib.sha256(body).hexdigest().encode() == head else None
 
-    def put_bytes(self, kind: str, key: str, parts: list[bytes | memoryview]) -> None:
+    def put_bytes(self, kind: str, key: str, parts: list[bytes | memoryview], suffix: str = ".bin") -> None:
         """Bytes (``parts`` joined, never joined in memory) under a key (replaced by the next
-        put), checked by their SHA-256 when read."""
+        put), checked by their SHA-256 when read (:meth:`get_bytes` with the same ``suffix``)."""
         h = hashlib.sha256()
         for part in parts:
             h.update(part)
-        self._write(self.folder / kind / key[:2] / f"{key}.bin", [h.hexdigest().encode(), b"\n", *parts])
+        self._write(self.folder / kind / key[:2] / f"{key}{suffix}", [h.hexdigest().encode(), b"\n", *parts])
 
     def _entries_dir(self, kind: str, sub: str) -> Path | None:
         """``folder/kind/sub`` resolved, or None when it leads outside the cache folder."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from cardgen.layout.cache import Store, code_fingerprint, digest
@@ -32,7 +33,7 @@ class PageCache:
     ``content_ids``: the card sides' digests by id, as the layout cache gave them."""
 
     def __init__(self, store: Store, name: str, static: str,
-                 content_ids: dict[int, tuple[list, str]]) -> None:
+                 content_ids: dict[int, tuple[Sequence[Any], str]]) -> None:
         self.store = store
         self.name = digest(code_fingerprint(), KIND, name)
         self._static = static.encode()
@@ -43,7 +44,7 @@ class PageCache:
         self._chunks: list[Stream] = []        # a reused page's: a view of the last build's file
         self._end = 0
         self._prims: dict[int, tuple[Any, str]] = {}     # a primitive met before (crop marks): its code
-        self._scenes: dict[int, tuple[list, str]] = {}   # a scene the layout cache did not name: its digest
+        self._scenes: dict[int, tuple[Sequence[Any], str]] = {}   # a scene the layout cache did not name: its digest
         self.reused = 0         # pages written again, of those asked for
         self.asked = 0
         self._loaded = False
@@ -80,7 +81,7 @@ class PageCache:
             hit = self._prims[id(it)] = (it, json.dumps(encode([it])[0], ensure_ascii=False, default=str))
         return hit[1]
 
-    def _scene(self, items: list) -> str:
+    def _scene(self, items: Sequence[Any]) -> str:
         hit = self.content_ids.get(id(items)) or self._scenes.get(id(items))
         if hit is None or hit[0] is not items:
             hit = self._scenes[id(items)] = (items, digest(encode(items)))
