@@ -22,18 +22,18 @@ from cardgen.layout.cache import MAX_ENTRY, Store, digest
 Chunk = bytes | memoryview
 
 
-def read_pack(raw: bytes | None) -> tuple[dict[str, Any], memoryview] | None:
+def read_pack(raw: memoryview | None) -> tuple[dict[str, Any], memoryview] | None:
     """A pack file's index and the bytes after it, not copied (None: no file, or not a pack). The
     file: a line with the index's length, the index (JSON: key → where its entry lies), the entries."""
     if raw is None:
         return None
     try:
-        at = raw.index(b"\n") + 1
-        n = int(raw[:at])
-        index = json.loads(raw[at:at + n])
-    except (ValueError, UnicodeDecodeError):
+        at = bytes(raw[:24]).index(b"\n") + 1
+        n = int(bytes(raw[:at]))
+        index = json.loads(bytes(raw[at:at + n]).decode("utf-8"))
+    except ValueError:
         return None
-    return (index, memoryview(raw)[at + n:]) if isinstance(index, dict) else None
+    return (index, raw[at + n:]) if isinstance(index, dict) else None
 
 
 def write_pack(store: Store, kind: str, key: str, index: Any, chunks: list[Chunk], size: int) -> None:
@@ -67,10 +67,11 @@ class Pack:
         self._data = memoryview(b"")
         self._now: dict[str, tuple[Chunk, list[int]]] = {}     # the entries of this lay-out, as stored
         self._changed = False
+        self._heads: dict[bytes, Any] = {}       # a head's text → its value (read only: shared)
 
     def _load(self) -> None:
         self._old = {}
-        pack = read_pack(self.store.get_bytes(self.kind, self.key))
+        pack = read_pack(self.store.get_view(self.kind, self.key))
         if pack is not None:
             self._old, self._data = pack
 
@@ -96,10 +97,15 @@ class Pack:
             body = memoryview(raw)
             self._changed = True
         parts = _lines(body, cuts)
-        try:
-            head = json.loads(bytes(parts[0]))
-        except ValueError:
-            return None
+        text = bytes(parts[0])
+        head = self._heads.get(text)        # most sides' heads are alike (no dependencies, no problems)
+        if head is None:
+            try:
+                head = json.loads(text.decode("utf-8"))
+            except ValueError:
+                return None
+            if len(self._heads) < 10_000:
+                self._heads[text] = head
         self._now[key] = (body, cuts)
         return head, parts[1:]
 

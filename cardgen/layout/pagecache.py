@@ -52,7 +52,7 @@ class PageCache:
     def _load(self) -> None:
         """The last build's pages (read when the first page asks)."""
         self._loaded = True
-        pack = read_pack(self.store.get_bytes(KIND, self.name))
+        pack = read_pack(self.store.get_view(KIND, self.name))
         if pack is not None:
             self._old, self._data = pack     # the streams, not copied
 
