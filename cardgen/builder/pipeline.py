@@ -15,13 +15,14 @@ from cardgen import gamehooks
 from cardgen.builder.proof import unread_problems
 from cardgen.content import collection_files as cols
 from cardgen.content import constraints, deckstats
+from cardgen.content.cardmemo import CardMemo
 from cardgen.content.catalogue import load_catalogue
 from cardgen.content.loader import load_game
 from cardgen.content.model import Card, Game
 from cardgen.core.lazymod import lazy
 from cardgen.core.problems import Problem, Problems, did_you_mean
 from cardgen.core.record import record
-from cardgen.layout.cache import Store, cached_files, digest, files_digest
+from cardgen.layout.cache import Store, cached_files, code_fingerprint, digest, files_digest
 from cardgen.layout.card import CardLayout
 from cardgen.layout.errorcard import error_card
 from cardgen.layout.imposition import Placement
@@ -305,7 +306,9 @@ def validate(root: Path, slug: str, problems: Problems, draft: bool | None = Non
     ``store``: the build cache (card layouts, slow checks); ``stream``: whether a game (not a
     draft, no store) is laid out as its card sheets are printed (:func:`lay_out_streamed`)."""
     before = len(problems.errors)
-    game = load_game(root, slug, problems)
+    memo = CardMemo(store, digest(code_fingerprint(), files_digest([root / "rules" / slug]))) \
+        if store is not None else None
+    game = load_game(root, slug, problems, memo)
     load_catalogue(root, slug, problems)         # the game's rule catalogue, when it has one
     if game is None:
         return None

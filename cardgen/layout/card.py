@@ -184,7 +184,8 @@ class CardLayout:
                 {k: [t.template, t.back, t.size, t.width, t.height, t.name] for k, t in g.card_types.items()})
         return self._static_key
 
-    def _restore(self, head: dict, parts: list[memoryview], card: Card, deferred: bool) -> list | Deferred | None:
+    def _restore(self, head: dict, parts: list[memoryview], card: Card,
+                 deferred: bool) -> list | Deferred | None:
         """A cached side: its symbols installed (their line decoded only when one is new to this
         lay-out), its problems reported at the card's current lines; its primitives decoded now,
         or (``deferred``) when first read. None when the entry is malformed (then it is drawn anew)."""
@@ -194,7 +195,8 @@ class CardLayout:
                 return None
             symbols = {}
             if any(name not in self.symbols for name in names):
-                symbols = {k: Symbol(k, w, h, decode(its)) for k, (w, h, its) in json.loads(bytes(parts[0])).items()}
+                symbols = {k: Symbol(k, w, h, decode(its))
+                           for k, (w, h, its) in json.loads(bytes(parts[0])).items()}
             items: list | Deferred = Deferred(parts[1], _decode_json, n, uses) if deferred \
                 else _decode_json(parts[1])
             probs = list(head["problems"])

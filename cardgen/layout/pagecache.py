@@ -44,7 +44,8 @@ class PageCache:
         self._chunks: list[Stream] = []        # a reused page's: a view of the last build's file
         self._end = 0
         self._prims: dict[int, tuple[Any, str]] = {}     # a primitive met before (crop marks): its code
-        self._scenes: dict[int, tuple[Sequence[Any], str]] = {}   # a scene the layout cache did not name: its digest
+        # a scene the layout cache did not name: its digest
+        self._scenes: dict[int, tuple[Sequence[Any], str]] = {}
         self.reused = 0         # pages written again, of those asked for
         self.asked = 0
         self._loaded = False
