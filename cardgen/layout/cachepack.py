@@ -123,9 +123,14 @@ class Pack:
         self._changed = True
 
     def save(self) -> None:
-        """The entries of this lay-out as the pack (unless it is the pack read); the pack read
-        is let go (what is read after comes from the entries' own files, and joins the next)."""
-        if not self._changed and set(self._now) == set(self._old or ()):
+        """The entries of this lay-out as the pack, unless the pack read holds all but a few of
+        them (an edit's: they are read from their own files until the pack is written again, when
+        more than one in eight differ); the pack read is let go (what is read after comes from the
+        entries' own files, and joins the next)."""
+        old = self._old or {}
+        fresh = sum(1 for k in self._now if k not in old)          # not in the pack
+        stale = len(old) - (len(self._now) - fresh)                 # in the pack, not read
+        if old and fresh + stale <= len(self._now) // 8 or not self._changed and set(self._now) == set(old):
             self._old, self._data, self._now = {}, memoryview(b""), {}
             return
         index: dict[str, list[int]] = {}
