@@ -20,7 +20,7 @@ from typing import Any
 from cardgen.layout.cache import Store, code_fingerprint, digest
 from cardgen.layout.cachepack import read_pack, write_pack
 from cardgen.layout.scenecodec import KINDS, encode
-from cardgen.scene import Clip, Moved, Page, Rotate
+from cardgen.scene import Clip, Moved, Page, Rotate, Use
 
 KIND = "pages"
 Stream = bytes | memoryview       # an encoded content stream (render.pdfreuse's)
@@ -75,6 +75,8 @@ class PageCache:
         if t is Clip or t is Rotate:
             head = (it.x, it.y, it.w, it.h) if t is Clip else (it.cx, it.cy, it.angle)
             return f"{t.__name__} {head!r} [{' ; '.join([self._sig(i) for i in it.items])}]"
+        if t is Use:            # a card's back placed by its form: made anew on every sheet
+            return f"Use {it.name!r} {it.x!r} {it.y!r}"
         if t not in _LEAVES:
             raise TypeError(t)
         hit = self._prims.get(id(it))
