@@ -7,7 +7,9 @@ Renderers (PDF, SVG, PNG) draw the same scene.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import field
+from typing import Any
 
 from cardgen.core.record import record
 
@@ -139,7 +141,7 @@ class Document:
     subject: str = ""
 
 
-def translate(items: list, dx: float, dy: float) -> list:
+def translate(items: Sequence[Any], dx: float, dy: float) -> list:
     """The same primitives moved by (dx, dy)."""
     out: list = []
     for it in items:
@@ -205,7 +207,55 @@ class Moved:
 
     dx: float
     dy: float
-    items: list
+    items: Sequence[Any]       # a list, or a :class:`Deferred` card side
+
+
+class Deferred(Sequence[Any]):
+    """A card side's primitives as the build cache keeps them (encoded), decoded on first use:
+    a sheet written again from the last build's page needs only the side's digest, never its
+    primitives. Iterated, indexed or measured it is the decoded list (decoded once); it is no
+    ``list``, so code that would read a list's storage directly (``json``, ``str.join``) fails
+    loudly instead of seeing it empty. ``uses``: the symbols it places, in the order a walk of
+    its primitives meets them (:func:`uses_of`), known without decoding; ``n``: how many."""
+
+    __slots__ = ("_raw", "_decode", "_items", "uses", "_n")
+
+    def __init__(self, raw: Any, decode: Callable[[Any], list], n: int, uses: tuple[str, ...]) -> None:
+        self._raw, self._decode = raw, decode
+        self._items: list | None = None
+        self.uses, self._n = uses, n
+
+    def decoded(self) -> list:
+        """The primitives (decoded now if not yet)."""
+        items = self._items
+        if items is None:
+            items = self._items = self._decode(self._raw)
+            self._raw = None
+        return items
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.decoded())
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, k: Any) -> Any:
+        return self.decoded()[k]
+
+
+def uses_of(items: Sequence[Any]) -> tuple[str, ...]:
+    """The names of the symbols ``items`` place, in the order a walk of them meets each (inside
+    clips, turns and moves too; a symbol's own symbols not: they are its own)."""
+    out: list[str] = []
+    for it in items:
+        t = type(it)
+        if t is Text or t is Rect:
+            continue
+        if t is Use:
+            out.append(it.name)
+        else:
+            out += uses_of(children(it))
+    return tuple(out)
 
 
 def moved(it: Moved) -> list:
@@ -213,7 +263,7 @@ def moved(it: Moved) -> list:
     return translate(it.items, it.dx, it.dy)
 
 
-def children(it: object) -> tuple | list:
+def children(it: object) -> Sequence[Any]:
     """The primitives a group primitive (Clip, Rotate, Moved) draws, as laid out (a Moved's
     before moving: the same symbols and texts); () for any other."""
     return it.items if isinstance(it, (Clip, Rotate, Moved)) else ()

@@ -3,6 +3,7 @@ edit re-draws the pages it touches, and the file is byte for byte a clean build'
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from cardgen.core.problems import Problems
 from cardgen.layout.cache import Store
 from cardgen.layout.scenecodec import encode
 from cardgen.render.pdf import render_pages, used_symbols
-from cardgen.scene import Document, Image, Link, Page, Rect, Symbol, Text, Use
+from cardgen.scene import Deferred, Document, Image, Link, Page, Rect, Symbol, Text, Use, uses_of
 
 SLUG = "bone_wars"
 FILE = "cards/bone_wars/limbs.yaml"
@@ -151,3 +152,26 @@ def test_the_card_sides_of_the_last_lay_out_are_read_from_one_file(game_copy, tm
     packs[0].write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
     store, anew = sides()
     assert anew == first and store.misses and not store.hits
+
+
+def test_card_sides_from_the_cache_are_decoded_when_read(game_copy, tmp_path):
+    """scene.Deferred: a lay-out's card sides from the cache are decoded when first read, to what
+    drawing them gives; the forms they place are known without decoding them (render.pdf's
+    used_symbols gives the same order); no list, so JSON of one fails instead of being empty."""
+    project = game_copy(SLUG)
+    store = Store(tmp_path / "cache")
+    game = load_game(project.root, SLUG, Problems())
+    drawn = lay_out(game, Problems(), store=store)
+    laid = lay_out(load_game(project.root, SLUG, Problems()), Problems(), store=Store(tmp_path / "cache"))
+    sides = [s for ps in laid.groups.values() for p in ps for s in (p.front, p.back)]
+    deferred = [s for s in sides if isinstance(s, Deferred)]
+    assert deferred and all(s._items is None for s in deferred)
+    order = used_symbols(laid.layout.symbols, sides)
+    assert all(s._items is None for s in deferred)          # the forms' order read no side
+    assert order == used_symbols(drawn.layout.symbols, [s for ps in drawn.groups.values() for p in ps
+                                                        for s in (p.front, p.back)])
+    assert [encode(s) for s in sides] == [encode(s) for ps in drawn.groups.values() for p in ps
+                                          for s in (p.front, p.back)]
+    assert all(len(s) == len(s.decoded()) and s.uses == uses_of(s.decoded()) for s in deferred)
+    with pytest.raises(TypeError):
+        json.dumps(deferred[0])

@@ -15,13 +15,14 @@ from cardgen import gamehooks
 from cardgen.builder.proof import unread_problems
 from cardgen.content import collection_files as cols
 from cardgen.content import constraints, deckstats
+from cardgen.content.cardmemo import CardMemo
 from cardgen.content.catalogue import load_catalogue
 from cardgen.content.loader import load_game
 from cardgen.content.model import Card, Game
 from cardgen.core.lazymod import lazy
 from cardgen.core.problems import Problem, Problems, did_you_mean
 from cardgen.core.record import record
-from cardgen.layout.cache import Store, cached_files, digest, files_digest
+from cardgen.layout.cache import Store, cached_files, code_fingerprint, digest, files_digest
 from cardgen.layout.card import CardLayout
 from cardgen.layout.errorcard import error_card
 from cardgen.layout.imposition import Placement
@@ -72,12 +73,13 @@ def sources_key(game: Game) -> str:
                   [[c.id, c.kind, c.count, c.fields] for c in game.components])
 
 
-def placements_key(groups: dict[str, list[Placement]], symbols: dict, known: dict[int, tuple[list, str]]) -> str:
+def placements_key(groups: dict[str, list[Placement]], symbols: dict,
+                   known: dict[int, tuple[Sequence[Any], str]]) -> str:
     """The exact content of card sheets: every placement's scenes and the symbols they use.
-    ``known``: scenes the layout cache already identified, by id: (the list, its digest)."""
-    seen: dict[int, tuple[list, str]] = dict(known)
+    ``known``: scenes the layout cache already identified, by id: (the scene, its digest)."""
+    seen: dict[int, tuple[Sequence[Any], str]] = dict(known)
 
-    def d(items: list) -> str:
+    def d(items: Sequence[Any]) -> str:
         hit = seen.get(id(items))
         if hit is None or hit[0] is not items:
             hit = seen[id(items)] = (items, digest(encode(items)))
@@ -185,7 +187,7 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
     laid = Laid(game, layout, draft=draft)
     order = list(game.card_types)
     cards = sorted(game.cards, key=lambda c: order.index(c.type))
-    backs: dict[str, list] = {}
+    backs: dict[str, Sequence[Any]] = {}
     relaxed_at: dict[tuple[str, int], list[Problem]] = {}    # a card's own construction problems
     if draft:
         _unread_error_cards(laid, problems)
@@ -196,7 +198,7 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
         if card.dangling and not draft:     # names a card that is not there: reported as CARD-REF
             continue
         mark = len(problems.items)
-        front = layout.draw(card, "front") if not card.dangling else []
+        front: Sequence[Any] = layout.draw_deferred(card, "front") if not card.dangling else []
         ct = game.card_types[card.type]
         tpl = layout.template_for(card, "back")
         if tpl is not None and tpl.static_prefix() == len(tpl.elements):
@@ -205,7 +207,7 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
                 back = backs[card.type] = layout.draw(card, "back")
                 layout.content_ids[id(back)] = (back, digest(encode(back)))
         else:
-            back = layout.draw(card, "back")
+            back = layout.draw_deferred(card, "back")
         if draft:
             own = [p for loc in {card.loc, *card.field_locs.values()} if loc is not None     # naming it:
                    for p in relaxed_at.get((loc.file, loc.line), ())                         # not a count
@@ -252,8 +254,8 @@ def finish(laid: Laid) -> None:
             pass
 
 
-def _error_front(laid: Laid, card: Card, front: list, new: list[Problem], problems: Problems,
-                 relaxed: Sequence[Problem] = ()) -> list:
+def _error_front(laid: Laid, card: Card, front: Sequence[Any], new: list[Problem], problems: Problems,
+                 relaxed: Sequence[Problem] = ()) -> Sequence[Any]:
     """The card's front, or an error card when drawing it (or its refs) found errors, or when a
     construction rule the draft relaxed is broken by the card itself (a required field left out:
     never a silent "None" on a player-facing card)."""
@@ -304,7 +306,9 @@ def validate(root: Path, slug: str, problems: Problems, draft: bool | None = Non
     ``store``: the build cache (card layouts, slow checks); ``stream``: whether a game (not a
     draft, no store) is laid out as its card sheets are printed (:func:`lay_out_streamed`)."""
     before = len(problems.errors)
-    game = load_game(root, slug, problems)
+    memo = CardMemo(store, digest(code_fingerprint(), files_digest([root / "rules" / slug]))) \
+        if store is not None else None
+    game = load_game(root, slug, problems, memo)
     load_catalogue(root, slug, problems)         # the game's rule catalogue, when it has one
     if game is None:
         return None

@@ -8,7 +8,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from cardgen.content import spreadsheets
+from cardgen.content import cardmemo, spreadsheets
 from cardgen.content.entries import ANY_KEY
 from cardgen.content.gamespec import COMMON_FIELDS, COMPONENT_SPEC
 from cardgen.content.model import Card, CardType, Component
@@ -16,7 +16,7 @@ from cardgen.content.slips import once_for_defaults
 from cardgen.core.lazymod import lazy
 from cardgen.core.options import Opt, check_mapping, check_value
 from cardgen.core.problems import Loc, Problems, did_you_mean
-from cardgen.core.yamlsrc import YDict, load_yaml, loc_of
+from cardgen.core.yamlsrc import YDict, loc_of
 
 difflib = lazy("difflib")                               # "did you mean": only for a misspelt key
 
@@ -58,10 +58,12 @@ def _bounded(spec: dict[str, Opt], key: str, limits: dict | None) -> dict[str, O
 def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],
                    components: list[Component], problems: Problems, failed: set[str] | None = None,
                    unread: list[dict] | None = None, unread_components: list[dict] | None = None,
-                   limits: dict | None = None, broken_types: set | None = None) -> bool:
+                   limits: dict | None = None, broken_types: set | None = None,
+                   memo: cardmemo.CardMemo | None = None) -> bool:
     """The file's cards and components; a card that fails its checks (reported) adds its id to
-    ``failed`` and its raw keys, defaults merged, to ``unread``. False when the file is unreadable."""
-    doc = load_yaml(path, problems)
+    ``failed`` and its raw keys, defaults merged, to ``unread``. False when the file is unreadable.
+    ``memo``: the cards kept by the build cache (:mod:`.cardmemo`): only the changed ones parsed."""
+    doc, fm, plan = cardmemo.read(memo, path, problems)
     if doc is None:
         return False
     check_mapping(doc, {"defaults": Opt("map", default={}, doc="keys every card of the file gets"),
@@ -74,11 +76,18 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
         return False        # reported above: the file's cards cannot be read
     mark = len(problems.items)
     specs: dict[str, dict[str, Opt]] = {}
-    for i, cd in enumerate(card_list):
+    for k, kept, i in plan or [(i, None, i) for i in range(len(card_list))]:
+        if kept is not None:
+            cards.append(kept)
+            continue
+        cd = card_list[i]
+        here = len(problems.items)
         card = parse_card(cd, defaults, card_types, colors, problems, doc["cards"].at(i), limits,
                           broken_types, specs)
         if card is not None:
             cards.append(card)
+            if fm is not None and len(problems.items) == here:
+                fm.keep(k, card)
         elif isinstance(cd, dict):
             if failed is not None and isinstance(cd.get("id"), str):
                 failed.add(cd["id"])
@@ -87,7 +96,16 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
                 raw.loc = getattr(cd, "loc", doc["cards"].at(i))
                 raw.bad = bad_keys(raw, card_types, colors)      # type: ignore[attr-defined]
                 unread.append(raw)
-    once_for_defaults(problems, mark, defaults, len(card_list))
+    once_for_defaults(problems, mark, defaults, len(plan) if plan else len(card_list))
+    if fm is not None:
+        fm.save()
+    _components(doc, colors, components, problems, unread_components, limits)
+    return True
+
+
+def _components(doc: Any, colors: dict, components: list[Component], problems: Problems,
+                unread_components: list[dict] | None, limits: dict | None) -> None:
+    """The file's components (a component that fails its checks waits in ``unread_components``)."""
     comps = doc.get("components") or []
     for i, cd in enumerate(comps if isinstance(comps, list) else []):
         rr = check_mapping(cd, _bounded(COMPONENT_SPEC, "count", limits), problems, f"component {i + 1}",
@@ -99,7 +117,6 @@ def load_card_file(path: Path, card_types: dict[str, CardType], colors: dict, ca
         elif isinstance(cd, YDict) and unread_components is not None:     # known but invalid: counts wait
             cd.bad = bad_component_keys(cd)         # type: ignore[attr-defined]
             unread_components.append(cd)
-    return True
 
 
 def load_sheet_file(path: Path, card_types: dict[str, CardType], colors: dict, cards: list[Card],

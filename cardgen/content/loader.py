@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.content.cardfile import load_card_file, load_sheet_file
+from cardgen.content.cardmemo import CardMemo
 from cardgen.content.fontroles import checked_fonts
 from cardgen.content.gamefiles import card_files, escaping, sheet_files
 from cardgen.content.gamespec import (
@@ -61,15 +62,16 @@ def check_sizes_fit(sizes: dict[str, tuple[float, float]], ps: PrintSettings, pr
                            else None)
 
 
-def load_game(root: Path, slug: str, problems: Problems) -> Game | None:
-    """Load everything of one game; problems are collected, None only if unusable.
+def load_game(root: Path, slug: str, problems: Problems, memo: CardMemo | None = None) -> Game | None:
+    """Load everything of one game; problems are collected, None only if unusable. ``memo``: the
+    cards the build cache kept (:mod:`.cardmemo`): a card file's unchanged cards are not parsed.
 
     Every file it reads must lie inside ``root`` (:mod:`cardgen.core.sources`)."""
     with sources.project(root):
-        return _load_game(root, slug, problems)
+        return _load_game(root, slug, problems, memo)
 
 
-def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
+def _load_game(root: Path, slug: str, problems: Problems, memo: CardMemo | None = None) -> Game | None:
     if escaping(root, slug, problems):
         return None
     game_file = root / "rules" / slug / "game.yaml"
@@ -175,7 +177,7 @@ def _load_game(root: Path, slug: str, problems: Problems) -> Game | None:
     unread_comps: list[dict] = []
     for f in card_files(root / "cards" / slug):
         if not load_card_file(f, card_types, colors, cards, components, problems, failed, unread, unread_comps,
-                              limits, broken_types):
+                              limits, broken_types, memo):
             unread_files.append(f)
             failed |= ids_in(f)         # known but unreadable: names of them are not "no such card"
     for f in sheet_files(root / "cards" / slug):

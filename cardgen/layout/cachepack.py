@@ -5,6 +5,11 @@ card side (5,400 opens, checks and hashes for the 5,400-card bench deck).
 The entries stay in their own files too (:class:`~cardgen.layout.cache.Store`); the pack holds the
 same bytes, checked by the SHA-256 of the whole file. A key the pack lacks is read from its own
 file; an entry made is written there and joins the next pack.
+
+An entry is lines: its head (JSON: what every reader needs, small), then parts kept as bytes
+until a reader asks (a card side's symbols and primitives: most sides of an edit are never
+decoded). JSON text holds no raw line break, so the lines are the parts; the pack's index keeps
+where each entry's lines end.
 """
 
 from __future__ import annotations
@@ -17,18 +22,18 @@ from cardgen.layout.cache import MAX_ENTRY, Store, digest
 Chunk = bytes | memoryview
 
 
-def read_pack(raw: bytes | None) -> tuple[dict[str, Any], memoryview] | None:
+def read_pack(raw: memoryview | None) -> tuple[dict[str, Any], memoryview] | None:
     """A pack file's index and the bytes after it, not copied (None: no file, or not a pack). The
     file: a line with the index's length, the index (JSON: key → where its entry lies), the entries."""
     if raw is None:
         return None
     try:
-        at = raw.index(b"\n") + 1
-        n = int(raw[:at])
-        index = json.loads(raw[at:at + n])
-    except (ValueError, UnicodeDecodeError):
+        at = bytes(raw[:24]).index(b"\n") + 1
+        n = int(bytes(raw[:at]))
+        index = json.loads(bytes(raw[at:at + n]).decode("utf-8"))
+    except ValueError:
         return None
-    return (index, memoryview(raw)[at + n:]) if isinstance(index, dict) else None
+    return (index, raw[at + n:]) if isinstance(index, dict) else None
 
 
 def write_pack(store: Store, kind: str, key: str, index: Any, chunks: list[Chunk], size: int) -> None:
@@ -38,6 +43,19 @@ def write_pack(store: Store, kind: str, key: str, index: Any, chunks: list[Chunk
         store.put_bytes(kind, key, [b"%d\n" % len(head), head, *chunks])
 
 
+Parts = list[memoryview]
+
+
+def _lines(body: memoryview, cuts: list[int]) -> Parts:
+    """``body`` cut at the line breaks at ``cuts``."""
+    out, at = [], 0
+    for c in cuts:
+        out.append(body[at:c])
+        at = c + 1
+    out.append(body[at:])
+    return out
+
+
 class Pack:
     """The entries of ``kind`` a game's lay-out reads (``name``: the game, one pack each)."""
 
@@ -45,53 +63,81 @@ class Pack:
         self.store = store
         self.kind = kind
         self.key = digest("pack", kind, name)
-        self._old: dict[str, list[int]] | None = None     # key → [offset, length] in _data
+        self._old: dict[str, list[int]] | None = None     # key → [offset, length, line breaks…] in _data
         self._data = memoryview(b"")
-        self._now: dict[str, bytes | memoryview] = {}     # the entries of this lay-out, as stored
+        self._now: dict[str, tuple[Chunk, list[int]]] = {}     # the entries of this lay-out, as stored
         self._changed = False
+        self._heads: dict[bytes, Any] = {}       # a head's text → its value (read only: shared)
 
     def _load(self) -> None:
         self._old = {}
-        pack = read_pack(self.store.get_bytes(self.kind, self.key))
+        pack = read_pack(self.store.get_view(self.kind, self.key))
         if pack is not None:
             self._old, self._data = pack
 
-    def get(self, key: str) -> Any:
-        """:meth:`Store.get`, from the pack when it holds the key."""
+    def get(self, key: str) -> tuple[Any, Parts] | None:
+        """An entry's head (parsed) and its other lines (as bytes), from the pack when it holds
+        the key, else from its own file; None: absent or malformed."""
         if self._old is None:
             self._load()
         at = self._old.get(key) if self._old is not None else None
-        body: bytes | memoryview | None
-        if isinstance(at, list) and len(at) == 2:
-            body = self._data[at[0]:at[0] + at[1]]
+        body: memoryview
+        if isinstance(at, list) and len(at) >= 2 and all(type(v) is int for v in at):
+            body, cuts = self._data[at[0]:at[0] + at[1]], at[2:]
+            if len(body) != at[1] or any(not 0 <= c < at[1] for c in cuts):
+                return None
         else:
-            body = self.store.get_bytes(self.kind, key, ".json")
+            raw = self.store.get_bytes(self.kind, key, ".json")
+            if raw is None:
+                return None
+            cuts, k = [], raw.find(b"\n")
+            while k >= 0:
+                cuts.append(k)
+                k = raw.find(b"\n", k + 1)
+            body = memoryview(raw)
             self._changed = True
-        if body is None:
-            return None
-        try:
-            value = json.loads(bytes(body))
-        except ValueError:
-            return None
-        self._now[key] = body
-        return value
+        parts = _lines(body, cuts)
+        text = bytes(parts[0])
+        head = self._heads.get(text)        # most sides' heads are alike (no dependencies, no problems)
+        if head is None:
+            try:
+                head = json.loads(text.decode("utf-8"))
+            except ValueError:
+                return None
+            if len(self._heads) < 10_000:
+                self._heads[text] = head
+        self._now[key] = (body, cuts)
+        return head, parts[1:]
 
-    def put(self, key: str, value: Any) -> None:
-        """:meth:`Store.put`, the entry joining the next pack."""
-        self._now[key] = self.store.put(self.kind, key, value)
+    def put(self, key: str, head: Any, parts: list[bytes]) -> None:
+        """An entry (its head as JSON, then ``parts``, each a line of JSON) stored in its own file,
+        joining the next pack."""
+        lines = [json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), *parts]
+        body = b"\n".join(lines)
+        cuts, end = [], -1
+        for line in lines[:-1]:
+            end += len(line) + 1
+            cuts.append(end)
+        self.store.put_bytes(self.kind, key, [body], ".json")
+        self._now[key] = (body, cuts)
         self._changed = True
 
     def save(self) -> None:
-        """The entries of this lay-out as the pack (unless it is the pack read); the pack read
-        is let go (what is read after comes from the entries' own files, and joins the next)."""
-        if not self._changed and set(self._now) == set(self._old or ()):
+        """The entries of this lay-out as the pack, unless the pack read holds all but a few of
+        them (an edit's: they are read from their own files until the pack is written again, when
+        more than one in eight differ); the pack read is let go (what is read after comes from the
+        entries' own files, and joins the next)."""
+        old = self._old or {}
+        fresh = sum(1 for k in self._now if k not in old)          # not in the pack
+        stale = len(old) - (len(self._now) - fresh)                 # in the pack, not read
+        if old and fresh + stale <= len(self._now) // 8 or not self._changed and set(self._now) == set(old):
             self._old, self._data, self._now = {}, memoryview(b""), {}
             return
         index: dict[str, list[int]] = {}
         end = 0
-        for k, body in self._now.items():
-            index[k] = [end, len(body)]
+        for k, (body, cuts) in self._now.items():
+            index[k] = [end, len(body), *cuts]
             end += len(body)
-        write_pack(self.store, self.kind, self.key, index, list(self._now.values()), end)
+        write_pack(self.store, self.kind, self.key, index, [body for body, _ in self._now.values()], end)
         self._old, self._data, self._now = {}, memoryview(b""), {}
         self._changed = False

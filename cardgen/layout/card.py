@@ -7,8 +7,9 @@ per document and placed by reference.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from cardgen.layout.elements.base import DrawContext
 from cardgen.layout.legibility import MIN_PT, describe, floor_of, small_texts, too_small
 from cardgen.layout.scenecodec import decode, encode
 from cardgen.layout.templates import Template, TemplateSet, evaluate, fields_read
-from cardgen.scene import Symbol, Use
+from cardgen.scene import Deferred, Symbol, Use, uses_of
 
 _ABSENT = object()
 _NONE: frozenset[str] = frozenset()
@@ -80,7 +81,8 @@ class CardLayout:
         self.entries = Pack(store, "layout", game.slug) if store is not None else None   # its entries
         self._recording: Recorder | None = None
         self._static_key: str | None = None
-        self.content_ids: dict[int, tuple[list, str]] = {}   # id(items) → (items, a digest of them)
+        # id(items) → (items, a digest of them): a list, or a Deferred card side
+        self.content_ids: dict[int, tuple[Sequence[Any], str]] = {}
         self.problems = problems
         self.templates = TemplateSet(game.templates_dir, problems)
         self.symbols: dict[str, Symbol] = {}
@@ -125,18 +127,30 @@ class CardLayout:
     def draw(self, card: Card, side: str) -> list:
         """Primitives for one side of one card, bleed-box coordinates (from the cache when it
         holds this side for the same inputs)."""
+        items = self._side(card, side, False)
+        return items if isinstance(items, list) else items.decoded()
+
+    def draw_deferred(self, card: Card, side: str) -> list | Deferred:
+        """:meth:`draw`, but a side from the cache comes as a :class:`~cardgen.scene.Deferred`,
+        decoded when first read (the card sheets' pages written again from the last build never
+        read their card sides)."""
+        return self._side(card, side, True)
+
+    def _side(self, card: Card, side: str, deferred: bool) -> list | Deferred:
         if self.store is None or self.entries is None:
             return self._draw(card, side)
         key = digest(self.static_key(), side, card.id, card.name, card.type, card.copies, card.fields)
-        entry = self.entries.get(key)
+        hit = self.entries.get(key)
         parent = cachemod.active()
-        if isinstance(entry, dict) and deps_hold(entry.get("deps") or {}, self.game, self._by_id):
-            items = self._restore(entry, card)
+        if hit is not None and isinstance(hit[0], dict) and len(hit[1]) == 2 \
+                and deps_hold(hit[0].get("deps") or {}, self.game, self._by_id):
+            head = hit[0]
+            items = self._restore(head, hit[1], card, deferred)
             if items is not None:
                 self.store.hits += 1
-                self.content_ids[id(items)] = (items, _content_id(key, entry["deps"]))
+                self.content_ids[id(items)] = (items, _content_id(key, head["deps"]))
                 if parent is not None:
-                    parent.merge(entry["deps"])
+                    parent.merge(head["deps"])
                 return items
         self.store.misses += 1
         rec = self._recording = Recorder()
@@ -149,13 +163,14 @@ class CardLayout:
         if parent is not None:
             parent.merge(deps)
         self.content_ids[id(items)] = (items, _content_id(key, deps))
-        used = {it.name for it in items if isinstance(it, Use)}
-        self.entries.put(key, {
-            "deps": deps, "items": encode(items),
-            "symbols": {n: [self.symbols[n].w, self.symbols[n].h, encode(self.symbols[n].items)]
-                        for n in sorted(used) if n in self.symbols},
-            "problems": [[p.rule, p.severity, p.message, _loc(p.loc), p.hint] for p in self.problems.items[mark:]],
-            "locs": {"": _loc(card.loc), **{k: _loc(v) for k, v in card.field_locs.items()}}})
+        used = sorted({it.name for it in items if isinstance(it, Use)} & set(self.symbols))
+        probs = [[p.rule, p.severity, p.message, _loc(p.loc), p.hint] for p in self.problems.items[mark:]]
+        head = {"deps": deps, "problems": probs, "uses": uses_of(items), "n": len(items), "symbols": used}
+        if probs:           # the card's lines then, to report them at its lines now
+            head["locs"] = {"": _loc(card.loc), **{k: _loc(v) for k, v in card.field_locs.items()}}
+        self.entries.put(key, head, [
+            _json({n: [self.symbols[n].w, self.symbols[n].h, encode(self.symbols[n].items)] for n in used}),
+            _json(encode(items))])
         return items
 
     def static_key(self) -> str:
@@ -169,22 +184,31 @@ class CardLayout:
                 {k: [t.template, t.back, t.size, t.width, t.height, t.name] for k, t in g.card_types.items()})
         return self._static_key
 
-    def _restore(self, entry: dict, card: Card) -> list | None:
-        """A cached side: its symbols installed, its problems reported at the card's current
-        lines. None when the entry is malformed (then it is drawn anew)."""
+    def _restore(self, head: dict, parts: list[memoryview], card: Card,
+                 deferred: bool) -> list | Deferred | None:
+        """A cached side: its symbols installed (their line decoded only when one is new to this
+        lay-out), its problems reported at the card's current lines; its primitives decoded now,
+        or (``deferred``) when first read. None when the entry is malformed (then it is drawn anew)."""
         try:
-            items = decode(entry["items"])
-            symbols = {n: Symbol(n, w, h, decode(its)) for n, (w, h, its) in entry["symbols"].items()}
-            probs = list(entry["problems"])
+            n, uses, names = head["n"], tuple(head["uses"]), head["symbols"]
+            if type(n) is not int or not all(type(u) is str for u in uses) or not isinstance(names, list):
+                return None
+            symbols = {}
+            if any(name not in self.symbols for name in names):
+                symbols = {k: Symbol(k, w, h, decode(its))
+                           for k, (w, h, its) in json.loads(bytes(parts[0])).items()}
+            items: list | Deferred = Deferred(parts[1], _decode_json, n, uses) if deferred \
+                else _decode_json(parts[1])
+            probs = list(head["problems"])
             if probs:       # (most sides have none: their lines need not be matched)
                 now = {"": card.loc, **card.field_locs}
-                moved = {tuple(v): now[k] for k, v in entry["locs"].items() if k in now and v}
+                moved = {tuple(v): now[k] for k, v in head["locs"].items() if k in now and v}
                 probs = [Problem(r, sev, msg, moved.get(tuple(loc), Loc(*loc)) if loc else None, hint)
                          for r, sev, msg, loc, hint in probs]
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             return None
-        for n, sym in symbols.items():
-            self.symbols.setdefault(n, sym)
+        for k, sym in symbols.items():
+            self.symbols.setdefault(k, sym)
         self.problems.extend(probs)
         return items
 
@@ -393,6 +417,15 @@ class CardLayout:
             if name in card.field_locs:
                 return name
         return None
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _decode_json(raw: Any) -> list:
+    """A card side's primitives from their line of the cache entry."""
+    return decode(json.loads(bytes(raw)))
 
 
 def _stem(loc: Loc | None) -> str:

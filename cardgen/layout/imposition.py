@@ -98,8 +98,8 @@ class Placement:
     card_id: str
     name: str
     copy: int
-    front: list
-    back: list
+    front: Sequence[Any]    # a list, or a card side from the cache decoded when read (scene.Deferred)
+    back: Sequence[Any]
     bleed: float      # the bleed the primitives were laid out with
 
 
@@ -163,7 +163,7 @@ def sheets(placements: Sequence[Placement], w: float, h: float, ps: PrintSetting
         page_no += 2
 
 
-def sheet_scenes(placements: list[Placement], per_page: int) -> Iterator[list]:
+def sheet_scenes(placements: list[Placement], per_page: int) -> Iterator[Sequence[Any]]:
     """The scenes of ``placements`` in the order :func:`sheets` puts them on pages (a sheet's
     fronts, then its backs)."""
     for start in range(0, len(placements), per_page):
@@ -184,7 +184,7 @@ def _r(*vals: float) -> list[float]:
     return [round(v, 4) for v in vals]
 
 
-def _place(page: Page, items: list, x: float, y: float, w: float, h: float, laid_bleed: float,
+def _place(page: Page, items: Sequence[Any], x: float, y: float, w: float, h: float, laid_bleed: float,
            bleed: float, turn: bool = False) -> None:
     """One side of a card with its trim at (x, y); ``turn``: upside down about the trim's centre
     (a short-edge duplex back)."""

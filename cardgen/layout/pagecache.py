@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from cardgen.layout.cache import Store, code_fingerprint, digest
 from cardgen.layout.cachepack import read_pack, write_pack
 from cardgen.layout.scenecodec import KINDS, encode
-from cardgen.scene import Clip, Moved, Page, Rotate
+from cardgen.scene import Clip, Moved, Page, Rotate, Use
 
 KIND = "pages"
 Stream = bytes | memoryview       # an encoded content stream (render.pdfreuse's)
@@ -32,7 +33,7 @@ class PageCache:
     ``content_ids``: the card sides' digests by id, as the layout cache gave them."""
 
     def __init__(self, store: Store, name: str, static: str,
-                 content_ids: dict[int, tuple[list, str]]) -> None:
+                 content_ids: dict[int, tuple[Sequence[Any], str]]) -> None:
         self.store = store
         self.name = digest(code_fingerprint(), KIND, name)
         self._static = static.encode()
@@ -43,7 +44,8 @@ class PageCache:
         self._chunks: list[Stream] = []        # a reused page's: a view of the last build's file
         self._end = 0
         self._prims: dict[int, tuple[Any, str]] = {}     # a primitive met before (crop marks): its code
-        self._scenes: dict[int, tuple[list, str]] = {}   # a scene the layout cache did not name: its digest
+        # a scene the layout cache did not name: its digest
+        self._scenes: dict[int, tuple[Sequence[Any], str]] = {}
         self.reused = 0         # pages written again, of those asked for
         self.asked = 0
         self._loaded = False
@@ -51,7 +53,7 @@ class PageCache:
     def _load(self) -> None:
         """The last build's pages (read when the first page asks)."""
         self._loaded = True
-        pack = read_pack(self.store.get_bytes(KIND, self.name))
+        pack = read_pack(self.store.get_view(KIND, self.name))
         if pack is not None:
             self._old, self._data = pack     # the streams, not copied
 
@@ -73,6 +75,8 @@ class PageCache:
         if t is Clip or t is Rotate:
             head = (it.x, it.y, it.w, it.h) if t is Clip else (it.cx, it.cy, it.angle)
             return f"{t.__name__} {head!r} [{' ; '.join([self._sig(i) for i in it.items])}]"
+        if t is Use:            # a card's back placed by its form: made anew on every sheet
+            return f"Use {it.name!r} {it.x!r} {it.y!r}"
         if t not in _LEAVES:
             raise TypeError(t)
         hit = self._prims.get(id(it))
@@ -80,7 +84,7 @@ class PageCache:
             hit = self._prims[id(it)] = (it, json.dumps(encode([it])[0], ensure_ascii=False, default=str))
         return hit[1]
 
-    def _scene(self, items: list) -> str:
+    def _scene(self, items: Sequence[Any]) -> str:
         hit = self.content_ids.get(id(items)) or self._scenes.get(id(items))
         if hit is None or hit[0] is not items:
             hit = self._scenes[id(items)] = (items, digest(encode(items)))

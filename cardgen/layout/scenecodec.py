@@ -6,6 +6,7 @@ so a decoded scene equals the encoded one and renders to the same bytes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 from operator import attrgetter
 from typing import Any
@@ -22,7 +23,7 @@ _PLAIN: dict[str, tuple[type, int]] = {t.__name__: (t, _COUNT[t.__name__])
                                        for t in (Rect, Text, Image, Use, Link, Circle)}
 
 
-def encode(items: list) -> list:
+def encode(items: Sequence[Any]) -> list:
     out = []
     for it in items:
         if isinstance(it, Clip):

@@ -6,7 +6,7 @@ a sheet given up is a PRINT-FIT warning."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +93,7 @@ def _ink_saver(game, c: dict, bleed: float) -> list:
     return items
 
 
-def _scenes(placements, per_page: int) -> Iterator[list]:
+def _scenes(placements, per_page: int) -> Iterator[Sequence[Any]]:
     """The scenes the sheets place, in order, or (placements laid out as the sheets take them)
     the forms they place, for the forms' order."""
     if isinstance(placements, Streamed):

@@ -9,7 +9,7 @@ once; graphics state changes are emitted only when they change (the drawing itse
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from reportlab.pdfgen import canvas
@@ -19,7 +19,7 @@ from cardgen.render import pdfreuse
 from cardgen.render.pdfreuse import PageReuse
 from cardgen.render.pdfwrite import pack_page, pdf_data
 from cardgen.render.pen import MM, Pen, form_name
-from cardgen.scene import Document, Moved, Page, Rect, Text, Use, children
+from cardgen.scene import Deferred, Document, Moved, Page, Rect, Text, Use, children
 
 __all__ = ["MM", "draw_items", "render", "render_pages", "used_symbols"]
 
@@ -30,7 +30,7 @@ def draw_items(c: canvas.Canvas, items: Iterable[Any], height_mm: float, doc: Do
     Pen(c, doc or Document("scene")).draw(items, height_mm)
 
 
-def used_symbols(symbols: dict, scenes: Iterable[list]) -> list[str]:
+def used_symbols(symbols: dict, scenes: Iterable[Sequence[Any]]) -> list[str]:
     """The names of the symbols ``scenes`` place, in the order first placed (a symbol's own
     symbols right after it): the order their forms are made in."""
     seen: dict[str, None] = {}
@@ -52,7 +52,13 @@ def used_symbols(symbols: dict, scenes: Iterable[list]) -> list[str]:
     def once(items: Any) -> None:
         if walked.get(id(items)) is not items:
             walked[id(items)] = items
-            walk(items)
+            if type(items) is not Deferred:
+                walk(items)
+                return
+            for name in items.uses:     # a card side from the cache: its symbols, not decoded
+                if name not in seen:
+                    seen[name] = None
+                    walk(symbols[name].items)
     for items in scenes:
         once(items)
     return list(seen)
