@@ -98,13 +98,13 @@ class Greedy:
     def __call__(self, obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         # the state lists a combat's answers alone, otherwise its edits, then attacks, then the end
         # of the turn (:meth:`BoneWarsState.legal_actions`): the first action says which list it is
+        if len(legal) == 1:         # (a lone block is no block; a lone answer, taking the damage)
+            return legal[0]
         first = legal[0].kind
         if first == "block":
             return self.block(obs, legal)
         if first in _ANSWERS:
             return next((a for a in legal if a.kind == "defend_roll"), legal[0])
-        if len(legal) == 1:
-            return legal[0]
         if first in _EDITS:
             best, gain = self.best_edit(obs, legal)
             if best is not None and gain > 0:

@@ -9,6 +9,7 @@ import builtins
 import math
 from collections.abc import Mapping
 from dataclasses import field
+from functools import cache
 
 from cardgen.content.model import Game
 from cardgen.core.record import record
@@ -155,9 +156,10 @@ class Monster:
         return max(0, self.hp - self.damage)
 
 
+@cache
 def meets(ta: frozenset[str], tb: frozenset[str]) -> bool:
     """BW-ATK-4 on two monsters' Traits: if either has Flying (Marine), the other has Flying
-    (Marine) or Reach."""
+    (Marine) or Reach. (Cached: a game's monsters have few sets of Traits.)"""
     for t in MEET_TRAITS:
         if t in ta and t not in tb and REACH not in tb:
             return False
