@@ -179,20 +179,6 @@ def meet_reason(rules: Rules, a: Monster, b: Monster) -> str:
     return ""
 
 
-def can_block(m: Monster, attacker: Monster) -> bool:
-    """BW-ATK-4, BW-ATK-5: it meets the attacker and has not attacked (or is Vigilant)."""
-    return meets(attacker.traits, m.traits) and (not m.tapped or m.has("vigilant"))
-
-
-def can_attack(m: Monster, turn: int) -> bool:
-    """BW-ATK-2, BW-CREATE-6: once per turn; not the turn it was created or had a part replaced
-    unless it has Haste."""
-    if m.attacked == turn:
-        return False
-    fresh = m.born == turn or m.replaced == turn
-    return not fresh or m.has("haste")
-
-
 @record(frozen=True)
 class Blocked:
     """BW-ATK-6…9: the arithmetic of a blocked attack."""

@@ -157,7 +157,7 @@ class BoneWarsState(Table, GameState):
         turn, by = self.turn, None
         for m in self.monsters.values():
             if m.owner == p and m.attacked != turn and (
-                    m.born != turn and m.replaced != turn or "haste" in m.traits):     # can_attack, inline
+                    m.born != turn and m.replaced != turn or "haste" in m.traits):     # BW-ATK-2, BW-CREATE-6
                 if by is None:
                     foes = tuple([t for t in self.players if t != p and t not in self.out])
                     by = actions.attacks_by(p, foes)
@@ -170,8 +170,9 @@ class BoneWarsState(Table, GameState):
         self.events.append({"kind": kind, **fields})    # (callers check ``record``: none built otherwise)
 
     def _stated(self, kind: str, p: str, m: Monster, **fields: Any) -> None:
-        self._log(kind, player=p, **fields, stats={"str": m.str, "def": m.def_, "atk": m.atk, "hp": m.hp},
-                  traits=sorted(m.traits))
+        if self.record:
+            self._log(kind, player=p, **fields, stats={"str": m.str, "def": m.def_, "atk": m.atk, "hp": m.hp},
+                      traits=sorted(m.traits))
 
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
@@ -218,7 +219,7 @@ class BoneWarsState(Table, GameState):
         if p == self.current:       # (a replayed log's attack out of turn leaves the turn as it was)
             self.phase = "destroy"
         m.attacked, m.tapped, m.view = self.turn, True, None
-        ta = m.traits       # can_block, inline
+        ta = m.traits       # BW-ATK-4, BW-ATK-5: who may block it
         able = [b for b in self.monsters.values()
                 if b.owner == target and (not b.tapped or "vigilant" in b.traits) and meets(ta, b.traits)]
         self.combat = Combat(m, target, able)
@@ -268,24 +269,19 @@ class BoneWarsState(Table, GameState):
         self.graveyard.pop(name, None)
         m = self.monsters[name] = Monster(name, p, [part], self.turn)
         self.created += 1
-        if self.record:
-            self._stated("create", p, m, card=part.id, monster=name)
+        self._stated("create", p, m, card=part.id, monster=name)
 
     def _add_part(self, p: str, f: Mapping[str, Any]) -> None:
-        part = self._edit(p, f)
-        m = self.on_table(f["monster"])
+        part, m = self._edit(p, f), self.on_table(f["monster"])
         m.add(part)
-        if self.record:
-            self._stated("add_part", p, m, monster=m.name, card=part.id)
+        self._stated("add_part", p, m, monster=m.name, card=part.id)
 
     def _replace_part(self, p: str, f: Mapping[str, Any]) -> None:
-        part = self._edit(p, f)
-        m, gone = self.on_table(f["monster"]), f.get("replaces")
+        part, m, gone = self._edit(p, f), self.on_table(f["monster"]), f.get("replaces")
         old = next((x for x in m.parts if x.id == gone), None) or \
             next((x for x in m.parts if x.part == part.part), None)
         self.replace(p, m, old, part)
-        if self.record:
-            self._stated("replace_part", p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
+        self._stated("replace_part", p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
         if m.damage >= m.hp:        # BW-ATK-8: its damage now reaches its HP
             self.destroy(m)
             if self.record:
