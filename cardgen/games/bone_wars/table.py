@@ -156,7 +156,7 @@ class Table:
             if n < 0:
                 self.overseen = True
         else:
-            del self.unseen[cid]            # only cards still unseen are listed (draws iterate them)
+            self.unseen.pop(cid)            # only cards still unseen are listed (draws iterate them)
         return n >= 0
 
     # -- monsters ------------------------------------------------------------------------
