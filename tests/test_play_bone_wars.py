@@ -270,3 +270,31 @@ def test_greedy_weighs_each_kind_of_guard_once():
     assert g.best_attack(obs, [attack]) == attack
     mons["Wall3"] = _mon("ben", 0, 4, 0)
     assert g.best_attack(obs, [attack]) is None
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_clone_played_on_leaves_its_original_as_it_was(seed):
+    """``clone`` copies what changes (hands, the unseen counts, monsters, the attack) and shares
+    only what never does: clones taken along a game and each played to its end elsewhere leave
+    the original to play on the very game a state never cloned plays, to the same log."""
+    plain, cloned = playkit.new_state(SLUG, seed), playkit.new_state(SLUG, seed)
+    rng, other = random.Random(seed), random.Random(seed + 100)
+    steps = 0
+    while not plain.is_terminal():
+        if steps % 7 == 0:
+            before = as_jsonl(cloned)
+            play(cloned.clone(), random_agent, other)
+            assert as_jsonl(cloned) == before
+            assert (cloned.hands, cloned.unseen, cloned.hp) == (plain.hands, plain.unseen, plain.hp)
+        who = plain.current_player()
+        if who == CHANCE:
+            action = plain.sample_chance(rng.random())
+        else:
+            legal = plain.legal_actions()
+            assert cloned.legal_actions() == legal
+            action = legal[rng.randrange(len(legal))]
+        plain.apply_action(action)
+        cloned.apply_action(action)
+        steps += 1
+    assert cloned.is_terminal() and cloned.result() == plain.result()
+    assert as_jsonl(cloned) == as_jsonl(plain)

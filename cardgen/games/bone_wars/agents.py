@@ -67,7 +67,7 @@ class Greedy:
         self._one = {cid: self._value([part]) for cid, part in self.parts.items()}    # one part's worth
         self._hit: dict[tuple[int, int, int, bool], float] = {}
         self._guarded: dict[tuple, Any] = {}       # (Str, Atk, Traits, the guards) → :meth:`guarded_odds`
-        self._hold: dict[tuple[int, int, bool], float] = {}     # (Str, Def, Intimidating) → hold_odds
+        self._hold: dict[tuple[int, int, bool], float] = {}     # (Str, Def, Intimidating) → P(it holds)
 
     def _value(self, parts: list[Part]) -> float:
         v, t = self.w.value, self.w.traits
@@ -90,21 +90,16 @@ class Greedy:
             odds = self._hit[key] = hit + tied * (self.rules.tie(atk) / atk if atk > 0 else 0.0)
         return odds
 
-    def hold_odds(self, a: tuple, b: tuple) -> float:
-        """P(``b``'s block holds against ``a``: no damage at all) — a tie is not a hold."""
-        hit, tied = self._odds(a, b)
-        return 1.0 - hit - tied
-
     def __call__(self, obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         # the state lists a combat's answers alone, otherwise its edits, then attacks, then the end
         # of the turn (:meth:`BoneWarsState.legal_actions`): the first action says which list it is
+        if len(legal) == 1:         # (a lone block is no block; a lone answer, taking the damage)
+            return legal[0]
         first = legal[0].kind
         if first == "block":
             return self.block(obs, legal)
         if first in _ANSWERS:
             return next((a for a in legal if a.kind == "defend_roll"), legal[0])
-        if len(legal) == 1:
-            return legal[0]
         if first in _EDITS:
             best, gain = self.best_edit(obs, legal)
             if best is not None and gain > 0:
@@ -213,7 +208,7 @@ class Greedy:
         a = mons[combat[0]]
         lethal = a[ATK] >= obs["hp"][combat[1]]
         best, held, no = None, -1.0, None
-        hold, pen = self._hold, self.rules.penalty
+        hold = self._hold
         for act in legal:
             name = _field(act, 1, "monster")
             if name not in mons:
@@ -224,8 +219,8 @@ class Greedy:
             key = (a[STR], b[DEF], "intimidating" in b[TRAITS])
             odds = hold.get(key)
             if odds is None:
-                hit, tied = dice_odds(self.rules.die, a[STR] - (pen if key[2] else 0) - b[DEF])
-                odds = hold[key] = 1.0 - hit - tied      # as :meth:`hold_odds`
+                hit, tied = self._odds(a, b)
+                odds = hold[key] = 1.0 - hit - tied
             if odds > held:
                 best, held = act, odds
         if no is None:
@@ -266,7 +261,6 @@ def _field(a: Action, at: int, name: str) -> Any:
 
 _ANSWERS = ("take_damage", "defend_roll")
 _EDITS = ("create", "add_part", "replace_part")
-_CARD_AT = {"create": 1, "add_part": 2}     # where the card is in the state's create and add
 
 
 def greedy(game: Game) -> Agent:

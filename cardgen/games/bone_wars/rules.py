@@ -9,6 +9,7 @@ import builtins
 import math
 from collections.abc import Mapping
 from dataclasses import field
+from functools import cache
 
 from cardgen.content.model import Game
 from cardgen.core.record import record
@@ -155,9 +156,10 @@ class Monster:
         return max(0, self.hp - self.damage)
 
 
+@cache
 def meets(ta: frozenset[str], tb: frozenset[str]) -> bool:
     """BW-ATK-4 on two monsters' Traits: if either has Flying (Marine), the other has Flying
-    (Marine) or Reach."""
+    (Marine) or Reach. (Cached: a game's monsters have few sets of Traits.)"""
     for t in MEET_TRAITS:
         if t in ta and t not in tb and REACH not in tb:
             return False
@@ -175,20 +177,6 @@ def meet_reason(rules: Rules, a: Monster, b: Monster) -> str:
                 return (f"{x.name} has {name}, so only a {name} or {rules.trait(REACH)} monster meets it, "
                         f"and {y.name} is neither")
     return ""
-
-
-def can_block(m: Monster, attacker: Monster) -> bool:
-    """BW-ATK-4, BW-ATK-5: it meets the attacker and has not attacked (or is Vigilant)."""
-    return meets(attacker.traits, m.traits) and (not m.tapped or m.has("vigilant"))
-
-
-def can_attack(m: Monster, turn: int) -> bool:
-    """BW-ATK-2, BW-CREATE-6: once per turn; not the turn it was created or had a part replaced
-    unless it has Haste."""
-    if m.attacked == turn:
-        return False
-    fresh = m.born == turn or m.replaced == turn
-    return not fresh or m.has("haste")
 
 
 @record(frozen=True)

@@ -94,7 +94,7 @@ class BoneWarsState(Table, GameState):
         if dice:
             return dice[actions.fall(len(dice), r)][0]
         deck = self.unseen
-        if not deck or min(deck.values()) <= 0:     # none left, or a replayed log revealed too many
+        if not deck or self.overseen:       # none left, or a replayed log revealed too many
             return GameState.sample_chance(self, r)
         total, acc, acts = sum(deck.values()), 0.0, actions.draws(kind, p)
         for cid, n in deck.items():
@@ -157,7 +157,7 @@ class BoneWarsState(Table, GameState):
         turn, by = self.turn, None
         for m in self.monsters.values():
             if m.owner == p and m.attacked != turn and (
-                    m.born != turn and m.replaced != turn or "haste" in m.traits):     # can_attack, inline
+                    m.born != turn and m.replaced != turn or "haste" in m.traits):     # BW-ATK-2, BW-CREATE-6
                 if by is None:
                     foes = tuple([t for t in self.players if t != p and t not in self.out])
                     by = actions.attacks_by(p, foes)
@@ -219,9 +219,9 @@ class BoneWarsState(Table, GameState):
         if p == self.current:       # (a replayed log's attack out of turn leaves the turn as it was)
             self.phase = "destroy"
         m.attacked, m.tapped, m.view = self.turn, True, None
-        ta = m.traits       # can_block, inline
+        ta = m.traits       # BW-ATK-4, BW-ATK-5: who may block it
         able = [b for b in self.monsters.values()
-                if b.owner == target and meets(ta, b.traits) and (not b.tapped or "vigilant" in b.traits)]
+                if b.owner == target and (not b.tapped or "vigilant" in b.traits) and meets(ta, b.traits)]
         self.combat = Combat(m, target, able)
         if self.record:
             self._log("attack", player=p, monster=f["monster"], target=target)
@@ -251,7 +251,8 @@ class BoneWarsState(Table, GameState):
         if self.pile == 0 and not self.monsters and not any(self.hands[q].size for q in self.alive_players()):
             self.stuck = True   # ruling: with no monster, card or pile left nobody can act again (unfinished)
 
-    def _edit(self, k: str, p: str, f: Mapping[str, Any]) -> None:
+    def _edit(self, p: str, f: Mapping[str, Any]) -> Part:
+        """The card of a create or an edit played from ``p``'s hand (the turn's edit counted)."""
         if p == self.current:       # (a replayed log's edit out of turn leaves the turn as it was)
             self.begun = True
             if self.phase == "draw":
@@ -261,19 +262,26 @@ class BoneWarsState(Table, GameState):
         if not hand.known[part.id]:     # from a hidden card, or one the hand cannot hold (as recorded)
             self.reveal(part.id)
         hand.take(part.id)
-        if k == "create":
-            self.graveyard.pop(f["monster"], None)
-            m = self.monsters[f["monster"]] = Monster(f["monster"], p, [part], self.turn)
-            self.created += 1
-            return self._stated(k, p, m, card=part.id, monster=m.name)
-        m = self.on_table(f["monster"])
-        if k == "add_part":
-            m.add(part)
-            return self._stated(k, p, m, monster=m.name, card=part.id)
-        old = next((x for x in m.parts if x.id == f.get("replaces")), None) or \
+        return part
+
+    def _create(self, p: str, f: Mapping[str, Any]) -> None:
+        part, name = self._edit(p, f), f["monster"]
+        self.graveyard.pop(name, None)
+        m = self.monsters[name] = Monster(name, p, [part], self.turn)
+        self.created += 1
+        self._stated("create", p, m, card=part.id, monster=name)
+
+    def _add_part(self, p: str, f: Mapping[str, Any]) -> None:
+        part, m = self._edit(p, f), self.on_table(f["monster"])
+        m.add(part)
+        self._stated("add_part", p, m, monster=m.name, card=part.id)
+
+    def _replace_part(self, p: str, f: Mapping[str, Any]) -> None:
+        part, m, gone = self._edit(p, f), self.on_table(f["monster"]), f.get("replaces")
+        old = next((x for x in m.parts if x.id == gone), None) or \
             next((x for x in m.parts if x.part == part.part), None)
         self.replace(p, m, old, part)
-        self._stated(k, p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
+        self._stated("replace_part", p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
         if m.damage >= m.hp:        # BW-ATK-8: its damage now reaches its HP
             self.destroy(m)
             if self.record:
@@ -390,12 +398,7 @@ class BoneWarsState(Table, GameState):
 
 Play = Callable[[BoneWarsState, Any, Mapping[str, Any]], None]
 
-
-def _editing(k: str) -> Play:
-    return lambda s, p, f: s._edit(k, p, f)
-
-
 #: how each action kind plays on the state
 _PLAY: dict[str, Play] = {k: getattr(BoneWarsState, "_" + k) for k in (
     "turn_order_roll", "deal", "draw", "attack", "block", actions.DROP_ATTACK, actions.DEFEND_ROLL, "roll",
-    "take_damage", "end_turn")} | {k: _editing(k) for k in EDIT_KINDS}
+    "take_damage", "end_turn", *EDIT_KINDS)}

@@ -43,6 +43,13 @@ class Outcome:
     blow: tuple = ()
 
 
+def _counts(c: Counter) -> Counter:
+    """A copy of ``c`` (``Counter(c)`` goes through ``update``'s checks: three times the cost)."""
+    out: Counter = Counter.__new__(Counter)
+    dict.update(out, c)
+    return out
+
+
 class Table:
     """The state of one game of Bone Wars (see the module docstring)."""
 
@@ -59,6 +66,7 @@ class Table:
         self.hands: dict[str, Hand] = {p: Hand() for p in self.players}
         self.unseen: Counter = Counter({k: parts[k].copies for k in sorted(parts)})   # not yet known anywhere
         self.pile = sum(self.unseen.values())
+        self.overseen = min(self.unseen.values(), default=1) <= 0     # a count at 0 or below (replays)
         self.discard: list[str] = []
         self.monsters: dict[str, Monster] = {}
         self.graveyard: dict[str, Monster] = {}
@@ -84,10 +92,14 @@ class Table:
 
     def copy_table(self, other: Table) -> None:
         """Make ``other`` (a fresh instance) an independent copy of this table."""
-        mons = {id(m): m.copy() for m in [*self.monsters.values(), *self.graveyard.values()]}
+        live = {k: m.copy() for k, m in self.monsters.items()}
+        twin = dict(zip(map(id, self.monsters.values()), live.values()))     # id → its copy
 
         def mon(m: Monster) -> Monster:
-            return mons.get(id(m)) or mons.setdefault(id(m), m.copy())
+            c = twin.get(id(m))
+            if c is None:
+                c = twin[id(m)] = m.copy()
+            return c
 
         d = other.__dict__
         d.update(self.__dict__)
@@ -96,10 +108,10 @@ class Table:
         other.hp_rule = dict(self.hp_rule)
         other.out = list(self.out)
         other.lost_with = {p: [mon(m) for m in ms] for p, ms in self.lost_with.items()}
-        other.hands = {p: h.copy() for p, h in self.hands.items()}
-        other.unseen = Counter(self.unseen)
+        other.hands = {p: Hand(_counts(h.known), h.hidden) for p, h in self.hands.items()}
+        other.unseen = _counts(self.unseen)
         other.discard = list(self.discard)
-        other.monsters = {k: mon(m) for k, m in self.monsters.items()}
+        other.monsters = live
         other.graveyard = {k: mon(m) for k, m in self.graveyard.items()}
         other.order_rounds = [dict(r) for r in self.order_rounds]
         other.contenders = list(self.contenders)
@@ -141,8 +153,10 @@ class Table:
         n = self.unseen[cid] - 1
         if n:
             self.unseen[cid] = n
+            if n < 0:
+                self.overseen = True
         else:
-            del self.unseen[cid]            # only cards still unseen are listed (draws iterate them)
+            self.unseen.pop(cid)            # only cards still unseen are listed (draws iterate them)
         return n >= 0
 
     # -- monsters ------------------------------------------------------------------------
