@@ -25,6 +25,7 @@ from typing import Any
 from cardgen.core.record import record
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.package import GamePackage
+from cardgen.play.params import Params
 from cardgen.play.search import Agent, Evaluate, SearchAgent, View
 
 #: the search agents' names (``NAME:BUDGET``)
@@ -250,8 +251,17 @@ class MCTS(SearchAgent):
         return child
 
 
+def keep_of(game: Any) -> float:
+    """The game's own ``simulate.search.keep`` (see :data:`KEEP`), else :data:`KEEP`."""
+    raw = getattr(game, "params", None)
+    if not isinstance(raw, dict):
+        return KEEP
+    return Params(raw, game.rules_dir / "params.yaml").number("simulate.search.keep", KEEP)
+
+
 def for_game(package: GamePackage, game: Any, budget: Budget) -> MCTS:
     """The search agent of ``budget`` with the game's own hooks where it has them: playouts cut
-    short and scored by its ``evaluate``, the tree leaning on its ``prior``."""
+    short and scored by its ``evaluate``, the tree leaning on its ``prior`` (and keeping the
+    prior's move by the game's ``simulate.search.keep``)."""
     return MCTS(budget, evaluate=package.evaluate(game) if package.evaluate is not None else None,
-                prior=package.prior(game) if package.prior is not None else None)
+                prior=package.prior(game) if package.prior is not None else None, keep=keep_of(game))

@@ -18,6 +18,7 @@ from typing import Any
 from cardgen.content.model import Game
 from cardgen.games.bones_on_ice.agents import evaluate, greedy, measures
 from cardgen.games.bones_on_ice.contract import BoiRules
+from cardgen.games.bones_on_ice.prior import prior
 from cardgen.games.bones_on_ice.state import BoiState, Setup
 from cardgen.games.bones_on_ice.vocab import EVENTS, EXPECT_RULES, HEADER
 from cardgen.play.package import GamePackage
@@ -44,6 +45,6 @@ def contract(game: Game) -> BoiRules:
 Engine = state_engine("BonesOnIce", contract, HEADER, EVENTS, EXPECT_RULES, end_rule="BOI-END-1")
 
 PACKAGE = GamePackage(engine=Engine, rules=contract, new_state=new_state, setups=setups,
-                      agents={"greedy": greedy}, evaluate=evaluate, prior=greedy, measures=measures)
+                      agents={"greedy": greedy}, evaluate=evaluate, prior=prior, measures=measures)
 
 __all__ = ["PACKAGE", "BoiState", "Engine", "contract", "new_state", "setups"]
