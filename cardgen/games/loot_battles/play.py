@@ -22,7 +22,7 @@ from cardgen.games.loot_battles.play_fight import Fight
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
-from cardgen.play.dice import deck_pick
+from cardgen.play.dice import deck_pick, uniform_index
 from cardgen.play.params import Params
 from cardgen.play.view import LazyView
 
@@ -203,13 +203,24 @@ class LootState(Fight, GameState):
         return []
 
     def sample_chance(self, r: float) -> Action | None:
-        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``: a card drawn found by its
-        deck's counts, without listing the deck (near a boundary: the walk); a blow's die and
-        the enemy due are walked — six faces or a few names cost no more walked than computed."""
+        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``, computed where the walk
+        would cost: a blow's die and the enemy due as an index among equally likely outcomes, a
+        card drawn by its deck's counts (near a boundary: the walk)."""
         if self.pending is not None:
-            return walk(self.rules.attack_dice, r)
+            dice = self.rules.attack_dice
+            i = uniform_index(r, len(dice))
+            return dice[i][0] if i is not None else walk(dice, r)
         ph = self.phase
-        if ph in _DECKS:
+        if ph == "fight":
+            if (self._cp if self._cp is not None else self.current_player()) != CHANCE:
+                return None
+            b = self.battle
+            assert b is not None
+            due = self._enemies_due(b.queue[b.index], self._nxt)
+            i = uniform_index(r, len(due))
+            if i is not None:
+                return self.rules.enemy_turn(due[i].name)
+        elif ph in _DECKS:
             card = deck_pick(r, self.loot_deck if ph == "loot" else self.enc_deck)
             if card is not None:
                 return self.rules.drawn(card)
@@ -229,7 +240,7 @@ class LootState(Fight, GameState):
             turn = self._spec(p, enc)
             if self.turn_open is not None:
                 return [*self._attacks(p, enc, turn), turn.end]
-            return [*self._attacks(p, enc, turn), *self._heals(p, turn.healers), turn.pass_]
+            return [*self._attacks(p, enc, turn), *self._heals(p, turn), turn.pass_]
         leader = self.players[self.leader]
         if ph == "choose":
             return [self.rules.act("encounter_chosen", encounter=c.id, by=leader)
@@ -257,9 +268,12 @@ class LootState(Fight, GameState):
             if len(dice) >= pend["n"]:
                 self._resolve()
                 self._settle()
+            elif self.phase != "over":
+                self._cp = CHANCE       # more dice to roll
         elif k == "enemy_turn":
             enc = self._enc()
             self._start_enemy_attack(enc.enemy(action["enemy"]), enc, action.get("target"))
+            self._cp = CHANCE           # its dice
         elif k in _TURN:
             self._turn(action)
         elif k == "draw":
@@ -337,7 +351,9 @@ class LootState(Fight, GameState):
             if nxt is None and not enc.cleared():
                 self._end_round(enc)
             else:
-                self._nxt = nxt         # who acts next: current_player() reads it
+                self._nxt = nxt         # who acts next, and so current_player()
+                if nxt is not None:
+                    self._cp = self.seat_of[nxt.name] if type(nxt) is Player else CHANCE
 
     def _drawn(self) -> None:
         if self.phase == "loot":

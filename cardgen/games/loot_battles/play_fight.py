@@ -21,13 +21,14 @@ class Turn:
     """What a player's turn offers, read once per player, class, rolls used and kit: whether they
     attack only in Melee (the enemies in front first), each roll left (its weapons, most hits,
     never missing), the attacks made of them so far by targets allowed, the Healing spells, the
-    ``pass`` and the ``end_turn``."""
+    ``pass`` and the ``end_turn``, and the heals made of the spells by the players standing."""
     melee: bool
     rolls: list[tuple[Any, int, bool]]
     made: dict[tuple, list[Action]]
     healers: list[Card]
     pass_: Action
     end: Action
+    heals: dict[tuple, list[Action]]
 
 
 class Fight:
@@ -74,8 +75,9 @@ class Fight:
             nxt = self._next_in_round(enc)
         if not isinstance(nxt, Enemy):
             return []
-        return [e for e in enc.enemies if not e.ko and e.front == nxt.front and e.name not in enc.attacked
-                and e.name not in enc.excused]
+        front, attacked, excused = nxt.front, enc.attacked, enc.excused
+        return [e for e in enc.enemies if e.front == front and not e.ko and e.name not in attacked
+                and e.name not in excused]
 
     # -- a player's options -----------------------------------------------------------------
 
@@ -120,14 +122,18 @@ class Fight:
         rolls = [(tuple(c.id for c in items) or None, *r.reach(items))
                  for _, items in sorted(self._unused(p, enc).items())]
         return Turn(r.melee_only(p), rolls, {}, r.healers(p), r.act("pass", player=p.name),
-                    r.act("end_turn", player=p.name))
+                    r.act("end_turn", player=p.name), {})
 
-    def _heals(self, p: Player, spells: list[Card]) -> list[Action]:
-        if not spells:
+    def _heals(self, p: Player, turn: Turn) -> list[Action]:
+        """Each Healing spell on each other player standing (made once per those players)."""
+        if not turn.healers:
             return []
-        others = [q for q in self.seats if q is not p and not q.ko]
-        return [self.rules.act("heal", player=p.name, target=q.name, **{"with": c.id})
-                for c in spells for q in others]
+        others = tuple([q.name for q in self.seats if q is not p and not q.ko])
+        out = turn.heals.get(others)
+        if out is None:
+            out = turn.heals[others] = [self.rules.act("heal", player=p.name, target=q, **{"with": c.id})
+                                        for c in turn.healers for q in others]
+        return out
 
     # -- blows ------------------------------------------------------------------------------
 
@@ -150,7 +156,7 @@ class Fight:
     def _start_enemy_attack(self, e: Enemy, enc: Encounter, target: str | None = None) -> None:
         """``target``: a log's enemy attacking a player other than its own, replayed as recorded."""
         enc.attacked.add(e.name)
-        n = int(e.card.get("attack") or 1) if e.card else 1
+        n = self.rules.foe(e.card)[0] if e.card else 1
         self.pending = {"kind": "enemy_attack", "enemy": e, "target": self._by(target or e.front), "n": n,
                         "dice": []}
 
@@ -219,7 +225,7 @@ class Fight:
         if not hit:
             r.miss(t)
         else:
-            dmg = int(e.card.get("damage") or 0)
+            dmg = r.foe(e.card)[1] if e.card else 0
             r.hurt(t, dmg)
             for frac in r.kit_effects(t, "reflect"):
                 back = int(dmg * float(frac))

@@ -79,6 +79,10 @@ class Rules:
         self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells
         self._enemy_turns: dict[tuple, list[tuple[Action, float]]] = {}
         self._draw: dict[str, Action] = {}
+        self._turn: dict[str, Action] = {}         # enemy_turn by enemy name
+        self._foe: dict[str, tuple[int, int]] = {}
+        self._enemies: dict[tuple[str, int], Enemy] = {}
+        self._kit_stats: dict[tuple, tuple[int, int]] = {}      # kit → its Armor and Dodge
         self._reach: dict[tuple, tuple[int, bool]] = {}
         self._kit: dict[tuple, Action] = {}
         self._attack: dict[tuple, Action] = {}
@@ -159,8 +163,22 @@ class Rules:
         """The chance node of the enemies due to attack: each one as likely (cached)."""
         out = self._enemy_turns.get(names)
         if out is None:
-            out = [(self.act("enemy_turn", enemy=n), 1.0 / len(names)) for n in names]
+            out = [(self.enemy_turn(n), 1.0 / len(names)) for n in names]
             self._enemy_turns[names] = out
+        return out
+
+    def enemy_turn(self, name: str) -> Action:
+        """``enemy_turn(enemy=name)``, cached."""
+        a = self._turn.get(name)
+        if a is None:
+            a = self._turn[name] = self.act("enemy_turn", enemy=name)
+        return a
+
+    def foe(self, card: Card) -> tuple[int, int]:
+        """An enemy card's dice and damage (read once per card)."""
+        out = self._foe.get(card.id)
+        if out is None:
+            out = self._foe[card.id] = (int(card.get("attack") or 1), int(card.get("damage") or 0))
         return out
 
     def draws(self, deck: Mapping[str, int]) -> list[tuple[Action, float]]:
@@ -214,10 +232,14 @@ class Rules:
         return int(card.get("count") or 0) + extra
 
     def new_enemy(self, ecard: Card, i: int, front: str) -> Enemy:
-        e = Enemy(name=f"{ecard.id}#{i + 1}", card=ecard, front=front, max_health=int(ecard.get("health") or 0),
-                  max_armor=int(ecard.get("armor") or 0), max_dodge=int(ecard.get("dodge") or 0))
-        e.recover()
-        return e
+        """The ``i``-th enemy of a card placed in front of ``front`` (a copy of one read once)."""
+        was = self._enemies.get((ecard.id, i))
+        if was is None:
+            was = self._enemies[(ecard.id, i)] = Enemy(
+                name=f"{ecard.id}#{i + 1}", card=ecard, max_health=int(ecard.get("health") or 0),
+                max_armor=int(ecard.get("armor") or 0), max_dodge=int(ecard.get("dodge") or 0))
+            was.recover()
+        return was.copy(front)
 
     # -- a player's stats and attacks -------------------------------------------------------
 
@@ -248,9 +270,14 @@ class Rules:
     def refresh(self, p: Player, full: bool) -> None:
         """Recompute a player's Armor and Dodge from class and equipment (Dodge never below 0)."""
         old_a, old_d = p.max_armor, p.max_dodge
-        items = self.items(p)
-        p.max_armor = max(0, p.base["armor"] + sum(int(c.get("armor") or 0) for c in items))
-        p.max_dodge = max(0, p.base["dodge"] + sum(int(c.get("dodge") or 0) for c in items))
+        key = tuple(p.equipment)
+        plus = self._kit_stats.get(key)
+        if plus is None:
+            items = self.items(p)
+            plus = self._kit_stats[key] = (sum(int(c.get("armor") or 0) for c in items),
+                                           sum(int(c.get("dodge") or 0) for c in items))
+        p.max_armor = max(0, p.base["armor"] + plus[0])
+        p.max_dodge = max(0, p.base["dodge"] + plus[1])
         if full:
             p.armor, p.dodge = p.max_armor, p.max_dodge
         else:
