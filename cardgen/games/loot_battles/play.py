@@ -17,8 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.content.model import Card, Game
-from cardgen.games.loot_battles.header import class_of
-from cardgen.games.loot_battles.play_fight import Fight
+from cardgen.games.loot_battles.play_fight import Fight, as_event, mark
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
@@ -32,7 +31,7 @@ def rules_of(game: Game) -> Rules:
     return Rules(game, Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml"))
 
 
-def _tally(c: Counter) -> Counter:
+def _tally(c: Mapping[str, int]) -> Counter:
     """A copy of a Counter (without ``Counter.__init__``'s update: a clone makes five)."""
     out: Counter = Counter.__new__(Counter)
     dict.update(out, c)
@@ -50,11 +49,9 @@ class LootState(Fight, GameState):
         self.game = game
         self.rules = r = rules or rules_of(game)
         self.setup = dict(setup)
-        classes = r.by_type.get("class", [])
         self.seats: list[Player] = []
         for entry in setup.get("players") or []:
-            cls = class_of(classes, entry.get("class")) or classes[0]      # an unknown class: named by the header's check
-            base = {k: int(cls.get(k) or 0) for k in ("health", "armor", "dodge")}
+            cls, base = r.seat(entry.get("class"))     # an unknown class: named by the header's check
             p = Player(name=str(entry["name"]), cls=cls, base=base, max_health=base["health"])
             r.refresh(p, full=True)
             p.recover()
@@ -72,8 +69,8 @@ class LootState(Fight, GameState):
         self.rounds_played = 0
         self.knockouts: Counter = Counter()     # by Encounter card (measures)
         self.fought: Counter = Counter()
-        self.enc_deck = Counter({c.id: c.copies for c in r.by_type.get("encounter", [])})
-        self.loot_deck = Counter({c.id: c.copies for c in r.by_type.get("loot", [])})
+        self.enc_deck = _tally(r.deck["encounter"])
+        self.loot_deck = _tally(r.deck["loot"])
         self.pool: Counter = Counter()
         self._shared = False                # the five tallies above shared with a clone: copy before a change
         self.drawn: list[str] = []          # cards drawn by the chance node in progress
@@ -97,7 +94,7 @@ class LootState(Fight, GameState):
         elif self.phase == "draw":
             self.need = self.rules.n_drawn
             if sum(self.enc_deck.values()) < self.need:      # LB-SETUP-3 ruling: discards shuffled back
-                self.enc_deck = Counter({c.id: c.copies for c in self.rules.by_type.get("encounter", [])})
+                self.enc_deck = _tally(self.rules.deck["encounter"])
         elif self.phase == "reinforce":
             b = self.battle
             assert b is not None
@@ -106,7 +103,7 @@ class LootState(Fight, GameState):
                 self.phase = "place"
                 self._enter()
             elif sum(self.enc_deck.values()) < self.need:
-                self.enc_deck = Counter({c.id: c.copies for c in self.rules.by_type.get("encounter", [])})
+                self.enc_deck = _tally(self.rules.deck["encounter"])
                 self.enc_deck[b.first.id] -= 1
         elif self.phase == "place":
             enc = self._enc()
@@ -313,7 +310,7 @@ class LootState(Fight, GameState):
                 p.equipment.remove(action["card"])
                 self.pool[action["card"]] += 1
             r.refresh(p, full=True)
-            self.events.append(action.as_event())
+            self.events.append(as_event(action))
         elif k == "ready":
             self.phase = "draw" if self.battles_won else "choose"
             self._enter()
@@ -333,8 +330,8 @@ class LootState(Fight, GameState):
         else:
             p = self._by(a["player"])
             enc.acted.add(p.name)
-            enc.turn.setdefault(p.name, set()).add(k)
-            ev = a.as_event()
+            mark(enc.turn, p.name, k)
+            ev = as_event(a)
             if k == "heal":
                 t = self._by(a["target"])
                 t.health = min(t.max_health, t.health + int(self.rules.cards[a["with"]].get("health") or 0))

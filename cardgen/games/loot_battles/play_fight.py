@@ -15,6 +15,24 @@ from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Fighter, Player
 from cardgen.play.api import Action
 
+_NONE: frozenset = frozenset()
+
+
+def mark(marks: dict[Any, frozenset], key: Any, what: Any) -> None:
+    """Add ``what`` to the marks of ``key`` (an Encounter's turns, rolls and dice used this round:
+    frozensets, replaced and never changed, so a copy of the Encounter shares them)."""
+    marks[key] = marks.get(key, _NONE) | {what}
+
+
+def as_event(a: Action) -> dict[str, Any]:
+    """``a.as_event()``, without its generic thaw when no field is a tuple (a pass, a heal, an equip)."""
+    ev = {"kind": a.kind}
+    for k, v in a.items:
+        if type(v) is tuple:
+            return a.as_event()
+        ev[k] = v
+    return ev
+
 
 @record(slots=True, eq=False)
 class Turn:
@@ -82,7 +100,7 @@ class Fight:
     # -- a player's options -----------------------------------------------------------------
 
     def _unused(self, p: Player, enc: Encounter) -> dict[int, list[Card]]:
-        used = enc.used.get(p.name, set())
+        used = enc.used.get(p.name, _NONE)
         groups = self.rules.groups(p)
         if not groups:
             return {} if "class" in used else {self.rules.dice_of(None, p): []}
@@ -107,8 +125,7 @@ class Fight:
 
     def _spec(self, p: Player, enc: Encounter) -> Turn:
         """:meth:`_roll_spec`, read once per player, class, rolls used and kit."""
-        used = enc.used.get(p.name)
-        key = (p.name, p.cls.id if p.cls else None, frozenset(used) if used else None, *p.equipment)
+        key = (p.name, p.cls.id if p.cls else None, enc.used.get(p.name) or None, *p.equipment)
         r = self.rules
         spec = r.roll_specs.get(key)
         if spec is None:
@@ -144,9 +161,9 @@ class Fight:
         targets = [enc.enemy(n) for n in names]
         n, name = roll.dice, p.name
         enc.acted.add(name)
-        enc.turn.setdefault(name, set()).add("attack")
-        enc.used.setdefault(name, set()).update(roll.used)
-        enc.used_dice.setdefault(name, set()).add(n)
+        mark(enc.turn, name, "attack")
+        enc.used[name] = enc.used.get(name, _NONE) | roll.marks
+        mark(enc.used_dice, name, n)
         self.turn_open = name
         self.pending = {"kind": "attack", "player": p, "targets": targets, "items": roll.items, "n": n, "dice": [],
                         "names": names, "roll": roll}

@@ -11,7 +11,7 @@ a ``LOG-GAME`` error naming the key.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardgen.content.model import Card, Game
@@ -24,10 +24,19 @@ from cardgen.play.api import Action
 from cardgen.play.params import ParamError, Params
 
 
+def class_of(classes: Sequence[Card], want: Any) -> Card | None:
+    """The class card a header names (by id, class or name, any case)."""
+    w = str(want).strip().lower()
+    return next(
+        (c for c in classes if w in (c.id.lower(), str(c.get("class")).lower(), c.name.lower())), None
+    )
+
+
 @record(frozen=True, slots=True)
 class Roll:
-    """An attack roll's items read once: its dice (0: never misses), the ids it marks used, the
-    most hits, whether it never misses, its heals on a hit, its damage when nothing doubles it."""
+    """An attack roll's items read once: its dice (0: never misses), the ids it marks used (and as a
+    set), the most hits, whether it never misses, its heals on a hit, its damage when nothing
+    doubles it."""
     items: list[Card]
     dice: int
     used: list[str]
@@ -35,6 +44,7 @@ class Roll:
     never: bool
     heals: list[int]
     plain: int | None
+    marks: frozenset[str]
 
 
 class Rules:
@@ -63,6 +73,9 @@ class Rules:
         for c in game.cards:
             self.by_type.setdefault(c.type, []).append(c)
         self.enemy_cards = {c.id: c for c in self.by_type.get("enemy", [])}
+        #: the full decks (card → copies), shuffled back from
+        self.deck = {k: Counter({c.id: c.copies for c in self.by_type.get(k, [])}) for k in ("encounter", "loot")}
+        self._seats: dict[str, tuple[Card, dict[str, int]]] = {}
         #: each card's category and the hands it takes (LB-EQUIP-1, read once: the equip phase asks often)
         self.category = {c.id: c.get("category") for c in game.cards}
         self.hands_of = {c.id: int(self.hands_used.get(c.get("category"), 0)) for c in game.cards}
@@ -226,6 +239,17 @@ class Rules:
         self._fx[key] = v = effects.get(name)
         return v
 
+    def seat(self, want: Any) -> tuple[Card, dict[str, int]]:
+        """The class card a header's ``class`` names (unknown: the first) and its Health, Armor and
+        Dodge (read once per name)."""
+        key = str(want)
+        out = self._seats.get(key)
+        if out is None:
+            classes = self.by_type.get("class", [])
+            cls = class_of(classes, want) or classes[0]
+            out = self._seats[key] = (cls, {k: int(cls.get(k) or 0) for k in ("health", "armor", "dodge")})
+        return out[0], dict(out[1])
+
     def enemy_count(self, card: Card, reinforcement: bool) -> int:
         """LB-SETUP-4: a +N on a reinforcement adds N enemies."""
         extra = int(card.get("reinforcement") or 0) if reinforcement else 0
@@ -337,8 +361,9 @@ class Rules:
             items = [self.cards[i] for i in with_ or ()]
             heals = [int(h) for c in items if (h := self.effect(c, "heal_on_hit"))]
             dice = self.dice_of(items[0], p) if items else self.dice_of(None, p)
-            out = self._rolls[key] = Roll(items, dice, [c.id for c in items] or ["class"], *self.reach(items), heals,
-                                          self._plain_damage(items, p))
+            used = [c.id for c in items] or ["class"]
+            out = self._rolls[key] = Roll(items, dice, used, *self.reach(items), heals,
+                                          self._plain_damage(items, p), frozenset(used))
         return out
 
     def _plain_damage(self, items: list[Card], p: Player) -> int | None:

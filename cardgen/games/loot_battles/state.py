@@ -96,9 +96,11 @@ class Encounter:
     acted: set = field(default_factory=set)
     attacked: set = field(default_factory=set)
     excused: set = field(default_factory=set)      # moved after their new player's turn: attack next round
-    turn: dict = field(default_factory=dict)       # player → {"attack", "heal", "pass"}
-    used: dict = field(default_factory=dict)       # player → item ids rolled this turn
-    used_dice: dict = field(default_factory=dict)  # player → Attack values rolled this turn
+    #: player → {"attack", "heal", "pass"}; → item ids rolled this turn; → Attack values rolled this
+    #: turn (frozensets: replaced, never changed — a copy shares them)
+    turn: dict = field(default_factory=dict)
+    used: dict = field(default_factory=dict)
+    used_dice: dict = field(default_factory=dict)
 
     def alive(self) -> list[Enemy]:
         return [e for e in self.enemies if not e.ko]
@@ -128,8 +130,7 @@ class Encounter:
             self.card, self.reinforcement, self.placed, self.done, self.round)
         new.enemies = [e.copy() for e in self.enemies]
         new.acted, new.attacked, new.excused = set(self.acted), set(self.attacked), set(self.excused)
-        new.turn, new.used = {k: set(v) for k, v in self.turn.items()}, {k: set(v) for k, v in self.used.items()}
-        new.used_dice = {k: set(v) for k, v in self.used_dice.items()}
+        new.turn, new.used, new.used_dice = dict(self.turn), dict(self.used), dict(self.used_dice)
         return new
 
 
