@@ -5,11 +5,12 @@ cards, two players of one name, a class misspelt) is an unreadable log (``LogErr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cardgen.content.model import Card
 from cardgen.content.playlog import LogError
-from cardgen.games.loot_battles.rules import Rules, class_of
+from cardgen.games.loot_battles.rules import Rules
 from cardgen.play.lookup import nearest
 
 #: a setup fact the header gets wrong: (rule, message, header key)
@@ -22,6 +23,14 @@ class HeaderError(LogError):
     def __init__(self, rule: str, message: str, key: str, hint: str | None = None):
         super().__init__(rule, message, None, hint)
         self.key = key
+
+
+def class_of(classes: Sequence[Card], want: Any) -> Card | None:
+    """The class card a header names (by id, class or name, any case)."""
+    w = str(want).strip().lower()
+    return next(
+        (c for c in classes if w in (c.id.lower(), str(c.get("class")).lower(), c.name.lower())), None
+    )
 
 
 def readable(rules: Rules, header: Mapping[str, Any]) -> None:

@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.content.model import Card, Game
-from cardgen.games.loot_battles.play_fight import Fight, as_event, mark
+from cardgen.games.loot_battles.header import class_of
+from cardgen.games.loot_battles.play_fight import NONE, Fight, as_event
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
@@ -56,9 +57,11 @@ class LootState(Fight, GameState):
         self.game = game
         self.rules = r = rules or rules_of(game)
         self.setup = dict(setup)
+        classes = r.by_type.get("class", [])
         self.seats: list[Player] = []
         for entry in setup.get("players") or []:
-            cls, base = r.seat(entry.get("class"))     # an unknown class: named by the header's check
+            cls = class_of(classes, entry.get("class")) or classes[0]      # an unknown class: named by the header's check
+            base = {k: int(cls.get(k) or 0) for k in ("health", "armor", "dodge")}
             p = Player(name=str(entry["name"]), cls=cls, base=base, max_health=base["health"])
             r.refresh(p, full=True)
             p.recover()
@@ -136,35 +139,6 @@ class LootState(Fight, GameState):
         self.phase = "reinforce"
         self._enter()
 
-    def _win_battle(self) -> None:
-        b = self.battle
-        assert b is not None
-        self.battles_won += 1
-        for p in self.seats:
-            p.recover()
-        self.battle = None
-        self.events.append({"kind": "battle_end", "result": "won", "battles_won": self.battles_won})
-        self.loot_due = int(b.first.get("loot") or 0)
-        if self.battles_won >= self.target:
-            self.winner = "players"
-            if not self.rules.final_loot:
-                self.phase = "over"
-                return
-        self.phase = "loot"
-        self._enter()
-
-    def _stalemate(self) -> None:
-        """Neither side can hurt the other (e.g. Armor above every blow, restored each round):
-        the game stops unfinished, with no winner (``simulate.max_rounds``)."""
-        self.phase = "over"
-        self.stalemate = True
-
-    def _lose(self) -> None:
-        self.winner = "enemies"
-        self.phase = "over"
-        self.pending = None
-        self.events.append({"kind": "battle_end", "result": "lost", "battles_won": self.battles_won})
-
     # -- the API ------------------------------------------------------------------------------
 
     def current_player(self) -> int:
@@ -197,7 +171,8 @@ class LootState(Fight, GameState):
         if ph == "fight" and (self._cp if self._cp is not None else self.current_player()) == CHANCE:
             b = self.battle
             assert b is not None
-            return self.rules.enemy_turns(tuple([e.name for e in self._enemies_due(b.queue[b.index], self._nxt)]))
+            due = self._enemies_due(b.queue[b.index], self._nxt)
+            return [(self.rules.one("enemy_turn", "enemy", e.name), 1.0 / len(due)) for e in due]
         if ph == "loot":
             return self.rules.draws(self.loot_deck)
         if ph in ("draw", "reinforce"):
@@ -215,19 +190,17 @@ class LootState(Fight, GameState):
             i = uniform_index(r, len(dice))
             return dice[i][0] if i is not None else walk(dice, r)
         ph = self.phase
-        if ph == "fight":
-            if (self._cp if self._cp is not None else self.current_player()) != CHANCE:
-                return None
+        if ph == "fight" and (self._cp if self._cp is not None else self.current_player()) == CHANCE:
             b = self.battle
             assert b is not None
             due = self._enemies_due(b.queue[b.index], self._nxt)
             i = uniform_index(r, len(due))
             if i is not None:
-                return self.rules.enemy_turn(due[i].name)
+                return self.rules.one("enemy_turn", "enemy", due[i].name)
         elif ph in _DECKS:
             card = deck_pick(r, self.loot_deck if ph == "loot" else self.enc_deck)
             if card is not None:
-                return self.rules.drawn(card)
+                return self.rules.one("draw", "card", card)
         outs = self.chance_outcomes()
         return walk(outs, r) if outs else None
 
@@ -244,7 +217,7 @@ class LootState(Fight, GameState):
             turn = self._spec(p, enc)
             if self.turn_open is not None:
                 return [*self._attacks(p, enc, turn), turn.end]
-            return [*self._attacks(p, enc, turn), *self._heals(p, turn), turn.pass_]
+            return [*self._attacks(p, enc, turn), *self._heals(p, turn.healers), turn.pass_]
         leader = self.players[self.leader]
         if ph == "choose":
             return [self.rules.act("encounter_chosen", encounter=c.id, by=leader)
@@ -256,7 +229,7 @@ class LootState(Fight, GameState):
             out: list[Action] = []
             for p in self.seats:
                 out += r.kit_choices(p.name, tuple(p.equipment), pool)
-            out.append(r.ready(leader))
+            out.append(r.one("ready", "by", leader))
             return out
         return []
 
@@ -337,7 +310,7 @@ class LootState(Fight, GameState):
         else:
             p = self._by(a["player"])
             enc.acted.add(p.name)
-            mark(enc.turn, p.name, k)
+            enc.turn[p.name] = enc.turn.get(p.name, NONE) | {k}
             ev = as_event(a)
             if k == "heal":
                 t = self._by(a["target"])
@@ -457,18 +430,3 @@ class LootState(Fight, GameState):
             self._shared = False
             self.enc_deck, self.loot_deck, self.pool = _tally(self.enc_deck), _tally(self.loot_deck), _tally(self.pool)
             self.knockouts, self.fought = _tally(self.knockouts), _tally(self.fought)
-
-    @staticmethod
-    def _remap(pend: dict[str, Any], new: LootState) -> dict[str, Any]:
-        """A pending blow's fighters, as the clone's own objects."""
-        enc = new.battle.current if new.battle is not None else None
-        foes = {e.name: e for e in enc.enemies} if enc is not None else {}
-        out = dict(pend, dice=list(pend["dice"]))
-        for k in ("player", "target"):
-            if k in out and isinstance(out[k], Player):
-                out[k] = new._by(out[k].name)
-        if "enemy" in out:
-            out["enemy"] = foes[out["enemy"].name]
-        if "targets" in out:
-            out["targets"] = [foes[t.name] for t in out["targets"]]
-        return out

@@ -1,6 +1,7 @@
 """Loot & Battles, the playable state's fights: whose turn it is in a round, the attacks a
-player may make (a turn's offer read once: :class:`Turn`), and the blows resolved with the rules
-of ``rules.py``. Each resolved blow is written as a log event with its stated consequences.
+player may make (a turn's offer read once: :class:`Turn`), the blows resolved with the rules of
+``rules.py``, and how rounds, Encounters, Battles and the game end. Each resolved blow is written
+as a log event with its stated consequences.
 """
 
 from __future__ import annotations
@@ -15,23 +16,12 @@ from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Fighter, Player
 from cardgen.play.api import Action
 
-_NONE: frozenset = frozenset()
-
-
-def mark(marks: dict[Any, frozenset], key: Any, what: Any) -> None:
-    """Add ``what`` to the marks of ``key`` (an Encounter's turns, rolls and dice used this round:
-    frozensets, replaced and never changed, so a copy of the Encounter shares them)."""
-    marks[key] = marks.get(key, _NONE) | {what}
+NONE: frozenset = frozenset()       # no marks yet (an Encounter's are frozensets: a copy shares them)
 
 
 def as_event(a: Action) -> dict[str, Any]:
     """``a.as_event()``, without its generic thaw when no field is a tuple (a pass, a heal, an equip)."""
-    ev = {"kind": a.kind}
-    for k, v in a.items:
-        if type(v) is tuple:
-            return a.as_event()
-        ev[k] = v
-    return ev
+    return a.as_event() if any(type(v) is tuple for _, v in a.items) else {"kind": a.kind, **dict(a.items)}
 
 
 @record(slots=True, eq=False)
@@ -39,18 +29,17 @@ class Turn:
     """What a player's turn offers, read once per player, class, rolls used and kit: whether they
     attack only in Melee (the enemies in front first), each roll left (its weapons, most hits,
     never missing), the attacks made of them so far by targets allowed, the Healing spells, the
-    ``pass`` and the ``end_turn``, and the heals made of the spells by the players standing."""
+    ``pass`` and the ``end_turn``."""
     melee: bool
     rolls: list[tuple[Any, int, bool]]
     made: dict[tuple, list[Action]]
     healers: list[Card]
     pass_: Action
     end: Action
-    heals: dict[tuple, list[Action]]
 
 
 class Fight:
-    """The combat part of :class:`.play.LootState` (a mixin over its attributes)."""
+    """The combat part of :class:`.play.LootState` and its ends (a mixin over its attributes)."""
 
     rules: Rules
     seats: list[Player]
@@ -63,6 +52,11 @@ class Fight:
     rounds_played: int
     pending: dict[str, Any] | None
     winner: str | None
+    phase: str
+    stalemate: bool
+    battles_won: int
+    target: int
+    loot_due: int
 
     def _by(self, name: str) -> Player:
         return self.seats[self.seat_of[name]]
@@ -100,7 +94,7 @@ class Fight:
     # -- a player's options -----------------------------------------------------------------
 
     def _unused(self, p: Player, enc: Encounter) -> dict[int, list[Card]]:
-        used = enc.used.get(p.name, _NONE)
+        used = enc.used.get(p.name, NONE)
         groups = self.rules.groups(p)
         if not groups:
             return {} if "class" in used else {self.rules.dice_of(None, p): []}
@@ -139,18 +133,14 @@ class Fight:
         rolls = [(tuple(c.id for c in items) or None, *r.reach(items))
                  for _, items in sorted(self._unused(p, enc).items())]
         return Turn(r.melee_only(p), rolls, {}, r.healers(p), r.act("pass", player=p.name),
-                    r.act("end_turn", player=p.name), {})
+                    r.act("end_turn", player=p.name))
 
-    def _heals(self, p: Player, turn: Turn) -> list[Action]:
-        """Each Healing spell on each other player standing (made once per those players)."""
-        if not turn.healers:
+    def _heals(self, p: Player, spells: list[Card]) -> list[Action]:
+        if not spells:
             return []
-        others = tuple([q.name for q in self.seats if q is not p and not q.ko])
-        out = turn.heals.get(others)
-        if out is None:
-            out = turn.heals[others] = [self.rules.act("heal", player=p.name, target=q, **{"with": c.id})
-                                        for c in turn.healers for q in others]
-        return out
+        others = [q for q in self.seats if q is not p and not q.ko]
+        return [self.rules.act("heal", player=p.name, target=q.name, **{"with": c.id})
+                for c in spells for q in others]
 
     # -- blows ------------------------------------------------------------------------------
 
@@ -161,9 +151,9 @@ class Fight:
         targets = [enc.enemy(n) for n in names]
         n, name = roll.dice, p.name
         enc.acted.add(name)
-        mark(enc.turn, name, "attack")
-        enc.used[name] = enc.used.get(name, _NONE) | roll.marks
-        mark(enc.used_dice, name, n)
+        enc.turn[name] = enc.turn.get(name, NONE) | {"attack"}
+        enc.used[name] = enc.used.get(name, NONE) | roll.marks
+        enc.used_dice[name] = enc.used_dice.get(name, NONE) | {n}
         self.turn_open = name
         self.pending = {"kind": "attack", "player": p, "targets": targets, "items": roll.items, "n": n, "dice": [],
                         "names": names, "roll": roll}
@@ -298,10 +288,50 @@ class Fight:
         if b.current is None:
             self._win_battle()
 
+    def _win_battle(self) -> None:
+        b = self.battle
+        assert b is not None
+        self.battles_won += 1
+        for p in self.seats:
+            p.recover()
+        self.battle = None
+        self.events.append({"kind": "battle_end", "result": "won", "battles_won": self.battles_won})
+        self.loot_due = int(b.first.get("loot") or 0)
+        if self.battles_won >= self.target:
+            self.winner = "players"
+            if not self.rules.final_loot:
+                self.phase = "over"
+                return
+        self.phase = "loot"
+        self._enter()
+
+    def _stalemate(self) -> None:
+        """Neither side can hurt the other (e.g. Armor above every blow, restored each round):
+        the game stops unfinished, with no winner (``simulate.max_rounds``)."""
+        self.phase = "over"
+        self.stalemate = True
+
+    def _lose(self) -> None:
+        self.winner = "enemies"
+        self.phase = "over"
+        self.pending = None
+        self.events.append({"kind": "battle_end", "result": "lost", "battles_won": self.battles_won})
+
+    @staticmethod
+    def _remap(pend: dict[str, Any], new: Fight) -> dict[str, Any]:
+        """A pending blow's fighters, as the clone's own objects."""
+        enc = new.battle.current if new.battle is not None else None
+        foes = {e.name: e for e in enc.enemies} if enc is not None else {}
+        out = dict(pend, dice=list(pend["dice"]))
+        for k in ("player", "target"):
+            if k in out and isinstance(out[k], Player):
+                out[k] = new._by(out[k].name)
+        if "enemy" in out:
+            out["enemy"] = foes[out["enemy"].name]
+        if "targets" in out:
+            out["targets"] = [foes[t.name] for t in out["targets"]]
+        return out
+
     def _unshare(self) -> None: ...
 
-    def _stalemate(self) -> None: ...
-
-    def _lose(self) -> None: ...
-
-    def _win_battle(self) -> None: ...
+    def _enter(self) -> None: ...

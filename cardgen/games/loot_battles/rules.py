@@ -11,7 +11,7 @@ a ``LOG-GAME`` error naming the key.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from cardgen.content.model import Card, Game
@@ -22,14 +22,6 @@ from cardgen.games.loot_battles.state import Enemy, Fighter, Player
 from cardgen.games.loot_battles.vocab import UNIQUE_EFFECTS
 from cardgen.play.api import Action
 from cardgen.play.params import ParamError, Params
-
-
-def class_of(classes: Sequence[Card], want: Any) -> Card | None:
-    """The class card a header names (by id, class or name, any case)."""
-    w = str(want).strip().lower()
-    return next(
-        (c for c in classes if w in (c.id.lower(), str(c.get("class")).lower(), c.name.lower())), None
-    )
 
 
 @record(frozen=True, slots=True)
@@ -75,7 +67,6 @@ class Rules:
         self.enemy_cards = {c.id: c for c in self.by_type.get("enemy", [])}
         #: the full decks (card → copies), shuffled back from
         self.deck = {k: Counter({c.id: c.copies for c in self.by_type.get(k, [])}) for k in ("encounter", "loot")}
-        self._seats: dict[str, tuple[Card, dict[str, int]]] = {}
         #: each card's category and the hands it takes (LB-EQUIP-1, read once: the equip phase asks often)
         self.category = {c.id: c.get("category") for c in game.cards}
         self.hands_of = {c.id: int(self.hands_used.get(c.get("category"), 0)) for c in game.cards}
@@ -90,14 +81,10 @@ class Rules:
         self._actions: dict[tuple, Action] = {}
         self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
         self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells
-        self._enemy_turns: dict[tuple, list[tuple[Action, float]]] = {}
-        self._draw: dict[str, Action] = {}
-        self._turn: dict[str, Action] = {}         # enemy_turn by enemy name
+        self._one: dict[tuple[str, Any], Action] = {}
         self._foe: dict[str, tuple[int, int]] = {}
-        self._enemies: dict[tuple[str, int], Enemy] = {}
         self._kit_stats: dict[tuple, tuple[int, int]] = {}      # kit → its Armor and Dodge
         self._reach: dict[tuple, tuple[int, bool]] = {}
-        self._kit: dict[tuple, Action] = {}
         self._attack: dict[tuple, Action] = {}
         self._rolls: dict[tuple, Roll] = {}
         self._kit_choices: dict[tuple, tuple[dict[str, Action], list[Action]]] = {}
@@ -127,12 +114,11 @@ class Rules:
             self._dice[(kind, sides)] = out
         return out
 
-    def kit_act(self, kind: str, player: str, card: str) -> Action:
-        """``equip``/``unequip`` of a card by a player (cached)."""
-        key = (kind, player, card)
-        a = self._kit.get(key)
+    def one(self, kind: str, field: str, value: Any) -> Action:
+        """``kind(field=value)``, cached by kind and value: a draw, an enemy's turn, a ``ready``."""
+        a = self._one.get((kind, value))
         if a is None:
-            a = self._kit[key] = Action.make(kind, player=player, card=card)
+            a = self._one[(kind, value)] = self.act(kind, **{field: value})
         return a
 
     def attack(self, player: str, targets: str | tuple[str, ...], with_: tuple[str, ...] | None) -> Action:
@@ -143,13 +129,6 @@ class Rules:
             a = self._attack[key] = (self.act("attack", player=player, target=targets, **{"with": with_})
                                      if isinstance(targets, str) else
                                      self.act("attack", player=player, targets=targets, **{"with": with_}))
-        return a
-
-    def ready(self, leader: str) -> Action:
-        """The Leader's ``ready`` (cached)."""
-        a = self._kit.get(("ready", leader))
-        if a is None:
-            a = self._kit[("ready", leader)] = self.act("ready", by=leader)
         return a
 
     def kit_choices(self, player: str, kit: tuple[str, ...], pool: list[str]) -> list[Action]:
@@ -168,24 +147,9 @@ class Rules:
         """Every card a player holding ``kit`` may add (its ``equip``), and the ``unequip``s."""
         held = Counter(self.category[i] for i in kit if i in self.cards)
         hands = sum(self.hands_of[i] for i in kit if i in self.cards)
-        adds = {c: self.kit_act("equip", player, c) for cards in self.by_category.values()
+        adds = {c: self.act("equip", player=player, card=c) for cards in self.by_category.values()
                 if self.may_add(held, hands, cards[0]) for c in cards}
-        return adds, [self.kit_act("unequip", player, c) for c in dict.fromkeys(kit)]
-
-    def enemy_turns(self, names: tuple[str, ...]) -> list[tuple[Action, float]]:
-        """The chance node of the enemies due to attack: each one as likely (cached)."""
-        out = self._enemy_turns.get(names)
-        if out is None:
-            out = [(self.enemy_turn(n), 1.0 / len(names)) for n in names]
-            self._enemy_turns[names] = out
-        return out
-
-    def enemy_turn(self, name: str) -> Action:
-        """``enemy_turn(enemy=name)``, cached."""
-        a = self._turn.get(name)
-        if a is None:
-            a = self._turn[name] = self.act("enemy_turn", enemy=name)
-        return a
+        return adds, [self.act("unequip", player=player, card=c) for c in dict.fromkeys(kit)]
 
     def foe(self, card: Card) -> tuple[int, int]:
         """An enemy card's dice and damage (read once per card)."""
@@ -199,14 +163,7 @@ class Rules:
         total = sum(deck.values())
         if not total:
             return []
-        return [(self.drawn(c), n / total) for c, n in sorted(deck.items()) if n > 0]
-
-    def drawn(self, card: str) -> Action:
-        """``draw(card=…)``, cached."""
-        a = self._draw.get(card)
-        if a is None:
-            a = self._draw[card] = self.act("draw", card=card)
-        return a
+        return [(self.one("draw", "card", c), n / total) for c, n in sorted(deck.items()) if n > 0]
 
     def _missing(self, e: ParamError) -> LogError:
         return LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
@@ -239,31 +196,16 @@ class Rules:
         self._fx[key] = v = effects.get(name)
         return v
 
-    def seat(self, want: Any) -> tuple[Card, dict[str, int]]:
-        """The class card a header's ``class`` names (unknown: the first) and its Health, Armor and
-        Dodge (read once per name)."""
-        key = str(want)
-        out = self._seats.get(key)
-        if out is None:
-            classes = self.by_type.get("class", [])
-            cls = class_of(classes, want) or classes[0]
-            out = self._seats[key] = (cls, {k: int(cls.get(k) or 0) for k in ("health", "armor", "dodge")})
-        return out[0], dict(out[1])
-
     def enemy_count(self, card: Card, reinforcement: bool) -> int:
         """LB-SETUP-4: a +N on a reinforcement adds N enemies."""
         extra = int(card.get("reinforcement") or 0) if reinforcement else 0
         return int(card.get("count") or 0) + extra
 
     def new_enemy(self, ecard: Card, i: int, front: str) -> Enemy:
-        """The ``i``-th enemy of a card placed in front of ``front`` (a copy of one read once)."""
-        was = self._enemies.get((ecard.id, i))
-        if was is None:
-            was = self._enemies[(ecard.id, i)] = Enemy(
-                name=f"{ecard.id}#{i + 1}", card=ecard, max_health=int(ecard.get("health") or 0),
-                max_armor=int(ecard.get("armor") or 0), max_dodge=int(ecard.get("dodge") or 0))
-            was.recover()
-        return was.copy(front)
+        e = Enemy(name=f"{ecard.id}#{i + 1}", card=ecard, front=front, max_health=int(ecard.get("health") or 0),
+                  max_armor=int(ecard.get("armor") or 0), max_dodge=int(ecard.get("dodge") or 0))
+        e.recover()
+        return e
 
     # -- a player's stats and attacks -------------------------------------------------------
 

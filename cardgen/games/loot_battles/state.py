@@ -71,13 +71,12 @@ class Enemy(Fighter):
         assert self.card is not None
         return self.card
 
-    def copy(self, front: str | None = None) -> Enemy:
-        """A copy (standing in front of ``front``, if given)."""
+    def copy(self) -> Enemy:
         new = object.__new__(Enemy)
         new.name, new.max_health, new.max_armor = self.name, self.max_health, self.max_armor
         new.max_dodge = self.max_dodge
         new.health, new.armor, new.dodge, new.ko = self.health, self.armor, self.dodge, self.ko
-        new.card, new.front = self.card, self.front if front is None else front
+        new.card, new.front = self.card, self.front
         return new
 
 
