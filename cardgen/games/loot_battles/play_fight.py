@@ -125,6 +125,7 @@ class Fight:
         if spec is None:
             if len(r.roll_specs) > 100_000:
                 r.roll_specs.clear()
+                r.made.clear()
             spec = r.roll_specs[key] = self._roll_spec(p, enc)
         return spec
 
@@ -132,7 +133,8 @@ class Fight:
         r = self.rules
         rolls = [(tuple(c.id for c in items) or None, *r.reach(items))
                  for _, items in sorted(self._unused(p, enc).items())]
-        return Turn(r.melee_only(p), rolls, {}, r.healers(p), r.act("pass", player=p.name),
+        made = r.made.setdefault((p.name, *rolls), {})     # shared by every kit with these rolls
+        return Turn(r.melee_only(p), rolls, made, r.healers(p), r.act("pass", player=p.name),
                     r.act("end_turn", player=p.name))
 
     def _heals(self, p: Player, spells: list[Card]) -> list[Action]:

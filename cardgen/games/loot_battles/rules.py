@@ -78,6 +78,7 @@ class Rules:
         #: the playable state's attacks by (player, class, rolls used, kit): Melee only, the rolls
         #: left, and the attacks made of them by targets allowed (play_fight.py)
         self.roll_specs: dict[tuple, Any] = {}
+        self.made: dict[tuple, dict[tuple, list[Action]]] = {}       # (player, rolls) → the attacks by targets
         self._actions: dict[tuple, Action] = {}
         self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
         self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells
