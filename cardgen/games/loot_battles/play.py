@@ -413,7 +413,8 @@ class LootState(Fight, GameState):
         new.seats = [p.copy() for p in self.seats]
         new.battle = self.battle.copy() if self.battle is not None else None
         new.history, new.events, new.drawn = list(self.history), list(self.events), list(self.drawn)
-        new.leader, new.target, new.battles_won, new.winner = self.leader, self.target, self.battles_won, self.winner
+        new.leader, new.target, new.battles_won = self.leader, self.target, self.battles_won
+        new.winner = self.winner
         new.stalemate, new.rounds_played, new.need, new.loot_due = (
             self.stalemate, self.rounds_played, self.need, self.loot_due)
         new.knockouts, new.fought, new.enc_deck, new.loot_deck, new.pool, new._shared = (

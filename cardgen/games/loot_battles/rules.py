@@ -66,7 +66,8 @@ class Rules:
             self.by_type.setdefault(c.type, []).append(c)
         self.enemy_cards = {c.id: c for c in self.by_type.get("enemy", [])}
         #: the full decks (card → copies), shuffled back from
-        self.deck = {k: Counter({c.id: c.copies for c in self.by_type.get(k, [])}) for k in ("encounter", "loot")}
+        self.deck = {k: Counter({c.id: c.copies for c in self.by_type.get(k, [])})
+                     for k in ("encounter", "loot")}
         #: each card's category and the hands it takes (LB-EQUIP-1, read once: the equip phase asks often)
         self.category = {c.id: c.get("category") for c in game.cards}
         self.hands_of = {c.id: int(self.hands_used.get(c.get("category"), 0)) for c in game.cards}
@@ -78,7 +79,7 @@ class Rules:
         #: the playable state's attacks by (player, class, rolls used, kit): Melee only, the rolls
         #: left, and the attacks made of them by targets allowed (play_fight.py)
         self.roll_specs: dict[tuple, Any] = {}
-        self.made: dict[tuple, dict[tuple, list[Action]]] = {}       # (player, rolls) → the attacks by targets
+        self.made: dict[tuple, dict[tuple, list[Action]]] = {}   # (player, rolls) → attacks by targets
         self._actions: dict[tuple, Action] = {}
         self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
         self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells

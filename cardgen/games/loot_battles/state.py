@@ -55,7 +55,8 @@ class Player(Fighter):
         new.name, new.max_health, new.max_armor = self.name, self.max_health, self.max_armor
         new.max_dodge = self.max_dodge
         new.health, new.armor, new.dodge, new.ko = self.health, self.armor, self.dodge, self.ko
-        new.cls, new.base, new.equipment, new.numbers = self.cls, self.base, list(self.equipment), self.numbers
+        new.cls, new.base, new.numbers = self.cls, self.base, self.numbers
+        new.equipment = list(self.equipment)
         new.restored = dict(self.restored) if self.restored is not None else None
         return new
 
