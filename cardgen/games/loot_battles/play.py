@@ -217,7 +217,7 @@ class LootState(Fight, GameState):
             turn = self._spec(p, enc)
             if self.turn_open is not None:
                 return [*self._attacks(p, enc, turn), turn.end]
-            return [*self._attacks(p, enc, turn), *self._heals(p, turn.healers), turn.pass_]
+            return [*self._attacks(p, enc, turn), *self._heals(p, turn), turn.pass_]
         leader = self.players[self.leader]
         if ph == "choose":
             return [self.rules.act("encounter_chosen", encounter=c.id, by=leader)

@@ -21,7 +21,12 @@ NONE: frozenset = frozenset()       # no marks yet (an Encounter's are frozenset
 
 def as_event(a: Action) -> dict[str, Any]:
     """``a.as_event()``, without its generic thaw when no field is a tuple (a pass, a heal, an equip)."""
-    return a.as_event() if any(type(v) is tuple for _, v in a.items) else {"kind": a.kind, **dict(a.items)}
+    ev = {"kind": a.kind}
+    for k, v in a.items:
+        if type(v) is tuple:
+            return a.as_event()
+        ev[k] = v
+    return ev
 
 
 @record(slots=True, eq=False)
@@ -29,13 +34,14 @@ class Turn:
     """What a player's turn offers, read once per player, class, rolls used and kit: whether they
     attack only in Melee (the enemies in front first), each roll left (its weapons, most hits,
     never missing), the attacks made of them so far by targets allowed, the Healing spells, the
-    ``pass`` and the ``end_turn``."""
+    ``pass`` and the ``end_turn``, and the heals made of the spells by the players standing."""
     melee: bool
     rolls: list[tuple[Any, int, bool]]
     made: dict[tuple, list[Action]]
     healers: list[Card]
     pass_: Action
     end: Action
+    heals: dict[tuple, list[Action]]
 
 
 class Fight:
@@ -135,14 +141,18 @@ class Fight:
                  for _, items in sorted(self._unused(p, enc).items())]
         made = r.made.setdefault((p.name, *rolls), {})     # shared by every kit with these rolls
         return Turn(r.melee_only(p), rolls, made, r.healers(p), r.act("pass", player=p.name),
-                    r.act("end_turn", player=p.name))
+                    r.act("end_turn", player=p.name), {})
 
-    def _heals(self, p: Player, spells: list[Card]) -> list[Action]:
-        if not spells:
+    def _heals(self, p: Player, turn: Turn) -> list[Action]:
+        """Each Healing spell on each other player standing (made once per those players)."""
+        if not turn.healers:
             return []
-        others = [q for q in self.seats if q is not p and not q.ko]
-        return [self.rules.act("heal", player=p.name, target=q.name, **{"with": c.id})
-                for c in spells for q in others]
+        others = tuple([q.name for q in self.seats if q is not p and not q.ko])
+        out = turn.heals.get(others)
+        if out is None:
+            out = turn.heals[others] = [self.rules.act("heal", player=p.name, target=q, **{"with": c.id})
+                                        for c in turn.healers for q in others]
+        return out
 
     # -- blows ------------------------------------------------------------------------------
 

@@ -83,8 +83,9 @@ class Rules:
         self._actions: dict[tuple, Action] = {}
         self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
         self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells
-        self._one: dict[tuple[str, Any], Action] = {}
+        self._one: dict[tuple, Action] = {}
         self._foe: dict[str, tuple[int, int]] = {}
+        self._enemies: dict[tuple[str, int], Enemy] = {}
         self._kit_stats: dict[tuple, tuple[int, int]] = {}      # kit → its Armor and Dodge
         self._reach: dict[tuple, tuple[int, bool]] = {}
         self._attack: dict[tuple, Action] = {}
@@ -149,9 +150,16 @@ class Rules:
         """Every card a player holding ``kit`` may add (its ``equip``), and the ``unequip``s."""
         held = Counter(self.category[i] for i in kit if i in self.cards)
         hands = sum(self.hands_of[i] for i in kit if i in self.cards)
-        adds = {c: self.act("equip", player=player, card=c) for cards in self.by_category.values()
+        adds = {c: self.kit_act("equip", player, c) for cards in self.by_category.values()
                 if self.may_add(held, hands, cards[0]) for c in cards}
-        return adds, [self.act("unequip", player=player, card=c) for c in dict.fromkeys(kit)]
+        return adds, [self.kit_act("unequip", player, c) for c in dict.fromkeys(kit)]
+
+    def kit_act(self, kind: str, player: str, card: str) -> Action:
+        """``equip``/``unequip`` of a card by a player (cached)."""
+        a = self._one.get((kind, player, card))
+        if a is None:
+            a = self._one[(kind, player, card)] = Action.make(kind, player=player, card=card)
+        return a
 
     def foe(self, card: Card) -> tuple[int, int]:
         """An enemy card's dice and damage (read once per card)."""
@@ -204,10 +212,14 @@ class Rules:
         return int(card.get("count") or 0) + extra
 
     def new_enemy(self, ecard: Card, i: int, front: str) -> Enemy:
-        e = Enemy(name=f"{ecard.id}#{i + 1}", card=ecard, front=front, max_health=int(ecard.get("health") or 0),
-                  max_armor=int(ecard.get("armor") or 0), max_dodge=int(ecard.get("dodge") or 0))
-        e.recover()
-        return e
+        """The ``i``-th enemy of a card placed in front of ``front`` (a copy of one read once)."""
+        was = self._enemies.get((ecard.id, i))
+        if was is None:
+            was = self._enemies[(ecard.id, i)] = Enemy(
+                name=f"{ecard.id}#{i + 1}", card=ecard, max_health=int(ecard.get("health") or 0),
+                max_armor=int(ecard.get("armor") or 0), max_dodge=int(ecard.get("dodge") or 0))
+            was.recover()
+        return was.copy(front)
 
     # -- a player's stats and attacks -------------------------------------------------------
 

@@ -72,12 +72,13 @@ class Enemy(Fighter):
         assert self.card is not None
         return self.card
 
-    def copy(self) -> Enemy:
+    def copy(self, front: str | None = None) -> Enemy:
+        """A copy (standing in front of ``front``, if given)."""
         new = object.__new__(Enemy)
         new.name, new.max_health, new.max_armor = self.name, self.max_health, self.max_armor
         new.max_dodge = self.max_dodge
         new.health, new.armor, new.dodge, new.ko = self.health, self.armor, self.dodge, self.ko
-        new.card, new.front = self.card, self.front
+        new.card, new.front = self.card, self.front if front is None else front
         return new
 
 
