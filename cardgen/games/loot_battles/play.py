@@ -18,11 +18,11 @@ from typing import Any
 
 from cardgen.content.model import Card, Game
 from cardgen.games.loot_battles.header import class_of
-from cardgen.games.loot_battles.play_fight import Fight
+from cardgen.games.loot_battles.play_fight import NONE, Fight, as_event
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
-from cardgen.play.dice import deck_pick
+from cardgen.play.dice import deck_pick, uniform_index
 from cardgen.play.params import Params
 from cardgen.play.view import LazyView
 
@@ -32,7 +32,7 @@ def rules_of(game: Game) -> Rules:
     return Rules(game, Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml"))
 
 
-def _tally(c: Counter) -> Counter:
+def _tally(c: Mapping[str, int]) -> Counter:
     """A copy of a Counter (without ``Counter.__init__``'s update: a clone makes five)."""
     out: Counter = Counter.__new__(Counter)
     dict.update(out, c)
@@ -45,6 +45,13 @@ _DECKS = frozenset(("loot", "draw", "reinforce"))
 
 class LootState(Fight, GameState):
     """One position of a Loot & Battles game."""
+
+    #: slots, copied one by one by :meth:`clone` (a copy made through ``__dict__`` reads its
+    #: attributes three times slower)
+    __slots__ = ("game", "rules", "setup", "seats", "players", "seat_of", "history", "events", "leader",
+                 "target", "battles_won", "battle", "winner", "stalemate", "rounds_played", "knockouts",
+                 "fought", "enc_deck", "loot_deck", "pool", "_shared", "drawn", "need", "turn_open",
+                 "pending", "_cp", "_nxt", "loot_due", "phase")
 
     def __init__(self, game: Game, setup: Mapping[str, Any], rules: Rules | None = None):
         self.game = game
@@ -72,8 +79,8 @@ class LootState(Fight, GameState):
         self.rounds_played = 0
         self.knockouts: Counter = Counter()     # by Encounter card (measures)
         self.fought: Counter = Counter()
-        self.enc_deck = Counter({c.id: c.copies for c in r.by_type.get("encounter", [])})
-        self.loot_deck = Counter({c.id: c.copies for c in r.by_type.get("loot", [])})
+        self.enc_deck = _tally(r.deck["encounter"])
+        self.loot_deck = _tally(r.deck["loot"])
         self.pool: Counter = Counter()
         self._shared = False                # the five tallies above shared with a clone: copy before a change
         self.drawn: list[str] = []          # cards drawn by the chance node in progress
@@ -97,7 +104,7 @@ class LootState(Fight, GameState):
         elif self.phase == "draw":
             self.need = self.rules.n_drawn
             if sum(self.enc_deck.values()) < self.need:      # LB-SETUP-3 ruling: discards shuffled back
-                self.enc_deck = Counter({c.id: c.copies for c in self.rules.by_type.get("encounter", [])})
+                self.enc_deck = _tally(self.rules.deck["encounter"])
         elif self.phase == "reinforce":
             b = self.battle
             assert b is not None
@@ -106,7 +113,7 @@ class LootState(Fight, GameState):
                 self.phase = "place"
                 self._enter()
             elif sum(self.enc_deck.values()) < self.need:
-                self.enc_deck = Counter({c.id: c.copies for c in self.rules.by_type.get("encounter", [])})
+                self.enc_deck = _tally(self.rules.deck["encounter"])
                 self.enc_deck[b.first.id] -= 1
         elif self.phase == "place":
             enc = self._enc()
@@ -131,35 +138,6 @@ class LootState(Fight, GameState):
         self.battle = Battle(self.battles_won + 1, card, [Encounter(card, False)])
         self.phase = "reinforce"
         self._enter()
-
-    def _win_battle(self) -> None:
-        b = self.battle
-        assert b is not None
-        self.battles_won += 1
-        for p in self.seats:
-            p.recover()
-        self.battle = None
-        self.events.append({"kind": "battle_end", "result": "won", "battles_won": self.battles_won})
-        self.loot_due = int(b.first.get("loot") or 0)
-        if self.battles_won >= self.target:
-            self.winner = "players"
-            if not self.rules.final_loot:
-                self.phase = "over"
-                return
-        self.phase = "loot"
-        self._enter()
-
-    def _stalemate(self) -> None:
-        """Neither side can hurt the other (e.g. Armor above every blow, restored each round):
-        the game stops unfinished, with no winner (``simulate.max_rounds``)."""
-        self.phase = "over"
-        self.stalemate = True
-
-    def _lose(self) -> None:
-        self.winner = "enemies"
-        self.phase = "over"
-        self.pending = None
-        self.events.append({"kind": "battle_end", "result": "lost", "battles_won": self.battles_won})
 
     # -- the API ------------------------------------------------------------------------------
 
@@ -193,7 +171,8 @@ class LootState(Fight, GameState):
         if ph == "fight" and (self._cp if self._cp is not None else self.current_player()) == CHANCE:
             b = self.battle
             assert b is not None
-            return self.rules.enemy_turns(tuple([e.name for e in self._enemies_due(b.queue[b.index], self._nxt)]))
+            due = self._enemies_due(b.queue[b.index], self._nxt)
+            return [(self.rules.one("enemy_turn", "enemy", e.name), 1.0 / len(due)) for e in due]
         if ph == "loot":
             return self.rules.draws(self.loot_deck)
         if ph in ("draw", "reinforce"):
@@ -203,16 +182,25 @@ class LootState(Fight, GameState):
         return []
 
     def sample_chance(self, r: float) -> Action | None:
-        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``: a card drawn found by its
-        deck's counts, without listing the deck (near a boundary: the walk); a blow's die and
-        the enemy due are walked — six faces or a few names cost no more walked than computed."""
+        """The outcome :meth:`chance_outcomes`' walk falls on for ``r``, computed where the walk
+        would cost: a blow's die and the enemy due as an index among equally likely outcomes, a
+        card drawn by its deck's counts (near a boundary: the walk)."""
         if self.pending is not None:
-            return walk(self.rules.attack_dice, r)
+            dice = self.rules.attack_dice
+            i = uniform_index(r, len(dice))
+            return dice[i][0] if i is not None else walk(dice, r)
         ph = self.phase
-        if ph in _DECKS:
+        if ph == "fight" and (self._cp if self._cp is not None else self.current_player()) == CHANCE:
+            b = self.battle
+            assert b is not None
+            due = self._enemies_due(b.queue[b.index], self._nxt)
+            i = uniform_index(r, len(due))
+            if i is not None:
+                return self.rules.one("enemy_turn", "enemy", due[i].name)
+        elif ph in _DECKS:
             card = deck_pick(r, self.loot_deck if ph == "loot" else self.enc_deck)
             if card is not None:
-                return self.rules.drawn(card)
+                return self.rules.one("draw", "card", card)
         outs = self.chance_outcomes()
         return walk(outs, r) if outs else None
 
@@ -229,7 +217,7 @@ class LootState(Fight, GameState):
             turn = self._spec(p, enc)
             if self.turn_open is not None:
                 return [*self._attacks(p, enc, turn), turn.end]
-            return [*self._attacks(p, enc, turn), *self._heals(p, turn.healers), turn.pass_]
+            return [*self._attacks(p, enc, turn), *self._heals(p, turn), turn.pass_]
         leader = self.players[self.leader]
         if ph == "choose":
             return [self.rules.act("encounter_chosen", encounter=c.id, by=leader)
@@ -241,7 +229,7 @@ class LootState(Fight, GameState):
             out: list[Action] = []
             for p in self.seats:
                 out += r.kit_choices(p.name, tuple(p.equipment), pool)
-            out.append(r.ready(leader))
+            out.append(r.one("ready", "by", leader))
             return out
         return []
 
@@ -257,9 +245,12 @@ class LootState(Fight, GameState):
             if len(dice) >= pend["n"]:
                 self._resolve()
                 self._settle()
+            elif self.phase != "over":
+                self._cp = CHANCE       # more dice to roll
         elif k == "enemy_turn":
             enc = self._enc()
             self._start_enemy_attack(enc.enemy(action["enemy"]), enc, action.get("target"))
+            self._cp = CHANCE           # its dice
         elif k in _TURN:
             self._turn(action)
         elif k == "draw":
@@ -299,7 +290,7 @@ class LootState(Fight, GameState):
                 p.equipment.remove(action["card"])
                 self.pool[action["card"]] += 1
             r.refresh(p, full=True)
-            self.events.append(action.as_event())
+            self.events.append(as_event(action))
         elif k == "ready":
             self.phase = "draw" if self.battles_won else "choose"
             self._enter()
@@ -319,8 +310,8 @@ class LootState(Fight, GameState):
         else:
             p = self._by(a["player"])
             enc.acted.add(p.name)
-            enc.turn.setdefault(p.name, set()).add(k)
-            ev = a.as_event()
+            enc.turn[p.name] = enc.turn.get(p.name, NONE) | {k}
+            ev = as_event(a)
             if k == "heal":
                 t = self._by(a["target"])
                 t.health = min(t.max_health, t.health + int(self.rules.cards[a["with"]].get("health") or 0))
@@ -337,7 +328,9 @@ class LootState(Fight, GameState):
             if nxt is None and not enc.cleared():
                 self._end_round(enc)
             else:
-                self._nxt = nxt         # who acts next: current_player() reads it
+                self._nxt = nxt         # who acts next, and so current_player()
+                if nxt is not None:
+                    self._cp = self.seat_of[nxt.name] if type(nxt) is Player else CHANCE
 
     def _drawn(self) -> None:
         if self.phase == "loot":
@@ -415,13 +408,21 @@ class LootState(Fight, GameState):
     def clone(self) -> LootState:
         self._shared = True         # the decks, the pool and the tallies: copied by whichever changes one first
         new = object.__new__(LootState)
-        new.__dict__.update(self.__dict__)
+        new.game, new.rules, new.setup, new.players, new.seat_of = (
+            self.game, self.rules, self.setup, self.players, self.seat_of)
         new.seats = [p.copy() for p in self.seats]
-        new._nxt = False
         new.battle = self.battle.copy() if self.battle is not None else None
         new.history, new.events, new.drawn = list(self.history), list(self.events), list(self.drawn)
-        if self.pending is not None:
-            new.pending = self._remap(self.pending, new)
+        new.leader, new.target, new.battles_won = self.leader, self.target, self.battles_won
+        new.winner = self.winner
+        new.stalemate, new.rounds_played, new.need, new.loot_due = (
+            self.stalemate, self.rounds_played, self.need, self.loot_due)
+        new.knockouts, new.fought, new.enc_deck, new.loot_deck, new.pool, new._shared = (
+            self.knockouts, self.fought, self.enc_deck, self.loot_deck, self.pool, True)
+        new.turn_open, new.phase, new._cp, new._nxt = self.turn_open, self.phase, self._cp, False
+        new.pending = self._remap(self.pending, new) if self.pending is not None else None
+        if self.__dict__:       # (attributes beyond the slots, a test's or a tool's: kept)
+            new.__dict__.update(self.__dict__)
         return new
 
     def _unshare(self) -> None:
@@ -430,18 +431,3 @@ class LootState(Fight, GameState):
             self._shared = False
             self.enc_deck, self.loot_deck, self.pool = _tally(self.enc_deck), _tally(self.loot_deck), _tally(self.pool)
             self.knockouts, self.fought = _tally(self.knockouts), _tally(self.fought)
-
-    @staticmethod
-    def _remap(pend: dict[str, Any], new: LootState) -> dict[str, Any]:
-        """A pending blow's fighters, as the clone's own objects."""
-        enc = new.battle.current if new.battle is not None else None
-        foes = {e.name: e for e in enc.enemies} if enc is not None else {}
-        out = dict(pend, dice=list(pend["dice"]))
-        for k in ("player", "target"):
-            if k in out and isinstance(out[k], Player):
-                out[k] = new._by(out[k].name)
-        if "enemy" in out:
-            out["enemy"] = foes[out["enemy"].name]
-        if "targets" in out:
-            out["targets"] = [foes[t.name] for t in out["targets"]]
-        return out

@@ -1,6 +1,7 @@
 """Loot & Battles, the playable state's fights: whose turn it is in a round, the attacks a
-player may make (a turn's offer read once: :class:`Turn`), and the blows resolved with the rules
-of ``rules.py``. Each resolved blow is written as a log event with its stated consequences.
+player may make (a turn's offer read once: :class:`Turn`), the blows resolved with the rules of
+``rules.py``, and how rounds, Encounters, Battles and the game end. Each resolved blow is written
+as a log event with its stated consequences.
 """
 
 from __future__ import annotations
@@ -15,23 +16,36 @@ from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Fighter, Player
 from cardgen.play.api import Action
 
+NONE: frozenset = frozenset()       # no marks yet (an Encounter's are frozensets: a copy shares them)
+
+
+def as_event(a: Action) -> dict[str, Any]:
+    """``a.as_event()``, without its generic thaw when no field is a tuple (a pass, a heal, an equip)."""
+    ev = {"kind": a.kind}
+    for k, v in a.items:
+        if type(v) is tuple:
+            return a.as_event()
+        ev[k] = v
+    return ev
+
 
 @record(slots=True, eq=False)
 class Turn:
     """What a player's turn offers, read once per player, class, rolls used and kit: whether they
     attack only in Melee (the enemies in front first), each roll left (its weapons, most hits,
     never missing), the attacks made of them so far by targets allowed, the Healing spells, the
-    ``pass`` and the ``end_turn``."""
+    ``pass`` and the ``end_turn``, and the heals made of the spells by the players standing."""
     melee: bool
     rolls: list[tuple[Any, int, bool]]
     made: dict[tuple, list[Action]]
     healers: list[Card]
     pass_: Action
     end: Action
+    heals: dict[tuple, list[Action]]
 
 
 class Fight:
-    """The combat part of :class:`.play.LootState` (a mixin over its attributes)."""
+    """The combat part of :class:`.play.LootState` and its ends (a mixin over its attributes)."""
 
     rules: Rules
     seats: list[Player]
@@ -44,6 +58,11 @@ class Fight:
     rounds_played: int
     pending: dict[str, Any] | None
     winner: str | None
+    phase: str
+    stalemate: bool
+    battles_won: int
+    target: int
+    loot_due: int
 
     def _by(self, name: str) -> Player:
         return self.seats[self.seat_of[name]]
@@ -74,13 +93,14 @@ class Fight:
             nxt = self._next_in_round(enc)
         if not isinstance(nxt, Enemy):
             return []
-        return [e for e in enc.enemies if not e.ko and e.front == nxt.front and e.name not in enc.attacked
-                and e.name not in enc.excused]
+        front, attacked, excused = nxt.front, enc.attacked, enc.excused
+        return [e for e in enc.enemies if e.front == front and not e.ko and e.name not in attacked
+                and e.name not in excused]
 
     # -- a player's options -----------------------------------------------------------------
 
     def _unused(self, p: Player, enc: Encounter) -> dict[int, list[Card]]:
-        used = enc.used.get(p.name, set())
+        used = enc.used.get(p.name, NONE)
         groups = self.rules.groups(p)
         if not groups:
             return {} if "class" in used else {self.rules.dice_of(None, p): []}
@@ -105,13 +125,13 @@ class Fight:
 
     def _spec(self, p: Player, enc: Encounter) -> Turn:
         """:meth:`_roll_spec`, read once per player, class, rolls used and kit."""
-        used = enc.used.get(p.name)
-        key = (p.name, p.cls.id if p.cls else None, frozenset(used) if used else None, *p.equipment)
+        key = (p.name, p.cls.id if p.cls else None, enc.used.get(p.name) or None, *p.equipment)
         r = self.rules
         spec = r.roll_specs.get(key)
         if spec is None:
             if len(r.roll_specs) > 100_000:
                 r.roll_specs.clear()
+                r.made.clear()
             spec = r.roll_specs[key] = self._roll_spec(p, enc)
         return spec
 
@@ -119,15 +139,20 @@ class Fight:
         r = self.rules
         rolls = [(tuple(c.id for c in items) or None, *r.reach(items))
                  for _, items in sorted(self._unused(p, enc).items())]
-        return Turn(r.melee_only(p), rolls, {}, r.healers(p), r.act("pass", player=p.name),
-                    r.act("end_turn", player=p.name))
+        made = r.made.setdefault((p.name, *rolls), {})     # shared by every kit with these rolls
+        return Turn(r.melee_only(p), rolls, made, r.healers(p), r.act("pass", player=p.name),
+                    r.act("end_turn", player=p.name), {})
 
-    def _heals(self, p: Player, spells: list[Card]) -> list[Action]:
-        if not spells:
+    def _heals(self, p: Player, turn: Turn) -> list[Action]:
+        """Each Healing spell on each other player standing (made once per those players)."""
+        if not turn.healers:
             return []
-        others = [q for q in self.seats if q is not p and not q.ko]
-        return [self.rules.act("heal", player=p.name, target=q.name, **{"with": c.id})
-                for c in spells for q in others]
+        others = tuple([q.name for q in self.seats if q is not p and not q.ko])
+        out = turn.heals.get(others)
+        if out is None:
+            out = turn.heals[others] = [self.rules.act("heal", player=p.name, target=q, **{"with": c.id})
+                                        for c in turn.healers for q in others]
+        return out
 
     # -- blows ------------------------------------------------------------------------------
 
@@ -138,9 +163,9 @@ class Fight:
         targets = [enc.enemy(n) for n in names]
         n, name = roll.dice, p.name
         enc.acted.add(name)
-        enc.turn.setdefault(name, set()).add("attack")
-        enc.used.setdefault(name, set()).update(roll.used)
-        enc.used_dice.setdefault(name, set()).add(n)
+        enc.turn[name] = enc.turn.get(name, NONE) | {"attack"}
+        enc.used[name] = enc.used.get(name, NONE) | roll.marks
+        enc.used_dice[name] = enc.used_dice.get(name, NONE) | {n}
         self.turn_open = name
         self.pending = {"kind": "attack", "player": p, "targets": targets, "items": roll.items, "n": n, "dice": [],
                         "names": names, "roll": roll}
@@ -150,7 +175,7 @@ class Fight:
     def _start_enemy_attack(self, e: Enemy, enc: Encounter, target: str | None = None) -> None:
         """``target``: a log's enemy attacking a player other than its own, replayed as recorded."""
         enc.attacked.add(e.name)
-        n = int(e.card.get("attack") or 1) if e.card else 1
+        n = self.rules.foe(e.card)[0] if e.card else 1
         self.pending = {"kind": "enemy_attack", "enemy": e, "target": self._by(target or e.front), "n": n,
                         "dice": []}
 
@@ -219,7 +244,7 @@ class Fight:
         if not hit:
             r.miss(t)
         else:
-            dmg = int(e.card.get("damage") or 0)
+            dmg = r.foe(e.card)[1] if e.card else 0
             r.hurt(t, dmg)
             for frac in r.kit_effects(t, "reflect"):
                 back = int(dmg * float(frac))
@@ -275,10 +300,50 @@ class Fight:
         if b.current is None:
             self._win_battle()
 
+    def _win_battle(self) -> None:
+        b = self.battle
+        assert b is not None
+        self.battles_won += 1
+        for p in self.seats:
+            p.recover()
+        self.battle = None
+        self.events.append({"kind": "battle_end", "result": "won", "battles_won": self.battles_won})
+        self.loot_due = int(b.first.get("loot") or 0)
+        if self.battles_won >= self.target:
+            self.winner = "players"
+            if not self.rules.final_loot:
+                self.phase = "over"
+                return
+        self.phase = "loot"
+        self._enter()
+
+    def _stalemate(self) -> None:
+        """Neither side can hurt the other (e.g. Armor above every blow, restored each round):
+        the game stops unfinished, with no winner (``simulate.max_rounds``)."""
+        self.phase = "over"
+        self.stalemate = True
+
+    def _lose(self) -> None:
+        self.winner = "enemies"
+        self.phase = "over"
+        self.pending = None
+        self.events.append({"kind": "battle_end", "result": "lost", "battles_won": self.battles_won})
+
+    @staticmethod
+    def _remap(pend: dict[str, Any], new: Fight) -> dict[str, Any]:
+        """A pending blow's fighters, as the clone's own objects."""
+        enc = new.battle.current if new.battle is not None else None
+        foes = {e.name: e for e in enc.enemies} if enc is not None else {}
+        out = dict(pend, dice=list(pend["dice"]))
+        for k in ("player", "target"):
+            if k in out and isinstance(out[k], Player):
+                out[k] = new._by(out[k].name)
+        if "enemy" in out:
+            out["enemy"] = foes[out["enemy"].name]
+        if "targets" in out:
+            out["targets"] = [foes[t.name] for t in out["targets"]]
+        return out
+
     def _unshare(self) -> None: ...
 
-    def _stalemate(self) -> None: ...
-
-    def _lose(self) -> None: ...
-
-    def _win_battle(self) -> None: ...
+    def _enter(self) -> None: ...

@@ -26,8 +26,9 @@ from cardgen.play.params import ParamError, Params
 
 @record(frozen=True, slots=True)
 class Roll:
-    """An attack roll's items read once: its dice (0: never misses), the ids it marks used, the
-    most hits, whether it never misses, its heals on a hit, its damage when nothing doubles it."""
+    """An attack roll's items read once: its dice (0: never misses), the ids it marks used (and as a
+    set), the most hits, whether it never misses, its heals on a hit, its damage when nothing
+    doubles it."""
     items: list[Card]
     dice: int
     used: list[str]
@@ -35,6 +36,7 @@ class Roll:
     never: bool
     heals: list[int]
     plain: int | None
+    marks: frozenset[str]
 
 
 class Rules:
@@ -63,6 +65,9 @@ class Rules:
         for c in game.cards:
             self.by_type.setdefault(c.type, []).append(c)
         self.enemy_cards = {c.id: c for c in self.by_type.get("enemy", [])}
+        #: the full decks (card → copies), shuffled back from
+        self.deck = {k: Counter({c.id: c.copies for c in self.by_type.get(k, [])})
+                     for k in ("encounter", "loot")}
         #: each card's category and the hands it takes (LB-EQUIP-1, read once: the equip phase asks often)
         self.category = {c.id: c.get("category") for c in game.cards}
         self.hands_of = {c.id: int(self.hands_used.get(c.get("category"), 0)) for c in game.cards}
@@ -74,13 +79,15 @@ class Rules:
         #: the playable state's attacks by (player, class, rolls used, kit): Melee only, the rolls
         #: left, and the attacks made of them by targets allowed (play_fight.py)
         self.roll_specs: dict[tuple, Any] = {}
+        self.made: dict[tuple, dict[tuple, list[Action]]] = {}   # (player, rolls) → attacks by targets
         self._actions: dict[tuple, Action] = {}
         self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
         self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells
-        self._enemy_turns: dict[tuple, list[tuple[Action, float]]] = {}
-        self._draw: dict[str, Action] = {}
+        self._one: dict[tuple, Action] = {}
+        self._foe: dict[str, tuple[int, int]] = {}
+        self._enemies: dict[tuple[str, int], Enemy] = {}
+        self._kit_stats: dict[tuple, tuple[int, int]] = {}      # kit → its Armor and Dodge
         self._reach: dict[tuple, tuple[int, bool]] = {}
-        self._kit: dict[tuple, Action] = {}
         self._attack: dict[tuple, Action] = {}
         self._rolls: dict[tuple, Roll] = {}
         self._kit_choices: dict[tuple, tuple[dict[str, Action], list[Action]]] = {}
@@ -110,12 +117,11 @@ class Rules:
             self._dice[(kind, sides)] = out
         return out
 
-    def kit_act(self, kind: str, player: str, card: str) -> Action:
-        """``equip``/``unequip`` of a card by a player (cached)."""
-        key = (kind, player, card)
-        a = self._kit.get(key)
+    def one(self, kind: str, field: str, value: Any) -> Action:
+        """``kind(field=value)``, cached by kind and value: a draw, an enemy's turn, a ``ready``."""
+        a = self._one.get((kind, value))
         if a is None:
-            a = self._kit[key] = Action.make(kind, player=player, card=card)
+            a = self._one[(kind, value)] = self.act(kind, **{field: value})
         return a
 
     def attack(self, player: str, targets: str | tuple[str, ...], with_: tuple[str, ...] | None) -> Action:
@@ -126,13 +132,6 @@ class Rules:
             a = self._attack[key] = (self.act("attack", player=player, target=targets, **{"with": with_})
                                      if isinstance(targets, str) else
                                      self.act("attack", player=player, targets=targets, **{"with": with_}))
-        return a
-
-    def ready(self, leader: str) -> Action:
-        """The Leader's ``ready`` (cached)."""
-        a = self._kit.get(("ready", leader))
-        if a is None:
-            a = self._kit[("ready", leader)] = self.act("ready", by=leader)
         return a
 
     def kit_choices(self, player: str, kit: tuple[str, ...], pool: list[str]) -> list[Action]:
@@ -155,12 +154,18 @@ class Rules:
                 if self.may_add(held, hands, cards[0]) for c in cards}
         return adds, [self.kit_act("unequip", player, c) for c in dict.fromkeys(kit)]
 
-    def enemy_turns(self, names: tuple[str, ...]) -> list[tuple[Action, float]]:
-        """The chance node of the enemies due to attack: each one as likely (cached)."""
-        out = self._enemy_turns.get(names)
+    def kit_act(self, kind: str, player: str, card: str) -> Action:
+        """``equip``/``unequip`` of a card by a player (cached)."""
+        a = self._one.get((kind, player, card))
+        if a is None:
+            a = self._one[(kind, player, card)] = Action.make(kind, player=player, card=card)
+        return a
+
+    def foe(self, card: Card) -> tuple[int, int]:
+        """An enemy card's dice and damage (read once per card)."""
+        out = self._foe.get(card.id)
         if out is None:
-            out = [(self.act("enemy_turn", enemy=n), 1.0 / len(names)) for n in names]
-            self._enemy_turns[names] = out
+            out = self._foe[card.id] = (int(card.get("attack") or 1), int(card.get("damage") or 0))
         return out
 
     def draws(self, deck: Mapping[str, int]) -> list[tuple[Action, float]]:
@@ -168,14 +173,7 @@ class Rules:
         total = sum(deck.values())
         if not total:
             return []
-        return [(self.drawn(c), n / total) for c, n in sorted(deck.items()) if n > 0]
-
-    def drawn(self, card: str) -> Action:
-        """``draw(card=…)``, cached."""
-        a = self._draw.get(card)
-        if a is None:
-            a = self._draw[card] = self.act("draw", card=card)
-        return a
+        return [(self.one("draw", "card", c), n / total) for c, n in sorted(deck.items()) if n > 0]
 
     def _missing(self, e: ParamError) -> LogError:
         return LogError("LOG-GAME", e.message, Loc(str(self.params_file), 1, 1), "add it to the rules parameters")
@@ -214,10 +212,14 @@ class Rules:
         return int(card.get("count") or 0) + extra
 
     def new_enemy(self, ecard: Card, i: int, front: str) -> Enemy:
-        e = Enemy(name=f"{ecard.id}#{i + 1}", card=ecard, front=front, max_health=int(ecard.get("health") or 0),
-                  max_armor=int(ecard.get("armor") or 0), max_dodge=int(ecard.get("dodge") or 0))
-        e.recover()
-        return e
+        """The ``i``-th enemy of a card placed in front of ``front`` (a copy of one read once)."""
+        was = self._enemies.get((ecard.id, i))
+        if was is None:
+            was = self._enemies[(ecard.id, i)] = Enemy(
+                name=f"{ecard.id}#{i + 1}", card=ecard, max_health=int(ecard.get("health") or 0),
+                max_armor=int(ecard.get("armor") or 0), max_dodge=int(ecard.get("dodge") or 0))
+            was.recover()
+        return was.copy(front)
 
     # -- a player's stats and attacks -------------------------------------------------------
 
@@ -248,9 +250,14 @@ class Rules:
     def refresh(self, p: Player, full: bool) -> None:
         """Recompute a player's Armor and Dodge from class and equipment (Dodge never below 0)."""
         old_a, old_d = p.max_armor, p.max_dodge
-        items = self.items(p)
-        p.max_armor = max(0, p.base["armor"] + sum(int(c.get("armor") or 0) for c in items))
-        p.max_dodge = max(0, p.base["dodge"] + sum(int(c.get("dodge") or 0) for c in items))
+        key = tuple(p.equipment)
+        plus = self._kit_stats.get(key)
+        if plus is None:
+            items = self.items(p)
+            plus = self._kit_stats[key] = (sum(int(c.get("armor") or 0) for c in items),
+                                           sum(int(c.get("dodge") or 0) for c in items))
+        p.max_armor = max(0, p.base["armor"] + plus[0])
+        p.max_dodge = max(0, p.base["dodge"] + plus[1])
         if full:
             p.armor, p.dodge = p.max_armor, p.max_dodge
         else:
@@ -310,8 +317,9 @@ class Rules:
             items = [self.cards[i] for i in with_ or ()]
             heals = [int(h) for c in items if (h := self.effect(c, "heal_on_hit"))]
             dice = self.dice_of(items[0], p) if items else self.dice_of(None, p)
-            out = self._rolls[key] = Roll(items, dice, [c.id for c in items] or ["class"], *self.reach(items), heals,
-                                          self._plain_damage(items, p))
+            used = [c.id for c in items] or ["class"]
+            out = self._rolls[key] = Roll(items, dice, used, *self.reach(items), heals,
+                                          self._plain_damage(items, p), frozenset(used))
         return out
 
     def _plain_damage(self, items: list[Card], p: Player) -> int | None:

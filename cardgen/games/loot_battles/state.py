@@ -11,7 +11,7 @@ from cardgen.content.model import Card
 from cardgen.core.record import record
 
 
-@record
+@record(slots=True)
 class Fighter:
     name: str
     max_health: int = 0
@@ -34,7 +34,7 @@ class Fighter:
         return {"health": self.health, "armor": self.armor, "dodge": self.dodge, "knocked_out": self.ko}
 
 
-@record
+@record(slots=True)
 class Player(Fighter):
     cls: Card | None = None
     base: dict[str, int] = field(default_factory=dict)
@@ -51,14 +51,17 @@ class Player(Fighter):
         return self.cls
 
     def copy(self) -> Player:
-        new = object.__new__(Player)
-        new.__dict__.update(self.__dict__)
+        new = object.__new__(Player)        # (slots named one by one: the fastest copy)
+        new.name, new.max_health, new.max_armor = self.name, self.max_health, self.max_armor
+        new.max_dodge = self.max_dodge
+        new.health, new.armor, new.dodge, new.ko = self.health, self.armor, self.dodge, self.ko
+        new.cls, new.base, new.numbers = self.cls, self.base, self.numbers
         new.equipment = list(self.equipment)
         new.restored = dict(self.restored) if self.restored is not None else None
         return new
 
 
-@record
+@record(slots=True)
 class Enemy(Fighter):
     card: Card | None = None
     front: str = ""
@@ -69,9 +72,13 @@ class Enemy(Fighter):
         assert self.card is not None
         return self.card
 
-    def copy(self) -> Enemy:
+    def copy(self, front: str | None = None) -> Enemy:
+        """A copy (standing in front of ``front``, if given)."""
         new = object.__new__(Enemy)
-        new.__dict__.update(self.__dict__)
+        new.name, new.max_health, new.max_armor = self.name, self.max_health, self.max_armor
+        new.max_dodge = self.max_dodge
+        new.health, new.armor, new.dodge, new.ko = self.health, self.armor, self.dodge, self.ko
+        new.card, new.front = self.card, self.front if front is None else front
         return new
 
 
@@ -79,7 +86,7 @@ class Enemy(Fighter):
 _PLACE: dict[str, int] = {}
 
 
-@record
+@record(slots=True)
 class Encounter:
     card: Card
     reinforcement: bool
@@ -90,9 +97,11 @@ class Encounter:
     acted: set = field(default_factory=set)
     attacked: set = field(default_factory=set)
     excused: set = field(default_factory=set)      # moved after their new player's turn: attack next round
-    turn: dict = field(default_factory=dict)       # player → {"attack", "heal", "pass"}
-    used: dict = field(default_factory=dict)       # player → item ids rolled this turn
-    used_dice: dict = field(default_factory=dict)  # player → Attack values rolled this turn
+    #: player → {"attack", "heal", "pass"}; → item ids rolled this turn; → Attack values rolled this
+    #: turn (frozensets: replaced, never changed — a copy shares them)
+    turn: dict = field(default_factory=dict)
+    used: dict = field(default_factory=dict)
+    used_dice: dict = field(default_factory=dict)
 
     def alive(self) -> list[Enemy]:
         return [e for e in self.enemies if not e.ko]
@@ -118,15 +127,15 @@ class Encounter:
 
     def copy(self) -> Encounter:
         new = object.__new__(Encounter)
-        new.__dict__.update(self.__dict__)
+        new.card, new.reinforcement, new.placed, new.done, new.round = (
+            self.card, self.reinforcement, self.placed, self.done, self.round)
         new.enemies = [e.copy() for e in self.enemies]
         new.acted, new.attacked, new.excused = set(self.acted), set(self.attacked), set(self.excused)
-        new.turn, new.used = {k: set(v) for k, v in self.turn.items()}, {k: set(v) for k, v in self.used.items()}
-        new.used_dice = {k: set(v) for k, v in self.used_dice.items()}
+        new.turn, new.used, new.used_dice = dict(self.turn), dict(self.used), dict(self.used_dice)
         return new
 
 
-@record
+@record(slots=True)
 class Battle:
     number: int
     first: Card
@@ -140,6 +149,6 @@ class Battle:
     def copy(self) -> Battle:
         """A copy; the Encounters already fought are shared (nothing changes them again)."""
         new = object.__new__(Battle)
-        new.__dict__.update(self.__dict__)
+        new.number, new.first, new.index = self.number, self.first, self.index
         new.queue = [e if i < self.index else e.copy() for i, e in enumerate(self.queue)]
         return new
