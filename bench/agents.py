@@ -26,7 +26,7 @@ from cardgen.content.gamefiles import list_games  # noqa: E402
 from cardgen.content.loader import load_game  # noqa: E402
 from cardgen.core.problems import Problems  # noqa: E402
 from cardgen.play.api import CHANCE, TERMINAL  # noqa: E402
-from cardgen.play.mcts import CUTOFF, ROLLOUT_CAP, Budget, for_game, rollout  # noqa: E402
+from cardgen.play.mcts import ROLLOUT_CAP, Budget, for_game, options, rollout  # noqa: E402
 from cardgen.play.playout import roll  # noqa: E402
 from cardgen.play.search import View  # noqa: E402
 
@@ -56,12 +56,13 @@ def moves_per_second(game, pkg, playouts: int, seconds: float) -> dict[str, floa
 
 
 def playout_seconds(game, pkg) -> float:
-    """Seconds one playout from the start takes (cut off and scored where the game has ``evaluate``):
+    """Seconds one playout from the start takes (cut off — after the game's ``simulate.search.cutoff``
+    actions — and scored where the game has ``evaluate``):
     the cost of one search playout, at most."""
     state = pkg.new_state(game, pkg.setups(game, random.Random(1))[0])
     ev = pkg.evaluate(game) if pkg.evaluate is not None else None
     started = time.perf_counter()
-    rollout(state, random.Random(1), CUTOFF if ev is not None else ROLLOUT_CAP, ev)
+    rollout(state, random.Random(1), int(options(game)["cutoff"]) if ev is not None else ROLLOUT_CAP, ev)
     return time.perf_counter() - started
 
 

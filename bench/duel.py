@@ -12,8 +12,9 @@ generator, so every pair of agents meets the same dice on the same seeds (see :f
 A search agent's name may carry variants, bench-only, for the experiments of docs/simulate.md:
 ``mcts:40/cheat`` searches the true position instead of determinizations (it peeks: a
 diagnosis of what the hidden information costs, never an agent to play with), and
-``mcts:40/playout=greedy``, ``/keep=1``, ``/bias=3``, ``/explore=0.5``, ``/cutoff=80`` set
-the search's own options (``MCTS``'s arguments).
+``mcts:40/playout=greedy``, ``/keep=1``, ``/bias=3``, ``/explore=0.5``, ``/cutoff=80``, ``/trust=0.9`` set
+the search's own options (``MCTS``'s arguments). ``prior`` is the game's prior hook played as an
+agent on its own (what the search starts from, without the search).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class Timed(SearchAgent):
 def make(pkg: Any, game: Any, name: str) -> Timed:
     """The timed agent ``name`` stands for, with its bench-only variants (see the module's text)."""
     base, *opts = name.split("/")
-    agent = make_agent(pkg, game, base)
+    agent = pkg.prior(game) if base == "prior" and pkg.prior is not None else make_agent(pkg, game, base)
     cheat = False
     for opt in opts:
         key, _, value = opt.partition("=")
@@ -73,7 +74,7 @@ def make(pkg: Any, game: Any, name: str) -> Timed:
             agent.policy = agent.prior if value == "greedy" else pkg.agents[value](game)
         elif key == "cutoff":
             agent.cap = int(value)
-        elif key in ("keep", "bias", "explore"):
+        elif key in ("keep", "bias", "explore", "trust"):
             setattr(agent, key, float(value))
         else:
             raise SystemExit(f"{name}: unknown variant /{key}")

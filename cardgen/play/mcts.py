@@ -99,7 +99,8 @@ class Node:
 
 
 def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP,
-            evaluate: Evaluate | None = None, policy: Agent | None = None) -> list[float]:
+            evaluate: Evaluate | None = None, policy: Agent | None = None,
+            trust: float = TRUST) -> list[float]:
     """Play ``state`` on at random; the returns at its end — or, with ``evaluate``, the hook's
     value of the position after ``cap`` actions. Without the hook, a playout that runs past
     ``cap`` or reaches a player with no legal action (an engine's slip, which real play
@@ -125,7 +126,7 @@ def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP,
         return list(state.returns())
     if evaluate is not None:           # a guess, never as sure as a game played out: shrunk to even
         n = len(state.players)
-        return [1.0 / n + TRUST * (v - 1.0 / n) for v in evaluate(state)]
+        return [1.0 / n + trust * (v - 1.0 / n) for v in evaluate(state)]
     n = len(state.players)
     return [1.0 / n] * n
 
@@ -137,8 +138,9 @@ class MCTS(SearchAgent):
 
     def __init__(self, budget: Budget, explore: float = EXPLORE, cap: int = ROLLOUT_CAP,
                  evaluate: Evaluate | None = None, cutoff: int = CUTOFF, policy: Agent | None = None,
-                 prior: Agent | None = None, bias: float = 1.0, keep: float | None = None):
-        self.budget, self.explore = budget, explore
+                 prior: Agent | None = None, bias: float = 1.0, keep: float | None = None,
+                 trust: float = TRUST):
+        self.budget, self.explore, self.trust = budget, explore, trust
         self.keep = KEEP if keep is None else keep
         self.evaluate, self.policy, self.prior, self.bias = evaluate, policy, prior, bias
         self.cap = cap if evaluate is None else min(cap, cutoff)
@@ -197,7 +199,7 @@ class MCTS(SearchAgent):
                 node = self._chance(node, state, rng, path)
             else:
                 node = self._decide(node, state, who, rng, path)
-        returns = rollout(state, rng, self.cap, self.evaluate, self.policy)
+        returns = rollout(state, rng, self.cap, self.evaluate, self.policy, self.trust)
         root.visits += 1
         for n, who in path:
             n.visits += 1
@@ -251,17 +253,26 @@ class MCTS(SearchAgent):
         return child
 
 
-def keep_of(game: Any) -> float:
-    """The game's own ``simulate.search.keep`` (see :data:`KEEP`), else :data:`KEEP`."""
+#: the search's own numbers a game may set under ``simulate.search`` in its params.yaml (else
+#: the defaults above): name → (MCTS's argument, default)
+OPTIONS = {"cutoff": CUTOFF, "trust": TRUST, "explore": EXPLORE, "bias": 1.0, "keep": KEEP}
+
+
+def options(game: Any) -> dict[str, float]:
+    """The game's own values of :data:`OPTIONS` (``simulate.search.cutoff`` …), else the defaults."""
     raw = getattr(game, "params", None)
     if not isinstance(raw, dict):
-        return KEEP
-    return Params(raw, game.rules_dir / "params.yaml").number("simulate.search.keep", KEEP)
+        return dict(OPTIONS)
+    p = Params(raw, game.rules_dir / "params.yaml")
+    return {k: (p.int if k == "cutoff" else p.number)(f"simulate.search.{k}", v) for k, v in OPTIONS.items()}
 
 
 def for_game(package: GamePackage, game: Any, budget: Budget) -> MCTS:
     """The search agent of ``budget`` with the game's own hooks where it has them: playouts cut
-    short and scored by its ``evaluate``, the tree leaning on its ``prior`` (and keeping the
-    prior's move by the game's ``simulate.search.keep``)."""
+    short and scored by its ``evaluate``, the tree leaning on its ``prior``; its numbers are the
+    game's ``simulate.search`` values of :data:`OPTIONS` where it sets them."""
+    o = options(game)
     return MCTS(budget, evaluate=package.evaluate(game) if package.evaluate is not None else None,
-                prior=package.prior(game) if package.prior is not None else None, keep=keep_of(game))
+                prior=package.prior(game) if package.prior is not None else None,
+                cutoff=int(o["cutoff"]), trust=o["trust"], explore=o["explore"], bias=o["bias"],
+                keep=o["keep"])

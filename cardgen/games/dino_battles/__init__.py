@@ -8,7 +8,9 @@
 - :mod:`.decks` — the decks a log header names, read for the table;
 - :mod:`.state` and :mod:`.choices` — the game-state API (who acts, legal actions, chance);
 - :mod:`.contract` — the game on the shared replay: ``cardgen check`` is ``state_engine`` over it;
-- :mod:`.agents` — the greedy agent for simulated playtests, and the game's measures.
+- :mod:`.agents` — the greedy agent for simulated playtests, and the game's measures;
+- :mod:`.value` and :mod:`.determinize` — what search agents use: the value of a position, the
+  hidden cards dealt again.
 
 See ``docs/engines-dino_battles.md``.
 """
@@ -21,10 +23,11 @@ from typing import Any
 
 from cardgen.content import collection_files as cols
 from cardgen.content.model import Game
-from cardgen.games.dino_battles.agents import evaluate, greedy, measures
+from cardgen.games.dino_battles.agents import greedy, measures, prior
 from cardgen.games.dino_battles.contract import DinoRules
 from cardgen.games.dino_battles.determinize import determinize
 from cardgen.games.dino_battles.state import new_state
+from cardgen.games.dino_battles.value import evaluate
 from cardgen.games.dino_battles.vocab import EVENTS, EXPECT_RULES, HEADER
 from cardgen.play.package import GamePackage
 from cardgen.play.params import Params
@@ -47,5 +50,5 @@ Engine = state_engine("DinoBattles", DinoRules, HEADER, EVENTS, EXPECT_RULES, en
 
 PACKAGE = GamePackage(engine=Engine, rules=DinoRules, new_state=new_state, setups=setups,
                       agents={"greedy": greedy},
-                      evaluate=evaluate, prior=greedy,
+                      evaluate=evaluate, prior=prior,
                       measures=measures, hidden_information=True, determinize=determinize)

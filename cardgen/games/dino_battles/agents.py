@@ -1,4 +1,5 @@
-"""Biomechanic Dino Battles: a greedy agent for simulated playtests, and the game's measures.
+"""Biomechanic Dino Battles: a greedy agent for simulated playtests, the search's thrifty prior,
+and the game's measures (the search's value of a position: :mod:`.value`).
 
 The greedy agent sees only its player's observation (``DinoState.observation``) and plays
 sensibly: it keeps a hand with a Dinosaur, puts its strongest Dinosaur forward and fills the
@@ -19,7 +20,6 @@ from cardgen.content.model import Game
 from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent
 from cardgen.play.params import Params
-from cardgen.play.search import Evaluate, shares
 
 _MAIN_ORDER = ("bench", "combat_to_deck", "upgrade", "item", "action", "use_item")   # Actions and Items last:
 # their text is not modelled, but a hand kept full would stop the End-phase draws for good
@@ -77,6 +77,21 @@ def greedy(game: Game) -> Agent:
     return agent
 
 
+def prior(game: Game) -> Agent:
+    """The search agents' prior (``GamePackage.prior``): greedy, thrifty — it feeds its Combat Deck
+    only while that holds fewer than ``simulate.search.prior_combat_deck`` cards (a card played is a
+    card drawn: the deck race, see rules/dino_battles/notes/strong-play.md)."""
+    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    cap, base = p.int("simulate.search.prior_combat_deck"), greedy(game)
+
+    def agent(obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        if any(a.kind == "combat_to_deck" for a in legal) and \
+                sum(obs["sides"][obs["player"]]["combat_deck"].values()) >= cap:
+            legal = [a for a in legal if a.kind != "combat_to_deck"]
+        return base(obs, legal, rng)
+    return agent
+
+
 def _main(obs, legal, me, retreat_below, max_cost, combat_first, cards) -> Action:
     act = me["active"]
     if act is not None and act["hp"] < retreat_below * act["max_hp"]:
@@ -116,22 +131,6 @@ def _answer(obs, legal, me, mean, sides, w_deal, w_take, stat) -> Action:
         return -w_take * a_total
 
     return max(legal, key=lambda a: (value(a), a.get("special") is None))
-
-
-def evaluate(game: Game) -> Evaluate:
-    """Search's value of a game not yet over (``GamePackage.evaluate``): each player's chance to
-    win from their K.O.s towards ``kos_to_win`` and the share of the table's Dinosaur HP that is
-    theirs — read from ``result()`` — weighted by ``simulate.search``."""
-    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
-    need = p.int("kos_to_win")
-    w_hp, sharp = p.number("simulate.search.hp"), p.number("simulate.search.sharpness")
-
-    def value(state: GameState) -> list[float]:
-        players = state.result()["players"]
-        hp = {k: sum(max(0, int(v)) for v in players[k]["hp"].values()) for k in state.players}
-        total = sum(hp.values()) or 1
-        return shares([players[k]["kos"] / need + w_hp * hp[k] / total for k in state.players], sharp)
-    return value
 
 
 def measures(state: GameState) -> dict[str, Any]:
