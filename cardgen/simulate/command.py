@@ -21,7 +21,7 @@ import click
 from cardgen.content.model import Game
 from cardgen.core.atomic import write_bytes
 from cardgen.core.record import record
-from cardgen.play.mcts import CUTOFF, SEARCH, parse_budget
+from cardgen.play.mcts import SEARCH, options, parse_budget
 from cardgen.play.package import GamePackage
 from cardgen.play.playout import play_at_random
 from cardgen.simulate import html, ladder, run, text
@@ -90,8 +90,8 @@ def estimate(plan: Plan, games: dict[str, float], workers: int) -> float:
         decisions += play_at_random(state, rng, plan.max_steps)[0]
         steps += len(state.history)
     per_playout = (time.monotonic() - started) / tries
-    if plan.package.evaluate is not None:         # playouts stop after CUTOFF actions
-        per_playout *= min(1.0, CUTOFF * tries / max(1, steps))
+    if plan.package.evaluate is not None:         # playouts stop after the game's cutoff
+        per_playout *= min(1.0, options(plan.variants[0].game)["cutoff"] * tries / max(1, steps))
     per_game = decisions / tries / 2              # an agent makes about half a 2-seat game's decisions
     total = 0.0
     for n in search:
