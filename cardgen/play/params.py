@@ -33,6 +33,11 @@ class Params:
         self.data = data
         self.file = Path(file)
 
+    @classmethod
+    def of(cls, game: Any) -> Params:
+        """The view of a loaded game's ``params.yaml`` (empty when it has none)."""
+        return cls(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+
     def _get(self, path: str, default: Any) -> Any:
         try:
             return lookup(self.data, path)

@@ -90,7 +90,7 @@ class ReadsRules:
 
     def _read_rules(self, game: Game) -> None:
         self.params_file = game.rules_dir / "params.yaml"
-        self.p = Params(game.params if isinstance(game.params, dict) else {}, self.params_file)
+        self.p = Params.of(game)
 
     def _param(self, *path: Any) -> Any:
         """``params.yaml`` value at ``path``; a missing one stops the check (exit 2) naming it."""

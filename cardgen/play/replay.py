@@ -65,7 +65,7 @@ class GameInfo:
     def of(cls, game: Game, **kind: Any) -> GameInfo:
         """The game's info with its player counts from ``params.yaml`` (``players.min``,
         ``players.max``); ``kind``: the other fields."""
-        p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+        p = Params.of(game)
         return cls(name=game.slug, min_players=p.int("players.min"), max_players=p.int("players.max"), **kind)
 
 

@@ -50,7 +50,7 @@ class Weights:
 
     @classmethod
     def read(cls, game: Game) -> Weights:
-        p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+        p = Params.of(game)
         return cls(p.number("simulate.greedy.attack_odds"), p.number("simulate.greedy.block_odds"),
                    p.bool("simulate.greedy.keep_back"),
                    {str(k): float(v) for k, v in p.mapping("simulate.greedy.value").items()},
@@ -272,7 +272,7 @@ def evaluate(game: Game) -> Evaluate:
     """Search's value of a game not yet over (``GamePackage.evaluate``): each player's chance to
     win from the share of the starting HP they keep (none once eliminated) — read from
     ``result()`` — sharpened by ``simulate.search.sharpness``."""
-    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    p = Params.of(game)
     start, sharp = p.int("starting_hp"), p.number("simulate.search.sharpness")
 
     def value(state: GameState) -> list[float]:

@@ -26,7 +26,7 @@ def rules_of(game: Game) -> tuple[Rules, dict[str, Part]]:
     """The game's typed rules and Part cards, read once per loaded game."""
     if _READ and _READ[0][0] is game:
         return _READ[0][1], _READ[0][2]
-    params = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    params = Params.of(game)
     _READ[:] = [(game, Rules.read(params), parts_of(game))]
     return _READ[0][1], _READ[0][2]
 

@@ -28,7 +28,7 @@ class Greedy:
     """The greedy agent (its weights read once)."""
 
     def __init__(self, game: Game):
-        p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+        p = Params.of(game)
         self.boost_reserve = p.int("simulate.greedy.boost_reserve", 4)
         self.boost_rolls = set(p.list("simulate.greedy.boost_rolls", ["shoot", "one_v_one", "shootout"]))
         self.spirit_reserve = p.int("simulate.greedy.spirit_reserve", 5)
@@ -116,7 +116,7 @@ def evaluate(game: Game) -> Evaluate:
     win from the goal difference against the rounds left (a one-goal lead is worth more late
     than early) and the Stamina each has — read from ``result()``, the game's own account of
     the position, with the weights of ``simulate.search`` in params.yaml."""
-    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    p = Params.of(game)
     rounds = p.int("rounds")
     goal, stamina = p.number("simulate.search.goal"), p.number("simulate.search.stamina")
 

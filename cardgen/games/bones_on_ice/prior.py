@@ -37,7 +37,7 @@ class Prior(Greedy):
 
     def __init__(self, game: Game):
         super().__init__(game)
-        p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+        p = Params.of(game)
         self.all_rolls = {str(k) for k in p.list("simulate.search.boost_rolls", [])}
         effects = p.raw("spirit_effects", {}) or {}
         #: by team key: the Stamina its extra-action Team Spirit costs (teams with another Spirit: absent)

@@ -83,7 +83,7 @@ class Rules:
     def read(cls, game: Game) -> Rules:
         """The rules of ``game``; raises :class:`RulesError` for a missing or mistyped parameter."""
         file = game.rules_dir / "params.yaml"
-        p = Params(game.params if isinstance(game.params, dict) else {}, file)
+        p = Params.of(game)
         try:
             roles = {str(r): p.int(f"team_roles.{r}") for r in p.mapping("team_roles")}
             acting = [str(r) for r in p.list("acting_roles")]

@@ -36,7 +36,7 @@ from cardgen.play.stateengine import state_engine
 
 def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     """Every pairing and seat order of the game's own decks, for each player count the rules allow."""
-    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    p = Params.of(game)
     names = [f.stem for f in cols.collection_files(game)]
     out = []
     for n in range(p.int("players.min"), p.int("players.max") + 1):

@@ -27,7 +27,7 @@ _MAIN_ORDER = ("bench", "combat_to_deck", "upgrade", "item", "action", "use_item
 
 def greedy(game: Game) -> Agent:
     """The greedy agent, its weights read from the game's params."""
-    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    p = Params.of(game)
     w_deal = p.number("simulate.greedy.deal_weight", 1.0)
     w_take = p.number("simulate.greedy.take_weight", 1.0)
     retreat_below = p.number("simulate.greedy.retreat_below", 0.3)
@@ -81,7 +81,7 @@ def prior(game: Game) -> Agent:
     """The search agents' prior (``GamePackage.prior``): greedy, thrifty — it feeds its Combat Deck
     only while that holds fewer than ``simulate.search.prior_combat_deck`` cards (a card played is a
     card drawn: the deck race, see rules/dino_battles/notes/strong-play.md)."""
-    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    p = Params.of(game)
     cap, base = p.int("simulate.search.prior_combat_deck"), greedy(game)
 
     def agent(obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:

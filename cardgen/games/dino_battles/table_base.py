@@ -80,7 +80,7 @@ class TableBase(Traces):
         """What the table takes from the loaded game, read once per game (shared by its tables,
         never changed): params.yaml's numbers, the cards, their names and Special Attacks."""
         self.params_file = game.rules_dir / "params.yaml"
-        self.p = Params(game.params if isinstance(game.params, dict) else {}, self.params_file)
+        self.p = Params.of(game)
         try:
             self._read_rules()
         except ParamError as e:

@@ -47,7 +47,7 @@ def weights(p: Params) -> list[float]:
 def evaluate(game: Game) -> Evaluate:
     """Each player's chance to win a game not yet over: the logistic of the weighted difference
     of the two sides' figures (:func:`features`)."""
-    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    p = Params.of(game)
     need, full, w = p.int("kos_to_win"), p.int("deck_size"), weights(p)
 
     def value(state: GameState) -> list[float]:

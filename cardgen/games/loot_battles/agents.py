@@ -54,8 +54,7 @@ class Greedy:
     """The greedy agent: one instance per game and its weights."""
 
     def __init__(self, game: Game):
-        self.rules = Rules(game, Params(game.params if isinstance(game.params, dict) else {},
-                                        game.rules_dir / "params.yaml"))
+        self.rules = Rules(game, Params.of(game))
         try:
             self.w = {k: float(self.rules.p.number(f"simulate.greedy.{k}")) for k in WEIGHTS}
         except ParamError as e:
@@ -142,7 +141,7 @@ def evaluate(game: Game) -> Evaluate:
     player (they win or lose together): the Battles won towards the target, plus part of a
     Battle (``simulate.search.standing``) for the share of players still standing — read from
     ``result()``."""
-    p = Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml")
+    p = Params.of(game)
     standing = p.number("simulate.search.standing")
 
     def value(state: GameState) -> list[float]:

@@ -29,7 +29,7 @@ from cardgen.play.view import LazyView
 
 def rules_of(game: Game) -> Rules:
     """The rules of a loaded game (its params and cards)."""
-    return Rules(game, Params(game.params if isinstance(game.params, dict) else {}, game.rules_dir / "params.yaml"))
+    return Rules(game, Params.of(game))
 
 
 def _tally(c: Mapping[str, int]) -> Counter:
