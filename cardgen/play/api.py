@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from cardgen.core.record import record
@@ -96,6 +96,19 @@ class Action:
 
     def __str__(self) -> str:
         return self.kind + "(" + ", ".join(f"{k}={v!r}" for k, v in self.items) + ")"
+
+
+class Made(dict[Any, T]):
+    """Actions (or tuples of them) made on first use, by a key (``make(key)`` builds the one not
+    made yet): made once and shared by every state, so random play and search build none again."""
+
+    def __init__(self, make: Callable[[Any], T]):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> T:
+        a = self[key] = self.make(key)
+        return a
 
 
 def walk(outcomes: Sequence[tuple[T, float]], r: float) -> T:

@@ -7,6 +7,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from functools import cache
 from itertools import accumulate
 from typing import TypeVar
 
@@ -37,6 +38,23 @@ def draw_outcomes(kind: str, deck: Counter, field: str = "card", **fields: objec
     if total <= 0:
         return []
     return [(Action.make(kind, **fields, **{field: c}), n / total) for c, n in sorted(deck.items()) if n > 0]
+
+
+@cache
+def _sums(n: int) -> list[float]:
+    """The running totals :func:`~cardgen.play.api.walk` adds up over ``n`` equally likely
+    outcomes, summed as it sums them (floats: ``k / n`` may differ in the last bit)."""
+    p, acc, out = 1.0 / n, 0.0, []
+    for _ in range(n):
+        acc += p
+        out.append(acc)
+    return out
+
+
+def walk_index(n: int, r: float) -> int:
+    """The outcome (its index) the walk gives ``r`` among ``n`` equally likely ones, found by
+    bisecting its own running totals: exactly the walk's, boundaries included."""
+    return min(bisect_right(_sums(n), r), n - 1)
 
 
 def pick(outcomes: Sequence[tuple[T, float]], rng: random.Random) -> T:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import field
 
@@ -59,3 +60,17 @@ class Hand:
 
     def copy(self) -> Hand:
         return Hand(Counter(self.known), self.hidden)
+
+
+def redeal(pool: Counter, sizes: list[int], rng: random.Random) -> tuple[list[Counter], Counter]:
+    """A determinization's deal: the cards of ``pool`` (sorted first, so two pools a player cannot
+    tell apart deal alike) shuffled by ``rng`` and cut into piles of ``sizes``, each a Counter in
+    card order; and the rest, in card order."""
+    cards = sorted(pool.elements())
+    rng.shuffle(cards)
+    piles = []
+    for n in sizes:
+        piles.append(Counter(sorted(cards[:n])))
+        cards = cards[n:]
+    left = Counter(cards)
+    return piles, Counter({k: left[k] for k in sorted(left)})

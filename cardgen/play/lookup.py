@@ -11,6 +11,8 @@ import difflib
 from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
+from cardgen.content.playlog import LogError
+
 T = TypeVar("T")
 
 
@@ -97,3 +99,13 @@ class Names(Generic[T]):
             return self.find(name)
         except NotFound:
             return None
+
+
+def log_name(names: Names[T], value: object, field: str, more: str = "", hint: str | None = None) -> T:
+    """The thing a log's ``field`` names, or the log's LOG-FIELD error: "'field' names no …"
+    (``more`` after the name; ``hint`` unless the lookup's own is a near miss)."""
+    try:
+        return names.find(value)
+    except NotFound as e:
+        near = e.hint if hint is None or (e.hint and "did you mean" in e.hint) else hint
+        raise LogError("LOG-FIELD", f"'{field}' names no {names.what}: {value!r}{more}", None, near) from None

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import builtins
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from cardgen.core.params import ParamMissing, lookup
 
 _MISSING = object()
+T = TypeVar("T")
 
 
 class ParamError(Exception):
@@ -108,3 +109,15 @@ class Params:
 
 
 __all__ = ["ParamError", "ParamMissing", "Params", "lookup"]
+
+
+def per_game(read: Callable[[Any], T]) -> Callable[[Any], T]:
+    """``read(game)`` made once per loaded game: kept for the last game asked (a simulation asks
+    for the same game again and again; a new load is read anew)."""
+    last: list[tuple[Any, T]] = []
+
+    def once(game: Any) -> T:
+        if not last or last[0][0] is not game:
+            last[:] = [(game, read(game))]
+        return last[0][1]
+    return once

@@ -13,6 +13,8 @@ from typing import Any
 
 from cardgen.play.api import GameState
 
+MOVED = "an observation is read when it is made: the state has moved on"
+
 
 class LazyView(Mapping[str, Any]):
     """``make()`` of ``state`` as it is now, built on the first read."""
@@ -38,3 +40,29 @@ class LazyView(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._view())
+
+
+class KeyedView(Mapping[str, Any]):
+    """What ``me`` may see of ``state``, each key computed on its first read by ``see[key](state,
+    me)`` (random play reads none); read after the state has moved on, it raises."""
+
+    __slots__ = ("_state", "_at", "_see", "_me", "_seen")
+
+    def __init__(self, state: GameState, see: Mapping[str, Callable[[Any, Any], Any]], me: Any):
+        self._state, self._at, self._see, self._me = state, len(state.history), see, me
+        self._seen: dict[str, Any] = {}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._see)
+
+    def __len__(self) -> int:
+        return len(self._see)
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._seen:
+            return self._seen[key]
+        see = self._see[key]
+        if len(self._state.history) != self._at:
+            raise RuntimeError(MOVED)
+        v = self._seen[key] = see(self._state, self._me)
+        return v

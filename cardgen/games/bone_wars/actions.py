@@ -3,12 +3,11 @@ search build none of them again): dice, draws, creates and edits."""
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from functools import cache
 from typing import Any
 
 from cardgen.games.bone_wars.vocab import NO_BLOCK
-from cardgen.play.api import Action
+from cardgen.play.api import Action, Made
 from cardgen.play.dice import die_outcomes
 
 DEFEND_ROLL = "defend_roll"     # the unblocked defender chooses to roll (not a log event)
@@ -29,45 +28,16 @@ def two_dice(sides: int) -> tuple[tuple[Action, float], ...]:
 
 
 @cache
-def _sums(n: int) -> list[float]:
-    """The running totals :func:`cardgen.play.api.walk` adds up over ``n`` equally likely
-    outcomes, summed as it sums them (floats: ``k / n`` may differ in the last bit)."""
-    p, acc, out = 1.0 / n, 0.0, []
-    for _ in range(n):
-        acc += p
-        out.append(acc)
-    return out
-
-
-def fall(n: int, r: float) -> int:
-    """The outcome (its index) the walk gives ``r`` among ``n`` equally likely ones: the first
-    whose running total passes ``r``, the last should rounding leave ``r`` beyond them all."""
-    return min(bisect_right(_sums(n), r), n - 1)
-
-
-@cache
 def _act(kind: str, *items: tuple[str, Any]) -> Action:
     return Action(kind, items)
 
 
-class _Made(dict):
-    """Actions made on first use, by a key: ``make(key)`` builds the one not made yet."""
-
-    def __init__(self, make: Any):
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: Any) -> Action:
-        a = self[key] = self.make(key)
-        return a
-
-
 @cache
-def draws(kind: str, p: str | None) -> _Made:
-    return _Made(lambda cid: Action(kind, (("player", p), ("card", cid))))
+def draws(kind: str, p: str | None) -> Made[Action]:
+    return Made(lambda cid: Action(kind, (("player", p), ("card", cid))))
 
 
-END = _Made(lambda p: Action("end_turn", (("player", p),)))     # each player's end of the turn
+END = Made(lambda p: Action("end_turn", (("player", p),)))     # each player's end of the turn
 
 
 @cache
@@ -83,15 +53,15 @@ def answers(d: str) -> tuple[Action, Action]:
 
 
 @cache
-def _creates(p: str, name: str) -> _Made:
-    return _Made(lambda cid: Action("create", (("player", p), ("card", cid), ("monster", name))))
+def _creates(p: str, name: str) -> Made[Action]:
+    return Made(lambda cid: Action("create", (("player", p), ("card", cid), ("monster", name))))
 
 
 @cache
-def _edits(p: str, name: str) -> tuple[_Made, _Made]:
+def _edits(p: str, name: str) -> tuple[Made[Action], Made[Action]]:
     """``p``'s adds (by card) and replacements (by card and the part replaced) on monster ``name``."""
-    return (_Made(lambda cid: Action("add_part", (("player", p), ("monster", name), ("card", cid)))),
-            _Made(lambda k: Action("replace_part", (("player", p), ("monster", name), ("card", k[0]),
+    return (Made(lambda cid: Action("add_part", (("player", p), ("monster", name), ("card", cid)))),
+            Made(lambda k: Action("replace_part", (("player", p), ("monster", name), ("card", k[0]),
                                                     ("replaces", k[1])))))
 
 
@@ -101,9 +71,9 @@ def attacks(p: str, name: str, targets: tuple[str, ...]) -> tuple[Action, ...]:
 
 
 @cache
-def attacks_by(p: str, targets: tuple[str, ...]) -> _Made:
+def attacks_by(p: str, targets: tuple[str, ...]) -> Made[tuple[Action, ...]]:
     """``p``'s attacks on ``targets``, by the monster attacking (:func:`attacks`, looked up by name)."""
-    return _Made(lambda name: attacks(p, name, targets))
+    return Made(lambda name: attacks(p, name, targets))
 
 
 def edit_actions(self: Any, p: str, cards: list[str]) -> list[Action]:

@@ -19,7 +19,6 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.core.record import record
-from cardgen.games.bone_wars.observe import Monsters
 from cardgen.games.bone_wars.rules import Part, Rules, meets
 from cardgen.games.bone_wars.setup import rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
@@ -153,7 +152,6 @@ class Greedy:
         able, foes, by_owner = _look(me, seen)
         # keep the last able blocker home (unless Vigilant, or the attack finishes the target)
         lone = self.w.keep_back and able == 1 and foes
-        look = mons.seen_all() if isinstance(mons, Monsters) else mons      # (seen once above)
         guards: dict[str, frozenset[tuple[int, frozenset[str]]]] = {}
         cache, at_least, best, top = self._guarded, self.w.attack_odds, None, None
         name = m = None
@@ -166,7 +164,7 @@ class Greedy:
             else:
                 who, target = a["monster"], a["target"]
             if who != name:     # a monster's attacks come one target after another: seen once
-                name, m = who, look[who]
+                name, m = who, mons[who]
                 stay = lone and "vigilant" not in m[TRAITS]
             assert m is not None
             lethal = m[ATK] >= hp[target]

@@ -13,26 +13,17 @@ from collections import Counter
 
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.play.api import GameState
-from cardgen.play.hidden import Hand
+from cardgen.play.hidden import Hand, redeal
 
 
 def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
     assert isinstance(state, BoneWarsState)
     s = state.clone()
-    me = s.players[player]
-    others = [p for p in s.players if p != me]
+    others = [p for p in s.players if p != s.players[player]]
     pool = Counter(s.unseen)
-    sizes = {}
     for p in others:
-        h = s.hands[p]
-        pool.update(h.known)
-        sizes[p] = (sum(h.known.values()), h.hidden)
-    cards = sorted(pool.elements())
-    rng.shuffle(cards)
-    for p in others:
-        n, hidden = sizes[p]
-        s.hands[p] = Hand(Counter(sorted(cards[:n])), hidden)
-        cards = cards[n:]
-    left = Counter(cards)
-    s.unseen = Counter({k: left[k] for k in sorted(left)})
+        pool.update(s.hands[p].known)
+    hands, s.unseen = redeal(pool, [sum(s.hands[p].known.values()) for p in others], rng)
+    for p, known in zip(others, hands, strict=True):
+        s.hands[p] = Hand(known, s.hands[p].hidden)
     return s

@@ -1,8 +1,13 @@
-"""Bone Wars — what one player may see of the game state, each key computed when read."""
+"""Bone Wars — what one player may see of the game state (a :class:`cardgen.play.view.KeyedView`
+over :data:`SEE`), each key computed when first read (random play reads none). Public:
+``players``, ``turn``, ``current``, ``phase``, ``edits_left``, ``hp``, ``out``, ``hand_sizes``,
+``pile``, ``discard`` (how many), ``monsters`` (name → owner, Str, Def, Atk, HP left, Traits,
+attacked), ``combat`` (attacker, defender, stage, blocker). Private: ``me`` and ``hand``, that
+player's own cards. Read it at once: it refuses once the state has moved on."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -16,77 +21,8 @@ SEE: dict[str, Callable[[BoneWarsState, str], Any]] = {
     "out": lambda s, me: [p for p in s.players if p in s.out], "hand": lambda s, me: s.hands[me].cards(),
     "hand_sizes": lambda s, me: {p: h.size for p, h in s.hands.items()}, "pile": lambda s, me: s.pile,
     "discard": lambda s, me: len(s.discard),
-    "monsters": lambda s, me: Monsters(s),
+    "monsters": lambda s, me: {name: m.seen() for name, m in s.monsters.items()},
     "combat": lambda s, me: None if s.combat is None else (
         s.combat.attacker.name, s.combat.defender, s.combat.stage,
         s.combat.blocker.name if s.combat.blocker is not None else None),
 }
-
-
-class Monsters(Mapping[str, tuple]):
-    """The monsters on the table (name → :meth:`Monster.seen`, kept by each monster until it
-    changes), read when asked: a block or an edit reads one or two, an attack all of them."""
-
-    def __init__(self, state: BoneWarsState):
-        self._s, self._on, self._at = state, state.monsters, len(state.history)
-        self._all: dict[str, tuple] | None = None
-
-    def _fresh(self) -> None:
-        if len(self._s.history) != self._at:
-            raise RuntimeError("an observation is read when it is made: the state has moved on")
-
-    def __getitem__(self, name: str) -> tuple:
-        self._fresh()
-        return self._on[name].seen()
-
-    def __contains__(self, name: object) -> bool:
-        self._fresh()
-        return name in self._on
-
-    def __iter__(self) -> Iterator[str]:
-        self._fresh()
-        return iter(self._on)
-
-    def __len__(self) -> int:
-        self._fresh()
-        return len(self._on)
-
-    def seen_all(self) -> dict[str, tuple]:
-        if self._all is None:
-            self._fresh()
-            self._all = {name: m.view or m.seen() for name, m in self._on.items()}
-        return self._all
-
-    def values(self) -> ValuesView[tuple]:      # type: ignore[override]
-        return self.seen_all().values()
-
-    def items(self) -> ItemsView[str, tuple]:      # type: ignore[override]
-        return self.seen_all().items()
-
-
-class Observation(Mapping[str, Any]):
-    """What one player may see, each key computed when first read (random play reads none).
-    Public: ``players``, ``turn``, ``current``, ``phase``, ``edits_left``, ``hp``, ``out``,
-    ``hand_sizes``, ``pile``, ``discard`` (how many), ``monsters`` (name → owner, Str, Def,
-    Atk, HP left, Traits, attacked), ``combat`` (attacker, defender, stage, blocker).
-    Private: ``me`` and ``hand``, that player's own cards. Read it at once: it shows the state
-    as it is when read, and refuses once the state has moved on."""
-
-    def __init__(self, state: BoneWarsState, player: int):
-        self._s, self._me, self._at = state, state.players[player], len(state.history)
-        self._seen: dict[str, Any] = {}
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(SEE)
-
-    def __len__(self) -> int:
-        return len(SEE)
-
-    def __getitem__(self, key: str) -> Any:
-        if key in self._seen:
-            return self._seen[key]
-        see = SEE[key]
-        if len(self._s.history) != self._at:
-            raise RuntimeError("an observation is read when it is made: the state has moved on")
-        v = self._seen[key] = see(self._s, self._me)
-        return v

@@ -14,21 +14,14 @@ from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER
 from cardgen.games.bone_wars.vocab import HIDDEN
 from cardgen.play.api import Action
-from cardgen.play.params import Params
+from cardgen.play.params import Params, per_game
 
 NAMES = ("ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal")
 
-
-_READ: list[tuple[Game, Rules, dict[str, Part]]] = []     # the last game read (simulations reuse it)
-
-
+@per_game
 def rules_of(game: Game) -> tuple[Rules, dict[str, Part]]:
     """The game's typed rules and Part cards, read once per loaded game."""
-    if _READ and _READ[0][0] is game:
-        return _READ[0][1], _READ[0][2]
-    params = Params.of(game)
-    _READ[:] = [(game, Rules.read(params), parts_of(game))]
-    return _READ[0][1], _READ[0][2]
+    return Rules.read(Params.of(game)), parts_of(game)
 
 
 def new_state(game: Game, setup: Mapping[str, Any], hidden_rest: bool = False) -> BoneWarsState:

@@ -16,11 +16,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardgen.games.bone_wars import actions
-from cardgen.games.bone_wars.observe import Observation
+from cardgen.games.bone_wars.observe import SEE
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, meets, turn_order
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Combat, Outcome, Table
 from cardgen.games.bone_wars.vocab import EDIT_KINDS, HIDDEN, NO_BLOCK
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.dice import walk_index
+from cardgen.play.view import KeyedView
 
 
 class BoneWarsState(Table, GameState):
@@ -92,7 +94,7 @@ class BoneWarsState(Table, GameState):
             return None
         dice, kind, p = self._chance()
         if dice:
-            return dice[actions.fall(len(dice), r)][0]
+            return dice[walk_index(len(dice), r)][0]
         deck = self.unseen
         if not deck or self.overseen:       # none left, or a replayed log revealed too many
             return GameState.sample_chance(self, r)
@@ -363,9 +365,9 @@ class BoneWarsState(Table, GameState):
             "pile": self.pile,
         }
 
-    def observation(self, player: int) -> Observation:
-        """What ``player`` may see (see :class:`Observation`)."""
-        return Observation(self, player)
+    def observation(self, player: int) -> KeyedView:
+        """What ``player`` may see (see :data:`.observe.SEE`)."""
+        return KeyedView(self, SEE, self.players[player])
 
     def log_header(self) -> dict[str, Any]:
         head: dict[str, Any] = {"game": "bone_wars", "players": list(self.players),
