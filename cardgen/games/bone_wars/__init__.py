@@ -2,8 +2,8 @@
 :mod:`.table` and the rules of :mod:`.rules`) is the only place a rule lives. ``cardgen check``
 replays a log over it through the game's contract (:mod:`.contract`, on the shared replay of
 :mod:`cardgen.play.stateengine`): the contract translates events into actions, names the rule an
-action the state does not allow breaks (:mod:`.whynot`), compares the stated consequences
-(:mod:`.claims`) and writes the trace (:mod:`.trace`). The log's vocabulary: :mod:`.vocab`; the
+action the state does not allow breaks (:mod:`.whynot`), compares the stated consequences and
+writes the trace (:mod:`.claims`). The log's vocabulary: :mod:`.vocab`; the
 agents and measures of simulated playtests: :mod:`.agents`. See ``docs/engines-bone_wars.md``."""
 
 from __future__ import annotations

@@ -11,26 +11,22 @@ keeps them as recorded so one slip is one problem.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any, TypeVar
+from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
 from cardgen.core.problems import Problems
 from cardgen.games.bone_wars.actions import DEFEND_ROLL, DROP_ATTACK
-from cardgen.games.bone_wars.claims import Claim, monster_hit, player_hit
-from cardgen.games.bone_wars.rules import Monster
+from cardgen.games.bone_wars.claims import CLAIMS, Claim, describe, monster, player, table
 from cardgen.games.bone_wars.setup import new_state, rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
-from cardgen.games.bone_wars.trace import describe, table
 from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, HIDDEN, NO_BLOCK, TURN_KINDS
 from cardgen.games.bone_wars.whynot import why_not, why_not_all
 from cardgen.play.api import Action, GameState
-from cardgen.play.lookup import Names, NotFound
+from cardgen.play.lookup import Names, log_name
 from cardgen.play.replay import GameInfo
 from cardgen.play.resync import ResyncReferee
-
-T = TypeVar("T")
 
 
 class BoneWarsRules:
@@ -44,38 +40,20 @@ class BoneWarsRules:
         #: (a number written wrong, then played on from the right one) is back in step, silently
         self.resync = ResyncReferee(Problems(), {}, False)
         self.closed = False
-        #: each distinct slip of one event is one problem (the shared replay's optional flag)
-        self.every_slip = True
+        #: each distinct slip of one event is one problem (the shared replay's optional flag), each
+        #: named by :func:`.whynot.why_not_all` (none named: :meth:`why_not`'s)
+        self.every_slip, self.why_not_all = True, why_not_all
         self.turn_was = 0                   # the turn before the event being replayed (for the trace)
         self.ended: list[str] = []          # the table at a turn's end the event's marker closed
         self.ahead: Iterator[Mapping[str, Any]] = iter(())
         #: explicit chance, hidden hands, a winner among many: GameInfo's defaults
         self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max)
 
-    # -- the log's names ----------------------------------------------------------------------
-
     def card(self, value: Any, field: str) -> str:
-        if isinstance(value, str) and value in self.parts:       # an id, as written by the state
+        """The card id a log names (by id, as the state writes it, or by name)."""
+        if isinstance(value, str) and value in self.parts:
             return value
-        return str(_named(self.cards, value, field).id)
-
-    @staticmethod
-    def player(s: BoneWarsState, value: Any, field: str) -> str:
-        if isinstance(value, str) and value in s.seat:
-            return value
-        return _named(Names("player", [(p, p) for p in s.players]), value, field, "",
-                      f"players: {', '.join(s.players)}")
-
-    @staticmethod
-    def monster(s: BoneWarsState, value: Any, field: str) -> Monster:
-        if isinstance(value, str) and (value in s.monsters or value in s.graveyard):
-            return s.monsters.get(value) or s.graveyard[value]
-        return _named(Names("monster", [*s.graveyard.items(), *s.monsters.items()]), value, field,
-                      " (a monster is named by its 'create' event)")
-
-    def _card_id(self, value: Any) -> Any:
-        c = self.cards.get(value)
-        return c.id if c is not None else value
+        return str(log_name(self.cards, value, field).id)
 
     # -- the contract -------------------------------------------------------------------------
 
@@ -89,7 +67,7 @@ class BoneWarsRules:
         for key, val in (setup.get("deals") or {}).items():
             p = Names("player", [(q, q) for q in players]).get(key) or str(key)
             deals[p] = val if not isinstance(val, list) else \
-                [HIDDEN if str(x).strip() == HIDDEN else self._card_id(x) for x in val]
+                [HIDDEN if str(x).strip() == HIDDEN else getattr(self.cards.get(x), "id", x) for x in val]
         return new_state(self.game, {**setup, "players": players, "deals": deals}, hidden_rest=True)
 
     def setup_problems(self, game: Game, header: Mapping[str, Any]) -> list[tuple[str, str, str | None]]:
@@ -189,7 +167,7 @@ class BoneWarsRules:
             c = s.combat        # a blow's damage stated while its dice are still unrecorded: the roll is missing
             return [Action.make(DROP_ATTACK, player=c.defender)] if kind == "damage" and c is not None \
                 and c.stage == "roll" and event.get("monster") is not None else []
-        p = self.player(s, event["player"], "player") if event.get("player") is not None else None
+        p = player(s, event["player"], "player") if event.get("player") is not None else None
         out: list[Action] = []
         self.turn_was, self.ended = s.turn, []
         if s.current is None and p is not None and kind in TURN_KINDS and s.setup == PLAY and not s.over:
@@ -216,7 +194,7 @@ class BoneWarsRules:
                     raise LogError("LOG-FIELD", f"monster name {name!r} is empty, reserved or already on the table: "
                                    "give each monster its own name", None)
                 return out + [Action.make("create", player=p, card=card, monster=name)]
-            m = self.monster(s, event["monster"], "monster")
+            m = monster(s, event["monster"], "monster")
             if kind == "add_part":
                 return out + [Action.make("add_part", player=p, monster=m.name, card=card)]
             part = self.parts.get(card)
@@ -224,13 +202,13 @@ class BoneWarsRules:
                    next((x.id for x in m.parts if part is not None and x.part == part.part), None))
             return out + [Action.make("replace_part", player=p, monster=m.name, card=card, replaces=old)]
         if kind == "attack":
-            m = self.monster(s, event["monster"], "monster")
+            m = monster(s, event["monster"], "monster")
             return out + [Action.make("attack", player=p, monster=m.name,
-                                      target=self.player(s, event["target"], "target"))]
+                                      target=player(s, event["target"], "target"))]
         if kind == "block":
             said = event.get("monster")
             name = NO_BLOCK if said is None or str(said).strip().lower() == NO_BLOCK else \
-                self.monster(s, said, "monster").name
+                monster(s, said, "monster").name
             return out + [Action.make("block", player=p, monster=name)]
         if kind == "roll":
             if event.get("defender") is not None:
@@ -245,77 +223,15 @@ class BoneWarsRules:
         assert isinstance(state, BoneWarsState)
         return why_not(state, action) or ("BW-TURN-1", f"{action} is not a legal action here")
 
-    def why_not_all(self, state: GameState, action: Action) -> list[tuple[str, str] | tuple[str, str, str]]:
-        assert isinstance(state, BoneWarsState)
-        return why_not_all(state, action) or [self.why_not(state, action)]
-
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Claim | None:
         """The first consequence ``event`` states that the state did not produce, with the field it
         is stated in; each is then kept as recorded (the log plays on from it)."""
         assert isinstance(state, BoneWarsState)
-        s, kind = state, event.get("kind")
+        s, kind = state, str(event.get("kind"))
         if kind in CLAIM_KINDS and s.over and self.closed:
             return "BW-END-2", f"'{kind}' after the game ended ({s.winner} won): no event may follow the end", "kind"
-        if kind in EDIT_KINDS:
-            return self._stats(s, event)
-        if kind == "take_damage" or (kind == "damage" and event.get("player") is not None):
-            p = self.player(s, event["player"], "player")
-            f = "damage" if kind == "take_damage" else "amount"
-            return player_hit(s, p, self.resync, event.get(f), event.get("hp_left"), f)
-        if kind == "damage":
-            return monster_hit(s, self.resync, self.monster(s, event["monster"], "monster"), event.get("amount"),
-                                     event.get("hp_left"))
-        if kind == "destroyed":         # as recorded; no problem when the HP left stated was the slip
-            m = self.monster(s, event["monster"], "monster")
-            alt = self.resync.unslipped(f"{m.name}'s HP left", m.hp_left)
-            if s.alive(m):
-                s.destroy(m)
-                if alt is None or alt > 0:
-                    return ("BW-ATK-8", f"{m.name} has {m.damage} damage and {m.hp} HP: a monster is destroyed when "
-                            "its damage reaches its HP", "monster")
-        if kind == "eliminated":        # as recorded; no problem when the HP stated was the slip
-            p, hp = self.player(s, event["player"], "player"), s.hp
-            alt = self.resync.unslipped(f"{p}'s HP", hp[p])
-            if p not in s.out:
-                s.eliminate(p)
-                if alt is None or alt > 0:
-                    return "BW-END-1", f"{p} has {hp[p]} HP: a player is removed at 0 HP or less", "player"
-        if kind == "end_turn" and isinstance(event.get("hp"), Mapping):
-            wrong = None
-            for key, v in event["hp"].items():
-                q = self.player(s, key, "hp")
-                if isinstance(v, int) and v != s.hp[q]:
-                    if not self.resync.in_step(f"{q}'s HP", v, s.hp[q]):
-                        wrong = wrong or (s.hp_rule[q], f"the log says {q}'s HP is {v!r}, but the rules give "
-                                          f"{s.hp[q]!r}", "hp")
-                    s.hp[q] = v             # as recorded
-            return wrong
-        return None
-
-    def _stats(self, s: BoneWarsState, event: Mapping[str, Any]) -> Claim | None:
-        name = str(event.get("monster") or "").strip()
-        m = s.monsters.get(name) or s.graveyard.get(name)
-        if m is None:
-            return None
-        for k, v in (event.get("stats") or {}).items():
-            if v is not None and v != m.stat(k):
-                return ("BW-CREATE-5", f"the log says {m.name}'s {self.rules.stat_names.get(k, k)} is {v!r}, but the "
-                        f"rules give {m.stat(k)!r}", "stats")
-        if event.get("traits") is not None:
-            stated = {str(t).strip().lower() for t in event["traits"]}
-            if stated != m.traits:
-                return ("BW-CREATE-5", f"the log gives {m.name} the Traits {self.rules.trait_list(stated) or 'none'}, "
-                        f"but the union of its parts' is {self.rules.trait_list(m.traits) or 'none'}", "traits")
-        return None
-
-
-def _named(names: Names[T], value: Any, field: str, more: str = "", hint: str | None = None) -> T:
-    """The thing ``value`` names, or the log's LOG-FIELD error (``hint`` unless the lookup's is a near miss)."""
-    try:
-        return names.find(value)
-    except NotFound as e:
-        near = e.hint if hint is None or (e.hint and "did you mean" in e.hint) else hint
-        raise LogError("LOG-FIELD", f"'{field}' names no {names.what}: {value!r}{more}", None, near) from None
+        check = CLAIMS.get(kind)
+        return check(s, event, self.resync) if check is not None else None
 
 
 def contract(game: Game) -> BoneWarsRules:
