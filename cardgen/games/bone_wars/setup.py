@@ -5,6 +5,7 @@ the header leaves out (the turn-order rolls, the deal) is played as chance nodes
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,7 +14,8 @@ from cardgen.games.bone_wars.rules import Part, Rules, parts_of
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER
 from cardgen.games.bone_wars.vocab import HIDDEN
-from cardgen.play.api import Action
+from cardgen.play.api import Action, GameState
+from cardgen.play.hidden import Hand, redeal
 from cardgen.play.params import Params, per_game
 
 NAMES = ("ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal")
@@ -57,3 +59,19 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     classes or teams; seats differ only by the turn-order roll)."""
     rules, _ = rules_of(game)
     return [{"game": "bone_wars", "players": list(NAMES[:n])} for n in range(rules.n_min, rules.n_max + 1)]
+
+
+def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
+    """Bone Wars' hidden information for search agents: the other players' hands. Everything on
+    the table and ``player``'s own hand kept, the cards they have not seen (the pile's unseen ones
+    and every other hand) dealt again to the other hands, each as many cards as it holds."""
+    assert isinstance(state, BoneWarsState)
+    s = state.clone()
+    others = [p for p in s.players if p != s.players[player]]
+    pool = Counter(s.unseen)
+    for p in others:
+        pool.update(s.hands[p].known)
+    hands, s.unseen = redeal(pool, [sum(s.hands[p].known.values()) for p in others], rng)
+    for p, known in zip(others, hands, strict=True):
+        s.hands[p] = Hand(known, s.hands[p].hidden)
+    return s

@@ -16,7 +16,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardgen.games.bone_wars import actions
-from cardgen.games.bone_wars.observe import SEE
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, meets, turn_order
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Combat, Outcome, Table
 from cardgen.games.bone_wars.vocab import EDIT_KINDS, HIDDEN, NO_BLOCK
@@ -28,12 +27,9 @@ from cardgen.play.view import KeyedView
 class BoneWarsState(Table, GameState):
     """One position of a game of Bone Wars: the :class:`Table` and the API over it."""
 
-    def __init__(self, rules: Rules, parts: dict[str, Part], players: list[str], start_hp: int | None = None,
-                 record: bool = False):
+    def __init__(self, rules: Rules, parts: dict[str, Part], players: list[str], start_hp: int | None = None):
         Table.__init__(self, rules, parts, players, start_hp)
         self.history: list[Action] = []
-        self.record = record        # write the log's events as actions are applied (log_events' twin only)
-        self.events: list[dict[str, Any]] = []
         self.opening: list[Action] = []     # the setup the header gave (turn-order rolls, deals)
         self.dealt: dict[str, list[str]] = {p: [] for p in self.players}
         self.round: dict[str, int] = {}
@@ -168,14 +164,6 @@ class BoneWarsState(Table, GameState):
         return out
 
     # --- apply --------------------------------------------------------------------------
-    def _log(self, kind: str, **fields: Any) -> None:
-        self.events.append({"kind": kind, **fields})    # (callers check ``record``: none built otherwise)
-
-    def _stated(self, kind: str, p: str, m: Monster, **fields: Any) -> None:
-        if self.record:
-            self._log(kind, player=p, **fields, stats={"str": m.str, "def": m.def_, "atk": m.atk, "hp": m.hp},
-                      traits=sorted(m.traits))
-
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
         play = _PLAY.get(action.kind)
@@ -212,8 +200,6 @@ class BoneWarsState(Table, GameState):
         self.hands[p].add(f["card"])
         if self.phase == "draw" and self.drawn >= self.need:
             self.phase = "create"
-        if self.record:
-            self._log("draw", player=p, card=f["card"])
 
     def _attack(self, p: str, f: Mapping[str, Any]) -> None:
         self.begun = True
@@ -225,8 +211,6 @@ class BoneWarsState(Table, GameState):
         able = [b for b in self.monsters.values()
                 if b.owner == target and (not b.tapped or "vigilant" in b.traits) and meets(ta, b.traits)]
         self.combat = Combat(m, target, able)
-        if self.record:
-            self._log("attack", player=p, monster=f["monster"], target=target)
 
     def _drop_attack(self, p: str, f: Mapping[str, Any]) -> None:
         self.combat = None
@@ -237,15 +221,9 @@ class BoneWarsState(Table, GameState):
 
     def _take_damage(self, p: str, f: Mapping[str, Any]) -> None:
         assert self.combat is not None
-        d = self.combat.defender
-        out = self.unblocked(self.combat, None)
-        if self.record:
-            self._log("take_damage", player=d, damage=out.player_dmg.get(d, 0), hp_left=self.hp[d])
-            self._log_out(out.eliminated)
+        self.unblocked(self.combat, None)
 
     def _end_turn(self, p: str, f: Mapping[str, Any]) -> None:
-        if self.record:
-            self._log("end_turn", player=p, hp=dict(self.hp))
         self.turn += 1
         nxt = f.get("to") or self.next_player(self.current)     # ``to``: a replayed log hands the turn on
         if nxt is not None:
@@ -269,32 +247,25 @@ class BoneWarsState(Table, GameState):
     def _create(self, p: str, f: Mapping[str, Any]) -> None:
         part, name = self._edit(p, f), f["monster"]
         self.graveyard.pop(name, None)
-        m = self.monsters[name] = Monster(name, p, [part], self.turn)
+        self.monsters[name] = Monster(name, p, [part], self.turn)
         self.created += 1
-        self._stated("create", p, m, card=part.id, monster=name)
 
     def _add_part(self, p: str, f: Mapping[str, Any]) -> None:
         part, m = self._edit(p, f), self.on_table(f["monster"])
         m.add(part)
-        self._stated("add_part", p, m, monster=m.name, card=part.id)
 
     def _replace_part(self, p: str, f: Mapping[str, Any]) -> None:
         part, m, gone = self._edit(p, f), self.on_table(f["monster"]), f.get("replaces")
         old = next((x for x in m.parts if x.id == gone), None) or \
             next((x for x in m.parts if x.part == part.part), None)
         self.replace(p, m, old, part)
-        self._stated("replace_part", p, m, monster=m.name, card=part.id, replaces=old.id if old else None)
         if m.damage >= m.hp:        # BW-ATK-8: its damage now reaches its HP
             self.destroy(m)
-            if self.record:
-                self._log("destroyed", monster=m.name)
 
     def _block(self, p: str, f: Mapping[str, Any]) -> None:
         name = f["monster"]
         c = self.combat
         assert c is not None
-        if self.record:
-            self._log("block", player=p, monster=name)
         if name == NO_BLOCK:
             c.stage = "declined" if c.able else "choice"
         else:
@@ -305,13 +276,7 @@ class BoneWarsState(Table, GameState):
         c = self.combat
         assert c is not None
         if "attacker" not in f:
-            d = c.defender
-            out = self.unblocked(c, f["defender"])
-            if self.record:
-                self._log("roll", defender=f["defender"])
-                if d in out.player_dmg:
-                    self._log("damage", player=d, amount=out.player_dmg[d], hp_left=self.hp[d])
-                self._log_out(out.eliminated)
+            self.unblocked(c, f["defender"])
             return
         a, b, ra, rb = c.attacker, c.blocker, f["attacker"], f["blocker"]     # BW-ATK-6…9
         assert b is not None
@@ -327,19 +292,6 @@ class BoneWarsState(Table, GameState):
                 out.destroyed.append(b.name)
                 if a.has("trample") and res.damage > before:
                     self.hurt(b.owner, res.damage - before, "BW-ATK-9", out)
-        if self.record:
-            self._log("roll", attacker=ra, blocker=rb)
-            if b.name in out.monster_dmg:
-                self._log("damage", monster=b.name, amount=res.damage, hp_left=b.hp_left)
-            if out.destroyed:
-                self._log("destroyed", monster=b.name)
-            if b.owner in out.player_dmg:
-                self._log("damage", player=b.owner, amount=out.player_dmg[b.owner], hp_left=self.hp[b.owner])
-            self._log_out(out.eliminated)
-
-    def _log_out(self, players: list[str]) -> None:
-        for q in players:
-            self._log("eliminated", player=q)
 
     # --- the end, observations, the log ------------------------------------------------
     def returns(self) -> list[float]:
@@ -366,7 +318,11 @@ class BoneWarsState(Table, GameState):
         }
 
     def observation(self, player: int) -> KeyedView:
-        """What ``player`` may see (see :data:`.observe.SEE`)."""
+        """What ``player`` may see, each key computed when first read (random play reads none).
+        Public: ``players``, ``turn``, ``current``, ``phase``, ``edits_left``, ``hp``, ``out``,
+        ``hand_sizes``, ``pile``, ``discard`` (how many), ``monsters`` (name → owner, Str, Def, Atk,
+        HP left, Traits, attacked), ``combat`` (attacker, defender, stage, blocker). Private: ``me``
+        and ``hand``, that player's own cards. Read it at once: it refuses once the state has moved on."""
         return KeyedView(self, SEE, self.players[player])
 
     def log_header(self) -> dict[str, Any]:
@@ -378,20 +334,44 @@ class BoneWarsState(Table, GameState):
         return head
 
     def log_events(self) -> list[dict[str, Any]]:
-        """The log of the game so far, written by replaying it on a twin that records (random play
-        and search never build an event)."""
-        if self.record:
-            return [dict(e) for e in self.events]
-        twin = BoneWarsState(self.rules, self.parts, self.players, self.start_hp, record=True)
-        for a in (*self.opening, *self.history):
+        """The log of the game so far, written by replaying it on a twin (random play and search
+        never build an event): each action as its event, with the consequences it states."""
+        twin, events = BoneWarsState(self.rules, self.parts, self.players, self.start_hp), []
+        for a in self.opening:
             twin.apply_action(a)
-        return twin.events
+        for a in self.history:
+            twin.apply_action(a)
+            events += twin.written(a)
+        return events
+
+    def written(self, a: Action) -> list[dict[str, Any]]:
+        """The log's events of ``a``, just applied: its own, then the consequences it states."""
+        if a.kind in _UNWRITTEN:
+            return []
+        ev, out, mons = a.as_event(), self.last, {**self.graveyard, **self.monsters}
+        if a.kind in EDIT_KINDS:
+            m = mons[a["monster"]]
+            ev.update(stats={"str": m.str, "def": m.def_, "atk": m.atk, "hp": m.hp}, traits=sorted(m.traits))
+            return [ev] + ([{"kind": "destroyed", "monster": m.name}] if not self.alive(m) else [])
+        if a.kind == "end_turn":
+            ev["hp"] = dict(self.hp)
+        if a.kind not in ("roll", "take_damage") or out is None:
+            return [ev]
+        evs = [ev]
+        if a.kind == "take_damage":
+            ev.update(damage=out.player_dmg.get(a["player"], 0), hp_left=self.hp[a["player"]])
+        else:
+            evs += [{"kind": "damage", "monster": n, "amount": d, "hp_left": mons[n].hp_left}
+                    for n, d in out.monster_dmg.items()]
+            evs += [{"kind": "destroyed", "monster": n} for n in out.destroyed]
+            evs += [{"kind": "damage", "player": q, "amount": d, "hp_left": self.hp[q]}
+                    for q, d in out.player_dmg.items()]
+        return evs + [{"kind": "eliminated", "player": q} for q in out.eliminated]
 
     def clone(self) -> BoneWarsState:
         twin = BoneWarsState.__new__(BoneWarsState)
         self.copy_table(twin)
         twin.history = list(self.history)
-        twin.events = list(self.events)
         twin.opening = self.opening
         twin.dealt = {p: list(cs) for p, cs in self.dealt.items()}
         twin.round = dict(self.round)
@@ -404,3 +384,20 @@ Play = Callable[[BoneWarsState, Any, Mapping[str, Any]], None]
 _PLAY: dict[str, Play] = {k: getattr(BoneWarsState, "_" + k) for k in (
     "turn_order_roll", "deal", "draw", "attack", "block", actions.DROP_ATTACK, actions.DEFEND_ROLL, "roll",
     "take_damage", "end_turn", *EDIT_KINDS)}
+
+#: the actions the log leaves unwritten: the header's setup, the defender's choice to roll, the replay's own
+_UNWRITTEN = ("turn_order_roll", "deal", actions.DEFEND_ROLL, actions.DROP_ATTACK)
+
+#: each key of an observation: (the state, the player seeing it) → what they see
+SEE: dict[str, Callable[[BoneWarsState, str], Any]] = {
+    "me": lambda s, me: me, "players": lambda s, me: list(s.players), "turn": lambda s, me: s.turn,
+    "current": lambda s, me: s.current, "phase": lambda s, me: s.phase,
+    "edits_left": lambda s, me: s.rules.edits_per_turn - s.edits, "hp": lambda s, me: dict(s.hp),
+    "out": lambda s, me: [p for p in s.players if p in s.out], "hand": lambda s, me: s.hands[me].cards(),
+    "hand_sizes": lambda s, me: {p: h.size for p, h in s.hands.items()}, "pile": lambda s, me: s.pile,
+    "discard": lambda s, me: len(s.discard),
+    "monsters": lambda s, me: {name: m.seen() for name, m in s.monsters.items()},
+    "combat": lambda s, me: None if s.combat is None else (
+        s.combat.attacker.name, s.combat.defender, s.combat.stage,
+        s.combat.blocker.name if s.combat.blocker is not None else None),
+}
