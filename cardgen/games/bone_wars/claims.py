@@ -163,8 +163,10 @@ def _stats(s: BoneWarsState, event: Mapping[str, Any], resync: ResyncReferee) ->
 def _damage(s: BoneWarsState, event: Mapping[str, Any], resync: ResyncReferee) -> Claim | None:
     if event["kind"] == "take_damage" or event.get("player") is not None:
         f = "damage" if event["kind"] == "take_damage" else "amount"
-        return player_hit(s, player(s, event["player"], "player"), resync, event.get(f), event.get("hp_left"), f)
-    return monster_hit(s, resync, monster(s, event["monster"], "monster"), event.get("amount"), event.get("hp_left"))
+        p = player(s, event["player"], "player")
+        return player_hit(s, p, resync, event.get(f), event.get("hp_left"), f)
+    m = monster(s, event["monster"], "monster")
+    return monster_hit(s, resync, m, event.get("amount"), event.get("hp_left"))
 
 
 def _destroyed(s: BoneWarsState, event: Mapping[str, Any], resync: ResyncReferee) -> Claim | None:
@@ -197,8 +199,8 @@ def _hp(s: BoneWarsState, event: Mapping[str, Any], resync: ResyncReferee) -> Cl
         q = player(s, key, "hp")
         if isinstance(v, int) and v != s.hp[q]:
             if not resync.in_step(f"{q}'s HP", v, s.hp[q]):
-                wrong = wrong or (s.hp_rule[q], f"the log says {q}'s HP is {v!r}, but the rules give {s.hp[q]!r}",
-                                  "hp")
+                wrong = wrong or (s.hp_rule[q], f"the log says {q}'s HP is {v!r}, but the rules give "
+                                  f"{s.hp[q]!r}", "hp")
             s.hp[q] = v             # as recorded
     return wrong
 
@@ -238,8 +240,8 @@ def describe(s: BoneWarsState, event: Mapping[str, Any]) -> list[str]:
     last, mons = s.last, {**s.graveyard, **s.monsters}
     if k == "draw":
         drawn = s.parts.get(str(event.get("card")))
-        return [f"{p} draws {drawn.name if drawn else 'a card'} (hand {s.hands[p].size if p in s.hands else '?'}, "
-                f"pile {s.pile})"]
+        hand = s.hands[p].size if p in s.hands else '?'
+        return [f"{p} draws {drawn.name if drawn else 'a card'} (hand {hand}, pile {s.pile})"]
     if k in ("create", "add_part", "replace_part") and str(event.get("monster")) in mons:
         m = mons[str(event["monster"])]
         part = s.parts.get(str(event.get("card")))
@@ -255,7 +257,8 @@ def describe(s: BoneWarsState, event: Mapping[str, Any]) -> list[str]:
         if c.blocker is not None:
             return [f"{c.defender} blocks with {brief(s, c.blocker)}"]
         if c.able:
-            return [f"{c.defender} does not block (could with {', '.join(b.name for b in c.able)}): takes the damage"]
+            able = ", ".join(b.name for b in c.able)
+            return [f"{c.defender} does not block (could with {able}): takes the damage"]
         return [f"{c.defender} does not block"]
     if k in ("roll", "take_damage") and last is not None:
         return _blow(s)
