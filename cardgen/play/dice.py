@@ -57,6 +57,16 @@ def walk_index(n: int, r: float) -> int:
     return min(bisect_right(_sums(n), r), n - 1)
 
 
+def off_die(value: object, sides: int) -> bool:
+    """Whether ``value`` is no face of a d``sides`` (not a whole number, or outside 1–``sides``)."""
+    return isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides
+
+
+def die_slip(what: str, value: object, sides: int) -> str:
+    """The message of a die a log records off its faces: "the d6 shows 7, but a d6 shows 1–6"."""
+    return f"{what} shows {value!r}, but a d{sides} shows 1–{sides}"
+
+
 def pick(outcomes: Sequence[tuple[T, float]], rng: random.Random) -> T:
     """Sample one outcome (deterministic for a seeded ``rng``): one ``rng.random()``, walked."""
     return walk(outcomes, rng.random())

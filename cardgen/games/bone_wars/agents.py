@@ -112,35 +112,26 @@ class Greedy:
         """The create or edit among ``edits`` (other actions skipped) worth the most, and its gain.
         An add (or a replacement costing nothing) of a card already offered as a create gains no
         more than that create: it cannot be the first best, so it is not scored."""
-        best, gain = None, 0.0
-        one, made = self._one, set()
-        dead: dict[str, bool] | None = None
+        best, gain, one, made, dead = None, 0.0, self._one, set(), dict[str, bool]()
         for a in edits:
-            k, it = a.kind, a.items
+            k = a.kind
+            if k not in _EDITS:
+                continue
+            card = _field(a, 1 if k == "create" else 2, "card")
+            g = one[card]
             if k == "create":
-                card = it[1][1] if it[1][0] == "card" else a["card"]
                 made.add(card)
-                g = one[card]
             elif k == "add_part":
-                card = it[2][1] if it[2][0] == "card" else a["card"]
                 if card in made:
                     continue
-                g = one[card]
-            elif k == "replace_part":
-                card, old = _field(a, 2, "card"), one[_field(a, 3, "replaces")]
-                hp = self.parts[card].hp
+            else:
+                old, hp = one[_field(a, 3, "replaces")], self.parts[card].hp
                 if card in made and old >= 0 and hp >= 0:
                     continue
                 name = _field(a, 1, "monster")
-                if dead is None:
-                    dead = {}
-                d = dead.get(name)
-                if d is None:
-                    d = dead[name] = obs["monsters"][name][HP] <= 0
-                g = one[card]
-                g -= old + (hp if d else 0)
-            else:
-                continue
+                if name not in dead:
+                    dead[name] = obs["monsters"][name][HP] <= 0
+                g -= old + (hp if dead[name] else 0)
             if g > gain:
                 best, gain = a, g
         return best, gain
@@ -158,11 +149,7 @@ class Greedy:
         for a in attacks:
             if a.kind != "attack":
                 continue
-            it = a.items        # (player, monster, target), as the state makes them
-            if it[1][0] == "monster" and it[2][0] == "target":
-                who, target = it[1][1], it[2][1]
-            else:
-                who, target = a["monster"], a["target"]
+            who, target = _field(a, 1, "monster"), _field(a, 2, "target")     # as the state makes them
             if who != name:     # a monster's attacks come one target after another: seen once
                 name, m = who, mons[who]
                 stay = lone and "vigilant" not in m[TRAITS]

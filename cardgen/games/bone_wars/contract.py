@@ -24,6 +24,7 @@ from cardgen.games.bone_wars.table import PLAY
 from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, HIDDEN, NO_BLOCK, TURN_KINDS
 from cardgen.games.bone_wars.whynot import why_not, why_not_all
 from cardgen.play.api import Action, GameState
+from cardgen.play.dice import die_slip, off_die
 from cardgen.play.lookup import Names, log_name
 from cardgen.play.replay import GameInfo
 from cardgen.play.resync import ResyncReferee
@@ -92,9 +93,9 @@ class BoneWarsRules:
         for i, rnd in enumerate(rounds):
             rolls = {str(k): v for k, v in rnd.items()} if isinstance(rnd, Mapping) else {}
             for p, v in rolls.items():
-                if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= r.die:
-                    out.append(("BW-SETUP-3", f"{p}'s turn-order d{r.die} shows {v!r}, but a d{r.die} shows "
-                                f"1–{r.die}", f"turn_order_rolls[{i}]"))
+                if off_die(v, r.die):
+                    out.append(("BW-SETUP-3", die_slip(f"{p}'s turn-order d{r.die}", v, r.die),
+                                f"turn_order_rolls[{i}]"))
             if contenders is None:
                 out.append(("BW-SETUP-3", "the first player already rolled highest: only a tie for the highest roll "
                             "is re-rolled", f"turn_order_rolls[{i}]"))

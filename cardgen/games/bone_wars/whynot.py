@@ -11,6 +11,7 @@ from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
 from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK
 from cardgen.play.api import TERMINAL, Action
+from cardgen.play.dice import die_slip, off_die
 
 Why = tuple[str, str] | tuple[str, str, str]      # (rule, message[, the event's field])
 EDITS = {"create": ("BW-CREATE-2", "creates a monster", "create"),
@@ -215,8 +216,8 @@ def _answer(s: BoneWarsState, a: Action) -> Why | None:
             v = a.get(f)
             if v is None:
                 return "BW-ATK-6", f"a blocked attack rolls two d{die}s: record 'attacker' and 'blocker'"
-            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= die:
-                return "BW-ATK-6", f"the {f}'s d{die} shows {v!r}, but a d{die} shows 1–{die}", f
+            if off_die(v, die):
+                return "BW-ATK-6", die_slip(f"the {f}'s d{die}", v, die), f
         return None
     if c.stage == "roll":
         b = c.blocker.name if c.blocker is not None else "a monster"
@@ -227,8 +228,8 @@ def _answer(s: BoneWarsState, a: Action) -> Why | None:
         return "BW-ATK-10", f"{c.defender} could block with {', '.join(b.name for b in c.able)}: a defender who " \
                             "declines to block takes the damage (no roll)", "defender"
     v = a.get("defender")
-    if a.kind == "roll" and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= die):
-        return "BW-ATK-10", f"the defender's d{die} shows {v!r}, but a d{die} shows 1–{die}", "defender"
+    if a.kind == "roll" and off_die(v, die):
+        return "BW-ATK-10", die_slip(f"the defender's d{die}", v, die), "defender"
     return None
 
 
