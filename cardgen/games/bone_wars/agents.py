@@ -149,7 +149,9 @@ class Greedy:
         for a in attacks:
             if a.kind != "attack":
                 continue
-            who, target = _field(a, 1, "monster"), _field(a, 2, "target")     # as the state makes them
+            it = a.items        # (player, monster, target), as the state makes them
+            who, target = (it[1][1], it[2][1]) if it[1][0] == "monster" and it[2][0] == "target" else \
+                (a["monster"], a["target"])
             if who != name:     # a monster's attacks come one target after another: seen once
                 name, m = who, mons[who]
                 stay = lone and "vigilant" not in m[TRAITS]
