@@ -59,7 +59,14 @@ class Hand:
         return sorted(self.known.elements())
 
     def copy(self) -> Hand:
-        return Hand(Counter(self.known), self.hidden)
+        return Hand(counts(self.known), self.hidden)
+
+
+def counts(c: Counter) -> Counter:
+    """A copy of ``c`` (``Counter(c)`` goes through ``update``'s checks: three times the cost)."""
+    out: Counter = Counter.__new__(Counter)
+    dict.update(out, c)
+    return out
 
 
 def redeal(pool: Counter, sizes: list[int], rng: random.Random) -> tuple[list[Counter], Counter]:

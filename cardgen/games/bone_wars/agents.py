@@ -13,7 +13,7 @@ rather than takes the damage when it may.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Any
 
@@ -250,9 +250,8 @@ _ANSWERS = ("take_damage", "defend_roll")
 _EDITS = ("create", "add_part", "replace_part")
 
 
-def greedy(game: Game) -> Agent:
-    """The greedy agent for ``game`` (its weights read once)."""
-    return Greedy(game)
+#: the greedy agent for a loaded game (its weights read once): the package's ``agents["greedy"]``
+greedy: Callable[[Game], Agent] = Greedy
 
 
 def evaluate(game: Game) -> Evaluate:

@@ -10,7 +10,7 @@ keeps them as recorded so one slip is one problem.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from cardgen.content.model import Game
@@ -235,6 +235,5 @@ class BoneWarsRules:
         return check(s, event, self.resync) if check is not None else None
 
 
-def contract(game: Game) -> BoneWarsRules:
-    """The contract of ``game`` (the ``rules`` entry of the game's package)."""
-    return BoneWarsRules(game)
+#: the contract of a loaded game (the ``rules`` entry of the game's package)
+contract: Callable[[Game], BoneWarsRules] = BoneWarsRules

@@ -13,7 +13,7 @@ from dataclasses import field
 
 from cardgen.core.record import record
 from cardgen.games.bone_wars.rules import Monster, Part, Rules
-from cardgen.play.hidden import Hand
+from cardgen.play.hidden import Hand, counts
 
 SETUP_ORDER, SETUP_DEAL, PLAY = "order", "deal", "play"
 
@@ -41,13 +41,6 @@ class Outcome:
     fight: tuple = ()
     #: an unblocked attack: (attacker, the defender's roll or None, the defender)
     blow: tuple = ()
-
-
-def _counts(c: Counter) -> Counter:
-    """A copy of ``c`` (``Counter(c)`` goes through ``update``'s checks: three times the cost)."""
-    out: Counter = Counter.__new__(Counter)
-    dict.update(out, c)
-    return out
 
 
 class Table:
@@ -108,8 +101,8 @@ class Table:
         other.hp_rule = dict(self.hp_rule)
         other.out = list(self.out)
         other.lost_with = {p: [mon(m) for m in ms] for p, ms in self.lost_with.items()}
-        other.hands = {p: Hand(_counts(h.known), h.hidden) for p, h in self.hands.items()}
-        other.unseen = _counts(self.unseen)
+        other.hands = {p: h.copy() for p, h in self.hands.items()}
+        other.unseen = counts(self.unseen)
         other.discard = list(self.discard)
         other.monsters = live
         other.graveyard = {k: mon(m) for k, m in self.graveyard.items()}
