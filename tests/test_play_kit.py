@@ -99,8 +99,8 @@ def test_log_name_is_the_logs_field_error() -> None:
     assert log_name(names, "ANA", "target") == "ana"
     with pytest.raises(LogError) as e:
         log_name(names, "anna", "target", " (a player of the header)", "players: ana, ben")
-    assert (e.value.rule, str(e.value.message)) == ("LOG-FIELD", "'target' names no player: 'anna' (a player of "
-                                                                  "the header)")
+    said = "'target' names no player: 'anna' (a player of the header)"
+    assert (e.value.rule, e.value.message) == ("LOG-FIELD", said)
     assert "did you mean 'ana'" in str(e.value.hint)        # a near miss wins over the given hint
     with pytest.raises(LogError) as e:
         log_name(names, "zed", "target", "", "players: ana, ben")
