@@ -20,7 +20,7 @@ from cardgen.games.bone_wars.actions import DEFEND_ROLL, DROP_ATTACK
 from cardgen.games.bone_wars.claims import CLAIMS, Claim, describe, monster, player, table
 from cardgen.games.bone_wars.setup import new_state, rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
-from cardgen.games.bone_wars.table import PLAY
+from cardgen.games.bone_wars.table import PLAY, Combat
 from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, HIDDEN, NO_BLOCK, TURN_KINDS
 from cardgen.games.bone_wars.whynot import why_not, why_not_all
 from cardgen.play.api import Action, GameState
@@ -183,9 +183,14 @@ class BoneWarsRules:
             self.ended = table(s, f"after turn {s.turn} ({s.current})")
         if c is not None and c.stage == "block" and kind in ("roll", "take_damage"):
             out.append(Action.make("block", player=c.defender, monster=NO_BLOCK))
+        return out + self._event(s, kind, event, p, c)
+
+    def _event(self, s: BoneWarsState, kind: str, event: Mapping[str, Any], p: str | None,
+               c: Combat | None) -> list[Action]:
+        """The action the event itself stands for (its names read; ``c``: the attack it answers)."""
         if kind == "draw":
             card = event.get("card")
-            return out + [Action.make("draw", player=p, card=HIDDEN if card in (None, HIDDEN)
+            return [Action.make("draw", player=p, card=HIDDEN if card in (None, HIDDEN)
                                       else self.card(card, "card"))]
         if kind in EDIT_KINDS:
             card = self.card(event["card"], "card")
@@ -194,31 +199,31 @@ class BoneWarsRules:
                 if not name or name.lower() == NO_BLOCK or name in s.monsters:
                     raise LogError("LOG-FIELD", f"monster name {name!r} is empty, reserved or already on the table: "
                                    "give each monster its own name", None)
-                return out + [Action.make("create", player=p, card=card, monster=name)]
+                return [Action.make("create", player=p, card=card, monster=name)]
             m = monster(s, event["monster"], "monster")
             if kind == "add_part":
-                return out + [Action.make("add_part", player=p, monster=m.name, card=card)]
+                return [Action.make("add_part", player=p, monster=m.name, card=card)]
             part = self.parts.get(card)
             old = (self.card(event["replaces"], "replaces") if event.get("replaces") is not None else
                    next((x.id for x in m.parts if part is not None and x.part == part.part), None))
-            return out + [Action.make("replace_part", player=p, monster=m.name, card=card, replaces=old)]
+            return [Action.make("replace_part", player=p, monster=m.name, card=card, replaces=old)]
         if kind == "attack":
             m = monster(s, event["monster"], "monster")
-            return out + [Action.make("attack", player=p, monster=m.name,
+            return [Action.make("attack", player=p, monster=m.name,
                                       target=player(s, event["target"], "target"))]
         if kind == "block":
             said = event.get("monster")
             name = NO_BLOCK if said is None or str(said).strip().lower() == NO_BLOCK else \
                 monster(s, said, "monster").name
-            return out + [Action.make("block", player=p, monster=name)]
+            return [Action.make("block", player=p, monster=name)]
         if kind == "roll":
             if event.get("defender") is not None:
                 d = c.defender if c is not None else None
-                return out + [Action.make(DEFEND_ROLL, player=d), Action.make("roll", defender=event["defender"])]
-            return out + [Action.make("roll", attacker=event.get("attacker"), blocker=event.get("blocker"))]
+                return [Action.make(DEFEND_ROLL, player=d), Action.make("roll", defender=event["defender"])]
+            return [Action.make("roll", attacker=event.get("attacker"), blocker=event.get("blocker"))]
         if kind == "take_damage":
-            return out + [Action.make("take_damage", player=p)]
-        return out + [Action.make("end_turn", player=p)]
+            return [Action.make("take_damage", player=p)]
+        return [Action.make("end_turn", player=p)]
 
     def why_not(self, state: GameState, action: Action) -> tuple[str, str] | tuple[str, str, str]:
         assert isinstance(state, BoneWarsState)
