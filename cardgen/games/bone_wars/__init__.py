@@ -1,10 +1,6 @@
-"""Bone Wars — the game's own code. One model: the game state (:mod:`.state`, on the table of
-:mod:`.table` and the rules of :mod:`.rules`) is the only place a rule lives. ``cardgen check``
-replays a log over it through the game's contract (:mod:`.contract`, on the shared replay of
-:mod:`cardgen.play.stateengine`): the contract translates events into actions, names the rule an
-action the state does not allow breaks (:mod:`.whynot`), compares the stated consequences and
-writes the trace (:mod:`.claims`). The log's vocabulary: :mod:`.vocab`; the
-agents and measures of simulated playtests: :mod:`.agents`. See ``docs/engines-bone_wars.md``."""
+"""Bone Wars — the game's own code: one model, the game state (:mod:`.state`), where every rule
+lives; ``cardgen check`` replays a log over it through the contract (:mod:`.contract`). The
+modules, one line each: ``docs/engines-bone_wars.md``."""
 
 from __future__ import annotations
 

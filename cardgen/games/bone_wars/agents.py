@@ -22,6 +22,7 @@ from cardgen.core.record import record
 from cardgen.games.bone_wars.rules import Part, Rules, meets
 from cardgen.games.bone_wars.setup import rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
+from cardgen.games.bone_wars.vocab import EDIT_KINDS
 from cardgen.play.api import Action, GameState
 from cardgen.play.package import Agent
 from cardgen.play.params import Params
@@ -99,7 +100,7 @@ class Greedy:
             return self.block(obs, legal)
         if first in _ANSWERS:
             return next((a for a in legal if a.kind == "defend_roll"), legal[0])
-        if first in _EDITS:
+        if first in EDIT_KINDS:
             best, gain = self.best_edit(obs, legal)
             if best is not None and gain > 0:
                 return best
@@ -115,7 +116,7 @@ class Greedy:
         best, gain, one, made, dead = None, 0.0, self._one, set(), dict[str, bool]()
         for a in edits:
             k = a.kind
-            if k not in _EDITS:
+            if k not in EDIT_KINDS:
                 continue
             card = _field(a, 1 if k == "create" else 2, "card")
             g = one[card]
@@ -230,11 +231,7 @@ def _look(me: str, seen: Iterable[tuple]) -> tuple[int, bool, dict[str, list[tup
             continue
         foes = True
         if not x[TAPPED] or "vigilant" in x[TRAITS]:
-            theirs = by_owner.get(o)
-            if theirs is None:
-                by_owner[o] = [(x[DEF], x[TRAITS])]
-            else:
-                theirs.append((x[DEF], x[TRAITS]))
+            by_owner.setdefault(o, []).append((x[DEF], x[TRAITS]))
     return able, foes, by_owner
 
 
@@ -247,7 +244,6 @@ def _field(a: Action, at: int, name: str) -> Any:
 
 
 _ANSWERS = ("take_damage", "defend_roll")
-_EDITS = ("create", "add_part", "replace_part")
 
 
 #: the greedy agent for a loaded game (its weights read once): the package's ``agents["greedy"]``

@@ -1,12 +1,7 @@
-"""Bone Wars on the shared referee (:mod:`cardgen.play.replay`): the game's contract.
-
-The state (:mod:`.state`) is where every rule lives; this module translates a log's events into
-the state's actions (:meth:`BoneWarsRules.actions_of`: the log's shortcuts — the next player's
-draw ending a turn, no ``block`` written when nothing blocks — spelled out), names the catalogue
-rule an action the state does not allow breaks (:func:`.whynot.why_not`) and compares the
-consequences a log states with the ones the state produced (:meth:`BoneWarsRules.claims`), then
-keeps them as recorded so one slip is one problem.
-"""
+"""Bone Wars on the shared referee (:mod:`cardgen.play.replay`): the game's contract. It translates
+a log's events into the state's actions (the log's shortcuts — the next player's draw ending a
+turn, no ``block`` written when nothing blocks — spelled out); :mod:`.whynot` names the rule an
+action breaks, :mod:`.claims` compares the consequences the log states (one slip, one problem)."""
 
 from __future__ import annotations
 

@@ -187,7 +187,6 @@ class Blocked:
     attack_total: int
     block_total: int
     damage: int            # to the blocker (0 when blocked)
-    tie: bool
 
 
 def blocked_combat(rules: Rules, a: Monster, b: Monster, ra: int, rb: int) -> Blocked:
@@ -195,8 +194,8 @@ def blocked_combat(rules: Rules, a: Monster, b: Monster, ra: int, rb: int) -> Bl
     pen = rules.penalty if b.has("intimidating") else 0
     at, bt = ra + a.str - pen, rb + b.def_
     if bt > at:
-        return Blocked(pen, at, bt, 0, False)
-    return Blocked(pen, at, bt, a.atk if at > bt else rules.tie(a.atk), at == bt)
+        return Blocked(pen, at, bt, 0)
+    return Blocked(pen, at, bt, a.atk if at > bt else rules.tie(a.atk))
 
 
 def turn_order(rules: Rules, players: list[str],

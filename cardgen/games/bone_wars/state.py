@@ -1,14 +1,5 @@
-"""Bone Wars — the game state on the game-state API (:mod:`cardgen.play.api`).
-
-Chance nodes: the turn-order d20s (``turn_order_roll``), the deal (``deal``), each turn's
-draw (``draw``: a card of the known composition not yet seen), a blocked attack's two d20s
-(``roll`` with ``attacker`` and ``blocker``) and an unblocked defender's d20 (``roll`` with
-``defender``). Player actions are the log's events (``create``, ``add_part``,
-``replace_part``, ``attack``, ``block``, ``take_damage``, ``end_turn``) plus
-``defend_roll``, the defender's choice to roll (the log writes only the ``roll``). The
-setup's chance outcomes become the log header; the rest are logged as events with their
-stated consequences (stats, damage, HP left, destroyed, eliminated, HP at a turn's end).
-"""
+"""Bone Wars — the game state on the game-state API (:mod:`cardgen.play.api`): its chance nodes,
+actions and log in ``docs/engines-bone_wars.md`` ("State and actions")."""
 
 from __future__ import annotations
 
@@ -318,11 +309,8 @@ class BoneWarsState(Table, GameState):
         }
 
     def observation(self, player: int) -> KeyedView:
-        """What ``player`` may see, each key computed when first read (random play reads none).
-        Public: ``players``, ``turn``, ``current``, ``phase``, ``edits_left``, ``hp``, ``out``,
-        ``hand_sizes``, ``pile``, ``discard`` (how many), ``monsters`` (name → owner, Str, Def, Atk,
-        HP left, Traits, attacked), ``combat`` (attacker, defender, stage, blocker). Private: ``me``
-        and ``hand``, that player's own cards. Read it at once: it refuses once the state has moved on."""
+        """What ``player`` may see (:data:`SEE`: ``me`` and ``hand`` theirs only), each key computed
+        when first read; read it at once: it refuses once the state has moved on."""
         return KeyedView(self, SEE, self.players[player])
 
     def log_header(self) -> dict[str, Any]:
@@ -388,7 +376,8 @@ _PLAY: dict[str, Play] = {k: getattr(BoneWarsState, "_" + k) for k in (
 #: the actions the log leaves unwritten: the header's setup, the defender's choice to roll, the replay's own
 _UNWRITTEN = ("turn_order_roll", "deal", actions.DEFEND_ROLL, actions.DROP_ATTACK)
 
-#: each key of an observation: (the state, the player seeing it) → what they see
+#: each key of an observation: (the state, the player seeing it) → what they see (``monsters``: name →
+#: owner, Str, Def, Atk, HP left, Traits, attacked; ``combat``: attacker, defender, stage, blocker)
 SEE: dict[str, Callable[[BoneWarsState, str], Any]] = {
     "me": lambda s, me: me, "players": lambda s, me: list(s.players), "turn": lambda s, me: s.turn,
     "current": lambda s, me: s.current, "phase": lambda s, me: s.phase,

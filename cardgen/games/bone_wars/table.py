@@ -1,10 +1,6 @@
-"""Bone Wars — the table: players, HP, hands, the center pile, monsters, the turn and the
-attack in progress, with the moves that change them. The one state model: the game state
-(:mod:`.state`) plays on it, and a log checked over it is kept as recorded (:mod:`.claims`).
-
-Every move is tolerant: it applies what it is given as recorded (the replay has already
-reported what was wrong), so a slip never stops the replay.
-"""
+"""Bone Wars — the table: players, HP, hands, the center pile, monsters, the turn and the attack
+in progress, with the moves that change them (the state, :mod:`.state`, plays on it). Every move
+is tolerant: it applies what it is given as recorded (the replay has reported what was wrong)."""
 
 from __future__ import annotations
 
