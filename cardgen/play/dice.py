@@ -42,8 +42,7 @@ def draw_outcomes(kind: str, deck: Counter, field: str = "card", **fields: objec
 
 @cache
 def _sums(n: int) -> list[float]:
-    """The running totals :func:`~cardgen.play.api.walk` adds up over ``n`` equally likely
-    outcomes, summed as it sums them (floats: ``k / n`` may differ in the last bit)."""
+    """The walk's running totals over ``n`` equal outcomes, summed as it sums them (not ``k / n``)."""
     p, acc, out = 1.0 / n, 0.0, []
     for _ in range(n):
         acc += p
@@ -52,8 +51,7 @@ def _sums(n: int) -> list[float]:
 
 
 def walk_index(n: int, r: float) -> int:
-    """The outcome (its index) the walk gives ``r`` among ``n`` equally likely ones, found by
-    bisecting its own running totals: exactly the walk's, boundaries included."""
+    """The index the walk gives ``r`` among ``n`` equal outcomes, exactly (its own totals bisected)."""
     return min(bisect_right(_sums(n), r), n - 1)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import field
+from itertools import accumulate
 
 from cardgen.core.record import record
 
@@ -73,11 +74,8 @@ def redeal(pool: Counter, sizes: list[int], rng: random.Random) -> tuple[list[Co
     """A determinization's deal: the cards of ``pool`` (sorted first, so two pools a player cannot
     tell apart deal alike) shuffled by ``rng`` and cut into piles of ``sizes``, each a Counter in
     card order; and the rest, in card order."""
-    cards = sorted(pool.elements())
+    cards, ends = sorted(pool.elements()), list(accumulate(sizes))
     rng.shuffle(cards)
-    piles = []
-    for n in sizes:
-        piles.append(Counter(sorted(cards[:n])))
-        cards = cards[n:]
-    left = Counter(cards)
+    piles = [Counter(sorted(cards[end - n:end])) for end, n in zip(ends, sizes, strict=True)]
+    left = Counter(cards[ends[-1] if ends else 0:])
     return piles, Counter({k: left[k] for k in sorted(left)})

@@ -17,7 +17,7 @@ from cardgen.games.bone_wars.setup import new_state, rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY, Combat
 from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, HIDDEN, NO_BLOCK, TURN_KINDS
-from cardgen.games.bone_wars.whynot import why_not, why_not_all
+from cardgen.games.bone_wars.whynot import why_not_all
 from cardgen.play.api import Action, GameState
 from cardgen.play.dice import die_slip, off_die
 from cardgen.play.lookup import Names, log_name
@@ -109,12 +109,11 @@ class BoneWarsRules:
     def describe(self, state: GameState, event: Mapping[str, Any]) -> list[str]:
         """The trace of ``event``: what it did, and the table when it ended a turn."""
         assert isinstance(state, BoneWarsState)
-        s = state
-        lines = describe(s, event)
+        lines = describe(state, event)
         if event.get("kind") == "end_turn":
-            self.ended = table(s, f"after turn {self.turn_was} ({event.get('player')})")
-        if s.turn != self.turn_was and self.ended:
-            lines += [*self.ended, f"      turn {s.turn} · {s.current}"]
+            self.ended = table(state, f"after turn {self.turn_was} ({event.get('player')})")
+        if state.turn != self.turn_was and self.ended:
+            lines += [*self.ended, f"      turn {state.turn} · {state.current}"]
         return [*lines[:1], *(ln if ln.startswith("      ") else f"      {ln}" for ln in lines[1:])]
 
     def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
@@ -147,7 +146,7 @@ class BoneWarsRules:
         games name them M1, M2…) and a block by a monster a log laid down during the attack."""
         assert isinstance(state, BoneWarsState)
         if action.kind == "draw" and action.get("card") == HIDDEN:
-            return why_not(state, action.with_fields(card=next(iter(state.unseen), None))) is None
+            return not why_not_all(state, action.with_fields(card=next(iter(state.unseen), None)))
         if action.kind == "create" and action["monster"] not in state.monsters:
             return action.with_fields(monster=state.next_name()) in state.legal_actions()
         if action.kind == "block":      # by a monster laid down during the attack (reported at its create)
@@ -222,7 +221,7 @@ class BoneWarsRules:
 
     def why_not(self, state: GameState, action: Action) -> tuple[str, str] | tuple[str, str, str]:
         assert isinstance(state, BoneWarsState)
-        return why_not(state, action) or ("BW-TURN-1", f"{action} is not a legal action here")
+        return (why_not_all(state, action) or [("BW-TURN-1", f"{action} is not a legal action here")])[0]
 
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Claim | None:
         """The first consequence ``event`` states that the state did not produce, with the field it

@@ -19,12 +19,6 @@ EDITS = {"create": ("BW-CREATE-2", "creates a monster", "create"),
          "replace_part": ("BW-CREATE-4", "replaces a part", "replace a part")}
 
 
-def why_not(s: BoneWarsState, a: Action) -> Why | None:
-    """The first rule ``a`` breaks at ``s`` (None when the checks here find none)."""
-    every = why_not_all(s, a)
-    return every[0] if every else None
-
-
 def why_not_all(s: BoneWarsState, a: Action) -> list[Why]:
     """Every rule ``a`` breaks at ``s``: distinct slips of one event, each one problem (turns,
     draws and the answers to an attack are one check each)."""
