@@ -84,14 +84,10 @@ class Part:
 
 def parts_of(game: Game) -> dict[str, Part]:
     """The center pile's Part cards by id."""
-    out = {}
-    for c in game.cards:
-        if c.type != "part":
-            continue
-        out[c.id] = Part(c.id, c.name, str(c.get("part")), int(c.get("str") or 0), int(c.get("def") or 0),
-                         int(c.get("atk") or 0), int(c.get("hp") or 0),
-                         frozenset(str(t) for t in (c.get("traits") or [])), int(c.copies))
-    return out
+    return {c.id: Part(c.id, c.name, str(c.get("part")), int(c.get("str") or 0), int(c.get("def") or 0),
+                       int(c.get("atk") or 0), int(c.get("hp") or 0),
+                       frozenset(str(t) for t in (c.get("traits") or [])), int(c.copies))
+            for c in game.cards if c.type == "part"}
 
 
 class Monster:

@@ -94,13 +94,9 @@ class BoneWarsState(Table, GameState):
 
     def _draws(self, kind: str, p: str | None) -> list[tuple[Action, float]]:
         """A card of the known composition not yet seen (``unseen`` keeps its cards in id order)."""
-        deck = self.unseen
-        total = sum(deck.values())
-        acts = actions.draws(kind, p)
-        if min(deck.values(), default=1) > 0:
-            return [(acts[cid], n / total) for cid, n in deck.items()]
-        total = sum(n for n in deck.values() if n > 0)       # a replayed log revealed too many
-        return [(acts[cid], n / total) for cid, n in deck.items() if n > 0]
+        acts = actions.draws(kind, p)      # (a replayed log may show more copies than there are: n < 0)
+        total = sum(n for n in self.unseen.values() if n > 0)
+        return [(acts[cid], n / total) for cid, n in self.unseen.items() if n > 0]
 
     def on_table(self, name: str) -> Monster:
         """The monster named; one a replayed log plays on after it was destroyed comes back as

@@ -137,8 +137,8 @@ class Table:
 
     # -- cards ---------------------------------------------------------------------------
 
-    def reveal(self, cid: str) -> bool:
-        """A card becomes known; False if more copies are now known than the pile holds."""
+    def reveal(self, cid: str) -> None:
+        """A card becomes known (a count below 0: more copies known than the pile holds)."""
         n = self.unseen[cid] - 1
         if n:
             self.unseen[cid] = n
@@ -146,7 +146,6 @@ class Table:
                 self.overseen = True
         else:
             self.unseen.pop(cid)            # only cards still unseen are listed (draws iterate them)
-        return n >= 0
 
     # -- monsters ------------------------------------------------------------------------
 
