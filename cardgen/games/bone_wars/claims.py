@@ -236,8 +236,7 @@ def table(s: BoneWarsState, title: str) -> list[str]:
 
 def describe(s: BoneWarsState, event: Mapping[str, Any]) -> list[str]:
     """What ``event`` did on the state (just played), as trace lines."""
-    k, p = event.get("kind"), event.get("player")
-    last, mons = s.last, {**s.graveyard, **s.monsters}
+    k, p, mons = event.get("kind"), event.get("player"), {**s.graveyard, **s.monsters}
     if k == "draw":
         drawn = s.parts.get(str(event.get("card")))
         hand = s.hands[p].size if p in s.hands else '?'
@@ -260,7 +259,7 @@ def describe(s: BoneWarsState, event: Mapping[str, Any]) -> list[str]:
             able = ", ".join(b.name for b in c.able)
             return [f"{c.defender} does not block (could with {able}): takes the damage"]
         return [f"{c.defender} does not block"]
-    if k in ("roll", "take_damage") and last is not None:
+    if k in ("roll", "take_damage") and s.last is not None:
         return _blow(s)
     if k == "end_turn":
         return [f"{p} ends the turn"]

@@ -282,9 +282,7 @@ class BoneWarsState(Table, GameState):
 
     # --- the end, observations, the log ------------------------------------------------
     def returns(self) -> list[float]:
-        if not self.over or self.winner is None:
-            return [0.0] * len(self.players)
-        return [1.0 if p == self.winner else 0.0 for p in self.players]
+        return [1.0 if self.over and p == self.winner else 0.0 for p in self.players]
 
     def result(self) -> dict[str, Any]:
         mons = {**self.graveyard, **self.monsters}

@@ -46,9 +46,7 @@ def _unanswered(s: BoneWarsState) -> Why:
 
 def _turn(s: BoneWarsState, a: Action) -> Why | None:
     """BW-TURN-1 (BW-SETUP-3 on the first turn): the player acts in their own turn."""
-    p, cur = a.get("player"), s.current
-    if a.get("to") is not None:
-        p = a["to"]
+    p, cur = a.get("to") or a.get("player"), s.current     # (``to``: the turn handed on by a log)
     if p in s.out:
         return "BW-TURN-1", f"{p} is out of the game; eliminated players are skipped", "player"
     if p == cur or cur is None:
