@@ -222,16 +222,11 @@ class Table:
     # -- turns ---------------------------------------------------------------------------
 
     def begin_turn(self, p: str) -> None:
-        self.current = p
-        self.begun = False
-        self.phase = "draw"
-        self.need = min(self.rules.draw_per_turn, self.pile)
-        self.drawn = 0
-        self.edits = 0
+        self.current, self.begun, self.phase = p, False, "draw"
+        self.need, self.drawn, self.edits = min(self.rules.draw_per_turn, self.pile), 0, 0
         for m in self.monsters.values():    # BW-ATK-5: attackers may block again from their controller's turn
-            if m.owner == p:
-                if m.tapped:
-                    m.tapped, m.view = False, None
+            if m.owner == p and m.tapped:
+                m.tapped, m.view = False, None
 
     # -- combat --------------------------------------------------------------------------
 
