@@ -8,6 +8,12 @@ page's size and boxes, its primitives — a card side by the digest the layout c
 without encoding the side again —, and the document's state where the page starts. The pages
 of one build are kept in one file per game and stem (the last build's only: the file is
 replaced by each build that draws the sheets), checked by its SHA-256 like every entry.
+
+A whole sheet is kept too (:class:`cardgen.render.pdfreuse.Sheet`), by the same static part, what
+its pages are made from (its ``sig``: the printable's, e.g. its cards' ids and sides' digests and
+its page number) and the state where it starts: what was kept with it (cards.json's records of
+its pages), then each page's text and its stream's text as the file had them. A page of a sheet
+kept is a page kept too (its stream is read from the sheet's).
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from cardgen.scene import Clip, Moved, Page, Rotate, Use
 
 KIND = "pages"
 Stream = bytes | memoryview       # an encoded content stream (render.pdfreuse's)
+#: a page of a sheet as the file had it (render.pdfreuse's ``ReadyPage``)
+ReadyPage = tuple[str | None, list[Stream], list[str], Stream, int, int, list[str], list[list[str]]]
+SHEET = "s"         # a sheet's key in the pack: this before its digest (a page's is the digest alone)
 _LEAVES = frozenset(KINDS.values()) - {Clip}
 
 
@@ -43,6 +52,7 @@ class PageCache:
         self._new: dict[str, list] = {}
         self._chunks: list[Stream] = []        # a reused page's: a view of the last build's file
         self._end = 0
+        self._loose: dict[str, Stream] = {}    # a page's stream not (yet) part of a sheet's
         self._prims: dict[int, tuple[Any, str]] = {}     # a primitive met before (crop marks): its code
         # a scene the layout cache did not name: its digest
         self._scenes: dict[int, tuple[Sequence[Any], str]] = {}
@@ -84,6 +94,10 @@ class PageCache:
             hit = self._prims[id(it)] = (it, json.dumps(encode([it])[0], ensure_ascii=False, default=str))
         return hit[1]
 
+    def scene(self, items: Sequence[Any]) -> str:
+        """A scene's digest (a card side's: the layout cache's)."""
+        return self._scene(items)
+
     def _scene(self, items: Sequence[Any]) -> str:
         hit = self.content_ids.get(id(items)) or self._scenes.get(id(items))
         if hit is None or hit[0] is not items:
@@ -109,13 +123,73 @@ class PageCache:
     def put(self, key: str, stream: Stream, forms: list[str], codes: list[list[str]]) -> None:
         if key in self._new:        # the same page twice (the same key): kept once
             return
-        self._new[key] = [self._end, len(stream), forms, codes]
-        self._chunks.append(stream)
-        self._end += len(stream)
+        self._new[key] = [-1, len(stream), forms, codes]      # where: when saved (or its sheet's)
+        self._loose[key] = stream
+
+    def sheet_key(self, sig: str, state: str) -> str:
+        h = hashlib.sha256(self._static)
+        h.update(b"sheet\n")
+        h.update(sig.encode("utf-8", "surrogatepass"))
+        h.update(state.encode())
+        return SHEET + h.hexdigest()
+
+    def get_sheet(self, key: str) -> tuple[Stream, list[ReadyPage]] | None:
+        if not self._loaded:
+            self._load()
+        row = self._old.get(key)
+        try:
+            at, n, rows = row           # type: ignore[misc]
+            data = self._data
+            records, at = data[at:at + n], at + n
+            pages: list[ReadyPage] = []
+            for pkey, lens, refs, size, start, length, forms, codes in rows:
+                parts: list[Stream] = []
+                for k in lens:
+                    parts.append(data[at:at + k])
+                    at += k
+                body, at = data[at:at + size], at + size
+                if not (pkey is None or isinstance(pkey, str)) or len(lens) != len(refs) + 1 \
+                        or not all(type(r) is str for r in refs) or not all(type(f) is str for f in forms) \
+                        or not all(type(f) is str and type(cs) is str for f, cs in codes) \
+                        or not (type(start) is int and type(length) is int
+                                and 0 <= start <= start + length <= size):
+                    return None
+                pages.append((pkey, parts, list(refs), body, start, length, list(forms),
+                              [[f, cs] for f, cs in codes]))
+            if at > len(data) or not pages:
+                return None
+        except (TypeError, ValueError):
+            return None
+        self.reused += len(pages)       # (a sheet not kept: its pages asked for one by one)
+        self.asked += len(pages)
+        return records, pages
+
+    def put_sheet(self, key: str, records: Stream, pages: list[ReadyPage]) -> None:
+        if key in self._new:
+            return
+        at = self._end
+        chunks: list[Stream] = [records]
+        rows = []
+        for pkey, parts, refs, body, start, length, forms, codes in pages:
+            chunks += parts
+            chunks.append(body)
+            where = at + sum(len(c) for c in chunks) - len(body)
+            rows.append([pkey, [len(p) for p in parts], refs, len(body), start, length, forms, codes])
+            if pkey is not None and (pkey not in self._new or pkey in self._loose):
+                self._loose.pop(pkey, None)        # its stream: the sheet's
+                self._new[pkey] = [where + start, length, forms, codes]
+        self._new[key] = [at, len(records), rows]
+        self._chunks += chunks
+        self._end += sum(len(c) for c in chunks)
 
     def save(self) -> None:
         """This build's pages, for the next build (nothing kept: nothing written)."""
         self.store.note(KIND, bool(self.reused), f"{self.reused} of {self.asked} ")
+        for key, stream in self._loose.items():
+            self._new[key][0] = self._end
+            self._chunks.append(stream)
+            self._end += len(stream)
+        self._loose = {}
         if not self._new:
             return
         write_pack(self.store, KIND, self.name, self._new, self._chunks, self._end)
