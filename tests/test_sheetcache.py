@@ -114,3 +114,23 @@ def test_a_sheet_after_a_new_character_is_drawn_again(project, tmp_path):
     assert build(project.root, clean, cache="off")[0] == 0
     for name in ("cards.pdf", "cards.json"):
         assert (out / SLUG / name).read_bytes() == (clean / SLUG / name).read_bytes(), name
+
+
+def test_edit_after_edit_each_equals_a_clean_build(project, tmp_path):
+    """Edits on one sheet after another: the sheets of the builds since the last full pack are
+    read from the pack beside it, which is written whole again when it grows; every build is a
+    clean build's bytes, and the sheets not edited are written again."""
+    out, clean = tmp_path / "out", tmp_path / "clean"
+    assert build(project.root, out)[0] == 0
+    edits = [(TORSOS, "Sail Spine", "Sail Spin"), (FILE, "Scythe Arms", "Scythe Arm"),
+             (TORSOS, "Sail Spin", "Sail Spine"), (FILE, "Scythe Arm", "Scythe Arms"),
+             (TORSOS, "Iguanodon Ribs", "Iguanodon Rib")]
+    for rel, old, new in edits:
+        project.edit(rel, old, new)
+        code, _, log = build(project.root, out)
+        assert code == 0
+        got, asked = reused(log)
+        assert asked - got <= 3, (new, log)         # the first page (it names the fonts), the sheet edited
+        assert build(project.root, clean, cache="off")[0] == 0
+        for name in ("cards.pdf", "cards.json"):
+            assert (out / SLUG / name).read_bytes() == (clean / SLUG / name).read_bytes(), (new, name)
