@@ -22,8 +22,8 @@ TORSOS = "cards/bone_wars/torsos.yaml"
 
 
 def build(root: Path, out: Path, cache: str = "debug") -> tuple[int, str, str]:
-    res = CliRunner().invoke(main, ["--root", str(root), "build", SLUG, "--out", str(out), "--format", "json"],
-                             env={"CARDGEN_CACHE": cache})
+    res = CliRunner().invoke(main, ["--root", str(root), "build", SLUG, "--out", str(out),
+                                    "--format", "json"], env={"CARDGEN_CACHE": cache})
     return res.exit_code, res.stdout, res.stderr
 
 

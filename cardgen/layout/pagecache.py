@@ -195,7 +195,8 @@ class PageCache:
 _ID, _BASE = "_id", "_base"     # a full pack's name, and the full pack a pack of additions is to
 
 
-def _layout(entries: dict[str, tuple], keys: list[str], held: dict[str, Any]) -> tuple[dict[str, Any], list, int]:
+def _layout(entries: dict[str, tuple], keys: list[str],
+            held: dict[str, Any]) -> tuple[dict[str, Any], list, int]:
     """The pack of ``entries``' ``keys``: its index, its chunks and their length. A page a sheet
     shows is kept in the sheet's text (unless ``held``: in the full pack already)."""
     index: dict[str, Any] = {}
