@@ -134,3 +134,20 @@ def test_edit_after_edit_each_equals_a_clean_build(project, tmp_path):
         assert build(project.root, clean, cache="off")[0] == 0
         for name in ("cards.pdf", "cards.json"):
             assert (out / SLUG / name).read_bytes() == (clean / SLUG / name).read_bytes(), (new, name)
+
+
+def test_the_first_sheet_written_again_gives_the_page_tree_its_number_first(project, tmp_path):
+    """Without card numbers the fonts are named by the forms, so the first sheet is kept too: the
+    first page formatted is one written again, and the page tree must be numbered before its
+    stream, as reportlab numbers them for a page it formats (caught: the two swapped)."""
+    project.edit(f"rules/{SLUG}/game.yaml", "print:\n", "print:\n  card_numbers: false\n")
+    out, clean = tmp_path / "out", tmp_path / "clean"
+    assert build(project.root, out)[0] == 0
+    project.edit(TORSOS, "Sail Spine", "Sail Spin")
+    code, _, log = build(project.root, out)
+    assert code == 0
+    got, asked = reused(log)
+    assert asked - got == 1, log                # the edited card's front alone drawn
+    assert build(project.root, clean, cache="off")[0] == 0
+    for name in ("cards.pdf", "cards.json"):
+        assert (out / SLUG / name).read_bytes() == (clean / SLUG / name).read_bytes(), name

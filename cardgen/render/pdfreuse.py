@@ -185,7 +185,8 @@ def placed(c: canvas.Canvas, pages: Sequence[ReadyPage]) -> bool:
         for name, chars in codes:
             pdfmetrics.getFont(name).splitString(chars, doc)
         stream = Ready([body])
-        doc.addPage(Ready(parts, [stream if r == "" else doc.Pages if r == "^" else r for r in refs]))
+        doc.addPage(Ready(parts, [stream if r == "" else doc.Pages if r == "^" else r for r in refs],
+                          first=[doc.Pages]))
         c._pageNumber += 1
     return True
 
