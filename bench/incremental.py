@@ -25,13 +25,19 @@ CARDGEN = str(Path(PY).parent / "cardgen")
 EDIT = ("cards/boss_fight/actions.yaml", "Slowly. Inevitably.", "Slowly. Surely.")
 
 
-def timed(*args: str, cache: str = "on", root: Path = WORK) -> float:
+CPU: dict[str, float] = {}       # a row's CPU seconds (user + system), the median as for wall
+
+
+def timed(*args: str, cache: str = "on", root: Path = WORK, cpu: list[float] | None = None) -> float:
+    """The command's wall seconds (its CPU seconds added to ``cpu``)."""
     env = {**os.environ, "CARDGEN_CACHE": cache}
     out = subprocess.run([PY, str(HERE / "measure.py"), CARDGEN, "--root", str(root), *args],
                          capture_output=True, text=True, check=True, env=env).stdout
     res = json.loads(out)
     if res["rc"]:
         raise SystemExit(f"cardgen {' '.join(args)} failed")
+    if cpu is not None:
+        cpu.append(res["cpu"])
     return res["wall"]
 
 
@@ -49,12 +55,14 @@ def deck_edit() -> float:
     path = deck / "cards" / "bench" / "cards.yaml"
     text = path.read_text(encoding="utf-8")
     name = text.split('"name": "', 1)[1].split('"', 1)[0]
-    edits = []
+    edits: list[float] = []
+    cpu: list[float] = []
     for k in range(3):
         text = text.replace(f'"name": "{name}"', f'"name": "{name} v{k}"', 1)
         name = f"{name} v{k}"
         path.write_text(text, encoding="utf-8")
-        edits.append(timed("build", "bench", "--out", str(out), root=deck))
+        edits.append(timed("build", "bench", "--out", str(out), root=deck, cpu=cpu))
+    CPU["one-card edit, 5,400-card deck"] = statistics.median(cpu)
     timed("build", "bench", "--out", str(clean), root=deck, cache="off")
     for f in ("cards.pdf", "cards.json"):
         if (out / "bench" / f).read_bytes() != (clean / "bench" / f).read_bytes():
@@ -75,18 +83,21 @@ def main() -> None:
     path = WORK / EDIT[0]
     text = path.read_text(encoding="utf-8")
     edits = []
+    cpu: list[float] = []
     for k in range(3):
         old, new = (EDIT[1], EDIT[2]) if k % 2 == 0 else (EDIT[2], EDIT[1])
         text = text.replace(old, new)
         path.write_text(text, encoding="utf-8")
-        edits.append(timed("build", "boss_fight", "--out", str(out)))
+        edits.append(timed("build", "boss_fight", "--out", str(out), cpu=cpu))
+    CPU["one-card edit, boss_fight rebuild"] = statistics.median(cpu)
     rows["one-card edit, boss_fight rebuild"] = statistics.median(edits)
     if DECK.is_dir():
         rows["one-card edit, 5,400-card deck"] = deck_edit()
     full = rows["boss_fight full build, no cache"]
-    print(f"{'fast loop':<36} {'wall s':>8} {'of full':>8}")
+    print(f"{'fast loop':<36} {'wall s':>8} {'of full':>8} {'CPU s':>8}")
     for name, wall in rows.items():
-        print(f"{name:<36} {wall:>8.2f} {wall / full:>7.0%}")
+        cpu = f"{CPU[name]:>8.2f}" if name in CPU else ""
+        print(f"{name:<36} {wall:>8.2f} {wall / full:>7.0%} {cpu}")
     (HERE / "work" / "incremental.json").write_text(json.dumps(rows, indent=2))
 
 

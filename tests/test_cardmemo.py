@@ -215,3 +215,32 @@ def test_a_build_after_an_edit_reports_and_writes_what_a_clean_build_does(tmp_pa
     assert build(root, out, "on")[0] == 0 and build(root, tmp_path / "clean", "off")[0] == 0
     for name in ("cards.pdf", "cards.json"):
         assert (out / "bench" / name).read_bytes() == (tmp_path / "clean" / "bench" / name).read_bytes(), name
+
+
+def test_an_edit_writes_only_what_the_whole_memo_lacks_and_the_next_load_keeps_it(tmp_path, monkeypatch):
+    """A one-card edit keeps its card in a memo of additions beside the whole memo (the whole one
+    is not written again): the next load keeps it from there; edits past an eighth of the cards
+    write the whole memo again. Every load as the file parsed whole."""
+    parsed = []
+    real = cardfile.parse_card
+    monkeypatch.setattr(cardfile, "parse_card",
+                        lambda cd, *a, **k: parsed.append(cd.get("id")) or real(cd, *a, **k))
+    root = project(tmp_path)
+    memo = CardMemo(Store(root / "cache"), "ctx")
+    cards = fresh(40)
+    path = root / "cards" / "bench" / "cards.yaml"
+    path.write_text(render(cards, "defaults: {type: card}\n", ""))
+    assert seen(root, memo) == seen(root, None)
+    files = sorted((root / "cache").rglob("*.bin"))
+    assert len(files) == 1
+    whole = files[0].read_bytes()
+    for k in (5, 9, 13, 17, 21, 25, 29, 33):
+        cards[k]["name"] = f"renamed {k}"
+        path.write_text(render(cards, "defaults: {type: card}\n", ""))
+        parsed.clear()
+        got = seen(root, memo)
+        assert parsed == [str(k + 1)], (k, parsed)      # the cards renamed before: kept
+        assert got == seen(root, None), k
+        if k == 5:          # an addition beside the whole memo, which stays as it was
+            assert files[0].read_bytes() == whole and len(list((root / "cache").rglob("*.bin"))) == 2
+    assert files[0].read_bytes() != whole               # more than an eighth differ: written whole again

@@ -133,25 +133,42 @@ class CardMemo:
         self.store = store
         self.context = context
 
-    def _key(self, path: str) -> str:
-        return hashlib.sha256(f"{KIND}\0{self.context}\0{path}".encode()).hexdigest()
+    def _key(self, path: str, part: str = "") -> str:
+        return hashlib.sha256(f"{KIND}\0{self.context}\0{path}{part}".encode()).hexdigest()
 
     def read(self, path: str, cut: Cut) -> FileMemo:
-        """The kept cards of the file at ``path`` (cut as ``cut``) that still hold."""
-        kept: dict[bytes, bytes] = {}
-        raw = self.store.get_view(KIND, self._key(path))
-        if raw is not None:
-            for row in bytes(raw).split(b"\n"):
-                if len(row) > 65:
-                    kept[row[:64]] = row[65:]
-        return FileMemo(self, path, cut, kept)
+        """The kept cards of the file at ``path`` (cut as ``cut``) that still hold: those of the
+        last whole memo, and those the loads since added (kept beside it, when written over it)."""
+        base = _rows(self.store.get_view(KIND, self._key(path)))
+        added = _rows(self.store.get_view(KIND, self._key(path, _ADDED)))
+        whole = base.pop(_ID, None)
+        held = set(base) if whole is not None else set()
+        if whole is not None and added.pop(_OVER, None) == whole:
+            base.update(added)
+        return FileMemo(self, path, cut, base, whole, held)
+
+
+_ID, _OVER = b"=" * 64, b"+" * 64    # a whole memo's name; the memo a memo of additions is over
+_ADDED = "\0added"
+
+
+def _rows(raw: memoryview | None) -> dict[bytes, bytes]:
+    kept: dict[bytes, bytes] = {}
+    if raw is not None:
+        for row in bytes(raw).split(b"\n"):
+            if len(row) > 65:
+                kept[row[:64]] = row[65:]
+    return kept
 
 
 class FileMemo:
     """One card file's kept cards, and this load's (for the next)."""
 
-    def __init__(self, memo: CardMemo, path: str, cut: Cut, kept: dict[bytes, bytes]) -> None:
+    def __init__(self, memo: CardMemo, path: str, cut: Cut, kept: dict[bytes, bytes],
+                 whole: bytes | None = None, held: set[bytes] | None = None) -> None:
         self.memo, self.path, self.cut, self.kept = memo, path, cut, kept
+        self.whole = whole          # the name of the whole memo read (None: none), and its cards
+        self.held = held or set()
         base = hashlib.sha256(f"{memo.context}\0{path}\0{cut.skeleton()}".encode())
         self.digests: list[bytes] = []
         for k in range(len(cut.starts)):
@@ -195,13 +212,23 @@ class FileMemo:
                                                ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
     def save(self) -> None:
-        """This load's kept cards, for the next (not written when they are those read)."""
+        """This load's kept cards, for the next (not written when they are those read): the whole
+        memo, or (when the whole memo read holds all but an eighth of them) the memo of those it
+        lacks, beside it."""
         if self.now.keys() == self.kept.keys():
             return
-        parts: list[bytes | memoryview] = []
+        store, key = self.memo.store, self.memo._key(self.path)
+        fresh = [d for d in self.now if d not in self.held]
+        if self.whole is not None and len(fresh) * 8 <= len(self.now):
+            parts: list[bytes | memoryview] = [_OVER, b" ", self.whole or b"", b"\n"]
+            for d in fresh:
+                parts += [d, b" ", self.now[d], b"\n"]
+            store.put_bytes(KIND, self.memo._key(self.path, _ADDED), parts)
+            return
+        parts = [_ID, b" ", hashlib.sha256(b"".join(self.now)).hexdigest().encode(), b"\n"]
         for d, row in self.now.items():
             parts += [d, b" ", row, b"\n"]
-        self.memo.store.put_bytes(KIND, self.memo._key(self.path), parts)
+        store.put_bytes(KIND, key, parts)
 
 
 _OWN: dict[tuple, frozenset] = {}      # a card's own keys: one frozenset per key list (shared)

@@ -111,15 +111,39 @@ def sheets(placements: Sequence[Placement], w: float, h: float, ps: PrintSetting
     ``placements`` — each sheet's placements are dropped from the list once the sheet was taken
     (its scenes freed when the caller drops the pages; placements laid out as they are taken,
     ``layout.streamed``, hold no scenes to drop)."""
-    fitted = fitted or fit(ps, w, h)
-    grid = fitted.grid
-    if grid.per_page == 0:
-        raise ValueError(f"a {w:g} × {h:g} mm card with {ps.bleed:g} mm bleed does not fit on {ps.paper}")
-    slots: dict[int, tuple] = {}
-    same: dict[tuple, Any] = {}     # what every sheet of as many cards has alike: crop marks, boxes
+    imposer = Imposer(w, h, ps, fitted)
     page_no = first_page
-    for start in range(0, len(placements), grid.per_page):
-        chunk = placements[start:start + grid.per_page]
+    for start in range(0, len(placements), imposer.per_page):
+        chunk = placements[start:start + imposer.per_page]
+        n = len(chunk)
+        sheet = imposer.sheet(chunk, page_no)
+        del chunk
+        if release and isinstance(placements, list):
+            placements[start:start + n] = [None] * n
+        yield sheet
+        del sheet
+        page_no += 2
+
+
+class Imposer:
+    """One sheet of cards of one size at a time (:func:`sheets`), what every sheet has alike made
+    once: a sheet imposed when asked for (the card sheets' reuse imposes only the sheets that
+    changed)."""
+
+    def __init__(self, w: float, h: float, ps: PrintSettings, fitted: Fit | None = None) -> None:
+        fitted = fitted or fit(ps, w, h)
+        self.grid = fitted.grid
+        self.ps = ps
+        if self.grid.per_page == 0:
+            raise ValueError(f"a {w:g} × {h:g} mm card with {ps.bleed:g} mm bleed does not fit on {ps.paper}")
+        self.per_page = self.grid.per_page
+        self.slots: dict[int, tuple] = {}
+        self.same: dict[tuple, Any] = {}     # what every sheet of as many cards has alike: crop marks, boxes
+
+    def sheet(self, chunk: Sequence[Placement], page_no: int) -> tuple[Page, Page, dict, dict]:
+        """The sheet of ``chunk`` (at most :attr:`per_page` placements), its front page numbered
+        ``page_no``: its front and back pages and their manifest entries."""
+        ps, grid, slots, same = self.ps, self.grid, self.slots, self.same
         front = Page(ps.page_w, ps.page_h, label="front")
         back = Page(ps.page_w, ps.page_h, label="back")
         fm: dict[str, Any] = {"page": page_no, "side": "front", "cards": []}
@@ -155,12 +179,7 @@ def sheets(placements: Sequence[Placement], w: float, h: float, ps: PrintSetting
             page.trim_box, page.bleed_box = boxes
         fm["grid"] = {"cols": grid.cols, "rows": grid.rows, "bleed": round(grid.bleed, 4)}
         bm["grid"] = fm["grid"]
-        n = len(chunk)
-        del chunk, pl
-        if release and isinstance(placements, list):
-            placements[start:start + n] = [None] * n
-        yield front, back, fm, bm
-        page_no += 2
+        return front, back, fm, bm
 
 
 def sheet_scenes(placements: list[Placement], per_page: int) -> Iterator[Sequence[Any]]:

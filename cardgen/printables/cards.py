@@ -17,7 +17,7 @@ from cardgen.core.problems import Loc, Problems
 from cardgen.layout.cutfile import cut_page, registration_record
 from cardgen.layout.errorcard import draft_mark
 from cardgen.layout.foldsheet import fold_fit, fold_sheets
-from cardgen.layout.imposition import sheet_scenes, sheets
+from cardgen.layout.imposition import Imposer, sheet_scenes, sheets
 from cardgen.layout.streamed import Streamed
 from cardgen.printables.cardmarks import ink_saver_back, number_tab, numbering
 from cardgen.render.pdf import render_pages, used_symbols
@@ -50,9 +50,11 @@ def _sizes(laid, groups: dict) -> list[tuple[str, list, Any, Fit]]:
     return out
 
 
-def _pages(laid, sizes: list, release: bool = False) -> Iterator[tuple[Page, dict]]:
+def _pages(laid, sizes: list, release: bool = False,
+           reuse: PageReuse | None = None) -> Iterator[tuple[Page, dict] | tuple[_Sheet, None]]:
     """Every sheet's front and back page with its manifest entry, imposed as they are asked
-    for (``release``: each sheet's placements dropped once imposed)."""
+    for (``release``: each sheet's placements dropped once imposed); with ``reuse``, where a
+    sheet's pages depend only on its cards, a :class:`_Sheet` (imposed only when drawn)."""
     ps = laid.game.print
     first = 1
     numbers = numbering(laid.game) if ps.card_numbers else {}
@@ -65,21 +67,81 @@ def _pages(laid, sizes: list, release: bool = False) -> Iterator[tuple[Page, dic
                 first += 1
                 yield page, e
             continue
+        if reuse is not None and isinstance(placements, list) and ps.registration == "none" \
+                and not ps.ink_saver:
+            yield from _sheets(laid, (size, placements, ct, fitted), first, numbers, release, reuse)
+            first += 2 * -(-len(placements) // fitted.grid.per_page)
+            continue
         for front, back, fm, bm in sheets(placements, ct.width, ct.height, ps, first, fitted, release):
-            for c in fm["cards"]:       # "23/60 · v1.0" on each front
-                label = numbers.get(c["id"])
-                if label:
-                    front.items.extend(number_tab(label, c["trim"], ps.safe))
-            if ps.ink_saver:            # backs as a light tint with an outline, not full-bleed colour
-                back.items = [it for c in bm["cards"] for it in _ink_saver(laid.game, c, fitted.grid.bleed)]
-            for page, e in ((front, fm), (back, bm)):
-                e["card_size"] = size
-                if laid.draft:
-                    mark = draft_mark(ps.page_h, [c["bleed_box"] for c in e["cards"]])
-                    if mark is not None:
-                        page.items.append(mark)
+            for page, e in _finish(laid, size, numbers, fitted.grid.bleed, front, back, fm, bm):
                 first += 1
                 yield page, e
+
+
+def _finish(laid, size: str, numbers: dict, bleed: float, front: Page, back: Page, fm: dict,
+            bm: dict) -> list[tuple[Page, dict]]:
+    """An imposed sheet's pages with their manifest entries, finished: the cards' numbers, the
+    ink saver's backs, a draft's mark."""
+    ps = laid.game.print
+    for c in fm["cards"]:       # "23/60 · v1.0" on each front
+        label = numbers.get(c["id"])
+        if label:
+            front.items.extend(number_tab(label, c["trim"], ps.safe))
+    if ps.ink_saver:            # backs as a light tint with an outline, not full-bleed colour
+        back.items = [it for c in bm["cards"] for it in _ink_saver(laid.game, c, bleed)]
+    for page, e in ((front, fm), (back, bm)):
+        e["card_size"] = size
+        if laid.draft:
+            mark = draft_mark(ps.page_h, [c["bleed_box"] for c in e["cards"]])
+            if mark is not None:
+                page.items.append(mark)
+    return [(front, fm), (back, bm)]
+
+
+class _Sheet:
+    """A sheet of cards (:class:`cardgen.render.pdfreuse.Sheet`): imposed only when its pages are
+    asked for; ``text``: its pages' records in cards.json, made with them or kept from the last
+    build."""
+
+    def __init__(self, laid, imposer: Imposer, chunk: list, page_no: int, size: str, numbers: dict,
+                 sig: str) -> None:      # (no ink saver: its backs are not the placements')
+        self.w, self.h = laid.game.print.page_w, laid.game.print.page_h
+        self.sig = sig
+        self.text = b""
+        self._make = (laid, imposer, chunk, page_no, size, numbers)
+
+    def pages(self) -> list[Page]:
+        laid, imposer, chunk, page_no, size, numbers = self._make
+        done = _finish(laid, size, numbers, imposer.grid.bleed, *imposer.sheet(chunk, page_no))
+        self.text = _records([e for _, e in done])
+        return [page for page, _ in done]
+
+    def records(self) -> bytes:
+        return self.text
+
+    def reused(self, records: bytes | memoryview) -> None:
+        self.text = bytes(records)
+
+
+def _sheets(laid, group: tuple, first: int, numbers: dict, release: bool,
+            reuse: PageReuse) -> Iterator[tuple[_Sheet, None]]:
+    """The sheets of one card size as :class:`_Sheet` s, each known by what its pages are made
+    from: the size and its fit, the page number, and each card's id, name, copy, bleed, number
+    and sides (by their digests)."""
+    size, placements, ct, fitted = group
+    imposer = Imposer(ct.width, ct.height, laid.game.print, fitted)
+    per = imposer.per_page
+    head = repr((size, ct.width, ct.height, fitted.grid, laid.draft))
+    scene = reuse.scene
+    for start in range(0, len(placements), per):
+        chunk = placements[start:start + per]
+        page_no = first + 2 * (start // per)
+        cards = [f"{pl.card_id!r} {pl.name!r} {pl.copy!r} {pl.bleed!r} {numbers.get(pl.card_id)!r} "
+                 f"{scene(pl.front)} {scene(pl.back)}" for pl in chunk]
+        sig = "\n".join([f"{head} {page_no}", *cards])
+        yield _Sheet(laid, imposer, chunk, page_no, size, numbers, sig), None
+        if release:
+            placements[start:start + len(chunk)] = [None] * len(chunk)
 
 
 def _ink_saver(game, c: dict, bleed: float) -> list:
@@ -128,8 +190,14 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
     batch: list[dict] = []
     cuts: dict[str, bytes] = {}
 
-    def pages() -> Iterator[Page]:
-        for page, entry in _pages(laid, sizes, release):
+    def pages() -> Iterator[Page | _Sheet]:
+        for page, entry in _pages(laid, sizes, release, reuse):
+            if entry is None:           # a sheet: its records made with its pages, or kept with them
+                if batch:
+                    entries.append(_records(batch))
+                yield page
+                entries.append(page.text)       # type: ignore[union-attr]
+                continue
             if game.print.registration != "none" and entry["side"] == "front":
                 entry["cut_file"] = name = f"{stem}-cut-{entry['page']}.svg"
                 cuts[name] = render_page(*cut_page(game.print.page_w, game.print.page_h,

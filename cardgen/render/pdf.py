@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import Any
 
 from reportlab.pdfgen import canvas
@@ -79,11 +80,12 @@ def render(doc: Document, release: bool = False) -> bytes:
     return render_pages(doc, doc.pages, used_symbols(doc.symbols, (p.items for p in doc.pages)), release)
 
 
-def render_pages(doc: Document, pages: Iterable[Page], used: list[str], release: bool = False,
-                 reuse: PageReuse | None = None) -> bytes:
+def render_pages(doc: Document, pages: Iterable[Page | pdfreuse.Sheet], used: list[str],
+                 release: bool = False, reuse: PageReuse | None = None) -> bytes:
     """:func:`render` of ``doc``'s title and symbols with ``pages`` (any iterable, drawn as it
-    yields them: a page need not exist before the one before it is drawn); ``used``: the symbols
-    the pages place, in :func:`used_symbols`' order; ``reuse``: the last build's pages, written
+    yields them: a page need not exist before the one before it is drawn; a
+    :class:`~cardgen.render.pdfreuse.Sheet` stands for its pages); ``used``: the symbols the pages
+    place, in :func:`used_symbols`' order; ``reuse``: the last build's pages and sheets, written
     again where nothing they depend on changed (:mod:`cardgen.render.pdfreuse`)."""
     buf = io.BytesIO()
     them = iter(pages)
@@ -103,34 +105,53 @@ def render_pages(doc: Document, pages: Iterable[Page], used: list[str], release:
         pen.reset()
         pen.draw(sym.items, sym.h)
         c.endForm()
-    page = first
+    page: Page | pdfreuse.Sheet | None = first
+    pending: pdfreuse.Pending = []
+    draw = partial(_page, c, pen, reuse=reuse, release=release)
     while page is not None:
-        c.setPageSize((page.w * MM, page.h * MM))
-        c.setTrimBox(_box(page.trim_box, page.h))
-        c.setBleedBox(_box(page.bleed_box, page.h))
-        if reuse is None:
-            pen.reset()
-            pen.draw(page.items, page.h)
-            c.showPage()
-            pack_page(c)
+        if type(page) is Page:
+            _page(c, pen, page, reuse, release)
+        elif reuse is not None:         # a sheet: the last build's written again, or made and drawn
+            pdfreuse.sheet(c, page, reuse, pending, draw)       # type: ignore[arg-type]
         else:
-            _reuse_or_draw(c, pen, page, reuse)
-        if release:
-            page.items = []
+            for p in page.pages():      # type: ignore[union-attr]
+                _page(c, pen, p, None, release)
         page = next(them, None)
-    del pen, first              # its operator memos: their memory is the file's to use
-    return pdf_data(c)          # what save() writes, formatted into one buffer as it goes
+    del pen, draw, first        # its operator memos: their memory is the file's to use
+    data = pdf_data(c)          # what save() writes, formatted into one buffer as it goes
+    if pending and reuse is not None:
+        pdfreuse.keep(c._doc, data, pending, reuse)
+    return data
 
 
-def _reuse_or_draw(c: canvas.Canvas, pen: Pen, page: Page, reuse: PageReuse) -> None:
+def _page(c: canvas.Canvas, pen: Pen, page: Page, reuse: PageReuse | None,
+          release: bool) -> pdfreuse.Kept | None:
+    """``page`` drawn (or, with ``reuse``, written from the last build's): what was kept of it."""
+    c.setPageSize((page.w * MM, page.h * MM))
+    c.setTrimBox(_box(page.trim_box, page.h))
+    c.setBleedBox(_box(page.bleed_box, page.h))
+    kept = None
+    if reuse is None:
+        pen.reset()
+        pen.draw(page.items, page.h)
+        c.showPage()
+        pack_page(c)
+    else:
+        kept = _reuse_or_draw(c, pen, page, reuse)
+    if release:
+        page.items = []
+    return kept
+
+
+def _reuse_or_draw(c: canvas.Canvas, pen: Pen, page: Page, reuse: PageReuse) -> pdfreuse.Kept | None:
     """``page`` written from the last build's when it is kept there for the same state, else
     drawn (and kept for the next build)."""
     before = pdfreuse.state(c)
     key = reuse.key(page, before[0])
     hit = reuse.get(key) if key is not None else None
-    if hit is not None and pdfreuse.reused(c, hit):
-        reuse.put(key, *hit)        # type: ignore[arg-type]   # (key is not None with a hit)
-        return
+    if hit is not None and key is not None and pdfreuse.reused(c, hit):
+        reuse.put(key, *hit)
+        return key, hit[1], hit[2]
     pen.reset()
     pen.draw(page.items, page.h)
-    pdfreuse.shown(c, before, reuse, key)
+    return pdfreuse.shown(c, before, reuse, key)

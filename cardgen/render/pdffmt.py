@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 from reportlab import rl_config
@@ -37,8 +38,30 @@ from reportlab.pdfbase.pdfdoc import (
 
 _REF_ONLY = "__RefOnly__"
 _NOT_AS_IS = re.compile("[\x18-\x1f]")     # the ASCII the extpdfdoc codec does not keep as it is
+
+
+class Ready(PDFObject):
+    """An object as the last build formatted it (:mod:`cardgen.render.pdfreuse`): its text
+    between ``N 0 obj`` and ``endobj``, ``parts`` with its references between them, each by its
+    internal name, or an object given its number when this one is formatted (a page's stream).
+    ``first``: objects given their numbers before (a page's tree: ``PDFPage.check_format`` names
+    it before the page's stream is)."""
+
+    def __init__(self, parts: Sequence[bytes | memoryview], refs: Sequence[Any] = (),
+                 first: Sequence[Any] = ()) -> None:
+        if len(parts) != len(refs) + 1:
+            raise ValueError("a ready object's parts surround its references")
+        self.parts = parts
+        self.refs = refs
+        self.first = first
+
+    def format(self, document: Any) -> bytes:
+        """Its text (reportlab's own path formats it so too)."""
+        return Formatter(document).top(self)
+
+
 # the objects formatted here at the top (one indirect object each), by exact class
-TOP = (PDFPage, PDFStream, PDFPages)
+TOP = (PDFPage, PDFStream, PDFPages, Ready)
 
 
 class Formatter:
@@ -68,6 +91,13 @@ class Formatter:
             return self._catalog(obj)
         if kind is PDFPages:
             return self._catalog(obj)
+        if kind is Ready:
+            for it in obj.first:
+                self.doc.Reference(it)
+            out = [bytes(obj.parts[0])]
+            for ref, part in zip(obj.refs, obj.parts[1:], strict=True):
+                out += (self._ref(ref if type(ref) is str else self.doc.Reference(ref).name), bytes(part))
+            return b"".join(out)
         return pdfdoc.format(obj, self.doc, toplevel=1)
 
     def value(self, e: Any) -> bytes:
@@ -194,4 +224,4 @@ class Formatter:
         return self._dict(d) + b"\nstream\n" + data + b"endstream\n"
 
 
-__all__ = ["TOP", "Formatter"]
+__all__ = ["TOP", "Formatter", "Ready"]

@@ -83,6 +83,7 @@ def _format(doc: PDFDocument) -> bytes:
     comments = not rl_config.invariant and rl_config.pdfComments
     fast = None if comments else Formatter(doc)     # pages and their streams (reportlab's bytes)
     spill: _Spill | None = getattr(doc, "_cardgen_spill", None)
+    keep: dict[int, Any] | None = getattr(doc, "_cardgen_keep", None)    # id → (offset, length): pdfreuse's
     while True:                 # objects may be added while others are formatted
         counter += 1
         if counter not in number_to_id:
@@ -97,7 +98,9 @@ def _format(doc: PDFDocument) -> bytes:
             text = PDFIndirectObject(oid, obj).format(doc)
         if comments:
             out.add(f"% {ascii(oid)}: class {type(obj).__name__[:50]} \n")
-        id_to_of[oid] = out.add(text)
+        id_to_of[oid] = at = out.add(text)
+        if keep is not None and id(obj) in keep:
+            keep[id(obj)] = (at, len(text))
         ids.append(oid)
         if type(obj) is PDFStream:      # written: its content is not needed again
             obj.content = b""
