@@ -23,6 +23,7 @@ from cardgen.layout.elements import KINDS
 from cardgen.layout.elements.base import DrawContext
 from cardgen.layout.legibility import MIN_PT, describe, floor_of, small_texts, too_small
 from cardgen.layout.scenecodec import decode, encode
+from cardgen.layout.sideprog import Program, compile_elements
 from cardgen.layout.templates import Template, TemplateSet, evaluate, fields_read
 from cardgen.scene import Deferred, Symbol, Use, uses_of
 
@@ -73,7 +74,10 @@ def _content_id(key: str, deps: dict) -> str:
 class CardLayout:
     """Lays cards out; with a :class:`~cardgen.layout.cache.Store`, each side is cached under the hash
     of what it depends on (its card, the templates, the game's settings, the other cards its
-    template read), problems included."""
+    template read), problems included. ``compiled``: a template's elements go through their
+    program (:mod:`cardgen.layout.sideprog`) after its first card (False: the general loop only)."""
+
+    compiled = True
 
     def __init__(self, game: Game, problems: Problems, store: Store | None = None):
         self.game = game
@@ -99,6 +103,7 @@ class CardLayout:
         self._same: dict[int, tuple] = {}      # element → (it, card type, its primitives): a static element drawn
         self._by_values: dict[tuple, tuple] = {}   # an element and the card fields it reads → (it, its primitives)
         self._values_seen: set[int] = set()        # the hashes of those keys met once
+        self.programs: dict[tuple, tuple[Template, Program]] = {}   # (template, type, bleed, first) → program
         self._cards = {c.id: c.fields for c in game.cards}
         self._by_id = game.cards_by_id         # the cache's dependencies are read against it
         self._game = {"title": game.title, "slug": game.slug, **{k: v for k, v in game.meta.items()
@@ -225,7 +230,14 @@ class CardLayout:
         if n_static:
             out.append(Use(self._static(tpl, n_static, card, ct, bleed, ctx_vars), 0.0, 0.0))
             start = n_static
+        key = (id(tpl), ct.key, bleed, start)           # the template's program (layout.sideprog)
+        prog = self.programs.get(key) if self.compiled else None
+        if prog is not None and prog[0] is tpl:
+            out.extend(prog[1].run(self, tpl, card, ct, bleed))
+            return out
         out.extend(self._elements(tpl, tpl.elements[start:], card, ct, bleed, ctx_vars))
+        if self.compiled:       # compiled once its first card has gone the general way
+            self.programs[key] = (tpl, compile_elements(self, tpl.elements[start:], ct.key, bleed))
         return out
 
     def _static(self, tpl: Template, n_static: int, card: Card, ct, bleed: float, ctx_vars: dict | None) -> str:

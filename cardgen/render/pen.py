@@ -16,10 +16,8 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen import canvas
 
 from cardgen.core import fonts, sources
-from cardgen.core.artfiles import svg_digest, svg_drawing
-from cardgen.core.images import ImageError
-from cardgen.core.lazymod import lazy
 from cardgen.render.pdftext import TextOps
+from cardgen.render.pensvg import MM, draw_svg
 from cardgen.scene import (
     Circle,
     Clip,
@@ -36,9 +34,6 @@ from cardgen.scene import (
     translate,
 )
 
-renderPDF = lazy("reportlab.graphics.renderPDF")   # SVG pictures only (it loads platypus)
-
-MM = 72.0 / 25.4
 _STATE = tuple(canvas.Canvas.STATE_ATTRIBUTES)     # what reportlab's saveState keeps
 _state_of = itemgetter(*_STATE)
 
@@ -76,6 +71,7 @@ class Pen:
         self._direct = False                           # the current font's text goes to self.tx
         self._images: dict[tuple, tuple] = {}          # picture operators written, by picture and place
         self._uses: dict[tuple, tuple] = {}            # form placements written, by symbol and place
+        self._placed: dict[tuple, tuple] = {}          # clipped sides placing one form, by place (clipped)
         self.reset()
 
     def reset(self) -> None:
@@ -265,6 +261,37 @@ class Pen:
             self._ops.clear()
         self._ops[key] = tuple(c._code[n:])
 
+    def clipped(self, it: Clip, H: float) -> None:
+        """``it``'s items drawn inside its clip (``q``, the clipping path, the items, ``Q``). A card
+        side that only places a symbol (a shared back) where one was placed before (a sheet slot)
+        writes the operators it wrote there, its form noted in use on the page: what it draws
+        depends on no state the ``q``/``Q`` around it lets out."""
+        c = self.c
+        items = it.items
+        moved = items[0] if len(items) == 1 and type(items[0]) is Moved else None
+        key = None
+        if moved is not None and len(moved.items) == 1 and type(u := moved.items[0]) is Use:
+            key = (it.x, it.y, it.w, it.h, H, moved.dx, moved.dy, u.name, u.x, u.y, c._fillMode)
+            done = self._placed.get(key)
+            if done is not None:
+                c._code.extend(done[0])
+                c._formsinuse.append(done[1])
+                return
+        n = len(c._code)
+        save_state(c)
+        self.clip(it, H)
+        saved = self.saved()
+        if moved is not None:
+            self.moved(moved, H)
+        else:
+            self.draw(items, H)
+        c.restoreState()
+        self.restore(saved)
+        if key is not None:
+            if len(self._placed) > 10_000:
+                self._placed.clear()
+            self._placed[key] = (tuple(c._code[n:]), c._formsinuse[-1])
+
     def use(self, name: str, x: float, y: float, H: float) -> None:
         """A symbol's form placed with its top-left corner at (x, y); placed here before (a sheet
         slot), its operators are written again (``q``, ``cm``, ``Do``, ``Q``: the state is as
@@ -381,16 +408,11 @@ class Pen:
                 p.close()
                 c.drawPath(p, stroke=int(bool(it.stroke)), fill=int(bool(it.fill)))
             elif t is Image and it.path.lower().endswith(".svg"):
-                self.svg(it, H)
+                draw_svg(self, it, H)
             elif t is Image:
                 self.image(it, it.x, it.y, H)
             elif t is Clip:
-                save_state(c)
-                self.clip(it, H)
-                saved = self.saved()
-                self.draw(it.items, H)
-                c.restoreState()
-                self.restore(saved)
+                self.clipped(it, H)
             elif t is Rotate:
                 c.saveState()
                 c.translate(it.cx * MM, (H - it.cy) * MM)
@@ -402,29 +424,6 @@ class Pen:
                 self.restore(saved)
             elif t is Link:
                 c.bookmarkHorizontal(it.name, it.x * MM, (H - it.y) * MM)
-
-
-    def svg(self, it: Image, H: float) -> None:
-        """An SVG picture: its form (made once per document) scaled into the box."""
-        try:
-            drawing = svg_drawing(it.path)
-            name = "SVG" + svg_digest(it.path)      # by content: the same bytes wherever the project lies
-        except ImageError:          # reported when the card was laid out
-            return
-        if drawing is None or not drawing.width or not drawing.height:
-            return
-        c = self.c
-        if name not in self.forms:
-            self.forms.add(name)
-            c.beginForm(name, 0, 0, drawing.width, drawing.height)
-            renderPDF.draw(drawing, c, 0, 0)
-            c.endForm()
-        c.saveState()
-        c.translate(it.x * MM, (H - it.y - it.h) * MM)
-        c.scale(it.w * MM / drawing.width, it.h * MM / drawing.height)
-        c.doForm(name)
-        c.restoreState()
-        self.reset()
 
 
 def form_name(name: str) -> str:

@@ -162,10 +162,21 @@ def _top(v, y: float, h: float, height: float) -> float:
 def _layout_plain(text: str, font: str, v, ctx, x, y, w, h) -> tuple[list, bool]:
     """:func:`_layout_text` for text without markup whose characters the font all draws: one
     font and colour, so a line is one Text (the lines, sizes and places the general path finds)."""
-    f = fit_plain(text, w, h, font, ctx.fonts["regular"], v["size"], min(v["min_size"], v["size"]), v["leading"])
-    if not f.fits:
+    out = plain_lines(text, font, ctx.fonts["regular"], v, x, y, w, h)
+    if out is None:
         _overflow(v, ctx, w, h)
         return [], False
+    return out, True
+
+
+def plain_lines(text: str, font: str, regular: str, v: Mapping[str, Any], x: float, y: float, w: float,
+                h: float) -> list | None:
+    """The Texts of ``text`` (no markup, every character drawn by ``font``) fitted in the box
+    (x, y, w, h) with ``v``'s size, leading, alignment and colour; None when it does not fit
+    (nothing reported: the caller says TEXT-OVERFLOW, or lays the element out the general way)."""
+    f = fit_plain(text, w, h, font, regular, v["size"], min(v["min_size"], v["size"]), v["leading"])
+    if not f.fits:
+        return None
     base = _top(v, y, h, f.height) + f.ascent
     align, color, size, step = v["align"], v["color"], f.size, f.line_height
     out: list = []
@@ -175,12 +186,12 @@ def _layout_plain(text: str, font: str, v, ctx, x, y, w, h) -> tuple[list, bool]
             if line:
                 add(Text(x, base, line, font, size, color))
             base += step
-        return out, True
+        return out
     for line, width in f.lines:
         if line:
             add(Text(_line_x(align, x, w, width), base, line, font, size, color))
         base += step
-    return out, True
+    return out
 
 
 def _line_x(align: str, x: float, w: float, width: float) -> float:
