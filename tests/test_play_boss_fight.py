@@ -206,3 +206,25 @@ def test_two_bosses_at_one_anchor_reach_their_own_hexes():
             assert sb.eng.move_ends("boss", 3) == tuple(sorted(sb.eng.legal_moves("boss", 3))), (a, b)
             checked += 1
     assert checked == 6
+
+
+def test_move_ends_are_the_legal_moves():
+    """The fast Move ends (the bare terrain's reach, less the pieces, when no enemy is in the
+    way) are the rules' own breadth-first ends at every decision of seeded random games, both
+    where an enemy stands in the way and where none does."""
+    fast = slow = 0
+    for seed in range(3):
+        whole = playkit.random_game(SLUG, seed)
+        state = playkit.new_state(SLUG, seed)
+        for a in whole.history:
+            if state.current_player() != CHANCE and state.eng.phase != "place":
+                e = state.eng
+                for f in e.fighters.values():
+                    if f.alive and f.origin is not None:
+                        for tiles in (1, 2, 4):
+                            ends = tuple(sorted(e.legal_moves(f.key, tiles)))
+                            assert e.move_ends(f.key, tiles) == ends, (seed, f.key)
+                            near = min((e._dist(f, g) or 99 for g in e.enemies_of(f) if g.alive), default=99)
+                            fast, slow = (fast + 1, slow) if near > tiles + 1 else (fast, slow + 1)
+            state.apply_action(a)
+    assert fast > 50 and slow > 50, (fast, slow)

@@ -38,7 +38,7 @@ from cardgen.games.boss_fight.rules_move import MoveRules
 from cardgen.games.boss_fight.rules_rounds import RoundRules
 from cardgen.games.boss_fight.rules_setup import SetupRules
 from cardgen.games.boss_fight.state import Fighter
-from cardgen.games.boss_fight.sweep import STEPS
+from cardgen.games.boss_fight.sweep import STEPS, Cell
 from cardgen.games.boss_fight.view import MapView
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, CLAIMS_AFTER_END
 
@@ -158,20 +158,26 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
     # -- for the state: where a Move may end ------------------------------------------------------
 
     def move_ends(self, key: str, tiles: int) -> tuple[tuple[int, ...], ...]:
-        """:meth:`legal_moves`, sorted; found once per position of the pieces and obstacle tokens
-        (every copy of a game on one map shares what was found)."""
-        memo = self.sight_memo.get("moves")
-        if memo is None or len(memo) > 50_000:          # bounded: a long run starts it again
-            memo = self.sight_memo["moves"] = {}
-        # every copy of a game on one map shares the memo, whatever its boss and party: the key
-        # holds each piece's footprint and the boss's Legs (two bosses may stand at one anchor)
-        at = (key, tiles, frozenset(self.rubble), self._legs_factor(),
-              tuple((g.key, g.origin, g.rot, g.anchor, tuple(g.cells), g.dead is None)
-                    for g in self.fighters.values()))
-        got = memo.get(at)
-        if got is None:
-            got = memo[at] = tuple(sorted(self.legal_moves(key, tiles)))
-        return got
+        """:meth:`legal_moves`, sorted, found faster: a move no enemy piece stands in the way of
+        ends where it would on the bare terrain (found once per map, start and tiles: every copy of
+        a game on the map shares it), less the hexes pieces stand on."""
+        f = self.fighters[key]
+        if f.origin is None:
+            return ()
+        if f.side == "boss":
+            return self._boss_ends(f, tiles, bare=True)
+        adj, offset, ok = self._grid()
+        start, rubble = (f.origin.q, f.origin.r), frozenset(self.rubble)
+        bare = self.sight_memo.get(("reach", start, tiles, rubble))
+        if bare is None:
+            cost = self._reach(start, tiles, {(h.q, h.r) for h in rubble})
+            bare = (cost, sorted((self._colrow(h), h) for h in cost))
+            self.sight_memo["reach", start, tiles, rubble] = bare
+        stop = [(h.q, h.r) for g in self.enemies_of(f) if g.alive for h in g.hexes()]
+        if any(bare[0].get(c, tiles) < tiles for c in stop):       # an enemy in the way
+            return tuple(sorted(self._hero_moves(f, tiles)))
+        taken = {(h.q, h.r) for g in self.fighters.values() if g is not f and g.alive for h in g.hexes()}
+        return tuple(at for at, h in bare[1] if h not in taken)
 
     def legal_moves(self, key: str, tiles: int) -> set[tuple[int, ...]]:
         """Where ``key`` may end a Move action of ``tiles``: a hero's (col, row); the boss's anchor
@@ -179,18 +185,30 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         f = self.fighters[key]
         if f.origin is None:
             return set()
-        if f.side == "hero":
-            return self._hero_moves(f, tiles)
+        return self._hero_moves(f, tiles) if f.side == "hero" else set(self._boss_ends(f, tiles, bare=False))
+
+    def _boss_ends(self, f: Fighter, tiles: int, bare: bool) -> tuple[tuple[int, ...], ...]:
+        """The boss's Move ends (BF-MOVE-1/2), sorted; ``bare``: those of the bare terrain (found
+        once per footprint, start and reach) when no facing on any hex of the way meets a hero."""
         limit = math.floor(tiles * self._legs_factor() + 1e-9)
+        assert f.origin is not None
         heroes = frozenset(h for g in self.heroes() if g.alive for h in g.hexes())
         start = f.origin + rotate(f.anchor, f.rot)
         shape = [c - f.anchor for c in f.cells]
         ground = self.ground(shape)
         turned, fit = ground.turned, ground.fits
-
-        seen = dict[tuple[int, int], int]()
         # the anchors where facing k would put a cell of the boss on a hero: (hero − cell) per cell
         near = [{(h.q - dq, h.r - dr) for h in heroes for dq, dr in turned[k]} for k in range(6)]
+        if bare:
+            key = ("boss reach", tuple(shape), frozenset(self.rubble), start, limit)
+            got = self.sight_memo.get(key)
+            if got is None:
+                ends = ground.costs((start.q, start.r), limit)
+                got = self.sight_memo[key] = ({d for d, _ in ends}, tuple(sorted(
+                    (*self._colrow(d), k) for d, k in ends if fit(d) >> k & 1)))
+            if all(got[0].isdisjoint(n) for n in near):
+                return got[1]
+        seen = dict[tuple[int, int], int]()
 
         def whole(c: tuple[int, int]) -> int:
             """The facings that fit at ``c`` clear of the heroes too."""
@@ -203,17 +221,15 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
                 seen[c] = got
             return got
         ends = ground.costs((start.q, start.r), limit, lambda c: whole(c) > 0)
-        offset, style = self._grid()[1], self.map.style
-        return {(*(offset.get(d) or hg.to_offset(Hex(*d), style)), k) for d, k in ends if whole(d) >> k & 1}
+        return tuple(sorted({(*self._colrow(d), k) for d, k in ends if whole(d) >> k & 1}))
 
-    def _hero_moves(self, f: Fighter, tiles: int) -> set[tuple[int, ...]]:
-        """Where a hero's Move of ``tiles`` may end: breadth-first over clear tiles, never onto or
-        through an enemy, ending off every other living piece (BF-MOVE-1, BF-MAP-1)."""
-        adj, offset, ok = self._grid()
-        assert f.origin is not None
-        stop = {(h.q, h.r) for g in self.enemies_of(f) if g.alive for h in g.hexes()}
-        stop |= {(h.q, h.r) for h in self.rubble}
-        start = (f.origin.q, f.origin.r)
+    def _colrow(self, c: tuple[int, int]) -> tuple[int, int]:
+        """The (col, row) of the hex at (q, r) ``c``."""
+        return self._grid()[1].get(c) or hg.to_offset(Hex(*c), self.map.style)
+
+    def _reach(self, start: Cell, tiles: int, stop: set[Cell]) -> dict[Cell, int]:
+        """Fewest steps (at most ``tiles``) from ``start`` to each clear tile, never onto ``stop``."""
+        adj, _, ok = self._grid()
         cost, todo = {start: 0}, [start]
         for c in range(tiles):
             nxt = []
@@ -226,8 +242,17 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
                         cost[n] = c + 1
                         nxt.append(n)
             todo = nxt
+        return cost
+
+    def _hero_moves(self, f: Fighter, tiles: int) -> set[tuple[int, ...]]:
+        """Where a hero's Move of ``tiles`` may end: breadth-first over clear tiles, never onto or
+        through an enemy, ending off every other living piece (BF-MOVE-1, BF-MAP-1)."""
+        assert f.origin is not None
+        stop = {(h.q, h.r) for g in self.enemies_of(f) if g.alive for h in g.hexes()}
+        stop |= {(h.q, h.r) for h in self.rubble}
+        cost = self._reach((f.origin.q, f.origin.r), tiles, stop)
         taken = {(h.q, h.r) for g in self.fighters.values() if g is not f and g.alive for h in g.hexes()}
-        return {offset.get(h) or hg.to_offset(Hex(*h), self.map.style) for h in cost if h not in taken}
+        return {self._colrow(h) for h in cost if h not in taken}
 
 
 Table._plays = {kind: getattr(Table, "play_" + kind) for kind in BF_EVENTS}
