@@ -125,9 +125,21 @@ class _Copier:
         return copy.deepcopy(v, self.deep)
 
 
-def _copy_fighter(f: Fighter, copy_value: _Copier) -> Fighter:
+def _pile(p: Pile) -> Pile:
+    known = Counter.__new__(Counter)        # a Counter's copy, without its __init__'s update
+    dict.update(known, p.known)
+    return Pile(known, p.unknown)
+
+
+def _copy_fighter(f: Fighter) -> Fighter:
+    """A copy of ``f`` to play on: its piles, statuses, modifiers and sight copied; the rest (its
+    cards, stats, footprint: what never changes; places and numbers: immutable) shared."""
     twin = copy.copy(f)
-    twin.__dict__.update({k: copy_value(v) for k, v in f.__dict__.items()})
+    twin.hand, twin.discard, twin.expended, twin.used = _pile(f.hand), _pile(f.discard), _pile(f.expended), \
+        _pile(f.used)
+    twin.statuses, twin.mods = dict(f.statuses), [list(m) for m in f.mods]
+    twin.seen_now, twin.seen_last, twin.seen_when = set(f.seen_now), set(f.seen_last), dict(f.seen_when)
+    twin.used_abilities = dict(f.used_abilities)
     return twin
 
 
@@ -142,7 +154,7 @@ def _copy_engine(eng: Table) -> Table:
         if k not in ("fighters", "current", "ref", "_names"):
             d[k] = copy_value(v)
     twin.ref = Slips()
-    twin.fighters = {k: _copy_fighter(f, copy_value) for k, f in eng.fighters.items()}
+    twin.fighters = {k: _copy_fighter(f) for k, f in eng.fighters.items()}
     twin.current = twin.fighters[eng.current.key] if eng.current is not None else None
     return twin
 

@@ -105,8 +105,9 @@ class MapView(TableBase):
         piece or an obstacle token has moved since its last look."""
         if not f.alive or f.origin is None:
             return
-        now = (f.key, self.round, frozenset(self.rubble),
-               tuple((g.origin, g.rot, g.dead is None) for g in self.fighters.values()))
+        fs = self.fighters.values()
+        now = (f.key, self.round, frozenset(self.rubble), *[g.origin for g in fs], *[g.rot for g in fs],
+               *[g.dead for g in fs])
         if now == self.looked:
             return
         self.looked = now
