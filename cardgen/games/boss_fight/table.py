@@ -208,6 +208,11 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
                     (*self._colrow(d), k) for d, k in ends if fit(d) >> k & 1)))
             if all(got[0].isdisjoint(n) for n in near):
                 return got[1]
+            memo = self.sight_memo.get("boss moves")
+            if memo is None or len(memo) > 20_000:      # bounded: a long run starts it again
+                memo = self.sight_memo["boss moves"] = {}
+            if (key, heroes) in memo:                   # the heroes where they were (a search's playouts)
+                return memo[key, heroes]
         seen = dict[tuple[int, int], int]()
 
         def whole(c: tuple[int, int]) -> int:
@@ -221,7 +226,10 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
                 seen[c] = got
             return got
         ends = ground.costs((start.q, start.r), limit, lambda c: whole(c) > 0)
-        return tuple(sorted({(*self._colrow(d), k) for d, k in ends if whole(d) >> k & 1}))
+        out = tuple(sorted({(*self._colrow(d), k) for d, k in ends if whole(d) >> k & 1}))
+        if bare:
+            self.sight_memo["boss moves"][key, heroes] = out
+        return out
 
     def _colrow(self, c: tuple[int, int]) -> tuple[int, int]:
         """The (col, row) of the hex at (q, r) ``c``."""
