@@ -183,7 +183,7 @@ class BossFightState(GameState):
     # --- the table as the state -----------------------------------------------------------
     def _feed(self, kind: str, fields: Mapping[str, Any]) -> None:
         n = len(self.events) + 2
-        given = {k: thaw(v) for k, v in fields.items()}
+        given = {k: thaw(v) if type(v) is tuple else v for k, v in fields.items()}
         ev = Event(n, kind, {**_BLANKS[kind], **given}, Loc("<play>", n, 1))
         self.eng.before(ev)
         self.eng.apply(ev)

@@ -197,16 +197,14 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         shape = [c - f.anchor for c in f.cells]
         ground = self.ground(shape)
         turned, fit = ground.turned, ground.fits
-        # the anchors where facing k would put a cell of the boss on a hero: (hero − cell) per cell
-        near = [{(h.q - dq, h.r - dr) for h in heroes for dq, dr in turned[k]} for k in range(6)]
         if bare:
             key = ("boss reach", tuple(shape), frozenset(self.rubble), start, limit)
             got = self.sight_memo.get(key)
-            if got is None:
+            if got is None:         # (every hex a cell of the boss may cover on the way, the ends)
                 ends = ground.costs((start.q, start.r), limit)
-                got = self.sight_memo[key] = ({d for d, _ in ends}, tuple(sorted(
-                    (*self._colrow(d), k) for d, k in ends if fit(d) >> k & 1)))
-            if all(got[0].isdisjoint(n) for n in near):
+                got = self.sight_memo[key] = ({(q + dq, r + dr) for (q, r), _ in ends for t in turned for dq, dr in t},
+                                              tuple(sorted((*self._colrow(d), k) for d, k in ends if fit(d) >> k & 1)))
+            if got[0].isdisjoint([(h.q, h.r) for h in heroes]):     # no hero anywhere the boss may be
                 return got[1]
             memo = self.sight_memo.get("boss moves")
             if memo is None or len(memo) > 20_000:      # bounded: a long run starts it again
@@ -214,6 +212,8 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
             if (key, heroes) in memo:                   # the heroes where they were (a search's playouts)
                 return memo[key, heroes]
         seen = dict[tuple[int, int], int]()
+        # the anchors where facing k would put a cell of the boss on a hero: (hero − cell) per cell
+        near = [{(h.q - dq, h.r - dr) for h in heroes for dq, dr in turned[k]} for k in range(6)]
 
         def whole(c: tuple[int, int]) -> int:
             """The facings that fit at ``c`` clear of the heroes too."""

@@ -74,8 +74,14 @@ class MapView(TableBase):
         ha, hb = a.hexes(), b.hexes()
         if not ha or not hb:
             return None
-        return min((abs(x.q - y.q) + abs(x.r - y.r) + abs(x.q + x.r - y.q - y.r)) // 2   # hg.distance
-                   for x in ha for y in hb)
+        best = 1 << 30
+        for x in ha:
+            for y in hb:
+                dq, dr = x.q - y.q, x.r - y.r
+                d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2             # hg.distance
+                if d < best:
+                    best = d
+        return best
 
     def sees(self, a: Fighter, b: Fighter, obstacles: set[Hex] | None = None) -> bool:
         """BF-LOS-1: some corner-to-corner line from a hex of ``a`` to a hex of ``b`` crosses no obstacle."""
