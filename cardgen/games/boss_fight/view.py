@@ -94,16 +94,20 @@ class MapView(TableBase):
         memo = self.sight_memo.get(rubble)      # per obstacle tokens: (x, y) → sight (the map never changes)
         if memo is None:
             memo = self.sight_memo[rubble] = {}
-        obs = None
+        unknown = []                            # pairs not looked at yet: the nearest first, once none known sees
         for x in ha:
             for y in hb:
                 key = (x.q, x.r, y.q, y.r) if (x.q, x.r) <= (y.q, y.r) else (y.q, y.r, x.q, x.r)  # both ways
                 seen = memo.get(key)
-                if seen is None:
-                    obs = self._obstacles() if obs is None else obs
-                    seen = memo[key] = hg.line_of_sight(x, y, obs)
                 if seen:
                     return True
+                if seen is None:
+                    dq, dr = x.q - y.q, x.r - y.r
+                    unknown.append((abs(dq) + abs(dr) + abs(dq + dr), key, x, y))
+        obs = self._obstacles() if unknown else set()
+        for _, key, x, y in sorted(unknown, key=lambda u: u[:2]):
+            if memo.setdefault(key, hg.line_of_sight(x, y, obs)):
+                return True
         return False
 
     def _look(self, f: Fighter) -> None:
