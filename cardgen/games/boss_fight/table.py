@@ -202,8 +202,10 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
             got = self.sight_memo.get(key)
             if got is None:         # (every hex a cell of the boss may cover on the way, the ends)
                 ends = ground.costs((start.q, start.r), limit)
-                got = self.sight_memo[key] = ({(q + dq, r + dr) for (q, r), _ in ends for t in turned for dq, dr in t},
-                                              tuple(sorted((*self._colrow(d), k) for d, k in ends if fit(d) >> k & 1)))
+                cover, way = {c for t in turned for c in t}, {d for d, _ in ends}
+                got = ({(q + dq, r + dr) for q, r in way for dq, dr in cover},
+                       tuple(sorted((*self._colrow(d), k) for d, k in ends if fit(d) >> k & 1)))
+                self.sight_memo[key] = got
             if got[0].isdisjoint([(h.q, h.r) for h in heroes]):     # no hero anywhere the boss may be
                 return got[1]
             memo = self.sight_memo.get("boss moves")
