@@ -173,6 +173,27 @@ def test_a_clone_shares_nothing_the_game_changes():
         assert state.log_events() == whole.log_events() and state.result() == whole.result()
 
 
+#: what a clone's table shares with its original: the game and the rules read once, never changed
+SHARED = {"params", "header", "header_locs", "draws", "actions", "status_names", "draw_status",
+          "action_status", "short_statuses", "no_move", "poison_cure", "legs_table", "formula", "attack_names", "combat_stats",
+          "stat_names", "stat_short", "cards", "sight_memo"}
+
+
+def test_a_clone_copies_every_container_the_game_changes():
+    """A container the table gains must be copied by a clone or be named here (never changed)."""
+    whole = playkit.random_game(SLUG, 1)
+    state = playkit.new_state(SLUG, 1)
+    for a in whole.history[: len(whole.history) // 2]:
+        state.apply_action(a)
+    old, new = state.eng.__dict__, state.clone().eng.__dict__
+    same = {k for k, v in new.items() if isinstance(v, (list, dict, set)) and v is old[k]}
+    assert same == SHARED
+    for k, f in state.eng.fighters.items():
+        twin = vars(new["fighters"][k])
+        kept = {n for n, v in twin.items() if isinstance(v, (list, dict, set)) and v is vars(f)[n]}
+        assert kept <= {"stats", "equipment", "abilities", "pieces", "total", "cells"}, (k, kept)
+
+
 def _all_placed(setup: dict[str, Any], seed: int) -> Any:
     """A state of ``setup`` played at random until every piece is on the map."""
     state = playkit.package("boss_fight").new_state(playkit.game("boss_fight"), setup)
