@@ -92,5 +92,6 @@ class Fighter:
             return ()
         at = self._at
         if at is None or at[0] is not self.origin or at[1] != self.rot:     # found again when it moved
-            at = self._at = (self.origin, self.rot, tuple(self.origin + rotate(c, self.rot) for c in self.cells))
+            o, k = self.origin, self.rot
+            at = self._at = (o, k, tuple(o + rotate(c, k) for c in self.cells))
         return at[2]

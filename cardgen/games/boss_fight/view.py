@@ -94,7 +94,7 @@ class MapView(TableBase):
         memo = self.sight_memo.get(rubble)      # per obstacle tokens: (x, y) → sight (the map never changes)
         if memo is None:
             memo = self.sight_memo[rubble] = {}
-        unknown = []                            # pairs not looked at yet: the nearest first, once none known sees
+        unknown = []                # pairs not looked at yet: the nearest first, once no known one sees
         for x in ha:
             for y in hb:
                 key = (x.q, x.r, y.q, y.r) if (x.q, x.r) <= (y.q, y.r) else (y.q, y.r, x.q, x.r)  # both ways
