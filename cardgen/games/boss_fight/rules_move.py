@@ -262,10 +262,9 @@ class MoveRules(TableBase):
                                    f"(anchor at {self._off(end)}, turned {rot}×60°)", where)
             elif on:
                 self.ref.violation("BF-MOVE-1", f"where the boss ends it would cover {on[0]}'s hex", where)
-        if self.tracing:
-            n = f" in {len(steps)} step{'s' if len(steps) != 1 else ''}" if steps is not None else ""
-            self._t(ev, f"the boss moves its anchor [{a.q}, {a.r}] {self._off(start)} → {self._off(end)}{n}"
-                        + (f", turned {rot}×60°" if rot != f.rot else "") + f": {self._offs(cells)}")
+        n = f" in {len(steps)} step{'s' if len(steps) != 1 else ''}" if steps is not None else ""
+        self._t(ev, f"the boss moves its anchor [{a.q}, {a.r}] {self._off(start)} → {self._off(end)}{n}"
+                    + (f", turned {rot}×60°" if rot != f.rot else "") + f": {self._offs(cells)}")
         f.anchor = a
         f.rot = rot
         f.origin = end - rotate(a, rot)
