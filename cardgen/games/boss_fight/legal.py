@@ -99,6 +99,20 @@ def hand_cards(e: Table, f: Fighter) -> list[str]:
     return sorted(cards)
 
 
+def move_actions(e: Table, f: Fighter, cid: str, ends: tuple[tuple[int, ...], ...]) -> list[Action]:
+    """``f``'s Move card ``cid`` to each of ``ends`` (a hero's (col, row), the boss's anchor and
+    facing): made once per ends and kept (bounded; an action is immutable)."""
+    memo = e.sight_memo.get("move actions")
+    if memo is None or len(memo) > 4000:            # a long run starts it again
+        memo = e.sight_memo["move actions"] = {}
+    got = memo.get((f.key, cid, ends))
+    if got is None:
+        head = (("character", f.key), ("card", cid))
+        got = memo[f.key, cid, ends] = [Action("move", (*head, ("to", d))) for d in ends] if f.side == "hero" \
+            else [Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))) for d in ends]
+    return got
+
+
 def turn_actions(e: Table, f: Fighter) -> list[Action]:
     """BF-ACT-1…3, BF-MOVE-1/2, BF-LOS-1/2: what ``f`` may do now in its turn."""
     who = ("character", f.key)                  # the actions' frozen fields, as Action.make gives them
@@ -123,11 +137,7 @@ def turn_actions(e: Table, f: Fighter) -> list[Action]:
             tiles = int(c.get("move") or 0)
             if tiles not in moves:
                 moves[tiles] = e.move_ends(f.key, tiles)
-            head = (who, ("card", cid))
-            if f.side == "hero":
-                out += [Action("move", (*head, ("to", d))) for d in moves[tiles]]
-            else:
-                out += [Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))) for d in moves[tiles]]
+            out += move_actions(e, f, cid, moves[tiles])
         elif kind == "attack" and not (f.side == "boss" and attacks >= limit):
             atype = c.get("attack")
             if atype is None:
