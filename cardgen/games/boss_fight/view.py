@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
 from cardgen.games.boss_fight.state import Fighter
@@ -94,6 +96,14 @@ class MapView(TableBase):
         memo = self.sight_memo.get(rubble)      # per obstacle tokens: (x, y) → sight (the map never changes)
         if memo is None:
             memo = self.sight_memo[rubble] = {}
+        ka, kb = a.qr(), b.qr()                 # and where both pieces stand → sight
+        pair = (ka, kb) if ka <= kb else (kb, ka)
+        got = memo.get(pair)
+        if got is None:
+            got = memo[pair] = self._sees(ha, hb, memo)
+        return got
+
+    def _sees(self, ha: tuple[Hex, ...], hb: tuple[Hex, ...], memo: dict[Any, bool]) -> bool:
         unknown = []                # pairs not looked at yet: the nearest first, once no known one sees
         for x in ha:
             for y in hb:
