@@ -171,13 +171,14 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         bare = self.sight_memo.get(("reach", start, tiles, rubble))
         if bare is None:
             cost = self._reach(start, tiles, {(h.q, h.r) for h in rubble})
-            bare = (cost, sorted((self._colrow(h), h) for h in cost))
+            at = self._colrow()
+            bare = (cost, sorted((at(h), h) for h in cost))
             self.sight_memo["reach", start, tiles, rubble] = bare
         stop = [(h.q, h.r) for g in self.enemies_of(f) if g.alive for h in g.hexes()]
         if any(bare[0].get(c, tiles) < tiles for c in stop):       # an enemy in the way
             return tuple(sorted(self._hero_moves(f, tiles)))
         taken = {(h.q, h.r) for g in self.fighters.values() if g is not f and g.alive for h in g.hexes()}
-        return tuple(at for at, h in bare[1] if h not in taken)
+        return tuple(cr for cr, h in bare[1] if h not in taken)
 
     def legal_moves(self, key: str, tiles: int) -> set[tuple[int, ...]]:
         """Where ``key`` may end a Move action of ``tiles``: a hero's (col, row); the boss's anchor
@@ -201,10 +202,11 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
             key = ("boss reach", tuple(shape), frozenset(self.rubble), start, limit)
             got = self.sight_memo.get(key)
             if got is None:         # (every hex a cell of the boss may cover on the way, the ends)
+                at = self._colrow()
                 ends = ground.costs((start.q, start.r), limit)
                 cover, way = {c for t in turned for c in t}, {d for d, _ in ends}
                 got = ({(q + dq, r + dr) for q, r in way for dq, dr in cover},
-                       tuple(sorted((*self._colrow(d), k) for d, k in ends if fit(d) >> k & 1)))
+                       tuple(sorted((*at(d), k) for d, k in ends if fit(d) >> k & 1)))
                 self.sight_memo[key] = got
             if got[0].isdisjoint([(h.q, h.r) for h in heroes]):     # no hero anywhere the boss may be
                 return got[1]
@@ -228,14 +230,16 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
                 seen[c] = got
             return got
         ends = ground.costs((start.q, start.r), limit, lambda c: whole(c) > 0)
-        out = tuple(sorted({(*self._colrow(d), k) for d, k in ends if whole(d) >> k & 1}))
+        at = self._colrow()
+        out = tuple(sorted({(*at(d), k) for d, k in ends if whole(d) >> k & 1}))
         if bare:
             self.sight_memo["boss moves"][key, heroes] = out
         return out
 
-    def _colrow(self, c: tuple[int, int]) -> tuple[int, int]:
-        """The (col, row) of the hex at (q, r) ``c``."""
-        return self._grid()[1].get(c) or hg.to_offset(Hex(*c), self.map.style)
+    def _colrow(self) -> Callable[[Cell], tuple[int, int]]:
+        """The (col, row) of the hex at a (q, r) on this map."""
+        offset, style = self._grid()[1], self.map.style
+        return lambda c: offset.get(c) or hg.to_offset(Hex(*c), style)
 
     def _reach(self, start: Cell, tiles: int, stop: set[Cell]) -> dict[Cell, int]:
         """Fewest steps (at most ``tiles``) from ``start`` to each clear tile, never onto ``stop``."""
@@ -262,7 +266,8 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         stop |= {(h.q, h.r) for h in self.rubble}
         cost = self._reach((f.origin.q, f.origin.r), tiles, stop)
         taken = {(h.q, h.r) for g in self.fighters.values() if g is not f and g.alive for h in g.hexes()}
-        return {self._colrow(h) for h in cost if h not in taken}
+        at = self._colrow()
+        return {at(h) for h in cost if h not in taken}
 
 
 Table._plays = {kind: getattr(Table, "play_" + kind) for kind in BF_EVENTS}
