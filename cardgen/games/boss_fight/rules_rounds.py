@@ -210,16 +210,6 @@ class RoundRules(TableBase):
 
     # -- turns (BF-INIT-1, BF-ACT-1, BF-STATUS-1, 2) ---------------------------------------------------
 
-    def _turn_event(self, ev: Event) -> bool:
-        k = ev.kind
-        if k in ("turn", "item", "discard", "feat"):
-            return True
-        if k in ("move", "attack"):
-            return ev["card"] is not None
-        if k == "ability":
-            return bool(ev["uses_action"]) or ev["sacrifice"] is not None
-        return False
-
     def _enter_turn(self, f: Fighter, ev: Event) -> None:
         """``f`` acts in its own turn: start it if it is not the one in progress."""
         if self.phase == "place":
