@@ -164,21 +164,7 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         f = self.fighters[key]
         if f.origin is None:
             return ()
-        if f.side == "boss":
-            return self._boss_ends(f, tiles, bare=True)
-        adj, offset, ok = self._grid()
-        start, rubble = (f.origin.q, f.origin.r), frozenset(self.rubble)
-        bare = self.sight_memo.get(("reach", start, tiles, rubble))
-        if bare is None:
-            cost = self._reach(start, tiles, {(h.q, h.r) for h in rubble})
-            at = self._colrow()
-            bare = (cost, sorted((at(h), h) for h in cost))
-            self.sight_memo["reach", start, tiles, rubble] = bare
-        stop = [(h.q, h.r) for g in self.enemies_of(f) if g.alive for h in g.hexes()]
-        if any(bare[0].get(c, tiles) < tiles for c in stop):       # an enemy in the way
-            return tuple(sorted(self._hero_moves(f, tiles)))
-        taken = {(h.q, h.r) for g in self.fighters.values() if g is not f and g.alive for h in g.hexes()}
-        return tuple(cr for cr, h in bare[1] if h not in taken)
+        return self._boss_ends(f, tiles, True) if f.side == "boss" else self._hero_ends(f, tiles, True)
 
     def legal_moves(self, key: str, tiles: int) -> set[tuple[int, ...]]:
         """Where ``key`` may end a Move action of ``tiles``: a hero's (col, row); the boss's anchor
@@ -186,7 +172,23 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         f = self.fighters[key]
         if f.origin is None:
             return set()
-        return self._hero_moves(f, tiles) if f.side == "hero" else set(self._boss_ends(f, tiles, bare=False))
+        return set(self._boss_ends(f, tiles, False) if f.side == "boss" else self._hero_ends(f, tiles, False))
+
+    def _hero_ends(self, f: Fighter, tiles: int, bare: bool) -> tuple[tuple[int, ...], ...]:
+        """A hero's Move ends, sorted: breadth-first over clear tiles, never onto or through an
+        enemy, ending off every other living piece (BF-MOVE-1, BF-MAP-1); ``bare``: the bare
+        terrain's (found once per start and tiles) less the pieces when no enemy is in the way."""
+        assert f.origin is not None
+        start, rubble, at = (f.origin.q, f.origin.r), frozenset(self.rubble), self._colrow()
+        stop = {c for g in self.enemies_of(f) if g.alive for c in g.qr()} | {(h.q, h.r) for h in rubble}
+        taken = {c for g in self.fighters.values() if g is not f and g.alive for c in g.qr()}
+        got = self.sight_memo.get(("reach", start, tiles, rubble)) if bare else None
+        if got is None and bare:
+            cost = self._reach(start, tiles, {(h.q, h.r) for h in rubble})
+            got = self.sight_memo["reach", start, tiles, rubble] = (cost, sorted((at(h), h) for h in cost))
+        if got is None or any(got[0].get(c, tiles) < tiles for c in stop):     # an enemy in the way
+            return tuple(sorted(at(h) for h in self._reach(start, tiles, stop) if h not in taken))
+        return tuple(cr for cr, h in got[1] if h not in taken)
 
     def _boss_ends(self, f: Fighter, tiles: int, bare: bool) -> tuple[tuple[int, ...], ...]:
         """The boss's Move ends (BF-MOVE-1/2), sorted; ``bare``: those of the bare terrain (found
@@ -257,17 +259,6 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
                         nxt.append(n)
             todo = nxt
         return cost
-
-    def _hero_moves(self, f: Fighter, tiles: int) -> set[tuple[int, ...]]:
-        """Where a hero's Move of ``tiles`` may end: breadth-first over clear tiles, never onto or
-        through an enemy, ending off every other living piece (BF-MOVE-1, BF-MAP-1)."""
-        assert f.origin is not None
-        stop = {(h.q, h.r) for g in self.enemies_of(f) if g.alive for h in g.hexes()}
-        stop |= {(h.q, h.r) for h in self.rubble}
-        cost = self._reach((f.origin.q, f.origin.r), tiles, stop)
-        taken = {(h.q, h.r) for g in self.fighters.values() if g is not f and g.alive for h in g.hexes()}
-        at = self._colrow()
-        return {at(h) for h in cost if h not in taken}
 
 
 Table._plays = {kind: getattr(Table, "play_" + kind) for kind in BF_EVENTS}
