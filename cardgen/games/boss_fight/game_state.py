@@ -38,15 +38,14 @@ _TEMPLATES: dict[tuple, tuple[Game, Table]] = {}
 _BY_MAP: dict[tuple[int, str], dict[Any, Any]] = {}
 
 
+#: each event kind's fields with the defaults the log reader gives the ones left out
+_BLANKS = {kind: {key: None if o.default is MISSING else o.default for key, o in spec.items()}
+           for kind, spec in BF_EVENTS.items()}
+
+
 def blank(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     """An event's fields with the defaults the log reader gives the ones left out."""
-    out = {key: (None if opt.default is MISSING else opt.default) for key, opt in BF_EVENTS[kind].items()}
-    out.update(fields)
-    return out
-
-
-#: each event kind's fields with the defaults the log reader gives the ones left out
-_BLANKS = {kind: blank(kind, {}) for kind in BF_EVENTS}
+    return {**_BLANKS[kind], **fields}
 
 
 def _engine(game: Game, setup: Mapping[str, Any]) -> Table:

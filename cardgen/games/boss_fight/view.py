@@ -73,25 +73,16 @@ class MapView(TableBase):
         return [g for g in self.fighters.values() if g.side != f.side]
 
     def _dist(self, a: Fighter, b: Fighter) -> int | None:
-        ha, hb = a.hexes(), b.hexes()
-        if not ha or not hb:
+        ka, kb = a.qr(), b.qr()
+        if not ka or not kb:
             return None
-        best = 1 << 30
-        for x in ha:
-            for y in hb:
-                dq, dr = x.q - y.q, x.r - y.r
-                d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2             # hg.distance
-                if d < best:
-                    best = d
-        return best
+        return min((abs(q - p) + abs(r - s) + abs(q + r - p - s)) // 2 for q, r in ka for p, s in kb)
 
-    def sees(self, a: Fighter, b: Fighter, obstacles: set[Hex] | None = None) -> bool:
+    def sees(self, a: Fighter, b: Fighter) -> bool:
         """BF-LOS-1: some corner-to-corner line from a hex of ``a`` to a hex of ``b`` crosses no obstacle."""
         ha, hb = a.hexes(), b.hexes()
         if not ha or not hb:
             return False
-        if obstacles is not None:
-            return any(hg.line_of_sight(x, y, obstacles) for x in ha for y in hb)
         rubble = frozenset(self.rubble)
         memo = self.sight_memo.get(rubble)      # per obstacle tokens: (x, y) → sight (the map never changes)
         if memo is None:
