@@ -74,19 +74,16 @@ def _copy_fighter(f: Fighter) -> Fighter:
     """A copy of ``f`` to play on: its piles, statuses, modifiers and sight copied; the rest (its
     cards, stats, footprint: what never changes; places and numbers: immutable) shared."""
     twin = copy.copy(f)
-    twin.hand, twin.discard, twin.expended, twin.used = _pile(f.hand), _pile(f.discard), _pile(f.expended), \
-        _pile(f.used)
-    twin.statuses, twin.mods = dict(f.statuses), [list(m) for m in f.mods]
+    twin.hand, twin.discard, twin.expended, twin.used = map(_pile, (f.hand, f.discard, f.expended, f.used))
+    twin.statuses, twin.used_abilities = dict(f.statuses), dict(f.used_abilities)
+    twin.mods = [list(m) for m in f.mods]
     twin.seen_now, twin.seen_last, twin.seen_when = set(f.seen_now), set(f.seen_last), dict(f.seen_when)
-    twin.used_abilities = dict(f.used_abilities)
     return twin
 
 
 def _copy_engine(eng: Table) -> Table:
-    """A copy to play on (a clone is a search agent's hot path): the game as it goes copied — the
-    fighters, obstacle tokens, the round's order, turns and draws, the deaths — and the rest shared:
-    the game, cards, map, builds and the rules read from params.yaml never change once the table is
-    made (tests/test_play_boss_fight.py lists what a copy shares)."""
+    """A copy to play on (a search's hot path): the game as it goes copied by name, the rest shared
+    (the game, cards, map, builds, the rules read once: tests/test_play_boss_fight.py's SHARED)."""
     twin = copy.copy(eng)
     twin.__dict__.pop("_names", None)       # the name lookup holds the fighters: built again when asked
     twin.ref = Slips()

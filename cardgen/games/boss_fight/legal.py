@@ -100,16 +100,16 @@ def hand_cards(e: Table, f: Fighter) -> list[str]:
 
 
 def move_actions(e: Table, f: Fighter, cid: str, ends: tuple[tuple[int, ...], ...]) -> list[Action]:
-    """``f``'s Move card ``cid`` to each of ``ends`` (a hero's (col, row), the boss's anchor and
-    facing): made once per ends and kept (bounded; an action is immutable)."""
+    """``f``'s Move card ``cid`` to each of ``ends``: made once per ends and kept (bounded)."""
     memo = e.sight_memo.get("move actions")
     if memo is None or len(memo) > 4000:            # a long run starts it again
         memo = e.sight_memo["move actions"] = {}
     got = memo.get((f.key, cid, ends))
     if got is None:
         head = (("character", f.key), ("card", cid))
-        got = memo[f.key, cid, ends] = [Action("move", (*head, ("to", d))) for d in ends] if f.side == "hero" \
-            else [Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))) for d in ends]
+        got = [Action("move", (*head, ("to", d))) for d in ends] if f.side == "hero" else \
+            [Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))) for d in ends]
+        memo[f.key, cid, ends] = got
     return got
 
 

@@ -158,9 +158,8 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
     # -- for the state: where a Move may end ------------------------------------------------------
 
     def move_ends(self, key: str, tiles: int) -> tuple[tuple[int, ...], ...]:
-        """:meth:`legal_moves`, sorted, found faster: a move no enemy piece stands in the way of
-        ends where it would on the bare terrain (found once per map, start and tiles: every copy of
-        a game on the map shares it), less the hexes pieces stand on."""
+        """:meth:`legal_moves`, sorted, found faster: where no enemy is in the way, the bare
+        terrain's ends (once per map, start and tiles) less the hexes pieces stand on."""
         f = self.fighters[key]
         if f.origin is None:
             return ()
@@ -175,9 +174,8 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         return set(self._boss_ends(f, tiles, False) if f.side == "boss" else self._hero_ends(f, tiles, False))
 
     def _hero_ends(self, f: Fighter, tiles: int, bare: bool) -> tuple[tuple[int, ...], ...]:
-        """A hero's Move ends, sorted: breadth-first over clear tiles, never onto or through an
-        enemy, ending off every other living piece (BF-MOVE-1, BF-MAP-1); ``bare``: the bare
-        terrain's (found once per start and tiles) less the pieces when no enemy is in the way."""
+        """A hero's Move ends, sorted: breadth-first over clear tiles, never onto or through an enemy, off
+        every other piece (BF-MOVE-1, BF-MAP-1); ``bare``: the bare terrain's when no enemy is in the way."""
         assert f.origin is not None
         start, rubble, at = (f.origin.q, f.origin.r), frozenset(self.rubble), self._colrow()
         stop = {c for g in self.enemies_of(f) if g.alive for c in g.qr()} | {(h.q, h.r) for h in rubble}
@@ -212,9 +210,7 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
                 self.sight_memo[key] = got
             if got[0].isdisjoint([(h.q, h.r) for h in heroes]):     # no hero anywhere the boss may be
                 return got[1]
-            memo = self.sight_memo.get("boss moves")
-            if memo is None or len(memo) > 20_000:      # bounded: a long run starts it again
-                memo = self.sight_memo["boss moves"] = {}
+            memo = self.sight_memo.setdefault("boss moves", {})
             if (key, heroes) in memo:                   # the heroes where they were (a search's playouts)
                 return memo[key, heroes]
         seen = dict[tuple[int, int], int]()
@@ -234,8 +230,9 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         ends = ground.costs((start.q, start.r), limit, lambda c: whole(c) > 0)
         at = self._colrow()
         out = tuple(sorted({(*at(d), k) for d, k in ends if whole(d) >> k & 1}))
-        if bare:
-            self.sight_memo["boss moves"][key, heroes] = out
+        if bare:                                        # (bounded: a long run starts it again)
+            memo = self.sight_memo["boss moves"] = {} if len(memo) > 20_000 else memo
+            memo[key, heroes] = out
         return out
 
     def _colrow(self) -> Callable[[Cell], tuple[int, int]]:
