@@ -100,17 +100,12 @@ def hand_cards(e: Table, f: Fighter) -> list[str]:
 
 
 def move_actions(e: Table, f: Fighter, cid: str, ends: tuple[tuple[int, ...], ...]) -> list[Action]:
-    """``f``'s Move card ``cid`` to each of ``ends``: made once per ends and kept (bounded)."""
-    memo = e.sight_memo.get("move actions")
-    if memo is None or len(memo) > 4000:            # a long run starts it again
-        memo = e.sight_memo["move actions"] = {}
-    got = memo.get((f.key, cid, ends))
-    if got is None:
-        head = (("character", f.key), ("card", cid))
-        got = [Action("move", (*head, ("to", d))) for d in ends] if f.side == "hero" else \
-            [Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))) for d in ends]
-        memo[f.key, cid, ends] = got
-    return got
+    """``f``'s Move card ``cid`` to each of ``ends`` (kept in no memo: the garbage collector's
+    passes over kept actions cost more than making them again)."""
+    head = (("character", f.key), ("card", cid))
+    if f.side == "hero":
+        return [Action("move", (*head, ("to", d))) for d in ends]
+    return [Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))) for d in ends]
 
 
 def turn_actions(e: Table, f: Fighter) -> list[Action]:
