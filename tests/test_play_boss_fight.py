@@ -173,6 +173,27 @@ def test_a_clone_shares_nothing_the_game_changes():
         assert state.log_events() == whole.log_events() and state.result() == whole.result()
 
 
+#: what a clone's table shares with its original: the game and the rules read once, never changed
+SHARED = {"params", "header", "header_locs", "draws", "actions", "status_names", "draw_status",
+          "action_status", "short_statuses", "no_move", "poison_cure", "legs_table", "formula",
+          "attack_names", "combat_stats", "stat_names", "stat_short", "cards", "sight_memo"}
+
+
+def test_a_clone_copies_every_container_the_game_changes():
+    """A container the table gains must be copied by a clone or be named here (never changed)."""
+    whole = playkit.random_game(SLUG, 1)
+    state = playkit.new_state(SLUG, 1)
+    for a in whole.history[: len(whole.history) // 2]:
+        state.apply_action(a)
+    old, new = state.eng.__dict__, state.clone().eng.__dict__
+    same = {k for k, v in new.items() if isinstance(v, (list, dict, set)) and v is old[k]}
+    assert same == SHARED
+    for k, f in state.eng.fighters.items():
+        twin = vars(new["fighters"][k])
+        kept = {n for n, v in twin.items() if isinstance(v, (list, dict, set)) and v is vars(f)[n]}
+        assert kept <= {"stats", "equipment", "abilities", "pieces", "total", "cells"}, (k, kept)
+
+
 def _all_placed(setup: dict[str, Any], seed: int) -> Any:
     """A state of ``setup`` played at random until every piece is on the map."""
     state = playkit.package("boss_fight").new_state(playkit.game("boss_fight"), setup)
@@ -206,3 +227,25 @@ def test_two_bosses_at_one_anchor_reach_their_own_hexes():
             assert sb.eng.move_ends("boss", 3) == tuple(sorted(sb.eng.legal_moves("boss", 3))), (a, b)
             checked += 1
     assert checked == 6
+
+
+def test_move_ends_are_the_legal_moves():
+    """The fast Move ends (the bare terrain's reach, less the pieces, when no enemy is in the
+    way) are the rules' own breadth-first ends at every decision of seeded random games, both
+    where an enemy stands in the way and where none does."""
+    fast = slow = 0
+    for seed in range(3):
+        whole = playkit.random_game(SLUG, seed)
+        state = playkit.new_state(SLUG, seed)
+        for a in whole.history:
+            if state.current_player() != CHANCE and state.eng.phase != "place":
+                e = state.eng
+                for f in e.fighters.values():
+                    if f.alive and f.origin is not None:
+                        for tiles in (1, 2, 4):
+                            ends = tuple(sorted(e.legal_moves(f.key, tiles)))
+                            assert e.move_ends(f.key, tiles) == ends, (seed, f.key)
+                            near = min((e._dist(f, g) or 99 for g in e.enemies_of(f) if g.alive), default=99)
+                            fast, slow = (fast + 1, slow) if near > tiles + 1 else (fast, slow + 1)
+            state.apply_action(a)
+    assert fast > 50 and slow > 50, (fast, slow)

@@ -18,37 +18,41 @@ from cardgen.play.params import Params
 from cardgen.play.search import Evaluate, shares
 
 
-def _near(obs: Mapping[str, Any], who: str, to: Any) -> int:
-    """Tiles from hex ``to`` (offset [col, row]) to the nearest living enemy of ``who``."""
-    chars = obs["characters"]
-    side = chars[who]["side"]
-    style = obs["style"]
-    h = hg.from_offset(int(to[0]), int(to[1]), style)
-    return min((hg.distance(h, hg.from_offset(c, r, style)) for k, ch in chars.items()
-                if ch["side"] != side and ch["alive"] for c, r in ch["at"]), default=0)
-
-
 def greedy(game: Game) -> Agent:
     w = Params(game.params, game.rules_dir / "params.yaml")
     weights = {k: w.number(f"simulate.greedy.{k}") for k in ("attack", "weakest", "approach", "item", "discard")}
 
     def choose(obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        chars, style = obs["characters"], obs["style"]
+        foes: dict[str, list[Any]] = {}             # a side → its living enemies' hexes (read once)
+        now: dict[str, int] = {}                    # a character → tiles to its nearest enemy now
+
+        def near(who: str, to: Any) -> int:
+            """Tiles from hex ``to`` (offset [col, row]) to the nearest living enemy of ``who``."""
+            side = chars[who]["side"]
+            if side not in foes:
+                foes[side] = [hg.from_offset(c, r, style) for ch in chars.values()
+                              if ch["side"] != side and ch["alive"] for c, r in ch["at"]]
+            h = hg.from_offset(int(to[0]), int(to[1]), style)
+            return min((hg.distance(h, x) for x in foes[side]), default=0)
+
         def score(a: Action) -> float:
             who = a.get("character")
             if a.kind == "attack" and a.get("target") is not None:
-                hp = max(1, int(obs["characters"][a["target"]]["hp"]))
+                hp = max(1, int(chars[a["target"]]["hp"]))
                 return weights["attack"] + weights["weakest"] / hp
-            if a.kind == "move" and who in obs["characters"]:
-                here = obs["characters"][who]["at"]
-                now = min((_near(obs, who, x) for x in here), default=0)
-                return weights["approach"] * (now - _near(obs, who, a["to"]))
+            if a.kind == "move" and who in chars:
+                if who not in now:
+                    now[who] = min((near(who, x) for x in chars[who]["at"]), default=0)
+                return weights["approach"] * (now[who] - near(who, a["to"]))
             if a.kind == "item":
                 return weights["item"]
             if a.kind == "discard":
                 return weights["discard"]
             return 0.0
-        best = max(score(a) for a in legal)
-        top = [a for a in legal if score(a) == best]
+        scores = [score(a) for a in legal]
+        best = max(scores)
+        top = [a for a, s in zip(legal, scores) if s == best]
         return top[rng.randrange(len(top))]
     return choose
 

@@ -23,7 +23,6 @@ from cardgen.boards import common as board_common
 from cardgen.content.model import Game
 from cardgen.content.playlog import Event
 from cardgen.core import hexgrid as hg
-from cardgen.core.hexgrid import Hex
 from cardgen.core.options import MISSING
 from cardgen.core.problems import Loc, Problems
 from cardgen.games.boss_fight.legal import attack_event, player_actions
@@ -39,15 +38,14 @@ _TEMPLATES: dict[tuple, tuple[Game, Table]] = {}
 _BY_MAP: dict[tuple[int, str], dict[Any, Any]] = {}
 
 
+#: each event kind's fields with the defaults the log reader gives the ones left out
+_BLANKS = {kind: {key: None if o.default is MISSING else o.default for key, o in spec.items()}
+           for kind, spec in BF_EVENTS.items()}
+
+
 def blank(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     """An event's fields with the defaults the log reader gives the ones left out."""
-    out = {key: (None if opt.default is MISSING else opt.default) for key, opt in BF_EVENTS[kind].items()}
-    out.update(fields)
-    return out
-
-
-#: each event kind's fields with the defaults the log reader gives the ones left out
-_BLANKS = {kind: blank(kind, {}) for kind in BF_EVENTS}
+    return {**_BLANKS[kind], **fields}
 
 
 def _engine(game: Game, setup: Mapping[str, Any]) -> Table:
@@ -66,84 +64,35 @@ def _engine(game: Game, setup: Mapping[str, Any]) -> Table:
     return _copy_engine(hit[1])
 
 
-def _shared(eng: Table) -> dict[int, Any]:
-    """What engines of one setup share and never change: the game, cards, map and builds (found
-    once per setup: every copy shares these very objects)."""
-    got = eng.sight_memo.get(("common", id(eng.header)))
-    if got is not None:
-        return got                          # read only (a deep copy takes its own copy of it)
-    memo: dict[int, Any] = {}
-    keep: list[Any] = [eng.game, eng.params, eng.p, eng.map, eng.boss_build, eng.party_build, eng.cards,
-                       eng.header, eng.header_locs, eng.params_file, eng.game.cards, eng.sight_memo,
-                       eng.formula, eng.status_names, eng.legs_table,
-                       # the rules read from params.yaml: never changed after the table is made
-                       eng.draws, eng.actions, eng.draw_status, eng.action_status, eng.short_statuses,
-                       eng.no_move, eng.poison_cure, eng.attack_names, eng.combat_stats, eng.stat_names,
-                       eng.stat_short]
-    keep += list(eng.game.cards)
-    for f in eng.fighters.values():
-        keep += [f.card, f.equipment, f.abilities, f.pieces, f.total, f.cells, f.stats]
-    for x in keep:
-        if x is not None:
-            memo[id(x)] = x
-    eng.sight_memo[("common", id(eng.header))] = memo
-    return memo
+def _pile(p: Pile) -> Pile:
+    known = Counter.__new__(Counter)        # a Counter's copy, without its __init__'s update
+    dict.update(known, p.known)
+    return Pile(known, p.unknown)
 
 
-_PLAIN = (str, int, float, bool, type(None), Loc, Hex, tuple, frozenset)
-_PLAIN_TYPES = frozenset(_PLAIN)
-_FLAT = frozenset((list, set, dict, Counter))
-
-
-class _Copier:
-    """Copies one table's game as it goes: plain values and what every copy shares as they are,
-    flat containers of plain values copied flat, anything else deep-copied (one memo per copy, so
-    what two pieces share they still share)."""
-
-    __slots__ = ("common", "deep")
-
-    def __init__(self, common: dict[int, Any]) -> None:
-        self.common = common
-        self.deep: dict[int, Any] | None = None
-
-    def __call__(self, v: Any) -> Any:
-        t = type(v)
-        if t in _PLAIN_TYPES or id(v) in self.common:
-            return v
-        if t is Pile:
-            return Pile(Counter(v.known), v.unknown)
-        if t in _FLAT:
-            items = v.values() if t is dict or t is Counter else v
-            if all(type(x) in _PLAIN_TYPES or isinstance(x, _PLAIN) for x in items):
-                return t(v)
-        if isinstance(v, _PLAIN):
-            return v
-        if isinstance(v, Pile):
-            return Pile(Counter(v.known), v.unknown)
-        if self.deep is None:
-            self.deep = dict(self.common)
-        return copy.deepcopy(v, self.deep)
-
-
-def _copy_fighter(f: Fighter, copy_value: _Copier) -> Fighter:
+def _copy_fighter(f: Fighter) -> Fighter:
+    """A copy of ``f`` to play on: its piles, statuses, modifiers and sight copied; the rest (its
+    cards, stats, footprint: what never changes; places and numbers: immutable) shared."""
     twin = copy.copy(f)
-    twin.__dict__.update({k: copy_value(v) for k, v in f.__dict__.items()})
+    twin.hand, twin.discard, twin.expended, twin.used = map(_pile, (f.hand, f.discard, f.expended, f.used))
+    twin.statuses, twin.used_abilities = dict(f.statuses), dict(f.used_abilities)
+    twin.mods = [list(m) for m in f.mods]
+    twin.seen_now, twin.seen_last, twin.seen_when = set(f.seen_now), set(f.seen_last), dict(f.seen_when)
     return twin
 
 
 def _copy_engine(eng: Table) -> Table:
-    """A copy to play on: what never changes shared (:func:`_shared`), the game as it goes
-    copied (a clone is a search agent's hot path: no deep copy of card data)."""
-    copy_value = _Copier(_shared(eng))
+    """A copy to play on (a search's hot path): the game as it goes copied by name, the rest shared
+    (the game, cards, map, builds, the rules read once: tests/test_play_boss_fight.py's SHARED)."""
     twin = copy.copy(eng)
-    d = twin.__dict__
-    d.pop("_names", None)                   # the name lookup holds the fighters: built again when asked
-    for k, v in eng.__dict__.items():
-        if k not in ("fighters", "current", "ref", "_names"):
-            d[k] = copy_value(v)
+    twin.__dict__.pop("_names", None)       # the name lookup holds the fighters: built again when asked
     twin.ref = Slips()
-    twin.fighters = {k: _copy_fighter(f, copy_value) for k, f in eng.fighters.items()}
+    twin.fighters = {k: _copy_fighter(f) for k, f in eng.fighters.items()}
     twin.current = twin.fighters[eng.current.key] if eng.current is not None else None
+    twin.rubble, twin.acted, twin.drawn = set(eng.rubble), set(eng.acted), Counter(eng.drawn)
+    twin.order, twin.order_keys, twin.deaths, twin.died_here = list(eng.order), list(eng.order_keys), \
+        list(eng.deaths), list(eng.died_here)
+    twin.start_agility, twin.due, twin.draw_at = dict(eng.start_agility), dict(eng.due), dict(eng.draw_at)
     return twin
 
 
@@ -171,7 +120,7 @@ class BossFightState(GameState):
     # --- the table as the state -----------------------------------------------------------
     def _feed(self, kind: str, fields: Mapping[str, Any]) -> None:
         n = len(self.events) + 2
-        given = {k: thaw(v) for k, v in fields.items()}
+        given = {k: thaw(v) if type(v) is tuple else v for k, v in fields.items()}
         ev = Event(n, kind, {**_BLANKS[kind], **given}, Loc("<play>", n, 1))
         self.eng.before(ev)
         self.eng.apply(ev)

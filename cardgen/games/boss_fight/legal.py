@@ -99,6 +99,15 @@ def hand_cards(e: Table, f: Fighter) -> list[str]:
     return sorted(cards)
 
 
+def move_actions(e: Table, f: Fighter, cid: str, ends: tuple[tuple[int, ...], ...]) -> list[Action]:
+    """``f``'s Move card ``cid`` to each of ``ends`` (kept in no memo: the garbage collector's
+    passes over kept actions cost more than making them again)."""
+    head = (("character", f.key), ("card", cid))
+    if f.side == "hero":
+        return [Action("move", (*head, ("to", d))) for d in ends]
+    return [Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))) for d in ends]
+
+
 def turn_actions(e: Table, f: Fighter) -> list[Action]:
     """BF-ACT-1…3, BF-MOVE-1/2, BF-LOS-1/2: what ``f`` may do now in its turn."""
     who = ("character", f.key)                  # the actions' frozen fields, as Action.make gives them
@@ -123,11 +132,7 @@ def turn_actions(e: Table, f: Fighter) -> list[Action]:
             tiles = int(c.get("move") or 0)
             if tiles not in moves:
                 moves[tiles] = e.move_ends(f.key, tiles)
-            head = (who, ("card", cid))
-            if f.side == "hero":
-                out += [Action("move", (*head, ("to", d))) for d in moves[tiles]]
-            else:
-                out += [Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))) for d in moves[tiles]]
+            out += move_actions(e, f, cid, moves[tiles])
         elif kind == "attack" and not (f.side == "boss" and attacks >= limit):
             atype = c.get("attack")
             if atype is None:

@@ -145,8 +145,9 @@ class MoveRules(TableBase):
                 if other is not None:
                     self.ref.violation("BF-MOVE-1", f"{f.key} ends on {self._off(end)}, where {other.key} stands",
                                        ev.at("to") if ev["to"] else ev.at("path"))
-        self._t(ev, f"{f.key} moves {self._off(start)} → {self._off(end)}"
-                    + (f" ({len(steps)} step{'s' if len(steps) != 1 else ''})" if steps is not None else ""))
+        if self.tracing:
+            n = f" ({len(steps)} step{'s' if len(steps) != 1 else ''})" if steps is not None else ""
+            self._t(ev, f"{f.key} moves {self._off(start)} → {self._off(end)}{n}")
         f.origin = end
 
     def _reach_check(self, ev: Event, f: Any, start: Any, end: Any, tiles: Any, limit: Any, enemies: Any,
@@ -261,8 +262,8 @@ class MoveRules(TableBase):
                                    f"(anchor at {self._off(end)}, turned {rot}×60°)", where)
             elif on:
                 self.ref.violation("BF-MOVE-1", f"where the boss ends it would cover {on[0]}'s hex", where)
-        self._t(ev, f"the boss moves its anchor [{a.q}, {a.r}] {self._off(start)} → {self._off(end)}"
-                    + (f" in {len(steps)} step{'s' if len(steps) != 1 else ''}" if steps is not None else "")
+        n = f" in {len(steps)} step{'s' if len(steps) != 1 else ''}" if steps is not None else ""
+        self._t(ev, f"the boss moves its anchor [{a.q}, {a.r}] {self._off(start)} → {self._off(end)}{n}"
                     + (f", turned {rot}×60°" if rot != f.rot else "") + f": {self._offs(cells)}")
         f.anchor = a
         f.rot = rot

@@ -57,8 +57,9 @@ class RoundRules(TableBase):
         self.start_agility = {f.key: self.stat(f, "agility") for f in self._living()}
         self.order = sorted(self.start_agility, key=lambda k: -self.start_agility[k])
         self.due = {f.key: self._due_draw(f) for f in self.fighters.values()}
-        groups = " ".join(f"{k} {self.start_agility[k]}" for k in self.order)
-        self.ref.trace(f"      round {self.round} — order by Agility: {groups}")
+        if self.tracing:
+            self.ref.trace(f"      round {self.round} — order by Agility: "
+                           + " ".join(f"{k} {self.start_agility[k]}" for k in self.order))
 
     def _close_round(self, ev: Event) -> None:
         self._end_turn(ev)
@@ -184,9 +185,10 @@ class RoundRules(TableBase):
                 f.hand.unknown += 1
             f.deck -= 1
             got += 1
-        what = ", ".join(c.name for c in named if c is not None)
-        self._t(ev, f"{f.key} draws {got}{' (' + what + ')' if what else ''}"
-                    f"{' by ' + str(source) if source else ''}: hand {f.hand.size}, deck {f.deck}")
+        if self.tracing:
+            what = ", ".join(c.name for c in named if c is not None)
+            self._t(ev, f"{f.key} draws {got}{' (' + what + ')' if what else ''}"
+                        f"{' by ' + str(source) if source else ''}: hand {f.hand.size}, deck {f.deck}")
 
     def _why_due(self, f: Fighter) -> str:
         held = [self.status_names[s] for s in f.statuses if s in self.draw_status]
@@ -207,16 +209,6 @@ class RoundRules(TableBase):
                                    f"round {self.round} ({self._why_due(f)})", self.draw_at.get(f.key, ev.loc))
 
     # -- turns (BF-INIT-1, BF-ACT-1, BF-STATUS-1, 2) ---------------------------------------------------
-
-    def _turn_event(self, ev: Event) -> bool:
-        k = ev.kind
-        if k in ("turn", "item", "discard", "feat"):
-            return True
-        if k in ("move", "attack"):
-            return ev["card"] is not None
-        if k == "ability":
-            return bool(ev["uses_action"]) or ev["sacrifice"] is not None
-        return False
 
     def _enter_turn(self, f: Fighter, ev: Event) -> None:
         """``f`` acts in its own turn: start it if it is not the one in progress."""
@@ -258,7 +250,7 @@ class RoundRules(TableBase):
         self.attacks = 0
         self.attack_limit = self.attack_cap
         self.need = self._need_actions(f)
-        if not quiet:
+        if not quiet and self.tracing:
             st = ", ".join(self.status_names[s] for s in f.statuses)
             self.ref.trace(f"      turn · {f.key} (round {self.round}; {self.need} action{'s' if self.need != 1 else ''}"
                            f"{'; ' + st if st else ''})")

@@ -148,6 +148,8 @@ class SetupRules(TableBase):
         return [f for f in self.fighters.values() if f.side == "hero"]
 
     def _fighter(self, value: Any, loc: Loc | None, fname: str) -> Fighter:
+        if type(value) is str and value in self.fighters:      # its key (the lookup's first try)
+            return self.fighters[value]
         names = self.__dict__.get("_names")
         if names is None:
             names = self._names = Names("character", self.fighters.items(),

@@ -81,16 +81,22 @@ class Fighter:
     cure_loc: Loc | None = None        # BF-STATUS-2: where this turn's roll removed the poison
     cure_roll: int = 0
     after_cure: int = 0                # the poison damage its actions since would have cost
-    _at: tuple | None = None           # (origin, rotation) → its hexes, the last ones computed
+    _at: tuple | None = None           # (origin, rotation, its hexes, as (q, r)): the last found
 
     @property
     def alive(self) -> bool:
         return self.dead is None
 
-    def hexes(self) -> list[Hex]:
+    def hexes(self) -> tuple[Hex, ...]:
         if self.origin is None:
-            return []
-        key = (self.origin, self.rot)
-        if self._at is None or self._at[0] != key:
-            self._at = (key, [self.origin + rotate(c, self.rot) for c in self.cells])
-        return list(self._at[1])
+            return ()
+        at = self._at
+        if at is None or at[0] is not self.origin or at[1] != self.rot:     # found again when it moved
+            o, k = self.origin, self.rot
+            hexes = tuple(o + rotate(c, k) for c in self.cells)
+            at = self._at = (o, k, hexes, tuple(sorted((h.q, h.r) for h in hexes)))
+        return at[2]
+
+    def qr(self) -> tuple[tuple[int, int], ...]:
+        """Its hexes as (q, r), sorted: a key for where it stands."""
+        return self._at[3] if self.hexes() and self._at is not None else ()

@@ -38,7 +38,7 @@ from cardgen.games.boss_fight.rules_move import MoveRules
 from cardgen.games.boss_fight.rules_rounds import RoundRules
 from cardgen.games.boss_fight.rules_setup import SetupRules
 from cardgen.games.boss_fight.state import Fighter
-from cardgen.games.boss_fight.sweep import STEPS
+from cardgen.games.boss_fight.sweep import STEPS, Cell
 from cardgen.games.boss_fight.view import MapView
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, CLAIMS_AFTER_END
 
@@ -158,20 +158,12 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
     # -- for the state: where a Move may end ------------------------------------------------------
 
     def move_ends(self, key: str, tiles: int) -> tuple[tuple[int, ...], ...]:
-        """:meth:`legal_moves`, sorted; found once per position of the pieces and obstacle tokens
-        (every copy of a game on one map shares what was found)."""
-        memo = self.sight_memo.get("moves")
-        if memo is None or len(memo) > 50_000:          # bounded: a long run starts it again
-            memo = self.sight_memo["moves"] = {}
-        # every copy of a game on one map shares the memo, whatever its boss and party: the key
-        # holds each piece's footprint and the boss's Legs (two bosses may stand at one anchor)
-        at = (key, tiles, frozenset(self.rubble), self._legs_factor(),
-              tuple((g.key, g.origin, g.rot, g.anchor, tuple(g.cells), g.dead is None)
-                    for g in self.fighters.values()))
-        got = memo.get(at)
-        if got is None:
-            got = memo[at] = tuple(sorted(self.legal_moves(key, tiles)))
-        return got
+        """:meth:`legal_moves`, sorted, found faster: where no enemy is in the way, the bare
+        terrain's ends (once per map, start and tiles) less the hexes pieces stand on."""
+        f = self.fighters[key]
+        if f.origin is None:
+            return ()
+        return self._boss_ends(f, tiles, True) if f.side == "boss" else self._hero_ends(f, tiles, True)
 
     def legal_moves(self, key: str, tiles: int) -> set[tuple[int, ...]]:
         """Where ``key`` may end a Move action of ``tiles``: a hero's (col, row); the boss's anchor
@@ -179,15 +171,48 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         f = self.fighters[key]
         if f.origin is None:
             return set()
-        if f.side == "hero":
-            return self._hero_moves(f, tiles)
+        return set(self._boss_ends(f, tiles, False) if f.side == "boss" else self._hero_ends(f, tiles, False))
+
+    def _hero_ends(self, f: Fighter, tiles: int, bare: bool) -> tuple[tuple[int, ...], ...]:
+        """A hero's Move ends, sorted: breadth-first over clear tiles, never onto or through an enemy, off
+        every other piece (BF-MOVE-1, BF-MAP-1); ``bare``: the bare terrain's when no enemy is in the way."""
+        assert f.origin is not None
+        start, rubble, at = (f.origin.q, f.origin.r), frozenset(self.rubble), self._colrow()
+        stop = {c for g in self.enemies_of(f) if g.alive for c in g.qr()} | {(h.q, h.r) for h in rubble}
+        taken = {c for g in self.fighters.values() if g is not f and g.alive for c in g.qr()}
+        got = self.sight_memo.get(("reach", start, tiles, rubble)) if bare else None
+        if got is None and bare:
+            cost = self._reach(start, tiles, {(h.q, h.r) for h in rubble})
+            got = self.sight_memo["reach", start, tiles, rubble] = (cost, sorted((at(h), h) for h in cost))
+        if got is None or any(got[0].get(c, tiles) < tiles for c in stop):     # an enemy in the way
+            return tuple(sorted(at(h) for h in self._reach(start, tiles, stop) if h not in taken))
+        return tuple(cr for cr, h in got[1] if h not in taken)
+
+    def _boss_ends(self, f: Fighter, tiles: int, bare: bool) -> tuple[tuple[int, ...], ...]:
+        """The boss's Move ends (BF-MOVE-1/2), sorted; ``bare``: those of the bare terrain (found
+        once per footprint, start and reach) when no facing on any hex of the way meets a hero."""
         limit = math.floor(tiles * self._legs_factor() + 1e-9)
+        assert f.origin is not None
         heroes = frozenset(h for g in self.heroes() if g.alive for h in g.hexes())
         start = f.origin + rotate(f.anchor, f.rot)
         shape = [c - f.anchor for c in f.cells]
         ground = self.ground(shape)
         turned, fit = ground.turned, ground.fits
-
+        if bare:
+            key = ("boss reach", tuple(shape), frozenset(self.rubble), start, limit)
+            got = self.sight_memo.get(key)
+            if got is None:         # (every hex a cell of the boss may cover on the way, the ends)
+                at = self._colrow()
+                ends = ground.costs((start.q, start.r), limit)
+                cover, way = {c for t in turned for c in t}, {d for d, _ in ends}
+                got = ({(q + dq, r + dr) for q, r in way for dq, dr in cover},
+                       tuple(sorted((*at(d), k) for d, k in ends if fit(d) >> k & 1)))
+                self.sight_memo[key] = got
+            if got[0].isdisjoint([(h.q, h.r) for h in heroes]):     # no hero anywhere the boss may be
+                return got[1]
+            memo = self.sight_memo.setdefault("boss moves", {})
+            if (key, heroes) in memo:                   # the heroes where they were (a search's playouts)
+                return memo[key, heroes]
         seen = dict[tuple[int, int], int]()
         # the anchors where facing k would put a cell of the boss on a hero: (hero − cell) per cell
         near = [{(h.q - dq, h.r - dr) for h in heroes for dq, dr in turned[k]} for k in range(6)]
@@ -203,17 +228,21 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
                 seen[c] = got
             return got
         ends = ground.costs((start.q, start.r), limit, lambda c: whole(c) > 0)
-        offset, style = self._grid()[1], self.map.style
-        return {(*(offset.get(d) or hg.to_offset(Hex(*d), style)), k) for d, k in ends if whole(d) >> k & 1}
+        at = self._colrow()
+        out = tuple(sorted({(*at(d), k) for d, k in ends if whole(d) >> k & 1}))
+        if bare:                                        # (bounded: a long run starts it again)
+            memo = self.sight_memo["boss moves"] = {} if len(memo) > 20_000 else memo
+            memo[key, heroes] = out
+        return out
 
-    def _hero_moves(self, f: Fighter, tiles: int) -> set[tuple[int, ...]]:
-        """Where a hero's Move of ``tiles`` may end: breadth-first over clear tiles, never onto or
-        through an enemy, ending off every other living piece (BF-MOVE-1, BF-MAP-1)."""
-        adj, offset, ok = self._grid()
-        assert f.origin is not None
-        stop = {(h.q, h.r) for g in self.enemies_of(f) if g.alive for h in g.hexes()}
-        stop |= {(h.q, h.r) for h in self.rubble}
-        start = (f.origin.q, f.origin.r)
+    def _colrow(self) -> Callable[[Cell], tuple[int, int]]:
+        """The (col, row) of the hex at a (q, r) on this map."""
+        offset, style = self._grid()[1], self.map.style
+        return lambda c: offset.get(c) or hg.to_offset(Hex(*c), style)
+
+    def _reach(self, start: Cell, tiles: int, stop: set[Cell]) -> dict[Cell, int]:
+        """Fewest steps (at most ``tiles``) from ``start`` to each clear tile, never onto ``stop``."""
+        adj, _, ok = self._grid()
         cost, todo = {start: 0}, [start]
         for c in range(tiles):
             nxt = []
@@ -226,8 +255,7 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
                         cost[n] = c + 1
                         nxt.append(n)
             todo = nxt
-        taken = {(h.q, h.r) for g in self.fighters.values() if g is not f and g.alive for h in g.hexes()}
-        return {offset.get(h) or hg.to_offset(Hex(*h), self.map.style) for h in cost if h not in taken}
+        return cost
 
 
 Table._plays = {kind: getattr(Table, "play_" + kind) for kind in BF_EVENTS}

@@ -35,10 +35,6 @@ class _OccupantStep(Protocol):
     def __call__(self, h: Hex, but: Fighter | None = None) -> Fighter | None: ...
 
 
-class _SeesStep(Protocol):
-    def __call__(self, a: Fighter, b: Fighter, obstacles: set[Hex] | None = None) -> bool: ...
-
-
 class _NewRoundStep(Protocol):
     def __call__(self, ev: Event, first: bool = False) -> None: ...
 
@@ -148,7 +144,7 @@ class TableBase(ReadsRules, Traces):
     occupant: _OccupantStep                               # view
     enemies_of: Callable[[Fighter], list[Fighter]]        # view
     _dist: Callable[[Fighter, Fighter], int | None]       # view
-    sees: _SeesStep                                       # view
+    sees: Callable[[Fighter, Fighter], bool]              # view
     _look: Callable[[Fighter], None]                      # view
     _legs_factor: Callable[[], float]                     # view
     _legs_factor_text: Callable[[], str]                  # view

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex, rotate
 from cardgen.games.boss_fight.state import Fighter
@@ -71,33 +73,42 @@ class MapView(TableBase):
         return [g for g in self.fighters.values() if g.side != f.side]
 
     def _dist(self, a: Fighter, b: Fighter) -> int | None:
-        ha, hb = a.hexes(), b.hexes()
-        if not ha or not hb:
+        ka, kb = a.qr(), b.qr()
+        if not ka or not kb:
             return None
-        return min((abs(x.q - y.q) + abs(x.r - y.r) + abs(x.q + x.r - y.q - y.r)) // 2   # hg.distance
-                   for x in ha for y in hb)
+        return min((abs(q - p) + abs(r - s) + abs(q + r - p - s)) // 2 for q, r in ka for p, s in kb)
 
-    def sees(self, a: Fighter, b: Fighter, obstacles: set[Hex] | None = None) -> bool:
+    def sees(self, a: Fighter, b: Fighter) -> bool:
         """BF-LOS-1: some corner-to-corner line from a hex of ``a`` to a hex of ``b`` crosses no obstacle."""
         ha, hb = a.hexes(), b.hexes()
         if not ha or not hb:
             return False
-        if obstacles is not None:
-            return any(hg.line_of_sight(x, y, obstacles) for x in ha for y in hb)
         rubble = frozenset(self.rubble)
         memo = self.sight_memo.get(rubble)      # per obstacle tokens: (x, y) → sight (the map never changes)
         if memo is None:
             memo = self.sight_memo[rubble] = {}
-        obs = None
+        ka, kb = a.qr(), b.qr()                 # and where both pieces stand → sight
+        pair = (ka, kb) if ka <= kb else (kb, ka)
+        got = memo.get(pair)
+        if got is None:
+            got = memo[pair] = self._sees(ha, hb, memo)
+        return got
+
+    def _sees(self, ha: tuple[Hex, ...], hb: tuple[Hex, ...], memo: dict[Any, bool]) -> bool:
+        unknown = []                # pairs not looked at yet: the nearest first, once no known one sees
         for x in ha:
             for y in hb:
                 key = (x.q, x.r, y.q, y.r) if (x.q, x.r) <= (y.q, y.r) else (y.q, y.r, x.q, x.r)  # both ways
                 seen = memo.get(key)
-                if seen is None:
-                    obs = self._obstacles() if obs is None else obs
-                    seen = memo[key] = hg.line_of_sight(x, y, obs)
                 if seen:
                     return True
+                if seen is None:
+                    dq, dr = x.q - y.q, x.r - y.r
+                    unknown.append((abs(dq) + abs(dr) + abs(dq + dr), key, x, y))
+        obs = self._obstacles() if unknown else set()
+        for _, key, x, y in sorted(unknown, key=lambda u: u[:2]):
+            if memo.setdefault(key, hg.line_of_sight(x, y, obs)):
+                return True
         return False
 
     def _look(self, f: Fighter) -> None:
@@ -105,8 +116,9 @@ class MapView(TableBase):
         piece or an obstacle token has moved since its last look."""
         if not f.alive or f.origin is None:
             return
-        now = (f.key, self.round, frozenset(self.rubble),
-               tuple((g.origin, g.rot, g.dead is None) for g in self.fighters.values()))
+        fs = self.fighters.values()
+        now = (f.key, self.round, frozenset(self.rubble), *[g.origin for g in fs], *[g.rot for g in fs],
+               *[g.dead for g in fs])
         if now == self.looked:
             return
         self.looked = now
