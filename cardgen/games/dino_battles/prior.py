@@ -41,7 +41,8 @@ def prior(game: Game) -> Agent:
     def agent(obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if any(a.kind == "combat_to_deck" for a in legal) and thrifty(obs, patience):
             deck = obs["sides"][obs["player"]]["combat_deck"]
-            legal = [a for a in legal if a.kind != "combat_to_deck" or deck.get(a["cards"][0], 0) < caps.get(a["cards"][0], 0)]
+            legal = [a for a in legal
+                     if a.kind != "combat_to_deck" or deck.get(a["cards"][0], 0) < caps.get(a["cards"][0], 0)]
         return base(obs, legal, rng)
     return agent
 
