@@ -237,7 +237,7 @@ def _duel(a: Any, b: Any, games: int) -> float:
 
 def test_thrifty_prior_beats_greedy_and_random() -> None:
     """The deck race in two numbers: the search's prior (greedy, thrifty while level or ahead) on 100
-    paired games scores 68.5 against greedy (71.5 of 100 in bench/duel.py's pairing, 72 % of 1,000)
+    paired games scores 68.5 against greedy (71.5 of 100 in bench/duel.py's pairing, 71 % of 1,000)
     — a prior no better than greedy would reach 60 in about 3 % of runs — and 97 against random (96
     of 100 there, 98 % of 1,000; greedy 91 %): at least 93 is under 1 % for an agent of 90 %."""
     game = playkit.game("dino_battles")
