@@ -9,8 +9,8 @@
 - :mod:`.state` and :mod:`.choices` — the game-state API (who acts, legal actions, chance);
 - :mod:`.contract` — the game on the shared replay: ``cardgen check`` is ``state_engine`` over it;
 - :mod:`.agents` — the greedy agent for simulated playtests, and the game's measures;
-- :mod:`.value` and :mod:`.determinize` — what search agents use: the value of a position, the
-  hidden cards dealt again.
+- :mod:`.value`, :mod:`.prior` and :mod:`.determinize` — what search agents use: the value of a
+  position, the move to try first (a thrifty greedy), the hidden cards dealt again.
 
 See ``docs/engines-dino_battles.md``.
 """
@@ -23,9 +23,10 @@ from typing import Any
 
 from cardgen.content import collection_files as cols
 from cardgen.content.model import Game
-from cardgen.games.dino_battles.agents import greedy, measures, prior
+from cardgen.games.dino_battles.agents import greedy, measures
 from cardgen.games.dino_battles.contract import DinoRules
 from cardgen.games.dino_battles.determinize import determinize
+from cardgen.games.dino_battles.prior import prior
 from cardgen.games.dino_battles.state import new_state
 from cardgen.games.dino_battles.value import evaluate
 from cardgen.games.dino_battles.vocab import EVENTS, EXPECT_RULES, HEADER

@@ -1,5 +1,5 @@
-"""Biomechanic Dino Battles: a greedy agent for simulated playtests, the search's thrifty prior,
-and the game's measures (the search's value of a position: :mod:`.value`).
+"""Biomechanic Dino Battles: a greedy agent for simulated playtests and the game's measures (the
+search's value of a position: :mod:`.value`; its prior, a thrifty greedy: :mod:`.prior`).
 
 The greedy agent sees only its player's observation (``DinoState.observation``) and plays
 sensibly: it keeps a hand with a Dinosaur, puts its strongest Dinosaur forward and fills the
@@ -74,21 +74,6 @@ def greedy(game: Game) -> Agent:
             return agreed[0] if agreed else next(a for a in legal if a.kind == "pass")
         return legal[rng.randrange(len(legal))]
 
-    return agent
-
-
-def prior(game: Game) -> Agent:
-    """The search agents' prior (``GamePackage.prior``): greedy, thrifty — it feeds its Combat Deck
-    only while that holds fewer than ``simulate.search.prior_combat_deck`` cards (a card played is a
-    card drawn: the deck race, see rules/dino_battles/notes/strong-play.md)."""
-    p = Params.of(game)
-    cap, base = p.int("simulate.search.prior_combat_deck"), greedy(game)
-
-    def agent(obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        if any(a.kind == "combat_to_deck" for a in legal) and \
-                sum(obs["sides"][obs["player"]]["combat_deck"].values()) >= cap:
-            legal = [a for a in legal if a.kind != "combat_to_deck"]
-        return base(obs, legal, rng)
     return agent
 
 
