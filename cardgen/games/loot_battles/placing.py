@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardgen.games.loot_battles.play import LootState
+from cardgen.play.dice import die_slip, off_die
 from cardgen.play.replay import Finding
 
 
@@ -86,13 +87,7 @@ def _faces(state: LootState, event: dict[str, Any]) -> list[Finding]:
     lead = state.rules.default_numbers(state.seats).get(state.players[state.leader]) or [1]
     rolls = event["rolls"] = list(event["rolls"])
     for i, v in enumerate(rolls):
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= die:
-            out.append(
-                Finding(
-                    "LB-TGT-1",
-                    f"the d{die} placing {enemy}#{i + 1} shows {v!r}, but a d{die} shows 1–{die}",
-                    "rolls",
-                )
-            )
+        if off_die(v, die):
+            out.append(Finding("LB-TGT-1", die_slip(f"the d{die} placing {enemy}#{i + 1}", v, die), "rolls"))
             rolls[i] = lead[0]
     return out

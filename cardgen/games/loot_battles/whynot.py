@@ -7,6 +7,7 @@ from __future__ import annotations
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.turns import open_turn
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.dice import die_slip
 from cardgen.play.replay import Finding, Findings
 
 
@@ -191,11 +192,7 @@ def _why_out_of_phase(s: LootState, action: Action, kind_now: str) -> tuple[str,
             f"d{s.rules.target_die} each before the fight)",
         )
     if action.kind == "die":
-        return (
-            "LB-ATK-2",
-            f"a die{_whose_die(s)} shows {action.get('value')!r}, but a d{s.rules.attack_die} shows "
-            f"1–{s.rules.attack_die}",
-        )
+        return "LB-ATK-2", die_slip(f"a die{_whose_die(s)}", action.get("value"), s.rules.attack_die)
     if action.kind == "place":
         return "LB-TGT-1", f"a target die shows {action.get('value')!r}"
     if action.kind == "draw":
