@@ -36,15 +36,10 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     return [{"game": game.slug, "teams": [{"team": a}, {"team": b}]} for a in keys for b in keys if a != b]
 
 
-def contract(game: Game) -> BoiRules:
-    """The game's contract on the shared referee, for one log."""
-    return BoiRules(game)
+#: the checker of ``cardgen check bones_on_ice``: the shared replay over the contract (one per log)
+Engine = state_engine("BonesOnIce", BoiRules, HEADER, EVENTS, EXPECT_RULES, end_rule="BOI-END-1")
 
-
-#: the checker of ``cardgen check bones_on_ice``: the shared replay over the contract
-Engine = state_engine("BonesOnIce", contract, HEADER, EVENTS, EXPECT_RULES, end_rule="BOI-END-1")
-
-PACKAGE = GamePackage(engine=Engine, rules=contract, new_state=new_state, setups=setups,
+PACKAGE = GamePackage(engine=Engine, rules=BoiRules, new_state=new_state, setups=setups,
                       agents={"greedy": greedy}, evaluate=evaluate, prior=prior, measures=measures)
 
-__all__ = ["PACKAGE", "BoiState", "Engine", "contract", "new_state", "setups"]
+__all__ = ["PACKAGE", "BoiRules", "BoiState", "Engine", "new_state", "setups"]

@@ -149,9 +149,6 @@ class BoiRules:
         step.after(state, self.tr.event, self.was)
         return noted if step.mute else [*noted, *stated]
 
-    def finish(self, state: GameState) -> list[tuple[str, str]]:
-        return []
-
     def describe(self, state: GameState, event: Mapping[str, Any]) -> list[str]:
         assert isinstance(state, BoiState) and self.tr is not None
         if self.step.silent:
@@ -166,6 +163,3 @@ class BoiRules:
         shootout's rule (BOI-END-2)."""
         assert isinstance(state, BoiState)
         return {"winner": "BOI-END-2"} if state.phase == "shootout" else {}
-
-    def final(self, state: GameState) -> dict[str, Any]:
-        return state.result()

@@ -23,6 +23,7 @@ from cardgen.games.bones_on_ice.slips import (
 from cardgen.games.bones_on_ice.state import BoiState
 from cardgen.games.bones_on_ice.words import label, short
 from cardgen.play.api import Action
+from cardgen.play.dice import die_slip, off_die
 from cardgen.play.replay import Finding
 
 if TYPE_CHECKING:
@@ -332,10 +333,8 @@ def scramble(st: BoiState, rolls: dict[str, Any], eff: dict[str, Any]) -> list[F
                                f"{short(st, sk)} is a Goalie: Goalies stay in their own Defensive Zone and "
                                "are not scrambled", "rolls"))
             continue
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= die:
-            out.append(Finding("BOI-ROLL-1",
-                               f"{short(st, sk)}'s d{die} shows {value!r}, but a d{die} shows 1–{die}",
-                               "rolls"))
+        if off_die(value, die):
+            out.append(Finding("BOI-ROLL-1", die_slip(f"{short(st, sk)}'s d{die}", value, die), "rolls"))
             continue
         z = next((z for z, faces in (zones or {}).items() if value in (faces or [])), None)
         if z in st.r.zones:

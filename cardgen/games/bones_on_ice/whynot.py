@@ -14,6 +14,7 @@ from cardgen.games.bones_on_ice.diagnose import diagnose, dice_slips
 from cardgen.games.bones_on_ice.state import BoiState
 from cardgen.games.bones_on_ice.words import label, short, zone_name
 from cardgen.play.api import Action
+from cardgen.play.dice import die_slip, off_die
 from cardgen.play.replay import Finding
 
 if TYPE_CHECKING:
@@ -205,9 +206,8 @@ def round_start(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
 def chaos(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
     """The Chaos die (BOI-ROLL-1) and the entry its face gives (BOI-CHAOS-1)."""
     die, r = a.get("die"), st.r
-    if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= r.chaos_die:
-        return [Finding("BOI-ROLL-1",
-                        f"the Chaos die shows {die!r}, but a d{r.chaos_die} shows 1–{r.chaos_die}", "die")]
+    if off_die(die, r.chaos_die):
+        return [Finding("BOI-ROLL-1", die_slip("the Chaos die", die, r.chaos_die), "die")]
     rolled, stated = (
         r.chaos_card(die),
         next((c for c in r.by_type.get("chaos", []) if c.id == a.get("entry")), None),

@@ -30,16 +30,10 @@ class Words:
 
     def skater(self, value: Any, field: str) -> int:
         """The skater ``value`` names (its index)."""
-        try:
-            return self.skaters.find(value)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{field}' {e.message}", None, e.hint) from None
+        return _find(self.skaters, value, field)
 
     def team(self, value: Any, field: str) -> int:
-        try:
-            return self.teams.find(value)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{field}' {e.message}", None, e.hint) from None
+        return _find(self.teams, value, field)
 
     def zone(self, value: Any, field: str) -> str:
         """The zone key ``value`` names (named from the acting team's goal)."""
@@ -63,6 +57,15 @@ class Words:
             raise LogError("LOG-FIELD", f"'entry' names no Chaos Table card: {value!r}", None,
                            did_you_mean(s, [c.id for c in cards]))
         return c.id
+
+
+def _find(names: Names[int], value: Any, field: str) -> int:
+    """What ``value`` names, or the LOG-FIELD error with the lookup's own words after the field
+    (an ambiguous name lists what it could be)."""
+    try:
+        return names.find(value)
+    except NotFound as e:
+        raise LogError("LOG-FIELD", f"'{field}' {e.message}", None, e.hint) from None
 
 
 def short(state: BoiState, i: int) -> str:
