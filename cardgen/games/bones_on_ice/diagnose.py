@@ -109,9 +109,8 @@ def sides_of(st: BoiState, a: Action) -> tuple[Side, Side]:
     return sa, sd
 
 
-def _winner(
-    sa: Side, sd: Side, tie: str, skip_a: int | None = None, skip_d: int | None = None
-) -> Side | None:
+def _winner(sa: Side, sd: Side, tie: str, skip_a: int | None = None,
+            skip_d: int | None = None) -> Side | None:
     w = tie_winner(sa.total(skip_a), sd.total(skip_d), tie)
     return sa if w == "a" else sd if w == "d" else None
 
@@ -142,11 +141,9 @@ def diagnose(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
             return [Finding("BOI-ROLL-2", f"the {what} is tied {detail}: a tied Face-Off is re-rolled",
                             field)]
         who = winner.name if winner else "?"
-        return [Finding(base,
-                        f"the log gives the {what} to the {label(st, stated)}, but a tie goes to {who} "
+        return [Finding(base, f"the log gives the {what} to the {label(st, stated)}, but a tie goes to {who} "
                         f"({'the Goalie' if base == 'BOI-1V1-1' else 'the defender'}) {detail}", field)]
-    return [Finding(base,
-                    f"the log gives the {what} to the {label(st, stated)}, but the higher roll wins: "
+    return [Finding(base, f"the log gives the {what} to the {label(st, stated)}, but the higher roll wins: "
                     f"{says} {detail}", field)]
 
 

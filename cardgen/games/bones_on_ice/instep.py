@@ -135,8 +135,7 @@ class InStep(Slips):
         out = self.recovery_slips(st, ph)
         if self.goes_on(st, ph, self.nxt):
             if ph in ("mid", "pass"):
-                out.append(Finding(ROUND_1,
-                                   f"a Recovery in the middle of round {st.round}: "
+                out.append(Finding(ROUND_1, f"a Recovery in the middle of round {st.round}: "
                                    f"'{(self.nxt or {}).get('kind')}' (the next event) still belongs to "
                                    "the round, and the Recovery is its last step"))
             self.taken_back = self.slipped = True
@@ -220,8 +219,7 @@ class Table(InStep):
             self.fo_done = self.chaos_named = False
             done = False
         if st.round not in st.r.chaos_rounds:
-            out.append(Finding("BOI-CHAOS-1",
-                               "a Chaos event is triggered at the start of rounds "
+            out.append(Finding("BOI-CHAOS-1", "a Chaos event is triggered at the start of rounds "
                                f"{', '.join(map(str, st.r.chaos_rounds))} only, not in round {st.round}"))
         elif done:
             out.append(Finding("BOI-CHAOS-1", f"round {st.round} already had its Chaos event"))
@@ -252,8 +250,7 @@ class Table(InStep):
                                "winner)"))
         role = st.effect.get("shooter")
         if role and st.s.pieces[sk].role != role:
-            out.append(Finding("BOI-CHAOS-2",
-                               f"the penalty shot is taken by the {role}, not {short(st, sk)} "
+            out.append(Finding("BOI-CHAOS-2", f"the penalty shot is taken by the {role}, not {short(st, sk)} "
                                f"({st.s.pieces[sk].role})", "skater"))
         if st.phase != "penalty":
             self.away(st)
@@ -339,9 +336,8 @@ def scramble(st: BoiState, rolls: dict[str, Any], eff: dict[str, Any]) -> list[F
         z = next((z for z, faces in (zones or {}).items() if value in (faces or [])), None)
         if z in st.r.zones:
             st.pos[sk] = st.r.pos(st.s.pieces[sk].team, st.r.zones.index(z))
-    missing = [
-        short(st, i) for i, p in enumerate(st.s.pieces) if p.role != st.r.goalie_role and i not in seen
-    ]
+    missing = [short(st, i) for i,
+               p in enumerate(st.s.pieces) if p.role != st.r.goalie_role and i not in seen]
     if missing:
         out.append(Finding("BOI-CHAOS-2",
                            "each team rolls for each of its skaters except the Goalie: no roll for "

@@ -45,6 +45,4 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
 Engine = state_engine("LootBattles", LootRules, HEADER, EVENTS, EXPECT_RULES, end_rule="LB-END-1")
 
 PACKAGE = GamePackage(engine=Engine, rules=LootRules, new_state=LootState, setups=setups,
-                      agents={"greedy": greedy},
-                      evaluate=evaluate, prior=greedy,
-                      measures=measures)
+                      agents={"greedy": greedy}, evaluate=evaluate, prior=greedy, measures=measures)

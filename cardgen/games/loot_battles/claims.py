@@ -18,14 +18,8 @@ WORDS = {"damage": "the damage", "hp_left": "the Health left", "armor_left": "th
          "dodge_left": "the Dodge left", "hit": "the hit", "ko": "knocked out"}
 
 #: a stated consequence of a blow → the rule a wrong one breaks
-CLAIM_RULES = {
-    "hit": "LB-ATK-3",
-    "damage": "LB-ATK-4",
-    "hp_left": "LB-DMG-1",
-    "armor_left": "LB-DMG-1",
-    "dodge_left": "LB-ATK-3",
-    "ko": "LB-DMG-1",
-}
+CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "armor_left": "LB-DMG-1",
+               "dodge_left": "LB-ATK-3", "ko": "LB-DMG-1"}
 
 
 def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = None) -> Findings | None:
@@ -46,9 +40,8 @@ def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = N
     return found
 
 
-def _aimed(
-    state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any], follow: Follow | None
-) -> list[Finding]:
+def _aimed(state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any],
+           follow: Follow | None) -> list[Finding]:
     """LB-RND-1: an enemy's attack on a player other than the one it stands in front of (LB-DMG-1:
     one knocked out before it)."""
     target, found = event.get("target"), []
@@ -58,22 +51,17 @@ def _aimed(
         else mine.get("target")
     )
     if event["kind"] == "enemy_attack" and target is not None and target != front:
-        found.append(
-            Finding(
-                "LB-RND-1",
-                f"{mine['enemy']} stands in front of {front} and attacks {front}, not {target}",
-                "target",
-            )
-        )
+        found.append(Finding("LB-RND-1",
+                             f"{mine['enemy']} stands in front of {front} and attacks {front}, not {target}",
+                             "target"))
         down = follow.down if follow is not None else {p.name for p in state.seats if p.ko}
         if target in down:
             found.append(Finding("LB-DMG-1", f"{target} is knocked out until the Battle ends"))
     return found
 
 
-def _values(
-    state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any], follow: Follow | None
-) -> list[Finding]:
+def _values(state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any],
+            follow: Follow | None) -> list[Finding]:
     """Each stated value of the blow the state's does not match (a wrong hit or damage: only it,
     what the blow leaves follows from it)."""
     found: list[Finding] = []
@@ -180,14 +168,9 @@ def placed_as_stated(s: GameState, placed: Mapping[str, Any]) -> list[Finding]:
         stated = sorted(str(r) for r in (refs if isinstance(refs, list) else [refs]))
         computed = sorted(e for e, p in fronts.items() if p == name)
         if stated != computed:
-            out.append(
-                Finding(
-                    "LB-TGT-1",
-                    f"the log places {', '.join(stated) or 'nobody'} in front of {name}; the "
-                    f"dice place {', '.join(computed) or 'nobody'}",
-                    "placed",
-                )
-            )
+            out.append(Finding("LB-TGT-1",
+                               f"the log places {', '.join(stated) or 'nobody'} in front of {name}; the "
+                               f"dice place {', '.join(computed) or 'nobody'}", "placed"))
             for e in enc.enemies:
                 e.front = name if e.name in stated else e.front
     if out:

@@ -78,9 +78,8 @@ class LootRules(Slips):
         """The table the header sets up: as recorded where it slips (see :meth:`setup_problems`)."""
         readable(self.rules, setup)
         state = LootState(self.game, setup)
-        held = {
-            p.name: e.get("numbers") for p, e in zip(state.seats, setup.get("players") or [], strict=True)
-        }
+        held = {p.name: e.get("numbers") for p,
+                e in zip(state.seats, setup.get("players") or [], strict=True)}
         if (
             any(v is not None for v in held.values())
             and header.numbers(state.rules, {k: list(v or []) for k, v in held.items()}, list(held)) is None

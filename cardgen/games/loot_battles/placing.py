@@ -20,11 +20,8 @@ def placement(state: LootState, event: dict[str, Any]) -> list[Finding]:
     if state.phase == "fight" and b is not None and state.pending is None:
         enc = b.queue[b.index]
         if b.index + 1 >= len(b.queue):
-            return [
-                Finding(
-                    "LB-SETUP-3", "enemies are placed for a chosen Encounter; its enemies are already placed"
-                )
-            ]
+            return [Finding("LB-SETUP-3",
+                            "enemies are placed for a chosen Encounter; its enemies are already placed")]
         alive = [e.name for e in enc.enemies if not e.ko]
         for e in enc.enemies:
             e.ko = True
@@ -32,11 +29,8 @@ def placement(state: LootState, event: dict[str, Any]) -> list[Finding]:
         state._end_encounter(enc)  # the log goes on to the next Encounter: so does the state
         state._cp, state._nxt = None, False
         return [
-            Finding(
-                "LB-ENC-1",
-                f"the log places the enemies of the next Encounter, but an Encounter ends "
-                f"when its enemies are all defeated; {', '.join(alive)} still stand(s)",
-            ),
+            Finding("LB-ENC-1", f"the log places the enemies of the next Encounter, but an Encounter ends "
+                    f"when its enemies are all defeated; {', '.join(alive)} still stand(s)"),
             *placement(state, event),
         ]
     if state.phase == "reinforce" and b is not None:
@@ -62,21 +56,14 @@ def placement(state: LootState, event: dict[str, Any]) -> list[Finding]:
     if extra:
         return [
             *out,
-            Finding(
-                "LB-SETUP-4",
-                f"{card.name} as a reinforcement has {count} enemies ({card.get('count')} + "
-                f"{extra}); the log places {len(rolls)}",
-                "rolls",
-            ),
+            Finding("LB-SETUP-4",
+                    f"{card.name} as a reinforcement has {count} enemies ({card.get('count')} + "
+                    f"{extra}); the log places {len(rolls)}", "rolls"),
         ]
     return [
         *out,
-        Finding(
-            "LB-TGT-1",
-            f"{card.name} has {count} enemies, one d{state.rules.target_die} each; the "
-            f"log rolls {len(rolls)}",
-            "rolls",
-        ),
+        Finding("LB-TGT-1", f"{card.name} has {count} enemies, one d{state.rules.target_die} each; the "
+                f"log rolls {len(rolls)}", "rolls"),
     ]
 
 
