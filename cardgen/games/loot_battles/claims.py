@@ -13,10 +13,6 @@ from cardgen.games.loot_battles.state import Fighter
 from cardgen.play.api import GameState
 from cardgen.play.replay import Finding, Findings
 
-#: a stated consequence of a blow, in words
-WORDS = {"damage": "the damage", "hp_left": "the Health left", "armor_left": "the Armor left",
-         "dodge_left": "the Dodge left", "hit": "the hit", "ko": "knocked out"}
-
 #: a stated consequence of a blow → the rule a wrong one breaks
 CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "armor_left": "LB-DMG-1",
                "dodge_left": "LB-ATK-3", "ko": "LB-DMG-1"}
@@ -101,9 +97,7 @@ def said_wrong(s: LootState, mine: Mapping[str, Any], key: str, stated: Any) -> 
                 else f"the log says {who} still stands, but its Health is 0")
     if key == "hit":
         return _hit_wrong(s, mine, bool(stated))
-    if key == "damage":
-        return f"the log says the damage is {stated}, but {_damage_why(s, mine)}"
-    return f"the log says {WORDS.get(key, key)} is {stated}, but the rules give {computed}"
+    return f"the log says the damage is {stated}, but {_damage_why(s, mine)}"      # (damage)
 
 
 def _hit_wrong(s: LootState, mine: Mapping[str, Any], said: bool) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from cardgen.content.model import Card
 from cardgen.content.playlog import LogError
 from cardgen.games.loot_battles.rules import Rules
+from cardgen.play.dice import off_die
 from cardgen.play.lookup import nearest
 
 #: a setup fact the header gets wrong: (rule, message, header key)
@@ -101,7 +102,7 @@ def numbers(rules: Rules, held: Mapping[str, list[Any]], active: list[str]) -> s
     owner: dict[int, str] = {}
     for name, nums in held.items():
         for n in nums:
-            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= die:
+            if off_die(n, die):
                 bad.append(f"{name} holds {n!r}, not a number on the d{die}")
             elif n in owner:
                 bad.append(f"{n} is held by both {owner[n]} and {name}")

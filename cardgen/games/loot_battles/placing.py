@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardgen.games.loot_battles.follow import end_encounter
 from cardgen.games.loot_battles.play import LootState
 from cardgen.play.dice import die_slip, off_die
 from cardgen.play.replay import Finding
@@ -22,15 +23,10 @@ def placement(state: LootState, event: dict[str, Any]) -> list[Finding]:
         if b.index + 1 >= len(b.queue):
             return [Finding("LB-SETUP-3",
                             "enemies are placed for a chosen Encounter; its enemies are already placed")]
-        alive = [e.name for e in enc.enemies if not e.ko]
-        for e in enc.enemies:
-            e.ko = True
-        state.turn_open = None
-        state._end_encounter(enc)  # the log goes on to the next Encounter: so does the state
-        state._cp, state._nxt = None, False
+        alive = end_encounter(state, enc)  # the log goes on to the next Encounter: so does the state
         return [
             Finding("LB-ENC-1", f"the log places the enemies of the next Encounter, but an Encounter ends "
-                    f"when its enemies are all defeated; {', '.join(alive)} still stand(s)"),
+                    f"when its enemies are all defeated; {alive} still stand(s)"),
             *placement(state, event),
         ]
     if state.phase == "reinforce" and b is not None:

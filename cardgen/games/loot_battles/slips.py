@@ -14,7 +14,7 @@ from cardgen.games.loot_battles.claims import fighter
 from cardgen.games.loot_battles.follow import Follow
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.state import Player
-from cardgen.games.loot_battles.whynot import roll_name
+from cardgen.games.loot_battles.trace import roll_name
 from cardgen.play.api import Action
 from cardgen.play.replay import Finding
 

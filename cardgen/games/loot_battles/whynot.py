@@ -5,17 +5,11 @@ not belong to."""
 from __future__ import annotations
 
 from cardgen.games.loot_battles.play import LootState
+from cardgen.games.loot_battles.trace import roll_name
 from cardgen.games.loot_battles.turns import open_turn
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import die_slip
 from cardgen.play.replay import Finding, Findings
-
-
-def roll_name(s: LootState, a: Action) -> str:
-    """The roll of an attack, in words: its weapons, or the class attack."""
-    p = s._by(a.get("player"))
-    names = [s.rules.cards[c].name for c in a.get("with") or () if c in s.rules.cards]
-    return " + ".join(names) if names else f"{p.class_card.name} class attack"
 
 
 def card_name(s: LootState, cid: object) -> str:
