@@ -1,11 +1,6 @@
-"""Bones on Ice on the shared referee (:mod:`cardgen.play.replay`): the game's contract.
-
-The state (:mod:`.state`) is where every rule lives. This module turns a log's events into the
-state's decisions and chance outcomes (:mod:`.translate`), keeps the replay in step with the
-log's own markers and order (:mod:`.instep`), names the rule an action the state does not
-allow breaks (:mod:`.whynot`) and compares the consequences the log states with the state's
-(:mod:`.claims`).
-"""
+"""Bones on Ice on the shared referee (:mod:`cardgen.play.replay`): the game's contract — a log's events
+as the state's actions (:mod:`.translate`), kept in step (:mod:`.instep`), the rule an action breaks
+(:mod:`.whynot`), the stated consequences (:mod:`.claims`)."""
 
 from __future__ import annotations
 

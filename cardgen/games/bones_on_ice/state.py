@@ -1,11 +1,6 @@
-"""Bones on Ice — the game state (the play core's game-state API): who acts, the legal actions,
-the chance outcomes, applying them; the played game as a playtest log.
-
-A decision is one choice of one player; a log event is assembled from several: a Move is the
-carrier's choice (``move``), the opponent's defender (``defend``), each team's Boost
-(``boost``) and the dice (chance: ``rolls``), written as one ``move`` event with its stated
-winner and Stamina. See ``docs/engines-bones_on_ice.md``.
-"""
+"""Bones on Ice — the game state on the game-state API (:mod:`cardgen.play.api`): who acts, the legal
+actions, the chance outcomes, applying them, the log (decisions and events:
+``docs/engines-bones_on_ice.md``)."""
 
 from __future__ import annotations
 
@@ -23,6 +18,7 @@ from cardgen.games.bones_on_ice.spirits import Spirits
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
 from cardgen.play.dice import uniform_index
 from cardgen.play.lookup import Names
+from cardgen.play.params import per_game
 from cardgen.play.view import KeyedView
 
 
@@ -79,7 +75,8 @@ class Roster:
         return [c for c in self.skaters if str(c.get("team")) == key]
 
 
-_SETUPS: list[tuple[Game, dict[str, Setup]]] = []   # the last game's setups (see Setup.cached)
+#: the last loaded game's setups, by their header's teams (see Setup.cached)
+_SETUPS: Callable[[Game], dict[str, Setup]] = per_game(lambda game: {})
 
 
 @record(frozen=True)
@@ -108,10 +105,7 @@ class Setup:
     @classmethod
     def cached(cls, game: Game, header: dict[str, Any]) -> Setup:
         """:meth:`of`, kept for the last loaded game (a simulation sets up the same pairings again)."""
-        key = repr(header.get("teams"))
-        if not _SETUPS or _SETUPS[0][0] is not game:
-            _SETUPS[:] = [(game, {})]
-        made = _SETUPS[0][1]
+        key, made = repr(header.get("teams")), _SETUPS(game)
         if key not in made:
             made[key] = cls.of(game, header)
         return made[key]

@@ -1,15 +1,6 @@
-"""Loot & Battles (``loot_battles``): the game's own code. One model: the game state
-(:mod:`.play`, its fights in :mod:`.play_fight`, on the rules of :mod:`.rules`) is the only place
-a rule lives. ``cardgen check`` replays a log over it through the game's contract
-(:mod:`.contract`, on the shared replay of :mod:`cardgen.play.stateengine`): the header's check
-(:mod:`.header`), the log's events as the state's actions (:mod:`.play_log`, names as ids:
-:mod:`.names`), the rule an action the state does not allow breaks, the stated consequences
-compared and the log's own markers followed (:mod:`.follow`), the trace (:mod:`.trace`). The
-log's vocabulary: :mod:`.vocab`; the agents and measures of simulated playtests: :mod:`.agents`.
-
-Found by the framework through :data:`PACKAGE` (``cardgen.gamehooks``); nothing registers
-itself on import.
-"""
+"""Loot & Battles (``loot_battles``) — the game's own code: one model, the game state (:mod:`.play`),
+where every rule lives; ``cardgen check`` replays a log over it through the contract (:mod:`.contract`).
+The modules, one line each: ``docs/engines-loot_battles.md``. Found through :data:`PACKAGE`."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""Loot & Battles on the shared referee (:mod:`cardgen.play.replay`): the game's contract.
-
-The state (``play.py``) is where every rule lives; this module only translates a log's events
-into the state's actions (:func:`.play_log.actions_for`), names the catalogue rule an action the
-state does not allow breaks (:mod:`.whynot`), compares the log's stated consequences with the
-state's (:mod:`.claims`) and follows what the log records where it slips (:mod:`.follow`).
-"""
+"""Loot & Battles on the shared referee (:mod:`cardgen.play.replay`): the game's contract — a log's
+events as the state's actions, the rule one the state refuses breaks, the stated consequences and the
+log's slips followed (``docs/engines-loot_battles.md``, "The checker")."""
 
 from __future__ import annotations
 

@@ -1,14 +1,5 @@
-"""Loot & Battles as a playable game state (the game-state API of ``cardgen.play.api``).
-
-Phases: the easier start's loot, the first Encounter chosen by the Leader, later ones drawn
-(chance, one card at a time) and picked, reinforcements drawn, enemies placed (a d6 each),
-rounds of turns (attack / heal / pass; another roll for each unused group of weapons, or
-``end_turn``) with the enemies' attacks (chance: their dice), loot drawn after a won Battle
-and equipped between Battles (``equip`` / ``unequip`` / ``ready``). The cooperative party is
-one side: every player's return is 1 on a win. Everything is face up, so an observation is
-the whole table except the decks' order. The played game is kept as log events (with the
-consequences stated), so :meth:`log_events` is a playtest log ``cardgen check`` verifies.
-"""
+"""Loot & Battles — the game state on the game-state API (:mod:`cardgen.play.api`): its phases,
+actions, chance nodes and log in ``docs/engines-loot_battles.md`` ("State and phases", "The log")."""
 
 from __future__ import annotations
 

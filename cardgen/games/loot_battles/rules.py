@@ -1,12 +1,6 @@
-"""Loot & Battles: the rules as functions over the state, read once from ``params.yaml`` and
-the cards. The playable state (legal actions, ``play.py``) computes stats, rolls, damage and turn
-order here, and ``cardgen check`` replays a log over that state (``contract.py``): one model. What
-the state asks often is read once and cached here by what decides it (see
-docs/engines-loot_battles.md).
-
-Every number comes from ``rules/loot_battles/params.yaml`` or a card field; a missing one is
-a ``LOG-GAME`` error naming the key.
-"""
+"""Loot & Battles — the rules as functions over the state (stats, rolls, damage, turn order), every
+number read once from ``rules/loot_battles/params.yaml`` or a card (a missing one: ``LOG-GAME``
+naming it); what the state asks often is cached here by what decides it (``docs/engines-loot_battles.md``)."""
 
 from __future__ import annotations
 
