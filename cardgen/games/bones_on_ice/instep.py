@@ -14,14 +14,15 @@ from cardgen.games.bones_on_ice.claims import scores
 from cardgen.games.bones_on_ice.slips import (
     CONTINUES,
     MID_PHASES,
+    ROUND_1,
     Slips,
-    chaos_name,
+    no_recovery,
     phase_of,
     recover,
     shooter,
 )
 from cardgen.games.bones_on_ice.state import BoiState
-from cardgen.games.bones_on_ice.words import label, short
+from cardgen.games.bones_on_ice.words import chaos_name, label, short
 from cardgen.play.api import Action
 from cardgen.play.dice import die_slip, off_die
 from cardgen.play.replay import Finding
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from cardgen.games.bones_on_ice.translate import Translator
 
 ROLL_KINDS = ("faceoff", "move", "shoot", "intercept", "one_v_one", "rebound", "penalty_shot", "shootout")
-ROUND_1 = "BOI-ROUND-1"
 
 
 class InStep(Slips):
@@ -284,9 +284,7 @@ class Table(InStep):
         out: list[Finding] = []
         if st.phase != "shootout" and st.round >= st.r.rounds and phase_of(st) not in ("setup", "recovered"):
             if not self.slipped:
-                out.append(Finding(ROUND_1,
-                                   f"round {st.round} ends without its Recovery (each round is Face-Off, "
-                                   "Mid-Game, 1v1, Recovery)"))
+                out.append(no_recovery(st))
             self.slipped = True
             recover(st)
         if st.phase != "shootout":

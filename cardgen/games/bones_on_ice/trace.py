@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from cardgen.games.bones_on_ice.diagnose import Side
-from cardgen.games.bones_on_ice.slips import chaos_name
 from cardgen.games.bones_on_ice.state import BoiState
-from cardgen.games.bones_on_ice.words import label, short, zone_name
+from cardgen.games.bones_on_ice.words import chaos_name, label, short, zone_name
 
 #: (initiator's side, defender's side, outcome 'a'/'d'/None) of each roll of an event
 Rolled = list[tuple[Side, Side, str | None]]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.games.bones_on_ice.diagnose import diagnose, dice_slips
 from cardgen.games.bones_on_ice.state import BoiState
-from cardgen.games.bones_on_ice.words import label, short, zone_name
+from cardgen.games.bones_on_ice.words import chaos_name, label, short, zone_name
 from cardgen.play.api import Action
 from cardgen.play.dice import die_slip, off_die
 from cardgen.play.replay import Finding
@@ -160,7 +160,7 @@ def boost(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
     team = st.players.index(a["team"])
     out = []
     if st.no_boost:
-        out.append(Finding("BOI-CHAOS-2", f"{_chaos_name(st)}: no team may Boost a roll this round",
+        out.append(Finding("BOI-CHAOS-2", f"{chaos_name(st)}: no team may Boost a roll this round",
                            "boosts"))
     return out + _pay(st, team, st.r.costs["boost"], "a Boost", "boosts")
 
@@ -205,11 +205,6 @@ def chaos(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
         return [Finding("BOI-CHAOS-1", f"the Chaos die shows {die}: that is {rolled.name}, not {stated.name}",
                         "entry")]
     return []
-
-
-def _chaos_name(st: BoiState) -> str:
-    card = next((c for c in st.r.by_type.get("chaos", []) if c.id == st.entry_id), None)
-    return card.name if card is not None else "Chaos"
 
 
 CHECKS: dict[str, Callable[[BoiState, Action, dict[str, Any]], list[Finding]]] = {"move": move,

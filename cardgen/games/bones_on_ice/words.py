@@ -76,6 +76,12 @@ def short(state: BoiState, i: int) -> str:
     return s.replace("_", " ").title()
 
 
+def chaos_name(st: BoiState) -> str:
+    """This round's Chaos Table entry as printed ("Chaos" when none is drawn)."""
+    card = next((c for c in st.r.by_type.get("chaos", []) if c.id == st.entry_id), None)
+    return card.name if card is not None else "Chaos"
+
+
 def label(state: BoiState, team: int) -> str:
     return state.players[team].replace("_", " ").title()
 
