@@ -126,7 +126,3 @@ UNIQUE_EFFECTS = {
     "heal_on_hit": "its holder recovers this much Health on every successful attack with it",
     "reflect": "this fraction of the damage its holder takes (rounded down) is dealt to the attacker",
 }
-
-
-
-
