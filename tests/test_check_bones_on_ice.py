@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from cardgen.builder import check as checker
 from cardgen.content.loader import load_game
 from cardgen.content.playlog import read
-from cardgen.games.bones_on_ice import Engine, contract
+from cardgen.games.bones_on_ice import BoiRules, Engine
 from cardgen.play.replay import StateReferee
 from tests import checklogs, playkit
 from tests.checklogs import errors, line_of, to_jsonl, write
@@ -549,7 +549,7 @@ def test_missing_params_is_a_clear_error(game_copy, monkeypatch):
 def _replayed(path):
     """A log replayed over the contract (the shared replay): the referee and its rejections."""
     log = read(path)
-    ref = StateReferee(contract(playkit.game(GAME)), log.header)
+    ref = StateReferee(BoiRules(playkit.game(GAME)), log.header)
     return ref, ref.replay([{"kind": e.kind, **e.fields} for e in log.events])
 
 

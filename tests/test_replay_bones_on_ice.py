@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cardgen.content.playlog import read
-from cardgen.games.bones_on_ice import contract
+from cardgen.games.bones_on_ice import BoiRules
 from cardgen.play.replay import StateReferee
 from tests import playkit
 from tests.test_play_bones_on_ice import mut_actor, mut_die, mut_score, mut_stamina, mut_target, mut_winner
@@ -17,7 +17,7 @@ SEEDS = range(10)
 
 
 def _referee(header: dict) -> StateReferee:
-    return StateReferee(contract(playkit.game(GAME)), header)
+    return StateReferee(BoiRules(playkit.game(GAME)), header)
 
 
 @pytest.mark.parametrize("name", ["regulation.yaml", "regulation.jsonl", "shootout.yaml"])
@@ -57,7 +57,7 @@ def test_one_mutated_event_is_rejected_there_with_its_rule(mutate, rules):
 
 def test_an_action_the_state_does_not_allow_is_named_with_its_rule():
     """why_not over the state: a Goalie's Tactical Move (BOI-SETUP-2), named at its field."""
-    ref, events, i = playkit.referee_before(contract(playkit.game(GAME)), GAME, 1, "tactical_move")
+    ref, events, i = playkit.referee_before(BoiRules(playkit.game(GAME)), GAME, 1, "tactical_move")
     team = events[i]["skater"].split("_")[0]
     goalie = next(p.id for p in ref.state.s.pieces if p.id.startswith(team + "_") and p.role == "goalie")
     found = ref.event(i, {**events[i], "skater": goalie})

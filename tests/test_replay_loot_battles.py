@@ -25,7 +25,7 @@ SEEDS = range(12)
 
 
 def _rules() -> LootRules:
-    return LootRules(playkit.game(GAME), playkit.package(GAME).new_state)
+    return LootRules(playkit.game(GAME))
 
 
 @pytest.mark.parametrize("name", ["win-2p.yaml", "loss-3p.yaml", "loss-3p.jsonl"])

@@ -12,7 +12,6 @@ import pytest
 
 from cardgen.builder.check import _check_shape, replay_log
 from cardgen.content.playlog import read
-from cardgen.games.loot_battles import new_state
 from cardgen.games.loot_battles.contract import LootRules
 from cardgen.games.loot_battles.vocab import EVENTS, HEADER
 from cardgen.play.api import TERMINAL, Action, GameState
@@ -25,7 +24,7 @@ LOGS = Path(__file__).resolve().parents[1] / "examples" / "logs" / GAME
 
 
 def _engine() -> type[StateEngine]:
-    return state_engine("LootBattles", lambda g: LootRules(g, new_state), HEADER, EVENTS, end_rule="LB-END-1")
+    return state_engine("LootBattles", LootRules, HEADER, EVENTS, end_rule="LB-END-1")
 
 
 @pytest.mark.parametrize("name", ["loss-3p.yaml", "win-2p.yaml"])

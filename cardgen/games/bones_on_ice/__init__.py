@@ -1,13 +1,6 @@
-"""Bones on Ice (``bones_on_ice``): the game's own code. One model: the game state (:mod:`.state`,
-its moves in :mod:`.turns` and :mod:`.transitions`, Team Spirits in :mod:`.spirits`, on the rules
-of :mod:`.rules`) is the only place a rule lives. ``cardgen check`` replays a log over it through
-the game's contract (:mod:`.contract`, on the shared replay of :mod:`cardgen.play.stateengine`):
-the log's events as the state's actions (:mod:`.translate`, names as ids: :mod:`.words`), kept in
-step with the log's own markers and order (:mod:`.instep`, :mod:`.slips`), the rule an action the
-state does not allow breaks (:mod:`.whynot`, a roll's winner: :mod:`.diagnose`), the stated
-consequences (:mod:`.claims`), the header (:mod:`.setup`) and the trace (:mod:`.trace`). The log's
-vocabulary: :mod:`.vocab`; agents and measures of simulated playtests: :mod:`.agents`. See
-``docs/engines-bones_on_ice.md``."""
+"""Bones on Ice (``bones_on_ice``) — the game's own code: one model, the game state (:mod:`.state`),
+where every rule lives; ``cardgen check`` replays a log over it through the contract (:mod:`.contract`).
+The modules, one line each: ``docs/engines-bones_on_ice.md``."""
 
 from __future__ import annotations
 
@@ -36,15 +29,10 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     return [{"game": game.slug, "teams": [{"team": a}, {"team": b}]} for a in keys for b in keys if a != b]
 
 
-def contract(game: Game) -> BoiRules:
-    """The game's contract on the shared referee, for one log."""
-    return BoiRules(game)
+#: the checker of ``cardgen check bones_on_ice``: the shared replay over the contract (one per log)
+Engine = state_engine("BonesOnIce", BoiRules, HEADER, EVENTS, EXPECT_RULES, end_rule="BOI-END-1")
 
-
-#: the checker of ``cardgen check bones_on_ice``: the shared replay over the contract
-Engine = state_engine("BonesOnIce", contract, HEADER, EVENTS, EXPECT_RULES, end_rule="BOI-END-1")
-
-PACKAGE = GamePackage(engine=Engine, rules=contract, new_state=new_state, setups=setups,
+PACKAGE = GamePackage(engine=Engine, rules=BoiRules, new_state=new_state, setups=setups,
                       agents={"greedy": greedy}, evaluate=evaluate, prior=prior, measures=measures)
 
-__all__ = ["PACKAGE", "BoiState", "Engine", "contract", "new_state", "setups"]
+__all__ = ["PACKAGE", "BoiRules", "BoiState", "Engine", "new_state", "setups"]

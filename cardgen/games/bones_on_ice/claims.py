@@ -26,9 +26,8 @@ def claims(st: BoiState, ev: dict[str, Any], offsets: dict[Any, int]) -> list[Fi
     return out
 
 
-def _claim(
-    rule: str, what: str, stated: Any, have: Any, field: str, offsets: dict[Any, int]
-) -> list[Finding]:
+def _claim(rule: str, what: str, stated: Any, have: Any, field: str,
+           offsets: dict[Any, int]) -> list[Finding]:
     if stated is None or slip_settled(offsets, what, stated, have):
         return []
     return [Finding(rule, f"the log says {what} is {stated!r}, but the rules give {have!r}", field)]

@@ -1,11 +1,6 @@
-"""Bones on Ice on the shared referee (:mod:`cardgen.play.replay`): the game's contract.
-
-The state (:mod:`.state`) is where every rule lives. This module turns a log's events into the
-state's decisions and chance outcomes (:mod:`.translate`), keeps the replay in step with the
-log's own markers and order (:mod:`.instep`), names the rule an action the state does not
-allow breaks (:mod:`.whynot`) and compares the consequences the log states with the state's
-(:mod:`.claims`).
-"""
+"""Bones on Ice on the shared referee (:mod:`cardgen.play.replay`): the game's contract — a log's events
+as the state's actions (:mod:`.translate`), kept in step (:mod:`.instep`), the rule an action breaks
+(:mod:`.whynot`), the stated consequences (:mod:`.claims`)."""
 
 from __future__ import annotations
 
@@ -149,9 +144,6 @@ class BoiRules:
         step.after(state, self.tr.event, self.was)
         return noted if step.mute else [*noted, *stated]
 
-    def finish(self, state: GameState) -> list[tuple[str, str]]:
-        return []
-
     def describe(self, state: GameState, event: Mapping[str, Any]) -> list[str]:
         assert isinstance(state, BoiState) and self.tr is not None
         if self.step.silent:
@@ -166,6 +158,3 @@ class BoiRules:
         shootout's rule (BOI-END-2)."""
         assert isinstance(state, BoiState)
         return {"winner": "BOI-END-2"} if state.phase == "shootout" else {}
-
-    def final(self, state: GameState) -> dict[str, Any]:
-        return state.result()

@@ -12,6 +12,7 @@ from cardgen.games.bones_on_ice.state import BoiState
 from cardgen.games.bones_on_ice.transitions import TIES, ZONE_ROLL
 from cardgen.games.bones_on_ice.words import STAT_NAMES, label, short
 from cardgen.play.api import Action
+from cardgen.play.dice import die_slip, off_die
 from cardgen.play.replay import Finding
 
 WHAT = {"faceoff": "Face-Off", "move": "Move", "shoot": "Shoot roll", "intercept": "Interception",
@@ -62,23 +63,19 @@ def dice_slips(st: BoiState, a: Action) -> list[Finding]:
                 out.append(Finding("BOI-SPIRIT-1",
                                    f"{what} is rolled {best} times, keeping the higher; the log gives "
                                    f"{list(raw)}", "rolls"))
-            out += [_face(what, v, sides) for v in raw if not _ok(v, sides)]
+            out += [_face(what, v, sides) for v in raw if off_die(v, sides)]
         else:
             if best > 1:
                 out.append(Finding("BOI-SPIRIT-1",
                                    f"{what} is rolled {best} times, keeping the higher; record every "
                                    "value, e.g. [3, 9]", "rolls"))
-            if not _ok(raw, sides):
+            if off_die(raw, sides):
                 out.append(_face(what, raw, sides))
     return out
 
 
-def _ok(v: Any, sides: int) -> bool:
-    return not isinstance(v, bool) and isinstance(v, int) and 1 <= v <= sides
-
-
 def _face(what: str, v: Any, sides: int) -> Finding:
-    return Finding("BOI-ROLL-1", f"{what} shows {v!r}, but a d{sides} shows 1–{sides}", "rolls")
+    return Finding("BOI-ROLL-1", die_slip(what, v, sides), "rolls")
 
 
 def sides_of(st: BoiState, a: Action) -> tuple[Side, Side]:
@@ -112,9 +109,8 @@ def sides_of(st: BoiState, a: Action) -> tuple[Side, Side]:
     return sa, sd
 
 
-def _winner(
-    sa: Side, sd: Side, tie: str, skip_a: int | None = None, skip_d: int | None = None
-) -> Side | None:
+def _winner(sa: Side, sd: Side, tie: str, skip_a: int | None = None,
+            skip_d: int | None = None) -> Side | None:
     w = tie_winner(sa.total(skip_a), sd.total(skip_d), tie)
     return sa if w == "a" else sd if w == "d" else None
 
@@ -145,11 +141,9 @@ def diagnose(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
             return [Finding("BOI-ROLL-2", f"the {what} is tied {detail}: a tied Face-Off is re-rolled",
                             field)]
         who = winner.name if winner else "?"
-        return [Finding(base,
-                        f"the log gives the {what} to the {label(st, stated)}, but a tie goes to {who} "
+        return [Finding(base, f"the log gives the {what} to the {label(st, stated)}, but a tie goes to {who} "
                         f"({'the Goalie' if base == 'BOI-1V1-1' else 'the defender'}) {detail}", field)]
-    return [Finding(base,
-                    f"the log gives the {what} to the {label(st, stated)}, but the higher roll wins: "
+    return [Finding(base, f"the log gives the {what} to the {label(st, stated)}, but the higher roll wins: "
                     f"{says} {detail}", field)]
 
 

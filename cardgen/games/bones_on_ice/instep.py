@@ -14,22 +14,23 @@ from cardgen.games.bones_on_ice.claims import scores
 from cardgen.games.bones_on_ice.slips import (
     CONTINUES,
     MID_PHASES,
+    ROUND_1,
     Slips,
-    chaos_name,
+    no_recovery,
     phase_of,
     recover,
     shooter,
 )
 from cardgen.games.bones_on_ice.state import BoiState
-from cardgen.games.bones_on_ice.words import label, short
+from cardgen.games.bones_on_ice.words import chaos_name, label, short
 from cardgen.play.api import Action
+from cardgen.play.dice import die_slip, off_die
 from cardgen.play.replay import Finding
 
 if TYPE_CHECKING:
     from cardgen.games.bones_on_ice.translate import Translator
 
 ROLL_KINDS = ("faceoff", "move", "shoot", "intercept", "one_v_one", "rebound", "penalty_shot", "shootout")
-ROUND_1 = "BOI-ROUND-1"
 
 
 class InStep(Slips):
@@ -134,8 +135,7 @@ class InStep(Slips):
         out = self.recovery_slips(st, ph)
         if self.goes_on(st, ph, self.nxt):
             if ph in ("mid", "pass"):
-                out.append(Finding(ROUND_1,
-                                   f"a Recovery in the middle of round {st.round}: "
+                out.append(Finding(ROUND_1, f"a Recovery in the middle of round {st.round}: "
                                    f"'{(self.nxt or {}).get('kind')}' (the next event) still belongs to "
                                    "the round, and the Recovery is its last step"))
             self.taken_back = self.slipped = True
@@ -219,8 +219,7 @@ class Table(InStep):
             self.fo_done = self.chaos_named = False
             done = False
         if st.round not in st.r.chaos_rounds:
-            out.append(Finding("BOI-CHAOS-1",
-                               "a Chaos event is triggered at the start of rounds "
+            out.append(Finding("BOI-CHAOS-1", "a Chaos event is triggered at the start of rounds "
                                f"{', '.join(map(str, st.r.chaos_rounds))} only, not in round {st.round}"))
         elif done:
             out.append(Finding("BOI-CHAOS-1", f"round {st.round} already had its Chaos event"))
@@ -251,8 +250,7 @@ class Table(InStep):
                                "winner)"))
         role = st.effect.get("shooter")
         if role and st.s.pieces[sk].role != role:
-            out.append(Finding("BOI-CHAOS-2",
-                               f"the penalty shot is taken by the {role}, not {short(st, sk)} "
+            out.append(Finding("BOI-CHAOS-2", f"the penalty shot is taken by the {role}, not {short(st, sk)} "
                                f"({st.s.pieces[sk].role})", "skater"))
         if st.phase != "penalty":
             self.away(st)
@@ -286,9 +284,7 @@ class Table(InStep):
         out: list[Finding] = []
         if st.phase != "shootout" and st.round >= st.r.rounds and phase_of(st) not in ("setup", "recovered"):
             if not self.slipped:
-                out.append(Finding(ROUND_1,
-                                   f"round {st.round} ends without its Recovery (each round is Face-Off, "
-                                   "Mid-Game, 1v1, Recovery)"))
+                out.append(no_recovery(st))
             self.slipped = True
             recover(st)
         if st.phase != "shootout":
@@ -332,17 +328,14 @@ def scramble(st: BoiState, rolls: dict[str, Any], eff: dict[str, Any]) -> list[F
                                f"{short(st, sk)} is a Goalie: Goalies stay in their own Defensive Zone and "
                                "are not scrambled", "rolls"))
             continue
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= die:
-            out.append(Finding("BOI-ROLL-1",
-                               f"{short(st, sk)}'s d{die} shows {value!r}, but a d{die} shows 1–{die}",
-                               "rolls"))
+        if off_die(value, die):
+            out.append(Finding("BOI-ROLL-1", die_slip(f"{short(st, sk)}'s d{die}", value, die), "rolls"))
             continue
         z = next((z for z, faces in (zones or {}).items() if value in (faces or [])), None)
         if z in st.r.zones:
             st.pos[sk] = st.r.pos(st.s.pieces[sk].team, st.r.zones.index(z))
-    missing = [
-        short(st, i) for i, p in enumerate(st.s.pieces) if p.role != st.r.goalie_role and i not in seen
-    ]
+    missing = [short(st, i) for i,
+               p in enumerate(st.s.pieces) if p.role != st.r.goalie_role and i not in seen]
     if missing:
         out.append(Finding("BOI-CHAOS-2",
                            "each team rolls for each of its skaters except the Goalie: no roll for "

@@ -1,10 +1,5 @@
-"""Bones on Ice — the rules, read once from ``params.yaml`` and the cards (typed), and the rules
-as functions shared by the referee (``cardgen check``) and the game state (legal actions).
-
-Every number is a parameter; what each Chaos entry and Team Spirit does is its entry in
-``chaos_effects`` / ``spirit_effects``. A parameter the rules need and the YAML lacks is a
-:class:`RulesError` naming it (the checker reports it as ``LOG-GAME``).
-"""
+"""Bones on Ice — the rules, read once from ``params.yaml`` and the cards (typed; a missing parameter is
+a :class:`RulesError` naming it, ``LOG-GAME``), and the rules as functions the game state uses."""
 
 from __future__ import annotations
 

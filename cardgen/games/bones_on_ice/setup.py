@@ -76,11 +76,9 @@ def problems(r: Rules, header: Mapping[str, Any]) -> list[Slip]:
     teams = header.get("teams") or []
     out: list[Slip] = []
     if len(teams) != r.n_teams:
-        out.append((
-                       "BOI-SETUP-1",
-                       f"{len(teams)} team(s); Bones on Ice is played by exactly {r.n_teams} teams",
-                       f"teams[{r.n_teams}]" if len(teams) > r.n_teams else "teams",
-                   ))
+        out.append(("BOI-SETUP-1",
+                    f"{len(teams)} team(s); Bones on Ice is played by exactly {r.n_teams} teams",
+                    f"teams[{r.n_teams}]" if len(teams) > r.n_teams else "teams"))
     taken: dict[str, str] = {}
     for i, entry in enumerate(teams[: r.n_teams]):
         if not isinstance(entry, Mapping):
@@ -91,19 +89,13 @@ def problems(r: Rules, header: Mapping[str, Any]) -> list[Slip]:
         label = key.replace("_", " ").title()
         start = start_stamina(r, Roster.of(r).spirits.get(key))
         if isinstance(entry.get("stamina"), int) and entry["stamina"] != start:
-            out.append((
-                           "BOI-STAM-1",
-                           f"the log says the {label}' starting Stamina is {entry['stamina']!r}, but "
-                           f"the rules give {start!r}",
-                           f"teams[{i}]",
-                       ))
+            out.append(("BOI-STAM-1",
+                        f"the log says the {label}' starting Stamina is {entry['stamina']!r}, but "
+                        f"the rules give {start!r}", f"teams[{i}]"))
         for c in cards:
             if c.id in taken:
-                out.append((
-                               "BOI-SETUP-1",
-                               f"{c.name} plays for both the {taken[c.id]} and the {label}",
-                               f"teams[{i}]",
-                           ))
+                out.append(("BOI-SETUP-1", f"{c.name} plays for both the {taken[c.id]} and the {label}",
+                            f"teams[{i}]"))
             taken[c.id] = label
         have = Counter(str(c.get("role")) for c in cards)
         if any(have.get(role, 0) != n for role, n in r.team_roles.items()) or len(cards) != sum(

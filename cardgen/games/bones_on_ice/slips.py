@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardgen.games.bones_on_ice.state import BoiState
-from cardgen.games.bones_on_ice.words import label, short
+from cardgen.games.bones_on_ice.words import chaos_name, label, short
 from cardgen.play.api import Action
 from cardgen.play.replay import Finding
 
@@ -35,9 +35,10 @@ def shooter(st: BoiState) -> str:
     return short(st, st.shot) if st.shot is not None else "?"
 
 
-def chaos_name(st: BoiState) -> str:
-    card = next((c for c in st.r.by_type.get("chaos", []) if c.id == st.entry_id), None)
-    return card.name if card is not None else "Chaos"
+def no_recovery(st: BoiState) -> Finding:
+    """BOI-ROUND-1: the round the log ends without its Recovery."""
+    return Finding(ROUND_1, f"round {st.round} ends without its Recovery (each round is Face-Off, Mid-Game, "
+                            "1v1, Recovery)")
 
 
 class Slips:
@@ -95,9 +96,7 @@ class Slips:
                                    f"round {st.round + 1} starts, but round {st.round} had no Face-Off"))
             recover(st)
         elif ph not in ("setup", "recovered", "over", "shootout"):
-            out.append(Finding(ROUND_1,
-                               f"round {st.round} ends without its Recovery (each round is Face-Off, "
-                               "Mid-Game, 1v1, Recovery)"))
+            out.append(no_recovery(st))
             recover(st)
         return out
 

@@ -1,17 +1,12 @@
-"""Bones on Ice — the game state (the play core's game-state API): who acts, the legal actions,
-the chance outcomes, applying them; the played game as a playtest log.
-
-A decision is one choice of one player; a log event is assembled from several: a Move is the
-carrier's choice (``move``), the opponent's defender (``defend``), each team's Boost
-(``boost``) and the dice (chance: ``rolls``), written as one ``move`` event with its stated
-winner and Stamina. See ``docs/engines-bones_on_ice.md``.
-"""
+"""Bones on Ice — the game state on the game-state API (:mod:`cardgen.play.api`): who acts, the legal
+actions, the chance outcomes, applying them, the log (decisions and events:
+``docs/engines-bones_on_ice.md``)."""
 
 from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any
 
@@ -23,6 +18,8 @@ from cardgen.games.bones_on_ice.spirits import Spirits
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
 from cardgen.play.dice import uniform_index
 from cardgen.play.lookup import Names
+from cardgen.play.params import per_game
+from cardgen.play.view import KeyedView
 
 
 @functools.cache
@@ -78,7 +75,8 @@ class Roster:
         return [c for c in self.skaters if str(c.get("team")) == key]
 
 
-_SETUPS: list[tuple[Game, dict[str, Setup]]] = []   # the last game's setups (see Setup.cached)
+#: the last loaded game's setups, by their header's teams (see Setup.cached)
+_SETUPS: Callable[[Game], dict[str, Setup]] = per_game(lambda game: {})
 
 
 @record(frozen=True)
@@ -107,10 +105,7 @@ class Setup:
     @classmethod
     def cached(cls, game: Game, header: dict[str, Any]) -> Setup:
         """:meth:`of`, kept for the last loaded game (a simulation sets up the same pairings again)."""
-        key = repr(header.get("teams"))
-        if not _SETUPS or _SETUPS[0][0] is not game:
-            _SETUPS[:] = [(game, {})]
-        made = _SETUPS[0][1]
+        key, made = repr(header.get("teams")), _SETUPS(game)
         if key not in made:
             made[key] = cls.of(game, header)
         return made[key]
@@ -344,11 +339,7 @@ class BoiState(Spirits, GameState):
     def observation(self, player: int) -> Mapping[str, Any]:
         """Everything on the table is public in Bones on Ice: the rink, the puck, Stamina, score
         (built when an agent first reads it: a random agent never does)."""
-        return Observation(self, player)
-
-    def seen(self, player: int) -> dict[str, Any]:
-        """The observation of ``player``, built (its ``skaters`` are the setup's: read only)."""
-        return {k: f(self, player) for k, f in SEEN.items()}
+        return KeyedView(self, SEEN, player)
 
     def log_header(self) -> dict[str, Any]:
         teams: list[dict[str, Any]] = []
@@ -386,30 +377,3 @@ SEEN: dict[str, Callable[[BoiState, int], Any]] = {
     "acted": lambda st, p: sorted(st.s.pieces[i].id for i, n in enumerate(st.acted) if n),
     "chaos": lambda st, p: st.entry_id, "skaters": lambda st, p: st.s.cards,
     "roll": lambda st, p: _roll(st)}
-
-
-class Observation(Mapping[str, Any]):
-    """A player's observation, built on first read (the state is not changed while an agent
-    decides on it)."""
-
-    __slots__ = ("_state", "_player", "_built")
-
-    def __init__(self, state: BoiState, player: int):
-        self._state, self._player = state, player
-        self._built: dict[str, Any] | None = None
-
-    def _get(self) -> dict[str, Any]:
-        if self._built is None:
-            self._built = self._state.seen(self._player)
-        return self._built
-
-    def __getitem__(self, key: str) -> Any:
-        if self._built is None and key in SEEN:     # one entry, read on its own
-            return SEEN[key](self._state, self._player)
-        return self._get()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._get())
-
-    def __len__(self) -> int:
-        return len(self._get())

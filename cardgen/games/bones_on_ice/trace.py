@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from cardgen.games.bones_on_ice.diagnose import Side
-from cardgen.games.bones_on_ice.slips import chaos_name
 from cardgen.games.bones_on_ice.state import BoiState
-from cardgen.games.bones_on_ice.words import label, short, zone_name
+from cardgen.games.bones_on_ice.words import chaos_name, label, short, zone_name
 
 #: (initiator's side, defender's side, outcome 'a'/'d'/None) of each roll of an event
 Rolled = list[tuple[Side, Side, str | None]]
@@ -88,9 +87,8 @@ def shoot(st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None, p
     return [f"{head} blocked, {sa.name} keeps the puck"]
 
 
-def intercept(
-    st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None, pre: BoiState
-) -> list[str]:
+def intercept(st: BoiState, ev: dict[str, Any], sa: Side, sd: Side, w: str | None,
+              pre: BoiState) -> list[str]:
     if w == "d":
         return [f"{sd.name} intercepts: {_vs(sa, sd)} → intercepted, {sd.name} takes the puck; the "
                 f"{label(st, sa.team)}' Mid-Game ends"]
@@ -177,12 +175,8 @@ def chaos(st: BoiState, ev: dict[str, Any], pre: BoiState) -> list[str]:
         text += " — every skater but the Goalies is scrambled after the Face-Off"
     elif kind == "recover":
         who = [t for t in (0, 1) if eff.get("who", "all") == "all" or _trailing(st, t, eff)]
-        text += (
-            f" — {' and '.join(label(st, t) for t in who)} recover {eff.get('amount')} Stamina "
-            f"({stamina_text(st)})"
-            if who
-            else " — nobody"
-        )
+        text += (f" — {' and '.join(label(st, t) for t in who)} recover {eff.get('amount')} Stamina "
+                 f"({stamina_text(st)})" if who else " — nobody")
     elif kind == "win_faceoff":
         text += (
             f" — the {label(st, st.power_play)} win the Face-Off without a roll"

@@ -196,8 +196,7 @@ class Translator:
         if rolls is None:
             return self.stated_outcome(st, ev)
         if not isinstance(rolls, list) or len(rolls) != 2:
-            raise LogError("LOG-FIELD",
-                           f"'rolls' of a '{ev['kind']}' event holds two values: "
+            raise LogError("LOG-FIELD", f"'rolls' of a '{ev['kind']}' event holds two values: "
                            f"[{short(st, roll['a']).lower()}, {short(st, roll['d']).lower()}]", None)
         dice = [tuple(v) if isinstance(v, list) else v for v in rolls]
         if (

@@ -274,8 +274,7 @@ class Turns(Transitions):
                                                               else r.recovery))
         if self.log:
             stamina = {self.players[t]: self.stamina[t] for t in (0, 1)}
-            self.events.append({"kind": "recovery", "stamina": stamina,
-                                "score": self.score_map()})
+            self.events.append({"kind": "recovery", "stamina": stamina, "score": self.score_map()})
         self.active, self.puck, self.pass_info = None, None, None
         if self.round < r.rounds:
             self.phase = "round"

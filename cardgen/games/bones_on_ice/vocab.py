@@ -35,12 +35,10 @@ EVENTS: dict[str, dict[str, Opt]] = {
         "entry": Opt("str", doc="stated: the Chaos Table entry (card id or name) the value gives (checked)"),
         "stamina": _STAMINA,
     },
-    "penalty_shot": {
-        "skater": _skater("the shooter: the trailing team's Attacker"),
-        "rolls": _rolls("[shooter's Marksmanship, Goalie's Reflexes]"), "boosts": _BOOSTS,
-        "goal": Opt("bool", doc="stated: the penalty shot scores (checked)"),
-        "score": _SCORE, "stamina": _STAMINA,
-    },
+    "penalty_shot": {"skater": _skater("the shooter: the trailing team's Attacker"),
+                     "rolls": _rolls("[shooter's Marksmanship, Goalie's Reflexes]"), "boosts": _BOOSTS,
+                     "goal": Opt("bool", doc="stated: the penalty shot scores (checked)"), "score": _SCORE,
+                     "stamina": _STAMINA},
     "faceoff": {
         "skaters": Opt("list", required=True, item=Opt("str"),
                        doc="one skater of each team, not the Goalie (BOI-FO-1); the rolls follow this order"),
@@ -60,22 +58,15 @@ EVENTS: dict[str, dict[str, Opt]] = {
         "rolls": _rolls("[carrier's Reflexes, defender's Reflexes]"),
         "boosts": _BOOSTS, "winner": _WINNER, "stamina": _STAMINA,
     },
-    "shoot": {
-        "skater": _skater("the puck carrier who shoots"),
-        "defender": _skater("the opposing skater who tries to block (the opponent picks, BOI-MID-6)"),
-        "rolls": _rolls("[shooter's Marksmanship, defender's Reflexes]"),
-        "boosts": _BOOSTS, "winner": _WINNER, "stamina": _STAMINA,
-    },
-    "pass": {
-        "skater": _skater("the puck carrier who passes"),
-        "to": _skater("the teammate who receives the pass"),
-        "stamina": _STAMINA,
-    },
-    "intercept": {
-        "skater": _skater("the opposing skater who tries to intercept the pass just made"),
-        "rolls": _rolls("[passer's Reflexes, interceptor's Reflexes]"),
-        "boosts": _BOOSTS, "winner": _WINNER, "stamina": _STAMINA,
-    },
+    "shoot": {"skater": _skater("the puck carrier who shoots"),
+              "defender": _skater("the opposing skater who tries to block (the opponent picks, BOI-MID-6)"),
+              "rolls": _rolls("[shooter's Marksmanship, defender's Reflexes]"), "boosts": _BOOSTS,
+              "winner": _WINNER, "stamina": _STAMINA},
+    "pass": {"skater": _skater("the puck carrier who passes"),
+             "to": _skater("the teammate who receives the pass"), "stamina": _STAMINA},
+    "intercept": {"skater": _skater("the opposing skater who tries to intercept the pass just made"),
+                  "rolls": _rolls("[passer's Reflexes, interceptor's Reflexes]"), "boosts": _BOOSTS,
+                  "winner": _WINNER, "stamina": _STAMINA},
     "tactical_move": {
         "skater": _skater("a skater of the active team without the puck"),
         "zone": Opt("str", required=True, doc="the zone moved into, named from the skater's team"),
@@ -87,26 +78,20 @@ EVENTS: dict[str, dict[str, Opt]] = {
         "goal": Opt("bool", doc="stated: the shot scores (checked, BOI-1V1-1)"),
         "score": _SCORE, "stamina": _STAMINA,
     },
-    "rebound": {
-        "rolls": _rolls("[shooter's Reflexes, Goalie's Reflexes]"),
-        "boosts": _BOOSTS, "winner": _WINNER, "stamina": _STAMINA,
-    },
+    "rebound": {"rolls": _rolls("[shooter's Reflexes, Goalie's Reflexes]"), "boosts": _BOOSTS,
+                "winner": _WINNER, "stamina": _STAMINA},
     "team_spirit": {
         "team": Opt("str", required=True, doc="the team that uses its Team Spirit"),
         "skater": _skater("the skater the Team Spirit names: Bone Rush's skater that acts again, "
                           "Cold Snap's opposing skater, Dead Eye's shooter", required=False),
         "stamina": _STAMINA,
     },
-    "recovery": {
-        "stamina": _STAMINA, "score": _SCORE,
-    },
-    "shootout": {
-        "skater": _skater("the shooter, not the Goalie (BOI-END-3)"),
-        "rolls": _rolls("[shooter's Marksmanship, opposing Goalie's Reflexes]"), "boosts": _BOOSTS,
-        "goal": Opt("bool", doc="stated: the shot scores (checked)"),
-        "score": Opt("map", item=Opt("int"), doc="stated: shootout goals so far, by team (checked)"),
-        "stamina": _STAMINA,
-    },
+    "recovery": {"stamina": _STAMINA, "score": _SCORE},
+    "shootout": {"skater": _skater("the shooter, not the Goalie (BOI-END-3)"),
+                 "rolls": _rolls("[shooter's Marksmanship, opposing Goalie's Reflexes]"), "boosts": _BOOSTS,
+                 "goal": Opt("bool", doc="stated: the shot scores (checked)"),
+                 "score": Opt("map", item=Opt("int"), doc="stated: shootout goals so far, by team (checked)"),
+                 "stamina": _STAMINA},
 }
 
 _TEAM = Opt("map", doc="a team: its id or name from the cards, and optionally its skaters", fields={
@@ -121,10 +106,9 @@ HEADER: dict[str, Opt] = {
 }
 
 #: the rule each claim of ``expect`` breaks when it differs from the replay's final state
-EXPECT_RULES = {
-    "winner": "BOI-END-1", "decided_by": "BOI-END-2", "score": "BOI-1V1-1", "shootout": "BOI-END-2",
-    "stamina": "BOI-STAM-1", "round": "BOI-ROUND-1", "teams": "BOI-END-1",
-}
+EXPECT_RULES = {"winner": "BOI-END-1", "decided_by": "BOI-END-2", "score": "BOI-1V1-1",
+                "shootout": "BOI-END-2", "stamina": "BOI-STAM-1", "round": "BOI-ROUND-1",
+                "teams": "BOI-END-1"}
 
 # The effects the engine knows, with the keys each needs in params.yaml (chaos_effects, spirit_effects).
 CHAOS_EFFECTS = {"penalty_shot": ("who", "level", "shooter"), "scramble": ("die", "zones"),

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.games.bones_on_ice.diagnose import diagnose, dice_slips
 from cardgen.games.bones_on_ice.state import BoiState
-from cardgen.games.bones_on_ice.words import label, short, zone_name
+from cardgen.games.bones_on_ice.words import chaos_name, label, short, zone_name
 from cardgen.play.api import Action
+from cardgen.play.dice import die_slip, off_die
 from cardgen.play.replay import Finding
 
 if TYPE_CHECKING:
@@ -47,8 +48,7 @@ def _mid(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
                                f"{short(st, sk)} is a Goalie: the Goalie takes no action in the Mid-Game",
                                "skater"))
     elif st.active is not None and p.team != st.active:
-        out.append(Finding("BOI-MID-1",
-                           f"{short(st, sk)} plays for the {label(st, p.team)}; only the "
+        out.append(Finding("BOI-MID-1", f"{short(st, sk)} plays for the {label(st, p.team)}; only the "
                            f"{label(st, st.active)} (who won the Face-Off) act in this Mid-Game", "skater"))
     elif st.acted[sk] >= 1 + st.extra[sk]:
         out.append(Finding("BOI-MID-1",
@@ -59,8 +59,7 @@ def _mid(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
 
 def _pay(st: BoiState, team: int, amount: int, what: str, field: str | None = None) -> list[Finding]:
     if 0 < amount and st.stamina[team] < amount:
-        return [Finding("BOI-STAM-1",
-                        f"the {label(st, team)} pay {amount} Stamina for {what} but have only "
+        return [Finding("BOI-STAM-1", f"the {label(st, team)} pay {amount} Stamina for {what} but have only "
                         f"{st.stamina[team]}", field)]
     return []
 
@@ -79,8 +78,7 @@ def _adjacent(st: BoiState, sk: int, zone: str, rule: str, what: str) -> list[Fi
     dest = st.r.pos(p.team, st.r.zones.index(zone))
     if abs(dest - st.pos[sk]) == 1:
         return []
-    return [Finding(rule,
-                    f"{short(st, sk)} is in the {zone_name(st, p.team, st.pos[sk])}: {what} goes to an "
+    return [Finding(rule, f"{short(st, sk)} is in the {zone_name(st, p.team, st.pos[sk])}: {what} goes to an "
                     f"adjacent zone, not the {zone_name(st, p.team, dest)}", "zone")]
 
 
@@ -91,12 +89,8 @@ def _cost(st: BoiState, a: Action) -> list[Finding]:
 
 def move(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
     sk = st.piece(a["skater"])
-    return [
-        *_mid(st, a, ev),
-        *_carrier(st, sk, "BOI-MID-2", "moves with the puck"),
-        *_adjacent(st, sk, a["zone"], "BOI-MID-2", "a Move"),
-        *_cost(st, a),
-    ]
+    return [*_mid(st, a, ev), *_carrier(st, sk, "BOI-MID-2", "moves with the puck"),
+            *_adjacent(st, sk, a["zone"], "BOI-MID-2", "a Move"), *_cost(st, a)]
 
 
 def shoot(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
@@ -109,8 +103,7 @@ def pass_(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
     out = [*_mid(st, a, ev), *_carrier(st, sk, "BOI-MID-4", "passes")]
     P = st.s.pieces
     if P[to].team != P[sk].team or to == sk:
-        out.append(Finding("BOI-MID-4",
-                           f"a Pass goes to a teammate; {short(st, to)} is "
+        out.append(Finding("BOI-MID-4", f"a Pass goes to a teammate; {short(st, to)} is "
                            f"{'the passer' if to == sk else 'an opponent'}", "to"))
     elif abs(st.pos[to] - st.pos[sk]) > 1:
         team = P[sk].team
@@ -167,7 +160,7 @@ def boost(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
     team = st.players.index(a["team"])
     out = []
     if st.no_boost:
-        out.append(Finding("BOI-CHAOS-2", f"{_chaos_name(st)}: no team may Boost a roll this round",
+        out.append(Finding("BOI-CHAOS-2", f"{chaos_name(st)}: no team may Boost a roll this round",
                            "boosts"))
     return out + _pay(st, team, st.r.costs["boost"], "a Boost", "boosts")
 
@@ -189,8 +182,7 @@ def faceoff(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
         return [Finding("BOI-FO-1",
                         f"{short(st, sk)} is a Goalie: each team picks a skater other than the Goalie for "
                         "the Face-Off", "skaters")]
-    return [Finding("BOI-FO-1",
-                    f"each team picks one skater for the Face-Off; {short(st, sk)} plays for the "
+    return [Finding("BOI-FO-1", f"each team picks one skater for the Face-Off; {short(st, sk)} plays for the "
                     f"{label(st, st.s.pieces[sk].team)}", "skaters")]
 
 
@@ -205,22 +197,14 @@ def round_start(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
 def chaos(st: BoiState, a: Action, ev: dict[str, Any]) -> list[Finding]:
     """The Chaos die (BOI-ROLL-1) and the entry its face gives (BOI-CHAOS-1)."""
     die, r = a.get("die"), st.r
-    if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= r.chaos_die:
-        return [Finding("BOI-ROLL-1",
-                        f"the Chaos die shows {die!r}, but a d{r.chaos_die} shows 1–{r.chaos_die}", "die")]
-    rolled, stated = (
-        r.chaos_card(die),
-        next((c for c in r.by_type.get("chaos", []) if c.id == a.get("entry")), None),
-    )
+    if off_die(die, r.chaos_die):
+        return [Finding("BOI-ROLL-1", die_slip("the Chaos die", die, r.chaos_die), "die")]
+    rolled, stated = (r.chaos_card(die),
+                      next((c for c in r.by_type.get("chaos", []) if c.id == a.get("entry")), None))
     if rolled is not None and stated is not None and rolled is not stated:
         return [Finding("BOI-CHAOS-1", f"the Chaos die shows {die}: that is {rolled.name}, not {stated.name}",
                         "entry")]
     return []
-
-
-def _chaos_name(st: BoiState) -> str:
-    card = next((c for c in st.r.by_type.get("chaos", []) if c.id == st.entry_id), None)
-    return card.name if card is not None else "Chaos"
 
 
 CHECKS: dict[str, Callable[[BoiState, Action, dict[str, Any]], list[Finding]]] = {"move": move,
@@ -257,8 +241,7 @@ def _bone_rush(st: BoiState, a: Action, team: int, name: str) -> list[Finding]:
         out.append(Finding("BOI-SPIRIT-1", f"{name} is used in the {label(st, team)}' own Mid-Game"))
     sk = st.piece(a["skater"]) if a.get("skater") is not None else None
     if sk is not None and (st.s.pieces[sk].team != team or not st.acted[sk]):
-        out.append(Finding("BOI-SPIRIT-1",
-                           f"{name} names a {label(st, team)} skater that has already acted; "
+        out.append(Finding("BOI-SPIRIT-1", f"{name} names a {label(st, team)} skater that has already acted; "
                            f"{short(st, sk)} has not", "skater"))
     return out
 

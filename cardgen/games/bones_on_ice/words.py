@@ -30,16 +30,10 @@ class Words:
 
     def skater(self, value: Any, field: str) -> int:
         """The skater ``value`` names (its index)."""
-        try:
-            return self.skaters.find(value)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{field}' {e.message}", None, e.hint) from None
+        return _find(self.skaters, value, field)
 
     def team(self, value: Any, field: str) -> int:
-        try:
-            return self.teams.find(value)
-        except NotFound as e:
-            raise LogError("LOG-FIELD", f"'{field}' {e.message}", None, e.hint) from None
+        return _find(self.teams, value, field)
 
     def zone(self, value: Any, field: str) -> str:
         """The zone key ``value`` names (named from the acting team's goal)."""
@@ -65,12 +59,27 @@ class Words:
         return c.id
 
 
+def _find(names: Names[int], value: Any, field: str) -> int:
+    """What ``value`` names, or the LOG-FIELD error with the lookup's own words after the field
+    (an ambiguous name lists what it could be)."""
+    try:
+        return names.find(value)
+    except NotFound as e:
+        raise LogError("LOG-FIELD", f"'{field}' {e.message}", None, e.hint) from None
+
+
 def short(state: BoiState, i: int) -> str:
     """A skater's short name: its card id without the team prefix (``Sully``)."""
     p = state.s.pieces[i]
     prefix = f"{state.players[p.team]}_"
     s = p.id[len(prefix) :] if p.id.startswith(prefix) else p.id
     return s.replace("_", " ").title()
+
+
+def chaos_name(st: BoiState) -> str:
+    """This round's Chaos Table entry as printed ("Chaos" when none is drawn)."""
+    card = next((c for c in st.r.by_type.get("chaos", []) if c.id == st.entry_id), None)
+    return card.name if card is not None else "Chaos"
 
 
 def label(state: BoiState, team: int) -> str:

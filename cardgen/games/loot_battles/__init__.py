@@ -1,52 +1,29 @@
-"""Loot & Battles (``loot_battles``): the game's own code. One model: the game state
-(:mod:`.play`, its fights in :mod:`.play_fight`, on the rules of :mod:`.rules`) is the only place
-a rule lives. ``cardgen check`` replays a log over it through the game's contract
-(:mod:`.contract`, on the shared replay of :mod:`cardgen.play.stateengine`): the header's check
-(:mod:`.header`), the log's events as the state's actions (:mod:`.play_log`, names as ids:
-:mod:`.names`), the rule an action the state does not allow breaks, the stated consequences
-compared and the log's own markers followed (:mod:`.follow`), the trace (:mod:`.trace`). The
-log's vocabulary: :mod:`.vocab`; the agents and measures of simulated playtests: :mod:`.agents`.
-
-Found by the framework through :data:`PACKAGE` (``cardgen.gamehooks``); nothing registers
-itself on import.
-"""
+"""Loot & Battles (``loot_battles``) — the game's own code: one model, the game state (:mod:`.play`),
+where every rule lives; ``cardgen check`` replays a log over it through the contract (:mod:`.contract`).
+The modules, one line each: ``docs/engines-loot_battles.md``. Found through :data:`PACKAGE`."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from itertools import product
 from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.games.loot_battles.agents import evaluate, greedy, measures
 from cardgen.games.loot_battles.contract import LootRules
-from cardgen.games.loot_battles.play import LootState, rules_of
-from cardgen.games.loot_battles.rules import Rules
+from cardgen.games.loot_battles.play import LootState, shared_rules
 from cardgen.games.loot_battles.vocab import EVENTS, EXPECT_RULES, HEADER
 from cardgen.play.package import GamePackage
 from cardgen.play.stateengine import state_engine
-
-_RULES: dict[int, tuple[Game, Rules]] = {}
-
-
-def new_state(game: Game, setup: Mapping[str, Any]) -> LootState:
-    """The game at its start for a setup (a log header: players with their classes, starting_loot).
-    The rules read from the game are shared by the states of one loaded game (the last one)."""
-    held = _RULES.get(id(game))
-    if held is None or held[0] is not game:
-        _RULES.clear()
-        held = _RULES[id(game)] = (game, rules_of(game))
-    return LootState(game, setup, held[1])
 
 
 def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     """Every player count the rules allow, every class for every seat, with and without the
     easier start — smallest tables first."""
-    state = LootState(game, {"players": []})
-    classes = [c.id for c in state.rules.by_type.get("class", [])]
+    rules = shared_rules(game)
+    classes = [c.id for c in rules.by_type.get("class", [])]
     out = []
-    for n in range(state.rules.n_min, state.rules.n_max + 1):
+    for n in range(rules.n_min, rules.n_max + 1):
         for combo in product(classes, repeat=n):
             for easy in (False, True):
                 out.append({"game": game.slug, "players": [{"name": f"p{i + 1}", "class": c}
@@ -55,15 +32,8 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     return out
 
 
-def contract(game: Game) -> LootRules:
-    """The game's contract on the shared referee, for one log."""
-    return LootRules(game, new_state)
+#: the checker of ``cardgen check loot_battles``: the shared replay over the contract (one per log)
+Engine = state_engine("LootBattles", LootRules, HEADER, EVENTS, EXPECT_RULES, end_rule="LB-END-1")
 
-
-#: the checker of ``cardgen check loot_battles``: the shared replay over the contract
-Engine = state_engine("LootBattles", contract, HEADER, EVENTS, EXPECT_RULES, end_rule="LB-END-1")
-
-PACKAGE = GamePackage(engine=Engine, rules=contract, new_state=new_state, setups=setups,
-                      agents={"greedy": greedy},
-                      evaluate=evaluate, prior=greedy,
-                      measures=measures)
+PACKAGE = GamePackage(engine=Engine, rules=LootRules, new_state=LootState, setups=setups,
+                      agents={"greedy": greedy}, evaluate=evaluate, prior=greedy, measures=measures)

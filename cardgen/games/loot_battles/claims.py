@@ -13,19 +13,9 @@ from cardgen.games.loot_battles.state import Fighter
 from cardgen.play.api import GameState
 from cardgen.play.replay import Finding, Findings
 
-#: a stated consequence of a blow, in words
-WORDS = {"damage": "the damage", "hp_left": "the Health left", "armor_left": "the Armor left",
-         "dodge_left": "the Dodge left", "hit": "the hit", "ko": "knocked out"}
-
 #: a stated consequence of a blow → the rule a wrong one breaks
-CLAIM_RULES = {
-    "hit": "LB-ATK-3",
-    "damage": "LB-ATK-4",
-    "hp_left": "LB-DMG-1",
-    "armor_left": "LB-DMG-1",
-    "dodge_left": "LB-ATK-3",
-    "ko": "LB-DMG-1",
-}
+CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "armor_left": "LB-DMG-1",
+               "dodge_left": "LB-ATK-3", "ko": "LB-DMG-1"}
 
 
 def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = None) -> Findings | None:
@@ -46,9 +36,8 @@ def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = N
     return found
 
 
-def _aimed(
-    state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any], follow: Follow | None
-) -> list[Finding]:
+def _aimed(state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any],
+           follow: Follow | None) -> list[Finding]:
     """LB-RND-1: an enemy's attack on a player other than the one it stands in front of (LB-DMG-1:
     one knocked out before it)."""
     target, found = event.get("target"), []
@@ -58,22 +47,17 @@ def _aimed(
         else mine.get("target")
     )
     if event["kind"] == "enemy_attack" and target is not None and target != front:
-        found.append(
-            Finding(
-                "LB-RND-1",
-                f"{mine['enemy']} stands in front of {front} and attacks {front}, not {target}",
-                "target",
-            )
-        )
+        found.append(Finding("LB-RND-1",
+                             f"{mine['enemy']} stands in front of {front} and attacks {front}, not {target}",
+                             "target"))
         down = follow.down if follow is not None else {p.name for p in state.seats if p.ko}
         if target in down:
             found.append(Finding("LB-DMG-1", f"{target} is knocked out until the Battle ends"))
     return found
 
 
-def _values(
-    state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any], follow: Follow | None
-) -> list[Finding]:
+def _values(state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any],
+            follow: Follow | None) -> list[Finding]:
     """Each stated value of the blow the state's does not match (a wrong hit or damage: only it,
     what the blow leaves follows from it)."""
     found: list[Finding] = []
@@ -113,9 +97,7 @@ def said_wrong(s: LootState, mine: Mapping[str, Any], key: str, stated: Any) -> 
                 else f"the log says {who} still stands, but its Health is 0")
     if key == "hit":
         return _hit_wrong(s, mine, bool(stated))
-    if key == "damage":
-        return f"the log says the damage is {stated}, but {_damage_why(s, mine)}"
-    return f"the log says {WORDS.get(key, key)} is {stated}, but the rules give {computed}"
+    return f"the log says the damage is {stated}, but {_damage_why(s, mine)}"      # (damage)
 
 
 def _hit_wrong(s: LootState, mine: Mapping[str, Any], said: bool) -> str:
@@ -180,14 +162,9 @@ def placed_as_stated(s: GameState, placed: Mapping[str, Any]) -> list[Finding]:
         stated = sorted(str(r) for r in (refs if isinstance(refs, list) else [refs]))
         computed = sorted(e for e, p in fronts.items() if p == name)
         if stated != computed:
-            out.append(
-                Finding(
-                    "LB-TGT-1",
-                    f"the log places {', '.join(stated) or 'nobody'} in front of {name}; the "
-                    f"dice place {', '.join(computed) or 'nobody'}",
-                    "placed",
-                )
-            )
+            out.append(Finding("LB-TGT-1",
+                               f"the log places {', '.join(stated) or 'nobody'} in front of {name}; the "
+                               f"dice place {', '.join(computed) or 'nobody'}", "placed"))
             for e in enc.enemies:
                 e.front = name if e.name in stated else e.front
     if out:

@@ -1,10 +1,6 @@
-"""Loot & Battles on the shared referee (:mod:`cardgen.play.replay`): the game's contract.
-
-The state (``play.py``) is where every rule lives; this module only translates a log's events
-into the state's actions (:func:`.play_log.actions_for`), names the catalogue rule an action the
-state does not allow breaks (:mod:`.whynot`), compares the log's stated consequences with the
-state's (:mod:`.claims`) and follows what the log records where it slips (:mod:`.follow`).
-"""
+"""Loot & Battles on the shared referee (:mod:`cardgen.play.replay`): the game's contract — a log's
+events as the state's actions, the rule one the state refuses breaks, the stated consequences and the
+log's slips followed (``docs/engines-loot_battles.md``, "The checker")."""
 
 from __future__ import annotations
 
@@ -19,7 +15,7 @@ from cardgen.games.loot_battles.follow import Follow, mark_restored
 from cardgen.games.loot_battles.header import readable
 from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.placing import placement
-from cardgen.games.loot_battles.play import LootState
+from cardgen.games.loot_battles.play import LootState, shared_rules
 from cardgen.games.loot_battles.play_log import MARKERS, actions_for
 from cardgen.games.loot_battles.slips import Slips
 from cardgen.games.loot_battles.whynot import why_kit, why_not
@@ -54,9 +50,8 @@ class LootRules(Slips):
     #: each distinct slip of one event is its own problem (a roll too many and its wrong Dodge)
     every_slip = True
 
-    def __init__(self, game: Game, new_state: Any):
-        self.game = game
-        self._new = new_state
+    def __init__(self, game: Game):
+        self.game, self.rules = game, shared_rules(game)
         self.follow = Follow()  # one replay's view of the log's markers (a contract per log)
         self.names: LogNames | None = None  # the log's names, once its players are known
         self._looked = False  # the log read ahead for its round markers
@@ -71,25 +66,16 @@ class LootRules(Slips):
         self.slips: list[Finding] | None = None  # an action's turns out of order (see :meth:`.Follow.resync`)
         self.unknown = 0  # Loot drawn unnamed, not yet equipped
         self.owed, self.owed_for = 0, ""  # Loot due the log never drew (named at the next Battle)
-        state = new_state(game, {"players": []})
-        self.info = GameInfo(
-            name=game.slug,
-            min_players=state.rules.n_min,
-            max_players=state.rules.n_max,
-            chance_mode="explicit_stochastic",
-            information="perfect",
-            utility="identical",
-            max_game_length=20_000,
-        )
+        self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max,
+                             chance_mode="explicit_stochastic", information="perfect", utility="identical",
+                             max_game_length=20_000)
 
     def new_state(self, setup: Mapping[str, Any]) -> GameState:
         """The table the header sets up: as recorded where it slips (see :meth:`setup_problems`)."""
-        readable(self._new(self.game, {"players": []}).rules, setup)
-        state = self._new(self.game, setup)
-        assert isinstance(state, LootState)
-        held = {
-            p.name: e.get("numbers") for p, e in zip(state.seats, setup.get("players") or [], strict=True)
-        }
+        readable(self.rules, setup)
+        state = LootState(self.game, setup)
+        held = {p.name: e.get("numbers") for p,
+                e in zip(state.seats, setup.get("players") or [], strict=True)}
         if (
             any(v is not None for v in held.values())
             and header.numbers(state.rules, {k: list(v or []) for k, v in held.items()}, list(held)) is None
@@ -106,7 +92,7 @@ class LootRules(Slips):
         return state
 
     def setup_problems(self, game: Game, setup: Mapping[str, Any]) -> list[header.Slip]:
-        return header.slips(self._new(game, {"players": []}).rules, setup)
+        return header.slips(shared_rules(game), setup)
 
     def playable(self, game: Game, setup: Mapping[str, Any]) -> bool:
         """A table with no players has nothing to replay (LB-SETUP-1 says so)."""

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.games.loot_battles.play import LootState
-from cardgen.games.loot_battles.state import Fighter, Player
+from cardgen.games.loot_battles.state import Encounter, Fighter, Player
+from cardgen.games.loot_battles.trace import roll_name
 from cardgen.games.loot_battles.turns import Turns
 from cardgen.play.replay import Finding
 from cardgen.play.resync import slip_settled
@@ -49,6 +50,17 @@ def mark_restored(state: LootState) -> None:
         if enc.reinforcement and not p.ko and (p.health, p.dodge) != (p.max_health, p.max_dodge):
             p.restored = {"health": p.max_health, "dodge": p.max_dodge, "health0": p.health, "dodge0": p.dodge,
                           "card": enc.card.name}
+
+
+def end_encounter(state: LootState, enc: Encounter) -> str:
+    """The log ends ``enc`` while its enemies still stand, and the state follows: who stood."""
+    alive = [e.name for e in enc.enemies if not e.ko]
+    for e in enc.enemies:
+        e.ko = True
+    state.turn_open = None
+    state._end_encounter(enc)
+    state._cp, state._nxt = None, False
+    return ", ".join(alive)
 
 
 class Follow(Turns):
@@ -108,10 +120,9 @@ class Follow(Turns):
         last = next((e for e in reversed(state.events) if e["kind"] != "round_end"), None)
         if last is None or last is state.events[-1] or last["kind"] != "attack" or last["player"] != name:
             return []
-        what = " + ".join(state.rules.cards[c].name for c in last.get("with") or ()) \
-            or f"{state._by(name).class_card.name} class attack"
         foes = {e.name: e for e in enc.enemies}
         targets = list(event.get("targets") or ()) or [event.get("target")]
+        what = roll_name(state, last)
         return [Finding("LB-ATK-2", f"{name} already rolled {what} this turn (one roll per weapon)"),
                 *[Finding("LB-DMG-1", f"{t} was defeated and removed: it cannot be attacked")
                   for t in targets if t not in foes or foes[t].ko][:1]]
@@ -155,15 +166,9 @@ class Follow(Turns):
         b = state.battle
         if state.phase != "fight" or b is None or state.pending is not None:
             return []
-        enc = b.queue[b.index]
-        alive = [e.name for e in enc.enemies if not e.ko]
-        for e in enc.enemies:
-            e.ko = True
-        state.turn_open = None
-        state._end_encounter(enc)
-        state._cp, state._nxt = None, False
+        alive = end_encounter(state, b.queue[b.index])
         return [Finding("LB-ENC-1", f"the Encounter ends, but an Encounter ends when its enemies are all defeated; "
-                                    f"{', '.join(alive)} still stand(s)")]
+                                    f"{alive} still stand(s)")]
 
     def _round_end(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
         """A round's marker: its number as the rules give it (a slip's shift followed, named once)."""

@@ -11,6 +11,7 @@ from typing import Any
 from cardgen.content.model import Card
 from cardgen.content.playlog import LogError
 from cardgen.games.loot_battles.rules import Rules
+from cardgen.play.dice import off_die
 from cardgen.play.lookup import nearest
 
 #: a setup fact the header gets wrong: (rule, message, header key)
@@ -28,9 +29,8 @@ class HeaderError(LogError):
 def class_of(classes: Sequence[Card], want: Any) -> Card | None:
     """The class card a header names (by id, class or name, any case)."""
     w = str(want).strip().lower()
-    return next(
-        (c for c in classes if w in (c.id.lower(), str(c.get("class")).lower(), c.name.lower())), None
-    )
+    return next((c for c in classes if w in (c.id.lower(), str(c.get("class")).lower(), c.name.lower())),
+                None)
 
 
 def readable(rules: Rules, header: Mapping[str, Any]) -> None:
@@ -45,17 +45,11 @@ def readable(rules: Rules, header: Mapping[str, Any]) -> None:
             raise HeaderError("LOG-FIELD", f"two players are called {name!r}", f"players[{i}]")
         seen.add(name)
         if class_of(classes, entry.get("class")) is None:
-            near = nearest(
-                str(entry.get("class")).strip().lower(),
-                [n for c in classes for n in (str(c.get("class")), c.id)],
-            )
+            near = nearest(str(entry.get("class")).strip().lower(),
+                           [n for c in classes for n in (str(c.get("class")), c.id)])
             if near:  # a misspelling: the log cannot be read as meant
-                raise HeaderError(
-                    "LOG-FIELD",
-                    f"{name}'s class {entry.get('class')!r} names no class card",
-                    f"players[{i}]",
-                    f"did you mean '{near[0]}'?",
-                )
+                raise HeaderError("LOG-FIELD", f"{name}'s class {entry.get('class')!r} names no class card",
+                                  f"players[{i}]", f"did you mean '{near[0]}'?")
 
 
 def slips(rules: Rules, header: Mapping[str, Any]) -> list[Slip]:
@@ -79,30 +73,21 @@ def slips(rules: Rules, header: Mapping[str, Any]) -> list[Slip]:
             stated, computed = entry.get(stat), int(cls.get(stat) or 0)
             if stated is not None and stated != computed:
                 out.append(
-                    (
-                        "LB-SETUP-2",
-                        f"the log says {name}'s starting {stat.capitalize()} is {stated!r}, but "
-                        f"the rules give {computed!r}",
-                        f"players[{i}]",
-                    )
+                    ("LB-SETUP-2", f"the log says {name}'s starting {stat.capitalize()} is {stated!r}, but "
+                     f"the rules give {computed!r}", f"players[{i}]")
                 )
     n = len(players)
     if not rules.n_min <= n <= rules.n_max:
         out.append(
-            (
-                "LB-SETUP-1",
-                f"{n} player(s); Loot & Battles is for {rules.n_min}–{rules.n_max}",
-                f"players[{rules.n_max}]" if n > rules.n_max else "players[0]",
-            )
+            ("LB-SETUP-1", f"{n} player(s); Loot & Battles is for {rules.n_min}–{rules.n_max}",
+             f"players[{rules.n_max}]" if n > rules.n_max else "players[0]")
         )
     to_win, stated = rules.battles_to_win(n), header.get("battles_to_win")
     if stated is not None and to_win is not None and stated != to_win:
         out.append(
-            (
-                "LB-SETUP-1",
-                f"the log says the number of Battles to win is {stated!r}, but the rules give {to_win!r}",
-                "battles_to_win",
-            )
+            ("LB-SETUP-1",
+             f"the log says the number of Battles to win is {stated!r}, but the rules give {to_win!r}",
+             "battles_to_win")
         )
     held = {str(e.get("name")): e.get("numbers") for e in players}
     if any(v is not None for v in held.values()):
@@ -117,7 +102,7 @@ def numbers(rules: Rules, held: Mapping[str, list[Any]], active: list[str]) -> s
     owner: dict[int, str] = {}
     for name, nums in held.items():
         for n in nums:
-            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= die:
+            if off_die(n, die):
                 bad.append(f"{name} holds {n!r}, not a number on the d{die}")
             elif n in owner:
                 bad.append(f"{n} is held by both {owner[n]} and {name}")

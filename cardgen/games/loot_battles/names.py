@@ -14,7 +14,7 @@ from cardgen.content.model import Card
 from cardgen.content.playlog import LogError
 from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Encounter
-from cardgen.play.lookup import Names, NotFound
+from cardgen.play.lookup import Names, NotFound, log_name
 
 
 class LogNames:
@@ -40,11 +40,7 @@ class LogNames:
             raise LogError("LOG-FIELD", msg, None, e.hint) from None
 
     def player(self, value: Any, field: str) -> str:
-        try:
-            return self.players.find(value)
-        except NotFound as e:
-            hint = e.hint if e.hint and e.hint.startswith("did you mean") else f"players: {', '.join(self.players.keys())}"
-            raise LogError("LOG-FIELD", f"'{field}' names no player: {value!r}", None, hint) from None
+        return log_name(self.players, value, field, hint=f"players: {', '.join(self.players.keys())}")
 
     @staticmethod
     def enemy(value: Any, enc: Encounter, field: str) -> str:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardgen.games.loot_battles.follow import end_encounter
 from cardgen.games.loot_battles.play import LootState
+from cardgen.play.dice import die_slip, off_die
 from cardgen.play.replay import Finding
 
 
@@ -19,23 +21,12 @@ def placement(state: LootState, event: dict[str, Any]) -> list[Finding]:
     if state.phase == "fight" and b is not None and state.pending is None:
         enc = b.queue[b.index]
         if b.index + 1 >= len(b.queue):
-            return [
-                Finding(
-                    "LB-SETUP-3", "enemies are placed for a chosen Encounter; its enemies are already placed"
-                )
-            ]
-        alive = [e.name for e in enc.enemies if not e.ko]
-        for e in enc.enemies:
-            e.ko = True
-        state.turn_open = None
-        state._end_encounter(enc)  # the log goes on to the next Encounter: so does the state
-        state._cp, state._nxt = None, False
+            return [Finding("LB-SETUP-3",
+                            "enemies are placed for a chosen Encounter; its enemies are already placed")]
+        alive = end_encounter(state, enc)  # the log goes on to the next Encounter: so does the state
         return [
-            Finding(
-                "LB-ENC-1",
-                f"the log places the enemies of the next Encounter, but an Encounter ends "
-                f"when its enemies are all defeated; {', '.join(alive)} still stand(s)",
-            ),
+            Finding("LB-ENC-1", f"the log places the enemies of the next Encounter, but an Encounter ends "
+                    f"when its enemies are all defeated; {alive} still stand(s)"),
             *placement(state, event),
         ]
     if state.phase == "reinforce" and b is not None:
@@ -61,21 +52,14 @@ def placement(state: LootState, event: dict[str, Any]) -> list[Finding]:
     if extra:
         return [
             *out,
-            Finding(
-                "LB-SETUP-4",
-                f"{card.name} as a reinforcement has {count} enemies ({card.get('count')} + "
-                f"{extra}); the log places {len(rolls)}",
-                "rolls",
-            ),
+            Finding("LB-SETUP-4",
+                    f"{card.name} as a reinforcement has {count} enemies ({card.get('count')} + "
+                    f"{extra}); the log places {len(rolls)}", "rolls"),
         ]
     return [
         *out,
-        Finding(
-            "LB-TGT-1",
-            f"{card.name} has {count} enemies, one d{state.rules.target_die} each; the "
-            f"log rolls {len(rolls)}",
-            "rolls",
-        ),
+        Finding("LB-TGT-1", f"{card.name} has {count} enemies, one d{state.rules.target_die} each; the "
+                f"log rolls {len(rolls)}", "rolls"),
     ]
 
 
@@ -86,13 +70,7 @@ def _faces(state: LootState, event: dict[str, Any]) -> list[Finding]:
     lead = state.rules.default_numbers(state.seats).get(state.players[state.leader]) or [1]
     rolls = event["rolls"] = list(event["rolls"])
     for i, v in enumerate(rolls):
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= die:
-            out.append(
-                Finding(
-                    "LB-TGT-1",
-                    f"the d{die} placing {enemy}#{i + 1} shows {v!r}, but a d{die} shows 1–{die}",
-                    "rolls",
-                )
-            )
+        if off_die(v, die):
+            out.append(Finding("LB-TGT-1", die_slip(f"the d{die} placing {enemy}#{i + 1}", v, die), "rolls"))
             rolls[i] = lead[0]
     return out

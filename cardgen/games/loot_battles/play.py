@@ -1,14 +1,5 @@
-"""Loot & Battles as a playable game state (the game-state API of ``cardgen.play.api``).
-
-Phases: the easier start's loot, the first Encounter chosen by the Leader, later ones drawn
-(chance, one card at a time) and picked, reinforcements drawn, enemies placed (a d6 each),
-rounds of turns (attack / heal / pass; another roll for each unused group of weapons, or
-``end_turn``) with the enemies' attacks (chance: their dice), loot drawn after a won Battle
-and equipped between Battles (``equip`` / ``unequip`` / ``ready``). The cooperative party is
-one side: every player's return is 1 on a win. Everything is face up, so an observation is
-the whole table except the decks' order. The played game is kept as log events (with the
-consequences stated), so :meth:`log_events` is a playtest log ``cardgen check`` verifies.
-"""
+"""Loot & Battles — the game state on the game-state API (:mod:`cardgen.play.api`): its phases,
+actions, chance nodes and log in ``docs/engines-loot_battles.md`` ("State and phases", "The log")."""
 
 from __future__ import annotations
 
@@ -23,20 +14,18 @@ from cardgen.games.loot_battles.rules import Rules
 from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
 from cardgen.play.dice import deck_pick, uniform_index
-from cardgen.play.params import Params
+from cardgen.play.hidden import counts
+from cardgen.play.params import Params, per_game
 from cardgen.play.view import LazyView
 
 
 def rules_of(game: Game) -> Rules:
-    """The rules of a loaded game (its params and cards)."""
+    """The rules of a loaded game (its params and cards), read anew."""
     return Rules(game, Params.of(game))
 
 
-def _tally(c: Mapping[str, int]) -> Counter:
-    """A copy of a Counter (without ``Counter.__init__``'s update: a clone makes five)."""
-    out: Counter = Counter.__new__(Counter)
-    dict.update(out, c)
-    return out
+#: the rules read once per loaded game, shared by its states
+shared_rules = per_game(rules_of)
 
 
 _TURN = frozenset(("attack", "pass", "heal", "end_turn"))
@@ -53,9 +42,9 @@ class LootState(Fight, GameState):
                  "fought", "enc_deck", "loot_deck", "pool", "_shared", "drawn", "need", "turn_open",
                  "pending", "_cp", "_nxt", "loot_due", "phase")
 
-    def __init__(self, game: Game, setup: Mapping[str, Any], rules: Rules | None = None):
+    def __init__(self, game: Game, setup: Mapping[str, Any]):
         self.game = game
-        self.rules = r = rules or rules_of(game)
+        self.rules = r = shared_rules(game)
         self.setup = dict(setup)
         classes = r.by_type.get("class", [])
         self.seats: list[Player] = []
@@ -79,8 +68,8 @@ class LootState(Fight, GameState):
         self.rounds_played = 0
         self.knockouts: Counter = Counter()     # by Encounter card (measures)
         self.fought: Counter = Counter()
-        self.enc_deck = _tally(r.deck["encounter"])
-        self.loot_deck = _tally(r.deck["loot"])
+        self.enc_deck = counts(r.deck["encounter"])
+        self.loot_deck = counts(r.deck["loot"])
         self.pool: Counter = Counter()
         self._shared = False                # the five tallies above shared with a clone: copy before a change
         self.drawn: list[str] = []          # cards drawn by the chance node in progress
@@ -104,7 +93,7 @@ class LootState(Fight, GameState):
         elif self.phase == "draw":
             self.need = self.rules.n_drawn
             if sum(self.enc_deck.values()) < self.need:      # LB-SETUP-3 ruling: discards shuffled back
-                self.enc_deck = _tally(self.rules.deck["encounter"])
+                self.enc_deck = counts(self.rules.deck["encounter"])
         elif self.phase == "reinforce":
             b = self.battle
             assert b is not None
@@ -113,7 +102,7 @@ class LootState(Fight, GameState):
                 self.phase = "place"
                 self._enter()
             elif sum(self.enc_deck.values()) < self.need:
-                self.enc_deck = _tally(self.rules.deck["encounter"])
+                self.enc_deck = counts(self.rules.deck["encounter"])
                 self.enc_deck[b.first.id] -= 1
         elif self.phase == "place":
             enc = self._enc()
@@ -178,7 +167,7 @@ class LootState(Fight, GameState):
         if ph in ("draw", "reinforce"):
             return self.rules.draws(self.enc_deck)
         if ph == "place":
-            return self.rules.die("place", self.rules.target_die)
+            return self.rules.dice[("place", self.rules.target_die)]
         return []
 
     def sample_chance(self, r: float) -> Action | None:
@@ -429,5 +418,5 @@ class LootState(Fight, GameState):
         """Before a change to a deck, the pool or a tally: this state's own copies, if a clone shares them."""
         if self._shared:
             self._shared = False
-            self.enc_deck, self.loot_deck, self.pool = _tally(self.enc_deck), _tally(self.loot_deck), _tally(self.pool)
-            self.knockouts, self.fought = _tally(self.knockouts), _tally(self.fought)
+            self.enc_deck, self.loot_deck, self.pool = counts(self.enc_deck), counts(self.loot_deck), counts(self.pool)
+            self.knockouts, self.fought = counts(self.knockouts), counts(self.fought)

@@ -274,11 +274,8 @@ class Fight:
 
     # -- ends -----------------------------------------------------------------------------
 
-    def _end_of_round_effects(self, enc: Encounter) -> None:
-        self.rules.end_of_round(list(self.seats), enc.alive())
-
     def _end_round(self, enc: Encounter) -> None:
-        self._end_of_round_effects(enc)
+        self.rules.end_of_round(list(self.seats), enc.alive())
         self.events.append({"kind": "round_end", "round": enc.round})
         self.rounds_played += 1
         enc.round += 1
@@ -293,7 +290,7 @@ class Fight:
         enc.done = True
         self.rounds_played += 1
         self.turn_open = None
-        self._end_of_round_effects(enc)
+        self.rules.end_of_round(list(self.seats), enc.alive())
         self.leader = (self.leader + 1) % len(self.seats)
         self.events.append({"kind": "leader_passed", "to": self.seats[self.leader].name})
         b.index += 1

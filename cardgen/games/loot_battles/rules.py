@@ -1,12 +1,6 @@
-"""Loot & Battles: the rules as functions over the state, read once from ``params.yaml`` and
-the cards. The playable state (legal actions, ``play.py``) computes stats, rolls, damage and turn
-order here, and ``cardgen check`` replays a log over that state (``contract.py``): one model. What
-the state asks often is read once and cached here by what decides it (see
-docs/engines-loot_battles.md).
-
-Every number comes from ``rules/loot_battles/params.yaml`` or a card field; a missing one is
-a ``LOG-GAME`` error naming the key.
-"""
+"""Loot & Battles — the rules as functions over the state (stats, rolls, damage, turn order), every
+number read once from ``rules/loot_battles/params.yaml`` or a card (a missing one: ``LOG-GAME``
+naming it); what the state asks often is cached here by what decides it (``docs/engines-loot_battles.md``)."""
 
 from __future__ import annotations
 
@@ -20,7 +14,7 @@ from cardgen.core.problems import Loc, did_you_mean
 from cardgen.core.record import record
 from cardgen.games.loot_battles.state import Enemy, Fighter, Player
 from cardgen.games.loot_battles.vocab import UNIQUE_EFFECTS
-from cardgen.play.api import Action
+from cardgen.play.api import Action, Made
 from cardgen.play.params import ParamError, Params
 
 
@@ -80,59 +74,35 @@ class Rules:
         #: left, and the attacks made of them by targets allowed (play_fight.py)
         self.roll_specs: dict[tuple, Any] = {}
         self.made: dict[tuple, dict[tuple, list[Action]]] = {}   # (player, rolls) → attacks by targets
-        self._actions: dict[tuple, Action] = {}
         self._groups: dict[tuple, dict[int, list[Card]]] = {}     # (class, kit) → attack groups
         self._healers: dict[tuple, list[Card]] = {}               # kit → Healing spells
-        self._one: dict[tuple, Action] = {}
         self._foe: dict[str, tuple[int, int]] = {}
         self._enemies: dict[tuple[str, int], Enemy] = {}
         self._kit_stats: dict[tuple, tuple[int, int]] = {}      # kit → its Armor and Dodge
         self._reach: dict[tuple, tuple[int, bool]] = {}
-        self._attack: dict[tuple, Action] = {}
         self._rolls: dict[tuple, Roll] = {}
         self._kit_choices: dict[tuple, tuple[dict[str, Action], list[Action]]] = {}
         self._kit_fx: dict[tuple, list[Any]] = {}
-        self._dice: dict[tuple[str, int], list[tuple[Action, float]]] = {}
-        self.attack_dice = self.die("die", self.attack_die)         # a blow's dice (asked at every roll)
+        #: actions by (kind, *fields), and a fair die's outcomes by (kind, sides): made once
+        self.acts: Made[Action] = Made(lambda key: Action.make(key[0], **dict(key[1:])))
+        self.dice: Made[list[tuple[Action, float]]] = Made(
+            lambda key: [(self.acts[(key[0], ("value", f))], 1.0 / key[1]) for f in range(1, key[1] + 1)])
+        self.attack_dice = self.dice[("die", self.attack_die)]        # a blow's dice (asked at every roll)
 
     # -- actions, made once (they are immutable; the playable state asks for them often) -----
 
     def act(self, kind: str, **fields: Any) -> Action:
-        """``Action.make(kind, **fields)``, cached (list fields as tuples)."""
-        try:                # the fast path: every field hashable (no lists)
-            key: tuple = (kind, *fields.items())
-            a = self._actions.get(key)
-        except TypeError:
-            key = (kind, *((k, tuple(v) if isinstance(v, list) else v) for k, v in fields.items()))
-            a = self._actions.get(key)
-        if a is None:
-            a = self._actions[key] = Action.make(kind, **fields)
-        return a
-
-    def die(self, kind: str, sides: int) -> list[tuple[Action, float]]:
-        """A fair die's outcomes ``kind(value=face)``, cached."""
-        out = self._dice.get((kind, sides))
-        if out is None:
-            out = [(self.act(kind, value=f), 1.0 / sides) for f in range(1, sides + 1)]
-            self._dice[(kind, sides)] = out
-        return out
+        """``Action.make(kind, **fields)``, made once (every field hashable)."""
+        return self.acts[(kind, *fields.items())]
 
     def one(self, kind: str, field: str, value: Any) -> Action:
-        """``kind(field=value)``, cached by kind and value: a draw, an enemy's turn, a ``ready``."""
-        a = self._one.get((kind, value))
-        if a is None:
-            a = self._one[(kind, value)] = self.act(kind, **{field: value})
-        return a
+        """``kind(field=value)``: a draw, an enemy's turn, a ``ready``."""
+        return self.acts[(kind, (field, value))]
 
     def attack(self, player: str, targets: str | tuple[str, ...], with_: tuple[str, ...] | None) -> Action:
-        """``attack`` of one target (a name) or several (a tuple), with these items (cached)."""
-        key = (player, targets, with_)
-        a = self._attack.get(key)
-        if a is None:
-            a = self._attack[key] = (self.act("attack", player=player, target=targets, **{"with": with_})
-                                     if isinstance(targets, str) else
-                                     self.act("attack", player=player, targets=targets, **{"with": with_}))
-        return a
+        """``attack`` of one target (a name) or several (a tuple), with these items."""
+        aim = ("target" if isinstance(targets, str) else "targets", targets)
+        return self.acts[("attack", ("player", player), aim, ("with", with_))]
 
     def kit_choices(self, player: str, kit: tuple[str, ...], pool: list[str]) -> list[Action]:
         """A player's ``equip`` (of the cards in the pool LB-EQUIP-1 lets them add) and ``unequip``
@@ -150,16 +120,9 @@ class Rules:
         """Every card a player holding ``kit`` may add (its ``equip``), and the ``unequip``s."""
         held = Counter(self.category[i] for i in kit if i in self.cards)
         hands = sum(self.hands_of[i] for i in kit if i in self.cards)
-        adds = {c: self.kit_act("equip", player, c) for cards in self.by_category.values()
-                if self.may_add(held, hands, cards[0]) for c in cards}
-        return adds, [self.kit_act("unequip", player, c) for c in dict.fromkeys(kit)]
-
-    def kit_act(self, kind: str, player: str, card: str) -> Action:
-        """``equip``/``unequip`` of a card by a player (cached)."""
-        a = self._one.get((kind, player, card))
-        if a is None:
-            a = self._one[(kind, player, card)] = Action.make(kind, player=player, card=card)
-        return a
+        adds = {c: self.acts[("equip", ("player", player), ("card", c))]
+                for cards in self.by_category.values() if self.may_add(held, hands, cards[0]) for c in cards}
+        return adds, [self.acts[("unequip", ("player", player), ("card", c))] for c in dict.fromkeys(kit)]
 
     def foe(self, card: Card) -> tuple[int, int]:
         """An enemy card's dice and damage (read once per card)."""

@@ -14,7 +14,7 @@ from cardgen.games.loot_battles.claims import fighter
 from cardgen.games.loot_battles.follow import Follow
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.state import Player
-from cardgen.games.loot_battles.whynot import roll_name
+from cardgen.games.loot_battles.trace import roll_name
 from cardgen.play.api import Action
 from cardgen.play.replay import Finding
 
@@ -94,9 +94,8 @@ class Slips:
         ):
             said, at = True, "damage"
         if blow is not None and event.get("dice") is None and said is None and blow.kind == "enemy_turn":
-            raise LogError(
-                "LOG-FIELD", f"'{event['kind']}' needs its 'dice' (or at least 'hit: true/false')", None
-            )
+            raise LogError("LOG-FIELD", f"'{event['kind']}' needs its 'dice' (or at least 'hit: true/false')",
+                           None)
         if blow is None or said is None:
             return acts
         c = state.clone()
@@ -119,44 +118,28 @@ class Slips:
         total = sum(dice) if rolled and isinstance(dice, list) else 0
         r = t.restored if isinstance(t, Player) else None
         if rolled and r is not None and (total > t.dodge) != said and (total > r["dodge"]) == said:
-            self.noted.append(
-                Finding(
-                    "LB-ENC-1",
-                    f"the log says the roll {'hits' if said else 'misses'}, as against "
-                    f"{t.name}'s Dodge restored to {r['dodge']} when {r['card']} began; "
-                    f"between the Encounters of a Battle only Armor is restored, so "
-                    f"{t.name}'s Dodge went on from {r['dodge0']} and is {t.dodge}",
-                    at,
-                )
-            )
+            self.noted.append(Finding("LB-ENC-1",
+                                      f"the log says the roll {'hits' if said else 'misses'}, as against "
+                                      f"{t.name}'s Dodge restored to {r['dodge']} when {r['card']} began; "
+                                      f"between the Encounters of a Battle only Armor is restored, so "
+                                      f"{t.name}'s Dodge went on from {r['dodge0']} and is {t.dodge}", at))
             state._by(t.name).dodge, state._by(t.name).restored = r["dodge"], None  # the table's value
             return acts
         if rolled and (total > t.dodge) != said:
             hits = f" for {event['damage']}" if at == "damage" else ""
-            self.noted.append(
-                Finding(
-                    "LB-ATK-3",
-                    f"the log says the roll {'hits' if said else 'misses'}{hits}, but "
-                    f"{total} {'beats' if not said else 'does not beat'} {t.name}'s "
-                    f"Dodge {t.dodge}",
-                    at,
-                )
-            )
+            self.noted.append(Finding("LB-ATK-3",
+                                      f"the log says the roll {'hits' if said else 'misses'}{hits}, but "
+                                      f"{total} {'beats' if not said else 'does not beat'} {t.name}'s "
+                                      f"Dodge {t.dodge}", at))
         elif dice is None and said and n * die <= t.dodge:
             self.noted.append(
-                Finding(
-                    "LB-ATK-3",
-                    f"{n}d{die} cannot beat {t.name}'s Dodge {t.dodge}, yet the log says it hit",
-                    at,
-                )
+                Finding("LB-ATK-3",
+                        f"{n}d{die} cannot beat {t.name}'s Dodge {t.dodge}, yet the log says it hit", at)
             )
         elif dice is None and not said and n > t.dodge:
             self.noted.append(
-                Finding(
-                    "LB-ATK-3",
-                    f"{n}d{die} always beats {t.name}'s Dodge {t.dodge}, yet the log says it missed",
-                    at,
-                )
+                Finding("LB-ATK-3",
+                        f"{n}d{die} always beats {t.name}'s Dodge {t.dodge}, yet the log says it missed", at)
             )
         elif dice is not None:
             return acts
@@ -203,9 +186,8 @@ class Slips:
         held = {str(k): list(v) if isinstance(v, list) else [v] for k, v in held.items()}
         bad = header.numbers(state.rules, held, [p.name for p in state.seats if not p.ko])
         if bad is not None or set(held) - set(state.seat_of):
-            self.noted.append(
-                Finding("LB-TGT-1", bad or "the numbers name someone who is not a player", "numbers")
-            )
+            self.noted.append(Finding("LB-TGT-1", bad or "the numbers name someone who is not a player",
+                                      "numbers"))
             return
         self.dealt = {p.name: p.numbers for p in state.seats}
         for p in state.seats:
@@ -241,14 +223,9 @@ class Slips:
             )
             return True
         if b is not None and len(cards) > state.need:
-            self.noted.append(
-                Finding(
-                    "LB-SETUP-4",
-                    f"{b.first.name} draws {state.need} reinforcement Encounter(s); "
-                    f"the log draws {len(cards)}",
-                    "cards",
-                )
-            )
+            self.noted.append(Finding("LB-SETUP-4",
+                                      f"{b.first.name} draws {state.need} reinforcement Encounter(s); "
+                                      f"the log draws {len(cards)}", "cards"))
             state.need = len(cards)
         return False
 
@@ -257,14 +234,10 @@ class Slips:
         drawn with its cards face down (only its pick named)."""
         kind, cards = event["kind"], event.get("cards")
         if kind in ("encounter_chosen", "encounter_drawn") and state.battle is not None:
-            self.noted.append(
-                Finding(
-                    "LB-ENC-1",
-                    f"a new Encounter is chosen while Battle {state.battle.number} is "
-                    "not over (a Battle ends when its last Encounter's enemies are all "
-                    "defeated)",
-                )
-            )
+            self.noted.append(Finding("LB-ENC-1",
+                                      f"a new Encounter is chosen while Battle {state.battle.number} is "
+                                      "not over (a Battle ends when its last Encounter's enemies are all "
+                                      "defeated)"))
             state.battle, state.pending, state.turn_open = None, None, None  # as recorded: a new Battle
             state.phase = "draw" if kind == "encounter_drawn" else "choose"
             state._enter()
@@ -299,9 +272,8 @@ class Slips:
             state._after_loot()  # the log goes on without the rest of its Loot: so does the state
             state._cp = None
         if kind in ("encounter_chosen", "encounter_drawn") and self.owed:
-            self.noted.append(
-                Finding("LB-LOOT-1", f"{self.owed} Loot card(s) for {self.owed_for} were never drawn")
-            )
+            self.noted.append(Finding("LB-LOOT-1",
+                                      f"{self.owed} Loot card(s) for {self.owed_for} were never drawn"))
             self.owed = 0
 
     def _loot_drawn(self, state: LootState, event: Mapping[str, Any]) -> list[Action]:
@@ -324,11 +296,9 @@ class Slips:
             return []
         if count > state.need:
             self.noted.append(
-                Finding(
-                    "LB-LOOT-1",
-                    f"{_won(state)} earns {state.need} more Loot card(s); the log draws {count}",
-                    "count" if "count" in event else "cards",
-                )
+                Finding("LB-LOOT-1",
+                        f"{_won(state)} earns {state.need} more Loot card(s); the log draws {count}",
+                        "count" if "count" in event else "cards")
             )
             state.need = count
         state.need -= hidden

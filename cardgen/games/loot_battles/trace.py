@@ -7,23 +7,30 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.games.loot_battles.play import LootState
+from cardgen.play.api import Action
 
 
 def _last(state: LootState, kind: str) -> Mapping[str, Any] | None:
     return next((e for e in reversed(state.events) if e["kind"] == kind), None)
 
 
+def roll_name(s: LootState, a: Action | Mapping[str, Any]) -> str:
+    """The roll of an attack (an action or the event of one), in words: its weapons, or the class
+    attack."""
+    player: Any = a.get("player")
+    p = s._by(player)
+    names = [s.rules.cards[c].name for c in a.get("with") or () if c in s.rules.cards]
+    return " + ".join(names) if names else f"{p.class_card.name} class attack"
+
+
 def _blow(state: LootState, mine: Mapping[str, Any]) -> str:
-    r, kind = state.rules, mine["kind"]
+    kind = mine["kind"]
     foes = {e.name: e for enc in (state.battle.queue if state.battle else []) for e in enc.enemies}
     name = mine.get("target") or ", ".join(mine.get("targets") or ())
     t = state.seats[state.seat_of[name]] if name in state.seat_of else foes.get(name)
     if kind == "attack":
         p = state.seats[state.seat_of[mine["player"]]]
-        what = (
-            " + ".join(r.cards[c].name for c in mine.get("with") or ()) or f"{p.class_card.name} class attack"
-        )
-        who = f"{p.name} → {name} with {what}"
+        who = f"{p.name} → {name} with {roll_name(state, mine)}"
     else:
         who = f"{mine['enemy']} → {name}"
     roll = f"[{', '.join(map(str, mine.get('dice') or ()))}]"

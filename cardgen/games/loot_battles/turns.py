@@ -56,13 +56,9 @@ class Turns:
                 return None  # another roll in a turn that is over: a slip in the turn, not of the order
             state.turn_open = None
             if p.name in enc.acted and self.marks_rounds:
-                found = [
-                    Finding(
-                        "LB-RND-1",
-                        f"{p.name} already acted in round {enc.round}, and the log marks the "
-                        "ends of rounds (round_end): a player acts once a round",
-                    )
-                ]
+                found = [Finding("LB-RND-1",
+                                 f"{p.name} already acted in round {enc.round}, and the log marks the "
+                                 "ends of rounds (round_end): a player acts once a round")]
                 for d in (enc.turn, enc.used, enc.used_dice):
                     d.pop(p.name, None)
             else:
@@ -74,25 +70,19 @@ class Turns:
             state.turn_open = None
             owner = state.seats[state.seat_of[e.front]]
             if e.name in enc.attacked and self.marks_rounds:
-                found = [
-                    Finding(
-                        "LB-RND-1",
-                        f"{e.name} already attacked in round {enc.round}, and the log marks "
-                        "the ends of rounds (round_end): an enemy attacks once a round",
-                    )
-                ]
+                found = [Finding("LB-RND-1",
+                                 f"{e.name} already attacked in round {enc.round}, and the log marks "
+                                 "the ends of rounds (round_end): an enemy attacks once a round")]
             else:
-                found = self._skip(
-                    state, enc, owner, f"{e.name} attacks", e.name in enc.attacked, own_turn=True
-                )
+                found = self._skip(state, enc, owner, f"{e.name} attacks", e.name in enc.attacked,
+                                   own_turn=True)
         else:
             return None
         state._cp, state._nxt = None, False
         return found
 
-    def _skip(
-        self, state: LootState, enc: Encounter, upto: Player, why: str, again: bool, own_turn: bool
-    ) -> list[Finding] | None:
+    def _skip(self, state: LootState, enc: Encounter, upto: Player, why: str, again: bool,
+              own_turn: bool) -> list[Finding] | None:
         missing: list[str] = []
         if again:  # the round is over as the log plays it
             missing += self._missing(state, enc, None)
@@ -102,23 +92,15 @@ class Turns:
         missing += self._missing(state, enc, upto)
         out = []
         if missing:
-            out.append(
-                Finding(
-                    "LB-RND-1",
-                    f"{why}, but round {enc.round} still lacks {', '.join(missing)} (the Leader "
-                    "acts, then the enemies in front of them attack; then the next player to "
-                    "the left)",
-                )
-            )
+            out.append(Finding("LB-RND-1",
+                               f"{why}, but round {enc.round} still lacks {', '.join(missing)} (the Leader "
+                               "acts, then the enemies in front of them attack; then the next player to "
+                               "the left)"))
         if own_turn and upto.name not in enc.acted and f"turn:{upto.name}" not in self._skipped(enc):
             self._skipped(enc).add(f"turn:{upto.name}")  # named once; the turn may still come
-            out.append(
-                Finding(
-                    "LB-RND-1",
-                    f"{why} before {upto.name} acted (a player acts, then the enemies in front "
-                    "of them attack)",
-                )
-            )
+            out.append(Finding("LB-RND-1",
+                               f"{why} before {upto.name} acted (a player acts, then the enemies in front "
+                               "of them attack)"))
         return out
 
     def _skipped(self, enc: Encounter) -> set[str]:

@@ -72,25 +72,19 @@ EVENTS: dict[str, dict[str, Opt]] = {
         "dice": Opt("list", item=Opt("int"), doc="the dice values rolled (LB-ATK-2)"),
         **_ROLL_CLAIMS,
     },
-    "heal": {
-        "player": _player_field("the player casting the Healing spell"),
-        "target": Opt("str", required=True, doc="the player healed"),
-        "with": Opt("str", doc="the Healing spell (default: the one the player holds)"),
-        "hp_left": Opt("int", doc="stated: the healed player's Health afterwards (checked, LB-HEAL-1)"),
-    },
-    "pass": {
-        "player": _player_field("the player who does nothing this turn"),
-    },
+    "heal": {"player": _player_field("the player casting the Healing spell"),
+             "target": Opt("str", required=True, doc="the player healed"),
+             "with": Opt("str", doc="the Healing spell (default: the one the player holds)"),
+             "hp_left": Opt("int", doc="stated: the healed player's Health afterwards (checked, LB-HEAL-1)")},
+    "pass": {"player": _player_field("the player who does nothing this turn")},
     "enemy_attack": {
         "enemy": Opt("str", required=True, doc="the attacking enemy: 'rats#2' (or just 2)"),
         "target": Opt("str", doc="the player attacked (checked: the one it stands in front of, LB-RND-1)"),
         "dice": Opt("list", item=Opt("int"), doc="the dice values rolled (LB-ATK-2)"),
         **_ROLL_CLAIMS,
     },
-    "round_end": {
-        "round": Opt("int", doc="stated: the number of the round that ends (checked, LB-RND-1)"),
-        "state": _STATE,
-    },
+    "round_end": {"round": Opt("int", doc="stated: the number of the round that ends (checked, LB-RND-1)"),
+                  "state": _STATE},
     "encounter_end": {},
     "battle_end": {
         "result": Opt("enum", choices=("won", "lost"), doc="stated: how the Battle ended (checked)"),
@@ -100,25 +94,20 @@ EVENTS: dict[str, dict[str, Opt]] = {
         "count": Opt("int", min=0, doc="how many Loot cards were drawn (default: as many as 'cards' names)"),
         "cards": Opt("list", item=Opt("str"), doc="the Loot cards drawn; may name only some or none of them"),
     },
-    "equip": {
-        "player": _player_field("the player who equips the card"),
-        "card": Opt("str", required=True, doc="a drawn Loot card (id or name)"),
-    },
-    "unequip": {
-        "player": _player_field("the player who puts the card back in the shared loot"),
-        "card": Opt("str", required=True, doc="an equipped Loot card (id or name)"),
-    },
+    "equip": {"player": _player_field("the player who equips the card"),
+              "card": Opt("str", required=True, doc="a drawn Loot card (id or name)")},
+    "unequip": {"player": _player_field("the player who puts the card back in the shared loot"),
+                "card": Opt("str", required=True, doc="an equipped Loot card (id or name)")},
     "leader_passed": {
         "to": Opt("str", required=True, doc="the new Encounter Leader (checked: the player to the left, LB-LOOT-1)"),
     },
 }
 
 #: a final claim (``expect``) → the rule a wrong one breaks
-EXPECT_RULES = {
-    "winner": "LB-END-1", "battles_won": "LB-END-1", "players": "LB-DMG-1", "health": "LB-DMG-1",
-    "knocked_out": "LB-DMG-1", "armor": "LB-RND-1", "dodge": "LB-ATK-3", "equipment": "LB-EQUIP-1",
-    "leader": "LB-LOOT-1", "enemies_left": "LB-DMG-1", "loot_pool": "LB-LOOT-1",
-}
+EXPECT_RULES = {"winner": "LB-END-1", "battles_won": "LB-END-1", "players": "LB-DMG-1", "health": "LB-DMG-1",
+                "knocked_out": "LB-DMG-1", "armor": "LB-RND-1", "dodge": "LB-ATK-3",
+                "equipment": "LB-EQUIP-1", "leader": "LB-LOOT-1", "enemies_left": "LB-DMG-1",
+                "loot_pool": "LB-LOOT-1"}
 
 HEADER: dict[str, Opt] = {
     "players": Opt("list", required=True, item=_PLAYER,
@@ -137,7 +126,3 @@ UNIQUE_EFFECTS = {
     "heal_on_hit": "its holder recovers this much Health on every successful attack with it",
     "reflect": "this fraction of the damage its holder takes (rounded down) is dealt to the attacker",
 }
-
-
-
-

@@ -5,16 +5,11 @@ not belong to."""
 from __future__ import annotations
 
 from cardgen.games.loot_battles.play import LootState
+from cardgen.games.loot_battles.trace import roll_name
 from cardgen.games.loot_battles.turns import open_turn
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.dice import die_slip
 from cardgen.play.replay import Finding, Findings
-
-
-def roll_name(s: LootState, a: Action) -> str:
-    """The roll of an attack, in words: its weapons, or the class attack."""
-    p = s._by(a.get("player"))
-    names = [s.rules.cards[c].name for c in a.get("with") or () if c in s.rules.cards]
-    return " + ".join(names) if names else f"{p.class_card.name} class attack"
 
 
 def card_name(s: LootState, cid: object) -> str:
@@ -29,11 +24,8 @@ def _again(s: LootState, a: Action) -> list[Finding]:
     used = enc.used.get(a.get("player"), set())
     if a.kind != "attack" or not any(k in used for k in (a.get("with") or ("class",))):
         return []
-    return [
-        Finding(
-            "LB-ATK-2", f"{a.get('player')} already rolled {roll_name(s, a)} this turn (one roll per weapon)"
-        )
-    ]
+    return [Finding("LB-ATK-2",
+                    f"{a.get('player')} already rolled {roll_name(s, a)} this turn (one roll per weapon)")]
 
 
 def _twice_in_turn(s: LootState, a: Action) -> list[Finding]:
@@ -42,20 +34,14 @@ def _twice_in_turn(s: LootState, a: Action) -> list[Finding]:
     kinds = s._enc().turn.get(name, set())
     if ("heal" in kinds and a.kind == "attack") or ("attack" in kinds and a.kind == "heal"):
         return [
-            Finding(
-                "LB-HEAL-1",
-                f"{name} both heals and attacks this turn; a Healing spell is cast instead of attacking",
-            )
+            Finding("LB-HEAL-1",
+                    f"{name} both heals and attacks this turn; a Healing spell is cast instead of attacking")
         ]
     if kinds and ("pass" in kinds or a.kind == "pass" or "heal" in kinds):
         done = "passed" if "pass" in kinds else "healed" if "heal" in kinds else "attacked"
-        return [
-            Finding(
-                "LB-RND-1",
-                f"{name} already {done} this turn: a player's turn is one attack (one roll per "
-                "weapon group), one heal or one pass",
-            )
-        ]
+        return [Finding("LB-RND-1",
+                        f"{name} already {done} this turn: a player's turn is one attack (one roll per "
+                        "weapon group), one heal or one pass")]
     return []
 
 
@@ -101,14 +87,10 @@ def why_kit(s: LootState, a: Action, fallback: bool = True) -> list[Finding]:
     front = [e.name for e in enc.alive() if e.front == name]
     far = [t for t in names if t not in front]
     if s.rules.melee_only(p) and front and far:
-        out.append(
-            Finding(
-                "LB-ATK-1",
-                f"{name} has only Melee attacks and must attack an enemy in front of them "
-                f"({', '.join(front)}), not {far[0]}",
-                "targets" if a.get("targets") else "target",
-            )
-        )
+        out.append(Finding("LB-ATK-1",
+                           f"{name} has only Melee attacks and must attack an enemy in front of them "
+                           f"({', '.join(front)}), not {far[0]}",
+                           "targets" if a.get("targets") else "target"))
     if out or not fallback:
         return out
     return [Finding("LB-ATK-2", f"{name} has no such roll left this turn (one roll per weapon)")]
@@ -129,10 +111,8 @@ def _why_equip(s: LootState, a: Action) -> list[Finding]:
         same = [i for i in held if r.category[i] == cat] + [card]
         if limit is not None and len(same) > int(limit):
             kit = ", ".join(card_name(s, i) for i in same)
-            out.append(
-                Finding("LB-EQUIP-1", f"a player equips at most {limit} {cat}; {name} would hold {kit}",
-                        "card")
-            )
+            out.append(Finding("LB-EQUIP-1",
+                               f"a player equips at most {limit} {cat}; {name} would hold {kit}", "card"))
         elif sum(r.hands_of[i] for i in held) + r.hands_of[card] > r.hands:
             kit_ids = [i for i in [*held, card] if r.hands_of[i]]
             kit = ", ".join(card_name(s, i) for i in kit_ids)
@@ -173,10 +153,8 @@ def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
     if action.kind in ("encounter_chosen", "encounter_drawn", "ready"):
         return "LB-SETUP-3", f"'{action.kind}' is not the Leader's to do now"
     if who == CHANCE and action.kind != "end_turn":
-        return (
-            "LB-RND-1",
-            f"{action.get('player')} acts, but the enemies in front of the last player attack first",
-        )
+        return ("LB-RND-1",
+                f"{action.get('player')} acts, but the enemies in front of the last player attack first")
     return _why_player(s, action)
 
 
@@ -185,26 +163,17 @@ def _why_out_of_phase(s: LootState, action: Action, kind_now: str) -> tuple[str,
     deck; None when the action is none of these."""
     if action.kind in ("attack", "heal", "pass", "enemy_turn", "end_turn") and s.phase != "fight":
         kind = "enemy_attack" if action.kind == "enemy_turn" else action.kind
-        return (
-            "LB-TGT-1",
-            f"'{kind}' with no enemies placed (each Encounter's enemies are placed with a "
-            f"d{s.rules.target_die} each before the fight)",
-        )
+        return ("LB-TGT-1", f"'{kind}' with no enemies placed (each Encounter's enemies are placed with a "
+                f"d{s.rules.target_die} each before the fight)")
     if action.kind == "die":
-        return (
-            "LB-ATK-2",
-            f"a die{_whose_die(s)} shows {action.get('value')!r}, but a d{s.rules.attack_die} shows "
-            f"1–{s.rules.attack_die}",
-        )
+        return "LB-ATK-2", die_slip(f"a die{_whose_die(s)}", action.get("value"), s.rules.attack_die)
     if action.kind == "place":
         return "LB-TGT-1", f"a target die shows {action.get('value')!r}"
     if action.kind == "draw":
         card = s.rules.cards.get(action.get("card") or "")
         if card is not None and card.type == "loot" and s.phase != "loot":
-            return (
-                "LB-LOOT-1",
-                "Loot is drawn after a won Battle (the first Encounter's loot number); none is due now",
-            )
+            return ("LB-LOOT-1",
+                    "Loot is drawn after a won Battle (the first Encounter's loot number); none is due now")
         if (
             card is not None
             and card.type == "encounter"
@@ -212,10 +181,8 @@ def _why_out_of_phase(s: LootState, action: Action, kind_now: str) -> tuple[str,
             and s.battle is None
             and kind_now == "reinforcements_drawn"
         ):
-            return (
-                "LB-SETUP-4",
-                "reinforcements are drawn for an Encounter marked +N; no Battle is in progress",
-            )
+            return ("LB-SETUP-4",
+                    "reinforcements are drawn for an Encounter marked +N; no Battle is in progress")
         rule = "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3"
         if card is not None and card.type == "loot":
             return rule, f"the Loot deck holds {card.copies} {card.name}; all were drawn already"
