@@ -66,7 +66,7 @@ class Greedy:
         self.w = Weights.read(game)
         self._one = {cid: self._value([part]) for cid, part in self.parts.items()}    # one part's worth
         self._hit: dict[tuple[int, int, int, bool], float] = {}
-        self._guarded: dict[tuple, Any] = {}       # (Str, Atk, Traits, the guards) → :meth:`guarded_odds`
+        self._guarded: dict[tuple, dict] = {}      # (Str, Atk, Traits) → the guards → :meth:`guarded_odds`
         self._hold: dict[tuple[int, int, bool], float] = {}     # (Str, Def, Intimidating) → P(it holds)
 
     def _value(self, parts: list[Part]) -> float:
@@ -118,7 +118,8 @@ class Greedy:
             k = a.kind
             if k not in EDIT_KINDS:
                 continue
-            card = _field(a, 1 if k == "create" else 2, "card")
+            f = a.items[1 if k == "create" else 2]      # (the card's place in the state's actions)
+            card = f[1] if f[0] == "card" else a["card"]
             g = one[card]
             if k == "create":
                 made.add(card)
@@ -144,9 +145,9 @@ class Greedy:
         able, foes, by_owner = _look(me, seen)
         # keep the last able blocker home (unless Vigilant, or the attack finishes the target)
         lone = self.w.keep_back and able == 1 and foes
-        guards: dict[str, frozenset[tuple[int, frozenset[str]]]] = {}
+        sides: dict[str, tuple[frozenset[tuple[int, frozenset[str]]], int]] = {}    # target → guards, HP
         cache, at_least, best, top = self._guarded, self.w.attack_odds, None, None
-        name = m = None
+        name = m = odds_of = None
         for a in attacks:
             if a.kind != "attack":
                 continue
@@ -155,27 +156,28 @@ class Greedy:
                 (a["monster"], a["target"])
             if who != name:     # a monster's attacks come one target after another: seen once
                 name, m = who, mons[who]
-                stay = lone and "vigilant" not in m[TRAITS]
-            assert m is not None
-            lethal = m[ATK] >= hp[target]
-            if stay and not lethal:
-                continue
-            g = guards.get(target)
-            if g is None:
+                stay, atk = lone and "vigilant" not in m[TRAITS], m[ATK]
+                odds_of = cache.setdefault((m[STR], atk, m[TRAITS]), {})     # → the guards → odds
+            assert m is not None and odds_of is not None
+            side = sides.get(target)
+            if side is None:
                 # (a player's own guards, never the state's target, from a look as nobody)
                 of = by_owner if target != me else _look("", seen)[2]
-                g = guards[target] = frozenset(of.get(target, ()))
-            key = (m[STR], m[ATK], m[TRAITS], g)
-            odds = cache.get(key, self)
-            if odds is self:
-                if len(cache) > 100_000:       # bounded: stats and guards repeat from game to game
-                    cache.clear()
-                odds = cache[key] = self.guarded_odds(m, g)
+                side = sides[target] = (frozenset(of.get(target, ())), hp[target])
+            g, left = side
+            lethal = atk >= left
+            if stay and not lethal:
+                continue
+            odds = odds_of.get(g, -1.0)
+            if odds is not None and odds < 0:      # (not met yet; bounded: stats and guards repeat)
+                if len(odds_of) > 10_000:
+                    odds_of.clear()
+                odds = odds_of[g] = self.guarded_odds(m, g)
             if odds is None:
                 odds = min(1.0, max(0, m[STR]) / self.rules.die)      # the defender rolls against the Str
             elif odds < at_least and not lethal:
                 continue
-            score = (lethal, odds * m[ATK], -hp[target])
+            score = (lethal, odds * atk, -left)
             if top is None or score > top:      # the first of the best
                 best, top = a, score
         return best
@@ -191,12 +193,10 @@ class Greedy:
         return odds
 
     def block(self, obs: Mapping[str, Any], legal: list[Action]) -> Action:
-        combat = obs["combat"]
-        mons = obs["monsters"]
+        combat, mons = obs["combat"], obs["monsters"]
         a = mons[combat[0]]
         lethal = a[ATK] >= obs["hp"][combat[1]]
-        best, held, no = None, -1.0, None
-        hold = self._hold
+        best, held, no, hold = None, -1.0, None, self._hold
         for act in legal:
             name = _field(act, 1, "monster")
             if name not in mons:

@@ -379,7 +379,7 @@ SEE: dict[str, Callable[[BoneWarsState, str], Any]] = {
     "out": lambda s, me: [p for p in s.players if p in s.out], "hand": lambda s, me: s.hands[me].cards(),
     "hand_sizes": lambda s, me: {p: h.size for p, h in s.hands.items()}, "pile": lambda s, me: s.pile,
     "discard": lambda s, me: len(s.discard),
-    "monsters": lambda s, me: {name: m.seen() for name, m in s.monsters.items()},
+    "monsters": lambda s, me: {name: m.view or m.seen() for name, m in s.monsters.items()},    # (kept views)
     "combat": lambda s, me: None if s.combat is None else (
         s.combat.attacker.name, s.combat.defender, s.combat.stage,
         s.combat.blocker.name if s.combat.blocker is not None else None),
