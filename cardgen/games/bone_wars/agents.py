@@ -66,7 +66,7 @@ class Greedy:
         self.w = Weights.read(game)
         self._one = {cid: self._value([part]) for cid, part in self.parts.items()}    # one part's worth
         self._hit: dict[tuple[int, int, int, bool], float] = {}
-        self._guarded: dict[tuple, dict] = {}      # (Str, Atk, Traits) → the guards → :meth:`guarded_odds`
+        self._guarded: dict[tuple, dict] = {}      # (Str, Atk, Traits) → guards, or a guard → its odds
         self._hold: dict[tuple[int, int, bool], float] = {}     # (Str, Def, Intimidating) → P(it holds)
 
     def _value(self, parts: list[Part]) -> float:
@@ -104,10 +104,7 @@ class Greedy:
             best, gain = self.best_edit(obs, legal)
             if best is not None and gain > 0:
                 return best
-        attack = self.best_attack(obs, legal)
-        if attack is not None:
-            return attack
-        return next(a for a in legal if a.kind == "end_turn")
+        return self.best_attack(obs, legal) or next(a for a in legal if a.kind == "end_turn")
 
     def best_edit(self, obs: Mapping[str, Any], edits: list[Action]) -> tuple[Action | None, float]:
         """The create or edit among ``edits`` (other actions skipped) worth the most, and its gain.
@@ -172,7 +169,7 @@ class Greedy:
             if odds is not None and odds < 0:      # (not met yet; bounded: stats and guards repeat)
                 if len(odds_of) > 10_000:
                     odds_of.clear()
-                odds = odds_of[g] = self.guarded_odds(m, g)
+                odds = odds_of[g] = self.guarded_odds(m, g, odds_of)
             if odds is None:
                 odds = min(1.0, max(0, m[STR]) / self.rules.die)      # the defender rolls against the Str
             elif odds < at_least and not lethal:
@@ -182,14 +179,18 @@ class Greedy:
                 best, top = a, score
         return best
 
-    def guarded_odds(self, m: tuple, guards: frozenset[tuple[int, frozenset[str]]]) -> float | None:
-        """The least share of ``m``'s Atk any guard that meets it lets through, or None if none meets it."""
+    def guarded_odds(self, m: tuple, guards: frozenset[tuple[int, frozenset[str]]],
+                     known: dict[Any, float | None]) -> float | None:
+        """The least share of ``m``'s Atk any guard that meets it lets through, or None if none meets it
+        (``known``: each guard's share against ``m``'s stats, kept as first met)."""
         ta, odds = m[TRAITS], None
-        for d, tb in guards:
-            if meets(ta, tb):
-                o = self.hit_odds(m, (None, None, d, None, None, tb))
-                if odds is None or o < odds:
-                    odds = o
+        for guard in guards:
+            o = known.get(guard, -1.0)
+            if o is not None and o < 0:
+                d, tb = guard
+                o = known[guard] = self.hit_odds(m, (0, 0, d, 0, 0, tb)) if meets(ta, tb) else None
+            if o is not None and (odds is None or o < odds):
+                odds = o
         return odds
 
     def block(self, obs: Mapping[str, Any], legal: list[Action]) -> Action:
