@@ -12,6 +12,7 @@ from cardgen.games.bone_wars.rules import Monster, Part, Rules
 from cardgen.play.hidden import Hand, counts
 
 SETUP_ORDER, SETUP_DEAL, PLAY = "order", "deal", "play"
+_NONE: list[Monster] = []        # no monsters (shared, never changed)
 
 
 @record
@@ -122,7 +123,7 @@ class Table:
             self.groups = {}
             for m in self.monsters.values():
                 self.groups.setdefault(m.owner, []).append(m)
-        return self.groups.get(p, [])
+        return self.groups.get(p, _NONE)
 
     def alive(self, m: Monster) -> bool:
         return self.monsters.get(m.name) is m
