@@ -81,9 +81,7 @@ def edit_actions(self: Any, p: str, cards: list[str]) -> list[Action]:
     creates = _creates(p, self.next_name())
     out = [creates[cid] for cid in cards]
     parts, room, typed = self.parts, self.rules.max_parts, None
-    for m in self.monsters.values():
-        if m.owner != p:
-            continue
+    for m in self.owned(p):
         if typed is None:
             typed = [(cid, parts[cid].part) for cid in cards]
         types = m.types

@@ -66,7 +66,7 @@ class Greedy:
         self.w = Weights.read(game)
         self._one = {cid: self._value([part]) for cid, part in self.parts.items()}    # one part's worth
         self._hit: dict[tuple[int, int, int, bool], float] = {}
-        self._guarded: dict[tuple, Any] = {}       # (Str, Atk, Traits, the guards) → :meth:`guarded_odds`
+        self._guarded: dict[tuple, dict] = {}      # (Str, Atk, Traits) → guards, or a guard → its odds
         self._hold: dict[tuple[int, int, bool], float] = {}     # (Str, Def, Intimidating) → P(it holds)
 
     def _value(self, parts: list[Part]) -> float:
@@ -104,10 +104,7 @@ class Greedy:
             best, gain = self.best_edit(obs, legal)
             if best is not None and gain > 0:
                 return best
-        attack = self.best_attack(obs, legal)
-        if attack is not None:
-            return attack
-        return next(a for a in legal if a.kind == "end_turn")
+        return self.best_attack(obs, legal) or next(a for a in legal if a.kind == "end_turn")
 
     def best_edit(self, obs: Mapping[str, Any], edits: list[Action]) -> tuple[Action | None, float]:
         """The create or edit among ``edits`` (other actions skipped) worth the most, and its gain.
@@ -118,7 +115,8 @@ class Greedy:
             k = a.kind
             if k not in EDIT_KINDS:
                 continue
-            card = _field(a, 1 if k == "create" else 2, "card")
+            f = a.items[1 if k == "create" else 2]      # (the card's place in the state's actions)
+            card = f[1] if f[0] == "card" else a["card"]
             g = one[card]
             if k == "create":
                 made.add(card)
@@ -144,9 +142,9 @@ class Greedy:
         able, foes, by_owner = _look(me, seen)
         # keep the last able blocker home (unless Vigilant, or the attack finishes the target)
         lone = self.w.keep_back and able == 1 and foes
-        guards: dict[str, frozenset[tuple[int, frozenset[str]]]] = {}
+        sides: dict[str, tuple[frozenset[tuple[int, frozenset[str]]], int]] = {}    # target → guards, HP
         cache, at_least, best, top = self._guarded, self.w.attack_odds, None, None
-        name = m = None
+        name = m = odds_of = None
         for a in attacks:
             if a.kind != "attack":
                 continue
@@ -155,48 +153,51 @@ class Greedy:
                 (a["monster"], a["target"])
             if who != name:     # a monster's attacks come one target after another: seen once
                 name, m = who, mons[who]
-                stay = lone and "vigilant" not in m[TRAITS]
-            assert m is not None
-            lethal = m[ATK] >= hp[target]
-            if stay and not lethal:
-                continue
-            g = guards.get(target)
-            if g is None:
+                stay, atk = lone and "vigilant" not in m[TRAITS], m[ATK]
+                odds_of = cache.setdefault((m[STR], atk, m[TRAITS]), {})     # → the guards → odds
+            assert m is not None and odds_of is not None
+            side = sides.get(target)
+            if side is None:
                 # (a player's own guards, never the state's target, from a look as nobody)
                 of = by_owner if target != me else _look("", seen)[2]
-                g = guards[target] = frozenset(of.get(target, ()))
-            key = (m[STR], m[ATK], m[TRAITS], g)
-            odds = cache.get(key, self)
-            if odds is self:
-                if len(cache) > 100_000:       # bounded: stats and guards repeat from game to game
-                    cache.clear()
-                odds = cache[key] = self.guarded_odds(m, g)
+                side = sides[target] = (frozenset(of.get(target, ())), hp[target])
+            g, left = side
+            lethal = atk >= left
+            if stay and not lethal:
+                continue
+            odds = odds_of.get(g, -1.0)
+            if odds is not None and odds < 0:      # (not met yet; bounded: stats and guards repeat)
+                if len(odds_of) > 10_000:
+                    odds_of.clear()
+                odds = odds_of[g] = self.guarded_odds(m, g, odds_of)
             if odds is None:
                 odds = min(1.0, max(0, m[STR]) / self.rules.die)      # the defender rolls against the Str
             elif odds < at_least and not lethal:
                 continue
-            score = (lethal, odds * m[ATK], -hp[target])
+            score = (lethal, odds * atk, -left)
             if top is None or score > top:      # the first of the best
                 best, top = a, score
         return best
 
-    def guarded_odds(self, m: tuple, guards: frozenset[tuple[int, frozenset[str]]]) -> float | None:
-        """The least share of ``m``'s Atk any guard that meets it lets through, or None if none meets it."""
+    def guarded_odds(self, m: tuple, guards: frozenset[tuple[int, frozenset[str]]],
+                     known: dict[Any, float | None]) -> float | None:
+        """The least share of ``m``'s Atk any guard that meets it lets through, or None if none meets it
+        (``known``: each guard's share against ``m``'s stats, kept as first met)."""
         ta, odds = m[TRAITS], None
-        for d, tb in guards:
-            if meets(ta, tb):
-                o = self.hit_odds(m, (None, None, d, None, None, tb))
-                if odds is None or o < odds:
-                    odds = o
+        for guard in guards:
+            o = known.get(guard, -1.0)
+            if o is not None and o < 0:
+                d, tb = guard
+                o = known[guard] = self.hit_odds(m, (0, 0, d, 0, 0, tb)) if meets(ta, tb) else None
+            if o is not None and (odds is None or o < odds):
+                odds = o
         return odds
 
     def block(self, obs: Mapping[str, Any], legal: list[Action]) -> Action:
-        combat = obs["combat"]
-        mons = obs["monsters"]
+        combat, mons = obs["combat"], obs["monsters"]
         a = mons[combat[0]]
         lethal = a[ATK] >= obs["hp"][combat[1]]
-        best, held, no = None, -1.0, None
-        hold = self._hold
+        best, held, no, hold = None, -1.0, None, self._hold
         for act in legal:
             name = _field(act, 1, "monster")
             if name not in mons:

@@ -37,9 +37,6 @@ class BoneWarsState(Table, GameState):
         if self.rolled_first is not None:
             self.begin_turn(self.rolled_first)
 
-    def _next_dealt(self) -> str:
-        return next(p for p in self.players if len(self.dealt[p]) < self.rules.hand_size)
-
     # --- who acts -----------------------------------------------------------------------
     def current_player(self) -> int:
         if self.over or self.stuck:
@@ -60,7 +57,7 @@ class BoneWarsState(Table, GameState):
             q = next(p for p in self.contenders if p not in self.round)
             return actions.die("turn_order_roll", sides, "value", q), "", None
         if self.setup == SETUP_DEAL:
-            return (), "deal", self._next_dealt()
+            return (), "deal", next(p for p in self.players if len(self.dealt[p]) < self.rules.hand_size)
         c = self.combat
         if c is not None:
             dice = actions.two_dice(sides) if c.stage == "roll" else actions.die("roll", sides, "defender")
@@ -140,9 +137,8 @@ class BoneWarsState(Table, GameState):
             if cards:
                 out = actions.edit_actions(self, p, cards)
         turn, by = self.turn, None
-        for m in self.monsters.values():
-            if m.owner == p and m.attacked != turn and (
-                    m.born != turn and m.replaced != turn or "haste" in m.traits):     # BW-ATK-2, BW-CREATE-6
+        for m in self.owned(p):     # BW-ATK-2, BW-CREATE-6
+            if m.attacked != turn and (m.born != turn and m.replaced != turn or "haste" in m.traits):
                 if by is None:
                     foes = tuple([t for t in self.players if t != p and t not in self.out])
                     by = actions.attacks_by(p, foes)
@@ -190,14 +186,12 @@ class BoneWarsState(Table, GameState):
 
     def _attack(self, p: str, f: Mapping[str, Any]) -> None:
         self.begun = True
-        m, target = self.on_table(f["monster"]), f["target"]
+        m, to = self.on_table(f["monster"]), f["target"]
         if p == self.current:       # (a replayed log's attack out of turn leaves the turn as it was)
             self.phase = "destroy"
-        m.attacked, m.tapped, m.view = self.turn, True, None
-        ta = m.traits       # BW-ATK-4, BW-ATK-5: who may block it
-        able = [b for b in self.monsters.values()
-                if b.owner == target and (not b.tapped or "vigilant" in b.traits) and meets(ta, b.traits)]
-        self.combat = Combat(m, target, able)
+        m.attacked, m.tapped, m.view, ta = self.turn, True, None, m.traits     # BW-ATK-4, 5: who may block
+        able = [b for b in self.owned(to) if (not b.tapped or "vigilant" in b.traits) and meets(ta, b.traits)]
+        self.combat = Combat(m, to, able)
 
     def _drop_attack(self, p: str, f: Mapping[str, Any]) -> None:
         self.combat = None
@@ -234,7 +228,7 @@ class BoneWarsState(Table, GameState):
     def _create(self, p: str, f: Mapping[str, Any]) -> None:
         part, name = self._edit(p, f), f["monster"]
         self.graveyard.pop(name, None)
-        self.monsters[name] = Monster(name, p, [part], self.turn)
+        self.monsters[name], self.groups = Monster(name, p, [part], self.turn), None
         self.created += 1
 
     def _add_part(self, p: str, f: Mapping[str, Any]) -> None:
@@ -379,7 +373,7 @@ SEE: dict[str, Callable[[BoneWarsState, str], Any]] = {
     "out": lambda s, me: [p for p in s.players if p in s.out], "hand": lambda s, me: s.hands[me].cards(),
     "hand_sizes": lambda s, me: {p: h.size for p, h in s.hands.items()}, "pile": lambda s, me: s.pile,
     "discard": lambda s, me: len(s.discard),
-    "monsters": lambda s, me: {name: m.seen() for name, m in s.monsters.items()},
+    "monsters": lambda s, me: {name: m.view or m.seen() for name, m in s.monsters.items()},    # (kept views)
     "combat": lambda s, me: None if s.combat is None else (
         s.combat.attacker.name, s.combat.defender, s.combat.stage,
         s.combat.blocker.name if s.combat.blocker is not None else None),

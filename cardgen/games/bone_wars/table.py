@@ -12,6 +12,7 @@ from cardgen.games.bone_wars.rules import Monster, Part, Rules
 from cardgen.play.hidden import Hand, counts
 
 SETUP_ORDER, SETUP_DEAL, PLAY = "order", "deal", "play"
+_NONE: list[Monster] = []        # no monsters (shared, never changed)
 
 
 @record
@@ -43,11 +44,8 @@ class Table:
     """The state of one game of Bone Wars (see the module docstring)."""
 
     def __init__(self, rules: Rules, parts: dict[str, Part], players: list[str], start_hp: int | None = None):
-        self.rules = rules
-        self.parts = parts
-        self.players = list(players)
-        hp = rules.start_hp if start_hp is None else start_hp
-        self.start_hp = hp
+        self.rules, self.parts, self.players = rules, parts, list(players)
+        self.start_hp = hp = rules.start_hp if start_hp is None else start_hp
         self.hp: dict[str, int] = {p: hp for p in self.players}
         self.hp_rule: dict[str, str] = {p: "BW-SETUP-4" for p in self.players}   # what last set each HP
         self.out: list[str] = []        # the players out of the game, in the order they went out
@@ -58,6 +56,7 @@ class Table:
         self.overseen = min(self.unseen.values(), default=1) <= 0     # a count at 0 or below (replays)
         self.discard: list[str] = []
         self.monsters: dict[str, Monster] = {}
+        self.groups: dict[str, list[Monster]] | None = None     # owner → monsters, as listed (on read)
         self.graveyard: dict[str, Monster] = {}
         self.created = 0
         # setup
@@ -100,7 +99,7 @@ class Table:
         other.hands = {p: h.copy() for p, h in self.hands.items()}
         other.unseen = counts(self.unseen)
         other.discard = list(self.discard)
-        other.monsters = live
+        other.monsters, other.groups = live, None
         other.graveyard = {k: mon(m) for k, m in self.graveyard.items()}
         other.order_rounds = [dict(r) for r in self.order_rounds]
         other.contenders = list(self.contenders)
@@ -119,7 +118,12 @@ class Table:
         return [p for p in self.players if p not in self.out]
 
     def owned(self, p: str) -> list[Monster]:
-        return [m for m in self.monsters.values() if m.owner == p]
+        """``p``'s monsters in the table's order (grouped after a create, destroy or restore; shared)."""
+        if self.groups is None:
+            self.groups = {}
+            for m in self.monsters.values():
+                self.groups.setdefault(m.owner, []).append(m)
+        return self.groups.get(p, _NONE)
 
     def alive(self, m: Monster) -> bool:
         return self.monsters.get(m.name) is m
@@ -154,6 +158,7 @@ class Table:
         if not self.alive(m):
             return
         del self.monsters[m.name]
+        self.groups = None
         self.graveyard[m.name] = m
         self.discard += [c.id for c in m.parts]
 
@@ -165,6 +170,7 @@ class Table:
             if c.id in self.discard:
                 self.discard.remove(c.id)
         self.monsters[m.name] = m
+        self.groups = None
 
     def replace(self, p: str, m: Monster, old: Part | None, new: Part) -> None:
         """BW-CREATE-4 (rulings: where the old part goes, whether damage stays)."""
@@ -196,7 +202,7 @@ class Table:
     def eliminate(self, p: str) -> None:
         """BW-END-1: out of the game; their monsters go to the discard pile."""
         self.out.append(p)
-        mons = self.lost_with[p] = self.owned(p)
+        mons = self.lost_with[p] = list(self.owned(p))
         for m in mons:
             self.destroy(m)
         self.check_end(True)
@@ -224,8 +230,8 @@ class Table:
     def begin_turn(self, p: str) -> None:
         self.current, self.begun, self.phase = p, False, "draw"
         self.need, self.drawn, self.edits = min(self.rules.draw_per_turn, self.pile), 0, 0
-        for m in self.monsters.values():    # BW-ATK-5: attackers may block again from their controller's turn
-            if m.owner == p and m.tapped:
+        for m in self.owned(p):     # BW-ATK-5: attackers may block again from their controller's turn
+            if m.tapped:
                 m.tapped, m.view = False, None
 
     # -- combat --------------------------------------------------------------------------
