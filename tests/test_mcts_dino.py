@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from cardgen.games.dino_battles.agents import greedy
@@ -142,6 +143,14 @@ def _feeding_state(seed: int) -> tuple[DinoState, int, list[Action]] | None:
     return None
 
 
+def _feeding_states() -> Iterator[tuple[DinoState, int, list[Action]]]:
+    """The feeding positions of seeds 0–59 (see :func:`_feeding_state`), fresh each."""
+    for seed in range(60):
+        found = _feeding_state(seed)
+        if found is not None:
+            yield found
+
+
 def _choices(game: Any, state: DinoState, who: int, legal: list[Action]) -> tuple[Any, Any]:
     return (greedy(game)(state.observation(who), legal, random.Random(0)),
             prior(game)(state.observation(who), legal, random.Random(0)))
@@ -158,11 +167,7 @@ def test_prior_feeds_the_combat_deck_only_below_its_caps() -> None:
     wide.params = copy.deepcopy(dict(game.params))
     wide.params["simulate"]["search"]["prior"]["combat_deck"] = {k: 9 for k in caps}
     differ = 0
-    for seed in range(60):
-        found = _feeding_state(seed)
-        if found is None:
-            continue
-        state, who, legal = found
+    for state, who, legal in _feeding_states():
         side, other = state.sides[who], state.sides[1 - who]
         other.kos = side.kos                     # level: thrift applies
         state.turn = 1
@@ -187,11 +192,7 @@ def test_prior_plays_as_greedy_when_behind_or_late() -> None:
     caps = game.params["simulate"]["search"]["prior"]["combat_deck"]
     patience = int(game.params["simulate"]["search"]["prior"]["patience"])
     checked = 0
-    for seed in range(60):
-        found = _feeding_state(seed)
-        if found is None:
-            continue
-        state, who, legal = found
+    for state, who, legal in _feeding_states():
         side, other = state.sides[who], state.sides[1 - who]
         side.combat_deck.clear()
         side.combat_deck.update(caps)
