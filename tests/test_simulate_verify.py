@@ -6,11 +6,13 @@ from its own play (as the Mirror Aegis bug did), and the legal twin."""
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 from typing import Any
 
 import pytest
 
+from cardgen.core.options import MISSING, Opt
 from cardgen.games.loot_battles.play import LootState
 from cardgen.play.api import Action
 from cardgen.play.playout import play, random_agent
@@ -83,3 +85,22 @@ def test_replay_actions_names_the_first_illegal_action():
     bad = [*history[:k], Action.make("pass", player="nobody"), *history[k + 1:]]
     rej = replay_actions(LootState(g, setup), bad)
     assert isinstance(rej, Rejection) and rej.step == k and rej.rule == "LEGAL"
+
+
+def test_an_option_without_a_default_stays_missing_when_pickled():
+    """A Dask worker receives the run's engine class by value, with its log vocabulary: an option
+    without a default must still say so (legal twin: a default kept as it is)."""
+    assert pickle.loads(pickle.dumps(Opt("int"))).default is MISSING
+    assert pickle.loads(pickle.dumps(Opt("int", default=3))).default == 3
+
+
+def test_games_played_from_the_context_a_dask_worker_receives_are_accepted():
+    """Dask sends a worker the run's context through cloudpickle. With the options' "no default"
+    copied, every field a log leaves out became a stray object the referee read as given: Bone
+    Wars' blocked attacks were rejected on Dask only, as engine errors (caught by `make bench`'s
+    tune study on a LocalCluster)."""
+    cloudpickle = pytest.importorskip("cloudpickle")
+    plan = spec.make_plan(playkit.game("bone_wars"), playkit.package("bone_wars"), games=12, seed=0)
+    ctx = pickle.loads(cloudpickle.dumps(run.context(plan)))
+    _, recs = worker.play_chunk(ctx, worker.Task(variant=0, start=0, stop=12))
+    assert len(recs) == 12 and all(r["status"] != "error" for r in recs), [r.get("error") for r in recs]

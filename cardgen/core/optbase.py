@@ -21,7 +21,21 @@ from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.record import record
 from cardgen.core.yamlsrc import YDict
 
-MISSING: Any = object()
+
+class _Missing:
+    """No default: one object, also after pickling — a pickled option (an engine class a Dask
+    worker receives by value carries its log vocabulary) keeps ``default is MISSING``."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> str:
+        return "MISSING"
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
 Colors = Mapping[str, str]
 
 
