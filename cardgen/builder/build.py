@@ -109,7 +109,7 @@ def run(req: Request, progress: Progress | None = None) -> Outcome:
     store = Store(cache_folder(req.out)) if cache_enabled() else None
     memo = None
     if store is not None and req.cards is None:
-        memo = digest(code_fingerprint(), str(req.root), str(req.out), req.layers, req.draft, sorted(req.only),
+        memo = digest(code_fingerprint(store), str(req.root), str(req.out), req.layers, req.draft, sorted(req.only),
                       [[slug, files_digest([req.root / d / slug for d in ("rules", "cards", "templates", "maps", "art")])]
                        for slug in req.games])
         current = up_to_date(store, memo, problems, req.out)

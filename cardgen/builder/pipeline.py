@@ -306,7 +306,7 @@ def validate(root: Path, slug: str, problems: Problems, draft: bool | None = Non
     ``store``: the build cache (card layouts, slow checks); ``stream``: whether a game (not a
     draft, no store) is laid out as its card sheets are printed (:func:`lay_out_streamed`)."""
     before = len(problems.errors)
-    memo = CardMemo(store, digest(code_fingerprint(), files_digest([root / "rules" / slug]))) \
+    memo = CardMemo(store, digest(code_fingerprint(store), files_digest([root / "rules" / slug]))) \
         if store is not None else None
     game = load_game(root, slug, problems, memo)
     load_catalogue(root, slug, problems)         # the game's rule catalogue, when it has one

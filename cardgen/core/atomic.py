@@ -25,8 +25,6 @@ they were.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import errno
 import os
 import shutil
@@ -36,6 +34,13 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from cardgen.core.lazymod import lazy
+
+# loaded when an older cardgen's output folder is first swapped for a link (~12 ms of start-up
+# otherwise: ctypes.util imports subprocess)
+ctypes = lazy("ctypes")
+ctypes_util = lazy("ctypes.util")
 
 STAGE, OLD, SET, LINK, KEPT = ".staging-", ".previous-", ".set-", ".link-", ".kept"
 
@@ -184,7 +189,7 @@ _RENAME_EXCHANGE = 2
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two paths in one step (Linux ``renameat2``); False where that is not available."""
-    libc_name = ctypes.util.find_library("c")
+    libc_name = ctypes_util.find_library("c")
     if not libc_name:
         return False
     try:

@@ -21,15 +21,14 @@ import os
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from cardgen.content.model import Card, Game
 from cardgen.core import atomic, sources
 from cardgen.core.problems import Loc
+from cardgen.layout.codeprint import code_fingerprint
 
-CODE_DIR = Path(__file__).resolve().parent.parent
 MAX_ENTRY = 2 * 1024 * 1024 * 1024    # a cached entry or output read back
 
 
@@ -41,17 +40,6 @@ _TEXT = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str, separa
 def digest(*parts: Any) -> str:
     """SHA-256 of the parts, as JSON (sorted keys; objects that are not JSON by their text)."""
     return hashlib.sha256(_TEXT(parts).encode("utf-8")).hexdigest()
-
-
-@cache
-def code_fingerprint() -> str:
-    """The cardgen code and bundled fonts: a new version or an edit invalidates everything."""
-    h = hashlib.sha256()
-    for p in sorted(CODE_DIR.rglob("*")):
-        if p.suffix in (".py", ".ttf", ".yaml", ".json") and "__pycache__" not in p.parts:
-            h.update(str(p.relative_to(CODE_DIR)).encode())
-            h.update(sources.read_bytes(p, CODE_DIR) if p.suffix != ".ttf" else str(p.stat().st_size).encode())
-    return h.hexdigest()
 
 
 def files_digest(paths: Iterable[Path]) -> str:
