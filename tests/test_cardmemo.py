@@ -112,16 +112,22 @@ def test_edits_load_as_the_whole_file_would(tmp_path_factory, edits, tail):
         assert seen(root, memo) == seen(root, None), (what, k)
 
 
-def test_a_kept_card_is_not_parsed_and_a_broken_one_reports_at_its_line(tmp_path, monkeypatch):
-    parsed = []
+def _counted(tmp_path, monkeypatch, n: int):
+    """A project of ``n`` fresh cards written, a memo on its cache, and the ids of the cards
+    parsed from now on (``cardfile.parse_card`` counted)."""
+    parsed: list = []
     real = cardfile.parse_card
     monkeypatch.setattr(cardfile, "parse_card",
                         lambda cd, *a, **k: parsed.append(cd.get("id")) or real(cd, *a, **k))
     root = project(tmp_path)
-    memo = CardMemo(Store(root / "cache"), "ctx")
-    cards = fresh(30)
+    cards = fresh(n)
     path = root / "cards" / "bench" / "cards.yaml"
     path.write_text(render(cards, "defaults: {type: card}\n", ""))
+    return parsed, root, CardMemo(Store(root / "cache"), "ctx"), cards, path
+
+
+def test_a_kept_card_is_not_parsed_and_a_broken_one_reports_at_its_line(tmp_path, monkeypatch):
+    parsed, root, memo, cards, path = _counted(tmp_path, monkeypatch, 30)
     first = seen(root, memo)
     assert first == seen(root, None) and not first[1]
     cards[20]["atk"] = '"many"'                     # a breaking edit, below a line inserted above
@@ -221,15 +227,7 @@ def test_an_edit_writes_only_what_the_whole_memo_lacks_and_the_next_load_keeps_i
     """A one-card edit keeps its card in a memo of additions beside the whole memo (the whole one
     is not written again): the next load keeps it from there; edits past an eighth of the cards
     write the whole memo again. Every load as the file parsed whole."""
-    parsed = []
-    real = cardfile.parse_card
-    monkeypatch.setattr(cardfile, "parse_card",
-                        lambda cd, *a, **k: parsed.append(cd.get("id")) or real(cd, *a, **k))
-    root = project(tmp_path)
-    memo = CardMemo(Store(root / "cache"), "ctx")
-    cards = fresh(40)
-    path = root / "cards" / "bench" / "cards.yaml"
-    path.write_text(render(cards, "defaults: {type: card}\n", ""))
+    parsed, root, memo, cards, path = _counted(tmp_path, monkeypatch, 40)
     assert seen(root, memo) == seen(root, None)
     files = sorted((root / "cache").rglob("*.bin"))
     assert len(files) == 1

@@ -49,6 +49,13 @@ def card_pages(manifest: bytes, card: str) -> set[int]:
     return {p["page"] for p in json.loads(manifest)["pages"] for c in p["cards"] if c["id"] == card}
 
 
+def assert_clean(project, out: Path, clean: Path, edit: str = "") -> None:
+    """The cards.pdf and cards.json ``out`` holds are those a clean build (no cache) writes."""
+    assert build(project.root, clean, cache="off")[0] == 0
+    for name in ("cards.pdf", "cards.json"):
+        assert (out / SLUG / name).read_bytes() == (clean / SLUG / name).read_bytes(), (edit, name)
+
+
 @pytest.fixture
 def project(game_copy):
     return game_copy(SLUG).only("cards")
@@ -68,9 +75,7 @@ def test_an_edit_changes_exactly_its_sheet_and_equals_a_clean_build(project, tmp
     got, asked = reused(log)
     total = len(json.loads(manifest)["pages"])
     assert asked == total and got >= total - len(sheet), log
-    assert build(project.root, clean, cache="off")[0] == 0
-    for name in ("cards.pdf", "cards.json"):
-        assert (out / SLUG / name).read_bytes() == (clean / SLUG / name).read_bytes(), name
+    assert_clean(project, out, clean)
     before, after = streams(pdf0), streams((out / SLUG / "cards.pdf").read_bytes())
     assert len(before) == len(after) == total
     changed = {k + 1 for k, (a, b) in enumerate(zip(before, after, strict=True)) if a != b}
@@ -96,9 +101,7 @@ def test_a_breaking_edit_reports_what_a_clean_build_does_and_its_twin_builds_the
     assert any(p["file"].endswith("limbs.yaml") and p["line"] == 6 for p in problems), problems
     project.edit(FILE, 'atk: "lots", hp: 4', "atk: 4, hp: 4")
     assert build(project.root, out)[0] == 0
-    assert build(project.root, clean, cache="off")[0] == 0
-    for name in ("cards.pdf", "cards.json"):
-        assert (out / SLUG / name).read_bytes() == (clean / SLUG / name).read_bytes(), name
+    assert_clean(project, out, clean)
 
 
 def test_a_sheet_after_a_new_character_is_drawn_again(project, tmp_path):
@@ -111,9 +114,7 @@ def test_a_sheet_after_a_new_character_is_drawn_again(project, tmp_path):
     assert code == 0
     got, asked = reused(log)
     assert 0 < got < asked, log
-    assert build(project.root, clean, cache="off")[0] == 0
-    for name in ("cards.pdf", "cards.json"):
-        assert (out / SLUG / name).read_bytes() == (clean / SLUG / name).read_bytes(), name
+    assert_clean(project, out, clean)
 
 
 def test_edit_after_edit_each_equals_a_clean_build(project, tmp_path):
@@ -131,9 +132,7 @@ def test_edit_after_edit_each_equals_a_clean_build(project, tmp_path):
         assert code == 0
         got, asked = reused(log)
         assert asked - got <= 3, (new, log)         # the first page (it names the fonts), the sheet edited
-        assert build(project.root, clean, cache="off")[0] == 0
-        for name in ("cards.pdf", "cards.json"):
-            assert (out / SLUG / name).read_bytes() == (clean / SLUG / name).read_bytes(), (new, name)
+        assert_clean(project, out, clean, new)
 
 
 def test_the_first_sheet_written_again_gives_the_page_tree_its_number_first(project, tmp_path):
@@ -148,6 +147,4 @@ def test_the_first_sheet_written_again_gives_the_page_tree_its_number_first(proj
     assert code == 0
     got, asked = reused(log)
     assert asked - got == 1, log                # the edited card's front alone drawn
-    assert build(project.root, clean, cache="off")[0] == 0
-    for name in ("cards.pdf", "cards.json"):
-        assert (out / SLUG / name).read_bytes() == (clean / SLUG / name).read_bytes(), name
+    assert_clean(project, out, clean)
