@@ -16,6 +16,7 @@ from collections import Counter
 from cardgen.games.boss_fight.game_state import BossFightState
 from cardgen.games.boss_fight.state import Pile
 from cardgen.play.api import GameState
+from cardgen.play.hidden import redeal
 
 
 def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
@@ -29,10 +30,8 @@ def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
         unseen = Counter(f.total)
         for pile in (f.used.known, f.discard.known, f.expended.known):
             unseen.subtract(pile)
-        cards = sorted((+unseen).elements())
-        rng.shuffle(cards)
         n = sum(f.hand.known.values())
-        if len(cards) < n:           # piles a log left inconsistent: keep the hand as it is
-            continue
-        f.hand = Pile(Counter(sorted(cards[:n])), f.hand.unknown)
+        (hand,), _ = redeal(+unseen, [n], rng)
+        if sum(hand.values()) == n:      # else piles a log left inconsistent: keep the hand as it is
+            f.hand = Pile(hand, f.hand.unknown)
     return s

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardgen.core.problems import Loc
+from cardgen.play.dice import die_slip, off_die
 from cardgen.play.resync import slip_settled
 
 #: a broken rule as the table names it: rule, message, where, hint
@@ -52,8 +53,8 @@ class Slips:
 
     def die(self, value: Any, sides: int, rule: str, loc: Loc | None, what: str = "die") -> bool:
         """A recorded die roll shows 1…sides; otherwise a slip of ``rule``."""
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
-            self.violation(rule, f"{what} shows {value!r}, but a d{sides} shows 1–{sides}", loc)
+        if off_die(value, sides):
+            self.violation(rule, die_slip(what, value, sides), loc)
             return False
         return True
 
