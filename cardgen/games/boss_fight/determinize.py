@@ -1,12 +1,6 @@
-"""Boss Fight's hidden information for search agents: the hands of the characters a player
-does not control.
-
-A determinization for a player keeps the map, the figures, every pile a player can see
-(Discard, Expended, used cards) and their own characters' hands; each other character's hand is
-dealt again from the cards of its deck nobody has seen — its deck's composition less the piles
-in sight — as many known cards as the hand holds. The pool is sorted before the seeded
-shuffle, so two states the player cannot tell apart give the same determinizations.
-"""
+"""Boss Fight's hidden information for search agents: each hand of a character the player does
+not control dealt again (``hidden.redeal``) from its deck's cards not in sight, as many known
+cards as the hand holds."""
 
 from __future__ import annotations
 

@@ -1,14 +1,5 @@
-"""Boss Fight on the game-state API: :class:`BossFightState` (see docs/engines-boss_fight.md).
-
-The state's model is its table (:class:`~.table.Table`): an action is a playtest-log event,
-played by the same code that plays a recorded log for ``cardgen check`` (:mod:`.contract`), so
-the checker is a replay over this state by construction. Cards drawn by the state are always
-named, so the table's piles are the true hands and decks; an observation shows a player only
-their own characters' hands.
-
-Who acts: the seat (``players`` header) that plays the character whose placement or turn it is;
-chance for the round marker, each card drawn, a poisoned character's roll and each defence roll.
-"""
+"""Boss Fight on the game-state API: :class:`BossFightState`, its table played on by actions
+that are log events (who acts and the chance nodes: ``docs/engines-boss_fight.md``)."""
 
 from __future__ import annotations
 
@@ -32,6 +23,7 @@ from cardgen.games.boss_fight.table import Table
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, thaw, walk
 from cardgen.play.dice import die_outcomes, weighted_index
+from cardgen.play.hidden import counts
 from cardgen.play.params import per_game
 from cardgen.play.view import LazyView
 
@@ -68,9 +60,7 @@ def _engine(game: Game, setup: Mapping[str, Any]) -> Table:
 
 
 def _pile(p: Pile) -> Pile:
-    known = Counter.__new__(Counter)        # a Counter's copy, without its __init__'s update
-    dict.update(known, p.known)
-    return Pile(known, p.unknown)
+    return Pile(counts(p.known), p.unknown)
 
 
 def _copy_fighter(f: Fighter) -> Fighter:

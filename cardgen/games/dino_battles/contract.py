@@ -49,6 +49,9 @@ def _named(state: DinoState) -> list[Finding]:
 class DinoRules:
     """Biomechanic Dino Battles as a :class:`cardgen.play.replay.GameRules`."""
 
+    #: a log's event is played as recorded; the table names what it broke (see the module docstring)
+    plays_as_recorded = True
+
     def __init__(self, game: Game) -> None:
         self.game = game
         self.info = GameInfo.of(game, information="imperfect", utility="zero_sum")
@@ -106,11 +109,6 @@ class DinoRules:
         state.at = self._event(event)
         fields = {k: v for k, v in event.items() if k != "kind"}
         return [Action.make(str(event["kind"]), **fields)]
-
-    def accepts(self, state: GameState, action: Action) -> bool:
-        """Every event of a log can be played as recorded: the state's rules judge an event while
-        they play it, and :meth:`claims` names what it broke."""
-        return True
 
     def why_not(self, state: GameState, action: Action) -> Findings:
         """The rules ``action`` breaks, tried on a clone (the state is left as it was)."""

@@ -1,13 +1,6 @@
-"""Dino Battles' hidden information for search agents: the other players' hands, every Main
-Deck's order and the Comp Cards set aside.
-
-A determinization for a player keeps the table and their own hand; for each side it pools the
-cards that player has not seen — the side's Main Deck, its Comp Cards and (another side's) hand
-— and deals the hand and the Comp Cards again from that pool, as many as each holds. The
-engine's own bookkeeping of the re-dealt hand (its known cards, the copies seen out of the
-deck) follows. The pool is sorted before the seeded shuffle, so two states the player cannot
-tell apart give the same determinizations.
-"""
+"""Dino Battles' hidden information for search agents: each other side's hand, Main Deck order
+and Comp Cards dealt again (``hidden.redeal``) from the cards the player has not seen; the
+table's bookkeeping of the re-dealt hand follows."""
 
 from __future__ import annotations
 
