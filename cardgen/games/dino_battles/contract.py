@@ -1,13 +1,6 @@
 """Biomechanic Dino Battles on the shared referee (:mod:`cardgen.play.replay`): the game's contract.
-
-The state (its table, :mod:`.table`) is where every rule lives: it plays a log event as
-recorded and, on the way, names each rule the event breaks (:class:`.slips.Slips`) — the rules
-judge an event while they play it. So a log's event is the action it stands for, played as
-recorded, and :meth:`DinoRules.claims` gives the rules it broke, each at its field;
-:meth:`DinoRules.why_not` tells the same of an action before it is played (tried on a clone).
-The table follows the log's own markers (turn, Initiative, phases, stated HP and sizes) as it
-always did: one slip, one problem.
-"""
+A log's event is the action it stands for, played as recorded; the table's rules name what it broke
+as they play it (``docs/engines-dino_battles.md``, "Events ↔ actions")."""
 
 from __future__ import annotations
 
