@@ -1,12 +1,5 @@
-"""Where the table's rules say what they find broken: a slip in play is a bug in the legal actions
-(:class:`EngineSlip`); a slip in a log being checked is collected, to be named by the contract.
-
-The table applies every event as recorded and names each rule the event breaks on the way (the
-rules and the naming are one code). :class:`Slips` is what it tells: while the game is played it
-raises at once; while a log is replayed it collects ``(rule, message, loc, hint)`` and keeps a
-stated value that is back in step after its slip silent (:func:`cardgen.play.resync.slip_settled`,
-one slip one problem).
-"""
+"""Where the table's rules say what they find broken: in play an :class:`EngineSlip` (a bug in the
+legal actions); in a checked log collected, one slip one problem (``docs/engines-dino_battles.md``)."""
 
 from __future__ import annotations
 
