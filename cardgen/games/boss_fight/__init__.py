@@ -1,23 +1,5 @@
-"""Boss Fight: build computations for boss and party files, content checks, printables and
-the playtest rules engine, as the hooks of ``cardgen.gamehooks``.
-
-- :mod:`.builds`: the model of a build; reading and checking boss, party and deck files
-  (``boss_footprints``, the maps' hook);
-- :mod:`.figures`: the figures computed for a build (``check_file``);
-- :mod:`.content`: content checks of the cards (``check_game``);
-- :mod:`.sheets`: the Card List and presets PDFs (``printables``);
-- :mod:`.vocab`: the playtest log's header and event kinds;
-- :mod:`.state`: piles and fighters as the game goes;
-- :mod:`.table` with :mod:`.rules_setup`, :mod:`.rules_rounds`, :mod:`.rules_cards`,
-  :mod:`.rules_move`, :mod:`.rules_combat`, :mod:`.view` (on :mod:`.table_base`): the table and
-  its rules, which name each rule an event breaks to :mod:`.slips`;
-- :mod:`.placement`: the maps' start check (the ``placement`` hook of the terrain file);
-- :mod:`.legal` and :mod:`.game_state`: the game-state API over the table (``new_state``,
-  ``setups``); :mod:`.agents`: the greedy agent; :mod:`.measures`: a finished game's measures;
-- :mod:`.contract`: the game on the shared replay: ``cardgen check`` is ``state_engine`` over it.
-
-``PACKAGE`` is the table the framework reads (:mod:`cardgen.gamehooks`).
-"""
+"""Boss Fight: build computations, content checks, printables and the game's engine, found by
+the framework through ``PACKAGE``. The modules, one line each: ``docs/engines-boss_fight.md``."""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
-"""Boss Fight on the shared replay (:mod:`cardgen.play.replay`): the game's contract.
-
-The state's table (:mod:`.table`) is where every rule lives: it plays a log event as recorded
-and, on the way, names each rule the event breaks (:class:`.slips.Slips`) — the rules judge an
-event while they play it. So a log's event is the action it stands for, played as recorded
-(:meth:`BossRules.accepts`), and :meth:`BossRules.claims` gives the rules it broke, each at its
-place; :meth:`BossRules.why_not` tells the same of an action before it is played (on a clone).
-The table follows the log's own markers (rounds, each character's first action, stated Health)
-as it always did: one slip, one problem.
-"""
+"""Boss Fight on the shared replay (:mod:`cardgen.play.replay`): the game's contract. A log's
+event is the action it stands for, played as recorded; the table's rules name what it broke as
+they play it (``docs/engines-boss_fight.md``, "The checker as a replay")."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""Boss Fight's hidden information for search agents: the hands of the characters a player
-does not control.
-
-A determinization for a player keeps the map, the figures, every pile a player can see
-(Discard, Expended, used cards) and their own characters' hands; each other character's hand is
-dealt again from the cards of its deck nobody has seen — its deck's composition less the piles
-in sight — as many known cards as the hand holds. The pool is sorted before the seeded
-shuffle, so two states the player cannot tell apart give the same determinizations.
-"""
+"""Boss Fight's hidden information for search agents: each hand of a character the player does
+not control dealt again (``hidden.redeal``) from its deck's cards not in sight, as many known
+cards as the hand holds."""
 
 from __future__ import annotations
 
@@ -16,6 +10,7 @@ from collections import Counter
 from cardgen.games.boss_fight.game_state import BossFightState
 from cardgen.games.boss_fight.state import Pile
 from cardgen.play.api import GameState
+from cardgen.play.hidden import redeal
 
 
 def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
@@ -29,10 +24,8 @@ def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
         unseen = Counter(f.total)
         for pile in (f.used.known, f.discard.known, f.expended.known):
             unseen.subtract(pile)
-        cards = sorted((+unseen).elements())
-        rng.shuffle(cards)
         n = sum(f.hand.known.values())
-        if len(cards) < n:           # piles a log left inconsistent: keep the hand as it is
-            continue
-        f.hand = Pile(Counter(sorted(cards[:n])), f.hand.unknown)
+        (hand,), _ = redeal(+unseen, [n], rng)
+        if sum(hand.values()) == n:      # else piles a log left inconsistent: keep the hand as it is
+            f.hand = Pile(hand, f.hand.unknown)
     return s

@@ -1,14 +1,5 @@
-"""Boss Fight on the game-state API: :class:`BossFightState` (see docs/engines-boss_fight.md).
-
-The state's model is its table (:class:`~.table.Table`): an action is a playtest-log event,
-played by the same code that plays a recorded log for ``cardgen check`` (:mod:`.contract`), so
-the checker is a replay over this state by construction. Cards drawn by the state are always
-named, so the table's piles are the true hands and decks; an observation shows a player only
-their own characters' hands.
-
-Who acts: the seat (``players`` header) that plays the character whose placement or turn it is;
-chance for the round marker, each card drawn, a poisoned character's roll and each defence roll.
-"""
+"""Boss Fight on the game-state API: :class:`BossFightState`, its table played on by actions
+that are log events (who acts and the chance nodes: ``docs/engines-boss_fight.md``)."""
 
 from __future__ import annotations
 
@@ -16,7 +7,7 @@ import copy
 import functools
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardgen.boards import common as board_common
@@ -32,10 +23,13 @@ from cardgen.games.boss_fight.table import Table
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, thaw, walk
 from cardgen.play.dice import die_outcomes, weighted_index
+from cardgen.play.hidden import counts
+from cardgen.play.params import per_game
 from cardgen.play.view import LazyView
 
-_TEMPLATES: dict[tuple, tuple[Game, Table]] = {}
-_BY_MAP: dict[tuple[int, str], dict[Any, Any]] = {}
+#: per loaded game: a started table by (map, boss, party), and what was found of sight by map
+_KEPT: Callable[[Game], tuple[dict[tuple[str, str, str], Table], dict[str, dict[Any, Any]]]] = \
+    per_game(lambda game: ({}, {}))
 
 
 #: each event kind's fields with the defaults the log reader gives the ones left out
@@ -50,24 +44,23 @@ def blank(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
 
 def _engine(game: Game, setup: Mapping[str, Any]) -> Table:
     """A started table for ``setup`` (builds and map read once per game and setup, then copied)."""
-    key = (id(game), str(setup.get("map")), str(setup.get("boss")), str(setup.get("party")))
-    hit = _TEMPLATES.get(key)
-    if hit is None or hit[0] is not game:
+    templates, by_map = _KEPT(game)
+    key = (str(setup.get("map")), str(setup.get("boss")), str(setup.get("party")))
+    eng = templates.get(key)
+    if eng is None:
         header = {k: v for k, v in setup.items() if k != "game"}
         eng = Table(game, header, {}, Slips())
         eng.pictures = False
         eng.start()
         # sight and the boss's reach depend on the map (and the tokens, part of each key) only:
         # every setup on one map shares what was found
-        eng.sight_memo = _BY_MAP.setdefault((id(game), key[1]), eng.sight_memo)
-        _TEMPLATES[key] = hit = (game, eng)
-    return _copy_engine(hit[1])
+        eng.sight_memo = by_map.setdefault(key[0], eng.sight_memo)
+        templates[key] = eng
+    return _copy_engine(eng)
 
 
 def _pile(p: Pile) -> Pile:
-    known = Counter.__new__(Counter)        # a Counter's copy, without its __init__'s update
-    dict.update(known, p.known)
-    return Pile(known, p.unknown)
+    return Pile(counts(p.known), p.unknown)
 
 
 def _copy_fighter(f: Fighter) -> Fighter:

@@ -1,13 +1,6 @@
-"""Where Boss Fight's rules say what they find broken: quiet in play, collected in a log's replay.
-
-The table applies every event as recorded and names each rule the event breaks on the way (the
-rules and the naming are one code). :class:`Slips` is what it tells. While a game is played it
-keeps nothing (the state's legal actions are the rules'); while a log is checked it collects
-``(rule, message, loc, hint)`` for the contract to name, writes the table's trace into the
-checker's, and keeps a stated value that is back in step after its slip silent (it is a
-:class:`~cardgen.play.resync.ResyncReferee`: one slip, one problem). Under ``--strict`` the first
-broken rule that the log does not ``allow`` ends the event where it is (:class:`Halt`).
-"""
+"""Where Boss Fight's rules say what they find broken: quiet in play, collected in a checked log
+(one slip, one problem), ``--strict`` halting at the first one the log does not ``allow``
+(``docs/engines-boss_fight.md``)."""
 
 from __future__ import annotations
 

@@ -1,24 +1,8 @@
-"""Boss Fight's table: the one model of the game as it goes, and its rules.
-
-The table plays a log's events (``cardgen check boss_fight LOG``, through the contract,
-:mod:`.contract`) and the state's actions (:mod:`.game_state`, as events) with the same code:
-a state machine over ``rules/boss_fight/params.yaml``, the cards, the boss build and hero party
-the header names (read with :func:`analyse`) and the map (``maps/boss_fight/``, read with
-``cardgen.boards.maps``). Each event is applied as recorded by its ``play_<kind>`` method (by
-topic: :mod:`.rules_setup`, :mod:`.rules_rounds`, :mod:`.rules_cards`, :mod:`.rules_move`,
-:mod:`.rules_combat`; geometry in :mod:`.view`), which names each rule it breaks to the table's
-:class:`~.slips.Slips`. Rules enforced (catalogue ``specs/rules/boss_fight.md``): BF-PLACE-1,
-BF-INIT-1, BF-DRAW-1/2, BF-ACT-1…3, BF-ABIL-1, BF-MOVE-1/2, BF-LOS-1/2, BF-CMB-1…3,
-BF-STATUS-1/2, BF-END-1, and BF-MAP-1 (the map's terrain, obstacle tokens put only on free clear
-tiles). Construction rules (BF-BUILD-…, BF-DECK-…) are checked on the builds first.
-
-The log: a header (``map``, ``boss``, ``party``), then ``place`` events, then rounds. A round
-is its ``draw`` s, then each character's turn: its actions (``move``, ``attack``, ``item``,
-``discard``, ``ability`` using an action) and what is not an action (``feat``, ``effect``,
-free moves and attacks that card text grants with ``source:``). A turn starts with its
-character's first action (or ``turn``) and ends with the next character's (or ``end_turn``);
-a round ends when every living character has had its turn. See docs/playtest-logs.md.
-"""
+"""Boss Fight's table: the one model of the game as it goes, and its rules. A log's events
+(``cardgen check``, through :mod:`.contract`) and the state's actions (:mod:`.game_state`) are
+played by the same ``play_<kind>`` methods, which name each rule an event breaks to
+:class:`~.slips.Slips` (the modules by topic: ``docs/engines-boss_fight.md``; the log:
+docs/playtest-logs.md)."""
 
 from __future__ import annotations
 

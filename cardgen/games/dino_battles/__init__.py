@@ -1,19 +1,5 @@
 """Biomechanic Dino Battles: the game's own code, found by the framework through ``PACKAGE``.
-
-- :mod:`.vocab` — the playtest log's vocabulary (header keys, event kinds, typed fields);
-- :mod:`.pieces` — Dinosaurs in play, a player's side of the table, the Combat exchange;
-- :mod:`.table` and its rules (:mod:`.rules_cards`, :mod:`.rules_turn`, :mod:`.rules_main`,
-  :mod:`.rules_combat`, :mod:`.rules_ko`, on :mod:`.table_base`) — the table a state holds,
-  the rules its own methods; :mod:`.slips` — where they name a broken rule;
-- :mod:`.decks` — the decks a log header names, read for the table;
-- :mod:`.state` and :mod:`.choices` — the game-state API (who acts, legal actions, chance);
-- :mod:`.contract` — the game on the shared replay: ``cardgen check`` is ``state_engine`` over it;
-- :mod:`.agents` — the greedy agent for simulated playtests, and the game's measures;
-- :mod:`.value`, :mod:`.prior` and :mod:`.determinize` — what search agents use: the value of a
-  position, the move to try first (a thrifty greedy), the hidden cards dealt again.
-
-See ``docs/engines-dino_battles.md``.
-"""
+The modules, one line each: ``docs/engines-dino_battles.md``."""
 
 from __future__ import annotations
 

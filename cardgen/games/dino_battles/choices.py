@@ -15,7 +15,7 @@ from typing import Any
 
 from cardgen.games.dino_battles.pieces import Dino, Side
 from cardgen.games.dino_battles.table import Table
-from cardgen.play.api import Action
+from cardgen.play.api import Action, Made
 
 
 def distinct(hand: Counter, eng: Table, kind: str) -> list[str]:
@@ -70,7 +70,7 @@ def main_plays(eng: Table, s: Side, hand: Counter, used: set[str]) -> list[Actio
     Dinosaur (paying the Retreat Cost from hand), play an Action, use an Item, or be done.
     ``used``: the Permanent Items already used this turn (using one again changes nothing the
     rules model)."""
-    t = made(s.name)
+    t = made[s.name]
     dinos, ups, items, combat, actions = [], [], [], [], []
     cards = eng.cards
     for c in sorted(hand):                      # a hand holds no card 0 times
@@ -106,47 +106,33 @@ def main_plays(eng: Table, s: Side, hand: Counter, used: set[str]) -> list[Actio
     return out
 
 
-class _Made(dict):
-    """One player's actions of one kind by their fields' values, each made once when first asked."""
-
-    def __init__(self, kind: str, player: str, *fields: str) -> None:
-        super().__init__()
-        self.kind, self.player, self.fields = kind, player, fields
-
-    def __missing__(self, key: Any) -> Action:
-        values = key if len(self.fields) > 1 else (key,)
-        a = Action(self.kind, (("player", self.player),) + tuple(zip(self.fields, values)))
-        if len(self) < _KEEP:               # bounded, whatever the cards
-            self[key] = a
-        return a
-
-
 #: the fields of each kind of action :func:`made` makes, after the player
-_FIELDS = {"bench": ("dino",), "upgrade": ("card", "dino"), "item": ("card",), "combat_to_deck": ("cards",),
+_FIELDS = {"bench": ("dino",), "upgrade": ("card", "dino"), "item": ("card",),
            "action": ("card",), "use_item": ("card",), "done": (),
            "attack": (), "counterattack": (), "evade": (), "defend": (), "pass": (), "no_answer": (),
            "attack+": ("special",), "counterattack+": ("special",)}
-_MADE: dict[str, dict[str, _Made]] = {}
-_KEEP = 20_000
 
 
-def made(player: str) -> dict[str, _Made]:
-    """``player``'s actions by kind, by their values: made once (legal actions are a playout's hot
-    path). ``done`` and the plain moves are keyed by None; a Combat card by the card (its value is
-    the one-card list); a Special Attack's move by its name, as ``attack+``/``counterattack+``."""
-    t = _MADE.get(player)
-    if t is None:
-        t = _MADE[player] = {k: _Made(k.rstrip("+"), player, *f) for k, f in _FIELDS.items()}
-        for k in ("done", "attack", "counterattack", "evade", "defend", "pass", "no_answer"):
-            t[k][None] = Action(k, (("player", player),))
-        t["combat_to_deck"] = _Combat("combat_to_deck", player, "cards")
+def _kind(kind: str, player: str, fields: tuple[str, ...]) -> Made[Action]:
+    """``player``'s actions of ``kind`` by their fields' values (one value, a tuple of them, or None)."""
+    who = (("player", player),)
+    if not fields:
+        return Made(lambda _: Action(kind, who))
+    if len(fields) == 1:
+        return Made(lambda v: Action(kind, who + ((fields[0], v),)))
+    return Made(lambda vs: Action(kind, who + tuple(zip(fields, vs))))
+
+
+def _table(player: str) -> dict[str, Made[Action]]:
+    t = {k: _kind(k.rstrip("+"), player, f) for k, f in _FIELDS.items()}
+    t["combat_to_deck"] = Made(lambda c: Action("combat_to_deck", (("player", player), ("cards", (c,)))))
     return t
 
 
-class _Combat(_Made):
-    def __missing__(self, key: Any) -> Action:
-        a = self[key] = Action(self.kind, (("player", self.player), ("cards", (key,))))
-        return a
+#: every player's actions by kind, by their values: made once (legal actions are a playout's hot
+#: path). ``done`` and the plain moves are keyed by None; a Combat card by the card (its value is
+#: the one-card list); a Special Attack's move by its name, as ``attack+``/``counterattack+``.
+made: Made[dict[str, Made[Action]]] = Made(_table)
 
 
 def _multisets(hand: Counter, k: int) -> list[tuple[str, ...]]:
@@ -188,7 +174,7 @@ _AGREED = Action.make("phase", phase="postcombat_main", combat_end="agreed")
 def moves(eng: Table, s: Side) -> list[Action]:
     """The player with the move (BDB-CMB-1, 2): attack (or a Special Attack the Combat Deck pays
     for), or pass; at the start of an exchange, both may agree to end the Combat phase."""
-    t = made(s.name)
+    t = made[s.name]
     out = []
     if s.active is not None:
         if payable(s, _ONE["attack"]):
@@ -204,7 +190,7 @@ def moves(eng: Table, s: Side) -> list[Action]:
 def answers(eng: Table, s: Side) -> list[Action]:
     """The attacked player (BDB-CMB-2…5): counterattack (or with a Special Attack), evade, defend,
     or no answer."""
-    t = made(s.name)
+    t = made[s.name]
     out = []
     if s.active is not None:
         if payable(s, _ONE["attack"]):

@@ -1,13 +1,6 @@
 """Biomechanic Dino Battles on the shared referee (:mod:`cardgen.play.replay`): the game's contract.
-
-The state (its table, :mod:`.table`) is where every rule lives: it plays a log event as
-recorded and, on the way, names each rule the event breaks (:class:`.slips.Slips`) — the rules
-judge an event while they play it. So a log's event is the action it stands for, played as
-recorded, and :meth:`DinoRules.claims` gives the rules it broke, each at its field;
-:meth:`DinoRules.why_not` tells the same of an action before it is played (tried on a clone).
-The table follows the log's own markers (turn, Initiative, phases, stated HP and sizes) as it
-always did: one slip, one problem.
-"""
+A log's event is the action it stands for, played as recorded; the table's rules name what it broke
+as they play it (``docs/engines-dino_battles.md``, "Events ↔ actions")."""
 
 from __future__ import annotations
 
@@ -48,6 +41,9 @@ def _named(state: DinoState) -> list[Finding]:
 
 class DinoRules:
     """Biomechanic Dino Battles as a :class:`cardgen.play.replay.GameRules`."""
+
+    #: a log's event is played as recorded; the table names what it broke (see the module docstring)
+    plays_as_recorded = True
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -106,11 +102,6 @@ class DinoRules:
         state.at = self._event(event)
         fields = {k: v for k, v in event.items() if k != "kind"}
         return [Action.make(str(event["kind"]), **fields)]
-
-    def accepts(self, state: GameState, action: Action) -> bool:
-        """Every event of a log can be played as recorded: the state's rules judge an event while
-        they play it, and :meth:`claims` names what it broke."""
-        return True
 
     def why_not(self, state: GameState, action: Action) -> Findings:
         """The rules ``action`` breaks, tried on a clone (the state is left as it was)."""

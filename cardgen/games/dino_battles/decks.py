@@ -9,6 +9,7 @@ as a deck at all stops the check (exit 2, ``LOG-FIELD``): the game cannot be rep
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import field
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from cardgen.content.playlog import LogError
 from cardgen.core.problems import Loc, Problem, Problems
 from cardgen.core.record import record
 from cardgen.play.lookup import hint_for
+from cardgen.play.params import per_game
 
 #: problems of a deck file that leave cards unread (the replay would start from a wrong deck)
 _LOSES_CARDS = ("CARD-UNKNOWN-ID", "YAML-TYPE", "YAML-SYNTAX")
@@ -105,14 +107,13 @@ def read(game: Game, value: str, loc: Loc | None) -> Deck:
     return deck
 
 
-_DECKS: dict[int, tuple[Game, dict[str, Deck]]] = {}
+#: the decks read so far, by name, per loaded game
+_DECKS: Callable[[Game], dict[str, Deck]] = per_game(lambda game: {})
 
 
 def cached(game: Game, name: str) -> Deck:
     """A deck by name, read once per loaded game (the loader's data, not the table's I/O)."""
-    held = _DECKS.get(id(game))
-    if held is None or held[0] is not game:
-        held = _DECKS[id(game)] = (game, {})
-    if name not in held[1]:
-        held[1][name] = read(game, name, None)
-    return held[1][name]
+    held = _DECKS(game)
+    if name not in held:
+        held[name] = read(game, name, None)
+    return held[name]

@@ -1,13 +1,6 @@
-"""Dino Battles' hidden information for search agents: the other players' hands, every Main
-Deck's order and the Comp Cards set aside.
-
-A determinization for a player keeps the table and their own hand; for each side it pools the
-cards that player has not seen — the side's Main Deck, its Comp Cards and (another side's) hand
-— and deals the hand and the Comp Cards again from that pool, as many as each holds. The
-engine's own bookkeeping of the re-dealt hand (its known cards, the copies seen out of the
-deck) follows. The pool is sorted before the seeded shuffle, so two states the player cannot
-tell apart give the same determinizations.
-"""
+"""Dino Battles' hidden information for search agents: each other side's hand, Main Deck order
+and Comp Cards dealt again (``hidden.redeal``) from the cards the player has not seen; the
+table's bookkeeping of the re-dealt hand follows."""
 
 from __future__ import annotations
 
@@ -16,7 +9,7 @@ from collections import Counter
 
 from cardgen.games.dino_battles.state import DinoState
 from cardgen.play.api import GameState
-from cardgen.play.hidden import Hand
+from cardgen.play.hidden import Hand, redeal
 
 
 def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
@@ -26,21 +19,15 @@ def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
     for q, side in enumerate(s.sides):
         mine = q == player
         old_hand = Counter() if mine else Counter(s.hands[q])
-        pool = s.decks[q] + s.comps[q] + old_hand
-        cards = sorted(pool.elements())
-        rng.shuffle(cards)
-        n_hand, n_comp = sum(old_hand.values()), sum(s.comps[q].values())
-        hand, comp, rest = cards[:n_hand], cards[n_hand:n_hand + n_comp], cards[n_hand + n_comp:]
-        s.comps[q] = Counter(sorted(comp))
-        s.decks[q] = Counter(sorted(rest))
+        (hand, s.comps[q]), s.decks[q] = redeal(s.decks[q] + s.comps[q] + old_hand,
+                                                [sum(old_hand.values()), sum(s.comps[q].values())], rng)
         if mine:
             continue
-        new_hand = Counter(sorted(hand))
-        s.hands[q] = new_hand
+        s.hands[q] = hand
         known = side.cards.known
         side.seen.subtract(known)
         keep = known & old_hand                  # what the table knew of the old hand
-        moved = Counter(sorted((new_hand).elements())[:sum(keep.values())])
+        moved = Counter(sorted(hand.elements())[:sum(keep.values())])
         side.seen.update(moved)
         side.seen = +side.seen
         side.cards = Hand(moved, side.cards.hidden + sum(known.values()) - sum(moved.values()))

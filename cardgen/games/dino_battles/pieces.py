@@ -11,17 +11,10 @@ from typing import Any
 from cardgen.content.model import Card
 from cardgen.core.problems import Loc
 from cardgen.core.record import record
-from cardgen.play.hidden import Hand
+from cardgen.play.hidden import Hand, counts
 
 # ---------------------------------------------------------------------------------------
 # State
-
-
-def tally(c: Counter) -> Counter:
-    """A copy of a Counter (without ``Counter.__init__``'s update: a clone makes many)."""
-    out: Counter = Counter.__new__(Counter)
-    dict.update(out, c)
-    return out
 
 
 def shallow(obj: Any) -> Any:
@@ -122,9 +115,9 @@ class Side:
     def copy(self, dinos: dict[int, Dino]) -> Side:
         """An independent copy; ``dinos`` receives each Dinosaur's copy by the original's id."""
         t: Side = shallow(self)
-        t.seen, t.combat_deck, t.items_known = tally(self.seen), tally(self.combat_deck), tally(self.items_known)
-        t.junk, t.made = tally(self.junk), tally(self.made)
-        t.cards = Hand(tally(self.cards.known), self.cards.hidden)
+        t.seen, t.combat_deck, t.items_known = counts(self.seen), counts(self.combat_deck), counts(self.items_known)
+        t.junk, t.made = counts(self.junk), counts(self.made)
+        t.cards = Hand(counts(self.cards.known), self.cards.hidden)
         t.hand_sizes, t.knocked_out = list(self.hand_sizes), list(self.knocked_out)
         for d in self.in_play:
             dinos[id(d)] = d.copy()

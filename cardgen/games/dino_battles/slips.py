@@ -1,12 +1,5 @@
-"""Where the table's rules say what they find broken: a slip in play is a bug in the legal actions
-(:class:`EngineSlip`); a slip in a log being checked is collected, to be named by the contract.
-
-The table applies every event as recorded and names each rule the event breaks on the way (the
-rules and the naming are one code). :class:`Slips` is what it tells: while the game is played it
-raises at once; while a log is replayed it collects ``(rule, message, loc, hint)`` and keeps a
-stated value that is back in step after its slip silent (:func:`cardgen.play.resync.slip_settled`,
-one slip one problem).
-"""
+"""Where the table's rules say what they find broken: in play an :class:`EngineSlip` (a bug in the
+legal actions); in a checked log collected, one slip one problem (``docs/engines-dino_battles.md``)."""
 
 from __future__ import annotations
 
@@ -14,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardgen.core.problems import Loc
+from cardgen.play.dice import die_slip, off_die
 from cardgen.play.resync import slip_settled
 
 #: a broken rule as the table names it: rule, message, where, hint
@@ -52,8 +46,8 @@ class Slips:
 
     def die(self, value: Any, sides: int, rule: str, loc: Loc | None, what: str = "die") -> bool:
         """A recorded die roll shows 1…sides; otherwise a slip of ``rule``."""
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
-            self.violation(rule, f"{what} shows {value!r}, but a d{sides} shows 1–{sides}", loc)
+        if off_die(value, sides):
+            self.violation(rule, die_slip(what, value, sides), loc)
             return False
         return True
 

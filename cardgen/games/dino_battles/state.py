@@ -1,20 +1,6 @@
-"""Biomechanic Dino Battles on the game-state API (``cardgen.play.api``).
-
-The state is the one model: a :class:`DinoState` *is* the table (:class:`.table.Table`, whose
-rules are its own methods) plus what a log may hide — each player's true hand, Main Deck and Comp
-Cards — and the choices in progress (a move waiting for its die, a K.O. waiting for its Comp
-Cards). A choice becomes the log event it stands for, played on the table by the same rules
-``cardgen check`` replays a log with (:mod:`.contract`): a rule an event made in play breaks is
-an :class:`.slips.EngineSlip` at once.
-
-Chance nodes: the Initiative roll, every card drawn (one ``deal`` outcome per distinct card
-left, weighted by copies), the Comp Cards set aside and taken back, paralysis and move dice.
-A finished event goes into :meth:`DinoState.log_events` with the consequences the log format
-states (totals, damage and HP after an answer, the turn and Initiative at each Startup, the
-winner), so replaying the played game checks them too. Choices that are not log events:
-``done`` (a player finishes their part of a Main phase) and ``new_active`` (folded into the
-K.O.'s ``knock_out`` event); chance outcomes ``deal`` and ``roll`` fold into their events.
-"""
+"""Biomechanic Dino Battles on the game-state API: :class:`DinoState` is the table plus what a
+log may hide and the choice under way (who acts, the actions, the chance nodes and how events
+and actions meet: ``docs/engines-dino_battles.md``)."""
 
 from __future__ import annotations
 
@@ -28,11 +14,11 @@ from cardgen.core.options import MISSING
 from cardgen.core.problems import Loc
 from cardgen.games.dino_battles import chance, decks
 from cardgen.games.dino_battles import choices as ch
-from cardgen.games.dino_battles.pieces import tally
 from cardgen.games.dino_battles.slips import Halt, Slips
 from cardgen.games.dino_battles.table import Table
 from cardgen.games.dino_battles.vocab import EVENTS, MAIN_PHASES
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.hidden import counts
 from cardgen.play.view import LazyView
 
 LOG_NAME = "<played game>"
@@ -187,8 +173,8 @@ class DinoState(Table, GameState):
     def clone(self) -> DinoState:
         c = super().clone()
         c.history, c.events = list(self.history), list(self.events)
-        c.decks, c.hands, c.comps = [tally(x) for x in self.decks], [tally(x) for x in self.hands], \
-            [tally(x) for x in self.comps]
+        c.decks, c.hands, c.comps = [counts(x) for x in self.decks], [counts(x) for x in self.hands], \
+            [counts(x) for x in self.comps]
         if self.chance is not None and "got" in self.chance:
             c.chance = {**self.chance, "got": list(self.chance["got"])}
         c.move, c.main_done, c.used = dict(self.move), set(self.main_done), set(self.used)

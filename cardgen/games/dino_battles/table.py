@@ -1,24 +1,7 @@
-"""Biomechanic Dino Battles — the table a game state holds, and its rules as the state's own methods.
-
-A state machine over ``rules/dino_battles/params.yaml`` and the card YAML: every number of
-the rules (hand 6, Comp Cards 4, bench 3, Item Zone 5, 3 K.O.s, poison 10 HP, …) is read from
-params.yaml, every Dinosaur's stats, Special Attacks and abilities and every Upgrade's stat
-changes from the cards. A number the rules need and params.yaml lacks is a ``LOG-GAME`` error
-naming the missing key.
-
-Each log event is played on the table by its ``play_<kind>`` method (the rules by topic:
-:mod:`.rules_cards`, :mod:`.rules_ko`, :mod:`.rules_main`, :mod:`.rules_combat`,
-:mod:`.rules_turn`, on :mod:`.table_base`), applied as recorded; each rule it breaks on the way
-is told to the table's :class:`.slips.Slips` (a bug in play, a problem in a checked log). Cards
-may stay hidden in a log: a draw need not name its cards, and the table then tracks counts — the
-hand, the Main Deck, the Comp Cards, the face-down Item Zone — and checks what the log reveals.
-
-Free-text card effects (Special Attacks, Items, Actions) are not read: the log states their
-consequences — a ``bonus`` on a move, an ``effect`` event (HP, tokens, statuses, Upgrades
-destroyed) or a ``negated_by`` on an answer — and the table checks that the card named as the
-source was played this turn or is in play. Upgrades' structured fields (atk, eva, def, hp and
-the abilities) are applied.
-"""
+"""Biomechanic Dino Battles — the table a game state holds, and its rules as the state's own methods:
+each log event played as recorded by its ``play_<kind>`` method (the rules by topic, on
+:mod:`.table_base`), each rule it breaks told to :class:`.slips.Slips`; every number from
+params.yaml, every stat from the cards (``docs/engines-dino_battles.md``)."""
 
 from __future__ import annotations
 

@@ -18,11 +18,8 @@ from cardgen.games.dino_battles.vocab import (
     PHASES,
 )
 from cardgen.play.lookup import Names, NotFound
-from cardgen.play.params import ParamError, Params
+from cardgen.play.params import ParamError, Params, per_game
 from cardgen.play.referee import Traces
-
-#: what a loaded game gives its tables (see :meth:`TableBase._read_game`), by the game: the last few
-_READ: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
 class NotInPlay(Exception):
@@ -43,15 +40,7 @@ class TableBase(Traces):
         self.game, self.header, self.header_locs, self.ref = game, header, header_locs, ref
         self.over = False
         self.end_rule = "BDB-END-2"
-        held = _READ.get(id(game))
-        if held is not None and held[0] is game:
-            self.__dict__.update(held[1])
-        else:
-            known = set(self.__dict__)
-            self._read_game(game)
-            _READ[id(game)] = (game, {k: v for k, v in self.__dict__.items() if k not in known})
-            while len(_READ) > 8:
-                del _READ[next(iter(_READ))]
+        self.__dict__.update(_READ(game))
         self.head_loc = header_locs.get("players") or Loc(str(self.params_file), 1, 1)
         #: decks handed over by name (a played state); otherwise read by the deck loader
         self.deck_files: dict[str, decks.Deck] = {}
@@ -312,3 +301,13 @@ class TableBase(Traces):
     def _why(self) -> str:
         return {"kos": f"{self.kos_to_win} K.O.s", "no_dinosaurs": "no Dinosaur left",
                 "deck_out": "a Main Deck ran out"}.get(self.ended_by or "", "")
+
+
+def _read(game: Any) -> dict[str, Any]:
+    t = TableBase.__new__(TableBase)
+    t._read_game(game)
+    return t.__dict__
+
+
+#: what a loaded game gives its tables (see :meth:`TableBase._read_game`), read once per game
+_READ = per_game(_read)
