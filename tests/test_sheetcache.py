@@ -49,6 +49,14 @@ def card_pages(manifest: bytes, card: str) -> set[int]:
     return {p["page"] for p in json.loads(manifest)["pages"] for c in p["cards"] if c["id"] == card}
 
 
+def edit_and_build(project, out: Path, rel: str, old: str, new: str) -> tuple[int, int, str]:
+    """``old`` edited to ``new`` in ``rel``, built again into ``out``: the pages reused, asked, the log."""
+    project.edit(rel, old, new)
+    code, _, log = build(project.root, out)
+    assert code == 0, log
+    return (*reused(log), log)
+
+
 def assert_clean(project, out: Path, clean: Path, edit: str = "") -> None:
     """The cards.pdf and cards.json ``out`` holds are those a clean build (no cache) writes."""
     assert build(project.root, clean, cache="off")[0] == 0
@@ -109,10 +117,7 @@ def test_a_sheet_after_a_new_character_is_drawn_again(project, tmp_path):
     state and are drawn (a clean build's bytes); the sheets before it are written again."""
     out, clean = tmp_path / "out", tmp_path / "clean"
     assert build(project.root, out)[0] == 0
-    project.edit(FILE, "Tyrant Hindlegs", "Tyrant Hindlegs Ж")
-    code, _, log = build(project.root, out)
-    assert code == 0
-    got, asked = reused(log)
+    got, asked, log = edit_and_build(project, out, FILE, "Tyrant Hindlegs", "Tyrant Hindlegs Ж")
     assert 0 < got < asked, log
     assert_clean(project, out, clean)
 
@@ -127,10 +132,7 @@ def test_edit_after_edit_each_equals_a_clean_build(project, tmp_path):
              (TORSOS, "Sail Spin", "Sail Spine"), (FILE, "Scythe Arm", "Scythe Arms"),
              (TORSOS, "Iguanodon Ribs", "Iguanodon Rib")]
     for rel, old, new in edits:
-        project.edit(rel, old, new)
-        code, _, log = build(project.root, out)
-        assert code == 0
-        got, asked = reused(log)
+        got, asked, log = edit_and_build(project, out, rel, old, new)
         assert asked - got <= 3, (new, log)         # the first page (it names the fonts), the sheet edited
         assert_clean(project, out, clean, new)
 
@@ -142,9 +144,6 @@ def test_the_first_sheet_written_again_gives_the_page_tree_its_number_first(proj
     project.edit(f"rules/{SLUG}/game.yaml", "print:\n", "print:\n  card_numbers: false\n")
     out, clean = tmp_path / "out", tmp_path / "clean"
     assert build(project.root, out)[0] == 0
-    project.edit(TORSOS, "Sail Spine", "Sail Spin")
-    code, _, log = build(project.root, out)
-    assert code == 0
-    got, asked = reused(log)
+    got, asked, log = edit_and_build(project, out, TORSOS, "Sail Spine", "Sail Spin")
     assert asked - got == 1, log                # the edited card's front alone drawn
     assert_clean(project, out, clean)
