@@ -43,6 +43,7 @@ from cardgen.core.record import record
 from cardgen.layout.cache import Store, cached_files, code_fingerprint, digest, files_digest
 from cardgen.layout.cache import default_folder as cache_folder
 from cardgen.layout.cache import enabled as cache_enabled
+from cardgen.layout.cachebound import blob_limit, collect
 from cardgen.layout.pagecache import PageCache
 from cardgen.printables import cards as cards_printable
 from cardgen.printables import for_game
@@ -115,6 +116,7 @@ def run(req: Request, progress: Progress | None = None) -> Outcome:
         current = up_to_date(store, memo, problems, req.out)
         if current is not None:
             return Outcome(problems, current, up_to_date=True)
+    limit = blob_limit(problems) if store is not None else None
     plans = _load(req, problems, store)
     printed = _print_streamed(plans, problems, req.out)
     if _unabsorbed(plans, problems):
@@ -154,6 +156,8 @@ def run(req: Request, progress: Progress | None = None) -> Outcome:
                                             for slug, files in outputs.items() for n, d in files.items()},
                                   "problems": [[p.rule, p.severity, p.message, _loc_list(p.loc), p.hint]
                                                for p in problems]})
+    if store is not None and limit is not None and store.blobs_new:
+        collect(store.folder / "blobs", limit, store.blobs_used)
     return Outcome(problems, written, error_cards=n_err, seconds=time.monotonic() - started)
 
 

@@ -27,6 +27,7 @@ from typing import Any
 from cardgen.content.model import Card, Game
 from cardgen.core import atomic, sources
 from cardgen.core.problems import Loc
+from cardgen.layout.cachebound import touch
 from cardgen.layout.codeprint import code_fingerprint
 
 MAX_ENTRY = 2 * 1024 * 1024 * 1024    # a cached entry or output read back
@@ -268,6 +269,8 @@ class Store:
         self._made: set[Path] = set()
         self.hits = 0
         self.misses = 0
+        self.blobs_used: set[str] = set()     # the blobs this build read or wrote (never collected)
+        self.blobs_new = False                # a blob written: the blobs grew (see cachebound)
 
     def note(self, kind: str, hit: bool, what: str = "") -> None:
         """CARDGEN_CACHE=debug: say what was reused and what was made anew."""
@@ -337,10 +340,13 @@ class Store:
         return body
 
     def put_blob(self, data: bytes) -> str:
+        """The blob stored (its last use now: see :mod:`.cachebound`), by its SHA-256."""
         sha = hashlib.sha256(data).hexdigest()
         path = self.folder / "blobs" / sha[:2] / sha
-        if not path.is_file():
+        self.blobs_used.add(sha)
+        if not touch(path):
             self._write(path, data)
+            self.blobs_new = True
         return sha
 
     def get_blob(self, sha: str) -> bytes | None:
@@ -348,7 +354,11 @@ class Store:
             data = sources.read_bytes(self.folder / "blobs" / sha[:2] / sha, self.folder, MAX_ENTRY)
         except (OSError, sources.SourceError):
             return None
-        return data if hashlib.sha256(data).hexdigest() == sha else None
+        if hashlib.sha256(data).hexdigest() != sha:
+            return None
+        self.blobs_used.add(sha)
+        touch(self.folder / "blobs" / sha[:2] / sha)
+        return data
 
     def _write(self, path: Path, data: bytes | list[bytes | memoryview]) -> None:
         """Temporary file, then rename: a reader sees the whole entry or none (no fsync: a lost
