@@ -236,9 +236,9 @@ class recording:
     """``with recording(game) as (view, rec):`` — work on ``view``; ``rec`` learns what it read.
     Dependencies also flow to an enclosing recording."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, watch: bool = True):
         self.rec = Recorder()
-        self.view = watched(game, self.rec)
+        self.view = watched(game, self.rec) if watch else game     # (not watched: see cached_files)
 
     def __enter__(self) -> tuple[Game, Recorder]:
         self._token = _active.set(self.rec)
@@ -387,12 +387,14 @@ def enabled() -> bool:
 
 
 def cached_files(store: Store | None, kind: str, static: str, game: Game, problems: Any,
-                 make: Any) -> dict[str, bytes]:
+                 make: Any, watch: bool = True) -> dict[str, bytes]:
     """``make(game, problems) -> {name: bytes}``, or its cached result.
 
     ``static``: the digest of everything the work reads but the card pool (sources, settings);
-    the card pool is recorded while it runs. Problems are cached with the files (a result
-    that had errors is not cached)."""
+    the card pool is recorded while it runs (``watch``: False for work that reads no card of the
+    game it is given, as the card sheets, made of the laid-out sides, which recorded their own
+    reads: it is given the game itself, not a view watching each card). Problems are cached with
+    the files (a result that had errors is not cached)."""
     if store is None:
         return make(game, problems)
     key = digest(code_fingerprint(), kind, static)
@@ -408,7 +410,7 @@ def cached_files(store: Store | None, kind: str, static: str, game: Game, proble
     store.misses += 1
     store.note(kind, False)
     before = len(problems.items)
-    with recording(game) as (view, rec):
+    with recording(game, watch) as (view, rec):
         files = make(view, problems)
     new = problems.items[before:]
     if not any(p.severity == "error" for p in new):
