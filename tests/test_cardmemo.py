@@ -242,3 +242,19 @@ def test_an_edit_writes_only_what_the_whole_memo_lacks_and_the_next_load_keeps_i
         if k == 5:          # an addition beside the whole memo, which stays as it was
             assert files[0].read_bytes() == whole and len(list((root / "cache").rglob("*.bin"))) == 2
     assert files[0].read_bytes() != whole               # more than an eighth differ: written whole again
+
+
+@pytest.mark.parametrize("bad", [b'{"broken":', b"[1,2]", b"1,2", b'"\xff"'])
+def test_a_row_that_does_not_decode_is_a_card_parsed_and_the_others_are_kept(tmp_path, monkeypatch, bad):
+    """The kept rows are decoded as one list; a row that breaks the list (or makes it a list of
+    another length), or one that is no card, is parsed, and every other card is kept."""
+    parsed, root, memo, cards, path = _counted(tmp_path, monkeypatch, 12)
+    first = seen(root, memo)
+    key = memo._key(str(path))
+    rows = bytes(memo.store.get_view("cardfile", key) or b"").split(b"\n")
+    at = next(i for i, row in enumerate(rows) if row and not row.startswith(b"=") and i > 3)
+    victim = rows[at][:65] + bad
+    memo.store.put_bytes("cardfile", key, [b"\n".join([*rows[:at], victim, *rows[at + 1:]])])
+    parsed.clear()
+    assert seen(root, memo) == first == seen(root, None)
+    assert len(parsed) == 1 + 12           # the broken row's card; then the whole parse's twelve
