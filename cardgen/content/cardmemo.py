@@ -201,16 +201,13 @@ class FileMemo:
     def _card(self, k: int, value: Any) -> Card | None:
         """Card ``k`` made again from its row's value, or None (parse it)."""
         try:
-            cid, name, ctype, copies, fields, own, loc, flocs, values = value
+            cid, name, ctype, copies, fields, own, loc, flocs = value
             base = (0, self.cut.starts[k] + 1, self.cut.end + 1)      # see _loc_row
             path = self.path
-            card = Card(cid, name, ctype, copies, fields, Loc(path, loc[0] + base[loc[2]], loc[1]),
+            return Card(cid, name, ctype, copies, fields, Loc(path, loc[0] + base[loc[2]], loc[1]),
                         {f: Loc(path, v[0] + base[v[2]], v[1]) for f, v in flocs.items()}, _own(tuple(own)))
         except (ValueError, TypeError, KeyError, IndexError, AttributeError):
             return None
-        if type(values) is str and len(values) == 64:
-            _known(card, values)
-        return card
 
     def keep(self, k: int, card: Card) -> None:
         """Card ``k`` loaded without a problem: kept for the next load when its values are plain
@@ -225,10 +222,8 @@ class FileMemo:
         flocs = {f: _loc_row(v, self.path, span, tail) for f, v in card.field_locs.items()}
         if loc is None or any(v is None for v in flocs.values()):
             return
-        values = values_digest(card)
-        _known(card, values)
         self.now[self.digests[k]] = json.dumps([card.id, card.name, card.type, card.copies, card.fields,
-                                                sorted(card.own), loc, flocs, values],
+                                                sorted(card.own), loc, flocs],
                                                ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
     def save(self) -> None:
@@ -249,49 +244,6 @@ class FileMemo:
         for d, row in self.now.items():
             parts += [d, b" ", row, b"\n"]
         store.put_bytes(KIND, key, parts)
-
-
-_TEXT = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":")).encode
-KNOWN = "_values_digest"       # a kept card's attribute (no field): its values' digest, and what it was of
-_SHAPES: dict[tuple, tuple] = {}     # (keys, the values' types): one tuple each (shared)
-
-
-def values_digest(card: Card) -> str:
-    """The SHA-256 of what a card's lay-out reads of the card itself: its id, name, type, copies
-    and fields (JSON, sorted keys). A card of the memo brings it from the load that kept it, and
-    it is used while the card's values are those it was taken of: the same id, name, type and
-    copies (of the same types), the same fields in the same order, each value equal and of the same
-    type (a value changed in place, a field added, ``1`` made ``True``: computed again); a card with
-    a decimal value never brings it (``0.0 == -0.0``). Any other card has it computed."""
-    known = card.__dict__.get(KNOWN)
-    if known is not None:
-        digest, ident, shape, values = known
-        f = card.fields
-        if (card.id, card.name, card.type, card.copies, type(card.copies)) == ident and type(f) is dict:
-            now = tuple(f.values())
-            if now == values and (tuple(f), tuple(map(type, now))) == shape:
-                return digest
-    return hashlib.sha256(_TEXT([card.id, card.name, card.type, card.copies, card.fields]).encode("utf-8")).hexdigest()
-
-
-def values_key(prefix: str, card: Card) -> str:
-    """A key of ``prefix`` (what else the work reads: a card side's static key and side) and the
-    card's values (:func:`values_digest`)."""
-    return hashlib.sha256(f"{prefix}\0{values_digest(card)}".encode()).hexdigest()
-
-
-def _known(card: Card, digest: str) -> None:
-    """``card`` (its values plain) known to have ``digest`` as :func:`values_digest` while its
-    values are these."""
-    values = tuple(card.fields.values())
-    shape = (tuple(card.fields), tuple(map(type, values)))
-    if float in shape[1]:       # 0.0 == -0.0, written apart: equal values are not always the same text
-        return
-    if (kept := _SHAPES.get(shape)) is None:
-        if len(_SHAPES) > 10_000:
-            _SHAPES.clear()
-        kept = _SHAPES[shape] = shape
-    card.__dict__[KNOWN] = (digest, (card.id, card.name, card.type, card.copies, type(card.copies)), kept, values)
 
 
 def _decoded(row: bytes) -> Any:

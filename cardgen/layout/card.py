@@ -13,7 +13,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cardgen.content.cardmemo import values_key
 from cardgen.content.model import Card, Game
 from cardgen.core.problems import Loc, Problem, Problems
 from cardgen.core.yamlsrc import plain
@@ -145,7 +144,7 @@ class CardLayout:
     def _side(self, card: Card, side: str, deferred: bool) -> list | Deferred:
         if self.store is None or self.entries is None:
             return self._draw(card, side)
-        key = values_key(f"{self.static_key()}\0{side}", card)
+        key = digest(self.static_key(), side, card.id, card.name, card.type, card.copies, card.fields)
         hit = self.entries.get(key)
         parent = cachemod.active()
         if hit is not None and isinstance(hit[0], dict) and len(hit[1]) == 2 \
