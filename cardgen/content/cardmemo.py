@@ -178,36 +178,21 @@ class FileMemo:
         self.now: dict[bytes, bytes] = {}       # this load's cards kept, by digest
         self.bad: set[int] = set()              # lines the file's parse found problems on
 
-    def cards(self) -> dict[int, Card]:
-        """The cards kept, by their place in the file, made again from what they loaded to (the
-        others are parsed). Their rows are decoded as one JSON list (one call, not one a card),
-        or one by one when that fails (a row that does not decode is a card parsed)."""
-        ks = [k for k in range(len(self.digests)) if self.digests[k] in self.kept]
-        rows = [self.kept[self.digests[k]] for k in ks]
+    def card(self, k: int) -> Card | None:
+        """Card ``k`` made again from what it loaded to, or None (parse it)."""
+        row = self.kept.get(self.digests[k])
+        if row is None:
+            return None
         try:
-            values = json.loads(b"[" + b",".join(rows) + b"]")
-        except ValueError:
-            values = None
-        if not isinstance(values, list) or len(values) != len(rows):
-            values = [_decoded(row) for row in rows]
-        out = {}
-        for k, row, value in zip(ks, rows, values):
-            card = self._card(k, value)
-            if card is not None:
-                out[k] = card
-                self.now[self.digests[k]] = row
-        return out
-
-    def _card(self, k: int, value: Any) -> Card | None:
-        """Card ``k`` made again from its row's value, or None (parse it)."""
-        try:
-            cid, name, ctype, copies, fields, own, loc, flocs = value
+            cid, name, ctype, copies, fields, own, loc, flocs = json.loads(row.decode("utf-8"))
             base = (0, self.cut.starts[k] + 1, self.cut.end + 1)      # see _loc_row
             path = self.path
-            return Card(cid, name, ctype, copies, fields, Loc(path, loc[0] + base[loc[2]], loc[1]),
+            card = Card(cid, name, ctype, copies, fields, Loc(path, loc[0] + base[loc[2]], loc[1]),
                         {f: Loc(path, v[0] + base[v[2]], v[1]) for f, v in flocs.items()}, _own(tuple(own)))
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        except (ValueError, TypeError, KeyError, IndexError):
             return None
+        self.now[self.digests[k]] = row
+        return card
 
     def keep(self, k: int, card: Card) -> None:
         """Card ``k`` loaded without a problem: kept for the next load when its values are plain
@@ -244,13 +229,6 @@ class FileMemo:
         for d, row in self.now.items():
             parts += [d, b" ", row, b"\n"]
         store.put_bytes(KIND, key, parts)
-
-
-def _decoded(row: bytes) -> Any:
-    try:
-        return json.loads(row.decode("utf-8"))
-    except ValueError:
-        return None
 
 
 _OWN: dict[tuple, frozenset] = {}      # a card's own keys: one frozenset per key list (shared)
@@ -301,7 +279,7 @@ def plan(memo: CardMemo | None, path: Path, problems: Problems) -> tuple[Any, Fi
     if memo is None or cut is None or not cut.starts:
         return None, None, []
     fm = memo.read(str(path), cut)
-    hits = fm.cards()
+    hits = {k: c for k in range(len(cut.starts)) if (c := fm.card(k)) is not None}
     live = [k for k in range(len(cut.starts)) if k not in hits] or [0]     # (a list is never empty)
     hits.pop(live[0], None)
     own = Problems()
