@@ -246,8 +246,7 @@ def test_an_edit_writes_only_what_the_whole_memo_lacks_and_the_next_load_keeps_i
 
 @pytest.mark.parametrize("bad", [b'{"broken":', b"[1,2]", b"1,2", b'"\xff"'])
 def test_a_row_that_does_not_decode_is_a_card_parsed_and_the_others_are_kept(tmp_path, monkeypatch, bad):
-    """The kept rows are decoded as one list; a row that breaks the list (or makes it a list of
-    another length), or one that is no card, is parsed, and every other card is kept."""
+    """A kept row that is no JSON, or no card, is that card parsed; every other card is kept."""
     parsed, root, memo, cards, path = _counted(tmp_path, monkeypatch, 12)
     first = seen(root, memo)
     key = memo._key(str(path))
