@@ -30,8 +30,9 @@ def project(tmp_path: Path) -> Path:
     game.write_text(game.read_text(encoding="utf-8") + "fonts: {regular: LiberationSans-Regular, "
                     "bold: LiberationSans-Bold}\n", encoding="utf-8")
     front = root / FRONT
-    front.write_text(front.read_text(encoding="utf-8") + '  bonus: {kind: text, x: 6mm, y: 74mm, w: 20mm, h: 4mm, '
-                     'text: "+{{ params.bonus }}", size: 6, min_size: 6}\n', encoding="utf-8")
+    bonus = ('  bonus: {kind: text, x: 6mm, y: 74mm, w: 20mm, h: 4mm, text: "+{{ params.bonus }}", '
+             'size: 6, min_size: 6}\n')
+    front.write_text(front.read_text(encoding="utf-8") + bonus, encoding="utf-8")
     rows = ["defaults: {type: card}", "cards:"]
     for i in range(1, 31):          # 30 cards: four sheets
         rows.append(f'  - {{id: "{i}", name: "Card {i}", atk: {i % 9}, def: {i % 7}, cost: {i % 5}, '

@@ -263,7 +263,8 @@ def _make(store: Store | None, laid: Any, name: str, fn: Callable[..., dict[str,
                                      pipeline.symbols_key(laid.layout.symbols))
         pages = PageCache(store, f"{laid.game.slug}/cards", every_page, laid.layout.content_ids)
         files = cached_files(store, name, pipeline.digest(static, shared), laid.game, problems,
-                             lambda g, p: fn(laid, problems=p, out_dir=out_dir, reuse=pages, **own), watch=False)
+                             lambda g, p: fn(laid, problems=p, out_dir=out_dir, reuse=pages, **own),
+                             watch=False)
         pages.save()
         return files
     static = pipeline.digest(name, laid.game.slug, pipeline.sources_key(laid.game))

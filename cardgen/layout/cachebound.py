@@ -21,7 +21,8 @@ from cardgen.core.yamlsrc import parse_yaml
 SETTINGS = Path(__file__).resolve().parent.parent / "cache.yaml"
 MIB = 1024 * 1024
 SPEC = {"blobs_max_mib": Opt("int", required=True, min=1,
-                             doc="the most the build cache's blobs may hold, in MiB (least recently used go first)")}
+                             doc="the most the build cache's blobs may hold, in MiB "
+                                 "(least recently used go first)")}
 
 
 def blob_limit(problems: Problems, path: Path | None = None) -> int | None:
