@@ -38,34 +38,17 @@ class TextOps:
 
     def show(self, c: canvas.Canvas, ttf: Any, x: float, y: float, text: str, align: str) -> None:
         """``text`` in the canvas's current TrueType font and size with its anchor (left, centre
-        or right end of the baseline) at (x, y) points: put where it starts (``xy``, its numbers as
-        written), by its operators (``shown``), its first font operator ``tf`` written only when
-        not in effect already, ``last`` in effect after it."""
+        or right end of the baseline) at (x, y) points: put where it starts (its numbers as
+        written), by its operators, its first font operator written only when not in effect
+        already (:meth:`_said_anew`)."""
         key: tuple | None = None
         said = None
-        if len(text) <= 16:             # kept for short texts only (below)
+        if len(text) <= 16:             # kept for short texts only (_said_anew)
             key = (x, y, text, align, ttf.fontName, c._fontsize)
             said = self._said.get(key)  # the same text at the same place (a sheet slot) said before?
         if said is None:
-            if align == "center":
-                x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
-            elif align == "right":
-                x = x - pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
-            at = self._fp.get((x, y))
-            if at is None:
-                if len(self._fp) > 100_000:
-                    self._fp.clear()
-                xs, ys = fp_str(x), fp_str(y)
-                at = self._fp[(x, y)] = (f"{xs} {ys}", float(xs), float(ys))
-            self._fixed = False
-            xy, x, y = at
-            tf, shown, last = self._shown(c, ttf, text)
-            if self._fixed and key is not None:     # codes all assigned: the same next time (kept
-                if len(self._said) > 20_000:        # for short texts, labels and numbers, which repeat)
-                    self._said.clear()
-                self._said[key] = (xy, x, y, tf, shown, last)
-        else:
-            xy, x, y, tf, shown, last = said
+            said = self._said_anew(c, ttf, x, y, text, align, key)
+        xy, x, y, tf, shown, last = said
         code = c._code
         font = "" if tf is None or tf == self.tf else f"{tf} "
         if last is not None:
@@ -82,6 +65,30 @@ class TextOps:
         self._at = (x, y)
         self._open = f"BT {font}{xy} Td {shown} ET"
         code.append(self._open)
+
+    def _said_anew(self, c: canvas.Canvas, ttf: Any, x: float, y: float, text: str, align: str,
+                   key: tuple | None) -> tuple:
+        """How ``text`` is said at (x, y): where it starts (``xy``, and its numbers as written), its
+        first font operator, its operators, the font operator in effect after them; kept by
+        ``key`` when its codes were all assigned before (the same next time: short texts, labels
+        and numbers, which repeat)."""
+        if align == "center":
+            x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
+        elif align == "right":
+            x = x - pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
+        at = self._fp.get((x, y))
+        if at is None:
+            if len(self._fp) > 100_000:
+                self._fp.clear()
+            xs, ys = fp_str(x), fp_str(y)
+            at = self._fp[(x, y)] = (f"{xs} {ys}", float(xs), float(ys))
+        self._fixed = False
+        said = (*at, *self._shown(c, ttf, text))
+        if self._fixed and key is not None:
+            if len(self._said) > 20_000:
+                self._said.clear()
+            self._said[key] = said
+        return said
 
     def _move(self, x: float, y: float) -> str:
         """``dx dy Td`` from the last text's start to (x, y), or "" when those numbers as written
@@ -104,7 +111,8 @@ class TextOps:
             return None, "", None
         name = ttf.fontName
         known = self._known.get(name)
-        if known is None or known[0] is not c._doc or known[1] is not ttf or known[2] != len(known[3].assignments):
+        if known is None or known[0] is not c._doc or known[1] is not ttf \
+                or known[2] != len(known[3].assignments):
             known = self._know(c._doc, ttf)
         if known is not None:
             if known[7] and text.isascii() and text.isprintable():
