@@ -4,6 +4,7 @@ compiled to a field lookup writes what Jinja writes, falling back to Jinja for a
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,23 @@ def test_the_manifest_writer_is_json_dumps():
     for obj in ({"a": [1, 2.5, None, True, "é\"\n"], "b": {}, "c": [], 3: {"d": (1, 2)}}, [], {},
                 [float("inf"), -0.0, 10 ** 20]):
         assert dumps(obj, 1) == json.dumps(obj, indent=1, ensure_ascii=False)
+
+
+def test_the_manifest_writer_writes_a_card_record_as_json_dumps():
+    """Mappings at the one-line depth (cards.json's card records) written as ``json.dumps`` writes
+    them: strings, whole numbers, lists of numbers shared between records (a slot's boxes), and
+    anything else (left to the encoder)."""
+    box = [8.3, 14.3, 63.0, 88.00000000001]
+    records = [{"id": "1", "name": "é \"q\"\n ☃", "copy": 1, "side": "front", "trim": box, "bleed_box": box},
+               {"id": "2", "name": "b", "copy": 10 ** 20, "side": "back", "trim": [1.0, 2.0, 3.0, 4.0],
+                "bleed_box": [-0.0, 1e-7, 2]},
+               {}, {"x": None}, {"y": [True, 1]}, {3: "k"}, {"z": {"q": 1}}, {"t": (1, 2)},
+               {"n": [float("nan"), float("inf")]}, {"f": 2.5}, {"b": False}, {"e": []}]
+    pages = [{"page": 1, "side": "front", "cards": records}, {"page": 2, "cards": records[:2]}]
+    marks = [{"page": p["page"], **({"side": p["side"]} if "side" in p else {}),
+              "cards": [f"@{id(r)}@" for r in p["cards"]]} for p in pages]
+    want = json.dumps(marks, indent=1, ensure_ascii=False)
+    for r in records:
+        want = want.replace(f'"@{id(r)}@"', json.dumps(r, ensure_ascii=False))
+    assert dumps(pages, 1, inline=3) == want
+

@@ -42,6 +42,35 @@ def _key(k: Any) -> str:
 _ONE_LINE = JSONEncoder(ensure_ascii=False).encode
 
 
+def _one_line(o: dict, keys: dict[Any, str], lists: dict[int, str]) -> str:
+    """``_ONE_LINE(o)`` for a mapping: its string keys, and values that are strings, whole
+    numbers or lists of numbers (a card's record in cards.json: its boxes, shared by every card in
+    the same place, written once), as the encoder writes them; any other mapping by the encoder."""
+    parts = []
+    for k, v in o.items():
+        if type(k) is not str:
+            return _ONE_LINE(o)
+        kt = keys.get(k)
+        if kt is None:
+            kt = keys[k] = encode_basestring(k) + ": "
+        t = type(v)
+        if t is str:
+            parts.append(kt + encode_basestring(v))
+        elif t is int:
+            parts.append(kt + int.__repr__(v))
+        elif t is list:
+            text = lists.get(id(v))     # (every object in ``o`` lives through the call: ids are not reused)
+            if text is None:
+                if not all(type(x) is float or type(x) is int for x in v):
+                    return _ONE_LINE(o)
+                text = lists[id(v)] = "[" + ", ".join([_float(x) if type(x) is float else int.__repr__(x)
+                                                       for x in v]) + "]"
+            parts.append(kt + text)
+        else:
+            return _ONE_LINE(o)
+    return "{" + ", ".join(parts) + "}"
+
+
 def dumps(obj: Any, indent: int = 1, inline: int | None = None) -> str:
     """``json.dumps(obj, indent=indent, ensure_ascii=False)``; with ``inline``, the lists and
     mappings nested that deep (the top is 0) each on one line."""
@@ -57,6 +86,7 @@ def dumps(obj: Any, indent: int = 1, inline: int | None = None) -> str:
 
     keys: dict[Any, str] = {}           # key → its text and ": " (keys repeat in every entry)
     shared: dict[tuple[int, int], str] = {}  # (id, level) → text of a list met before (shared boxes)
+    lists: dict[int, str] = {}          # id → one-line text of a list of numbers met before
 
     def enc(o: Any, level: int) -> None:
         if isinstance(o, str):
@@ -72,7 +102,7 @@ def dumps(obj: Any, indent: int = 1, inline: int | None = None) -> str:
         elif isinstance(o, float):
             out.append(_float(o))
         elif level == inline and isinstance(o, (list, tuple, dict)):
-            out.append(_ONE_LINE(o))
+            out.append(_one_line(o, keys, lists) if type(o) is dict else _ONE_LINE(o))
         elif isinstance(o, (list, tuple)):
             if not o:
                 out.append("[]")

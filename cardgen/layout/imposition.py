@@ -138,7 +138,8 @@ class Imposer:
             raise ValueError(f"a {w:g} × {h:g} mm card with {ps.bleed:g} mm bleed does not fit on {ps.paper}")
         self.per_page = self.grid.per_page
         self.slots: dict[int, tuple] = {}
-        self.same: dict[tuple, Any] = {}     # what every sheet of as many cards has alike: crop marks, boxes
+        self.same: dict[tuple, Any] = {}     # what every sheet of as many cards has alike: crop marks, boxes;
+        #                                      the last back placed at each slot (a shared back: placed once)
 
     def sheet(self, chunk: Sequence[Placement], page_no: int) -> tuple[Page, Page, dict, dict]:
         """The sheet of ``chunk`` (at most :attr:`per_page` placements), its front page numbered
@@ -159,10 +160,18 @@ class Imposer:
                                    _r(bx - grid.bleed, by - grid.bleed, tw + 2 * grid.bleed, th + 2 * grid.bleed))
             x, y, tw, th, bx, by, f_trim, f_bleed, b_trim, b_bleed = slot
             _place(front, pl.front, x, y, tw, th, pl.bleed, grid.bleed)
-            _place(back, pl.back, bx, by, tw, th, pl.bleed, grid.bleed, turn=ps.duplex == "short")
-            base = {"id": pl.card_id, "name": pl.name, "copy": pl.copy}
-            fm["cards"].append({**base, "side": "front", "trim": f_trim, "bleed_box": f_bleed})
-            bm["cards"].append({**base, "side": "back", "trim": b_trim, "bleed_box": b_bleed})
+            placed = same.get(("placed", k))   # the last back placed at this slot: a card type's
+            if placed is not None and placed[0] is pl.back and placed[1] == pl.bleed:  # shared back
+                back.items.extend(placed[2])    # (its placed primitives are immutable: shared too)
+            else:
+                n = len(back.items)
+                _place(back, pl.back, bx, by, tw, th, pl.bleed, grid.bleed, turn=ps.duplex == "short")
+                same["placed", k] = (pl.back, pl.bleed, back.items[n:])
+            card_id, name, copy = pl.card_id, pl.name, pl.copy
+            fm["cards"].append({"id": card_id, "name": name, "copy": copy, "side": "front", "trim": f_trim,
+                                "bleed_box": f_bleed})
+            bm["cards"].append({"id": card_id, "name": name, "copy": copy, "side": "back", "trim": b_trim,
+                                "bleed_box": b_bleed})
         if ps.registration == "silhouette":        # a cutting machine cuts: its marks, no crop marks
             front.items.extend(registration_marks(ps.page_w, ps.page_h))
         elif ps.crop_marks:

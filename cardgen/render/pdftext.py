@@ -34,18 +34,44 @@ class TextOps:
         self._open: str | None = None       # the text object last written (open to the next text)
         self._at = (0.0, 0.0)               # where its last text starts, as written
         self._moves: dict[tuple, str] = {}  # relative moves written, by (from, to x, to y)
-        self._states: dict[str, tuple] = {}  # font name → (document, font, its subset state there)
+        self._known: dict[str, tuple] = {}  # font name → what :meth:`_know` found of its subset state
 
     def show(self, c: canvas.Canvas, ttf: Any, x: float, y: float, text: str, align: str) -> None:
         """``text`` in the canvas's current TrueType font and size with its anchor (left, centre
-        or right end of the baseline) at (x, y) points."""
+        or right end of the baseline) at (x, y) points: put where it starts (its numbers as
+        written), by its operators, its first font operator written only when not in effect
+        already (:meth:`_said_anew`)."""
         key: tuple | None = None
-        if len(text) <= 16:             # kept for short texts only (below)
+        said = None
+        if len(text) <= 16:             # kept for short texts only (_said_anew)
             key = (x, y, text, align, ttf.fontName, c._fontsize)
-            said = self._said.get(key)
-            if said is not None:        # the same text at the same place (a sheet slot) said before
-                self._put(c, *said)
+            said = self._said.get(key)  # the same text at the same place (a sheet slot) said before?
+        if said is None:
+            said = self._said_anew(c, ttf, x, y, text, align, key)
+        xy, x, y, tf, shown, last = said
+        code = c._code
+        font = "" if tf is None or tf == self.tf else f"{tf} "
+        if last is not None:
+            self.tf = last
+        op = self._open
+        if op is not None and code and code[-1] is op:
+            move = self._moves.get((self._at, x, y))
+            if move is None:
+                move = self._move(x, y)
+            if move:
+                self._at = (x, y)
+                self._open = code[-1] = f"{op[:-2]}{font}{move} {shown} ET"
                 return
+        self._at = (x, y)
+        self._open = f"BT {font}{xy} Td {shown} ET"
+        code.append(self._open)
+
+    def _said_anew(self, c: canvas.Canvas, ttf: Any, x: float, y: float, text: str, align: str,
+                   key: tuple | None) -> tuple:
+        """How ``text`` is said at (x, y): where it starts (``xy``, and its numbers as written), its
+        first font operator, its operators, the font operator in effect after them; kept by
+        ``key`` when its codes were all assigned before (the same next time: short texts, labels
+        and numbers, which repeat)."""
         if align == "center":
             x = x - 0.5 * pdfmetrics.stringWidth(text, ttf.fontName, c._fontsize)
         elif align == "right":
@@ -58,31 +84,11 @@ class TextOps:
             at = self._fp[(x, y)] = (f"{xs} {ys}", float(xs), float(ys))
         self._fixed = False
         said = (*at, *self._shown(c, ttf, text))
-        self._put(c, *said)
-        if self._fixed and key is not None:     # codes all assigned: the same next time (kept for
-            if len(self._said) > 20_000:        # short texts, labels and numbers, which repeat)
+        if self._fixed and key is not None:
+            if len(self._said) > 20_000:
                 self._said.clear()
             self._said[key] = said
-
-    def _put(self, c: canvas.Canvas, xy: str, x: float, y: float, tf: str | None, shown: str,
-             last: str | None) -> None:
-        """A text at ``xy`` (``x``, ``y`` as written) shown by ``shown``, its first font
-        operator ``tf`` (written only when not in effect already), ``last`` in effect after it."""
-        code = c._code
-        font = "" if tf is None or tf == self.tf else f"{tf} "
-        if last is not None:
-            self.tf = last
-        if self._open is not None and code and code[-1] is self._open:
-            move = self._moves.get((self._at, x, y))
-            if move is None:
-                move = self._move(x, y)
-            if move:
-                self._at = (x, y)
-                self._open = code[-1] = f"{self._open[:-2]}{font}{move} {shown} ET"
-                return
-        self._at = (x, y)
-        self._open = f"BT {font}{xy} Td {shown} ET"
-        code.append(self._open)
+        return said
 
     def _move(self, x: float, y: float) -> str:
         """``dx dy Td`` from the last text's start to (x, y), or "" when those numbers as written
@@ -99,33 +105,51 @@ class TextOps:
         """The first font operator, the rest of the operators that show ``text``, and the font
         operator in effect after them
         (``PDFTextObject._formatText``: the font's subset codes; text whose characters all have a
-        code in the first subset comes from one ``str.translate``)."""
+        code in the first subset comes from one ``str.translate``, printable ASCII whose codes are
+        its own (reportlab's ``ttfAsciiReadable``) from none)."""
         if not text:
             return None, "", None
-        doc = c._doc
-        mine = self._states.get(ttf.fontName)       # the font's state in this document, once it has one
-        if mine is not None and mine[0] is doc and mine[1] is ttf:
-            state = mine[2]
-        else:
-            state = ttf.state.get(doc)      # a weak-keyed dictionary: its get is Python code
-            if state is not None:
-                self._states[ttf.fontName] = (doc, ttf, state)
-        size = c._fontsize
-        if state is not None:
-            known = self._codes.get(ttf.fontName)
-            if known is None or known[0] != len(state.assignments):
-                table = {k: n for k, n in state.assignments.items() if n < 256}
-                if 32 in table:
-                    table[0xA0] = table[32]         # splitString shows a no-break space as a space
-                name = ttf.getSubsetInternalName(0, doc) if table else ""
-                known = self._codes[ttf.fontName] = (len(state.assignments), table,
-                                                     frozenset(map(chr, table)), name)
-            if known[2].issuperset(text):
-                tf = self._fp.get((ttf.fontName, size))
+        name = ttf.fontName
+        known = self._known.get(name)
+        if known is None or known[0] is not c._doc or known[1] is not ttf \
+                or known[2] != len(known[3].assignments):
+            known = self._know(c._doc, ttf)
+        if known is not None:
+            if known[7] and text.isascii() and text.isprintable():
+                coded = text                    # every character 32–126, each its own code
+            elif known[5].issuperset(text):
+                coded = text.translate(known[4])
+            else:
+                coded = None
+            if coded is not None:
+                size = c._fontsize
+                tf = self._fp.get((name, size))
                 if tf is None:
-                    tf = self._fp[(ttf.fontName, size)] = f"{known[3]} {fp_str(size)} Tf"
+                    tf = self._fp[(name, size)] = f"{known[6]} {fp_str(size)} Tf"
                 self._fixed = True
-                return tf, f"({c._escape(text.translate(known[1]).encode('latin-1'))}) Tj", tf
+                return tf, f"({c._escape(coded.encode('latin-1'))}) Tj", tf
+        return self._split(c, ttf, text)
+
+    def _know(self, doc: Any, ttf: Any) -> tuple | None:
+        """The font's subset state in ``doc`` as :meth:`_shown` reads it (None: it has none yet):
+        the document, the font, how many characters have codes, the state, the first subset's
+        code table, its characters, its name, and whether printable ASCII is coded as itself."""
+        state = ttf.state.get(doc)      # a weak-keyed dictionary: its get is Python code
+        if state is None:
+            return None
+        table = {k: n for k, n in state.assignments.items() if n < 256}
+        same = all(table.get(k) == k for k in range(32, 127))
+        if 32 in table:
+            table[0xA0] = table[32]         # splitString shows a no-break space as a space
+        name = ttf.getSubsetInternalName(0, doc) if table else ""
+        known = self._known[ttf.fontName] = (doc, ttf, len(state.assignments), state, table,
+                                             frozenset(map(chr, table)), name, same)
+        return known
+
+    def _split(self, c: canvas.Canvas, ttf: Any, text: str) -> tuple[str | None, str, str | None]:
+        """:meth:`_shown` by reportlab's ``splitString`` (assigning codes to new characters)."""
+        doc = c._doc
+        size = c._fontsize
         out: list[str] = []
         first = None
         cur = None

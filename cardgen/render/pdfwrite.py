@@ -128,11 +128,29 @@ def pack_page(c: canvas.Canvas, spill: bool = True) -> bytes | str | None:
     if not page.compression or page.Contents or not page.stream:
         return None
     filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
-    content = page.stream
-    for f in reversed(filters):         # as PDFStream.format applies them
-        content = f.encode(content)
+    raw = page.stream
+    same = _same(c) if len(raw) <= SAME_MAX else None
+    content = same.get((raw, rl_config.useA85)) if same is not None else None
+    if content is None:
+        content = raw
+        for f in reversed(filters):         # as PDFStream.format applies them
+            content = f.encode(content)
+        if same is not None and len(same) < 256:
+            same[(raw, rl_config.useA85)] = content
     _contents(c, page, content, filters, spill)
     return content
+
+
+SAME_MAX = 4096     # page streams this short are encoded once per document (a sheet of backs: every
+#                     sheet's back page the same operators, the same stream)
+
+
+def _same(c: canvas.Canvas) -> dict:
+    """The document's short page streams encoded so far, by their operators."""
+    same = getattr(c._doc, "_cardgen_same", None)
+    if same is None:
+        same = c._doc._cardgen_same = {}
+    return same
 
 
 def put_packed(c: canvas.Canvas, content: bytes | str) -> None:

@@ -9,7 +9,7 @@ through :mod:`cardgen.render.pdftext`. A symbol is placed as the form XObject
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import itemgetter
+from operator import is_, itemgetter
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
@@ -216,7 +216,7 @@ class Pen:
         gs = c._extgstate.getValue
         key = (dx, dy, H, self.fill, self.stroke, self.lw, c._fillMode, gs("ca"), gs("CA"), *map(id, run))
         done = self._runs.get(key)
-        if done is not None and all(a is b for a, b in zip(done[0], run)):
+        if done is not None and all(map(is_, done[0], run)):
             c._code.extend(done[1])
             self.fill, self.stroke, self.lw, c._fillColorObj, c._strokeColorObj, c._lineWidth = done[2]
             return
