@@ -50,7 +50,7 @@ class MainRules(KnockOutRules):
             self.ref.violation("BDB-MAIN-2", f"{d.name} already carries {same} {c.name}: at most {self.upgrade_max} "
                                "Upgrade of the same name", ev.at("card"))
         self._from_hand(s, c, ev, ev.at("card"), "BDB-MAIN-1")
-        d.upgrades.append(c)
+        d.upgrades = [*d.upgrades, c]           # shared by clones: never changed in place
         if c.get("hp"):
             d.hp += int(c.get("hp"))
             d.hp_rule = "BDB-MAIN-2"
@@ -198,6 +198,7 @@ class MainRules(KnockOutRules):
                 if hit is None:
                     self.ref.violation(rule, f"{d.name} carries no {u.name}", ev.at("destroy_upgrade"))
                 else:
+                    d.upgrades = list(d.upgrades)       # shared by clones: never changed in place
                     d.upgrades.remove(hit)
                     s.junk[hit.id] += 1
                     d.hp = min(d.hp, d.max_hp)
