@@ -115,10 +115,9 @@ class Side:
     def copy(self, dinos: dict[int, Dino]) -> Side:
         """An independent copy; ``dinos`` receives each Dinosaur's copy by the original's id."""
         t: Side = shallow(self)
-        t.seen, t.combat_deck, t.items_known = counts(self.seen), counts(self.combat_deck), counts(self.items_known)
-        t.junk = counts(self.junk)
+        t.seen, t.combat_deck, t.junk = counts(self.seen), counts(self.combat_deck), counts(self.junk)
         t.cards = Hand(counts(self.cards.known), self.cards.hidden)
-        # made, hand_sizes and knocked_out are shared: the rules replace them, never change them in place
+        # made, items_known, hand_sizes and knocked_out are shared: the rules replace them, never change them
         if self.active is not None:
             t.active = dinos[id(self.active)] = self.active.copy()
         bench = t.bench = []

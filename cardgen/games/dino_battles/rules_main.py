@@ -4,6 +4,7 @@ cards, retreat; BDB-MAIN-1…3, BDB-ACT-1), card effects stated by the log, and 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -68,7 +69,7 @@ class MainRules(KnockOutRules):
         if c is None:
             s.items_unknown += 1
         else:
-            s.items_known[c.id] += 1
+            s.items_known = s.items_known + Counter({c.id: 1})      # shared by clones: replaced, never changed
         if self.tracing:
             self._t(ev, f"{s.name} places {'an Item' if c is None else c.name} face down in the Item Zone "
                     f"({s.items} of {self.item_max})")
@@ -79,13 +80,12 @@ class MainRules(KnockOutRules):
         rule = "BDB-MAIN-3"
         if s.items_known[c.id] > 0:
             if not c.get("permanent"):
-                s.items_known[c.id] -= 1
-                s.items_known = +s.items_known
+                s.items_known = s.items_known - Counter({c.id: 1})
         elif s.items_unknown > 0:
             self._reveal(s, c, ev, ev.at("card"), rule)
             s.items_unknown -= 1
             if c.get("permanent"):
-                s.items_known[c.id] += 1
+                s.items_known = s.items_known + Counter({c.id: 1})
         else:
             self.ref.violation(rule, f"{s.name}'s Item Zone holds no {c.name} (Items are used from the Item Zone)",
                                ev.at("card"))
