@@ -40,9 +40,9 @@ class Dino:
     prepaid: bool = False               # its next Startup loss was taken early (BDB-ABIL-2, applied as recorded)
 
     def copy(self) -> Dino:
-        """An independent copy (the card data shared, never copied)."""
+        """An independent copy (the card data and the upgrades list shared: the rules replace the
+        list, never change it in place)."""
         d: Dino = shallow(self)
-        d.upgrades = list(self.upgrades)
         return d
 
     @property
@@ -115,14 +115,15 @@ class Side:
     def copy(self, dinos: dict[int, Dino]) -> Side:
         """An independent copy; ``dinos`` receives each Dinosaur's copy by the original's id."""
         t: Side = shallow(self)
-        t.seen, t.combat_deck, t.items_known = counts(self.seen), counts(self.combat_deck), counts(self.items_known)
-        t.junk, t.made = counts(self.junk), counts(self.made)
+        t.seen, t.combat_deck, t.junk = counts(self.seen), counts(self.combat_deck), counts(self.junk)
         t.cards = Hand(counts(self.cards.known), self.cards.hidden)
-        t.hand_sizes, t.knocked_out = list(self.hand_sizes), list(self.knocked_out)
-        for d in self.in_play:
-            dinos[id(d)] = d.copy()
-        t.active = dinos[id(self.active)] if self.active is not None else None
-        t.bench = [dinos[id(d)] for d in self.bench]
+        # made, items_known, hand_sizes and knocked_out are shared: the rules replace them, never change them
+        if self.active is not None:
+            t.active = dinos[id(self.active)] = self.active.copy()
+        bench = t.bench = []
+        for d in self.bench:
+            bench.append(c := d.copy())
+            dinos[id(d)] = c
         return t
 
     @property

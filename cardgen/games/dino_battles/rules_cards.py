@@ -9,7 +9,7 @@ from cardgen.content.playlog import Event, LogError
 from cardgen.core.problems import Loc
 from cardgen.games.dino_battles.pieces import Dino, Side
 from cardgen.games.dino_battles.table_base import TableBase
-from cardgen.play.hidden import Hand
+from cardgen.play.hidden import Hand, counts
 
 
 class CardRules(TableBase):
@@ -172,7 +172,7 @@ class CardRules(TableBase):
                 self.ref.violation(rule, f"each player draws {self.hand_size} to start; {s.name} draws {n}",
                                    ev.at("count"))
             s.drew = True
-            s.hand_sizes.append(n)
+            s.hand_sizes = [*s.hand_sizes, n]      # shared by clones: never changed in place
         elif self.phase == "end" and ev["source"] is None:
             rule = "BDB-END-1"
             owed = self.owed.get(s.index, 0)
@@ -241,7 +241,7 @@ class CardRules(TableBase):
         s.deck_left += s.hand
         s.seen -= s.hand_known
         s.cards = Hand()
-        s.hand_sizes.append(n)
+        s.hand_sizes = [*s.hand_sizes, n]
         if len(named) > n:
             raise LogError("LOG-FIELD", f"'cards' names {len(named)}, more than the {n} of the new hand", ev.at("cards"))
         self._draw(s, n, named, ev, rule)
@@ -272,8 +272,9 @@ class CardRules(TableBase):
         self._deck_out(s, ev)
 
     def _new_dino(self, s: Side, c: Card) -> Dino:
-        s.made[c.id] += 1
-        k = s.made[c.id]
+        k = s.made[c.id] + 1
+        s.made = counts(s.made)                  # shared by clones: never changed in place
+        s.made[c.id] = k
         return Dino(c, c.id if k == 1 else f"{c.id}#{k}", s.name, int(c.get("hp") or 0))
 
     def play_place(self, ev: Event) -> None:

@@ -48,7 +48,7 @@ class KnockOutRules(CardRules):
             s.bench.remove(d)
         d.ko_at = None
         d.paralyzed, d.poison_turns, d.wound_tokens, d.evade_bonus = False, 0, 0, 0   # statuses end with the K.O.
-        s.knocked_out.append(d.label)
+        s.knocked_out = [*s.knocked_out, d.label]     # shared by clones: never changed in place
         s.junk[d.card.id] += 1
         for u in d.upgrades:
             s.junk[u.id] += 1

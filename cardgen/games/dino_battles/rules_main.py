@@ -4,6 +4,7 @@ cards, retreat; BDB-MAIN-1…3, BDB-ACT-1), card effects stated by the log, and 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -50,7 +51,7 @@ class MainRules(KnockOutRules):
             self.ref.violation("BDB-MAIN-2", f"{d.name} already carries {same} {c.name}: at most {self.upgrade_max} "
                                "Upgrade of the same name", ev.at("card"))
         self._from_hand(s, c, ev, ev.at("card"), "BDB-MAIN-1")
-        d.upgrades.append(c)
+        d.upgrades = [*d.upgrades, c]           # shared by clones: never changed in place
         if c.get("hp"):
             d.hp += int(c.get("hp"))
             d.hp_rule = "BDB-MAIN-2"
@@ -68,7 +69,7 @@ class MainRules(KnockOutRules):
         if c is None:
             s.items_unknown += 1
         else:
-            s.items_known[c.id] += 1
+            s.items_known = s.items_known + Counter({c.id: 1})      # shared by clones: replaced, never changed
         if self.tracing:
             self._t(ev, f"{s.name} places {'an Item' if c is None else c.name} face down in the Item Zone "
                     f"({s.items} of {self.item_max})")
@@ -79,13 +80,12 @@ class MainRules(KnockOutRules):
         rule = "BDB-MAIN-3"
         if s.items_known[c.id] > 0:
             if not c.get("permanent"):
-                s.items_known[c.id] -= 1
-                s.items_known = +s.items_known
+                s.items_known = s.items_known - Counter({c.id: 1})
         elif s.items_unknown > 0:
             self._reveal(s, c, ev, ev.at("card"), rule)
             s.items_unknown -= 1
             if c.get("permanent"):
-                s.items_known[c.id] += 1
+                s.items_known = s.items_known + Counter({c.id: 1})
         else:
             self.ref.violation(rule, f"{s.name}'s Item Zone holds no {c.name} (Items are used from the Item Zone)",
                                ev.at("card"))
@@ -198,6 +198,7 @@ class MainRules(KnockOutRules):
                 if hit is None:
                     self.ref.violation(rule, f"{d.name} carries no {u.name}", ev.at("destroy_upgrade"))
                 else:
+                    d.upgrades = list(d.upgrades)       # shared by clones: never changed in place
                     d.upgrades.remove(hit)
                     s.junk[hit.id] += 1
                     d.hp = min(d.hp, d.max_hp)

@@ -173,8 +173,7 @@ class DinoState(Table, GameState):
     def clone(self) -> DinoState:
         c = super().clone()
         c.history, c.events = list(self.history), list(self.events)
-        c.decks, c.hands, c.comps = [counts(x) for x in self.decks], [counts(x) for x in self.hands], \
-            [counts(x) for x in self.comps]
+        c.decks, c.hands, c.comps = [counts(x) for x in self.decks], [counts(x) for x in self.hands], list(self.comps)
         if self.chance is not None and "got" in self.chance:
             c.chance = {**self.chance, "got": list(self.chance["got"])}
         c.move, c.main_done, c.used = dict(self.move), set(self.main_done), set(self.used)
@@ -222,6 +221,8 @@ class DinoState(Table, GameState):
             self._rolled(c["purpose"], int(a["value"]))
             return
         seat, card = c["seat"], str(a["card"])
+        if c["purpose"] in ("comp", "ko_comp"):     # Comp Cards are shared by clones until dealt to or from
+            self.comps[seat] = counts(self.comps[seat])
         pile = (self.comps if c["purpose"] == "ko_comp" else self.decks)[seat]
         left = pile[card] - 1
         if left > 0:
