@@ -69,7 +69,8 @@ class MainRules(KnockOutRules):
         if c is None:
             s.items_unknown += 1
         else:
-            s.items_known = s.items_known + Counter({c.id: 1})      # shared by clones: replaced, never changed
+            # shared by clones: replaced, never changed
+            s.items_known = s.items_known + Counter({c.id: 1})
         if self.tracing:
             self._t(ev, f"{s.name} places {'an Item' if c is None else c.name} face down in the Item Zone "
                     f"({s.items} of {self.item_max})")

@@ -173,7 +173,8 @@ class DinoState(Table, GameState):
     def clone(self) -> DinoState:
         c = super().clone()
         c.history, c.events = list(self.history), list(self.events)
-        c.decks, c.hands, c.comps = [counts(x) for x in self.decks], [counts(x) for x in self.hands], list(self.comps)
+        c.decks, c.hands = [counts(x) for x in self.decks], [counts(x) for x in self.hands]
+        c.comps = list(self.comps)
         if self.chance is not None and "got" in self.chance:
             c.chance = {**self.chance, "got": list(self.chance["got"])}
         c.move, c.main_done, c.used = dict(self.move), set(self.main_done), set(self.used)
