@@ -29,7 +29,7 @@ def place_actions(e: Table, f: Fighter) -> list[Action]:
     tile of the hero zone, at the placement distance from the boss while such a tile is free."""
     out: list[Action] = []
     if f.side == "boss":                    # the same on every copy of a game on one map: found once
-        key = ("place", f.key, tuple(f.cells), f.anchor, frozenset(e.rubble))
+        key = ("place", f.key, tuple(f.cells), f.anchor, e.rubble)
         got = e.sight_memo.get(key)
         if got is not None:
             return list(got)

@@ -263,8 +263,9 @@ class MoveRules(TableBase):
             elif on:
                 self.ref.violation("BF-MOVE-1", f"where the boss ends it would cover {on[0]}'s hex", where)
         n = f" in {len(steps)} step{'s' if len(steps) != 1 else ''}" if steps is not None else ""
-        self._t(ev, f"the boss moves its anchor [{a.q}, {a.r}] {self._off(start)} → {self._off(end)}{n}"
-                    + (f", turned {rot}×60°" if rot != f.rot else "") + f": {self._offs(cells)}")
+        if self.tracing:
+            self._t(ev, f"the boss moves its anchor [{a.q}, {a.r}] {self._off(start)} → {self._off(end)}{n}"
+                        + (f", turned {rot}×60°" if rot != f.rot else "") + f": {self._offs(cells)}")
         f.anchor = a
         f.rot = rot
         f.origin = end - rotate(a, rot)

@@ -99,4 +99,7 @@ class Fighter:
 
     def qr(self) -> tuple[tuple[int, int], ...]:
         """Its hexes as (q, r), sorted: a key for where it stands."""
+        at = self._at
+        if at is not None and at[0] is self.origin and at[1] == self.rot:
+            return at[3]  # type: ignore[no-any-return]
         return self._at[3] if self.hexes() and self._at is not None else ()

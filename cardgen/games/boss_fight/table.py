@@ -64,7 +64,7 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         self.fighters: dict[str, Fighter] = {}
         self.order_keys: list[str] = []
         self.map = None                     # type: ignore[assignment]  # start() loads it before any event
-        self.rubble: set[Hex] = set()
+        self.rubble: frozenset[Hex] = frozenset()
         self.boss_build: Build | None = None
         self.party_build: Build | None = None
         # the game as it goes
@@ -161,7 +161,7 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         """A hero's Move ends, sorted: breadth-first over clear tiles, never onto or through an enemy, off
         every other piece (BF-MOVE-1, BF-MAP-1); ``bare``: the bare terrain's when no enemy is in the way."""
         assert f.origin is not None
-        start, rubble, at = (f.origin.q, f.origin.r), frozenset(self.rubble), self._colrow()
+        start, rubble, at = (f.origin.q, f.origin.r), self.rubble, self._colrow()
         stop = {c for g in self.enemies_of(f) if g.alive for c in g.qr()} | {(h.q, h.r) for h in rubble}
         taken = {c for g in self.fighters.values() if g is not f and g.alive for c in g.qr()}
         got = self.sight_memo.get(("reach", start, tiles, rubble)) if bare else None
@@ -183,7 +183,7 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         ground = self.ground(shape)
         turned, fit = ground.turned, ground.fits
         if bare:
-            key = ("boss reach", tuple(shape), frozenset(self.rubble), start, limit)
+            key = ("boss reach", tuple(shape), self.rubble, start, limit)
             got = self.sight_memo.get(key)
             if got is None:         # (every hex a cell of the boss may cover on the way, the ends)
                 at = self._colrow()
