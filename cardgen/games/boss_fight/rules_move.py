@@ -136,7 +136,7 @@ class MoveRules(TableBase):
             end = self._hex(ev["to"], ev.at("to"))
             # a played state's own moves are the legal ones: the way there is checked in a log only
             ok = self._reach_check(ev, f, start, end, tiles, tiles, enemies) if self.ref.replaying else True
-        if ok and end != start:
+        if ok and end != start and self.ref.replaying:
             if not self._clear(end):
                 self.ref.violation("BF-MOVE-1", f"{f.key} ends on {self._where(end)}", ev.at("to") if ev["to"] else
                                    ev.at("path"))
@@ -253,8 +253,9 @@ class MoveRules(TableBase):
         elif self.ref.replaying:            # a played state's own moves are the legal ones
             ok = self._reach_check(ev, f, start, end, tiles, limit, heroes - set(f.hexes()),
                                    [c - a for c in f.cells] if len(f.cells) > 1 else None, rot)
-        cells = [end + rotate(c - a, rot) for c in f.cells]
-        if ok:
+        # a played state's own moves are the legal ones: where the boss ends is checked in a log only
+        cells = [end + rotate(c - a, rot) for c in f.cells] if self.ref.replaying or self.tracing else []
+        if ok and self.ref.replaying:
             bad = [h for h in cells if not self._clear(h)]
             on = [g.key for g in self.heroes() if g.alive and set(g.hexes()) & set(cells)]
             if bad:

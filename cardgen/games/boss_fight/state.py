@@ -26,9 +26,12 @@ class Pile:
 
     def take(self, cid: str | None) -> bool:
         """Remove a card (named, else an unnamed one); False when it is not there."""
-        if cid is not None and self.known[cid] > 0:
-            self.known[cid] -= 1
-            self.known = +self.known
+        n = self.known.get(cid, 0) if cid is not None else 0
+        if n > 0:
+            if n == 1:
+                del self.known[cid]         # (no count of 0 kept)
+            else:
+                self.known[cid] = n - 1
             return True
         if self.unknown > 0:
             self.unknown -= 1
