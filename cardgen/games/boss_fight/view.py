@@ -91,18 +91,17 @@ class MapView(TableBase):
 
     def sees(self, a: Fighter, b: Fighter) -> bool:
         """BF-LOS-1: some corner-to-corner line from a hex of ``a`` to a hex of ``b`` crosses no obstacle."""
-        ha, hb = a.hexes(), b.hexes()
-        if not ha or not hb:
+        ka, kb = a.qr(), b.qr()                 # where both pieces stand → sight
+        if not ka or not kb:
             return False
         rubble = self.rubble
         memo = self.sight_memo.get(rubble)      # per obstacle tokens: (x, y) → sight (the map never changes)
         if memo is None:
             memo = self.sight_memo[rubble] = {}
-        ka, kb = a.qr(), b.qr()                 # and where both pieces stand → sight
         pair = (ka, kb) if ka <= kb else (kb, ka)
         got = memo.get(pair)
         if got is None:
-            got = memo[pair] = self._sees(ha, hb, memo)
+            got = memo[pair] = self._sees(a.hexes(), b.hexes(), memo)
         return got
 
     def _sees(self, ha: tuple[Hex, ...], hb: tuple[Hex, ...], memo: dict[Any, bool]) -> bool:
