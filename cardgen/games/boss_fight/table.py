@@ -61,6 +61,9 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         self.stat_names = {str(k): str(v) for k, v in dict(self._param("stats")).items()}
         self.stat_short = {str(k): str(v) for k, v in dict(self._param("stat_short")).items()}
         self.cards = {c.id: c for c in game.cards}
+        #: each card's kind, a Move card's tiles and an Attack card's attack type (read once)
+        self.plays = {c.id: (c.get("kind"), int(c.get("move") or 0) if c.get("kind") == "move" else 0,
+                             None if c.get("attack") is None else str(c.get("attack"))) for c in game.cards}
         self.fighters: dict[str, Fighter] = {}
         self.order_keys: list[str] = []
         self.map = None                     # type: ignore[assignment]  # start() loads it before any event

@@ -92,6 +92,7 @@ class TableBase(ReadsRules, Traces):
     stat_names: dict[str, str]
     stat_short: dict[str, str]
     cards: dict[str, Card]
+    plays: dict[str, tuple[Any, int, str | None]]
     # -- the table: read from the header by SetupRules.start (the map is loaded before any event) --
     fighters: dict[str, Fighter]
     order_keys: list[str]
