@@ -3,12 +3,11 @@ that are log events (who acts and the chance nodes: ``docs/engines-boss_fight.md
 
 from __future__ import annotations
 
-import copy
 import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from cardgen.boards import common as board_common
 from cardgen.content.model import Game
@@ -26,6 +25,8 @@ from cardgen.play.dice import die_outcomes, weighted_index
 from cardgen.play.hidden import counts
 from cardgen.play.params import per_game
 from cardgen.play.view import LazyView
+
+T = TypeVar("T")
 
 #: per loaded game: a started table by (map, boss, party), and what was found of sight by map
 _KEPT: Callable[[Game], tuple[dict[tuple[str, str, str], Table], dict[str, dict[Any, Any]]]] = \
@@ -59,14 +60,23 @@ def _engine(game: Game, setup: Mapping[str, Any]) -> Table:
     return _copy_engine(eng)
 
 
+def _shallow(x: T) -> T:
+    """``copy.copy(x)`` of a plain object (its ``__dict__``), without ``copy``'s protocol lookups."""
+    twin = object.__new__(type(x))
+    twin.__dict__.update(x.__dict__)
+    return twin
+
+
 def _pile(p: Pile) -> Pile:
-    return Pile(counts(p.known), p.unknown)
+    twin = object.__new__(Pile)
+    twin.known, twin.unknown = counts(p.known), p.unknown
+    return twin
 
 
 def _copy_fighter(f: Fighter) -> Fighter:
     """A copy of ``f`` to play on: its piles, statuses, modifiers and sight copied; the rest (its
     cards, stats, footprint: what never changes; places and numbers: immutable) shared."""
-    twin = copy.copy(f)
+    twin = _shallow(f)
     twin.hand, twin.discard, twin.expended, twin.used = map(_pile, (f.hand, f.discard, f.expended, f.used))
     twin.statuses, twin.used_abilities = dict(f.statuses), dict(f.used_abilities)
     twin.mods = [list(m) for m in f.mods]
@@ -77,7 +87,7 @@ def _copy_fighter(f: Fighter) -> Fighter:
 def _copy_engine(eng: Table) -> Table:
     """A copy to play on (a search's hot path): the game as it goes copied by name, the rest shared
     (the game, cards, map, builds, the rules read once: tests/test_play_boss_fight.py's SHARED)."""
-    twin = copy.copy(eng)
+    twin = _shallow(eng)
     twin.__dict__.pop("_names", None)       # the name lookup holds the fighters: built again when asked
     twin.ref = Slips()
     twin.fighters = {k: _copy_fighter(f) for k, f in eng.fighters.items()}
@@ -281,7 +291,7 @@ class BossFightState(GameState):
         return out
 
     def clone(self) -> BossFightState:
-        twin = copy.copy(self)
+        twin = _shallow(self)
         twin.eng = _copy_engine(self.eng)
         twin.step_at = None                 # it names the original's fighters
         twin.history = list(self.history)
