@@ -253,9 +253,17 @@ class MoveRules(TableBase):
         elif self.ref.replaying:            # a played state's own moves are the legal ones
             ok = self._reach_check(ev, f, start, end, tiles, limit, heroes - set(f.hexes()),
                                    [c - a for c in f.cells] if len(f.cells) > 1 else None, rot)
-        # a played state's own moves are the legal ones: where the boss ends is checked in a log only
-        cells = [end + rotate(c - a, rot) for c in f.cells] if self.ref.replaying or self.tracing else []
-        if ok and self.ref.replaying:
+        if self.ref.replaying or self.tracing:  # a played state's own moves are the legal ones
+            self._boss_lands(ev, f, a, start, end, rot, steps, ok, where)
+        f.anchor = a
+        f.rot = rot
+        f.origin = end - rotate(a, rot)
+
+    def _boss_lands(self, ev: Event, f: Fighter, a: Hex, start: Hex, end: Hex, rot: int,
+                    steps: list[Hex] | None, ok: bool, where: Loc | None) -> None:
+        """Where the boss ends (BF-MOVE-1): every hex clear, no hero covered (checked in a log only)."""
+        cells = [end + rotate(c - a, rot) for c in f.cells]
+        if ok:
             bad = [h for h in cells if not self._clear(h)]
             on = [g.key for g in self.heroes() if g.alive and set(g.hexes()) & set(cells)]
             if bad:
@@ -264,12 +272,8 @@ class MoveRules(TableBase):
             elif on:
                 self.ref.violation("BF-MOVE-1", f"where the boss ends it would cover {on[0]}'s hex", where)
         n = f" in {len(steps)} step{'s' if len(steps) != 1 else ''}" if steps is not None else ""
-        if self.tracing:
-            self._t(ev, f"the boss moves its anchor [{a.q}, {a.r}] {self._off(start)} → {self._off(end)}{n}"
-                        + (f", turned {rot}×60°" if rot != f.rot else "") + f": {self._offs(cells)}")
-        f.anchor = a
-        f.rot = rot
-        f.origin = end - rotate(a, rot)
+        self._t(ev, f"the boss moves its anchor [{a.q}, {a.r}] {self._off(start)} → {self._off(end)}{n}"
+                    + (f", turned {rot}×60°" if rot != f.rot else "") + f": {self._offs(cells)}")
 
     def _swap(self, ev: Event, f: Fighter) -> None:
         g = self._fighter(ev["swap"], ev.at("swap"), "swap")
