@@ -176,7 +176,7 @@ def test_a_clone_shares_nothing_the_game_changes():
 #: what a clone's table shares with its original: the game and the rules read once, never changed
 SHARED = {"params", "header", "header_locs", "draws", "actions", "status_names", "draw_status",
           "action_status", "short_statuses", "no_move", "poison_cure", "legs_table", "formula",
-          "attack_names", "combat_stats", "stat_names", "stat_short", "cards", "sight_memo"}
+          "attack_names", "combat_stats", "stat_names", "stat_short", "cards", "plays", "sight_memo"}
 
 
 def test_a_clone_copies_every_container_the_game_changes():

@@ -3,12 +3,11 @@ that are log events (who acts and the chance nodes: ``docs/engines-boss_fight.md
 
 from __future__ import annotations
 
-import copy
 import functools
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from cardgen.boards import common as board_common
 from cardgen.content.model import Game
@@ -26,6 +25,8 @@ from cardgen.play.dice import die_outcomes, weighted_index
 from cardgen.play.hidden import counts
 from cardgen.play.params import per_game
 from cardgen.play.view import LazyView
+
+T = TypeVar("T")
 
 #: per loaded game: a started table by (map, boss, party), and what was found of sight by map
 _KEPT: Callable[[Game], tuple[dict[tuple[str, str, str], Table], dict[str, dict[Any, Any]]]] = \
@@ -59,14 +60,23 @@ def _engine(game: Game, setup: Mapping[str, Any]) -> Table:
     return _copy_engine(eng)
 
 
+def _shallow(x: T) -> T:
+    """``copy.copy(x)`` of a plain object (its ``__dict__``), without ``copy``'s protocol lookups."""
+    twin = object.__new__(type(x))
+    twin.__dict__.update(x.__dict__)
+    return twin
+
+
 def _pile(p: Pile) -> Pile:
-    return Pile(counts(p.known), p.unknown)
+    twin = object.__new__(Pile)
+    twin.known, twin.unknown = counts(p.known), p.unknown
+    return twin
 
 
 def _copy_fighter(f: Fighter) -> Fighter:
     """A copy of ``f`` to play on: its piles, statuses, modifiers and sight copied; the rest (its
     cards, stats, footprint: what never changes; places and numbers: immutable) shared."""
-    twin = copy.copy(f)
+    twin = _shallow(f)
     twin.hand, twin.discard, twin.expended, twin.used = map(_pile, (f.hand, f.discard, f.expended, f.used))
     twin.statuses, twin.used_abilities = dict(f.statuses), dict(f.used_abilities)
     twin.mods = [list(m) for m in f.mods]
@@ -77,12 +87,12 @@ def _copy_fighter(f: Fighter) -> Fighter:
 def _copy_engine(eng: Table) -> Table:
     """A copy to play on (a search's hot path): the game as it goes copied by name, the rest shared
     (the game, cards, map, builds, the rules read once: tests/test_play_boss_fight.py's SHARED)."""
-    twin = copy.copy(eng)
+    twin = _shallow(eng)
     twin.__dict__.pop("_names", None)       # the name lookup holds the fighters: built again when asked
     twin.ref = Slips()
     twin.fighters = {k: _copy_fighter(f) for k, f in eng.fighters.items()}
     twin.current = twin.fighters[eng.current.key] if eng.current is not None else None
-    twin.rubble, twin.acted, twin.drawn = set(eng.rubble), set(eng.acted), Counter(eng.drawn)
+    twin.acted, twin.drawn = set(eng.acted), Counter(eng.drawn)
     twin.order, twin.order_keys, twin.deaths, twin.died_here = list(eng.order), list(eng.order_keys), \
         list(eng.deaths), list(eng.died_here)
     twin.start_agility, twin.due, twin.draw_at = dict(eng.start_agility), dict(eng.due), dict(eng.draw_at)
@@ -111,9 +121,10 @@ class BossFightState(GameState):
         self.pending_attack: Action | None = None       # an attack chosen, its defence roll to come
 
     # --- the table as the state -----------------------------------------------------------
-    def _feed(self, kind: str, fields: Mapping[str, Any]) -> None:
+    def _feed(self, kind: str, fields: Iterable[tuple[str, Any]]) -> None:
         n = len(self.events) + 2
-        given = {k: thaw(v) if type(v) is tuple else v for k, v in fields.items()}
+        given = {k: (list(v) if not v or type(v[0]) is not tuple else thaw(v)) if type(v) is tuple else v
+                 for k, v in fields}
         ev = Event(n, kind, {**_BLANKS[kind], **given}, Loc("<play>", n, 1))
         self.eng.before(ev)
         self.eng.apply(ev)
@@ -218,7 +229,7 @@ class BossFightState(GameState):
             return
         self.history.append(action)
         if action.kind == "round":
-            self._feed("round", {"number": action["number"]})
+            self._feed("round", action.items)
             return
         if action.kind == "attack" and action.get("target") is not None and action.get("defence") is None:
             self.pending_attack = action             # the defender rolls next
@@ -226,9 +237,9 @@ class BossFightState(GameState):
         if action.kind == "defence":
             chosen, self.pending_attack = self.pending_attack, None
             assert chosen is not None
-            self._feed("attack", attack_event(self.eng, chosen, int(action["roll"])))
+            self._feed("attack", attack_event(self.eng, chosen, int(action["roll"])).items())
             return
-        self._feed(action.kind, dict(action.items))
+        self._feed(action.kind, action.items)
 
     # --- the end ----------------------------------------------------------------------------
     def _winner(self) -> str | None:
@@ -280,7 +291,7 @@ class BossFightState(GameState):
         return out
 
     def clone(self) -> BossFightState:
-        twin = copy.copy(self)
+        twin = _shallow(self)
         twin.eng = _copy_engine(self.eng)
         twin.step_at = None                 # it names the original's fighters
         twin.history = list(self.history)
@@ -289,18 +300,25 @@ class BossFightState(GameState):
         return twin
 
 
+#: each deck as built (a fighter's ``total``, shared by every copy): its cards in order, their counts
+_DECKS: dict[int, tuple[Counter[str], list[str], list[int]]] = {}
+
+
 def _draw_left(f: Fighter) -> tuple[list[str], list[int]]:
     """The cards of ``f``'s deck in order, each with how many of it its next draw may show (0:
     none) — the deck; an empty deck is first reshuffled from the Discard and Expended piles."""
-    hand, used, deep = f.hand.known, f.used.known, f.deck > 0
-    discard, expended = f.discard.known, f.expended.known
-    cards = sorted(f.total)
-    left = []
-    for cid in cards:
-        n = f.total[cid] - hand.get(cid, 0) - used.get(cid, 0)
-        if deep:
-            n -= discard.get(cid, 0) + expended.get(cid, 0)
-        left.append(n if n > 0 else 0)
+    deck = _DECKS.get(id(f.total))
+    if deck is None or deck[0] is not f.total:
+        cards = sorted(f.total)
+        deck = _DECKS[id(f.total)] = (f.total, cards, [f.total[c] for c in cards])
+    _, cards, total = deck
+    held, used = f.hand.known.get, f.used.known.get
+    if f.deck > 0:
+        out, gone = f.discard.known.get, f.expended.known.get
+        left = [m if (m := n - held(c, 0) - used(c, 0) - out(c, 0) - gone(c, 0)) > 0 else 0
+                for c, n in zip(cards, total)]
+    else:
+        left = [m if (m := n - held(c, 0) - used(c, 0)) > 0 else 0 for c, n in zip(cards, total)]
     return cards, left
 
 

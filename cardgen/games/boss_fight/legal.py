@@ -17,7 +17,7 @@ from cardgen.games.boss_fight.placement import hero_starts
 from cardgen.games.boss_fight.rules_combat import damage_formula
 from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.table import Table
-from cardgen.play.api import Action
+from cardgen.play.api import Action, Made
 
 
 def _off(e: Table, h: Hex) -> list[int]:
@@ -29,7 +29,7 @@ def place_actions(e: Table, f: Fighter) -> list[Action]:
     tile of the hero zone, at the placement distance from the boss while such a tile is free."""
     out: list[Action] = []
     if f.side == "boss":                    # the same on every copy of a game on one map: found once
-        key = ("place", f.key, tuple(f.cells), f.anchor, frozenset(e.rubble))
+        key = ("place", f.key, tuple(f.cells), f.anchor, e.rubble)
         got = e.sight_memo.get(key)
         if got is not None:
             return list(got)
@@ -93,25 +93,39 @@ def can_attack(e: Table, f: Fighter, t: Fighter, line: dict[str, Any],
 def hand_cards(e: Table, f: Fighter) -> list[str]:
     """The cards ``f`` may hold: those known by name and, while some in hand are unnamed (a log
     that records draws by count), any its deck still has a copy of."""
-    cards = set(f.hand.known)
-    if f.hand.unknown:
-        cards |= {cid for cid in f.total if e._pool(f, cid) > 0}
-    return sorted(cards)
+    if not f.hand.unknown:
+        return sorted(f.hand.known)
+    return sorted(set(f.hand.known) | {cid for cid in f.total if e._pool(f, cid) > 0})
+
+
+#: a character's action with a card and no other choice (discard, item, a plain attack), or its
+#: end of turn (card None): made once, shared by every state (a few per character and card)
+_PLAIN: Made[Action] = Made(lambda k: Action(k[0], (("character", k[1]),) if k[2] is None else
+                                             (("character", k[1]), ("card", k[2]))))
 
 
 def move_actions(e: Table, f: Fighter, cid: str, ends: tuple[tuple[int, ...], ...]) -> list[Action]:
-    """``f``'s Move card ``cid`` to each of ``ends`` (kept in no memo: the garbage collector's
-    passes over kept actions cost more than making them again)."""
-    head = (("character", f.key), ("card", cid))
-    if f.side == "hero":
-        return [Action("move", (*head, ("to", d))) for d in ends]
-    return [Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))) for d in ends]
+    """``f``'s Move card ``cid`` to each of ``ends`` (each action made once, :data:`_MOVES`)."""
+    made, key = _MOVES, f.key
+    return [made[key, cid, d] for d in ends]
+
+
+def _move(k: tuple[str, str, tuple[int, ...]]) -> Action:
+    key, cid, d = k
+    head = (("character", key), ("card", cid))
+    return Action("move", (*head, ("to", d))) if len(d) == 2 else \
+        Action("move", (*head, ("to", d[:2]), ("rotate", d[2])))
+
+
+#: a Move card's action to each hex (a hero's (col, row), the boss's (col, row, rotation)), made
+#: once per character, card and end: a few thousand a game at most, shared by every state
+_MOVES: Made[Action] = Made(_move)
 
 
 def turn_actions(e: Table, f: Fighter) -> list[Action]:
     """BF-ACT-1…3, BF-MOVE-1/2, BF-LOS-1/2: what ``f`` may do now in its turn."""
     who = ("character", f.key)                  # the actions' frozen fields, as Action.make gives them
-    end = [Action("end_turn", (who,))]
+    end = [_PLAIN["end_turn", f.key, None]]
     if not f.alive:
         return end
     mine = e.current is f
@@ -122,21 +136,21 @@ def turn_actions(e: Table, f: Fighter) -> list[Action]:
     attacks = e.attacks if mine else 0
     limit = e.attack_limit if mine else e.attack_cap
     out: list[Action] = []
-    targets = [t for t in e.enemies_of(f) if t.alive]
+    targets = [t for t in e.fighters.values() if t.side != f.side and t.alive]
     known: dict[Any, Any] = {}                                  # each target's distance and sight
     moves: dict[int, tuple[tuple[int, ...], ...]] = {}           # tiles → where a Move of that many ends
+    stuck = any(s in e.no_move for s in f.statuses)
+    capped = f.side == "boss" and attacks >= limit
     for cid in hand_cards(e, f):
-        c = e.cards[cid]
-        kind = c.get("kind")
-        if kind == "move" and not any(s in e.no_move for s in f.statuses):
-            tiles = int(c.get("move") or 0)
-            if tiles not in moves:
-                moves[tiles] = e.move_ends(f.key, tiles)
-            out += move_actions(e, f, cid, moves[tiles])
-        elif kind == "attack" and not (f.side == "boss" and attacks >= limit):
-            atype = c.get("attack")
+        kind, tiles, atype = e.plays[cid]
+        if kind == "move" and not stuck:
+            ends = moves.get(tiles)
+            if ends is None:
+                ends = moves[tiles] = e.move_ends(f.key, tiles)
+            out += move_actions(e, f, cid, ends)
+        elif kind == "attack" and not capped:
             if atype is None:
-                out.append(Action("attack", (who, ("card", cid))))
+                out.append(_PLAIN["attack", f.key, cid])
             else:
                 for wid, line in attack_lines(e, f, str(atype)):
                     for t in targets:
@@ -144,8 +158,8 @@ def turn_actions(e: Table, f: Fighter) -> list[Action]:
                             out.append(Action("attack", (who, ("card", cid), ("target", t.key),
                                                          ("with", wid))))
         elif kind == "item":
-            out.append(Action("item", (who, ("card", cid))))
-        out.append(Action("discard", (who, ("card", cid))))
+            out.append(_PLAIN["item", f.key, cid])
+        out.append(_PLAIN["discard", f.key, cid])
     return out
 
 

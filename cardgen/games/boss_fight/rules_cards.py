@@ -207,10 +207,10 @@ class CardRules(TableBase):
                 there = self._where(x) if who is None else f"{self._off(x)} holds {who.key}"
                 self.ref.violation("BF-MAP-1", f"an obstacle token goes on a free clear tile (no piece stands on an "
                                    f"obstacle); {there} is not", ev.at("rubble"))
-            self.rubble.add(x)
+            self.rubble = self.rubble | {x}     # a frozenset: shared by copies, its own key
             parts.append(f"obstacle token on {self._off(x)}")
         for h in ev["clear"] or []:
-            self.rubble.discard(self._hex(h, ev.at("clear")))
+            self.rubble = self.rubble - {self._hex(h, ev.at("clear"))}
             parts.append(f"obstacle token off {self._off(self._hex(h, ev.at('clear')))}")
         if t is None:
             if not parts:

@@ -136,7 +136,7 @@ class MoveRules(TableBase):
             end = self._hex(ev["to"], ev.at("to"))
             # a played state's own moves are the legal ones: the way there is checked in a log only
             ok = self._reach_check(ev, f, start, end, tiles, tiles, enemies) if self.ref.replaying else True
-        if ok and end != start:
+        if ok and end != start and self.ref.replaying:
             if not self._clear(end):
                 self.ref.violation("BF-MOVE-1", f"{f.key} ends on {self._where(end)}", ev.at("to") if ev["to"] else
                                    ev.at("path"))
@@ -253,6 +253,15 @@ class MoveRules(TableBase):
         elif self.ref.replaying:            # a played state's own moves are the legal ones
             ok = self._reach_check(ev, f, start, end, tiles, limit, heroes - set(f.hexes()),
                                    [c - a for c in f.cells] if len(f.cells) > 1 else None, rot)
+        if self.ref.replaying or self.tracing:  # a played state's own moves are the legal ones
+            self._boss_lands(ev, f, a, start, end, rot, steps, ok, where)
+        f.anchor = a
+        f.rot = rot
+        f.origin = end - rotate(a, rot)
+
+    def _boss_lands(self, ev: Event, f: Fighter, a: Hex, start: Hex, end: Hex, rot: int,
+                    steps: list[Hex] | None, ok: bool, where: Loc | None) -> None:
+        """Where the boss ends (BF-MOVE-1): every hex clear, no hero covered (checked in a log only)."""
         cells = [end + rotate(c - a, rot) for c in f.cells]
         if ok:
             bad = [h for h in cells if not self._clear(h)]
@@ -265,9 +274,6 @@ class MoveRules(TableBase):
         n = f" in {len(steps)} step{'s' if len(steps) != 1 else ''}" if steps is not None else ""
         self._t(ev, f"the boss moves its anchor [{a.q}, {a.r}] {self._off(start)} → {self._off(end)}{n}"
                     + (f", turned {rot}×60°" if rot != f.rot else "") + f": {self._offs(cells)}")
-        f.anchor = a
-        f.rot = rot
-        f.origin = end - rotate(a, rot)
 
     def _swap(self, ev: Event, f: Fighter) -> None:
         g = self._fighter(ev["swap"], ev.at("swap"), "swap")

@@ -171,7 +171,7 @@ class RoundRules(TableBase):
                 self._reshuffle(f, ev)
             c = named[i] if i < len(named) else None
             if c is not None:
-                if self._pool(f, c.id) <= 0:
+                if self.ref.replaying and self._pool(f, c.id) <= 0:
                     piles = f.discard.known[c.id] + f.expended.known[c.id]
                     if piles and f.deck > 0:
                         self.ref.violation("BF-DRAW-2", f"{f.key} draws {c.name}, but its copies are in its Discard or "
@@ -223,7 +223,7 @@ class RoundRules(TableBase):
         self._begin_turn(f, ev)
 
     def _begin_turn(self, f: Fighter, ev: Event, quiet: bool = False) -> None:
-        if not quiet:
+        if not quiet and self.ref.replaying:      # (what a played state does is legal: checked in a log)
             if not self.turns_begun:
                 self._check_draws(ev)
             if not f.alive:

@@ -26,9 +26,12 @@ class Pile:
 
     def take(self, cid: str | None) -> bool:
         """Remove a card (named, else an unnamed one); False when it is not there."""
-        if cid is not None and self.known[cid] > 0:
-            self.known[cid] -= 1
-            self.known = +self.known
+        n = self.known.get(cid, 0) if cid is not None else 0
+        if n > 0:
+            if n == 1:
+                del self.known[cid]         # (no count of 0 kept)
+            else:
+                self.known[cid] = n - 1
             return True
         if self.unknown > 0:
             self.unknown -= 1
@@ -99,4 +102,7 @@ class Fighter:
 
     def qr(self) -> tuple[tuple[int, int], ...]:
         """Its hexes as (q, r), sorted: a key for where it stands."""
+        at = self._at
+        if at is not None and at[0] is self.origin and at[1] == self.rot:
+            return at[3]  # type: ignore[no-any-return]
         return self._at[3] if self.hexes() and self._at is not None else ()

@@ -61,10 +61,13 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         self.stat_names = {str(k): str(v) for k, v in dict(self._param("stats")).items()}
         self.stat_short = {str(k): str(v) for k, v in dict(self._param("stat_short")).items()}
         self.cards = {c.id: c for c in game.cards}
+        #: each card's kind, a Move card's tiles and an Attack card's attack type (read once)
+        self.plays = {c.id: (c.get("kind"), int(c.get("move") or 0) if c.get("kind") == "move" else 0,
+                             None if c.get("attack") is None else str(c.get("attack"))) for c in game.cards}
         self.fighters: dict[str, Fighter] = {}
         self.order_keys: list[str] = []
         self.map = None                     # type: ignore[assignment]  # start() loads it before any event
-        self.rubble: set[Hex] = set()
+        self.rubble: frozenset[Hex] = frozenset()
         self.boss_build: Build | None = None
         self.party_build: Build | None = None
         # the game as it goes
@@ -161,12 +164,15 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         """A hero's Move ends, sorted: breadth-first over clear tiles, never onto or through an enemy, off
         every other piece (BF-MOVE-1, BF-MAP-1); ``bare``: the bare terrain's when no enemy is in the way."""
         assert f.origin is not None
-        start, rubble, at = (f.origin.q, f.origin.r), frozenset(self.rubble), self._colrow()
-        stop = {c for g in self.enemies_of(f) if g.alive for c in g.qr()} | {(h.q, h.r) for h in rubble}
+        start, rubble, at = (f.origin.q, f.origin.r), self.rubble, self._colrow()
+        tokens = self.sight_memo.get(("tokens", rubble))
+        if tokens is None:
+            tokens = self.sight_memo["tokens", rubble] = frozenset((h.q, h.r) for h in rubble)
+        stop = {c for g in self.fighters.values() if g.side != f.side and g.alive for c in g.qr()} | tokens
         taken = {c for g in self.fighters.values() if g is not f and g.alive for c in g.qr()}
         got = self.sight_memo.get(("reach", start, tiles, rubble)) if bare else None
         if got is None and bare:
-            cost = self._reach(start, tiles, {(h.q, h.r) for h in rubble})
+            cost = self._reach(start, tiles, set(tokens))
             got = self.sight_memo["reach", start, tiles, rubble] = (cost, sorted((at(h), h) for h in cost))
         if got is None or any(got[0].get(c, tiles) < tiles for c in stop):     # an enemy in the way
             return tuple(sorted(at(h) for h in self._reach(start, tiles, stop) if h not in taken))
@@ -177,13 +183,18 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
         once per footprint, start and reach) when no facing on any hex of the way meets a hero."""
         limit = math.floor(tiles * self._legs_factor() + 1e-9)
         assert f.origin is not None
-        heroes = frozenset(h for g in self.heroes() if g.alive for h in g.hexes())
+        heroes = frozenset(c for g in self.fighters.values() if g.side == "hero" and g.alive for c in g.qr())
         start = f.origin + rotate(f.anchor, f.rot)
-        shape = [c - f.anchor for c in f.cells]
-        ground = self.ground(shape)
+        # the footprint around its anchor and its ground, found once per cells, anchor and tokens
+        sk = ("boss shape", id(f.cells), f.anchor.q, f.anchor.r, self.rubble)
+        got = self.sight_memo.get(sk)
+        if got is None or got[0] is not f.cells:
+            shape = [c - f.anchor for c in f.cells]
+            got = self.sight_memo[sk] = (f.cells, tuple((h.q, h.r) for h in shape), self.ground(shape))
+        _, cells, ground = got
         turned, fit = ground.turned, ground.fits
         if bare:
-            key = ("boss reach", tuple(shape), frozenset(self.rubble), start, limit)
+            key = ("boss reach", cells, self.rubble, (start.q, start.r), limit)
             got = self.sight_memo.get(key)
             if got is None:         # (every hex a cell of the boss may cover on the way, the ends)
                 at = self._colrow()
@@ -192,14 +203,14 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
                 got = ({(q + dq, r + dr) for q, r in way for dq, dr in cover},
                        tuple(sorted((*at(d), k) for d, k in ends if fit(d) >> k & 1)))
                 self.sight_memo[key] = got
-            if got[0].isdisjoint([(h.q, h.r) for h in heroes]):     # no hero anywhere the boss may be
+            if got[0].isdisjoint(heroes):                           # no hero anywhere the boss may be
                 return got[1]
             memo = self.sight_memo.setdefault("boss moves", {})
             if (key, heroes) in memo:                   # the heroes where they were (a search's playouts)
                 return memo[key, heroes]
         seen = dict[tuple[int, int], int]()
         # the anchors where facing k would put a cell of the boss on a hero: (hero − cell) per cell
-        near = [{(h.q - dq, h.r - dr) for h in heroes for dq, dr in turned[k]} for k in range(6)]
+        near = [{(q - dq, r - dr) for q, r in heroes for dq, dr in turned[k]} for k in range(6)]
 
         def whole(c: tuple[int, int]) -> int:
             """The facings that fit at ``c`` clear of the heroes too."""

@@ -92,11 +92,12 @@ class TableBase(ReadsRules, Traces):
     stat_names: dict[str, str]
     stat_short: dict[str, str]
     cards: dict[str, Card]
+    plays: dict[str, tuple[Any, int, str | None]]
     # -- the table: read from the header by SetupRules.start (the map is loaded before any event) --
     fighters: dict[str, Fighter]
     order_keys: list[str]
     map: HexMap
-    rubble: set[Hex]
+    rubble: frozenset[Hex]             # replaced, never changed: copies share it
     boss_build: Build | None
     party_build: Build | None
     _names: Names[Fighter]
@@ -139,7 +140,7 @@ class TableBase(ReadsRules, Traces):
     _end_placement: Callable[[Event], None]               # rules_setup
     _clear: Callable[[Hex], bool]                         # view
     ground: _GroundStep                                   # view
-    _obstacles: Callable[[], set[Hex]]                    # view
+    _obstacles: Callable[[], frozenset[Hex]]              # view
     _where: Callable[[Hex], str]                          # view
     occupant: _OccupantStep                               # view
     enemies_of: Callable[[Fighter], list[Fighter]]        # view

@@ -10,6 +10,9 @@ from cardgen.games.boss_fight.state import Fighter
 from cardgen.games.boss_fight.sweep import STEPS, Cell, Sweep
 from cardgen.games.boss_fight.table_base import TableBase
 
+#: the distance between two pieces by where both stand (their hexes as sorted (q, r)): geometry alone
+_DIST: dict[tuple[tuple[Cell, ...], tuple[Cell, ...]], int] = {}
+
 
 class MapView(TableBase):
     """Geometry and trace of :class:`~.table.Table`."""
@@ -24,7 +27,7 @@ class MapView(TableBase):
         """The boss's footprint ``shape`` over the terrain as it stands (:mod:`.sweep`): clear
         tiles, or every tile of the map when card text lets it cross obstacles. Shared by every
         copy of the game (the map never changes; the obstacle tokens are part of the key)."""
-        rubble = frozenset(self.rubble)
+        rubble = self.rubble
         key = ("ground", tuple(shape), over, rubble)
         got = self.sight_memo.get(key)
         if got is None:
@@ -35,11 +38,13 @@ class MapView(TableBase):
             got = self.sight_memo[key] = Sweep(shape, m.tiles.__contains__ if over else clear)
         return got
 
-    def _obstacles(self) -> set[Hex]:
-        walls = self.sight_memo.get("walls")
-        if walls is None:
-            walls = self.sight_memo["walls"] = frozenset(h for h in self.map.tiles if self.map.blocks(h))
-        return set(walls) | self.rubble
+    def _obstacles(self) -> frozenset[Hex]:
+        """The hexes that block sight: the map's, and the obstacle tokens (made once per tokens)."""
+        got = self.sight_memo.get(("walls", self.rubble))
+        if got is None:
+            walls = frozenset(h for h in self.map.tiles if self.map.blocks(h))
+            got = self.sight_memo["walls", self.rubble] = walls | self.rubble
+        return got
 
     def _grid(self) -> tuple[dict[Cell, tuple[Cell, ...]], dict[Cell, tuple[int, int]], set[Cell]]:
         """The map as (q, r) tuples, read once per map: each tile's passable neighbours (a step a
@@ -76,22 +81,27 @@ class MapView(TableBase):
         ka, kb = a.qr(), b.qr()
         if not ka or not kb:
             return None
-        return min((abs(q - p) + abs(r - s) + abs(q + r - p - s)) // 2 for q, r in ka for p, s in kb)
+        got = _DIST.get((ka, kb))
+        if got is None:
+            if len(_DIST) > 50_000:         # (bounded: a long run starts it again)
+                _DIST.clear()
+            got = _DIST[ka, kb] = min((abs(q - p) + abs(r - s) + abs(q + r - p - s)) // 2
+                                      for q, r in ka for p, s in kb)
+        return got
 
     def sees(self, a: Fighter, b: Fighter) -> bool:
         """BF-LOS-1: some corner-to-corner line from a hex of ``a`` to a hex of ``b`` crosses no obstacle."""
-        ha, hb = a.hexes(), b.hexes()
-        if not ha or not hb:
+        ka, kb = a.qr(), b.qr()                 # where both pieces stand → sight
+        if not ka or not kb:
             return False
-        rubble = frozenset(self.rubble)
+        rubble = self.rubble
         memo = self.sight_memo.get(rubble)      # per obstacle tokens: (x, y) → sight (the map never changes)
         if memo is None:
             memo = self.sight_memo[rubble] = {}
-        ka, kb = a.qr(), b.qr()                 # and where both pieces stand → sight
         pair = (ka, kb) if ka <= kb else (kb, ka)
         got = memo.get(pair)
         if got is None:
-            got = memo[pair] = self._sees(ha, hb, memo)
+            got = memo[pair] = self._sees(a.hexes(), b.hexes(), memo)
         return got
 
     def _sees(self, ha: tuple[Hex, ...], hb: tuple[Hex, ...], memo: dict[Any, bool]) -> bool:
@@ -105,7 +115,7 @@ class MapView(TableBase):
                 if seen is None:
                     dq, dr = x.q - y.q, x.r - y.r
                     unknown.append((abs(dq) + abs(dr) + abs(dq + dr), key, x, y))
-        obs = self._obstacles() if unknown else set()
+        obs = self._obstacles() if unknown else frozenset()
         for _, key, x, y in sorted(unknown, key=lambda u: u[:2]):
             if memo.setdefault(key, hg.line_of_sight(x, y, obs)):
                 return True
@@ -117,7 +127,7 @@ class MapView(TableBase):
         if not f.alive or f.origin is None:
             return
         fs = self.fighters.values()
-        now = (f.key, self.round, frozenset(self.rubble), *[g.origin for g in fs], *[g.rot for g in fs],
+        now = (f.key, self.round, self.rubble, *[g.origin for g in fs], *[g.rot for g in fs],
                *[g.dead for g in fs])
         if now == self.looked:
             return
