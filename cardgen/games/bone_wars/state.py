@@ -57,7 +57,9 @@ class BoneWarsState(Table, GameState):
             q = next(p for p in self.contenders if p not in self.round)
             return actions.die("turn_order_roll", sides, "value", q), "", None
         if self.setup == SETUP_DEAL:
-            return (), "deal", next(p for p in self.players if len(self.dealt[p]) < self.rules.hand_size)
+            for p in self.players:
+                if len(self.dealt[p]) < self.rules.hand_size:
+                    return (), "deal", p
         c = self.combat
         if c is not None:
             dice = actions.two_dice(sides) if c.stage == "roll" else actions.die("roll", sides, "defender")
@@ -149,11 +151,16 @@ class BoneWarsState(Table, GameState):
     # --- apply --------------------------------------------------------------------------
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
-        play = _PLAY.get(action.kind)
-        if play is None:
-            raise ValueError(f"not a Bone Wars action: {action}")
-        f = dict(action.items)
-        play(self, f.get("player"), f)      # every action of a player names them
+        bound = _BOUND.get(id(action))
+        if bound is None or bound[0] is not action:
+            play = _PLAY.get(action.kind)
+            if play is None:
+                raise ValueError(f"not a Bone Wars action: {action}")
+            f = dict(action.items)
+            if len(_BOUND) >= _BOUND_MAX:
+                _BOUND.clear()
+            bound = _BOUND[id(action)] = (action, play, f.get("player"), f)  # every player's action names them
+        bound[1](self, bound[2], bound[3])
 
     def _turn_order_roll(self, p: str, f: Mapping[str, Any]) -> None:
         self.round[p] = f["value"]
@@ -167,12 +174,14 @@ class BoneWarsState(Table, GameState):
                 self._deal_done()
 
     def _deal(self, p: str, f: Mapping[str, Any]) -> None:
-        self.dealt[p].append(f["card"])
-        self.hands[p].add(f["card"])
-        if f["card"] != HIDDEN:             # a replayed log may deal face down
-            self.reveal(f["card"])
+        card, dealt = f["card"], self.dealt[p]
+        dealt.append(card)
+        self.hands[p].add(card)
+        if card != HIDDEN:                  # a replayed log may deal face down
+            self.reveal(card)
         self.pile -= 1
-        self._deal_done()
+        if len(dealt) >= self.rules.hand_size:      # (until a hand is full the deal goes on)
+            self._deal_done()
 
     def _draw(self, p: str, f: Mapping[str, Any]) -> None:
         self.begun = True
@@ -360,6 +369,10 @@ Play = Callable[[BoneWarsState, Any, Mapping[str, Any]], None]
 _PLAY: dict[str, Play] = {k: getattr(BoneWarsState, "_" + k) for k in (
     "turn_order_roll", "deal", "draw", "attack", "block", actions.DROP_ATTACK, actions.DEFEND_ROLL, "roll",
     "take_damage", "end_turn", *EDIT_KINDS)}
+
+#: actions applied lately by ``id`` (kept alive, so an id stays theirs): (it, its move, player, fields)
+_BOUND: dict[int, tuple[Action, Play, Any, Mapping[str, Any]]] = {}
+_BOUND_MAX = 50_000     # (the state's own actions are made once; a replayed log's are let go in time)
 
 #: the actions the log leaves unwritten: the header's setup, the defender's choice to roll, the replay's own
 _UNWRITTEN = ("turn_order_roll", "deal", actions.DEFEND_ROLL, actions.DROP_ATTACK)
