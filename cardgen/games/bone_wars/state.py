@@ -57,9 +57,7 @@ class BoneWarsState(Table, GameState):
             q = next(p for p in self.contenders if p not in self.round)
             return actions.die("turn_order_roll", sides, "value", q), "", None
         if self.setup == SETUP_DEAL:
-            for p in self.players:
-                if len(self.dealt[p]) < self.rules.hand_size:
-                    return (), "deal", p
+            return (), "deal", next(p for p in self.players if len(self.dealt[p]) < self.rules.hand_size)
         c = self.combat
         if c is not None:
             dice = actions.two_dice(sides) if c.stage == "roll" else actions.die("roll", sides, "defender")
@@ -157,7 +155,7 @@ class BoneWarsState(Table, GameState):
             if play is None:
                 raise ValueError(f"not a Bone Wars action: {action}")
             f = dict(action.items)
-            if len(_BOUND) >= _BOUND_MAX:
+            if len(_BOUND) >= 50_000:       # (the state's own actions are made once; a log's let go in time)
                 _BOUND.clear()
             bound = _BOUND[id(action)] = (action, play, f.get("player"), f)  # every player's action names them
         bound[1](self, bound[2], bound[3])
@@ -174,13 +172,12 @@ class BoneWarsState(Table, GameState):
                 self._deal_done()
 
     def _deal(self, p: str, f: Mapping[str, Any]) -> None:
-        card, dealt = f["card"], self.dealt[p]
-        dealt.append(card)
-        self.hands[p].add(card)
-        if card != HIDDEN:                  # a replayed log may deal face down
-            self.reveal(card)
+        self.dealt[p].append(f["card"])
+        self.hands[p].add(f["card"])
+        if f["card"] != HIDDEN:             # a replayed log may deal face down
+            self.reveal(f["card"])
         self.pile -= 1
-        if len(dealt) >= self.rules.hand_size:      # (until a hand is full the deal goes on)
+        if len(self.dealt[p]) >= self.rules.hand_size:      # (a hand still short: the deal goes on)
             self._deal_done()
 
     def _draw(self, p: str, f: Mapping[str, Any]) -> None:
@@ -370,9 +367,8 @@ _PLAY: dict[str, Play] = {k: getattr(BoneWarsState, "_" + k) for k in (
     "turn_order_roll", "deal", "draw", "attack", "block", actions.DROP_ATTACK, actions.DEFEND_ROLL, "roll",
     "take_damage", "end_turn", *EDIT_KINDS)}
 
-#: actions applied lately by ``id`` (kept alive, so an id stays theirs): (it, its move, player, fields)
+#: actions applied lately by ``id``: (the action, kept so the id stays its own; its move, player, fields)
 _BOUND: dict[int, tuple[Action, Play, Any, Mapping[str, Any]]] = {}
-_BOUND_MAX = 50_000     # (the state's own actions are made once; a replayed log's are let go in time)
 
 #: the actions the log leaves unwritten: the header's setup, the defender's choice to roll, the replay's own
 _UNWRITTEN = ("turn_order_roll", "deal", actions.DEFEND_ROLL, actions.DROP_ATTACK)
