@@ -24,8 +24,7 @@ class BoneWarsState(Table, GameState):
         self.opening: list[Action] = []     # the setup the header gave (turn-order rolls, deals)
         self.dealt: dict[str, list[str]] = {p: [] for p in self.players}
         self.round: dict[str, int] = {}
-        self.stuck = False          # ruling: nobody can ever attack or play again (unfinished)
-        self.seat = {p: i for i, p in enumerate(self.players)}
+        self.stuck, self.seat = False, {p: i for i, p in enumerate(self.players)}    # stuck: see _end_turn
 
     # --- setup ---------------------------------------------------------------------------
     def _deal_done(self) -> None:
@@ -57,7 +56,9 @@ class BoneWarsState(Table, GameState):
             q = next(p for p in self.contenders if p not in self.round)
             return actions.die("turn_order_roll", sides, "value", q), "", None
         if self.setup == SETUP_DEAL:
-            return (), "deal", next(p for p in self.players if len(self.dealt[p]) < self.rules.hand_size)
+            for p in self.players:
+                if len(self.dealt[p]) < self.rules.hand_size:
+                    return (), "deal", p
         c = self.combat
         if c is not None:
             dice = actions.two_dice(sides) if c.stage == "roll" else actions.die("roll", sides, "defender")
@@ -96,8 +97,7 @@ class BoneWarsState(Table, GameState):
         return [(acts[cid], n / total) for cid, n in self.unseen.items() if n > 0]
 
     def on_table(self, name: str) -> Monster:
-        """The monster named; one a replayed log plays on after it was destroyed comes back as
-        recorded (the replay reported it)."""
+        """The monster named (one destroyed that a replayed log plays on comes back, as recorded)."""
         m = self.monsters.get(name)
         if m is None:
             m = self.graveyard[name]
