@@ -120,7 +120,7 @@ def test_example_logs_are_legal_actions():
         mine = state.result()
         assert {k: mine[k] for k in ("winner", "battles_won", "leader", "loot_pool")} == \
             {k: final[k] for k in ("winner", "battles_won", "leader", "loot_pool")}, path.name
-        assert len(state.events) > 50, path.name
+        assert len(state.log_events()) > 50, path.name
 
 
 # -- the greedy agent and the game's measures ------------------------------------------------

@@ -18,8 +18,9 @@ GAME = "loot_battles"
 
 def _enemy_turn_position(seed: int) -> LootState:
     """A seeded random game played on to its first enemy attack (a chance node in a fight)."""
-    state = playkit.new_state(GAME, seed)
-    assert isinstance(state, LootState)
+    quiet = playkit.new_state(GAME, seed)
+    assert isinstance(quiet, LootState)
+    state = LootState(quiet.game, quiet.setup)      # one that records its events as it plays (read below)
     rng = random.Random(seed)
     for _ in range(5_000):
         if state.current_player() == CHANCE:

@@ -104,7 +104,7 @@ class Greedy:
             best, gain = self.best_edit(obs, legal)
             if best is not None and gain > 0:
                 return best
-        return self.best_attack(obs, legal) or next(a for a in legal if a.kind == "end_turn")
+        return self.best_attack(obs, legal) or legal[-1]      # (the end of the turn, listed last)
 
     def best_edit(self, obs: Mapping[str, Any], edits: list[Action]) -> tuple[Action | None, float]:
         """The create or edit among ``edits`` (other actions skipped) worth the most, and its gain.

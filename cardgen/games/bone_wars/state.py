@@ -24,8 +24,7 @@ class BoneWarsState(Table, GameState):
         self.opening: list[Action] = []     # the setup the header gave (turn-order rolls, deals)
         self.dealt: dict[str, list[str]] = {p: [] for p in self.players}
         self.round: dict[str, int] = {}
-        self.stuck = False          # ruling: nobody can ever attack or play again (unfinished)
-        self.seat = {p: i for i, p in enumerate(self.players)}
+        self.stuck, self.seat = False, {p: i for i, p in enumerate(self.players)}    # stuck: see _end_turn
 
     # --- setup ---------------------------------------------------------------------------
     def _deal_done(self) -> None:
@@ -57,7 +56,9 @@ class BoneWarsState(Table, GameState):
             q = next(p for p in self.contenders if p not in self.round)
             return actions.die("turn_order_roll", sides, "value", q), "", None
         if self.setup == SETUP_DEAL:
-            return (), "deal", next(p for p in self.players if len(self.dealt[p]) < self.rules.hand_size)
+            for p in self.players:
+                if len(self.dealt[p]) < self.rules.hand_size:
+                    return (), "deal", p
         c = self.combat
         if c is not None:
             dice = actions.two_dice(sides) if c.stage == "roll" else actions.die("roll", sides, "defender")
@@ -96,8 +97,7 @@ class BoneWarsState(Table, GameState):
         return [(acts[cid], n / total) for cid, n in self.unseen.items() if n > 0]
 
     def on_table(self, name: str) -> Monster:
-        """The monster named; one a replayed log plays on after it was destroyed comes back as
-        recorded (the replay reported it)."""
+        """The monster named (one destroyed that a replayed log plays on comes back, as recorded)."""
         m = self.monsters.get(name)
         if m is None:
             m = self.graveyard[name]
@@ -149,11 +149,16 @@ class BoneWarsState(Table, GameState):
     # --- apply --------------------------------------------------------------------------
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
-        play = _PLAY.get(action.kind)
-        if play is None:
-            raise ValueError(f"not a Bone Wars action: {action}")
-        f = dict(action.items)
-        play(self, f.get("player"), f)      # every action of a player names them
+        bound = _BOUND.get(id(action))
+        if bound is None or bound[0] is not action:
+            play = _PLAY.get(action.kind)
+            if play is None:
+                raise ValueError(f"not a Bone Wars action: {action}")
+            f = dict(action.items)
+            if len(_BOUND) >= 50_000:       # (the state's own actions are made once; a log's let go in time)
+                _BOUND.clear()
+            bound = _BOUND[id(action)] = (action, play, f.get("player"), f)  # every player's action names them
+        bound[1](self, bound[2], bound[3])
 
     def _turn_order_roll(self, p: str, f: Mapping[str, Any]) -> None:
         self.round[p] = f["value"]
@@ -172,7 +177,8 @@ class BoneWarsState(Table, GameState):
         if f["card"] != HIDDEN:             # a replayed log may deal face down
             self.reveal(f["card"])
         self.pile -= 1
-        self._deal_done()
+        if len(self.dealt[p]) >= self.rules.hand_size:      # (a hand still short: the deal goes on)
+            self._deal_done()
 
     def _draw(self, p: str, f: Mapping[str, Any]) -> None:
         self.begun = True
@@ -360,6 +366,9 @@ Play = Callable[[BoneWarsState, Any, Mapping[str, Any]], None]
 _PLAY: dict[str, Play] = {k: getattr(BoneWarsState, "_" + k) for k in (
     "turn_order_roll", "deal", "draw", "attack", "block", actions.DROP_ATTACK, actions.DEFEND_ROLL, "roll",
     "take_damage", "end_turn", *EDIT_KINDS)}
+
+#: actions applied lately by ``id``: (the action, kept so the id stays its own; its move, player, fields)
+_BOUND: dict[int, tuple[Action, Play, Any, Mapping[str, Any]]] = {}
 
 #: the actions the log leaves unwritten: the header's setup, the defender's choice to roll, the replay's own
 _UNWRITTEN = ("turn_order_roll", "deal", actions.DEFEND_ROLL, actions.DROP_ATTACK)

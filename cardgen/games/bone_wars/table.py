@@ -60,19 +60,13 @@ class Table:
         self.graveyard: dict[str, Monster] = {}
         self.created = 0
         # setup
-        self.setup = SETUP_ORDER
+        self.setup, self.contenders = SETUP_ORDER, list(self.players)
         self.order_rounds: list[dict[str, int]] = []
-        self.contenders: list[str] = list(self.players)
         self.rolled_first: str | None = None
         self.first_roll: int | None = None
         # the turn
-        self.turn = 1
+        self.turn, self.begun, self.phase, self.need, self.drawn, self.edits = 1, False, "draw", 0, 0, 0
         self.current: str | None = None
-        self.begun = False
-        self.phase = "draw"
-        self.need = 0
-        self.drawn = 0
-        self.edits = 0
         self.combat: Combat | None = None
         self.last: Outcome | None = None
         self.winner: str | None = None
@@ -129,12 +123,9 @@ class Table:
         return self.monsters.get(m.name) is m
 
     def next_player(self, after: str | None) -> str | None:
-        if not self.players:
-            return None
-        i = self.players.index(after) if after in self.players else -1
-        n = len(self.players)
-        for k in range(1, n + 1):
-            q = self.players[(i + k) % n]
+        ps = self.players
+        i = ps.index(after) if after in ps else -1
+        for q in ps[i + 1:] + ps[:i + 1]:       # the seats after ``after``, round the table
             if q not in self.out:
                 return q
         return None

@@ -5,6 +5,7 @@ The modules, one line each: ``docs/engines-loot_battles.md``. Found through :dat
 from __future__ import annotations
 
 import random
+from functools import partial
 from itertools import product
 from typing import Any
 
@@ -35,5 +36,5 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
 #: the checker of ``cardgen check loot_battles``: the shared replay over the contract (one per log)
 Engine = state_engine("LootBattles", LootRules, HEADER, EVENTS, EXPECT_RULES, end_rule="LB-END-1")
 
-PACKAGE = GamePackage(engine=Engine, rules=LootRules, new_state=LootState, setups=setups,
+PACKAGE = GamePackage(engine=Engine, rules=LootRules, new_state=partial(LootState, record=False), setups=setups,
                       agents={"greedy": greedy}, evaluate=evaluate, prior=greedy, measures=measures)

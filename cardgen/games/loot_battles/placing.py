@@ -24,22 +24,14 @@ def placement(state: LootState, event: dict[str, Any]) -> list[Finding]:
             return [Finding("LB-SETUP-3",
                             "enemies are placed for a chosen Encounter; its enemies are already placed")]
         alive = end_encounter(state, enc)  # the log goes on to the next Encounter: so does the state
-        return [
-            Finding("LB-ENC-1", f"the log places the enemies of the next Encounter, but an Encounter ends "
-                    f"when its enemies are all defeated; {alive} still stand(s)"),
-            *placement(state, event),
-        ]
+        return [Finding("LB-ENC-1", f"the log places the enemies of the next Encounter, but an Encounter "
+                        f"ends when its enemies are all defeated; {alive} still stand(s)"), *placement(state, event)]
     if state.phase == "reinforce" and b is not None:
         due = int(b.first.get("reinforcement") or 0)
         state.phase, state.drawn = "place", []  # the log fights without them: as recorded
         state._enter()
-        return [
-            Finding(
-                "LB-SETUP-4",
-                f"{b.first.name} is marked +{due}: draw {due} reinforcement Encounter(s) before the fight",
-            ),
-            *placement(state, event),
-        ]
+        return [Finding("LB-SETUP-4", f"{b.first.name} is marked +{due}: draw {due} reinforcement Encounter(s) "
+                        "before the fight"), *placement(state, event)]
     if state.phase != "place":
         return [Finding("LB-SETUP-3", "enemies are placed for a chosen Encounter; no Encounter is chosen")]
     rolls, enc = event["rolls"], state._enc()
@@ -50,17 +42,10 @@ def placement(state: LootState, event: dict[str, Any]) -> list[Finding]:
     state.need = len(rolls)
     extra = int(card.get("reinforcement") or 0) if enc.reinforcement else 0
     if extra:
-        return [
-            *out,
-            Finding("LB-SETUP-4",
-                    f"{card.name} as a reinforcement has {count} enemies ({card.get('count')} + "
-                    f"{extra}); the log places {len(rolls)}", "rolls"),
-        ]
-    return [
-        *out,
-        Finding("LB-TGT-1", f"{card.name} has {count} enemies, one d{state.rules.target_die} each; the "
-                f"log rolls {len(rolls)}", "rolls"),
-    ]
+        return [*out, Finding("LB-SETUP-4", f"{card.name} as a reinforcement has {count} enemies "
+                              f"({card.get('count')} + {extra}); the log places {len(rolls)}", "rolls")]
+    return [*out, Finding("LB-TGT-1", f"{card.name} has {count} enemies, one d{state.rules.target_die} each; "
+                          f"the log rolls {len(rolls)}", "rolls")]
 
 
 def _faces(state: LootState, event: dict[str, Any]) -> list[Finding]:

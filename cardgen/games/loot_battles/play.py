@@ -11,7 +11,7 @@ from cardgen.content.model import Card, Game
 from cardgen.games.loot_battles.header import class_of
 from cardgen.games.loot_battles.play_fight import NONE, Fight, as_event
 from cardgen.games.loot_battles.rules import Rules
-from cardgen.games.loot_battles.state import Battle, Encounter, Enemy, Player
+from cardgen.games.loot_battles.state import UNKEPT, Battle, Encounter, Enemy, Player
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, walk
 from cardgen.play.dice import deck_pick, uniform_index
 from cardgen.play.hidden import counts
@@ -40,9 +40,9 @@ class LootState(Fight, GameState):
     __slots__ = ("game", "rules", "setup", "seats", "players", "seat_of", "history", "events", "leader",
                  "target", "battles_won", "battle", "winner", "stalemate", "rounds_played", "knockouts",
                  "fought", "enc_deck", "loot_deck", "pool", "_shared", "drawn", "need", "turn_open",
-                 "pending", "_cp", "_nxt", "loot_due", "phase")
+                 "pending", "_cp", "_nxt", "loot_due", "phase", "record")
 
-    def __init__(self, game: Game, setup: Mapping[str, Any]):
+    def __init__(self, game: Game, setup: Mapping[str, Any], record: bool = True):
         self.game = game
         self.rules = r = shared_rules(game)
         self.setup = dict(setup)
@@ -58,7 +58,8 @@ class LootState(Fight, GameState):
         self.players = [p.name for p in self.seats]
         self.seat_of = {p.name: i for i, p in enumerate(self.seats)}   # never changes: clones share it
         self.history: list[Action] = []
-        self.events: list[dict[str, Any]] = []
+        self.record = record        # False (the package's, for play): no event made; log_events replays a twin
+        self.events: list[dict[str, Any]] = [] if record else UNKEPT
         self.leader = 0
         self.target = r.battles_to_win(len(self.seats)) or 1
         self.battles_won = 0
@@ -300,7 +301,7 @@ class LootState(Fight, GameState):
             p = self._by(a["player"])
             enc.acted.add(p.name)
             enc.turn[p.name] = enc.turn.get(p.name, NONE) | {k}
-            ev = as_event(a)
+            ev = as_event(a) if self.record else {}
             if k == "heal":
                 t = self._by(a["target"])
                 t.health = min(t.max_health, t.health + int(self.rules.cards[a["with"]].get("health") or 0))
@@ -392,6 +393,11 @@ class LootState(Fight, GameState):
                 "battles_to_win": self.target, "starting_loot": bool(self.setup.get("starting_loot"))}
 
     def log_events(self) -> list[dict[str, Any]]:
+        if not self.record:         # written by replaying the game on a twin that records
+            twin = LootState(self.game, self.setup)
+            for a in self.history:
+                twin.apply_action(a)
+            return twin.log_events()
         return [dict(e) for e in self.events]
 
     def clone(self) -> LootState:
@@ -401,7 +407,8 @@ class LootState(Fight, GameState):
             self.game, self.rules, self.setup, self.players, self.seat_of)
         new.seats = [p.copy() for p in self.seats]
         new.battle = self.battle.copy() if self.battle is not None else None
-        new.history, new.events, new.drawn = list(self.history), list(self.events), list(self.drawn)
+        new.history, new.drawn, new.record = list(self.history), list(self.drawn), self.record
+        new.events = list(self.events) if self.record else UNKEPT
         new.leader, new.target, new.battles_won = self.leader, self.target, self.battles_won
         new.winner = self.winner
         new.stalemate, new.rounds_played, new.need, new.loot_due = (

@@ -53,6 +53,7 @@ class Fight:
     leader: int
     battle: Battle | None
     events: list[dict[str, Any]]
+    record: bool
     turn_open: str | None
     knockouts: Counter
     rounds_played: int
@@ -207,15 +208,7 @@ class Fight:
         targets = pend["targets"]
         if never and len(targets) < hits:
             targets = (targets * hits)[:hits]
-        ev: dict[str, Any] = {"kind": "attack", "player": p.name}
-        if len(pend["names"]) == 1:
-            ev["target"] = pend["names"][0]
-        else:
-            ev["targets"] = pend["names"]
-        if items:
-            ev["with"] = list(roll.used)
-        if pend["n"]:
-            ev["dice"] = list(pend["dice"])
+        one = None      # a single target's blow: (it, hit, damage), as the log states it
         for t in targets:
             if t.ko:        # a repeated target already defeated by this attack's first hit
                 continue
@@ -229,16 +222,27 @@ class Fight:
                 for heal in roll.heals:
                     p.health = min(p.max_health, p.health + heal)
             if len(targets) == 1:
-                self._claims(ev, t, hit, dmg)
+                one = (t, hit, dmg)
             if t.health <= 0:
                 t.ko = True
-        self.events.append(ev)
+        if self.record:
+            ev: dict[str, Any] = {"kind": "attack", "player": p.name}
+            if len(pend["names"]) == 1:
+                ev["target"] = pend["names"][0]
+            else:
+                ev["targets"] = pend["names"]
+            if items:
+                ev["with"] = list(roll.used)
+            if pend["n"]:
+                ev["dice"] = list(pend["dice"])
+            if one is not None:
+                self._claims(ev, *one)
+            self.events.append(ev)
         if enc.cleared() or not self._spec(p, enc).rolls:       # no roll left: the turn is over
             self.turn_open = None
 
     def _resolve_enemy_attack(self, pend: dict[str, Any], enc: Encounter, total: int) -> None:
         r, e, t = self.rules, pend["enemy"], pend["target"]
-        ev: dict[str, Any] = {"kind": "enemy_attack", "enemy": e.name, "target": t.name, "dice": list(pend["dice"])}
         hit = total > t.dodge
         dmg = None
         if not hit:
@@ -252,8 +256,10 @@ class Fight:
                     r.hurt(e, back)
                     if e.health <= 0:
                         e.ko = True
-        self._claims(ev, t, hit, dmg)
-        self.events.append(ev)
+        if self.record:
+            ev: dict[str, Any] = {"kind": "enemy_attack", "enemy": e.name, "target": t.name, "dice": list(pend["dice"])}
+            self._claims(ev, t, hit, dmg)
+            self.events.append(ev)
         if t.health <= 0:
             t.health = 0
             self._knock_out(t, enc)

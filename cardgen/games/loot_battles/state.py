@@ -152,3 +152,13 @@ class Battle:
         new.number, new.first, new.index = self.number, self.first, self.index
         new.queue = [e if i < self.index else e.copy() for i, e in enumerate(self.queue)]
         return new
+
+
+class Unkept(list[dict[str, Any]]):
+    """The events of a state that records none (shared, always empty): an event appended is dropped."""
+
+    def append(self, ev: dict[str, Any]) -> None:
+        pass
+
+
+UNKEPT = Unkept()

@@ -45,12 +45,8 @@ class Turns:
         if action.kind in ("attack", "heal", "pass"):
             name = action.get("player")
             p = state.seats[state.seat_of[name]] if name in state.seat_of else None
-            if (
-                p is None
-                or p.ko
-                or state.turn_open == p.name
-                or state.current_player() == state.seat_of[p.name]
-            ):
+            if p is None or p.ko or state.turn_open == p.name \
+                    or state.current_player() == state.seat_of[p.name]:
                 return None
             if open_turn(state, p.name):
                 return None  # another roll in a turn that is over: a slip in the turn, not of the order
@@ -144,12 +140,7 @@ class Turns:
                 enc.acted.add(q.name)
                 skipped.add(q.name)
             for e in enc.enemies:
-                if (
-                    not e.ko
-                    and e.front == q.name
-                    and e.name not in enc.attacked
-                    and e.name not in enc.excused
-                ):
+                if not e.ko and e.front == q.name and e.name not in enc.attacked and e.name not in enc.excused:
                     out.append(f"{e.name}'s attack on {q.name}")
                     enc.attacked.add(e.name)
                     skipped.add(e.name)
