@@ -157,7 +157,8 @@ class BoneWarsState(Table, GameState):
             f = dict(action.items)
             if len(_BOUND) >= 50_000:       # (the state's own actions are made once; a log's let go in time)
                 _BOUND.clear()
-            bound = _BOUND[id(action)] = (action, play, f.get("player"), f)  # every player's action names them
+            # every player's action names them
+            bound = _BOUND[id(action)] = (action, play, f.get("player"), f)
         bound[1](self, bound[2], bound[3])
 
     def _turn_order_roll(self, p: str, f: Mapping[str, Any]) -> None:

@@ -36,5 +36,6 @@ def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
 #: the checker of ``cardgen check loot_battles``: the shared replay over the contract (one per log)
 Engine = state_engine("LootBattles", LootRules, HEADER, EVENTS, EXPECT_RULES, end_rule="LB-END-1")
 
-PACKAGE = GamePackage(engine=Engine, rules=LootRules, new_state=partial(LootState, record=False), setups=setups,
-                      agents={"greedy": greedy}, evaluate=evaluate, prior=greedy, measures=measures)
+PACKAGE = GamePackage(engine=Engine, rules=LootRules, new_state=partial(LootState, record=False),
+                      setups=setups, agents={"greedy": greedy}, evaluate=evaluate, prior=greedy,
+                      measures=measures)

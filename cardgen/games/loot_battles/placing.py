@@ -25,13 +25,14 @@ def placement(state: LootState, event: dict[str, Any]) -> list[Finding]:
                             "enemies are placed for a chosen Encounter; its enemies are already placed")]
         alive = end_encounter(state, enc)  # the log goes on to the next Encounter: so does the state
         return [Finding("LB-ENC-1", f"the log places the enemies of the next Encounter, but an Encounter "
-                        f"ends when its enemies are all defeated; {alive} still stand(s)"), *placement(state, event)]
+                        f"ends when its enemies are all defeated; {alive} still stand(s)"),
+            *placement(state, event)]
     if state.phase == "reinforce" and b is not None:
         due = int(b.first.get("reinforcement") or 0)
         state.phase, state.drawn = "place", []  # the log fights without them: as recorded
         state._enter()
-        return [Finding("LB-SETUP-4", f"{b.first.name} is marked +{due}: draw {due} reinforcement Encounter(s) "
-                        "before the fight"), *placement(state, event)]
+        return [Finding("LB-SETUP-4", f"{b.first.name} is marked +{due}: draw {due} reinforcement "
+                        "Encounter(s) before the fight"), *placement(state, event)]
     if state.phase != "place":
         return [Finding("LB-SETUP-3", "enemies are placed for a chosen Encounter; no Encounter is chosen")]
     rolls, enc = event["rolls"], state._enc()

@@ -49,7 +49,8 @@ class LootState(Fight, GameState):
         classes = r.by_type.get("class", [])
         self.seats: list[Player] = []
         for entry in setup.get("players") or []:
-            cls = class_of(classes, entry.get("class")) or classes[0]      # an unknown class: named by the header's check
+            # an unknown class: named by the header's check
+            cls = class_of(classes, entry.get("class")) or classes[0]
             base = {k: int(cls.get(k) or 0) for k in ("health", "armor", "dodge")}
             p = Player(name=str(entry["name"]), cls=cls, base=base, max_health=base["health"])
             r.refresh(p, full=True)
@@ -58,7 +59,8 @@ class LootState(Fight, GameState):
         self.players = [p.name for p in self.seats]
         self.seat_of = {p.name: i for i, p in enumerate(self.seats)}   # never changes: clones share it
         self.history: list[Action] = []
-        self.record = record        # False (the package's, for play): no event made; log_events replays a twin
+        # False (the package's, for play): no event made; log_events replays a twin
+        self.record = record
         self.events: list[dict[str, Any]] = [] if record else UNKEPT
         self.leader = 0
         self.target = r.battles_to_win(len(self.seats)) or 1
@@ -211,7 +213,8 @@ class LootState(Fight, GameState):
         leader = self.players[self.leader]
         if ph == "choose":
             return [self.rules.act("encounter_chosen", encounter=c.id, by=leader)
-                    for c in r.by_type.get("encounter", []) if c.get("loot") in r.first_loot and self.enc_deck[c.id]]
+                    for c in r.by_type.get("encounter", [])
+                    if c.get("loot") in r.first_loot and self.enc_deck[c.id]]
         if ph == "pick":
             return [self.rules.act("encounter_drawn", pick=c, by=leader) for c in dict.fromkeys(self.drawn)]
         if ph == "equip":       # each player's choices, read once per kit: the cards in the pool filtered
@@ -267,7 +270,8 @@ class LootState(Fight, GameState):
                 self.enc_deck[card.id] -= 1
                 self.events.append({"kind": k, "encounter": card.id, "by": action["by"]})
             else:
-                self.events.append({"kind": k, "cards": list(self.drawn), "pick": card.id, "by": action["by"]})
+                self.events.append({"kind": k, "cards": list(self.drawn), "pick": card.id,
+                                    "by": action["by"]})
                 self.drawn = []
             self._start_battle(card)
         elif k == "equip" or k == "unequip":
@@ -370,7 +374,8 @@ class LootState(Fight, GameState):
             "leader": self.players[self.leader],
             "players": {p.name: {"class": p.cls.get("class") if p.cls else None, **p.as_dict(),
                                  "equipment": list(p.equipment)} for p in self.seats},
-            "enemies_left": ({e.name: {"health": e.health, "armor": e.armor, "dodge": e.dodge, "front": e.front}
+            "enemies_left": ({e.name: {"health": e.health, "armor": e.armor, "dodge": e.dodge,
+                                       "front": e.front}
                               for e in enc.alive()} if enc is not None and enc.placed else {}),
             "loot_pool": sorted(self.pool.elements()),
         }
@@ -401,7 +406,8 @@ class LootState(Fight, GameState):
         return [dict(e) for e in self.events]
 
     def clone(self) -> LootState:
-        self._shared = True         # the decks, the pool and the tallies: copied by whichever changes one first
+        # the decks, the pool and the tallies: copied by whichever changes one first
+        self._shared = True
         new = object.__new__(LootState)
         new.game, new.rules, new.setup, new.players, new.seat_of = (
             self.game, self.rules, self.setup, self.players, self.seat_of)
@@ -425,5 +431,6 @@ class LootState(Fight, GameState):
         """Before a change to a deck, the pool or a tally: this state's own copies, if a clone shares them."""
         if self._shared:
             self._shared = False
-            self.enc_deck, self.loot_deck, self.pool = counts(self.enc_deck), counts(self.loot_deck), counts(self.pool)
+            self.enc_deck, self.loot_deck = counts(self.enc_deck), counts(self.loot_deck)
+            self.pool = counts(self.pool)
             self.knockouts, self.fought = counts(self.knockouts), counts(self.fought)

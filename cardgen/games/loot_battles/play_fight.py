@@ -226,20 +226,25 @@ class Fight:
             if t.health <= 0:
                 t.ko = True
         if self.record:
-            ev: dict[str, Any] = {"kind": "attack", "player": p.name}
-            if len(pend["names"]) == 1:
-                ev["target"] = pend["names"][0]
-            else:
-                ev["targets"] = pend["names"]
-            if items:
-                ev["with"] = list(roll.used)
-            if pend["n"]:
-                ev["dice"] = list(pend["dice"])
-            if one is not None:
-                self._claims(ev, *one)
-            self.events.append(ev)
+            self._attack_event(pend, one)
         if enc.cleared() or not self._spec(p, enc).rolls:       # no roll left: the turn is over
             self.turn_open = None
+
+    def _attack_event(self, pend: dict[str, Any], one: tuple[Fighter, bool, int | None] | None) -> None:
+        """The log event of a resolved attack, its stated consequences when it had one target."""
+        roll = pend["roll"]
+        ev: dict[str, Any] = {"kind": "attack", "player": pend["player"].name}
+        if len(pend["names"]) == 1:
+            ev["target"] = pend["names"][0]
+        else:
+            ev["targets"] = pend["names"]
+        if roll.items:
+            ev["with"] = list(roll.used)
+        if pend["n"]:
+            ev["dice"] = list(pend["dice"])
+        if one is not None:
+            self._claims(ev, *one)
+        self.events.append(ev)
 
     def _resolve_enemy_attack(self, pend: dict[str, Any], enc: Encounter, total: int) -> None:
         r, e, t = self.rules, pend["enemy"], pend["target"]

@@ -140,7 +140,8 @@ class Turns:
                 enc.acted.add(q.name)
                 skipped.add(q.name)
             for e in enc.enemies:
-                if not e.ko and e.front == q.name and e.name not in enc.attacked and e.name not in enc.excused:
+                if not e.ko and e.front == q.name and e.name not in enc.attacked \
+                        and e.name not in enc.excused:
                     out.append(f"{e.name}'s attack on {q.name}")
                     enc.attacked.add(e.name)
                     skipped.add(e.name)
