@@ -1,10 +1,9 @@
 """Boss Fight's search prior: the hardest blow (the attack of most expected damage), hit and run
-(a hero keeps to its reach of the boss, and backs off with no attack in hand), its number from
-params.yaml, and the prior as ``mcts`` leans on it beats random and greedy at two players."""
+(a hero keeps to its reach of the boss, and backs off with no attack in hand), and the prior
+beats random and greedy at two players."""
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -96,15 +95,6 @@ def test_heroes_hit_and_run() -> None:
             closer += g.kind == "move" and _gap(state, hero, g["to"]) < now
             fled += 1
     assert reached >= 10 and fled >= 10 and closer > 0, (reached, fled, closer)
-
-
-def test_prior_reads_flee_from_params() -> None:
-    """Every number in YAML: the prior's ``flee`` is params.yaml's ``simulate.search.prior.flee``."""
-    game = copy.copy(playkit.game("boss_fight"))
-    game.params = copy.deepcopy(dict(game.params))
-    assert Prior(game).flee == game.params["simulate"]["search"]["prior"]["flee"] > 0
-    game.params["simulate"]["search"]["prior"]["flee"] = 0
-    assert Prior(game).flee == 0
 
 
 def _duel(a: Any, b: Any, games: int) -> float:

@@ -8,10 +8,11 @@ Play"), so the prior reads each side's statistics and weapons from the game's se
   can most nearly kill (expected damage over Health left).
 - **Hit and run.** Greedy walks every hero up to the boss, where the boss's three actions kill
   it. A hero with an attack in hand moves to where its longest reach still touches the boss, as
-  far from it as that allows; a hero with no attack in hand moves away from the boss. The boss
-  closes in as greedy does.
+  far from it as that allows; a hero with no attack in hand moves away from the boss (and, with
+  every move nearer, makes greedy's other choice). The boss closes in as greedy does.
 
-Its numbers are ``simulate.search.prior`` in ``rules/boss_fight/params.yaml``.
+It has no numbers of its own: it ranks moves by tiles and attacks by expected damage; the rules'
+numbers (the damage formula, the defence die) are params.yaml's.
 """
 
 from __future__ import annotations
@@ -77,7 +78,6 @@ class Prior:
                       if c.type == "action" and c.fields.get("attack")}
         self.formula = {k: int(v) for k, v in p.mapping("damage_formula").items()}
         self.die, self.miss = p.int("defence_die"), p.int("defence_miss")
-        self.flee = p.number("simulate.search.prior.flee")
 
     def sheet(self, key: str, chars: Mapping[str, Any]) -> Sheet | None:
         if key == BOSS:
@@ -130,11 +130,11 @@ class Prior:
         def score(a: Action) -> float:
             d = gap(a["to"])
             if reach:
-                return d if d <= reach else -self.flee * (d - reach)
-            return self.flee * d
+                return d if d <= reach else reach - d
+            return d
         scores = [score(a) for a in moves]
         best = max(scores)
-        if not reach and best < self.flee * min(gap(at) for at in chars[who]["at"]):
+        if not reach and best < min(gap(at) for at in chars[who]["at"]):
             stay = [a for a in legal if a.kind != "move"]       # every move closer: greedy's other choice
             return self.base(obs, stay or legal, rng)
         top = [a for a, s in zip(moves, scores) if s == best]
