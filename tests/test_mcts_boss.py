@@ -15,6 +15,7 @@ from cardgen.games.boss_fight.prior import Prior, prior
 from cardgen.games.boss_fight.vocab import BOSS
 from cardgen.play.api import CHANCE, TERMINAL, Action
 from cardgen.play.dice import pick
+from cardgen.play.mcts import Budget, for_game
 from cardgen.play.playout import random_agent
 from tests import playkit
 
@@ -95,6 +96,12 @@ def test_heroes_hit_and_run() -> None:
             closer += g.kind == "move" and _gap(state, hero, g["to"]) < now
             fled += 1
     assert reached >= 10 and fled >= 10 and closer > 0, (reached, fled, closer)
+
+
+def test_the_search_leans_on_the_prior() -> None:
+    """``mcts:N`` as ``cardgen simulate`` builds it expands and biases towards this prior's move."""
+    pkg, game = playkit.package("boss_fight"), playkit.game("boss_fight")
+    assert isinstance(for_game(pkg, game, Budget(playouts=40)).prior, Prior)
 
 
 def _duel(a: Any, b: Any, games: int) -> float:
