@@ -11,7 +11,7 @@ from typing import Any
 from cardgen.core import hexgrid as hg
 from cardgen.games.boss_fight.agents import greedy
 from cardgen.games.boss_fight.game_state import BossFightState
-from cardgen.games.boss_fight.prior import Prior, prior
+from cardgen.games.boss_fight.prior import Prior, prior, shape
 from cardgen.games.boss_fight.vocab import BOSS
 from cardgen.play.api import CHANCE, TERMINAL, Action
 from cardgen.play.dice import pick
@@ -50,17 +50,19 @@ def _gap(state: BossFightState, who: str, to: Any) -> int:
 
 
 def test_prior_strikes_the_hardest_blow() -> None:
-    """Where a character may attack with blows of different expected damage the prior takes one
-    of the most (greedy takes any attack alike: breaking case, it picks a lesser blow somewhere)."""
+    """The prior knows which boss it faces (by its footprint's shape, wherever it stands). Where a
+    character may attack with blows of different expected damage the prior takes one of the most (greedy takes any attack alike: breaking case, it picks a lesser blow somewhere)."""
     game = playkit.game("boss_fight")
     mine, base = Prior(game), greedy(game)
     checked = lesser = 0
     for state, who, legal in _decisions(range(10)):
         obs = state.observation(who)
-        chars = obs["characters"]
+        boss = mine.sheet(BOSS, obs["characters"], obs["style"])     # known by its shape, wherever it stands
+        if obs["characters"][BOSS]["at"]:                                # placed
+            assert boss is not None and boss is mine.bosses[shape(list(state.eng.boss().cells))]
         attacks = [a for a in legal if a.kind == "attack" and a.get("target") is not None
                    and a["character"] != BOSS]
-        blows = {a: mine.expected(a, chars) for a in attacks}
+        blows = {a: mine.expected(a, obs) for a in attacks}
         if len(set(blows.values())) < 2:
             continue
         assert blows[mine(obs, legal, random.Random(0))] == max(blows.values())

@@ -23,6 +23,7 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.core import hexgrid as hg
+from cardgen.core.hexgrid import Hex
 from cardgen.games.boss_fight.agents import greedy
 from cardgen.games.boss_fight.game_state import new_state, setups
 from cardgen.games.boss_fight.rules_combat import damage_formula
@@ -46,12 +47,28 @@ class Sheet:
         return max((r for k in kinds for _w, _d, _s, r in self.lines.get(k, [])), default=0)
 
 
-def sheets(game: Game) -> tuple[dict[str, Sheet], dict[int, Sheet]]:
-    """Each hero's sheet by key, and each boss's by the number of hexes it covers (the boss's
-    key is the same in every setup; its size tells the presets apart)."""
+def shape(hexes: list[Hex]) -> tuple[tuple[int, int], ...]:
+    """The footprint ``hexes`` wherever it stands and however it is turned (the least of its six
+    turns, each moved to start at the origin): the same for every placing of one boss."""
+    turns = []
+    for rot in range(6):
+        hs = [hg.rotate(h, rot) for h in hexes]
+        o = min(hs, key=lambda h: (h.q, h.r))
+        turns.append(tuple(sorted((h.q - o.q, h.r - o.r) for h in hs)))
+    return min(turns)
+
+
+def sheets(game: Game) -> tuple[dict[str, Sheet], dict[tuple[tuple[int, int], ...], Sheet]]:
+    """Each hero's sheet by key, and each boss's by its footprint's :func:`shape` (the boss's key
+    is the same in every setup; its shape, on the table for all to see, tells the presets apart)."""
     heroes: dict[str, Sheet] = {}
-    bosses: dict[int, Sheet] = {}
+    bosses: dict[tuple[tuple[int, int], ...], Sheet] = {}
+    built: set[tuple[str, str]] = set()
     for setup in setups(game, random.Random(0)):
+        pair = (str(setup["boss"]), str(setup["party"]))      # the sheets do not depend on the map
+        if pair in built:
+            continue
+        built.add(pair)
         e = new_state(game, setup).eng
         for f in e.fighters.values():
             lines: Lines = {}
@@ -61,7 +78,7 @@ def sheets(game: Game) -> tuple[dict[str, Sheet], dict[int, Sheet]]:
                                if ln.get("damage") is not None and ln.get("stat") is not None]
             sheet = Sheet({k: e.stat(f, k) for k in ("intelligence", "strength", "agility")}, lines)
             if f.key == BOSS:
-                bosses.setdefault(len(f.cells) or 1, sheet)
+                bosses.setdefault(shape(list(f.cells) or [Hex(0, 0)]), sheet)
             else:
                 heroes.setdefault(f.key, sheet)
     return heroes, bosses
@@ -78,15 +95,20 @@ class Prior:
                       if c.type == "action" and c.fields.get("attack")}
         self.formula = {k: int(v) for k, v in p.mapping("damage_formula").items()}
         self.die, self.miss = p.int("defence_die"), p.int("defence_miss")
+        self.seen: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]] = {}   # where the boss stands → its shape
 
-    def sheet(self, key: str, chars: Mapping[str, Any]) -> Sheet | None:
-        if key == BOSS:
-            return self.bosses.get(len(chars[BOSS]["at"]) or 1)
-        return self.heroes.get(key)
+    def sheet(self, key: str, chars: Mapping[str, Any], style: Any) -> Sheet | None:
+        if key != BOSS:
+            return self.heroes.get(key)
+        at = tuple(tuple(c) for c in chars[BOSS]["at"])
+        if at not in self.seen:
+            self.seen[at] = shape([hg.from_offset(c, r, style) for c, r in at] or [Hex(0, 0)])
+        return self.bosses.get(self.seen[at])
 
-    def expected(self, a: Action, chars: Mapping[str, Any]) -> float:
+    def expected(self, a: Action, obs: Mapping[str, Any]) -> float:
         """The attack's expected damage over the defender's roll (0: unknown)."""
-        me, them = self.sheet(str(a["character"]), chars), self.sheet(str(a["target"]), chars)
+        chars, style = obs["characters"], obs["style"]
+        me, them = self.sheet(str(a["character"]), chars, style), self.sheet(str(a["target"]), chars, style)
         kind = self.kinds.get(str(a["card"]))
         if me is None or them is None or kind is None:
             return 0.0
@@ -103,7 +125,7 @@ class Prior:
         attacks = [a for a in legal if a.kind == "attack" and a.get("target") is not None]
         if attacks:
             def blow(a: Action) -> float:
-                e = self.expected(a, chars)
+                e = self.expected(a, obs)
                 return e / max(1, int(chars[a["target"]]["hp"])) if a["character"] == BOSS else e
             best = max(blow(a) for a in attacks)
             top = [a for a in attacks if blow(a) == best]
