@@ -46,12 +46,14 @@ def _decisions(seeds: range) -> Iterator[tuple[BossFightState, int, list[Action]
 def _gap(state: BossFightState, who: str, to: Any) -> int:
     style = state.eng.map.style
     h = hg.from_offset(int(to[0]), int(to[1]), style)
-    return min(hg.distance(h, hg.from_offset(c, r, style)) for c, r in state.observation(0)["characters"][BOSS]["at"])
+    boss = state.observation(0)["characters"][BOSS]["at"]
+    return min(hg.distance(h, hg.from_offset(c, r, style)) for c, r in boss)
 
 
 def test_prior_strikes_the_hardest_blow() -> None:
     """The prior knows which boss it faces (by its footprint's shape, wherever it stands). Where a
-    character may attack with blows of different expected damage the prior takes one of the most (greedy takes any attack alike: breaking case, it picks a lesser blow somewhere)."""
+    character may attack with blows of different expected damage the prior takes one of the most
+    (greedy takes any attack alike: breaking case, it picks a lesser blow somewhere)."""
     game = playkit.game("boss_fight")
     mine, base = Prior(game), greedy(game)
     checked = lesser = 0

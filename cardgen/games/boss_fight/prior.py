@@ -95,7 +95,8 @@ class Prior:
                       if c.type == "action" and c.fields.get("attack")}
         self.formula = {k: int(v) for k, v in p.mapping("damage_formula").items()}
         self.die, self.miss = p.int("defence_die"), p.int("defence_miss")
-        self.seen: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]] = {}   # where the boss stands → its shape
+        #: where the boss stands → its shape
+        self.seen: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]] = {}
 
     def sheet(self, key: str, chars: Mapping[str, Any], style: Any) -> Sheet | None:
         if key != BOSS:
