@@ -12,6 +12,7 @@ from cardgen.games.boss_fight.figures import boss_stats, check_file, summary
 from cardgen.games.boss_fight.game_state import BossFightState, new_state, setups
 from cardgen.games.boss_fight.measures import measures
 from cardgen.games.boss_fight.placement import read_placement
+from cardgen.games.boss_fight.prior import prior
 from cardgen.games.boss_fight.rules_combat import damage_formula
 from cardgen.games.boss_fight.sheets import printables
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BF_HEADER, EXPECT_RULES
@@ -26,7 +27,7 @@ Engine = state_engine("BossFight", BossRules, BF_HEADER, BF_EVENTS, EXPECT_RULES
 
 PACKAGE = GamePackage(engine=Engine, rules=BossRules, new_state=new_state, setups=setups,
                       agents={"greedy": greedy},
-                      evaluate=evaluate, prior=greedy,
+                      evaluate=evaluate, prior=prior,
                       measures=measures, check_file=check_file, hidden_information=True, determinize=determinize,
                       check_game=check_game, printables=printables,
                       hooks={"boss_footprints": boss_footprints, "placement": read_placement})
