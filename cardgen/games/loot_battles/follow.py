@@ -78,6 +78,7 @@ class Follow(Turns):
         self.down: set[str] = set()         # the players knocked out before it
         self.offsets: dict[tuple[Any, str], int] = {}   # a stated value's slip: stated minus the rules' value
         self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
+        self.believe = True         # a blow's stated values are followed as recorded (see :mod:`.reading`)
 
     def before(self, state: LootState, event: Mapping[str, Any]) -> None:
         """Before ``event`` is played: the last blow followed (its claims were not compared when
@@ -282,6 +283,10 @@ class Follow(Turns):
         """After a blow's claims were compared: the target's values as the log states them (a
         felled enemy the log says still stands, standing again while its Encounter goes on)."""
         self.pending = None
+        if not self.believe:        # the rules' values played on: a later statement of them is in step
+            for key in FOLLOWED:
+                self.offsets.pop((mine.get("target"), key), None)
+            return
         t = self._target(state, event["kind"], mine.get("target"))
         after = state.events[next(i for i in range(len(state.events) - 1, -1, -1) if state.events[i] is mine) + 1:]
         if t is None or any(e["kind"] == "battle_end" for e in after):     # everyone recovered since
