@@ -21,6 +21,7 @@ from cardgen.games.loot_battles.follow import Follow
 from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.play import LootState
 from cardgen.play.api import Action
+from cardgen.play.dice import off_die
 from cardgen.play.replay import Finding, GameRules, StateReferee
 
 #: a blow's stated values a reading may explain
@@ -154,9 +155,10 @@ class Readings:
         for i, e in enumerate(enc.enemies):
             if e.name in moved and not e.ko:
                 die = f"its d{state.rules.target_die} shows {rolls[i]}, which " if i < len(rolls) else ""
-                out.append(Finding("LB-TGT-1", f"the log has {e.name} attack after {moved[e.name]}'s turn, as if it "
-                                               f"stood in front of {moved[e.name]}; {die}places it in front of "
-                                               f"{e.front}", "rolls"))
+                if i >= len(rolls) or not off_die(rolls[i], state.rules.target_die):   # (else named already)
+                        out.append(Finding("LB-TGT-1", f"the log has {e.name} attack after {moved[e.name]}'s turn, as if "
+                                                   f"it stood in front of {moved[e.name]}; {die}places it in front "
+                                                   f"of {e.front}", "rolls"))
                 e.front = moved[e.name]
         state._cp, state._nxt = None, False
         return out
