@@ -146,7 +146,6 @@ class LootRules(Slips, Readings):
         if snap is not None:
             self.reading = self._choose(snap, state, event, acts)
         acts = self._outcome(state, event, acts)
-        self._back_in_step(state, event, acts)
         return acts
 
     def describe(self, state: GameState, event: Mapping[str, Any]) -> list[str]:

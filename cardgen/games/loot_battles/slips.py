@@ -10,10 +10,9 @@ from typing import Any
 
 from cardgen.content.playlog import LogError
 from cardgen.games.loot_battles import header
-from cardgen.games.loot_battles.claims import fighter
 from cardgen.games.loot_battles.follow import Follow
 from cardgen.games.loot_battles.play import LootState
-from cardgen.games.loot_battles.reading import VALUES, blow_of
+from cardgen.games.loot_battles.reading import VALUES
 from cardgen.games.loot_battles.state import Player
 from cardgen.games.loot_battles.trace import roll_name
 from cardgen.play.api import Action
@@ -45,31 +44,6 @@ class Slips:
     owed_for: str
     dealt: dict[str, list | None] | None
     reading: dict[str, Any]
-
-    def _back_in_step(self, state: LootState, event: Mapping[str, Any], acts: list[Action]) -> None:
-        """A blow whose stated Health is where the target would be without the last slip of it (the
-        table wrote one number wrong and played on from the right one): the target's Health is
-        taken back to that before the blow — so a blow the slip would make a kill is not one."""
-        stated, offsets = event.get("hp_left"), self.follow.offsets
-        if event["kind"] not in ("attack", "enemy_attack") or not isinstance(stated, int) or not offsets:
-            return
-        mine = blow_of(state, acts)
-        if mine is None or mine.get("hp_left") == stated or (mine.get("target"), "hp_left") not in offsets:
-            return
-        t = (
-            fighter(state, event["kind"], mine["target"])
-            if event["kind"] == "enemy_attack"
-            else next((e for e in state._enc().enemies if e.name == mine["target"]), None)
-        )
-        if t is None:
-            return
-        off = offsets[(mine["target"], "hp_left")]
-        t.health -= off
-        again = blow_of(state, acts)
-        if again is None or again.get("hp_left") != stated:
-            t.health += off  # not where the slip's absence puts it: the blow stays as the rules give
-            return
-        offsets.pop((mine["target"], "hp_left"))
 
     def _outcome(self, state: LootState, event: Mapping[str, Any], acts: list[Action]) -> list[Action]:
         """LB-ATK-3: a roll whose stated outcome (``hit``, or a ``damage`` dealt) its dice do not
