@@ -143,8 +143,7 @@ class LootRules(Slips, Readings):
             self.noted, self.quiet = [*self.noted, *gone], True
             return []  # a blow with nothing to play: named, no consequences to compare
         acts = self._dice(state, event, actions_for(state, event))
-        if snap is not None:
-            self.reading = self._choose(snap, state, event, acts)
+        self.reading = self._choose(snap, state, event, acts) if snap is not False else self.reading
         acts = self._outcome(state, event, acts)
         return acts
 

@@ -10,6 +10,7 @@ wrong number is one problem, and the replay goes on from the table's value.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -79,6 +80,13 @@ class Follow(Turns):
         self.offsets: dict[tuple[Any, str], int] = {}   # a stated value's slip: stated minus the rules' value
         self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
         self.believe = True         # a blow's stated values are followed as recorded (see :mod:`.reading`)
+
+    def copy(self) -> Follow:
+        """This replay's view for a copy of it to look ahead with (see :mod:`.reading`)."""
+        c = copy.copy(self)
+        c.fronts, c.down, c.offsets = dict(self.fronts), set(self.down), dict(self.offsets)
+        c.skipped = (self.skipped[0], set(self.skipped[1]))
+        return c
 
     def before(self, state: LootState, event: Mapping[str, Any]) -> None:
         """Before ``event`` is played: the last blow followed (its claims were not compared when

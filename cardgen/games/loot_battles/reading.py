@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 from cardgen.content.playlog import LogError
 from cardgen.games.loot_battles.follow import Follow
@@ -29,6 +29,10 @@ VALUES = ("hp_left", "armor_left", "dodge_left")
 #: the readings of a blow whose stated values the rules do not give: as recorded, the stated
 #: values not believed (the rules' ones played on), the die read the other way
 BLOW_READINGS: tuple[dict[str, Any], ...] = ({}, {"believe": False}, {"flip": True})
+
+
+#: a snapshot before an event (False: none needed; True: taken when a slip shows)
+Snap: TypeAlias = "tuple[LootState, Readings] | bool"
 
 
 class Readings:
@@ -46,17 +50,20 @@ class Readings:
     ahead: Iterator[Mapping[str, Any]]
     window: list[dict[str, Any]] | None
 
-    def _snap(self, state: LootState, event: Mapping[str, Any]) -> tuple[LootState, Readings] | None:
-        """Before an event whose slip may be read more than one way: the state and the contract."""
+    def _snap(self, state: LootState, event: Mapping[str, Any]) -> Snap:
+        """Before an event whose slip may be read more than one way: the state and the contract
+        (True: a blow nothing changes before it is played — the snapshot waits for a slip)."""
         kind = event.get("kind")
         if self.speculating or (kind != "enemies_placed" and not (
                 kind in ("attack", "enemy_attack") and any(isinstance(event.get(k), int) for k in VALUES))):
-            return None
+            return False
+        if kind != "enemies_placed" and self.follow.pending is None and state.pending is None and self.dealt is None:
+            return True
         return state.clone(), self._copy({})
 
     def _copy(self, reading: Mapping[str, Any]) -> Readings:
         c = copy.copy(self)
-        c.follow = copy.deepcopy(self.follow)
+        c.follow = self.follow.copy()
         c.noted, c.dealt, c.slips = list(self.noted), copy.deepcopy(self.dealt), None
         c.speculating, c.next_reading, c.ahead, c.window = True, dict(reading), iter(()), []
         return c
@@ -71,10 +78,9 @@ class Readings:
                     break
         return self.window
 
-    def _choose(self, snap: tuple[LootState, Readings] | None, state: LootState, event: Mapping[str, Any],
-                acts: list[Action]) -> dict[str, Any]:
+    def _choose(self, snap: Snap, state: LootState, event: Mapping[str, Any], acts: list[Action]) -> dict[str, Any]:
         """The reading of ``event`` the log's next events bear out best (``{}``: as recorded)."""
-        if snap is None:
+        if snap is False:
             return {}
         if event["kind"] == "enemies_placed":
             moved = self._moved(state, acts)
@@ -84,7 +90,12 @@ class Readings:
             off = mine is not None and any(isinstance(event.get(k), int) and k in mine and event[k] != mine[k]
                                            for k in VALUES)
             readings = BLOW_READINGS if off else ()
-        best, cost = {}, None
+        if not readings:
+            return {}
+        if snap is True:
+            snap = state.clone(), self._copy({})
+        best: dict[str, Any] = {}
+        cost = None
         window = [dict(event), *self._window()]
         for r in readings:
             n = snap[1]._errors(snap[0].clone(), window, r, cost)
