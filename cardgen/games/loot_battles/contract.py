@@ -70,6 +70,7 @@ class LootRules(Slips, Readings):
         self.reading: dict[str, Any] = {}  # how the event's slip is read (see :mod:`.reading`)
         self.next_reading: dict[str, Any] = {}
         self.speculating = False
+        self.later = False
         self.ahead: Iterator[Mapping[str, Any]] = iter(())  # the log's later events
         self.window: list[dict[str, Any]] | None = None
         self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max,
@@ -106,7 +107,7 @@ class LootRules(Slips, Readings):
 
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         assert isinstance(state, LootState)
-        self.reading, self.next_reading = self.next_reading, {}
+        self.reading, self.next_reading, self.later = self.next_reading, {}, False
         snap = self._snap(state, event)
         self.follow.before(state, event)
         self._kind = str(event.get("kind"))
@@ -214,7 +215,11 @@ class LootRules(Slips, Readings):
             state._settle()
             state._cp, state._nxt = None, False
         self.short = False
-        self.follow.believe = self.reading.get("believe", True)
+        self.follow.believe = None if self.later else self.reading.get("believe", True)
         found = findings(claims(state, event, self.follow))
-        self.follow.believe = True
+        if self.follow.held is not None:    # the blow's stated values: followed as recorded, or not
+            held, self.follow.held = self.follow.held, None
+            self.follow.believe = self.believed(state, *held)
+            self.follow.blow(state, *held)
+        self.follow.believe, self.later = True, False
         return [*noted, *found]

@@ -79,7 +79,8 @@ class Follow(Turns):
         self.down: set[str] = set()         # the players knocked out before it
         self.offsets: dict[tuple[Any, str], int] = {}   # a stated value's slip: stated minus the rules' value
         self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
-        self.believe = True         # a blow's stated values are followed as recorded (see :mod:`.reading`)
+        self.believe: bool | None = True    # a blow's stated values followed as recorded (None: held back
+        self.held: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None     # until read: :mod:`.reading`)
 
     def copy(self) -> Follow:
         """This replay's view for a copy of it to look ahead with (see :mod:`.reading`)."""
@@ -291,6 +292,9 @@ class Follow(Turns):
         """After a blow's claims were compared: the target's values as the log states them (a
         felled enemy the log says still stands, standing again while its Encounter goes on)."""
         self.pending = None
+        if self.believe is None:
+            self.held = (event, mine)
+            return
         if not self.believe:        # the rules' values played on: a later statement of them is in step
             for key in FOLLOWED:
                 self.offsets.pop((mine.get("target"), key), None)

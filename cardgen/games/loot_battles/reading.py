@@ -47,6 +47,7 @@ class Readings:
     reading: dict[str, Any]
     next_reading: dict[str, Any]    # a copy's reading of the first event it replays
     speculating: bool           # a copy looking ahead: it reads every slip as recorded
+    later: bool                 # the event's blow is believed or not once it is played
     ahead: Iterator[Mapping[str, Any]]
     window: list[dict[str, Any]] | None
 
@@ -85,6 +86,9 @@ class Readings:
         if event["kind"] == "enemies_placed":
             moved = self._moved(state, acts)
             readings: tuple[dict[str, Any], ...] = ({}, {"fronts": moved}) if moved else ()
+        elif not self._flippable(state, event, acts):
+            self.later = True           # as recorded or not believed: decided once it is played
+            return {}
         else:
             mine = blow_of(state, acts)
             off = mine is not None and any(isinstance(event.get(k), int) and k in mine and event[k] != mine[k]
@@ -103,11 +107,49 @@ class Readings:
                 best, cost = r, n
         return best
 
-    def _errors(self, state: LootState, window: list[dict[str, Any]], reading: Mapping[str, Any],
+    def _flippable(self, state: LootState, event: Mapping[str, Any], acts: list[Action]) -> bool:
+        """Whether a blow's stated values may be its die's other outcome's: a hit whose stated
+        values are all a miss's, or a miss with a stated value a miss does not leave (else only
+        believing them or not is a question, settled once the blow is played)."""
+        dice, b, blow = event.get("dice"), state.battle, next((a for a in acts if a.kind in ("attack", "enemy_turn")),
+                                                               None)
+        if blow is None or b is None or not isinstance(dice, list) or not all(isinstance(d, int) for d in dice):
+            return False
+        enc = b.queue[b.index]
+        if blow.kind == "attack":
+            name = blow.get("target")
+        else:
+            foe = next((e for e in enc.enemies if e.name == blow.get("enemy")), None)
+            name = blow.get("target") or (foe.front if foe is not None else None)
+        t = state._by(name) if name in state.seat_of else next((e for e in enc.enemies if e.name == name), None)
+        if t is None:
+            return True                 # (a target the replay names: the slow way)
+        miss = {"hp_left": t.health, "armor_left": t.armor, "dodge_left": max(0, t.dodge - state.rules.dodge_loss)}
+        same = all(event.get(k) in (None, v) for k, v in miss.items())
+        return same if sum(dice) > t.dodge else not same
+
+    def believed(self, state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any]) -> bool:
+        """After a blow is played: whether its stated values the rules do not give are followed as
+        recorded (the log's next events bear that out no worse than the rules' values)."""
+        if self.speculating or all(not isinstance(event.get(k), int) or k not in mine or event[k] == mine[k]
+                                   for k in VALUES):
+            return True
+        window, cost = self._window(), None
+        for believe in (True, False):
+            s, r = state.clone(), self._copy({})
+            r.follow.believe = believe
+            r.follow.blow(s, event, mine)
+            n = r._errors(s, window, None, cost)
+            if cost is not None and n < cost:
+                return False
+            cost = n
+        return True
+
+    def _errors(self, state: LootState, window: list[dict[str, Any]], reading: Mapping[str, Any] | None,
                 cap: int | None) -> int:
         """The errors the log's ``window`` makes from ``state`` under ``reading`` of its first event
-        (counted up to ``cap``)."""
-        ref = StateReferee.at(self._as_rules(self._copy(reading)), state)
+        (None: from this copy, as it is), counted up to ``cap``."""
+        ref = StateReferee.at(self._as_rules(self._copy(reading) if reading is not None else self), state)
         n = 0
         for i, ev in enumerate(window):
             try:
