@@ -79,8 +79,9 @@ class Follow(Turns):
         self.down: set[str] = set()         # the players knocked out before it
         self.offsets: dict[tuple[Any, str], int] = {}   # a stated value's slip: stated minus the rules' value
         self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
-        self.believe: bool | None = True    # a blow's stated values followed as recorded (None: held back
-        self.held: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None     # until read: :mod:`.reading`)
+        #: a blow's stated values followed as recorded (None: held back until read, :mod:`.reading`)
+        self.believe: bool | None = True
+        self.held: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None
 
     def copy(self) -> Follow:
         """This replay's view for a copy of it to look ahead with (see :mod:`.reading`)."""

@@ -58,7 +58,8 @@ class Readings:
         if self.speculating or (kind != "enemies_placed" and not (
                 kind in ("attack", "enemy_attack") and any(isinstance(event.get(k), int) for k in VALUES))):
             return False
-        if kind != "enemies_placed" and self.follow.pending is None and state.pending is None and self.dealt is None:
+        if kind != "enemies_placed" and self.follow.pending is None and state.pending is None \
+                and self.dealt is None:
             return True
         return state.clone(), self._copy({})
 
@@ -79,7 +80,8 @@ class Readings:
                     break
         return self.window
 
-    def _choose(self, snap: Snap, state: LootState, event: Mapping[str, Any], acts: list[Action]) -> dict[str, Any]:
+    def _choose(self, snap: Snap, state: LootState, event: Mapping[str, Any],
+                acts: list[Action]) -> dict[str, Any]:
         """The reading of ``event`` the log's next events bear out best (``{}``: as recorded)."""
         if snap is False:
             return {}
@@ -111,9 +113,10 @@ class Readings:
         """Whether a blow's stated values may be its die's other outcome's: a hit whose stated
         values are all a miss's, or a miss with a stated value a miss does not leave (else only
         believing them or not is a question, settled once the blow is played)."""
-        dice, b, blow = event.get("dice"), state.battle, next((a for a in acts if a.kind in ("attack", "enemy_turn")),
-                                                               None)
-        if blow is None or b is None or not isinstance(dice, list) or not all(isinstance(d, int) for d in dice):
+        dice, b = event.get("dice"), state.battle
+        blow = next((a for a in acts if a.kind in ("attack", "enemy_turn")), None)
+        if blow is None or b is None or not isinstance(dice, list) \
+                or not all(isinstance(d, int) for d in dice):
             return False
         enc = b.queue[b.index]
         if blow.kind == "attack":
@@ -121,10 +124,12 @@ class Readings:
         else:
             foe = next((e for e in enc.enemies if e.name == blow.get("enemy")), None)
             name = blow.get("target") or (foe.front if foe is not None else None)
-        t = state._by(name) if name in state.seat_of else next((e for e in enc.enemies if e.name == name), None)
+        t = state._by(name) if name in state.seat_of else next(
+            (e for e in enc.enemies if e.name == name), None)
         if t is None:
             return True                 # (a target the replay names: the slow way)
-        miss = {"hp_left": t.health, "armor_left": t.armor, "dodge_left": max(0, t.dodge - state.rules.dodge_loss)}
+        miss = {"hp_left": t.health, "armor_left": t.armor,
+                "dodge_left": max(0, t.dodge - state.rules.dodge_loss)}
         same = all(event.get(k) in (None, v) for k, v in miss.items())
         return same if sum(dice) > t.dodge else not same
 
@@ -209,9 +214,10 @@ class Readings:
             if e.name in moved and not e.ko:
                 die = f"its d{state.rules.target_die} shows {rolls[i]}, which " if i < len(rolls) else ""
                 if i >= len(rolls) or not off_die(rolls[i], state.rules.target_die):   # (else named already)
-                        out.append(Finding("LB-TGT-1", f"the log has {e.name} attack after {moved[e.name]}'s turn, as if "
-                                                   f"it stood in front of {moved[e.name]}; {die}places it in front "
-                                                   f"of {e.front}", "rolls"))
+                    p = moved[e.name]
+                    out.append(Finding("LB-TGT-1", f"the log has {e.name} attack after {p}'s turn, as if it "
+                                                   f"stood in front of {p}; {die}places it in front of "
+                                                   f"{e.front}", "rolls"))
                 e.front = moved[e.name]
         state._cp, state._nxt = None, False
         return out

@@ -33,6 +33,14 @@ def _won(s: LootState) -> str:
     )
 
 
+def _said(event: Mapping[str, Any]) -> tuple[bool | None, str]:
+    """The outcome a blow states (``hit``, or a ``damage`` dealt) and its field; None when neither."""
+    dmg = event.get("damage")
+    if event.get("hit") is None and isinstance(dmg, int) and not isinstance(dmg, bool) and dmg > 0:
+        return True, "damage"
+    return event.get("hit"), "hit"
+
+
 class Slips:
     """The part of :class:`.contract.LootRules` that follows a log's slips as recorded."""
 
@@ -50,14 +58,7 @@ class Slips:
         give — named once, and the blow played as the log says (the dice read as ones that give
         it); dice left out: ones that give the stated outcome, when any can."""
         blow = next((a for a in acts if a.kind in ("attack", "enemy_turn")), None)
-        said, at = event.get("hit"), "hit"
-        if (
-            said is None
-            and isinstance(event.get("damage"), int)
-            and not isinstance(event["damage"], bool)
-            and event["damage"] > 0
-        ):
-            said, at = True, "damage"
+        said, at = _said(event)
         if blow is not None and event.get("dice") is None and said is None and blow.kind == "enemy_turn":
             raise LogError("LOG-FIELD", f"'{event['kind']}' needs its 'dice' (or at least 'hit: true/false')",
                            None)
@@ -82,10 +83,10 @@ class Slips:
             and all(isinstance(d, int) and 1 <= d <= die for d in dice)
         )
         total = sum(dice) if rolled and isinstance(dice, list) else 0
-        if said is None:            # the outcome the blow's stated values have, not the die's
-            if not rolled:
-                return acts
-            said, at = total <= t.dodge, next(k for k in VALUES if isinstance(event.get(k), int))
+        if said is None and not rolled:
+            return acts
+        said, at = (said, at) if said is not None else (   # the outcome the blow's stated values have
+            total <= t.dodge, next(k for k in VALUES if isinstance(event.get(k), int)))
         r = t.restored if isinstance(t, Player) else None
         if rolled and r is not None and (total > t.dodge) != said and (total > r["dodge"]) == said:
             self.noted.append(Finding("LB-ENC-1",
