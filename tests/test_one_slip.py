@@ -53,14 +53,6 @@ DICE = {
     "loot_battles": {"dice", "rolls"},
 }
 PER_GAME = 25          # mutations of each class per game
-#: Loot & Battles' slips that still knock on (a stated Health or Dodge that a later event reads
-#: again, an enemy-placement roll that reshuffles the battle): known debt until its checker is the
-#: shared replay over its state (issue 29); strict, so a fix must take its line out of this set
-LOOT_STILL = {"stated-win-2p.yaml:33:dodge_left@63-64", "stated-win-2p.yaml:97:dodge_left@66-67",
-              "stated-loss-3p.yaml:37:dodge_left@63-64",
-              "die-win-2p.yaml:15:rolls@50-51", "die-win-2p.yaml:132:dice@50-51", "die-loss-3p.yaml:15:rolls@59-60"}
-LOOT_XFAIL = pytest.mark.xfail(strict=True, reason="loot_battles: a knock-on left for the shared replay (issue 29)")
-
 _NUM = re.compile(r"(?<=[\[\s:,{])(-?\d+)(?=[\],}\s])")
 _KEY = re.compile(r"([A-Za-z_][\w#]*)\s*:")
 
@@ -116,8 +108,7 @@ def _cases() -> list:
         for kind in ("stated", "die"):
             for m in _mutations(game, kind):
                 tail = f"{kind}-{m[0]}:{m[1]}:{m[2]}"
-                marks = [LOOT_XFAIL] if game == "loot_battles" and tail in LOOT_STILL else []
-                out.append(pytest.param(game, kind, *m, marks=marks, id=f"{game}-{tail}"))
+                out.append(pytest.param(game, kind, *m, id=f"{game}-{tail}"))
     return out
 
 

@@ -185,6 +185,13 @@ class StateReferee:
         self.state = rules.new_state(setup)
         self.rejections: list[Rejection] = []
 
+    @classmethod
+    def at(cls, rules: GameRules, state: GameState) -> StateReferee:
+        """A referee that replays on from ``state`` (a copy a contract looks ahead on), not a new game."""
+        ref = cls.__new__(cls)
+        ref.rules, ref.state, ref.rejections = rules, state, []
+        return ref
+
     def event(self, index: int, event: Mapping[str, Any]) -> list[Rejection]:
         """Replay one event; the rejections it caused (those of its first broken action, or of
         the consequences it states; with ``every_slip``, of every broken action and the

@@ -17,6 +17,7 @@ from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.placing import placement
 from cardgen.games.loot_battles.play import LootState, shared_rules
 from cardgen.games.loot_battles.play_log import MARKERS, actions_for
+from cardgen.games.loot_battles.reading import Readings
 from cardgen.games.loot_battles.slips import Slips
 from cardgen.games.loot_battles.whynot import why_kit, why_not
 from cardgen.play.api import Action, GameState
@@ -44,7 +45,7 @@ def _plain(action: Action) -> Action:
     )
 
 
-class LootRules(Slips):
+class LootRules(Slips, Readings):
     """Loot & Battles as a :class:`cardgen.play.replay.GameRules`."""
 
     #: each distinct slip of one event is its own problem (a roll too many and its wrong Dodge)
@@ -66,6 +67,12 @@ class LootRules(Slips):
         self.slips: list[Finding] | None = None  # an action's turns out of order (see :meth:`.Follow.resync`)
         self.unknown = 0  # Loot drawn unnamed, not yet equipped
         self.owed, self.owed_for = 0, ""  # Loot due the log never drew (named at the next Battle)
+        self.reading: dict[str, Any] = {}  # how the event's slip is read (see :mod:`.reading`)
+        self.next_reading: dict[str, Any] = {}
+        self.speculating = False
+        self.later = False
+        self.ahead: Iterator[Mapping[str, Any]] = iter(())  # the log's later events
+        self.window: list[dict[str, Any]] | None = None
         self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max,
                              chance_mode="explicit_stochastic", information="perfect", utility="identical",
                              max_game_length=20_000)
@@ -100,6 +107,8 @@ class LootRules(Slips):
 
     def actions_of(self, state: GameState, event: Mapping[str, Any]) -> list[Action]:
         assert isinstance(state, LootState)
+        self.reading, self.next_reading, self.later = self.next_reading, {}, False
+        snap = self._snap(state, event)
         self.follow.before(state, event)
         self._kind = str(event.get("kind"))
         if self.names is None:
@@ -134,8 +143,9 @@ class LootRules(Slips):
         if gone:
             self.noted, self.quiet = [*self.noted, *gone], True
             return []  # a blow with nothing to play: named, no consequences to compare
-        acts = self._outcome(state, event, self._dice(state, event, actions_for(state, event)))
-        self._back_in_step(state, event, acts)
+        acts = self._dice(state, event, actions_for(state, event))
+        self.reading = self._choose(snap, state, event, acts) if snap is not False else self.reading
+        acts = self._outcome(state, event, acts)
         return acts
 
     def describe(self, state: GameState, event: Mapping[str, Any]) -> list[str]:
@@ -157,10 +167,12 @@ class LootRules(Slips):
         return self.slips == [] and allowed_at(state, plain)  # out of order, all of it named already
 
     def upcoming(self, events: Iterator[Mapping[str, Any]]) -> None:
-        """Does the log mark the ends of rounds? (read once, as far as its first round_end)"""
+        """The log's later events (see :mod:`.reading`); does the log mark the ends of rounds? (read once)"""
         if not self._looked:
             self._looked = True
-            self.follow.marks_rounds |= any(e.get("kind") == "round_end" for e in events)
+            events = iter(seen := list(events))
+            self.follow.marks_rounds |= any(e.get("kind") == "round_end" for e in seen)
+        self.ahead, self.window = events, None
 
     def why_not(self, state: GameState, action: Action) -> Findings:
         """The rule ``action`` breaks; a turn out of order is followed (see :meth:`.Follow.resync`)."""
@@ -190,6 +202,8 @@ class LootRules(Slips):
             mark_restored(state)
         if event["kind"] == "enemies_placed" and isinstance(event.get("placed"), Mapping):
             noted += placed_as_stated(state, event["placed"])
+        if event["kind"] == "enemies_placed":
+            noted += self.moved_as_recorded(state, event)
         if (
             self.short
             and isinstance(state, LootState)
@@ -201,4 +215,11 @@ class LootRules(Slips):
             state._settle()
             state._cp, state._nxt = None, False
         self.short = False
-        return [*noted, *findings(claims(state, event, self.follow))]
+        self.follow.believe = None if self.later else self.reading.get("believe", True)
+        found = findings(claims(state, event, self.follow))
+        if self.follow.held is not None:    # the blow's stated values: followed as recorded, or not
+            held, self.follow.held = self.follow.held, None
+            self.follow.believe = self.believed(state, *held)
+            self.follow.blow(state, *held)
+        self.follow.believe, self.later = True, False
+        return [*noted, *found]

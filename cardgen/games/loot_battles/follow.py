@@ -10,6 +10,7 @@ wrong number is one problem, and the replay goes on from the table's value.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -78,6 +79,16 @@ class Follow(Turns):
         self.down: set[str] = set()         # the players knocked out before it
         self.offsets: dict[tuple[Any, str], int] = {}   # a stated value's slip: stated minus the rules' value
         self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
+        #: a blow's stated values followed as recorded (None: held back until read, :mod:`.reading`)
+        self.believe: bool | None = True
+        self.held: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None
+
+    def copy(self) -> Follow:
+        """This replay's view for a copy of it to look ahead with (see :mod:`.reading`)."""
+        c = copy.copy(self)
+        c.fronts, c.down, c.offsets = dict(self.fronts), set(self.down), dict(self.offsets)
+        c.skipped = (self.skipped[0], set(self.skipped[1]))
+        return c
 
     def before(self, state: LootState, event: Mapping[str, Any]) -> None:
         """Before ``event`` is played: the last blow followed (its claims were not compared when
@@ -282,6 +293,13 @@ class Follow(Turns):
         """After a blow's claims were compared: the target's values as the log states them (a
         felled enemy the log says still stands, standing again while its Encounter goes on)."""
         self.pending = None
+        if self.believe is None:
+            self.held = (event, mine)
+            return
+        if not self.believe:        # the rules' values played on: a later statement of them is in step
+            for key in FOLLOWED:
+                self.offsets.pop((mine.get("target"), key), None)
+            return
         t = self._target(state, event["kind"], mine.get("target"))
         after = state.events[next(i for i in range(len(state.events) - 1, -1, -1) if state.events[i] is mine) + 1:]
         if t is None or any(e["kind"] == "battle_end" for e in after):     # everyone recovered since

@@ -10,9 +10,9 @@ from typing import Any
 
 from cardgen.content.playlog import LogError
 from cardgen.games.loot_battles import header
-from cardgen.games.loot_battles.claims import fighter
 from cardgen.games.loot_battles.follow import Follow
 from cardgen.games.loot_battles.play import LootState
+from cardgen.games.loot_battles.reading import VALUES
 from cardgen.games.loot_battles.state import Player
 from cardgen.games.loot_battles.trace import roll_name
 from cardgen.play.api import Action
@@ -33,6 +33,14 @@ def _won(s: LootState) -> str:
     )
 
 
+def _said(event: Mapping[str, Any]) -> tuple[bool | None, str]:
+    """The outcome a blow states (``hit``, or a ``damage`` dealt) and its field; None when neither."""
+    dmg = event.get("damage")
+    if event.get("hit") is None and isinstance(dmg, int) and not isinstance(dmg, bool) and dmg > 0:
+        return True, "damage"
+    return event.get("hit"), "hit"
+
+
 class Slips:
     """The part of :class:`.contract.LootRules` that follows a log's slips as recorded."""
 
@@ -43,60 +51,19 @@ class Slips:
     owed: int
     owed_for: str
     dealt: dict[str, list | None] | None
-
-    def _back_in_step(self, state: LootState, event: Mapping[str, Any], acts: list[Action]) -> None:
-        """A blow whose stated Health is where the target would be without the last slip of it (the
-        table wrote one number wrong and played on from the right one): the target's Health is
-        taken back to that before the blow — so a blow the slip would make a kill is not one."""
-        stated, offsets = event.get("hp_left"), self.follow.offsets
-        if event["kind"] not in ("attack", "enemy_attack") or not isinstance(stated, int) or not offsets:
-            return
-        mine = self._play(state, acts)
-        if mine is None or mine.get("hp_left") == stated or (mine.get("target"), "hp_left") not in offsets:
-            return
-        t = (
-            fighter(state, event["kind"], mine["target"])
-            if event["kind"] == "enemy_attack"
-            else next((e for e in state._enc().enemies if e.name == mine["target"]), None)
-        )
-        if t is None:
-            return
-        off = offsets[(mine["target"], "hp_left")]
-        t.health -= off
-        again = self._play(state, acts)
-        if again is None or again.get("hp_left") != stated:
-            t.health += off  # not where the slip's absence puts it: the blow stays as the rules give
-            return
-        offsets.pop((mine["target"], "hp_left"))
-
-    @staticmethod
-    def _play(state: LootState, acts: list[Action]) -> Mapping[str, Any] | None:
-        """The blow ``acts`` make on a copy of ``state`` (its event), or None."""
-        c, n = state.clone(), len(state.events)
-        try:
-            for a in acts:
-                c.apply_action(a)
-        except Exception:  # noqa: BLE001 - a blow the state cannot play at all: the replay names it
-            return None
-        return next((e for e in c.events[n:] if e["kind"] in ("attack", "enemy_attack")), None)
+    reading: dict[str, Any]
 
     def _outcome(self, state: LootState, event: Mapping[str, Any], acts: list[Action]) -> list[Action]:
         """LB-ATK-3: a roll whose stated outcome (``hit``, or a ``damage`` dealt) its dice do not
         give — named once, and the blow played as the log says (the dice read as ones that give
         it); dice left out: ones that give the stated outcome, when any can."""
         blow = next((a for a in acts if a.kind in ("attack", "enemy_turn")), None)
-        said, at = event.get("hit"), "hit"
-        if (
-            said is None
-            and isinstance(event.get("damage"), int)
-            and not isinstance(event["damage"], bool)
-            and event["damage"] > 0
-        ):
-            said, at = True, "damage"
+        said, at = _said(event)
         if blow is not None and event.get("dice") is None and said is None and blow.kind == "enemy_turn":
             raise LogError("LOG-FIELD", f"'{event['kind']}' needs its 'dice' (or at least 'hit: true/false')",
                            None)
-        if blow is None or said is None:
+        flip = bool(self.reading.get("flip"))  # the die read the other way (see :mod:`.reading`)
+        if blow is None or (said is None and not flip):
             return acts
         c = state.clone()
         try:
@@ -116,6 +83,10 @@ class Slips:
             and all(isinstance(d, int) and 1 <= d <= die for d in dice)
         )
         total = sum(dice) if rolled and isinstance(dice, list) else 0
+        if said is None and not rolled:
+            return acts
+        said, at = (said, at) if said is not None else (   # the outcome the blow's stated values have
+            total <= t.dodge, next(k for k in VALUES if isinstance(event.get(k), int)))
         r = t.restored if isinstance(t, Player) else None
         if rolled and r is not None and (total > t.dodge) != said and (total > r["dodge"]) == said:
             self.noted.append(Finding("LB-ENC-1",
