@@ -15,6 +15,8 @@ from typing import Any
 from cardgen import testing
 from cardgen.builder.check import _check_shape
 from cardgen.content.playlog import read
+from cardgen.play.api import CHANCE, TERMINAL
+from cardgen.play.dice import pick
 from cardgen.play.playout import as_jsonl, play, random_agent
 from cardgen.play.replay import GameRules, StateReferee
 from cardgen.testing import (
@@ -89,3 +91,19 @@ def assert_random_games_replay_clean(slug: str, seeds: Iterable[int], rules: Cal
         ref = StateReferee(rules(), state.log_header())
         assert ref.replay(state.log_events()) == [], seed
         assert ref.state.result() == state.result()
+
+
+def duel_score(state: Any, seats: list[Any], me: int, rng: random.Random) -> float:
+    """Seat ``me``'s result of ``state`` played to its end by ``seats`` (agents), chance drawn from
+    ``rng`` and each agent from its own generator drawn from it (``bench/duel.py``'s pairing); an
+    unfinished game counts ½."""
+    streams = [random.Random(rng.random()), random.Random(rng.random())]
+    for _ in range(20_000):
+        who = state.current_player()
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            state.apply_action(pick(state.chance_outcomes(), rng))
+        else:
+            state.apply_action(seats[who](state.observation(who), state.legal_actions(), streams[who]))
+    return float(state.returns()[me]) if state.is_terminal() else 0.5

@@ -222,17 +222,7 @@ def _duel(a: Any, b: Any, games: int) -> float:
         state = pkg.new_state(game, setups[(i // 2) % len(setups)])
         me = i % 2
         rng = random.Random(1000 + i // 2)
-        seats = [a, b] if me == 0 else [b, a]
-        streams = [random.Random(rng.random()), random.Random(rng.random())]
-        for _ in range(20_000):
-            who = state.current_player()
-            if who == TERMINAL:
-                break
-            if who == CHANCE:
-                state.apply_action(pick(state.chance_outcomes(), rng))
-            else:
-                state.apply_action(seats[who](state.observation(who), state.legal_actions(), streams[who]))
-        won += state.returns()[me] if state.is_terminal() else 0.5
+        won += playkit.duel_score(state, [a, b] if me == 0 else [b, a], me, rng)
     return won
 
 
