@@ -102,6 +102,53 @@ def test_heroes_hit_and_run() -> None:
     assert reached >= 10 and fled >= 10 and closer > 0, (reached, fled, closer)
 
 
+def test_heroes_go_round_walls() -> None:
+    """A hero with an attack in hand and no move to its reach of the boss takes the move of fewest
+    steps round the walls and chasms to that reach (the Catacombs' corridors): in some of those
+    decisions the move nearest the boss as the crow flies is a longer way round (breaking case)."""
+    game = playkit.game("boss_fight")
+    mine = Prior(game)
+    checked = crow = 0
+    for state, who, legal in _decisions(range(12)):
+        obs = state.observation(who)
+        moves = [a for a in legal if a.kind == "move" and a["character"] != BOSS]
+        if not moves or any(a.kind == "attack" for a in legal):
+            continue
+        hero = str(moves[0]["character"])
+        kinds = {mine.kinds[c] for c in obs["characters"][hero]["hand"] if c in mine.kinds}
+        reach = mine.heroes[hero].reach(kinds)
+        if not reach or any(_gap(state, hero, a["to"]) <= reach for a in moves):
+            continue
+        steps = mine.steps(obs, reach)
+        assert steps is not None
+        way = {a: steps.get(hg.from_offset(int(a["to"][0]), int(a["to"][1]), obs["style"]), len(steps))
+               for a in moves}
+        chose = mine(obs, legal, random.Random(0))
+        assert way[chose] == min(way.values())
+        nearest = min(_gap(state, hero, a["to"]) for a in moves)
+        crow += all(way[a] > way[chose] for a in moves if _gap(state, hero, a["to"]) == nearest)
+        checked += 1
+    assert checked >= 10 and crow > 0, (checked, crow)
+
+
+def test_a_hero_with_no_attack_uses_its_items() -> None:
+    """A hero with no attack in hand and an Item card uses the item (to the Used pile, out of its
+    deck for good) before it moves: its next draws hold more attacks."""
+    game = playkit.game("boss_fight")
+    mine = Prior(game)
+    checked = 0
+    for state, who, legal in _decisions(range(4)):
+        obs = state.observation(who)
+        hero = legal[0].get("character")
+        if hero == BOSS or not any(a.kind == "item" for a in legal) or any(a.kind == "attack" for a in legal):
+            continue
+        if any(c in mine.kinds for c in obs["characters"][hero]["hand"]):
+            continue
+        assert mine(obs, legal, random.Random(0)).kind == "item"
+        checked += 1
+    assert checked >= 10, checked
+
+
 def test_the_search_leans_on_the_prior() -> None:
     """``mcts:N`` as ``cardgen simulate`` builds it expands and biases towards this prior's move."""
     pkg, game = playkit.package("boss_fight"), playkit.game("boss_fight")

@@ -274,7 +274,7 @@ class BossFightState(GameState):
                             "hand": dict(f.hand.known) if f.key in mine else None}
         step, who = self._next_step()
         return {"player": player, "round": e.round, "acting": getattr(who, "key", None), "characters": chars,
-                "rubble": sorted(e.rubble), "style": e.map.style}
+                "rubble": sorted(e.rubble), "style": e.map.style, "map": self.setup.get("map")}
 
     # --- as a log -----------------------------------------------------------------------------
     def log_header(self) -> dict[str, Any]:

@@ -8,8 +8,12 @@ Play"), so the prior reads each side's statistics and weapons from the game's se
   can most nearly kill (expected damage over Health left).
 - **Hit and run.** Greedy walks every hero up to the boss, where the boss's three actions kill
   it. A hero with an attack in hand moves to where its longest reach still touches the boss, as
-  far from it as that allows; a hero with no attack in hand moves away from the boss (and, with
-  every move nearer, makes greedy's other choice). The boss closes in as greedy does.
+  far from it as that allows; when no move gets there, by the fewest steps over the map's clear
+  tiles to that reach (round the Catacombs' walls and chasms, where the nearest tile as the crow
+  flies can be a dead end). A hero with no attack in hand uses an Item card if it holds one (the
+  Used pile never comes back to the deck, so its next draws hold more attacks; items' own text
+  is not simulated), else moves away from the boss (and, with every move nearer, makes greedy's
+  other choice). The boss closes in as greedy does.
 
 It has no numbers of its own: it ranks moves by tiles and attacks by expected damage; the rules'
 numbers (the damage formula, the defence die) are params.yaml's.
@@ -21,6 +25,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from cardgen.boards.mapmodel import HexMap
 from cardgen.content.model import Game
 from cardgen.core import hexgrid as hg
 from cardgen.core.hexgrid import Hex
@@ -56,6 +61,15 @@ def shape(hexes: list[Hex]) -> tuple[tuple[int, int], ...]:
         o = min(hs, key=lambda h: (h.q, h.r))
         turns.append(tuple(sorted((h.q - o.q, h.r - o.r) for h in hs)))
     return min(turns)
+
+
+def maps(game: Game) -> dict[str, HexMap]:
+    """Every map the setups play on, by name (the map lies on the table: the observation names it)."""
+    out: dict[str, HexMap] = {}
+    for setup in setups(game, random.Random(0)):
+        if str(setup["map"]) not in out:
+            out[str(setup["map"])] = new_state(game, setup).eng.map
+    return out
 
 
 def sheets(game: Game) -> tuple[dict[str, Sheet], dict[tuple[tuple[int, int], ...], Sheet]]:
@@ -95,6 +109,9 @@ class Prior:
                       if c.type == "action" and c.fields.get("attack")}
         self.formula = {k: int(v) for k, v in p.mapping("damage_formula").items()}
         self.die, self.miss = p.int("defence_die"), p.int("defence_miss")
+        self.maps = maps(game)
+        #: (map, where the boss stands, reach, obstacle tokens) → steps from each tile to the reach
+        self.fields: dict[tuple[Any, ...], dict[Hex, int]] = {}
         #: where the boss stands → its shape
         self.seen: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]] = {}
 
@@ -116,6 +133,10 @@ class Prior:
         line = next((ln for ln in me.lines.get(kind, []) if ln[0] == a.get("with")), None)
         if line is None:
             return 0.0
+        return self.blow(me, them, line)
+
+    def blow(self, me: Sheet, them: Sheet, line: tuple[str, int, str, int]) -> float:
+        """The expected damage of ``me``'s attack ``line`` on ``them`` over the defender's roll."""
         _w, dmg, stat, _r = line
         s, t = me.stats.get(stat, 0), them.stats.get(stat, 0)
         rolls = [r for r in range(1, self.die + 1) if r != self.miss]
@@ -138,22 +159,32 @@ class Prior:
 
     def hit_and_run(self, obs: Mapping[str, Any], moves: list[Action], legal: list[Action],
                     rng: random.Random) -> Action:
-        """A hero's move: to its reach of the boss while it holds an attack, else away from it."""
+        """A hero's move: to its reach of the boss while it holds an attack (round the walls), else
+        an item, else away from the boss."""
         chars, style = obs["characters"], obs["style"]
         who = str(moves[0]["character"])
         boss = [hg.from_offset(c, r, style) for c, r in chars[BOSS]["at"]]
         hand = chars[who]["hand"] or {}
         sheet = self.heroes.get(who)
         reach = sheet.reach({self.kinds[c] for c in hand if c in self.kinds}) if sheet else 0
+        if not reach:
+            items = [a for a in legal if a.kind == "item"]
+            if items:
+                return items[rng.randrange(len(items))]
 
         def gap(to: Any) -> int:
             h = hg.from_offset(int(to[0]), int(to[1]), style)
             return min(hg.distance(h, b) for b in boss)
 
+        steps = self.steps(obs, reach) if reach else None
+
         def score(a: Action) -> float:
             d = gap(a["to"])
             if reach:
-                return d if d <= reach else reach - d
+                if d <= reach or steps is None:
+                    return d if d <= reach else reach - d
+                # a tile with no way to the reach ranks below every tile with one
+                return -steps.get(hg.from_offset(int(a["to"][0]), int(a["to"][1]), style), len(steps) + d)
             return d
         scores = [score(a) for a in moves]
         best = max(scores)
@@ -162,6 +193,34 @@ class Prior:
             return self.base(obs, stay or legal, rng)
         top = [a for a, s in zip(moves, scores) if s == best]
         return top[rng.randrange(len(top))]
+
+
+    def steps(self, obs: Mapping[str, Any], reach: int) -> dict[Hex, int] | None:
+        """Steps over the map's clear tiles from each tile to the nearest within ``reach`` of the
+        boss (None: a map the setups do not know) — the way round a wall or a chasm."""
+        m = self.maps.get(str(obs.get("map")))
+        if m is None:
+            return None
+        at = tuple(tuple(c) for c in obs["characters"][BOSS]["at"])
+        rubble = frozenset(obs.get("rubble") or ())
+        key = (m.key, at, reach, rubble)
+        got = self.fields.get(key)
+        if got is None:
+            if len(self.fields) > 4096:
+                self.fields.clear()
+            boss = {hg.from_offset(c, r, obs["style"]) for c, r in at}
+            clear = {h for h in m.tiles if m.passable(h) and h not in rubble and h not in boss}
+            frontier = [h for h in clear if min((hg.distance(h, b) for b in boss), default=0) <= reach]
+            got = self.fields[key] = dict.fromkeys(frontier, 0)
+            while frontier:
+                nxt = []
+                for h in frontier:
+                    for n in hg.neighbors(h):
+                        if n in clear and n not in got:
+                            got[n] = got[h] + 1
+                            nxt.append(n)
+                frontier = nxt
+        return got
 
 
 def prior(game: Game) -> Agent:
