@@ -91,10 +91,13 @@ class Node:
         self.square = 0.0                     # Σ return², for the spread of its mean
 
     def mean_and_var(self) -> tuple[float, float]:
-        """The mean return and the variance of that mean (0 visits: 0 and infinity)."""
+        """The mean return and the variance of that mean (0 visits: 0 and infinity; 1 visit: its
+        return and infinity — one playout says nothing of the spread)."""
         if self.visits == 0:
             return 0.0, math.inf
         m = self.total / self.visits
+        if self.visits == 1:
+            return m, math.inf
         return m, max(0.0, self.square / self.visits - m * m) / self.visits
 
 
