@@ -194,7 +194,6 @@ class Prior:
         top = [a for a, s in zip(moves, scores) if s == best]
         return top[rng.randrange(len(top))]
 
-
     def steps(self, obs: Mapping[str, Any], reach: int) -> dict[Hex, int] | None:
         """Steps over the map's clear tiles from each tile to the nearest within ``reach`` of the
         boss (None: a map the setups do not know) — the way round a wall or a chasm."""
