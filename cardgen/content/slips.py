@@ -90,8 +90,10 @@ def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[s
     for c in cards:
         for fname, opt in card_types[c.type].fields.items():
             ref = opt.ref or (opt.item.ref if opt.item else None)
+            if ref is None:
+                continue
             value = c.fields.get(fname)
-            if ref is None or value is None:
+            if value is None:
                 continue
             for v in value if isinstance(value, list) else [value]:
                 if v in ids.get(ref, ()):

@@ -43,6 +43,18 @@ def digest(*parts: Any) -> str:
     return hashlib.sha256(_TEXT(parts).encode("utf-8")).hexdigest()
 
 
+def digest_on(parts: tuple[Any, ...], text: bytes, head: bytes | None = None) -> str:
+    """``digest(*parts, *values)``, given ``text``: the JSON of the list ``values`` as
+    :func:`digest` writes it (UTF-8; not empty) — the values not encoded again. ``head``:
+    :func:`digest_head` of ``parts``, when the caller keeps it."""
+    return hashlib.sha256((head or digest_head(parts)) + text[1:]).hexdigest()
+
+
+def digest_head(parts: tuple[Any, ...]) -> bytes:
+    """What :func:`digest_on` writes before the values' text (their ``[`` left out)."""
+    return _TEXT(parts).encode("utf-8")[:-1] + b","
+
+
 def files_digest(paths: Iterable[Path]) -> str:
     """The names and contents of files (folders walked), in a stable order, read through the
     project's one resolver; a file it refuses counts by its refusal (the build reports it)."""
