@@ -75,6 +75,7 @@ class CardLayout:
         self.programs: dict[tuple, tuple[Template, Program]] = {}   # (template, type, bleed, first) → program
         self._by_id = game.cards_by_id         # the cache's dependencies are read against it
         self._key_heads: dict[str, bytes] = {}     # side → the start of its keys' text
+        self._plain: dict[int, tuple] = {}    # id(head) → (head, n, uses, symbols): a plain head restored
         self._cards = Fields(self._by_id)
         self._game = {"title": game.title, "slug": game.slug, **{k: v for k, v in game.meta.items()
                                                                  if k in ("subtitle", "designer")}}
@@ -119,11 +120,25 @@ class CardLayout:
             digest(self.static_key(), side, card.id, card.name, card.type, card.copies, card.fields)
         hit = self.entries.get(key)
         parent = cachemod.active()
+        if hit is not None and (quick := self._plain.get(id(hit[0]))) is not None and quick[0] is hit[0] \
+                and len(hit[1]) == 2 and self.symbols.keys() >= quick[3]:
+            # a head restored before (the pack parses each head text once, most sides share one):
+            # no dependencies, no problems, its symbols installed — only its primitives differ
+            line = hit[1][1]
+            side_items: list | Deferred = Deferred(line, _decode_json, quick[1], quick[2]) if deferred \
+                else _decode_json(line)
+            self.store.hits += 1
+            self.content_ids[id(side_items)] = (side_items, key)
+            if parent is not None:
+                parent.merge(quick[0]["deps"])
+            return side_items
         if hit is not None and isinstance(hit[0], dict) and len(hit[1]) == 2 \
                 and deps_hold(hit[0].get("deps") or {}, self.game, self._by_id):
             head = hit[0]
             items = self._restore(head, hit[1], card, deferred)
             if items is not None:
+                if head["deps"] == _NO_DEPS and not head["problems"]:
+                    self._plain[id(head)] = (head, head["n"], tuple(head["uses"]), frozenset(head["symbols"]))
                 self.store.hits += 1
                 self.content_ids[id(items)] = (items, _content_id(key, head["deps"]))
                 if parent is not None:
