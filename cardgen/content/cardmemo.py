@@ -72,13 +72,14 @@ class Cut:
 
     def sparse(self, live: list[int]) -> str:
         """The file with every card but ``live`` left as blank lines (each line where it was)."""
-        keep = set(live)
-        out = self.lines[:self.starts[0]] if self.starts else list(self.lines)
-        for k in range(len(self.starts)):
+        if not self.starts:
+            return "".join(self.lines + self.lines[self.end:])
+        top = self.starts[0]            # the cards' lines are [top, end): blank but the live ones'
+        out = self.lines[:top] + ["\n"] * (self.end - top) + self.lines[self.end:]
+        for k in live:
             first, after = self.span(k)
-            rows = self.lines[first - 1:after - 1]
-            out += rows if k in keep else ["\n"] * len(rows)
-        return "".join(out + self.lines[self.end:])
+            out[first - 1:after - 1] = self.lines[first - 1:after - 1]
+        return "".join(out)
 
 
 def split(text: str) -> Cut | None:
@@ -174,10 +175,11 @@ class FileMemo:
         self.held = held or set()
         base = hashlib.sha256(f"{memo.context}\0{path}\0{cut.skeleton()}".encode())
         self.digests: list[bytes] = []
-        for k in range(len(cut.starts)):
+        lines, add = cut.lines, self.digests.append
+        for first, stop in zip(cut.starts, [*cut.starts[1:], cut.end]):      # (cut.item(k), unrolled)
             h = base.copy()
-            h.update(cut.item(k).encode("utf-8", "surrogatepass"))
-            self.digests.append(h.hexdigest().encode())
+            h.update("".join(lines[first:stop]).encode("utf-8", "surrogatepass"))
+            add(h.hexdigest().encode())
         self.now: dict[bytes, bytes] = {}       # this load's cards kept, by digest
         self.bad: set[int] = set()              # lines the file's parse found problems on
 
