@@ -16,7 +16,7 @@ from cardgen.content import keptcard
 from cardgen.content.cardmemo import CardMemo
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
-from cardgen.layout.cache import Store, digest, digest_on
+from cardgen.layout.cache import Recorder, Store, digest, digest_on, watched
 
 GAME = Path(__file__).resolve().parent.parent / "bench" / "game"
 CARDS = "cards/bench/cards.yaml"
@@ -108,3 +108,20 @@ def test_an_edit_decodes_no_card_it_did_not_change(tmp_path, monkeypatch):
                          env={"CARDGEN_CACHE": "off"}).exit_code == 0
     for f in ("cards.pdf", "cards.json"):
         assert (out / "bench" / f).read_bytes() == (clean / "bench" / f).read_bytes()
+
+
+def test_a_watched_view_of_kept_cards_reads_them_as_cards(tmp_path):
+    """A printable's watched view of the game (the cache's recording) copies each card's
+    attributes: a kept card's are read (decoded) for it, and its reads are recorded."""
+    root = project(tmp_path)
+    memo = CardMemo(Store(tmp_path / "cache"), "ctx")
+    parsed = loaded(root, memo)
+    game = load_game(root, "bench", Problems(), memo)
+    assert game is not None and type(game.cards[5]) is keptcard.KeptCard
+    rec = Recorder()
+    view = watched(game, rec)
+    card = view.cards[5]
+    assert card.fields.get("rules") == parsed[5].fields["rules"]
+    assert rec.cards[parsed[5].id] == {"rules"}
+    assert (card.name, card.loc, card.field_locs) == (parsed[5].name, parsed[5].loc, parsed[5].field_locs)
+    assert parsed[5].id in rec.cards and rec.cards[parsed[5].id] is None     # then the whole card
