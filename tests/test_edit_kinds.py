@@ -111,3 +111,16 @@ def test_new_code_lays_every_card_out_again(tmp_path, monkeypatch):
     monkeypatch.setattr(cachemod, "code_fingerprint", lambda *a: "other code " + real_print(*a))
     build(root, out)
     assert seen[-1] == first and first[0] == 0 and first[1] >= 30, (first, seen[-1])
+
+
+def test_edit_after_edit_is_a_clean_build_of_each(tmp_path):
+    """The cards an edit's build kept (as their memo's text, never decoded) are kept again by the
+    next edit's: each build, edit after edit, is a clean build's bytes."""
+    root = project(tmp_path)
+    out = tmp_path / "out"
+    build(root, out)
+    for k, kind in enumerate(["a card's text", "a card's name", "its deck entry", "a param it prints"]):
+        EDITS[kind](root)
+        build(root, out)
+        build(root, tmp_path / f"clean{k}", cache="off")
+        assert outputs(out) == outputs(tmp_path / f"clean{k}"), kind

@@ -8,7 +8,7 @@ from typing import Any
 
 from cardgen.content.constraints import Collection, Entry
 from cardgen.content.entries import ANY_KEY
-from cardgen.content.model import Game
+from cardgen.content.model import Card, Game
 from cardgen.core.lazymod import lazy
 from cardgen.core.options import Opt, check_value
 from cardgen.core.problems import Loc, Problems, did_you_mean
@@ -17,12 +17,53 @@ from cardgen.core.yamlsrc import YDict, YList, load_yaml
 difflib = lazy("difflib")       # "did you mean": only for a misspelt key
 
 
+class CardEntry(Entry):
+    """A card of the pool as an entry: its fields and positions read from the card when asked
+    (a kept card's are then decoded: a pool no constraint reads decodes none)."""
+
+    def __init__(self, card: Card) -> None:
+        self.id, self.name, self.count = card.id, card.name, card.copies
+        self._card = card
+        self._set: dict[str, Any] = {}
+
+    @property                                   # type: ignore[override]
+    def fields(self) -> dict[str, Any]:
+        return self._set["fields"] if "fields" in self._set else self._card.fields
+
+    @fields.setter
+    def fields(self, value: dict[str, Any]) -> None:
+        self._set["fields"] = value
+
+    @property                                   # type: ignore[override]
+    def loc(self) -> Loc:
+        return self._set["loc"] if "loc" in self._set else self._card.own_at("copies")
+
+    @loc.setter
+    def loc(self, value: Loc) -> None:
+        self._set["loc"] = value
+
+    @property                                   # type: ignore[override]
+    def field_locs(self) -> dict[str, Loc]:
+        return self._set["field_locs"] if "field_locs" in self._set else self._card.field_locs
+
+    @field_locs.setter
+    def field_locs(self, value: dict[str, Loc]) -> None:
+        self._set["field_locs"] = value
+
+    @property                                   # type: ignore[override]
+    def card_loc(self) -> Loc | None:
+        return self._set["card_loc"] if "card_loc" in self._set else self._card.loc
+
+    @card_loc.setter
+    def card_loc(self, value: Loc | None) -> None:
+        self._set["card_loc"] = value
+
+
 def pool(game: Game) -> Collection:
     """The card pool. Cards that failed to load, cards naming a card that is not there and the
     cards of unreadable files are known but invalid: the counts that may include them wait."""
     loc = Loc(str(game.cards_dir), 0, 0)
-    entries = [Entry(c.id, c.name, c.fields, c.copies, c.own_at("copies"), c.field_locs, c.loc)
-               for c in game.cards if not c.dangling]
+    entries: list[Entry] = [CardEntry(c) for c in game.cards if not c.dangling]
     unread = list(game.unread_cards)
     for c in game.cards:
         if c.dangling:

@@ -26,6 +26,8 @@ def check_icons(cards: list[Card], text_fields: dict[str, set[str]], icons: dict
     text fields); returns card id → the unknown names reported."""
     out: dict[str, frozenset[str]] = {}
     for card in cards:
+        if not card.may_hold_brace():       # (a kept card's values not decoded to see none)
+            continue
         bad: set[str] = set()
         for key in text_fields.get(card.type, ()):
             value = card.fields.get(key)

@@ -39,6 +39,16 @@ class Card:
         """What a template sees as ``card``."""
         return self.fields
 
+    def values_text(self) -> bytes | None:
+        """``[id, name, type, copies, fields]`` as the lay-out's key digests them, when the card
+        holds them as that text (a card kept by the card memo whose fields were never read:
+        ``content.keptcard``); None: make the key from the values."""
+        return None
+
+    def may_hold_brace(self) -> bool:
+        """Whether a value of the card may hold ``{`` (an icon's name): False only when known not to."""
+        return True
+
 
 @record
 class CardType:

@@ -87,11 +87,13 @@ def check_refs(cards: list[Card], card_types: dict[str, CardType], failed: set[s
     ids: dict[str, list[str]] = {}
     for c in cards:
         ids.setdefault(c.type, []).append(c.id)
+    refs = {k: [(fname, ref) for fname, opt in t.fields.items()
+                if (ref := opt.ref or (opt.item.ref if opt.item else None)) is not None]
+            for k, t in card_types.items()}         # each card type's ref fields: most have none
     for c in cards:
-        for fname, opt in card_types[c.type].fields.items():
-            ref = opt.ref or (opt.item.ref if opt.item else None)
+        for fname, ref in refs[c.type]:
             value = c.fields.get(fname)
-            if ref is None or value is None:
+            if value is None:
                 continue
             for v in value if isinstance(value, list) else [value]:
                 if v in ids.get(ref, ()):

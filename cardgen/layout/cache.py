@@ -15,12 +15,12 @@ and rewritten. Entries are JSON, never pickles: reading one runs no code.
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import hashlib
 import json
 import os
 import sys
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,17 @@ _TEXT = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str, separa
 def digest(*parts: Any) -> str:
     """SHA-256 of the parts, as JSON (sorted keys; objects that are not JSON by their text)."""
     return hashlib.sha256(_TEXT(parts).encode("utf-8")).hexdigest()
+
+
+def digest_on(parts: tuple[Any, ...], text: bytes, head: bytes | None = None) -> str:
+    """``digest(*parts, *values)`` from ``text``, the values' list as :func:`digest` writes it
+    (UTF-8, not empty), not encoded again (``head``: :func:`digest_head` of ``parts``, kept)."""
+    return hashlib.sha256((head or digest_head(parts)) + text[1:]).hexdigest()
+
+
+def digest_head(parts: tuple[Any, ...]) -> bytes:
+    """What :func:`digest_on` writes before the values' text (their ``[`` left out)."""
+    return _TEXT(parts).encode("utf-8")[:-1] + b","
 
 
 def files_digest(paths: Iterable[Path]) -> str:
@@ -181,6 +192,9 @@ class _Fields(dict):
         return dict.items(self)
 
 
+_CARD_FIELDS = tuple(f.name for f in dataclasses.fields(Card))
+
+
 class _WatchedCard(Card):
     """A card that tells the recorder what is read of it: its fields one by one (``get``,
     ``fields[…]``), the whole card for anything else; id, type and copies are the shape."""
@@ -226,10 +240,11 @@ def watched(game: Game, rec: Recorder) -> Game:
     cards = []
     for c in game.cards:
         w = _WatchedCard.__new__(_WatchedCard)
-        w.__dict__.update(c.__dict__)
+        # a card's attributes (a kept card's, content.keptcard, are made when read: read them)
+        w.__dict__.update(c.__dict__ if type(c) is Card else {n: getattr(c, n) for n in _CARD_FIELDS})
         w.__dict__["_rec"] = rec
         cards.append(w)
-    return replace(game, cards=_WatchedCards(cards, rec))
+    return dataclasses.replace(game, cards=_WatchedCards(cards, rec))
 
 
 class recording:

@@ -82,6 +82,14 @@ class Pack:
             self._load()
         at = self._old.get(key) if self._old is not None else None
         body: memoryview
+        if type(at) is list and len(at) == 4:       # (a card side's entry: a head and two parts)
+            off, size, one, two = at
+            if type(off) is int and type(size) is int and type(one) is int and type(two) is int \
+                    and 0 <= one < two < size and off >= 0:
+                body = self._data[off:off + size]
+                if len(body) != size:
+                    return None
+                return self._head(key, body, at[2:], [body[:one], body[one + 1:two], body[two + 1:]])
         if isinstance(at, list) and len(at) >= 2 and all(type(v) is int for v in at):
             body, cuts = self._data[at[0]:at[0] + at[1]], at[2:]
             if len(body) != at[1] or any(not 0 <= c < at[1] for c in cuts):
@@ -96,7 +104,10 @@ class Pack:
                 k = raw.find(b"\n", k + 1)
             body = memoryview(raw)
             self._changed = True
-        parts = _lines(body, cuts)
+        return self._head(key, body, cuts, _lines(body, cuts))
+
+    def _head(self, key: str, body: memoryview, cuts: list[int], parts: Parts) -> tuple[Any, Parts] | None:
+        """The entry's head parsed (once per text), and its other lines; the entry noted as read."""
         text = bytes(parts[0])
         head = self._heads.get(text)        # most sides' heads are alike (no dependencies, no problems)
         if head is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from cardgen.content.model import Card, Game
 from cardgen.core.problems import Loc, Problem, Problems
 from cardgen.core.yamlsrc import plain
 from cardgen.layout import cache as cachemod
-from cardgen.layout.cache import Recorder, Store, deps_hold, digest
+from cardgen.layout.cache import Recorder, Store, deps_hold, digest, digest_head, digest_on
 from cardgen.layout.cachepack import Pack
 from cardgen.layout.elements import KINDS
 from cardgen.layout.elements.base import DrawContext
@@ -25,42 +25,11 @@ from cardgen.layout.legibility import MIN_PT, describe, floor_of, small_texts, t
 from cardgen.layout.scenecodec import decode, encode
 from cardgen.layout.sideprog import Program, compile_elements
 from cardgen.layout.templates import Template, TemplateSet, evaluate, fields_read
+from cardgen.layout.watched import Fields, Watched
 from cardgen.scene import Deferred, Symbol, Use, uses_of
 
 _ABSENT = object()
 _NONE: frozenset[str] = frozenset()
-
-
-class _Watched(Mapping):
-    """``cards`` / ``counts`` as a template sees them: reads reach the layout's recorder."""
-
-    def __init__(self, data: dict, layout: CardLayout, shape_only: bool):
-        self._data, self._layout, self._shape_only = data, layout, shape_only
-
-    def _note(self, key: Any = None) -> None:
-        rec = self._layout._recording
-        if rec is None:
-            return
-        if self._shape_only or key is None:
-            rec.shape = True
-        else:
-            rec.card(str(key))
-
-    def __getitem__(self, key: Any) -> Any:
-        self._note(key)
-        return self._data[key]
-
-    def __iter__(self) -> Iterator:
-        self._note()
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        self._note()
-        return len(self._data)
-
-    def __contains__(self, key: object) -> bool:
-        self._note(key)
-        return key in self._data
 
 
 _NO_DEPS: dict[str, Any] = {"cards": {}}
@@ -104,16 +73,18 @@ class CardLayout:
         self._by_values: dict[tuple, tuple] = {}   # an element and the card fields it reads → (it, its primitives)
         self._values_seen: set[int] = set()        # the hashes of those keys met once
         self.programs: dict[tuple, tuple[Template, Program]] = {}   # (template, type, bleed, first) → program
-        self._cards = {c.id: c.fields for c in game.cards}
         self._by_id = game.cards_by_id         # the cache's dependencies are read against it
+        self._key_heads: dict[str, bytes] = {}     # side → the start of its keys' text
+        self._plain: dict[int, tuple] = {}    # id(head) → (head, n, uses, symbols): a plain head restored
+        self._cards = Fields(self._by_id)
         self._game = {"title": game.title, "slug": game.slug, **{k: v for k, v in game.meta.items()
                                                                  if k in ("subtitle", "designer")}}
 
     def context(self, card: Card) -> dict[str, Any]:
         ct = self.game.card_types[card.type]
-        return {"card": card.fields, "cards": _Watched(self._cards, self, False), "params": self._params,
+        return {"card": card.fields, "cards": Watched(self._cards, self, False), "params": self._params,
                 "game": self._game, "type": {"key": ct.key, "name": ct.name},
-                "counts": _Watched(self.counts(), self, True)}
+                "counts": Watched(self.counts(), self, True)}
 
     def counts(self) -> dict[str, int]:
         if self._counts is None:
@@ -144,14 +115,30 @@ class CardLayout:
     def _side(self, card: Card, side: str, deferred: bool) -> list | Deferred:
         if self.store is None or self.entries is None:
             return self._draw(card, side)
-        key = digest(self.static_key(), side, card.id, card.name, card.type, card.copies, card.fields)
+        text = card.values_text()       # a kept card whose values were never read: its key from its text
+        key = digest_on((), text, self._key_head(side)) if text is not None else \
+            digest(self.static_key(), side, card.id, card.name, card.type, card.copies, card.fields)
         hit = self.entries.get(key)
         parent = cachemod.active()
+        if hit is not None and (quick := self._plain.get(id(hit[0]))) is not None and quick[0] is hit[0] \
+                and len(hit[1]) == 2 and self.symbols.keys() >= quick[3]:
+            # a head restored before (the pack parses each head text once, most sides share one):
+            # no dependencies, no problems, its symbols installed — only its primitives differ
+            line = hit[1][1]
+            side_items: list | Deferred = Deferred(line, _decode_json, quick[1], quick[2]) if deferred \
+                else _decode_json(line)
+            self.store.hits += 1
+            self.content_ids[id(side_items)] = (side_items, key)
+            if parent is not None:
+                parent.merge(quick[0]["deps"])
+            return side_items
         if hit is not None and isinstance(hit[0], dict) and len(hit[1]) == 2 \
                 and deps_hold(hit[0].get("deps") or {}, self.game, self._by_id):
             head = hit[0]
             items = self._restore(head, hit[1], card, deferred)
             if items is not None:
+                if head["deps"] == _NO_DEPS and not head["problems"]:
+                    self._plain[id(head)] = (head, head["n"], tuple(head["uses"]), frozenset(head["symbols"]))
                 self.store.hits += 1
                 self.content_ids[id(items)] = (items, _content_id(key, head["deps"]))
                 if parent is not None:
@@ -177,6 +164,13 @@ class CardLayout:
             _json({n: [self.symbols[n].w, self.symbols[n].h, encode(self.symbols[n].items)] for n in used}),
             _json(encode(items))])
         return items
+
+    def _key_head(self, side: str) -> bytes:
+        """The start of a side's key text, before the card's values (``cache.digest_on``)."""
+        head = self._key_heads.get(side)
+        if head is None:
+            head = self._key_heads[side] = digest_head((self.static_key(), side))
+        return head
 
     def static_key(self) -> str:
         """What every card of the game shares: code, templates (and art), settings, params."""
