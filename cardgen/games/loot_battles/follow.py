@@ -77,7 +77,9 @@ class Follow(Turns):
         self.ended = False          # an event after the end was reported
         self.fronts: dict[str, str] = {}    # the enemies' players before an enemy's attack
         self.down: set[str] = set()         # the players knocked out before it
-        self.offsets: dict[tuple[Any, str], int] = {}   # a stated value's slip: stated minus the rules' value
+        #: a stated value's slip, stated minus the rules' value (:func:`cardgen.play.resync.slip_settled`:
+        #: a value the game would have without the last slip of it needs no report)
+        self.offsets: dict[tuple[Any, str], int] = {}
         self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
         #: a blow's stated values followed as recorded (None: held back until read, :mod:`.reading`)
         self.believe: bool | None = True
@@ -106,12 +108,6 @@ class Follow(Turns):
             if event["kind"] == "enemy_attack":     # where the enemies stand, should the log's target stay up
                 self.fronts = {e.name: e.front for e in b.queue[b.index].enemies}
                 self.down = {p.name for p in state.seats if p.ko}
-
-    def in_step(self, what: tuple[Any, str], stated: Any, computed: Any) -> bool:
-        """A stated value that needs no report: the rules' one, or the one the game would have
-        without the last slip of the same value (the table wrote one number wrong and played on
-        from the right one: the replay comes back in step). A difference is kept for the next."""
-        return slip_settled(self.offsets, what, stated, computed)
 
     def gone(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
         """A blow there is nothing to play for: an enemy the rules defeated attacking, or a player's
@@ -206,7 +202,7 @@ class Follow(Turns):
                 slip = restored_slip(who, v, "state") if k == "dodge" and who is not None else None
                 if slip is not None:
                     out.append(slip)
-                elif v is not None and not self.in_step((name, f"after:{k}"), v, getattr(who, k)):
+                elif v is not None and not slip_settled(self.offsets, (name, f"after:{k}"), v, getattr(who, k)):
                     out.append(Finding(AFTER_ROUND[k], f"the log says {name}'s {k.capitalize()} after the round is "
                                                        f"{v!r}, but the rules give {getattr(who, k)!r}", "state"))
                 setattr(who, k, v) if v is not None else None
