@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cardgen.play.api import Action, GameState
-from cardgen.play.lookahead import PER_EVENT, LookAhead
+from cardgen.play.lookahead import PER_EVENT, LookAhead, played
 from cardgen.play.replay import GameInfo, Rejection, StateReferee
 
 #: the readings of a stated total the rules do not give: as recorded, or the rules' total played on
@@ -151,3 +151,12 @@ def test_a_hostile_log_stays_within_its_budget() -> None:
     # at most the budget, and one last look-ahead (each reading over the rest of the log) beyond it
     assert look.spent <= PER_EVENT * len(events) + (len(READINGS) + 1) * len(events)
     assert rules.chosen[-1] == {}                   # once it is spent, every slip is read as recorded
+
+
+def test_played_is_a_look_at_a_copy() -> None:
+    state = Tally()
+    c = played(state, [Action.make("add", n=2), Action.make("add", n=3)])
+    assert c is not None and c.total == 5 and c.history[-1] == Action.make("add", n=3)
+    assert state.total == 0 and state.history == []          # the state itself is left as it was
+    assert played(state, [Action.make("add", n=2), Action.make("add")]) is None    # one it cannot take
+    assert state.total == 0

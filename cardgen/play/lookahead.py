@@ -12,15 +12,16 @@ tie. One slip, one problem, wherever the slip lies.
 
 The cost is bounded: a log's look-aheads replay at most :data:`PER_EVENT` events per event of
 the log in all (a hostile log of one slip copied thousands of times stays linear); once that is
-spent, every event is read as recorded.
+spent, every event is read as recorded. :func:`played` is the smaller look a contract takes
+before it decides: a copy of the state with some actions played.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
-from cardgen.play.api import GameState
+from cardgen.play.api import Action, GameState
 from cardgen.play.replay import GameRules, StateReferee
 
 #: the events a log's look-aheads may replay, in all, per event of the log
@@ -28,6 +29,20 @@ PER_EVENT = 8
 
 #: one reading to try: a fresh copy of the contract and of the state to replay it on
 Reading = Callable[[], tuple[GameRules, GameState]]
+
+S = TypeVar("S", bound=GameState)
+
+
+def played(state: S, actions: Iterable[Action]) -> S | None:
+    """A copy of ``state`` with ``actions`` played, to look at what they do (``state`` is left as
+    it was); None when the state cannot take one of them at all (the replay names that one)."""
+    c = cast(S, state.clone())
+    try:
+        for a in actions:
+            c.apply_action(a)
+    except Exception:  # noqa: BLE001 - an action the state cannot take at all: no copy to look at
+        return None
+    return c
 
 
 class ReadsAhead(Protocol):

@@ -23,7 +23,7 @@ from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.play import LootState
 from cardgen.play.api import Action, GameState
 from cardgen.play.dice import off_die
-from cardgen.play.lookahead import LookAhead, Reading
+from cardgen.play.lookahead import LookAhead, Reading, played
 from cardgen.play.replay import Finding, GameRules
 
 #: a blow's stated values a reading may explain
@@ -141,14 +141,9 @@ class Readings:
     def _moved(self, state: LootState, acts: list[Action]) -> dict[str, str]:
         """The enemies the log's first round plays in front of another player than the placing
         dice ``acts`` put them: each attacks after that player's turn."""
-        c = state.clone()
-        try:
-            for a in acts:
-                c.apply_action(a)
-        except Exception:  # noqa: BLE001 - a placement the state cannot play: the replay names it
-            return {}
-        b = c.battle
-        if c.phase != "fight" or b is None or self.names is None:
+        c = played(state, acts)
+        b = c.battle if c is not None else None
+        if c is None or c.phase != "fight" or b is None or self.names is None:
             return {}
         enc = b.queue[b.index]
         fronts = {e.name: e.front for e in enc.enemies}
@@ -193,10 +188,6 @@ class Readings:
 
 def blow_of(state: LootState, acts: list[Action]) -> Mapping[str, Any] | None:
     """The blow ``acts`` make on a copy of ``state`` (its event), or None."""
-    c, n = state.clone(), len(state.events)
-    try:
-        for a in acts:
-            c.apply_action(a)
-    except Exception:  # noqa: BLE001 - a blow the state cannot play at all: the replay names it
-        return None
-    return next((e for e in c.events[n:] if e["kind"] in ("attack", "enemy_attack")), None)
+    c = played(state, acts)
+    return None if c is None else next(
+        (e for e in c.events[len(state.events):] if e["kind"] in ("attack", "enemy_attack")), None)
