@@ -9,7 +9,7 @@ from typing import Any
 from cardgen.games.loot_battles.follow import FOLLOWED, Follow, restored_slip
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.play_log import MARKERS
-from cardgen.games.loot_battles.state import Fighter
+from cardgen.games.loot_battles.state import Enemy
 from cardgen.play.api import GameState
 from cardgen.play.replay import Finding, Findings
 from cardgen.play.resync import slip_settled
@@ -61,7 +61,7 @@ def _values(state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any],
         if stated is None or key not in mine or (key == "ko" and "hp_left" in wrong):
             continue
         slip = (
-            restored_slip(fighter(state, event["kind"], mine.get("target")), stated, key)
+            restored_slip(state.fighter(mine.get("target")), stated, key)
             if key == "dodge_left"
             else None
         )
@@ -103,25 +103,15 @@ def _hit_wrong(s: LootState, mine: Mapping[str, Any], said: bool) -> str:
     return f"the log says the roll {'hits' if said else 'misses'}, but {total} {verb} {dodge}"
 
 
-def _foe(s: LootState, name: Any) -> Any:
-    """The enemy called ``name`` in the Encounter a blow was struck in (None when gone)."""
-    b = s.battle
-    for enc in reversed(b.queue[: b.index + 1] if b is not None else []):
-        found = next((e for e in enc.enemies if e.name == name), None)
-        if found is not None:
-            return found
-    return None
-
-
 def _damage_why(s: LootState, mine: Mapping[str, Any]) -> str:
     """LB-ATK-4: the damage the rules give, and why (an enemy card's damage, a player's weapons
     and class damage)."""
     computed = mine["damage"]
     if mine["kind"] == "enemy_attack":
-        foe = _foe(s, mine.get("enemy"))
-        return f"a {foe.card.name} deals {computed}" if foe is not None and foe.card else \
+        foe = s.fighter(mine.get("enemy"))
+        return f"a {foe.card.name} deals {computed}" if isinstance(foe, Enemy) and foe.card else \
             f"the rules give {computed}"
-    foe = _foe(s, mine.get("target"))
+    foe = s.fighter(mine.get("target"))
     if foe is None or mine.get("player") not in s.seat_of:
         return f"the rules give {computed}"
     items = [s.rules.cards[c] for c in mine.get("with") or () if c in s.rules.cards]
@@ -137,11 +127,6 @@ def _same(event: Mapping[str, Any], mine: Mapping[str, Any], key: str, follow: F
     if key == "ko" and isinstance(event.get("hp_left"), int):
         return bool(stated == (event["hp_left"] <= 0))  # as the stated Health has it (followed)
     return bool(stated == mine[key])
-
-
-def fighter(s: LootState, kind: str, name: Any) -> Fighter:
-    """A blow's target: the player an enemy attacked (a placeholder for an enemy: not restored)."""
-    return s._by(name) if kind == "enemy_attack" and name in s.seat_of else Fighter(name=str(name))
 
 
 def placed_as_stated(s: GameState, placed: Mapping[str, Any]) -> list[Finding]:

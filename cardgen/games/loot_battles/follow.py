@@ -28,7 +28,7 @@ AFTER_ROUND = {"health": "LB-DMG-1", "armor": "LB-RND-1", "dodge": "LB-ATK-3"}
 FOLLOWED = {"hp_left": "health", "armor_left": "armor", "dodge_left": "dodge"}
 
 
-def restored_slip(t: Fighter, stated: Any, field: str) -> Finding | None:
+def restored_slip(t: Fighter | None, stated: Any, field: str) -> Finding | None:
     """LB-ENC-1: a stated Dodge that is what it would be had the table restored it when the
     reinforcement began (only Armor is restored between a Battle's Encounters) — named, and the
     replay goes on from the table's value."""
@@ -296,7 +296,7 @@ class Follow(Turns):
             for key in FOLLOWED:
                 self.offsets.pop((mine.get("target"), key), None)
             return
-        t = self._target(state, event["kind"], mine.get("target"))
+        t = state.fighter(mine.get("target"))
         after = state.events[next(i for i in range(len(state.events) - 1, -1, -1) if state.events[i] is mine) + 1:]
         if t is None or any(e["kind"] == "battle_end" for e in after):     # everyone recovered since
             return
@@ -309,19 +309,6 @@ class Follow(Turns):
                 setattr(t, attr, stated)
         self._stands(state, event, t)
         self._felled(state, event, t)
-
-    @staticmethod
-    def _target(state: LootState, kind: str, name: Any) -> Fighter | None:
-        """The blow's target: a player, or an enemy of the Encounter fought (or of the one the blow
-        just ended)."""
-        if kind == "enemy_attack" and name in state.seat_of:
-            return state.seats[state.seat_of[name]]
-        t: Fighter | None = None
-        if kind == "attack" and name is not None and state.battle is not None:
-            b = state.battle
-            for enc in b.queue[b.index:b.index + 1] + b.queue[max(0, b.index - 1):b.index]:
-                t = t or next((e for e in enc.enemies if e.name == name), None)
-        return t
 
     def _stands(self, state: LootState, event: Mapping[str, Any], t: Fighter) -> None:
         """A target the rules knocked out that the log says still stands: standing, as recorded."""
