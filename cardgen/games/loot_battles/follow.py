@@ -202,7 +202,8 @@ class Follow(Turns):
                 slip = restored_slip(who, v, "state") if k == "dodge" and who is not None else None
                 if slip is not None:
                     out.append(slip)
-                elif v is not None and not slip_settled(self.offsets, (name, f"after:{k}"), v, getattr(who, k)):
+                elif v is not None and not slip_settled(self.offsets, (name, f"after:{k}"), v,
+                                                        getattr(who, k)):
                     out.append(Finding(AFTER_ROUND[k], f"the log says {name}'s {k.capitalize()} after the round is "
                                                        f"{v!r}, but the rules give {getattr(who, k)!r}", "state"))
                 setattr(who, k, v) if v is not None else None
