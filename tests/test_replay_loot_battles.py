@@ -114,3 +114,22 @@ def test_a_wrong_stated_value_is_one_problem_and_the_log_is_followed():
                 return
             events = copy.deepcopy(state.log_events())
     pytest.fail("no slip in the Health of a player was followed")
+
+
+def test_a_slip_copied_hundreds_of_times_stays_within_the_look_ahead_budget():
+    """Hostile input stays linear: one attack line with a wrong stated Health copied 400 times is
+    400 problems, and the look-aheads that read its slips replay at most their budget (a few
+    times the log's length), not the rest of the log at every line."""
+    log = read(playkit.ROOT / "examples" / "logs" / GAME / "win-2p.yaml")
+    events = [{"kind": e.kind, **e.fields} for e in log.events]
+    i = next(k for k, e in enumerate(events) if e.get("hp_left") == 1 and e["kind"] == "attack")
+    events = events[:i] + [{**events[i], "hp_left": 7} for _ in range(400)]
+    rules = _rules()
+    ref = StateReferee(rules, log.header)
+    for k, ev in enumerate(events):
+        rules.upcoming(iter(events[k + 1:]))
+        ref.event(k, ev)
+    assert len({r.step for r in ref.rejections}) == 400
+    look = rules.look
+    assert look.left is not None and look.left <= 0
+    assert look.spent <= (look.per_event + 4) * len(events)

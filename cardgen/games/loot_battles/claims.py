@@ -9,55 +9,49 @@ from typing import Any
 from cardgen.games.loot_battles.follow import FOLLOWED, Follow, restored_slip
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.play_log import MARKERS
-from cardgen.games.loot_battles.state import Fighter
+from cardgen.games.loot_battles.state import Enemy
 from cardgen.play.api import GameState
 from cardgen.play.replay import Finding, Findings
+from cardgen.play.resync import slip_settled
 
 #: a stated consequence of a blow → the rule a wrong one breaks
 CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "armor_left": "LB-DMG-1",
                "dodge_left": "LB-ATK-3", "ko": "LB-DMG-1"}
 
 
-def claims(state: GameState, event: Mapping[str, Any], follow: Follow | None = None) -> Findings | None:
-    """The first consequence of a blow the log states and the state's own event of it does not
-    give: (rule, message); None when they agree. With ``follow`` (a replay's), the log's markers
-    are compared too, and the blow's stated values followed."""
+def claims(state: GameState, event: Mapping[str, Any], follow: Follow) -> Findings | None:
+    """The consequences of a blow the log states and the state's own event of it does not give;
+    None when they agree. The log's markers are compared by ``follow`` (the replay's), which
+    follows the blow's stated values too."""
     assert isinstance(state, LootState)
-    if follow is not None and event.get("kind") in MARKERS:
+    if event.get("kind") in MARKERS:
         return follow.marker(state, event)
     if event.get("kind") not in ("attack", "enemy_attack") or not state.events:
         return None
     mine = next((e for e in reversed(state.events) if e["kind"] == event["kind"]), None)
     if mine is None:
         return None
-    found = _aimed(state, event, mine, follow) + _values(state, event, mine, follow)
-    if follow is not None:
-        follow.blow(state, event, mine)
+    found = _aimed(event, mine, follow) + _values(state, event, mine, follow)
+    follow.blow(state, event, mine)
     return found
 
 
-def _aimed(state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any],
-           follow: Follow | None) -> list[Finding]:
+def _aimed(event: Mapping[str, Any], mine: Mapping[str, Any], follow: Follow) -> list[Finding]:
     """LB-RND-1: an enemy's attack on a player other than the one it stands in front of (LB-DMG-1:
     one knocked out before it)."""
     target, found = event.get("target"), []
-    front = (
-        follow.fronts.get(mine["enemy"], mine["target"])
-        if follow is not None and "enemy" in mine
-        else mine.get("target")
-    )
+    front = follow.fronts.get(mine["enemy"], mine["target"]) if "enemy" in mine else mine.get("target")
     if event["kind"] == "enemy_attack" and target is not None and target != front:
         found.append(Finding("LB-RND-1",
                              f"{mine['enemy']} stands in front of {front} and attacks {front}, not {target}",
                              "target"))
-        down = follow.down if follow is not None else {p.name for p in state.seats if p.ko}
-        if target in down:
+        if target in follow.down:
             found.append(Finding("LB-DMG-1", f"{target} is knocked out until the Battle ends"))
     return found
 
 
 def _values(state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any],
-            follow: Follow | None) -> list[Finding]:
+            follow: Follow) -> list[Finding]:
     """Each stated value of the blow the state's does not match (a wrong hit or damage: only it,
     what the blow leaves follows from it)."""
     found: list[Finding] = []
@@ -67,7 +61,7 @@ def _values(state: LootState, event: Mapping[str, Any], mine: Mapping[str, Any],
         if stated is None or key not in mine or (key == "ko" and "hp_left" in wrong):
             continue
         slip = (
-            restored_slip(fighter(state, event["kind"], mine.get("target")), stated, key)
+            restored_slip(state.fighter(mine.get("target")), stated, key)
             if key == "dodge_left"
             else None
         )
@@ -109,25 +103,15 @@ def _hit_wrong(s: LootState, mine: Mapping[str, Any], said: bool) -> str:
     return f"the log says the roll {'hits' if said else 'misses'}, but {total} {verb} {dodge}"
 
 
-def _foe(s: LootState, name: Any) -> Any:
-    """The enemy called ``name`` in the Encounter a blow was struck in (None when gone)."""
-    b = s.battle
-    for enc in reversed(b.queue[: b.index + 1] if b is not None else []):
-        found = next((e for e in enc.enemies if e.name == name), None)
-        if found is not None:
-            return found
-    return None
-
-
 def _damage_why(s: LootState, mine: Mapping[str, Any]) -> str:
     """LB-ATK-4: the damage the rules give, and why (an enemy card's damage, a player's weapons
     and class damage)."""
     computed = mine["damage"]
     if mine["kind"] == "enemy_attack":
-        foe = _foe(s, mine.get("enemy"))
-        return f"a {foe.card.name} deals {computed}" if foe is not None and foe.card else \
+        foe = s.fighter(mine.get("enemy"))
+        return f"a {foe.card.name} deals {computed}" if isinstance(foe, Enemy) and foe.card else \
             f"the rules give {computed}"
-    foe = _foe(s, mine.get("target"))
+    foe = s.fighter(mine.get("target"))
     if foe is None or mine.get("player") not in s.seat_of:
         return f"the rules give {computed}"
     items = [s.rules.cards[c] for c in mine.get("with") or () if c in s.rules.cards]
@@ -136,18 +120,13 @@ def _damage_why(s: LootState, mine: Mapping[str, Any]) -> str:
     return f"the rules give {computed} ({why})"
 
 
-def _same(event: Mapping[str, Any], mine: Mapping[str, Any], key: str, follow: Follow | None) -> bool:
+def _same(event: Mapping[str, Any], mine: Mapping[str, Any], key: str, follow: Follow) -> bool:
     stated = event[key]
-    if follow is not None and key in FOLLOWED:
-        return follow.in_step((mine.get("target"), key), stated, mine[key])
+    if key in FOLLOWED:
+        return slip_settled(follow.offsets, (mine.get("target"), key), stated, mine[key])
     if key == "ko" and isinstance(event.get("hp_left"), int):
         return bool(stated == (event["hp_left"] <= 0))  # as the stated Health has it (followed)
     return bool(stated == mine[key])
-
-
-def fighter(s: LootState, kind: str, name: Any) -> Fighter:
-    """A blow's target: the player an enemy attacked (a placeholder for an enemy: not restored)."""
-    return s._by(name) if kind == "enemy_attack" and name in s.seat_of else Fighter(name=str(name))
 
 
 def placed_as_stated(s: GameState, placed: Mapping[str, Any]) -> list[Finding]:

@@ -21,6 +21,7 @@ from cardgen.games.loot_battles.reading import Readings
 from cardgen.games.loot_battles.slips import Slips
 from cardgen.games.loot_battles.whynot import why_kit, why_not
 from cardgen.play.api import Action, GameState
+from cardgen.play.lookahead import LookAhead
 from cardgen.play.replay import Finding, Findings, GameInfo, allowed_at, findings
 
 
@@ -71,8 +72,7 @@ class LootRules(Slips, Readings):
         self.next_reading: dict[str, Any] = {}
         self.speculating = False
         self.later = False
-        self.ahead: Iterator[Mapping[str, Any]] = iter(())  # the log's later events
-        self.window: list[dict[str, Any]] | None = None
+        self.look = LookAhead(lambda e: e.get("kind") == "battle_end")  # to the end of the Battle
         self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max,
                              chance_mode="explicit_stochastic", information="perfect", utility="identical",
                              max_game_length=20_000)
@@ -172,7 +172,7 @@ class LootRules(Slips, Readings):
             self._looked = True
             events = iter(seen := list(events))
             self.follow.marks_rounds |= any(e.get("kind") == "round_end" for e in seen)
-        self.ahead, self.window = events, None
+        self.look.upcoming(events)
 
     def why_not(self, state: GameState, action: Action) -> Findings:
         """The rule ``action`` breaks; a turn out of order is followed (see :meth:`.Follow.resync`)."""

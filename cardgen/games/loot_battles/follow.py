@@ -28,7 +28,7 @@ AFTER_ROUND = {"health": "LB-DMG-1", "armor": "LB-RND-1", "dodge": "LB-ATK-3"}
 FOLLOWED = {"hp_left": "health", "armor_left": "armor", "dodge_left": "dodge"}
 
 
-def restored_slip(t: Fighter, stated: Any, field: str) -> Finding | None:
+def restored_slip(t: Fighter | None, stated: Any, field: str) -> Finding | None:
     """LB-ENC-1: a stated Dodge that is what it would be had the table restored it when the
     reinforcement began (only Armor is restored between a Battle's Encounters) — named, and the
     replay goes on from the table's value."""
@@ -77,7 +77,9 @@ class Follow(Turns):
         self.ended = False          # an event after the end was reported
         self.fronts: dict[str, str] = {}    # the enemies' players before an enemy's attack
         self.down: set[str] = set()         # the players knocked out before it
-        self.offsets: dict[tuple[Any, str], int] = {}   # a stated value's slip: stated minus the rules' value
+        #: a stated value's slip, stated minus the rules' value (:func:`cardgen.play.resync.slip_settled`:
+        #: a value the game would have without the last slip of it needs no report)
+        self.offsets: dict[tuple[Any, str], int] = {}
         self.skipped: tuple[tuple[int, int], set[str]] = ((0, 0), set())     # (Encounter, round) → names
         #: a blow's stated values followed as recorded (None: held back until read, :mod:`.reading`)
         self.believe: bool | None = True
@@ -106,12 +108,6 @@ class Follow(Turns):
             if event["kind"] == "enemy_attack":     # where the enemies stand, should the log's target stay up
                 self.fronts = {e.name: e.front for e in b.queue[b.index].enemies}
                 self.down = {p.name for p in state.seats if p.ko}
-
-    def in_step(self, what: tuple[Any, str], stated: Any, computed: Any) -> bool:
-        """A stated value that needs no report: the rules' one, or the one the game would have
-        without the last slip of the same value (the table wrote one number wrong and played on
-        from the right one: the replay comes back in step). A difference is kept for the next."""
-        return slip_settled(self.offsets, what, stated, computed)
 
     def gone(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
         """A blow there is nothing to play for: an enemy the rules defeated attacking, or a player's
@@ -206,7 +202,8 @@ class Follow(Turns):
                 slip = restored_slip(who, v, "state") if k == "dodge" and who is not None else None
                 if slip is not None:
                     out.append(slip)
-                elif v is not None and not self.in_step((name, f"after:{k}"), v, getattr(who, k)):
+                elif v is not None and not slip_settled(self.offsets, (name, f"after:{k}"), v,
+                                                        getattr(who, k)):
                     out.append(Finding(AFTER_ROUND[k], f"the log says {name}'s {k.capitalize()} after the round is "
                                                        f"{v!r}, but the rules give {getattr(who, k)!r}", "state"))
                 setattr(who, k, v) if v is not None else None
@@ -300,7 +297,7 @@ class Follow(Turns):
             for key in FOLLOWED:
                 self.offsets.pop((mine.get("target"), key), None)
             return
-        t = self._target(state, event["kind"], mine.get("target"))
+        t = state.fighter(mine.get("target"))
         after = state.events[next(i for i in range(len(state.events) - 1, -1, -1) if state.events[i] is mine) + 1:]
         if t is None or any(e["kind"] == "battle_end" for e in after):     # everyone recovered since
             return
@@ -313,19 +310,6 @@ class Follow(Turns):
                 setattr(t, attr, stated)
         self._stands(state, event, t)
         self._felled(state, event, t)
-
-    @staticmethod
-    def _target(state: LootState, kind: str, name: Any) -> Fighter | None:
-        """The blow's target: a player, or an enemy of the Encounter fought (or of the one the blow
-        just ended)."""
-        if kind == "enemy_attack" and name in state.seat_of:
-            return state.seats[state.seat_of[name]]
-        t: Fighter | None = None
-        if kind == "attack" and name is not None and state.battle is not None:
-            b = state.battle
-            for enc in b.queue[b.index:b.index + 1] + b.queue[max(0, b.index - 1):b.index]:
-                t = t or next((e for e in enc.enemies if e.name == name), None)
-        return t
 
     def _stands(self, state: LootState, event: Mapping[str, Any], t: Fighter) -> None:
         """A target the rules knocked out that the log says still stands: standing, as recorded."""

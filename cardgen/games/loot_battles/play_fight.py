@@ -68,6 +68,18 @@ class Fight:
     def _by(self, name: str) -> Player:
         return self.seats[self.seat_of[name]]
 
+    def fighter(self, name: Any) -> Fighter | None:
+        """The player called ``name``, or the enemy so called in the Encounter fought or, failing
+        that, an earlier one of the Battle (the latest first): a blow's target or attacker."""
+        if name in self.seat_of:
+            return self.seats[self.seat_of[name]]
+        b = self.battle
+        for enc in reversed(b.queue[: b.index + 1] if b is not None else []):
+            for e in enc.enemies:
+                if e.name == name:
+                    return e
+        return None
+
     # -- who acts -------------------------------------------------------------------------
 
     def _next_in_round(self, enc: Encounter) -> Player | Enemy | None:

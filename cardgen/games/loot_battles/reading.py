@@ -5,24 +5,26 @@ blow's stated Health, Armor or Dodge the table wrote wrong and then played on fr
 value, or played on from as written; a die whose blow the table played the other way (its stated
 values are those of a miss where the die hits); an enemy the log plays in front of another
 player than its placing die puts it. Where a blow's stated values or a placement's first round
-disagree with the rules, each reading is replayed on a copy over the log's next events (to the
-end of the Battle), and the one under which they break the fewest rules is followed — the
-reading as recorded on a tie. One slip, one problem, wherever the slip lies.
+disagree with the rules, the play core's look-ahead (:mod:`cardgen.play.lookahead`) replays each
+reading on a copy over the log's next events (to the end of the Battle) and follows the one under
+which they break the fewest rules — the reading as recorded on a tie. This module gives only the
+readings (the contract's :class:`~cardgen.play.lookahead.ReadsAhead` hook). One slip, one problem.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Mapping
-from typing import Any, TypeAlias
+from collections.abc import Mapping
+from typing import Any, TypeAlias, cast
 
 from cardgen.content.playlog import LogError
 from cardgen.games.loot_battles.follow import Follow
 from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.play import LootState
-from cardgen.play.api import Action
+from cardgen.play.api import Action, GameState
 from cardgen.play.dice import off_die
-from cardgen.play.replay import Finding, GameRules, StateReferee
+from cardgen.play.lookahead import LookAhead, Reading, played
+from cardgen.play.replay import Finding, GameRules
 
 #: a blow's stated values a reading may explain
 VALUES = ("hp_left", "armor_left", "dodge_left")
@@ -48,8 +50,7 @@ class Readings:
     next_reading: dict[str, Any]    # a copy's reading of the first event it replays
     speculating: bool           # a copy looking ahead: it reads every slip as recorded
     later: bool                 # the event's blow is believed or not once it is played
-    ahead: Iterator[Mapping[str, Any]]
-    window: list[dict[str, Any]] | None
+    look: LookAhead             # the log's look-ahead (to the end of the Battle)
 
     def _snap(self, state: LootState, event: Mapping[str, Any]) -> Snap:
         """Before an event whose slip may be read more than one way: the state and the contract
@@ -63,22 +64,17 @@ class Readings:
             return True
         return state.clone(), self._copy({})
 
+    def read_as(self, reading: Mapping[str, Any]) -> GameRules:
+        """A copy of this contract that plays the next event under ``reading`` (see
+        :class:`cardgen.play.lookahead.ReadsAhead`) and every later slip as recorded."""
+        return cast("GameRules", self._copy(reading))       # (the contract, a Readings)
+
     def _copy(self, reading: Mapping[str, Any]) -> Readings:
         c = copy.copy(self)
         c.follow = self.follow.copy()
         c.noted, c.dealt, c.slips = list(self.noted), copy.deepcopy(self.dealt), None
-        c.speculating, c.next_reading, c.ahead, c.window = True, dict(reading), iter(()), []
+        c.speculating, c.next_reading, c.look = True, dict(reading), LookAhead(self.look.stops)
         return c
-
-    def _window(self) -> list[dict[str, Any]]:
-        """The log's next events, to the end of the Battle (read once per event)."""
-        if self.window is None:
-            self.window = []
-            for e in self.ahead:
-                self.window.append(dict(e))
-                if e.get("kind") == "battle_end":
-                    break
-        return self.window
 
     def _choose(self, snap: Snap, state: LootState, event: Mapping[str, Any],
                 acts: list[Action]) -> dict[str, Any]:
@@ -100,14 +96,7 @@ class Readings:
             return {}
         if snap is True:
             snap = state.clone(), self._copy({})
-        best: dict[str, Any] = {}
-        cost = None
-        window = [dict(event), *self._window()]
-        for r in readings:
-            n = snap[1]._errors(snap[0].clone(), window, r, cost)
-            if cost is None or n < cost:
-                best, cost = r, n
-        return best
+        return dict(self.look.read(snap[1], snap[0], event, readings))
 
     def _flippable(self, state: LootState, event: Mapping[str, Any], acts: list[Action]) -> bool:
         """Whether a blow's stated values may be its die's other outcome's: a hit whose stated
@@ -139,55 +128,29 @@ class Readings:
         if self.speculating or all(not isinstance(event.get(k), int) or k not in mine or event[k] == mine[k]
                                    for k in VALUES):
             return True
-        window, cost = self._window(), None
-        for believe in (True, False):
-            s, r = state.clone(), self._copy({})
-            r.follow.believe = believe
-            r.follow.blow(s, event, mine)
-            n = r._errors(s, window, None, cost)
-            if cost is not None and n < cost:
-                return False
-            cost = n
-        return True
 
-    def _errors(self, state: LootState, window: list[dict[str, Any]], reading: Mapping[str, Any] | None,
-                cap: int | None) -> int:
-        """The errors the log's ``window`` makes from ``state`` under ``reading`` of its first event
-        (None: from this copy, as it is), counted up to ``cap``."""
-        ref = StateReferee.at(self._as_rules(self._copy(reading) if reading is not None else self), state)
-        n = 0
-        for i, ev in enumerate(window):
-            try:
-                n += sum(1 for r in ref.event(i, ev) if r.severity == "error")
-            except Exception:  # noqa: BLE001 - a log this reading cannot follow at all: the worst
-                return n + len(window) - i
-            if cap is not None and n >= cap:
-                break
-        return n
-
-    @staticmethod
-    def _as_rules(c: Readings) -> GameRules:
-        assert hasattr(c, "actions_of")
-        return c  # type: ignore[return-value]  # (the contract, a Readings)
+        def reading(believe: bool) -> Reading:
+            def make() -> tuple[GameRules, GameState]:
+                s, r = state.clone(), self._copy({})
+                r.follow.believe = believe
+                r.follow.blow(s, event, mine)
+                return cast("GameRules", r), s      # (the contract, a Readings)
+            return make
+        return self.look.choose([reading(True), reading(False)]) == 0
 
     def _moved(self, state: LootState, acts: list[Action]) -> dict[str, str]:
         """The enemies the log's first round plays in front of another player than the placing
         dice ``acts`` put them: each attacks after that player's turn."""
-        c = state.clone()
-        try:
-            for a in acts:
-                c.apply_action(a)
-        except Exception:  # noqa: BLE001 - a placement the state cannot play: the replay names it
-            return {}
-        b = c.battle
-        if c.phase != "fight" or b is None or self.names is None:
+        c = played(state, acts)
+        b = c.battle if c is not None else None
+        if c is None or c.phase != "fight" or b is None or self.names is None:
             return {}
         enc = b.queue[b.index]
         fronts = {e.name: e.front for e in enc.enemies}
         blocks: dict[str, str] = {}
         acted: set[str] = set()
         last: str | None = None
-        for e in self._window():
+        for e in self.look.events():
             kind = e.get("kind")
             try:
                 if kind in ("attack", "heal", "pass"):
@@ -225,10 +188,6 @@ class Readings:
 
 def blow_of(state: LootState, acts: list[Action]) -> Mapping[str, Any] | None:
     """The blow ``acts`` make on a copy of ``state`` (its event), or None."""
-    c, n = state.clone(), len(state.events)
-    try:
-        for a in acts:
-            c.apply_action(a)
-    except Exception:  # noqa: BLE001 - a blow the state cannot play at all: the replay names it
-        return None
-    return next((e for e in c.events[n:] if e["kind"] in ("attack", "enemy_attack")), None)
+    c = played(state, acts)
+    return None if c is None else next(
+        (e for e in c.events[len(state.events):] if e["kind"] in ("attack", "enemy_attack")), None)

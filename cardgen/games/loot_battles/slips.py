@@ -16,6 +16,7 @@ from cardgen.games.loot_battles.reading import VALUES
 from cardgen.games.loot_battles.state import Player
 from cardgen.games.loot_battles.trace import roll_name
 from cardgen.play.api import Action
+from cardgen.play.lookahead import played
 from cardgen.play.replay import Finding
 
 
@@ -65,13 +66,8 @@ class Slips:
         flip = bool(self.reading.get("flip"))  # the die read the other way (see :mod:`.reading`)
         if blow is None or (said is None and not flip):
             return acts
-        c = state.clone()
-        try:
-            for a in acts[: acts.index(blow) + 1]:
-                c.apply_action(a)
-        except Exception:  # noqa: BLE001 - a blow the state cannot play at all: the replay names it
-            return acts
-        pend = c.pending
+        c = played(state, acts[: acts.index(blow) + 1])
+        pend = c.pending if c is not None else None
         targets = (pend.get("targets") or [pend.get("target")]) if pend is not None else []
         if pend is None or not pend["n"] or len(targets) != 1 or targets[0] is None:
             return acts

@@ -25,9 +25,8 @@ def roll_name(s: LootState, a: Action | Mapping[str, Any]) -> str:
 
 def _blow(state: LootState, mine: Mapping[str, Any]) -> str:
     kind = mine["kind"]
-    foes = {e.name: e for enc in (state.battle.queue if state.battle else []) for e in enc.enemies}
     name = mine.get("target") or ", ".join(mine.get("targets") or ())
-    t = state.seats[state.seat_of[name]] if name in state.seat_of else foes.get(name)
+    t = state.fighter(name)
     if kind == "attack":
         p = state.seats[state.seat_of[mine["player"]]]
         who = f"{p.name} → {name} with {roll_name(state, mine)}"
