@@ -15,8 +15,10 @@ from cardgen.core.problems import Problems
 from tests.test_yamlplain import _full, _same
 
 DECK = ('defaults: {type: card}\ncards:\n'
-        '  - {"id": "1", "name": "Gilded Serpent", "atk": 7, "def": -12, "cost": 0, "rules": "Draw: one, then \'two\' #3."}\n'
-        '  - {"id": "2", "name": "Déjà vu — 😀 ünïcode", "flag": true, "off": false, "none": null, "empty": ""}\n'
+        '  - {"id": "1", "name": "Gilded Serpent", "atk": 7, "def": -12, "cost": 0,'
+        ' "rules": "Draw: one, then \'two\' #3."}\n'
+        '  - {"id": "2", "name": "Déjà vu — 😀 ünïcode",'
+        ' "flag": true, "off": false, "none": null, "empty": ""}\n'
         '  - {}\n'
         '  -   {  "spaced":   1 ,"tight": 2  }  \n'
         '  - id: "4"\n    name: block style\n')
@@ -30,7 +32,7 @@ READ = [
 LEFT = [                                                        # lines libyaml reads, as before
     '- {"a": "tab\there"}\n',                                   # a tab
     '- {"a": "esc\\"aped"}\n',                                  # an escape
-    '- {"a": 1.5}\n- {"b": 1e5}\n- {"c": 01}\n',                # numbers that are not whole (YAML 1.1: 1e5 is text)
+    '- {"a": 1.5}\n- {"b": 1e5}\n- {"c": 01}\n',    # numbers that are not whole (YAML 1.1: 1e5 is text)
     '- {"a": 1, "a": 2}\n',                                     # a key twice: YAML-DUPLICATE-KEY
     '- {"a": 1} # note\n',                                      # a comment after it
     '- {"a": 1,}\n- {a: 1}\n- {"a":1}\n- {"a" : 1}\n',         # not JSON's style
@@ -84,8 +86,8 @@ def test_a_file_without_such_lines_is_not_touched():
 
 
 # characters a generated deck may hold, and some YAML refuses or reads otherwise
-_CHARS = ["a", "Z", " ", "#", ":", ",", "'", "{", "}", "[", "]", "&", "*", "!", "%", "@", "`", "|", ">", "-", "?",
-          "é", "—", "ß", "😀", "\u00a0", "日本"]
+_CHARS = ["a", "Z", " ", "#", ":", ",", "'", "{", "}", "[", "]", "&", "*", "!", "%", "@", "`", "|", ">", "-",
+          "?", "é", "—", "ß", "😀", "\u00a0", "日本"]
 _ODD = ['"', "\\", "\t", "\x85", "\x7f", "\ufeff", "\u2028", "\x01", "\ud7ff", "\ue000", "\ufffd"]
 
 
@@ -95,8 +97,8 @@ def _value(rng: random.Random) -> str:
         return str(rng.choice([0, 1, -1, 7, 123456789012345678, 10 ** 19, -3]))
     if kind == 1:
         return rng.choice(["true", "false", "null", "1.5", "01", "-0", "1e5", "True"])
-    return json.dumps("".join(rng.choice(_ODD if rng.random() < 0.02 else _CHARS) for _ in range(rng.randrange(12))),
-                      ensure_ascii=False)
+    chars = [rng.choice(_ODD if rng.random() < 0.02 else _CHARS) for _ in range(rng.randrange(12))]
+    return json.dumps("".join(chars), ensure_ascii=False)
 
 
 def _deck(rng: random.Random) -> str:

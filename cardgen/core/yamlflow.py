@@ -62,8 +62,8 @@ def pre_read(text: str) -> tuple[str, dict[tuple[int, int], Entries]] | None:
         keys = set()
         for e in _ENTRY.finditer(m.group(1)):   # the line is checked: its entries, one by one
             key, _, s, n, w = e.groups()
-            entries.append((key, col + e.start(), s if s is not None else int(n) if n is not None else words[w],
-                            col + e.start(2)))
+            value = s if s is not None else int(n) if n is not None else words[w]
+            entries.append((key, col + e.start(), value, col + e.start(2)))
             keys.add(key)
         if len(keys) < len(entries):            # a key written twice: libyaml's loader reports it
             continue

@@ -96,7 +96,8 @@ def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: 
             line = m.line + 1
             val.loc = Loc(path, line, m.column + 1)
             opened = val
-            if emptied and t is MappingStartEvent and (entries := emptied.get((m.line, m.column))) is not None:
+            entries = emptied.get((m.line, m.column)) if emptied and t is MappingStartEvent else None
+            if entries is not None:
                 kl, vl = val.key_locs, val.val_locs
                 for k, kc, v, vc in entries:
                     val[k] = v
