@@ -1,12 +1,18 @@
 """What a build imports before it starts: no module it does not use (``ctypes``, ``subprocess``:
-~12 ms under ``core.atomic``), and the swap that needs them still works when it runs."""
+~12 ms under ``core.atomic``), and the swap that needs them still works when it runs; the console
+script loads the command line without the collector and the command turns it on."""
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from cardgen import cli
+from cardgen.cli import cmd_build
 from cardgen.core import atomic
 from tests.conftest import ROOT
 
@@ -19,6 +25,49 @@ def test_a_build_does_not_import_what_it_does_not_use():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=ROOT)
     assert out.stdout.strip() == ""
+
+
+def test_the_collector_is_off_while_the_command_loads_and_on_when_it_runs():
+    """``cardgen.entry.run`` loads the command line and the command without the collector; the
+    command line turns it on (what loaded frozen out of its passes) before the command runs."""
+    code = ("import atexit, gc, sys\n"
+            "seen = []\n"
+            "import cardgen.cli.common as common\n"
+            "orig = common.Ctx.__init__\n"
+            "def spy(self, *a):\n"
+            "    seen.append((gc.isenabled(), gc.get_freeze_count() > 0))\n"
+            "    orig(self, *a)\n"
+            "common.Ctx.__init__ = spy\n"
+            "atexit.register(lambda: print(seen, gc.isenabled()))\n"
+            "sys.argv = ['cardgen', 'build', '--help']\n"
+            "from cardgen.entry import run\n"
+            "run()\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip().splitlines()[-1] == "[(True, True)] True"
+
+
+def test_a_command_line_run_in_process_leaves_the_collector_as_it_was():
+    """Called with the collector on (tests, a host program), the command line freezes nothing."""
+    before = gc.get_freeze_count()
+    res = CliRunner().invoke(cli.main, ["build", "--help"])
+    assert res.exit_code == 0 and gc.isenabled() and gc.get_freeze_count() == before
+
+
+def test_a_terminal_is_what_the_stream_says(tmp_path: Path):
+    """The build's progress: click's bar on a terminal, else "building" said once as the bar says
+    it there (tests/test_cli_build.py reads it on stderr)."""
+    class Tty:
+        def isatty(self) -> bool:
+            return True
+
+    class Broken:
+        def isatty(self) -> bool:
+            raise ValueError("closed")
+
+    with open(tmp_path / "f", "w") as f:
+        assert not cmd_build._is_terminal(f)
+    assert cmd_build._is_terminal(Tty())
+    assert not cmd_build._is_terminal(Broken()) and not cmd_build._is_terminal(object())
 
 
 def test_a_real_folder_is_swapped_for_a_link_in_one_step(tmp_path: Path):

@@ -14,10 +14,9 @@ from pathlib import Path
 from cardgen.content import collection_files as cols
 from cardgen.content.model import Game
 from cardgen.core import sources
-from cardgen.core.problems import Problems
+from cardgen.core.problems import Problems, hint_for
 from cardgen.core.record import record
 from cardgen.layout.imposition import Placement
-from cardgen.play.lookup import hint_for
 
 #: ``--only`` groups: a word designers use → the printables it means
 GROUPS: dict[str, tuple[str, ...]] = {

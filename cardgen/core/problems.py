@@ -162,6 +162,25 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     return f"did you mean '{near[0]}'?" if near else None
 
 
+def nearest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
+    """The known names nearest to ``word``, each once, best first (a log's names, a build's
+    selection: :mod:`cardgen.play.lookup` hands it on)."""
+    uniq = list(dict.fromkeys(str(c) for c in choices))
+    near = difflib.get_close_matches(str(word), uniq, n=n, cutoff=0.6)
+    if not near:
+        low = str(word).lower()
+        near = [c for c in uniq if c.lower() == low or (len(low) >= 3 and low in c.lower())][:n]
+    return near
+
+
+def hint_for(word: str, choices: Iterable[str]) -> str | None:
+    """A "did you mean …?" hint naming the known names nearest to ``word`` (up to three), or None."""
+    near = nearest(word, choices)
+    if not near:
+        return None
+    return "did you mean " + " or ".join(f"'{c}'" for c in near) + "?"
+
+
 def to_json(problems: Problems, titles: Mapping[str, str] | None = None, **extra: Any) -> str:
     doc: dict[str, Any] = {"problems": [p.as_dict(titles) for p in problems.sorted()]}
     doc.update(extra)

@@ -30,6 +30,7 @@ from yaml.events import (
 from yaml.nodes import ScalarNode
 
 from cardgen.core.problems import Loc
+from cardgen.core.yamlflow import Entries
 
 UNUSUAL = object()              # the file needs the full loader
 _UNSEEN = object()
@@ -38,18 +39,22 @@ _STR = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
 
 
 def read_plain(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: Callable[[], Any],
-               max_depth: int) -> Any:
+               max_depth: int, emptied: dict[tuple[int, int], Entries] | None = None) -> Any:
     """The file's one document from ``parser`` (events), or :data:`UNUSUAL`. ``loader`` resolves
-    plain scalars and constructs those that are not strings (numbers, booleans, dates, null)."""
+    plain scalars and constructs those that are not strings (numbers, booleans, dates, null).
+    ``emptied``: the mappings :func:`cardgen.core.yamlflow.pre_read` emptied in the text the
+    parser reads, by the (line, column) of their ``{``: each filled with its entries where it
+    opens (:data:`UNUSUAL` unless every one is met there)."""
     try:
-        return _read(parser, loader, path, ydict, ylist, max_depth)
+        return _read(parser, loader, path, ydict, ylist, max_depth, emptied or {})
     except Exception:           # noqa: BLE001 - whatever it is, the full loader reports it at its place
         return UNUSUAL
 
 
 def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: Callable[[], Any],
-          max_depth: int) -> Any:
+          max_depth: int, emptied: dict[tuple[int, int], Entries]) -> Any:
     get = parser.get_event
+    filled = 0                  # emptied mappings met (and filled) so far
     if type(get()) is not StreamStartEvent or type(get()) is not DocumentStartEvent:
         return UNUSUAL
     resolve = loader.resolve
@@ -88,8 +93,17 @@ def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: 
                 return UNUSUAL
             val = ydict() if t is MappingStartEvent else ylist()
             m = ev.start_mark
-            val.loc = Loc(path, m.line + 1, m.column + 1)
+            line = m.line + 1
+            val.loc = Loc(path, line, m.column + 1)
             opened = val
+            entries = emptied.get((m.line, m.column)) if emptied and t is MappingStartEvent else None
+            if entries is not None:
+                kl, vl = val.key_locs, val.val_locs
+                for k, kc, v, vc in entries:
+                    val[k] = v
+                    kl[k] = Loc(path, line, kc + 1)
+                    vl[k] = Loc(path, line, vc + 1)
+                filled += 1
         elif t is MappingEndEvent or t is SequenceEndEvent:
             parent, in_list, key, key_mark = outer.pop()
             continue
@@ -100,23 +114,29 @@ def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: 
         if parent is None:
             root = val
         elif in_list:
-            m = ev.start_mark
             parent.append(val)
-            parent.item_locs.append(Loc(path, m.line + 1, m.column + 1))
+            if opened is not None:              # a collection: its own position, the same object
+                parent.item_locs.append(opened.loc)
+            else:
+                m = ev.start_mark
+                parent.item_locs.append(Loc(path, m.line + 1, m.column + 1))
         elif key is None:                       # a key
             if type(val) is not str or val in parent:
                 return UNUSUAL
             key = val
             key_mark = ev.start_mark
         else:
-            m = ev.start_mark
             parent[key] = val
             parent.key_locs[key] = Loc(path, key_mark.line + 1, key_mark.column + 1)
-            parent.val_locs[key] = Loc(path, m.line + 1, m.column + 1)
+            if opened is not None:
+                parent.val_locs[key] = opened.loc
+            else:
+                m = ev.start_mark
+                parent.val_locs[key] = Loc(path, m.line + 1, m.column + 1)
             key = None
         if opened is not None:
             outer.append((parent, in_list, key, key_mark))
             parent, in_list, key, key_mark = opened, t is SequenceStartEvent, None, None
-    if type(get()) is not StreamEndEvent:
+    if type(get()) is not StreamEndEvent or filled != len(emptied):
         return UNUSUAL
     return root

@@ -29,6 +29,7 @@ from yaml.nodes import MappingNode, Node, SequenceNode
 
 from cardgen.core import sources
 from cardgen.core.problems import Loc, Problems
+from cardgen.core.yamlflow import pre_read
 from cardgen.core.yamlplain import UNUSUAL, read_plain
 
 if TYPE_CHECKING:               # libyaml's marks (its events carry them): same fields as PyYAML's
@@ -221,9 +222,10 @@ def check_shape(text: str) -> None:
 def parse_yaml(text: str, path: str, problems: Problems) -> Any:
     """Parse YAML text; syntax errors and duplicate keys go to ``problems``; None on failure."""
     loader_cls = _make_loader(path, problems)
-    fast = loader_cls(text)
+    pre = pre_read(text)        # a deck's one-line JSON-style mappings, read without libyaml's events
+    fast = loader_cls(text if pre is None else pre[0])
     try:
-        data = read_plain(fast, fast, path, YDict, YList, MAX_DEPTH)
+        data = read_plain(fast, fast, path, YDict, YList, MAX_DEPTH, pre and pre[1])
     finally:
         fast.dispose()
     if data is not UNUSUAL:

@@ -7,11 +7,12 @@ each once; an unknown one gets the nearest known names.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
 from cardgen.content.playlog import LogError
+from cardgen.core.problems import hint_for as hint_for
+from cardgen.core.problems import nearest as nearest
 
 T = TypeVar("T")
 
@@ -22,23 +23,6 @@ class NotFound(Exception):
     def __init__(self, message: str, hint: str | None):
         super().__init__(message)
         self.message, self.hint = message, hint
-
-
-def nearest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
-    """The known names nearest to ``word``, each once, best first."""
-    uniq = list(dict.fromkeys(str(c) for c in choices))
-    near = difflib.get_close_matches(str(word), uniq, n=n, cutoff=0.6)
-    if not near:
-        low = str(word).lower()
-        near = [c for c in uniq if c.lower() == low or (len(low) >= 3 and low in c.lower())][:n]
-    return near
-
-
-def hint_for(word: str, choices: Iterable[str]) -> str | None:
-    near = nearest(word, choices)
-    if not near:
-        return None
-    return "did you mean " + " or ".join(f"'{c}'" for c in near) + "?"
 
 
 class Names(Generic[T]):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import io
-import mimetypes
 from collections.abc import Iterable
 from typing import Any
 
@@ -34,6 +33,7 @@ from cardgen.scene import (
     moved,
 )
 
+mimetypes = lazy("mimetypes")    # a picture's type: only when an SVG embeds one (~0.5 ms of start-up)
 svgwrite = lazy("svgwrite")      # a build writes SVG only for cut files: imported when one is drawn
 
 PT_MM = 25.4 / 72.0
