@@ -117,23 +117,20 @@ class Greedy:
                 continue
             f = a.items[1 if k == "create" else 2]      # (the card's place in the state's actions)
             card = f[1] if f[0] == "card" else a["card"]
+            g = one[card]
             if k == "create":
                 made.add(card)
             elif k == "add_part":
                 if card in made:
                     continue
             else:
-                g, old, hp = one[card], one[_field(a, 3, "replaces")], self.parts[card].hp
+                old, hp = one[_field(a, 3, "replaces")], self.parts[card].hp
                 if card in made and old >= 0 and hp >= 0:
                     continue
                 name = _field(a, 1, "monster")
                 if name not in dead:
                     dead[name] = obs["monsters"][name][HP] <= 0
                 g -= old + (hp if dead[name] else 0)
-                if g > gain:
-                    best, gain = a, g
-                continue
-            g = one[card]
             if g > gain:
                 best, gain = a, g
         return best, gain
