@@ -157,7 +157,7 @@ class BoneWarsState(Table, GameState):
                 raise ValueError(f"not a Bone Wars action: {action}") from None
             f = dict(action.items)
             p = f.get("player")         # (every player's action names them)
-            object.__setattr__(action, _BOUND, (play, p, f))    # (not through ``__dict__``: its reads stay fast)
+            object.__setattr__(action, _BOUND, (play, p, f))    # (not via ``__dict__``: reads stay fast)
         play(self, p, f)
 
     def _turn_order_roll(self, p: str, f: Mapping[str, Any]) -> None:
