@@ -40,7 +40,8 @@ class Outcome:
 
     def __init__(self, blocked: bool, fight: tuple = (), blow: tuple = ()):
         self.blocked, self.fight, self.blow = blocked, fight, blow
-        self.monster_dmg, self.player_dmg, self.player_rule, self.destroyed, self.eliminated = {}, {}, {}, [], []
+        self.monster_dmg, self.player_dmg, self.player_rule = {}, {}, {}
+        self.destroyed, self.eliminated = [], []
 
 
 class Table:
@@ -108,7 +109,8 @@ class Table:
         if self.last is not None:
             o = self.last
             t = other.last = Outcome(o.blocked, o.fight, o.blow)
-            t.monster_dmg, t.player_dmg, t.player_rule = dict(o.monster_dmg), dict(o.player_dmg), dict(o.player_rule)
+            t.monster_dmg, t.player_dmg = dict(o.monster_dmg), dict(o.player_dmg)
+            t.player_rule = dict(o.player_rule)
             t.destroyed, t.eliminated = list(o.destroyed), list(o.eliminated)
 
     # -- who is where --------------------------------------------------------------------
