@@ -4,7 +4,9 @@ Per game with a game state: random playouts per second on one core through a bar
 loop (no simulation records, no referee replay), and clone + apply steps per second from a
 mid-game state (what a search agent does thousands of times a move). For a game with a play
 floor (``bench/play_floor/<slug>.py``: the same random game written the shortest plain-Python
-way, no API), the floor's games/s and the engine's ratio to it (issue 29: within ×2).
+way, no API), the floor's games/s and the engine's ratio to it (issue 29: within ×2). For a game
+with a ``greedy`` agent, greedy's cost against random play's on the same seeded games, a game and a
+step (issue 29: greedy no slower than 3× random, judged a step: bench/README.md says why).
 """
 
 from __future__ import annotations
@@ -77,3 +79,28 @@ def clone_apply_rate(game: Any, pkg: Any, seconds: float) -> float:
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
     return _for(seconds, one)[1]
+
+
+def greedy_ratio(game: Any, pkg: Any, seconds: float) -> tuple[float, float] | None:
+    """(greedy's CPU time a game ÷ random's, the same a step) over the same seeded setups, a greedy
+    and a random game in turn for about ``seconds`` after one warm-up round of the setups; None for
+    a game without a greedy agent."""
+    make = pkg.agents.get("greedy")
+    if make is None:
+        return None
+    setups, agents = _setups(game, pkg), (random_agent, make(game))
+    spent = [[0.0, 0], [0.0, 0]]        # per agent: CPU seconds, steps
+
+    def one(i: int) -> None:
+        for k, agent in enumerate(agents):
+            started = time.process_time()
+            played = play(pkg.new_state(game, setups[i % len(setups)]), agent, random.Random(i))
+            if i >= len(setups):        # (the first round warms up)
+                spent[k][0] += time.process_time() - started
+                spent[k][1] += played.steps
+    n, _ = _for(seconds, one)
+    while n <= len(setups):
+        one(n)
+        n += 1
+    (rt, rs), (gt, gs) = spent
+    return gt / rt, (gt / max(gs, 1)) / (rt / max(rs, 1))

@@ -9,7 +9,7 @@ from typing import Any
 from cardgen.games.bone_wars import actions
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, meets, turn_order
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Combat, Outcome, Table
-from cardgen.games.bone_wars.vocab import EDIT_KINDS, HIDDEN, NO_BLOCK
+from cardgen.games.bone_wars.vocab import EDIT_KINDS, NO_BLOCK
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
 from cardgen.play.dice import walk_index
 from cardgen.play.view import KeyedView
@@ -24,7 +24,7 @@ class BoneWarsState(Table, GameState):
         self.opening: list[Action] = []     # the setup the header gave (turn-order rolls, deals)
         self.dealt: dict[str, list[str]] = {p: [] for p in self.players}
         self.round: dict[str, int] = {}
-        self.stuck, self.seat = False, {p: i for i, p in enumerate(self.players)}    # stuck: see _end_turn
+        self.stuck = False     # see _end_turn
 
     # --- setup ---------------------------------------------------------------------------
     def _deal_done(self) -> None:
@@ -149,17 +149,16 @@ class BoneWarsState(Table, GameState):
     # --- apply --------------------------------------------------------------------------
     def apply_action(self, action: Action) -> None:
         self.history.append(action)
-        bound = _BOUND.get(id(action))
-        if bound is None or bound[0] is not action:
+        try:
+            play, p, f = getattr(action, _BOUND)
+        except AttributeError:
             play = _PLAY.get(action.kind)
             if play is None:
-                raise ValueError(f"not a Bone Wars action: {action}")
+                raise ValueError(f"not a Bone Wars action: {action}") from None
             f = dict(action.items)
-            if len(_BOUND) >= 50_000:       # (the state's own actions are made once; a log's let go in time)
-                _BOUND.clear()
-            # every player's action names them
-            bound = _BOUND[id(action)] = (action, play, f.get("player"), f)
-        bound[1](self, bound[2], bound[3])
+            p = f.get("player")         # (every player's action names them)
+            object.__setattr__(action, _BOUND, (play, p, f))    # (not via ``__dict__``: reads stay fast)
+        play(self, p, f)
 
     def _turn_order_roll(self, p: str, f: Mapping[str, Any]) -> None:
         self.round[p] = f["value"]
@@ -173,21 +172,18 @@ class BoneWarsState(Table, GameState):
                 self._deal_done()
 
     def _deal(self, p: str, f: Mapping[str, Any]) -> None:
-        self.dealt[p].append(f["card"])
-        self.hands[p].add(f["card"])
-        if f["card"] != HIDDEN:             # a replayed log may deal face down
-            self.reveal(f["card"])
+        card = f["card"]
+        self.dealt[p].append(card)
+        self.take_in(p, card)
         self.pile -= 1
         if len(self.dealt[p]) >= self.rules.hand_size:      # (a hand still short: the deal goes on)
             self._deal_done()
 
     def _draw(self, p: str, f: Mapping[str, Any]) -> None:
         self.begun = True
-        if f["card"] != HIDDEN:             # a replayed log may draw face down
-            self.reveal(f["card"])
+        self.take_in(p, f["card"])
         self.pile = max(0, self.pile - 1)
         self.drawn += 1
-        self.hands[p].add(f["card"])
         if self.phase == "draw" and self.drawn >= self.need:
             self.phase = "create"
 
@@ -270,7 +266,7 @@ class BoneWarsState(Table, GameState):
         assert b is not None
         self.combat = None
         res, before = blocked_combat(self.rules, a, b, ra, rb), b.hp_left
-        out = self.last = Outcome(True, fight=(a, b, ra, rb, res, before))
+        out = self.last = Outcome(True, (a, b, ra, rb, res, before))
         if res.block_total <= res.attack_total:
             b.damage += res.damage
             b.view = None
@@ -368,8 +364,9 @@ _PLAY: dict[str, Play] = {k: getattr(BoneWarsState, "_" + k) for k in (
     "turn_order_roll", "deal", "draw", "attack", "block", actions.DROP_ATTACK, actions.DEFEND_ROLL, "roll",
     "take_damage", "end_turn", *EDIT_KINDS)}
 
-#: actions applied lately by ``id``: (the action, kept so the id stays its own; its move, player, fields)
-_BOUND: dict[int, tuple[Action, Play, Any, Mapping[str, Any]]] = {}
+#: how an action plays, kept on it once applied (its move, player and fields; a memo beside its value,
+#: which its equality and hash ignore: the state's own actions are made once and met again)
+_BOUND = "bone_wars_move"
 
 #: the actions the log leaves unwritten: the header's setup, the defender's choice to roll, the replay's own
 _UNWRITTEN = ("turn_order_roll", "deal", actions.DEFEND_ROLL, actions.DROP_ATTACK)

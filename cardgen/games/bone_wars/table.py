@@ -5,11 +5,10 @@ is tolerant: it applies what it is given as recorded (the replay has reported wh
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import field
 
 from cardgen.core.record import record
 from cardgen.games.bone_wars.rules import Monster, Part, Rules
-from cardgen.play.hidden import Hand, counts
+from cardgen.play.hidden import HIDDEN, Hand, counts
 
 SETUP_ORDER, SETUP_DEAL, PLAY = "order", "deal", "play"
 _NONE: list[Monster] = []        # no monsters (shared, never changed)
@@ -29,15 +28,20 @@ class Outcome:
     """What the last attack did, for the claims that follow it."""
 
     blocked: bool
-    monster_dmg: dict[str, int] = field(default_factory=dict)     # monster name → damage dealt
-    player_dmg: dict[str, int] = field(default_factory=dict)      # player → damage dealt
-    player_rule: dict[str, str] = field(default_factory=dict)     # player → the rule that computed it
-    destroyed: list[str] = field(default_factory=list)
-    eliminated: list[str] = field(default_factory=list)
     #: a blocked attack: (attacker, blocker, their dice, the arithmetic, the blocker's HP left before)
-    fight: tuple = ()
+    fight: tuple
     #: an unblocked attack: (attacker, the defender's roll or None, the defender)
-    blow: tuple = ()
+    blow: tuple
+    monster_dmg: dict[str, int]     # monster name → damage dealt
+    player_dmg: dict[str, int]      # player → damage dealt
+    player_rule: dict[str, str]     # player → the rule that computed it
+    destroyed: list[str]
+    eliminated: list[str]
+
+    def __init__(self, blocked: bool, fight: tuple = (), blow: tuple = ()):
+        self.blocked, self.fight, self.blow = blocked, fight, blow
+        self.monster_dmg, self.player_dmg, self.player_rule = {}, {}, {}
+        self.destroyed, self.eliminated = [], []
 
 
 class Table:
@@ -45,6 +49,7 @@ class Table:
 
     def __init__(self, rules: Rules, parts: dict[str, Part], players: list[str], start_hp: int | None = None):
         self.rules, self.parts, self.players = rules, parts, list(players)
+        self.seat = {p: i for i, p in enumerate(self.players)}
         self.start_hp = hp = rules.start_hp if start_hp is None else start_hp
         self.hp: dict[str, int] = {p: hp for p in self.players}
         self.hp_rule: dict[str, str] = {p: "BW-SETUP-4" for p in self.players}   # what last set each HP
@@ -103,8 +108,10 @@ class Table:
                                   mon(c.blocker) if c.blocker is not None else None)
         if self.last is not None:
             o = self.last
-            other.last = Outcome(o.blocked, dict(o.monster_dmg), dict(o.player_dmg), dict(o.player_rule),
-                                 list(o.destroyed), list(o.eliminated), o.fight, o.blow)
+            t = other.last = Outcome(o.blocked, o.fight, o.blow)
+            t.monster_dmg, t.player_dmg = dict(o.monster_dmg), dict(o.player_dmg)
+            t.player_rule = dict(o.player_rule)
+            t.destroyed, t.eliminated = list(o.destroyed), list(o.eliminated)
 
     # -- who is where --------------------------------------------------------------------
 
@@ -123,14 +130,24 @@ class Table:
         return self.monsters.get(m.name) is m
 
     def next_player(self, after: str | None) -> str | None:
-        ps = self.players
-        i = ps.index(after) if after in ps else -1
-        for q in ps[i + 1:] + ps[:i + 1]:       # the seats after ``after``, round the table
-            if q not in self.out:
-                return q
+        ps, out = self.players, self.out
+        i, n = self.seat.get(after, -1) if after is not None else -1, len(ps)
+        for k in range(i + 1, i + 1 + n):       # the seats after ``after``, round the table
+            if ps[k % n] not in out:
+                return ps[k % n]
         return None
 
     # -- cards ---------------------------------------------------------------------------
+
+    def take_in(self, p: str, cid: str) -> None:
+        """A card dealt or drawn to ``p`` (a replayed log may give it face down)."""
+        hand = self.hands[p]
+        if cid == HIDDEN:
+            hand.hidden += 1
+            return
+        self.reveal(cid)
+        k = hand.known
+        k[cid] = k.get(cid, 0) + 1
 
     def reveal(self, cid: str) -> None:
         """A card becomes known (a count below 0: more copies known than the pile holds)."""
