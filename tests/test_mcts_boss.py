@@ -5,7 +5,7 @@ beats random and greedy at two players."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cardgen.core import hexgrid as hg
@@ -75,21 +75,29 @@ def test_prior_strikes_the_hardest_blow() -> None:
     assert checked >= 10 and lesser > 0, (checked, lesser)
 
 
+def _hero_moves(mine: Prior, seeds: range) -> Iterator[tuple[BossFightState, Mapping[str, Any], list[Action],
+                                                           list[Action], str, int]]:
+    """The party's decisions of these seeds where a hero may move and none may attack: the state,
+    the party's observation, the legal actions, the hero's moves, the hero and its reach (0: no
+    attack card in hand)."""
+    for state, who, legal in _decisions(seeds):
+        obs = state.observation(who)
+        moves = [a for a in legal if a.kind == "move" and a["character"] != BOSS]
+        if not moves or any(a.kind == "attack" for a in legal):
+            continue
+        hero = str(moves[0]["character"])
+        kinds = {mine.kinds[c] for c in obs["characters"][hero]["hand"] if c in mine.kinds}
+        yield state, obs, legal, moves, hero, mine.heroes[hero].reach(kinds)
+
+
 def test_heroes_hit_and_run() -> None:
     """A hero's move: with an attack in hand, to a tile within its reach of the boss when one is
     in its moves; with none, no nearer the boss than it stands (greedy closes in: breaking case)."""
     game = playkit.game("boss_fight")
     mine, base = Prior(game), greedy(game)
     reached = fled = closer = 0
-    for state, who, legal in _decisions(range(4)):
-        obs = state.observation(who)
-        moves = [a for a in legal if a.kind == "move" and a["character"] != BOSS]
-        if not moves or any(a.kind == "attack" for a in legal):
-            continue
-        hero = str(moves[0]["character"])
+    for state, obs, legal, moves, hero, reach in _hero_moves(mine, range(4)):
         chars = obs["characters"]
-        kinds = {mine.kinds[c] for c in chars[hero]["hand"] if c in mine.kinds}
-        reach = mine.heroes[hero].reach(kinds)
         chose = mine(obs, legal, random.Random(0))
         if reach and any(_gap(state, hero, a["to"]) <= reach for a in moves):
             assert chose.kind == "move" and _gap(state, hero, chose["to"]) <= reach
@@ -110,14 +118,7 @@ def test_heroes_go_round_walls() -> None:
     game = playkit.game("boss_fight")
     mine = Prior(game)
     checked = crow = 0
-    for state, who, legal in _decisions(range(12)):
-        obs = state.observation(who)
-        moves = [a for a in legal if a.kind == "move" and a["character"] != BOSS]
-        if not moves or any(a.kind == "attack" for a in legal):
-            continue
-        hero = str(moves[0]["character"])
-        kinds = {mine.kinds[c] for c in obs["characters"][hero]["hand"] if c in mine.kinds}
-        reach = mine.heroes[hero].reach(kinds)
+    for state, obs, legal, moves, hero, reach in _hero_moves(mine, range(12)):
         if not reach or any(_gap(state, hero, a["to"]) <= reach for a in moves):
             continue
         steps = mine.steps(obs, reach)
