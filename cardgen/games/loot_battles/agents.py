@@ -51,7 +51,11 @@ def _player(rules: Rules, name: str, view: Mapping[str, Any]) -> Player:
 
 
 class Greedy:
-    """The greedy agent: one instance per game and its weights."""
+    """The greedy agent: one instance per game and its weights.
+
+    What depends only on the cards is worked out once and kept: a blow's dice and damage by
+    class and items, a kit's worth by class and equipment (in order), an Encounter's threat —
+    every decision is the one the plain arithmetic gives, only cheaper."""
 
     def __init__(self, game: Game):
         self.rules = Rules(game, Params.of(game))
@@ -59,10 +63,13 @@ class Greedy:
             self.w = {k: float(self.rules.p.number(f"simulate.greedy.{k}")) for k in WEIGHTS}
         except ParamError as e:
             raise self.rules._missing(e) from None
+        self._blows: dict[tuple[Any, Any], tuple[int, int]] = {}
+        self._worths: dict[tuple[Any, tuple[str, ...]], float] = {}
+        self._threats: dict[str, float] = {}
 
     def __call__(self, obs: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        best = max(legal, key=lambda a: (self.score(obs, a), -legal.index(a)))
-        return best
+        # the highest score, the first such action on a tie
+        return max(enumerate(legal), key=lambda ia: (self.score(obs, ia[1]), -ia[0]))[1]
 
     # -- how good is an action ------------------------------------------------------------
 
@@ -74,8 +81,13 @@ class Greedy:
             share = obs["players"][a["target"]]["health"] / max(1, obs["max_health"][a["target"]])
             return 100.0 if share < self.w["heal_below"] else -1.0
         if k in ("encounter_chosen", "encounter_drawn"):
-            card = self.rules.cards[a.get("encounter") or a["pick"]]
-            return self.w["loot"] * int(card.get("loot") or 0) - self.w["threat"] * self._threat(card)
+            cid = a.get("encounter") or a["pick"]
+            v = self._threats.get(cid)
+            if v is None:
+                card = self.rules.cards[cid]
+                v = self._threats[cid] = \
+                    self.w["loot"] * int(card.get("loot") or 0) - self.w["threat"] * self._threat(card)
+            return v
         if k == "equip":
             return self._gain(obs, a["player"], add=a["card"])
         if k == "unequip":
@@ -94,19 +106,25 @@ class Greedy:
 
     def _attack_value(self, obs: Mapping[str, Any], a: Action) -> float:
         r = self.rules
-        p = _player(r, a["player"], obs["players"][a["player"]])
-        items = [r.cards[i] for i in (a.get("with") or ())]
-        n = r.dice_of(items[0], p) if items else r.dice_of(None, p)
+        me = obs["players"][a["player"]]
+        key = (me["class"], a.get("with"))
+        blow = self._blows.get(key)
+        if blow is None:        # the dice and the damage (no doubling: no roll yet) of class and items
+            p = _player(r, a["player"], me)
+            items = [r.cards[i] for i in (a.get("with") or ())]
+            n = r.dice_of(items[0], p) if items else r.dice_of(None, p)
+            blow = self._blows[key] = (n, r.damage(items, None, Enemy(name=""), p, explain=False)[0])
+        n, dmg = blow
         names = list(a.get("targets") or ()) or [a["target"]]
+        enemies = obs["enemies_left"]
         value = 0.0
         for name in names:
-            view = obs["enemies_left"][name]
-            t = Enemy(name=name, health=view["health"], armor=view["armor"], dodge=view["dodge"])
-            hit = 1.0 if n == 0 else p_beats(n, r.attack_die, t.dodge)
-            dmg = r.damage(items, None, t, p, explain=False)[0]
-            through = max(0, dmg - t.armor)
-            kill = self.w["kill"] if through >= t.health else 0.0
-            value += hit * (min(through, t.health) + kill) + (1 - hit) * 0.1
+            view = enemies[name]
+            health = view["health"]
+            hit = 1.0 if n == 0 else p_beats(n, r.attack_die, view["dodge"])
+            through = max(0, dmg - view["armor"])
+            kill = self.w["kill"] if through >= health else 0.0
+            value += hit * (min(through, health) + kill) + (1 - hit) * 0.1
         return value
 
     def _worth(self, p: Player) -> float:
@@ -121,15 +139,26 @@ class Greedy:
         return (self.w["damage"] * dmg + self.w["heal"] * heal + self.w["armor"] * p.max_armor
                 + self.w["dodge"] * p.max_dodge)
 
+    def _kit_worth(self, name: str, view: Mapping[str, Any], equipment: list[str]) -> float:
+        """``_worth`` of a player of the view's class holding ``equipment`` (kept by class and kit)."""
+        key = (view["class"], tuple(equipment))
+        v = self._worths.get(key)
+        if v is None:
+            p = _player(self.rules, name, view)
+            p.equipment = list(equipment)
+            self.rules.refresh(p, full=True)
+            v = self._worths[key] = self._worth(p)
+        return v
+
     def _gain(self, obs: Mapping[str, Any], name: str, add: str | None = None, drop: str | None = None) -> float:
-        p = _player(self.rules, name, obs["players"][name])
-        before = self._worth(p)
+        view = obs["players"][name]
+        kit = list(view["equipment"])
+        before = self._kit_worth(name, view, kit)
         if add is not None:
-            p.equipment.append(add)
+            kit.append(add)
         if drop is not None:
-            p.equipment.remove(drop)
-        self.rules.refresh(p, full=True)
-        return self._worth(p) - before
+            kit.remove(drop)
+        return self._kit_worth(name, view, kit) - before
 
 
 def greedy(game: Game) -> Agent:
