@@ -4,7 +4,8 @@ Per game with a game state: random playouts per second on one core through a bar
 loop (no simulation records, no referee replay), and clone + apply steps per second from a
 mid-game state (what a search agent does thousands of times a move). For a game with a play
 floor (``bench/play_floor/<slug>.py``: the same random game written the shortest plain-Python
-way, no API), the floor's games/s and the engine's ratio to it (issue 29: within ×2). For a game
+way, no API), the floor's games/s and the engine's ratio to it (issue 29: within ×2), timed in
+alternating rounds on the same seeds (``playout_speed``: the median ratio and its range). For a game
 with a ``greedy`` agent, greedy's cost against random play's on the same seeded games, a game and a
 step (issue 29: greedy no slower than 3× random, judged a step: bench/README.md says why).
 """

@@ -5,8 +5,9 @@ and with each of the game's own agents (``greedy``…), through the whole simula
 games, records, statistics, every game replayed through its referee); then the same games on 1 and on 2 worker processes and the ratio of
 their wall times. Each measurement plays about ``--seconds`` worth of games (calibrated on a
 short first run). Then the engines' raw speed (``bench/playspeed.py``): bare random playouts,
-the play floor (``bench/play_floor/``) and the ratio, clone + apply steps/s of a mid-game state,
-and the greedy agent's CPU time against random play's on the same seeds (a game, a step).
+the play floor (``bench/play_floor/``) and the ratio (median of 8 alternating rounds, and their
+range), clone + apply steps/s of a mid-game state, and the greedy agent's CPU
+time against random play's on the same seeds (a game, a step).
 Prints the tables; writes bench/work/simulate.json.
 
     .venv/bin/python bench/simulate.py [--games bone_wars,loot_battles] [--seconds 4]
