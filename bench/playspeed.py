@@ -4,7 +4,8 @@ Per game with a game state: random playouts per second on one core through a bar
 loop (no simulation records, no referee replay), and clone + apply steps per second from a
 mid-game state (what a search agent does thousands of times a move). For a game with a play
 floor (``bench/play_floor/<slug>.py``: the same random game written the shortest plain-Python
-way, no API), the floor's games/s and the engine's ratio to it (issue 29: within ×2). For a game
+way, no API), the floor's games/s and the engine's ratio to it (issue 29: within ×2), timed in
+alternating rounds on the same seeds (``playout_speed``: the median ratio and its range). For a game
 with a ``greedy`` agent, greedy's cost against random play's on the same seeded games, a game and a
 step (issue 29: greedy no slower than 3× random, judged a step: bench/README.md says why).
 """
@@ -13,7 +14,10 @@ from __future__ import annotations
 
 import importlib
 import random
+import statistics
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from cardgen.play.api import CHANCE, TERMINAL
@@ -35,15 +39,15 @@ def _for(seconds: float, one) -> tuple[int, float]:
             return n, n / took
 
 
-def engine_rate(game: Any, pkg: Any, seconds: float) -> tuple[int, float]:
+def _engine_game(game: Any, pkg: Any) -> Callable[[int], None]:
     setups = _setups(game, pkg)
 
     def one(i: int) -> None:
         play(pkg.new_state(game, setups[i % len(setups)]), random_agent, random.Random(i))
-    return _for(seconds, one)
+    return one
 
 
-def floor_rate(slug: str, game: Any, pkg: Any, seconds: float) -> tuple[int, float] | None:
+def _floor_game(slug: str, game: Any, pkg: Any) -> Callable[[int], None] | None:
     try:
         mod = importlib.import_module(f"play_floor.{slug}")
     except ModuleNotFoundError:
@@ -57,7 +61,63 @@ def floor_rate(slug: str, game: Any, pkg: Any, seconds: float) -> tuple[int, flo
             by_setup(floor, s, random.Random(i))
         else:
             mod.play(floor, [p["class"] for p in s["players"]], bool(s.get("starting_loot")), random.Random(i))
-    return _for(seconds, one)
+    return one
+
+
+def _cpu(one: Callable[[int], None], first: int, n: int) -> float:
+    """CPU seconds of this process to play seeds ``first`` .. ``first + n - 1``."""
+    started = time.process_time()
+    for i in range(first, first + n):
+        one(i)
+    return max(time.process_time() - started, 1e-9)
+
+
+NAN = float("nan")
+
+
+@dataclass(frozen=True)
+class Speed:
+    """Engine playouts/s and, for a game with a play floor (``floor``), the floor's and the
+    engine ÷ floor ratio: the median of the rounds' ratios and their range (lowest, highest)."""
+    engine_per_s: float
+    floor: bool = False
+    floor_per_s: float = NAN
+    ratio: float = NAN
+    low: float = NAN
+    high: float = NAN
+
+
+def playout_speed(slug: str, game: Any, pkg: Any, seconds: float, rounds: int = 8) -> Speed:
+    """Random playouts/s of the engine and of its play floor on one core, measured in ``rounds``
+    alternating chunks of about ``seconds / rounds`` of engine CPU time each: a warm-up chunk sets
+    how many games a round plays, then each round plays the next seeds through the engine and the
+    floor (the same seeds, the order swapped every round). A passing load or clock change hits one
+    round's pair alike, so the ratio of the two times holds still where two long runs drift apart."""
+    engine, floor = _engine_game(game, pkg), _floor_game(slug, game, pkg)
+    chunk, n, started = seconds / rounds, 0, time.process_time()
+    while time.process_time() - started < chunk:        # warm-up, and the games a round plays
+        engine(n)
+        n += 1
+    if floor is not None:
+        _cpu(floor, 0, n)
+    engine_s, floor_s, ratios = 0.0, 0.0, []
+    for r in range(rounds):
+        first = (r + 1) * n
+        if floor is None:
+            engine_s += _cpu(engine, first, n)
+            continue
+        if r % 2:
+            f = _cpu(floor, first, n)
+            e = _cpu(engine, first, n)
+        else:
+            e = _cpu(engine, first, n)
+            f = _cpu(floor, first, n)
+        engine_s, floor_s = engine_s + e, floor_s + f
+        ratios.append(e / f)
+    games = rounds * n
+    if floor is None:
+        return Speed(games / engine_s)
+    return Speed(games / engine_s, True, games / floor_s, statistics.median(ratios), min(ratios), max(ratios))
 
 
 def clone_apply_rate(game: Any, pkg: Any, seconds: float) -> float:

@@ -5,8 +5,9 @@ and with each of the game's own agents (``greedy``…), through the whole simula
 games, records, statistics, every game replayed through its referee); then the same games on 1 and on 2 worker processes and the ratio of
 their wall times. Each measurement plays about ``--seconds`` worth of games (calibrated on a
 short first run). Then the engines' raw speed (``bench/playspeed.py``): bare random playouts,
-the play floor (``bench/play_floor/``) and the ratio, clone + apply steps/s of a mid-game state,
-and the greedy agent's CPU time against random play's on the same seeds (a game, a step).
+the play floor (``bench/play_floor/``) and the ratio (median of 8 alternating rounds, and their
+range), clone + apply steps/s of a mid-game state, and the greedy agent's CPU
+time against random play's on the same seeds (a game, a step).
 Prints the tables; writes bench/work/simulate.json.
 
     .venv/bin/python bench/simulate.py [--games bone_wars,loot_battles] [--seconds 4]
@@ -79,25 +80,26 @@ def main() -> None:
         res["speedup_2_workers"] = round(one / two, 2)
         print(f"{slug:<14} {'random':<8} {n:>7} {'':>13} {one / two:>12.2f}×")
         results[slug] = res
-    print(f"\n{'game':<14} {'playouts/s/core':>16} {'floor/s':>9} {'engine ÷ floor':>15} {'clone+apply/s':>14}"
-          f" {'greedy÷random: a game':>22} {'a step':>8}")
+    print(f"\n{'game':<14} {'playouts/s/core':>16} {'floor/s':>9} {'engine ÷ floor':>15} {'range':>11}"
+          f" {'clone+apply/s':>14} {'greedy÷random: a game':>22} {'a step':>8}")
     for slug in slugs:
         pkg = gamehooks.package(slug)
         if pkg is None or pkg.new_state is None:
             continue
         game = load_game(ROOT, slug, Problems())
-        _, eng = playspeed.engine_rate(game, pkg, a.seconds)
-        fl = playspeed.floor_rate(slug, game, pkg, a.seconds)
+        sp = playspeed.playout_speed(slug, game, pkg, a.seconds)
         ca = playspeed.clone_apply_rate(game, pkg, min(a.seconds, 2.0))
-        raw = {"playouts_per_s": round(eng, 1), "clone_apply_per_s": round(ca, 1)}
-        if fl is not None:
-            raw.update(floor_per_s=round(fl[1], 1), slower_than_floor=round(fl[1] / eng, 2))
+        raw = {"playouts_per_s": round(sp.engine_per_s, 1), "clone_apply_per_s": round(ca, 1)}
+        spread = f"{sp.low:.2f}–{sp.high:.2f}" if sp.floor else ""
+        if sp.floor:
+            raw.update(floor_per_s=round(sp.floor_per_s, 1), slower_than_floor=round(sp.ratio, 2),
+                       slower_than_floor_range=[round(sp.low, 2), round(sp.high, 2)])
         gr = playspeed.greedy_ratio(game, pkg, min(a.seconds, 2.0))
         if gr is not None:
             raw.update(greedy_per_game=round(gr[0], 2), greedy_per_step=round(gr[1], 2))
         results.setdefault(slug, {})["raw"] = raw
-        print(f"{slug:<14} {eng:>16.1f} {fl[1] if fl else float('nan'):>9.1f} "
-              f"{(fl[1] / eng) if fl else float('nan'):>14.2f}× {ca:>14.0f}"
+        print(f"{slug:<14} {sp.engine_per_s:>16.1f} {sp.floor_per_s:>9.1f} "
+              f"{sp.ratio:>14.2f}× {spread:>11} {ca:>14.0f}"
               + (f" {gr[0]:>21.2f}× {gr[1]:>7.2f}×" if gr else ""))
     (HERE / "work").mkdir(exist_ok=True)
     (HERE / "work" / "simulate.json").write_text(json.dumps(results, indent=2) + "\n")
