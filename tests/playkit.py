@@ -93,17 +93,28 @@ def assert_random_games_replay_clean(slug: str, seeds: Iterable[int], rules: Cal
         assert ref.state.result() == state.result()
 
 
-def duel_score(state: Any, seats: list[Any], me: int, rng: random.Random) -> float:
-    """Seat ``me``'s result of ``state`` played to its end by ``seats`` (agents), chance drawn from
-    ``rng`` and each agent from its own generator drawn from it (``bench/duel.py``'s pairing); an
-    unfinished game counts ½."""
-    streams = [random.Random(rng.random()), random.Random(rng.random())]
-    for _ in range(20_000):
+def walk(state: Any, rng: random.Random, choose: Callable[[Any, int, int], Any], steps: int = 20_000,
+         to_decision: bool = False) -> Any:
+    """``state`` played on for up to ``steps`` moves (to its end at most): chance drawn from ``rng``,
+    a player's move ``choose(state, who, k)`` (``k``: the move's index); with ``to_decision``, then on
+    through chance to a player's turn. Returns ``state``."""
+    for k in range(steps):
         who = state.current_player()
         if who == TERMINAL:
             break
         if who == CHANCE:
             state.apply_action(pick(state.chance_outcomes(), rng))
         else:
-            state.apply_action(seats[who](state.observation(who), state.legal_actions(), streams[who]))
+            state.apply_action(choose(state, who, k))
+    while to_decision and state.current_player() == CHANCE:
+        state.apply_action(pick(state.chance_outcomes(), rng))
+    return state
+
+
+def duel_score(state: Any, seats: list[Any], me: int, rng: random.Random) -> float:
+    """Seat ``me``'s result of ``state`` played to its end by ``seats`` (agents), chance drawn from
+    ``rng`` and each agent from its own generator drawn from it (``bench/duel.py``'s pairing); an
+    unfinished game counts ½."""
+    streams = [random.Random(rng.random()), random.Random(rng.random())]
+    walk(state, rng, lambda s, who, _: seats[who](s.observation(who), s.legal_actions(), streams[who]))
     return float(state.returns()[me]) if state.is_terminal() else 0.5

@@ -17,7 +17,6 @@ from cardgen.games.bone_wars.agents import greedy
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.dino_battles.state import DinoState
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
-from cardgen.play.dice import pick
 from cardgen.play.hidden import Hand
 from cardgen.play.mcts import MCTS, Budget, BudgetError, for_game, parse_budget
 from cardgen.play.playout import play, random_agent
@@ -116,23 +115,23 @@ def test_mcts_beats_greedy_at_bone_wars() -> None:
     assert _bone_wars_duel(10, lambda pkg, game: for_game(pkg, game, Budget(playouts=40)), greedy) >= 6
 
 
+def _any(legal: list[Any], rng: random.Random) -> Any:
+    """One of ``legal`` at random."""
+    return legal[rng.randrange(len(legal))]
+
+
+def _by_move(state: Any, _who: int, k: int) -> Any:
+    """A legal action at random, drawn from the move's own generator (its index ``k``)."""
+    return _any(state.legal_actions(), random.Random(k))
+
+
 def _mid_game(seed: int) -> tuple[BoneWarsState, int]:
     """A two-player Bone Wars game played at random until the player to act has a choice."""
     pkg, game = playkit.package("bone_wars"), playkit.game("bone_wars")
     setups = [s for s in pkg.setups(game, random.Random(0)) if len(s["players"]) == 2]
     state = pkg.new_state(game, setups[seed % len(setups)])
     rng = random.Random(seed)
-    for _ in range(40 + seed):
-        who = state.current_player()
-        if who == TERMINAL:
-            break
-        if who == CHANCE:
-            state.apply_action(pick(state.chance_outcomes(), rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-    while state.current_player() == CHANCE:
-        state.apply_action(pick(state.chance_outcomes(), rng))
+    playkit.walk(state, rng, lambda s, _w, _k: _any(s.legal_actions(), rng), 40 + seed, to_decision=True)
     assert isinstance(state, BoneWarsState) and not state.is_terminal()
     return state, state.current_player()
 
@@ -228,17 +227,7 @@ def test_dino_battles_determinization_does_not_peek() -> None:
     assert det is not None
     state = playkit.new_state("dino_battles", 2)
     rng = random.Random(2)
-    for k in range(90):
-        who = state.current_player()
-        if who == TERMINAL:
-            break
-        if who == CHANCE:
-            state.apply_action(pick(state.chance_outcomes(), rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[random.Random(k).randrange(len(legal))])
-    while state.current_player() == CHANCE:
-        state.apply_action(pick(state.chance_outcomes(), rng))
+    playkit.walk(state, rng, _by_move, 90, to_decision=True)
     me = state.current_player()
     assert me >= 0
     twin = det(state, me, random.Random(99))
@@ -262,17 +251,7 @@ def test_boss_fight_determinization_does_not_peek() -> None:
     assert det is not None
     state = playkit.new_state("boss_fight", 1)
     rng = random.Random(1)
-    for k in range(120):
-        who = state.current_player()
-        if who == TERMINAL:
-            break
-        if who == CHANCE:
-            state.apply_action(pick(state.chance_outcomes(), rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[random.Random(k).randrange(len(legal))])
-    while state.current_player() == CHANCE:
-        state.apply_action(pick(state.chance_outcomes(), rng))
+    playkit.walk(state, rng, _by_move, 120, to_decision=True)
     me = state.current_player()
     assert me >= 0
     twin = det(state, me, random.Random(99))
