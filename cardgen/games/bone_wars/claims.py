@@ -51,8 +51,7 @@ def player_hit(s: BoneWarsState, p: str, resync: ResyncReferee, amount: Any, hp:
                f_amount: str = "damage") -> Claim | None:
     """A player's damage and HP stated after a blow (``take_damage``, ``damage`` with a player)."""
     out = s.last
-    rule = (out.player_rule.get(p) if out else None) or ("BW-ATK-9" if out is not None and out.blocked
-                                                          else "BW-ATK-10")
+    rule = "BW-ATK-9" if out is not None and out.fight else "BW-ATK-10"
     computed = out.player_dmg.get(p, 0) if out else 0
     bad_amount = amount is not None and amount != computed
     bad_hp = hp is not None and not resync.in_step(f"{p}'s HP", hp, s.hp[p])
@@ -137,15 +136,14 @@ def player(s: BoneWarsState, value: Any, field: str) -> str:
 
 
 def monster(s: BoneWarsState, value: Any, field: str) -> Monster:
-    if isinstance(value, str) and (value in s.monsters or value in s.graveyard):
-        return s.monsters.get(value) or s.graveyard[value]
-    return log_name(Names("monster", [*s.graveyard.items(), *s.monsters.items()]), value, field,
-                    " (a monster is named by its 'create' event)")
+    m = s.find(value) if isinstance(value, str) else None
+    return m or log_name(Names("monster", [*s.graveyard.items(), *s.monsters.items()]), value, field,
+                         " (a monster is named by its 'create' event)")
 
 
 def _stats(s: BoneWarsState, event: Mapping[str, Any], resync: ResyncReferee) -> Claim | None:
     name, r = str(event.get("monster") or "").strip(), s.rules
-    m = s.monsters.get(name) or s.graveyard.get(name)
+    m = s.find(name)
     if m is None:
         return None
     for k, v in (event.get("stats") or {}).items():

@@ -13,6 +13,7 @@ from cardgen.content.playlog import LogError
 from cardgen.core.problems import Problems
 from cardgen.games.bone_wars.actions import DEFEND_ROLL, DROP_ATTACK
 from cardgen.games.bone_wars.claims import CLAIMS, Claim, describe, monster, player, table
+from cardgen.games.bone_wars.rules import tied_highest
 from cardgen.games.bone_wars.setup import new_state, rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY, Combat
@@ -98,8 +99,7 @@ class BoneWarsRules:
             if set(rolls) != set(contenders):
                 out.append(("BW-SETUP-3", f"the players who roll are {', '.join(contenders)}, not "
                             f"{', '.join(rolls) or 'nobody'}", f"turn_order_rolls[{i}]"))
-            top = max([v for v in rolls.values() if isinstance(v, int)], default=None)
-            tied = [p for p in rolls if rolls[p] == top]
+            tied = tied_highest(r, list(rolls), rolls)
             contenders = None if len(tied) == 1 or r.tie_rule == "first_listed" else tied
         if contenders is not None and len(contenders) > 1 and rounds:
             out.append(("BW-SETUP-3", f"{' and '.join(contenders)} tie for the highest roll: the tied players "

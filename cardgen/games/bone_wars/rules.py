@@ -152,27 +152,35 @@ class Monster:
         return max(0, self.hp - self.damage)
 
 
-@cache
-def meets(ta: frozenset[str], tb: frozenset[str]) -> bool:
+def unmet(ta: frozenset[str], tb: frozenset[str]) -> tuple[str, bool] | None:
     """BW-ATK-4 on two monsters' Traits: if either has Flying (Marine), the other has Flying
-    (Marine) or Reach. (Cached: a game's monsters have few sets of Traits.)"""
+    (Marine) or Reach. The first Trait that keeps them apart and whether the first monster has it,
+    or None when they meet."""
     for t in MEET_TRAITS:
         if t in ta and t not in tb and REACH not in tb:
-            return False
+            return t, True
         if t in tb and t not in ta and REACH not in ta:
-            return False
-    return True
+            return t, False
+    return None
+
+
+@cache
+def meets(ta: frozenset[str], tb: frozenset[str]) -> bool:
+    """Whether monsters of these Traits meet (BW-ATK-4; cached: a game's monsters have few sets
+    of Traits)."""
+    return unmet(ta, tb) is None
 
 
 def meet_reason(rules: Rules, a: Monster, b: Monster) -> str:
     """Why ``a`` and ``b`` do not meet (BW-ATK-4), or ''."""
-    for t in MEET_TRAITS:
-        for x, y in ((a, b), (b, a)):
-            if t in x.traits and not ({t, REACH} & y.traits):
-                name = rules.trait(t)
-                return (f"{x.name} has {name}, so only a {name} or {rules.trait(REACH)} monster meets it, "
-                        f"and {y.name} is neither")
-    return ""
+    apart = unmet(a.traits, b.traits)
+    if apart is None:
+        return ""
+    t, a_has = apart
+    x, y = (a, b) if a_has else (b, a)
+    name = rules.trait(t)
+    return f"{x.name} has {name}, so only a {name} or {rules.trait(REACH)} monster meets it, and {y.name} " \
+           "is neither"
 
 
 @record(frozen=True)
@@ -194,16 +202,9 @@ def blocked_combat(rules: Rules, a: Monster, b: Monster, ra: int, rb: int) -> Bl
     return Blocked(pen, at, bt, a.atk if at > bt else rules.tie(a.atk))
 
 
-def turn_order(rules: Rules, players: list[str],
-               rounds: list[dict[str, int]]) -> tuple[str | None, list[str]]:
-    """BW-SETUP-3 over complete rounds: (the first player or None, the players still to re-roll)."""
-    contenders = list(players)
-    for rnd in rounds:
-        if not rnd:
-            continue
-        top = max(rnd.values())
-        tied = [p for p in players if rnd.get(p) == top]
-        if len(tied) == 1 or rules.tie_rule == "first_listed":
-            return tied[0], []
-        contenders = tied
-    return None, contenders
+def tied_highest(rules: Rules, players: list[str], rnd: Mapping[str, int]) -> list[str]:
+    """BW-SETUP-3: the players of a round of turn-order rolls (in ``players``' order) tied for the
+    highest roll; the ruling ``first_listed`` keeps the first of them only. One: the first player."""
+    top = max([v for v in rnd.values() if isinstance(v, int)], default=None)
+    tied = [p for p in players if rnd.get(p) == top]
+    return tied[:1] if rules.tie_rule == "first_listed" else tied

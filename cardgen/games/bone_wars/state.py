@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardgen.games.bone_wars import actions
-from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, meets, turn_order
+from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, meets, tied_highest
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Combat, Outcome, Table
 from cardgen.games.bone_wars.vocab import EDIT_KINDS, NO_BLOCK
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
@@ -164,11 +164,10 @@ class BoneWarsState(Table, GameState):
         self.round[p] = f["value"]
         if all(q in self.round for q in self.contenders):
             self.order_rounds.append(self.round)
-            self.round = {}
-            first, self.contenders = turn_order(self.rules, self.players, self.order_rounds)
-            if first is not None:
-                self.first_roll = self.order_rounds[-1][first]
-                self.rolled_first, self.setup = first, SETUP_DEAL
+            tied, self.round = tied_highest(self.rules, self.players, self.round), {}
+            self.contenders = [] if len(tied) == 1 else tied
+            if len(tied) == 1:
+                self.rolled_first, self.setup = tied[0], SETUP_DEAL
                 self._deal_done()
 
     def _deal(self, p: str, f: Mapping[str, Any]) -> None:
@@ -266,7 +265,7 @@ class BoneWarsState(Table, GameState):
         assert b is not None
         self.combat = None
         res, before = blocked_combat(self.rules, a, b, ra, rb), b.hp_left
-        out = self.last = Outcome(True, (a, b, ra, rb, res, before))
+        out = self.last = Outcome((a, b, ra, rb, res, before))
         if res.block_total <= res.attack_total:
             b.damage += res.damage
             b.view = None

@@ -27,20 +27,18 @@ class Combat:
 class Outcome:
     """What the last attack did, for the claims that follow it."""
 
-    blocked: bool
     #: a blocked attack: (attacker, blocker, their dice, the arithmetic, the blocker's HP left before)
     fight: tuple
     #: an unblocked attack: (attacker, the defender's roll or None, the defender)
     blow: tuple
     monster_dmg: dict[str, int]     # monster name → damage dealt
     player_dmg: dict[str, int]      # player → damage dealt
-    player_rule: dict[str, str]     # player → the rule that computed it
     destroyed: list[str]
     eliminated: list[str]
 
-    def __init__(self, blocked: bool, fight: tuple = (), blow: tuple = ()):
-        self.blocked, self.fight, self.blow = blocked, fight, blow
-        self.monster_dmg, self.player_dmg, self.player_rule = {}, {}, {}
+    def __init__(self, fight: tuple = (), blow: tuple = ()):
+        self.fight, self.blow = fight, blow
+        self.monster_dmg, self.player_dmg = {}, {}
         self.destroyed, self.eliminated = [], []
 
 
@@ -68,7 +66,6 @@ class Table:
         self.setup, self.contenders = SETUP_ORDER, list(self.players)
         self.order_rounds: list[dict[str, int]] = []
         self.rolled_first: str | None = None
-        self.first_roll: int | None = None
         # the turn
         self.turn, self.begun, self.phase, self.need, self.drawn, self.edits = 1, False, "draw", 0, 0, 0
         self.current: str | None = None
@@ -108,9 +105,8 @@ class Table:
                                   mon(c.blocker) if c.blocker is not None else None)
         if self.last is not None:
             o = self.last
-            t = other.last = Outcome(o.blocked, o.fight, o.blow)
+            t = other.last = Outcome(o.fight, o.blow)
             t.monster_dmg, t.player_dmg = dict(o.monster_dmg), dict(o.player_dmg)
-            t.player_rule = dict(o.player_rule)
             t.destroyed, t.eliminated = list(o.destroyed), list(o.eliminated)
 
     # -- who is where --------------------------------------------------------------------
@@ -125,6 +121,10 @@ class Table:
             for m in self.monsters.values():
                 self.groups.setdefault(m.owner, []).append(m)
         return self.groups.get(p, _NONE)
+
+    def find(self, name: str) -> Monster | None:
+        """The monster of that name, on the table or destroyed (None: no such monster)."""
+        return self.monsters.get(name) or self.graveyard.get(name)
 
     def alive(self, m: Monster) -> bool:
         return self.monsters.get(m.name) is m
@@ -202,7 +202,6 @@ class Table:
         self.hp[p] -= n
         self.hp_rule[p] = rule
         out.player_dmg[p] = out.player_dmg.get(p, 0) + n
-        out.player_rule[p] = rule
         if self.hp[p] <= 0 and p not in self.out:
             self.eliminate(p)
             out.eliminated.append(p)
@@ -244,13 +243,10 @@ class Table:
 
     # -- combat --------------------------------------------------------------------------
 
-    def unblocked(self, c: Combat, roll: int | None) -> Outcome:
+    def unblocked(self, c: Combat, roll: int | None) -> None:
         """BW-ATK-10: the defender takes the Atk, unless their roll beats the attacker's Str."""
         a = c.attacker
         self.combat = None
-        out = self.last = Outcome(False, blow=(a, roll, c.defender))
-        if roll is not None and roll > a.str:
-            out.player_rule[c.defender] = "BW-ATK-10"
-        else:
+        out = self.last = Outcome(blow=(a, roll, c.defender))
+        if roll is None or roll <= a.str:
             self.hurt(c.defender, a.atk, "BW-ATK-10", out)
-        return out

@@ -25,10 +25,7 @@ def why_not_all(s: BoneWarsState, a: Action) -> list[Why]:
     if s.current_player() == TERMINAL and s.setup == PLAY and s.over:
         return [("BW-END-2", f"'{a.kind}' after the game ended ({s.winner} won): no event may follow the end")]
     many = _MANY.get(a.kind)
-    if many is not None:
-        return list(many(s, a))
-    one = _ONE.get(a.kind, _answer)(s, a)
-    return [one] if one else []
+    return list(many(s, a)) if many is not None else [w for w in [_ONE.get(a.kind, _answer)(s, a)] if w]
 
 
 def _unanswered(s: BoneWarsState) -> Why:
@@ -54,7 +51,7 @@ def _turn(s: BoneWarsState, a: Action) -> Why | None:
     if s.combat is not None:
         return "BW-TURN-1", f"{p} acts during {cur}'s turn {s.turn}, while an attack awaits its answer", "player"
     if not s.begun and s.turn == 1 and s.rolled_first == cur:
-        return "BW-SETUP-3", f"{cur} rolled highest ({s.first_roll}) and takes the first turn, not {p}", "player"
+        return "BW-SETUP-3", f"{cur} rolled highest ({s.order_rounds[-1][cur]}) and takes the first turn, not {p}", "player"
     nxt = s.next_player(cur)
     return "BW-TURN-1", f"{p} acts during {cur}'s turn {s.turn}; turns go clockwise ({', '.join(s.players)}): " \
                         f"after {cur} comes {nxt}", "player"
@@ -68,11 +65,15 @@ def _draw_first(s: BoneWarsState) -> Why | None:
     return None
 
 
+def _all_out(s: BoneWarsState, p: str, does: str, cid: str) -> str:
+    c = s.parts[cid]
+    return f"{p} {does} {c.name}, but the center pile holds {c.copies} and {c.copies} " \
+           f"{'is' if c.copies == 1 else 'are'} already out"
+
+
 def _draw(s: BoneWarsState, a: Action) -> Why | None:
+    """A draw in the player's own turn (:func:`_turn`, checked first): its rules."""
     p, card, per = a["player"], a.get("card"), s.rules.draw_per_turn
-    found = _turn(s, a)
-    if found is not None:
-        return found
     if s.pile <= 0:
         return "BW-TURN-1", "the center pile is empty: no card is drawn"
     if s.phase != "draw":
@@ -82,14 +83,12 @@ def _draw(s: BoneWarsState, a: Action) -> Why | None:
     if card not in s.parts and card != HIDDEN:
         return "BW-TURN-1", f"{card} is not in the center pile (Part cards only)", "card"
     if card != HIDDEN and s.unseen.get(card, 0) <= 0:
-        c = s.parts[card]
-        return "BW-TURN-1", f"{p} draws {c.name}, but the center pile holds {c.copies} and {c.copies} " \
-                            f"{'is' if c.copies == 1 else 'are'} already out", "card"
+        return "BW-TURN-1", _all_out(s, p, "draws", card), "card"
     return None
 
 
 def _mine(s: BoneWarsState, a: Action, rule: str, verb: str) -> Iterator[Why]:
-    m = s.monsters.get(a["monster"]) or s.graveyard.get(a["monster"])
+    m = s.find(a["monster"])
     if m is None or not s.alive(m):
         yield "BW-ATK-8", f"{a['monster']} was destroyed and cannot {verb}", "monster"
     if m is not None and m.owner != a["player"]:
@@ -114,7 +113,7 @@ def _edit(s: BoneWarsState, a: Action) -> Iterator[Why]:
     if card is None:
         yield rule, f"{a['card']} is not a Part card: only Part cards build monsters", "card"
         return
-    m = s.monsters.get(a["monster"]) or s.graveyard.get(a["monster"])
+    m = s.find(a["monster"])
     if k != "create" and m is not None:
         yield from _part_fits(s, m, a)
     yield from filter(None, [_in_hand(s, p, a["card"], rule)])
@@ -148,8 +147,7 @@ def _in_hand(s: BoneWarsState, p: str, cid: str, rule: str) -> Why | None:
         have = ", ".join(s.parts[i].name for i in hand.cards()) or "no cards"
         return rule, f"{p} has no {c.name} in hand (the hand holds {have})", "card"
     if s.unseen.get(cid, 0) <= 0:
-        return rule, f"{p} plays {c.name}, but the center pile holds {c.copies} and {c.copies} " \
-                     f"{'is' if c.copies == 1 else 'are'} already out", "card"
+        return rule, _all_out(s, p, "plays", cid), "card"
     return None
 
 
@@ -161,7 +159,7 @@ def _attack(s: BoneWarsState, a: Action) -> Iterator[Why]:
     else:
         yield from filter(None, [_draw_first(s)])
     yield from _mine(s, a, "BW-ATK-2", "attack")
-    m = s.monsters.get(a["monster"]) or s.graveyard.get(a["monster"])
+    m = s.find(a["monster"])
     if m is not None and m.attacked == s.turn:
         yield "BW-ATK-2", f"{m.name} already attacked this turn (each monster attacks at most once per turn)", \
             "monster"
@@ -185,7 +183,7 @@ def _block(s: BoneWarsState, a: Action) -> Iterator[Why]:
     if a["monster"] == NO_BLOCK:
         return
     yield from _mine(s, a.with_fields(player=c.defender), "BW-ATK-3", "block")
-    b = s.monsters.get(a["monster"]) or s.graveyard.get(a["monster"])
+    b = s.find(a["monster"])
     if b is None:
         return
     if not meets(c.attacker.traits, b.traits):
@@ -230,4 +228,4 @@ _MANY: dict[str, Callable[[BoneWarsState, Action], Iterator[Why]]] = {
     **dict.fromkeys(EDITS, _edit), "attack": _attack, "block": _block}
 _ONE: dict[str, Callable[[BoneWarsState, Action], Why | None]] = {
     DROP_ATTACK: lambda s, a: _unanswered(s), "end_turn": lambda s, a: _turn(s, a) or _draw_first(s),
-    "draw": _draw}
+    "draw": lambda s, a: _turn(s, a) or _draw(s, a)}
