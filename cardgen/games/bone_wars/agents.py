@@ -98,7 +98,7 @@ class Greedy:
         first = legal[0].kind
         if first == "block":
             return self.block(obs, legal)
-        if first in _ANSWERS:
+        if first in ("take_damage", "defend_roll"):
             return next((a for a in legal if a.kind == "defend_roll"), legal[0])
         if first in EDIT_KINDS:
             best, gain = self.best_edit(obs, legal)
@@ -242,9 +242,6 @@ def _field(a: Action, at: int, name: str) -> Any:
     if len(items) > at and items[at][0] == name:
         return items[at][1]
     return a[name]
-
-
-_ANSWERS = ("take_damage", "defend_roll")
 
 
 #: the greedy agent for a loaded game (its weights read once): the package's ``agents["greedy"]``

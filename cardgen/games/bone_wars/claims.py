@@ -212,7 +212,7 @@ CLAIMS: dict[str, Callable[[BoneWarsState, Mapping[str, Any], ResyncReferee], Cl
 def brief(s: BoneWarsState, m: Monster) -> str:
     flags = []
     if m.tapped:
-        flags.append("attacked" + (", can block" if m.has("vigilant") else ", cannot block"))
+        flags.append("attacked" + (", can block" if "vigilant" in m.traits else ", cannot block"))
     tr = m.traits
     return (f"{m.name} [{' + '.join(c.name for c in m.parts)}] Str {m.str} Def {m.def_} Atk {m.atk} "
             f"HP {m.hp_left}/{m.hp}" + (f" · {s.rules.trait_list(tr)}" if tr else "")

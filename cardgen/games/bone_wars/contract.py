@@ -17,10 +17,11 @@ from cardgen.games.bone_wars.rules import tied_highest
 from cardgen.games.bone_wars.setup import new_state, rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY, Combat
-from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, HIDDEN, NO_BLOCK, TURN_KINDS
+from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, NO_BLOCK, TURN_KINDS
 from cardgen.games.bone_wars.whynot import why_not_all
 from cardgen.play.api import Action, GameState
 from cardgen.play.dice import die_slip, off_die
+from cardgen.play.hidden import HIDDEN
 from cardgen.play.lookup import Names, log_name
 from cardgen.play.replay import GameInfo
 from cardgen.play.resync import ResyncReferee
@@ -44,7 +45,7 @@ class BoneWarsRules:
         self.ended: list[str] = []          # the table at a turn's end the event's marker closed
         self.ahead: Iterator[Mapping[str, Any]] = iter(())
         #: explicit chance, hidden hands, a winner among many: GameInfo's defaults
-        self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max)
+        self.info = GameInfo.of(game)
 
     def card(self, value: Any, field: str) -> str:
         """The card id a log names (by id, as the state writes it, or by name)."""
@@ -215,9 +216,7 @@ class BoneWarsRules:
                 d = c.defender if c is not None else None
                 return [Action.make(DEFEND_ROLL, player=d), Action.make("roll", defender=event["defender"])]
             return [Action.make("roll", attacker=event.get("attacker"), blocker=event.get("blocker"))]
-        if kind == "take_damage":
-            return [Action.make("take_damage", player=p)]
-        return [Action.make("end_turn", player=p)]
+        return [Action.make(kind, player=p)]        # take_damage, end_turn
 
     def why_not(self, state: GameState, action: Action) -> tuple[str, str] | tuple[str, str, str]:
         assert isinstance(state, BoneWarsState)

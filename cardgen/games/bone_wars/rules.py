@@ -120,9 +120,6 @@ class Monster:
             *(p.traits for p in parts))
         self.types: dict[str, str] = {p.part: p.id for p in parts}     # type → card (a new dict each time)
 
-    def add(self, part: Part) -> None:
-        self.set_parts([*self.parts, part])
-
     def copy(self) -> Monster:
         m = Monster.__new__(Monster)
         m.name, m.owner, m.born = self.name, self.owner, self.born
@@ -143,9 +140,6 @@ class Monster:
 
     def stat(self, key: str) -> int:
         return {"str": self.str, "def": self.def_, "atk": self.atk, "hp": self.hp}.get(key, 0)
-
-    def has(self, trait: str) -> bool:
-        return trait in self.traits
 
     @property
     def hp_left(self) -> int:
@@ -195,7 +189,7 @@ class Blocked:
 
 def blocked_combat(rules: Rules, a: Monster, b: Monster, ra: int, rb: int) -> Blocked:
     """d20 + Str (− Intimidating) against d20 + Def: the blocker's damage."""
-    pen = rules.penalty if b.has("intimidating") else 0
+    pen = rules.penalty if "intimidating" in b.traits else 0
     at, bt = ra + a.str - pen, rb + b.def_
     if bt > at:
         return Blocked(pen, at, bt, 0)

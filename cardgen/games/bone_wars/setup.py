@@ -13,9 +13,8 @@ from cardgen.content.model import Game
 from cardgen.games.bone_wars.rules import Part, Rules, parts_of
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER
-from cardgen.games.bone_wars.vocab import HIDDEN
 from cardgen.play.api import Action, GameState
-from cardgen.play.hidden import Hand, redeal
+from cardgen.play.hidden import HIDDEN, Hand, redeal
 from cardgen.play.params import Params, per_game
 
 NAMES = ("ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal")

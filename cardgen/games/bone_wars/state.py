@@ -69,7 +69,11 @@ class BoneWarsState(Table, GameState):
         if self.current_player() != CHANCE:
             return []
         dice, kind, p = self._chance()
-        return list(dice) if dice else self._draws(kind, p)
+        if dice:
+            return list(dice)
+        acts = actions.draws(kind, p)      # (a replayed log may show more copies than there are: n < 0)
+        total = sum(n for n in self.unseen.values() if n > 0)      # (``unseen`` keeps its cards in id order)
+        return [(acts[cid], n / total) for cid, n in self.unseen.items() if n > 0]
 
     def sample_chance(self, r: float) -> Action | None:
         """The outcome the walk over :meth:`chance_outcomes` gives ``r``, found without listing
@@ -89,12 +93,6 @@ class BoneWarsState(Table, GameState):
             if r < acc:
                 return acts[cid]
         return acts[next(reversed(deck))]
-
-    def _draws(self, kind: str, p: str | None) -> list[tuple[Action, float]]:
-        """A card of the known composition not yet seen (``unseen`` keeps its cards in id order)."""
-        acts = actions.draws(kind, p)      # (a replayed log may show more copies than there are: n < 0)
-        total = sum(n for n in self.unseen.values() if n > 0)
-        return [(acts[cid], n / total) for cid, n in self.unseen.items() if n > 0]
 
     def on_table(self, name: str) -> Monster:
         """The monster named (one destroyed that a replayed log plays on comes back, as recorded)."""
@@ -235,7 +233,7 @@ class BoneWarsState(Table, GameState):
 
     def _add_part(self, p: str, f: Mapping[str, Any]) -> None:
         part, m = self._edit(p, f), self.on_table(f["monster"])
-        m.add(part)
+        m.set_parts([*m.parts, part])
 
     def _replace_part(self, p: str, f: Mapping[str, Any]) -> None:
         part, m, gone = self._edit(p, f), self.on_table(f["monster"]), f.get("replaces")
@@ -273,7 +271,7 @@ class BoneWarsState(Table, GameState):
             if b.damage >= b.hp and self.alive(b):
                 self.destroy(b)
                 out.destroyed.append(b.name)
-                if a.has("trample") and res.damage > before:
+                if "trample" in a.traits and res.damage > before:
                     self.hurt(b.owner, res.damage - before, "BW-ATK-9", out)
 
     # --- the end, observations, the log ------------------------------------------------

@@ -190,7 +190,7 @@ class Table:
             else:
                 self.discard.append(old.id)
         else:
-            m.add(new)
+            m.set_parts([*m.parts, new])
         if not self.rules.damage_stays:
             m.damage, m.view = 0, None
         m.replaced = self.turn

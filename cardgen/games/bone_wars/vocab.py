@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from cardgen.core.options import Opt
 
-HIDDEN = "?"           # a card left out of the log (hidden information)
 NO_BLOCK = "none"      # block.monster: the defender does not block
 
 _STATS = Opt("map", doc="stated: the monster's Str, Def, Atk and HP after the action (checked, BW-CREATE-5)",

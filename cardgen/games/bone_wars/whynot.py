@@ -9,9 +9,10 @@ from cardgen.games.bone_wars.actions import DEFEND_ROLL, DROP_ATTACK
 from cardgen.games.bone_wars.rules import Monster, meet_reason, meets
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import PLAY
-from cardgen.games.bone_wars.vocab import HIDDEN, NO_BLOCK
+from cardgen.games.bone_wars.vocab import NO_BLOCK
 from cardgen.play.api import TERMINAL, Action
 from cardgen.play.dice import die_slip, off_die
+from cardgen.play.hidden import HIDDEN
 
 Why = tuple[str, str] | tuple[str, str, str]      # (rule, message[, the event's field])
 EDITS = {"create": ("BW-CREATE-2", "creates a monster", "create"),
@@ -163,7 +164,7 @@ def _attack(s: BoneWarsState, a: Action) -> Iterator[Why]:
     if m is not None and m.attacked == s.turn:
         yield "BW-ATK-2", f"{m.name} already attacked this turn (each monster attacks at most once per turn)", \
             "monster"
-    elif m is not None and (m.born == s.turn or m.replaced == s.turn) and not m.has("haste"):
+    elif m is not None and (m.born == s.turn or m.replaced == s.turn) and "haste" not in m.traits:
         how = "was created" if m.born == s.turn else "had a part replaced"
         yield "BW-CREATE-6", f"{m.name} {how} this turn and has no {s.rules.trait('haste')}: it cannot attack " \
                              f"until {p}'s next turn", "monster"
@@ -188,7 +189,7 @@ def _block(s: BoneWarsState, a: Action) -> Iterator[Why]:
         return
     if not meets(c.attacker.traits, b.traits):
         yield "BW-ATK-4", f"{b.name} cannot block {c.attacker.name}: {meet_reason(s.rules, c.attacker, b)}", "monster"
-    if b.tapped and not b.has("vigilant"):
+    if b.tapped and "vigilant" not in b.traits:
         yield "BW-ATK-5", f"{b.name} attacked (turn {b.attacked}) and cannot block until {b.owner}'s next turn " \
                           f"(it is not {s.rules.trait('vigilant')})", "monster"
 
