@@ -5,8 +5,7 @@ modules, one line each: ``docs/engines-bone_wars.md``."""
 from __future__ import annotations
 
 from cardgen.games.bone_wars.agents import evaluate, greedy, measures
-from cardgen.games.bone_wars.contract import contract
-from cardgen.games.bone_wars.setup import determinize, new_state, setups
+from cardgen.games.bone_wars.contract import contract, determinize, new_state, setups
 from cardgen.games.bone_wars.vocab import EVENTS, EXPECT_RULES, HEADER
 from cardgen.play.package import GamePackage
 from cardgen.play.stateengine import state_engine

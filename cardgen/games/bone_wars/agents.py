@@ -19,8 +19,7 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.core.record import record
-from cardgen.games.bone_wars.rules import Part, Rules, meets
-from cardgen.games.bone_wars.setup import rules_of
+from cardgen.games.bone_wars.rules import Part, Rules, meets, rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.vocab import EDIT_KINDS
 from cardgen.play.api import Action, GameState

@@ -1,10 +1,15 @@
-"""Bone Wars on the shared referee (:mod:`cardgen.play.replay`): the game's contract. It translates
-a log's events into the state's actions (the log's shortcuts — the next player's draw ending a
-turn, no ``block`` written when nothing blocks — spelled out); :mod:`.whynot` names the rule an
-action breaks, :mod:`.claims` compares the consequences the log states (one slip, one problem)."""
+"""Bone Wars on the shared referee (:mod:`cardgen.play.replay`): the game's setups and contract.
+A log header (``players``, and optionally ``starting_hp``, ``turn_order_rolls`` and ``deals``) sets
+up a :class:`.state.BoneWarsState`; what it leaves out (the turn-order rolls, the deal) is played as
+chance nodes. The contract translates a log's events into the state's actions (the log's shortcuts
+— the next player's draw ending a turn, no ``block`` written when nothing blocks — spelled out);
+:mod:`.whynot` names the rule an action breaks, :mod:`.claims` compares the consequences the log
+states (one slip, one problem)."""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -13,18 +18,69 @@ from cardgen.content.playlog import LogError
 from cardgen.core.problems import Problems
 from cardgen.games.bone_wars.actions import DEFEND_ROLL, DROP_ATTACK
 from cardgen.games.bone_wars.claims import CLAIMS, Claim, describe, monster, player, table
-from cardgen.games.bone_wars.rules import tied_highest
-from cardgen.games.bone_wars.setup import new_state, rules_of
+from cardgen.games.bone_wars.rules import rules_of, tied_highest
 from cardgen.games.bone_wars.state import BoneWarsState
-from cardgen.games.bone_wars.table import PLAY, Combat
+from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Combat
 from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, NO_BLOCK, TURN_KINDS
 from cardgen.games.bone_wars.whynot import why_not_all
 from cardgen.play.api import Action, GameState
 from cardgen.play.dice import die_slip, off_die
-from cardgen.play.hidden import HIDDEN
+from cardgen.play.hidden import HIDDEN, Hand, redeal
 from cardgen.play.lookup import Names, log_name
 from cardgen.play.replay import GameInfo
 from cardgen.play.resync import ResyncReferee
+
+NAMES = ("ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal")
+
+def new_state(game: Game, setup: Mapping[str, Any], hidden_rest: bool = False) -> BoneWarsState:
+    """The state at the start of the game the header describes. ``hidden_rest`` (a log being
+    checked): the cards the header does not name were dealt face down; otherwise the deal is left
+    to chance, as are turn-order rolls the header lacks."""
+    rules, parts = rules_of(game)
+    players = [str(p) for p in setup["players"]]
+    s = BoneWarsState(rules, parts, players, setup.get("starting_hp"))
+    for rnd in setup.get("turn_order_rolls") or []:
+        for p, v in (rnd.items() if isinstance(rnd, Mapping) else ()):
+            if p in s.players and s.setup == SETUP_ORDER:
+                s.apply_action(Action.make("turn_order_roll", player=p, value=v))
+    if hidden_rest and s.setup == SETUP_ORDER:      # a turn order left unsettled (the check reports it)
+        s.setup = SETUP_DEAL
+    deals = setup.get("deals") or {}
+    for p in players:
+        cards = deals.get(p, [] if not hidden_rest else rules.hand_size)
+        cards = [HIDDEN] * cards if isinstance(cards, int) and not isinstance(cards, bool) else list(cards)
+        if hidden_rest:
+            cards += [HIDDEN] * (rules.hand_size - len(cards))
+        for c in cards:
+            s.apply_action(Action.make("deal", player=p, card=c if c in parts or not hidden_rest else HIDDEN))
+    if hidden_rest and s.setup != PLAY:
+        s.start_play()
+    s.opening = list(s.history)
+    s.history.clear()
+    return s
+
+
+def setups(game: Game, rng: random.Random) -> list[dict[str, Any]]:
+    """The game's own setups: every player count the rules allow (Bone Wars has no decks,
+    classes or teams; seats differ only by the turn-order roll)."""
+    rules, _ = rules_of(game)
+    return [{"game": "bone_wars", "players": list(NAMES[:n])} for n in range(rules.n_min, rules.n_max + 1)]
+
+
+def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
+    """Bone Wars' hidden information for search agents: the other players' hands. Everything on
+    the table and ``player``'s own hand kept, the cards they have not seen (the pile's unseen ones
+    and every other hand) dealt again to the other hands, each as many cards as it holds."""
+    assert isinstance(state, BoneWarsState)
+    s = state.clone()
+    others = [p for p in s.players if p != s.players[player]]
+    pool = Counter(s.unseen)
+    for p in others:
+        pool.update(s.hands[p].known)
+    hands, s.unseen = redeal(pool, [sum(s.hands[p].known.values()) for p in others], rng)
+    for p, known in zip(others, hands, strict=True):
+        s.hands[p] = Hand(known, s.hands[p].hidden)
+    return s
 
 
 class BoneWarsRules:

@@ -13,7 +13,7 @@ from functools import cache
 
 from cardgen.content.model import Game
 from cardgen.core.record import record
-from cardgen.play.params import Params
+from cardgen.play.params import Params, per_game
 
 MEET_TRAITS = ("flying", "marine")     # BW-ATK-4: the Traits that restrict who meets whom
 REACH = "reach"
@@ -88,6 +88,12 @@ def parts_of(game: Game) -> dict[str, Part]:
                        int(c.get("atk") or 0), int(c.get("hp") or 0),
                        frozenset(str(t) for t in (c.get("traits") or [])), int(c.copies))
             for c in game.cards if c.type == "part"}
+
+
+@per_game
+def rules_of(game: Game) -> tuple[Rules, dict[str, Part]]:
+    """The game's typed rules and Part cards, read once per loaded game."""
+    return Rules.read(Params.of(game)), parts_of(game)
 
 
 class Monster:
