@@ -16,11 +16,10 @@ from typing import Any
 from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
 from cardgen.core.problems import Problems
-from cardgen.games.bone_wars.actions import DEFEND_ROLL, DROP_ATTACK
 from cardgen.games.bone_wars.claims import CLAIMS, Claim, describe, monster, player, table
 from cardgen.games.bone_wars.rules import rules_of, tied_highest
 from cardgen.games.bone_wars.state import BoneWarsState
-from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Combat
+from cardgen.games.bone_wars.table import DEFEND_ROLL, DROP_ATTACK, PLAY, SETUP_DEAL, SETUP_ORDER, Combat
 from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS, NO_BLOCK, TURN_KINDS
 from cardgen.games.bone_wars.whynot import why_not_all
 from cardgen.play.api import Action, GameState

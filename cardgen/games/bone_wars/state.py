@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cardgen.games.bone_wars import actions
+from cardgen.games.bone_wars import table
 from cardgen.games.bone_wars.rules import Monster, Part, Rules, blocked_combat, meets, tied_highest
 from cardgen.games.bone_wars.table import PLAY, SETUP_DEAL, SETUP_ORDER, Combat, Outcome, Table
 from cardgen.games.bone_wars.vocab import EDIT_KINDS, NO_BLOCK
@@ -54,14 +54,14 @@ class BoneWarsState(Table, GameState):
         sides = self.rules.die
         if self.setup == SETUP_ORDER:
             q = next(p for p in self.contenders if p not in self.round)
-            return actions.die("turn_order_roll", sides, "value", q), "", None
+            return table.die("turn_order_roll", sides, "value", q), "", None
         if self.setup == SETUP_DEAL:
             for p in self.players:
                 if len(self.dealt[p]) < self.rules.hand_size:
                     return (), "deal", p
         c = self.combat
         if c is not None:
-            dice = actions.two_dice(sides) if c.stage == "roll" else actions.die("roll", sides, "defender")
+            dice = table.two_dice(sides) if c.stage == "roll" else table.die("roll", sides, "defender")
             return dice, "", None
         return (), "draw", self.current
 
@@ -71,7 +71,7 @@ class BoneWarsState(Table, GameState):
         dice, kind, p = self._chance()
         if dice:
             return list(dice)
-        acts = actions.draws(kind, p)      # (a replayed log may show more copies than there are: n < 0)
+        acts = table.draws(kind, p)      # (a replayed log may show more copies than there are: n < 0)
         total = sum(n for n in self.unseen.values() if n > 0)      # (``unseen`` keeps its cards in id order)
         return [(acts[cid], n / total) for cid, n in self.unseen.items() if n > 0]
 
@@ -87,7 +87,7 @@ class BoneWarsState(Table, GameState):
         deck = self.unseen
         if not deck or self.overseen:       # none left, or a replayed log revealed too many
             return GameState.sample_chance(self, r)
-        total, acc, acts = sum(deck.values()), 0.0, actions.draws(kind, p)
+        total, acc, acts = sum(deck.values()), 0.0, table.draws(kind, p)
         for cid, n in deck.items():
             acc += n / total
             if r < acc:
@@ -122,10 +122,10 @@ class BoneWarsState(Table, GameState):
         if c is not None:
             d = c.defender
             if c.stage == "block":
-                return list(actions.blocks(d, tuple([b.name for b in c.able])))
+                return list(table.blocks(d, tuple([b.name for b in c.able])))
             if c.stage == "choice":
-                return list(actions.answers(d))
-            return [] if c.stage in ("roll", "defroll") else [actions.answers(d)[0]]
+                return list(table.answers(d))
+            return [] if c.stage in ("roll", "defroll") else [table.answers(d)[0]]
         p = self.current
         if p is None or (self.phase == "draw" and self.drawn < self.need):
             return []
@@ -133,15 +133,15 @@ class BoneWarsState(Table, GameState):
         if self.phase != "destroy" and self.edits < self.rules.edits_per_turn:
             cards = self.hand_cards(p)
             if cards:
-                out = actions.edit_actions(self, p, cards)
+                out = table.edit_actions(self, p, cards)
         turn, by = self.turn, None
         for m in self.owned(p):     # BW-ATK-2, BW-CREATE-6
             if m.attacked != turn and (m.born != turn and m.replaced != turn or "haste" in m.traits):
                 if by is None:
                     foes = tuple([t for t in self.players if t != p and t not in self.out])
-                    by = actions.attacks_by(p, foes)
+                    by = table.attacks_by(p, foes)
                 out += by[m.name]
-        out.append(actions.END[p])
+        out.append(table.END[p])
         return out
 
     # --- apply --------------------------------------------------------------------------
@@ -358,7 +358,7 @@ Play = Callable[[BoneWarsState, Any, Mapping[str, Any]], None]
 
 #: how each action kind plays on the state
 _PLAY: dict[str, Play] = {k: getattr(BoneWarsState, "_" + k) for k in (
-    "turn_order_roll", "deal", "draw", "attack", "block", actions.DROP_ATTACK, actions.DEFEND_ROLL, "roll",
+    "turn_order_roll", "deal", "draw", "attack", "block", table.DROP_ATTACK, table.DEFEND_ROLL, "roll",
     "take_damage", "end_turn", *EDIT_KINDS)}
 
 #: how an action plays, kept on it once applied (its move, player and fields; a memo beside its value,
@@ -366,7 +366,7 @@ _PLAY: dict[str, Play] = {k: getattr(BoneWarsState, "_" + k) for k in (
 _BOUND = "bone_wars_move"
 
 #: the actions the log leaves unwritten: the header's setup, the defender's choice to roll, the replay's own
-_UNWRITTEN = ("turn_order_roll", "deal", actions.DEFEND_ROLL, actions.DROP_ATTACK)
+_UNWRITTEN = ("turn_order_roll", "deal", table.DEFEND_ROLL, table.DROP_ATTACK)
 
 #: each key of an observation: (the state, the player seeing it) → what they see (``monsters``: name →
 #: owner, Str, Def, Atk, HP left, Traits, attacked; ``combat``: attacker, defender, stage, blocker)

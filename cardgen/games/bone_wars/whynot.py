@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from cardgen.games.bone_wars.actions import DEFEND_ROLL, DROP_ATTACK
 from cardgen.games.bone_wars.rules import Monster, meet_reason, meets
 from cardgen.games.bone_wars.state import BoneWarsState
-from cardgen.games.bone_wars.table import PLAY
+from cardgen.games.bone_wars.table import DEFEND_ROLL, DROP_ATTACK, PLAY
 from cardgen.games.bone_wars.vocab import NO_BLOCK
 from cardgen.play.api import TERMINAL, Action
 from cardgen.play.dice import die_slip, off_die
