@@ -234,13 +234,12 @@ def table(s: BoneWarsState, title: str) -> list[str]:
 
 def describe(s: BoneWarsState, event: Mapping[str, Any]) -> list[str]:
     """What ``event`` did on the state (just played), as trace lines."""
-    k, p, mons = event.get("kind"), event.get("player"), {**s.graveyard, **s.monsters}
+    k, p, m = event.get("kind"), event.get("player"), s.find(str(event.get("monster")))
     if k == "draw":
         drawn = s.parts.get(str(event.get("card")))
         hand = s.hands[p].size if p in s.hands else '?'
         return [f"{p} draws {drawn.name if drawn else 'a card'} (hand {hand}, pile {s.pile})"]
-    if k in ("create", "add_part", "replace_part") and str(event.get("monster")) in mons:
-        m = mons[str(event["monster"])]
+    if k in ("create", "add_part", "replace_part") and m is not None:
         part = s.parts.get(str(event.get("card")))
         name = part.name if part else "?"
         does = {"create": "creates", "add_part": f"adds {name}:", "replace_part": f"puts in {name}:"}[k]
