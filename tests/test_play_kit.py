@@ -20,7 +20,7 @@ from cardgen.content.playlog import LogError
 from cardgen.play.api import Action, Made, walk
 from cardgen.play.dice import die_slip, off_die, walk_index
 from cardgen.play.hidden import redeal
-from cardgen.play.lookup import Names, log_name
+from cardgen.play.lookup import Names, log_name, log_player
 from cardgen.play.params import per_game
 from cardgen.play.view import MOVED, KeyedView
 
@@ -105,6 +105,14 @@ def test_log_name_is_the_logs_field_error() -> None:
     with pytest.raises(LogError) as e:
         log_name(names, "zed", "target", "", "players: ana, ben")
     assert e.value.hint == "players: ana, ben"
+
+
+def test_log_player_names_a_player_of_the_table() -> None:
+    assert log_player(["ana", "ben"], "ben", "player") == "ben"
+    assert log_player(["ana", "ben"], " BEN ", "target") == "ben"
+    with pytest.raises(LogError) as e:
+        log_player(["ana", "ben"], "zed", "target")
+    assert (e.value.message, e.value.hint) == ("'target' names no player: 'zed'", "players: ana, ben")
 
 
 def test_per_game_reads_once_per_loaded_game() -> None:

@@ -7,7 +7,7 @@ each once; an unknown one gets the nearest known names.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
 from cardgen.content.playlog import LogError
@@ -93,3 +93,12 @@ def log_name(names: Names[T], value: object, field: str, more: str = "", hint: s
     except NotFound as e:
         near = e.hint if hint is None or (e.hint and "did you mean" in e.hint) else hint
         raise LogError("LOG-FIELD", f"'{field}' names no {names.what}: {value!r}{more}", None, near) from None
+
+
+def log_player(players: Sequence[str], value: object, field: str) -> str:
+    """The player a log's ``field`` names (exactly, or by a case-insensitive match), or its
+    ``LOG-FIELD`` error with the near miss, else the players, as the hint."""
+    if isinstance(value, str) and value in players:
+        return value
+    names = Names("player", [(p, p) for p in players])
+    return log_name(names, value, field, hint=f"players: {', '.join(players)}")

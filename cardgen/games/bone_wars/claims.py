@@ -12,7 +12,7 @@ from typing import Any
 
 from cardgen.games.bone_wars.rules import Blocked, Monster, Rules, blocked_combat
 from cardgen.games.bone_wars.state import BoneWarsState
-from cardgen.play.lookup import Names, log_name
+from cardgen.play.lookup import Names, log_name, log_player
 from cardgen.play.resync import ResyncReferee
 
 Claim = tuple[str, str, str]        # (rule, message, the event's field)
@@ -128,13 +128,6 @@ def _monster_claim(s: BoneWarsState, resync: ResyncReferee, m: Monster, amount: 
     return "BW-ATK-7", f"the log says {m.name} {said}, but the rules give {rules_say} ({dice}: {how})", field
 
 
-def player(s: BoneWarsState, value: Any, field: str) -> str:
-    if isinstance(value, str) and value in s.seat:
-        return value
-    return log_name(Names("player", [(p, p) for p in s.players]), value, field, "",
-                    f"players: {', '.join(s.players)}")
-
-
 def monster(s: BoneWarsState, value: Any, field: str) -> Monster:
     m = s.find(value) if isinstance(value, str) else None
     return m or log_name(Names("monster", [*s.graveyard.items(), *s.monsters.items()]), value, field,
@@ -161,7 +154,7 @@ def _stats(s: BoneWarsState, event: Mapping[str, Any], resync: ResyncReferee) ->
 def _damage(s: BoneWarsState, event: Mapping[str, Any], resync: ResyncReferee) -> Claim | None:
     if event["kind"] == "take_damage" or event.get("player") is not None:
         f = "damage" if event["kind"] == "take_damage" else "amount"
-        p = player(s, event["player"], "player")
+        p = log_player(s.players, event["player"], "player")
         return player_hit(s, p, resync, event.get(f), event.get("hp_left"), f)
     m = monster(s, event["monster"], "monster")
     return monster_hit(s, resync, m, event.get("amount"), event.get("hp_left"))
@@ -181,7 +174,7 @@ def _destroyed(s: BoneWarsState, event: Mapping[str, Any], resync: ResyncReferee
 
 def _eliminated(s: BoneWarsState, event: Mapping[str, Any], resync: ResyncReferee) -> Claim | None:
     """As recorded; no problem when the HP stated was the slip."""
-    p, hp = player(s, event["player"], "player"), s.hp
+    p, hp = log_player(s.players, event["player"], "player"), s.hp
     alt = resync.unslipped(f"{p}'s HP", hp[p])
     if p not in s.out:
         s.eliminate(p)
@@ -194,7 +187,7 @@ def _hp(s: BoneWarsState, event: Mapping[str, Any], resync: ResyncReferee) -> Cl
     """Every player's HP at a turn's end: the first wrong one named, all kept as recorded."""
     wrong = None
     for key, v in (event["hp"].items() if isinstance(event.get("hp"), Mapping) else ()):
-        q = player(s, key, "hp")
+        q = log_player(s.players, key, "hp")
         if isinstance(v, int) and v != s.hp[q]:
             if not resync.in_step(f"{q}'s HP", v, s.hp[q]):
                 wrong = wrong or (s.hp_rule[q], f"the log says {q}'s HP is {v!r}, but the rules give "

@@ -16,7 +16,7 @@ from typing import Any
 from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
 from cardgen.core.problems import Problems
-from cardgen.games.bone_wars.claims import CLAIMS, Claim, describe, monster, player, table
+from cardgen.games.bone_wars.claims import CLAIMS, Claim, describe, monster, table
 from cardgen.games.bone_wars.rules import rules_of, tied_highest
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.table import DEFEND_ROLL, DROP_ATTACK, PLAY, SETUP_DEAL, SETUP_ORDER, Combat
@@ -25,7 +25,7 @@ from cardgen.games.bone_wars.whynot import why_not_all
 from cardgen.play.api import Action, GameState
 from cardgen.play.dice import die_slip, off_die
 from cardgen.play.hidden import HIDDEN, Hand, redeal
-from cardgen.play.lookup import Names, log_name
+from cardgen.play.lookup import Names, log_name, log_player
 from cardgen.play.replay import GameInfo
 from cardgen.play.resync import ResyncReferee
 
@@ -218,7 +218,7 @@ class BoneWarsRules:
             c = s.combat        # a blow's damage stated while its dice are still unrecorded: the roll is missing
             return [Action.make(DROP_ATTACK, player=c.defender)] if kind == "damage" and c is not None \
                 and c.stage == "roll" and event.get("monster") is not None else []
-        p = player(s, event["player"], "player") if event.get("player") is not None else None
+        p = log_player(s.players, event["player"], "player") if event.get("player") is not None else None
         out: list[Action] = []
         self.turn_was, self.ended = s.turn, []
         if s.current is None and p is not None and kind in TURN_KINDS and s.setup == PLAY and not s.over:
@@ -260,7 +260,7 @@ class BoneWarsRules:
         if kind == "attack":
             m = monster(s, event["monster"], "monster")
             return [Action.make("attack", player=p, monster=m.name,
-                                      target=player(s, event["target"], "target"))]
+                                      target=log_player(s.players, event["target"], "target"))]
         if kind == "block":
             said = event.get("monster")
             name = NO_BLOCK if said is None or str(said).strip().lower() == NO_BLOCK else \
