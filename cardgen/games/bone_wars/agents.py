@@ -19,7 +19,7 @@ from typing import Any
 
 from cardgen.content.model import Game
 from cardgen.core.record import record
-from cardgen.games.bone_wars.rules import Part, Rules, meets, rules_of
+from cardgen.games.bone_wars.rules import Part, meets, rules_of
 from cardgen.games.bone_wars.state import BoneWarsState
 from cardgen.games.bone_wars.vocab import EDIT_KINDS
 from cardgen.play.api import Action, GameState
@@ -60,7 +60,6 @@ class Greedy:
     """See the module docstring."""
 
     def __init__(self, game: Game):
-        self.rules: Rules
         self.rules, self.parts = rules_of(game)
         self.w = Weights.read(game)
         self._one = {cid: self._value([part]) for cid, part in self.parts.items()}    # one part's worth

@@ -31,6 +31,7 @@ from cardgen.play.resync import ResyncReferee
 
 NAMES = ("ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal")
 
+
 def new_state(game: Game, setup: Mapping[str, Any], hidden_rest: bool = False) -> BoneWarsState:
     """The state at the start of the game the header describes. ``hidden_rest`` (a log being
     checked): the cards the header does not name were dealt face down; otherwise the deal is left

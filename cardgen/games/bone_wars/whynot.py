@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 
 from cardgen.games.bone_wars.rules import Monster, meet_reason, meets
 from cardgen.games.bone_wars.state import BoneWarsState
@@ -87,19 +87,20 @@ def _draw(s: BoneWarsState, a: Action) -> Why | None:
     return None
 
 
-def _mine(s: BoneWarsState, a: Action, rule: str, verb: str) -> Iterator[Why]:
+def _mine(s: BoneWarsState, a: Action, rule: str, verb: str) -> Generator[Why, None, Monster | None]:
+    """The monster ``a`` names, alive and ``a``'s player's own (the slips named), returned."""
     m = s.find(a["monster"])
     if m is None or not s.alive(m):
         yield "BW-ATK-8", f"{a['monster']} was destroyed and cannot {verb}", "monster"
     if m is not None and m.owner != a["player"]:
         yield rule, f"{m.name} is {m.owner}'s monster; {a['player']} {verb}s only with monsters they control", "monster"
+    return m
 
 
 def _edit(s: BoneWarsState, a: Action) -> Iterator[Why]:
     p, k = a["player"], a.kind
     rule, does, what = EDITS[k]
-    if k != "create":
-        yield from _mine(s, a, rule, "edit")
+    m = (yield from _mine(s, a, rule, "edit")) if k != "create" else None
     if p != s.current and s.current is not None:
         yield "BW-CREATE-1", f"{p} {does} during {s.current}'s turn {s.turn}: a player creates or edits only in " \
                              "their own Creation Phase"
@@ -113,8 +114,7 @@ def _edit(s: BoneWarsState, a: Action) -> Iterator[Why]:
     if card is None:
         yield rule, f"{a['card']} is not a Part card: only Part cards build monsters", "card"
         return
-    m = s.find(a["monster"])
-    if k != "create" and m is not None:
+    if m is not None:
         yield from _part_fits(s, m, a)
     yield from filter(None, [_in_hand(s, p, a["card"], rule)])
 
@@ -158,8 +158,7 @@ def _attack(s: BoneWarsState, a: Action) -> Iterator[Why]:
                            f"({', '.join(s.players)}), and {p}'s own turn starts with a draw", "player"
     else:
         yield from filter(None, [_draw_first(s)])
-    yield from _mine(s, a, "BW-ATK-2", "attack")
-    m = s.find(a["monster"])
+    m = yield from _mine(s, a, "BW-ATK-2", "attack")
     if m is not None and m.attacked == s.turn:
         yield "BW-ATK-2", f"{m.name} already attacked this turn (each monster attacks at most once per turn)", \
             "monster"
@@ -182,8 +181,7 @@ def _block(s: BoneWarsState, a: Action) -> Iterator[Why]:
         yield "BW-ATK-3", f"{c.attacker.name} attacks {c.defender}; {a['player']} does not defend", "player"
     if a["monster"] == NO_BLOCK:
         return
-    yield from _mine(s, a.with_fields(player=c.defender), "BW-ATK-3", "block")
-    b = s.find(a["monster"])
+    b = yield from _mine(s, a.with_fields(player=c.defender), "BW-ATK-3", "block")
     if b is None:
         return
     if not meets(c.attacker.traits, b.traits):
