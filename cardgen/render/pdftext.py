@@ -41,14 +41,23 @@ class TextOps:
         or right end of the baseline) at (x, y) points: put where it starts (its numbers as
         written), by its operators, its first font operator written only when not in effect
         already (:meth:`_said_anew`)."""
-        key: tuple | None = None
-        said = None
         if len(text) <= 16:             # kept for short texts only (_said_anew)
             key = (x, y, text, align, ttf.fontName, c._fontsize)
             said = self._said.get(key)  # the same text at the same place (a sheet slot) said before?
-        if said is None:
-            said = self._said_anew(c, ttf, x, y, text, align, key)
-        xy, x, y, tf, shown, last = said
+            if said is None:
+                said = self._said_anew(c, ttf, x, y, text, align, key)
+            xy, x, y, tf, shown, last = said
+        elif align == "left" and (known := self._known.get(ttf.fontName)) is not None and known[7] \
+                and known[0] is c._doc and known[1] is ttf and known[2] == len(known[3].assignments) \
+                and text.isascii() and text.isprintable() and (at := self._fp.get((x, y))) is not None \
+                and (tf := self._fp.get((ttf.fontName, c._fontsize))) is not None:
+            # a line of running text whose characters the font codes as themselves, its place and
+            # font operator written before: what _said_anew gives for it, without its steps
+            xy, x, y = at
+            shown = f"({c._escape(text.encode('latin-1'))}) Tj"
+            last = tf
+        else:
+            xy, x, y, tf, shown, last = self._said_anew(c, ttf, x, y, text, align, None)
         code = c._code
         font = "" if tf is None or tf == self.tf else f"{tf} "
         if last is not None:
