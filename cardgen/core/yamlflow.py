@@ -29,8 +29,8 @@ from typing import Any
 # backslash, the byte-order mark nor a line break (YAML's NEL, LS and PS besides \n); written as
 # the characters it is not (a class of the wide ranges it is costs ~30 ms to compile)
 _CH = "[^\"\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]"
-# the same class for a text of ASCII characters only: a table of 128 bits the matcher reads at once,
-# where the wide class above is a list of ranges walked for every character (half the line's time)
+# the same class for a text of ASCII characters only: four ranges where the wide class above has
+# ten, walked for every character of a deck's lines (~5 % fewer instructions matching them)
 _CH_ASCII = "[^\"\\\\\x00-\x1f\x7f]"
 
 
