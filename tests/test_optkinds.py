@@ -167,8 +167,8 @@ def test_a_mapping_with_positions_reports_each_problem_at_its_line():
                                                                       ("YAML-TYPE", 3)]
 
 
-@pytest.mark.parametrize("text", ["#aa3300", "#AbC", "#000", "#ffffff", "#12345", "#abcd", "aa3300", "#aa3300 ",
-                                  "red", "#gg0000", "", "#aa3300\n"])
+@pytest.mark.parametrize("text", ["#aa3300", "#AbC", "#000", "#ffffff", "#12345", "#abcd", "aa3300",
+                                  "#aa3300 ", "red", "#gg0000", "", "#aa3300\n"])
 def test_plain_text_is_the_kinds_own_verdict(text):
     """A text a kind passes by its ``plain_text`` pattern (without its check) is one its check passes
     unchanged; any other gets the check's verdict and problems, directly and in a mapping."""

@@ -78,7 +78,8 @@ class Kind:
     text: ClassVar[str] = "a value"         # in "… must be <text>, not …"
     word: ClassVar[str] = "any"             # in the docs' type column
     plain: ClassVar[tuple[type, ...]] = ()  # value types that pass unchecked when the option has no bounds
-    plain_text: ClassVar[re.Pattern[str] | None] = None    # text it matches passes unchanged (its check's verdict)
+    # text it matches passes unchanged (what its check says of such text)
+    plain_text: ClassVar[re.Pattern[str] | None] = None
     typed: ClassVar[bool] = True            # False: any value at all (``None`` included) is fine
     numeric: ClassVar[bool] = False         # holds a number (deck statistics sum it)
     container: ClassVar[bool] = False       # holds other values (a list or mapping)
