@@ -165,3 +165,25 @@ def test_a_mapping_with_positions_reports_each_problem_at_its_line():
     res = check_mapping(d, spec, p, "card")
     assert not res.ok and [(q.rule, q.loc.line) for q in p.items] == [("YAML-TYPE", 1), ("YAML-TYPE", 2),
                                                                       ("YAML-TYPE", 3)]
+
+
+@pytest.mark.parametrize("text", ["#aa3300", "#AbC", "#000", "#ffffff", "#12345", "#abcd", "aa3300",
+                                  "#aa3300 ", "red", "#gg0000", "", "#aa3300\n"])
+def test_plain_text_is_the_kinds_own_verdict(text):
+    """A text a kind passes by its ``plain_text`` pattern (without its check) is one its check passes
+    unchanged; any other gets the check's verdict and problems, directly and in a mapping."""
+    for kind in KINDS.values():
+        if kind.plain_text is None or not kind.plain_text.match(text):
+            continue
+        p = Problems()
+        assert kind.validate(text, Opt(kind.name), LOC, p, "'x' of card", PALETTE) == (True, text)
+        assert not p.items
+    opt = Opt("color")
+    p = Problems()
+    direct = optkinds.Color().validate(text, opt, LOC, p, "'x' of card", PALETTE)
+    assert check(text, opt) == (*direct, [(q.rule, q.message, q.hint) for q in p.items])
+    p2 = Problems()
+    got = check_mapping({"x": text}, {"x": opt}, p2, "card", PALETTE)
+    assert (got.ok, got.values["x"] if got.ok else None) == (direct[0], direct[1] if direct[0] else None)
+    assert [q.message for q in p2.items] == [q.message for q in p.items]
+    assert any(k.plain_text is not None for k in KINDS.values())

@@ -150,6 +150,10 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
         merged.update(src)
         if isinstance(src, YDict):          # positions as src.key_at(k) and src.at(k) give them
             skl, svl, sloc = src.key_locs, src.val_locs, src.loc
+            if skl.keys() == svl.keys() == src.keys():     # (a position is never false)
+                kl.update(skl)
+                vl.update(svl)
+                continue
             for k in src:
                 kl[k] = kloc = skl.get(k) or sloc
                 vl[k] = svl.get(k) or kloc

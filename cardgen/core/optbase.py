@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import field
 from typing import Any, ClassVar, Protocol
@@ -77,6 +78,8 @@ class Kind:
     text: ClassVar[str] = "a value"         # in "… must be <text>, not …"
     word: ClassVar[str] = "any"             # in the docs' type column
     plain: ClassVar[tuple[type, ...]] = ()  # value types that pass unchecked when the option has no bounds
+    # text it matches passes unchanged (what its check says of such text)
+    plain_text: ClassVar[re.Pattern[str] | None] = None
     typed: ClassVar[bool] = True            # False: any value at all (``None`` included) is fine
     numeric: ClassVar[bool] = False         # holds a number (deck statistics sum it)
     container: ClassVar[bool] = False       # holds other values (a list or mapping)
@@ -192,6 +195,8 @@ def check_value(value: Any, opt: Spec, loc: Loc | None, problems: Problems, what
     t = type(value)
     if t in kind.plain and opt.min is None and opt.max is None and (t is not float or math.isfinite(value)):
         return True, value                  # the hot path: a plain number, text or flag
+    if t is str and kind.plain_text is not None and kind.plain_text.match(value):
+        return True, value                  # text the kind passes as it is (a '#rrggbb' colour)
     return kind.validate(value, opt, loc, problems, what, colors)
 
 
@@ -239,6 +244,9 @@ def check_mapping(d: Any, spec: Mapping[str, Spec], problems: Problems, what: st
             t = type(v)
             if t in opt.kind.plain and opt.min is None and opt.max is None and (t is not float or math.isfinite(v)):
                 values[key] = v             # check_value's hot path (a plain number, text or flag), inline
+                continue
+            if t is str and (text_ok := opt.kind.plain_text) is not None and text_ok.match(v):
+                values[key] = v             # … and its text passed as it is (a '#rrggbb' colour)
                 continue
             vloc = d.at(key) if isinstance(d, YDict) else loc
             ok, v = check_value(v, opt, vloc, problems, f"'{key}' of {what}", colors)

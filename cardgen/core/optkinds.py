@@ -175,6 +175,7 @@ class Color(Kind):
     """A colour: '#rrggbb', '#rgb' or a name from the game's palette (read as its '#rrggbb')."""
 
     name, text, word = "color", "a colour such as '#aa3300'", "colour"
+    plain_text = _COLOR
 
     def check(self, value: AnyValue, opt: Spec, loc: Loc | None, problems: Problems, what: str,
               colors: Colors | None) -> Result:

@@ -255,6 +255,16 @@ def fit_plain(text: str, width: float, height: float, font: str, regular: str, s
     font whose ascent and descent space the lines): the same size, line breaks and widths (the
     same sums in the same order), without a run per word. Each word is measured once per (font,
     size); a size stops at the first line too many."""
+    return PlainFitted(*plain_fit(text, width, height, font, regular, size, min_size, leading, step))
+
+
+PlainFit = tuple[float, list[tuple[str, float]], float, float, float, bool]
+
+
+def plain_fit(text: str, width: float, height: float, font: str, regular: str, size: float, min_size: float,
+              leading: float = 1.2, step: float = 0.5) -> PlainFit:
+    """:func:`fit_plain`'s fields as a tuple (size, lines, line height, ascent, height, fits), no
+    record made: the text element's hot path (a card's rules text, title and footer)."""
     if text and "\n" not in text and "  " not in text and text[0] != " " and text[-1] != " ":
         paras = [text.split(" ")]       # one paragraph, no empty word: split as it is
     else:
@@ -262,7 +272,7 @@ def fit_plain(text: str, width: float, height: float, font: str, regular: str, s
     limit = width + 1e-9
     room = height + 1e-9
     s = size
-    last: PlainFitted | None = None
+    last: PlainFit | None = None
     while s >= min_size - 1e-9:
         at = _AT_SIZE.get((regular, s, leading))
         if at is None:
@@ -275,12 +285,12 @@ def fit_plain(text: str, width: float, height: float, font: str, regular: str, s
         if breaks:
             h = (len(breaks) - 1) * lh + asc + desc
             lines = [(" ".join(ws[i:j]), w) for ws, i, j, w in breaks]
-            last = PlainFitted(s, lines, lh, asc, h, h <= room)
-            if last.fits:
+            last = (s, lines, lh, asc, h, h <= room)
+            if h <= room:
                 return last
         s = round(s - step, 3)
     if last is None:
-        last = PlainFitted(min_size, [], 0.0, 0.0, float("inf"), False)
+        last = (min_size, [], 0.0, 0.0, float("inf"), False)
     return last
 
 

@@ -33,7 +33,8 @@ class TextOps:
         self._fixed = False                 # the last text's codes were all assigned before
         self._open: str | None = None       # the text object last written (open to the next text)
         self._at = (0.0, 0.0)               # where its last text starts, as written
-        self._moves: dict[tuple, str] = {}  # relative moves written, by (from, to x, to y)
+        self._at_xy = ""                    # … and that place's text ("x y")
+        self._moves: dict[tuple, str] = {}  # relative moves written, by the places' texts (from, to)
         self._known: dict[str, tuple] = {}  # font name → what :meth:`_know` found of its subset state
 
     def show(self, c: canvas.Canvas, ttf: Any, x: float, y: float, text: str, align: str) -> None:
@@ -41,28 +42,39 @@ class TextOps:
         or right end of the baseline) at (x, y) points: put where it starts (its numbers as
         written), by its operators, its first font operator written only when not in effect
         already (:meth:`_said_anew`)."""
-        key: tuple | None = None
-        said = None
         if len(text) <= 16:             # kept for short texts only (_said_anew)
             key = (x, y, text, align, ttf.fontName, c._fontsize)
             said = self._said.get(key)  # the same text at the same place (a sheet slot) said before?
-        if said is None:
-            said = self._said_anew(c, ttf, x, y, text, align, key)
-        xy, x, y, tf, shown, last = said
+            if said is None:
+                said = self._said_anew(c, ttf, x, y, text, align, key)
+            xy, x, y, tf, shown, last = said
+        elif align == "left" and (known := self._known.get(ttf.fontName)) is not None and known[7] \
+                and known[0] is c._doc and known[1] is ttf and known[2] == len(known[3].assignments) \
+                and text.isascii() and text.isprintable() and (at := self._fp.get((x, y))) is not None \
+                and (tf := self._fp.get((ttf.fontName, c._fontsize))) is not None:
+            # a line of running text whose characters the font codes as themselves, its place and
+            # font operator written before: what _said_anew gives for it, without its steps
+            xy, x, y = at
+            shown = f"({c._escape(text.encode('latin-1'))}) Tj"
+            last = tf
+        else:
+            xy, x, y, tf, shown, last = self._said_anew(c, ttf, x, y, text, align, None)
         code = c._code
         font = "" if tf is None or tf == self.tf else f"{tf} "
         if last is not None:
             self.tf = last
         op = self._open
         if op is not None and code and code[-1] is op:
-            move = self._moves.get((self._at, x, y))
+            move = self._moves.get((self._at_xy, xy))   # (strings: their hashes are kept)
             if move is None:
-                move = self._move(x, y)
+                move = self._move(x, y, xy)
             if move:
                 self._at = (x, y)
+                self._at_xy = xy
                 self._open = code[-1] = f"{op[:-2]}{font}{move} {shown} ET"
                 return
         self._at = (x, y)
+        self._at_xy = xy
         self._open = f"BT {font}{xy} Td {shown} ET"
         code.append(self._open)
 
@@ -90,15 +102,16 @@ class TextOps:
             self._said[key] = said
         return said
 
-    def _move(self, x: float, y: float) -> str:
+    def _move(self, x: float, y: float, xy: str) -> str:
         """``dx dy Td`` from the last text's start to (x, y), or "" when those numbers as written
-        would not land on (x, y) as written (remembered: sheet slots repeat the same moves)."""
+        would not land on (x, y) as written (remembered by the two places' texts, which give the
+        numbers as written: sheet slots repeat the same moves)."""
         px, py = self._at
         dx, dy = fp_str(x - px), fp_str(y - py)
         exact = abs(px + float(dx) - x) < EXACT and abs(py + float(dy) - y) < EXACT
         if len(self._moves) > 100_000:
             self._moves.clear()
-        move = self._moves[(self._at, x, y)] = f"{dx} {dy} Td" if exact else ""
+        move = self._moves[(self._at_xy, xy)] = f"{dx} {dy} Td" if exact else ""
         return move
 
     def _shown(self, c: canvas.Canvas, ttf: Any, text: str) -> tuple[str | None, str, str | None]:

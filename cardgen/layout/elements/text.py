@@ -9,7 +9,7 @@ from cardgen.core.options import Opt
 from cardgen.core.problems import did_you_mean
 from cardgen.layout.elements.base import TextSizes
 from cardgen.layout.pictograms import draw as draw_pictogram
-from cardgen.layout.textfit import fit, fit_plain
+from cardgen.layout.textfit import fit, plain_fit
 from cardgen.scene import Rect, Text
 
 SPEC = {
@@ -174,20 +174,21 @@ def plain_lines(text: str, font: str, regular: str, v: Mapping[str, Any], x: flo
     """The Texts of ``text`` (no markup, every character drawn by ``font``) fitted in the box
     (x, y, w, h) with ``v``'s size, leading, alignment and colour; None when it does not fit
     (nothing reported: the caller says TEXT-OVERFLOW, or lays the element out the general way)."""
-    f = fit_plain(text, w, h, font, regular, v["size"], min(v["min_size"], v["size"]), v["leading"])
-    if not f.fits:
+    size, lines, step, ascent, height, fits = plain_fit(text, w, h, font, regular, v["size"],
+                                                        min(v["min_size"], v["size"]), v["leading"])
+    if not fits:
         return None
-    base = _top(v, y, h, f.height) + f.ascent
-    align, color, size, step = v["align"], v["color"], f.size, f.line_height
+    base = _top(v, y, h, height) + ascent
+    align, color = v["align"], v["color"]
     out: list = []
     add = out.append
     if align == "left":         # the common case: each line at x
-        for line, _ in f.lines:
+        for line, _ in lines:
             if line:
                 add(Text(x, base, line, font, size, color))
             base += step
         return out
-    for line, width in f.lines:
+    for line, width in lines:
         if line:
             add(Text(_line_x(align, x, w, width), base, line, font, size, color))
         base += step
