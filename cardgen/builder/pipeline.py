@@ -195,19 +195,14 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
         for p in problems.items:
             if p.severity == "warning" and p.loc is not None and p.message.endswith(DRAFT_TAG):
                 relaxed_at.setdefault((p.loc.file, p.loc.line), []).append(p)
-    static_back: dict[str, bool] = {}        # a card type's back: the same on every card (its template's)
-    sizes: dict[str, str] = {}              # a card type's size
-    bleed = game.print.bleed
     for card in cards:
         if card.dangling and not draft:     # names a card that is not there: reported as CARD-REF
             continue
         mark = len(problems.items)
         front: Sequence[Any] = layout.draw_deferred(card, "front") if not card.dangling else []
-        shared = static_back.get(card.type)
-        if shared is None:          # (the back's template is the card type's: asked once a type)
-            tpl = layout.template_for(card, "back")
-            shared = static_back[card.type] = tpl is not None and tpl.static_prefix() == len(tpl.elements)
-        if shared:
+        ct = game.card_types[card.type]
+        tpl = layout.template_for(card, "back")
+        if tpl is not None and tpl.static_prefix() == len(tpl.elements):
             back = backs.get(card.type)
             if back is None:        # the same on every card: known by its content, not by the card drawn
                 back = backs[card.type] = layout.draw(card, "back")
@@ -219,13 +214,9 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
                    for p in relaxed_at.get((loc.file, loc.line), ())                         # not a count
                    if p.message.startswith(f"{card.id} (") or f"'{card.id}'" in p.message]   # it tops
             front = _error_front(laid, card, front, problems.items[mark:], problems, own)
-        if card.copies > 0:
-            size = sizes.get(card.type)
-            if size is None:
-                size = sizes[card.type] = game.card_types[card.type].size
-            group = laid.groups.setdefault(size, [])
-            for k in range(card.copies):
-                group.append(Placement(card.id, card.name, k + 1, front, back, bleed))
+        for k in range(card.copies):
+            laid.groups.setdefault(ct.size, []).append(
+                Placement(card.id, card.name, k + 1, front, back, game.print.bleed))
     if layout.entries is not None:      # the card sides read and made: one file for the next build
         layout.entries.save()
     return laid

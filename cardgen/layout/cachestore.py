@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import mmap
 import os
-import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -67,13 +65,14 @@ class Store:
         return body if hashlib.sha256(body).hexdigest().encode() == head else None
 
     def get_view(self, kind: str, key: str) -> memoryview | None:
-        """:meth:`get_bytes` (``.bin``) as a view of the file's bytes, mapped, not read (see
-        :func:`_mapped`): the packs of the 5,400-card deck's card sides and sheets are ~11 and ~7 MB,
+        """:meth:`get_bytes` (``.bin``) as a view of the file's bytes, mapped, not read
+        (``sources.map_in``: a read of the packs made ~5,000 pages the kernel had to clear, ~6 % of a
+        one-card edit's CPU): the packs of the 5,400-card deck's card sides and sheets are ~11 and ~7 MB,
         and an edit reads most of neither."""
         try:
             where = self._entries_dir(kind, key[:2])
-            raw = _mapped(where / f"{key}.bin", MAX_ENTRY) if where is not None else None
-        except (OSError, ValueError):
+            raw = sources.map_in(where, f"{key}.bin", MAX_ENTRY) if where is not None else None
+        except (OSError, ValueError, sources.SourceError):
             return None
         at = raw.find(b"\n", 0, 80) if raw is not None else -1
         if raw is None or at < 0:
@@ -140,27 +139,6 @@ class Store:
                 tmp.unlink()
             except OSError:
                 pass
-
-
-def _mapped(path: Path, cap: int) -> mmap.mmap | None:
-    """The regular file ``path`` (not a link: as if absent) mapped read-only, or None (absent,
-    empty, not a regular file, over ``cap`` bytes). A mapped file's pages are the system's file
-    cache: reading a pack copies none of it into fresh memory (a read of the 5,400-card deck's
-    ~20 MB of packs made ~5,000 pages the kernel had to clear: about 6 % of a one-card edit's CPU).
-    The view stays valid when the file is replaced (every write here is a new file renamed over
-    the old); a file cut short in place by another program while a build holds its view would
-    stop that build (SIGBUS) — cardgen never writes a cache file in place."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or not 0 < st.st_size <= cap:
-            return None
-        return mmap.mmap(fd, st.st_size, access=mmap.ACCESS_READ)
-    finally:
-        os.close(fd)
 
 
 def default_folder(out: Path) -> Path:
