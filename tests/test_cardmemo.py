@@ -18,7 +18,7 @@ from cardgen.content.cardmemo import CardMemo, split
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.core.yamlsrc import parse_yaml
-from cardgen.layout.cache import Store
+from cardgen.layout.cachestore import Store
 
 GAME = Path(__file__).resolve().parent.parent / "bench" / "game"
 

@@ -13,7 +13,7 @@ import pytest
 
 from cardgen.core import sources
 from cardgen.layout import codeprint
-from cardgen.layout.cache import Store
+from cardgen.layout.cachestore import Store
 from cardgen.layout.codeprint import fingerprint
 
 

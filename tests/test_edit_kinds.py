@@ -14,6 +14,7 @@ from PIL import Image as PILImage
 
 from cardgen.cli import main
 from cardgen.layout import cache as cachemod
+from cardgen.layout.cachestore import Store
 
 GAME = Path(__file__).resolve().parent.parent / "bench" / "game"
 CARDS = "cards/bench/cards.yaml"
@@ -95,12 +96,12 @@ def test_new_code_lays_every_card_out_again(tmp_path, monkeypatch):
     root = project(tmp_path)
     out = tmp_path / "out"
     seen: list[tuple[int, int]] = []
-    real = cachemod.Store.note
+    real = Store.note
 
-    def note(self: cachemod.Store, kind: str, hit: bool, what: str = "") -> None:
+    def note(self: Store, kind: str, hit: bool, what: str = "") -> None:
         seen.append((self.hits, self.misses))
         real(self, kind, hit, what)
-    monkeypatch.setattr(cachemod.Store, "note", note)
+    monkeypatch.setattr(Store, "note", note)
     build(root, out)
     first = seen[-1]
     edit(root, CARDS, "Rules of card 14:", "Rules of card fourteen:")

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardgen.cli import main
-from cardgen.layout.cache import Store
+from cardgen.layout.cachestore import Store
 
 SLUG = "bone_wars"
 

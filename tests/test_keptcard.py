@@ -16,7 +16,8 @@ from cardgen.content import keptcard
 from cardgen.content.cardmemo import CardMemo
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
-from cardgen.layout.cache import Recorder, Store, digest, digest_on, watched
+from cardgen.layout.cache import Recorder, digest, digest_on, watched
+from cardgen.layout.cachestore import Store
 
 GAME = Path(__file__).resolve().parent.parent / "bench" / "game"
 CARDS = "cards/bench/cards.yaml"

@@ -14,7 +14,7 @@ from cardgen.builder.pipeline import lay_out
 from cardgen.cli import main
 from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
-from cardgen.layout.cache import Store
+from cardgen.layout.cachestore import Store
 from cardgen.layout.scenecodec import encode
 from cardgen.render.pdf import render_pages, used_symbols
 from cardgen.scene import Deferred, Document, Image, Link, Page, Rect, Symbol, Text, Use, uses_of

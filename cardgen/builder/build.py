@@ -40,10 +40,11 @@ from cardgen.core import sources
 from cardgen.core.atomic import OutputError, check_folder, leftovers, replace_set
 from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.record import record
-from cardgen.layout.cache import Store, cached_files, code_fingerprint, digest, files_digest
-from cardgen.layout.cache import default_folder as cache_folder
-from cardgen.layout.cache import enabled as cache_enabled
+from cardgen.layout.cache import cached_files, code_fingerprint, digest, files_digest
 from cardgen.layout.cachebound import blob_limit, collect
+from cardgen.layout.cachestore import Store
+from cardgen.layout.cachestore import default_folder as cache_folder
+from cardgen.layout.cachestore import enabled as cache_enabled
 from cardgen.layout.pagecache import PageCache
 from cardgen.printables import cards as cards_printable
 from cardgen.printables import for_game

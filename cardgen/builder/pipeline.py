@@ -22,7 +22,8 @@ from cardgen.content.model import Card, Game
 from cardgen.core.lazymod import lazy
 from cardgen.core.problems import Problem, Problems, did_you_mean
 from cardgen.core.record import record
-from cardgen.layout.cache import Store, cached_files, code_fingerprint, digest, files_digest
+from cardgen.layout.cache import cached_files, code_fingerprint, digest, files_digest
+from cardgen.layout.cachestore import Store
 from cardgen.layout.card import CardLayout
 from cardgen.layout.errorcard import error_card
 from cardgen.layout.imposition import Placement

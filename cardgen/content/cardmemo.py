@@ -39,7 +39,7 @@ _HEAD = json.JSONDecoder().raw_decode
 
 
 class BytesStore(Protocol):
-    """Where the kept cards are stored (the build cache: ``layout.cache.Store``)."""
+    """Where the kept cards are stored (the build cache: ``layout.cachestore.Store``)."""
 
     def get_view(self, kind: str, key: str) -> memoryview | None: ...
 

@@ -19,6 +19,7 @@ names beside itself (:func:`beside`: its boss and party builds), never above its
 from __future__ import annotations
 
 import contextlib
+import mmap
 import os
 import stat
 from collections.abc import Iterator
@@ -188,6 +189,26 @@ def read_in(folder: Path, name: str, cap: int) -> bytes | None:
     return _read_open(fd, os.path.join(folder, name), cap)
 
 
+def map_in(folder: Path, name: str, cap: int) -> mmap.mmap | None:
+    """:func:`read_in`, the file mapped read-only instead of read (None too when it is empty): its
+    pages are the system's file cache, none copied into fresh memory (the build cache's packs,
+    ~20 MB for a 5,400-card deck). The map stays valid when the file is replaced by a rename; a
+    file cut short in place by another program while the map is read stops the process (SIGBUS):
+    only for files no one writes in place."""
+    if "/" in name or os.sep in name or "\0" in name or name in ("", ".", ".."):
+        raise SourceError("PATH-ESCAPE", f"{name!r} is not a file name")
+    try:
+        fd = os.open(os.path.join(folder, name), os.O_RDONLY | _OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        _check_stat(os.path.join(folder, name), st, cap)
+        return mmap.mmap(fd, st.st_size, access=mmap.ACCESS_READ) if st.st_size else None
+    finally:
+        os.close(fd)
+
+
 def _read_open(fd: int, path: str | os.PathLike, cap: int) -> bytes:
     """The bytes of the open file ``fd`` (``path``), checked (a regular file, at most ``cap``)."""
     with os.fdopen(fd, "rb") as f:
@@ -202,5 +223,5 @@ def _read_open(fd: int, path: str | os.PathLike, cap: int) -> bytes:
     return data
 
 
-__all__ = ["MAX_IMAGE_BYTES", "MAX_LOG_BYTES", "MAX_TEXT_BYTES", "SourceError", "beside", "current_project", "escapes", "is_file", "leaves", "named",
+__all__ = ["MAX_IMAGE_BYTES", "MAX_LOG_BYTES", "MAX_TEXT_BYTES", "SourceError", "beside", "current_project", "escapes", "is_file", "leaves", "map_in", "named",
            "project", "read_bytes", "read_in", "resolve", "set_project"]

@@ -18,20 +18,15 @@ import contextvars
 import dataclasses
 import hashlib
 import json
-import os
-import sys
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from cardgen.content.model import Card, Game
-from cardgen.core import atomic, sources
+from cardgen.core import sources
 from cardgen.core.problems import Loc
-from cardgen.layout.cachebound import touch
+from cardgen.layout.cachestore import Store
 from cardgen.layout.codeprint import code_fingerprint
-
-MAX_ENTRY = 2 * 1024 * 1024 * 1024    # a cached entry or output read back
-
 
 # json.dumps with these options makes an encoder per call (~3 µs: a 5,400-card lay-out asks for as
 # many digests); one made once writes the same text
@@ -272,133 +267,7 @@ class recording:
             parent.shape = parent.shape or self.rec.shape
 
 
-# -- the store ------------------------------------------------------------------------------
-
-class Store:
-    """Entries (JSON) and blobs (bytes) under a folder, each checked by its SHA-256."""
-
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self._real: Path | None = None      # the folder resolved, once
-        self._dirs: dict[tuple[str, str], Path | None] = {}   # entries' folders resolved (None: lead out)
-        self._made: set[Path] = set()
-        self.hits = 0
-        self.misses = 0
-        self.blobs_used: set[str] = set()     # the blobs this build read or wrote (never collected)
-        self.blobs_new = False                # a blob written: the blobs grew (see cachebound)
-
-    def note(self, kind: str, hit: bool, what: str = "") -> None:
-        """CARDGEN_CACHE=debug: say what was reused and what was made anew."""
-        if os.environ.get("CARDGEN_CACHE") == "debug":
-            print(f"cache {'hit ' if hit else 'miss'} {what}{kind}", file=sys.stderr)
-
-    def _entry_path(self, kind: str, key: str) -> Path:
-        return self.folder / kind / key[:2] / f"{key}.json"
-
-    def get(self, kind: str, key: str) -> Any:
-        """The entry, or None (absent, corrupt, or unreadable: all a miss). An entry is read with
-        one ``open`` (a first build asks for thousands, absent): its folder, resolved once per
-        build, must lie inside the cache folder; the entry itself is a regular file, not a link."""
-        body = self.get_bytes(kind, key, ".json")
-        try:
-            return json.loads(body) if body is not None else None
-        except ValueError:
-            return None
-
-    def get_bytes(self, kind: str, key: str, suffix: str = ".bin") -> bytes | None:
-        """What :meth:`put_bytes` stored, or None (as :meth:`get`)."""
-        try:
-            where = self._entries_dir(kind, key[:2])
-            raw = sources.read_in(where, f"{key}{suffix}", MAX_ENTRY) if where is not None else None
-        except (OSError, ValueError, sources.SourceError):
-            return None
-        if raw is None:
-            return None
-        head, _, body = raw.partition(b"\n")
-        return body if hashlib.sha256(body).hexdigest().encode() == head else None
-
-    def get_view(self, kind: str, key: str) -> memoryview | None:
-        """:meth:`get_bytes` (``.bin``) as a view of the file's bytes, not copied (a pack of the
-        5,400-card deck's card sides is ~10 MB)."""
-        try:
-            where = self._entries_dir(kind, key[:2])
-            raw = sources.read_in(where, f"{key}.bin", MAX_ENTRY) if where is not None else None
-        except (OSError, ValueError, sources.SourceError):
-            return None
-        at = raw.find(b"\n", 0, 80) if raw is not None else -1
-        if raw is None or at < 0:
-            return None
-        body = memoryview(raw)[at + 1:]
-        return body if hashlib.sha256(body).hexdigest().encode() == raw[:at] else None
-
-    def put_bytes(self, kind: str, key: str, parts: list[bytes | memoryview], suffix: str = ".bin") -> None:
-        """Bytes (``parts`` joined, never joined in memory) under a key (replaced by the next
-        put), checked by their SHA-256 when read (:meth:`get_bytes` with the same ``suffix``)."""
-        h = hashlib.sha256()
-        for part in parts:
-            h.update(part)
-        self._write(self.folder / kind / key[:2] / f"{key}{suffix}", [h.hexdigest().encode(), b"\n", *parts])
-
-    def _entries_dir(self, kind: str, sub: str) -> Path | None:
-        """``folder/kind/sub`` resolved, or None when it leads outside the cache folder."""
-        if (kind, sub) not in self._dirs:
-            if self._real is None:
-                self._real = self.folder.resolve()
-            real = (self.folder / kind / sub).resolve()
-            self._dirs[(kind, sub)] = real if real.is_relative_to(self._real) else None
-        return self._dirs[(kind, sub)]
-
-    def put(self, kind: str, key: str, value: Any) -> bytes:
-        """The entry stored (and its body returned: the JSON :meth:`get` reads back)."""
-        body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        self._write(self._entry_path(kind, key), hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
-        return body
-
-    def put_blob(self, data: bytes) -> str:
-        """The blob stored (its last use now: see :mod:`.cachebound`), by its SHA-256."""
-        sha = hashlib.sha256(data).hexdigest()
-        path = self.folder / "blobs" / sha[:2] / sha
-        self.blobs_used.add(sha)
-        if not touch(path):
-            self._write(path, data)
-            self.blobs_new = True
-        return sha
-
-    def get_blob(self, sha: str) -> bytes | None:
-        try:
-            data = sources.read_bytes(self.folder / "blobs" / sha[:2] / sha, self.folder, MAX_ENTRY)
-        except (OSError, sources.SourceError):
-            return None
-        if hashlib.sha256(data).hexdigest() != sha:
-            return None
-        self.blobs_used.add(sha)
-        touch(self.folder / "blobs" / sha[:2] / sha)
-        return data
-
-    def _write(self, path: Path, data: bytes | list[bytes | memoryview]) -> None:
-        """Temporary file, then rename: a reader sees the whole entry or none (no fsync: a lost
-        entry only costs time)."""
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            if path.parent not in self._made:       # each folder made once per run
-                path.parent.mkdir(parents=True, exist_ok=True)
-                self._made.add(path.parent)
-            atomic.write_scratch(tmp, [data] if isinstance(data, bytes) else data)
-            os.replace(tmp, path)
-        except OSError:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
-
-
-def default_folder(out: Path) -> Path:
-    """build/.cache beside the outputs (CARDGEN_CACHE=off disables caching)."""
-    return out / ".cache"
-
-
-def enabled() -> bool:
-    return os.environ.get("CARDGEN_CACHE", "on").lower() not in ("0", "off", "no", "false")
+# -- cached work ----------------------------------------------------------------------------
 
 
 def cached_files(store: Store | None, kind: str, static: str, game: Game, problems: Any,

@@ -1,7 +1,7 @@
 """The build cache's bound: its blobs (each printable's output files, kept by their content) are
 removed least recently used first when together they pass ``blobs_max_mib`` of ``cardgen/cache.yaml``.
 
-A blob's modification time is its last use: :class:`~cardgen.layout.cache.Store` sets it when a
+A blob's modification time is its last use: :class:`~cardgen.layout.cachestore.Store` sets it when a
 build reads the blob or writes it again. :func:`collect` walks the blobs' folder only after a build
 wrote a new blob (the only way they grow), and never removes one the running build used. Two
 builds sharing a cache at once lose nothing but time: a blob removed under the other is a miss

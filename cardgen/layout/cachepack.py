@@ -2,7 +2,7 @@
 kept together when it ends, so that the next lay-out of the game reads one file, not one per
 card side (5,400 opens, checks and hashes for the 5,400-card bench deck).
 
-The entries stay in their own files too (:class:`~cardgen.layout.cache.Store`); the pack holds the
+The entries stay in their own files too (:class:`~cardgen.layout.cachestore.Store`); the pack holds the
 same bytes, checked by the SHA-256 of the whole file. A key the pack lacks is read from its own
 file; an entry made is written there and joins the next pack.
 
@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cardgen.layout.cache import MAX_ENTRY, Store, digest
+from cardgen.layout.cache import digest
+from cardgen.layout.cachestore import MAX_ENTRY, Store
 
 Chunk = bytes | memoryview
 

@@ -32,7 +32,7 @@ RACY_NS = 2_000_000_000
 
 
 class MemoStore(Protocol):
-    """Where the memo is kept (:class:`cardgen.layout.cache.Store`)."""
+    """Where the memo is kept (:class:`cardgen.layout.cachestore.Store`)."""
 
     def get(self, kind: str, key: str) -> Any: ...
 

@@ -23,8 +23,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from cardgen.layout.cache import Store, code_fingerprint, digest
+from cardgen.layout.cache import code_fingerprint, digest
 from cardgen.layout.cachepack import read_pack, write_pack
+from cardgen.layout.cachestore import Store
 from cardgen.layout.scenecodec import KINDS, encode
 from cardgen.scene import Clip, Moved, Page, Rotate, Use
 

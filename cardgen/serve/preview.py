@@ -25,7 +25,8 @@ from cardgen.core import sources
 from cardgen.core.problems import Problem, Problems, display_path
 from cardgen.core.record import record
 from cardgen.export.raster import Target, face_pdf, png
-from cardgen.layout.cache import Store, default_folder, digest, enabled
+from cardgen.layout.cache import digest
+from cardgen.layout.cachestore import Store, default_folder, enabled
 from cardgen.layout.card import CardLayout
 from cardgen.layout.scenecodec import encode
 from cardgen.scene import Clip, Image, Symbol, Use
