@@ -228,6 +228,12 @@ class BossFightState(GameState):
                 pass
             return
         self.history.append(action)
+        e = self.eng
+        if action.kind == "draw" and e.current is None and not e.turns_begun and e.phase != "place" and not e.over:
+            key, (cid,) = action["character"], action["cards"]      # a round's draw: no event to read
+            e.round_draw(e.fighters[key], cid, Loc("<play>", len(self.events) + 2, 1))
+            self.events.append({"kind": "draw", "character": key, "cards": [cid]})
+            return
         if action.kind == "round":
             self._feed("round", action.items)
             return
@@ -300,8 +306,9 @@ class BossFightState(GameState):
         return twin
 
 
-#: each deck as built (a fighter's ``total``, shared by every copy): its cards in order, their counts
-_DECKS: dict[int, tuple[Counter[str], list[str], list[int]]] = {}
+#: each deck as built (a fighter's ``total``, shared by every copy): its cards in order, their
+#: counts, each card's place in that order
+_DECKS: dict[int, tuple[Counter[str], list[str], list[int], dict[str, int]]] = {}
 
 
 def _draw_left(f: Fighter) -> tuple[list[str], list[int]]:
@@ -310,16 +317,15 @@ def _draw_left(f: Fighter) -> tuple[list[str], list[int]]:
     deck = _DECKS.get(id(f.total))
     if deck is None or deck[0] is not f.total:
         cards = sorted(f.total)
-        deck = _DECKS[id(f.total)] = (f.total, cards, [f.total[c] for c in cards])
-    _, cards, total = deck
-    held, used = f.hand.known.get, f.used.known.get
-    if f.deck > 0:
-        out, gone = f.discard.known.get, f.expended.known.get
-        left = [m if (m := n - held(c, 0) - used(c, 0) - out(c, 0) - gone(c, 0)) > 0 else 0
-                for c, n in zip(cards, total)]
-    else:
-        left = [m if (m := n - held(c, 0) - used(c, 0)) > 0 else 0 for c, n in zip(cards, total)]
-    return cards, left
+        deck = _DECKS[id(f.total)] = (f.total, cards, [f.total[c] for c in cards], {c: i for i, c in enumerate(cards)})
+    _, cards, total, place = deck
+    left = list(total)
+    for pile in (f.hand, f.used, f.discard, f.expended) if f.deck > 0 else (f.hand, f.used):
+        for c, n in pile.known.items():     # (the piles hold a few cards; the deck's every card once)
+            i = place.get(c)
+            if i is not None:
+                left[i] -= n
+    return cards, [n if n > 0 else 0 for n in left]
 
 
 @functools.cache
