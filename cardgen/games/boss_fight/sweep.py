@@ -88,18 +88,23 @@ class Sweep:
         seen: set[tuple[Cell, int]] = {(start, first)}
         todo: deque[tuple[Cell, int, int]] = deque([(start, first, 0)])
         out: dict[tuple[Cell, int], int] = {(start, k): 0 for k in range(6) if first >> k & 1}
+        known, fits = self._fit_memo, self.fits
         while todo:
             at, faces, c = todo.popleft()
             if c >= limit:
                 continue
             q, r = at
+            for _ in range(turns):          # the facings a step may keep or turn to (as :meth:`step`)
+                faces |= _spread(faces)
             for dq, dr in STEPS:
                 n = (q + dq, r + dr)
-                moved = self.step(n, faces, turns)
+                ends = known.get(n)
+                if ends is None:
+                    ends = fits(n)
+                moved = faces & ends
                 if moved and (n, moved) not in seen and (enter is None or enter(n)):
                     seen.add((n, moved))
                     todo.append((n, moved, c + 1))
-                    ends = self.fits(n)
                     for k in range(6):
                         if ends >> k & 1 and (n, k) not in out:
                             out[(n, k)] = c + 1
