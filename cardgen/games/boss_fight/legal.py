@@ -106,20 +106,19 @@ _PLAIN: Made[Action] = Made(lambda k: Action(k[0], (("character", k[1]),) if k[2
 
 def move_actions(e: Table, f: Fighter, cid: str, ends: tuple[tuple[int, ...], ...]) -> list[Action]:
     """``f``'s Move card ``cid`` to each of ``ends`` (each action made once, :data:`_MOVES`)."""
-    made, key = _MOVES, f.key
-    return [made[key, cid, d] for d in ends]
+    made = _MOVES[f.key, cid]
+    return [made[d] for d in ends]
 
 
-def _move(k: tuple[str, str, tuple[int, ...]]) -> Action:
-    key, cid, d = k
-    head = (("character", key), ("card", cid))
-    return Action("move", (*head, ("to", d))) if len(d) == 2 else \
-        Action("move", (*head, ("to", d[:2]), ("rotate", d[2])))
+def _moves(k: tuple[str, str]) -> Made[Action]:
+    head = (("character", k[0]), ("card", k[1]))
+    return Made(lambda d: Action("move", (*head, ("to", d))) if len(d) == 2 else
+                Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))))
 
 
 #: a Move card's action to each hex (a hero's (col, row), the boss's (col, row, rotation)), made
 #: once per character, card and end: a few thousand a game at most, shared by every state
-_MOVES: Made[Action] = Made(_move)
+_MOVES: Made[Made[Action]] = Made(_moves)
 
 
 def turn_actions(e: Table, f: Fighter) -> list[Action]:
