@@ -20,7 +20,7 @@ from cardgen.games.boss_fight.slips import Halt, Slips
 from cardgen.games.boss_fight.state import Fighter, Pile
 from cardgen.games.boss_fight.table import Table
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, thaw, walk
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, Made, thaw, walk
 from cardgen.play.dice import die_outcomes, weighted_index
 from cardgen.play.hidden import counts
 from cardgen.play.params import per_game
@@ -197,8 +197,7 @@ class BossFightState(GameState):
         if step == "draw":
             cards, left = _draw_left(who)
             total = sum(left)
-            key = ("character", who.key)           # as Action.make freezes them
-            return [(Action("draw", (key, ("cards", (c,)))), n / total) for c, n in zip(cards, left) if n > 0]
+            return [(_DRAWS[who.key, c], n / total) for c, n in zip(cards, left) if n > 0]
         if step == "poison":
             return _die("turn", e.die, "poison_roll", who.key)
         if step == "defence":
@@ -214,7 +213,7 @@ class BossFightState(GameState):
             cards, left = _draw_left(who)
             i = weighted_index(r, left, sum(left))
             if i is not None:
-                return Action("draw", (("character", who.key), ("cards", (cards[i],))))
+                return _DRAWS[who.key, cards[i]]
         outs = self.chance_outcomes()
         return walk(outs, r) if outs else None
 
@@ -326,6 +325,10 @@ def _draw_left(f: Fighter) -> tuple[list[str], list[int]]:
             if i is not None:
                 left[i] -= n
     return cards, [n if n > 0 else 0 for n in left]
+
+
+#: a character's draw of a card (its fields as Action.make freezes them), made once
+_DRAWS: Made[Action] = Made(lambda k: Action("draw", (("character", k[0]), ("cards", (k[1],)))))
 
 
 @functools.cache
