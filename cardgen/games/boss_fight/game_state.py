@@ -305,8 +305,7 @@ class BossFightState(GameState):
         return twin
 
 
-#: each deck as built (a fighter's ``total``, shared by every copy): its cards in order, their
-#: counts, each card's place in that order
+#: each deck as built (a fighter's ``total``, shared by every copy): its cards in order, their counts, places
 _DECKS: dict[int, tuple[Counter[str], list[str], list[int], dict[str, int]]] = {}
 
 

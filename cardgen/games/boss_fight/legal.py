@@ -60,9 +60,8 @@ def place_actions(e: Table, f: Fighter) -> list[Action]:
 
 
 def attack_lines(e: Table, f: Fighter, atype: str) -> list[tuple[str, int, bool]]:
-    """The attacks ``f`` can make of type ``atype`` whose reach the rules say: what makes each,
-    its range and whether it needs sight — what it carries, the same for every copy of the game
-    (found once)."""
+    """The attacks ``f`` can make of type ``atype`` whose reach the rules say: what makes each, its range,
+    whether it needs sight — what it carries, the same for every copy of the game (found once)."""
     key = ("lines", f.key, atype, id(f.equipment), id(f.pieces), id(f.abilities))
     got = e.sight_memo.get(key)
     if got is None:

@@ -61,20 +61,15 @@ class Sweep:
             self._fit_memo[at] = got
         return got
 
-    def step(self, at: Cell, facings: int, turns: int = 1) -> int:
-        """The facings the footprint may have on ``at`` after a step onto it from a hex where it
-        had ``facings``: kept or turned up to ``turns`` × 60° as it steps (3: any facing)."""
-        for _ in range(turns):
-            facings |= _spread(facings)
-        return facings & self.fits(at)
-
     def walk(self, start: Cell, steps: Sequence[Cell], turns: int = 1) -> int | None:
         """The index of the first hex of ``steps`` (the anchor's, after ``start``) the footprint
         cannot step onto; None when the walk passes. It starts in any facing that fits on
         ``start`` (in any at all where none does: where it stands was a problem of its own)."""
         now = self.fits(start) or ALL
         for i, h in enumerate(steps):
-            now = self.step(h, now, turns)
+            for _ in range(turns):          # a step keeps its facing or turns up to ``turns`` × 60°
+                now |= _spread(now)
+            now &= self.fits(h)
             if not now:
                 return i
         return None
@@ -94,7 +89,7 @@ class Sweep:
             if c >= limit:
                 continue
             q, r = at
-            for _ in range(turns):          # the facings a step may keep or turn to (as :meth:`step`)
+            for _ in range(turns):          # the facings a step may keep or turn to (as in :meth:`walk`)
                 faces |= _spread(faces)
             for dq, dr in STEPS:
                 n = (q + dq, r + dr)
