@@ -20,7 +20,7 @@ from cardgen.games.boss_fight.slips import Halt, Slips
 from cardgen.games.boss_fight.state import Fighter, Pile
 from cardgen.games.boss_fight.table import Table
 from cardgen.games.boss_fight.vocab import BF_EVENTS, BOSS, HEROES
-from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, thaw, walk
+from cardgen.play.api import CHANCE, TERMINAL, Action, GameState, Made, thaw, walk
 from cardgen.play.dice import die_outcomes, weighted_index
 from cardgen.play.hidden import counts
 from cardgen.play.params import per_game
@@ -197,8 +197,7 @@ class BossFightState(GameState):
         if step == "draw":
             cards, left = _draw_left(who)
             total = sum(left)
-            key = ("character", who.key)           # as Action.make freezes them
-            return [(Action("draw", (key, ("cards", (c,)))), n / total) for c, n in zip(cards, left) if n > 0]
+            return [(_DRAWS[who.key, c], n / total) for c, n in zip(cards, left) if n > 0]
         if step == "poison":
             return _die("turn", e.die, "poison_roll", who.key)
         if step == "defence":
@@ -214,7 +213,7 @@ class BossFightState(GameState):
             cards, left = _draw_left(who)
             i = weighted_index(r, left, sum(left))
             if i is not None:
-                return Action("draw", (("character", who.key), ("cards", (cards[i],))))
+                return _DRAWS[who.key, cards[i]]
         outs = self.chance_outcomes()
         return walk(outs, r) if outs else None
 
@@ -228,6 +227,12 @@ class BossFightState(GameState):
                 pass
             return
         self.history.append(action)
+        e = self.eng
+        if action.kind == "draw" and e.current is None and not e.turns_begun and e.phase != "place" and not e.over:
+            key, (cid,) = action["character"], action["cards"]      # a round's draw: no event to read
+            e.round_draw(e.fighters[key], cid, Loc("<play>", len(self.events) + 2, 1))
+            self.events.append({"kind": "draw", "character": key, "cards": [cid]})
+            return
         if action.kind == "round":
             self._feed("round", action.items)
             return
@@ -300,8 +305,8 @@ class BossFightState(GameState):
         return twin
 
 
-#: each deck as built (a fighter's ``total``, shared by every copy): its cards in order, their counts
-_DECKS: dict[int, tuple[Counter[str], list[str], list[int]]] = {}
+#: each deck as built (a fighter's ``total``, shared by every copy): its cards in order, their counts, places
+_DECKS: dict[int, tuple[Counter[str], list[str], list[int], dict[str, int]]] = {}
 
 
 def _draw_left(f: Fighter) -> tuple[list[str], list[int]]:
@@ -310,16 +315,19 @@ def _draw_left(f: Fighter) -> tuple[list[str], list[int]]:
     deck = _DECKS.get(id(f.total))
     if deck is None or deck[0] is not f.total:
         cards = sorted(f.total)
-        deck = _DECKS[id(f.total)] = (f.total, cards, [f.total[c] for c in cards])
-    _, cards, total = deck
-    held, used = f.hand.known.get, f.used.known.get
-    if f.deck > 0:
-        out, gone = f.discard.known.get, f.expended.known.get
-        left = [m if (m := n - held(c, 0) - used(c, 0) - out(c, 0) - gone(c, 0)) > 0 else 0
-                for c, n in zip(cards, total)]
-    else:
-        left = [m if (m := n - held(c, 0) - used(c, 0)) > 0 else 0 for c, n in zip(cards, total)]
-    return cards, left
+        deck = _DECKS[id(f.total)] = (f.total, cards, [f.total[c] for c in cards], {c: i for i, c in enumerate(cards)})
+    _, cards, total, place = deck
+    left = list(total)
+    for pile in (f.hand, f.used, f.discard, f.expended) if f.deck > 0 else (f.hand, f.used):
+        for c, n in pile.known.items():     # (the piles hold a few cards; the deck's every card once)
+            i = place.get(c)
+            if i is not None:
+                left[i] -= n
+    return cards, [n if n > 0 else 0 for n in left]
+
+
+#: a character's draw of a card (its fields as Action.make freezes them), made once
+_DRAWS: Made[Action] = Made(lambda k: Action("draw", (("character", k[0]), ("cards", (k[1],)))))
 
 
 @functools.cache

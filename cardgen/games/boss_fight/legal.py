@@ -59,34 +59,32 @@ def place_actions(e: Table, f: Fighter) -> list[Action]:
     return out
 
 
-def attack_lines(e: Table, f: Fighter, atype: str) -> list[tuple[str, dict[str, Any]]]:
-    """The attacks ``f`` can make of type ``atype`` whose reach the rules say (a range): what it
-    carries, the same for every copy of the game (found once)."""
+def attack_lines(e: Table, f: Fighter, atype: str) -> list[tuple[str, int, bool]]:
+    """The attacks ``f`` can make of type ``atype`` whose reach the rules say: what makes each, its range,
+    whether it needs sight — what it carries, the same for every copy of the game (found once)."""
     key = ("lines", f.key, atype, id(f.equipment), id(f.pieces), id(f.abilities))
     got = e.sight_memo.get(key)
     if got is None:
-        got = e.sight_memo[key] = [(w, ln) for w, ln in e._attack_lines(f, atype)
+        got = e.sight_memo[key] = [(w, int(ln["range"]), bool(ln.get("sight"))) for w, ln in e._attack_lines(f, atype)
                                    if ln.get("range") is not None and ln.get("damage") is not None
                                    and ln.get("stat") is not None]
     return got
 
 
-def can_attack(e: Table, f: Fighter, t: Fighter, line: dict[str, Any],
-               known: dict[str, Any] | None = None) -> bool:
-    """BF-LOS-1/2: the target is within range, and in sight (or seen on the attacker's previous
-    turn) when the attack needs sight. ``known``: the distance and sight to each target found so
-    far for ``f`` where it stands (one list of actions asks them of every card and weapon)."""
-    memo: dict[Any, Any] = {} if known is None else known
-    d = memo.get(t.key, False)
+def can_attack(e: Table, f: Fighter, t: Fighter, reach: int, sight: bool, known: dict[Any, Any]) -> bool:
+    """BF-LOS-1/2: the target is within ``reach``, and in sight (or seen on the attacker's previous
+    turn) when the attack needs ``sight``. ``known``: the distance and sight to each target found
+    so far for ``f`` where it stands (one list of actions asks them of every card and weapon)."""
+    d = known.get(t.key, False)
     if d is False:
-        d = memo[t.key] = e._dist(f, t)
-    if d is None or d > int(line["range"]):
+        d = known[t.key] = e._dist(f, t)
+    if d is None or d > reach:
         return False
-    if not line.get("sight") or t.key in f.seen_last:
+    if not sight or t.key in f.seen_last:
         return True
-    seen = memo.get((t.key, "sight"))
+    seen = known.get((t.key, "sight"))
     if seen is None:
-        seen = memo[t.key, "sight"] = e.sees(f, t)
+        seen = known[t.key, "sight"] = e.sees(f, t)
     return bool(seen)
 
 
@@ -106,25 +104,28 @@ _PLAIN: Made[Action] = Made(lambda k: Action(k[0], (("character", k[1]),) if k[2
 
 def move_actions(e: Table, f: Fighter, cid: str, ends: tuple[tuple[int, ...], ...]) -> list[Action]:
     """``f``'s Move card ``cid`` to each of ``ends`` (each action made once, :data:`_MOVES`)."""
-    made, key = _MOVES, f.key
-    return [made[key, cid, d] for d in ends]
+    made = _MOVES[f.key, cid]
+    return [made[d] for d in ends]
 
 
-def _move(k: tuple[str, str, tuple[int, ...]]) -> Action:
-    key, cid, d = k
-    head = (("character", key), ("card", cid))
-    return Action("move", (*head, ("to", d))) if len(d) == 2 else \
-        Action("move", (*head, ("to", d[:2]), ("rotate", d[2])))
+def _moves(k: tuple[str, str]) -> Made[Action]:
+    head = (("character", k[0]), ("card", k[1]))
+    return Made(lambda d: Action("move", (*head, ("to", d))) if len(d) == 2 else
+                Action("move", (*head, ("to", d[:2]), ("rotate", d[2]))))
 
 
 #: a Move card's action to each hex (a hero's (col, row), the boss's (col, row, rotation)), made
 #: once per character, card and end: a few thousand a game at most, shared by every state
-_MOVES: Made[Action] = Made(_move)
+_MOVES: Made[Made[Action]] = Made(_moves)
+
+
+#: an Attack card's action on a target with a weapon (its fields as Action.make freezes them), made once
+_ATTACKS: Made[Action] = Made(lambda k: Action("attack", (("character", k[0]), ("card", k[1]), ("target", k[2]),
+                                                          ("with", k[3]))))
 
 
 def turn_actions(e: Table, f: Fighter) -> list[Action]:
     """BF-ACT-1…3, BF-MOVE-1/2, BF-LOS-1/2: what ``f`` may do now in its turn."""
-    who = ("character", f.key)                  # the actions' frozen fields, as Action.make gives them
     end = [_PLAIN["end_turn", f.key, None]]
     if not f.alive:
         return end
@@ -152,11 +153,10 @@ def turn_actions(e: Table, f: Fighter) -> list[Action]:
             if atype is None:
                 out.append(_PLAIN["attack", f.key, cid])
             else:
-                for wid, line in attack_lines(e, f, str(atype)):
+                for wid, reach, sight in attack_lines(e, f, atype):
                     for t in targets:
-                        if can_attack(e, f, t, line, known):
-                            out.append(Action("attack", (who, ("card", cid), ("target", t.key),
-                                                         ("with", wid))))
+                        if can_attack(e, f, t, reach, sight, known):
+                            out.append(_ATTACKS[f.key, cid, t.key, wid])
         elif kind == "item":
             out.append(_PLAIN["item", f.key, cid])
         out.append(_PLAIN["discard", f.key, cid])

@@ -117,7 +117,8 @@ class CardRules(TableBase):
         c = self._card(ev["card"], ev.at("card"), "card", ("action",)) if ev["card"] not in (None, HIDDEN) else None
         self._from_hand(f, c, ev.at("card") if ev["card"] else ev.loc)
         f.discard.put(c.id if c else None)
-        self._t(ev, f"{f.key} sacrifices {c.name if c else 'a card'} (an action)")
+        if self.tracing:
+            self._t(ev, f"{f.key} sacrifices {c.name if c else 'a card'} (an action)")
         self._after_action(ev, f)
 
     def _ability(self, f: Fighter, value: Any, loc: Loc | None) -> tuple[str, str, Card | None]:

@@ -119,7 +119,6 @@ class MoveRules(TableBase):
 
     def _move_hero(self, ev: Event, f: Fighter, tiles: int | None) -> None:
         start = f.origin
-        enemies = {h for g in self.enemies_of(f) if g.alive for h in g.hexes()}
         steps = self._steps(ev, start)
         if steps is None and ev["to"] is None:
             raise LogError("LOG-FIELD", "a move gives its 'path' or where it ends ('to')", ev.loc)
@@ -127,6 +126,9 @@ class MoveRules(TableBase):
             end = steps[-1] if steps else self._hex(ev["to"], ev.at("to"))
             f.origin = end
             return
+        # a played state's own moves are the legal ones: the way there is checked in a log only
+        enemies = {h for g in self.enemies_of(f) if g.alive for h in g.hexes()} \
+            if steps is not None or self.ref.replaying else set()
         if steps is not None:
             ok = self._walk(ev, f, start, steps, enemies)
             end = steps[-1] if steps else start
@@ -134,7 +136,6 @@ class MoveRules(TableBase):
                 self._too_far(f, len(steps), tiles, tiles, ev.at("path"), ev)
         else:
             end = self._hex(ev["to"], ev.at("to"))
-            # a played state's own moves are the legal ones: the way there is checked in a log only
             ok = self._reach_check(ev, f, start, end, tiles, tiles, enemies) if self.ref.replaying else True
         if ok and end != start and self.ref.replaying:
             if not self._clear(end):

@@ -104,7 +104,7 @@ class RoundRules(TableBase):
         """Copies of ``cid`` that may be in the deck or among the unnamed cards in hand."""
         return f.total[cid] - f.hand.known[cid] - f.discard.known[cid] - f.expended.known[cid] - f.used.known[cid]
 
-    def _reshuffle(self, f: Fighter, ev: Event) -> None:
+    def _reshuffle(self, f: Fighter, ev: Event | None) -> None:
         n = f.discard.size + f.expended.size
         f.deck += n
         f.discard, f.expended = Pile(), Pile()
@@ -162,33 +162,43 @@ class RoundRules(TableBase):
             assert f.dead is not None
             self.ref.violation("BF-CMB-3", f"{f.key} is dead (line {f.dead.line}): it draws nothing", ev.loc)
         got = 0
-        for i in range(count):
-            if f.deck == 0:
-                if f.discard.size + f.expended.size == 0:
-                    self.ref.violation("BF-DRAW-2", f"{f.key} has no card left to draw: its deck, Discard and Expended "
-                                       "piles are empty (the Used pile stays out)", ev.loc)
-                    break
-                self._reshuffle(f, ev)
-            c = named[i] if i < len(named) else None
-            if c is not None:
-                if self.ref.replaying and self._pool(f, c.id) <= 0:
-                    piles = f.discard.known[c.id] + f.expended.known[c.id]
-                    if piles and f.deck > 0:
-                        self.ref.violation("BF-DRAW-2", f"{f.key} draws {c.name}, but its copies are in its Discard or "
-                                           "Expended pile, which is shuffled in only when the deck is empty",
-                                           ev.at("cards"))
-                    else:
-                        self.ref.violation("BF-DRAW-1", f"{f.key} draws {c.name}, but its deck holds no more: it has "
-                                           f"{f.total[c.id]}", ev.at("cards"))
-                f.hand.known[c.id] += 1
-            else:
-                f.hand.unknown += 1
-            f.deck -= 1
+        while got < count and self._draw_one(f, named[got] if got < len(named) else None, ev):
             got += 1
         if self.tracing:
             what = ", ".join(c.name for c in named if c is not None)
             self._t(ev, f"{f.key} draws {got}{' (' + what + ')' if what else ''}"
                         f"{' by ' + str(source) if source else ''}: hand {f.hand.size}, deck {f.deck}")
+
+    def _draw_one(self, f: Fighter, c: Card | None, ev: Event | None) -> bool:
+        """``f`` draws ``c`` (None: unnamed), its deck reshuffled first when empty (BF-DRAW-2); False: none left."""
+        if f.deck == 0:
+            if f.discard.size + f.expended.size == 0:
+                self.ref.violation("BF-DRAW-2", f"{f.key} has no card left to draw: its deck, Discard and Expended "
+                                   "piles are empty (the Used pile stays out)", ev.loc if ev else None)
+                return False
+            self._reshuffle(f, ev)
+        if c is None:
+            f.hand.unknown += 1
+        else:
+            if ev is not None and self.ref.replaying and self._pool(f, c.id) <= 0:
+                piles = f.discard.known[c.id] + f.expended.known[c.id]
+                if piles and f.deck > 0:
+                    self.ref.violation("BF-DRAW-2", f"{f.key} draws {c.name}, but its copies are in its Discard or "
+                                       "Expended pile, which is shuffled in only when the deck is empty",
+                                       ev.at("cards"))
+                else:
+                    self.ref.violation("BF-DRAW-1", f"{f.key} draws {c.name}, but its deck holds no more: it has "
+                                       f"{f.total[c.id]}", ev.at("cards"))
+            f.hand.known[c.id] += 1
+        f.deck -= 1
+        return True
+
+    def round_draw(self, f: Fighter, cid: str, loc: Loc) -> None:
+        """A played state's round draw of one card (:meth:`play_draw`'s, with no name to read, nothing to report)."""
+        self.died_here = []
+        self.drawn[f.key] += 1
+        self.draw_at[f.key] = loc
+        self._draw_one(f, self.cards[cid], None)
 
     def _why_due(self, f: Fighter) -> str:
         held = [self.status_names[s] for s in f.statuses if s in self.draw_status]
@@ -365,5 +375,6 @@ class RoundRules(TableBase):
         if f.alive and self.poison in f.statuses:
             f.hp -= self.poison_damage
             f.hp_rule = "BF-STATUS-2"
-            self._t(ev, f"{f.key} is {self.status_names[self.poison]}: {self.poison_damage} damage, {f.hp} HP")
+            if self.tracing:
+                self._t(ev, f"{f.key} is {self.status_names[self.poison]}: {self.poison_damage} damage, {f.hp} HP")
             self._settle(f, ev)

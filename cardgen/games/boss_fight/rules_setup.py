@@ -194,6 +194,9 @@ class SetupRules(TableBase):
             self.ref.violation(rule, f"nobody plays {', '.join(free)}: the hero players share the whole party", loc)
 
     def _card(self, value: Any, loc: Loc | None, fname: str, types: tuple[str, ...] | None = None) -> Card:
+        c = self.cards.get(value) if type(value) is str else None      # its id (the first try)
+        if c is not None and (not types or c.type in types):
+            return c
         s = str(value).strip()
         low = s.lower()
         c = self.cards.get(s) or next((x for x in self.game.cards if low in (x.id.lower(), x.name.lower())), None)

@@ -61,20 +61,15 @@ class Sweep:
             self._fit_memo[at] = got
         return got
 
-    def step(self, at: Cell, facings: int, turns: int = 1) -> int:
-        """The facings the footprint may have on ``at`` after a step onto it from a hex where it
-        had ``facings``: kept or turned up to ``turns`` × 60° as it steps (3: any facing)."""
-        for _ in range(turns):
-            facings |= _spread(facings)
-        return facings & self.fits(at)
-
     def walk(self, start: Cell, steps: Sequence[Cell], turns: int = 1) -> int | None:
         """The index of the first hex of ``steps`` (the anchor's, after ``start``) the footprint
         cannot step onto; None when the walk passes. It starts in any facing that fits on
         ``start`` (in any at all where none does: where it stands was a problem of its own)."""
         now = self.fits(start) or ALL
         for i, h in enumerate(steps):
-            now = self.step(h, now, turns)
+            for _ in range(turns):          # a step keeps its facing or turns up to ``turns`` × 60°
+                now |= _spread(now)
+            now &= self.fits(h)
             if not now:
                 return i
         return None
@@ -88,18 +83,23 @@ class Sweep:
         seen: set[tuple[Cell, int]] = {(start, first)}
         todo: deque[tuple[Cell, int, int]] = deque([(start, first, 0)])
         out: dict[tuple[Cell, int], int] = {(start, k): 0 for k in range(6) if first >> k & 1}
+        known, fits = self._fit_memo, self.fits
         while todo:
             at, faces, c = todo.popleft()
             if c >= limit:
                 continue
             q, r = at
+            for _ in range(turns):          # the facings a step may keep or turn to (as in :meth:`walk`)
+                faces |= _spread(faces)
             for dq, dr in STEPS:
                 n = (q + dq, r + dr)
-                moved = self.step(n, faces, turns)
+                ends = known.get(n)
+                if ends is None:
+                    ends = fits(n)
+                moved = faces & ends
                 if moved and (n, moved) not in seen and (enter is None or enter(n)):
                     seen.add((n, moved))
                     todo.append((n, moved, c + 1))
-                    ends = self.fits(n)
                     for k in range(6):
                         if ends >> k & 1 and (n, k) not in out:
                             out[(n, k)] = c + 1

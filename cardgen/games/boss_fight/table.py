@@ -208,20 +208,17 @@ class Table(SetupRules, MapView, RoundRules, CardRules, MoveRules, CombatRules):
             memo = self.sight_memo.setdefault("boss moves", {})
             if (key, heroes) in memo:                   # the heroes where they were (a search's playouts)
                 return memo[key, heroes]
-        seen = dict[tuple[int, int], int]()
-        # the anchors where facing k would put a cell of the boss on a hero: (hero − cell) per cell
-        near = [{(q - dq, r - dr) for q, r in heroes for dq, dr in turned[k]} for k in range(6)]
+        # each anchor where some facing would put a cell of the boss on a hero (hero − cell per
+        # cell): those facings, a bit each
+        near = dict[tuple[int, int], int]()
+        for k in range(6):
+            for dq, dr in turned[k]:
+                for q, r in heroes:
+                    near[q - dq, r - dr] = near.get((q - dq, r - dr), 0) | 1 << k
 
         def whole(c: tuple[int, int]) -> int:
             """The facings that fit at ``c`` clear of the heroes too."""
-            got = seen.get(c)
-            if got is None:
-                got = fit(c)
-                for k in range(6):
-                    if got >> k & 1 and c in near[k]:
-                        got &= ~(1 << k)
-                seen[c] = got
-            return got
+            return fit(c) & ~near.get(c, 0)
         ends = ground.costs((start.q, start.r), limit, lambda c: whole(c) > 0)
         at = self._colrow()
         out = tuple(sorted({(*at(d), k) for d, k in ends if whole(d) >> k & 1}))
