@@ -94,10 +94,14 @@ def main_plays(eng: Table, s: Side, hand: Counter, used: set[str]) -> list[Actio
         out += [t["item"][c] for c in items]
     out += combat
     if s.active is not None and s.bench:
-        who = ("player", s.name)                # a retreat's discards are too many to make each once
-        to = [("to", d.label) for d in s.bench]
-        out += [Action("retreat", (who, d, ("discard", pay)))
-                for pay in _multisets(hand, int(s.active.card.get("retreat_cost") or 0)) for d in to]
+        cost = int(s.active.card.get("retreat_cost") or 0)
+        to = [d.label for d in s.bench]
+        if cost <= 2:                           # made once; dearer discards are too many to keep
+            r = t["retreat"]
+            out += [r[d, pay] for pay in _multisets(hand, cost) for d in to]
+        else:
+            who = ("player", s.name)
+            out += [Action("retreat", (who, ("to", d), ("discard", pay))) for pay in _multisets(hand, cost) for d in to]
     out += [t["action"][c] for c in actions]
     if s.items_known:
         out += [t["use_item"][c] for c in sorted(c for c, n in s.items_known.items() if n > 0)
@@ -108,7 +112,7 @@ def main_plays(eng: Table, s: Side, hand: Counter, used: set[str]) -> list[Actio
 
 #: the fields of each kind of action :func:`made` makes, after the player
 _FIELDS = {"bench": ("dino",), "upgrade": ("card", "dino"), "item": ("card",),
-           "action": ("card",), "use_item": ("card",), "done": (),
+           "action": ("card",), "use_item": ("card",), "done": (), "retreat": ("to", "discard"),
            "attack": (), "counterattack": (), "evade": (), "defend": (), "pass": (), "no_answer": (),
            "attack+": ("special",), "counterattack+": ("special",)}
 

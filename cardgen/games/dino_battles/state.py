@@ -194,7 +194,8 @@ class DinoState(Table, GameState):
         while len(_LOCS) <= n:
             _LOCS.append(Loc(LOG_NAME, len(_LOCS) + 2, 1))
         ev = Event(n, kind, full, _LOCS[n], _NO_LOCS)
-        self.before(ev)
+        if self.over:
+            self.before(ev)
         self.apply(ev)
         logged = {"kind": kind, **given}
         self.events.append(logged)
