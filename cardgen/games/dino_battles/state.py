@@ -184,11 +184,14 @@ class DinoState(Table, GameState):
 
     def _emit(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Make a log event, play it on the table (its rules judge it), and log it."""
-        given = {k: (list(v) if isinstance(v, tuple) else v) for k, v in fields.items() if v is not None}
+        logged: dict[str, Any] = {"kind": kind}       # what the log writes: the fields given
+        for k, v in fields.items():
+            if v is not None:
+                logged[k] = list(v) if isinstance(v, tuple) else v
         tmpl, lists = _TEMPLATES[kind]
-        full = {**tmpl, **given}
+        full = {**tmpl, **logged}
         for k in lists:
-            if k not in given:
+            if k not in logged:
                 full[k] = list(full[k])
         n = len(self.events)
         while len(_LOCS) <= n:
@@ -197,7 +200,6 @@ class DinoState(Table, GameState):
         if self.over:
             self.before(ev)
         self.apply(ev)
-        logged = {"kind": kind, **given}
         self.events.append(logged)
         if kind == "phase":
             self.main_done = set()
@@ -230,8 +232,9 @@ class DinoState(Table, GameState):
         if left > 0:
             pile[card] = left
         else:
-            del pile[card]
-        (self.comps if c["purpose"] == "comp" else self.hands)[seat][card] += 1
+            pile.pop(card, None)
+        to = (self.comps if c["purpose"] == "comp" else self.hands)[seat]
+        to[card] = to.get(card, 0) + 1
         c["got"].append(card)
         if len(c["got"]) >= c["n"]:
             self.chance = None
@@ -334,7 +337,7 @@ class DinoState(Table, GameState):
                 if left > 0:
                     hand[c] = left
                 else:
-                    del hand[c]
+                    hand.pop(c, None)
             if k == "use_item" and e.cards[str(a["card"])].get("permanent"):
                 self.used.add(str(a["card"]))
             self._emit(k, **fields)
@@ -359,9 +362,10 @@ class DinoState(Table, GameState):
             elif e.phase == "startup":
                 self._emit("phase", phase="precombat_main")
             elif e.phase in MAIN_PHASES:
-                todo = next((s.index for s in e._order() if s.index not in self.main_done), None)
-                if todo is not None:
-                    self.decision = ("main", todo)
+                for s in e._order():
+                    if s.index not in self.main_done:
+                        self.decision = ("main", s.index)
+                        break
                 else:
                     self._emit("phase", phase="combat" if e.phase == "precombat_main" else "end")
             elif e.phase == "combat":
