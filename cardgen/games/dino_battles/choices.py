@@ -89,7 +89,7 @@ def main_plays(eng: Table, s: Side, hand: Counter, used: set[str]) -> list[Actio
     for u in ups:
         uname = cards[u].name
         out += [t["upgrade"][u, d.label] for d in s.bench
-                if sum(1 for x in d.upgrades if x.name == uname) < eng.upgrade_max]
+                if (sum(1 for x in d.upgrades if x.name == uname) if d.upgrades else 0) < eng.upgrade_max]
     if items and s.items < eng.item_max:
         out += [t["item"][c] for c in items]
     out += combat
@@ -168,7 +168,12 @@ _SPECIALS: dict[int, tuple[Any, list[tuple[str, tuple[tuple[str, int], ...]]]]] 
 
 def payable(s: Side, cost: tuple[tuple[str, int], ...]) -> bool:
     deck = s.combat_deck
-    return sum(deck.values()) > 0 and all(deck[k] >= v for k, v in cost)
+    if sum(deck.values()) <= 0:
+        return False
+    for k, v in cost:
+        if deck.get(k, 0) < v:
+            return False
+    return True
 
 
 _ONE = {kind: ((kind, 1),) for kind in ("attack", "evade", "defend")}
