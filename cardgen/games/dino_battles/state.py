@@ -228,9 +228,8 @@ class DinoState(Table, GameState):
         if c["purpose"] in ("comp", "ko_comp"):     # Comp Cards are shared by clones until dealt to or from
             self.comps[seat] = counts(self.comps[seat])
         pile = (self.comps if c["purpose"] == "ko_comp" else self.decks)[seat]
-        left = pile[card] - 1
-        if left > 0:
-            pile[card] = left
+        if pile[card] > 1:
+            pile[card] -= 1
         else:
             pile.pop(card, None)
         to = (self.comps if c["purpose"] == "comp" else self.hands)[seat]
@@ -278,7 +277,7 @@ class DinoState(Table, GameState):
         d = s.active
         if roll is not None and d is not None:
             bonus = d.evade_bonus if kind in ("attack", "counterattack") else 0
-            fields.update(roll=roll, total=roll + d.stat(ch.stat_of(kind)) + bonus)
+            fields.update(roll=roll, total=roll + d.stat(ch.STAT_OF[kind]) + bonus)
         self.move = {}
         if kind == "attack":
             self._emit("attack", **fields)
@@ -333,9 +332,8 @@ class DinoState(Table, GameState):
         else:
             fields = dict(a.items)
             for c in ch.cards_spent(a):
-                left = hand[c] - 1
-                if left > 0:
-                    hand[c] = left
+                if hand[c] > 1:
+                    hand[c] -= 1
                 else:
                     hand.pop(c, None)
             if k == "use_item" and e.cards[str(a["card"])].get("permanent"):
