@@ -98,7 +98,7 @@ def main_plays(eng: Table, s: Side, hand: Counter, used: set[str]) -> list[Actio
         if cost <= 2:                           # made once; dearer discards are too many to keep
             out += [r[d, pay] for pay in _multisets(hand, cost) for d in to]
         else:
-            out += [Action("retreat", (("player", s.name), ("to", d), ("discard", pay))) for pay in _multisets(hand, cost) for d in to]
+            out += [r.make((d, pay)) for pay in _multisets(hand, cost) for d in to]      # made, not kept
     out += [t["action"][c] for c in actions]
     if s.items_known:
         out += [t["use_item"][c] for c in sorted(c for c, n in s.items_known.items() if n > 0)
