@@ -27,7 +27,7 @@ class Hand:
         if card is None or card == HIDDEN:
             self.hidden += 1
         else:
-            self.known[card] += 1
+            self.known[card] = self.known.get(card, 0) + 1      # a Counter's __missing__ is a Python call
 
     def could_hold(self, card: str) -> bool:
         return self.known[card] > 0 or self.hidden > 0
@@ -46,10 +46,12 @@ class Hand:
                     del self.known[c]
                 return True
             return False
-        if self.known[card] > 0:
-            self.known[card] -= 1
-            if not self.known[card]:
-                del self.known[card]
+        n = self.known.get(card, 0)
+        if n > 0:
+            if n > 1:
+                self.known[card] = n - 1
+            else:
+                self.known.pop(card)
             return True
         if self.hidden > 0:
             self.hidden -= 1

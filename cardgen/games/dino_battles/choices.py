@@ -89,15 +89,16 @@ def main_plays(eng: Table, s: Side, hand: Counter, used: set[str]) -> list[Actio
     for u in ups:
         uname = cards[u].name
         out += [t["upgrade"][u, d.label] for d in s.bench
-                if sum(1 for x in d.upgrades if x.name == uname) < eng.upgrade_max]
+                if (sum(1 for x in d.upgrades if x.name == uname) if d.upgrades else 0) < eng.upgrade_max]
     if items and s.items < eng.item_max:
         out += [t["item"][c] for c in items]
     out += combat
     if s.active is not None and s.bench:
-        who = ("player", s.name)                # a retreat's discards are too many to make each once
-        to = [("to", d.label) for d in s.bench]
-        out += [Action("retreat", (who, d, ("discard", pay)))
-                for pay in _multisets(hand, int(s.active.card.get("retreat_cost") or 0)) for d in to]
+        cost, to, r = int(s.active.card.get("retreat_cost") or 0), [d.label for d in s.bench], t["retreat"]
+        if cost <= 2:                           # made once; dearer discards are too many to keep
+            out += [r[d, pay] for pay in _multisets(hand, cost) for d in to]
+        else:
+            out += [r.make((d, pay)) for pay in _multisets(hand, cost) for d in to]      # made, not kept
     out += [t["action"][c] for c in actions]
     if s.items_known:
         out += [t["use_item"][c] for c in sorted(c for c, n in s.items_known.items() if n > 0)
@@ -108,7 +109,7 @@ def main_plays(eng: Table, s: Side, hand: Counter, used: set[str]) -> list[Actio
 
 #: the fields of each kind of action :func:`made` makes, after the player
 _FIELDS = {"bench": ("dino",), "upgrade": ("card", "dino"), "item": ("card",),
-           "action": ("card",), "use_item": ("card",), "done": (),
+           "action": ("card",), "use_item": ("card",), "done": (), "retreat": ("to", "discard"),
            "attack": (), "counterattack": (), "evade": (), "defend": (), "pass": (), "no_answer": (),
            "attack+": ("special",), "counterattack+": ("special",)}
 
@@ -163,8 +164,8 @@ _SPECIALS: dict[int, tuple[Any, list[tuple[str, tuple[tuple[str, int], ...]]]]] 
 
 
 def payable(s: Side, cost: tuple[tuple[str, int], ...]) -> bool:
-    deck = s.combat_deck
-    return sum(deck.values()) > 0 and all(deck[k] >= v for k, v in cost)
+    deck = s.combat_deck                # get: a kind it lacks costs no Counter __missing__ call
+    return sum(deck.values()) > 0 and all([deck.get(k, 0) >= v for k, v in cost])
 
 
 _ONE = {kind: ((kind, 1),) for kind in ("attack", "evade", "defend")}
@@ -220,23 +221,16 @@ def replacements(eng: Table, s: Side, hand: Counter) -> list[Action]:
     return [Action.make("new_active", player=s.name)]
 
 
-def stat_of(kind: str) -> str:
-    return {"attack": "atk", "counterattack": "atk", "evade": "eva", "defend": "def"}[kind]
+#: the stat a move adds to its die; the fields of a Main-phase play naming the cards it spends
+STAT_OF = {"attack": "atk", "counterattack": "atk", "evade": "eva", "defend": "def"}
+_SPENT = {"bench": ("dino",), "upgrade": ("card",), "item": ("card",), "action": ("card",),
+          "combat_to_deck": ("cards",), "retreat": ("discard",), "place": ("active", "bench")}
 
 
 def cards_spent(a: Action) -> list[str]:
-    """The cards a Main-phase play takes from the hand."""
-    if a.kind in ("bench",):
-        return [str(a["dino"])]
-    if a.kind in ("upgrade", "item", "action"):
-        return [str(a["card"])]
-    if a.kind == "combat_to_deck":
-        return [str(c) for c in a["cards"]]
-    if a.kind == "retreat":
-        return [str(c) for c in a.get("discard", ())]
-    if a.kind == "place":
-        return [str(a["active"]), *(str(c) for c in a.get("bench", ()))]
-    return []
+    """The cards a Main-phase play takes from the hand (a field's card, or each of its list)."""
+    vals = [a.get(f, ()) for f in _SPENT.get(a.kind, ())]
+    return [str(c) for v in vals for c in (v if isinstance(v, tuple) else (v,))]
 
 
 def dino_view(d: Dino | None) -> dict[str, Any] | None:

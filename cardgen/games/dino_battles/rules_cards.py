@@ -19,12 +19,12 @@ class CardRules(TableBase):
 
     def _reveal(self, s: Side, c: Card, ev: Event, loc: Loc | None, rule: str) -> None:
         """A card of ``s`` whose name was hidden is revealed: the deck must hold one more copy."""
-        have = s.deck_cards[c.id]
-        if s.seen[c.id] >= have:
-            more = f"only {have}, and {s.seen[c.id]} are already out" if have else "none"
+        have, seen = s.deck_cards.get(c.id, 0), s.seen.get(c.id, 0)
+        if seen >= have:
+            more = f"only {have}, and {seen} are already out" if have else "none"
             self.ref.violation(rule, f"{s.name}'s deck '{s.deck_name}' holds {more}: {s.name} cannot have "
                                f"another {c.name}", loc or ev.loc)
-        s.seen[c.id] += 1
+        s.seen[c.id] = seen + 1
 
     def _from_hand(self, s: Side, c: Card | None, ev: Event, loc: Loc | None, rule: str) -> None:
         """One card leaves ``s``'s hand (``c`` None: an unseen one)."""
@@ -53,7 +53,7 @@ class CardRules(TableBase):
         if c is None:
             s.junk_unknown += 1
         else:
-            s.junk[c.id] += 1
+            s.junk[c.id] = s.junk.get(c.id, 0) + 1
 
     def _draw(self, s: Side, n: int, named: list[Card], ev: Event, rule: str) -> int:
         """``s`` draws ``n`` cards (``named`` among them); returns how many were drawn."""

@@ -184,19 +184,22 @@ class DinoState(Table, GameState):
 
     def _emit(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Make a log event, play it on the table (its rules judge it), and log it."""
-        given = {k: (list(v) if isinstance(v, tuple) else v) for k, v in fields.items() if v is not None}
+        logged: dict[str, Any] = {"kind": kind}       # what the log writes: the fields given
+        for k, v in fields.items():
+            if v is not None:
+                logged[k] = list(v) if isinstance(v, tuple) else v
         tmpl, lists = _TEMPLATES[kind]
-        full = {**tmpl, **given}
+        full = {**tmpl, **logged}
         for k in lists:
-            if k not in given:
+            if k not in logged:
                 full[k] = list(full[k])
         n = len(self.events)
         while len(_LOCS) <= n:
             _LOCS.append(Loc(LOG_NAME, len(_LOCS) + 2, 1))
         ev = Event(n, kind, full, _LOCS[n], _NO_LOCS)
-        self.before(ev)
+        if self.over:
+            self.before(ev)
         self.apply(ev)
-        logged = {"kind": kind, **given}
         self.events.append(logged)
         if kind == "phase":
             self.main_done = set()
@@ -225,12 +228,12 @@ class DinoState(Table, GameState):
         if c["purpose"] in ("comp", "ko_comp"):     # Comp Cards are shared by clones until dealt to or from
             self.comps[seat] = counts(self.comps[seat])
         pile = (self.comps if c["purpose"] == "ko_comp" else self.decks)[seat]
-        left = pile[card] - 1
-        if left > 0:
-            pile[card] = left
+        if pile[card] > 1:
+            pile[card] -= 1
         else:
-            del pile[card]
-        (self.comps if c["purpose"] == "comp" else self.hands)[seat][card] += 1
+            pile.pop(card, None)
+        to = (self.comps if c["purpose"] == "comp" else self.hands)[seat]
+        to[card] = to.get(card, 0) + 1
         c["got"].append(card)
         if len(c["got"]) >= c["n"]:
             self.chance = None
@@ -274,7 +277,7 @@ class DinoState(Table, GameState):
         d = s.active
         if roll is not None and d is not None:
             bonus = d.evade_bonus if kind in ("attack", "counterattack") else 0
-            fields.update(roll=roll, total=roll + d.stat(ch.stat_of(kind)) + bonus)
+            fields.update(roll=roll, total=roll + d.stat(ch.STAT_OF[kind]) + bonus)
         self.move = {}
         if kind == "attack":
             self._emit("attack", **fields)
@@ -329,11 +332,10 @@ class DinoState(Table, GameState):
         else:
             fields = dict(a.items)
             for c in ch.cards_spent(a):
-                left = hand[c] - 1
-                if left > 0:
-                    hand[c] = left
+                if hand[c] > 1:
+                    hand[c] -= 1
                 else:
-                    del hand[c]
+                    hand.pop(c, None)
             if k == "use_item" and e.cards[str(a["card"])].get("permanent"):
                 self.used.add(str(a["card"]))
             self._emit(k, **fields)
@@ -358,9 +360,10 @@ class DinoState(Table, GameState):
             elif e.phase == "startup":
                 self._emit("phase", phase="precombat_main")
             elif e.phase in MAIN_PHASES:
-                todo = next((s.index for s in e._order() if s.index not in self.main_done), None)
-                if todo is not None:
-                    self.decision = ("main", todo)
+                for s in e._order():
+                    if s.index not in self.main_done:
+                        self.decision = ("main", s.index)
+                        break
                 else:
                     self._emit("phase", phase="combat" if e.phase == "precombat_main" else "end")
             elif e.phase == "combat":

@@ -134,9 +134,12 @@ class TableBase(Traces):
     def _card(self, value: Any, ev: Event, fname: str, types: tuple[str, ...] | None = None,
               loc: Loc | None = None) -> Card:
         """A card by id or name (cardgen.play.lookup: exact id first, then any name, case-insensitive)."""
+        c = self.card_names.by_key.get(value) if type(value) is str else None
+        if c is not None and (not types or c.type in types):
+            return c
         s = str(value).strip()
         try:
-            c: Card | None = self.card_names.find(s)
+            c = self.card_names.find(s)
         except NotFound as e:
             if len(self.card_names.by_low.get(s.lower(), [])) > 1:
                 raise LogError("LOG-FIELD", f"'{fname}' {e.message}", loc or ev.at(fname), e.hint) from None
