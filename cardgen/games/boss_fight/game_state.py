@@ -228,7 +228,8 @@ class BossFightState(GameState):
             return
         self.history.append(action)
         e = self.eng
-        if action.kind == "draw" and e.current is None and not e.turns_begun and e.phase != "place" and not e.over:
+        if (action.kind == "draw" and e.current is None and not e.turns_begun and e.phase != "place"
+                and not e.over):
             key, (cid,) = action["character"], action["cards"]      # a round's draw: no event to read
             e.round_draw(e.fighters[key], cid, Loc("<play>", len(self.events) + 2, 1))
             self.events.append({"kind": "draw", "character": key, "cards": [cid]})
@@ -315,7 +316,8 @@ def _draw_left(f: Fighter) -> tuple[list[str], list[int]]:
     deck = _DECKS.get(id(f.total))
     if deck is None or deck[0] is not f.total:
         cards = sorted(f.total)
-        deck = _DECKS[id(f.total)] = (f.total, cards, [f.total[c] for c in cards], {c: i for i, c in enumerate(cards)})
+        deck = _DECKS[id(f.total)] = (f.total, cards, [f.total[c] for c in cards],
+                                      {c: i for i, c in enumerate(cards)})
     _, cards, total, place = deck
     left = list(total)
     for pile in (f.hand, f.used, f.discard, f.expended) if f.deck > 0 else (f.hand, f.used):

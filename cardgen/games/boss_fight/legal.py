@@ -65,7 +65,8 @@ def attack_lines(e: Table, f: Fighter, atype: str) -> list[tuple[str, int, bool]
     key = ("lines", f.key, atype, id(f.equipment), id(f.pieces), id(f.abilities))
     got = e.sight_memo.get(key)
     if got is None:
-        got = e.sight_memo[key] = [(w, int(ln["range"]), bool(ln.get("sight"))) for w, ln in e._attack_lines(f, atype)
+        got = e.sight_memo[key] = [(w, int(ln["range"]), bool(ln.get("sight")))
+                                   for w, ln in e._attack_lines(f, atype)
                                    if ln.get("range") is not None and ln.get("damage") is not None
                                    and ln.get("stat") is not None]
     return got
@@ -120,8 +121,8 @@ _MOVES: Made[Made[Action]] = Made(_moves)
 
 
 #: an Attack card's action on a target with a weapon (its fields as Action.make freezes them), made once
-_ATTACKS: Made[Action] = Made(lambda k: Action("attack", (("character", k[0]), ("card", k[1]), ("target", k[2]),
-                                                          ("with", k[3]))))
+_ATTACKS: Made[Action] = Made(lambda k: Action("attack", (("character", k[0]), ("card", k[1]),
+                                                          ("target", k[2]), ("with", k[3]))))
 
 
 def turn_actions(e: Table, f: Fighter) -> list[Action]:

@@ -170,7 +170,9 @@ class RoundRules(TableBase):
                         f"{' by ' + str(source) if source else ''}: hand {f.hand.size}, deck {f.deck}")
 
     def _draw_one(self, f: Fighter, c: Card | None, ev: Event | None) -> bool:
-        """``f`` draws ``c`` (None: unnamed), its deck reshuffled first when empty (BF-DRAW-2); False: none left."""
+        """``f`` draws ``c`` (None: unnamed), its deck reshuffled first when empty (BF-DRAW-2).
+
+        False: none left to draw."""
         if f.deck == 0:
             if f.discard.size + f.expended.size == 0:
                 self.ref.violation("BF-DRAW-2", f"{f.key} has no card left to draw: its deck, Discard and Expended "
@@ -194,7 +196,9 @@ class RoundRules(TableBase):
         return True
 
     def round_draw(self, f: Fighter, cid: str, loc: Loc) -> None:
-        """A played state's round draw of one card (:meth:`play_draw`'s, with no name to read, nothing to report)."""
+        """A played state's round draw of one card.
+
+        :meth:`play_draw`'s step, with no name to read and nothing to report."""
         self.died_here = []
         self.drawn[f.key] += 1
         self.draw_at[f.key] = loc
