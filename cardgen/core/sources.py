@@ -180,13 +180,18 @@ def read_in(folder: Path, name: str, cap: int) -> bytes | None:
     A symlink there is not followed (as if absent); anything but a regular file, or more than
     ``cap`` bytes, is a :class:`SourceError`. For a caller reading thousands of files of one
     folder (the build cache's entries): :func:`read_bytes`' checks without resolving each path."""
+    fd = _open_in(folder, name)
+    return None if fd is None else _read_open(fd, os.path.join(folder, name), cap)
+
+
+def _open_in(folder: Path, name: str) -> int | None:
+    """``name`` right in ``folder`` opened for reading, symlinks not followed (None: none there)."""
     if "/" in name or os.sep in name or "\0" in name or name in ("", ".", ".."):
         raise SourceError("PATH-ESCAPE", f"{name!r} is not a file name")
     try:
-        fd = os.open(os.path.join(folder, name), os.O_RDONLY | _OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0))
+        return os.open(os.path.join(folder, name), os.O_RDONLY | _OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
-    return _read_open(fd, os.path.join(folder, name), cap)
 
 
 def map_in(folder: Path, name: str, cap: int) -> mmap.mmap | None:
@@ -195,11 +200,8 @@ def map_in(folder: Path, name: str, cap: int) -> mmap.mmap | None:
     ~20 MB for a 5,400-card deck). The map stays valid when the file is replaced by a rename; a
     file cut short in place by another program while the map is read stops the process (SIGBUS):
     only for files no one writes in place."""
-    if "/" in name or os.sep in name or "\0" in name or name in ("", ".", ".."):
-        raise SourceError("PATH-ESCAPE", f"{name!r} is not a file name")
-    try:
-        fd = os.open(os.path.join(folder, name), os.O_RDONLY | _OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    fd = _open_in(folder, name)
+    if fd is None:
         return None
     try:
         st = os.fstat(fd)
