@@ -48,17 +48,11 @@ class TextOps:
             if said is None:
                 said = self._said_anew(c, ttf, x, y, text, align, key)
             xy, x, y, tf, shown, last = said
-        elif align == "left" and (known := self._known.get(ttf.fontName)) is not None and known[7] \
-                and known[0] is c._doc and known[1] is ttf and known[2] == len(known[3].assignments) \
-                and text.isascii() and text.isprintable() and (at := self._fp.get((x, y))) is not None \
-                and (tf := self._fp.get((ttf.fontName, c._fontsize))) is not None:
-            # a line of running text whose characters the font codes as themselves, its place and
-            # font operator written before: what _said_anew gives for it, without its steps
-            xy, x, y = at
-            shown = f"({c._escape(text.encode('latin-1'))}) Tj"
-            last = tf
         else:
-            xy, x, y, tf, shown, last = self._said_anew(c, ttf, x, y, text, align, None)
+            said = self._running(c, ttf, x, y, text) if align == "left" else None
+            if said is None:
+                said = self._said_anew(c, ttf, x, y, text, align, None)
+            xy, x, y, tf, shown, last = said
         code = c._code
         font = "" if tf is None or tf == self.tf else f"{tf} "
         if last is not None:
@@ -77,6 +71,20 @@ class TextOps:
         self._at_xy = xy
         self._open = f"BT {font}{xy} Td {shown} ET"
         code.append(self._open)
+
+    def _running(self, c: canvas.Canvas, ttf: Any, x: float, y: float, text: str) -> tuple | None:
+        """What :meth:`_said_anew` gives for a left-aligned line of running text whose characters
+        the font codes as themselves, its place and font operator written before, without its
+        steps; None when it is not such a line."""
+        known = self._known.get(ttf.fontName)
+        if known is None or not known[7] or known[0] is not c._doc or known[1] is not ttf \
+                or known[2] != len(known[3].assignments) or not (text.isascii() and text.isprintable()):
+            return None
+        at = self._fp.get((x, y))
+        tf = self._fp.get((ttf.fontName, c._fontsize))
+        if at is None or tf is None:
+            return None
+        return (*at, tf, f"({c._escape(text.encode('latin-1'))}) Tj", tf)
 
     def _said_anew(self, c: canvas.Canvas, ttf: Any, x: float, y: float, text: str, align: str,
                    key: tuple | None) -> tuple:
