@@ -315,6 +315,8 @@ def _draw_left(f: Fighter) -> tuple[list[str], list[int]]:
     none) — the deck; an empty deck is first reshuffled from the Discard and Expended piles."""
     deck = _DECKS.get(id(f.total))
     if deck is None or deck[0] is not f.total:
+        if len(_DECKS) >= 1024:             # every game deals new decks: keep the recent ones only
+            _DECKS.clear()
         cards = sorted(f.total)
         deck = _DECKS[id(f.total)] = (f.total, cards, [f.total[c] for c in cards],
                                       {c: i for i, c in enumerate(cards)})
