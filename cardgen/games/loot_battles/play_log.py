@@ -108,7 +108,7 @@ def _aim(s: LootState, ev: dict[str, Any], enemy: str) -> dict[str, str]:
     log's target when what the log states of the blow is not what it does to its own player
     (the enemy or the order is the slip); on its own player otherwise (the target is)."""
     target, enc = ev.get("target"), s._enc()
-    foe = next((e for e in enc.enemies if e.name == enemy), None)
+    foe = enc.foe(enemy)
     if foe is None or foe.ko or target == foe.front or target not in s.seat_of or s._by(target).ko:
         return {}
     c = s.clone()

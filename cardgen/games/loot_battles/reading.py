@@ -111,10 +111,9 @@ class Readings:
         if blow.kind == "attack":
             name = blow.get("target")
         else:
-            foe = next((e for e in enc.enemies if e.name == blow.get("enemy")), None)
+            foe = enc.foe(blow.get("enemy"))
             name = blow.get("target") or (foe.front if foe is not None else None)
-        t = state._by(name) if name in state.seat_of else next(
-            (e for e in enc.enemies if e.name == name), None)
+        t = state._by(name) if name in state.seat_of else enc.foe(name)
         if t is None:
             return True                 # (a target the replay names: the slow way)
         miss = {"hp_left": t.health, "armor_left": t.armor,

@@ -4,7 +4,10 @@ not belong to."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardgen.games.loot_battles.play import LootState
+from cardgen.games.loot_battles.state import Encounter
 from cardgen.games.loot_battles.trace import roll_name
 from cardgen.games.loot_battles.turns import open_turn
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
@@ -16,6 +19,15 @@ def card_name(s: LootState, cid: object) -> str:
     """A card as printed (its name); a name the log wrote that is no card, as written."""
     c = s.rules.cards.get(str(cid))
     return c.name if c is not None else str(cid)
+
+
+def defeated(enc: Encounter, names: list[Any]) -> list[Finding]:
+    """LB-DMG-1: the first of the targets ``names`` no standing enemy of ``enc`` is called."""
+    for t in names:
+        foe = enc.foe(t)
+        if foe is None or foe.ko:
+            return [Finding("LB-DMG-1", f"{t} was defeated and removed: it cannot be attacked")]
+    return []
 
 
 def _again(s: LootState, a: Action) -> list[Finding]:
@@ -73,12 +85,7 @@ def why_kit(s: LootState, a: Action, fallback: bool = True) -> list[Finding]:
         return [Finding("LB-RND-1", f"'{a.kind}' is not {name}'s to do now")] if fallback else []
     enc = s._enc()
     names = list(a.get("targets") or ()) or [a.get("target")]
-    foes = {e.name: e for e in enc.enemies}
-    out = [
-        Finding("LB-DMG-1", f"{t} was defeated and removed: it cannot be attacked")
-        for t in names
-        if t not in foes or foes[t].ko
-    ][:1]
+    out = defeated(enc, names)
     out += [
         Finding("LB-EQUIP-1", f"{name} has no {card_name(s, c)} equipped")
         for c in a.get("with") or ()
@@ -132,7 +139,7 @@ def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
     if early is not None:
         return early
     if action.kind == "enemy_turn":
-        foe = next((e for e in s._enc().enemies if e.name == action.get("enemy")), None)
+        foe = s._enc().foe(action.get("enemy"))
         if foe is not None and foe.ko:
             return "LB-DMG-1", f"{foe.name} was defeated and removed: it does not attack"
         return "LB-RND-1", f"{action.get('enemy')} does not attack now"
