@@ -91,7 +91,6 @@ class LootRules(Slips, Readings):
         self.reading, self.next_reading, self.later = self.next_reading, {}, False
         snap = self._snap(state, event)
         self.follow.before(state, event)
-        self._kind = str(event.get("kind"))
         if self.names is None:
             self.names = LogNames(state.rules, state.players)
         if state.is_terminal() and event.get("kind") not in MARKERS and self.follow.ended:
@@ -163,11 +162,11 @@ class LootRules(Slips, Readings):
         action = _plain(action)
         slips, self.slips = self.slips, None
         if not slips:
-            return why_not(state, action, self._kind)
+            return why_not(state, action)
         if allowed_at(state, action):
             return slips
         kit = why_kit(state, action, fallback=False) if action.kind in ("attack", "heal") else []
-        more = [f for f in findings(kit or why_not(state, action, self._kind)) if f.rule != "LB-RND-1"]
+        more = [f for f in findings(kit or why_not(state, action)) if f.rule != "LB-RND-1"]
         return [*slips, *more]  # out of turn, and against another rule too (the order is named once)
 
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:

@@ -45,7 +45,6 @@ class Replay:
         self.names: LogNames | None = None  # the log's names, once its players are known
         self._looked = False  # the log read ahead for its round markers
         self.noted: list[Finding] = []  # what the event gets wrong that the state follows as recorded
-        self._kind = ""  # the kind of the event being replayed
         self.quiet = False  # the event was named and not played: no claims
         self.dealt: dict[str, list | None] | None = None  # the header's numbers, while an event's are used
         self.short = False  # the event rolls fewer dice than its weapons
@@ -125,7 +124,7 @@ class Readings(Replay):
         else:
             foe = enc.foe(blow.get("enemy"))
             name = blow.get("target") or (foe.front if foe is not None else None)
-        t = state._by(name) if name in state.seat_of else enc.foe(name)
+        t = state.fighter(name)
         if t is None:
             return True                 # (a target the replay names: the slow way)
         miss = {"hp_left": t.health, "armor_left": t.armor,

@@ -114,8 +114,7 @@ class Slips(Replay):
         dice = event.get("dice")
         if att is None or not isinstance(dice, list) or not dice or att.get("player") not in state.seat_of:
             return acts
-        items = [state.rules.cards[i] for i in att.get("with") or () if i in state.rules.cards]
-        n = state.rules.dice_of(items[0] if items else None, state._by(att["player"]))
+        n = state.rules.roll(state._by(att["player"]), att.get("with")).dice
         if not n or len(dice) == n:
             return acts
         self.noted.append(

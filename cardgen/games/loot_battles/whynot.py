@@ -128,14 +128,14 @@ def _why_equip(s: LootState, a: Action) -> list[Finding]:
     return out or [Finding("LB-EQUIP-1", f"{name} cannot equip {card_name(s, card)} now")]
 
 
-def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
+def why_not(state: GameState, action: Action) -> Findings:
     """The catalogue rule ``action`` breaks at ``state`` (it is not among the legal actions)."""
     assert isinstance(state, LootState)
     s, who = state, state.current_player()
     if who == TERMINAL:
         how = "the players won" if s.winner == "players" else "the players lost"
         return "LB-END-1", f"event '{action.kind}' after the game has ended ({how})"
-    early = _why_out_of_phase(s, action, kind_now)
+    early = _why_out_of_phase(s, action)
     if early is not None:
         return early
     if action.kind == "enemy_turn":
@@ -165,7 +165,7 @@ def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
     return _why_player(s, action)
 
 
-def _why_out_of_phase(s: LootState, action: Action, kind_now: str) -> tuple[str, str] | None:
+def _why_out_of_phase(s: LootState, action: Action) -> tuple[str, str] | None:
     """A fight's action with no fight, a die or a target die that no die shows, a card not in the
     deck; None when the action is none of these."""
     if action.kind in ("attack", "heal", "pass", "enemy_turn", "end_turn") and s.phase != "fight":
@@ -177,19 +177,7 @@ def _why_out_of_phase(s: LootState, action: Action, kind_now: str) -> tuple[str,
     if action.kind == "place":
         return "LB-TGT-1", f"a target die shows {action.get('value')!r}"
     if action.kind == "draw":
-        card = s.rules.cards.get(action.get("card") or "")
-        if card is not None and card.type == "loot" and s.phase != "loot":
-            return ("LB-LOOT-1",
-                    "Loot is drawn after a won Battle (the first Encounter's loot number); none is due now")
-        if (
-            card is not None
-            and card.type == "encounter"
-            and s.phase != "reinforce"
-            and s.battle is None
-            and kind_now == "reinforcements_drawn"
-        ):
-            return ("LB-SETUP-4",
-                    "reinforcements are drawn for an Encounter marked +N; no Battle is in progress")
+        card = s.rules.cards.get(action.get("card") or "")   # (drawn out of turn: named by slips.py)
         rule = "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3"
         if card is not None and card.type == "loot":
             return rule, f"the Loot deck holds {card.copies} {card.name}; all were drawn already"
