@@ -38,11 +38,9 @@ def _twice(s: LootState, a: Action) -> bool:
 
 def _plain(action: Action) -> Action:
     """An enemy's attack as the rules have it (on the player it stands in front of)."""
-    return (
-        Action.make("enemy_turn", enemy=action.get("enemy"))
-        if action.kind == "enemy_turn" and action.get("target") is not None
-        else action
-    )
+    if action.kind == "enemy_turn" and action.get("target") is not None:
+        return Action.make("enemy_turn", enemy=action.get("enemy"))
+    return action
 
 
 class LootRules(Slips, Readings):
@@ -184,12 +182,7 @@ class LootRules(Slips, Readings):
             noted += placed_as_stated(state, event["placed"])
         if event["kind"] == "enemies_placed":
             noted += self.moved_as_recorded(state, event)
-        if (
-            self.short
-            and isinstance(state, LootState)
-            and state.pending is not None
-            and state.pending["dice"]
-        ):
+        if self.short and state.pending is not None and state.pending["dice"]:
             state.pending["n"] = len(state.pending["dice"])  # the blow as rolled
             state._resolve()
             state._settle()
