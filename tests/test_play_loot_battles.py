@@ -9,6 +9,7 @@ from typing import Any
 
 from cardgen.builder import check as checker
 from cardgen.content.playlog import read
+from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.play_log import actions_for
 from tests import playkit
 
@@ -110,7 +111,8 @@ def test_example_logs_are_legal_actions():
         log = read(path)
         state = playkit.package(GAME).new_state(playkit.game(GAME), log.header)
         for ev in log.events:
-            for action in actions_for(state, {"kind": ev.kind, **ev.fields}):
+            event = LogNames(state.rules, state.players).event(state, {"kind": ev.kind, **ev.fields})
+            for action in actions_for(state, event):
                 assert action in playkit.legal_action_keys(state), \
                     f"{path.name}:{ev.loc.line}: {action} is not among the legal actions " \
                     f"{sorted(map(str, playkit.legal_action_keys(state)))[:8]}"

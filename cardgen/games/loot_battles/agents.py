@@ -42,10 +42,7 @@ def p_beats(n: int, sides: int, dodge: int) -> float:
 
 def _player(rules: Rules, name: str, view: Mapping[str, Any]) -> Player:
     cls = next(c for c in rules.by_type.get("class", []) if c.get("class") == view["class"])
-    p = Player(name=name, cls=cls, base={k: int(cls.get(k) or 0) for k in ("health", "armor", "dodge")},
-               equipment=list(view["equipment"]))
-    rules.refresh(p, full=True)
-    p.max_health = p.base["health"]
+    p = rules.new_player(name, cls, view["equipment"])
     p.health, p.armor, p.dodge, p.ko = view["health"], view["armor"], view["dodge"], view["knocked_out"]
     return p
 

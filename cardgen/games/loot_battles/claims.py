@@ -10,7 +10,6 @@ from cardgen.games.loot_battles.follow import FOLLOWED, Follow, restored_slip
 from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.play_log import MARKERS
 from cardgen.games.loot_battles.state import Enemy
-from cardgen.play.api import GameState
 from cardgen.play.replay import Finding, Findings
 from cardgen.play.resync import slip_settled
 
@@ -19,11 +18,10 @@ CLAIM_RULES = {"hit": "LB-ATK-3", "damage": "LB-ATK-4", "hp_left": "LB-DMG-1", "
                "dodge_left": "LB-ATK-3", "ko": "LB-DMG-1"}
 
 
-def claims(state: GameState, event: Mapping[str, Any], follow: Follow) -> Findings | None:
+def claims(state: LootState, event: Mapping[str, Any], follow: Follow) -> Findings | None:
     """The consequences of a blow the log states and the state's own event of it does not give;
     None when they agree. The log's markers are compared by ``follow`` (the replay's), which
     follows the blow's stated values too."""
-    assert isinstance(state, LootState)
     if event.get("kind") in MARKERS:
         return follow.marker(state, event)
     if event.get("kind") not in ("attack", "enemy_attack") or not state.events:
@@ -129,10 +127,9 @@ def _same(event: Mapping[str, Any], mine: Mapping[str, Any], key: str, follow: F
     return bool(stated == mine[key])
 
 
-def placed_as_stated(s: GameState, placed: Mapping[str, Any]) -> list[Finding]:
+def placed_as_stated(s: LootState, placed: Mapping[str, Any]) -> list[Finding]:
     """LB-TGT-1: the enemies the log places in front of each player, as the dice place them
     (followed as recorded)."""
-    assert isinstance(s, LootState)
     if s.phase != "fight" or s.battle is None:
         return []
     enc, out = s._enc(), []

@@ -11,7 +11,7 @@ from cardgen.content.model import Game
 from cardgen.content.playlog import LogError
 from cardgen.games.loot_battles import header, trace
 from cardgen.games.loot_battles.claims import claims, placed_as_stated
-from cardgen.games.loot_battles.follow import Follow, mark_restored
+from cardgen.games.loot_battles.follow import mark_restored
 from cardgen.games.loot_battles.header import readable
 from cardgen.games.loot_battles.names import LogNames
 from cardgen.games.loot_battles.placing import placement
@@ -21,8 +21,7 @@ from cardgen.games.loot_battles.reading import Readings
 from cardgen.games.loot_battles.slips import Slips
 from cardgen.games.loot_battles.whynot import why_kit, why_not
 from cardgen.play.api import Action, GameState
-from cardgen.play.lookahead import LookAhead
-from cardgen.play.replay import Finding, Findings, GameInfo, allowed_at, findings
+from cardgen.play.replay import Findings, GameInfo, allowed_at, findings
 
 
 def _twice(s: LootState, a: Action) -> bool:
@@ -39,11 +38,9 @@ def _twice(s: LootState, a: Action) -> bool:
 
 def _plain(action: Action) -> Action:
     """An enemy's attack as the rules have it (on the player it stands in front of)."""
-    return (
-        Action.make("enemy_turn", enemy=action.get("enemy"))
-        if action.kind == "enemy_turn" and action.get("target") is not None
-        else action
-    )
+    if action.kind == "enemy_turn" and action.get("target") is not None:
+        return Action.make("enemy_turn", enemy=action.get("enemy"))
+    return action
 
 
 class LootRules(Slips, Readings):
@@ -53,26 +50,8 @@ class LootRules(Slips, Readings):
     every_slip = True
 
     def __init__(self, game: Game):
+        super().__init__()
         self.game, self.rules = game, shared_rules(game)
-        self.follow = Follow()  # one replay's view of the log's markers (a contract per log)
-        self.names: LogNames | None = None  # the log's names, once its players are known
-        self._looked = False  # the log read ahead for its round markers
-        self.noted: list[Finding] = []  # what the event gets wrong that the state follows as recorded
-        self._kind = ""  # the kind of the event being replayed
-        self.quiet = False  # the event was named and not played: no claims
-        self.dealt: dict[str, list | None] | None = (
-            None  # the header's numbers, while an event's own are used
-        )
-        self.short = False  # the event rolls fewer dice than its weapons
-        self.reopened = False  # the final Battle's loot shared after the end
-        self.slips: list[Finding] | None = None  # an action's turns out of order (see :meth:`.Follow.resync`)
-        self.unknown = 0  # Loot drawn unnamed, not yet equipped
-        self.owed, self.owed_for = 0, ""  # Loot due the log never drew (named at the next Battle)
-        self.reading: dict[str, Any] = {}  # how the event's slip is read (see :mod:`.reading`)
-        self.next_reading: dict[str, Any] = {}
-        self.speculating = False
-        self.later = False
-        self.look = LookAhead(lambda e: e.get("kind") == "battle_end")  # to the end of the Battle
         self.info = GameInfo(name=game.slug, min_players=self.rules.n_min, max_players=self.rules.n_max,
                              chance_mode="explicit_stochastic", information="perfect", utility="identical",
                              max_game_length=20_000)
@@ -110,7 +89,6 @@ class LootRules(Slips, Readings):
         self.reading, self.next_reading, self.later = self.next_reading, {}, False
         snap = self._snap(state, event)
         self.follow.before(state, event)
-        self._kind = str(event.get("kind"))
         if self.names is None:
             self.names = LogNames(state.rules, state.players)
         if state.is_terminal() and event.get("kind") not in MARKERS and self.follow.ended:
@@ -182,11 +160,11 @@ class LootRules(Slips, Readings):
         action = _plain(action)
         slips, self.slips = self.slips, None
         if not slips:
-            return why_not(state, action, self._kind)
+            return why_not(state, action)
         if allowed_at(state, action):
             return slips
         kit = why_kit(state, action, fallback=False) if action.kind in ("attack", "heal") else []
-        more = [f for f in findings(kit or why_not(state, action, self._kind)) if f.rule != "LB-RND-1"]
+        more = [f for f in findings(kit or why_not(state, action)) if f.rule != "LB-RND-1"]
         return [*slips, *more]  # out of turn, and against another rule too (the order is named once)
 
     def claims(self, state: GameState, event: Mapping[str, Any]) -> Findings | None:
@@ -204,12 +182,7 @@ class LootRules(Slips, Readings):
             noted += placed_as_stated(state, event["placed"])
         if event["kind"] == "enemies_placed":
             noted += self.moved_as_recorded(state, event)
-        if (
-            self.short
-            and isinstance(state, LootState)
-            and state.pending is not None
-            and state.pending["dice"]
-        ):
+        if self.short and state.pending is not None and state.pending["dice"]:
             state.pending["n"] = len(state.pending["dice"])  # the blow as rolled
             state._resolve()
             state._settle()

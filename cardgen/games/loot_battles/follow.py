@@ -18,6 +18,7 @@ from cardgen.games.loot_battles.play import LootState
 from cardgen.games.loot_battles.state import Encounter, Fighter, Player
 from cardgen.games.loot_battles.trace import roll_name
 from cardgen.games.loot_battles.turns import Turns
+from cardgen.games.loot_battles.whynot import defeated
 from cardgen.play.replay import Finding
 from cardgen.play.resync import slip_settled
 
@@ -102,22 +103,21 @@ class Follow(Turns):
                 self.blow(state, last, mine)
         self.pending = (event, len(state.events)) if event["kind"] in ("attack", "enemy_attack") else None
         self.marks_rounds |= event["kind"] == "round_end"
-        b = state.battle
-        if b is not None and b.index < len(b.queue) and b.queue[b.index].placed:
-            self.round_before = b.queue[b.index].round
+        enc = state.encounter()
+        if enc is not None and enc.placed:
+            self.round_before = enc.round
             if event["kind"] == "enemy_attack":     # where the enemies stand, should the log's target stay up
-                self.fronts = {e.name: e.front for e in b.queue[b.index].enemies}
+                self.fronts = {e.name: e.front for e in enc.enemies}
                 self.down = {p.name for p in state.seats if p.ko}
 
     def gone(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
         """A blow there is nothing to play for: an enemy the rules defeated attacking, or a player's
         roll again after the round the state closed with it (the log has not ended it yet)."""
-        b = state.battle
-        if state.phase != "fight" or b is None or state.pending is not None:
+        enc = state.fighting()
+        if enc is None:
             return []
-        enc = b.queue[b.index]
         if event["kind"] == "enemy_attack":
-            foe = next((e for e in enc.enemies if e.name == event.get("enemy")), None)
+            foe = enc.foe(event.get("enemy"))
             return [Finding("LB-DMG-1", f"{foe.name} was defeated and removed: it does not attack")] \
                 if foe is not None and foe.ko else []
         name = event.get("player")
@@ -127,12 +127,10 @@ class Follow(Turns):
         last = next((e for e in reversed(state.events) if e["kind"] != "round_end"), None)
         if last is None or last is state.events[-1] or last["kind"] != "attack" or last["player"] != name:
             return []
-        foes = {e.name: e for e in enc.enemies}
         targets = list(event.get("targets") or ()) or [event.get("target")]
         what = roll_name(state, last)
         return [Finding("LB-ATK-2", f"{name} already rolled {what} this turn (one roll per weapon)"),
-                *[Finding("LB-DMG-1", f"{t} was defeated and removed: it cannot be attacked")
-                  for t in targets if t not in foes or foes[t].ko][:1]]
+                *defeated(enc, targets)]
 
     def _mine(self, state: LootState, kind: str) -> dict[str, Any] | None:
         """The state's next own event of ``kind`` the log has not yet matched (and those before it)."""
@@ -170,18 +168,18 @@ class Follow(Turns):
     @staticmethod
     def _early_encounter_end(state: LootState) -> list[Finding]:
         """The log ends an Encounter whose enemies still stand: named, and ended as recorded."""
-        b = state.battle
-        if state.phase != "fight" or b is None or state.pending is not None:
+        enc = state.fighting()
+        if enc is None:
             return []
-        alive = end_encounter(state, b.queue[b.index])
+        alive = end_encounter(state, enc)
         return [Finding("LB-ENC-1", f"the Encounter ends, but an Encounter ends when its enemies are all defeated; "
                                     f"{alive} still stand(s)")]
 
     def _round_end(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
         """A round's marker: its number as the rules give it (a slip's shift followed, named once)."""
         mine = self._mine(state, "round_end")
-        b = state.battle
-        now = b.queue[b.index].round if b is not None and b.index < len(b.queue) else None
+        enc = state.encounter()
+        now = enc.round if enc is not None else None
         early = self._early_end(state) if mine is None else None
         if early is not None:           # the round the log ends early: its number too
             return [*self._number(event.get("round"), now or self.round_before), early, *self._after(state, event)]
@@ -194,10 +192,9 @@ class Follow(Turns):
     def _after(self, state: LootState, event: Mapping[str, Any]) -> list[Finding]:
         """The fighters' values the log states after a round (``state``), as the table has them
         (followed as recorded)."""
-        b, out = state.battle, []
-        foes = {e.name: e for enc in (b.queue if b is not None else []) for e in enc.enemies}
+        out = []
         for name, vals in (event.get("state") or {}).items():
-            who: Fighter | None = state.seats[state.seat_of[name]] if name in state.seat_of else foes.get(name)
+            who = state.fighter(name)
             for k, v in (vals or {}).items() if who is not None and isinstance(vals, Mapping) else ():
                 slip = restored_slip(who, v, "state") if k == "dodge" and who is not None else None
                 if slip is not None:
@@ -271,10 +268,9 @@ class Follow(Turns):
     def _early_end(self, state: LootState) -> Finding | None:
         """The log ends a round the state has not completed: what it lacks is one LB-RND-1, and the
         round ends as recorded."""
-        b = state.battle
-        if state.phase != "fight" or b is None or state.pending is not None:
+        enc = state.fighting()
+        if enc is None:
             return None
-        enc = b.queue[b.index]
         missing = self._missing(state, enc, None)
         round_no = enc.round
         state.turn_open = None
@@ -328,8 +324,7 @@ class Follow(Turns):
     @staticmethod
     def _felled(state: LootState, event: Mapping[str, Any], t: Fighter) -> None:
         """A target the rules left standing that the log fells: felled, as recorded."""
-        battle = state.battle
-        now = battle.queue[battle.index] if battle is not None and battle.index < len(battle.queue) else None
+        now = state.encounter()
         if now is None or not (event.get("ko") or t.health <= 0) or t.ko:
             return
         t.health = 0                # the log fells what the rules left standing: as recorded

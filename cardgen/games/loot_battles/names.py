@@ -82,8 +82,7 @@ class LogNames:
         if kind == "attack" and ev.get("with"):
             ids = [self.card(x, ("loot", "class"), "with") for x in ev["with"]]
             out["with"] = [i for i in ids if self.rules.cards[i].type != "class"]
-        b = state.battle
-        enc = b.queue[b.index] if b is not None and b.index < len(b.queue) else None
+        enc = state.encounter()
         if enc is not None and enc.placed:
             if kind == "enemy_attack":
                 out["enemy"] = self.enemy(ev["enemy"], enc, "enemy")

@@ -51,11 +51,7 @@ class LootState(Fight, GameState):
         for entry in setup.get("players") or []:
             # an unknown class: named by the header's check
             cls = class_of(classes, entry.get("class")) or classes[0]
-            base = {k: int(cls.get(k) or 0) for k in ("health", "armor", "dodge")}
-            p = Player(name=str(entry["name"]), cls=cls, base=base, max_health=base["health"])
-            r.refresh(p, full=True)
-            p.recover()
-            self.seats.append(p)
+            self.seats.append(r.new_player(str(entry["name"]), cls))
         self.players = [p.name for p in self.seats]
         self.seat_of = {p.name: i for i, p in enumerate(self.seats)}   # never changes: clones share it
         self.history: list[Action] = []

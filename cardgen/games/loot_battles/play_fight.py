@@ -80,6 +80,15 @@ class Fight:
                     return e
         return None
 
+    def encounter(self) -> Encounter | None:
+        """The Encounter of the Battle in progress (None: no Battle, or its last one is over)."""
+        return self.battle.current if self.battle is not None else None
+
+    def fighting(self) -> Encounter | None:
+        """The Encounter fought while no blow is under way (where a log's slip is followed), or None."""
+        b = self.battle
+        return b.queue[b.index] if self.phase == "fight" and b is not None and self.pending is None else None
+
     # -- who acts -------------------------------------------------------------------------
 
     def _next_in_round(self, enc: Encounter) -> Player | Enemy | None:

@@ -1,7 +1,7 @@
 """Loot & Battles: a playtest log's events as the playable state's actions.
 
-:func:`actions_for` turns one log event into the actions and chance outcomes that play it on
-a :class:`.play.LootState` (a ``ready`` or ``end_turn`` the log leaves implicit included), so
+:func:`actions_for` turns one log event, its names read as ids (:mod:`.names`), into the actions
+and chance outcomes that play it on a :class:`.play.LootState` (an implicit ``ready`` or ``end_turn`` too), so
 a test can prove every event of a legal log is among the state's legal actions at its point.
 The log's markers (``round_end``, ``encounter_end``, ``battle_end``, ``leader_passed``) map
 onto nothing: the state moves on by itself. Events the state cannot follow — dice left out,
@@ -21,13 +21,6 @@ MARKERS = ("round_end", "encounter_end", "battle_end", "leader_passed")
 
 class Unfollowable(Exception):
     """The event leaves out what the state needs to play it (a die, a card)."""
-
-
-def _enemy(state: LootState, ref: Any) -> str:
-    b, s = state.battle, str(ref)
-    if "#" in s or b is None or b.index >= len(b.queue) or not s.isdigit() or not 0 < int(s) <= len(b.queue[b.index].enemies):
-        return s
-    return b.queue[b.index].enemies[int(s) - 1].name
 
 
 def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
@@ -84,7 +77,7 @@ def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
                 n = len(ev.get("dice") or ())
                 groups = {n: groups[n]} if len(groups) > 1 and n in groups else groups
                 with_ = [c.id for c in next(iter(groups.values()))] or None if len(groups) == 1 else None
-            targets = [_enemy(s, t) for t in (ev.get("targets") or [ev.get("target")])]
+            targets = list(ev.get("targets") or [ev.get("target")])
             fields = {"target": targets[0]} if len(targets) == 1 else {"targets": targets}
             step(Action.make("attack", player=p.name, **fields, **{"with": with_}))
             for d in ev.get("dice") or []:
@@ -92,8 +85,7 @@ def actions_for(state: LootState, ev: dict[str, Any]) -> list[Action]:
     elif kind == "enemy_attack":
         if s.turn_open is not None:
             step(Action.make("end_turn", player=s.turn_open))
-        enemy = _enemy(s, ev["enemy"])
-        step(Action.make("enemy_turn", enemy=enemy, **_aim(s, ev, enemy)))
+        step(Action.make("enemy_turn", enemy=ev["enemy"], **_aim(s, ev, ev["enemy"])))
         for d in ev.get("dice") or ():
             step(Action.make("die", value=d))
     return out
@@ -108,7 +100,7 @@ def _aim(s: LootState, ev: dict[str, Any], enemy: str) -> dict[str, str]:
     log's target when what the log states of the blow is not what it does to its own player
     (the enemy or the order is the slip); on its own player otherwise (the target is)."""
     target, enc = ev.get("target"), s._enc()
-    foe = next((e for e in enc.enemies if e.name == enemy), None)
+    foe = enc.foe(enemy)
     if foe is None or foe.ko or target == foe.front or target not in s.seat_of or s._by(target).ko:
         return {}
     c = s.clone()

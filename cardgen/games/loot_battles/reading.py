@@ -37,20 +37,31 @@ BLOW_READINGS: tuple[dict[str, Any], ...] = ({}, {"believe": False}, {"flip": Tr
 Snap: TypeAlias = "tuple[LootState, Readings] | bool"
 
 
-class Readings:
-    """The part of :class:`.contract.LootRules` that chooses how to read a slip by looking ahead."""
+class Replay:
+    """What one replay of a log has seen so far (:class:`.contract.LootRules` is made per log)."""
 
-    follow: Follow
-    names: LogNames | None
-    noted: list[Finding]
-    dealt: dict[str, list | None] | None
-    slips: list[Finding] | None
-    #: the reading the event being replayed is followed under (see :data:`BLOW_READINGS`)
-    reading: dict[str, Any]
-    next_reading: dict[str, Any]    # a copy's reading of the first event it replays
-    speculating: bool           # a copy looking ahead: it reads every slip as recorded
-    later: bool                 # the event's blow is believed or not once it is played
-    look: LookAhead             # the log's look-ahead (to the end of the Battle)
+    def __init__(self) -> None:
+        self.follow = Follow()  # the log's markers, and its slips followed
+        self.names: LogNames | None = None  # the log's names, once its players are known
+        self._looked = False  # the log read ahead for its round markers
+        self.noted: list[Finding] = []  # what the event gets wrong that the state follows as recorded
+        self.quiet = False  # the event was named and not played: no claims
+        self.dealt: dict[str, list | None] | None = None  # the header's numbers, while an event's are used
+        self.short = False  # the event rolls fewer dice than its weapons
+        self.reopened = False  # the final Battle's loot shared after the end
+        self.slips: list[Finding] | None = None  # an action's turns out of order (see :meth:`.Follow.resync`)
+        self.unknown = 0  # Loot drawn unnamed, not yet equipped
+        self.owed, self.owed_for = 0, ""  # Loot due the log never drew (named at the next Battle)
+        #: the reading the event being replayed is followed under (see :data:`BLOW_READINGS`)
+        self.reading: dict[str, Any] = {}
+        self.next_reading: dict[str, Any] = {}  # a copy's reading of the first event it replays
+        self.speculating = False  # a copy looking ahead: it reads every slip as recorded
+        self.later = False  # the event's blow is believed or not once it is played
+        self.look = LookAhead(lambda e: e.get("kind") == "battle_end")  # the look-ahead: to the Battle's end
+
+
+class Readings(Replay):
+    """The part of :class:`.contract.LootRules` that chooses how to read a slip by looking ahead."""
 
     def _snap(self, state: LootState, event: Mapping[str, Any]) -> Snap:
         """Before an event whose slip may be read more than one way: the state and the contract
@@ -111,10 +122,9 @@ class Readings:
         if blow.kind == "attack":
             name = blow.get("target")
         else:
-            foe = next((e for e in enc.enemies if e.name == blow.get("enemy")), None)
+            foe = enc.foe(blow.get("enemy"))
             name = blow.get("target") or (foe.front if foe is not None else None)
-        t = state._by(name) if name in state.seat_of else next(
-            (e for e in enc.enemies if e.name == name), None)
+        t = state.fighter(name)
         if t is None:
             return True                 # (a target the replay names: the slow way)
         miss = {"hp_left": t.health, "armor_left": t.armor,

@@ -186,6 +186,14 @@ class Rules:
 
     # -- a player's stats and attacks -------------------------------------------------------
 
+    def new_player(self, name: str, cls: Card, equipment: list[str] | None = None) -> Player:
+        """A player of class ``cls`` holding ``equipment``, at full Health, Armor and Dodge."""
+        base = {k: int(cls.get(k) or 0) for k in ("health", "armor", "dodge")}
+        p = Player(name=name, cls=cls, base=base, max_health=base["health"], equipment=list(equipment or ()))
+        self.refresh(p, full=True)
+        p.recover()
+        return p
+
     def items(self, p: Player) -> list[Card]:
         return [self.cards[i] for i in p.equipment if i in self.cards]
 

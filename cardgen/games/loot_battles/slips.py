@@ -10,9 +10,8 @@ from typing import Any
 
 from cardgen.content.playlog import LogError
 from cardgen.games.loot_battles import header
-from cardgen.games.loot_battles.follow import Follow
 from cardgen.games.loot_battles.play import LootState
-from cardgen.games.loot_battles.reading import VALUES
+from cardgen.games.loot_battles.reading import VALUES, Replay
 from cardgen.games.loot_battles.state import Player
 from cardgen.games.loot_battles.trace import roll_name
 from cardgen.play.api import Action
@@ -42,17 +41,8 @@ def _said(event: Mapping[str, Any]) -> tuple[bool | None, str]:
     return event.get("hit"), "hit"
 
 
-class Slips:
+class Slips(Replay):
     """The part of :class:`.contract.LootRules` that follows a log's slips as recorded."""
-
-    noted: list[Finding]
-    follow: Follow
-    short: bool
-    unknown: int
-    owed: int
-    owed_for: str
-    dealt: dict[str, list | None] | None
-    reading: dict[str, Any]
 
     def _outcome(self, state: LootState, event: Mapping[str, Any], acts: list[Action]) -> list[Action]:
         """LB-ATK-3: a roll whose stated outcome (``hit``, or a ``damage`` dealt) its dice do not
@@ -124,8 +114,7 @@ class Slips:
         dice = event.get("dice")
         if att is None or not isinstance(dice, list) or not dice or att.get("player") not in state.seat_of:
             return acts
-        items = [state.rules.cards[i] for i in att.get("with") or () if i in state.rules.cards]
-        n = state.rules.dice_of(items[0] if items else None, state._by(att["player"]))
+        n = state.rules.roll(state._by(att["player"]), att.get("with")).dice
         if not n or len(dice) == n:
             return acts
         self.noted.append(

@@ -125,6 +125,10 @@ class Encounter:
             return self.enemies[i]
         return next(e for e in self.enemies if e.name == name)
 
+    def foe(self, name: Any) -> Enemy | None:
+        """The enemy called ``name`` (a log's name for one), or None."""
+        return next((e for e in self.enemies if e.name == name), None)
+
     def copy(self) -> Encounter:
         new = object.__new__(Encounter)
         new.card, new.reinforcement, new.placed, new.done, new.round = (

@@ -28,8 +28,7 @@ def _blow(state: LootState, mine: Mapping[str, Any]) -> str:
     name = mine.get("target") or ", ".join(mine.get("targets") or ())
     t = state.fighter(name)
     if kind == "attack":
-        p = state.seats[state.seat_of[mine["player"]]]
-        who = f"{p.name} → {name} with {roll_name(state, mine)}"
+        who = f"{mine['player']} → {name} with {roll_name(state, mine)}"
     else:
         who = f"{mine['enemy']} → {name}"
     roll = f"[{', '.join(map(str, mine.get('dice') or ()))}]"
@@ -43,9 +42,9 @@ def _blow(state: LootState, mine: Mapping[str, Any]) -> str:
 def table(state: LootState) -> list[str]:
     """The players and the enemies standing, one line each."""
     out = ["        players: " + " · ".join(p.brief() for p in state.seats)]
-    b = state.battle
-    if b is not None and b.index < len(b.queue) and b.queue[b.index].placed:
-        alive = b.queue[b.index].alive()
+    enc = state.encounter()
+    if enc is not None and enc.placed:
+        alive = enc.alive()
         out.append(
             "        enemies: "
             + (" · ".join(f"{e.brief()} →{e.front}" for e in alive) if alive else "none left")

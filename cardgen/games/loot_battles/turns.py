@@ -37,10 +37,9 @@ class Turns:
         before it is one LB-RND-1, and the state follows the log — those turns and attacks are
         skipped; an actor who already acted starts a new round. None when ``action`` is not out
         of turn (or the state cannot follow it)."""
-        b = state.battle
-        if state.phase != "fight" or b is None or state.pending is not None:
+        enc = state.fighting()
+        if enc is None:
             return None
-        enc = b.queue[b.index]
         found: list[Finding] | None
         if action.kind in ("attack", "heal", "pass"):
             name = action.get("player")
@@ -60,7 +59,7 @@ class Turns:
             else:
                 found = self._skip(state, enc, p, f"{p.name} acts", p.name in enc.acted, own_turn=False)
         elif action.kind == "enemy_turn":
-            e = next((x for x in enc.enemies if x.name == action.get("enemy")), None)
+            e = enc.foe(action.get("enemy"))
             if e is None or e.ko or e.front not in state.seat_of:
                 return None
             state.turn_open = None
@@ -108,13 +107,12 @@ class Turns:
     def late(self, state: LootState, action: Action) -> bool:
         """A turn (or an attack) the log went past earlier in the round, taken now: already named
         once, it is played as recorded."""
-        b = state.battle
-        if state.phase != "fight" or b is None or state.pending is not None:
+        enc = state.fighting()
+        if enc is None:
             return False
-        enc = b.queue[b.index]
         who = action.get("enemy") if action.kind == "enemy_turn" else action.get("player")
         skipped = self._skipped(enc)
-        foe = next((e for e in enc.enemies if e.name == who), None) if action.kind == "enemy_turn" else None
+        foe = enc.foe(who) if action.kind == "enemy_turn" else None
         if foe is not None and not foe.ko and foe.name not in enc.attacked and f"turn:{foe.front}" in skipped:
             return True  # another attack on a player whose turn the log went past (named once)
         if action.kind not in ("attack", "heal", "pass", "enemy_turn") or who not in skipped:

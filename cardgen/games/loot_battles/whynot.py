@@ -4,7 +4,10 @@ not belong to."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardgen.games.loot_battles.play import LootState
+from cardgen.games.loot_battles.state import Encounter
 from cardgen.games.loot_battles.trace import roll_name
 from cardgen.games.loot_battles.turns import open_turn
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
@@ -16,6 +19,15 @@ def card_name(s: LootState, cid: object) -> str:
     """A card as printed (its name); a name the log wrote that is no card, as written."""
     c = s.rules.cards.get(str(cid))
     return c.name if c is not None else str(cid)
+
+
+def defeated(enc: Encounter, names: list[Any]) -> list[Finding]:
+    """LB-DMG-1: the first of the targets ``names`` no standing enemy of ``enc`` is called."""
+    for t in names:
+        foe = enc.foe(t)
+        if foe is None or foe.ko:
+            return [Finding("LB-DMG-1", f"{t} was defeated and removed: it cannot be attacked")]
+    return []
 
 
 def _again(s: LootState, a: Action) -> list[Finding]:
@@ -73,12 +85,7 @@ def why_kit(s: LootState, a: Action, fallback: bool = True) -> list[Finding]:
         return [Finding("LB-RND-1", f"'{a.kind}' is not {name}'s to do now")] if fallback else []
     enc = s._enc()
     names = list(a.get("targets") or ()) or [a.get("target")]
-    foes = {e.name: e for e in enc.enemies}
-    out = [
-        Finding("LB-DMG-1", f"{t} was defeated and removed: it cannot be attacked")
-        for t in names
-        if t not in foes or foes[t].ko
-    ][:1]
+    out = defeated(enc, names)
     out += [
         Finding("LB-EQUIP-1", f"{name} has no {card_name(s, c)} equipped")
         for c in a.get("with") or ()
@@ -121,18 +128,18 @@ def _why_equip(s: LootState, a: Action) -> list[Finding]:
     return out or [Finding("LB-EQUIP-1", f"{name} cannot equip {card_name(s, card)} now")]
 
 
-def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
+def why_not(state: GameState, action: Action) -> Findings:
     """The catalogue rule ``action`` breaks at ``state`` (it is not among the legal actions)."""
     assert isinstance(state, LootState)
     s, who = state, state.current_player()
     if who == TERMINAL:
         how = "the players won" if s.winner == "players" else "the players lost"
         return "LB-END-1", f"event '{action.kind}' after the game has ended ({how})"
-    early = _why_out_of_phase(s, action, kind_now)
+    early = _why_out_of_phase(s, action)
     if early is not None:
         return early
     if action.kind == "enemy_turn":
-        foe = next((e for e in s._enc().enemies if e.name == action.get("enemy")), None)
+        foe = s._enc().foe(action.get("enemy"))
         if foe is not None and foe.ko:
             return "LB-DMG-1", f"{foe.name} was defeated and removed: it does not attack"
         return "LB-RND-1", f"{action.get('enemy')} does not attack now"
@@ -158,7 +165,7 @@ def why_not(state: GameState, action: Action, kind_now: str = "") -> Findings:
     return _why_player(s, action)
 
 
-def _why_out_of_phase(s: LootState, action: Action, kind_now: str) -> tuple[str, str] | None:
+def _why_out_of_phase(s: LootState, action: Action) -> tuple[str, str] | None:
     """A fight's action with no fight, a die or a target die that no die shows, a card not in the
     deck; None when the action is none of these."""
     if action.kind in ("attack", "heal", "pass", "enemy_turn", "end_turn") and s.phase != "fight":
@@ -170,19 +177,7 @@ def _why_out_of_phase(s: LootState, action: Action, kind_now: str) -> tuple[str,
     if action.kind == "place":
         return "LB-TGT-1", f"a target die shows {action.get('value')!r}"
     if action.kind == "draw":
-        card = s.rules.cards.get(action.get("card") or "")
-        if card is not None and card.type == "loot" and s.phase != "loot":
-            return ("LB-LOOT-1",
-                    "Loot is drawn after a won Battle (the first Encounter's loot number); none is due now")
-        if (
-            card is not None
-            and card.type == "encounter"
-            and s.phase != "reinforce"
-            and s.battle is None
-            and kind_now == "reinforcements_drawn"
-        ):
-            return ("LB-SETUP-4",
-                    "reinforcements are drawn for an Encounter marked +N; no Battle is in progress")
+        card = s.rules.cards.get(action.get("card") or "")   # (drawn out of turn: named by slips.py)
         rule = "LB-LOOT-1" if s.phase == "loot" else "LB-SETUP-3"
         if card is not None and card.type == "loot":
             return rule, f"the Loot deck holds {card.copies} {card.name}; all were drawn already"
