@@ -97,8 +97,9 @@ class LootRules(Slips, Readings):
         if (
             state.winner is not None
             and kind not in MARKERS
-            and not (final and kind in ("loot_drawn", "equip", "unequip"))
-        ):
+            and not (final and kind in ("equip", "unequip"))
+            and not (final and kind == "loot_drawn" and not state.is_terminal())
+        ):  # the final Battle's Loot drawn in full, a further draw is after the end
             late = self.follow.after_end(state, str(kind))
             self.noted, self.quiet = [late] if late is not None else [], True
             return []  # the game is decided: only its last markers (and its loot) may follow
