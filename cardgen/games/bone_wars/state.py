@@ -79,9 +79,18 @@ class BoneWarsState(Table, GameState):
         """The outcome the walk over :meth:`chance_outcomes` gives ``r``, found without listing
         them: a die by bisecting the walk's own running totals, a draw by its sums over the
         unseen cards (the same float additions, no action made)."""
-        if self.current_player() != CHANCE:
+        if self.over or self.stuck:
             return None
-        dice, kind, p = self._chance()
+        if self.setup != PLAY:
+            dice, kind, p = self._chance()
+        elif (c := self.combat) is not None:        # (as :meth:`current_player` and :meth:`_chance` read it)
+            if c.stage not in ("roll", "defroll"):
+                return None
+            dice, kind, p = self._chance()
+        elif self.phase != "draw" or self.drawn >= self.need:
+            return None
+        else:
+            dice, kind, p = (), "draw", self.current
         if dice:
             return dice[walk_index(len(dice), r)][0]
         deck = self.unseen

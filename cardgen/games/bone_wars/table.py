@@ -19,6 +19,18 @@ from cardgen.play.hidden import HIDDEN, Hand, counts
 
 SETUP_ORDER, SETUP_DEAL, PLAY = "order", "deal", "play"
 _NONE: list[Monster] = []        # no monsters (shared, never changed)
+_NO_CARDS: Counter = Counter()   # (copied: ``Counter()`` runs ``update``'s checks)
+_PILES: dict[int, tuple[dict[str, Part], Counter]] = {}     # id(parts) → the parts, their full pile
+
+
+def full_pile(parts: dict[str, Part]) -> Counter:
+    """A new count of the center pile, every Part card by id in id order (counted once per parts)."""
+    kept = _PILES.get(id(parts))
+    if kept is None or kept[0] is not parts:
+        if len(_PILES) > 64:
+            _PILES.clear()
+        kept = _PILES[id(parts)] = (parts, Counter({k: parts[k].copies for k in sorted(parts)}))
+    return counts(kept[1])
 
 
 @record
@@ -60,8 +72,8 @@ class Table:
         self.hp_rule: dict[str, str] = {p: "BW-SETUP-4" for p in self.players}   # what last set each HP
         self.out: list[str] = []        # the players out of the game, in the order they went out
         self.lost_with: dict[str, list[Monster]] = {}
-        self.hands: dict[str, Hand] = {p: Hand() for p in self.players}
-        self.unseen: Counter = Counter({k: parts[k].copies for k in sorted(parts)})   # not yet known anywhere
+        self.hands: dict[str, Hand] = {p: Hand(counts(_NO_CARDS)) for p in self.players}
+        self.unseen: Counter = full_pile(parts)     # not yet known anywhere
         self.pile = sum(self.unseen.values())
         self.overseen = min(self.unseen.values(), default=1) <= 0     # a count at 0 or below (replays)
         self.discard: list[str] = []
