@@ -13,9 +13,11 @@ import pytest
 from cardgen.content.loader import load_game
 from cardgen.content.playlog import read
 from cardgen.core.problems import Problems
+from cardgen.games.bone_wars.agents import evaluate
 from cardgen.play.api import CHANCE, TERMINAL, Action, walk
 from cardgen.play.playout import as_jsonl, play, random_agent
 from cardgen.play.replay import StateReferee
+from cardgen.play.search import shares
 from tests import playkit
 from tests.conftest import ROOT
 
@@ -298,3 +300,21 @@ def test_a_clone_played_on_leaves_its_original_as_it_was(seed):
         steps += 1
     assert cloned.is_terminal() and cloned.result() == plain.result()
     assert as_jsonl(cloned) == as_jsonl(plain)
+
+
+def test_the_search_value_is_the_results_hp_share():
+    """``evaluate`` reads the HP and the players out from the table, not ``result()``: the same shares
+    as the result's players give, at every tenth step of random games (eliminations included)."""
+    game = playkit.game(SLUG)
+    value, start, sharp = evaluate(game), game.params["starting_hp"], game.params["simulate"]["search"]["sharpness"]
+    for seed in range(6):
+        state, rng, steps = playkit.new_state(SLUG, seed), random.Random(seed), 0
+        while not state.is_terminal():
+            if steps % 10 == 0 or state.out:
+                players = state.result()["players"]
+                kept = [0.0 if players[p]["eliminated"] else players[p]["hp"] / start for p in state.players]
+                assert value(state) == shares(kept, sharp)
+            action = state.sample_chance(rng.random()) if state.current_player() == CHANCE else \
+                rng.choice(state.legal_actions())
+            state.apply_action(action)
+            steps += 1

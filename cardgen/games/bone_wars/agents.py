@@ -248,15 +248,16 @@ greedy: Callable[[Game], Agent] = Greedy
 
 def evaluate(game: Game) -> Evaluate:
     """Search's value of a game not yet over (``GamePackage.evaluate``): each player's chance to
-    win from the share of the starting HP they keep (none once eliminated) — read from
-    ``result()`` — sharpened by ``simulate.search.sharpness``."""
+    win from the share of the starting HP they keep (none once eliminated) — read from the
+    table's HP and the players out, as ``result()`` gives them, without building the rest of it —
+    sharpened by ``simulate.search.sharpness``."""
     p = Params.of(game)
     start, sharp = p.int("starting_hp"), p.number("simulate.search.sharpness")
 
     def value(state: GameState) -> list[float]:
-        players = state.result()["players"]
-        kept = [0.0 if players[k]["eliminated"] else players[k]["hp"] / start for k in state.players]
-        return shares(kept, sharp)
+        assert isinstance(state, BoneWarsState)
+        hp, out = state.hp, state.out
+        return shares([0.0 if k in out else hp[k] / start for k in state.players], sharp)
     return value
 
 

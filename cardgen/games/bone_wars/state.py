@@ -79,9 +79,22 @@ class BoneWarsState(Table, GameState):
         """The outcome the walk over :meth:`chance_outcomes` gives ``r``, found without listing
         them: a die by bisecting the walk's own running totals, a draw by its sums over the
         unseen cards (the same float additions, no action made)."""
-        if self.current_player() != CHANCE:
+        if self.over or self.stuck:
             return None
-        dice, kind, p = self._chance()
+        if self.setup != PLAY:
+            dice, kind, p = self._chance()
+        elif (c := self.combat) is not None:        # (as :meth:`current_player` and :meth:`_chance` read it)
+            if c.stage == "roll":
+                dice = table.two_dice(self.rules.die)
+            elif c.stage == "defroll":
+                dice = table.die("roll", self.rules.die, "defender")
+            else:
+                return None
+            return dice[walk_index(len(dice), r)][0]
+        elif self.phase != "draw" or self.drawn >= self.need:
+            return None
+        else:
+            dice, kind, p = (), "draw", self.current
         if dice:
             return dice[walk_index(len(dice), r)][0]
         deck = self.unseen
@@ -138,8 +151,10 @@ class BoneWarsState(Table, GameState):
         for m in self.owned(p):     # BW-ATK-2, BW-CREATE-6
             if m.attacked != turn and (m.born != turn and m.replaced != turn or "haste" in m.traits):
                 if by is None:
-                    foes = tuple([t for t in self.players if t != p and t not in self.out])
-                    by = table.attacks_by(p, foes)
+                    by = self.attacks.get(p)
+                    if by is None:
+                        foes = tuple([t for t in self.players if t != p and t not in self.out])
+                        by = self.attacks[p] = table.attacks_by(p, foes)
                 out += by[m.name]
         out.append(table.END[p])
         return out

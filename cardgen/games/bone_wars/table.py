@@ -19,6 +19,20 @@ from cardgen.play.hidden import HIDDEN, Hand, counts
 
 SETUP_ORDER, SETUP_DEAL, PLAY = "order", "deal", "play"
 _NONE: list[Monster] = []        # no monsters (shared, never changed)
+_NO_CARDS: Counter = Counter()   # (copied: ``Counter()`` runs ``update``'s checks)
+_DECKS: dict[int, tuple[dict[str, Part], Counter, dict[str, str]]] = {}    # id(parts) → parts, pile, types
+
+
+def deck_of(parts: dict[str, Part]) -> tuple[Counter, dict[str, str]]:
+    """The full center pile (every Part card by id, in id order: copy it) and each card's part type,
+    made once per Part cards."""
+    kept = _DECKS.get(id(parts))
+    if kept is None or kept[0] is not parts:
+        if len(_DECKS) > 64:
+            _DECKS.clear()
+        kept = _DECKS[id(parts)] = (parts, Counter({k: parts[k].copies for k in sorted(parts)}),
+                                    {k: c.part for k, c in parts.items()})
+    return kept[1], kept[2]
 
 
 @record
@@ -60,8 +74,10 @@ class Table:
         self.hp_rule: dict[str, str] = {p: "BW-SETUP-4" for p in self.players}   # what last set each HP
         self.out: list[str] = []        # the players out of the game, in the order they went out
         self.lost_with: dict[str, list[Monster]] = {}
-        self.hands: dict[str, Hand] = {p: Hand() for p in self.players}
-        self.unseen: Counter = Counter({k: parts[k].copies for k in sorted(parts)})   # not yet known anywhere
+        self.attacks: dict[str, Made[tuple[Action, ...]]] = {}     # player → their attacks (on the players in)
+        self.hands: dict[str, Hand] = {p: Hand(counts(_NO_CARDS)) for p in self.players}
+        pile, self.kinds = deck_of(parts)       # (kinds: each card's part type; shared, never changed)
+        self.unseen: Counter = counts(pile)     # not yet known anywhere
         self.pile = sum(self.unseen.values())
         self.overseen = min(self.unseen.values(), default=1) <= 0     # a count at 0 or below (replays)
         self.discard: list[str] = []
@@ -98,6 +114,7 @@ class Table:
         other.hp = dict(self.hp)
         other.hp_rule = dict(self.hp_rule)
         other.out = list(self.out)
+        other.attacks = dict(self.attacks)
         other.lost_with = {p: [mon(m) for m in ms] for p, ms in self.lost_with.items()}
         other.hands = {p: h.copy() for p, h in self.hands.items()}
         other.unseen = counts(self.unseen)
@@ -216,6 +233,7 @@ class Table:
     def eliminate(self, p: str) -> None:
         """BW-END-1: out of the game; their monsters go to the discard pile."""
         self.out.append(p)
+        self.attacks = {}
         mons = self.lost_with[p] = list(self.owned(p))
         for m in mons:
             self.destroy(m)
@@ -224,6 +242,7 @@ class Table:
     def uneliminate(self, p: str) -> None:
         if p in self.out:
             self.out.remove(p)
+            self.attacks = {}
         for m in self.lost_with.pop(p, []):
             self.restore(m)
         self.check_end(False)
@@ -329,19 +348,17 @@ def attacks_by(p: str, targets: tuple[str, ...]) -> Made[tuple[Action, ...]]:
 
 def edit_actions(self: Any, p: str, cards: list[str]) -> list[Action]:
     """Every create and edit ``p`` may make with ``cards`` at the state ``self`` (BW-CREATE-2…4)."""
-    creates = _creates(p, self.next_name())
-    out = [creates[cid] for cid in cards]
-    parts, room, typed = self.parts, self.rules.max_parts, None
+    out = list(map(_creates(p, self.next_name()).__getitem__, cards))
+    room, kinds = self.rules.max_parts, None
     for m in self.owned(p):
-        if typed is None:
-            typed = [(cid, parts[cid].part) for cid in cards]
-        types = m.types
-        can_add = len(m.parts) < room
+        if kinds is None:
+            kinds = list(map(self.kinds.__getitem__, cards))
         adds, replaces = _edits(p, m.name)
-        for cid, t in typed:
-            old = types.get(t)
-            if old is not None:
-                out.append(replaces[cid, old])
-            elif can_add:
-                out.append(adds[cid])
+        if len(m.parts) < room:
+            for cid, old in zip(cards, map(m.types.get, kinds)):
+                out.append(adds[cid] if old is None else replaces[cid, old])
+        else:
+            for cid, old in zip(cards, map(m.types.get, kinds)):
+                if old is not None:
+                    out.append(replaces[cid, old])
     return out
