@@ -70,6 +70,22 @@ def pick(outcomes: Sequence[tuple[T, float]], rng: random.Random) -> T:
     return walk(outcomes, rng.random())
 
 
+def index_below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (``n`` ≥ 1), drawn as a plain ``random.Random`` draws it — the fewest
+    bits that hold ``n``, drawn again while the number is ``n`` or more — without ``randrange``'s
+    checks and calls: the same index and the same draws (``tests/test_shortcuts.py`` holds the two
+    side by side), for the loops that pick a random move millions of times. Another generator
+    (a subclass) is asked its own ``randrange``."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    bits = rng.getrandbits
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
 def exact(p: float) -> Fraction:
     """A probability as a fraction (for tests that sum outcomes)."""
     return Fraction(p).limit_denominator(10**6)
