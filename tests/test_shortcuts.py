@@ -1,5 +1,6 @@
 """The play core's shortcuts for search, each beside what it stands for: ``index_below`` is
-``randrange`` (the same index and the same draws after it), and an :class:`Action`'s kept key
+``randrange`` and ``shuffle`` is ``Random.shuffle`` (the same results and the same draws after
+them), and an :class:`Action`'s kept key
 and hash are the ones it would compute (never pickled: a string's hash differs by process)."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgen.play.api import Action
-from cardgen.play.dice import index_below
+from cardgen.play.dice import index_below, shuffle
 
 
 @settings(max_examples=200, deadline=None)
@@ -30,13 +31,30 @@ def test_index_below_small_sizes_draw_as_randrange_does() -> None:
     assert a.random() == b.random()
 
 
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(0, 300))
+def test_shuffle_is_random_shuffle(seed: int, n: int) -> None:
+    a, b = random.Random(seed), random.Random(seed)
+    x, y = list(range(n)), list(range(n))
+    shuffle(a, x)
+    b.shuffle(y)
+    assert x == y and a.getstate() == b.getstate()
+
+
 class Loaded(random.Random):
     def randrange(self, *args: object, **kw: object) -> int:  # type: ignore[override]
         return 0
 
 
-def test_another_generator_is_asked_its_own_randrange() -> None:
+    def shuffle(self, x: list) -> None:  # type: ignore[override]
+        x.reverse()
+
+
+def test_another_generator_is_asked_its_own_randrange_and_shuffle() -> None:
     assert {index_below(Loaded(3), 50) for _ in range(20)} == {0}
+    x = [1, 2, 3]
+    shuffle(Loaded(3), x)
+    assert x == [3, 2, 1]
 
 
 def test_an_action_keeps_the_key_and_hash_it_computes() -> None:
