@@ -103,7 +103,8 @@ def test_one_or_two_workers_give_the_same_bytes() -> None:
 
 
 def test_runs_played_together_give_what_each_gives_alone() -> None:
-    plans = [simdeck.race_plan(60, seed=1), simdeck.duel_plan(0.7, games=50), simdeck.race_plan(40, agent="random")]
+    plans = [simdeck.race_plan(60, seed=1), simdeck.duel_plan(0.7, games=50),
+             simdeck.race_plan(40, agent="random")]
     together = run.simulate_all(plans, workers=2)
     for p, oc in zip(plans, together):
         assert run.to_json(oc.report) == run.to_json(run.simulate(p, workers=1).report)
@@ -112,7 +113,8 @@ def test_runs_played_together_give_what_each_gives_alone() -> None:
 def test_a_run_with_search_is_cut_finer() -> None:
     searched, plain = run.context(simdeck.race_plan(agent="mcts:5")), run.context(simdeck.race_plan())
     assert search_weight(searched) == 5 and search_weight(plain) == 0
-    assert len(backends.chunks_of(searched, 1, 320, 2)) == 32 and len(backends.chunks_of(plain, 1, 320, 2)) == 8
+    assert len(backends.chunks_of(searched, 1, 320, 2)) == 32
+    assert len(backends.chunks_of(plain, 1, 320, 2)) == 8
 
 
 # --- matchups ---------------------------------------------------------------------------------

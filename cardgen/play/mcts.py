@@ -109,7 +109,8 @@ def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP,
     value of the position after ``cap`` actions. Without the hook, a playout that runs past
     ``cap`` or reaches a player with no legal action (an engine's slip, which real play
     reports) counts as a draw."""
-    current, apply, legal_of, sample = state.current_player, state.apply_action, state.legal_actions, state.sample_chance
+    current, apply, legal_of = state.current_player, state.apply_action, state.legal_actions
+    sample = state.sample_chance
     uniform = rng.random
     for _ in range(cap):
         who = current()

@@ -79,13 +79,15 @@ def _play(job: Job) -> tuple[Job, Records]:
     return job, play_chunk(_CTXS[k], task)[1]
 
 
-def run_local(ctxs: Sequence[Context], order: list[Job], workers: int, progress: Progress) -> dict[Job, Records]:
+def run_local(ctxs: Sequence[Context], order: list[Job], workers: int,
+              progress: Progress) -> dict[Job, Records]:
     """Worker processes on this machine (forked where the platform allows it), each given every
     run's context once."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     mp = multiprocessing.get_context(method)
     done = {}
-    with ProcessPoolExecutor(max_workers=workers, mp_context=mp, initializer=_init, initargs=(tuple(ctxs),)) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp, initializer=_init,
+                             initargs=(tuple(ctxs),)) as pool:
         pending = {pool.submit(_play, j) for j in order}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -170,7 +172,8 @@ def run_all(runs: Sequence[tuple[Context, int, int]], workers: int | None = None
         raise SimError("--workers must be at least 1")
     ctxs = [ctx for ctx, _, _ in runs]
     plans = [chunks_of(ctx, nv, games, workers) for ctx, nv, games in runs]
-    heavy = sorted(range(len(runs)), key=lambda k: -search_weight(ctxs[k]))     # stable: ties keep their order
+    # the heaviest search first (a stable sort: ties keep their order)
+    heavy = sorted(range(len(runs)), key=lambda k: -search_weight(ctxs[k]))
     order = [(k, t) for k in heavy for t in plans[k]]
     if workers == 1 or len(order) == 1:
         done = run_here(ctxs, order, progress)

@@ -121,8 +121,8 @@ def run_ladder(game: Game, package: GamePackage, o: Options, err: TextIO) -> tup
     _say_estimate(err, estimate(plan_of([RANDOM]), per_agent, workers))
     # every pair and random in every seat on one set of workers; the strongest is known after
     line_ups = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
-    *played, weak = run.simulate_all([plan_of([names[i], names[j]]) for i, j in line_ups] + [plan_of([RANDOM])],
-                                     o.workers, o.cluster)
+    plans = [plan_of([names[i], names[j]]) for i, j in line_ups] + [plan_of([RANDOM])]
+    *played, weak = run.simulate_all(plans, o.workers, o.cluster)
     pairs = {k: oc.records[0] for k, oc in zip(line_ups, played)}
     lad = ladder.ladder(names, pairs, o.seed)
     strong = run.simulate(plan_of([lad["strongest"]]), o.workers, o.cluster)
