@@ -16,7 +16,8 @@ from cardgen.content.loader import load_game
 from cardgen.core.problems import Problems
 from cardgen.core.yamlsrc import parse_yaml
 from cardgen.play import coverage
-from cardgen.simulate import command, html, run, spec, stats, tables, text
+from cardgen.simulate import backends, command, html, run, spec, stats, tables, text
+from cardgen.simulate.worker import search_weight
 from tests import simdeck, simtoy
 from tests.conftest import ROOT
 
@@ -99,6 +100,21 @@ def test_one_or_two_workers_give_the_same_bytes() -> None:
     a = run.to_json(run.simulate(simdeck.race_plan(120), workers=1).report)
     b = run.to_json(run.simulate(simdeck.race_plan(120), workers=2).report)
     assert a == b
+
+
+def test_runs_played_together_give_what_each_gives_alone() -> None:
+    plans = [simdeck.race_plan(60, seed=1), simdeck.duel_plan(0.7, games=50),
+             simdeck.race_plan(40, agent="random")]
+    together = run.simulate_all(plans, workers=2)
+    for p, oc in zip(plans, together):
+        assert run.to_json(oc.report) == run.to_json(run.simulate(p, workers=1).report)
+
+
+def test_a_run_with_search_is_cut_finer() -> None:
+    searched, plain = run.context(simdeck.race_plan(agent="mcts:5")), run.context(simdeck.race_plan())
+    assert search_weight(searched) == 5 and search_weight(plain) == 0
+    assert len(backends.chunks_of(searched, 1, 320, 2)) == 32
+    assert len(backends.chunks_of(plain, 1, 320, 2)) == 8
 
 
 # --- matchups ---------------------------------------------------------------------------------

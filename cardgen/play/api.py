@@ -85,14 +85,32 @@ class Action:
         return {"kind": self.kind, **{k: thaw(v) for k, v in self.items}}
 
     def key(self) -> tuple:
-        """Order-independent identity (for membership tests against legal actions)."""
-        return (self.kind, tuple(sorted(self.items)))
+        """Order-independent identity (for membership tests against legal actions): made on
+        first use and kept (a search hashes the same shared actions millions of times)."""
+        d = self.__dict__
+        k = d.get("_key")
+        if k is None:
+            k = d["_key"] = (self.kind, tuple(sorted(self.items)))
+        return k
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and self.key() == other.key()
+        if self is other:
+            return True
+        if not isinstance(other, Action):
+            return False
+        return self.kind == other.kind and (self.items == other.items or self.key() == other.key())
 
     def __hash__(self) -> int:
-        return hash(self.key())
+        d = self.__dict__
+        h = d.get("_hash")
+        if h is None:
+            h = d["_hash"] = hash(self.key())
+        return h
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the fields alone: the kept key and hash stay behind (a string's hash differs from one
+        # process to the next)
+        return (Action, (self.kind, self.items))
 
     def __str__(self) -> str:
         return self.kind + "(" + ", ".join(f"{k}={v!r}" for k, v in self.items) + ")"

@@ -70,6 +70,40 @@ def pick(outcomes: Sequence[tuple[T, float]], rng: random.Random) -> T:
     return walk(outcomes, rng.random())
 
 
+def index_below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (``n`` ≥ 1), drawn as a plain ``random.Random`` draws it — the fewest
+    bits that hold ``n``, drawn again while the number is ``n`` or more — without ``randrange``'s
+    checks and calls: the same index and the same draws (``tests/test_shortcuts.py`` holds the two
+    side by side), for the loops that pick a random move millions of times. Another generator
+    (a subclass) is asked its own ``randrange``."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    bits = rng.getrandbits
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
+def shuffle(rng: random.Random, x: list[T]) -> None:
+    """``rng.shuffle(x)``: the same order and the same draws (each swap's index drawn as
+    :func:`index_below` draws it, from the last place down), without a call per card — a
+    search deals the unseen cards again on every playout. Another generator (a subclass)
+    shuffles with its own ``shuffle``."""
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    bits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        x[i], x[j] = x[j], x[i]
+
+
 def exact(p: float) -> Fraction:
     """A probability as a fraction (for tests that sum outcomes)."""
     return Fraction(p).limit_denominator(10**6)

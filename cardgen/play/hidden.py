@@ -8,6 +8,7 @@ from dataclasses import field
 from itertools import accumulate
 
 from cardgen.core.record import record
+from cardgen.play.dice import shuffle
 
 HIDDEN = "?"       #: a card the log leaves out (hidden information)
 
@@ -77,7 +78,6 @@ def redeal(pool: Counter, sizes: list[int], rng: random.Random) -> tuple[list[Co
     tell apart deal alike) shuffled by ``rng`` and cut into piles of ``sizes``, each a Counter in
     card order; and the rest, in card order."""
     cards, ends = sorted(pool.elements()), list(accumulate(sizes))
-    rng.shuffle(cards)
+    shuffle(rng, cards)
     piles = [Counter(sorted(cards[end - n:end])) for end, n in zip(ends, sizes, strict=True)]
-    left = Counter(cards[ends[-1] if ends else 0:])
-    return piles, Counter({k: left[k] for k in sorted(left)})
+    return piles, Counter(sorted(cards[ends[-1] if ends else 0:]))      # counted in card order

@@ -24,6 +24,7 @@ from typing import Any
 
 from cardgen.core.record import record
 from cardgen.play.api import CHANCE, TERMINAL, Action, GameState
+from cardgen.play.dice import index_below
 from cardgen.play.package import GamePackage
 from cardgen.play.params import Params
 from cardgen.play.search import Agent, Evaluate, SearchAgent, View
@@ -108,23 +109,27 @@ def rollout(state: GameState, rng: random.Random, cap: int = ROLLOUT_CAP,
     value of the position after ``cap`` actions. Without the hook, a playout that runs past
     ``cap`` or reaches a player with no legal action (an engine's slip, which real play
     reports) counts as a draw."""
+    current, apply, legal_of = state.current_player, state.apply_action, state.legal_actions
+    sample = state.sample_chance
+    uniform = rng.random
     for _ in range(cap):
-        who = state.current_player()
+        who = current()
         if who == TERMINAL:
             return list(state.returns())
         if who == CHANCE:
-            outcome = state.sample_chance(rng.random())
+            outcome = sample(uniform())
             if outcome is None:         # an engine with no outcome here: the playout counts as a draw
                 break
-            state.apply_action(outcome)
+            apply(outcome)
         else:
-            legal = state.legal_actions()
-            if not legal:           # an engine that lists nothing here: the playout counts as a draw
+            legal = legal_of()
+            n = len(legal)
+            if not n:               # an engine that lists nothing here: the playout counts as a draw
                 break
-            if policy is None or len(legal) == 1:
-                state.apply_action(legal[rng.randrange(len(legal))])
+            if policy is None or n == 1:
+                apply(legal[index_below(rng, n)])
             else:
-                state.apply_action(policy(state.observation(who), legal, rng))
+                apply(policy(state.observation(who), legal, rng))
     if state.is_terminal():
         return list(state.returns())
     if evaluate is not None:           # a guess, never as sure as a game played out: shrunk to even
@@ -178,16 +183,18 @@ class MCTS(SearchAgent):
         (mb, vb), (mh, vh) = root.children[best].mean_and_var(), root.children[hint].mean_and_var()
         return best if mb - mh > self.keep * math.sqrt(vb + vh) else hint
 
-    def _select(self, node: Node, legal: list[Action]) -> Action:
-        best, best_v = legal[0], -math.inf
-        for a in legal:
-            c = node.children[a]
-            v = c.total / c.visits + self.explore * math.sqrt(math.log(c.avail) / c.visits)
-            if a == node.hint:
+    def _select(self, node: Node, legal: list[Action], kids: list[Node]) -> tuple[Action, Node]:
+        """The UCB1 choice among ``legal`` (each tried: ``kids`` are their children, in order),
+        with the prior's bonus on the hint; the first of equal values."""
+        best, best_c, best_v = legal[0], kids[0], -math.inf
+        explore, hint, log, sqrt = self.explore, node.hint, math.log, math.sqrt
+        for a, c in zip(legal, kids):
+            v = c.total / c.visits + explore * sqrt(log(c.avail) / c.visits)
+            if hint is not None and a == hint:
                 v += self.bias / (c.visits + 1)
             if v > best_v:
-                best, best_v = a, v
-        return best
+                best, best_c, best_v = a, c, v
+        return best, best_c
 
     def iterate(self, root: Node, state: GameState, rng: random.Random) -> None:
         """One iteration on ``state`` (a sampled copy, played on in place)."""
@@ -234,23 +241,24 @@ class MCTS(SearchAgent):
         legal = state.legal_actions()
         if not legal:
             return None
-        untried = []
+        children = node.children
+        untried, kids = [], []
         for a in legal:
-            c = node.children.get(a)
+            c = children.get(a)
             if c is None:
                 untried.append(a)
             else:
                 c.avail += 1
+                kids.append(c)
         if self.prior is not None and node.hint is None:
             node.hint = self.prior(state.observation(who), legal, rng)
         if untried:
-            a = node.hint if node.hint in untried else untried[rng.randrange(len(untried))]
-            node.children[a] = child = Node()
+            a = node.hint if node.hint in untried else untried[index_below(rng, len(untried))]
+            children[a] = child = Node()
             state.apply_action(a)
             path.append((child, who))
             return None
-        a = self._select(node, legal)
-        child = node.children[a]
+        a, child = self._select(node, legal, kids)
         state.apply_action(a)
         path.append((child, who))
         return child

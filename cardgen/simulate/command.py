@@ -119,16 +119,14 @@ def run_ladder(game: Game, package: GamePackage, o: Options, err: TextIO) -> tup
     workers = o.workers or default_workers()
     per_agent = {n: o.games * (len(names) - 1) + o.games / 2 for n in names}
     _say_estimate(err, estimate(plan_of([RANDOM]), per_agent, workers))
-    pairs, errors = {}, 0
-    for i in range(len(names)):
-        for j in range(i + 1, len(names)):
-            oc = run.simulate(plan_of([names[i], names[j]]), o.workers, o.cluster)
-            pairs[i, j] = oc.records[0]
-            errors += oc.errors
+    # every pair and random in every seat on one set of workers; the strongest is known after
+    line_ups = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    plans = [plan_of([names[i], names[j]]) for i, j in line_ups] + [plan_of([RANDOM])]
+    *played, weak = run.simulate_all(plans, o.workers, o.cluster)
+    pairs = {k: oc.records[0] for k, oc in zip(line_ups, played)}
     lad = ladder.ladder(names, pairs, o.seed)
     strong = run.simulate(plan_of([lad["strongest"]]), o.workers, o.cluster)
-    weak = run.simulate(plan_of([RANDOM]), o.workers, o.cluster)
-    errors += strong.errors + weak.errors
+    errors = sum(oc.errors for oc in played) + strong.errors + weak.errors
     report = strong.report
     sb, wb = report["results"][0], weak.report["results"][0]
     lad["balance"] = ladder.side_by_side(sb, wb)

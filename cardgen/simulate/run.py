@@ -9,6 +9,7 @@ nothing that depends on timing, workers or backend, so equal runs give equal byt
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +53,19 @@ def simulate(plan: Plan, workers: int | None = None, cluster: str | None = None,
              progress: backends.Progress | None = None) -> Outcome:
     """Play every game of the plan (locally on ``workers`` processes, or on the Dask cluster at
     ``cluster``) and compute the report."""
-    ctx = context(plan)
-    records = backends.run(ctx, len(plan.variants), plan.games, workers, cluster, progress)
+    return simulate_all([plan], workers, cluster, progress)[0]
+
+
+def simulate_all(plans: Sequence[Plan], workers: int | None = None, cluster: str | None = None,
+                 progress: backends.Progress | None = None) -> list[Outcome]:
+    """Several plans' games on one set of workers (the ladder's line-ups: no worker waits for
+    the end of one before the next begins); each plan's outcome is what :func:`simulate` gives it."""
+    runs = [(context(p), len(p.variants), p.games) for p in plans]
+    return [outcome(p, recs) for p, recs in zip(plans, backends.run_all(runs, workers, cluster, progress))]
+
+
+def outcome(plan: Plan, records: list[list[dict[str, Any]]]) -> Outcome:
+    """The plan's report from its records (per variant, in game order)."""
     blocks = [stats.block(recs, plan.setups, v.label, v.value, {c.id: c.type for c in v.game.cards}, plan.rules)
               for v, recs in zip(plan.variants, records)]
     report = {

@@ -76,6 +76,19 @@ def make_agent(package: GamePackage, game: Game, name: str) -> Player:
     return package.agents[name](game)
 
 
+def search_weight(ctx: Context) -> float:
+    """How much search a run's games hold, to play the heaviest runs first: the playouts a move
+    of its search agents, summed (a time budget counted as a thousand playouts a second); 0
+    when no search agent plays."""
+    total = 0.0
+    for name in ctx.agents:
+        base, colon, budget = name.partition(":")
+        if colon and base in SEARCH and name not in ctx.package.agents:
+            b = parse_budget(budget)
+            total += b.playouts or 1000 * b.seconds
+    return total
+
+
 def _agents(ctx: Context, game: Game) -> dict[str, Player]:
     return {name: make_agent(ctx.package, game, name) for name in sorted(set(ctx.agents) | {RANDOM})}
 
