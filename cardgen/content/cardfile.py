@@ -179,8 +179,11 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
     if not r.ok:
         return None
     v = r.values
-    mloc = merged.loc
-    flocs = {k: vl.get(k) or kl.get(k) or mloc for k in merged}      # merged.at(k)
+    if list(vl) == list(merged):    # every key has its value's position, in the keys' order (a
+        flocs = vl                  # position is never false): merged.at(k) for each; merged is dropped
+    else:
+        mloc = merged.loc
+        flocs = {k: vl.get(k) or kl.get(k) or mloc for k in merged}      # merged.at(k)
     return Card(id=v["id"], name=v["name"], type=ctype.key, copies=v["copies"], fields=v, loc=merged.loc,
                 field_locs=flocs, own=_own_keys(cd))
 

@@ -47,6 +47,9 @@ class _Refused(yaml.MarkedYAMLError):
         self.rule = rule
 
 
+_NOWHERE = Loc("")              # a collection's position until it is given one (frozen: one for all)
+
+
 class YDict(dict[Any, Any]):
     """A mapping that knows its own position and those of its keys and values."""
 
@@ -56,7 +59,7 @@ class YDict(dict[Any, Any]):
 
     def __init__(self, *a: Any, **kw: Any) -> None:
         super().__init__(*a, **kw)
-        self.loc = Loc("")
+        self.loc = _NOWHERE
         self.key_locs = {}
         self.val_locs = {}
 
@@ -76,7 +79,7 @@ class YList(list[Any]):
 
     def __init__(self, *a: Any) -> None:
         super().__init__(*a)
-        self.loc = Loc("")
+        self.loc = _NOWHERE
         self.item_locs = []
 
     def at(self, i: int) -> Loc:
