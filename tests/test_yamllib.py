@@ -42,5 +42,6 @@ def test_a_fresh_process_loads_yaml_with_the_stand_in_and_leaves_res_cache():
             "print(type(yaml.reader.Reader.NON_PRINTABLE).__name__);"
             "print(any(k[1] == y.NON_PRINTABLE for k in getattr(re, '_cache', {})));"
             "print(type(re.compile(y.NON_PRINTABLE)).__name__)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = run.stdout.split()
     assert out == ["_OnFirstUse", "False", "Pattern"]
