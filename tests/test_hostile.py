@@ -53,6 +53,15 @@ def test_problem_lines_carry_no_control_characters(evil):
     assert safe("plain ≥ text") == "plain ≥ text"
 
 
+def test_safe_escapes_each_control_and_separator_as_unicode_escape_writes_it():
+    escaped = [chr(i) for i in [*range(0x20), *range(0x7f, 0xa0), 0x2028, 0x2029]]
+    for ch in escaped:
+        assert safe(f"a{ch}b{ch}") == f"a{ch.encode('unicode_escape').decode('ascii')}b" \
+            f"{ch.encode('unicode_escape').decode('ascii')}"
+    kept = "".join(chr(i) for i in range(0x20, 0x3000) if chr(i) not in escaped)
+    assert safe(kept) == kept
+
+
 def test_control_characters_in_yaml_keys_are_escaped(project):
     (project / "cards" / SLUG / "runners.yaml").write_text(
         "defaults: {type: runner}\ncards:\n  - {id: hare, name: Hare, speed: 6, text: x, \"\\e[2Jevil\\nX: 1\": 1}\n",

@@ -179,10 +179,18 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
     if not r.ok:
         return None
     v = r.values
-    mloc = merged.loc
-    flocs = {k: vl.get(k) or kl.get(k) or mloc for k in merged}      # merged.at(k)
     return Card(id=v["id"], name=v["name"], type=ctype.key, copies=v["copies"], fields=v, loc=merged.loc,
-                field_locs=flocs, own=_own_keys(cd))
+                field_locs=_field_locs(merged), own=_own_keys(cd))
+
+
+def _field_locs(merged: YDict) -> dict[str, Loc]:
+    """``merged.at(k)`` for each key: its value positions themselves when they hold every key in
+    the keys' order (a position is never false; ``merged`` is dropped after), else key by key."""
+    vl = merged.val_locs
+    if list(vl) == list(merged):
+        return vl
+    kl, mloc = merged.key_locs, merged.loc
+    return {k: vl.get(k) or kl.get(k) or mloc for k in merged}
 
 
 _OWN: dict[tuple, frozenset] = {}      # a card's own keys: one frozenset per key list (immutable, shared)

@@ -19,8 +19,11 @@ difflib = lazy("difflib")      # "did you mean": only when a name is not found
 
 SEVERITIES = ("error", "warning", "note")
 # C0 and C1 controls, DEL and the Unicode line/paragraph separators: what could end a
-# problem line early, forge another one or drive a terminal (ESC sequences).
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# problem line early, forge another one or drive a terminal (ESC sequences). The controls as one
+# class, the separators looked for as text: a class that holds both compiles in twenty times the
+# time (~0.4 ms of every command's start-up: ``re`` builds a table of the wide range between them).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029"}     # each as unicode_escape writes it
 
 
 def safe(text: str) -> str:
@@ -29,9 +32,12 @@ def safe(text: str) -> str:
     Problem lines are built from keys, values and file names a hostile file chooses; once
     escaped, no input can start a new line of the report or send the terminal a sequence.
     """
-    if not _CONTROL.search(text):
+    if not _CONTROL.search(text) and "\u2028" not in text and "\u2029" not in text:
         return text
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    text = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    for sep, escaped in _SEPARATORS.items():
+        text = text.replace(sep, escaped)
+    return text
 
 
 @record(frozen=True, order=True, slots=True)

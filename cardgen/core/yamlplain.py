@@ -15,22 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import yaml
-from yaml.events import (
-    DocumentEndEvent,
-    DocumentStartEvent,
-    MappingEndEvent,
-    MappingStartEvent,
-    ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
-    StreamEndEvent,
-    StreamStartEvent,
-)
-from yaml.nodes import ScalarNode
-
 from cardgen.core.problems import Loc
 from cardgen.core.yamlflow import Entries
+from cardgen.core.yamllib import yaml
+
+DocumentEndEvent, DocumentStartEvent = yaml.DocumentEndEvent, yaml.DocumentStartEvent
+MappingEndEvent, MappingStartEvent = yaml.MappingEndEvent, yaml.MappingStartEvent
+SequenceEndEvent, SequenceStartEvent = yaml.SequenceEndEvent, yaml.SequenceStartEvent
+ScalarEvent, ScalarNode = yaml.ScalarEvent, yaml.ScalarNode
+StreamEndEvent, StreamStartEvent = yaml.StreamEndEvent, yaml.StreamStartEvent
 
 UNUSUAL = object()              # the file needs the full loader
 _UNSEEN = object()

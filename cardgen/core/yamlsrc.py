@@ -23,13 +23,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-from yaml.error import Mark
-from yaml.nodes import MappingNode, Node, SequenceNode
-
 from cardgen.core import sources
 from cardgen.core.problems import Loc, Problems
 from cardgen.core.yamlflow import pre_read
+from cardgen.core.yamllib import yaml
 from cardgen.core.yamlplain import UNUSUAL, read_plain
 
 if TYPE_CHECKING:               # libyaml's marks (its events carry them): same fields as PyYAML's
@@ -44,10 +41,13 @@ _INT_LIMIT = 10 ** MAX_INT_DIGITS
 class _Refused(yaml.MarkedYAMLError):
     """A construct the loader refuses: reported under ``rule`` at its mark."""
 
-    def __init__(self, rule: str, message: str, mark: Mark | CMark | None):
+    def __init__(self, rule: str, message: str, mark: yaml.Mark | CMark | None):
         # the stub knows PyYAML's own marks only; the error reads line and column of either kind
         super().__init__(problem=message, problem_mark=mark)  # type: ignore[arg-type]
         self.rule = rule
+
+
+_NOWHERE = Loc("")              # a collection's position until it is given one (frozen: one for all)
 
 
 class YDict(dict[Any, Any]):
@@ -59,7 +59,7 @@ class YDict(dict[Any, Any]):
 
     def __init__(self, *a: Any, **kw: Any) -> None:
         super().__init__(*a, **kw)
-        self.loc = Loc("")
+        self.loc = _NOWHERE
         self.key_locs = {}
         self.val_locs = {}
 
@@ -79,7 +79,7 @@ class YList(list[Any]):
 
     def __init__(self, *a: Any) -> None:
         super().__init__(*a)
-        self.loc = Loc("")
+        self.loc = _NOWHERE
         self.item_locs = []
 
     def at(self, i: int) -> Loc:
@@ -93,7 +93,7 @@ def loc_of(obj: Any, key: Any = None) -> Loc | None:
     return getattr(obj, "loc", None)
 
 
-def _loc(path: str, mark: Mark) -> Loc:
+def _loc(path: str, mark: yaml.Mark) -> Loc:
     return Loc(path, mark.line + 1, mark.column + 1)
 
 
@@ -112,7 +112,7 @@ def _make_loader(path: str, problems: Problems) -> type[Any]:
             return node.value
         return loader.construct_object(node, deep=True)
 
-    def construct_mapping(loader: Any, node: MappingNode, deep: bool = False) -> YDict:
+    def construct_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> YDict:
         loader.flatten_mapping(node)
         d = YDict()
         d.loc = _loc(path, node.start_mark)
@@ -135,7 +135,7 @@ def _make_loader(path: str, problems: Problems) -> type[Any]:
             d.val_locs[key] = _loc(path, vnode.start_mark)
         return d
 
-    def construct_sequence(loader: Any, node: SequenceNode, deep: bool = False) -> YList:
+    def construct_sequence(loader: Any, node: yaml.SequenceNode, deep: bool = False) -> YList:
         lst = YList()
         lst.loc = _loc(path, node.start_mark)
         for child in node.value:
@@ -143,7 +143,7 @@ def _make_loader(path: str, problems: Problems) -> type[Any]:
             lst.item_locs.append(_loc(path, child.start_mark))
         return lst
 
-    def construct_object(loader: Any, node: Node, deep: bool = False) -> Any:
+    def construct_object(loader: Any, node: yaml.Node, deep: bool = False) -> Any:
         try:
             got = _BASE_LOADER.construct_object(loader, node, deep)
         except yaml.MarkedYAMLError:

@@ -21,10 +21,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from cardgen import gamehooks
 from cardgen.core.options import MISSING, Opt, json_schema
+from cardgen.core.yamllib import yaml
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 # Keys every log may carry, whatever the game (see cardgen.builder.check._check_shape).

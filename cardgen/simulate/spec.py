@@ -15,8 +15,6 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from cardgen.builder import pipeline
 from cardgen.content import collection_files as cols
 from cardgen.content.catalogue import load_catalogue
@@ -24,6 +22,7 @@ from cardgen.content.model import Game
 from cardgen.core.params import lookup
 from cardgen.core.problems import Problems, display_path
 from cardgen.core.record import record
+from cardgen.core.yamllib import yaml
 from cardgen.play import coverage
 from cardgen.play.lookup import hint_for, nearest
 from cardgen.play.mcts import SEARCH, BudgetError, parse_budget
