@@ -248,7 +248,9 @@ def test_a_search_budget_that_would_take_hours_says_so_before_the_first_game(mon
     monkeypatch.setattr(command.time, "monotonic", lambda: float(next(clock)))
     small = command.estimate(plan, {"mcts:100": 10}, 1)
     huge = command.estimate(spec.make_plan(toy, simtoy.PACKAGE, games=10, agents=["mcts:1000000"]), {"mcts:1000000": 10}, 1)
-    assert 0 < small and huge == pytest.approx(10_000 * small)
+    # the timed game (every seat searching at mcts:10, P playouts) takes one "second": 10 games ×
+    # half its P/10 decisions × 100 playouts × 1/P seconds a playout (the toy's setups alike: ×1)
+    assert small == pytest.approx(50.0) and huge == pytest.approx(10_000 * small)
     monkeypatch.undo()
     said: list[str] = []
 

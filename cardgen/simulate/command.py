@@ -21,9 +21,9 @@ import click
 from cardgen.content.model import Game
 from cardgen.core.atomic import write_bytes
 from cardgen.core.record import record
-from cardgen.play.mcts import SEARCH, options, parse_budget
+from cardgen.play.mcts import SEARCH, Budget, for_game, parse_budget
 from cardgen.play.package import GamePackage
-from cardgen.play.playout import play_at_random
+from cardgen.play.playout import play, play_at_random
 from cardgen.simulate import html, ladder, run, text
 from cardgen.simulate.backends import default_workers
 from cardgen.simulate.spec import RANDOM, Plan, SimError, check_agent, make_plan
@@ -77,22 +77,37 @@ def ladder_names(package: GamePackage, text_: str) -> list[str]:
     return names
 
 
+#: the estimate times one game searched at this many playouts a decision in every seat
+TIMED_PLAYOUTS = 10
+
+
+def _decisions_scale(plan: Plan, rng: random.Random) -> float:
+    """How many more decisions a game of the run's setups has than one of the first (the timed
+    game's), by random games: two of each of the first four setups."""
+    package, game = plan.package, plan.variants[0].game
+    assert package.new_state is not None
+    counts = [[play_at_random(package.new_state(game, s), rng, plan.max_steps)[0] for _ in range(2)]
+              for s in plan.setups[:4]]
+    return (sum(map(sum, counts)) / len(counts)) / max(1, sum(counts[0]))
+
+
 def estimate(plan: Plan, games: dict[str, float], workers: int) -> float:
-    """Seconds the run's search agents will take, from a few timed random playouts of the first
-    setup: decisions a game × playouts a decision × seconds a playout, per agent."""
+    """Seconds the run's search agents will take: decisions a game × playouts a decision ×
+    seconds a playout, per agent — timed on one game of the first setup searched in every seat
+    at :data:`TIMED_PLAYOUTS` (a searched game is longer than a random one, and its positions'
+    playouts dearer than a random game's: both were ×2–3 off when timed on random play)."""
     search = [n for n in games if n.partition(":")[0] in SEARCH and n not in plan.package.agents]
-    if not search or plan.package.new_state is None:
+    package = plan.package
+    if not search or package.new_state is None:
         return 0.0
     rng = random.Random(plan.seed)
-    started, decisions, tries, steps = time.monotonic(), 0, 3, 0
-    for _ in range(tries):
-        state = plan.package.new_state(plan.variants[0].game, plan.setups[0])
-        decisions += play_at_random(state, rng, plan.max_steps)[0]
-        steps += len(state.history)
-    per_playout = (time.monotonic() - started) / tries
-    if plan.package.evaluate is not None:         # playouts stop after the game's cutoff
-        per_playout *= min(1.0, options(plan.variants[0].game)["cutoff"] * tries / max(1, steps))
-    per_game = decisions / tries / 2              # an agent makes about half a 2-seat game's decisions
+    scale = _decisions_scale(plan, rng)
+    agent = for_game(package, plan.variants[0].game, Budget(playouts=TIMED_PLAYOUTS))
+    state = package.new_state(plan.variants[0].game, plan.setups[0])
+    started = time.monotonic()
+    play(state, agent, rng, plan.max_steps, package.determinize)
+    per_playout = (time.monotonic() - started) / max(1, agent.playouts)
+    per_game = agent.playouts / TIMED_PLAYOUTS * scale / 2   # an agent makes about half a 2-seat game's decisions
     total = 0.0
     for n in search:
         b = parse_budget(n.partition(":")[2])
@@ -103,7 +118,8 @@ def estimate(plan: Plan, games: dict[str, float], workers: int) -> float:
 def _say_estimate(err: TextIO, seconds: float) -> None:
     if seconds >= 1:
         long = " — hours: lower the budget or --games" if seconds > 3600 else ""
-        err.write(f"estimate: about {seconds / 60:,.1f} min of search (timed from 3 random playouts){long}\n")
+        size = f"{seconds:,.0f} s" if seconds < 90 else f"{seconds / 60:,.1f} min"
+        err.write(f"estimate: about {size} of search (timed on one game searched at mcts:{TIMED_PLAYOUTS}){long}\n")
         err.flush()
 
 
