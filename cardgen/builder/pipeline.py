@@ -29,6 +29,7 @@ from cardgen.layout.errorcard import error_card
 from cardgen.layout.imposition import Placement
 from cardgen.layout.pictograms import DRAWINGS
 from cardgen.layout.scenecodec import encode
+from cardgen.layout.siderun import Runs
 from cardgen.layout.streamed import Streamed
 from cardgen.layout.streamed import uses as streamed_uses
 
@@ -195,6 +196,8 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
         for p in problems.items:
             if p.severity == "warning" and p.loc is not None and p.message.endswith(DRAFT_TAG):
                 relaxed_at.setdefault((p.loc.file, p.loc.line), []).append(p)
+    if layout.entries is not None and not draft:        # the fronts restored by runs where unchanged
+        layout.runs["front"] = Runs(layout, layout.entries, "front", [c for c in cards if not c.dangling])
     for card in cards:
         if card.dangling and not draft:     # names a card that is not there: reported as CARD-REF
             continue
@@ -217,7 +220,9 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
         for k in range(card.copies):
             laid.groups.setdefault(ct.size, []).append(
                 Placement(card.id, card.name, k + 1, front, back, game.print.bleed))
-    if layout.entries is not None:      # the card sides read and made: one file for the next build
+    if layout.entries is not None:      # the card sides read and made (and their runs): one file for the next build
+        for runs in layout.runs.values():
+            runs.keep()
         layout.entries.save()
     return laid
 

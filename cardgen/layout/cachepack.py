@@ -66,7 +66,8 @@ class Pack:
         self.key = digest("pack", kind, name)
         self._old: dict[str, list[int]] | None = None     # key → [offset, length, line breaks…] in _data
         self._data = memoryview(b"")
-        self._now: dict[str, tuple[Chunk, list[int]]] = {}     # the entries of this lay-out, as stored
+        # the entries of this lay-out, as stored (None: as the pack read has it, taken by :meth:`line`)
+        self._now: dict[str, tuple[Chunk, list[int]] | None] = {}
         self._changed = False
         self._heads: dict[bytes, Any] = {}       # a head's text → its value (read only: shared)
 
@@ -121,6 +122,34 @@ class Pack:
         self._now[key] = (body, cuts)
         return head, parts[1:]
 
+    def line(self, key: str) -> memoryview | None:
+        """The last line of a card side's entry (a head and two lines) in the pack read, not
+        checked but for its place (the pack's SHA-256 was); the entry noted as read."""
+        at = self._old.get(key) if self._old is not None else None
+        if type(at) is not list or len(at) != 4:
+            return None
+        off, size, one, two = at
+        if not (type(off) is int and type(size) is int and type(one) is int and type(two) is int
+                and 0 <= one < two < size and off >= 0 and off + size <= len(self._data)):
+            return None
+        if key not in self._now:
+            self._now[key] = None
+        return self._data[off + two + 1:off + size]
+
+    def read_head(self, key: str) -> Any:
+        """The head of a card side's entry (a head and two lines) this lay-out read or made (None: not one)."""
+        got = self._now.get(key)
+        if got is None or len(got[1]) != 2:
+            return None
+        text = bytes(got[0][:got[1][0]])
+        head = self._heads.get(text)
+        if head is None:
+            try:
+                head = json.loads(text.decode("utf-8"))
+            except ValueError:
+                return None
+        return head
+
     def put(self, key: str, head: Any, parts: list[bytes]) -> None:
         """An entry (its head as JSON, then ``parts``, each a line of JSON) stored in its own file,
         joining the next pack."""
@@ -147,9 +176,15 @@ class Pack:
             return
         index: dict[str, list[int]] = {}
         end = 0
-        for k, (body, cuts) in self._now.items():
+        chunks = []
+        for k, got in self._now.items():
+            if got is None:             # taken by line(): as the pack read has it
+                off, size, *cuts = old[k]
+                got = (self._data[off:off + size], cuts)
+            body, cuts = got
             index[k] = [end, len(body), *cuts]
+            chunks.append(body)
             end += len(body)
-        write_pack(self.store, self.kind, self.key, index, [body for body, _ in self._now.values()], end)
+        write_pack(self.store, self.kind, self.key, index, chunks, end)
         self._old, self._data, self._now = {}, memoryview(b""), {}
         self._changed = False
