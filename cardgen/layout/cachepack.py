@@ -66,7 +66,7 @@ class Pack:
         self.key = digest("pack", kind, name)
         self._old: dict[str, list[int]] | None = None     # key → [offset, length, line breaks…] in _data
         self._data = memoryview(b"")
-        # the entries of this lay-out, as stored (None: as the pack read has it, taken by :meth:`line`)
+        # the entries of this lay-out, as stored (None: as the pack read has it, taken by :meth:`lines`)
         self._now: dict[str, tuple[Chunk, list[int]] | None] = {}
         self._changed = False
         self._heads: dict[bytes, Any] = {}       # a head's text → its value (read only: shared)
@@ -122,22 +122,30 @@ class Pack:
         self._now[key] = (body, cuts)
         return head, parts[1:]
 
-    def line(self, key: str) -> memoryview | None:
-        """The last line of a card side's entry (a head and two lines) in the pack read, not
-        checked but for its place (the pack's SHA-256 was); the entry noted as read."""
-        at = self._old.get(key) if self._old is not None else None
-        if type(at) is not list or len(at) != 4:
-            return None
-        off, size, one, two = at
-        if not (type(off) is int and type(size) is int and type(one) is int and type(two) is int
-                and 0 <= one < two < size and off >= 0 and off + size <= len(self._data)):
-            return None
-        if key not in self._now:
-            self._now[key] = None
-        return self._data[off + two + 1:off + size]
+    def lines(self, keys: list[str]) -> list[memoryview | None]:
+        """The last line of each card side's entry (a head and two lines) in the pack read, not
+        checked but for its place (the pack's SHA-256 was), or None; each entry noted as read."""
+        old, data, now = self._old or {}, self._data, self._now
+        end = len(data)
+        out: list[memoryview | None] = []
+        for key in keys:
+            at = old.get(key)
+            try:
+                off, size, one, two = at        # type: ignore[misc]
+                if not (type(off) is int and type(size) is int and type(one) is int and type(two) is int
+                        and 0 <= one < two < size and 0 <= off <= end - size):
+                    raise ValueError
+            except (TypeError, ValueError):
+                out.append(None)
+                continue
+            if key not in now:
+                now[key] = None
+            out.append(data[off + two + 1:off + size])
+        return out
 
     def read_head(self, key: str) -> Any:
-        """The head of a card side's entry (a head and two lines) this lay-out read or made (None: not one)."""
+        """The head of a card side's entry (a head and two lines) this lay-out read or made (None:
+        not one)."""
         got = self._now.get(key)
         if got is None or len(got[1]) != 2:
             return None
@@ -178,7 +186,7 @@ class Pack:
         end = 0
         chunks = []
         for k, got in self._now.items():
-            if got is None:             # taken by line(): as the pack read has it
+            if got is None:             # taken by lines(): as the pack read has it
                 off, size, *cuts = old[k]
                 got = (self._data[off:off + size], cuts)
             body, cuts = got

@@ -168,7 +168,8 @@ class CardLayout:
         if probs:           # the card's lines then, to report them at its lines now
             head["locs"] = {"": _loc(card.loc), **{k: _loc(v) for k, v in card.field_locs.items()}}
         self.entries.put(key, head, [
-            json_line({n: [self.symbols[n].w, self.symbols[n].h, encode(self.symbols[n].items)] for n in used}),
+            json_line({n: [self.symbols[n].w, self.symbols[n].h, encode(self.symbols[n].items)]
+                       for n in used}),
             json_line(encode(items))])
         return items
 

@@ -59,6 +59,9 @@ class Layout(Protocol):
         """The start of a side's key text, before the card's values (``cache.digest_on``)."""
 
 
+_Entry = tuple[list[str], list[int], list[tuple[str, ...]], frozenset]
+
+
 class _Run:
     """A run of cards, its digest (None: a card not kept as text) and, once found, its entry."""
 
@@ -66,7 +69,7 @@ class _Run:
 
     def __init__(self, cards: list[Card], key: str | None) -> None:
         self.cards, self.key = cards, key
-        self.head: tuple[list, frozenset] | None = None     # its sides (key, n, uses), its forms
+        self.head: _Entry | None = None     # its sides' keys, counts and uses, its forms
         self.done = key is None         # nothing more to try
         self.items: list[Deferred | None] | None = None
 
@@ -116,22 +119,19 @@ class Runs:
             if run.head is None:
                 run.done = True
                 return
-        sides, forms = run.head
+        keys, ns, uses, forms = run.head
         if not self.layout.symbols.keys() >= forms:
             return
-        items: list[Deferred | None] = [None] * len(sides)
+        items: list[Deferred | None] = [None] * len(keys)
         ids = self.layout.content_ids
-        for j in range(k, len(sides)):
-            key, n, uses = sides[j]
-            line = self.pack.line(key)
-            if line is None:            # (not in the pack read: an edit's side, in its own file)
-                continue
-            items[j] = d = Deferred(line, decode_line, n, uses)
-            ids[id(d)] = (d, key)
+        for j, line in enumerate(self.pack.lines(keys[k:]), k):
+            if line is not None:        # (None: not in the pack read — an edit's side, in its own file)
+                items[j] = d = Deferred(line, decode_line, ns[j], uses[j])
+                ids[id(d)] = (d, keys[j])
         run.items = items
         run.done = True
 
-    def _entry(self, run: _Run) -> tuple[list, frozenset] | None:
+    def _entry(self, run: _Run) -> _Entry | None:
         """The run's entry: its sides' keys (one text), counts, what each places (by number, in
         ``uses``) and the forms they place (None: not there, or not as written)."""
         hit = self.pack.get(PREFIX + str(run.key))
@@ -140,14 +140,14 @@ class Runs:
         try:
             keys, ns, which, table = hit[0]["keys"], hit[0]["n"], hit[0]["which"], hit[0]["uses"]
             forms = frozenset(hit[0]["forms"])
-            ok = type(keys) is str and len(keys) == _KEY * len(run.cards) == _KEY * len(ns) == _KEY * len(which) \
-                and all(type(n) is int for n in ns) and all(type(u) is str for f in table for u in f) \
-                and all(type(f) is str for f in forms)
-            uses = [tuple(u) for u in table]
-            sides = [(keys[j * _KEY:(j + 1) * _KEY], ns[j], uses[which[j]]) for j in range(len(ns))]
+            ok = type(keys) is str and len(keys) == _KEY * len(run.cards) == _KEY * len(ns) \
+                == _KEY * len(which) and all(type(n) is int for n in ns) \
+                and all(type(u) is str for f in table for u in f) and all(type(f) is str for f in forms)
+            table = [tuple(u) for u in table]
+            uses = [table[w] for w in which]
         except (KeyError, TypeError, ValueError, IndexError):
             return None
-        return (sides, forms) if ok else None
+        return ([keys[j:j + _KEY] for j in range(0, len(keys), _KEY)], ns, uses, forms) if ok else None
 
     def keep(self) -> None:
         """The runs laid out card by card, kept for the next build when every side was plain."""
@@ -160,8 +160,8 @@ class Runs:
             for text in texts:
                 key = hashlib.sha256(self._head + text[1:]).hexdigest()     # (cache.digest_on)
                 head = self.pack.read_head(key)
-                if not isinstance(head, dict) or head.get("deps") != _PLAIN_DEPS or head.get("problems") != [] \
-                        or "locs" in head:
+                if not isinstance(head, dict) or head.get("deps") != _PLAIN_DEPS \
+                        or head.get("problems") != [] or "locs" in head:
                     break
                 keys.append(key)
                 ns.append(head["n"])
