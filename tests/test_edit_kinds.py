@@ -14,6 +14,7 @@ from PIL import Image as PILImage
 
 from cardgen.cli import main
 from cardgen.layout import cache as cachemod
+from cardgen.layout import siderun
 from cardgen.layout.cachestore import Store
 
 GAME = Path(__file__).resolve().parent.parent / "bench" / "game"
@@ -125,3 +126,123 @@ def test_edit_after_edit_is_a_clean_build_of_each(tmp_path):
         build(root, out)
         build(root, tmp_path / f"clean{k}", cache="off")
         assert outputs(out) == outputs(tmp_path / f"clean{k}"), kind
+
+
+# -- the kept cards' sides restored by runs (layout.siderun): the deck's order, a card added before
+# every run or removed, a damaged cache — each a clean build's bytes; the runs an edit did not touch
+# taken whole (a run keyed by less than its cards' values in order would give the old sides)
+
+@pytest.fixture
+def taken(monkeypatch) -> list[int]:
+    """Runs of 4 cards (the 30 cards: eight runs); each lay-out's sides taken from runs."""
+    monkeypatch.setattr(siderun, "RUN", 4)
+    seen: list[int] = []
+    real = siderun.Runs.keep
+
+    def keep(self: siderun.Runs) -> None:
+        seen.append(self.hits)
+        real(self)
+    monkeypatch.setattr(siderun.Runs, "keep", keep)
+    return seen
+
+
+def line(i: int) -> str:
+    return f'  - {{id: "{i}", name: "Card {i}",'
+
+
+def move(root: Path, i: int, after: int) -> None:
+    """Card ``i``'s line moved after card ``after``'s (its lines unchanged: the card memo keeps it)."""
+    p = root / CARDS
+    rows = p.read_text(encoding="utf-8").splitlines(keepends=True)
+    row = next(r for r in rows if r.startswith(line(i)))
+    rows.remove(row)
+    at = next(k for k, r in enumerate(rows) if r.startswith(line(after)))
+    rows.insert(at + 1, row)
+    p.write_text("".join(rows), encoding="utf-8")
+
+
+def check(root: Path, out: Path, clean: Path) -> None:
+    build(root, out)
+    build(root, clean, cache="off")
+    assert outputs(out) == outputs(clean)
+
+
+def test_runs_untouched_by_an_edit_are_taken_whole(tmp_path, taken):
+    root = project(tmp_path)
+    out = tmp_path / "out"
+    build(root, out)                # (every card parsed: the runs kept from their values)
+    assert taken == [0]
+    edit(root, CARDS, "Rules of card 14:", "Rules of card fourteen:")
+    check(root, out, tmp_path / "clean1")
+    assert taken[-1] == 26          # all but card 14's run (13–16)
+    edit(root, CARDS, 'name: "Card 2"', 'name: "Card Two"')
+    check(root, out, tmp_path / "clean2")
+    # card 2's run laid out card by card; card 14's taken, but card 14's side from its own file (the
+    # pack holds the sides of the build before the last, with a few since beside it)
+    assert taken[-1] == 26 - 1
+
+
+@pytest.mark.parametrize("change", ["order", "added first", "removed", "copies"])
+def test_the_deck_changed_is_a_clean_build(tmp_path, taken, change):
+    """The cards moved (kept by the card memo, their values unchanged): runs keyed by their cards
+    in order miss where the order changed and are laid out card by card."""
+    root = project(tmp_path)
+    out = tmp_path / "out"
+    build(root, out)
+    edit(root, CARDS, "Rules of card 14:", "Rules of card fourteen:")      # (the runs kept as text)
+    build(root, out)
+    if change == "order":
+        move(root, 3, 10)
+        move(root, 21, 22)
+    elif change == "added first":
+        edit(root, CARDS, "cards:\n", 'cards:\n  - {id: "0", name: "Card 0", atk: 1, def: 2, cost: 3, '
+                                      'rules: "New.", color: "#8b1e3f"}\n')
+    elif change == "removed":
+        p = root / CARDS
+        p.write_text("".join(r for r in p.read_text(encoding="utf-8").splitlines(keepends=True)
+                             if not r.startswith(line(6))), encoding="utf-8")
+    else:
+        edit(root, CARDS, 'id: "9",', 'id: "9", copies: 3,')
+    check(root, out, tmp_path / "clean")
+    if change in ("order", "copies"):       # (the runs before the change, or beside it, taken)
+        assert taken[-1] > 0
+    elif change == "added first":
+        assert taken[-1] == 0
+    edit(root, CARDS, "Rules of card 27:", "Rules of card twenty-seven:")      # and the next edit
+    check(root, out, tmp_path / "clean2")
+
+
+def test_a_damaged_lay_out_cache_is_a_miss(tmp_path, taken):
+    root = project(tmp_path)
+    out = tmp_path / "out"
+    build(root, out)
+    edit(root, CARDS, "Rules of card 14:", "Rules of card fourteen:")
+    build(root, out)
+    for f in (out / ".cache" / "layout").rglob("*"):
+        if f.is_file():
+            data = bytearray(f.read_bytes())
+            data[len(data) // 2] ^= 0x5A        # one byte flipped in every entry, pack and run
+            f.write_bytes(bytes(data))
+    edit(root, CARDS, "Rules of card 27:", "Rules of card twenty-seven:")
+    check(root, out, tmp_path / "clean")
+    assert taken[-1] == 0
+
+
+def test_a_run_entry_not_as_written_is_not_taken(tmp_path, taken, monkeypatch):
+    """A run's entry with its sides' keys cut short (a hash-consistent entry of another shape) is a
+    miss: its cards are laid out one by one."""
+    root = project(tmp_path)
+    out = tmp_path / "out"
+    real = siderun.Pack.put
+
+    def put(self, key, head, parts):
+        if key.startswith(siderun.PREFIX):
+            head = {**head, "keys": head["keys"][:-1]}
+        real(self, key, head, parts)
+    monkeypatch.setattr(siderun.Pack, "put", put)
+    build(root, out)
+    edit(root, CARDS, "Rules of card 14:", "Rules of card fourteen:")
+    build(root, out)
+    edit(root, CARDS, "Rules of card 27:", "Rules of card twenty-seven:")
+    check(root, out, tmp_path / "clean")
+    assert taken[-1] == 0

@@ -29,6 +29,7 @@ from cardgen.layout.errorcard import error_card
 from cardgen.layout.imposition import Placement
 from cardgen.layout.pictograms import DRAWINGS
 from cardgen.layout.scenecodec import encode
+from cardgen.layout.siderun import Runs
 from cardgen.layout.streamed import Streamed
 from cardgen.layout.streamed import uses as streamed_uses
 
@@ -188,27 +189,22 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
     laid = Laid(game, layout, draft=draft)
     order = list(game.card_types)
     cards = sorted(game.cards, key=lambda c: order.index(c.type))
-    backs: dict[str, Sequence[Any]] = {}
+    backs: dict[str, Sequence[Any] | None] = {}
     relaxed_at: dict[tuple[str, int], list[Problem]] = {}    # a card's own construction problems
     if draft:
         _unread_error_cards(laid, problems)
         for p in problems.items:
             if p.severity == "warning" and p.loc is not None and p.message.endswith(DRAFT_TAG):
                 relaxed_at.setdefault((p.loc.file, p.loc.line), []).append(p)
+    if layout.entries is not None and not draft:        # the fronts restored by runs where unchanged
+        layout.runs["front"] = Runs(layout, layout.entries, "front", [c for c in cards if not c.dangling])
     for card in cards:
         if card.dangling and not draft:     # names a card that is not there: reported as CARD-REF
             continue
         mark = len(problems.items)
         front: Sequence[Any] = layout.draw_deferred(card, "front") if not card.dangling else []
         ct = game.card_types[card.type]
-        tpl = layout.template_for(card, "back")
-        if tpl is not None and tpl.static_prefix() == len(tpl.elements):
-            back = backs.get(card.type)
-            if back is None:        # the same on every card: known by its content, not by the card drawn
-                back = backs[card.type] = layout.draw(card, "back")
-                layout.content_ids[id(back)] = (back, digest(encode(back)))
-        else:
-            back = layout.draw_deferred(card, "back")
+        back = _back(layout, card, backs)
         if draft:
             own = [p for loc in {card.loc, *card.field_locs.values()} if loc is not None     # naming it:
                    for p in relaxed_at.get((loc.file, loc.line), ())                         # not a count
@@ -217,9 +213,28 @@ def lay_out(game: Game, problems: Problems, draft: bool = False, store: Store | 
         for k in range(card.copies):
             laid.groups.setdefault(ct.size, []).append(
                 Placement(card.id, card.name, k + 1, front, back, game.print.bleed))
-    if layout.entries is not None:      # the card sides read and made: one file for the next build
+    if layout.entries is not None:      # the sides read and made, and their runs: one file for the next build
+        for runs in layout.runs.values():
+            runs.keep()
         layout.entries.save()
     return laid
+
+
+def _back(layout: CardLayout, card: Card, backs: dict[str, Sequence[Any] | None]) -> Sequence[Any]:
+    """A card's back: its type's, drawn from its first card, when the template is the same on
+    every card (known by its content, not by the card drawn); else its own. ``backs``: by card
+    type, the back drawn once or None (each card its own)."""
+    back = backs.get(card.type, _UNSEEN)
+    if back is _UNSEEN:
+        tpl = layout.template_for(card, "back")
+        back = backs[card.type] = None
+        if tpl is not None and tpl.static_prefix() == len(tpl.elements):
+            back = backs[card.type] = layout.draw(card, "back")
+            layout.content_ids[id(back)] = (back, digest(encode(back)))
+    return back if back is not None else layout.draw_deferred(card, "back")
+
+
+_UNSEEN: Any = object()
 
 
 def lay_out_streamed(game: Game, problems: Problems) -> Laid:

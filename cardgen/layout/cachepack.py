@@ -66,7 +66,8 @@ class Pack:
         self.key = digest("pack", kind, name)
         self._old: dict[str, list[int]] | None = None     # key → [offset, length, line breaks…] in _data
         self._data = memoryview(b"")
-        self._now: dict[str, tuple[Chunk, list[int]]] = {}     # the entries of this lay-out, as stored
+        # the entries of this lay-out, as stored (None: as the pack read has it, taken by :meth:`lines`)
+        self._now: dict[str, tuple[Chunk, list[int]] | None] = {}
         self._changed = False
         self._heads: dict[bytes, Any] = {}       # a head's text → its value (read only: shared)
 
@@ -121,6 +122,42 @@ class Pack:
         self._now[key] = (body, cuts)
         return head, parts[1:]
 
+    def lines(self, keys: list[str]) -> list[memoryview | None]:
+        """The last line of each card side's entry (a head and two lines) in the pack read, not
+        checked but for its place (the pack's SHA-256 was), or None; each entry noted as read."""
+        old, data, now = self._old or {}, self._data, self._now
+        end = len(data)
+        out: list[memoryview | None] = []
+        for key in keys:
+            at = old.get(key)
+            try:
+                off, size, one, two = at        # type: ignore[misc]
+                if not (type(off) is int and type(size) is int and type(one) is int and type(two) is int
+                        and 0 <= one < two < size and 0 <= off <= end - size):
+                    raise ValueError
+            except (TypeError, ValueError):
+                out.append(None)
+                continue
+            if key not in now:
+                now[key] = None
+            out.append(data[off + two + 1:off + size])
+        return out
+
+    def read_head(self, key: str) -> Any:
+        """The head of a card side's entry (a head and two lines) this lay-out read or made (None:
+        not one)."""
+        got = self._now.get(key)
+        if got is None or len(got[1]) != 2:
+            return None
+        text = bytes(got[0][:got[1][0]])
+        head = self._heads.get(text)
+        if head is None:
+            try:
+                head = json.loads(text.decode("utf-8"))
+            except ValueError:
+                return None
+        return head
+
     def put(self, key: str, head: Any, parts: list[bytes]) -> None:
         """An entry (its head as JSON, then ``parts``, each a line of JSON) stored in its own file,
         joining the next pack."""
@@ -147,9 +184,15 @@ class Pack:
             return
         index: dict[str, list[int]] = {}
         end = 0
-        for k, (body, cuts) in self._now.items():
+        chunks = []
+        for k, got in self._now.items():
+            if got is None:             # taken by lines(): as the pack read has it
+                off, size, *cuts = old[k]
+                got = (self._data[off:off + size], cuts)
+            body, cuts = got
             index[k] = [end, len(body), *cuts]
+            chunks.append(body)
             end += len(body)
-        write_pack(self.store, self.kind, self.key, index, [body for body, _ in self._now.values()], end)
+        write_pack(self.store, self.kind, self.key, index, chunks, end)
         self._old, self._data, self._now = {}, memoryview(b""), {}
         self._changed = False

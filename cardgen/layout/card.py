@@ -24,6 +24,8 @@ from cardgen.layout.elements.base import DrawContext
 from cardgen.layout.legibility import MIN_PT, describe, floor_of, small_texts, too_small
 from cardgen.layout.scenecodec import decode, encode
 from cardgen.layout.sideprog import Program, compile_elements
+from cardgen.layout.siderun import Runs, json_line
+from cardgen.layout.siderun import decode_line as _decode_json
 from cardgen.layout.templates import Template, TemplateSet, evaluate, fields_read
 from cardgen.layout.watched import Fields, Watched
 from cardgen.scene import Deferred, Symbol, Use, uses_of
@@ -76,6 +78,7 @@ class CardLayout:
         self._by_id = game.cards_by_id         # the cache's dependencies are read against it
         self._key_heads: dict[str, bytes] = {}     # side → the start of its keys' text
         self._plain: dict[int, tuple] = {}    # id(head) → (head, n, uses, symbols): a plain head restored
+        self.runs: dict[str, Runs] = {}       # side → the runs of the cards laid out (layout.siderun)
         self._cards = Fields(self._by_id)
         self._game = {"title": game.title, "slug": game.slug, **{k: v for k, v in game.meta.items()
                                                                  if k in ("subtitle", "designer")}}
@@ -109,14 +112,18 @@ class CardLayout:
     def draw_deferred(self, card: Card, side: str) -> list | Deferred:
         """:meth:`draw`, but a side from the cache comes as a :class:`~cardgen.scene.Deferred`,
         decoded when first read (the card sheets' pages written again from the last build never
-        read their card sides)."""
+        read their card sides); from its run when ``runs`` holds that side (:mod:`.siderun`)."""
+        got = self.runs[side].take(card) if side in self.runs else None
+        if got is not None:
+            self.store.hits += 1        # type: ignore[union-attr]
+            return got
         return self._side(card, side, True)
 
     def _side(self, card: Card, side: str, deferred: bool) -> list | Deferred:
         if self.store is None or self.entries is None:
             return self._draw(card, side)
         text = card.values_text()       # a kept card whose values were never read: its key from its text
-        key = digest_on((), text, self._key_head(side)) if text is not None else \
+        key = digest_on((), text, self.key_head(side)) if text is not None else \
             digest(self.static_key(), side, card.id, card.name, card.type, card.copies, card.fields)
         hit = self.entries.get(key)
         parent = cachemod.active()
@@ -161,11 +168,12 @@ class CardLayout:
         if probs:           # the card's lines then, to report them at its lines now
             head["locs"] = {"": _loc(card.loc), **{k: _loc(v) for k, v in card.field_locs.items()}}
         self.entries.put(key, head, [
-            _json({n: [self.symbols[n].w, self.symbols[n].h, encode(self.symbols[n].items)] for n in used}),
-            _json(encode(items))])
+            json_line({n: [self.symbols[n].w, self.symbols[n].h, encode(self.symbols[n].items)]
+                       for n in used}),
+            json_line(encode(items))])
         return items
 
-    def _key_head(self, side: str) -> bytes:
+    def key_head(self, side: str) -> bytes:
         """The start of a side's key text, before the card's values (``cache.digest_on``)."""
         head = self._key_heads.get(side)
         if head is None:
@@ -423,15 +431,6 @@ class CardLayout:
             if name in card.field_locs:
                 return name
         return None
-
-
-def _json(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-def _decode_json(raw: Any) -> list:
-    """A card side's primitives from their line of the cache entry."""
-    return decode(json.loads(bytes(raw)))
 
 
 def _stem(loc: Loc | None) -> str:

@@ -107,7 +107,7 @@ class _Sheet:
                  sig: str) -> None:      # (no ink saver: its backs are not the placements')
         self.w, self.h = laid.game.print.page_w, laid.game.print.page_h
         self.sig = sig
-        self.text = b""
+        self.text: bytes | memoryview = b""
         self._make = (laid, imposer, chunk, page_no, size, numbers)
 
     def pages(self) -> list[Page]:
@@ -116,11 +116,11 @@ class _Sheet:
         self.text = _records([e for _, e in done])
         return [page for page, _ in done]
 
-    def records(self) -> bytes:
+    def records(self) -> bytes | memoryview:
         return self.text
 
     def reused(self, records: bytes | memoryview) -> None:
-        self.text = bytes(records)
+        self.text = records         # (a view of the last build's pack: not copied before the join)
 
 
 def _sheets(laid, group: tuple, first: int, numbers: dict, release: bool,
@@ -186,7 +186,7 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
     doc.symbols.update(laid.layout.symbols)
     used = used_symbols(doc.symbols, (scene for _, placements, _, fitted in sizes
                                       for scene in _scenes(placements, fitted.grid.per_page)))
-    entries: list[bytes] = []       # cards.json's page records, as text, a batch at a time
+    entries: list[bytes | memoryview] = []      # cards.json's page records, as text, a batch at a time
     batch: list[dict] = []
     cuts: dict[str, bytes] = {}
 
@@ -209,9 +209,11 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
             yield page
         if batch:
             entries.append(_records(batch))
-        entries[:] = [_manifest(manifest, entries)]     # joined before the PDF file is formatted
+        joined.append(_manifest(manifest, entries))     # joined before the PDF file is formatted
+        entries.clear()
+    joined: list[bytes] = []
     pdf = render_pages(doc, pages(), used, release=True, reuse=reuse)
-    return {f"{stem}.pdf": pdf, f"{stem}.json": entries[0], **cuts}
+    return {f"{stem}.pdf": pdf, f"{stem}.json": joined[0], **cuts}
 
 
 BATCH = 200         # page records written to text together (dumps' memos of shared boxes per call)
@@ -226,7 +228,7 @@ def _records(batch: list[dict]) -> bytes:
     return text[1:-2].replace("\n", "\n ").encode("utf-8")
 
 
-def _manifest(manifest: dict, records: list[bytes]) -> bytes:
+def _manifest(manifest: dict, records: list[bytes | memoryview]) -> bytes:
     """cards.json: ``manifest`` (its pages left empty) with the pages' ``records`` (batches of
     :func:`_records`) in place: the text ``dumps`` writes for the whole."""
     text = dumps(manifest, indent=1, inline=ONE_LINE) + "\n"

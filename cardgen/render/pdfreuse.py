@@ -51,7 +51,7 @@ class Sheet(Protocol):
     def pages(self) -> list[Page]:
         """Its pages, made now."""
 
-    def records(self) -> bytes:
+    def records(self) -> Stream:
         """After :meth:`pages`: what the caller keeps with the sheet (given back by :meth:`reused`)."""
 
     def reused(self, records: Stream) -> None:
