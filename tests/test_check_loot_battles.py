@@ -681,7 +681,8 @@ FINAL = "  - {kind: battle_end, result: won, battles_won: 3}\n"   # Battle 3 beg
      "  - {kind: loot_drawn, count: 3}\n  - {kind: pass, player: ana}\n", "pass, player: ana"),
     # the final Battle's Loot drawn in full, a second draw is after the end (unnamed: once an internal error)
     ("LB-END-1", "  - {kind: loot_drawn, count: 3, cards: [bow_short]}\n",
-     "  - {kind: loot_drawn, count: 3, cards: [bow_short]}\n  - {kind: loot_drawn, count: 2, cards: [bow_short]}\n",
+     "  - {kind: loot_drawn, count: 3, cards: [bow_short]}\n"
+     "  - {kind: loot_drawn, count: 2, cards: [bow_short]}\n",
      "count: 2"),
     ("LB-END-1", "  - {kind: loot_drawn, count: 3}\n",
      "  - {kind: loot_drawn, count: 3}\n  - {kind: loot_drawn, count: 1, cards: [bow_short]}\n", "count: 1"),

@@ -306,7 +306,8 @@ def test_the_search_value_is_the_results_hp_share():
     """``evaluate`` reads the HP and the players out from the table, not ``result()``: the same shares
     as the result's players give, at every tenth step of random games (eliminations included)."""
     game = playkit.game(SLUG)
-    value, start, sharp = evaluate(game), game.params["starting_hp"], game.params["simulate"]["search"]["sharpness"]
+    value, start = evaluate(game), game.params["starting_hp"]
+    sharp = game.params["simulate"]["search"]["sharpness"]
     for seed in range(6):
         state, rng, steps = playkit.new_state(SLUG, seed), random.Random(seed), 0
         while not state.is_terminal():

@@ -107,7 +107,8 @@ def estimate(plan: Plan, games: dict[str, float], workers: int) -> float:
     started = time.monotonic()
     play(state, agent, rng, plan.max_steps, package.determinize)
     per_playout = (time.monotonic() - started) / max(1, agent.playouts)
-    per_game = agent.playouts / TIMED_PLAYOUTS * scale / 2   # an agent makes about half a 2-seat game's decisions
+    # an agent makes about half a 2-seat game's decisions
+    per_game = agent.playouts / TIMED_PLAYOUTS * scale / 2
     total = 0.0
     for n in search:
         b = parse_budget(n.partition(":")[2])
@@ -119,7 +120,8 @@ def _say_estimate(err: TextIO, seconds: float) -> None:
     if seconds >= 1:
         long = " — hours: lower the budget or --games" if seconds > 3600 else ""
         size = f"{seconds:,.0f} s" if seconds < 90 else f"{seconds / 60:,.1f} min"
-        err.write(f"estimate: about {size} of search (timed on one game searched at mcts:{TIMED_PLAYOUTS}){long}\n")
+        how = f"timed on one game searched at mcts:{TIMED_PLAYOUTS}"
+        err.write(f"estimate: about {size} of search ({how}){long}\n")
         err.flush()
 
 

@@ -74,7 +74,8 @@ class Table:
         self.hp_rule: dict[str, str] = {p: "BW-SETUP-4" for p in self.players}   # what last set each HP
         self.out: list[str] = []        # the players out of the game, in the order they went out
         self.lost_with: dict[str, list[Monster]] = {}
-        self.attacks: dict[str, Made[tuple[Action, ...]]] = {}     # player → their attacks (on the players in)
+        #: player → their attacks (on the players in)
+        self.attacks: dict[str, Made[tuple[Action, ...]]] = {}
         self.hands: dict[str, Hand] = {p: Hand(counts(_NO_CARDS)) for p in self.players}
         pile, self.kinds = deck_of(parts)       # (kinds: each card's part type; shared, never changed)
         self.unseen: Counter = counts(pile)     # not yet known anywhere
