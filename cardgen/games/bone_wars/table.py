@@ -7,6 +7,7 @@ none of them again): dice, draws, creates and edits."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -16,23 +17,20 @@ from cardgen.games.bone_wars.vocab import NO_BLOCK
 from cardgen.play.api import Action, Made
 from cardgen.play.dice import die_outcomes
 from cardgen.play.hidden import HIDDEN, Hand, counts
+from cardgen.play.params import per_game
 
 SETUP_ORDER, SETUP_DEAL, PLAY = "order", "deal", "play"
 _NONE: list[Monster] = []        # no monsters (shared, never changed)
 _NO_CARDS: Counter = Counter()   # (copied: ``Counter()`` runs ``update``'s checks)
-_DECKS: dict[int, tuple[dict[str, Part], Counter, dict[str, str]]] = {}    # id(parts) → parts, pile, types
 
 
-def deck_of(parts: dict[str, Part]) -> tuple[Counter, dict[str, str]]:
-    """The full center pile (every Part card by id, in id order: copy it) and each card's part type,
-    made once per Part cards."""
-    kept = _DECKS.get(id(parts))
-    if kept is None or kept[0] is not parts:
-        if len(_DECKS) > 64:
-            _DECKS.clear()
-        kept = _DECKS[id(parts)] = (parts, Counter({k: parts[k].copies for k in sorted(parts)}),
-                                    {k: c.part for k, c in parts.items()})
-    return kept[1], kept[2]
+def _deck(parts: dict[str, Part]) -> tuple[Counter, dict[str, str]]:
+    return Counter({k: parts[k].copies for k in sorted(parts)}), {k: c.part for k, c in parts.items()}
+
+
+#: the full center pile (every Part card by id, in id order: copy it) and each card's part type,
+#: made once per Part cards (the last asked for: a simulation deals from the same ones)
+deck_of: Callable[[dict[str, Part]], tuple[Counter, dict[str, str]]] = per_game(_deck)
 
 
 @record
