@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from cardgen.layout.cache import digest
-from cardgen.layout.cachestore import MAX_ENTRY, Store
+from cardgen.layout.cachestore import MAX_ENTRY, Store, json_line
 
 Chunk = bytes | memoryview
 
@@ -39,7 +39,7 @@ def read_pack(raw: memoryview | None) -> tuple[dict[str, Any], memoryview] | Non
 
 def write_pack(store: Store, kind: str, key: str, index: Any, chunks: list[Chunk], size: int) -> None:
     """A pack file of ``index`` and its entries (``size`` bytes in all); one too big is not kept."""
-    head = json.dumps(index, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    head = json_line(index)
     if len(head) + size < MAX_ENTRY:
         store.put_bytes(kind, key, [b"%d\n" % len(head), head, *chunks])
 
@@ -161,7 +161,7 @@ class Pack:
     def put(self, key: str, head: Any, parts: list[bytes]) -> None:
         """An entry (its head as JSON, then ``parts``, each a line of JSON) stored in its own file,
         joining the next pack."""
-        lines = [json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), *parts]
+        lines = [json_line(head), *parts]
         body = b"\n".join(lines)
         cuts, end = [], -1
         for line in lines[:-1]:

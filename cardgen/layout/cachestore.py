@@ -21,6 +21,11 @@ from cardgen.layout.cachebound import touch
 MAX_ENTRY = 2 * 1024 * 1024 * 1024    # a cached entry or output read back
 
 
+
+def json_line(value: Any) -> bytes:
+    """``value`` as compact JSON (UTF-8): a cache entry's body, or a line of one."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
 class Store:
     """Entries (JSON) and blobs (bytes) under a folder, each checked by its SHA-256."""
 
@@ -99,7 +104,7 @@ class Store:
 
     def put(self, kind: str, key: str, value: Any) -> bytes:
         """The entry stored (and its body returned: the JSON :meth:`get` reads back)."""
-        body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        body = json_line(value)
         self._write(self._entry_path(kind, key), hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
         return body
 

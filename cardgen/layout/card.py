@@ -19,12 +19,13 @@ from cardgen.core.yamlsrc import plain
 from cardgen.layout import cache as cachemod
 from cardgen.layout.cache import Recorder, Store, deps_hold, digest, digest_head, digest_on
 from cardgen.layout.cachepack import Pack
+from cardgen.layout.cachestore import json_line
 from cardgen.layout.elements import KINDS
 from cardgen.layout.elements.base import DrawContext
 from cardgen.layout.legibility import MIN_PT, describe, floor_of, small_texts, too_small
 from cardgen.layout.scenecodec import decode, encode
 from cardgen.layout.sideprog import Program, compile_elements
-from cardgen.layout.siderun import Runs, json_line
+from cardgen.layout.siderun import Runs
 from cardgen.layout.siderun import decode_line as _decode_json
 from cardgen.layout.templates import Template, TemplateSet, evaluate, fields_read
 from cardgen.layout.watched import Fields, Watched

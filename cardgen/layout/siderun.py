@@ -39,11 +39,6 @@ _PLAIN_DEPS: dict[str, Any] = {"cards": {}}
 _KEY = 64           # a side's key: a SHA-256 in hex
 
 
-def json_line(value: Any) -> bytes:
-    """A line of a cache entry: ``value`` as compact JSON."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
 def decode_line(raw: Any) -> list:
     """A card side's primitives from their line of the cache entry."""
     return decode(json.loads(bytes(raw)))
