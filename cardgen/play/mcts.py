@@ -266,7 +266,8 @@ class MCTS(SearchAgent):
 
 #: the search's own numbers a game may set under ``simulate.search`` in its params.yaml (else
 #: the defaults above): name → (MCTS's argument, default)
-OPTIONS: dict[str, int | float] = {"cutoff": CUTOFF, "trust": TRUST, "explore": EXPLORE, "bias": 1.0, "keep": KEEP}
+OPTIONS: dict[str, int | float] = {"cutoff": CUTOFF, "trust": TRUST, "explore": EXPLORE, "bias": 1.0,
+                                   "keep": KEEP}
 
 
 def options(game: Any) -> dict[str, int | float]:
