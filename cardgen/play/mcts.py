@@ -266,10 +266,11 @@ class MCTS(SearchAgent):
 
 #: the search's own numbers a game may set under ``simulate.search`` in its params.yaml (else
 #: the defaults above): name → (MCTS's argument, default)
-OPTIONS = {"cutoff": CUTOFF, "trust": TRUST, "explore": EXPLORE, "bias": 1.0, "keep": KEEP}
+OPTIONS: dict[str, int | float] = {"cutoff": CUTOFF, "trust": TRUST, "explore": EXPLORE, "bias": 1.0,
+                                   "keep": KEEP}
 
 
-def options(game: Any) -> dict[str, float]:
+def options(game: Any) -> dict[str, int | float]:
     """The game's own values of :data:`OPTIONS` (``simulate.search.cutoff`` …), else the defaults."""
     raw = getattr(game, "params", None)
     if not isinstance(raw, dict):

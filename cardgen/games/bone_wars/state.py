@@ -268,7 +268,7 @@ class BoneWarsState(Table, GameState):
             c.blocker = self.on_table(name)
             c.stage = "roll"
 
-    def _roll(self, p: str, f: Mapping[str, Any]) -> None:
+    def _roll(self, p: str | None, f: Mapping[str, Any]) -> None:
         c = self.combat
         assert c is not None
         if "attacker" not in f:

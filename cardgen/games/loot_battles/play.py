@@ -71,7 +71,7 @@ class LootState(Fight, GameState):
         self.loot_deck = counts(r.deck["loot"])
         self.pool: Counter = Counter()
         self._shared = False                # the five tallies above shared with a clone: copy before a change
-        self.drawn: list[str] = []          # cards drawn by the chance node in progress
+        self.drawn: list[Any] = []          # the chance node in progress: cards drawn, or placement dice
         self.need = 0                       # how many more that chance node draws
         self.turn_open: str | None = None
         self.pending: dict[str, Any] | None = None
