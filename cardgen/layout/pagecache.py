@@ -34,6 +34,7 @@ Stream = bytes | memoryview       # an encoded content stream (render.pdfreuse's
 #: a page of a sheet as the file had it (render.pdfreuse's ``ReadyPage``)
 ReadyPage = tuple[str | None, list[Stream], list[str], Stream, int, int, list[str], list[list[str]]]
 SHEET = "s"         # a sheet's key in the pack: this before its digest (a page's is the digest alone)
+RUN = "r"           # a run of sheets' key: this before its digest
 _LEAVES = frozenset(KINDS.values()) - {Clip}
 
 
@@ -175,6 +176,24 @@ class PageCache:
         if key not in self._new:
             self._new[key] = (records, pages)
 
+    def run_key(self, sigs: list[str], state: str) -> str:
+        h = hashlib.sha256(self._static)
+        h.update(b"run\n")
+        h.update(state.encode())
+        for sig in sigs:            # (a sig's lines never start with a NUL)
+            h.update(b"\n\0")
+            h.update(sig.encode("utf-8", "surrogatepass"))
+        return RUN + h.hexdigest()
+
+    def get_run(self, key: str) -> list[str] | None:
+        if not self._loaded:
+            self._load()
+        row = self._row(key)[0]
+        return row if type(row) is list and all(type(k) is str and k[:1] == SHEET for k in row) else None
+
+    def put_run(self, key: str, sheets: list[str]) -> None:
+        self._new.setdefault(key, (list(sheets),))
+
     def save(self) -> None:
         """This build's pages and sheets, for the next build (nothing kept: nothing written): the
         full pack, or (when the full pack read holds all but an eighth of them) a pack of those it
@@ -223,7 +242,9 @@ def _layout(entries: dict[str, tuple], keys: list[str],
         index[key] = [at, len(records), rows]
     for key in keys:
         entry = entries[key]
-        if len(entry) == 3 and key not in index:
+        if len(entry) == 1:         # a run: its sheets' keys
+            index[key] = entry[0]
+        elif len(entry) == 3 and key not in index:
             stream, forms, codes = entry
             index[key] = [end, len(stream), forms, codes]
             chunks.append(stream)

@@ -186,7 +186,9 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
     doc.symbols.update(laid.layout.symbols)
     used = used_symbols(doc.symbols, (scene for _, placements, _, fitted in sizes
                                       for scene in _scenes(placements, fitted.grid.per_page)))
-    entries: list[bytes | memoryview] = []      # cards.json's page records, as text, a batch at a time
+    # cards.json's page records, as text, a batch at a time, or a sheet's (its text once written:
+    # the sheets of a run are asked for before the first is written)
+    entries: list[bytes | memoryview | _Sheet] = []
     batch: list[dict] = []
     cuts: dict[str, bytes] = {}
 
@@ -195,8 +197,8 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
             if entry is None:           # a sheet: its records made with its pages, or kept with them
                 if batch:
                     entries.append(_records(batch))
+                entries.append(page)        # type: ignore[arg-type]
                 yield page
-                entries.append(page.text)       # type: ignore[union-attr]
                 continue
             if game.print.registration != "none" and entry["side"] == "front":
                 entry["cut_file"] = name = f"{stem}-cut-{entry['page']}.svg"
@@ -209,10 +211,13 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
             yield page
         if batch:
             entries.append(_records(batch))
-        joined.append(_manifest(manifest, entries))     # joined before the PDF file is formatted
-        entries.clear()
+        if reuse is None:       # joined before the PDF file is formatted (with sheets: after, as
+            joined.append(_manifest(manifest, entries))     # the last run's are not written yet)
+            entries.clear()
     joined: list[bytes] = []
     pdf = render_pages(doc, pages(), used, release=True, reuse=reuse)
+    if not joined:
+        joined.append(_manifest(manifest, entries))
     return {f"{stem}.pdf": pdf, f"{stem}.json": joined[0], **cuts}
 
 
@@ -228,14 +233,16 @@ def _records(batch: list[dict]) -> bytes:
     return text[1:-2].replace("\n", "\n ").encode("utf-8")
 
 
-def _manifest(manifest: dict, records: list[bytes | memoryview]) -> bytes:
+def _manifest(manifest: dict, records: list[bytes | memoryview | _Sheet]) -> bytes:
     """cards.json: ``manifest`` (its pages left empty) with the pages' ``records`` (batches of
-    :func:`_records`) in place: the text ``dumps`` writes for the whole."""
+    :func:`_records`, or the sheets whose records they are) in place: the text ``dumps`` writes
+    for the whole."""
     text = dumps(manifest, indent=1, inline=ONE_LINE) + "\n"
     if not records:
         return text.encode("utf-8")
     at = text.index(_PAGES) + len(_PAGES) - 1
-    return b"".join([text[:at].encode("utf-8"), b",".join(records), f"\n ]{text[at + 1:]}".encode()])
+    return b"".join([text[:at].encode("utf-8"), b",".join([r.text if isinstance(r, _Sheet) else r for r in records]),
+                     f"\n ]{text[at + 1:]}".encode()])
 
 
 _PAGES = '\n "pages": []'   # where the pages' records go (a top-level key: no string holds a newline)
