@@ -126,3 +126,19 @@ def test_a_run_entry_not_as_written_is_not_placed(tmp_path, alone, monkeypatch, 
     edit(root, CARDS, "Rules of card 14:", "Rules of card fourteen:")
     assert built(root, out, alone) == 4
     clean(root, out, tmp_path, "clean")
+
+
+def test_a_card_added_last_renumbers_every_sheet(tmp_path, alone):
+    """With the cards numbered ("23/60"), a card added at the end changes every front's number:
+    no sheet is the last build's (a sheet known without its cards' numbers would keep the old)."""
+    root = project(tmp_path)
+    edit(root, "rules/bench/game.yaml", "card_numbers: false", "card_numbers: true")
+    out = tmp_path / "out"
+    build(root, out)
+    edit(root, CARDS, "Rules of card 14:", "Rules of card fourteen:")
+    build(root, out)
+    p = root / CARDS
+    p.write_text(p.read_text(encoding="utf-8") + '  - {id: "31", name: "Card 31", atk: 1, def: 2, cost: 3, '
+                 'rules: "New.", color: "#8b1e3f"}\n', encoding="utf-8")
+    assert built(root, out, alone) == 4
+    clean(root, out, tmp_path, "clean")

@@ -58,6 +58,7 @@ class PageCache:
         self._prims: dict[int, tuple[Any, str]] = {}     # a primitive met before (crop marks): its code
         # a scene the layout cache did not name: its digest
         self._scenes: dict[int, tuple[Sequence[Any], str]] = {}
+        self._lines: dict[int, tuple[Sequence[Any], list[str]]] = {}    # placements: their lines
         self.reused = 0         # pages written again, of those asked for
         self.asked = 0
         self._loaded = False
@@ -107,6 +108,28 @@ class PageCache:
     def scene(self, items: Sequence[Any]) -> str:
         """A scene's digest (a card side's: the layout cache's)."""
         return self._scene(items)
+
+    def card_lines(self, placements: Sequence[Any]) -> list[str]:
+        """Each placement as a line (its card's id, name, copy, bleed, and its sides by their
+        digests; no line break in one), made once for a list of placements: the sheets' ``sig``
+        and the placements' key are made of them."""
+        hit = self._lines.get(id(placements))
+        if hit is not None and hit[0] is placements:
+            return hit[1]
+        scene = self._scene
+        lines = [f"{pl.card_id!r} {pl.name!r} {pl.copy!r} {pl.bleed!r} {scene(pl.front)} {scene(pl.back)}"
+                 for pl in placements]
+        self._lines[id(placements)] = (placements, lines)
+        return lines
+
+    def placements_key(self, groups: dict[str, Sequence[Any]]) -> str:
+        """The exact content of the card sheets' placements: each size's, as lines."""
+        h = hashlib.sha256(b"placements\n")
+        for size, placements in groups.items():
+            lines = self.card_lines(placements)
+            h.update(f"{size!r} {len(lines)}\n".encode("utf-8", "surrogatepass"))
+            h.update("\n".join(lines).encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
 
     def _scene(self, items: Sequence[Any]) -> str:
         hit = self.content_ids.get(id(items)) or self._scenes.get(id(items))

@@ -132,13 +132,13 @@ def _sheets(laid, group: tuple, first: int, numbers: dict, release: bool,
     imposer = Imposer(ct.width, ct.height, laid.game.print, fitted)
     per = imposer.per_page
     head = repr((size, ct.width, ct.height, fitted.grid, laid.draft))
-    scene = reuse.scene
+    lines = reuse.card_lines(placements)
     for start in range(0, len(placements), per):
         chunk = placements[start:start + per]
         page_no = first + 2 * (start // per)
-        cards = [f"{pl.card_id!r} {pl.name!r} {pl.copy!r} {pl.bleed!r} {numbers.get(pl.card_id)!r} "
-                 f"{scene(pl.front)} {scene(pl.back)}" for pl in chunk]
-        sig = "\n".join([f"{head} {page_no}", *cards])
+        sig = "\n".join([f"{head} {page_no}", *lines[start:start + per]])
+        if numbers:             # (a card's line holds no line break: this one is the numbers')
+            sig += "\n" + repr([numbers.get(pl.card_id) for pl in chunk])
         yield _Sheet(laid, imposer, chunk, page_no, size, numbers, sig), None
         if release:
             placements[start:start + len(chunk)] = [None] * len(chunk)

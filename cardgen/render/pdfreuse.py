@@ -75,6 +75,10 @@ class PageReuse(Protocol):
     def scene(self, items: Sequence[Any]) -> str:
         """A scene's digest (for a sheet's ``sig``)."""
 
+    def card_lines(self, placements: Sequence[Any]) -> list[str]:
+        """Each card placed as a line of text, exact (for a sheet's ``sig``): its id, name, copy,
+        bleed and sides."""
+
     def sheet_key(self, sig: str, state: str) -> str:
         """A sheet's key: what it is made from (``sig``) and the state where it starts."""
 
