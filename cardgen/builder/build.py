@@ -153,7 +153,7 @@ def run(req: Request, progress: Progress | None = None) -> Outcome:
                            output_error=e)
     n_err = sum(laid.error_cards for laid in plans)
     if store is not None and memo is not None and not n_err:
-        store.put("build", memo, {"files": {str(req.out / slug / n): hashlib.sha256(d).hexdigest()
+        store.put("build", memo, {"files": {str(req.out / slug / n): store.sha(d)
                                             for slug, files in outputs.items() for n, d in files.items()},
                                   "problems": [[p.rule, p.severity, p.message, _loc_list(p.loc), p.hint]
                                                for p in problems]})
