@@ -39,6 +39,18 @@ def _head(laid) -> dict:
     return manifest
 
 
+def _fitted(laid, sizes: list, problems: Problems | None) -> dict:
+    """cards.json without its pages, with each size's fit (PRINT-FIT reported to ``problems``)."""
+    manifest = _head(laid)
+    for size, _, _, fitted in sizes:
+        manifest["fit"][size] = fitted.record()
+    if laid.draft:
+        manifest["draft"] = True
+    if problems is not None:
+        report_fit(laid.game, manifest, problems)
+    return manifest
+
+
 def _sizes(laid, groups: dict) -> list[tuple[str, list, Any, Fit]]:
     """(card size, its placements, its first card type, its sheet fit) for each size printed."""
     game = laid.game
@@ -175,13 +187,7 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
     sizes = _sizes(laid, laid.groups if groups is None else groups)
     groups = None
     game = laid.game
-    manifest = _head(laid)
-    for size, _, _, fitted in sizes:
-        manifest["fit"][size] = fitted.record()
-    if laid.draft:
-        manifest["draft"] = True
-    if problems is not None:
-        report_fit(game, manifest, problems)
+    manifest = _fitted(laid, sizes, problems)
     doc = Document(f"{game.title} — cards", subject="card sheets")
     doc.symbols.update(laid.layout.symbols)
     used = used_symbols(doc.symbols, (scene for _, placements, _, fitted in sizes
@@ -241,8 +247,8 @@ def _manifest(manifest: dict, records: list[bytes | memoryview | _Sheet]) -> byt
     if not records:
         return text.encode("utf-8")
     at = text.index(_PAGES) + len(_PAGES) - 1
-    return b"".join([text[:at].encode("utf-8"), b",".join([r.text if isinstance(r, _Sheet) else r for r in records]),
-                     f"\n ]{text[at + 1:]}".encode()])
+    pages = b",".join([r.text if isinstance(r, _Sheet) else r for r in records])
+    return b"".join([text[:at].encode("utf-8"), pages, f"\n ]{text[at + 1:]}".encode()])
 
 
 _PAGES = '\n "pages": []'   # where the pages' records go (a top-level key: no string holds a newline)
