@@ -153,7 +153,7 @@ def run(req: Request, progress: Progress | None = None) -> Outcome:
                            output_error=e)
     n_err = sum(laid.error_cards for laid in plans)
     if store is not None and memo is not None and not n_err:
-        store.put("build", memo, {"files": {str(req.out / slug / n): hashlib.sha256(d).hexdigest()
+        store.put("build", memo, {"files": {str(req.out / slug / n): store.sha(d)
                                             for slug, files in outputs.items() for n, d in files.items()},
                                   "problems": [[p.rule, p.severity, p.message, _loc_list(p.loc), p.hint]
                                                for p in problems]})
@@ -258,11 +258,11 @@ def _make(store: Store | None, laid: Any, name: str, fn: Callable[..., dict[str,
     if store is None:
         return fn(laid, problems=problems, out_dir=out_dir, **extra, **own)
     if name == "cards":        # its input is the laid-out sheets themselves
-        static = pipeline.placements_key(laid.groups, laid.layout.symbols, laid.layout.content_ids)
         shared = pipeline.digest(asdict(laid.game.print), laid.draft, laid.game.title, laid.game.slug)
-        every_page = pipeline.digest(shared, laid.layout.static_key(),
-                                     pipeline.symbols_key(laid.layout.symbols))
+        symbols = pipeline.symbols_key(laid.layout.symbols)
+        every_page = pipeline.digest(shared, laid.layout.static_key(), symbols)
         pages = PageCache(store, f"{laid.game.slug}/cards", every_page, laid.layout.content_ids)
+        static = pipeline.digest(pages.placements_key(laid.groups), symbols)     # (the sheets' content)
         files = cached_files(store, name, pipeline.digest(static, shared), laid.game, problems,
                              lambda g, p: fn(laid, problems=p, out_dir=out_dir, reuse=pages, **own),
                              watch=False)

@@ -75,21 +75,6 @@ def sources_key(game: Game) -> str:
                   [[c.id, c.kind, c.count, c.fields] for c in game.components])
 
 
-def placements_key(groups: dict[str, list[Placement]], symbols: dict,
-                   known: dict[int, tuple[Sequence[Any], str]]) -> str:
-    """The exact content of card sheets: every placement's scenes and the symbols they use.
-    ``known``: scenes the layout cache already identified, by id: (the scene, its digest)."""
-    seen: dict[int, tuple[Sequence[Any], str]] = dict(known)
-
-    def d(items: Sequence[Any]) -> str:
-        hit = seen.get(id(items))
-        if hit is None or hit[0] is not items:
-            hit = seen[id(items)] = (items, digest(encode(items)))
-        return hit[1]
-    return digest([[size, [[p.card_id, p.name, p.copy, p.bleed, d(p.front), d(p.back)] for p in pls]]
-                   for size, pls in groups.items()], symbols_key(symbols))
-
-
 def symbols_key(symbols: dict) -> str:
     """The exact content of the symbols (forms) a document may place."""
     return digest({n: [s.w, s.h, encode(s.items)] for n, s in sorted(symbols.items())})

@@ -34,6 +34,7 @@ Stream = bytes | memoryview       # an encoded content stream (render.pdfreuse's
 #: a page of a sheet as the file had it (render.pdfreuse's ``ReadyPage``)
 ReadyPage = tuple[str | None, list[Stream], list[str], Stream, int, int, list[str], list[list[str]]]
 SHEET = "s"         # a sheet's key in the pack: this before its digest (a page's is the digest alone)
+RUN = "r"           # a run of sheets' key: this before its digest
 _LEAVES = frozenset(KINDS.values()) - {Clip}
 
 
@@ -57,6 +58,7 @@ class PageCache:
         self._prims: dict[int, tuple[Any, str]] = {}     # a primitive met before (crop marks): its code
         # a scene the layout cache did not name: its digest
         self._scenes: dict[int, tuple[Sequence[Any], str]] = {}
+        self._lines: dict[int, tuple[Sequence[Any], list[str]]] = {}    # placements: their lines
         self.reused = 0         # pages written again, of those asked for
         self.asked = 0
         self._loaded = False
@@ -106,6 +108,28 @@ class PageCache:
     def scene(self, items: Sequence[Any]) -> str:
         """A scene's digest (a card side's: the layout cache's)."""
         return self._scene(items)
+
+    def card_lines(self, placements: Sequence[Any]) -> list[str]:
+        """Each placement as a line (its card's id, name, copy, bleed, and its sides by their
+        digests; no line break in one), made once for a list of placements: the sheets' ``sig``
+        and the placements' key are made of them."""
+        hit = self._lines.get(id(placements))
+        if hit is not None and hit[0] is placements:
+            return hit[1]
+        scene = self._scene
+        lines = [f"{pl.card_id!r} {pl.name!r} {pl.copy!r} {pl.bleed!r} {scene(pl.front)} {scene(pl.back)}"
+                 for pl in placements]
+        self._lines[id(placements)] = (placements, lines)
+        return lines
+
+    def placements_key(self, groups: dict[str, Sequence[Any]]) -> str:
+        """The exact content of the card sheets' placements: each size's, as lines."""
+        h = hashlib.sha256(b"placements\n")
+        for size, placements in groups.items():
+            lines = self.card_lines(placements)
+            h.update(f"{size!r} {len(lines)}\n".encode("utf-8", "surrogatepass"))
+            h.update("\n".join(lines).encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
 
     def _scene(self, items: Sequence[Any]) -> str:
         hit = self.content_ids.get(id(items)) or self._scenes.get(id(items))
@@ -175,6 +199,24 @@ class PageCache:
         if key not in self._new:
             self._new[key] = (records, pages)
 
+    def run_key(self, sigs: list[str], state: str) -> str:
+        h = hashlib.sha256(self._static)
+        h.update(b"run\n")
+        h.update(state.encode())
+        for sig in sigs:            # (a sig's lines never start with a NUL)
+            h.update(b"\n\0")
+            h.update(sig.encode("utf-8", "surrogatepass"))
+        return RUN + h.hexdigest()
+
+    def get_run(self, key: str) -> list[str] | None:
+        if not self._loaded:
+            self._load()
+        row = self._row(key)[0]
+        return row if type(row) is list and all(type(k) is str and k[:1] == SHEET for k in row) else None
+
+    def put_run(self, key: str, sheets: list[str]) -> None:
+        self._new.setdefault(key, (list(sheets),))
+
     def save(self) -> None:
         """This build's pages and sheets, for the next build (nothing kept: nothing written): the
         full pack, or (when the full pack read holds all but an eighth of them) a pack of those it
@@ -223,7 +265,9 @@ def _layout(entries: dict[str, tuple], keys: list[str],
         index[key] = [at, len(records), rows]
     for key in keys:
         entry = entries[key]
-        if len(entry) == 3 and key not in index:
+        if len(entry) == 1:         # a run: its sheets' keys
+            index[key] = entry[0]
+        elif len(entry) == 3 and key not in index:
             stream, forms, codes = entry
             index[key] = [end, len(stream), forms, codes]
             chunks.append(stream)

@@ -39,6 +39,18 @@ def _head(laid) -> dict:
     return manifest
 
 
+def _fitted(laid, sizes: list, problems: Problems | None) -> dict:
+    """cards.json without its pages, with each size's fit (PRINT-FIT reported to ``problems``)."""
+    manifest = _head(laid)
+    for size, _, _, fitted in sizes:
+        manifest["fit"][size] = fitted.record()
+    if laid.draft:
+        manifest["draft"] = True
+    if problems is not None:
+        report_fit(laid.game, manifest, problems)
+    return manifest
+
+
 def _sizes(laid, groups: dict) -> list[tuple[str, list, Any, Fit]]:
     """(card size, its placements, its first card type, its sheet fit) for each size printed."""
     game = laid.game
@@ -132,13 +144,13 @@ def _sheets(laid, group: tuple, first: int, numbers: dict, release: bool,
     imposer = Imposer(ct.width, ct.height, laid.game.print, fitted)
     per = imposer.per_page
     head = repr((size, ct.width, ct.height, fitted.grid, laid.draft))
-    scene = reuse.scene
+    lines = reuse.card_lines(placements)
     for start in range(0, len(placements), per):
         chunk = placements[start:start + per]
         page_no = first + 2 * (start // per)
-        cards = [f"{pl.card_id!r} {pl.name!r} {pl.copy!r} {pl.bleed!r} {numbers.get(pl.card_id)!r} "
-                 f"{scene(pl.front)} {scene(pl.back)}" for pl in chunk]
-        sig = "\n".join([f"{head} {page_no}", *cards])
+        sig = "\n".join([f"{head} {page_no}", *lines[start:start + per]])
+        if numbers:             # (a card's line holds no line break: this one is the numbers')
+            sig += "\n" + repr([numbers.get(pl.card_id) for pl in chunk])
         yield _Sheet(laid, imposer, chunk, page_no, size, numbers, sig), None
         if release:
             placements[start:start + len(chunk)] = [None] * len(chunk)
@@ -175,18 +187,14 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
     sizes = _sizes(laid, laid.groups if groups is None else groups)
     groups = None
     game = laid.game
-    manifest = _head(laid)
-    for size, _, _, fitted in sizes:
-        manifest["fit"][size] = fitted.record()
-    if laid.draft:
-        manifest["draft"] = True
-    if problems is not None:
-        report_fit(game, manifest, problems)
+    manifest = _fitted(laid, sizes, problems)
     doc = Document(f"{game.title} — cards", subject="card sheets")
     doc.symbols.update(laid.layout.symbols)
     used = used_symbols(doc.symbols, (scene for _, placements, _, fitted in sizes
                                       for scene in _scenes(placements, fitted.grid.per_page)))
-    entries: list[bytes | memoryview] = []      # cards.json's page records, as text, a batch at a time
+    # cards.json's page records, as text, a batch at a time, or a sheet's (its text once written:
+    # the sheets of a run are asked for before the first is written)
+    entries: list[bytes | memoryview | _Sheet] = []
     batch: list[dict] = []
     cuts: dict[str, bytes] = {}
 
@@ -195,8 +203,8 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
             if entry is None:           # a sheet: its records made with its pages, or kept with them
                 if batch:
                     entries.append(_records(batch))
+                entries.append(page)        # type: ignore[arg-type]
                 yield page
-                entries.append(page.text)       # type: ignore[union-attr]
                 continue
             if game.print.registration != "none" and entry["side"] == "front":
                 entry["cut_file"] = name = f"{stem}-cut-{entry['page']}.svg"
@@ -209,10 +217,13 @@ def build(laid, groups: dict | None = None, stem: str = "cards", problems: Probl
             yield page
         if batch:
             entries.append(_records(batch))
-        joined.append(_manifest(manifest, entries))     # joined before the PDF file is formatted
-        entries.clear()
+        if reuse is None:       # joined before the PDF file is formatted (with sheets: after, as
+            joined.append(_manifest(manifest, entries))     # the last run's are not written yet)
+            entries.clear()
     joined: list[bytes] = []
     pdf = render_pages(doc, pages(), used, release=True, reuse=reuse)
+    if not joined:
+        joined.append(_manifest(manifest, entries))
     return {f"{stem}.pdf": pdf, f"{stem}.json": joined[0], **cuts}
 
 
@@ -228,14 +239,16 @@ def _records(batch: list[dict]) -> bytes:
     return text[1:-2].replace("\n", "\n ").encode("utf-8")
 
 
-def _manifest(manifest: dict, records: list[bytes | memoryview]) -> bytes:
+def _manifest(manifest: dict, records: list[bytes | memoryview | _Sheet]) -> bytes:
     """cards.json: ``manifest`` (its pages left empty) with the pages' ``records`` (batches of
-    :func:`_records`) in place: the text ``dumps`` writes for the whole."""
+    :func:`_records`, or the sheets whose records they are) in place: the text ``dumps`` writes
+    for the whole."""
     text = dumps(manifest, indent=1, inline=ONE_LINE) + "\n"
     if not records:
         return text.encode("utf-8")
     at = text.index(_PAGES) + len(_PAGES) - 1
-    return b"".join([text[:at].encode("utf-8"), b",".join(records), f"\n ]{text[at + 1:]}".encode()])
+    pages = b",".join([r.text if isinstance(r, _Sheet) else r for r in records])
+    return b"".join([text[:at].encode("utf-8"), pages, f"\n ]{text[at + 1:]}".encode()])
 
 
 _PAGES = '\n "pages": []'   # where the pages' records go (a top-level key: no string holds a newline)

@@ -111,8 +111,9 @@ def render_pages(doc: Document, pages: Iterable[Page | pdfreuse.Sheet], used: li
     while page is not None:
         if type(page) is Page:
             _page(c, pen, page, reuse, release)
-        elif reuse is not None:         # a sheet: the last build's written again, or made and drawn
-            pdfreuse.sheet(c, page, reuse, pending, draw)       # type: ignore[arg-type]
+        elif reuse is not None:         # sheets: the last build's written again, or made and drawn
+            page = pdfreuse.sheets(c, page, them, reuse, pending, draw)     # type: ignore[arg-type]
+            continue
         else:
             for p in page.pages():      # type: ignore[union-attr]
                 _page(c, pen, p, None, release)

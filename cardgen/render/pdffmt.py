@@ -37,6 +37,7 @@ from reportlab.pdfbase.pdfdoc import (
 )
 
 _REF_ONLY = "__RefOnly__"
+_NAME = "__InternalName__"      # where reportlab notes an object's name once referenced
 _NOT_AS_IS = re.compile("[\x18-\x1f]")     # the ASCII the extpdfdoc codec does not keep as it is
 
 
@@ -93,10 +94,16 @@ class Formatter:
             return self._catalog(obj)
         if kind is Ready:
             for it in obj.first:
-                self.doc.Reference(it)
-            out = [bytes(obj.parts[0])]
-            for ref, part in zip(obj.refs, obj.parts[1:], strict=True):
-                out += (self._ref(ref if type(ref) is str else self.doc.Reference(ref).name), bytes(part))
+                if getattr(it, _NAME, None) is None:    # (named already: reportlab's Reference does nothing)
+                    self.doc.Reference(it)
+            parts = obj.parts
+            if not obj.refs:
+                return bytes(parts[0])
+            out = [parts[0]]
+            for ref, part in zip(obj.refs, parts[1:], strict=True):
+                if type(ref) is not str:
+                    ref = getattr(ref, _NAME, None) or self.doc.Reference(ref).name
+                out += (self._ref(ref), part)
             return b"".join(out)
         return pdfdoc.format(obj, self.doc, toplevel=1)
 

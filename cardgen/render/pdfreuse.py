@@ -21,7 +21,7 @@ no imposition, no drawing, no formatting; kept from the file just written (:func
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from reportlab import rl_config
@@ -75,6 +75,10 @@ class PageReuse(Protocol):
     def scene(self, items: Sequence[Any]) -> str:
         """A scene's digest (for a sheet's ``sig``)."""
 
+    def card_lines(self, placements: Sequence[Any]) -> list[str]:
+        """Each card placed as a line of text, exact (for a sheet's ``sig``): its id, name, copy,
+        bleed and sides."""
+
     def sheet_key(self, sig: str, state: str) -> str:
         """A sheet's key: what it is made from (``sig``) and the state where it starts."""
 
@@ -83,6 +87,16 @@ class PageReuse(Protocol):
 
     def put_sheet(self, key: str, records: Stream, pages: list[ReadyPage]) -> None:
         """This build's sheet (kept for the next build)."""
+
+    def run_key(self, sigs: list[str], state: str) -> str:
+        """A run of sheets' key: what its sheets are made from, in order, and the state where
+        the first starts (which, with them, fixes where each of the others starts)."""
+
+    def get_run(self, key: str) -> list[str] | None:
+        """The last build's run of that key: its sheets' keys."""
+
+    def put_run(self, key: str, sheets: list[str]) -> None:
+        """This build's run (kept for the next build)."""
 
 
 def _fonts(doc: Any) -> list[tuple[str, Any]]:
@@ -131,8 +145,8 @@ def shown(c: canvas.Canvas, before: State, reuse: PageReuse,
     key, forms and codes)."""
     keep = key is not None and not (c._annotationrefs or c._colorsUsed or c._shadingUsed or c._extgstate._c
                                     or c._psCommandsBeforePage or c._psCommandsAfterPage)
-    forms = list(c._formsinuse)
-    codes: list[list[str]] = []
+    forms = list(dict.fromkeys(c._formsinuse))      # (a page's forms are a set to the file: its
+    codes: list[list[str]] = []                     # resources name each once, sorted)
     if keep:
         _, fixed, fonts = state(c)
         was = {n: k for n, _, k in before[2]}
@@ -153,17 +167,47 @@ def shown(c: canvas.Canvas, before: State, reuse: PageReuse,
 Pending = list[tuple[str, bytes, list[tuple[str, Any, list[str], list[list[str]]]]]]
 
 
+RUN = 16            # sheets a run: an edit places the others' runs whole
+
+
+def sheets(c: canvas.Canvas, first: Sheet, rest: Iterator[Any], reuse: PageReuse, pending: Pending,
+           draw: Callable[[Page], Kept | None]) -> Any:
+    """``first`` and the sheets that follow it in ``rest`` (up to :data:`RUN` in all) written as
+    one run: from the last build's sheets when the run is kept there for the same state (one
+    key, one look-up, no state taken between its sheets), else sheet by sheet (:func:`sheet`).
+    Returns what ``rest`` gave after them (None: nothing). The document's first sheet is a run
+    of its own: its first page names the fonts, so it is never kept whole (nor a run with it)."""
+    run = [first]
+    size = RUN if c._doc.Pages.pages else 1
+    nxt = next(rest, None) if size > 1 else None
+    while nxt is not None and type(nxt) is not Page and len(run) < size:
+        run.append(nxt)
+        nxt = next(rest, None)
+    key = reuse.run_key([s.sig for s in run], state(c)[0])
+    keys = reuse.get_run(key)
+    hits = [reuse.get_sheet(k) for k in keys] if keys is not None and len(keys) == len(run) else []
+    if hits and all(h is not None for h in hits) \
+            and placed(c, [p for h in hits for p in h[1]]):       # type: ignore[index]
+        for s, k, h in zip(run, keys, hits, strict=True):        # type: ignore[arg-type]
+            s.reused(h[0])                                      # type: ignore[index]
+            reuse.put_sheet(k, *h)                              # type: ignore[misc]
+        reuse.put_run(key, keys)                                # type: ignore[arg-type]
+    else:
+        reuse.put_run(key, [sheet(c, s, reuse, pending, draw) for s in run])
+    return nxt if size > 1 else next(rest, None)
+
+
 def sheet(c: canvas.Canvas, it: Sheet, reuse: PageReuse, pending: Pending,
-          draw: Callable[[Page], Kept | None]) -> None:
+          draw: Callable[[Page], Kept | None]) -> str:
     """``it`` written from the last build's sheet when it is kept there for the same state, else
     its pages made and each drawn by ``draw`` (which says what it kept of the page): a sheet
-    whose every page was kept waits in ``pending`` for the file (:func:`keep`)."""
+    whose every page was kept waits in ``pending`` for the file (:func:`keep`). Returns its key."""
     key = reuse.sheet_key(it.sig, state(c)[0])
     hit = reuse.get_sheet(key)
     if hit is not None and placed(c, hit[1]):
         it.reused(hit[0])
         reuse.put_sheet(key, *hit)
-        return
+        return key
     pages = c._doc.Pages.pages
     kept = []
     for page in it.pages():
@@ -173,13 +217,14 @@ def sheet(c: canvas.Canvas, it: Sheet, reuse: PageReuse, pending: Pending,
             watch(c, pages[-1])
     if all(k is not None for k in kept):
         pending.append((key, it.records(), kept))     # type: ignore[arg-type]
+    return key
 
 
 def placed(c: canvas.Canvas, pages: Sequence[ReadyPage]) -> bool:
     """The sheet's ``pages`` put in the document as the last build's file had them; False
     (nothing done) when one places a form the document does not hold."""
     doc = c._doc
-    if c._code or not all(doc.hasForm(f) for p in pages for f in p[6]):
+    if c._code or not all(doc.hasForm(f) for f in {f for p in pages for f in p[6]}):
         return False
     for _, parts, refs, body, _, _, _, codes in pages:
         for name, chars in codes:
