@@ -211,3 +211,38 @@ def test_the_project_declares_records():
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if line.strip() == "@dataclass" or line.lstrip().startswith("@dataclass(")]
     assert not plain, f"use cardgen.core.record.record: {plain}"
+
+
+REFUSED = {
+    "mutable_default": """
+        class K:
+            x: list = []
+    """,
+    "default_then_required": """
+        class K:
+            x: int = 0
+            y: int
+    """,
+    "field_without_annotation": """
+        class K:
+            x: int
+            y = field(default=0)
+    """,
+    "classvar_factory": """
+        class K:
+            x: ClassVar[list] = field(default_factory=list)
+    """,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(REFUSED))
+def test_refused_as_dataclass_refuses(shape):
+    """A shape ``dataclass`` refuses, a record refuses with the same exception, when it is made."""
+    seen = []
+    for name, deco in (("dc", dataclasses.dataclass), ("rec", record)):
+        try:
+            _make(REFUSED[shape], deco, f"_rec_refused_{shape}_{name}")
+            seen.append(None)
+        except (TypeError, ValueError) as e:
+            seen.append(type(e))
+    assert seen[0] is not None and seen == [seen[0], seen[0]]
