@@ -246,3 +246,25 @@ def test_refused_as_dataclass_refuses(shape):
         except (TypeError, ValueError) as e:
             seen.append(type(e))
     assert seen[0] is not None and seen == [seen[0], seen[0]]
+
+
+def test_init_compiled_when_first_needed():
+    """A record's ``__init__`` is compiled at its first instance, or when its signature is read,
+    and is then the class's own (no stand-in left, no ``__signature__``)."""
+    @record(frozen=True, slots=True)
+    class A:
+        x: int
+        y: int = 2
+
+    @record
+    class B:
+        x: int
+
+    stand_in = A.__dict__["__init__"]
+    assert "__signature__" in A.__dict__ and stand_in.__qualname__.endswith("A.__init__")
+    assert A(1) == A(1, 2) and repr(A(x=3)) == "test_init_compiled_when_first_needed.<locals>.A(x=3, y=2)"
+    assert A.__dict__["__init__"] is not stand_in and "__signature__" not in A.__dict__
+    assert str(inspect.signature(B)) == "(x: 'int') -> None"
+    assert "__signature__" not in B.__dict__ and B.__init__.__annotations__ == {"x": "int", "return": None}
+    assert stand_in(object.__new__(A), 5, 6) is None      # a stand-in held from before still works
+    assert A.__doc__ == "A(x: 'int', y: 'int' = 2)" and B(4).x == 4
