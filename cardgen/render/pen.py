@@ -339,7 +339,12 @@ class Pen:
         dx, dy = m.dx, m.dy
         show = self.tx.show
         run: list | None = None         # rects one after the other, drawn together (rects)
-        for it in m.items:
+        items = m.items
+        skip = 0                        # items drawn already (a paragraph's lines after its first)
+        for i, it in enumerate(items):
+            if skip:
+                skip -= 1
+                continue
             t = type(it)
             if t is Rect:
                 if run is None:
@@ -357,6 +362,9 @@ class Pen:
                 if font is None or font[1] != it.size or font[0] != it.font:
                     self.set_font(it.font, it.size)
                 if self._direct:
+                    if len(it.text) > 16 and (skip := self.tx.paragraph(self.c, self._ttf, items, i, dx, dy, H)):
+                        skip -= 1
+                        continue
                     show(self.c, self._ttf, (it.x + dx) * MM, (H - (it.y + dy)) * MM, it.text, it.align)
                 else:
                     self.text((it.x + dx) * MM, (H - (it.y + dy)) * MM, it.text, it.align)
