@@ -81,16 +81,19 @@ class TextOps:
         on a page ``H`` mm high, written as :meth:`show` writes them one by one (the font's codes
         checked once, the text object joined once); how many it wrote: none when ``items[i]`` is
         not such a line of :meth:`_running`'s, or the next one is not (the caller shows it)."""
+        first = items[i]
+        font, size, color = first.font, first.size, first.color
+        nxt = items[i + 1] if i + 1 < len(items) else None     # (a title: no line after it)
+        if type(nxt) is not Text or nxt.font != font or nxt.size != size or nxt.color != color:
+            return 0
         known = self._known.get(ttf.fontName)
         if known is None or not known[7] or known[0] is not c._doc or known[1] is not ttf \
                 or known[2] != len(known[3].assignments):
             return 0
         fp = self._fp
         tf = fp.get((ttf.fontName, c._fontsize))
-        first = items[i]
-        if tf is None or i + 1 >= len(items):
+        if tf is None:
             return 0
-        font, size, color = first.font, first.size, first.color
         lines = []
         for it in items[i:]:
             if type(it) is not Text or it.font != font or it.size != size or it.color != color \
