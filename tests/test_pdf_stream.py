@@ -13,6 +13,7 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfdoc import PDFDocument, PDFStream
 from reportlab.pdfgen import canvas
 
 from cardgen.builder import pipeline
@@ -22,6 +23,7 @@ from cardgen.core.problems import Problems
 from cardgen.printables import cards
 from cardgen.render import pdf as pdf_render
 from cardgen.render.pdf import MM, render
+from cardgen.render.pdffmt import Formatter
 from cardgen.render.pdfwrite import pack_page, pdf_data
 from cardgen.render.pen import save_state
 from cardgen.scene import Clip, Document, Image, Moved, Page, Rect, Text, translate
@@ -231,3 +233,22 @@ def test_an_svg_pictures_form_is_named_by_its_content_not_where_the_project_lies
         made.append(render(doc))
     assert b"/FormXob.SVG" in made[0]
     assert made[0] == made[1]
+
+
+
+def _outcome(fn, *args):
+    try:
+        return ("ok", fn(*args))
+    except Exception as e:  # noqa: BLE001 - the exception is the behaviour compared
+        return ("raised", type(e).__name__, str(e))
+
+
+@pytest.mark.parametrize("content", ["0 0 m 10 10 l S", "a\nb\r\nc~>", "ü ünïcödé", "\x17\x20", "\x7f",
+                                     *[f"BT {chr(n)} ET" for n in range(0x18, 0x20)]])
+def test_a_stream_of_text_is_reportlabs_bytes_whatever_its_characters(content):
+    """A stream whose content is text (ASCII kept as it is; the eight controls \\x18–\\x1f and any
+    other character through the extpdfdoc codec, which refuses some) is formatted as reportlab
+    formats it, or refused as reportlab refuses it."""
+    doc = PDFDocument(invariant=1)
+    stream = PDFStream(content=content, filters=[])
+    assert _outcome(Formatter(doc).top, stream) == _outcome(stream.format, doc)
