@@ -25,7 +25,7 @@ from cardgen.render import pdf as pdf_render
 from cardgen.render.pdf import MM, render
 from cardgen.render.pdffmt import Formatter
 from cardgen.render.pdfwrite import pack_page, pdf_data
-from cardgen.render.pen import save_state
+from cardgen.render.pen import Pen, save_state
 from cardgen.scene import Clip, Document, Image, Moved, Page, Rect, Text, translate
 from tests.conftest import ROOT
 
@@ -150,6 +150,23 @@ def test_save_state_is_reportlabs_save_state():
         made.append((mid, _state(c)))
     assert made[0] == made[1]
 
+
+
+def test_a_font_set_again_is_the_state_set_font_sets():
+    """A TrueType font set again by the pen (its state set, no ``setFont`` call) leaves the canvas
+    as ``setFont`` leaves it: name, size, leading, nothing written."""
+    fonts.font(REG)
+    fonts.font(BOLD)
+    ours = canvas.Canvas(io.BytesIO())
+    pen = Pen(ours, Document("t"))
+    theirs = canvas.Canvas(io.BytesIO())
+    for name, size in ((REG, 9), (BOLD, 12), (REG, 7.5), (BOLD, 12), (REG, 9)):
+        pen.set_font(name, size)
+        theirs.setFont(name, size)
+        assert (ours._fontname, ours._fontsize, ours._leading, ours._code) \
+            == (theirs._fontname, theirs._fontsize, theirs._leading, theirs._code)
+        assert pen._ttf is fonts.font(name) and pen._direct and pen.font == (name, size)
+    assert set(pen._fonts) == {REG, BOLD}
 
 def test_a_line_width_written_again_is_the_operator_and_width_it_wrote():
     """A width met before is written from memory: the same operator, the canvas's width the same."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 
 from cardgen.core import fonts
@@ -26,6 +27,7 @@ class PenState:
         self.c = c
         self._colors: dict[str, HexColor] = {}
         self._ttf: Any = None                  # the current font (reportlab's TTFont)
+        self._fonts: dict[str, Any] = {}       # TrueType fonts set before, by name (set_font)
         self._paints: dict[tuple, str] = {}    # colour operators written, by (colour, fill)
         self._widths: dict[float, str] = {}    # line width operators written, by width (mm)
         self.tx = TextOps()                    # text operators (and the font in effect)
@@ -97,7 +99,16 @@ class PenState:
                 c.setStrokeAlpha(col.alpha)
 
     def set_font(self, name: str, size: float) -> None:
-        self._ttf = fonts.font(name)
-        self.c.setFont(name, size)
+        """``setFont``; for a TrueType font met before (which it writes nothing for), its state."""
+        c = self.c
+        ttf = self._fonts.get(name)
+        if ttf is None:
+            self._ttf = fonts.font(name)
+            c.setFont(name, size)
+            if getattr(pdfmetrics.getFont(name), "_dynamicFont", False):
+                self._fonts[name] = self._ttf
+        else:
+            self._ttf = ttf
+            c._fontname, c._fontsize, c._leading = name, size, size * 1.2
         self.font = (name, size)
-        self._direct = self.c.bottomup and getattr(self._ttf, "_dynamicFont", False)
+        self._direct = c.bottomup and getattr(self._ttf, "_dynamicFont", False)
