@@ -13,6 +13,7 @@ import types
 
 import pytest
 
+from cardgen.core import record as record_module
 from cardgen.core.record import record
 
 SHAPES = {
@@ -268,3 +269,21 @@ def test_init_compiled_when_first_needed():
     assert "__signature__" not in B.__dict__ and B.__init__.__annotations__ == {"x": "int", "return": None}
     assert stand_in(object.__new__(A), 5, 6) is None      # a stand-in held from before still works
     assert A.__doc__ == "A(x: 'int', y: 'int' = 2)" and B(4).x == 4
+
+
+def test_a_stand_in_raced_by_another_thread(monkeypatch):
+    """Two threads making a record's first instance at once: the one that finds the stand-in's
+    ``__signature__`` gone after compiling (the other removed it) goes on with its instance."""
+    @record
+    class C:
+        x: int
+
+    compile_init = record_module._init
+
+    def raced(cls, flds, frozen):
+        fn = compile_init(cls, flds, frozen)
+        cls.__init__ = fn
+        del cls.__signature__           # what the other thread did meanwhile
+        return fn
+    monkeypatch.setattr(record_module, "_init", raced)
+    assert C(3).x == 3 and "__signature__" not in C.__dict__

@@ -274,7 +274,10 @@ class _Deferred:
         cls = self.cls
         if cls.__dict__.get("__signature__") is self:
             cls.__init__ = _init(cls, self.flds, self.frozen)
-            del cls.__signature__
+            try:
+                del cls.__signature__
+            except AttributeError:      # another thread compiled it meanwhile (the same __init__)
+                pass
         init: Callable[..., None] = cls.__dict__["__init__"]
         return init
 
