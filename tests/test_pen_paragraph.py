@@ -19,7 +19,8 @@ _WORDS = ["Draw", "two cards", "then discard one of them", "Ätherfeld", "x" * 1
           "at the end of your turn gain", "(a note)", "back\\slash"]
 _LINE = st.tuples(st.sampled_from(_WORDS), st.sampled_from(_WORDS),
                   st.sampled_from(["#000000", "#000000", "#aa0000"]),
-                  st.sampled_from(["LiberationSans-Regular", "LiberationSans-Regular", "LiberationSans-Bold"]),
+                  st.sampled_from(["LiberationSans-Regular", "LiberationSans-Regular",
+                                   "LiberationSans-Bold"]),
                   st.sampled_from(["left", "left", "left", "center"]))
 
 

@@ -128,9 +128,8 @@ def _make(cls: Any, *, frozen: bool, slots: bool, eq: bool, order: bool, show: b
 
 def _fields(cls: Any) -> dict[str, Any]:
     """The class's fields as ``dataclass`` finds them: the bases' (last base first), then its own
-    annotations in order, each a ``Field`` (its default, or the ``field(...)`` it was given), a
-    ``ClassVar`` one marked as such (outside :func:`dataclasses.fields`); the class attribute of
-    a field given by ``field(...)`` is its default or none, as ``dataclass`` leaves it."""
+    annotations in order, each a ``Field`` (:func:`_field`), a ``ClassVar`` one marked as such
+    (outside :func:`dataclasses.fields`)."""
     every: dict[str, Any] = {}      # (the fields: ``Field``s with the mark the stubs leave out)
     for base in cls.__mro__[-1:0:-1]:
         inherited = getattr(base, "__dataclass_fields__", None)
@@ -139,39 +138,52 @@ def _fields(cls: Any) -> dict[str, Any]:
     own = cls.__dict__
     annotations = own.get("__annotations__", {})
     for name, kind in annotations.items():
-        what = _kind(kind)
-        if what in ("InitVar", "KW_ONLY"):
-            raise TypeError(f"{cls.__name__}.{name}: a record takes no {what}")
-        default = own.get(name, MISSING)
-        f: Any
-        if isinstance(default, Field):
-            f = default
-            if f.kw_only is True:
-                raise TypeError(f"{cls.__name__}.{name}: a record takes no keyword-only fields")
-        else:
-            if isinstance(default, MemberDescriptorType):    # a slot of the class's own
-                default = MISSING
-            f = dataclasses.field(default=default)
-        f.name = name
-        f.type = kind
-        if what == "ClassVar":
-            if f.default_factory is not MISSING:
-                raise TypeError(f"field {name} cannot have a default factory")
-            f._field_type = _FIELD_CLASSVAR
-        else:
-            f._field_type = _FIELD
-            if f.default is not MISSING and f.default.__class__.__hash__ is None:
-                raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: "
-                                 "use default_factory")
-        every[name] = f
-        if isinstance(default, Field):
-            if f.default is MISSING:
-                delattr(cls, name)
-            else:
-                setattr(cls, name, f.default)
+        every[name] = _field(cls, name, kind, own.get(name, MISSING))
     for name, value in own.items():
         if isinstance(value, Field) and name not in annotations:
             raise TypeError(f"{name!r} is a field but has no type annotation")
+    _check_order(every)
+    return every
+
+
+def _field(cls: Any, name: str, kind: Any, default: Any) -> Any:
+    """The field ``name`` annotated ``kind``: its default, or the ``field(...)`` it was given, as a
+    ``Field`` marked as ``dataclass`` marks it; the class attribute of a field given by
+    ``field(...)`` is its default or none, as ``dataclass`` leaves it."""
+    what = _kind(kind)
+    if what in ("InitVar", "KW_ONLY"):
+        raise TypeError(f"{cls.__name__}.{name}: a record takes no {what}")
+    given = isinstance(default, Field)
+    f: Any
+    if given:
+        f = default
+        if f.kw_only is True:
+            raise TypeError(f"{cls.__name__}.{name}: a record takes no keyword-only fields")
+    else:
+        if isinstance(default, MemberDescriptorType):    # a slot of the class's own
+            default = MISSING
+        f = dataclasses.field(default=default)
+    f.name = name
+    f.type = kind
+    if what == "ClassVar":
+        if f.default_factory is not MISSING:
+            raise TypeError(f"field {name} cannot have a default factory")
+        f._field_type = _FIELD_CLASSVAR
+    else:
+        f._field_type = _FIELD
+        if f.default is not MISSING and f.default.__class__.__hash__ is None:
+            raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: "
+                             "use default_factory")
+    if given:
+        if f.default is MISSING:
+            delattr(cls, name)
+        else:
+            setattr(cls, name, f.default)
+    return f
+
+
+def _check_order(every: dict[str, Any]) -> None:
+    """``dataclass``'s refusal of a required field after one with a default."""
     defaulted = False
     for f in every.values():
         if f._field_type is not _FIELD or not f.init:
@@ -181,7 +193,6 @@ def _fields(cls: Any) -> dict[str, Any]:
                 raise TypeError(f"non-default argument {f.name!r} follows default argument")
         else:
             defaulted = True
-    return every
 
 
 def _kind(annotation: Any) -> str:

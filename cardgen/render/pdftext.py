@@ -75,7 +75,8 @@ class TextOps:
         self._open = f"BT {font}{xy} Td {shown} ET"
         code.append(self._open)
 
-    def paragraph(self, c: canvas.Canvas, ttf: Any, items: Any, i: int, dx: float, dy: float, H: float) -> int:
+    def paragraph(self, c: canvas.Canvas, ttf: Any, items: Any, i: int, dx: float, dy: float,
+                  H: float) -> int:
         """The lines of running text from ``items[i]`` on (left-aligned Texts longer than the short
         texts' memo, in one font, size and colour: a paragraph's lines), each moved by (dx, dy) mm
         on a page ``H`` mm high, written as :meth:`show` writes them one by one (the font's codes
@@ -97,7 +98,8 @@ class TextOps:
         lines = []
         for it in items[i:]:
             if type(it) is not Text or it.font != font or it.size != size or it.color != color \
-                    or it.align != "left" or len(it.text) <= 16 or not (it.text.isascii() and it.text.isprintable()):
+                    or it.align != "left" or len(it.text) <= 16 \
+                    or not (it.text.isascii() and it.text.isprintable()):
                 break
             at = fp.get(((it.x + dx) * MM, (H - (it.y + dy)) * MM))
             if at is None:

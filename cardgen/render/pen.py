@@ -281,20 +281,27 @@ class Pen(PenState):
                 if font is None or font[1] != it.size or font[0] != it.font:
                     self.set_font(it.font, it.size)
                 if self._direct:
-                    if len(it.text) > 16 and (skip := self.tx.paragraph(self.c, self._ttf, items, i, dx, dy, H)):
+                    if len(it.text) > 16 and (skip := self.tx.paragraph(self.c, self._ttf, items, i, dx, dy,
+                                                                          H)):
                         skip -= 1
                         continue
                     show(self.c, self._ttf, (it.x + dx) * MM, (H - (it.y + dy)) * MM, it.text, it.align)
                 else:
                     self.text((it.x + dx) * MM, (H - (it.y + dy)) * MM, it.text, it.align)
-            elif t is Use:
-                self.use(it.name, it.x + dx, it.y + dy, H)
-            elif t is Image and not it.path.lower().endswith(".svg"):
-                self.image(it, it.x + dx, it.y + dy, H)
             else:
-                self.draw(translate([it], dx, dy), H)
+                self._moved_one(it, t, dx, dy, H)
         if run is not None:
             self.rects(run, dx, dy, H)
+
+    def _moved_one(self, it: Any, t: type, dx: float, dy: float, H: float) -> None:
+        """:meth:`moved`'s primitive other than a rect or a text: a form or raster picture placed
+        at its moved place, anything else moved, then drawn."""
+        if t is Use:
+            self.use(it.name, it.x + dx, it.y + dy, H)
+        elif t is Image and not it.path.lower().endswith(".svg"):
+            self.image(it, it.x + dx, it.y + dy, H)
+        else:
+            self.draw(translate([it], dx, dy), H)
 
     def draw(self, items: Iterable[Any], H: float) -> None:
         c = self.c
