@@ -13,6 +13,7 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfdoc import PDFDocument, PDFStream
 from reportlab.pdfgen import canvas
 
 from cardgen.builder import pipeline
@@ -22,8 +23,9 @@ from cardgen.core.problems import Problems
 from cardgen.printables import cards
 from cardgen.render import pdf as pdf_render
 from cardgen.render.pdf import MM, render
+from cardgen.render.pdffmt import Formatter
 from cardgen.render.pdfwrite import pack_page, pdf_data
-from cardgen.render.pen import save_state
+from cardgen.render.pen import Pen, save_state
 from cardgen.scene import Clip, Document, Image, Moved, Page, Rect, Text, translate
 from tests.conftest import ROOT
 
@@ -149,6 +151,23 @@ def test_save_state_is_reportlabs_save_state():
     assert made[0] == made[1]
 
 
+
+def test_a_font_set_again_is_the_state_set_font_sets():
+    """A TrueType font set again by the pen (its state set, no ``setFont`` call) leaves the canvas
+    as ``setFont`` leaves it: name, size, leading, nothing written."""
+    fonts.font(REG)
+    fonts.font(BOLD)
+    ours = canvas.Canvas(io.BytesIO())
+    pen = Pen(ours, Document("t"))
+    theirs = canvas.Canvas(io.BytesIO())
+    for name, size in ((REG, 9), (BOLD, 12), (REG, 7.5), (BOLD, 12), (REG, 9)):
+        pen.set_font(name, size)
+        theirs.setFont(name, size)
+        assert (ours._fontname, ours._fontsize, ours._leading, ours._code) \
+            == (theirs._fontname, theirs._fontsize, theirs._leading, theirs._code)
+        assert pen._ttf is fonts.font(name) and pen._direct and pen.font == (name, size)
+    assert set(pen._fonts) == {REG, BOLD}
+
 def test_a_line_width_written_again_is_the_operator_and_width_it_wrote():
     """A width met before is written from memory: the same operator, the canvas's width the same."""
     rects = [Rect(5.0, 5.0 + 12 * k, 10.0, 10.0, stroke="#000000", width=w)
@@ -231,3 +250,22 @@ def test_an_svg_pictures_form_is_named_by_its_content_not_where_the_project_lies
         made.append(render(doc))
     assert b"/FormXob.SVG" in made[0]
     assert made[0] == made[1]
+
+
+
+def _outcome(fn, *args):
+    try:
+        return ("ok", fn(*args))
+    except Exception as e:  # noqa: BLE001 - the exception is the behaviour compared
+        return ("raised", type(e).__name__, str(e))
+
+
+@pytest.mark.parametrize("content", ["0 0 m 10 10 l S", "a\nb\r\nc~>", "ü ünïcödé", "\x17\x20", "\x7f",
+                                     *[f"BT {chr(n)} ET" for n in range(0x18, 0x20)]])
+def test_a_stream_of_text_is_reportlabs_bytes_whatever_its_characters(content):
+    """A stream whose content is text (ASCII kept as it is; the eight controls \\x18–\\x1f and any
+    other character through the extpdfdoc codec, which refuses some) is formatted as reportlab
+    formats it, or refused as reportlab refuses it."""
+    doc = PDFDocument(invariant=1)
+    stream = PDFStream(content=content, filters=[])
+    assert _outcome(Formatter(doc).top, stream) == _outcome(stream.format, doc)

@@ -13,6 +13,7 @@ import types
 
 import pytest
 
+from cardgen.core import record as record_module
 from cardgen.core.record import record
 
 SHAPES = {
@@ -211,3 +212,78 @@ def test_the_project_declares_records():
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if line.strip() == "@dataclass" or line.lstrip().startswith("@dataclass(")]
     assert not plain, f"use cardgen.core.record.record: {plain}"
+
+
+REFUSED = {
+    "mutable_default": """
+        class K:
+            x: list = []
+    """,
+    "default_then_required": """
+        class K:
+            x: int = 0
+            y: int
+    """,
+    "field_without_annotation": """
+        class K:
+            x: int
+            y = field(default=0)
+    """,
+    "classvar_factory": """
+        class K:
+            x: ClassVar[list] = field(default_factory=list)
+    """,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(REFUSED))
+def test_refused_as_dataclass_refuses(shape):
+    """A shape ``dataclass`` refuses, a record refuses with the same exception, when it is made."""
+    seen = []
+    for name, deco in (("dc", dataclasses.dataclass), ("rec", record)):
+        try:
+            _make(REFUSED[shape], deco, f"_rec_refused_{shape}_{name}")
+            seen.append(None)
+        except (TypeError, ValueError) as e:
+            seen.append(type(e))
+    assert seen[0] is not None and seen == [seen[0], seen[0]]
+
+
+def test_init_compiled_when_first_needed():
+    """A record's ``__init__`` is compiled at its first instance, or when its signature is read,
+    and is then the class's own (no stand-in left, no ``__signature__``)."""
+    @record(frozen=True, slots=True)
+    class A:
+        x: int
+        y: int = 2
+
+    @record
+    class B:
+        x: int
+
+    stand_in = A.__dict__["__init__"]
+    assert "__signature__" in A.__dict__ and stand_in.__qualname__.endswith("A.__init__")
+    assert A(1) == A(1, 2) and repr(A(x=3)) == "test_init_compiled_when_first_needed.<locals>.A(x=3, y=2)"
+    assert A.__dict__["__init__"] is not stand_in and "__signature__" not in A.__dict__
+    assert str(inspect.signature(B)) == "(x: 'int') -> None"
+    assert "__signature__" not in B.__dict__ and B.__init__.__annotations__ == {"x": "int", "return": None}
+    assert stand_in(object.__new__(A), 5, 6) is None      # a stand-in held from before still works
+    assert A.__doc__ == "A(x: 'int', y: 'int' = 2)" and B(4).x == 4
+
+
+def test_a_stand_in_raced_by_another_thread(monkeypatch):
+    """Two threads making a record's first instance at once: the one that finds the stand-in's
+    ``__signature__`` gone after compiling (the other removed it) goes on with its instance."""
+    @record
+    class C:
+        x: int
+
+    compile_init = record_module._init
+
+    def raced(cls, flds, frozen):
+        fn = compile_init(cls, flds, frozen)
+        cls.__init__ = fn
+        del cls.__signature__           # what the other thread did meanwhile
+        return fn
+    monkeypatch.setattr(record_module, "_init", raced)
+    assert C(3).x == 3 and "__signature__" not in C.__dict__

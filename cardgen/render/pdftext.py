@@ -19,6 +19,9 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 
+from cardgen.render.pensvg import MM
+from cardgen.scene import Text
+
 EXACT = 1e-9        # points: a relative move must land on the absolute position this close
 
 
@@ -71,6 +74,82 @@ class TextOps:
         self._at_xy = xy
         self._open = f"BT {font}{xy} Td {shown} ET"
         code.append(self._open)
+
+    def paragraph(self, c: canvas.Canvas, ttf: Any, items: Any, i: int, dx: float, dy: float,
+                  H: float) -> int:
+        """The lines of running text from ``items[i]`` on (left-aligned Texts longer than the short
+        texts' memo, in one font, size and colour: a paragraph's lines), each moved by (dx, dy) mm
+        on a page ``H`` mm high, written as :meth:`show` writes them one by one (the font's codes
+        checked once, the text object joined once); how many it wrote: none when ``items[i]`` is
+        not such a line of :meth:`_running`'s, or the next one is not (the caller shows it)."""
+        first = items[i]
+        font, size, color = first.font, first.size, first.color
+        nxt = items[i + 1] if i + 1 < len(items) else None     # (a title: no line after it)
+        if type(nxt) is not Text or nxt.font != font or nxt.size != size or nxt.color != color:
+            return 0
+        known = self._known.get(ttf.fontName)
+        if known is None or not known[7] or known[0] is not c._doc or known[1] is not ttf \
+                or known[2] != len(known[3].assignments):
+            return 0
+        fp = self._fp
+        tf = fp.get((ttf.fontName, c._fontsize))
+        if tf is None:
+            return 0
+        lines = []
+        for it in items[i:]:
+            if type(it) is not Text or it.font != font or it.size != size or it.color != color \
+                    or it.align != "left" or len(it.text) <= 16 \
+                    or not (it.text.isascii() and it.text.isprintable()):
+                break
+            at = fp.get(((it.x + dx) * MM, (H - (it.y + dy)) * MM))
+            if at is None:
+                break
+            lines.append((at, it.text))
+        if len(lines) < 2:
+            return 0
+        self._lines(c, tf, lines)
+        return len(lines)
+
+    def _lines(self, c: canvas.Canvas, tf: str, lines: list[tuple[tuple, str]]) -> None:
+        """:meth:`paragraph`'s lines written: for each, what :meth:`show` writes for a line that
+        :meth:`_running` says (its place as written, its codes as its own, ``tf`` its font)."""
+        code = c._code
+        escape = c._escape
+        moves = self._moves
+        font = "" if tf == self.tf else f"{tf} "
+        self.tf = tf
+        op = self._open
+        body: list[str] | None = [op[:-2]] if op is not None and code and code[-1] is op else None
+        extends = body is not None      # the open text object is code[-1]: joined in place
+        for (xy, x, y), text in lines:
+            shown = f"({escape(text.encode('latin-1'))}) Tj"
+            if body is not None:
+                move = moves.get((self._at_xy, xy))
+                if move is None:
+                    move = self._move(x, y, xy)
+                if move:
+                    body.append(f"{font}{move} {shown} ")
+                    self._at = (x, y)
+                    self._at_xy = xy
+                    font = ""
+                    continue
+                self._close(code, body, extends)
+                extends = False
+            self._at = (x, y)
+            self._at_xy = xy
+            body = [f"BT {font}{xy} Td {shown} "]
+            font = ""
+        assert body is not None
+        self._close(code, body, extends)
+
+    def _close(self, code: list, body: list[str], extends: bool) -> None:
+        """A text object's operators (``body`` and ``ET``) put in the content stream: in place of
+        the open one it extends, or after it."""
+        op = self._open = "".join(body) + "ET"
+        if extends:
+            code[-1] = op
+        else:
+            code.append(op)
 
     def _running(self, c: canvas.Canvas, ttf: Any, x: float, y: float, text: str) -> tuple | None:
         """What :meth:`_said_anew` gives for a left-aligned line of running text whose characters

@@ -1,9 +1,10 @@
 """The pen: scene primitives drawn on a reportlab canvas, remembering the graphics state.
 
-Colours, line widths and fonts are written only when they change; operators a primitive wrote
-at one place (a sheet slot: the same on every sheet) are written again as they were; text goes
-through :mod:`cardgen.render.pdftext`. A symbol is placed as the form XObject
-:func:`form_name` names (made by :func:`cardgen.render.pdf.render_pages`).
+Colours, line widths and fonts are written only when they change (:mod:`cardgen.render.penstate`,
+the state the pen keeps); operators a primitive wrote at one place (a sheet slot: the same on
+every sheet) are written again as they were; text goes through :mod:`cardgen.render.pdftext`. A
+symbol is placed as the form XObject :func:`form_name` names (made by
+:func:`cardgen.render.pdf.render_pages`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from collections.abc import Iterable
 from operator import is_, itemgetter
 from typing import Any
 
-from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.colors import Color
 from reportlab.pdfgen import canvas
 
-from cardgen.core import fonts, sources
-from cardgen.render.pdftext import TextOps
+from cardgen.core import sources
+from cardgen.render.penstate import PenState
 from cardgen.render.pensvg import MM, draw_svg
 from cardgen.scene import (
     Circle,
@@ -46,97 +47,21 @@ def save_state(c: canvas.Canvas) -> None:
     c._code.append("q")
 
 
-class Pen:
+class Pen(PenState):
     """Draws primitives on a reportlab canvas, remembering the current paint state."""
 
-    fill: str | None
-    stroke: str | None
-    font: tuple[str, float] | None
-    lw: float | None
-
     def __init__(self, c: canvas.Canvas, doc: Document):
-        self.c = c
+        super().__init__(c)
         self.doc = doc
-        self._colors: dict[str, HexColor] = {}
         self.forms: set[str] = set()      # SVG pictures already made into forms
-        self._ttf: Any = None                  # the current font (reportlab's TTFont)
         self._ops: dict[tuple, tuple[str, ...]] = {}   # path operators written, by call
         self._rects: dict[tuple, tuple] = {}           # a rect's operators, by the rect (kept) and place
         self._runs: dict[tuple, tuple] = {}            # a run of rects' operators, by the rects, place, state
         self._runs_seen: set[int] = set()              # the hashes of those keys met once
         self._paths: dict[str, str] = {}               # picture paths, checked once per document
-        self._paints: dict[tuple, str] = {}            # colour operators written, by (colour, fill)
-        self._widths: dict[float, str] = {}            # line width operators written, by width (mm)
-        self.tx = TextOps()                            # text operators (and the font in effect)
-        self._direct = False                           # the current font's text goes to self.tx
         self._images: dict[tuple, tuple] = {}          # picture operators written, by picture and place
         self._uses: dict[tuple, tuple] = {}            # form placements written, by symbol and place
         self._placed: dict[tuple, tuple] = {}          # clipped sides placing one form, by place (clipped)
-        self.reset()
-
-    def reset(self) -> None:
-        """Nothing known of the graphics state (a new page or form)."""
-        self.fill = self.stroke = self.font = None
-        self.lw = None
-        self.tx.tf = None
-
-    def saved(self) -> tuple:
-        """The graphics state as tracked, to :meth:`restore` after a ``Q``."""
-        return self.fill, self.stroke, self.font, self._ttf, self._direct, self.lw, self.tx.tf
-
-    def restore(self, saved: tuple) -> None:
-        """After a ``Q``: the state is again what it was at the matching ``q`` (reportlab's
-        ``restoreState`` restores its own: the canvas's font, size and colours)."""
-        self.fill, self.stroke, self.font, self._ttf, self._direct, self.lw, self.tx.tf = saved
-
-    def color(self, h: str) -> HexColor:
-        col = self._colors.get(h)
-        if col is None:
-            col = self._colors[h] = HexColor(h)
-        return col
-
-    def set_fill(self, h: str) -> None:
-        if h != self.fill:
-            self._paint(h, True)
-            self.fill = h
-
-    def set_stroke(self, h: str, width: float) -> None:
-        if h != self.stroke:
-            self._paint(h, False)
-            self.stroke = h
-        if width != self.lw:
-            c = self.c
-            op = self._widths.get(width)
-            if op is None:          # setLineWidth's operator, remembered (written again as it wrote it)
-                c.setLineWidth(width * MM)
-                op = self._widths[width] = c._code[-1]
-            else:
-                c._lineWidth = width * MM
-                c._code.append(op)
-            self.lw = width
-
-    def _paint(self, h: str, fill: bool) -> None:
-        """``setFillColor`` (``setStrokeColor``) of the colour ``h``: the colour operator it wrote
-        the first time is written again, with the state it sets (the colour object, its alpha)."""
-        c = self.c
-        col = self.color(h)
-        op = self._paints.get((h, fill))
-        if op is None or c._enforceColorSpace is not None or type(col) is not Color:
-            n = len(c._code)
-            (c.setFillColor if fill else c.setStrokeColor)(col)
-            if c._enforceColorSpace is None and type(col) is Color:
-                self._paints[(h, fill)] = c._code[n]
-            return
-        c._code.append(op)
-        gs = c._extgstate.getValue      # the alpha in effect: setting it again would write nothing
-        if fill:
-            c._fillColorObj = col
-            if col.alpha is not None and gs("ca") != col.alpha:
-                c.setFillAlpha(col.alpha)
-        else:
-            c._strokeColorObj = col
-            if col.alpha is not None and gs("CA") != col.alpha:
-                c.setStrokeAlpha(col.alpha)
 
     def ops(self, method: Any, *args: Any) -> None:
         """``method(*args)`` for a canvas method that only appends path operators to the page:
@@ -174,12 +99,6 @@ class Pen:
             self.tx.show(self.c, self._ttf, x * MM, (H - y) * MM, it.text, it.align)
         else:
             self.text(x * MM, (H - y) * MM, it.text, it.align)
-
-    def set_font(self, name: str, size: float) -> None:
-        self._ttf = fonts.font(name)
-        self.c.setFont(name, size)
-        self.font = (name, size)
-        self._direct = self.c.bottomup and getattr(self._ttf, "_dynamicFont", False)
 
     def rect(self, it: Rect, x: float, y: float, H: float) -> None:
         if it.fill is None and it.stroke is None:
@@ -339,7 +258,12 @@ class Pen:
         dx, dy = m.dx, m.dy
         show = self.tx.show
         run: list | None = None         # rects one after the other, drawn together (rects)
-        for it in m.items:
+        items = m.items
+        skip = 0                        # items drawn already (a paragraph's lines after its first)
+        for i, it in enumerate(items):
+            if skip:
+                skip -= 1
+                continue
             t = type(it)
             if t is Rect:
                 if run is None:
@@ -357,17 +281,27 @@ class Pen:
                 if font is None or font[1] != it.size or font[0] != it.font:
                     self.set_font(it.font, it.size)
                 if self._direct:
+                    if len(it.text) > 16 and (skip := self.tx.paragraph(self.c, self._ttf, items, i, dx, dy,
+                                                                          H)):
+                        skip -= 1
+                        continue
                     show(self.c, self._ttf, (it.x + dx) * MM, (H - (it.y + dy)) * MM, it.text, it.align)
                 else:
                     self.text((it.x + dx) * MM, (H - (it.y + dy)) * MM, it.text, it.align)
-            elif t is Use:
-                self.use(it.name, it.x + dx, it.y + dy, H)
-            elif t is Image and not it.path.lower().endswith(".svg"):
-                self.image(it, it.x + dx, it.y + dy, H)
             else:
-                self.draw(translate([it], dx, dy), H)
+                self._moved_one(it, t, dx, dy, H)
         if run is not None:
             self.rects(run, dx, dy, H)
+
+    def _moved_one(self, it: Any, t: type, dx: float, dy: float, H: float) -> None:
+        """:meth:`moved`'s primitive other than a rect or a text: a form or raster picture placed
+        at its moved place, anything else moved, then drawn."""
+        if t is Use:
+            self.use(it.name, it.x + dx, it.y + dy, H)
+        elif t is Image and not it.path.lower().endswith(".svg"):
+            self.image(it, it.x + dx, it.y + dy, H)
+        else:
+            self.draw(translate([it], dx, dy), H)
 
     def draw(self, items: Iterable[Any], H: float) -> None:
         c = self.c
