@@ -182,6 +182,20 @@ def test_runs_untouched_by_an_edit_are_taken_whole(tmp_path, taken):
     assert taken[-1] == 26 - 1
 
 
+def change_deck(root: Path, change: str) -> None:
+    """The deck changed: a card ``"added first"``, card 6 ``"removed"``, or card 9's ``"copies"``."""
+    if change == "added first":
+        edit(root, CARDS, "cards:\n", 'cards:\n  - {id: "0", name: "Card 0", atk: 1, def: 2, cost: 3, '
+                                      'rules: "New.", color: "#8b1e3f"}\n')
+    elif change == "removed":
+        p = root / CARDS
+        p.write_text("".join(r for r in p.read_text(encoding="utf-8").splitlines(keepends=True)
+                             if not r.startswith(line(6))), encoding="utf-8")
+    else:
+        assert change == "copies", change
+        edit(root, CARDS, 'id: "9",', 'id: "9", copies: 3,')
+
+
 @pytest.mark.parametrize("change", ["order", "added first", "removed", "copies"])
 def test_the_deck_changed_is_a_clean_build(tmp_path, taken, change):
     """The cards moved (kept by the card memo, their values unchanged): runs keyed by their cards
@@ -194,15 +208,8 @@ def test_the_deck_changed_is_a_clean_build(tmp_path, taken, change):
     if change == "order":
         move(root, 3, 10)
         move(root, 21, 22)
-    elif change == "added first":
-        edit(root, CARDS, "cards:\n", 'cards:\n  - {id: "0", name: "Card 0", atk: 1, def: 2, cost: 3, '
-                                      'rules: "New.", color: "#8b1e3f"}\n')
-    elif change == "removed":
-        p = root / CARDS
-        p.write_text("".join(r for r in p.read_text(encoding="utf-8").splitlines(keepends=True)
-                             if not r.startswith(line(6))), encoding="utf-8")
     else:
-        edit(root, CARDS, 'id: "9",', 'id: "9", copies: 3,')
+        change_deck(root, change)
     check(root, out, tmp_path / "clean")
     if change in ("order", "copies"):       # (the runs before the change, or beside it, taken)
         assert taken[-1] > 0
@@ -212,18 +219,25 @@ def test_the_deck_changed_is_a_clean_build(tmp_path, taken, change):
     check(root, out, tmp_path / "clean2")
 
 
-def test_a_damaged_lay_out_cache_is_a_miss(tmp_path, taken):
+def damaged(tmp_path: Path, cache: str) -> tuple[Path, Path]:
+    """A project built, edited and built again, then one byte flipped in every file of its
+    ``cache`` (each entry, pack and run), and a card edited: its root and output folder."""
     root = project(tmp_path)
     out = tmp_path / "out"
     build(root, out)
     edit(root, CARDS, "Rules of card 14:", "Rules of card fourteen:")
     build(root, out)
-    for f in (out / ".cache" / "layout").rglob("*"):
+    for f in (out / ".cache" / cache).rglob("*"):
         if f.is_file():
             data = bytearray(f.read_bytes())
-            data[len(data) // 2] ^= 0x5A        # one byte flipped in every entry, pack and run
+            data[len(data) // 2] ^= 0x5A
             f.write_bytes(bytes(data))
     edit(root, CARDS, "Rules of card 27:", "Rules of card twenty-seven:")
+    return root, out
+
+
+def test_a_damaged_lay_out_cache_is_a_miss(tmp_path, taken):
+    root, out = damaged(tmp_path, "layout")
     check(root, out, tmp_path / "clean")
     assert taken[-1] == 0
 

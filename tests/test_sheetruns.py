@@ -12,7 +12,7 @@ import pytest
 
 from cardgen.layout.pagecache import PageCache
 from cardgen.render import pdfreuse
-from tests.test_edit_kinds import CARDS, EDITS, build, edit, line, move, outputs, project
+from tests.test_edit_kinds import CARDS, EDITS, build, change_deck, damaged, edit, move, outputs, project
 
 
 @pytest.fixture
@@ -69,15 +69,8 @@ def test_every_change_is_a_clean_build(tmp_path, alone, change):
     build(root, out)
     if change == "order":
         move(root, 3, 10)
-    elif change == "added first":       # every card's sheet moves: no run is the last build's
-        edit(root, CARDS, "cards:\n", 'cards:\n  - {id: "0", name: "Card 0", atk: 1, def: 2, cost: 3, '
-                                      'rules: "New.", color: "#8b1e3f"}\n')
-    elif change == "removed":
-        p = root / CARDS
-        p.write_text("".join(r for r in p.read_text(encoding="utf-8").splitlines(keepends=True)
-                             if not r.startswith(line(6))), encoding="utf-8")
-    elif change == "copies":
-        edit(root, CARDS, 'id: "9",', 'id: "9", copies: 3,')
+    elif change in ("added first", "removed", "copies"):   # (added first: every card's sheet moves)
+        change_deck(root, change)
     elif change == "a new character":   # its code moves every later character's: no later run kept
         edit(root, CARDS, "Rules of card 14:", "Rules of card größte 14:")
     else:
@@ -94,17 +87,7 @@ def test_every_change_is_a_clean_build(tmp_path, alone, change):
 
 
 def test_a_damaged_pages_cache_is_a_miss(tmp_path, alone):
-    root = project(tmp_path)
-    out = tmp_path / "out"
-    build(root, out)
-    edit(root, CARDS, "Rules of card 14:", "Rules of card fourteen:")
-    build(root, out)
-    for f in (out / ".cache" / "pages").rglob("*"):
-        if f.is_file():
-            data = bytearray(f.read_bytes())
-            data[len(data) // 2] ^= 0x5A
-            f.write_bytes(bytes(data))
-    edit(root, CARDS, "Rules of card 27:", "Rules of card twenty-seven:")
+    root, out = damaged(tmp_path, "pages")
     assert built(root, out, alone) == 4
     clean(root, out, tmp_path, "clean")
 
