@@ -218,3 +218,24 @@ def test_deck_side_of_the_wrong_type_is_reported(tmp_path):
     p = Problems()
     check_file(game, path, p)
     assert has_problem([x.as_dict() for x in p.items], "YAML-TYPE", "fuzz_deck.yaml", 3), p.errors
+
+
+def test_a_number_for_a_map_layout_is_read_as_its_text(tmp_path):
+    """``layout: 1`` raised (the rows were split from the file's number, not the option's text):
+    it is a one-hex layout of symbol '1', reported as an unknown symbol at its line."""
+    game = _game(tmp_path, "boss_fight")
+    path = game.maps_dir / "arena.yaml"
+    original = path.read_text(encoding="utf-8")
+    path.write_text("map:\n  name: The Open Arena\n  orientation: pointy\n  hex_size: 25mm\n  layout: 1\n",
+                    encoding="utf-8")
+    try:
+        p = Problems()
+        boards.check_game(game, p)
+    finally:
+        path.write_text(original, encoding="utf-8")
+    found = [x.as_dict() for x in p.items]
+    assert has_problem(found, "MAP-TERRAIN", "arena.yaml", 5), p.errors
+    assert "unknown map symbol '1'" in str(p.errors)
+    p = Problems()
+    boards.check_game(game, p)          # its legal twin: the game's own layout
+    assert not p.errors, p.errors

@@ -16,9 +16,9 @@ from cardgen.core.problems import Loc, Problems, did_you_mean
 from cardgen.core.yamlsrc import YDict, YList
 
 
-def _layout_rows(doc: YDict, md: YDict) -> tuple[list[str], int, list[str]]:
-    """The layout's text lines, the file line of its first row, and the raw file lines."""
-    text = md.get("layout") or ""
+def _layout_rows(text: str, md: YDict) -> tuple[list[str], int, list[str]]:
+    """The layout's text lines (``text``: the layout as its option read it — a number written
+    there is its text), the file line of its first row, and the raw file lines."""
     loc = md.at("layout")
     try:
         raw = sources.read_bytes(loc.file).decode("utf-8").splitlines()
@@ -70,7 +70,7 @@ def load_map(path: Path, doc: YDict, ts: TerrainSet, game, problems: Problems) -
         problems.error("YAML-TYPE", "a map has either a layout or a size, not both", md.at("size"))
         return None
     if v["layout"] is not None:
-        rows, first_line, raw = _layout_rows(doc, md)
+        rows, first_line, raw = _layout_rows(v["layout"], md)
         symbols = ts.by_symbol()
         unknown: dict[str, list[tuple[Loc, str]]] = {}      # one problem a symbol, at its first hex
         for i, text in enumerate(rows):
