@@ -87,9 +87,7 @@ class TextOps:
         nxt = items[i + 1] if i + 1 < len(items) else None     # (a title: no line after it)
         if type(nxt) is not Text or nxt.font != font or nxt.size != size or nxt.color != color:
             return 0
-        known = self._known.get(ttf.fontName)
-        if known is None or not known[7] or known[0] is not c._doc or known[1] is not ttf \
-                or known[2] != len(known[3].assignments):
+        if not self._as_is(c, ttf):
             return 0
         fp = self._fp
         tf = fp.get((ttf.fontName, c._fontsize))
@@ -151,13 +149,18 @@ class TextOps:
         else:
             code.append(op)
 
+    def _as_is(self, c: canvas.Canvas, ttf: Any) -> bool:
+        """Whether ``ttf`` codes printable ASCII as itself in this document, as it did when its
+        codes were last looked at (no character assigned since)."""
+        known = self._known.get(ttf.fontName)
+        return not (known is None or not known[7] or known[0] is not c._doc or known[1] is not ttf
+                    or known[2] != len(known[3].assignments))
+
     def _running(self, c: canvas.Canvas, ttf: Any, x: float, y: float, text: str) -> tuple | None:
         """What :meth:`_said_anew` gives for a left-aligned line of running text whose characters
         the font codes as themselves, its place and font operator written before, without its
         steps; None when it is not such a line."""
-        known = self._known.get(ttf.fontName)
-        if known is None or not known[7] or known[0] is not c._doc or known[1] is not ttf \
-                or known[2] != len(known[3].assignments) or not (text.isascii() and text.isprintable()):
+        if not (self._as_is(c, ttf) and text.isascii() and text.isprintable()):
             return None
         at = self._fp.get((x, y))
         tf = self._fp.get((ttf.fontName, c._fontsize))
