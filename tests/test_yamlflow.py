@@ -40,6 +40,8 @@ LEFT = [                                                        # lines libyaml 
     '- {"a": True}\n- {"a": Null}\n- {"a": yes}\n',
     '- {"a": 1}\r\n- {"b": 2}\r\n',                             # another line break
     '- {"a": "x\x85y"}\n', '- {"a": "x\u2028y"}\n', '- {"a": "\ufeffx"}\n', '- {"a": "x\x7fy"}\n',
+    '- {"a": "x\ny"}\n', '- {"a": "x\n  y", "b": 1}\n',       # a string on two lines: folded
+    '- {"a": "x\x01y"}\n', '- {"a": "x\x1fy"}\n',
 ]
 MISPLACED = [                                                   # an emptied mapping not met where it stood
     'a: |\n  - {"a": 1}\n  text\n',                             # inside a block of text
@@ -125,3 +127,14 @@ def test_random_decks_read_as_the_full_loader_reads_them(monkeypatch):
         assert _same(got, want), text
         assert problems == want_problems, text
     assert used > 250               # most decks had a line read here
+
+
+def test_a_string_on_two_lines_leaves_its_mapping_and_not_the_next():
+    text = '- {"a": "x\n  y"}\n- {"b": "z"}\n- {"c": 1, "d": "e\n"}\n- {"f": "g"}\n'
+    assert sorted(yamlflow.pre_read(text)[1]) == [(2, 2), (5, 2)]
+
+
+@pytest.mark.parametrize("odd", ["\\", "\t", "\x7f", "\x00", "\x1b"])
+def test_an_odd_character_elsewhere_in_an_ascii_file_keeps_the_strict_lines(odd):
+    text = f'# {odd}\n- {{"a": "b"}}\n- {{"c": "d{odd}"}}\n'
+    assert sorted(yamlflow.pre_read(text)[1]) == [(1, 2)]

@@ -43,8 +43,16 @@ def _line(ch: str) -> re.Pattern[str]:
     return re.compile(f'^ *- +(\\{{ *(?:{pair} *(?:, *(?=")|(?=\\}})))* *\\}}) *$', re.MULTILINE)
 
 
-_LINE_ASCII = _line(_CH_ASCII)
-_LINE: re.Pattern[str] | None = None    # for any other text: compiled when first needed
+# for an ASCII text without a backslash, DEL or a control other than the line break (each looked
+# for by `in`, as `memchr` looks): a string's class is the quote alone, which `re` walks in a
+# tight loop where a class of several is tested character by character (~2 % of a 5,400-card
+# build); a string running on past its line's end is caught after the match and left to libyaml
+_CH_PLAIN = '[^"]'
+_NOT_PLAIN = ("\\", "\x7f", *(chr(c) for c in range(0x20) if c != 0x0A))
+
+_LINE_PLAIN = _line(_CH_PLAIN)
+_LINE_ASCII: re.Pattern[str] | None = None  # for an ASCII text with one of those: compiled when first needed
+_LINE: re.Pattern[str] | None = None    # for any other text: likewise
 _ENTRY = re.compile('"([^"]*)": +("([^"]*)"|(-?[0-9]+)|(true|false|null))')     # in a line _LINE read
 _WORDS = {"true": True, "false": False, "null": None}
 _OTHER_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
@@ -58,11 +66,13 @@ def pre_read(text: str) -> tuple[str, dict[tuple[int, int], Entries]] | None:
     when no line is such a mapping."""
     if "- {" not in text or any(b in text for b in _OTHER_BREAKS):
         return None
-    global _LINE
-    if text.isascii():
-        pattern = _LINE_ASCII
-    else:
+    global _LINE, _LINE_ASCII
+    if not text.isascii():
         pattern = _LINE = _LINE or _line(_CH)
+    elif any(c in text for c in _NOT_PLAIN):
+        pattern = _LINE_ASCII = _LINE_ASCII or _line(_CH_ASCII)
+    else:
+        pattern = _LINE_PLAIN
     found: dict[tuple[int, int], Entries] = {}
     parts: list[str] = []
     done = 0                    # the text up to here is in parts
@@ -71,12 +81,15 @@ def pre_read(text: str) -> tuple[str, dict[tuple[int, int], Entries]] | None:
     words = _WORDS
     for m in pattern.finditer(text):
         start, end = m.span(1)
+        mapping = m.group(1)
+        if pattern is _LINE_PLAIN and "\n" in mapping:    # a string past its line's end: libyaml's
+            continue
         line += text.count("\n", counted, start)
         counted = start
         col = start - (text.rfind("\n", 0, start) + 1)
         entries: Entries = []
         keys = set()
-        for e in _ENTRY.finditer(m.group(1)):   # the line is checked: its entries, one by one
+        for e in _ENTRY.finditer(mapping):      # the line is checked: its entries, one by one
             key, _, s, n, w = e.groups()
             value = s if s is not None else int(n) if n is not None else words[w]
             entries.append((key, col + e.start(), value, col + e.start(2)))
