@@ -10,10 +10,11 @@ import pickle
 import sys
 import textwrap
 import types
+from typing import ClassVar
 
 import pytest
 
-from cardgen.core import record as record_module
+from cardgen.core import recordinit
 from cardgen.core.record import record
 
 SHAPES = {
@@ -278,12 +279,59 @@ def test_a_stand_in_raced_by_another_thread(monkeypatch):
     class C:
         x: int
 
-    compile_init = record_module._init
+    compile_init = recordinit._init
 
     def raced(cls, flds, frozen):
         fn = compile_init(cls, flds, frozen)
         cls.__init__ = fn
         del cls.__signature__           # what the other thread did meanwhile
         return fn
-    monkeypatch.setattr(record_module, "_init", raced)
+    monkeypatch.setattr(recordinit, "_init", raced)
     assert C(3).x == 3 and "__signature__" not in C.__dict__
+
+
+def test_a_frozen_record_with_slots_sets_its_fields_through_its_twin():
+    """A frozen record with slots and three fields or more sets them as plain attributes of a twin
+    class and is its own class again before ``__post_init__``; a plain subclass's instance (no
+    ``__init__`` of its own) is set field by field, and a class with ``__init_subclass__`` has no
+    twin (making one would run it)."""
+    seen = []
+
+    @record(frozen=True, slots=True)
+    class P:
+        x: int
+        y: int = 2
+        items: list = dataclasses.field(default_factory=list)
+
+        def __post_init__(self):
+            seen.append(type(self))
+
+    class Q(P):
+        __slots__ = ()
+
+    p, q = P(1), Q(1, 3, [4])
+    assert type(p) is P and (p.x, p.y, p.items) == (1, 2, []) and seen == [P, Q]
+    assert type(q) is Q and (q.x, q.y, q.items) == (1, 3, [4]) and P(1) is not p and P(1).items is not p.items
+    assert {c.__qualname__ for c in P.__subclasses__()} == {f"{P.__qualname__}.<twin>", Q.__qualname__}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.x = 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del p.y
+
+    class Counted:
+        __slots__ = ()
+        made: ClassVar[list] = []
+
+        def __init_subclass__(cls, **kw):
+            super().__init_subclass__(**kw)
+            Counted.made.append(cls.__name__)
+
+    @record(frozen=True, slots=True)
+    class R(Counted):
+        x: int
+        y: int
+        z: int
+
+    assert recordinit.twin(R) is None and R(1, 2, 3).z == 3
+    assert Counted.made == ["R", "R"]        # the class, and the class made again with slots: no twin
+    assert recordinit.twin(P) is not None

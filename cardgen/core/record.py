@@ -8,7 +8,7 @@ about 0.3 ms a class, 13 ms of every command's start-up for the fifty classes a 
 own annotations: ``Field`` objects in ``__dataclass_fields__``, so ``fields``, ``replace``,
 ``asdict`` and ``is_dataclass`` work as usual; ``__match_args__``, ``__slots__`` by making the
 class again), compiles ``__init__`` alone (the method every instance runs), when first needed
-(:class:`_Deferred`), and gives the others as functions over the class's fields, read by one
+(:mod:`cardgen.core.recordinit`), and gives the others as functions over the class's fields, read by one
 ``operator.attrgetter``. The behaviour is ``dataclass``'s: ``tests/test_record.py`` holds the two
 side by side (signatures, docs, repr, equality, hashing, order, frozen fields, copies and pickles,
 ``replace``, inheritance, ``__post_init__``, the shapes both refuse).
@@ -32,6 +32,8 @@ from operator import attrgetter
 from types import MemberDescriptorType
 from typing import Any, ClassVar, TypeVar, get_origin, overload
 
+from cardgen.core.recordinit import Deferred
+
 if sys.version_info >= (3, 11):
     from typing import dataclass_transform
 else:  # pragma: no cover - Python 3.10: the type checker's hint only
@@ -45,16 +47,6 @@ C = TypeVar("C", bound=type)
 # (not in the type stubs)
 _FIELD: Any = getattr(dataclasses, "_FIELD")  # noqa: B009
 _FIELD_CLASSVAR: Any = getattr(dataclasses, "_FIELD_CLASSVAR")  # noqa: B009
-
-
-class _Factory:
-    """The default of a parameter whose field has a default factory (shown as ``<factory>``)."""
-
-    def __repr__(self) -> str:
-        return "<factory>"
-
-
-_FACTORY = _Factory()
 
 
 @overload
@@ -92,7 +84,7 @@ def _make(cls: Any, *, frozen: bool, slots: bool, eq: bool, order: bool, show: b
     explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
     explicit_init = "__init__" in own
     if not explicit_init:
-        cls.__init__, cls.__signature__ = _Deferred(cls, flds, frozen).stand_ins()
+        cls.__init__, cls.__signature__ = Deferred(cls, flds, frozen).stand_ins()
     if not own.get("__doc__"):
         cls.__doc__ = cls.__name__ + (_signature(flds) if not explicit_init
                                       else str(inspect.signature(cls)).replace(" -> None", ""))
@@ -256,91 +248,6 @@ def _check_bases(cls: Any, frozen: bool) -> None:
         if frozen and not was:
             raise TypeError("cannot inherit frozen dataclass from a non-frozen one")
         return
-
-
-class _Deferred:
-    """A record's ``__init__`` compiled when it is first needed (a build makes instances of about
-    two thirds of the records it imports): until then the class holds a stand-in ``__init__``,
-    which compiles the real one, puts it in its place and runs it, and this object as its
-    ``__signature__``, which ``inspect.signature`` reads before it looks at ``__init__``: read, it
-    does the same and answers None (no signature of its own: ``inspect`` goes on to the
-    compiled ``__init__``, as for any class)."""
-
-    __slots__ = ("cls", "flds", "frozen")
-
-    def __init__(self, cls: Any, flds: tuple[Field, ...], frozen: bool) -> None:
-        self.cls, self.flds, self.frozen = cls, flds, frozen
-
-    def stand_ins(self) -> tuple[Callable[..., None], _Deferred]:
-        compiled = self.compiled
-
-        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-            compiled()(self, *args, **kwargs)
-        __init__.__qualname__ = f"{self.cls.__qualname__}.__init__"
-        __init__.__module__ = self.cls.__module__
-        return __init__, self
-
-    def compiled(self) -> Callable[..., None]:
-        """The class's ``__init__``, compiled now if it was not yet."""
-        cls = self.cls
-        if cls.__dict__.get("__signature__") is self:
-            cls.__init__ = _init(cls, self.flds, self.frozen)
-            try:
-                del cls.__signature__
-            except AttributeError:      # another thread compiled it meanwhile (the same __init__)
-                pass
-        init: Callable[..., None] = cls.__dict__["__init__"]
-        return init
-
-    def __get__(self, obj: Any, owner: Any = None) -> None:
-        self.compiled()
-
-
-def _init(cls: Any, flds: tuple[Field, ...], frozen: bool) -> Callable[..., None]:
-    """``__init__`` as ``dataclass`` writes it: one compile per class."""
-    names: dict[str, Any] = {"__set": object.__setattr__, "__factory": _FACTORY}
-    params = ["self"]
-    body = []
-    for f in flds:
-        n = f.name
-        if f.default is not MISSING:
-            names[f"__dflt_{n}"] = f.default
-        if f.default_factory is not MISSING:
-            names[f"__fct_{n}"] = f.default_factory
-        if f.init:
-            if f.default is not MISSING:
-                params.append(f"{n}=__dflt_{n}")
-                value = n
-            elif f.default_factory is not MISSING:
-                params.append(f"{n}=__factory")
-                value = f"__fct_{n}() if {n} is __factory else {n}"
-            else:
-                params.append(n)
-                value = n
-        elif f.default_factory is not MISSING:
-            value = f"__fct_{n}()"
-        elif f.default is not MISSING:
-            value = f"__dflt_{n}"
-        else:
-            continue
-        if not frozen:
-            body.append(f"  self.{n} = {value}")
-        elif isinstance(slot := getattr(cls, n, None), MemberDescriptorType):
-            names[f"__put_{n}"] = slot.__set__     # what object.__setattr__ calls, without its lookup
-            body.append(f"  __put_{n}(self, {value})")
-        else:
-            body.append(f"  __set(self, {n!r}, {value})")
-    if hasattr(cls, "__post_init__"):
-        body.append("  self.__post_init__()")
-    src = (f"def __create(__names):\n def __init__({', '.join(params)}):\n"
-           + "".join(f" {line}\n" for line in body or ["  pass"]) + " return __init__\n")
-    scope: dict[str, Any] = {}
-    exec(src, names, scope)         # noqa: S102 - the class's own field names, as dataclass does
-    fn = scope["__create"](names)
-    fn.__qualname__ = f"{cls.__qualname__}.__init__"
-    fn.__module__ = cls.__module__
-    fn.__annotations__ = {f.name: f.type for f in flds if f.init} | {"return": None}
-    return fn
 
 
 def _getter(names: list[str]) -> Callable[[Any], tuple]:
