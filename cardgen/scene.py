@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import field
 from typing import Any
 
-from cardgen.core.record import record
+from cardgen.core.record import maker, record
 
 
 @record(frozen=True, slots=True)
@@ -74,6 +74,11 @@ class Text:
     size: float                 # pt
     color: str = "#000000"
     align: str = "left"         # left | center | right
+
+
+#: ``Text(...)`` made without the class's call, the same instance (:func:`cardgen.core.record.maker`):
+#: a card's lines of text
+make_text = maker(Text)
 
 
 @record(frozen=True, slots=True)

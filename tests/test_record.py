@@ -335,3 +335,50 @@ def test_a_frozen_record_with_slots_sets_its_fields_through_its_twin():
     assert recordinit.twin(R) is None and R(1, 2, 3).z == 3
     assert Counted.made == ["R", "R"]        # the class, and the class made again with slots: no twin
     assert recordinit.twin(P) is not None
+
+
+def test_maker_makes_what_the_class_makes():
+    """``maker(cls)`` makes the instance ``cls(...)`` makes (its class, fields, defaults, fresh
+    factories, ``__post_init__``), for a frozen record with slots, and is the class itself for any
+    other (not frozen, no slots, its own ``__init__``)."""
+    seen = []
+
+    @record(frozen=True, slots=True, order=True)
+    class P:
+        x: int
+        y: float = 2.5
+        items: list = dataclasses.field(default_factory=list)
+        n: int = dataclasses.field(init=False, default=7)
+
+        def __post_init__(self):
+            seen.append(type(self))
+
+    make = recordinit.maker(P)
+    assert make is not P and make.__name__ == "make_P"
+    a, b = make(1), make(x=1, items=[3])
+    assert type(a) is P and a == P(1) and repr(a) == repr(P(1))
+    assert (b.x, b.y, b.items, b.n) == (1, 2.5, [3], 7) and make(1).items is not a.items
+    assert seen == [P, P, P, P, P] and make(1, 2.0) < make(1, 3.0)
+    assert [p.name for p in inspect.signature(make).parameters.values()] == ["x", "y", "items"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.x = 2
+    with pytest.raises(TypeError):
+        make()
+    assert copy.copy(a) == a and copy.deepcopy(b) == b
+
+    @record(slots=True)
+    class Thawed:
+        x: int
+
+    @record(frozen=True)
+    class NoSlots:
+        x: int
+
+    @record(frozen=True, slots=True)
+    class Own:
+        x: int
+
+        def __init__(self, x):
+            object.__setattr__(self, "x", x)
+
+    assert [recordinit.maker(c) for c in (Thawed, NoSlots, Own)] == [Thawed, NoSlots, Own]

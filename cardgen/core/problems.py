@@ -13,7 +13,7 @@ from dataclasses import field
 from typing import Any
 
 from cardgen.core.lazymod import lazy
-from cardgen.core.record import record
+from cardgen.core.record import maker, record
 
 difflib = lazy("difflib")      # "did you mean": only when a name is not found
 
@@ -50,6 +50,11 @@ class Loc:
 
     def __str__(self) -> str:
         return f"{safe(display_path(self.file))}:{self.line}:{self.col}"
+
+
+#: ``Loc(...)`` made without the class's call, the same instance (:func:`cardgen.core.record.maker`):
+#: the positions of a file's keys and values
+make_loc = maker(Loc)
 
 
 def display_path(path: str) -> str:

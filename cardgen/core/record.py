@@ -32,7 +32,7 @@ from operator import attrgetter
 from types import MemberDescriptorType
 from typing import Any, ClassVar, TypeVar, get_origin, overload
 
-from cardgen.core.recordinit import Deferred
+from cardgen.core.recordinit import Deferred, maker
 
 if sys.version_info >= (3, 11):
     from typing import dataclass_transform
@@ -315,4 +315,4 @@ def _setstate(self: Any, state: list[Any]) -> None:
         object.__setattr__(self, f.name, value)
 
 
-__all__ = ["record"]
+__all__ = ["maker", "record"]

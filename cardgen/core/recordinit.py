@@ -19,7 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import MISSING, Field
 from types import MemberDescriptorType
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _SET_CLASS = object.__dict__["__class__"].__set__     # an instance's class, set past its __setattr__
 
@@ -54,6 +56,7 @@ class Deferred:
             compiled()(self, *args, **kwargs)
         __init__.__qualname__ = f"{self.cls.__qualname__}.__init__"
         __init__.__module__ = self.cls.__module__
+        __init__.__record__ = (self.flds, self.frozen)   # type: ignore[attr-defined]  # (what maker reads)
         return __init__, self
 
     def compiled(self) -> Callable[..., None]:
@@ -76,6 +79,39 @@ def _init(cls: Any, flds: tuple[Field, ...], frozen: bool) -> Callable[..., None
     """``__init__`` as ``dataclass`` writes it: one compile per class; for a frozen record with
     slots, its fields set as plain attributes of the twin (:func:`twin`) when the instance is
     the class's own."""
+    names, params, values = _parts(flds)
+    body = []
+    if not frozen:
+        body += [f"  self.{n} = {value}" for n, value in values]
+    else:
+        one_by_one = []
+        for n, value in values:
+            if isinstance(slot := getattr(cls, n, None), MemberDescriptorType):
+                names[f"__put_{n}"] = slot.__set__     # what object.__setattr__ calls, without its lookup
+                one_by_one.append(f"__put_{n}(self, {value})")
+            else:
+                one_by_one.append(f"__set(self, {n!r}, {value})")
+        double = twin(cls) if len(values) > 2 else None       # (two fields: no gain)
+        if double is None:
+            body += [f"  {line}" for line in one_by_one]
+        else:
+            names.update({"__cls": cls, "__twin": double, "__set_class": _SET_CLASS})
+            body += (["  if type(self) is __cls:", "   __set_class(self, __twin)"]
+                     + [f"   self.{n} = {value}" for n, value in values]
+                     + ["   self.__class__ = __cls", "  else:"] + [f"   {line}" for line in one_by_one])
+    if hasattr(cls, "__post_init__"):
+        body.append("  self.__post_init__()")
+    fn = _compiled("__init__", params, body, names)
+    fn.__qualname__ = f"{cls.__qualname__}.__init__"
+    fn.__module__ = cls.__module__
+    fn.__annotations__ = {f.name: f.type for f in flds if f.init} | {"return": None}
+    fn.__record__ = (flds, frozen)      # type: ignore[attr-defined]  # (what maker reads)
+    return fn
+
+
+def _parts(flds: tuple[Field, ...]) -> tuple[dict[str, Any], list[str], list[tuple[str, str]]]:
+    """The names an ``__init__`` of ``flds`` reads (defaults, factories), its parameters, and each
+    field set with the expression of its value."""
     names: dict[str, Any] = {"__set": object.__setattr__, "__factory": _FACTORY}
     params = ["self"]
     values = []                 # (field name, the expression of its value)
@@ -99,35 +135,40 @@ def _init(cls: Any, flds: tuple[Field, ...], frozen: bool) -> Callable[..., None
             values.append((n, f"__fct_{n}()"))
         elif f.default is not MISSING:
             values.append((n, f"__dflt_{n}"))
-    body = []
-    if not frozen:
-        body += [f"  self.{n} = {value}" for n, value in values]
-    else:
-        one_by_one = []
-        for n, value in values:
-            if isinstance(slot := getattr(cls, n, None), MemberDescriptorType):
-                names[f"__put_{n}"] = slot.__set__     # what object.__setattr__ calls, without its lookup
-                one_by_one.append(f"__put_{n}(self, {value})")
-            else:
-                one_by_one.append(f"__set(self, {n!r}, {value})")
-        double = twin(cls) if len(values) > 2 else None       # (two fields: no gain)
-        if double is None:
-            body += [f"  {line}" for line in one_by_one]
-        else:
-            names.update({"__cls": cls, "__twin": double, "__set_class": _SET_CLASS})
-            body += (["  if type(self) is __cls:", "   __set_class(self, __twin)"]
-                     + [f"   self.{n} = {value}" for n, value in values]
-                     + ["   self.__class__ = __cls", "  else:"] + [f"   {line}" for line in one_by_one])
-    if hasattr(cls, "__post_init__"):
-        body.append("  self.__post_init__()")
-    src = (f"def __create(__names):\n def __init__({', '.join(params)}):\n"
-           + "".join(f" {line}\n" for line in body or ["  pass"]) + " return __init__\n")
+    return names, params, values
+
+
+def _compiled(name: str, params: list[str], body: list[str], names: dict[str, Any]) -> Callable[..., Any]:
+    """The function ``name`` of ``params`` and ``body`` (lines indented by two), its free names
+    from ``names``."""
+    src = (f"def __create(__names):\n def {name}({', '.join(params)}):\n"
+           + "".join(f" {line}\n" for line in body or ["  pass"]) + f" return {name}\n")
     scope: dict[str, Any] = {}
     exec(src, names, scope)         # noqa: S102 - the class's own field names, as dataclass does
-    fn = scope["__create"](names)
-    fn.__qualname__ = f"{cls.__qualname__}.__init__"
+    fn: Callable[..., Any] = scope["__create"](names)
+    return fn
+
+
+def maker(cls: type[T]) -> Callable[..., T]:
+    """A function that makes an instance of the record ``cls`` as ``cls(...)`` does (the same
+    parameters, the same fields, ``__post_init__`` run), for a frozen record with slots and a
+    twin without the class's call: the instance made as one of the twin, its fields set as plain
+    attributes, then made one of ``cls`` (a card's text line: ~2,700 instructions, where the
+    class's call costs ~4,000). ``cls`` itself for any other class (its call does the same)."""
+    made = getattr(cls.__dict__.get("__init__"), "__record__", None)     # (fields, frozen): record's own
+    if made is None or not made[1] or cls.__new__ is not object.__new__:
+        return cls
+    double = twin(cls)
+    if double is None:
+        return cls
+    names, params, values = _parts(made[0])
+    names.update({"__cls": cls, "__twin": double, "__new": object.__new__})
+    body = (["  self = __new(__twin)"] + [f"  self.{n} = {value}" for n, value in values]
+            + ["  self.__class__ = __cls"] + (["  self.__post_init__()"] if hasattr(cls, "__post_init__") else [])
+            + ["  return self"])
+    fn = _compiled("make", params[1:], body, names)
+    fn.__qualname__ = fn.__name__ = f"make_{cls.__name__}"
     fn.__module__ = cls.__module__
-    fn.__annotations__ = {f.name: f.type for f in flds if f.init} | {"return": None}
     return fn
 
 
@@ -136,9 +177,15 @@ def twin(cls: Any) -> type | None:
     own and set their attributes as ``object`` does, so that an instance of ``cls`` may be one of
     it while its fields are set; None when ``cls`` has no slots of its own, or it or a base has an
     ``__init_subclass__`` (which making the twin would run)."""
-    if "__slots__" not in cls.__dict__ or any("__init_subclass__" in c.__dict__ for c in cls.__mro__[:-1]):
-        return None
-    made: type = type(cls)(cls.__name__, (cls,), {
-        "__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
-        "__module__": cls.__module__, "__qualname__": f"{cls.__qualname__}.<twin>"})
+    own = cls.__dict__
+    if "__record_twin__" in own:        # made before (by __init__ or maker)
+        made: type | None = own["__record_twin__"]
+        return made
+    if "__slots__" not in own or any("__init_subclass__" in c.__dict__ for c in cls.__mro__[:-1]):
+        made = None
+    else:
+        made = type(cls)(cls.__name__, (cls,), {
+            "__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
+            "__module__": cls.__module__, "__qualname__": f"{cls.__qualname__}.<twin>"})
+    type.__setattr__(cls, "__record_twin__", made)
     return made

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cardgen.core.problems import Loc
+from cardgen.core.problems import make_loc
 from cardgen.core.yamlflow import Entries
 from cardgen.core.yamllib import yaml
 
@@ -87,15 +87,15 @@ def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: 
             val = ydict() if t is MappingStartEvent else ylist()
             m = ev.start_mark
             line = m.line + 1
-            val.loc = Loc(path, line, m.column + 1)
+            val.loc = make_loc(path, line, m.column + 1)
             opened = val
             entries = emptied.get((m.line, m.column)) if emptied and t is MappingStartEvent else None
             if entries is not None:
                 kl, vl = val.key_locs, val.val_locs
                 for k, kc, v, vc in entries:
                     val[k] = v
-                    kl[k] = Loc(path, line, kc + 1)
-                    vl[k] = Loc(path, line, vc + 1)
+                    kl[k] = make_loc(path, line, kc + 1)
+                    vl[k] = make_loc(path, line, vc + 1)
                 filled += 1
         elif t is MappingEndEvent or t is SequenceEndEvent:
             parent, in_list, key, key_mark = outer.pop()
@@ -112,7 +112,7 @@ def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: 
                 parent.item_locs.append(opened.loc)
             else:
                 m = ev.start_mark
-                parent.item_locs.append(Loc(path, m.line + 1, m.column + 1))
+                parent.item_locs.append(make_loc(path, m.line + 1, m.column + 1))
         elif key is None:                       # a key
             if type(val) is not str or val in parent:
                 return UNUSUAL
@@ -120,12 +120,12 @@ def _read(parser: Any, loader: Any, path: str, ydict: Callable[[], Any], ylist: 
             key_mark = ev.start_mark
         else:
             parent[key] = val
-            parent.key_locs[key] = Loc(path, key_mark.line + 1, key_mark.column + 1)
+            parent.key_locs[key] = make_loc(path, key_mark.line + 1, key_mark.column + 1)
             if opened is not None:
                 parent.val_locs[key] = opened.loc
             else:
                 m = ev.start_mark
-                parent.val_locs[key] = Loc(path, m.line + 1, m.column + 1)
+                parent.val_locs[key] = make_loc(path, m.line + 1, m.column + 1)
             key = None
         if opened is not None:
             outer.append((parent, in_list, key, key_mark))

@@ -10,7 +10,7 @@ from cardgen.core.problems import did_you_mean
 from cardgen.layout.elements.base import TextSizes
 from cardgen.layout.pictograms import draw as draw_pictogram
 from cardgen.layout.textfit import fit, plain_fit
-from cardgen.scene import Rect, Text
+from cardgen.scene import Rect, Text, make_text
 
 SPEC = {
     "w": Opt("length", required=True, doc="box width"), "h": Opt("length", required=True, doc="box height"),
@@ -185,12 +185,12 @@ def plain_lines(text: str, font: str, regular: str, v: Mapping[str, Any], x: flo
     if align == "left":         # the common case: each line at x
         for line, _ in lines:
             if line:
-                add(Text(x, base, line, font, size, color))
+                add(make_text(x, base, line, font, size, color))
             base += step
         return out
     for line, width in lines:
         if line:
-            add(Text(_line_x(align, x, w, width), base, line, font, size, color))
+            add(make_text(_line_x(align, x, w, width), base, line, font, size, color))
         base += step
     return out
 
