@@ -215,6 +215,12 @@ class Moved:
     items: Sequence[Any]       # a list, or a :class:`Deferred` card side
 
 
+#: ``Clip(...)`` and ``Moved(...)`` made without the classes' call (:func:`cardgen.core.record.maker`):
+#: a card's side placed on its sheet
+make_clip = maker(Clip)
+make_moved = maker(Moved)
+
+
 class Deferred(Sequence[Any]):
     """A card side's primitives as the build cache keeps them (encoded), decoded on first use:
     a sheet written again from the last build's page needs only the side's digest, never its

@@ -366,10 +366,6 @@ def test_maker_makes_what_the_class_makes():
         make()
     assert copy.copy(a) == a and copy.deepcopy(b) == b
 
-    @record(slots=True)
-    class Thawed:
-        x: int
-
     @record(frozen=True)
     class NoSlots:
         x: int
@@ -381,4 +377,17 @@ def test_maker_makes_what_the_class_makes():
         def __init__(self, x):
             object.__setattr__(self, "x", x)
 
-    assert [recordinit.maker(c) for c in (Thawed, NoSlots, Own)] == [Thawed, NoSlots, Own]
+    assert [recordinit.maker(c) for c in (NoSlots, Own)] == [NoSlots, Own]
+    for opts in ({}, {"slots": True}):                  # not frozen: made, its fields set as usual
+        @record(**opts)
+        class Thawed:
+            x: int
+            items: list = dataclasses.field(default_factory=list)
+
+            def __post_init__(self):
+                seen.append(type(self))
+
+        make = recordinit.maker(Thawed)
+        t = make(1)
+        assert make is not Thawed and type(t) is Thawed and t == Thawed(1) and t.items is not make(1).items
+        assert seen[-3:] == [Thawed] * 3

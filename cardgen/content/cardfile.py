@@ -11,7 +11,7 @@ from typing import Any
 from cardgen.content import cardmemo, spreadsheets
 from cardgen.content.entries import ANY_KEY
 from cardgen.content.gamespec import COMMON_FIELDS, COMPONENT_SPEC
-from cardgen.content.model import Card, CardType, Component
+from cardgen.content.model import Card, CardType, Component, make_card
 from cardgen.content.slips import once_for_defaults
 from cardgen.core.lazymod import lazy
 from cardgen.core.options import Opt, check_mapping, check_value
@@ -179,7 +179,7 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
     if not r.ok:
         return None
     v = r.values
-    return Card(id=v["id"], name=v["name"], type=ctype.key, copies=v["copies"], fields=v, loc=merged.loc,
+    return make_card(id=v["id"], name=v["name"], type=ctype.key, copies=v["copies"], fields=v, loc=merged.loc,
                 field_locs=_field_locs(merged), own=_own_keys(cd))
 
 

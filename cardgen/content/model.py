@@ -8,7 +8,7 @@ from typing import Any
 
 from cardgen.core.options import Opt
 from cardgen.core.problems import Loc
-from cardgen.core.record import record
+from cardgen.core.record import maker, record
 
 
 @record
@@ -48,6 +48,10 @@ class Card:
     def may_hold_brace(self) -> bool:
         """Whether a value of the card may hold ``{`` (an icon's name): False only when known not to."""
         return True
+
+
+#: ``Card(...)`` made without the class's call (:func:`cardgen.core.record.maker`): a deck's cards
+make_card = maker(Card)
 
 
 @record

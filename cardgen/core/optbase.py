@@ -19,7 +19,7 @@ from dataclasses import field
 from typing import Any, ClassVar, Protocol
 
 from cardgen.core.problems import Loc, Problems, did_you_mean
-from cardgen.core.record import record
+from cardgen.core.record import maker, record
 from cardgen.core.yamlsrc import YDict
 
 
@@ -69,6 +69,10 @@ class Checked:
 
     values: dict[str, Any] = field(default_factory=dict)
     ok: bool = True
+
+
+#: ``Checked()`` made without the class's call (:func:`cardgen.core.record.maker`): a card's check
+_make_checked = maker(Checked)
 
 
 class Kind:
@@ -220,7 +224,7 @@ def check_mapping(d: Any, spec: Mapping[str, Spec], problems: Problems, what: st
     ``at``: where ``d`` stands when it is no mapping (a number has no position of its own; its
     parent's ``.at(key)`` has).
     """
-    res = Checked()
+    res = _make_checked()
     loc = getattr(d, "loc", None) or at
     if not isinstance(d, dict):
         problems.error("YAML-TYPE", f"{what} must be a mapping, not {d!r}", loc)
@@ -238,7 +242,8 @@ def check_mapping(d: Any, spec: Mapping[str, Spec], problems: Problems, what: st
     for key, opt in spec.items():
         if key in d:
             v = d[key]
-            if empty(v, opt, f"'{key}' of {what}", d.at(key) if isinstance(d, YDict) else loc, problems):
+            if v is None and empty(v, opt, f"'{key}' of {what}", d.at(key) if isinstance(d, YDict) else loc,
+                                   problems):       # (its message and position made only for an empty value)
                 res.ok = False
                 continue
             t = type(v)

@@ -151,21 +151,25 @@ def _compiled(name: str, params: list[str], body: list[str], names: dict[str, An
 
 def maker(cls: type[T]) -> Callable[..., T]:
     """A function that makes an instance of the record ``cls`` as ``cls(...)`` does (the same
-    parameters, the same fields, ``__post_init__`` run), for a frozen record with slots and a
-    twin without the class's call: the instance made as one of the twin, its fields set as plain
-    attributes, then made one of ``cls`` (a card's text line: ~2,700 instructions, where the
-    class's call costs ~4,000). ``cls`` itself for any other class (its call does the same)."""
+    parameters, the same fields, ``__post_init__`` run) without the class's call (its
+    ``__init__`` found and called from C): the instance made, its fields set as plain attributes;
+    for a frozen record (with slots and a twin), made as one of the twin, then made one of
+    ``cls`` (a card's text line: ~2,700 instructions, where the class's call costs ~4,000).
+    ``cls`` itself for any other class (its own ``__init__`` or ``__new__``, or frozen without
+    a twin)."""
     made = getattr(cls.__dict__.get("__init__"), "__record__", None)     # (fields, frozen): record's own
-    if made is None or not made[1] or cls.__new__ is not object.__new__:
+    if made is None or cls.__new__ is not object.__new__:
         return cls
-    double = twin(cls)
-    if double is None:
-        return cls
-    names, params, values = _parts(made[0])
-    names.update({"__cls": cls, "__twin": double, "__new": object.__new__})
-    body = (["  self = __new(__twin)"] + [f"  self.{n} = {value}" for n, value in values]
-            + ["  self.__class__ = __cls"] + (["  self.__post_init__()"] if hasattr(cls, "__post_init__") else [])
-            + ["  return self"])
+    flds, frozen = made
+    names, params, values = _parts(flds)
+    names.update({"__cls": cls, "__new": object.__new__})
+    if frozen:
+        names["__twin"] = twin(cls)
+        if names["__twin"] is None:
+            return cls
+    body = ([f"  self = __new({'__twin' if frozen else '__cls'})"] + [f"  self.{n} = {value}" for n, value in values]
+            + (["  self.__class__ = __cls"] if frozen else [])
+            + (["  self.__post_init__()"] if hasattr(cls, "__post_init__") else []) + ["  return self"])
     fn = _compiled("make", params[1:], body, names)
     fn.__qualname__ = fn.__name__ = f"make_{cls.__name__}"
     fn.__module__ = cls.__module__

@@ -14,9 +14,9 @@ from typing import Any
 
 from cardgen.content.model import PrintSettings
 from cardgen.content.sheetfit import BLEED_TICK_INSET, MARK_GAP, Fit, Grid, fit, make_grid
-from cardgen.core.record import record
+from cardgen.core.record import maker, record
 from cardgen.layout.cutfile import registration_marks
-from cardgen.scene import Clip, Line, Moved, Page, Rotate, Use
+from cardgen.scene import Line, Page, Rotate, Use, make_clip, make_moved
 
 __all__ = ["Placement", "back_position", "crop_marks", "make_grid", "sheet_scenes", "sheets"]
 
@@ -101,6 +101,10 @@ class Placement:
     front: Sequence[Any]    # a list, or a card side from the cache decoded when read (scene.Deferred)
     back: Sequence[Any]
     bleed: float      # the bleed the primitives were laid out with
+
+
+#: ``Placement(...)`` made without the class's call (:func:`cardgen.core.record.maker`): a printed copy
+make_placement = maker(Placement)
 
 
 def sheets(placements: Sequence[Placement], w: float, h: float, ps: PrintSettings, first_page: int = 1,
@@ -219,9 +223,9 @@ def _place(page: Page, items: Sequence[Any], x: float, y: float, w: float, h: fl
     ox, oy = x - laid_bleed, y - laid_bleed
     placed: list[Any]
     if bleed + 1e-9 < laid_bleed:
-        placed = [Clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, (Moved(ox, oy, items),))]
+        placed = [make_clip(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, (make_moved(ox, oy, items),))]
     elif len(items) == 1 and isinstance(items[0], Use):
         placed = [Use(items[0].name, items[0].x + ox, items[0].y + oy)]
     else:
-        placed = [Moved(ox, oy, items)]
+        placed = [make_moved(ox, oy, items)]
     page.items.extend([Rotate(x + w / 2, y + h / 2, 180.0, tuple(placed))] if turn else placed)

@@ -16,7 +16,7 @@ from typing import overload
 
 from cardgen.content.model import Card
 from cardgen.layout.card import CardLayout
-from cardgen.layout.imposition import Placement
+from cardgen.layout.imposition import Placement, make_placement
 from cardgen.scene import Use
 
 WINDOW = 128       # placements laid out at a time (a few sheets: ~0.4 MiB of scenes for poker cards)
@@ -70,7 +70,7 @@ class Streamed:
             at = 0
         front, back = self._window[at]
         card = self._cards[k]
-        return Placement(card.id, card.name, self._copies[k], front, back, self.bleed)
+        return make_placement(card.id, card.name, self._copies[k], front, back, self.bleed)
 
     def _lay_out_from(self, k: int) -> None:
         """Placements ``k`` on, ``WINDOW`` of them (a card's copies share its scenes), laid out
