@@ -76,3 +76,11 @@ def test_plain_files_take_the_fast_path(text):
 @pytest.mark.parametrize("text", UNUSUAL)
 def test_other_files_go_to_the_full_loader(text):
     assert not _fast_used(text)
+
+
+def test_new_ydict_is_an_empty_ydict():
+    d, e, plain = yamlsrc.new_ydict(), yamlsrc.new_ydict(), yamlsrc.YDict()
+    assert type(d) is yamlsrc.YDict and d == {} and vars(d) == vars(plain)
+    assert d.key_locs is not e.key_locs and d.val_locs is not e.val_locs
+    d["a"] = 1
+    assert d.at("a") is d.loc and e == {}

@@ -16,7 +16,7 @@ from cardgen.content.slips import once_for_defaults
 from cardgen.core.lazymod import lazy
 from cardgen.core.options import Opt, check_mapping, check_value
 from cardgen.core.problems import Loc, Problems, did_you_mean
-from cardgen.core.yamlsrc import YDict, loc_of
+from cardgen.core.yamlsrc import YDict, loc_of, new_ydict
 
 difflib = lazy("difflib")                               # "did you mean": only for a misspelt key
 
@@ -143,7 +143,7 @@ def parse_card(cd: Any, defaults: dict, card_types: dict[str, CardType], colors:
     if not isinstance(cd, dict):
         problems.error("YAML-TYPE", "a card must be a mapping of fields", loc)
         return None
-    merged = YDict()
+    merged = new_ydict()
     merged.loc = getattr(cd, "loc", loc)
     kl, vl = merged.key_locs, merged.val_locs
     for src in (defaults, cd):

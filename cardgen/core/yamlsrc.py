@@ -71,6 +71,19 @@ class YDict(dict[Any, Any]):
         return self.key_locs.get(key) or self.loc
 
 
+_DICT_NEW = dict.__new__
+
+
+def new_ydict() -> YDict:
+    """``YDict()`` without the class's call (its ``__init__``, ``dict.__init__``): an empty mapping
+    with no position yet (two a card: the deck's mapping and the card's merged one)."""
+    d: YDict = _DICT_NEW(YDict)
+    d.loc = _NOWHERE
+    d.key_locs = {}
+    d.val_locs = {}
+    return d
+
+
 class YList(list[Any]):
     """A sequence that knows its own position and those of its items."""
 
@@ -225,7 +238,7 @@ def parse_yaml(text: str, path: str, problems: Problems) -> Any:
     pre = pre_read(text)        # a deck's one-line JSON-style mappings, read without libyaml's events
     fast = loader_cls(text if pre is None else pre[0])
     try:
-        data = read_plain(fast, fast, path, YDict, YList, MAX_DEPTH, pre and pre[1])
+        data = read_plain(fast, fast, path, new_ydict, YList, MAX_DEPTH, pre and pre[1])
     finally:
         fast.dispose()
     if data is not UNUSUAL:
