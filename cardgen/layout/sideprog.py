@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardgen.core.fonts import drawable
+from cardgen.core.fonts import draws
 from cardgen.layout.elements import KINDS
 from cardgen.layout.elements.text import plain_lines
 from cardgen.layout.legibility import floor_of
@@ -127,7 +127,7 @@ def _text(step: tuple, value: str | int, fonts: dict[str, str]) -> list | None:
     if "*" in text or "{" in text:
         return None
     font = fonts[v["font"]]
-    if not drawable(font).issuperset(text):
+    if not draws(font, text):
         return None
     lines = plain_lines(text, font, fonts["regular"], v, x, y, w, h)
     if lines is None:

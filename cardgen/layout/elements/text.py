@@ -4,7 +4,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardgen.content.icontext import positions
-from cardgen.core.fonts import PT_MM, drawable, glyphs_checked, missing_glyphs
+from cardgen.core.fonts import PT_MM, draws, glyphs_checked, missing_glyphs
 from cardgen.core.options import Opt
 from cardgen.core.problems import did_you_mean
 from cardgen.layout.elements.base import TextSizes
@@ -76,7 +76,7 @@ def _layout_text(v, ctx, x, y, w, h) -> tuple[list, bool]:
     fonts = ctx.fonts
     if "*" not in text and "{" not in text:
         font = fonts[v["font"]]         # the style of unmarked text is the element's font
-        if drawable(font).issuperset(text):
+        if draws(font, text):
             return _layout_plain(text, font, v, ctx, x, y, w, h)
     base_bold = v["font"] in ("bold", "bolditalic")
     base_italic = v["font"] in ("italic", "bolditalic")
