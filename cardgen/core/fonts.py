@@ -13,6 +13,8 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from cardgen.core.fontface import ttfont
+
 FONT_DIR = Path(__file__).parent.parent / "fonts"
 PT_MM = 25.4 / 72.0
 BASE_FONT = "LiberationSans-Regular"
@@ -28,7 +30,7 @@ def font(name: str) -> TTFont:
     path = FONT_DIR / f"{name}.ttf"
     if not path.exists():
         raise KeyError(name)
-    f = TTFont(name, str(path))
+    f = ttfont(name, str(path))        # reportlab's TTFont, its face's tables read whole
     pdfmetrics.registerFont(f)
     return f
 
