@@ -5,6 +5,7 @@ font missing an ASCII glyph) by the set."""
 from __future__ import annotations
 
 import random
+import types
 
 import pytest
 
@@ -24,7 +25,11 @@ def test_draws_is_the_set_test(name):
 
 
 def test_a_font_without_an_ascii_glyph_is_asked_by_the_set(monkeypatch):
+    real = fonts.font("LiberationSans-Regular")
+    cmap = {c: g for c, g in real.face.charToGlyph.items() if c != ord("q")}
     lacking = fonts.drawable("LiberationSans-Regular") - {"q"}
+    monkeypatch.setattr(fonts, "font", lambda name: types.SimpleNamespace(face=types.SimpleNamespace(charToGlyph=cmap)))
     monkeypatch.setattr(fonts, "drawable", lambda name: lacking)
     monkeypatch.setattr(fonts, "_DRAWS_ASCII", {})
     assert fonts.draws("x", "plain text") and not fonts.draws("x", "quite") and not fonts.draws("x", "q")
+    assert fonts._DRAWS_ASCII == {"x": False}

@@ -58,7 +58,6 @@ def drawable(name: str) -> frozenset[str]:
     return frozenset(map(chr, charset(name))) | frozenset(" \n\t\r")
 
 
-_PRINTABLE_ASCII = frozenset(map(chr, range(0x20, 0x7F)))
 _DRAWS_ASCII: dict[str, bool] = {}      # font → whether it draws every printable ASCII character
 
 
@@ -69,8 +68,9 @@ def draws(name: str, text: str) -> bool:
     card's rules text, 5,400 times."""
     if text.isascii() and text.isprintable():
         every = _DRAWS_ASCII.get(name)
-        if every is None:
-            every = _DRAWS_ASCII[name] = drawable(name) >= _PRINTABLE_ASCII
+        if every is None:           # (drawable(name) >= _PRINTABLE_ASCII, without making the set)
+            cmap = font(name).face.charToGlyph
+            every = _DRAWS_ASCII[name] = all(c == 0x20 or c in cmap for c in range(0x20, 0x7F))
         if every:
             return True
     return drawable(name).issuperset(text)
