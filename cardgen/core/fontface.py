@@ -65,7 +65,6 @@ class Face(ttfonts.TTFontFace):
         for u, g in mapped:
             char_to_glyph[u] = g
             glyph_to_char.setdefault(g, []).append(u)
-        scale = self._pdfScale
         metrics = unpack_from(f">{2 * n_metrics}H", data, table["hmtx"]["offset"])
         rest = unpack_from(f">{n_glyphs - n_metrics}H", data, table["hmtx"]["offset"] + 4 * n_metrics)
         loca = table["loca"]["offset"]
@@ -73,26 +72,18 @@ class Face(ttfonts.TTFontFace):
             glyph_pos = [v << 1 for v in unpack_from(f">{n_glyphs + 1}H", data, loca)]
         else:
             glyph_pos = list(unpack_from(f">{n_glyphs + 1}L", data, loca))
+        advances = metrics[0::2]
+        widths = list(map(self._pdfScale, advances))    # reportlab's scaling, its own function
+        hmetrics: list[tuple[Any, int]] = list(zip(advances, metrics[1::2]))
+        hmetrics += [(widths[-1], lsb) for lsb in rest]     # the last advance, scaled, as reportlab keeps it
+        widths += [widths[-1]] * len(rest)
         char_widths: dict[int, Any] = {}
-        hmetrics: list[tuple[Any, int]] = []
-        default_width = None
-        aw: Any = None
-        for glyph in range(n_metrics):
-            raw, lsb = metrics[2 * glyph], metrics[2 * glyph + 1]
-            hmetrics.append((raw, lsb))
-            aw = scale(raw)
-            if glyph == 0:
-                default_width = aw
-            chars = glyph_to_char.get(glyph)
-            if chars is not None:
-                for char in chars:
-                    char_widths[char] = aw
-        for glyph, lsb in enumerate(rest, n_metrics):      # reportlab keeps the last advance, scaled
-            hmetrics.append((aw, lsb))
-            chars = glyph_to_char.get(glyph)
-            if chars is not None:
-                for char in chars:
-                    char_widths[char] = aw
+        for glyph in sorted(glyph_to_char):     # (reportlab's order: glyph by glyph, each one's characters)
+            if glyph < n_glyphs:
+                w = widths[glyph]
+                for char in glyph_to_char[glyph]:
+                    char_widths[char] = w
+        default_width = widths[0]
         if 0x20 in char_to_glyph:
             char_to_glyph[0xA0] = char_to_glyph[0x20]
             char_widths[0xA0] = char_widths[0x20]
@@ -100,9 +91,7 @@ class Face(ttfonts.TTFontFace):
             char_to_glyph[0x20] = char_to_glyph[0xA0]
             char_widths[0x20] = char_widths[0xA0]
         self.charToGlyph, self.glyphToChar, self.charWidths = char_to_glyph, glyph_to_char, char_widths
-        self.hmetrics, self.glyphPos = hmetrics, glyph_pos
-        if default_width is not None:
-            self.defaultWidth = default_width
+        self.hmetrics, self.glyphPos, self.defaultWidth = hmetrics, glyph_pos, default_width
         return True
 
 
