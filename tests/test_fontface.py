@@ -44,7 +44,8 @@ def test_another_cmap_format_is_read_by_reportlab():
     read here (reportlab's reading then fails on it or not, as it does for the plain face)."""
     data = bytearray((fonts.FONT_DIR / "LiberationSans-Regular.ttf").read_bytes())
     n = struct.unpack_from(">H", data, 4)[0]
-    tables = {bytes(data[12 + 16 * i:16 + 16 * i]): struct.unpack_from(">L", data, 20 + 16 * i)[0] for i in range(n)}
+    tables = {bytes(data[12 + 16 * i:16 + 16 * i]): struct.unpack_from(">L", data, 20 + 16 * i)[0]
+              for i in range(n)}
     cmap = tables[b"cmap"]
     assert fontface._cmap4(bytes(data), cmap) is not None
     count = struct.unpack_from(">H", data, cmap + 2)[0]

@@ -11,7 +11,8 @@ import pytest
 
 from cardgen.core import fonts
 
-_CHARS = [chr(c) for c in range(0x7F)] + ["\x7f", "é", "—", "ß", "😀", "\u00a0", "日", "\u2028", "\ufffd"]
+_CHARS = [chr(c) for c in range(0x7F)] + ["\x7f", "é", "—", "ß", "😀", "\u00a0", "日", "\u2028",
+                                          "\ufffd"]
 
 
 @pytest.mark.parametrize("name", ["LiberationSans-Regular", "LiberationSerif-Bold"])
@@ -28,7 +29,8 @@ def test_a_font_without_an_ascii_glyph_is_asked_by_the_set(monkeypatch):
     real = fonts.font("LiberationSans-Regular")
     cmap = {c: g for c, g in real.face.charToGlyph.items() if c != ord("q")}
     lacking = fonts.drawable("LiberationSans-Regular") - {"q"}
-    monkeypatch.setattr(fonts, "font", lambda name: types.SimpleNamespace(face=types.SimpleNamespace(charToGlyph=cmap)))
+    face = types.SimpleNamespace(charToGlyph=cmap)
+    monkeypatch.setattr(fonts, "font", lambda name: types.SimpleNamespace(face=face))
     monkeypatch.setattr(fonts, "drawable", lambda name: lacking)
     monkeypatch.setattr(fonts, "_DRAWS_ASCII", {})
     assert fonts.draws("x", "plain text") and not fonts.draws("x", "quite") and not fonts.draws("x", "q")

@@ -99,21 +99,7 @@ def _cmap4(data: bytes, cmap: int) -> list[tuple[int, int]] | None:
     """The character map reportlab's ``extractInfo`` chooses (the last of its encodings it takes),
     read when it is format 4: (character, glyph) for each character of each segment in order, the
     glyph as reportlab works it out; None for any other format."""
-    version, count = unpack_from(">HH", data, cmap)
-    if count == 0 and version != 0:
-        count = version
-    found = None
-    enc = 0
-    for n in range(count):
-        platform, encoding, offset = unpack_from(">HHL", data, cmap + 4 + 8 * n)
-        if platform == 3:
-            enc, found = 1, offset
-        elif platform == 1 and encoding == 0 and enc != 1:
-            enc, found = 2, offset
-        elif platform == 1 and encoding == 1:
-            enc, found = 1, offset
-        elif platform == 0 and encoding != 5:
-            enc, found = 1, offset
+    found = _chosen(data, cmap)
     if found is None:
         return None
     at = cmap + found
@@ -143,6 +129,23 @@ def _cmap4(data: bytes, cmap: int) -> list[tuple[int, int]] | None:
             (g,) = unpack_from(">H", data, offset)
             add((u, (g + delta) & 0xFFFF if g != 0 else 0))
     return out
+
+
+def _chosen(data: bytes, cmap: int) -> int | None:
+    """The offset of the character map's subtable reportlab's ``extractInfo`` takes (the last of
+    its encodings it takes), from the table's start; None when it takes none."""
+    version, count = unpack_from(">HH", data, cmap)
+    if count == 0 and version != 0:
+        count = version
+    found = None
+    enc = 0
+    for n in range(count):
+        platform, encoding, offset = unpack_from(">HHL", data, cmap + 4 + 8 * n)
+        if platform == 3 or (platform == 1 and encoding == 1) or (platform == 0 and encoding != 5):
+            enc, found = 1, offset
+        elif platform == 1 and encoding == 0 and enc != 1:
+            enc, found = 2, offset
+    return found
 
 
 def ttfont(name: str, path: str) -> ttfonts.TTFont:

@@ -167,7 +167,8 @@ def maker(cls: type[T]) -> Callable[..., T]:
         names["__twin"] = twin(cls)
         if names["__twin"] is None:
             return cls
-    body = ([f"  self = __new({'__twin' if frozen else '__cls'})"] + [f"  self.{n} = {value}" for n, value in values]
+    body = ([f"  self = __new({'__twin' if frozen else '__cls'})"]
+            + [f"  self.{n} = {value}" for n, value in values]
             + (["  self.__class__ = __cls"] if frozen else [])
             + (["  self.__post_init__()"] if hasattr(cls, "__post_init__") else []) + ["  return self"])
     fn = _compiled("make", params[1:], body, names)
