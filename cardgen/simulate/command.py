@@ -148,7 +148,8 @@ def run_ladder(game: Game, package: GamePackage, o: Options, err: TextIO) -> tup
     workers = o.workers or default_workers()
     guess = likely_strongest(package, names)
     # seat-games of each agent: half of each of its pairs' seats, and every seat of the strong run
-    per_agent: dict[str, float] = {n: o.games * (len(names) - 1) + (2 * o.games if n == guess else 0) for n in names}
+    per_agent: dict[str, float] = {n: o.games * (len(names) - 1) + (2 * o.games if n == guess else 0)
+                                   for n in names}
     _say_estimate(err, estimate(plan_of([RANDOM]), per_agent, workers))
     # every pair, random in every seat and the likely strongest in every seat on one set of
     # workers (its games are the same whenever they are played: none waits for the ladder's end)
