@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from cardgen import gamehooks
 from cardgen.cli import main
+from cardgen.simulate import command
 from cardgen.simulate.ladder import bradley_terry, game_score, ladder, summary
 from tests import simtoy
 from tests.conftest import ROOT
@@ -78,6 +79,20 @@ def test_ladder_report(cli, tmp_path: Path) -> None:
     assert all(f"- {s}" in note for s in lad["summary"]) and "the higher-rated agent wins" in note
     text = cli("simulate", simtoy.SLUG, "--ladder", "random,greedy", "--games", "8")
     assert text.exit_code == 0 and "skill vs luck" in text.stdout and "in plain words" in text.stdout
+
+
+def test_the_strong_run_played_ahead_gives_the_same_bytes(cli, monkeypatch) -> None:
+    """The strongest agent's run played beside the pairs (the guess right), after them (no guess,
+    as before) or both (the guess wrong: played ahead, then again): one report."""
+    args = ("simulate", simtoy.SLUG, "--ladder", "random,greedy,mcts:4", "--games", "12", "--format", "json",
+            "--workers", "2")
+    assert command.likely_strongest(simtoy.PACKAGE, ["random", "greedy", "mcts:4", "mcts:3"]) == "mcts:4"
+    assert command.likely_strongest(simtoy.PACKAGE, ["random", "greedy"]) is None
+    ahead = cli(*args)
+    assert ahead.exit_code == 0, ahead.output
+    for guess in (None, "random", "greedy"):           # one of them right, the other wrong
+        monkeypatch.setattr(command, "likely_strongest", lambda package, names, g=guess: g)
+        assert cli(*args).stdout == ahead.stdout
 
 
 @pytest.mark.parametrize("ladder_arg,expect", [("random", "two or more"), ("random,random", "two or more"),

@@ -118,7 +118,7 @@ def test_search_options_are_the_games_own() -> None:
     dino = playkit.game("dino_battles")
     assert options(dino)["cutoff"] == dino.params["simulate"]["search"]["cutoff"] != CUTOFF
     assert options(dino)["keep"] == dino.params["simulate"]["search"]["keep"] != KEEP
-    assert options(playkit.game("bone_wars"))["cutoff"] == CUTOFF
+    assert options(playkit.game("bones_on_ice"))["cutoff"] == CUTOFF
 
 
 def _feeding(state: DinoState) -> tuple[int, list[Action]] | None:

@@ -183,14 +183,14 @@ class MCTS(SearchAgent):
         (mb, vb), (mh, vh) = root.children[best].mean_and_var(), root.children[hint].mean_and_var()
         return best if mb - mh > self.keep * math.sqrt(vb + vh) else hint
 
-    def _select(self, node: Node, legal: list[Action], kids: list[Node]) -> tuple[Action, Node]:
+    def _select(self, legal: list[Action], kids: list[Node], hinted: Node | None) -> tuple[Action, Node]:
         """The UCB1 choice among ``legal`` (each tried: ``kids`` are their children, in order),
-        with the prior's bonus on the hint; the first of equal values."""
+        with the prior's bonus on the hint's child ``hinted``; the first of equal values."""
         best, best_c, best_v = legal[0], kids[0], -math.inf
-        explore, hint, log, sqrt = self.explore, node.hint, math.log, math.sqrt
+        explore, log, sqrt = self.explore, math.log, math.sqrt
         for a, c in zip(legal, kids):
             v = c.total / c.visits + explore * sqrt(log(c.avail) / c.visits)
-            if hint is not None and a == hint:
+            if c is hinted:         # (an action's child is its own: no action compared)
                 v += self.bias / (c.visits + 1)
             if v > best_v:
                 best, best_c, best_v = a, c, v
@@ -252,13 +252,17 @@ class MCTS(SearchAgent):
                 kids.append(c)
         if self.prior is not None and node.hint is None:
             node.hint = self.prior(state.observation(who), legal, rng)
+        hint = node.hint
+        # the hint's child, once tried (one look-up: the hint is never compared with each action)
+        hinted = None if hint is None else children.get(hint)
         if untried:
-            a = node.hint if node.hint in untried else untried[index_below(rng, len(untried))]
+            a = hint if hint is not None and hinted is None and hint in untried \
+                else untried[index_below(rng, len(untried))]
             children[a] = child = Node()
             state.apply_action(a)
             path.append((child, who))
             return None
-        a, child = self._select(node, legal, kids)
+        a, child = self._select(legal, kids, hinted)
         state.apply_action(a)
         path.append((child, who))
         return child

@@ -27,6 +27,7 @@ from cardgen.play.playout import play, play_at_random
 from cardgen.simulate import html, ladder, run, text
 from cardgen.simulate.backends import default_workers
 from cardgen.simulate.spec import RANDOM, Plan, SimError, check_agent, make_plan
+from cardgen.simulate.worker import agent_weight
 
 
 @record
@@ -125,9 +126,19 @@ def _say_estimate(err: TextIO, seconds: float) -> None:
         err.flush()
 
 
+def likely_strongest(package: GamePackage, names: list[str]) -> str | None:
+    """The agent of the largest search budget (the last of equals), the one the ladder will most
+    likely rate strongest; None when no search agent plays (then nothing is played ahead)."""
+    weights = [agent_weight(package, n) for n in names]
+    top = max(weights)
+    return None if top <= 0 else names[len(weights) - 1 - weights[::-1].index(top)]
+
+
 def run_ladder(game: Game, package: GamePackage, o: Options, err: TextIO) -> tuple[dict[str, Any], int]:
     """Every pair of the ladder's agents in both seat orders, then the strongest and random in
-    every seat: the strong-play report with its ``ladder`` section."""
+    every seat: the strong-play report with its ``ladder`` section. The strongest is known only
+    after the pairs, but its run is played beside them for the agent of the largest budget
+    (:func:`likely_strongest`), and again after them only when the ladder rates another first."""
     assert o.ladder is not None
     names = ladder_names(package, o.ladder)
 
@@ -135,15 +146,25 @@ def run_ladder(game: Game, package: GamePackage, o: Options, err: TextIO) -> tup
         return make_plan(game, package, games=o.games, seed=o.seed, agents=agents, setup_files=o.setups,
                          max_steps=o.max_steps)
     workers = o.workers or default_workers()
-    per_agent = {n: o.games * (len(names) - 1) + o.games / 2 for n in names}
+    guess = likely_strongest(package, names)
+    # seat-games of each agent: half of each of its pairs' seats, and every seat of the strong run
+    per_agent: dict[str, float] = {n: o.games * (len(names) - 1) + (2 * o.games if n == guess else 0)
+                                   for n in names}
     _say_estimate(err, estimate(plan_of([RANDOM]), per_agent, workers))
-    # every pair and random in every seat on one set of workers; the strongest is known after
+    # every pair, random in every seat and the likely strongest in every seat on one set of
+    # workers (its games are the same whenever they are played: none waits for the ladder's end)
     line_ups = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     plans = [plan_of([names[i], names[j]]) for i, j in line_ups] + [plan_of([RANDOM])]
-    *played, weak = run.simulate_all(plans, o.workers, o.cluster)
+    plans += [plan_of([guess])] if guess is not None else []
+    played = run.simulate_all(plans, o.workers, o.cluster)
+    weak, early = played[len(line_ups)], played[len(line_ups) + 1] if guess is not None else None
+    del played[len(line_ups):]
     pairs = {k: oc.records[0] for k, oc in zip(line_ups, played)}
     lad = ladder.ladder(names, pairs, o.seed)
-    strong = run.simulate(plan_of([lad["strongest"]]), o.workers, o.cluster)
+    if early is not None and lad["strongest"] == guess:
+        strong = early
+    else:                       # the guess was wrong (or none was made): played now
+        strong = run.simulate(plan_of([lad["strongest"]]), o.workers, o.cluster)
     errors = sum(oc.errors for oc in played) + strong.errors + weak.errors
     report = strong.report
     sb, wb = report["results"][0], weak.report["results"][0]

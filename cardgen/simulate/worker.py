@@ -76,17 +76,21 @@ def make_agent(package: GamePackage, game: Game, name: str) -> Player:
     return package.agents[name](game)
 
 
+def agent_weight(package: GamePackage, name: str) -> float:
+    """The playouts a move of agent ``name`` (a time budget counted as a thousand playouts a
+    second); 0 for a plain agent."""
+    base, colon, budget = name.partition(":")
+    if colon and base in SEARCH and name not in package.agents:
+        b = parse_budget(budget)
+        return b.playouts or 1000 * b.seconds
+    return 0.0
+
+
 def search_weight(ctx: Context) -> float:
-    """How much search a run's games hold, to play the heaviest runs first: the playouts a move
-    of its search agents, summed (a time budget counted as a thousand playouts a second); 0
-    when no search agent plays."""
-    total = 0.0
-    for name in ctx.agents:
-        base, colon, budget = name.partition(":")
-        if colon and base in SEARCH and name not in ctx.package.agents:
-            b = parse_budget(budget)
-            total += b.playouts or 1000 * b.seconds
-    return total
+    """How much search a game of the run holds, to play the heaviest runs first: the playouts a
+    move of its agents averaged over them (they share the seats: ``mcts:1000`` in every seat
+    weighs twice ``mcts:1000`` against random); 0 when no search agent plays."""
+    return sum(agent_weight(ctx.package, n) for n in ctx.agents) / max(1, len(ctx.agents))
 
 
 def _agents(ctx: Context, game: Game) -> dict[str, Player]:
