@@ -22,9 +22,11 @@ stops it with the previous outputs intact.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, field, replace
 from pathlib import Path
 from typing import Any
@@ -102,6 +104,30 @@ def _unabsorbed(plans: Sequence[Any], problems: Problems) -> bool:
 def run(req: Request, progress: Progress | None = None) -> Outcome:
     """The whole build (see the module docstring). Raises :class:`SelectionError` for a
     selection that names nothing (a usage error)."""
+    try:
+        return _run(req, progress)
+    finally:
+        gc.unfreeze()       # what :func:`_settled` kept out of the collector's passes: back in them
+
+
+@contextmanager
+def _settled() -> Iterator[None]:
+    """Load, check and lay out without the cyclic collector's passes, then keep what they made out
+    of its later ones (``gc.freeze``; :func:`run` puts it back when the build ends): the games and
+    their laid-out placements live until then, and a pass over them finds next to nothing to free —
+    a one-card edit of the 5,400-card deck made ~50,000 objects there, and the one pass over them
+    (during the lay-out, 73 freed) took ~15 ms of its ~0.34 s. The collector runs again as it was."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was:
+            gc.enable()
+
+
+def _run(req: Request, progress: Progress | None) -> Outcome:
     problems = Problems()
     started = time.monotonic()
     try:
@@ -118,7 +144,8 @@ def run(req: Request, progress: Progress | None = None) -> Outcome:
         if current is not None:
             return Outcome(problems, current, up_to_date=True)
     limit = blob_limit(problems) if store is not None else None
-    plans = _load(req, problems, store)
+    with _settled():
+        plans = _load(req, problems, store)
     printed = _print_streamed(plans, problems, req.out)
     if _unabsorbed(plans, problems):
         return Outcome(problems, stopped="build stopped: content problems above; nothing was written.")
