@@ -1,5 +1,14 @@
 """The build cache's store: entries (JSON) and blobs (bytes) in files under a folder, each checked
-by its SHA-256 when read, written whole or not at all (temporary file, then rename).
+when read, written whole or not at all (temporary file, then rename).
+
+Entries and blobs are checked by their SHA-256; the packs (the ``.bin`` files: the card memo's,
+the card sides' and the sheets' — ~23 MB an edit of the 5,400-card deck reads) by their length and
+CRC-32, ~2.3× faster here (a SHA-256 of them took ~13 ms of that edit). The check is against damage,
+not against someone: whoever can write the cache can write a pack with its right check. Damage to
+a file written whole and renamed into place is its length changed (cut short, grown: the length
+says), or bytes changed in place — a bit flipped, a run of bytes overwritten or zeroed, a block of
+another file: CRC-32 finds every change of at most 32 bits in a row and every odd number of flipped
+bits, and misses any other change with a chance of one in 2³².
 
 What an entry is keyed by, and what it depends on, is :mod:`.cache`'s; this is where the bytes
 live, and the rules for reading them back: a missing, truncated, corrupt or out-of-folder file is
@@ -12,6 +21,7 @@ import hashlib
 import json
 import os
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +32,26 @@ MAX_ENTRY = 2 * 1024 * 1024 * 1024    # a cached entry or output read back
 
 
 
+def pack_check(parts: list[bytes | memoryview]) -> bytes:
+    """The first line of a pack of ``parts`` joined (see the module): its CRC-32 and length."""
+    crc, size = 0, 0
+    for part in parts:
+        crc = zlib.crc32(part, crc)
+        size += len(part)
+    return b"crc32 %08x %d" % (crc, size)
+
+
+def _check(body: bytes | memoryview, suffix: str) -> bytes:
+    """What the first line of a stored file with this body says (``.bin``: a pack)."""
+    return pack_check([body]) if suffix == ".bin" else hashlib.sha256(body).hexdigest().encode()
+
+
 def json_line(value: Any) -> bytes:
     """``value`` as compact JSON (UTF-8): a cache entry's body, or a line of one."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 class Store:
-    """Entries (JSON) and blobs (bytes) under a folder, each checked by its SHA-256."""
+    """Entries (JSON), blobs (bytes) and packs under a folder, each checked when read."""
 
     def __init__(self, folder: Path):
         self.folder = folder
@@ -76,7 +100,7 @@ class Store:
         if raw is None:
             return None
         head, _, body = raw.partition(b"\n")
-        return body if hashlib.sha256(body).hexdigest().encode() == head else None
+        return body if _check(body, suffix) == head else None
 
     def get_view(self, kind: str, key: str) -> memoryview | None:
         """:meth:`get_bytes` (``.bin``) as a view of the file's bytes, mapped, not read
@@ -92,15 +116,20 @@ class Store:
         if raw is None or at < 0:
             return None
         body = memoryview(raw)[at + 1:]
-        return body if hashlib.sha256(body).hexdigest().encode() == raw[:at] else None
+        return body if pack_check([body]) == raw[:at] else None
 
     def put_bytes(self, kind: str, key: str, parts: list[bytes | memoryview], suffix: str = ".bin") -> None:
         """Bytes (``parts`` joined, never joined in memory) under a key (replaced by the next
-        put), checked by their SHA-256 when read (:meth:`get_bytes` with the same ``suffix``)."""
-        h = hashlib.sha256()
-        for part in parts:
-            h.update(part)
-        self._write(self.folder / kind / key[:2] / f"{key}{suffix}", [h.hexdigest().encode(), b"\n", *parts])
+        put), checked when read (:meth:`get_bytes` with the same ``suffix``; ``.bin``, a pack: by
+        its length and CRC-32, see the module, and :meth:`get_view`; else by its SHA-256)."""
+        if suffix == ".bin":
+            check = pack_check(parts)
+        else:
+            h = hashlib.sha256()
+            for part in parts:
+                h.update(part)
+            check = h.hexdigest().encode()
+        self._write(self.folder / kind / key[:2] / f"{key}{suffix}", [check, b"\n", *parts])
 
     def _entries_dir(self, kind: str, sub: str) -> Path | None:
         """``folder/kind/sub`` resolved, or None when it leads outside the cache folder."""
