@@ -104,9 +104,12 @@ def _unabsorbed(plans: Sequence[Any], problems: Problems) -> bool:
 def run(req: Request, progress: Progress | None = None) -> Outcome:
     """The whole build (see the module docstring). Raises :class:`SelectionError` for a
     selection that names nothing (a usage error)."""
+    store = Store(cache_folder(req.out), link_blobs=True) if cache_enabled() else None
     try:
-        return _run(req, progress)
+        return _run(req, progress, store)
     finally:
+        if store is not None:
+            store.keep_blobs()      # the new blobs not linked to an output (a build stopped early)
         gc.unfreeze()       # what :func:`_settled` kept out of the collector's passes: back in them
 
 
@@ -127,14 +130,13 @@ def _settled() -> Iterator[None]:
             gc.enable()
 
 
-def _run(req: Request, progress: Progress | None) -> Outcome:
+def _run(req: Request, progress: Progress | None, store: Store | None) -> Outcome:
     problems = Problems()
     started = time.monotonic()
     try:
         check_folder(req.out)
     except OutputError as e:
         return Outcome(problems, stopped="build stopped: nothing was written.", output_error=e)
-    store = Store(cache_folder(req.out)) if cache_enabled() else None
     memo = None
     if store is not None and req.cards is None:
         memo = digest(code_fingerprint(store), str(req.root), str(req.out), req.layers, req.draft, sorted(req.only),
@@ -178,6 +180,8 @@ def _run(req: Request, progress: Progress | None) -> Outcome:
         except OutputError as e:
             return Outcome(problems, written, stopped=f"build stopped: the previous outputs of {slug} are intact.",
                            output_error=e)
+    if store is not None:       # the outputs' blobs: second names of the files just written
+        store.keep_blobs((req.out / slug / n, d) for slug, files in outputs.items() for n, d in files.items())
     n_err = sum(laid.error_cards for laid in plans)
     if store is not None and memo is not None and not n_err:
         store.put("build", memo, {"files": {str(req.out / slug / n): store.sha(d)

@@ -20,8 +20,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 import zlib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +55,8 @@ def json_line(value: Any) -> bytes:
 class Store:
     """Entries (JSON), blobs (bytes) and packs under a folder, each checked when read."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, link_blobs: bool = False):
+        """``link_blobs``: a new blob waits for :meth:`keep_blobs` (the build's outputs written)."""
         self.folder = folder
         self._real: Path | None = None      # the folder resolved, once
         self._dirs: dict[tuple[str, str], Path | None] = {}   # entries' folders resolved (None: lead out)
@@ -63,6 +66,7 @@ class Store:
         self.blobs_used: set[str] = set()     # the blobs this build read or wrote (never collected)
         self.blobs_new = False                # a blob written: the blobs grew (see cachebound)
         self._shas: dict[int, tuple[bytes, str]] = {}     # a blob's bytes (by id): its SHA-256
+        self._pending: dict[str, bytes] | None = {} if link_blobs else None    # new blobs, by SHA-256
 
     def sha(self, data: bytes) -> str:
         """``data``'s SHA-256 (hex), found once for the bytes of a blob this build wrote or read
@@ -147,14 +151,60 @@ class Store:
         return body
 
     def put_blob(self, data: bytes) -> str:
-        """The blob stored (its last use now: see :mod:`.cachebound`), by its SHA-256."""
+        """The blob stored (its last use now: see :mod:`.cachebound`), by its SHA-256; a new one,
+        with ``link_blobs``, when :meth:`keep_blobs` is called."""
         sha = self.sha(data)
         path = self.folder / "blobs" / sha[:2] / sha
         self.blobs_used.add(sha)
+        if self._pending is not None and sha in self._pending:
+            return sha
         if not touch(path):
-            self._write(path, data)
+            if self._pending is not None:
+                self._pending[sha] = data
+            else:
+                self._write(path, data)
             self.blobs_new = True
         return sha
+
+    def keep_blobs(self, written: Iterable[tuple[Path, bytes]] = ()) -> None:
+        """The new blobs stored: each one a file the build has just written from its very bytes
+        (``written``: (the file, the bytes written there)) is linked to that file, not written
+        again — a card sheets' PDF and its cards.json are 6.4 MB for 5,400 cards, written
+        twice at each edit; the others (and any, when a link cannot be made) written. A blob is
+        checked by its SHA-256 when read, so an output changed in place later is a miss."""
+        if not self._pending:
+            return
+        at = {id(data): (src, data) for src, data in written}
+        for sha, data in self._pending.items():
+            path = self.folder / "blobs" / sha[:2] / sha
+            src = at.get(id(data))
+            if src is None or src[1] is not data or not self._link(src[0], len(data), path):
+                self._write(path, data)
+        self._pending.clear()
+
+    def _link(self, src: Path, size: int, path: Path) -> bool:
+        """``path`` made a second name of the regular file ``src`` of ``size`` bytes (False: not)."""
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.link")
+        try:
+            if path.parent not in self._made:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._made.add(path.parent)
+            st = os.stat(src, follow_symlinks=False)
+            if not stat.S_ISREG(st.st_mode) or st.st_size != size:
+                return False
+            try:
+                os.unlink(tmp)          # (left by a build killed here)
+            except FileNotFoundError:
+                pass
+            os.link(src, tmp, follow_symlinks=False)
+            os.replace(tmp, path)
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            return False
+        return True
 
     def get_blob(self, sha: str) -> bytes | None:
         try:
