@@ -79,10 +79,12 @@ def test_a_pack_changed_anywhere_is_a_miss(tmp_path):
     data = path.read_bytes()
     head = data.index(b"\n") + 1
     assert data[:head].startswith(b"crc32 ") and data[head:] == body
-    damaged = [data[:i] + bytes([data[i] ^ (1 << b)]) + data[i + 1:] for i in range(head, len(data)) for b in range(8)]
-    damaged += [data[:i] + bytes(16) + data[i + 16:] for i in range(head, len(data) - 16, 5) if any(data[i:i + 16])]
-    damaged += [data[:i] + data[i + 16:i + 32] + data[i:i + 16] + data[i + 32:] for i in range(head, len(data) - 32, 7)
-                if data[i:i + 16] != data[i + 16:i + 32]]
+    damaged = [data[:i] + bytes([data[i] ^ (1 << b)]) + data[i + 1:]
+               for i in range(head, len(data)) for b in range(8)]
+    damaged += [data[:i] + bytes(16) + data[i + 16:]
+                for i in range(head, len(data) - 16, 5) if any(data[i:i + 16])]
+    damaged += [data[:i] + data[i + 16:i + 32] + data[i:i + 16] + data[i + 32:]
+                for i in range(head, len(data) - 32, 7) if data[i:i + 16] != data[i + 16:i + 32]]
     damaged += [data[:i] + data[i + 1:] for i in range(head, len(data), 3)]
     damaged += [data[:i] + b"x" + data[i:] for i in range(head, len(data) + 1, 3)]
     damaged += [data[:i] + bytes([data[i] ^ 1]) + data[i + 1:] for i in range(head - 1)]

@@ -136,5 +136,6 @@ def test_the_code_files_are_those_a_walk_finds(tmp_path):
     (top / "linked").symlink_to(elsewhere, target_is_directory=True)
     (top / "f.py").symlink_to(elsewhere / "e.py")
     found = codeprint.code_files(top)
-    assert [rel for rel, _ in found] == ["a.py", "f.py", "font.ttf", "sub/b.yaml", "sub/c.json", "sub/deep/d.py"]
+    assert [rel for rel, _ in found] == ["a.py", "f.py", "font.ttf", "sub/b.yaml", "sub/c.json",
+                                         "sub/deep/d.py"]
     assert all(p == top / rel for rel, p in found)
