@@ -12,6 +12,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from cardgen import cli
+from cardgen.builder import build, pipeline
 from cardgen.cli import cmd_build
 from cardgen.core import atomic
 from tests.conftest import ROOT
@@ -51,6 +52,30 @@ def test_a_command_line_run_in_process_leaves_the_collector_as_it_was():
     before = gc.get_freeze_count()
     res = CliRunner().invoke(cli.main, ["build", "--help"])
     assert res.exit_code == 0 and gc.isenabled() and gc.get_freeze_count() == before
+
+
+def test_a_build_lays_out_without_the_collector_and_leaves_nothing_frozen(tmp_path: Path, monkeypatch):
+    """The build loads, checks and lays out its games without the collector's passes, then keeps
+    what that made out of them (frozen) while it prints; when it ends nothing stays frozen and the
+    collector is on again (a host program, the tests, go on as before)."""
+    seen: list[tuple[str, bool]] = []
+    lay_out, make = pipeline.lay_out, build._make
+
+    def laying(*a, **k):
+        seen.append(("lay out", gc.isenabled()))
+        return lay_out(*a, **k)
+
+    def making(*a, **k):
+        seen.append(("print", gc.get_freeze_count() > 0 and gc.isenabled()))
+        return make(*a, **k)
+    monkeypatch.setattr(pipeline, "lay_out", laying)
+    monkeypatch.setattr(build, "_make", making)
+    before = gc.get_freeze_count()
+    res = CliRunner().invoke(cli.main, ["--root", str(ROOT), "build", "bone_wars", "--only", "cards",
+                                        "--out", str(tmp_path / "out")], env={"CARDGEN_CACHE": "on"})
+    assert res.exit_code == 0, res.output
+    assert seen[0] == ("lay out", False) and len(seen) > 1 and all(s == ("print", True) for s in seen[1:])
+    assert gc.isenabled() and gc.get_freeze_count() == before == 0
 
 
 def test_a_terminal_is_what_the_stream_says(tmp_path: Path):

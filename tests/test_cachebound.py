@@ -105,3 +105,24 @@ def test_a_blob_read_again_is_recently_used(game_copy, tmp_path):
     (out / SLUG / "cards.pdf").unlink()             # not up to date: the cards' entry is read back
     assert build(project.root, out) == 0
     assert all(p.stat().st_mtime_ns > 10**9 for p in paths)
+
+
+def test_an_outputs_blob_is_the_output_file_and_a_change_in_place_is_a_miss(game_copy, tmp_path):
+    """The blobs of a build's outputs are second names of the files it wrote (not written twice);
+    an output changed in place afterwards changes its blob too, which is then a miss (a blob is
+    checked by its SHA-256), never a wrong output."""
+    project = game_copy(SLUG).only("cards")
+    out, clean = tmp_path / "out", tmp_path / "clean"
+    assert build(project.root, out) == 0
+    pdf = out / SLUG / "cards.pdf"
+    kept = [p for p in (out / ".cache" / "blobs").rglob("*") if p.is_file()]
+    assert {n for n in ("cards.pdf", "cards.json") if any(p.samefile(out / SLUG / n) for p in kept)} \
+        == {"cards.pdf", "cards.json"}
+    data = pdf.read_bytes()
+    at = len(data) // 2
+    with open(pdf, "r+b") as f:                     # changed in place (its blob with it)
+        f.seek(at)
+        f.write(bytes([data[at] ^ 1]))
+    assert build(project.root, out) == 0            # not up to date; the cards' entry names that blob
+    assert build(project.root, clean, cache="off") == 0
+    assert pdf.read_bytes() == (clean / SLUG / "cards.pdf").read_bytes() == data

@@ -68,3 +68,28 @@ def test_a_pack_folder_leading_out_of_the_cache_is_not_read(tmp_path, kind):
         folder.rmdir()
     folder.symlink_to(elsewhere)
     assert Store(tmp_path / "cache").get_view(kind, KEY) is None
+
+
+def test_a_pack_changed_anywhere_is_a_miss(tmp_path):
+    """A pack is checked by its length and CRC-32 (not a SHA-256): each bit flipped, each run of 16
+    bytes zeroed or swapped with the next, a byte cut or added anywhere, the check line itself
+    altered: every one a miss, and the pack as put is read back."""
+    body = bytes(range(256)) * 2 + b"\n".join(b"line %d" % k for k in range(40))
+    store, path = stored(tmp_path, body)
+    data = path.read_bytes()
+    head = data.index(b"\n") + 1
+    assert data[:head].startswith(b"crc32 ") and data[head:] == body
+    damaged = [data[:i] + bytes([data[i] ^ (1 << b)]) + data[i + 1:]
+               for i in range(head, len(data)) for b in range(8)]
+    damaged += [data[:i] + bytes(16) + data[i + 16:]
+                for i in range(head, len(data) - 16, 5) if any(data[i:i + 16])]
+    damaged += [data[:i] + data[i + 16:i + 32] + data[i:i + 16] + data[i + 32:]
+                for i in range(head, len(data) - 32, 7) if data[i:i + 16] != data[i + 16:i + 32]]
+    damaged += [data[:i] + data[i + 1:] for i in range(head, len(data), 3)]
+    damaged += [data[:i] + b"x" + data[i:] for i in range(head, len(data) + 1, 3)]
+    damaged += [data[:i] + bytes([data[i] ^ 1]) + data[i + 1:] for i in range(head - 1)]
+    for bad in damaged:
+        path.write_bytes(bad)
+        assert Store(tmp_path / "cache").get_view("pages", KEY) is None
+    path.write_bytes(data)
+    assert bytes(Store(tmp_path / "cache").get_view("pages", KEY) or b"") == body

@@ -120,3 +120,22 @@ def test_a_memo_in_doubt_is_not_used(tmp_path, reads, damage):
 def test_the_package_fingerprint_is_computed_once_per_process():
     assert codeprint.code_fingerprint() == codeprint.code_fingerprint(None)
     assert codeprint.code_fingerprint() == fingerprint(None)
+
+
+def test_the_code_files_are_those_a_walk_finds(tmp_path):
+    """The code files: every ``.py``, ``.ttf``, ``.yaml`` and ``.json`` under the folder, nested
+    too, by their relative paths, sorted — not in ``__pycache__``, not other files, and not in a
+    folder linked in (never entered, as ``os.walk`` does not); a link to a file counts."""
+    top = code(tmp_path)
+    (top / "sub" / "deep").mkdir()
+    (top / "sub" / "deep" / "d.py").write_text("D = 4\n")
+    (top / ".py").write_text("a name, no suffix\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "e.py").write_text("E = 5\n")
+    (top / "linked").symlink_to(elsewhere, target_is_directory=True)
+    (top / "f.py").symlink_to(elsewhere / "e.py")
+    found = codeprint.code_files(top)
+    assert [rel for rel, _ in found] == ["a.py", "f.py", "font.ttf", "sub/b.yaml", "sub/c.json",
+                                         "sub/deep/d.py"]
+    assert all(p == top / rel for rel, p in found)

@@ -22,9 +22,11 @@ stops it with the previous outputs intact.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, field, replace
 from pathlib import Path
 from typing import Any
@@ -102,64 +104,99 @@ def _unabsorbed(plans: Sequence[Any], problems: Problems) -> bool:
 def run(req: Request, progress: Progress | None = None) -> Outcome:
     """The whole build (see the module docstring). Raises :class:`SelectionError` for a
     selection that names nothing (a usage error)."""
-    problems = Problems()
-    started = time.monotonic()
-    try:
-        check_folder(req.out)
-    except OutputError as e:
-        return Outcome(problems, stopped="build stopped: nothing was written.", output_error=e)
-    store = Store(cache_folder(req.out)) if cache_enabled() else None
-    memo = None
-    if store is not None and req.cards is None:
-        memo = digest(code_fingerprint(store), str(req.root), str(req.out), req.layers, req.draft, sorted(req.only),
-                      [[slug, files_digest([req.root / d / slug for d in ("rules", "cards", "templates", "maps", "art")])]
-                       for slug in req.games])
-        current = up_to_date(store, memo, problems, req.out)
-        if current is not None:
-            return Outcome(problems, current, up_to_date=True)
-    limit = blob_limit(problems) if store is not None else None
-    plans = _load(req, problems, store)
-    printed = _print_streamed(plans, problems, req.out)
-    if _unabsorbed(plans, problems):
-        return Outcome(problems, stopped="build stopped: content problems above; nothing was written.")
-    steps = _steps(plans, list(req.only), req.cards, req.root, problems)
-    for laid in plans:
-        for n in laid.game.printables:
-            if n not in for_game(laid.game.slug):
-                problems.error("GAME-PRINTABLE", f"{laid.game.title} lists unknown printable '{n}'",
-                               Loc(str(laid.game.game_file), 1, 1), hint=did_you_mean(n, for_game(laid.game.slug)))
-    if _unabsorbed(plans, problems):
-        return Outcome(problems, stopped="")
-    outputs: dict[str, dict[str, bytes]] = {}
-    for laid, name, fn, extra in (progress or list)(steps):
-        if (id(laid), name) in printed:     # printed while laid out: its own problems join here
-            files, found = printed.pop((id(laid), name))
-            problems.extend(found)
-        else:
-            files = _make(store if not extra else None, laid, name, fn, problems, req.out / laid.game.slug, extra)
-        outputs.setdefault(laid.game.slug, {}).update(files)
-    if _unabsorbed(plans, problems):
-        return Outcome(problems, stopped="")
-    written: list[str] = []
-    for slug, files in outputs.items():         # each game's outputs replaced as one set
-        made = set(files)
-        if req.only or req.cards is not None:   # a part of the game: its other outputs stay
-            files = {**_existing(req.out / slug), **files}
-        try:                                    # reported: only what this build wrote
-            written += [str(p) for p in replace_set(req.out / slug, files)
-                        if p.relative_to(req.out / slug).as_posix() in made]
+    store = Store(cache_folder(req.out), link_blobs=True) if cache_enabled() else None
+    with _ending(store):
+        problems = Problems()
+        started = time.monotonic()
+        try:
+            check_folder(req.out)
         except OutputError as e:
-            return Outcome(problems, written, stopped=f"build stopped: the previous outputs of {slug} are intact.",
-                           output_error=e)
-    n_err = sum(laid.error_cards for laid in plans)
-    if store is not None and memo is not None and not n_err:
-        store.put("build", memo, {"files": {str(req.out / slug / n): store.sha(d)
-                                            for slug, files in outputs.items() for n, d in files.items()},
-                                  "problems": [[p.rule, p.severity, p.message, _loc_list(p.loc), p.hint]
-                                               for p in problems]})
-    if store is not None and limit is not None and store.blobs_new:
-        collect(store.folder / "blobs", limit, store.blobs_used)
-    return Outcome(problems, written, error_cards=n_err, seconds=time.monotonic() - started)
+            return Outcome(problems, stopped="build stopped: nothing was written.", output_error=e)
+        memo = None
+        if store is not None and req.cards is None:
+            memo = digest(code_fingerprint(store), str(req.root), str(req.out), req.layers, req.draft, sorted(req.only),
+                          [[slug, files_digest([req.root / d / slug for d in ("rules", "cards", "templates", "maps", "art")])]
+                           for slug in req.games])
+            current = up_to_date(store, memo, problems, req.out)
+            if current is not None:
+                return Outcome(problems, current, up_to_date=True)
+        limit = blob_limit(problems) if store is not None else None
+        with _settled():
+            plans = _load(req, problems, store)
+        printed = _print_streamed(plans, problems, req.out)
+        if _unabsorbed(plans, problems):
+            return Outcome(problems, stopped="build stopped: content problems above; nothing was written.")
+        steps = _steps(plans, list(req.only), req.cards, req.root, problems)
+        for laid in plans:
+            for n in laid.game.printables:
+                if n not in for_game(laid.game.slug):
+                    problems.error("GAME-PRINTABLE", f"{laid.game.title} lists unknown printable '{n}'",
+                                   Loc(str(laid.game.game_file), 1, 1), hint=did_you_mean(n, for_game(laid.game.slug)))
+        if _unabsorbed(plans, problems):
+            return Outcome(problems, stopped="")
+        outputs: dict[str, dict[str, bytes]] = {}
+        for laid, name, fn, extra in (progress or list)(steps):
+            if (id(laid), name) in printed:     # printed while laid out: its own problems join here
+                files, found = printed.pop((id(laid), name))
+                problems.extend(found)
+            else:
+                files = _make(store if not extra else None, laid, name, fn, problems, req.out / laid.game.slug, extra)
+            outputs.setdefault(laid.game.slug, {}).update(files)
+        if _unabsorbed(plans, problems):
+            return Outcome(problems, stopped="")
+        written: list[str] = []
+        for slug, files in outputs.items():         # each game's outputs replaced as one set
+            made = set(files)
+            if req.only or req.cards is not None:   # a part of the game: its other outputs stay
+                files = {**_existing(req.out / slug), **files}
+            try:                                    # reported: only what this build wrote
+                written += [str(p) for p in replace_set(req.out / slug, files)
+                            if p.relative_to(req.out / slug).as_posix() in made]
+            except OutputError as e:
+                return Outcome(problems, written, stopped=f"build stopped: the previous outputs of {slug} are intact.",
+                               output_error=e)
+        if store is not None:       # the outputs' blobs: second names of the files just written
+            store.keep_blobs((req.out / slug / n, d)
+                             for slug, files in outputs.items() for n, d in files.items())
+        n_err = sum(laid.error_cards for laid in plans)
+        if store is not None and memo is not None and not n_err:
+            store.put("build", memo, {"files": {str(req.out / slug / n): store.sha(d)
+                                                for slug, files in outputs.items() for n, d in files.items()},
+                                      "problems": [[p.rule, p.severity, p.message, _loc_list(p.loc), p.hint]
+                                                   for p in problems]})
+        if store is not None and limit is not None and store.blobs_new:
+            collect(store.folder / "blobs", limit, store.blobs_used)
+        return Outcome(problems, written, error_cards=n_err, seconds=time.monotonic() - started)
+
+
+@contextmanager
+def _ending(store: Store | None) -> Iterator[None]:
+    """What the build leaves when it ends, however it ends: the new blobs not linked to an
+    output (a build stopped early) written, and what :func:`_settled` kept out of the
+    collector's passes back in them."""
+    try:
+        yield
+    finally:
+        if store is not None:
+            store.keep_blobs()
+        gc.unfreeze()
+
+
+@contextmanager
+def _settled() -> Iterator[None]:
+    """Load, check and lay out without the cyclic collector's passes, then keep what they made out
+    of its later ones (``gc.freeze``; :func:`run` puts it back when the build ends): the games and
+    their laid-out placements live until then, and a pass over them finds next to nothing to free —
+    a one-card edit of the 5,400-card deck made ~50,000 objects there, and the one pass over them
+    (during the lay-out, 73 freed) took ~15 ms of its ~0.34 s. The collector runs again as it was."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was:
+            gc.enable()
 
 
 def one_printable(game: Game, name: str, problems: Problems, out_dir: Path, store: Store | None = None,

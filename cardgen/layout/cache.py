@@ -8,8 +8,9 @@ and whether it read the pool's shape — ids, types, copies, order). A lookup re
 those dependencies against the current game; any difference is a miss.
 
 The cache is safe to delete (only time is lost) and never trusted blindly: every entry and
-blob carries its SHA-256 and a mismatch, a truncated file or bad JSON is a miss, rebuilt
-and rewritten. Entries are JSON, never pickles: reading one runs no code.
+blob carries its SHA-256 (a pack its length and CRC-32: :mod:`.cachestore`) and a mismatch, a
+truncated file or bad JSON is a miss, rebuilt and rewritten. Entries are JSON, never pickles:
+reading one runs no code.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ kept together when it ends, so that the next lay-out of the game reads one file,
 card side (5,400 opens, checks and hashes for the 5,400-card bench deck).
 
 The entries stay in their own files too (:class:`~cardgen.layout.cachestore.Store`); the pack holds the
-same bytes, checked by the SHA-256 of the whole file. A key the pack lacks is read from its own
-file; an entry made is written there and joins the next pack.
+same bytes, the whole file checked by its length and CRC-32 (:mod:`.cachestore`). A key the pack
+lacks is read from its own file; an entry made is written there and joins the next pack.
 
 An entry is lines: its head (JSON: what every reader needs, small), then parts kept as bytes
 until a reader asks (a card side's symbols and primitives: most sides of an edit are never
@@ -124,7 +124,7 @@ class Pack:
 
     def lines(self, keys: list[str]) -> list[memoryview | None]:
         """The last line of each card side's entry (a head and two lines) in the pack read, not
-        checked but for its place (the pack's SHA-256 was), or None; each entry noted as read."""
+        checked but for its place (the whole pack was), or None; each entry noted as read."""
         old, data, now = self._old or {}, self._data, self._now
         end = len(data)
         out: list[memoryview | None] = []

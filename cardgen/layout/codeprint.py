@@ -52,13 +52,30 @@ def code_fingerprint(store: MemoStore | None = None) -> str:
 
 def code_files(top: Path = CODE_DIR) -> list[tuple[str, Path]]:
     """The code files under ``top`` (no ``__pycache__``), by their relative paths, sorted."""
+    return [(rel, Path(path)) for rel, path in _code_paths(str(top))]
+
+
+def _code_paths(top: str) -> list[tuple[str, str]]:
+    """:func:`code_files` as text (relative path, path): walked as ``os.walk`` walks (a folder
+    linked is not entered), without a ``Path`` a file (~335 files: half the fingerprint's time)."""
     found = []
-    for folder, dirs, files in os.walk(top):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]
-        for name in files:
-            p = Path(folder, name)
-            if p.suffix in SUFFIXES:
-                found.append((p.relative_to(top).as_posix(), p))
+    folders = [("", top)]
+    while folders:
+        rel, folder = folders.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for e in entries:
+            try:
+                is_dir = e.is_dir()
+            except OSError:
+                is_dir = False
+            if not is_dir:
+                if os.path.splitext(e.name)[1] in SUFFIXES:
+                    found.append((rel + e.name, e.path))
+            elif e.name != "__pycache__" and not e.is_symlink():
+                folders.append((f"{rel}{e.name}/", e.path))
     return sorted(found)
 
 
@@ -94,10 +111,10 @@ def fingerprint(store: MemoStore | None = None, top: Path = CODE_DIR) -> str:
     kept: dict[str, list[Any]] = {}
     h = hashlib.sha256()
     now = time.time_ns()
-    for rel, p in code_files(top):
+    for rel, p in _code_paths(str(top)):
         h.update(rel.encode())
         if rel.endswith(".ttf"):
-            h.update(str(p.stat().st_size).encode())
+            h.update(str(os.stat(p).st_size).encode())
             continue
         try:
             sig = _signature(os.stat(p), now)

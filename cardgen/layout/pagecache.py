@@ -7,7 +7,7 @@ layout (:meth:`CardLayout.static_key`: code, templates and art, settings), the f
 page's size and boxes, its primitives — a card side by the digest the layout cache gave it,
 without encoding the side again —, and the document's state where the page starts. The pages
 of one build are kept in one file per game and stem (the last build's only: the file is
-replaced by each build that draws the sheets), checked by its SHA-256 like every entry.
+replaced by each build that draws the sheets), checked as every pack is (:mod:`.cachestore`).
 
 A whole sheet is kept too (:class:`cardgen.render.pdfreuse.Sheet`), by the same static part, what
 its pages are made from (its ``sig``: the printable's, e.g. its cards' ids and sides' digests and

@@ -22,6 +22,7 @@ from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import (
+    NoEncryption,
     PDFArray,
     PDFCatalog,
     PDFDictionary,
@@ -60,7 +61,7 @@ class Ready(PDFObject):
 
     def format(self, document: Any) -> bytes:
         """Its text (reportlab's own path formats it so too)."""
-        return Formatter(document).top(self)
+        return bytes(Formatter(document).top(self))
 
 
 # the objects formatted here at the top (one indirect object each), by exact class
@@ -78,15 +79,20 @@ class Formatter:
         self._refs: dict[str, bytes] = {}       # internal name → "n v R"
         self._nums: dict[float, bytes] = {}     # number → its text (equal numbers: the same text)
         self._multi = bool(rl_config.pdfMultiLine)
+        # (the document's encryption told of each object: nothing to tell when there is none)
+        self._register = None if type(doc.encrypt) is NoEncryption else doc.encrypt.register
 
     def indirect(self, oid: str, obj: Any) -> bytes:
-        """``PDFIndirectObject(oid, obj).format(doc)``."""
+        """``PDFIndirectObject(oid, obj).format(doc)`` (its text copied once: a kept page's
+        stream is a view of the last build's file)."""
         n, v = self.numbers[oid]
-        self.doc.encrypt.register(n, v)
+        if self._register is not None:
+            self._register(n, v)
         body = self.top(obj)
-        return b"%d %d obj\n" % (n, v) + body + (b"" if body.endswith(b"\n") else b"\n") + b"endobj\n"
+        return b"".join((b"%d %d obj\n" % (n, v), body, b"endobj\n" if body[-1:] == b"\n" else b"\nendobj\n"))
 
-    def top(self, obj: Any) -> bytes:
+    def top(self, obj: Any) -> bytes | memoryview:
+        """An object's text (a kept one's may be a view of the last build's file)."""
         kind = type(obj)
         if kind is PDFStream:
             return self._stream(obj)
@@ -100,7 +106,7 @@ class Formatter:
                     self.doc.Reference(it)
             parts = obj.parts
             if not obj.refs:
-                return bytes(parts[0])
+                return parts[0]
             out = [parts[0]]
             for ref, part in zip(obj.refs, parts[1:], strict=True):
                 if type(ref) is not str:
@@ -140,8 +146,8 @@ class Formatter:
     def _ref(self, name: str) -> bytes:
         t = self._refs.get(name)
         if t is None:
-            try:
-                t = self._refs[name] = pdfdocEnc("{} {} R".format(*self.numbers[name]))
+            try:        # (numbers: ASCII, as the codec would write them)
+                t = self._refs[name] = b"%d %d R" % self.numbers[name]
             except KeyError:
                 raise KeyError(f"forward reference to {name!r} not resolved upon final formatting") from None
         return t
