@@ -249,15 +249,18 @@ def test_greedy_does_not_count_a_tie_as_a_block_that_holds():
     assert g.block(obs, legal)["monster"] == "Wall"
 
 
-def test_a_monster_copy_has_every_slot_and_its_own_parts():
-    """``Monster.copy`` names its slots one by one (for speed): a slot added and not copied fails here."""
+def test_a_monster_copy_has_every_slot_and_shares_only_what_never_changes():
+    """``Monster.copy`` names its slots one by one (for speed): a slot added and not copied fails here.
+    Its parts are shared (a change of parts makes a new list): a part added to the copy leaves the
+    original as it was."""
     state = playkit.random_game(SLUG, 5)
     mons = [*state.monsters.values(), *state.graveyard.values()]
     assert mons
     for m in mons:
-        twin = m.copy()
+        twin, parts, hp = m.copy(), list(m.parts), m.hp
         assert all(getattr(twin, k) == getattr(m, k) for k in type(m).__slots__)
-        assert twin.parts is not m.parts
+        twin.set_parts([*twin.parts, parts[0]])
+        assert (m.parts, m.hp) == (parts, hp) and twin.hp == hp + parts[0].hp
 
 
 def test_greedy_weighs_each_kind_of_guard_once():

@@ -129,10 +129,11 @@ class Monster:
     def copy(self) -> Monster:
         m = Monster.__new__(Monster)
         m.name, m.owner, m.born = self.name, self.owner, self.born
-        m.parts, m.damage, m.replaced = list(self.parts), self.damage, self.replaced
+        m.parts, m.damage, m.replaced = self.parts, self.damage, self.replaced
         m.attacked, m.tapped = self.attacked, self.tapped
         m.str, m.def_, m.atk, m.hp = self.str, self.def_, self.atk, self.hp
-        m.traits, m.types, m.view = self.traits, self.types, self.view     # (never changed in place: shared)
+        m.traits, m.types, m.view = self.traits, self.types, self.view     # (never changed in place: shared,
+        # ``parts`` too)
         return m
 
     def seen(self) -> tuple[str, int, int, int, int, frozenset[str], bool]:

@@ -117,9 +117,9 @@ class BoneWarsState(Table, GameState):
 
     def next_name(self) -> str:
         n = self.created + 1
-        while f"M{n}" in self.monsters or f"M{n}" in self.graveyard:
+        while (name := table.NAMES[n]) in self.monsters or name in self.graveyard:
             n += 1
-        return f"M{n}"
+        return name
 
     def hand_cards(self, p: str) -> list[str]:
         """The cards ``p`` could play: those known in hand, and any unseen one for a hidden card."""

@@ -113,7 +113,8 @@ class Table:
         other.hp = dict(self.hp)
         other.hp_rule = dict(self.hp_rule)
         other.out = list(self.out)
-        other.attacks = dict(self.attacks)
+        # shared: ``attacks`` (a player's attacks on the players in: made anew when ``out`` changes) and
+        # ``last`` (what an attack did: never changed once its action is applied)
         other.lost_with = {p: [mon(m) for m in ms] for p, ms in self.lost_with.items()}
         other.hands = {p: h.copy() for p, h in self.hands.items()}
         other.unseen = counts(self.unseen)
@@ -126,11 +127,6 @@ class Table:
         if c is not None:
             other.combat = Combat(mon(c.attacker), c.defender, [mon(b) for b in c.able], c.stage,
                                   mon(c.blocker) if c.blocker is not None else None)
-        if self.last is not None:
-            o = self.last
-            t = other.last = Outcome(o.fight, o.blow)
-            t.monster_dmg, t.player_dmg = dict(o.monster_dmg), dict(o.player_dmg)
-            t.destroyed, t.eliminated = list(o.destroyed), list(o.eliminated)
 
     # -- who is where --------------------------------------------------------------------
 
@@ -307,6 +303,7 @@ def draws(kind: str, p: str | None) -> Made[Action]:
 
 
 END = Made(lambda p: Action("end_turn", (("player", p),)))     # each player's end of the turn
+NAMES = Made(lambda n: f"M{n}")         # the state's names of the monsters it creates, by number
 
 
 @cache
