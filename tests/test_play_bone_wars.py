@@ -263,6 +263,17 @@ def test_a_monster_copy_has_every_slot_and_shares_only_what_never_changes():
         assert (m.parts, m.hp) == (parts, hp) and twin.hp == hp + parts[0].hp
 
 
+def test_a_part_added_gives_what_its_parts_give():
+    """``Monster.add`` (the sums kept) gives the stats, Traits and types ``set_parts`` gives the parts."""
+    state = playkit.random_game(SLUG, 5)
+    for m in [*state.monsters.values(), *state.graveyard.values()]:
+        for part in state.parts.values():
+            added, whole = m.copy(), m.copy()
+            added.add(part)
+            whole.set_parts([*m.parts, part])
+            assert [getattr(added, k) for k in type(m).__slots__] == [getattr(whole, k) for k in type(m).__slots__]
+
+
 def test_greedy_weighs_each_kind_of_guard_once():
     """The guards are kept as their (Def, Traits): a second guard like the first changes no odds,
     a stronger one does (the attack's odds are against its best blocker)."""

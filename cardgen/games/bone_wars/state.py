@@ -248,7 +248,7 @@ class BoneWarsState(Table, GameState):
 
     def _add_part(self, p: str, f: Mapping[str, Any]) -> None:
         part, m = self._edit(p, f), self.on_table(f["monster"])
-        m.set_parts([*m.parts, part])
+        m.add(part)
 
     def _replace_part(self, p: str, f: Mapping[str, Any]) -> None:
         part, m, gone = self._edit(p, f), self.on_table(f["monster"]), f.get("replaces")

@@ -107,22 +107,15 @@ class Table:
                 c = twin[id(m)] = m.copy()
             return c
 
-        d = other.__dict__
-        d.update(self.__dict__)
-        other.players = list(self.players)
-        other.hp = dict(self.hp)
-        other.hp_rule = dict(self.hp_rule)
-        other.out = list(self.out)
-        # shared: ``attacks`` (a player's attacks on the players in: made anew when ``out`` changes) and
-        # ``last`` (what an attack did: never changed once its action is applied)
+        other.__dict__.update(self.__dict__)    # shared: what never changes in place (``players``; ``attacks``,
+        # made anew when ``out`` changes; ``last``, what an attack did, never changed once it is applied)
+        other.hp, other.hp_rule, other.out = dict(self.hp), dict(self.hp_rule), list(self.out)
         other.lost_with = {p: [mon(m) for m in ms] for p, ms in self.lost_with.items()}
         other.hands = {p: h.copy() for p, h in self.hands.items()}
-        other.unseen = counts(self.unseen)
-        other.discard = list(self.discard)
+        other.unseen, other.discard = counts(self.unseen), list(self.discard)
         other.monsters, other.groups = live, None
         other.graveyard = {k: mon(m) for k, m in self.graveyard.items()}
-        other.order_rounds = [dict(r) for r in self.order_rounds]
-        other.contenders = list(self.contenders)
+        other.order_rounds, other.contenders = [dict(r) for r in self.order_rounds], list(self.contenders)
         c = self.combat
         if c is not None:
             other.combat = Combat(mon(c.attacker), c.defender, [mon(b) for b in c.able], c.stage,
@@ -209,7 +202,7 @@ class Table:
             else:
                 self.discard.append(old.id)
         else:
-            m.set_parts([*m.parts, new])
+            m.add(new)
         if not self.rules.damage_stays:
             m.damage, m.view = 0, None
         m.replaced = self.turn
