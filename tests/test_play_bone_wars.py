@@ -263,6 +263,31 @@ def test_a_monster_copy_has_every_slot_and_shares_only_what_never_changes():
         assert (m.parts, m.hp) == (parts, hp) and twin.hp == hp + parts[0].hp
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_determinization_played_on_leaves_the_state_as_it_was(seed):
+    """A determinization shares the hands it deals anew and the unseen counts until it has dealt
+    them, and the setup's records once play has begun: each, played to its end elsewhere, leaves the
+    true state's log, hands and unseen counts as they were."""
+    det, state = playkit.package(SLUG).determinize, playkit.new_state(SLUG, seed)
+    rng, other, steps = random.Random(seed), random.Random(seed + 100), 0
+
+    def seen() -> tuple:
+        return as_jsonl(state), {p: (dict(h.known), h.hidden) for p, h in state.hands.items()}, dict(state.unseen)
+    while not state.is_terminal():
+        who = state.current_player()
+        if who == CHANCE:
+            action = state.sample_chance(rng.random())
+        else:
+            if steps % 5 == 0:
+                before = seen()
+                play(det(state, who, other), random_agent, other)
+                assert seen() == before
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+        state.apply_action(action)
+        steps += 1
+
+
 def test_a_part_added_gives_what_its_parts_give():
     """``Monster.add`` (the sums kept) gives the stats, Traits and types ``set_parts`` gives the parts."""
     state = playkit.random_game(SLUG, 5)

@@ -72,13 +72,13 @@ def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
     and every other hand) dealt again to the other hands, each as many cards as it holds."""
     assert isinstance(state, BoneWarsState)
     me = state.players[player]
-    others, pool, sizes = [p for p in state.players if p != me], counts(state.unseen), []
+    others, pool, sizes = tuple([p for p in state.players if p != me]), counts(state.unseen), []
     for p in others:
         known = state.hands[p].known
         sizes.append(sum(known.values()))
         for card, n in known.items():
             pool[card] = pool.get(card, 0) + n
-    s = state.clone()
+    s = state.clone(others)     # (their hands and the unseen counts left shared: dealt anew below)
     hands, s.unseen = redeal(pool, sizes, rng)
     for p, known in zip(others, hands, strict=True):
         s.hands[p] = Hand(known, s.hands[p].hidden)

@@ -359,13 +359,13 @@ class BoneWarsState(Table, GameState):
                     for q, d in out.player_dmg.items()]
         return evs + [{"kind": "eliminated", "player": q} for q in out.eliminated]
 
-    def clone(self) -> BoneWarsState:
+    def clone(self, dealt: tuple[str, ...] = ()) -> BoneWarsState:
+        """An independent copy (``dealt``: see :meth:`Table.copy_table`)."""
         twin = BoneWarsState.__new__(BoneWarsState)
-        self.copy_table(twin)
-        twin.history = list(self.history)
-        twin.opening = self.opening
-        twin.dealt = {p: list(cs) for p, cs in self.dealt.items()}
-        twin.round = dict(self.round)
+        self.copy_table(twin, dealt)
+        twin.history, twin.opening = list(self.history), self.opening
+        if self.setup != PLAY:      # (the deal and the rolls change only during the setup: then shared)
+            twin.dealt, twin.round = {p: list(cs) for p, cs in self.dealt.items()}, dict(self.round)
         return twin
 
 

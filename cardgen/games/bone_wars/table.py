@@ -96,8 +96,9 @@ class Table:
         self.winner: str | None = None
         self.over = False
 
-    def copy_table(self, other: Table) -> None:
-        """Make ``other`` (a fresh instance) an independent copy of this table."""
+    def copy_table(self, other: Table, dealt: tuple[str, ...] = ()) -> None:
+        """Make ``other`` (a fresh instance) an independent copy of this table; the hands of ``dealt``
+        and the unseen counts, which the caller deals again (a determinization), are left shared."""
         live = {k: m.copy() for k, m in self.monsters.items()}
         twin = dict(zip(map(id, self.monsters.values()), live.values()))     # id → its copy
 
@@ -107,15 +108,16 @@ class Table:
                 c = twin[id(m)] = m.copy()
             return c
 
-        other.__dict__.update(self.__dict__)    # shared: what never changes in place (``players``; ``attacks``,
-        # made anew when ``out`` changes; ``last``, what an attack did, never changed once it is applied)
+        other.__dict__.update(self.__dict__)    # shared: what is never changed in place (``players``, ``contenders``;
+        # ``attacks``, made anew when ``out`` changes; ``last``, what an attack did, once it is applied)
         other.hp, other.hp_rule, other.out = dict(self.hp), dict(self.hp_rule), list(self.out)
         other.lost_with = {p: [mon(m) for m in ms] for p, ms in self.lost_with.items()}
-        other.hands = {p: h.copy() for p, h in self.hands.items()}
-        other.unseen, other.discard = counts(self.unseen), list(self.discard)
+        other.hands = {p: h if p in dealt else h.copy() for p, h in self.hands.items()}
+        other.unseen, other.discard = self.unseen if dealt else counts(self.unseen), list(self.discard)
         other.monsters, other.groups = live, None
         other.graveyard = {k: mon(m) for k, m in self.graveyard.items()}
-        other.order_rounds, other.contenders = [dict(r) for r in self.order_rounds], list(self.contenders)
+        if self.setup != PLAY:      # (the turn-order rolls change only during the setup: then shared)
+            other.order_rounds = [dict(r) for r in self.order_rounds]
         c = self.combat
         if c is not None:
             other.combat = Combat(mon(c.attacker), c.defender, [mon(b) for b in c.able], c.stage,
