@@ -272,7 +272,8 @@ def test_a_determinization_played_on_leaves_the_state_as_it_was(seed):
     rng, other, steps = random.Random(seed), random.Random(seed + 100), 0
 
     def seen() -> tuple:
-        return as_jsonl(state), {p: (dict(h.known), h.hidden) for p, h in state.hands.items()}, dict(state.unseen)
+        hands = {p: (dict(h.known), h.hidden) for p, h in state.hands.items()}
+        return as_jsonl(state), hands, dict(state.unseen)
     while not state.is_terminal():
         who = state.current_player()
         if who == CHANCE:
@@ -296,7 +297,8 @@ def test_a_part_added_gives_what_its_parts_give():
             added, whole = m.copy(), m.copy()
             added.add(part)
             whole.set_parts([*m.parts, part])
-            assert [getattr(added, k) for k in type(m).__slots__] == [getattr(whole, k) for k in type(m).__slots__]
+            slots = type(m).__slots__
+            assert [getattr(added, k) for k in slots] == [getattr(whole, k) for k in slots]
 
 
 def test_greedy_weighs_each_kind_of_guard_once():

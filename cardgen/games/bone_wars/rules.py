@@ -129,8 +129,9 @@ class Monster:
     def add(self, part: Part) -> None:
         """:meth:`set_parts` with ``part`` added, from the sums it kept."""
         self.parts, self.view, self.types = [*self.parts, part], None, {**self.types, part.part: part.id}
-        self.str, self.def_, self.traits = self.str + part.str, self.def_ + part.def_, self.traits | part.traits
-        self.atk, self.hp = self.atk + part.atk, self.hp + part.hp
+        self.str, self.def_, self.atk, self.hp = self.str + part.str, self.def_ + part.def_, \
+            self.atk + part.atk, self.hp + part.hp
+        self.traits = self.traits | part.traits
 
     def copy(self) -> Monster:
         m = Monster.__new__(Monster)
@@ -138,7 +139,7 @@ class Monster:
         m.parts, m.damage, m.replaced = self.parts, self.damage, self.replaced
         m.attacked, m.tapped = self.attacked, self.tapped
         m.str, m.def_, m.atk, m.hp = self.str, self.def_, self.atk, self.hp
-        m.traits, m.types, m.view = self.traits, self.types, self.view     # (shared, as parts: never changed in place)
+        m.traits, m.types, m.view = self.traits, self.types, self.view     # (shared, as parts: never changed)
         return m
 
     def seen(self) -> tuple[str, int, int, int, int, frozenset[str], bool]:

@@ -359,8 +359,7 @@ class BoneWarsState(Table, GameState):
                     for q, d in out.player_dmg.items()]
         return evs + [{"kind": "eliminated", "player": q} for q in out.eliminated]
 
-    def clone(self, dealt: tuple[str, ...] = ()) -> BoneWarsState:
-        """An independent copy (``dealt``: see :meth:`Table.copy_table`)."""
+    def clone(self, dealt: tuple[str, ...] = ()) -> BoneWarsState:     # (``dealt``: see Table.copy_table)
         twin = BoneWarsState.__new__(BoneWarsState)
         self.copy_table(twin, dealt)
         twin.history, twin.opening = list(self.history), self.opening

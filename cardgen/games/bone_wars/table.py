@@ -108,8 +108,8 @@ class Table:
                 c = twin[id(m)] = m.copy()
             return c
 
-        other.__dict__.update(self.__dict__)    # shared: what is never changed in place (``players``, ``contenders``;
-        # ``attacks``, made anew when ``out`` changes; ``last``, what an attack did, once it is applied)
+        other.__dict__.update(self.__dict__)    # shared: what is never changed in place (``players``,
+        # ``contenders``; ``attacks``, made anew when ``out`` changes; ``last``, an attack's, once applied)
         other.hp, other.hp_rule, other.out = dict(self.hp), dict(self.hp_rule), list(self.out)
         other.lost_with = {p: [mon(m) for m in ms] for p, ms in self.lost_with.items()}
         other.hands = {p: h if p in dealt else h.copy() for p, h in self.hands.items()}
