@@ -249,15 +249,56 @@ def test_greedy_does_not_count_a_tie_as_a_block_that_holds():
     assert g.block(obs, legal)["monster"] == "Wall"
 
 
-def test_a_monster_copy_has_every_slot_and_its_own_parts():
-    """``Monster.copy`` names its slots one by one (for speed): a slot added and not copied fails here."""
+def test_a_monster_copy_has_every_slot_and_shares_only_what_never_changes():
+    """``Monster.copy`` names its slots one by one (for speed): a slot added and not copied fails here.
+    Its parts are shared (a change of parts makes a new list): a part added to the copy leaves the
+    original as it was."""
     state = playkit.random_game(SLUG, 5)
     mons = [*state.monsters.values(), *state.graveyard.values()]
     assert mons
     for m in mons:
-        twin = m.copy()
+        twin, parts, hp = m.copy(), list(m.parts), m.hp
         assert all(getattr(twin, k) == getattr(m, k) for k in type(m).__slots__)
-        assert twin.parts is not m.parts
+        twin.set_parts([*twin.parts, parts[0]])
+        assert (m.parts, m.hp) == (parts, hp) and twin.hp == hp + parts[0].hp
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_determinization_played_on_leaves_the_state_as_it_was(seed):
+    """A determinization shares the hands it deals anew and the unseen counts until it has dealt
+    them, and the setup's records once play has begun: each, played to its end elsewhere, leaves the
+    true state's log, hands and unseen counts as they were."""
+    det, state = playkit.package(SLUG).determinize, playkit.new_state(SLUG, seed)
+    rng, other, steps = random.Random(seed), random.Random(seed + 100), 0
+
+    def seen() -> tuple:
+        hands = {p: (dict(h.known), h.hidden) for p, h in state.hands.items()}
+        return as_jsonl(state), hands, dict(state.unseen)
+    while not state.is_terminal():
+        who = state.current_player()
+        if who == CHANCE:
+            action = state.sample_chance(rng.random())
+        else:
+            if steps % 5 == 0:
+                before = seen()
+                play(det(state, who, other), random_agent, other)
+                assert seen() == before
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+        state.apply_action(action)
+        steps += 1
+
+
+def test_a_part_added_gives_what_its_parts_give():
+    """``Monster.add`` (the sums kept) gives the stats, Traits and types ``set_parts`` gives the parts."""
+    state = playkit.random_game(SLUG, 5)
+    for m in [*state.monsters.values(), *state.graveyard.values()]:
+        for part in state.parts.values():
+            added, whole = m.copy(), m.copy()
+            added.add(part)
+            whole.set_parts([*m.parts, part])
+            slots = type(m).__slots__
+            assert [getattr(added, k) for k in slots] == [getattr(whole, k) for k in slots]
 
 
 def test_greedy_weighs_each_kind_of_guard_once():

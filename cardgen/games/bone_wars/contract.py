@@ -9,7 +9,6 @@ states (one slip, one problem)."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -24,7 +23,7 @@ from cardgen.games.bone_wars.vocab import CLAIM_KINDS, COMBAT_KINDS, EDIT_KINDS,
 from cardgen.games.bone_wars.whynot import why_not_all
 from cardgen.play.api import Action, GameState
 from cardgen.play.dice import die_slip, off_die
-from cardgen.play.hidden import HIDDEN, Hand, redeal
+from cardgen.play.hidden import HIDDEN, Hand, counts, redeal
 from cardgen.play.lookup import Names, log_name, log_player
 from cardgen.play.replay import GameInfo
 from cardgen.play.resync import ResyncReferee
@@ -72,12 +71,15 @@ def determinize(state: GameState, player: int, rng: random.Random) -> GameState:
     the table and ``player``'s own hand kept, the cards they have not seen (the pile's unseen ones
     and every other hand) dealt again to the other hands, each as many cards as it holds."""
     assert isinstance(state, BoneWarsState)
-    s = state.clone()
-    others = [p for p in s.players if p != s.players[player]]
-    pool = Counter(s.unseen)
+    me = state.players[player]
+    others, pool, sizes = tuple([p for p in state.players if p != me]), counts(state.unseen), []
     for p in others:
-        pool.update(s.hands[p].known)
-    hands, s.unseen = redeal(pool, [sum(s.hands[p].known.values()) for p in others], rng)
+        known = state.hands[p].known
+        sizes.append(sum(known.values()))
+        for card, n in known.items():
+            pool[card] = pool.get(card, 0) + n
+    s = state.clone(others)     # (their hands and the unseen counts left shared: dealt anew below)
+    hands, s.unseen = redeal(pool, sizes, rng)
     for p, known in zip(others, hands, strict=True):
         s.hands[p] = Hand(known, s.hands[p].hidden)
     return s

@@ -100,7 +100,7 @@ class Monster:
     """A Fossil Monster on the table.
 
     BW-CREATE-5: its stats are the sums of its parts', its Traits their union — kept up to
-    date by :meth:`set_parts` (every change of parts goes through it). ``view``: how a player
+    date by :meth:`set_parts` (every change of parts goes through it, or :meth:`add`). ``view``: how a player
     sees it (:meth:`seen`), kept until its parts, damage or ``tapped`` change (whoever changes
     them sets it to None)."""
 
@@ -126,13 +126,20 @@ class Monster:
             *(p.traits for p in parts))
         self.types: dict[str, str] = {p.part: p.id for p in parts}     # type → card (a new dict each time)
 
+    def add(self, part: Part) -> None:
+        """:meth:`set_parts` with ``part`` added, from the sums it kept."""
+        self.parts, self.view, self.types = [*self.parts, part], None, {**self.types, part.part: part.id}
+        self.str, self.def_, self.atk, self.hp = self.str + part.str, self.def_ + part.def_, \
+            self.atk + part.atk, self.hp + part.hp
+        self.traits = self.traits | part.traits
+
     def copy(self) -> Monster:
         m = Monster.__new__(Monster)
         m.name, m.owner, m.born = self.name, self.owner, self.born
-        m.parts, m.damage, m.replaced = list(self.parts), self.damage, self.replaced
+        m.parts, m.damage, m.replaced = self.parts, self.damage, self.replaced
         m.attacked, m.tapped = self.attacked, self.tapped
         m.str, m.def_, m.atk, m.hp = self.str, self.def_, self.atk, self.hp
-        m.traits, m.types, m.view = self.traits, self.types, self.view     # (never changed in place: shared)
+        m.traits, m.types, m.view = self.traits, self.types, self.view     # (shared, as parts: never changed)
         return m
 
     def seen(self) -> tuple[str, int, int, int, int, frozenset[str], bool]:

@@ -117,9 +117,9 @@ class BoneWarsState(Table, GameState):
 
     def next_name(self) -> str:
         n = self.created + 1
-        while f"M{n}" in self.monsters or f"M{n}" in self.graveyard:
+        while (name := table.NAMES[n]) in self.monsters or name in self.graveyard:
             n += 1
-        return f"M{n}"
+        return name
 
     def hand_cards(self, p: str) -> list[str]:
         """The cards ``p`` could play: those known in hand, and any unseen one for a hidden card."""
@@ -248,7 +248,7 @@ class BoneWarsState(Table, GameState):
 
     def _add_part(self, p: str, f: Mapping[str, Any]) -> None:
         part, m = self._edit(p, f), self.on_table(f["monster"])
-        m.set_parts([*m.parts, part])
+        m.add(part)
 
     def _replace_part(self, p: str, f: Mapping[str, Any]) -> None:
         part, m, gone = self._edit(p, f), self.on_table(f["monster"]), f.get("replaces")
@@ -359,13 +359,12 @@ class BoneWarsState(Table, GameState):
                     for q, d in out.player_dmg.items()]
         return evs + [{"kind": "eliminated", "player": q} for q in out.eliminated]
 
-    def clone(self) -> BoneWarsState:
+    def clone(self, dealt: tuple[str, ...] = ()) -> BoneWarsState:     # (``dealt``: see Table.copy_table)
         twin = BoneWarsState.__new__(BoneWarsState)
-        self.copy_table(twin)
-        twin.history = list(self.history)
-        twin.opening = self.opening
-        twin.dealt = {p: list(cs) for p, cs in self.dealt.items()}
-        twin.round = dict(self.round)
+        self.copy_table(twin, dealt)
+        twin.history, twin.opening = list(self.history), self.opening
+        if self.setup != PLAY:      # (the deal and the rolls change only during the setup: then shared)
+            twin.dealt, twin.round = {p: list(cs) for p, cs in self.dealt.items()}, dict(self.round)
         return twin
 
 

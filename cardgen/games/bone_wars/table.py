@@ -96,8 +96,9 @@ class Table:
         self.winner: str | None = None
         self.over = False
 
-    def copy_table(self, other: Table) -> None:
-        """Make ``other`` (a fresh instance) an independent copy of this table."""
+    def copy_table(self, other: Table, dealt: tuple[str, ...] = ()) -> None:
+        """Make ``other`` (a fresh instance) an independent copy of this table; the hands of ``dealt``
+        and the unseen counts, which the caller deals again (a determinization), are left shared."""
         live = {k: m.copy() for k, m in self.monsters.items()}
         twin = dict(zip(map(id, self.monsters.values()), live.values()))     # id → its copy
 
@@ -107,30 +108,20 @@ class Table:
                 c = twin[id(m)] = m.copy()
             return c
 
-        d = other.__dict__
-        d.update(self.__dict__)
-        other.players = list(self.players)
-        other.hp = dict(self.hp)
-        other.hp_rule = dict(self.hp_rule)
-        other.out = list(self.out)
-        other.attacks = dict(self.attacks)
+        other.__dict__.update(self.__dict__)    # shared: what is never changed in place (``players``,
+        # ``contenders``; ``attacks``, made anew when ``out`` changes; ``last``, an attack's, once applied)
+        other.hp, other.hp_rule, other.out = dict(self.hp), dict(self.hp_rule), list(self.out)
         other.lost_with = {p: [mon(m) for m in ms] for p, ms in self.lost_with.items()}
-        other.hands = {p: h.copy() for p, h in self.hands.items()}
-        other.unseen = counts(self.unseen)
-        other.discard = list(self.discard)
+        other.hands = {p: h if p in dealt else h.copy() for p, h in self.hands.items()}
+        other.unseen, other.discard = self.unseen if dealt else counts(self.unseen), list(self.discard)
         other.monsters, other.groups = live, None
         other.graveyard = {k: mon(m) for k, m in self.graveyard.items()}
-        other.order_rounds = [dict(r) for r in self.order_rounds]
-        other.contenders = list(self.contenders)
+        if self.setup != PLAY:      # (the turn-order rolls change only during the setup: then shared)
+            other.order_rounds = [dict(r) for r in self.order_rounds]
         c = self.combat
         if c is not None:
             other.combat = Combat(mon(c.attacker), c.defender, [mon(b) for b in c.able], c.stage,
                                   mon(c.blocker) if c.blocker is not None else None)
-        if self.last is not None:
-            o = self.last
-            t = other.last = Outcome(o.fight, o.blow)
-            t.monster_dmg, t.player_dmg = dict(o.monster_dmg), dict(o.player_dmg)
-            t.destroyed, t.eliminated = list(o.destroyed), list(o.eliminated)
 
     # -- who is where --------------------------------------------------------------------
 
@@ -213,7 +204,7 @@ class Table:
             else:
                 self.discard.append(old.id)
         else:
-            m.set_parts([*m.parts, new])
+            m.add(new)
         if not self.rules.damage_stays:
             m.damage, m.view = 0, None
         m.replaced = self.turn
@@ -307,6 +298,7 @@ def draws(kind: str, p: str | None) -> Made[Action]:
 
 
 END = Made(lambda p: Action("end_turn", (("player", p),)))     # each player's end of the turn
+NAMES = Made(lambda n: f"M{n}")         # the state's names of the monsters it creates, by number
 
 
 @cache
